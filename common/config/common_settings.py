@@ -1,0 +1,54 @@
+"""Settings every process shares: broker, topic root, data root, logging, visual-memory switch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, field_validator
+
+from common.config.base import Section
+
+
+class TlsSettings(Section):
+    enabled: bool = Field(False, description="connect with TLS (broker listener with certificates)")
+    ca_certs: str | None = Field(None, description="CA bundle that signed the broker certificate")
+    certfile: str | None = Field(None, description="client certificate, when the broker requires one")
+    keyfile: str | None = Field(None, description="client key for certfile")
+
+
+class MqttSettings(Section):
+    primary_host: str = Field("127.0.0.1", description="broker tried first")
+    fallback_host: str | None = Field("emqx", description="broker tried when the primary does not answer")
+    port: int = Field(1883, ge=1, le=65535)
+    keepalive: int = Field(30, ge=5, le=3600, description="seconds")
+    username: str | None = Field(None, description="from NADINE_MQTT_USERNAME; never in a committed file")
+    password: str | None = Field(None, description="from NADINE_MQTT_PASSWORD; never in a committed file")
+    tls: TlsSettings = TlsSettings()
+    connect_wait_s: float = Field(5.0, ge=0, description="how long start-up waits for the first connection")
+    reconnect_max_delay_s: int = Field(5, ge=1, le=120)
+    inbox_limit: int = Field(10_000, ge=10, description="received messages waiting for handlers before drops")
+
+
+class CommonSettings(Section):
+    mqtt: MqttSettings = MqttSettings()
+    topic_root: str = Field("nadine", description="NADINE_TOPIC_ROOT; e.g. nadine/robot7 for a shared broker")
+    data_dir: Path = Field(Path("interaction/db"), description="NADINE_DATA_DIR; relative to the project root")
+    log_dir: Path = Field(Path("logs"), description="NADINE_LOG_DIR; one <process>.log each")
+    log_level: str = Field("INFO", description="NADINE_LOG_LEVEL")
+    enable_visual_memory: bool = Field(True, description="NADINE_ENABLE_VISUAL_MEMORY; 0 = study condition B")
+
+    @field_validator("log_level")
+    @classmethod
+    def _level(cls, v: str) -> str:
+        v = v.upper()
+        if v not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
+            raise ValueError("must be one of DEBUG, INFO, WARNING, ERROR")
+        return v
+
+    @field_validator("topic_root")
+    @classmethod
+    def _root(cls, v: str) -> str:
+        v = v.strip("/")
+        if not v or any(c in v for c in "#+ ") or "//" in v:
+            raise ValueError("must be topic segments such as 'nadine' or 'nadine/robot7' (no wildcards, spaces)")
+        return v

@@ -1,0 +1,64 @@
+"""The documented NADINE_* environment variables (reference §1.4 plus ours), mapped onto config keys.
+
+This table is the only place that knows an env var name. NADINE_PROFILE_<agent> is the one dynamic
+family: it overrides interaction.llm.agents.<agent>.
+"""
+
+from __future__ import annotations
+
+ENV_KEYS: dict[str, str] = {
+    # ours
+    "NADINE_TOPIC_ROOT": "common.topic_root",
+    "NADINE_DATA_DIR": "common.data_dir",
+    "NADINE_LOG_DIR": "common.log_dir",
+    "NADINE_LOG_LEVEL": "common.log_level",
+    "NADINE_MQTT_HOST": "common.mqtt.primary_host",
+    "NADINE_MQTT_FALLBACK_HOST": "common.mqtt.fallback_host",
+    "NADINE_MQTT_PORT": "common.mqtt.port",
+    "NADINE_MQTT_USERNAME": "common.mqtt.username",
+    "NADINE_MQTT_PASSWORD": "common.mqtt.password",
+    "NADINE_MQTT_TLS": "common.mqtt.tls.enabled",
+    "NADINE_MQTT_CA_CERTS": "common.mqtt.tls.ca_certs",
+    "NADINE_CAMERA": "perception.camera.source",
+    "NADINE_CAMERA_FPS": "perception.camera.fps",
+    "NADINE_PREVIEW": "perception.camera.preview",
+    "NADINE_LLM_BASE_URL": "interaction.llm.base_url",
+    "NADINE_RETRIEVAL_MODE": "interaction.retrieval.mode",
+    "NADINE_CHROMA_MODE": "interaction.chroma.mode",
+    "NADINE_CHROMA_HOST": "interaction.chroma.host",
+    "NADINE_CHROMA_PORT": "interaction.chroma.port",
+    "NADINE_TTS": "control.tts.provider",
+    "NADINE_ROBOT_DRIVER": "control.driver.kind",
+    "NADINE_SERIAL_PORT": "control.driver.serial_port",
+    # reference §1.4
+    "NADINE_ENABLE_VISION_AGENT": "interaction.enable_vision_agent",
+    "NADINE_ENABLE_MEMORY_AGENTS": "interaction.enable_memory_agents",
+    "NADINE_PIPELINE_MODE": "interaction.pipeline_mode",
+    "NADINE_ENABLE_VISUAL_MEMORY": "common.enable_visual_memory",
+    "NADINE_STORAGE_TRIGGER": "perception.selective_memory.trigger",
+    "NADINE_STORAGE_EMOTION_SOURCE": "perception.selective_memory.emotion_source",
+    "NADINE_DESC_EMBED_MODEL": "interaction.visual_memory.desc_embed_model",
+    "NADINE_STUDY_LOG": "interaction.study.enabled",
+    "NADINE_STUDY_CONDITION": "interaction.study.condition",
+    "NADINE_PARTICIPANT_ID": "interaction.study.participant_id",
+    "NADINE_STUDY_AUDIO_TIMEOUT": "interaction.study.audio_timeout_s",
+    "NADINE_ENABLE_FER_SAMPLING": "perception.fer.enabled",
+    "NADINE_FER_INTERVAL": "perception.fer.interval_s",
+    "NADINE_FER_NOVELTY": "perception.fer.novelty",
+    "NADINE_FER_LOG": "perception.fer.log_path",
+}
+
+PROFILE_PREFIX = "NADINE_PROFILE_"
+PROFILE_KEY = "interaction.llm.agents"
+
+
+def env_overrides(environ: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """dotted config key -> (value, env var name) for every documented variable that is set."""
+    found: dict[str, tuple[str, str]] = {}
+    for var, key in ENV_KEYS.items():
+        if var in environ and environ[var] != "":
+            found[key] = (environ[var], var)
+    for var, value in environ.items():
+        if var.startswith(PROFILE_PREFIX) and len(var) > len(PROFILE_PREFIX) and value:
+            found[f"{PROFILE_KEY}.{var[len(PROFILE_PREFIX):]}"] = (value, var)
+    return found

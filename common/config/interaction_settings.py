@@ -1,0 +1,100 @@
+"""interaction.yaml (root key `interaction:`): graph, LLM profiles, memory, retrieval, study logging."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from common.config.base import Section
+
+
+class LlmProfile(Section):
+    backend: Literal["openai", "offline"] = "openai"
+    model: str = "gpt-5.4-mini"
+    base_url: str | None = Field(None, description="any OpenAI-compatible server; None = the llm.base_url")
+    temperature: float = Field(0.0, ge=0, le=2)
+    max_tokens: int = Field(300, ge=1)
+    timeout: float | None = Field(2.5, gt=0)
+    max_retries: int = Field(2, ge=0)
+    format: Literal["json", "text"] = "text"
+
+
+class LlmSettings(Section):
+    base_url: str | None = Field(
+        None, description="NADINE_LLM_BASE_URL; unset (and no OPENAI_API_KEY) = offline understanding and replies"
+    )
+    api_key_env: str = Field("OPENAI_API_KEY", description="env var holding the key; keys never go in YAML")
+    profiles: dict[str, LlmProfile] = {
+        "understand_gpt": LlmProfile(format="json", max_tokens=300, timeout=2.5),
+        "response_gpt": LlmProfile(temperature=0.3, max_tokens=160, timeout=15.0),
+        "gpt_json": LlmProfile(format="json", max_tokens=300, timeout=2.5),
+        "gpt_text": LlmProfile(max_tokens=120, timeout=2.5),
+        "vision_gpt": LlmProfile(max_tokens=150, timeout=2.5),
+        "offline": LlmProfile(backend="offline", model="rules"),
+    }
+    # agent -> profile name (reference §4.6); NADINE_PROFILE_<agent> overrides one entry
+    agents: dict[str, str] = {
+        "turn_understanding": "understand_gpt",
+        "memory_update_agent": "gpt_json",
+        "search_router": "gpt_json",
+        "vision_router": "gpt_json",
+        "vision_description": "vision_gpt",
+        "response_agent": "response_gpt",
+    }
+
+
+class EmbedderProfile(Section):
+    """Thresholds that only make sense for one text embedder (written by scripts/eval/calibrate)."""
+
+    similarity_threshold: float = Field(ge=-1, le=1)
+    recall_threshold: float = Field(ge=-1, le=1)
+    first_meeting_recall_threshold: float = Field(ge=-1, le=1)
+
+
+class VisualMemorySettings(Section):
+    retrieval_alpha: float = Field(0.0, ge=0, le=1, description="weight of the image channel")
+    text_embedder: Literal["minilm_onnx", "openai"] = "minilm_onnx"
+    desc_embed_model: str = Field("text-embedding-3-large", description="NADINE_DESC_EMBED_MODEL (openai)")
+    embedder_profiles: dict[str, EmbedderProfile] = {
+        "openai": EmbedderProfile(
+            similarity_threshold=0.35, recall_threshold=0.13, first_meeting_recall_threshold=0.32
+        ),
+        "minilm_onnx": EmbedderProfile(
+            similarity_threshold=0.55, recall_threshold=0.2, first_meeting_recall_threshold=0.4
+        ),
+    }
+
+
+class RetrievalSettings(Section):
+    mode: Literal["phd", "fusion"] = Field("phd", description="[P] utterance-anchored, or the paper's Algorithm 1")
+    fusion_epsilon: float = Field(1e-6, gt=0)
+
+
+class ChromaSettings(Section):
+    mode: Literal["embedded", "http"] = "embedded"
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+
+
+class StudySettings(Section):
+    enabled: bool = Field(False, description="NADINE_STUDY_LOG")
+    condition: Literal["A", "B"] | None = Field(None, description="NADINE_STUDY_CONDITION; default from visual memory")
+    participant_id: str = Field("anon", description="NADINE_PARTICIPANT_ID")
+    audio_timeout_s: float = Field(10.0, gt=0, description="NADINE_STUDY_AUDIO_TIMEOUT")
+
+
+class InteractionSettings(Section):
+    pipeline_mode: Literal["merged", "legacy"] = Field("merged", description="NADINE_PIPELINE_MODE")
+    enable_vision_agent: bool = Field(True, description="NADINE_ENABLE_VISION_AGENT")
+    enable_memory_agents: bool = Field(True, description="NADINE_ENABLE_MEMORY_AGENTS")
+    default_language: str = "en-US"
+    conversation_limit: int = Field(40, ge=2, description="chat-history messages kept in the prompt")
+    name_high_similarity: float = Field(0.8, ge=0, le=1)
+    name_low_similarity: float = Field(0.6, ge=0, le=1)
+    vision_capture_timeout_s: float = Field(3.0, gt=0)
+    llm: LlmSettings = LlmSettings()
+    visual_memory: VisualMemorySettings = VisualMemorySettings()
+    retrieval: RetrievalSettings = RetrievalSettings()
+    chroma: ChromaSettings = ChromaSettings()
+    study: StudySettings = StudySettings()

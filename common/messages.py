@@ -1,0 +1,272 @@
+"""Payload models: one per topic (see common/topics.py for which topic carries which).
+
+The wire format is the reference's (nadine-reference.md §2.1) exactly: JSON objects where it documents
+JSON, plain UTF-8 strings where it documents a plain string. Every model knows how to encode itself
+and how to decode bytes from the wire; decoding raises PayloadError with a human-readable reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+MAX_PAYLOAD_BYTES = 1_000_000
+USER_MESSAGE_MAX_CHARS = 500
+
+
+class PayloadError(ValueError):
+    """A payload that cannot be turned into its model; the message says why."""
+
+
+def _first_error(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "payload"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
+class Message(BaseModel):
+    """A JSON-object payload. Strict types: a string where a number is due is refused, not coerced."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+    def encode(self) -> bytes:
+        return self.model_dump_json(exclude_none=True).encode("utf-8")
+
+    @classmethod
+    def decode(cls, payload: bytes) -> Self:
+        if len(payload) > MAX_PAYLOAD_BYTES:
+            raise PayloadError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD_BYTES}")
+        try:
+            return cls.model_validate_json(payload)
+        except ValidationError as exc:
+            raise PayloadError(_first_error(exc)) from None
+
+
+class PlainText(Message):
+    """A payload that is a bare UTF-8 string on the wire (no JSON quoting)."""
+
+    value: str
+
+    def encode(self) -> bytes:
+        return self.value.encode("utf-8")
+
+    @classmethod
+    def decode(cls, payload: bytes) -> Self:
+        if len(payload) > MAX_PAYLOAD_BYTES:
+            raise PayloadError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD_BYTES}")
+        try:
+            text = payload.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PayloadError(f"not UTF-8 text: {exc}") from None
+        try:
+            return cls(value=text)
+        except ValidationError as exc:
+            raise PayloadError(_first_error(exc)) from None
+
+
+def _non_empty(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
+# --- perception -> interaction ---------------------------------------------------------------
+
+
+class UserDetected(Message):
+    """Who is in front of the robot. confidence is a percentage, (best_cosine + 1) / 2 * 100."""
+
+    user_name: str | None
+    confidence: float = Field(ge=0.0, le=100.0)
+    user_id: str | None
+
+    def encode(self) -> bytes:  # the null message keeps its explicit nulls on the wire
+        return self.model_dump_json().encode("utf-8")
+
+
+class FaceStored(Message):
+    user_name: str
+    user_id: str
+    status: Literal["face_stored", "face_stored_new_user"] = "face_stored"
+
+
+class SceneStored(Message):
+    """Perception stored a memorable scene. [P] fields plus what a monitor needs to show why."""
+
+    user_id: str
+    user_name: str
+    memorability: float
+    emotion_label: str
+    intensity: float
+    description: str
+    user_message: str | None = None
+    scene_type: Literal["moment", "first_meeting", "observation"] | None = None
+    scene_id: str | None = None
+    image_path: str | None = None
+    reason: str | None = None
+    turn_id: str | None = None
+
+
+class StorageDecision(Message):
+    """Our addition: perception's verdict on one affect event, stored or not, with the reason."""
+
+    user_id: str | None
+    stored: bool
+    memorability: float
+    threshold: float
+    reason: str
+    scene_id: str | None = None
+    turn_id: str | None = None
+
+
+class LookAt(Message):
+    x: float
+    y: float
+    z: float
+
+
+class ViewCaptured(Message):
+    path: str
+    ok: bool
+    error: str | None = None
+
+
+# --- interaction -> perception ---------------------------------------------------------------
+
+
+class UserInfo(Message):
+    user_name: str
+    user_id: str
+
+    _check_name = field_validator("user_name", "user_id")(_non_empty)
+
+
+class CaptureRequest(PlainText):
+    """Plain string on the wire: the file path the next frame is written to."""
+
+    _check = field_validator("value")(_non_empty)
+
+
+class AffectState(Message):
+    """Nadine's appraised emotion after a turn ([L] fields) plus the user's ([P] fields)."""
+
+    label: str
+    arousal: float
+    intensity: float = Field(ge=0.0, le=1.0)
+    user_label: str | None = None
+    user_intensity: float | None = Field(default=None, ge=0.0, le=1.0)
+    user_message: str | None = Field(default=None, max_length=USER_MESSAGE_MAX_CHARS)
+    suppress_storage: bool = False
+    turn_id: str | None = None
+
+
+# --- interaction -> control ------------------------------------------------------------------
+
+
+class Speak(Message):
+    """JSON {text, locale} on the wire; a plain-text payload is accepted and means en-US."""
+
+    DEFAULT_LOCALE: ClassVar[str] = "en-US"
+
+    text: str
+    locale: str = DEFAULT_LOCALE
+
+    @classmethod
+    def decode(cls, payload: bytes) -> Self:
+        if len(payload) > MAX_PAYLOAD_BYTES:
+            raise PayloadError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD_BYTES}")
+        stripped = payload.lstrip()
+        if stripped.startswith(b"{"):
+            return super().decode(payload)
+        try:
+            return cls(text=payload.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise PayloadError(f"not UTF-8 text: {exc}") from None
+
+
+class Animation(PlainText):
+    """Plain string: an XML <animation_name> such as LOOKUP_Waving."""
+
+    _check = field_validator("value")(_non_empty)
+
+
+class LookAtTarget(PlainText):
+    """Plain string: Posture_LookAtInterviewer, Posture_LookAtZoom or LOOKUPPostureDefault."""
+
+    _check = field_validator("value")(_non_empty)
+
+
+class StopSpeak(PlainText):
+    """Payload undocumented in the reference; anything (usually empty) means stop now."""
+
+
+# --- control -> interaction ------------------------------------------------------------------
+
+
+class SpeakFeedback(PlainText):
+    """Plain string as in [S]: the literal `start_speak` or `end_speak`."""
+
+
+# --- our additions ---------------------------------------------------------------------------
+
+
+class ProcessStatus(PlainText):
+    """Retained `online` / `offline` (the latter is also the last will)."""
+
+    value: Literal["online", "offline"]
+
+
+class ForgetUser(Message):
+    user_id: str
+
+
+class UserForgotten(Message):
+    user_id: str
+    process: str
+    removed: dict[str, int] = Field(default_factory=dict)
+
+
+class EmotionSignal(Message):
+    label: str
+    intensity: float = Field(ge=0.0, le=1.0)
+
+
+class UserInput(Message):
+    """Our addition: one typed or transcribed user utterance (stands in for STT).
+
+    The optional fields pin what the understanding step returns, so scripts can test memory
+    behaviour apart from the language model (conversation-script.md).
+    """
+
+    text: str = Field(max_length=10_000)
+    turn_id: str | None = None
+    user_emotion: EmotionSignal | None = None
+    is_recall: bool | None = None
+    intent: str | None = None
+
+
+class RetrievedScene(Message):
+    scene_id: str
+    similarity: float
+    threshold: float
+    injected: bool
+    user_message: str | None = None
+    description: str | None = None
+    scene_type: str | None = None
+
+
+class TurnResult(Message):
+    """Our addition: what interaction did with one user turn (for the runner, monitors, study tools)."""
+
+    turn_id: str | None = None
+    text: str
+    reply: str
+    user_id: str | None = None
+    user_name: str | None = None
+    intent: str
+    is_recall: bool
+    user_emotion: EmotionSignal | None = None
+    retrieved: RetrievedScene | None = None
+    latency_s: float
+    extra: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,64 @@
+"""What every process's __main__ shares: parse common flags, load config, log, connect, wait for a stop."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+from dataclasses import dataclass
+
+from common.bus import Bus
+from common.clock import Clock
+from common.config import ConfigError, NadineSettings, load_settings
+from common.logs import setup_logging
+from common.store import DataLayout
+from common.topics import Topics
+
+
+@dataclass
+class ProcessContext:
+    name: str
+    settings: NadineSettings
+    layout: DataLayout
+    topics: Topics
+    bus: Bus
+    clock: Clock
+    stop_event: threading.Event
+
+
+def base_parser(process: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"python -m {process}")
+    parser.add_argument(
+        "--config-override", action="append", default=[], metavar="KEY=VALUE",
+        help="override one config key, e.g. perception.camera.fps=5",
+    )
+    return parser
+
+
+def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
+    """Load and validate config (exit 2 with one line naming the bad key), set up logging and the bus."""
+    try:
+        settings = load_settings(overrides=args.config_override)
+    except ConfigError as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    common = settings.common
+    # start_nadine.sh redirects each process to logs/<name>.log itself (so tracebacks land there too)
+    to_file = os.environ.get("NADINE_LOG_TO_FILE", "1") != "0"
+    setup_logging(name, common.log_dir if to_file else None, common.log_level)
+    layout = DataLayout(common.data_dir)
+    layout.root.mkdir(parents=True, exist_ok=True)
+    topics = Topics(common.topic_root)
+    bus = Bus(name, common.mqtt, topics)
+    stop_event = threading.Event()
+
+    def _stop(signum: int, frame: object) -> None:
+        logging.getLogger(f"nadine.{name}").info("signal %d: stopping", signum)
+        stop_event.set()
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    return ProcessContext(name, settings, layout, topics, bus, Clock(layout.runtime_dir), stop_event)

@@ -1,0 +1,101 @@
+"""Crash- and concurrency-safe file writes for the shared data folder.
+
+A write goes to a temp file in the same folder, is fsynced, then renamed over the target, so a reader
+sees the old file or the new one, never half of one. Read-modify-write cycles (user_ids.json,
+user_info.json) hold an advisory lock (fcntl.flock on a sibling .lock file) so two processes cannot
+lose each other's update. Temp files left by a killed writer are removed by sweep_leftovers().
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("nadine.store")
+
+TMP_PREFIX = ".tmp-"
+LEFTOVER_AGE_S = 60.0
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, suffix=path.suffix, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_json(path: Path, data: Any) -> None:
+    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """Exclusive advisory lock tied to `path` (held on `<path>.lock`), across processes and threads."""
+    lock_path = path.with_name(path.name + ".lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def read_json(path: Path, default: Any = None) -> Any:
+    """Read a JSON file; a missing file gives `default`, a corrupt one is logged and gives `default`."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return default
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        log.warning("unreadable JSON %s skipped: %s", path, exc)
+        return default
+
+
+def sweep_leftovers(root: Path, min_age_s: float = LEFTOVER_AGE_S) -> int:
+    """Remove temp files a killed writer left behind (older than min_age_s, so live writes survive)."""
+    removed = 0
+    now = time.time()
+    if not root.exists():
+        return 0
+    for tmp in root.rglob(f"{TMP_PREFIX}*"):
+        try:
+            if tmp.is_file() and now - tmp.stat().st_mtime >= min_age_s:
+                tmp.unlink()
+                removed += 1
+        except FileNotFoundError:
+            continue
+    if removed:
+        log.info("start-up sweep removed %d incomplete file(s) under %s", removed, root)
+    return removed

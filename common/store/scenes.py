@@ -1,0 +1,149 @@
+"""Memorable scenes: images/<id>.jpg, embeddings/<id>_embedding.npy, metadata/<id>_metadata.json.
+
+Perception writes moment and first_meeting scenes, interaction writes observation scenes; both read.
+The metadata file is written last and is the commit marker: a scene without readable metadata does
+not exist for readers (a writer killed half-way leaves nothing a reader will trip over).
+Legacy names (scene_YYYYMMDD_HHMMSS) and the legacy episode_context field are read.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import secrets
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from common.store.atomic import atomic_write_bytes, atomic_write_json, read_json
+from common.store.layout import DataLayout
+
+log = logging.getLogger("nadine.store.scenes")
+
+SceneType = Literal["moment", "first_meeting", "observation"]
+SCENE_ID_RE = re.compile(r"^scene_\d{8}_\d{6}(_[0-9a-f]{6})?$")
+FIRST_MEETING_ANCHOR = "The first time we met — {user_name} introduced themselves to me."
+
+
+class SceneMetadata(BaseModel):
+    """[P] metadata fields (reference §3.5); policy-specific extras are kept."""
+
+    model_config = ConfigDict(extra="allow")
+
+    scene_id: str
+    timestamp: str
+    image_path: str
+    memorability: float
+    emotion_label: str = "neutral"
+    intensity: float = 0.0
+    description: str = ""
+    user_message: str | None = None
+    scene_type: SceneType = "moment"
+    reason: str = ""
+    episode_context: str | None = None  # legacy, read only
+
+    @property
+    def retrieval_text(self) -> str:
+        """What a scene is retrieved by: the utterance, else legacy episode_context, else the caption."""
+        return (self.user_message or self.episode_context or self.description or "").strip()
+
+    @property
+    def when(self) -> datetime | None:
+        try:
+            return datetime.fromisoformat(self.timestamp)
+        except ValueError:
+            try:
+                return datetime.strptime(self.timestamp, "%Y%m%d_%H%M%S")
+            except ValueError:
+                return None
+
+
+def new_scene_id(now: datetime) -> str:
+    return f"scene_{now.strftime('%Y%m%d_%H%M%S')}_{secrets.token_hex(3)}"
+
+
+class SceneStore:
+    def __init__(self, layout: DataLayout) -> None:
+        self.layout = layout
+
+    def _dirs(self, user_id: str) -> tuple[Path, Path, Path]:
+        base = self.layout.scenes_dir(user_id)
+        return base / "images", base / "embeddings", base / "metadata"
+
+    def write(
+        self, user_id: str, meta: SceneMetadata, jpeg: bytes, embedding: np.ndarray | None = None
+    ) -> SceneMetadata:
+        """Write image, then embedding (moment / first_meeting), then metadata last."""
+        if not SCENE_ID_RE.match(meta.scene_id):
+            raise ValueError(f"invalid scene id {meta.scene_id!r}")
+        images, embeddings, metadata = self._dirs(user_id)
+        image_path = images / f"{meta.scene_id}.jpg"
+        atomic_write_bytes(image_path, jpeg)
+        if embedding is not None:
+            vec = np.asarray(embedding, dtype=np.float32).ravel()
+            norm = float(np.linalg.norm(vec))
+            buf = io.BytesIO()
+            np.save(buf, vec / norm if norm > 0 else vec)
+            atomic_write_bytes(embeddings / f"{meta.scene_id}_embedding.npy", buf.getvalue())
+        meta = meta.model_copy(update={"image_path": str(image_path)})
+        atomic_write_json(metadata / f"{meta.scene_id}_metadata.json", meta.model_dump(exclude_none=True))
+        return meta
+
+    def metadata_files(self, user_id: str) -> list[Path]:
+        _, _, metadata = self._dirs(user_id)
+        if not metadata.is_dir():
+            return []
+        return sorted(p for p in metadata.glob("*_metadata.json") if not p.name.startswith("."))
+
+    def read(self, path: Path) -> SceneMetadata | None:
+        """One scene's metadata, or None (logged) when it is unreadable or incomplete."""
+        data = read_json(path)
+        if not isinstance(data, dict):
+            if data is not None:
+                log.warning("scene metadata %s is not an object; skipped", path)
+            return None
+        data.setdefault("scene_id", path.name.removesuffix("_metadata.json"))
+        try:
+            meta = SceneMetadata.model_validate(data)
+        except ValidationError as exc:
+            log.warning("scene metadata %s incomplete (%s); skipped", path, exc.errors()[0]["msg"])
+            return None
+        image = Path(meta.image_path)
+        if not image.is_absolute() or not image.exists():
+            local = path.parent.parent / "images" / f"{meta.scene_id}.jpg"
+            if local.exists():
+                meta = meta.model_copy(update={"image_path": str(local)})
+        return meta
+
+    def list(self, user_id: str) -> list[SceneMetadata]:
+        return [m for p in self.metadata_files(user_id) if (m := self.read(p)) is not None]
+
+    def embedding_path(self, user_id: str, scene_id: str) -> Path:
+        _, embeddings, _ = self._dirs(user_id)
+        return embeddings / f"{scene_id}_embedding.npy"
+
+    def load_embedding(self, user_id: str, scene_id: str) -> np.ndarray | None:
+        path = self.embedding_path(user_id, scene_id)
+        try:
+            return np.load(path, allow_pickle=False).astype(np.float32).ravel()
+        except FileNotFoundError:
+            return None
+        except (ValueError, OSError) as exc:
+            log.warning("scene embedding %s unreadable (%s); skipped", path, exc)
+            return None
+
+    def embeddings(self, user_id: str) -> list[np.ndarray]:
+        """All readable stored scene embeddings of a user (novelty reference set)."""
+        _, embeddings, _ = self._dirs(user_id)
+        out = []
+        if embeddings.is_dir():
+            for p in sorted(embeddings.glob("*_embedding.npy")):
+                try:
+                    out.append(np.load(p, allow_pickle=False).astype(np.float32).ravel())
+                except (ValueError, OSError) as exc:
+                    log.warning("scene embedding %s unreadable (%s); skipped", p, exc)
+        return out

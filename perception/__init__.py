@@ -1,0 +1,1 @@
+"""Nadine perception process."""

@@ -1,0 +1,170 @@
+"""Test support: a real Mosquitto on a free loopback port, message recorders, process launchers.
+
+Tests talk to the system only through MQTT and the data folder, as a lab tool would.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from common.bus import Bus
+from common.config.common_settings import MqttSettings
+from common.topics import Topics, TopicSpec
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = Path(os.environ.get("NADINE_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data")).resolve()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def mosquitto_binary() -> str:
+    found = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    if not Path(found).exists():
+        raise RuntimeError("mosquitto is not installed: run ./scripts/bootstrap.sh (apt-get install mosquitto)")
+    return found
+
+
+class Broker:
+    """A Mosquitto process on 127.0.0.1:<port>, restartable on the same port."""
+
+    def __init__(self, port: int | None = None, extra_conf: str = "") -> None:
+        self.host = "127.0.0.1"
+        self.port = port or free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="nadine-broker-"))
+        self.conf = self.dir / "mosquitto.conf"
+        body = extra_conf or "allow_anonymous true\n"
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\npersistence false\n{body}")
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> Broker:
+        self.proc = subprocess.Popen(
+            [mosquitto_binary(), "-c", str(self.conf)],
+            stdout=subprocess.DEVNULL, stderr=open(self.dir / "broker.log", "ab"),
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection((self.host, self.port), timeout=0.2):
+                    return self
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"mosquitto exited: {(self.dir / 'broker.log').read_text()}") from None
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not open its port in 10 s")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(5)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.proc = None
+
+    def mqtt_settings(self, **extra: Any) -> MqttSettings:
+        return MqttSettings(primary_host=self.host, fallback_host=None, port=self.port, connect_wait_s=5, **extra)
+
+
+def unique_root() -> str:
+    return f"test{uuid.uuid4().hex[:10]}/nadine"
+
+
+class Recorder:
+    """Collects decoded messages from one topic and waits for them."""
+
+    def __init__(self, bus: Bus, spec: TopicSpec) -> None:
+        self.messages: list[Any] = []
+        self._cond = threading.Condition()
+        bus.subscribe(spec, self._on)
+
+    def _on(self, message: Any) -> None:
+        with self._cond:
+            self.messages.append(message)
+            self._cond.notify_all()
+
+    def wait_for(self, predicate: Callable[[Any], bool] = lambda m: True, timeout: float = 10.0) -> Any:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for msg in self.messages:
+                    if predicate(msg):
+                        return msg
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise AssertionError(f"no matching message within {timeout} s; got {self.messages[-5:]}")
+                self._cond.wait(remaining)
+
+    def clear(self) -> None:
+        with self._cond:
+            self.messages.clear()
+
+
+def make_bus(name: str, broker: Broker, root: str) -> Bus:
+    bus = Bus(name, broker.mqtt_settings(), Topics(root))
+    assert bus.start(wait_s=5), "test bus could not connect"
+    return bus
+
+
+def process_env(broker: Broker, root: str, data_dir: Path, log_dir: Path, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        NADINE_MQTT_HOST=broker.host, NADINE_MQTT_PORT=str(broker.port), NADINE_MQTT_FALLBACK_HOST="",
+        NADINE_TOPIC_ROOT=root, NADINE_DATA_DIR=str(data_dir), NADINE_LOG_DIR=str(log_dir),
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+class NadineProcess:
+    """One of perception / interaction / control started as `python -m <name>`."""
+
+    def __init__(self, name: str, env: dict[str, str], args: list[str] | None = None) -> None:
+        self.name = name
+        log_dir = Path(env["NADINE_LOG_DIR"])
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self.stderr_path = log_dir / f"{name}.stderr"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", name, *(args or [])], cwd=PROJECT_ROOT, env=env,
+            stdout=subprocess.DEVNULL, stderr=open(self.stderr_path, "ab"),
+        )
+
+    def stop(self, timeout: float = 10.0) -> int:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        return self.proc.returncode
+
+    def kill9(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    def log_text(self) -> str:
+        return self.stderr_path.read_text(errors="replace") if self.stderr_path.exists() else ""
