@@ -1,0 +1,2 @@
+"""Image-understanding backends shared by perception (storage, novelty) and interaction (vision agent,
+image retrieval channel): scene encoders and captioners."""

@@ -1,0 +1,1 @@
+"""Model backends perception uses: face detection, face identity, facial emotion."""
