@@ -1,0 +1,1 @@
+"""Interaction's memory: episodic + conversation (ChromaDB), visual scenes, knowledge RAG, vision."""

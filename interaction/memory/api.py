@@ -1,0 +1,98 @@
+"""What the dialogue graph asks of memory. The graph (interaction/graph) calls a MemoryServices; the
+memory package implements it. Typed domain objects shared by both sides live here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal, Protocol
+
+from pydantic import BaseModel
+
+
+class EpisodicSave(BaseModel):
+    """Summary of one session (reference §4.6): concrete names and claims preserved."""
+
+    observation: str
+    thought: str
+    action: str
+    result: str
+
+    def as_text(self) -> str:
+        return (
+            f"Observation: {self.observation}\nThought: {self.thought}\n"
+            f"Action: {self.action}\nResult: {self.result}"
+        )
+
+
+@dataclass(frozen=True)
+class TranscriptTurn:
+    role: Literal["user", "nadine"]
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class MemoryHit:
+    """One retrieved text memory (episode or conversation document)."""
+
+    text: str
+    similarity: float
+    timestamp: str | None = None
+    memory_type: Literal["episode", "conversation"] = "episode"
+
+
+@dataclass(frozen=True)
+class VisualMemory:
+    """The best scene candidate of a turn (reference §4.8 output fields + decision details)."""
+
+    scene_id: str
+    image_path: str
+    similarity: float
+    threshold: float
+    injected: bool  # similarity >= threshold (and eligible): the response prompt gets it
+    description: str = ""
+    user_message: str | None = None
+    episode_context: str | None = None
+    timestamp: str | None = None
+    scene_type: str = "moment"
+
+
+@dataclass
+class RetrievalResult:
+    episode: MemoryHit | None = None
+    conversation: MemoryHit | None = None
+    scene: VisualMemory | None = None  # best candidate, injected or not (None when there is none)
+    text_injected: bool = False  # episode/conversation go into the prompt (recall turns only)
+    details: dict = field(default_factory=dict)
+
+
+class MemoryServices(Protocol):
+    def retrieve(self, user_id: str, query: str, is_recall: bool) -> RetrievalResult:
+        """Episode + conversation queries on the latest message and visual scene retrieval, for a
+        known user only. Never returns another user's memory."""
+        ...
+
+    def save_episode(
+        self, user_id: str, user_name: str, transcript: list[TranscriptTurn], summary: EpisodicSave
+    ) -> bool:
+        """Store the session summary (memory_type episode) and its text (conversation) in the user's
+        collection, timestamped with the shared clock. Unknown users are never saved; returns saved."""
+        ...
+
+    def knowledge(self, query: str) -> str | None:
+        """Top-k knowledge chunks about Nadine and her world, flattened to text, or None."""
+        ...
+
+    def look(self, question: str, user_id: str | None, is_recall: bool) -> str:
+        """Vision agent: capture the current view through perception, answer about it (offline: the
+        captioner); may store an observation scene by the rules of reference §4.8."""
+        ...
+
+    def on_scene_stored(self, user_id: str) -> None:
+        """Perception stored a scene for this user: refresh that user's in-memory scene vectors."""
+        ...
+
+    def forget_user(self, user_id: str) -> dict[str, int]:
+        """Delete everything interaction holds about the user; returns counts removed per kind."""
+        ...
