@@ -15,7 +15,7 @@ class InvalidUserId(ValueError):
 
 def validate_user_id(user_id: object) -> str:
     """Return the id if it is safe as a single folder name, else raise InvalidUserId."""
-    if not isinstance(user_id, str) or not USER_ID_RE.match(user_id) or user_id in {".", ".."}:
+    if not isinstance(user_id, str) or not USER_ID_RE.fullmatch(user_id) or user_id in {".", ".."}:
         raise InvalidUserId(f"invalid user id {user_id!r}: allowed are 1-64 of [A-Za-z0-9_-]")
     return user_id
 

@@ -1,0 +1,172 @@
+"""Forget one user on disk: their folder, their user_ids.json entry, their trace in the study logs.
+
+Shared by the `scripts.memory forget` CLI and the processes' forget handlers (perception/forget.py,
+interaction/forget.py). Every step is idempotent, so several processes may run it for the same
+request and a forget interrupted by a crash is finished by running it again.
+
+What "nothing of that user is left" takes beyond deleting files:
+- study logs are kept for the study but pseudonymised: the id and the name become one random
+  pseudonym (random, not a hash: YYMMDD_NNNN ids are too few to survive a dictionary attack);
+- camera captures (`nadine_view/`) cannot be attributed to a person, so they all go;
+- Chroma leaves a deleted collection's rows in SQLite free pages and its HNSW segment folder on
+  disk (seen with chromadb 1.5): purge_chroma_remnants() vacuums and removes orphan segment folders.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import shutil
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+from common.store.atomic import TMP_PREFIX, atomic_write_bytes, file_lock, read_json
+from common.store.ids import validate_user_id
+from common.store.layout import DataLayout
+from common.store.profiles import ProfileStore
+
+log = logging.getLogger("nadine.store.forget")
+
+PSEUDONYM_PREFIX = "forgotten-"
+# names too generic to scrub from free text without mangling every other record
+_UNSCRUBBABLE_NAMES = {"", "unknown", "none", "null", "user", "nadine"}
+_CHROMA_SQLITE = "chroma.sqlite3"
+
+
+def new_pseudonym() -> str:
+    return f"{PSEUDONYM_PREFIX}{secrets.token_hex(4)}"
+
+
+def known_names(layout: DataLayout, user_id: str, also: Iterable[str] = ()) -> set[str]:
+    """Every name the data root holds for this user (user_ids.json and user_info.json) plus `also`
+    (names a process remembers, in case another process deleted the files first)."""
+    names = {ProfileStore(layout).user_ids().get(user_id, ""), *also}
+    info = read_json(layout.user_info_file(user_id), default={})
+    if isinstance(info, dict) and isinstance(info.get("user_name"), str):
+        names.add(info["user_name"])
+    return {n.strip() for n in names if n and n.strip().casefold() not in _UNSCRUBBABLE_NAMES}
+
+
+def _count_files(folder: Path, pattern: str) -> int:
+    return sum(1 for p in folder.glob(pattern) if p.is_file() and not p.name.startswith(".")) if folder.is_dir() else 0
+
+
+def remove_user_folder(layout: DataLayout, user_id: str) -> dict[str, int]:
+    """Delete <user_profiles>/<user_id>/ (profile, faces, scenes); counts what was there."""
+    folder = layout.user_dir(user_id)
+    counts = {
+        "scenes": _count_files(layout.scenes_dir(user_id) / "metadata", "*_metadata.json"),
+        "faces": _count_files(layout.faces_dir(user_id), "*"),
+        "profile": int(layout.user_info_file(user_id).is_file()),
+    }
+    # rename first: a reader never sees a half-deleted user, and a crash leaves a leftover the
+    # start-up sweep recognises instead of a user with some files missing
+    doomed = folder.with_name(f"{TMP_PREFIX}forget-{secrets.token_hex(4)}")
+    try:
+        folder.rename(doomed)
+    except FileNotFoundError:
+        return counts
+    shutil.rmtree(doomed, ignore_errors=True)
+    return counts
+
+
+def clear_captures(layout: DataLayout) -> int:
+    """Camera captures of whoever was in view (top level of nadine_view/; samples/ stays)."""
+    removed = 0
+    if layout.captures_dir.is_dir():
+        for path in layout.captures_dir.iterdir():
+            if path.is_file():
+                path.unlink(missing_ok=True)
+                removed += 1
+    return removed
+
+
+def _scrub_patterns(user_id: str, names: set[str]) -> list[re.Pattern[bytes]]:
+    """The id and each name, raw and as JSON escapes them (ensure_ascii writes é as \\u00e9)."""
+    forms: set[str] = {user_id}
+    for name in names:
+        forms.add(name)
+        forms.add(json.dumps(name)[1:-1])
+    pats = []
+    for form in sorted(forms, key=len, reverse=True):
+        raw = re.escape(form.encode("utf-8"))
+        # word-ish boundaries so "Ann" does not eat "Annual"; case-insensitive for names in free text
+        pats.append(re.compile(rb"(?<![A-Za-z0-9_])" + raw + rb"(?![A-Za-z0-9_])", re.IGNORECASE))
+    return pats
+
+
+def pseudonymise_study_logs(layout: DataLayout, user_id: str, names: set[str], pseudonym: str) -> int:
+    """Replace the user's id and names by `pseudonym` in every study-log file (contents and file
+    names); returns the number of files changed. Records stay, so study statistics survive."""
+    folder = layout.study_logs_dir
+    if not folder.is_dir():
+        return 0
+    patterns = _scrub_patterns(user_id, names)
+    replacement = pseudonym.encode("utf-8")
+    changed = 0
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        if path.name.startswith(TMP_PREFIX) or path.name.endswith(".lock"):
+            continue
+        with file_lock(path):
+            data = path.read_bytes()
+            new = data
+            for pat in patterns:
+                new = pat.sub(replacement, new)
+            if new != data:
+                atomic_write_bytes(path, new)
+        new_name = path.name
+        for pat in patterns:
+            new_name = pat.sub(replacement, new_name.encode("utf-8")).decode("utf-8")
+        if new_name != path.name:
+            path.rename(path.with_name(new_name))
+            path.with_name(path.name + ".lock").unlink(missing_ok=True)
+        if new != data or new_name != path.name:
+            changed += 1
+    return changed
+
+
+def purge_chroma_remnants(persist_dir: Path) -> int:
+    """After a collection was deleted: VACUUM the SQLite file (deleted rows linger in free pages)
+    and remove HNSW segment folders no segment row refers to. Returns the folders removed."""
+    db = persist_dir / _CHROMA_SQLITE
+    if not db.is_file():
+        return 0
+    con = sqlite3.connect(db, timeout=30)
+    try:
+        live = {row[0] for row in con.execute("SELECT id FROM segments")}
+        con.execute("VACUUM")
+    finally:
+        con.close()
+    removed = 0
+    for folder in persist_dir.iterdir():
+        if folder.is_dir() and _looks_like_segment(folder.name) and folder.name not in live:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+    return removed
+
+
+_SEGMENT_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def _looks_like_segment(name: str) -> bool:
+    return bool(_SEGMENT_RE.match(name))
+
+
+def forget_user_files(
+    layout: DataLayout, user_id: str, names: Iterable[str] = (), pseudonym: str | None = None
+) -> dict[str, int]:
+    """Everything on disk outside Chroma: user folder, user_ids.json entry, captures, study logs.
+
+    Raises InvalidUserId for an id that is not a safe folder name (nothing is touched then).
+    """
+    validate_user_id(user_id)
+    names = known_names(layout, user_id, names)
+    counts = remove_user_folder(layout, user_id)
+    counts["user_ids"] = int(ProfileStore(layout).remove_id(user_id))
+    counts["captures"] = clear_captures(layout)
+    counts["study_log_files"] = pseudonymise_study_logs(layout, user_id, names, pseudonym or new_pseudonym())
+    log.info("forgot user %s on disk: %s", user_id, counts)
+    return counts

@@ -1,0 +1,59 @@
+"""Byte-level search of a data root for anything of one user (the forget tests' oracle).
+
+Every file is read whole, SQLite databases included, so rows left in free pages count as found.
+Names are matched case-insensitively (SQLite FTS stores lower-cased tokens); vectors are matched as
+raw float32/float64 bytes, plain and unit-normalised (HNSW stores cosine vectors normalised).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+_WINDOW_FLOATS = 4  # 16 bytes of float32: no accidental match in a few MB of unrelated data
+_IMAGE_WINDOW = 64
+
+
+def name_needles(name: str) -> list[bytes]:
+    forms = {name, json.dumps(name)[1:-1]}
+    return [f.lower().encode("utf-8") for f in forms] + [name.lower().encode("utf-16-le")]
+
+
+def vector_needles(vec: np.ndarray) -> list[bytes]:
+    v = np.asarray(vec, dtype=np.float64).ravel()
+    norm = np.linalg.norm(v)
+    out = []
+    for cand in (v, v / norm if norm > 0 else v):
+        mid = len(cand) // 2
+        for window in (cand[:_WINDOW_FLOATS], cand[mid:mid + _WINDOW_FLOATS]):
+            out.append(window.astype(np.float32).tobytes())
+            out.append(window.astype(np.float64).tobytes())
+    return out
+
+
+def image_needles(data: bytes) -> list[bytes]:
+    mid = len(data) // 2
+    return [data[mid:mid + _IMAGE_WINDOW], data[-_IMAGE_WINDOW - 2:-2]]
+
+
+def find_traces(root: Path, needles: dict[str, Iterable[bytes]]) -> list[tuple[str, str]]:
+    """(relative path, needle label) for every file under root holding any needle."""
+    flat = [(label, n) for label, ns in needles.items() for n in ns if n]
+    hits = []
+    for path in sorted(root.rglob("*")):
+        rel = str(path.relative_to(root))
+        for label, needle in flat:
+            if label.startswith(("name:", "id:")) and needle in rel.lower().encode("utf-8"):
+                hits.append((rel, f"{label} in path"))
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        lowered = data.lower()
+        for label, needle in flat:
+            haystack = lowered if label.startswith(("name:", "id:")) else data
+            if needle in haystack:
+                hits.append((rel, label))
+    return hits
