@@ -1,0 +1,96 @@
+from pathlib import Path
+
+import pytest
+import yaml
+
+from scripts.eval.calibrate import (
+    Pair,
+    calibrate,
+    choose_threshold,
+    load_pairs,
+    replace_profile_block,
+    write_profile,
+)
+
+PAIRS = Path(__file__).resolve().parents[2] / "scripts" / "eval" / "calibration_pairs" / "minilm_pairs.jsonl"
+
+
+def test_separable_lists_get_the_middle_of_the_gap():
+    c = choose_threshold([0.9, 0.7, 0.6, 0.2, 0.1, 0.3], [True, True, True, False, False, False])
+    assert c.threshold == pytest.approx(0.45)
+    assert c.balanced_accuracy == 1.0
+    assert c.separable and c.auc == 1.0
+
+
+def test_balanced_accuracy_is_not_pulled_by_the_larger_class():
+    # nine positives spread low, one negative at 0.5: plain accuracy would put the threshold below 0.5,
+    # balanced accuracy keeps the negative out at the cost of two positives
+    sims = [0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.45, 0.4, 0.5]
+    labels = [True] * 9 + [False]
+    c = choose_threshold(sims, labels)
+    assert c.threshold == pytest.approx(0.55)
+    assert c.balanced_accuracy == pytest.approx((7 / 9 + 1) / 2)
+
+
+def test_equal_balanced_accuracy_prefers_the_widest_margin():
+    # 0.35 (gap 0.2..0.5, half-width 0.15) and 0.66 (gap 0.52..0.8, half-width 0.14) both misclassify
+    # one pair; the wider gap wins
+    c = choose_threshold([0.8, 0.5, 0.52, 0.2], [True, True, False, False])
+    assert c.balanced_accuracy == pytest.approx(0.75)
+    assert c.threshold == pytest.approx(0.35)
+
+
+def test_one_class_only_still_gives_a_threshold():
+    assert choose_threshold([0.3, 0.4], [False, False]).threshold > 0.4
+    assert choose_threshold([0.3, 0.4], [True, True]).threshold < 0.3
+
+
+def test_calibrate_per_kind():
+    pairs = [Pair("ordinary", "a", "b", True), Pair("ordinary", "c", "d", False),
+             Pair("recall", "e", "f", True), Pair("recall", "g", "h", False)]
+    out = calibrate(pairs, [0.8, 0.4, 0.3, 0.1])
+    assert out["ordinary"].threshold == pytest.approx(0.6)
+    assert out["recall"].threshold == pytest.approx(0.2)
+    assert "first_meeting" not in out
+
+
+def test_committed_pairs_are_many_and_cover_every_kind():
+    pairs = load_pairs(PAIRS)
+    assert len(pairs) >= 60
+    for kind in ("ordinary", "recall", "first_meeting"):
+        labels = {p.should_match for p in pairs if p.kind == kind}
+        assert labels == {True, False}, kind
+    assert all("introduced themselves" in p.scene for p in pairs if p.kind == "first_meeting")
+
+
+def test_load_pairs_rejects_unknown_kind(tmp_path):
+    bad = tmp_path / "p.jsonl"
+    bad.write_text('{"kind": "sometimes", "query": "q", "scene": "s", "should_match": true}\n')
+    with pytest.raises(ValueError, match="kind must be"):
+        load_pairs(bad)
+
+
+def test_profile_written_without_touching_comments(tmp_path):
+    cfg = tmp_path / "interaction.yaml"
+    cfg.write_text(
+        "interaction:\n  pipeline_mode: merged   # keep me\n  visual_memory:\n    retrieval_alpha: 0.0\n"
+        "  chroma:\n    mode: embedded\n"
+    )
+    profile = {"similarity_threshold": 0.44, "recall_threshold": 0.23, "first_meeting_recall_threshold": 0.33}
+    write_profile(cfg, "minilm_onnx", profile)
+    text = cfg.read_text()
+    assert "# keep me" in text
+    tree = yaml.safe_load(text)["interaction"]
+    assert tree["visual_memory"]["embedder_profiles"]["minilm_onnx"] == profile
+    assert "openai" in tree["visual_memory"]["embedder_profiles"]  # built-in profile kept
+    assert tree["chroma"] == {"mode": "embedded"}
+    write_profile(cfg, "minilm_onnx", profile | {"recall_threshold": 0.2})
+    assert cfg.read_text().count("minilm_onnx:") == 1
+    assert yaml.safe_load(cfg.read_text())["interaction"]["visual_memory"]["embedder_profiles"]["minilm_onnx"][
+        "recall_threshold"] == 0.2
+
+
+def test_replace_creates_missing_section():
+    text = replace_profile_block("common:\n  x: 1\n", "openai", {"similarity_threshold": 0.3})
+    assert yaml.safe_load(text)["interaction"]["visual_memory"]["embedder_profiles"]["openai"] == {
+        "similarity_threshold": 0.3}
