@@ -25,7 +25,9 @@ class CameraSettings(Section):
 class FaceSettings(Section):
     backend: Literal["dlib", "insightface"] = "dlib"
     model_root: str | None = Field(None, description="InsightFace model root (lab backend)")
-    # cosine similarity between identity embeddings above which a face is recognised, per backend
+    # cosine similarity between identity embeddings above which a face is recognised, per backend.
+    # dlib: midpoint of the gap measured on shared/data/faces (upsample 1, 1 jitter): same identity
+    # min 0.932 (93 pairs), different identity max 0.907 (1447 pairs) -> 0.92. insightface: reference §3.2.
     recognition_threshold: dict[str, float] = {"dlib": 0.92, "insightface": 0.3}
     identify_every_n_frames: int = Field(10, ge=1, description="re-identify a stable track every N frames")
     track_hold_s: float = Field(2.5, ge=0, description="active-user switch hysteresis")
@@ -34,6 +36,10 @@ class FaceSettings(Section):
     face_store_cooldown_s: float = Field(10.0, ge=0)
     max_face_images: int = Field(3, ge=1)
     detector_upsample: int = Field(1, ge=0, le=2, description="dlib HOG upsampling (1 finds smaller faces)")
+    registration_wait_s: float = Field(
+        5.0, gt=0, description="how long a user_info request waits for a tracked face before it is dropped"
+    )
+    crop_margin: float = Field(0.25, ge=0, le=1, description="stored face crop: box plus this share on each side")
 
 
 class EmotionSettings(Section):
@@ -63,6 +69,14 @@ class SelectiveMemorySettings(Section):
     happy_boost_factor: float = Field(1.2, gt=0)
     memorability_check_interval: float = Field(3.0, gt=0, description="seconds, interval trigger")
     scene_store_cooldown_s: float = Field(15.0, ge=0, description="interval trigger")
+    decision_wait_s: float = Field(
+        5.0, gt=0, description="an affect event whose user is not in view this long is decided 'not in view'"
+    )
+    vision_rule: Literal["paper", "weighted"] = Field(
+        "paper",
+        description="vision policy: 'paper' stores if e > 0 or n > novelty_threshold (seed 003 eq. 4); "
+        "'weighted' stores if w_emotion*e + w_novelty*n_salience >= memorability_threshold ([L] code)",
+    )
     emotion_thresholds: dict[str, float] = {
         "neutral": 1.0, "happy": 0.5, "sad": 0.7, "surprise": 0.7, "anger": 0.7, "contempt": 0.7,
         "fear": 0.8, "disgust": 0.8,

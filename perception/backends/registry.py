@@ -1,0 +1,55 @@
+"""Config name -> perception model backend. Models load once per process (instances are cached);
+a backend that cannot load raises BackendUnavailable, which the caller logs once."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from common.config import NadineSettings
+from perception.backends.base import EmotionRecognizer, FaceDetector, FaceIdentifier
+from perception.backends.emotion_deepface import DeepFaceEmotion
+from perception.backends.emotion_fer import FerTfliteEmotion
+from perception.backends.faces_dlib import DlibFaceDetector, DlibFaceIdentifier
+from perception.backends.faces_insightface import InsightFaceDetector, InsightFaceIdentifier, InsightFaceModel
+
+INSIGHTFACE_DET_SIZE = 640  # reference §3.1: det_size=(640, 640)
+
+_dlib_detector = lru_cache(maxsize=None)(DlibFaceDetector)
+_dlib_identifier = lru_cache(maxsize=None)(DlibFaceIdentifier)
+_insightface = lru_cache(maxsize=None)(InsightFaceModel)
+_emotion = {
+    "fer_tflite": lru_cache(maxsize=None)(FerTfliteEmotion),
+    "deepface": lru_cache(maxsize=None)(DeepFaceEmotion),
+}
+
+
+def build_face_detector(settings: NadineSettings) -> FaceDetector:
+    faces = settings.perception.faces
+    if faces.backend == "insightface":
+        return InsightFaceDetector(_insightface(faces.model_root, INSIGHTFACE_DET_SIZE))
+    return _dlib_detector(faces.detector_upsample)
+
+
+def build_face_identifier(settings: NadineSettings) -> FaceIdentifier:
+    faces = settings.perception.faces
+    if faces.backend == "insightface":
+        return InsightFaceIdentifier(_insightface(faces.model_root, INSIGHTFACE_DET_SIZE))
+    return _dlib_identifier()
+
+
+def recognition_threshold(settings: NadineSettings) -> float:
+    """Cosine similarity above which the configured identity backend recognises a face."""
+    faces = settings.perception.faces
+    try:
+        return faces.recognition_threshold[faces.backend]
+    except KeyError:
+        raise ValueError(
+            f"perception.faces.recognition_threshold has no entry for backend {faces.backend!r}"
+        ) from None
+
+
+def build_emotion(settings: NadineSettings, happy_boost_factor: float = 1.0) -> EmotionRecognizer | None:
+    """None for backend `none`. Pass settings.perception.selective_memory.happy_boost_factor where the
+    vision policy wants the original's happy boost; the FER sampler logs unboosted probabilities."""
+    backend = settings.perception.emotion.backend
+    return None if backend == "none" else _emotion[backend](happy_boost_factor)
