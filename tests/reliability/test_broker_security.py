@@ -1,0 +1,97 @@
+"""The secured broker example: passwords, per-process ACLs, TLS with a throwaway CA."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from common import messages as m
+from common import topics as t
+from common.bus import Bus
+from common.topics import Topics
+from tests.reliability.secure_broker import SecureBroker, make_ca
+from tests.support import Recorder, unique_root
+
+
+@pytest.fixture(scope="module")
+def secure(tmp_path_factory):
+    root = unique_root()
+    broker = SecureBroker(tmp_path_factory.mktemp("secure-broker"), root).start()
+    yield broker, root
+    broker.stop()
+
+
+@pytest.fixture
+def buses():
+    made: list[Bus] = []
+    yield made
+    for bus in made:
+        bus.stop()
+
+
+def connect(made: list[Bus], name: str, settings, root: str, wait_s: float = 5) -> tuple[Bus, bool]:
+    bus = Bus(name, settings, Topics(root))
+    made.append(bus)
+    return bus, bus.start(wait_s=wait_s)
+
+
+def affect(text: str) -> m.AffectState:
+    return m.AffectState(label="happy", arousal=0.5, intensity=0.8, user_message=text)
+
+
+@pytest.mark.parametrize("user,password", [("perception", "wrong"), ("nobody", "pw"), (None, None)])
+def test_wrong_or_missing_credentials_are_refused(secure, buses, user, password):
+    broker, root = secure
+    _, ok = connect(buses, "intruder", broker.settings(user, password), root, wait_s=2)
+    assert not ok
+
+
+def test_each_process_publishes_only_inside_its_acl(secure, buses):
+    broker, root = secure
+    operator, ok_op = connect(buses, "operator", broker.settings("operator"), root)
+    control, ok_c = connect(buses, "control", broker.settings("control"), root)
+    interaction, ok_i = connect(buses, "interaction", broker.settings("interaction"), root)
+    assert ok_op and ok_c and ok_i
+    seen_by_operator = Recorder(operator, t.AFFECT_STATE)
+    seen_by_control = Recorder(control, t.AFFECT_STATE)  # control may not even read affect/state
+    speak = Recorder(control, t.SPEAK)
+    time.sleep(0.3)
+
+    control.publish(t.AFFECT_STATE, affect("forged by control")).wait_for_publish(2)
+    interaction.publish(t.AFFECT_STATE, affect("from interaction")).wait_for_publish(2)
+    interaction.publish(t.SPEAK, m.Speak(text="hello")).wait_for_publish(2)
+
+    assert seen_by_operator.wait_for(lambda msg: msg.user_message == "from interaction").intensity == 0.8
+    assert speak.wait_for().text == "hello"  # inside control's ACL: delivered
+    time.sleep(0.5)
+    assert [x.user_message for x in seen_by_operator.messages] == ["from interaction"]
+    assert seen_by_control.messages == []
+
+
+def test_status_and_last_will_are_allowed(secure, buses):
+    broker, root = secure
+    operator, _ = connect(buses, "operator", broker.settings("operator"), root)
+    statuses: list[tuple[str, str]] = []
+    operator.subscribe_tree("status/+", lambda spec, msg: statuses.append((spec.suffix, msg.value)))
+    _, ok = connect(buses, "perception", broker.settings("perception"), root)
+    assert ok
+    deadline = time.monotonic() + 5
+    while ("status/perception", "online") not in statuses and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert ("status/perception", "online") in statuses
+
+
+def test_tls_connects_with_the_test_ca_and_refuses_another(secure, buses, tmp_path):
+    broker, root = secure
+    receiver, ok_r = connect(buses, "operator", broker.settings("operator", tls=True), root)
+    sender, ok_s = connect(buses, "interaction", broker.settings("interaction", tls=True), root)
+    assert ok_r and ok_s
+    rec = Recorder(receiver, t.AFFECT_STATE)
+    time.sleep(0.2)
+    sender.publish(t.AFFECT_STATE, affect("over TLS"))
+    assert rec.wait_for().user_message == "over TLS"
+
+    stranger_ca = make_ca(tmp_path, "stranger")
+    _, ok = connect(buses, "operator", broker.settings("operator", tls=True, ca=stranger_ca), root, wait_s=2)
+    assert not ok
