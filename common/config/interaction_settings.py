@@ -60,8 +60,12 @@ class VisualMemorySettings(Section):
         "openai": EmbedderProfile(
             similarity_threshold=0.35, recall_threshold=0.13, first_meeting_recall_threshold=0.32
         ),
+        # measured on scripts/eval/calibration_pairs/minilm_{pairs,seed}.jsonl: strict on ordinary turns
+        # (above every small-talk pair, max 0.488), recall 0.26 (wrong moments <= 0.295 on specific
+        # questions; generic ones go by recency), first meeting 0.36 (genuine >= 0.367, others <= 0.35
+        # except "Last time we met, ..." at 0.38)
         "minilm_onnx": EmbedderProfile(
-            similarity_threshold=0.55, recall_threshold=0.2, first_meeting_recall_threshold=0.4
+            similarity_threshold=0.50, recall_threshold=0.26, first_meeting_recall_threshold=0.36
         ),
     }
 

