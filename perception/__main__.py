@@ -1,22 +1,42 @@
-"""Entry point: python -m perception. Connects to the bus, announces itself and serves until stopped."""
+"""Entry point: python -m perception [--preview] [--study] [--config-override KEY=VALUE ...].
+
+The bus handlers only enqueue; the frame loop runs on the main thread until SIGTERM / Ctrl-C.
+"""
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from common.runtime import base_parser, start_process
+from common.store.atomic import sweep_leftovers
+from perception.assemble import build
+from perception.camera import Camera, make_source
 
 log = logging.getLogger("nadine.perception")
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = base_parser("perception").parse_args(argv)
+    parser = base_parser("perception")
+    parser.add_argument("--preview", action="store_true", help="open the preview window (NADINE_PREVIEW=1)")
+    parser.add_argument("--study", action="store_true", help="FER sampling on (perception.fer.enabled)")
+    args = parser.parse_args(argv)
+    if args.study:
+        args.config_override.append("perception.fer.enabled=true")
     ctx = start_process("perception", args)
+    settings = ctx.settings
+    sweep_leftovers(ctx.layout.root)
+    camera = Camera(make_source(settings.perception.camera, Path.cwd()), settings.perception.camera)
+    perception = build(settings, ctx.layout, ctx.bus, ctx.clock,
+                       preview=args.preview or settings.perception.camera.preview)
+    perception.subscribe()
+    # connect only once the models are loaded: the retained `online` status then means "ready"
     ctx.bus.start()
-    log.info("perception running (data root %s)", ctx.layout.root)
+    log.info("perception running: camera %s, data root %s", camera.source.description, ctx.layout.root)
     try:
-        ctx.stop_event.wait()
+        perception.run(camera, ctx.stop_event)
     finally:
+        camera.close()
         ctx.bus.stop()
     return 0
 

@@ -1,0 +1,81 @@
+"""capture_current_view (reference §3.7): write the next frame to the requested path, reply view_captured.
+
+Only paths inside the data root are written (relative paths are taken from it); the format follows
+the extension (.jpg/.jpeg/.png, anything else gets JPEG). Without a frame for frame_timeout_s the
+request is answered with ok=false.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from common import topics as t
+from common.bus import Bus
+from common.messages import ViewCaptured
+from common.store import DataLayout, PathOutsideDataRoot
+from common.store.atomic import atomic_write_bytes
+from perception.selective_memory.recorder import encode_jpeg
+
+log = logging.getLogger("nadine.perception.capture")
+
+
+@dataclass
+class _Request:
+    path: str
+    arrived: float
+
+
+def encode_for(path_suffix: str, rgb: np.ndarray) -> bytes:
+    if path_suffix.lower() == ".png":
+        ok, buf = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+        if not ok:
+            raise ValueError("PNG encoding failed")
+        return buf.tobytes()
+    return encode_jpeg(rgb)
+
+
+class ViewCapture:
+    def __init__(self, layout: DataLayout, bus: Bus, timeout_s: float) -> None:
+        self.layout = layout
+        self.bus = bus
+        self.timeout_s = timeout_s
+        self._pending: list[_Request] = []
+
+    def request(self, path: str, now: float) -> None:
+        try:
+            self.layout.inside(path)
+        except (PathOutsideDataRoot, OSError, ValueError) as exc:
+            log.warning("capture_current_view refused: %s", exc)
+            self._reply(path, False, f"refused: {exc}")
+            return
+        self._pending.append(_Request(path, now))
+
+    def on_frame(self, rgb: np.ndarray | None, now: float) -> None:
+        keep = []
+        for req in self._pending:
+            if rgb is not None:
+                self._write(req.path, rgb)
+            elif now - req.arrived >= self.timeout_s:
+                log.warning("capture_current_view %s: no camera frame within %.1f s", req.path, self.timeout_s)
+                self._reply(req.path, False, f"no camera frame within {self.timeout_s:g} s")
+            else:
+                keep.append(req)
+        self._pending = keep
+
+    def _write(self, path: str, rgb: np.ndarray) -> None:
+        try:
+            target = self.layout.inside(path)  # checked again: a symlink may have appeared meanwhile
+            atomic_write_bytes(target, encode_for(target.suffix, rgb))
+        except (PathOutsideDataRoot, OSError, ValueError) as exc:
+            log.warning("capture_current_view %s failed: %s", path, exc)
+            self._reply(path, False, str(exc))
+            return
+        log.info("captured the current view to %s", target)
+        self._reply(path, True)
+
+    def _reply(self, path: str, ok: bool, error: str | None = None) -> None:
+        self.bus.publish(t.VIEW_CAPTURED, ViewCaptured(path=path, ok=ok, error=error))

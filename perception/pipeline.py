@@ -1,0 +1,220 @@
+"""The per-frame loop (reference §3.2): detect, track, identify, announce, register, decide, capture.
+
+Bus handlers only put events on one queue; everything that touches the camera, the models or the
+data folder runs here, on the frame-loop thread, in arrival order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from common import topics as t
+from common.bus import Bus
+from common.messages import AffectState, CaptureRequest, LookAt, UserInfo
+from common.vision.base import Captioner, SceneEncoder
+from perception.announcer import Announcement, Announcer
+from perception.backends.base import EmotionRecognizer, FaceBox, FaceDetector
+from perception.camera import Camera, Frame
+from perception.capture import ViewCapture
+from perception.fer_sampler import FerSampler
+from perception.identity import Recognizer
+from perception.registration import Registrar
+from perception.selective_memory.module import NoVisualMemory, SelectiveMemory, View
+from perception.tracking import ActiveUserTracker, Identity, Track
+
+log = logging.getLogger("nadine.perception")
+
+PREVIEW_WINDOW = "Face & 3D Tracking"
+
+
+@dataclass
+class Backends:
+    detector: FaceDetector | None = None
+    recognizer: Recognizer | None = None
+    emotion: EmotionRecognizer | None = None
+    encoder: SceneEncoder | None = None
+    captioner: Captioner | None = None
+
+
+@dataclass
+class StepTimes:
+    """Seconds spent per stage in one frame (the benchmark prints these)."""
+
+    detect: float = 0.0
+    identify: float = 0.0
+    emotion: float = 0.0
+    decision: float = 0.0
+    total: float = 0.0
+    identified: bool = False
+
+
+class Perception:
+    def __init__(
+        self, *, bus: Bus, backends: Backends, tracker: ActiveUserTracker, announcer: Announcer,
+        registrar: Registrar, memory: SelectiveMemory | NoVisualMemory, capture: ViewCapture,
+        identify_every_n: int, fer: FerSampler | None = None, preview: bool = False,
+    ) -> None:
+        self.bus = bus
+        self.b = backends
+        self.tracker = tracker
+        self.announcer = announcer
+        self.registrar = registrar
+        self.memory = memory
+        self.capture = capture
+        self.identify_every_n = identify_every_n
+        self.fer = fer
+        self.preview = preview
+        self.events: queue.Queue[tuple[str, object, float]] = queue.Queue()
+        self._was_tracking = False
+        if backends.detector is None:
+            log.error("no face detector: nobody will ever be seen (see the backend error above)")
+
+    # --- bus handlers (dispatcher thread): enqueue only ------------------------------------------
+
+    def subscribe(self) -> None:
+        self.bus.subscribe(t.USER_INFO, lambda m: self.events.put(("user_info", m, time.monotonic())))
+        self.bus.subscribe(t.AFFECT_STATE, lambda m: self.events.put(("affect", m, time.monotonic())))
+        self.bus.subscribe(t.CAPTURE_CURRENT_VIEW, lambda m: self.events.put(("capture", m, time.monotonic())))
+
+    def _drain_events(self, current_user: str | None) -> None:
+        while True:
+            try:
+                kind, msg, at = self.events.get_nowait()
+            except queue.Empty:
+                return
+            if kind == "user_info":
+                assert isinstance(msg, UserInfo)
+                self.registrar.request(msg, at)
+            elif kind == "affect":
+                assert isinstance(msg, AffectState)
+                self.memory.on_affect(msg, at, current_user)
+            elif kind == "capture":
+                assert isinstance(msg, CaptureRequest)
+                self.capture.request(msg.value, at)
+
+    # --- the frame step ----------------------------------------------------------------------------
+
+    def _detect(self, frame: Frame) -> list[FaceBox]:
+        if self.b.detector is None:
+            return []
+        faces = self.b.detector.detect(frame.rgb)
+        if frame.depth_m is None:
+            return faces
+        return [dataclasses.replace(f, depth_m=frame.depth_at((f.x1 + f.x2) // 2, (f.y1 + f.y2) // 2))
+                for f in faces]
+
+    def _identify(self, rgb: np.ndarray, track: Track, force: bool) -> bool:
+        due = track.identity is None or force or track.frames_since_identify >= self.identify_every_n
+        if not due:
+            track.frames_since_identify += 1
+            return False
+        if self.b.recognizer is None:
+            track.identity = Identity(None, -1.0)
+        else:
+            previous = track.identity
+            track.identity = self.b.recognizer.identify(rgb, track.box)
+            if previous is None or previous.user_id != track.identity.user_id:
+                log.info("track %d identified as %s (cos %.3f)", track.track_id,
+                         track.identity.user_id or "unknown", track.identity.best_cos)
+        track.frames_since_identify = 1
+        return True
+
+    def _publish(self, ann: Announcement | None) -> None:
+        if ann is not None:
+            self.bus.publish(t.USER_DETECTED, ann.message, qos=ann.qos)
+
+    def _look_at(self, frame: Frame, box: FaceBox) -> None:
+        if frame.deproject is None or box.depth_m is None:
+            return
+        x, y, z = frame.deproject((box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2, box.depth_m)
+        if (x, y, z) != (0.0, 0.0, 0.0):
+            self.bus.publish(t.LOOK_AT, LookAt(x=x, y=y, z=z))
+
+    def step(self, frame: Frame | None, now: float | None = None, force_identify: bool = False) -> StepTimes:
+        now = time.monotonic() if now is None else now
+        times = StepTimes()
+        started = time.perf_counter()
+        track = self.tracker.track
+        identity = track.identity if track else None
+        self._drain_events(identity.user_id if identity else None)
+
+        t0 = time.perf_counter()
+        faces = self._detect(frame) if frame is not None else []
+        times.detect = time.perf_counter() - t0
+        track = self.tracker.update(faces, now, cut=frame.cut if frame is not None else False)
+        visible = frame is not None and track is not None and track.visible
+        probs = None
+        if visible:
+            t0 = time.perf_counter()
+            times.identified = self._identify(frame.rgb, track, force_identify)
+            times.identify = time.perf_counter() - t0
+            if self.b.emotion is not None:
+                t0 = time.perf_counter()
+                probs = self.b.emotion.probabilities(frame.rgb, track.box)
+                times.emotion = time.perf_counter() - t0
+            self._look_at(frame, track.box)
+
+        if track is not None and track.identity is not None:
+            ident = track.identity
+            self._publish(self.announcer.seen(ident.user_id, ident.user_name, ident.confidence, now))
+        elif track is None and self._was_tracking:
+            self._publish(self.announcer.gone())
+        self._was_tracking = track is not None
+
+        identity = track.identity if track else None
+        user_id = identity.user_id if identity else None
+        rgb = frame.rgb if frame is not None else None
+        if self.registrar.on_frame(rgb, track.box if visible else None, user_id, now):
+            self.b.recognizer.reload()
+            if track is not None:
+                track.identity = None  # re-identify against the new gallery on the next frame
+
+        t0 = time.perf_counter()
+        view = View(rgb, user_id, identity.user_name if identity else None, visible, probs)
+        self.memory.on_frame(view, now)
+        times.decision = time.perf_counter() - t0
+        if self.fer is not None and visible:
+            self.fer.on_frame(user_id, probs, frame.rgb, now)
+        self.capture.on_frame(rgb, now)
+        if self.preview and frame is not None:
+            self._show(frame.rgb, track if visible else None)
+        times.total = time.perf_counter() - started
+        return times
+
+    def _show(self, rgb: np.ndarray, track: Track | None) -> None:
+        """The reference's preview: only the tracked face, boxed and labelled (on a copy)."""
+        img = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+        if track is not None:
+            b = track.box
+            ident = track.identity
+            label = f"{(ident.user_name or ident.user_id or 'Unknown') if ident else '...'}"
+            if ident is not None:
+                label += f" ({ident.confidence:.0f}%)"
+            cv2.rectangle(img, (b.x1, b.y1), (b.x2, b.y2), (0, 255, 0), 2)
+            cv2.putText(img, label, (b.x1, max(12, b.y1 - 6)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 255, 0), 2)
+        try:
+            cv2.imshow(PREVIEW_WINDOW, img)
+            cv2.waitKey(1)
+        except cv2.error as exc:
+            log.error("preview window unavailable (%s); install opencv-python instead of the headless "
+                      "build for --preview. Continuing headless.", str(exc).splitlines()[0] if str(exc) else exc)
+            self.preview = False
+
+    def run(self, camera: Camera, stop: threading.Event) -> None:
+        while not stop.is_set():
+            frame = camera.read(stop.wait)
+            if stop.is_set():
+                break
+            try:
+                self.step(frame)
+            except Exception:  # one bad frame (a model error) must not end the process
+                log.exception("frame step failed; continuing with the next frame")
+                stop.wait(0.1)

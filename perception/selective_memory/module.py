@@ -1,0 +1,218 @@
+"""Ties affect events and frames to storage decisions (reference §3.4, briefing turn protocol).
+
+Every affect event gets exactly one storage_decision:
+- trigger `event` ([P] default): evaluated once on the next frame in which the tracked face is a known
+  user, then consumed (at most one scene per turn, no cooldown);
+- trigger `interval` ([L]; always for the vision policy): a known user is checked at most every
+  memorability_check_interval s with the latest affect state, 15 s cooldown after a store; pending
+  events are decided by the next check;
+- an event whose known user is not in view within decision_wait_s is decided "not in view" (or
+  "unknown user" when only an unrecognised face was seen).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from common import topics as t
+from common.bus import Bus
+from common.config.perception_settings import SelectiveMemorySettings
+from common.messages import AffectState, StorageDecision
+from common.store import SceneStore
+from perception.selective_memory.policies import (
+    Verdict,
+    arousal_verdict,
+    intensity_verdict,
+    vision_verdict,
+)
+from perception.selective_memory.recorder import SceneRecorder, SceneRequest
+
+log = logging.getLogger("nadine.perception.memory")
+
+
+@dataclass
+class View:
+    """What the frame loop knows about the active user in this frame."""
+
+    rgb: np.ndarray | None
+    user_id: str | None = None  # a recognised user; None for an unknown face or nobody
+    user_name: str | None = None
+    face_visible: bool = False
+    emotion_probs: dict[str, float] | None = None
+
+    @property
+    def known_in_view(self) -> bool:
+        return self.rgb is not None and self.face_visible and self.user_id is not None
+
+
+@dataclass
+class _Pending:
+    affect: AffectState
+    arrived: float
+    saw_unknown: bool = False
+
+
+def publish_decision(
+    bus: Bus, affect: AffectState | None, user_id: str | None, stored: bool, memorability: float,
+    threshold: float, reason: str, scene_id: str | None = None,
+) -> None:
+    log.info("storage decision for %s (turn %s): %s, %s", user_id, affect.turn_id if affect else None,
+             "stored" if stored else "not stored", reason)
+    bus.publish(t.STORAGE_DECISION, StorageDecision(
+        user_id=user_id, stored=stored, memorability=round(float(memorability), 4), threshold=threshold,
+        reason=reason, scene_id=scene_id, turn_id=affect.turn_id if affect else None,
+    ))
+
+
+class NoVisualMemory:
+    """common.enable_visual_memory false (study condition B): nothing is evaluated or stored."""
+
+    REASON = "visual memory disabled"
+
+    def __init__(self, bus: Bus) -> None:
+        self.bus = bus
+
+    def on_affect(self, affect: AffectState, now: float, view_user: str | None) -> None:
+        publish_decision(self.bus, affect, view_user, False, 0.0, 0.0, self.REASON)
+
+    def on_frame(self, view: View, now: float) -> None:
+        pass
+
+    def store_first_meeting(self, user_id: str, user_name: str, rgb: np.ndarray) -> None:
+        pass
+
+
+class SelectiveMemory:
+    def __init__(self, cfg: SelectiveMemorySettings, recorder: SceneRecorder, scenes: SceneStore, bus: Bus) -> None:
+        self.cfg = cfg
+        self.recorder = recorder
+        self.scenes = scenes
+        self.bus = bus
+        self.trigger = "interval" if cfg.policy == "vision" else cfg.trigger
+        if cfg.policy == "vision" and cfg.trigger != "interval":
+            log.info("the vision policy always uses the interval trigger (reference §3.4)")
+        self._pending: deque[_Pending] = deque()
+        self._latest: AffectState | None = None
+        self._next_check: dict[str, float] = {}
+        self._cooldown_until: dict[str, float] = {}
+        self.last_decision_s = 0.0  # evaluation time of the last decision, for the benchmark
+
+    @property
+    def threshold(self) -> float:
+        c = self.cfg
+        if c.policy == "intensity":
+            return c.intensity_threshold
+        if c.policy == "pad_arousal":
+            return c.arousal_threshold
+        return c.memorability_threshold if c.vision_rule == "weighted" else c.novelty_threshold
+
+    # --- inputs ---------------------------------------------------------------------------------
+
+    def on_affect(self, affect: AffectState, now: float, view_user: str | None) -> None:
+        self._latest = affect
+        self._pending.append(_Pending(affect, now))
+
+    def on_frame(self, view: View, now: float) -> None:
+        if not view.known_in_view:
+            self._expire(view, now)
+            return
+        if self.trigger == "event":
+            if self._pending:
+                ev = self._pending.popleft()
+                self._decide(ev.affect, view, self._evaluate(ev.affect, view))
+            return
+        self._interval_check(view, now)
+
+    def store_first_meeting(self, user_id: str, user_name: str, rgb: np.ndarray) -> None:
+        if any(m.scene_type == "first_meeting" for m in self.scenes.list(user_id)):
+            log.info("%s already has a first_meeting scene; not storing another", user_id)
+            return
+        self.recorder.store_first_meeting(user_id, user_name, rgb)
+
+    # --- decisions ------------------------------------------------------------------------------
+
+    def _expire(self, view: View, now: float) -> None:
+        wait = self.cfg.decision_wait_s
+        unknown_face = view.face_visible and view.user_id is None
+        for ev in self._pending:
+            ev.saw_unknown = ev.saw_unknown or unknown_face
+        while self._pending and now - self._pending[0].arrived >= wait:
+            ev = self._pending.popleft()
+            reason = "unknown user" if ev.saw_unknown else f"user not in view within {wait:g} s"
+            publish_decision(self.bus, ev.affect, None, False, 0.0, self.threshold, reason)
+
+    def _evaluate(self, affect: AffectState | None, view: View) -> Verdict:
+        started = time.perf_counter()
+        c = self.cfg
+        if c.policy == "vision":
+            embedding = self.recorder.embed(view.rgb)
+            verdict = vision_verdict(
+                view.emotion_probs, embedding, self.scenes.embeddings(view.user_id), c,
+                has_scenes=bool(self.scenes.metadata_files(view.user_id)),
+            )
+            verdict.metadata["_embedding"] = embedding
+        elif affect is None:
+            verdict = Verdict(False, 0.0, self.threshold, "no affect state yet", "neutral", 0.0)
+        elif c.policy == "pad_arousal":
+            verdict = arousal_verdict(affect, c.emotion_source, c.arousal_threshold,
+                                      has_scenes=bool(self.scenes.metadata_files(view.user_id)))
+        else:
+            verdict = intensity_verdict(affect, c.emotion_source, c.intensity_threshold)
+        if affect is not None and affect.suppress_storage and verdict.store:
+            verdict.store = False
+            verdict.reason = f"suppressed (recall or closing turn); would have stored: {verdict.reason}"
+        elif affect is not None and affect.suppress_storage:
+            verdict.reason = f"suppressed (recall or closing turn); {verdict.reason}"
+        self.last_decision_s = time.perf_counter() - started
+        return verdict
+
+    def _decide(self, event: AffectState | None, view: View, verdict: Verdict,
+                affect: AffectState | None = None) -> None:
+        """Store if the verdict says so, then publish the decision (for `event`, None for a poll).
+        `affect` is what the scene records (defaults to the event's)."""
+        affect = affect or event
+        scene_id = None
+        if verdict.store:
+            extra = dict(verdict.metadata)
+            embedding = extra.pop("_embedding", None)
+            meta = self.recorder.store(SceneRequest(
+                user_id=view.user_id, user_name=view.user_name or view.user_id, rgb=view.rgb,
+                scene_type="moment", memorability=verdict.memorability, emotion_label=verdict.emotion_label,
+                intensity=verdict.intensity, reason=verdict.reason,
+                user_message=affect.user_message if affect else None,
+                turn_id=event.turn_id if event else None, embedding=embedding, extra=extra,
+            ))
+            scene_id = meta.scene_id
+        publish_decision(self.bus, event, view.user_id, verdict.store, verdict.memorability, verdict.threshold,
+                         verdict.reason, scene_id)
+
+    def _interval_check(self, view: View, now: float) -> None:
+        uid = view.user_id
+        if now < self._next_check.get(uid, 0.0):
+            return
+        self._next_check[uid] = now + self.cfg.memorability_check_interval
+        events = list(self._pending)
+        self._pending.clear()
+        for ev in events[:-1]:
+            publish_decision(self.bus, ev.affect, uid, False, 0.0, self.threshold,
+                             "superseded by a newer affect event before the next check")
+        current = events[-1].affect if events else None
+        left = self._cooldown_until.get(uid, 0.0) - now
+        if left > 0:
+            if current is not None:
+                publish_decision(self.bus, current, uid, False, 0.0, self.threshold,
+                                 f"cooldown: {left:.1f} s until this user's next scene may be stored")
+            return
+        affect = current or self._latest
+        verdict = self._evaluate(affect, view)
+        if verdict.store:
+            self._cooldown_until[uid] = now + self.cfg.scene_store_cooldown_s
+        if current is not None or verdict.store:
+            self._decide(current, view, verdict, affect)
+        else:
+            log.debug("interval check for %s: %s", uid, verdict.reason)
