@@ -18,6 +18,7 @@ class LlmProfile(Section):
     timeout: float | None = Field(2.5, gt=0)
     max_retries: int = Field(2, ge=0)
     format: Literal["json", "text"] = "text"
+    vision: bool = Field(False, description="the model accepts image_url content: remembered scene images are attached")
 
 
 class LlmSettings(Section):
@@ -27,7 +28,7 @@ class LlmSettings(Section):
     api_key_env: str = Field("OPENAI_API_KEY", description="env var holding the key; keys never go in YAML")
     profiles: dict[str, LlmProfile] = {
         "understand_gpt": LlmProfile(format="json", max_tokens=300, timeout=2.5),
-        "response_gpt": LlmProfile(temperature=0.3, max_tokens=160, timeout=15.0),
+        "response_gpt": LlmProfile(temperature=0.3, max_tokens=160, timeout=15.0, vision=True),
         "gpt_json": LlmProfile(format="json", max_tokens=300, timeout=2.5),
         "gpt_text": LlmProfile(max_tokens=120, timeout=2.5),
         "vision_gpt": LlmProfile(max_tokens=150, timeout=2.5),
