@@ -14,7 +14,8 @@ from common.bus import Bus
 from common.clock import Clock
 from common.config import ConfigError, NadineSettings, load_settings
 from common.logs import setup_logging
-from common.store import DataLayout
+from common.store import DataLayout, SceneStore
+from common.store.atomic import LEFTOVER_AGE_S, sweep_leftovers
 from common.topics import Topics
 
 
@@ -38,6 +39,16 @@ def base_parser(process: str) -> argparse.ArgumentParser:
     return parser
 
 
+def startup_sweep(layout: DataLayout) -> int:
+    """Remove what a killed writer left half-done: temp files, folders pending deletion, scene
+    images without metadata (readers already skip all of these)."""
+    removed = sweep_leftovers(layout.root)
+    scenes = SceneStore(layout)
+    for user_id in layout.user_ids():
+        removed += scenes.sweep_orphans(user_id, LEFTOVER_AGE_S)
+    return removed
+
+
 def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
     """Load and validate config (exit 2 with one line naming the bad key), set up logging and the bus."""
     try:
@@ -51,6 +62,7 @@ def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
     setup_logging(name, common.log_dir if to_file else None, common.log_level)
     layout = DataLayout(common.data_dir)
     layout.root.mkdir(parents=True, exist_ok=True)
+    startup_sweep(layout)
     topics = Topics(common.topic_root)
     bus = Bus(name, common.mqtt, topics)
     stop_event = threading.Event()

@@ -13,6 +13,7 @@ import fcntl
 import json
 import logging
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Iterator
@@ -84,16 +85,21 @@ def read_json(path: Path, default: Any = None) -> Any:
 
 
 def sweep_leftovers(root: Path, min_age_s: float = LEFTOVER_AGE_S) -> int:
-    """Remove temp files a killed writer left behind (older than min_age_s, so live writes survive)."""
+    """Remove temp files (and folders pending deletion) a killed writer left behind, older than
+    min_age_s so live writes survive."""
     removed = 0
     now = time.time()
     if not root.exists():
         return 0
-    for tmp in root.rglob(f"{TMP_PREFIX}*"):
+    for tmp in sorted(root.rglob(f"{TMP_PREFIX}*"), key=lambda p: len(p.parts)):
         try:
-            if tmp.is_file() and now - tmp.stat().st_mtime >= min_age_s:
+            if now - tmp.stat().st_mtime < min_age_s:
+                continue
+            if tmp.is_dir():  # a folder renamed away for deletion (a forget) by a killed process
+                shutil.rmtree(tmp, ignore_errors=True)
+            else:
                 tmp.unlink()
-                removed += 1
+            removed += 1
         except FileNotFoundError:
             continue
     if removed:

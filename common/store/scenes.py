@@ -12,6 +12,7 @@ import io
 import logging
 import re
 import secrets
+import time
 from datetime import datetime
 from pathlib import Path
 from typing import Literal
@@ -135,6 +136,27 @@ class SceneStore:
         except (ValueError, OSError) as exc:
             log.warning("scene embedding %s unreadable (%s); skipped", path, exc)
             return None
+
+    def sweep_orphans(self, user_id: str, min_age_s: float) -> int:
+        """Remove images / embeddings whose metadata (the commit marker) never got written because
+        the writer was killed; only files older than min_age_s, so a scene being written survives."""
+        images, embeddings, metadata = self._dirs(user_id)
+        committed = {p.name.removesuffix("_metadata.json") for p in self.metadata_files(user_id)}
+        removed = 0
+        now = time.time()
+        for folder, suffix in ((images, ".jpg"), (embeddings, "_embedding.npy")):
+            if not folder.is_dir():
+                continue
+            for path in folder.glob(f"*{suffix}"):
+                scene_id = path.name.removesuffix(suffix)
+                try:
+                    if scene_id not in committed and now - path.stat().st_mtime >= min_age_s:
+                        path.unlink()
+                        removed += 1
+                        log.info("removed %s: its scene was never completed", path)
+                except FileNotFoundError:
+                    continue
+        return removed
 
     def embeddings(self, user_id: str) -> list[np.ndarray]:
         """All readable stored scene embeddings of a user (novelty reference set)."""
