@@ -53,3 +53,11 @@ class Captioner(Protocol):
     name: str
 
     def caption(self, rgb: np.ndarray, facts: CaptionFacts | None = None) -> Caption: ...
+
+
+class SceneLabeller(Protocol):
+    """An encoder with a classifier head (MobileNetV2's ImageNet classes); feeds the tag captioner."""
+
+    def top_labels(self, rgb: np.ndarray, k: int = 5) -> list[tuple[str, float]]:
+        """The k most likely labels with their probabilities, best first."""
+        ...
