@@ -32,11 +32,28 @@ def spearman(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -
     return float(np.corrcoef(ra, rb)[0, 1])
 
 
-def spearman_p_one_sided(rho: float, n: int) -> float:
-    """P(rho' >= rho) under no association, by Fisher's z with the Fieller-Hartley-Pearson variance
-    1.06 / (n - 3) for Spearman's rho; one-sided because only agreement with humans counts."""
+PERMUTATIONS = 10_000
+EXACT_ENOUGH_N = 30
+
+
+def spearman_p_one_sided(rho: float, n: int, a=None, b=None) -> float:
+    """P(rho' >= rho) under no association; one-sided because only agreement with humans counts.
+    For n < 30 with the data given: a permutation test (10,000 shuffles, fixed seed; the normal
+    approximation claims p ~ 1e-12 for a perfect 4-item fold whose exact p is 1/24). Otherwise
+    Fisher's z with the Fieller-Hartley-Pearson variance 1.06 / (n - 3)."""
     if n <= 3:
         return 1.0
+    if n < EXACT_ENOUGH_N and a is not None and b is not None:
+        ra, rb = rankdata(a), rankdata(b)
+        if ra.std() == 0 or rb.std() == 0:
+            return 1.0
+        rng = np.random.default_rng(n)
+        shuffled = np.argsort(rng.random((PERMUTATIONS, n)), axis=1)
+        perm = rb[shuffled]
+        za = (ra - ra.mean()) / ra.std()
+        zp = (perm - rb.mean()) / rb.std()
+        null = (zp * za).mean(axis=1)
+        return float((1 + (null >= rho - 1e-12).sum()) / (PERMUTATIONS + 1))
     rho = max(min(rho, 0.999999), -0.999999)
     z = math.atanh(rho) * math.sqrt((n - 3) / 1.06)
     return 0.5 * math.erfc(z / math.sqrt(2))

@@ -26,3 +26,9 @@ def test_spearman_p():
     assert spearman_p_one_sided(0.0, 50) == pytest.approx(0.5)
     assert spearman_p_one_sided(0.6, 50) < 1e-4
     assert not math.isnan(spearman_p_one_sided(1.0, 10))
+
+
+def test_small_folds_use_a_permutation_test():
+    # a perfect 4-item ranking has exact one-sided p = 1/24, not the normal approximation's ~1e-12
+    p = spearman_p_one_sided(1.0, 4, [1, 2, 3, 4], [1, 2, 3, 4])
+    assert p == pytest.approx(1 / 24, abs=0.01)
