@@ -37,7 +37,9 @@ class MoondreamCaptioner:
             ) from e
         except ImportError as e:  # the remote code's own requirements
             raise BackendUnavailable(
-                NAME, f"Moondream2's code needs {e.name or e}", f"pip install {e.name}"
+                NAME,
+                f"Moondream2's code needs {e.name or e}",
+                f"pip install {e.name}" if e.name else f"install what this names: {e}",
             ) from e
         self._model = model.eval()
         self.revision = revision
