@@ -1,0 +1,68 @@
+"""The human-readable transcript of `--demo`: the dialogue, each stored scene (path, memorability,
+why it was kept) and each recalled scene (similarity against its threshold)."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TextIO
+
+from scripts.runner.player import Event, PresenceSeen, SessionStarted, TurnOutcome
+
+WIDTH = 96
+
+
+class Transcript:
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def _line(self, text: str = "", indent: str = "") -> None:
+        wrapped = textwrap.fill(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ") if text else ""
+        print(wrapped, file=self.out, flush=True)
+
+    def show(self, event: Event) -> None:
+        if isinstance(event, SessionStarted):
+            gap = f", {event.session.gap_hours:g} hours later" if event.session.gap_hours else ""
+            camera = ", ".join(p.name for p in event.images) or "nobody"
+            self._line()
+            self._line(f"=== Session {event.index}{gap} — camera: {camera} ===")
+        elif isinstance(event, PresenceSeen):
+            self._presence(event)
+        else:
+            self._turn(event)
+
+    def _presence(self, event: PresenceSeen) -> None:
+        msg = event.message
+        if msg is None:
+            self._line("[perception] nobody recognised in view", "  ")
+        elif msg.user_id:
+            self._line(f"[perception] recognises {msg.user_name} by face (user {msg.user_id}, "
+                       f"confidence {msg.confidence:.0f}%)", "  ")
+        else:
+            self._line(f"[perception] sees a face it does not know (confidence {msg.confidence:.0f}%)", "  ")
+
+    def _turn(self, o: TurnOutcome) -> None:
+        self._line(f"Person: {o.spec.say}", "  ")
+        r = o.result
+        if r is None:
+            self._line("Nadine: (no reply within the time limit)", "  ")
+            return
+        if r.retrieved is not None:
+            ret = r.retrieved
+            verdict = "recalled" if ret.injected else "not used"
+            relation = ">=" if ret.similarity >= ret.threshold else "<"
+            self._line(f"[memory] {verdict} scene {ret.scene_id} ({ret.scene_type or 'moment'}): similarity "
+                       f"{ret.similarity:.2f} {relation} threshold {ret.threshold:.2f} — "
+                       f"\"{ret.user_message or ret.description or ''}\"", "    ")
+        self._line(f"Nadine: {r.reply}", "  ")
+        d = o.decision
+        for scene in o.scenes:
+            self._line(f"[memory] stored {scene.scene_type or 'moment'} scene {scene.scene_id}: memorability "
+                       f"{scene.memorability:.2f}; kept because: {scene.reason or scene.description}", "    ")
+            if scene.image_path:
+                self._line(f"image: {scene.image_path}", "      ")
+        if d is not None and not d.stored:
+            self._line(f"[memory] not stored: {d.reason} (memorability {d.memorability:.2f}, "
+                       f"threshold {d.threshold:.2f})", "    ")
+        if o.checks:
+            failed = [k for k, ok in o.checks.items() if not ok]
+            self._line("[check] " + ("expectations met" if not failed else f"NOT met: {', '.join(failed)}"), "    ")
