@@ -50,12 +50,13 @@ class VisualMemory:
     image_path: str
     similarity: float
     threshold: float
-    injected: bool  # similarity >= threshold (and eligible): the response prompt gets it
+    injected: bool  # similarity >= threshold, or chosen by recency on a generic recall question
     description: str = ""
     user_message: str | None = None
     episode_context: str | None = None
     timestamp: str | None = None
     scene_type: str = "moment"
+    selected_by: Literal["similarity", "recency"] = "similarity"  # recency: generic recall (scene_index)
 
 
 @dataclass

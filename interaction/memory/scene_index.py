@@ -1,0 +1,219 @@
+"""Visual scene retrieval (reference §4.8) over an in-memory index of each user's scenes.
+
+Each user's candidate scenes (non-empty description) and their retrieval-text vectors are kept as
+one matrix per text embedder; a turn costs one query embedding and one matrix product. The index of
+a user is refreshed by on_scene_stored() and by a cheap check of the metadata folder's mtime (plus a
+rescan while it changed in the last seconds, since directory mtimes are coarse), reading only new
+files. A user's index is built from that user's folder only and refuses images outside it.
+
+Selection (documented choices for the offline MiniLM profile, see config/interaction.yaml):
+- ordinary turn: moments and observations, best similarity, injected above similarity_threshold;
+- recall turn: first_meeting joins, with threshold max(recall, first_meeting_recall); the best
+  similarity among candidates above their threshold wins;
+- generic recall (no content words, recall_query.py): similarity is noise there, so a passing
+  first_meeting scene still wins (its anchor is matched by "how did we meet?"), otherwise the most
+  memorable moment of the most recent day with moments is injected (selected_by="recency").
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+from common.config import NadineSettings
+from common.config.interaction_settings import EmbedderProfile
+from common.embedding.base import EmbeddingFailed, TextEmbedder
+from common.embedding.registry import profile_key
+from common.store.ids import is_valid_user_id
+from common.store.layout import PathOutsideDataRoot
+from common.store.scenes import SceneMetadata, SceneStore
+from interaction.memory.api import VisualMemory
+from interaction.memory.image_channel import ImageChannel
+from interaction.memory.recall_query import is_generic_recall
+
+log = logging.getLogger("nadine.memory.scenes")
+
+RECENT_MTIME_S = 2.0  # directory mtimes are coarse: rescan while the folder changed this recently
+
+
+@dataclass
+class _UserScenes:
+    mtime_ns: int = -1
+    checked_at: float = 0.0
+    dirty: bool = True
+    files: set[str] = field(default_factory=set)
+    scenes: list[SceneMetadata] = field(default_factory=list)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)  # embedder name -> (n, dim)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+@dataclass
+class SceneScores:
+    """Every candidate of one turn with its combined similarity and its own threshold."""
+
+    scenes: list[SceneMetadata]
+    similarity: np.ndarray
+    thresholds: np.ndarray
+    embedder: str
+    profile: EmbedderProfile
+
+
+class SceneIndex:
+    def __init__(
+        self, settings: NadineSettings, store: SceneStore, embedder: TextEmbedder, fallback: TextEmbedder,
+    ) -> None:
+        self._settings = settings
+        self._store = store
+        self._layout = store.layout
+        self._profiles = settings.interaction.visual_memory.embedder_profiles
+        self._embedder = embedder if profile_key(embedder) in self._profiles else fallback
+        if self._embedder is not embedder:
+            log.error("no threshold profile for embedder %s; using %s", embedder.name, fallback.name)
+        self._fallback = fallback
+        self._image = ImageChannel(settings)
+        self._users: dict[str, _UserScenes] = {}
+        self._users_lock = threading.Lock()
+
+    @property
+    def enabled(self) -> bool:
+        return self._settings.common.enable_visual_memory
+
+    # --- index maintenance -----------------------------------------------------------------------
+
+    def on_scene_stored(self, user_id: str) -> None:
+        if is_valid_user_id(user_id):
+            self._user(user_id).dirty = True
+
+    def forget(self, user_id: str) -> int:
+        with self._users_lock:
+            entry = self._users.pop(user_id, None)
+        self._image.forget(user_id)
+        return len(entry.scenes) if entry else 0
+
+    def _user(self, user_id: str) -> _UserScenes:
+        with self._users_lock:
+            return self._users.setdefault(user_id, _UserScenes())
+
+    def _refresh(self, user_id: str, entry: _UserScenes) -> None:
+        folder = self._layout.scenes_dir(user_id) / "metadata"
+        try:
+            mtime_ns = folder.stat().st_mtime_ns
+        except FileNotFoundError:
+            mtime_ns = 0
+        now = time.time()
+        recent = mtime_ns and now - mtime_ns / 1e9 < RECENT_MTIME_S
+        if not (entry.dirty or recent or mtime_ns != entry.mtime_ns):
+            return
+        entry.dirty = False
+        entry.mtime_ns = mtime_ns
+        names = {p.name for p in self._store.metadata_files(user_id)}
+        if names == entry.files:
+            return
+        removed = entry.files - names
+        if removed:  # forget/cleanup: rebuild from what is left (rare)
+            entry.files, entry.scenes, entry.vectors = set(), [], {}
+        added = sorted(names - entry.files)
+        new = [m for m in (self._candidate(user_id, folder / n) for n in added) if m is not None]
+        entry.files |= set(added)
+        if not new:
+            return
+        entry.scenes.extend(new)
+        for name, matrix in list(entry.vectors.items()):
+            embedder = self._embedder if name == self._embedder.name else self._fallback
+            try:
+                entry.vectors[name] = np.vstack([matrix, embedder.embed([m.retrieval_text for m in new])])
+            except EmbeddingFailed:
+                del entry.vectors[name]  # recomputed in full on the next successful turn
+        log.info("scene index of %s: %d candidates (+%d)", user_id, len(entry.scenes), len(new))
+
+    def _candidate(self, user_id: str, path: Path) -> SceneMetadata | None:
+        meta = self._store.read(path)
+        if meta is None or not meta.description.strip() or not meta.retrieval_text:
+            return None
+        try:
+            image = self._layout.inside(meta.image_path)
+            if self._layout.scenes_dir(user_id) not in image.parents:
+                raise PathOutsideDataRoot(meta.image_path)
+        except (PathOutsideDataRoot, OSError, ValueError):
+            log.warning("scene %s of %s points at an image outside the user's folder; skipped", path.name, user_id)
+            return None
+        return meta
+
+    def _vectors(self, entry: _UserScenes, embedder: TextEmbedder) -> np.ndarray:
+        matrix = entry.vectors.get(embedder.name)
+        if matrix is None or len(matrix) != len(entry.scenes):
+            matrix = embedder.embed([m.retrieval_text for m in entry.scenes])
+            entry.vectors[embedder.name] = matrix
+        return matrix
+
+    # --- retrieval -------------------------------------------------------------------------------
+
+    def scores(self, user_id: str, query: str, is_recall: bool) -> SceneScores | None:
+        """All eligible candidates of a user, scored; None when visual memory is off or none exist."""
+        if not self.enabled or not is_valid_user_id(user_id) or not query.strip():
+            return None
+        entry = self._user(user_id)
+        with entry.lock:
+            self._refresh(user_id, entry)
+            keep = [i for i, m in enumerate(entry.scenes) if is_recall or m.scene_type != "first_meeting"]
+            if not keep:
+                return None
+            embedder = self._embedder
+            try:
+                sims = self._vectors(entry, embedder) @ embedder.embed([query])[0]
+            except EmbeddingFailed as exc:
+                log.warning("scene retrieval: %s; using %s", exc, self._fallback.name)
+                embedder = self._fallback
+                sims = self._vectors(entry, embedder) @ embedder.embed([query])[0]
+            scenes = [entry.scenes[i] for i in keep]
+            sims = sims[keep].astype(np.float32)
+        sims = self._image.combine(self._store, user_id, query, scenes, sims)
+        profile = self._profiles[profile_key(embedder)]
+        first_meeting = max(profile.recall_threshold, profile.first_meeting_recall_threshold)
+        base = profile.recall_threshold if is_recall else profile.similarity_threshold
+        thresholds = np.array(
+            [first_meeting if m.scene_type == "first_meeting" else base for m in scenes], dtype=np.float32
+        )
+        return SceneScores(scenes, sims, thresholds, embedder.name, profile)
+
+    def retrieve(self, user_id: str, query: str, is_recall: bool) -> VisualMemory | None:
+        scored = self.scores(user_id, query, is_recall)
+        return None if scored is None else select(scored, query, is_recall)
+
+
+def select(scored: SceneScores, query: str, is_recall: bool) -> VisualMemory:
+    """The best candidate by the rules in the module docstring, injected or not."""
+    sims, thresholds, scenes = scored.similarity, scored.thresholds, scored.scenes
+    passing = sims >= thresholds
+    first_meeting = np.array([m.scene_type == "first_meeting" for m in scenes])
+    if is_recall and is_generic_recall(query) and (~first_meeting).any() and not (passing & first_meeting).any():
+        pick = max(np.flatnonzero(~first_meeting), key=lambda i: _recency_key(scenes[i]))
+        return as_visual_memory(scenes[pick], float(sims[pick]), float(thresholds[pick]), True, "recency")
+    pool = np.flatnonzero(passing) if passing.any() else np.arange(len(scenes))
+    pick = int(pool[np.argmax(sims[pool])])
+    return as_visual_memory(scenes[pick], float(sims[pick]), float(thresholds[pick]), bool(passing[pick]))
+
+
+def _recency_key(meta: SceneMetadata) -> tuple:
+    when = meta.when or datetime.min
+    return (when.date(), meta.memorability, when)
+
+
+def as_visual_memory(
+    meta: SceneMetadata, similarity: float, threshold: float, injected: bool, selected_by: str = "similarity"
+) -> VisualMemory:
+    return VisualMemory(
+        scene_id=meta.scene_id, image_path=meta.image_path, similarity=round(similarity, 4),
+        threshold=round(threshold, 4), injected=injected, description=meta.description,
+        user_message=meta.user_message, episode_context=meta.episode_context, timestamp=meta.timestamp,
+        scene_type=meta.scene_type, selected_by=selected_by,  # type: ignore[arg-type]
+    )
+
+
+__all__ = ["SceneIndex", "SceneScores", "as_visual_memory", "select"]
