@@ -111,7 +111,7 @@ class SceneStored(Message):
 class StorageDecision(Message):
     """Our addition: perception's verdict on one affect event, stored or not, with the reason."""
 
-    user_id: str | None
+    user_id: str | None = None  # None (and absent on the wire) when nobody known was in view
     stored: bool
     memorability: float
     threshold: float
