@@ -24,9 +24,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from common.store.atomic import TMP_PREFIX, atomic_write_bytes, file_lock, read_json
+from common.store.faces import FaceStore
 from common.store.ids import validate_user_id
 from common.store.layout import DataLayout
 from common.store.profiles import ProfileStore
+from common.store.scenes import SceneStore
 
 log = logging.getLogger("nadine.store.forget")
 
@@ -50,16 +52,12 @@ def known_names(layout: DataLayout, user_id: str, also: Iterable[str] = ()) -> s
     return {n.strip() for n in names if n and n.strip().casefold() not in _UNSCRUBBABLE_NAMES}
 
 
-def _count_files(folder: Path, pattern: str) -> int:
-    return sum(1 for p in folder.glob(pattern) if p.is_file() and not p.name.startswith(".")) if folder.is_dir() else 0
-
-
 def remove_user_folder(layout: DataLayout, user_id: str) -> dict[str, int]:
     """Delete <user_profiles>/<user_id>/ (profile, faces, scenes); counts what was there."""
     folder = layout.user_dir(user_id)
     counts = {
-        "scenes": _count_files(layout.scenes_dir(user_id) / "metadata", "*_metadata.json"),
-        "faces": _count_files(layout.faces_dir(user_id), "*"),
+        "scenes": len(SceneStore(layout).metadata_files(user_id)),
+        "faces": FaceStore(layout).count(user_id),
         "profile": int(layout.user_info_file(user_id).is_file()),
     }
     # rename first: a reader never sees a half-deleted user, and a crash leaves a leftover the

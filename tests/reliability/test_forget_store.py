@@ -34,7 +34,7 @@ def test_forget_leaves_no_byte_of_the_user_and_keeps_the_other(planted):
     client.delete_collection(f"user_{maya.user_id}")
     assert purge_chroma_remnants(layout.chroma_dir) == 1  # the deleted collection's HNSW folder
 
-    assert counts["scenes"] == 2 and counts["faces"] == 2 and counts["profile"] == 1
+    assert counts["scenes"] == 2 and counts["faces"] == 1 and counts["profile"] == 1
     assert counts["user_ids"] == 1 and counts["captures"] == 1 and counts["study_log_files"] == 3
     assert find_traces(layout.root, maya.needles()) == []
     # the other user is whole: profile, scenes, Chroma documents, study-log records

@@ -1,0 +1,218 @@
+"""Inspect and erase what Nadine remembers, on the data root NADINE_DATA_DIR names.
+
+  python -m scripts.memory list
+  python -m scripts.memory show USER_ID
+  python -m scripts.memory forget USER_ID [--yes] [--no-bus] [--timeout S]
+
+`forget` first asks the running processes over MQTT (nadine/memory/forget_user) so they also drop
+what they hold in memory (perception's face gallery, interaction's scene index and Chroma client),
+waits for each online process's nadine/memory/user_forgotten, then erases on disk whatever is left
+(idempotent): the user's folder, the user_ids.json entry, the Chroma collection (only when
+interaction is not running: a second Chroma client on a live database is not safe), and the user's
+name and id in the study logs (replaced by a pseudonym). Exit code 0 when everything answered and
+was erased, 1 when a running process did not answer, 2 for a bad id or config.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from common import topics as t
+from common.bus import Bus
+from common.clock import Clock
+from common.config import ConfigError, NadineSettings, load_settings
+from common.messages import ForgetUser, UserForgotten
+from common.store import DataLayout, InvalidUserId, ProfileStore, SceneStore, validate_user_id
+from common.store.faces import FaceStore
+from common.store.forget import forget_user_files, known_names, purge_chroma_remnants
+
+log = logging.getLogger("nadine.memory_cli")
+
+PROCESSES = ("perception", "interaction", "control")
+CLI_PROCESS = "memory-cli"
+
+
+def list_users(layout: DataLayout) -> list[dict[str, Any]]:
+    """Every user the data root knows, from user_ids.json and the profile folders."""
+    names = ProfileStore(layout).user_ids()
+    rows = []
+    for user_id in sorted(set(names) | set(layout.user_ids())):
+        rows.append({
+            "user_id": user_id,
+            "user_name": names.get(user_id),
+            "scenes": len(SceneStore(layout).metadata_files(user_id)),
+            "faces": FaceStore(layout).count(user_id),
+            "profile": layout.user_info_file(user_id).is_file(),
+        })
+    return rows
+
+
+def show_user(layout: DataLayout, user_id: str) -> dict[str, Any]:
+    profile = ProfileStore(layout).load(user_id)
+    scenes = SceneStore(layout).list(user_id)
+    return {
+        "user_id": user_id,
+        "user_name": ProfileStore(layout).user_ids().get(user_id),
+        "profile": profile.model_dump() if profile else None,
+        "faces": [p.name for p in FaceStore(layout).images(user_id)],
+        "scenes": [
+            {"scene_id": s.scene_id, "scene_type": s.scene_type, "timestamp": s.timestamp,
+             "memorability": s.memorability, "emotion_label": s.emotion_label, "user_message": s.user_message}
+            for s in scenes
+        ],
+    }
+
+
+class _Answers:
+    """Who is online (retained status) and who answered the forget request."""
+
+    def __init__(self, user_id: str) -> None:
+        self.user_id = user_id
+        self.online: set[str] = set()
+        self.answers: dict[str, dict[str, int]] = {}
+        self._cond = threading.Condition()
+
+    def on_status(self, spec: t.TopicSpec, msg: Any) -> None:
+        process = spec.suffix.split("/", 1)[1]
+        with self._cond:
+            (self.online.add if msg.value == "online" else self.online.discard)(process)
+
+    def on_forgotten(self, msg: UserForgotten) -> None:
+        if msg.user_id == self.user_id:
+            with self._cond:
+                self.answers[msg.process] = msg.removed
+                self._cond.notify_all()
+
+    def wait(self, timeout: float) -> set[str]:
+        """Wait until every online Nadine process answered; returns the ones that did not."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                missing = {p for p in self.online if p in PROCESSES} - set(self.answers)
+                left = deadline - time.monotonic()
+                if not missing or left <= 0:
+                    return missing
+                self._cond.wait(left)
+
+
+def ask_processes(settings: NadineSettings, user_id: str, timeout: float) -> _Answers | None:
+    """Publish forget_user to the running processes; None when no broker answers."""
+    answers = _Answers(user_id)
+    bus = Bus(CLI_PROCESS, settings.common.mqtt, t.Topics(settings.common.topic_root))
+    bus.subscribe_tree("status/+", answers.on_status)
+    bus.subscribe(t.USER_FORGOTTEN, answers.on_forgotten)
+    try:
+        if not bus.start(wait_s=min(3.0, timeout)):
+            log.warning("no broker answers: erasing on disk only (running processes keep what they hold in memory)")
+            return None
+        time.sleep(0.5)  # retained status messages arrive right after the subscription
+        bus.publish(t.FORGET_USER, ForgetUser(user_id=user_id)).wait_for_publish(timeout)
+        missing = answers.wait(timeout)
+        if missing:
+            log.error("no answer from %s within %.0f s", ", ".join(sorted(missing)), timeout)
+        return answers
+    finally:
+        bus.stop()
+
+
+def forget_chroma(settings: NadineSettings, layout: DataLayout, user_id: str) -> int:
+    """Delete the user's collection with interaction's own code, then purge what Chroma leaves."""
+    from common.embedding.chroma import NadineEmbeddingFunction
+    from common.embedding.registry import offline_text_embedder
+    from interaction.memory.chroma_store import make_client
+    from interaction.memory.episodic import EpisodicMemory
+
+    if not layout.chroma_dir.is_dir():
+        return 0
+    client = make_client(settings.interaction.chroma, layout.chroma_dir)
+    episodic = EpisodicMemory(client, NadineEmbeddingFunction(offline_text_embedder()), Clock(None))
+    removed = episodic.forget(user_id)
+    if settings.interaction.chroma.mode == "embedded":
+        purge_chroma_remnants(layout.chroma_dir)
+    return removed
+
+
+def forget(settings: NadineSettings, layout: DataLayout, user_id: str, use_bus: bool, timeout: float) -> tuple[dict, bool]:
+    names = known_names(layout, user_id)  # before any process deletes the files that hold them
+    report: dict[str, Any] = {"user_id": user_id, "processes": {}, "missing": []}
+    answers = ask_processes(settings, user_id, timeout) if use_bus else None
+    if answers is not None:
+        report["processes"] = answers.answers
+        report["missing"] = sorted({p for p in answers.online if p in PROCESSES} - set(answers.answers))
+    interaction_live = answers is not None and "interaction" in answers.online
+    local = forget_user_files(layout, user_id, names)
+    if not interaction_live:
+        local["text_memories"] = forget_chroma(settings, layout, user_id)
+    report["local"] = local
+    return report, not report["missing"]
+
+
+def _confirm(layout: DataLayout, user_id: str) -> bool:
+    name = ProfileStore(layout).user_ids().get(user_id, "unknown name")
+    print(f"Forget everything about {user_id} ({name})? This cannot be undone.", file=sys.stderr)
+    try:
+        typed = input("Type the user id to confirm: ")
+    except EOFError:
+        return False
+    return typed.strip() == user_id
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scripts.memory", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data-dir", help="data root (default: NADINE_DATA_DIR / common.data_dir)")
+    parser.add_argument("--config-override", action="append", default=[], metavar="KEY=VALUE")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="every known user with counts")
+    show = sub.add_parser("show", help="one user's profile, faces and scenes (JSON)")
+    show.add_argument("user_id")
+    fg = sub.add_parser("forget", help="erase one user everywhere")
+    fg.add_argument("user_id")
+    fg.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    fg.add_argument("--no-bus", action="store_true", help="do not ask running processes (disk only)")
+    fg.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for each process's answer")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    for noisy in ("nadine.bus", "chromadb", "httpx"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+    overrides = list(args.config_override)
+    if args.data_dir:
+        overrides.append(f"common.data_dir={Path(args.data_dir).resolve()}")
+    try:
+        settings = load_settings(overrides=overrides)
+    except ConfigError as exc:
+        print(f"memory: {exc}", file=sys.stderr)
+        return 2
+    layout = DataLayout(settings.common.data_dir)
+    if args.command == "list":
+        rows = list_users(layout)
+        print(f"{'user_id':<16} {'name':<24} {'scenes':>6} {'faces':>5} profile")
+        for r in rows:
+            print(f"{r['user_id']:<16} {(r['user_name'] or '-'):<24} {r['scenes']:>6} {r['faces']:>5} "
+                  f"{'yes' if r['profile'] else 'no'}")
+        return 0
+    try:
+        user_id = validate_user_id(args.user_id)
+    except InvalidUserId as exc:
+        print(f"memory: {exc}", file=sys.stderr)
+        return 2
+    if args.command == "show":
+        print(json.dumps(show_user(layout, user_id), indent=2, ensure_ascii=False))
+        return 0
+    if not args.yes and not _confirm(layout, user_id):
+        print("memory: not confirmed; nothing erased", file=sys.stderr)
+        return 1
+    report, complete = forget(settings, layout, user_id, not args.no_bus, args.timeout)
+    print(json.dumps(report, indent=2))
+    return 0 if complete else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
