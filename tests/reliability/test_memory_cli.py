@@ -31,9 +31,9 @@ def cli(*args: str, env: dict | None = None, stdin: str = "") -> subprocess.Comp
 
 def save_episodes(layout: DataLayout, users) -> None:
     """Each user gets one saved session through interaction's own episodic memory."""
+    from common.config.interaction_settings import ChromaSettings
     from common.embedding.chroma import NadineEmbeddingFunction
     from common.embedding.registry import offline_text_embedder
-    from common.config.interaction_settings import ChromaSettings
     from interaction.memory.api import EpisodicSave, TranscriptTurn
     from interaction.memory.chroma_store import make_client
     from interaction.memory.episodic import EpisodicMemory
