@@ -104,6 +104,6 @@ def build(settings: NadineSettings, layout: DataLayout, bus: Bus, clock: Clock,
         announcer=Announcer(p.faces.announce_period_s),
         registrar=Registrar(p.faces, layout, faces, profiles, b.recognizer, bus, clock, memory),
         memory=memory, capture=ViewCapture(layout, bus, p.camera.frame_timeout_s),
-        identify_every_n=p.faces.identify_every_n_frames, fer=fer, preview=preview,
+        identify_every_n=p.faces.identify_every_n_frames, detect_max_side=p.faces.detect_max_side, fer=fer, preview=preview,
     )
     return perception

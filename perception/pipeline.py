@@ -27,8 +27,9 @@ from perception.capture import ViewCapture
 from perception.fer_sampler import FerSampler
 from perception.identity import Recognizer
 from perception.registration import Registrar
-from perception.selective_memory.module import NoVisualMemory, SelectiveMemory, View
+from perception.selective_memory.module import NoVisualMemory, SelectiveMemory
 from perception.tracking import ActiveUserTracker, Identity, Track
+from perception.view import View
 
 log = logging.getLogger("nadine.perception")
 
@@ -60,7 +61,7 @@ class Perception:
     def __init__(
         self, *, bus: Bus, backends: Backends, tracker: ActiveUserTracker, announcer: Announcer,
         registrar: Registrar, memory: SelectiveMemory | NoVisualMemory, capture: ViewCapture,
-        identify_every_n: int, fer: FerSampler | None = None, preview: bool = False,
+        identify_every_n: int, detect_max_side: int = 0, fer: FerSampler | None = None, preview: bool = False,
     ) -> None:
         self.bus = bus
         self.b = backends
@@ -70,6 +71,7 @@ class Perception:
         self.memory = memory
         self.capture = capture
         self.identify_every_n = identify_every_n
+        self.detect_max_side = detect_max_side
         self.fer = fer
         self.preview = preview
         self.events: queue.Queue[tuple[str, object, float]] = queue.Queue()
@@ -105,7 +107,18 @@ class Perception:
     def _detect(self, frame: Frame) -> list[FaceBox]:
         if self.b.detector is None:
             return []
-        faces = self.b.detector.detect(frame.rgb)
+        rgb = frame.rgb
+        h, w = rgb.shape[:2]
+        scale = self.detect_max_side / max(h, w) if self.detect_max_side else 1.0
+        if scale >= 1.0:
+            faces = self.b.detector.detect(rgb)
+        else:
+            small = cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+            faces = [
+                dataclasses.replace(f, x1=int(f.x1 / scale), y1=int(f.y1 / scale),
+                                    x2=min(w, int(f.x2 / scale)), y2=min(h, int(f.y2 / scale)))
+                for f in self.b.detector.detect(small)
+            ]
         if frame.depth_m is None:
             return faces
         return [dataclasses.replace(f, depth_m=frame.depth_at((f.x1 + f.x2) // 2, (f.y1 + f.y2) // 2))
@@ -170,19 +183,19 @@ class Perception:
         self._was_tracking = track is not None
 
         identity = track.identity if track else None
-        user_id = identity.user_id if identity else None
         rgb = frame.rgb if frame is not None else None
-        if self.registrar.on_frame(rgb, track.box if visible else None, user_id, now):
+        view = View(rgb, identity.user_id if identity else None, identity.user_name if identity else None,
+                    visible, probs, faces=len(faces))
+        if self.registrar.on_frame(view, track.box if visible else None, now):
             self.b.recognizer.reload()
-            if track is not None:
-                track.identity = None  # re-identify against the new gallery on the next frame
+            track.identity = None  # re-identify against the new gallery on the next frame
+            view.user_id = None  # this frame's identity predates the registration
 
         t0 = time.perf_counter()
-        view = View(rgb, user_id, identity.user_name if identity else None, visible, probs)
         self.memory.on_frame(view, now)
         times.decision = time.perf_counter() - t0
         if self.fer is not None and visible:
-            self.fer.on_frame(user_id, probs, frame.rgb, now)
+            self.fer.on_frame(view.user_id, probs, frame.rgb, now)
         self.capture.on_frame(rgb, now)
         if self.preview and frame is not None:
             self._show(frame.rgb, track if visible else None)

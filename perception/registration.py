@@ -12,8 +12,6 @@ import logging
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
 from common import topics as t
 from common.bus import Bus
 from common.clock import Clock
@@ -25,6 +23,7 @@ from common.vision.image import crop_box
 from perception.backends.base import FaceBox
 from perception.identity import Recognizer
 from perception.selective_memory.recorder import encode_jpeg
+from perception.view import View
 
 log = logging.getLogger("nadine.perception.registration")
 
@@ -64,28 +63,29 @@ class Registrar:
     def _known_id(self, user_id: str) -> bool:
         return user_id in self.profiles.user_ids() or self.layout.user_dir(user_id).is_dir()
 
-    def on_frame(self, rgb: np.ndarray | None, box: FaceBox | None, tracked_user: str | None, now: float) -> bool:
+    def on_frame(self, view: View, box: FaceBox | None, now: float) -> bool:
         """Serve pending requests with the current tracked face; True when the gallery changed."""
-        changed = False
+        ready: list[_Request] = []
         keep: list[_Request] = []
         for req in self._pending:
             uid = req.info.user_id
-            if rgb is not None and box is not None and self._known_id(uid):
-                changed |= self._register(req.info, rgb, box, tracked_user)
-                continue
-            if now - req.arrived < self.cfg.registration_wait_s:
+            if view.rgb is not None and view.face_visible and box is not None and self._known_id(uid):
+                ready.append(req)
+            elif now - req.arrived < self.cfg.registration_wait_s:
                 keep.append(req)
-                continue
-            if not self._known_id(uid):
+            elif not self._known_id(uid):
                 log.warning("user_info refused: unknown user id %r (not in user_ids.json, no profile folder)", uid)
             else:
                 log.warning("user_info for %s dropped: no face in view within %.1f s", uid,
                             self.cfg.registration_wait_s)
-        self._pending = keep
+        self._pending = keep  # before serving: a request that fails is not retried every frame
+        changed = False
+        for req in ready:
+            changed |= self._register(req.info, view, box)
         return changed
 
-    def _register(self, info: UserInfo, rgb: np.ndarray, box: FaceBox, tracked_user: str | None) -> bool:
-        uid, name = info.user_id, info.user_name
+    def _register(self, info: UserInfo, view: View, box: FaceBox) -> bool:
+        uid, name, rgb, tracked_user = info.user_id, info.user_name, view.rgb, view.user_id
         if self.recognizer is None:
             log.error("cannot register a face for %s: no face identity backend is loaded", uid)
             return False
@@ -110,5 +110,5 @@ class Registrar:
         self.bus.publish(t.FACE_STORED, FaceStored(
             user_name=name, user_id=uid, status="face_stored_new_user" if first else "face_stored"))
         if first:
-            self.memory.store_first_meeting(uid, name, rgb)
+            self.memory.store_first_meeting(uid, name, view)
         return True

@@ -17,8 +17,6 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-import numpy as np
-
 from common import topics as t
 from common.bus import Bus
 from common.config.perception_settings import SelectiveMemorySettings
@@ -31,23 +29,9 @@ from perception.selective_memory.policies import (
     vision_verdict,
 )
 from perception.selective_memory.recorder import SceneRecorder, SceneRequest
+from perception.view import View
 
 log = logging.getLogger("nadine.perception.memory")
-
-
-@dataclass
-class View:
-    """What the frame loop knows about the active user in this frame."""
-
-    rgb: np.ndarray | None
-    user_id: str | None = None  # a recognised user; None for an unknown face or nobody
-    user_name: str | None = None
-    face_visible: bool = False
-    emotion_probs: dict[str, float] | None = None
-
-    @property
-    def known_in_view(self) -> bool:
-        return self.rgb is not None and self.face_visible and self.user_id is not None
 
 
 @dataclass
@@ -83,7 +67,7 @@ class NoVisualMemory:
     def on_frame(self, view: View, now: float) -> None:
         pass
 
-    def store_first_meeting(self, user_id: str, user_name: str, rgb: np.ndarray) -> None:
+    def store_first_meeting(self, user_id: str, user_name: str, view: View) -> None:
         pass
 
 
@@ -128,11 +112,11 @@ class SelectiveMemory:
             return
         self._interval_check(view, now)
 
-    def store_first_meeting(self, user_id: str, user_name: str, rgb: np.ndarray) -> None:
+    def store_first_meeting(self, user_id: str, user_name: str, view: View) -> None:
         if any(m.scene_type == "first_meeting" for m in self.scenes.list(user_id)):
             log.info("%s already has a first_meeting scene; not storing another", user_id)
             return
-        self.recorder.store_first_meeting(user_id, user_name, rgb)
+        self.recorder.store_first_meeting(user_id, user_name, view)
 
     # --- decisions ------------------------------------------------------------------------------
 
@@ -186,6 +170,7 @@ class SelectiveMemory:
                 intensity=verdict.intensity, reason=verdict.reason,
                 user_message=affect.user_message if affect else None,
                 turn_id=event.turn_id if event else None, embedding=embedding, extra=extra,
+                faces=view.faces, face_emotion=view.face_emotion,
             ))
             scene_id = meta.scene_id
         publish_decision(self.bus, event, view.user_id, verdict.store, verdict.memorability, verdict.threshold,

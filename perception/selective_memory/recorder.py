@@ -21,6 +21,7 @@ from common.messages import SceneStored
 from common.store import FIRST_MEETING_ANCHOR, SceneMetadata, SceneStore, new_scene_id
 from common.store.scenes import SceneType
 from common.vision.base import Captioner, CaptionFacts, SceneEncoder
+from perception.view import View
 
 log = logging.getLogger("nadine.perception.scenes")
 
@@ -49,13 +50,15 @@ class SceneRequest:
     turn_id: str | None = None
     embedding: np.ndarray | None = None  # already computed by the policy (vision novelty)
     extra: dict | None = None  # policy-specific metadata fields
+    faces: int = 1
+    face_emotion: str | None = None  # dominant facial emotion, for the caption
 
 
 class SceneRecorder:
     def __init__(
         self, store: SceneStore, bus: Bus, clock: Clock, encoder: SceneEncoder | None, captioner: Captioner | None,
     ) -> None:
-        self.store = store
+        self.scenes = store
         self.bus = bus
         self.clock = clock
         self.encoder = encoder
@@ -74,7 +77,7 @@ class SceneRecorder:
     def _caption(self, req: SceneRequest) -> tuple[str, str]:
         if self.captioner is None:
             return "", NO_CAPTION
-        facts = CaptionFacts(faces=1, user_name=req.user_name, emotion=req.emotion_label)
+        facts = CaptionFacts(faces=req.faces, user_name=req.user_name, emotion=req.face_emotion)
         try:
             caption = self.captioner.caption(req.rgb, facts)
         except Exception:
@@ -95,7 +98,7 @@ class SceneRecorder:
             intensity=round(float(req.intensity), 4), description=description, user_message=req.user_message,
             scene_type=req.scene_type, reason=req.reason, caption_source=caption_source, **(req.extra or {}),
         )
-        meta = self.store.write(req.user_id, meta, encode_jpeg(req.rgb), embedding)
+        meta = self.scenes.write(req.user_id, meta, encode_jpeg(req.rgb), embedding)
         self.last_store_s = time.perf_counter() - started
         log.info("stored %s scene %s for %s (memorability %.2f, %s) in %.2f s", req.scene_type, meta.scene_id,
                  req.user_id, meta.memorability, req.reason, self.last_store_s)
@@ -107,10 +110,11 @@ class SceneRecorder:
         ))
         return meta
 
-    def store_first_meeting(self, user_id: str, user_name: str, rgb: np.ndarray) -> SceneMetadata:
+    def store_first_meeting(self, user_id: str, user_name: str, view: View) -> SceneMetadata:
         """[P] store_first_meeting_scene: memorability 1.0, neutral, the canonical anchor as utterance."""
         return self.store(SceneRequest(
-            user_id=user_id, user_name=user_name, rgb=rgb, scene_type="first_meeting", memorability=1.0,
+            user_id=user_id, user_name=user_name, rgb=view.rgb, scene_type="first_meeting", memorability=1.0,
             emotion_label="neutral", intensity=0.0, reason="first face registration",
             user_message=FIRST_MEETING_ANCHOR.format(user_name=user_name),
+            faces=view.faces, face_emotion=view.face_emotion,
         ))
