@@ -3,18 +3,17 @@ cached); a backend that cannot load raises BackendUnavailable, which the caller 
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from common.config import NadineSettings
 from common.vision.base import Captioner, SceneEncoder
+from common.vision.cache import load_once
 from common.vision.clip import ClipEncoder
 from common.vision.mobilenet import MobileNetV2Encoder
 from common.vision.moondream import MoondreamCaptioner
 from common.vision.tags import TagCaptioner
 
-_mobilenet = lru_cache(maxsize=None)(MobileNetV2Encoder)
-_clip = lru_cache(maxsize=None)(ClipEncoder)
-_moondream = lru_cache(maxsize=None)(MoondreamCaptioner)
+_mobilenet = load_once(MobileNetV2Encoder)
+_clip = load_once(ClipEncoder)
+_moondream = load_once(MoondreamCaptioner)
 
 
 def build_scene_encoder(settings: NadineSettings) -> SceneEncoder | None:

@@ -3,9 +3,8 @@ a backend that cannot load raises BackendUnavailable, which the caller logs once
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from common.config import NadineSettings
+from common.vision.cache import load_once
 from perception.backends.base import EmotionRecognizer, FaceDetector, FaceIdentifier
 from perception.backends.emotion_deepface import DeepFaceEmotion
 from perception.backends.emotion_fer import FerTfliteEmotion
@@ -14,12 +13,12 @@ from perception.backends.faces_insightface import InsightFaceDetector, InsightFa
 
 INSIGHTFACE_DET_SIZE = 640  # reference §3.1: det_size=(640, 640)
 
-_dlib_detector = lru_cache(maxsize=None)(DlibFaceDetector)
-_dlib_identifier = lru_cache(maxsize=None)(DlibFaceIdentifier)
-_insightface = lru_cache(maxsize=None)(InsightFaceModel)
+_dlib_detector = load_once(DlibFaceDetector)
+_dlib_identifier = load_once(DlibFaceIdentifier)
+_insightface = load_once(InsightFaceModel)
 _emotion = {
-    "fer_tflite": lru_cache(maxsize=None)(FerTfliteEmotion),
-    "deepface": lru_cache(maxsize=None)(DeepFaceEmotion),
+    "fer_tflite": load_once(FerTfliteEmotion),
+    "deepface": load_once(DeepFaceEmotion),
 }
 
 

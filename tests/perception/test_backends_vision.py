@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -9,6 +11,7 @@ import pytest
 
 from common.config import NadineSettings
 from common.vision.base import CaptionFacts
+from common.vision.cache import load_once
 from common.vision.image import read_rgb
 from common.vision.mobilenet import build_mobilenet_v2, default_weights_path, imagenet_labels
 from common.vision.registry import build_captioner, build_scene_encoder
@@ -100,3 +103,17 @@ def test_bad_frames_are_refused_clearly(encoder, bad):
 
 def test_tiny_frame_still_embeds(encoder):
     assert encoder.embed_image(np.full((8, 5, 3), 128, np.uint8)).shape == (1280,)
+
+
+def test_concurrent_first_requests_load_a_model_once():
+    built = []
+
+    def slow_model(*args):
+        time.sleep(0.05)
+        built.append(args)
+        return object()
+
+    get = load_once(slow_model)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: get("same"), range(4)))
+    assert built == [("same",)] and all(r is results[0] for r in results)
