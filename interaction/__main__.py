@@ -1,22 +1,86 @@
-"""Entry point: python -m interaction. Connects to the bus, announces itself and serves until stopped."""
+"""Entry point: python -m interaction. The dialogue manager on one worker thread, fed by the bus."""
 
 from __future__ import annotations
 
 import logging
+import time
 
-from common.runtime import base_parser, start_process
+from common import topics as t
+from common.messages import ForgetUser, SceneStored, UserForgotten
+from common.runtime import ProcessContext, base_parser, start_process
+from common.store import is_valid_user_id
+from interaction.dialogue import DialogueManager
+from interaction.memory.api import MemoryServices
+from interaction.worker import Worker
 
 log = logging.getLogger("nadine.interaction")
+
+
+def build_services(ctx: ProcessContext) -> MemoryServices | None:
+    if not ctx.settings.interaction.enable_memory_agents and not ctx.settings.interaction.enable_vision_agent:
+        log.info("memory and vision agents disabled: running without memory services")
+        return None
+    from interaction.memory.services import LocalMemoryServices
+
+    return LocalMemoryServices(ctx.settings, ctx.layout, ctx.clock, ctx.bus)
+
+
+def build_study_logger(ctx: ProcessContext):  # noqa: ANN201 - StudyLog protocol of interaction.dialogue
+    if not ctx.settings.interaction.study.enabled:
+        return None
+    from common.study_logger import StudyLogger
+
+    return StudyLogger(ctx.settings, ctx.layout, ctx.clock)
+
+
+def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | None, worker: Worker) -> None:
+    bus = ctx.bus
+
+    def scene_stored(msg: SceneStored) -> None:
+        if services is None:
+            return
+        if not is_valid_user_id(msg.user_id):
+            log.warning("scene_stored with invalid user id %r dropped", msg.user_id)
+            return
+        worker.submit(services.on_scene_stored, msg.user_id)
+
+    def forget(msg: ForgetUser) -> None:
+        if not is_valid_user_id(msg.user_id):
+            log.warning("forget_user with invalid user id %r dropped", msg.user_id)
+            return
+        worker.submit(forget_now, msg.user_id)
+
+    def forget_now(user_id: str) -> None:
+        removed = services.forget_user(user_id) if services is not None else {}
+        if dm.session.identity.user_id == user_id:
+            dm.forget_session()
+        bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=user_id, process="interaction", removed=removed))
+
+    bus.subscribe(t.USER_DETECTED, lambda msg: worker.submit(dm.on_user_detected, msg))
+    bus.subscribe(t.FACE_STORED, lambda msg: worker.submit(dm.on_face_stored, msg))
+    bus.subscribe(t.USER_INPUT, lambda msg: worker.submit(dm.process_input, msg, time.monotonic()))
+    bus.subscribe(t.START_SPEAK, lambda msg: worker.submit(dm.on_audio_onset, time.monotonic()))
+    bus.subscribe(t.END_SPEAK, lambda msg: log.debug("control finished speaking"))
+    bus.subscribe(t.SCENE_STORED, scene_stored)
+    bus.subscribe(t.FORGET_USER, forget)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = base_parser("interaction").parse_args(argv)
     ctx = start_process("interaction", args)
-    ctx.bus.start()
-    log.info("interaction running (data root %s)", ctx.layout.root)
+    services = build_services(ctx)
+    dm = DialogueManager(ctx.settings, ctx.layout, ctx.clock, ctx.bus, services, build_study_logger(ctx))
+    worker = Worker()
+    wire(ctx, dm, services, worker)
+    worker.start()
+    ctx.bus.start()  # `online` is announced only now, when a turn can be answered
+    online = "offline rules" if not dm.deps.llm.any_online() else "LLM endpoint"
+    log.info("interaction running (data root %s, %s pipeline, %s)", ctx.layout.root,
+             ctx.settings.interaction.pipeline_mode, online)
     try:
         ctx.stop_event.wait()
     finally:
+        worker.stop(final=dm.shutdown)
         ctx.bus.stop()
     return 0
 

@@ -1,0 +1,1 @@
+"""The graph's agents: understand, memory update / retrieve, tool agents, response."""

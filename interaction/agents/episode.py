@@ -1,0 +1,61 @@
+"""The episodic summary of a whole session (EpisodicSave): the model when configured, else a
+deterministic summary that quotes what the user said, so names and claims survive verbatim."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pydantic import ValidationError
+
+from interaction.agents.context import AgentDeps
+from interaction.llm import LlmError, parse_json
+from interaction.memory.api import EpisodicSave, TranscriptTurn
+from interaction.offline.extract import extract_profile
+from interaction.offline.understand import user_emotion
+from interaction.prompts import EPISODE_SYSTEM
+
+AGENT = "memory_update_agent"
+MAX_QUOTES_CHARS = 3000
+
+
+def _transcript_text(transcript: list[TranscriptTurn], user_name: str) -> str:
+    return "\n".join(f"{user_name if t.role == 'user' else 'Nadine'}: {t.text}" for t in transcript)
+
+
+def offline_summary(transcript: list[TranscriptTurn], user_name: str) -> EpisodicSave:
+    said = [t for t in transcript if t.role == "user"]
+    day = transcript[0].at.strftime("%A %d %B %Y") if transcript else "an unknown day"
+    quotes, used = [], 0
+    for turn in said:
+        quote = " ".join(turn.text.split())
+        if used + len(quote) > MAX_QUOTES_CHARS:
+            break
+        quotes.append(f'"{quote}"')
+        used += len(quote)
+    feelings = Counter(e.label for e in (user_emotion(t.text) for t in said) if e.label != "neutral")
+    learned: dict[str, object] = {}
+    for turn in said:
+        learned.update({k: v for k, v in extract_profile(turn.text).model_dump().items() if v not in (None, [], "")})
+    facts = "; ".join(f"{k.replace('_', ' ')}: {v if not isinstance(v, list) else ', '.join(v)}" for k, v in learned.items())
+    return EpisodicSave(
+        observation=f"On {day}, {user_name} talked with Nadine and said: " + " ".join(quotes) if quotes
+        else f"On {day}, {user_name} met Nadine but said nothing memorable.",
+        thought=f"{user_name} seemed mostly {feelings.most_common(1)[0][0]}." if feelings
+        else f"{user_name} seemed calm.",
+        action=f"Nadine listened and replied {sum(t.role == 'nadine' for t in transcript)} times.",
+        result=f"Nadine learned about {user_name}: {facts}." if facts
+        else f"Nadine should remember what {user_name} told her.",
+    )
+
+
+def summarize(deps: AgentDeps, transcript: list[TranscriptTurn], user_name: str) -> EpisodicSave:
+    answer = deps.ask(AGENT, [
+        {"role": "system", "content": EPISODE_SYSTEM},
+        {"role": "user", "content": _transcript_text(transcript, user_name)},
+    ], json_mode=True)
+    if answer is not None:
+        try:
+            return EpisodicSave.model_validate(parse_json(answer))
+        except (LlmError, ValidationError) as exc:
+            deps.fail(AGENT, LlmError(f"unusable episode summary: {exc}"))
+    return offline_summary(transcript, user_name)

@@ -1,0 +1,47 @@
+"""Response agent (reference §4.6, §4.8): the name-confirmation question, else the model's reply to
+the background packet (scene image attached for a vision model), else the offline template."""
+
+from __future__ import annotations
+
+from interaction.agents.context import AgentDeps
+from interaction.names import confirmation_question
+from interaction.offline.replies import offline_reply
+from interaction.prompts import image_data_url, response_messages
+from interaction.reply_inputs import ReplyInputs
+
+AGENT = "response_agent"
+
+
+def reply_inputs(deps: AgentDeps, state: dict) -> ReplyInputs:
+    u = state["understanding"]
+    retrieval = state.get("retrieval")
+    recall = bool(state.get("is_recall"))
+    scene = retrieval.scene if retrieval and retrieval.scene and retrieval.scene.injected else None
+    if not deps.settings.common.enable_visual_memory:
+        scene = None
+    return ReplyInputs(
+        text=state["text"], intent=state["intent"], is_recall=recall, now=deps.clock.now(),
+        language=state.get("language") or deps.settings.interaction.default_language,
+        user_emotion=u.user_emotion, profile=state["identity"].profile, outcome=state.get("profile_outcome"),
+        identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
+        # text memories reach the prompt on recall turns only ([P])
+        episode=retrieval.episode if retrieval and recall else None,
+        conversation=retrieval.conversation if retrieval and recall else None,
+        search=state.get("search_results"), vision=state.get("vision_results"),
+        knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),
+        history=list(state.get("messages") or [])[-deps.settings.interaction.conversation_limit:],
+        visual_memory_enabled=deps.settings.common.enable_visual_memory,
+    )
+
+
+def respond(deps: AgentDeps, state: dict) -> str:
+    r = reply_inputs(deps, state)
+    if r.confirmation:
+        return confirmation_question(r.confirmation)
+    model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
+    if model is not None:
+        image = image_data_url(deps.layout, r.scene.image_path) if r.scene and model.profile.vision else None
+        answer = deps.ask(AGENT, response_messages(r, image), json_mode=False)
+        if answer and answer.strip():
+            return answer.strip()
+    return offline_reply(r)

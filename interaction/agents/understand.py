@@ -1,0 +1,69 @@
+"""The merged understand step (reference §4.7): one structured call, guards around it, pins after it."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic import ValidationError
+
+from interaction.agents.context import AgentDeps
+from interaction.guards import GuardContext, apply_guards
+from interaction.llm import LlmError, parse_json
+from interaction.offline import understand as offline
+from interaction.prompts import UNDERSTAND_SYSTEM, history_text
+from interaction.understanding import INTENTS, Emotion, PlanStep, TurnUnderstanding
+
+log = logging.getLogger("nadine.interaction.understand")
+
+AGENT = "turn_understanding"
+
+
+def _from_model(deps: AgentDeps, text: str, history: list[tuple[str, str]]) -> TurnUnderstanding | None:
+    answer = deps.ask(AGENT, [
+        {"role": "system", "content": UNDERSTAND_SYSTEM},
+        {"role": "user", "content": f"Conversation so far:\n{history_text(history)}\n\nLatest user message: {text}"},
+    ], json_mode=True)
+    if answer is None:
+        return None
+    try:
+        data = parse_json(answer)
+        plan = data.get("plan")
+        if isinstance(plan, list):  # small models answer ["search_agent", ...] as often as objects
+            data["plan"] = [{"agent": p, "message": text} if isinstance(p, str) else p for p in plan]
+        return TurnUnderstanding.model_validate(data)
+    except (LlmError, ValidationError) as exc:
+        deps.fail(AGENT, LlmError(f"unusable understanding: {exc}"))
+        return None
+
+
+def apply_pins(u: TurnUnderstanding, pins: dict[str, Any], text: str) -> TurnUnderstanding:
+    """UserInput's optional fields replace what understanding decided (scripts test memory apart from it)."""
+    update: dict[str, Any] = {}
+    if pins.get("user_emotion") is not None:
+        felt = Emotion.model_validate(pins["user_emotion"])
+        update["user_emotion"] = felt
+        if u.emotion.label == "neutral":
+            update["emotion"] = Emotion(label=offline.REACTION[felt.label], intensity=felt.intensity * 0.8)
+    if pins.get("is_recall") is not None:
+        update["is_recall"] = bool(pins["is_recall"])
+    if pins.get("intent") in INTENTS:
+        update["intent"] = pins["intent"]
+        if pins["intent"] in ("first_greeting", "end_conversation"):
+            update["plan"] = [PlanStep(agent="response_agent", message=text)]
+    return u.model_copy(update=update) if update else u
+
+
+def understand(deps: AgentDeps, state: dict) -> TurnUnderstanding:
+    text = state["text"]
+    identity = state["identity"]
+    pending = bool(state.get("name_confirmation"))
+    ctx = GuardContext(identity.user_id, state.get("greeted_user_id"), pending)
+    try:
+        # a pending name confirmation decides the intent before any model call ([P])
+        u = None if pending else _from_model(deps, text, state.get("messages", []))
+        u = apply_guards(u or offline.understand(text), text, ctx)
+    except Exception:  # the turn must still be answered
+        log.exception("understanding failed; answering with a single safe response step")
+        u = TurnUnderstanding.safe(text)
+    return apply_pins(u, state.get("pins") or {}, text)

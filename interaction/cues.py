@@ -1,0 +1,99 @@
+"""Cue lexicons shared by the guards (§4.5) and the offline understanding: one place for each phrase list."""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+FAREWELL = re.compile(
+    r"\b(good ?bye|bye(?: bye)?|see you(?: soon| later| tomorrow| next time)?|farewell|"
+    r"(?:i )?(?:have|got|need) to go(?: now)?|i(?:'m| am) (?:off|leaving)|take care|good ?night|"
+    r"talk to you later|until next time|ciao|au revoir)\b",
+    _I,
+)
+GREETING = re.compile(
+    r"^\W*(hello|hi|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening)|bonjour|hallo|hola)\b", _I
+)
+NAME_INTRO = re.compile(r"\b(my name is|my name's|i'm|i am|call me|this is|name's)\b", _I)
+ABOUT_NADINE = re.compile(
+    r"\b(who are you|what are you|tell me about yourself|about you\b|your name|who (?:made|built|created) you|"
+    r"your (?:creator|maker|age|job|purpose|history|past)|are you a robot|how old are you|where (?:are|do) you)",
+    _I,
+)
+# [L] _VISUAL_RECALL_CUE kept as the fallback for a model's missed is_recall
+RECALL = re.compile(
+    r"\b(remember|recall|last time|the other day|(?:do|did) you (?:still )?know what i|what did i (?:say|tell|do)|"
+    r"did i (?:tell|mention)|have we met|when we (?:first )?met|we met|(?:told|showed) you (?:before|earlier|last)|"
+    r"forg[eo]t|what(?:'s| is) my name|do you know (?:who i am|my name)|earlier (?:today|i said))",
+    _I,
+)
+AFFIRMATIVE = re.compile(
+    r"^\W*(yes|yeah|yep|yup|correct|right|exactly|indeed|that's me|that is me|that's right|that is right|"
+    r"sure|of course|absolutely|oui)\b",
+    _I,
+)
+NEGATIVE = re.compile(r"^\W*(no|nope|nah|not really|wrong|incorrect|that's not|non)\b", _I)
+VISUAL = re.compile(
+    r"\b(what (?:do|can) you see|can you see|look at|watch (?:me|this)|what am i (?:holding|wearing|doing)|"
+    r"what(?:'s| is) (?:this|that) (?:i|in my)|what colou?r|how do i look|in front of you|show you)\b",
+    _I,
+)
+REALTIME = re.compile(
+    r"\b(weather|forecast|news|headlines?|stock|price of|score|exchange rate|who won|latest|currently happening|"
+    r"today's|this week's)\b",
+    _I,
+)
+QUESTION = re.compile(r"\?\s*$|^\W*(who|what|when|where|why|how|do|does|did|can|could|is|are|will|would)\b", _I)
+# Past-tense statements are memories, not profile fields ([P] memory update rule).
+PAST_MARKERS = re.compile(
+    r"\b(used to|was|were|had|did|previously|formerly|back then|years ago|last (?:year|month|week)|"
+    r"when i was)\b",
+    _I,
+)
+LANGUAGE_CHANGE = re.compile(
+    r"\b(?:speak|talk|answer|reply|switch to|respond)\b.{0,20}?\b(english|french|german|spanish|italian|dutch|"
+    r"portuguese|russian|arabic|mandarin|chinese|cantonese|hindi|japanese|korean)\b",
+    _I,
+)
+LOCALES = {
+    "english": "en-US", "french": "fr-FR", "german": "de-DE", "spanish": "es-ES", "italian": "it-IT",
+    "dutch": "nl-NL", "portuguese": "pt-PT", "russian": "ru-RU", "arabic": "ar-SA", "mandarin": "zh-CN",
+    "chinese": "zh-CN", "cantonese": "zh-HK", "hindi": "hi-IN", "japanese": "ja-JP", "korean": "ko-KR",
+}
+
+
+def is_farewell(text: str) -> bool:
+    return bool(FAREWELL.search(text))
+
+
+def is_unambiguous_farewell(text: str) -> bool:
+    """A farewell that is not a question ("bye!", "I have to go now") ends the conversation whatever
+    the model said; "can you say goodbye in French?" does not."""
+    return is_farewell(text) and not text.rstrip().endswith("?")
+
+
+def is_greeting(text: str) -> bool:
+    return bool(GREETING.search(text))
+
+
+def is_recall(text: str) -> bool:
+    return bool(RECALL.search(text))
+
+
+def is_about_nadine(text: str) -> bool:
+    return bool(ABOUT_NADINE.search(text))
+
+
+def is_question(text: str) -> bool:
+    return bool(QUESTION.search(text.strip()))
+
+
+def language_request(text: str) -> str | None:
+    """The locale a "please speak French" turn asks for, or None."""
+    found = LANGUAGE_CHANGE.search(text)
+    return LOCALES[found.group(1).lower()] if found else None
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[.!?;])\s+|\n+", text) if s.strip()]

@@ -1,0 +1,283 @@
+"""DialogueManager (reference §4.2): user switches, name confirmation, the session transcript, the
+turn graph, and what a turn publishes (AFFECT_STATE, SPEAK, ANIMATION, USER_INFO, TURN_RESULT).
+
+All methods run on the interaction worker thread; bus handlers only enqueue."""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from common import topics as t
+from common.clock import Clock
+from common.config import NadineSettings
+from common.messages import (
+    USER_MESSAGE_MAX_CHARS,
+    AffectState,
+    Animation,
+    EmotionSignal,
+    FaceStored,
+    Message,
+    RetrievedScene,
+    Speak,
+    TurnResult,
+    UserDetected,
+    UserInfo,
+    UserInput,
+)
+from common.store import DataLayout, ProfileStore, is_valid_user_id
+from common.store.atomic import atomic_write_json, read_json
+from interaction import cues
+from interaction.agents import memory
+from interaction.agents.context import AgentDeps
+from interaction.graph import TurnGraph
+from interaction.llm import LlmRegistry
+from interaction.memory.api import MemoryServices, TranscriptTurn
+from interaction.offline.extract import answer_name
+from interaction.profiles import ProfileKeeper, ProfileOutcome
+from interaction.search import WebSearch
+from interaction.session import Session
+from interaction.understanding import TurnUnderstanding
+
+log = logging.getLogger("nadine.interaction.dm")
+
+WAVE = "LOOKUP_Waving"
+SAFE_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
+
+
+class Outbox(Protocol):
+    def publish(self, spec: t.TopicSpec, message: Message) -> Any: ...
+
+
+class StudyLog(Protocol):
+    def turn_started(self, turn_id: str, user_text: str, t_received: float, t_speech_end: float | None = None) -> None: ...
+    def turn_completed(self, turn_id: str, fields: dict[str, Any]) -> None: ...
+    def audio_onset(self, t: float) -> None: ...
+    def close(self) -> None: ...
+
+
+class DialogueManager:
+    def __init__(
+        self, settings: NadineSettings, layout: DataLayout, clock: Clock, out: Outbox,
+        services: MemoryServices | None = None, study: StudyLog | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.layout = layout
+        self.clock = clock
+        self.out = out
+        self.study = study
+        cfg = settings.interaction
+        self.store = ProfileStore(layout)
+        self.keeper = ProfileKeeper(self.store, clock, cfg.name_high_similarity, cfg.name_low_similarity)
+        self.deps = AgentDeps(
+            settings, layout, clock, LlmRegistry(cfg.llm, environ), self.keeper, services, WebSearch(environ),
+            on_understood=self._publish_affect,
+        )
+        self.graph = TurnGraph(self.deps, cfg.pipeline_mode)
+        self.session = Session()
+        self._language_file = layout.runtime_dir / "runtime_language.json"
+        self.language = self._load_language()
+        self._affect_sent = False
+        self._turn_id: str | None = None
+
+    # --- perception events ---------------------------------------------------------------------
+
+    def on_user_detected(self, msg: UserDetected) -> None:
+        """Switch to a different recognised person: close the outgoing session, load the new profile.
+        Nobody in view or an unrecognised face keeps the session (it ends on a farewell or a switch)."""
+        uid = msg.user_id
+        if uid is None:
+            return
+        if not is_valid_user_id(uid):
+            log.warning("user_detected with invalid user id %r dropped", uid)
+            return
+        s = self.session
+        if uid == s.identity.user_id or uid == s.ignored_face_id:
+            return
+        self.close_session(f"{uid} detected")
+        self.session = Session(identity=self.keeper.load(uid, msg.user_name))
+        log.info("now talking with %s (%s)", self.session.identity.name or "an unnamed user", uid)
+
+    def on_face_stored(self, msg: FaceStored) -> None:
+        if not is_valid_user_id(msg.user_id):
+            log.warning("face_stored with invalid user id %r dropped", msg.user_id)
+            return
+        known = self.store.user_ids().get(msg.user_id)
+        if msg.user_name and msg.user_name != "Unknown" and known != msg.user_name:
+            self.store.set_name(msg.user_id, msg.user_name)
+        log.info("perception stored a face for %s (%s, %s)", msg.user_name, msg.user_id, msg.status)
+
+    def on_audio_onset(self, at: float) -> None:
+        if self.study is not None:
+            self.study.audio_onset(at)
+
+    def close_session(self, reason: str) -> None:
+        """The episodic save hook of a user switch (and of shutdown)."""
+        s = self.session
+        if s.identity.known and s.spoke:
+            self.deps.start_turn()
+            saved = memory.save_episode(self.deps, s.identity, s.transcript)
+            log.info("session with %s closed (%s); episode saved: %s", s.identity.user_id, reason, saved)
+        self.session = Session()
+        self._set_language(self.settings.interaction.default_language)
+
+    # --- a turn ----------------------------------------------------------------------------------
+
+    def process_input(self, msg: UserInput, t_received: float | None = None) -> TurnResult:
+        start = t_received if t_received is not None else time.monotonic()
+        text = " ".join(msg.text.split())
+        self._turn_id = msg.turn_id or uuid.uuid4().hex[:12]
+        self._affect_sent = False
+        self.deps.start_turn()
+        if self.study is not None:
+            self.study.turn_started(self._turn_id, text, start)
+        s = self.session
+        identity_event = self._answer_confirmation(text) if s.confirmation else None
+        s.transcript.append(TranscriptTurn("user", text, self.clock.now()))
+        pins = {"user_emotion": msg.user_emotion.model_dump() if msg.user_emotion else None,
+                "is_recall": msg.is_recall, "intent": msg.intent}
+        state = {
+            "text": text, "turn_id": self._turn_id, "messages": list(s.history), "transcript": list(s.transcript),
+            "identity": s.identity, "name_confirmation": s.confirmation, "identity_event": identity_event,
+            "pending_facts": dict(s.pending_facts), "greeted_user_id": s.greeted_user_id, "pins": pins,
+            "language": self.language,
+        }
+        try:
+            result = self.graph.invoke(state)
+        except Exception:
+            log.exception("turn graph failed; answering safely")
+            result = {**state, "final_message": SAFE_REPLY, "intent": "continue_conversation", "is_recall": False}
+        if not self._affect_sent:  # exactly one AFFECT_STATE per turn, whatever happened
+            self._publish_affect(result, result.get("understanding") or TurnUnderstanding.safe(text))
+        return self._finish(text, result, start)
+
+    def _answer_confirmation(self, text: str) -> str | None:
+        """DialogueManager.name_confirmation: consume the answer to "Is your name …?"."""
+        s = self.session
+        assert s.confirmation is not None
+        outcome = self.keeper.resolve_confirmation(
+            s.identity, s.confirmation, affirmative=bool(cues.AFFIRMATIVE.match(text)), stated_name=answer_name(text))
+        self._apply(outcome)
+        return outcome.kind
+
+    def _apply(self, outcome: ProfileOutcome) -> None:
+        s = self.session
+        before = s.identity
+        s.identity = outcome.identity
+        s.confirmation = outcome.confirmation if outcome.kind == "confirm" else None
+        if outcome.kind == "pending":
+            s.pending_facts.update(outcome.learned)
+        elif outcome.kind != "none":
+            s.pending_facts.clear()
+        if before.source == "face" and before.user_id and before.user_id != outcome.identity.user_id:
+            s.ignored_face_id = before.user_id  # that face is this person, whatever recognition says
+        if outcome.settled:
+            ident = outcome.identity
+            self.out.publish(t.USER_INFO, UserInfo(user_name=ident.name or "", user_id=ident.user_id or ""))
+            log.info("name settled: %s is %s (%s)", ident.name, ident.user_id, outcome.kind)
+
+    def _finish(self, text: str, result: dict, start: float) -> TurnResult:
+        s = self.session
+        outcome = result.get("profile_outcome")
+        if outcome is not None:
+            self._apply(outcome)
+        elif result.get("name_confirmation") is None:
+            s.confirmation = None
+        if result.get("language") and result["language"] != self.language:
+            self._set_language(result["language"])
+        reply = result.get("final_message") or SAFE_REPLY
+        intent = result.get("intent", "continue_conversation")
+        latency = time.monotonic() - start
+        self.out.publish(t.SPEAK, Speak(text=reply, locale=self.language))
+        # a self-introduction that opens with "hello" is the first greeting too
+        greets = intent == "first_greeting" or (
+            intent == "update_user_info" and cues.is_greeting(text) and s.greeted_user_id != s.identity.user_id)
+        if greets or intent == "end_conversation":
+            self.out.publish(t.ANIMATION, Animation(value=WAVE))
+        if greets:
+            s.greeted_user_id = s.identity.user_id
+        s.record_exchange(text, TranscriptTurn("nadine", reply, self.clock.now()), self.settings.interaction.conversation_limit)
+        u: TurnUnderstanding | None = result.get("understanding")
+        turn = TurnResult(
+            turn_id=self._turn_id, text=text, reply=reply, user_id=s.identity.user_id, user_name=s.identity.name,
+            intent=intent, is_recall=bool(result.get("is_recall")),
+            user_emotion=EmotionSignal(label=u.user_emotion.label, intensity=u.user_emotion.intensity) if u else None,
+            retrieved=self._retrieved(result), latency_s=round(latency, 4),
+            extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},
+                   "episodic_saved": bool(result.get("episodic_saved")), "offline": self.deps.turn_offline
+                   or not self.deps.llm.any_online(), "pending_confirmation": s.confirmation is not None},
+        )
+        self.out.publish(t.TURN_RESULT, turn)
+        self._study_completed(turn, u, latency)
+        if intent == "end_conversation":
+            # the episode was saved by the graph; the next conversation starts fresh, in the default language
+            s.history.clear()
+            s.transcript.clear()
+            self._set_language(self.settings.interaction.default_language)
+        return turn
+
+    @staticmethod
+    def _retrieved(result: dict) -> RetrievedScene | None:
+        retrieval = result.get("retrieval")
+        scene = retrieval.scene if retrieval else None
+        if scene is None:
+            return None
+        return RetrievedScene(
+            scene_id=scene.scene_id, similarity=float(scene.similarity), threshold=float(scene.threshold),
+            injected=bool(scene.injected), user_message=scene.user_message, description=scene.description,
+            scene_type=scene.scene_type,
+        )
+
+    def _publish_affect(self, state: dict, u: TurnUnderstanding) -> None:
+        self._affect_sent = True
+        self.out.publish(t.AFFECT_STATE, AffectState(
+            label=u.emotion.label, arousal=self.deps.affect.arousal, intensity=u.emotion.intensity,
+            user_label=u.user_emotion.label, user_intensity=u.user_emotion.intensity,
+            user_message=str(state.get("text", ""))[:USER_MESSAGE_MAX_CHARS],
+            # remembering is not a new moment, and a polite goodbye is not one either ([P])
+            suppress_storage=u.is_recall or u.intent == "end_conversation", turn_id=self._turn_id,
+        ))
+
+    def _study_completed(self, turn: TurnResult, u: TurnUnderstanding | None, latency: float) -> None:
+        if self.study is None or turn.turn_id is None:
+            return
+        r = turn.retrieved
+        self.study.turn_completed(turn.turn_id, {
+            "robot_text": turn.reply, "intent": turn.intent, "language": self.language, "user_id": turn.user_id,
+            "user_name": turn.user_name, "user_emotion": u.user_emotion.label if u else None,
+            "user_intensity": u.user_emotion.intensity if u else None, "robot_emotion": u.emotion.label if u else None,
+            "robot_intensity": u.emotion.intensity if u else None,
+            "visual": {"injected": r.injected, "scene_id": r.scene_id, "similarity": r.similarity,
+                       "description": r.description, "user_message": r.user_message} if r else None,
+            # the reply is produced whole, so its first sentence is ready when the reply is
+            "latency_s": round(latency, 4), "latency_first_sentence_s": round(latency, 4),
+        })
+
+    # --- runtime language ------------------------------------------------------------------------
+
+    def _load_language(self) -> str:
+        data = read_json(self._language_file, default={}) or {}
+        value = data.get("language") if isinstance(data, dict) else None
+        return value if isinstance(value, str) and value else self.settings.interaction.default_language
+
+    def _set_language(self, locale: str) -> None:
+        if locale == self.language:
+            return
+        self.language = locale
+        try:
+            atomic_write_json(self._language_file, {"language": locale})
+        except OSError as exc:
+            log.warning("runtime language not persisted: %s", exc)
+
+    def forget_session(self) -> None:
+        """The current user asked to be forgotten: drop the session without saving an episode."""
+        self.session = Session()
+
+    def shutdown(self) -> None:
+        self.close_session("shutdown")
+        if self.study is not None:
+            self.study.close()

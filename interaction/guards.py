@@ -1,0 +1,42 @@
+"""The deterministic guards of reference §4.5, applied around whatever produced the understanding."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from interaction import cues
+from interaction.offline.extract import extract_name
+from interaction.understanding import INTENTS, PLAN_AGENTS, PlanStep, TurnUnderstanding
+
+
+@dataclass(frozen=True)
+class GuardContext:
+    user_id: str | None
+    greeted_user_id: str | None
+    confirmation_pending: bool
+
+
+def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnderstanding:
+    intent = u.intent if u.intent in INTENTS else "continue_conversation"
+    language = u.language
+    if intent == "language_change":
+        language = language or cues.language_request(text)
+        intent = "continue_conversation"
+    if intent == "first_greeting" and extract_name(text):
+        intent = "update_user_info"
+    if intent == "update_user_info" and cues.is_about_nadine(text) and not extract_name(text):
+        intent = "continue_conversation"
+    if intent == "end_conversation" and not cues.is_farewell(text):
+        intent = "continue_conversation"
+    if cues.is_unambiguous_farewell(text):
+        intent = "end_conversation"  # gates the episodic save, the language reset and the wave
+    if intent == "first_greeting" and ctx.user_id is not None and ctx.greeted_user_id == ctx.user_id:
+        intent = "continue_conversation"
+    if ctx.confirmation_pending:
+        intent = "update_user_info"
+    plan = [s for s in u.plan if s.agent in PLAN_AGENTS]
+    if intent in ("first_greeting", "end_conversation") or not plan:
+        plan = [PlanStep(agent="response_agent", message=text)]
+    return u.model_copy(update={
+        "intent": intent, "language": language, "plan": plan, "is_recall": u.is_recall or cues.is_recall(text),
+    })

@@ -1,0 +1,69 @@
+"""Name matching against user_ids.json (reference §4.5): Levenshtein ratio, strong / ambiguous / none."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from rapidfuzz import fuzz
+
+
+def name_similarity(a: str, b: str) -> float:
+    """The Levenshtein ratio of python-Levenshtein (rapidfuzz's Indel-normalised ratio), 0-1,
+    ignoring case and surrounding space."""
+    return fuzz.ratio(a.strip().casefold(), b.strip().casefold()) / 100.0
+
+
+@dataclass(frozen=True)
+class NameConfirmation:
+    """A stated name that is close to, but not clearly, someone we know: ask "Is your name …?"."""
+
+    given_name: str
+    similar_names: tuple[str, ...]
+    similar_ids: tuple[str, ...]
+    similarity_scores: tuple[float, ...]
+    pending_fields: dict = field(default_factory=dict)  # profile facts said with the name
+
+    @property
+    def top_name(self) -> str:
+        return self.similar_names[0]
+
+    def rotated(self) -> NameConfirmation:
+        return replace(
+            self, similar_names=self.similar_names[1:], similar_ids=self.similar_ids[1:],
+            similarity_scores=self.similarity_scores[1:],
+        )
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    kind: Literal["strong", "ambiguous", "none"]
+    user_id: str | None = None  # strong
+    user_name: str | None = None  # strong
+    confirmation: NameConfirmation | None = None  # ambiguous
+
+
+def match_name(given: str, known: dict[str, str], high: float, low: float) -> NameMatch:
+    """Compare `given` with every name in user_ids.json ({user_id: user_name})."""
+    scored = sorted(
+        ((name_similarity(given, name), uid, name) for uid, name in known.items() if name and name != "Unknown"),
+        key=lambda s: (-s[0], s[1]),
+    )
+    if scored and scored[0][0] >= high:
+        return NameMatch("strong", user_id=scored[0][1], user_name=scored[0][2])
+    close = [s for s in scored if low <= s[0] < high]
+    if not close:
+        return NameMatch("none")
+    return NameMatch(
+        "ambiguous",
+        confirmation=NameConfirmation(
+            given_name=given,
+            similar_names=tuple(s[2] for s in close),
+            similar_ids=tuple(s[1] for s in close),
+            similarity_scores=tuple(round(s[0], 3) for s in close),
+        ),
+    )
+
+
+def confirmation_question(confirmation: NameConfirmation) -> str:
+    return f"Sorry, just to be sure: is your name {confirmation.top_name}?"

@@ -1,0 +1,1 @@
+"""Deterministic backends used when no language model is configured (or it failed for a turn)."""

@@ -1,0 +1,149 @@
+"""Rule-based profile extraction: "my name is / I'm … / call me / I work at / I live in / I like …".
+
+Only currently-true, present-tense self statements become profile fields ([P] rule): "I worked at",
+"I lived in", "I used to" are memories and are left to the episode summary. Questions never fill
+fields ("do you know where I live?").
+"""
+
+from __future__ import annotations
+
+import re
+
+from interaction import cues
+from interaction.profiles import MemoryUpdate
+
+_I = re.IGNORECASE
+_NAME_REST = r"[A-Za-zÀ-ÖØ-öø-ÿ'\-]*"
+_NAME_TOKEN = r"[A-Za-zÀ-ÖØ-öø-ÿ]" + _NAME_REST
+_CAPITALISED = r"[A-ZÀ-ÖØ-Þ]" + _NAME_REST
+_PHRASE = r"([^,.;!?]+?)"
+_LIST = r"([^.;!?]+?)"  # a list keeps its commas: "chess, running and painting"
+_PHRASE_END = r"(?=\s+(?:at|for|in|as|and|but|since|because|where|with|now|currently|these days)\b|\s*$)"
+_LIST_END = r"(?=\s+(?:but|since|because|where|now|currently|these days)\b|\s*$)"
+
+# words that follow "I'm" without being a name ("I'm So happy" typed with odd capitals included)
+_NOT_NAMES = {
+    "so", "very", "fine", "good", "happy", "sad", "here", "back", "not", "a", "an", "the", "from", "in", "at",
+    "really", "sorry", "glad", "just", "going", "doing", "feeling", "tired", "ok", "okay", "well", "great",
+    "excited", "sure", "afraid", "interested", "into", "working", "living", "married", "single", "new",
+    "still", "also", "too", "quite", "pretty", "nadine", "hungry", "busy", "bored", "angry", "scared",
+    "curious", "nervous", "proud", "thrilled", "done", "ready", "late", "home", "alright", "all", "looking",
+    "trying", "having", "thinking", "based", "originally", "currently", "always", "never", "retired",
+}
+_NAME_ALWAYS = [  # the name may be typed in lower case after these
+    re.compile(rf"\bmy name(?:'s| is)\s+({_NAME_TOKEN}(?:\s+{_NAME_TOKEN})?)", _I),
+    re.compile(rf"\bcall me\s+({_NAME_TOKEN})", _I),
+    re.compile(rf"\bname's\s+({_NAME_TOKEN})", _I),
+]
+_NAME_CAPITALISED = re.compile(rf"\b(?i:i'm|i am|it's|it is)\s+({_CAPITALISED})")
+_SURNAME = re.compile(r"^\s+([A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'\-]+)\b")
+
+_COMPANY = re.compile(rf"\bi(?:'m| am)? (?:currently )?(?:work|working) (?:at|for)\s+{_PHRASE}{_PHRASE_END}", _I)
+_POSITION = [
+    re.compile(rf"\bi(?:'m| am)? (?:currently )?(?:work|working) as\s+(?:an? |the )?{_PHRASE}{_PHRASE_END}", _I),
+    re.compile(rf"\bmy job is\s+(?:an? |the )?{_PHRASE}{_PHRASE_END}", _I),
+    re.compile(rf"\b(?i:i'm|i am) (?i:an?|the) {_PHRASE}(?=\s+(?i:at|for|in)\s+[A-Z])"),
+]
+_COMPANY_AFTER_POSITION = re.compile(rf"\b(?i:i'm|i am) (?i:an?|the) [^,.;!?]+?\s+(?i:at|for)\s+([A-Z][^,.;!?]*?){_PHRASE_END}")
+_LOCATION = re.compile(
+    rf"\bi(?:'m| am)? (?:currently )?(?:live|living|reside|residing|based) in\s+{_PHRASE}{_PHRASE_END}"
+    rf"|\bi(?:'ve| have) (?:just )?moved to\s+{_PHRASE}{_PHRASE_END}",
+    _I,
+)
+_LIKES = re.compile(rf"\bi (?:really |also |just )?(?:like|love|enjoy|adore)\s+{_LIST}{_LIST_END}", _I)
+_HOBBY = re.compile(rf"\bmy (?:favou?rite )?hobb(?:y is|ies are)\s+{_LIST}{_LIST_END}", _I)
+_INTEREST = re.compile(
+    rf"\bi(?:'m| am) (?:really |very |also )?(?:interested in|into|passionate about|fascinated by)\s+{_LIST}{_LIST_END}",
+    _I,
+)
+_NOT_ITEMS = re.compile(r"^(you|it|that|this|them|him|her|your|talking to you|to talk|being here|nadine)\b", _I)
+_SPLIT_ITEMS = re.compile(r",|\band\b|\bor\b|&", _I)
+
+
+def _statements(text: str) -> list[str]:
+    return [s.strip(" .!") for s in cues.sentences(text) if not s.rstrip().endswith("?") and not cues.is_about_nadine(s)]
+
+
+def _clauses(sentence: str) -> list[str]:
+    """Present-tense clauses only: "I worked at …", "when I was …" are memories, not profile facts."""
+    parts = (c.strip(" .!") for c in re.split(r"[;,]\s+|\s+but\s+", sentence))
+    return [c for c in parts if c and not cues.PAST_MARKERS.search(c)]
+
+
+def _clean(value: str) -> str | None:
+    value = re.sub(r"\s+", " ", value).strip(" '\"")
+    value = re.sub(r"^(?:the|a|an)\s+(?=[a-z])", "", value)
+    return value or None
+
+
+def extract_name(text: str) -> str | None:
+    for sentence in cues.sentences(text):
+        if sentence.rstrip().endswith("?") or cues.is_about_nadine(sentence):
+            continue
+        for pattern in _NAME_ALWAYS:
+            found = pattern.search(sentence)
+            if found and found.group(1).split()[0].casefold() not in _NOT_NAMES:
+                return _title(found.group(1))
+        found = _NAME_CAPITALISED.search(sentence)
+        if found and found.group(1).casefold() not in _NOT_NAMES:
+            surname = _SURNAME.match(sentence[found.end():])
+            name = found.group(1) + (f" {surname.group(1)}" if surname and surname.group(1).casefold() not in _NOT_NAMES else "")
+            return _title(name)
+    return None
+
+
+def _title(name: str) -> str:
+    return " ".join(part[:1].upper() + part[1:] for part in name.split())
+
+
+def _items(value: str) -> list[str]:
+    items = []
+    for part in _SPLIT_ITEMS.split(value):
+        item = _clean(part)
+        if item and not _NOT_ITEMS.match(item) and len(item.split()) <= 4:
+            items.append(item)
+    return items
+
+
+def extract_profile(text: str) -> MemoryUpdate:
+    update: dict = {"user_name": extract_name(text), "hobbies": [], "interests": []}
+    for sentence in _statements(text):
+        _lists(sentence, update)
+        for clause in _clauses(sentence):
+            _facts(clause, update)
+    return MemoryUpdate.model_validate(update)
+
+
+def _facts(clause: str, update: dict) -> None:
+    for key, pattern in (("current_company", _COMPANY), ("current_company", _COMPANY_AFTER_POSITION),
+                         ("location", _LOCATION)):
+        found = pattern.search(clause)
+        if found and not update.get(key):
+            update[key] = _clean(next(g for g in found.groups() if g))
+    for pattern in _POSITION:
+        found = pattern.search(clause)
+        if found and not update.get("current_position"):
+            update["current_position"] = _clean(found.group(1))
+
+
+def _lists(sentence: str, update: dict) -> None:
+    for found in _LIKES.finditer(sentence):
+        for item in _items(found.group(1)):
+            # an activity ("hiking", "playing chess") is a hobby, a topic ("jazz") an interest
+            update["hobbies" if item.split()[0].lower().endswith("ing") else "interests"].append(item)
+    for found in _HOBBY.finditer(sentence):
+        update["hobbies"].extend(_items(found.group(1)))
+    for found in _INTEREST.finditer(sentence):
+        update["interests"].extend(_items(found.group(1)))
+
+
+def answer_name(text: str) -> str | None:
+    """The name in an answer to "Is your name …?": "No, it's Mia", "I'm Mia", or just "Mia"."""
+    name = extract_name(text)
+    if name:
+        return name
+    bare = re.sub(r"^\W*(?:no|nope|nah|non)\b[\s,.!]*", "", text.strip(), flags=_I).strip(" .!")
+    if re.fullmatch(rf"{_NAME_TOKEN}(?:\s+{_NAME_TOKEN})?", bare) and bare[:1].isupper():
+        if bare.split()[0].casefold() not in _NOT_NAMES and not cues.AFFIRMATIVE.match(bare):
+            return _title(bare)
+    return None

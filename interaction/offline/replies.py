@@ -1,0 +1,128 @@
+"""Template replies for the offline backend. They only state what the inputs hold: a remembered
+moment is quoted from its stored utterance, and with no memory the reply says so."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from interaction import cues
+from interaction.names import confirmation_question
+from interaction.offline.speech import spoken_knowledge
+from interaction.reply_inputs import ReplyInputs
+
+_EMPATHY = {
+    "happy": "That's wonderful{hi}! I'm really happy for you.",
+    "sad": "I'm sorry to hear that{hi}. I'm here if you want to talk about it.",
+    "angry": "That sounds really frustrating{hi}. I understand why you're upset.",
+    "fearful": "That sounds worrying{hi}. I hope it turns out well.",
+    "surprised": "Wow, that is surprising!",
+    "disgusted": "Oh no, that sounds unpleasant.",
+}
+_FIELD_WORDS = {"current_company": "you work at {}", "current_position": "you work as {}",
+                "location": "you live in {}", "hobbies": "you enjoy {}", "interests": "you're interested in {}"}
+_ASKS = [
+    (re.compile(r"\b(what(?:'s| is) my name|who am i|do you know (?:who i am|my name))\b", re.I), "user_name", "You're {}, of course!"),
+    (re.compile(r"\bwhere do i (?:work|work at)\b|\bwhat(?:'s| is) my (?:company|employer)\b", re.I), "current_company", "You work at {}."),
+    (re.compile(r"\bwhat(?:'s| is) my job\b|\bwhat do i do for (?:a )?living\b", re.I), "current_position", "You work as {}."),
+    (re.compile(r"\bwhere do i live\b", re.I), "location", "You live in {}."),
+    (re.compile(r"\bwhat do i (?:like|enjoy)\b|\bmy hobb", re.I), "hobbies", "You enjoy {}."),
+]
+
+
+def _relative_day(ts: str | None, now: datetime) -> str:
+    try:
+        then = datetime.fromisoformat(ts or "")
+    except ValueError:
+        return "when we met before"
+    days = (now.date() - then.date()).days
+    if days <= 0:
+        return "earlier today"
+    if days == 1:
+        return "yesterday"
+    return f"when we met on {then.strftime('%A %d %B')}"
+
+
+def _quote(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _listing(value: object) -> str:
+    if isinstance(value, list):
+        return value[0] if len(value) == 1 else ", ".join(value[:-1]) + " and " + value[-1]
+    return str(value)
+
+
+def _episode_gist(text: str) -> str:
+    found = re.search(r"Observation:\s*(.+)", text)
+    return _quote(found.group(1) if found else text, 220)
+
+
+def _profile_answer(r: ReplyInputs) -> str | None:
+    if r.profile is None:
+        return None
+    for pattern, key, template in _ASKS:
+        if pattern.search(r.text):
+            value = getattr(r.profile, key, None)
+            if key == "user_name":
+                value = r.name
+            return template.format(_listing(value)) if value else None
+    return None
+
+
+def _recall(r: ReplyInputs) -> str:
+    if r.scene and r.scene.scene_type == "first_meeting":
+        return f"Of course — {_relative_day(r.scene.timestamp, r.now)} was the first time we met, when you introduced yourself to me."
+    if r.scene and r.scene.user_message:
+        return f"Of course — {_relative_day(r.scene.timestamp, r.now)} you told me: '{_quote(r.scene.user_message)}'"
+    if r.episode:
+        return f"I remember our conversation {_relative_day(r.episode.timestamp, r.now)}: {_episode_gist(r.episode.text)}"
+    if r.conversation:
+        return f"I remember we talked {_relative_day(r.conversation.timestamp, r.now)}: {_quote(r.conversation.text)}"
+    if r.name:
+        return f"I'm sorry {r.name}, I don't remember that."
+    return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
+
+
+def offline_reply(r: ReplyInputs) -> str:
+    if r.confirmation:
+        return confirmation_question(r.confirmation)
+    hi = f", {r.name}" if r.name else ""
+    if r.intent == "end_conversation":
+        return f"Goodbye{hi}! It was lovely talking with you. See you soon!"
+    parts: list[str] = []
+    kind = r.identity_event or (r.outcome.kind if r.outcome else None)
+    if kind == "linked" and r.name:
+        parts.append(f"Welcome back, {r.name}! It's good to see you again.")
+    elif kind in ("new", "conflict_new") and r.name:
+        parts.append(f"Nice to meet you, {r.name}!")
+    elif r.intent == "first_greeting":
+        parts.append(f"Hello {r.name}, it's nice to see you!" if r.name else "Hello! I'm Nadine. What's your name?")
+    learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in _FIELD_WORDS}
+    if learned:
+        said = [_FIELD_WORDS[k].format(_listing(v)) for k, v in learned.items()]
+        parts.append("I'll remember that " + _listing(said) + ".")
+    if parts and r.intent in ("first_greeting", "update_user_info"):
+        return " ".join(parts)
+    answer = _profile_answer(r)
+    if answer:
+        parts.append(answer)
+    elif r.is_recall:
+        parts.append(_recall(r))
+    elif r.scene and r.scene.user_message:
+        parts.append(f"That reminds me — {_relative_day(r.scene.timestamp, r.now)} you told me: '{_quote(r.scene.user_message)}'")
+    for tool_result in (r.search, r.vision):
+        if tool_result:
+            parts.append(_quote(tool_result, 300))
+    if r.knowledge:
+        parts.append(spoken_knowledge(r.knowledge, r.text))
+    if not parts:
+        template = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= 0.3 else None
+        if template:
+            parts.append(template.format(hi=hi))
+        elif cues.is_question(r.text):
+            parts.append("That's a good question. I'm afraid I don't know the answer.")
+        else:
+            parts.append(f"I see{hi}. Tell me more!")
+    return " ".join(parts)

@@ -1,0 +1,157 @@
+"""User profiles on the interaction side: MemoryUpdate merge and the name logic of reference §4.5.
+
+Who Nadine believes she is talking to is an Identity; every change goes through common.store's
+ProfileStore (locked, atomic), so user_ids.json and user_info.json stay consistent with perception.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, field_validator
+
+from common.clock import Clock
+from common.store import ProfileStore, UserProfile, validate_user_id
+from interaction.names import NameConfirmation, match_name, name_similarity
+
+log = logging.getLogger("nadine.interaction.profiles")
+
+_NO_NAMES = {"", "unknown", "none", "null", "user", "n/a"}
+
+
+class MemoryUpdate(BaseModel):
+    """Profile fields extracted from one utterance (reference §4.6 memory update agent)."""
+
+    user_name: str | None = None
+    current_company: str | None = None
+    current_position: str | None = None
+    location: str | None = None
+    hobbies: list[str] = []
+    interests: list[str] = []
+
+    @field_validator("user_name", "current_company", "current_position", "location", mode="before")
+    @classmethod
+    def _text(cls, v: object) -> str | None:
+        if v is None or isinstance(v, list | dict):
+            return None
+        text = str(v).strip()
+        return None if text.casefold() in _NO_NAMES else text
+
+    @field_validator("hobbies", "interests", mode="before")
+    @classmethod
+    def _list(cls, v: object) -> list[str]:
+        if v is None:
+            return []
+        items = v if isinstance(v, list) else [v]
+        return [str(i).strip() for i in items if isinstance(i, str | int | float) and str(i).strip()]
+
+    def facts(self) -> dict:
+        """Everything except the name that carries a value."""
+        return {k: v for k, v in self.model_dump(exclude={"user_name"}).items() if v not in (None, [], "")}
+
+
+@dataclass
+class Identity:
+    """Who Nadine believes is in front of her, and how she came to believe it."""
+
+    user_id: str | None = None
+    profile: UserProfile | None = None
+    source: Literal["face", "dialogue"] | None = None
+
+    @property
+    def name(self) -> str | None:
+        return self.profile.user_name if self.profile and self.profile.known else None
+
+    @property
+    def known(self) -> bool:
+        return self.user_id is not None and self.name is not None
+
+
+@dataclass
+class ProfileOutcome:
+    kind: Literal["updated", "linked", "new", "conflict_new", "confirm", "pending", "none"]
+    identity: Identity
+    confirmation: NameConfirmation | None = None
+    learned: dict = field(default_factory=dict)
+
+    @property
+    def settled(self) -> bool:
+        """A name/id pair was settled: perception must link the tracked face to it (USER_INFO)."""
+        return self.kind in ("linked", "new", "conflict_new") and self.identity.known
+
+
+class ProfileKeeper:
+    def __init__(self, store: ProfileStore, clock: Clock, high: float, low: float) -> None:
+        self.store = store
+        self.clock = clock
+        self.high = high
+        self.low = low
+
+    def load(self, user_id: str, name_hint: str | None = None) -> Identity:
+        """The identity for a recognised face (id already validated by the caller)."""
+        validate_user_id(user_id)
+        profile = self.store.load(user_id)
+        if profile is None:
+            name = name_hint if name_hint and name_hint != "Unknown" else self.store.user_ids().get(user_id)
+            profile = UserProfile(user_id=user_id, user_name=name or "Unknown")
+        return Identity(user_id, profile, "face")
+
+    def save_user_info(self, identity: Identity, update: MemoryUpdate, carried: dict | None = None) -> ProfileOutcome:
+        """Merge `update` into the right profile, deciding who the speaker is by the stated name."""
+        facts = {**(carried or {}), **update.facts()}
+        name = update.user_name
+        same_as_current = bool(name and identity.known and name_similarity(name, identity.name or "") >= self.high)
+        if name and not same_as_current:
+            found = match_name(name, self.store.user_ids(), self.high, self.low)
+            if found.kind == "strong" and found.user_id:
+                return self._link(found.user_id, facts, same=found.user_id == identity.user_id)
+            if found.kind == "ambiguous" and found.confirmation:
+                conf = found.confirmation
+                return ProfileOutcome("confirm", identity, NameConfirmation(
+                    conf.given_name, conf.similar_names, conf.similar_ids, conf.similarity_scores, facts))
+            return self._create(identity, name, facts)
+        if identity.user_id is None:
+            return ProfileOutcome("pending" if facts else "none", identity, learned=facts)
+        if not facts:
+            return ProfileOutcome("none", identity)
+        profile = self.store.update(identity.user_id, facts, self.clock.now())
+        return ProfileOutcome("updated", Identity(identity.user_id, profile, identity.source), learned=facts)
+
+    def resolve_confirmation(
+        self, identity: Identity, conf: NameConfirmation, affirmative: bool, stated_name: str | None
+    ) -> ProfileOutcome:
+        """The answer to "Is your name …?": yes / a different name / anything else (rotate)."""
+        if affirmative and not stated_name:
+            return self._link(conf.similar_ids[0], conf.pending_fields)
+        if stated_name:
+            for uid, cand in zip(conf.similar_ids, conf.similar_names, strict=True):
+                if name_similarity(stated_name, cand) >= self.high:
+                    return self._link(uid, conf.pending_fields)
+            return self.save_user_info(identity, MemoryUpdate(user_name=stated_name), conf.pending_fields)
+        rest = conf.rotated()
+        if not rest.similar_names:
+            # the last candidate was declined: the name they gave first is their own
+            return self._create(identity, conf.given_name, conf.pending_fields)
+        return ProfileOutcome("confirm", identity, rest)
+
+    def _link(self, user_id: str, facts: dict, same: bool = False) -> ProfileOutcome:
+        now = self.clock.now()
+        profile = self.store.update(user_id, facts, now) if facts else self.store.load(user_id)
+        if profile is None:  # listed in user_ids.json without a profile folder yet
+            profile = self.store.update(user_id, {"user_name": self.store.user_ids().get(user_id, "Unknown")}, now)
+        return ProfileOutcome("updated" if same else "linked", Identity(user_id, profile, "dialogue"), learned=facts)
+
+    def _create(self, identity: Identity, name: str, facts: dict) -> ProfileOutcome:
+        now = self.clock.now()
+        if identity.user_id is not None and not identity.known:
+            user_id, kind = identity.user_id, "new"
+        else:
+            # a recognised face stating a different, unmatched name is someone else: never overwrite
+            kind = "conflict_new" if identity.known else "new"
+            user_id = self.store.mint_user_id(name, now)
+        profile = self.store.update(user_id, {"user_name": name, **facts}, now)
+        if kind == "conflict_new":
+            log.info("identity conflict: face said %s but the speaker is %s; new user %s", identity.user_id, name, user_id)
+        return ProfileOutcome(kind, Identity(user_id, profile, "dialogue"), learned=facts)

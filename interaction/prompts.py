@@ -1,0 +1,152 @@
+"""Prompt parts (reference §4.6-4.8): understanding, profile extraction, episode summary, response."""
+
+from __future__ import annotations
+
+import base64
+import logging
+import mimetypes
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from common.store import DataLayout, PathOutsideDataRoot
+from interaction.memory.api import VisualMemory
+from interaction.reply_inputs import ReplyInputs
+
+log = logging.getLogger("nadine.interaction.prompts")
+
+MAX_IMAGE_BYTES = 8_000_000
+
+UNDERSTAND_SYSTEM = """You analyse one user turn of a spoken conversation with Nadine, a social humanoid robot.
+Return one JSON object with exactly these keys:
+{"intent": one of "first_greeting", "update_user_info", "end_conversation", "language_change", "continue_conversation",
+ "emotion": {"label": L, "intensity": 0.0-1.0},        // Nadine's own emotional reaction to the turn
+ "user_emotion": {"label": L, "intensity": 0.0-1.0},   // what the user feels NOW (not emotions they recall or mention)
+ "is_recall": true|false,   // the user asks Nadine to remember anything from the past, earlier in this conversation included
+ "plan": [{"agent": A, "message": "what that agent should do"}],
+ "language": null or the language the user asks Nadine to speak}
+L is one of happy, sad, angry, fearful, disgusted, surprised, neutral.
+A is one of search_agent (real-time facts: weather, news, prices), knowledge_rag_agent (questions about Nadine,
+her creators and her own past), vision_agent (anything about what Nadine can see now), response_agent.
+Recall of the user's own information or of moments shared with Nadine goes straight to response_agent: the
+profile and any matching memory are already loaded. Greetings and goodbyes get a single response_agent step.
+update_user_info: the user states their name or a currently-true fact about themselves (job, employer, where
+they live now, hobbies, interests). Questions about Nadine are never update_user_info.
+end_conversation: only when the user says goodbye."""
+
+MEMORY_UPDATE_SYSTEM = """Extract profile facts the user states about themselves in their latest message.
+Return one JSON object: {"user_name": str|null, "current_company": str|null, "current_position": str|null,
+"location": str|null, "hobbies": [str], "interests": [str]}.
+Rules: only facts that are true now. Past-tense statements ("I worked at", "I lived in", "I used to") are memories,
+not profile fields: leave them out. Shared history with Nadine never fills company, position or location.
+location is where the user lives now. Never guess: use null or [] for anything not stated."""
+
+EPISODE_SYSTEM = """Summarise this conversation between a user and Nadine, a social robot, as one episode of her memory.
+Return one JSON object {"observation": str, "thought": str, "action": str, "result": str}.
+observation: what the user said and did, keeping every concrete claim: names, people and relations, places,
+events, dates and shared history with Nadine. thought: how the user seemed to feel. action: what Nadine did.
+result: what Nadine learned and should remember next time. Never add anything that was not said."""
+
+PERSONA = """You are Nadine, a social humanoid robot. You talk with people face to face, remember them and the moments
+you shared, and speak naturally, warmly and briefly: one to three short spoken sentences, no lists, no emojis,
+no stage directions. Reply in the language with locale {language}.
+Memory rule: treat memories given in the background as your own. When the person asks whether you remember
+them or something from before, answer from those memories with their concrete details. If the background holds
+no memory of what they ask about, say honestly that you do not remember it; never invent a memory."""
+
+CONDITION_A = """Visual memory: you can remember scenes from past meetings. When a remembered scene is given,
+recall it naturally as a moment you shared, weaving in its concrete details; it is the past, not what you see
+now. Never say that you are looking at an image or a photo. When no scene is given, never invent visual details."""
+
+CONDITION_B = """Visual memory: you have no visual memories of past meetings. Never describe or invent what a past
+moment looked like. You can still recall what was talked about."""
+
+
+def response_system(language: str, visual_memory_enabled: bool) -> str:
+    block = CONDITION_A if visual_memory_enabled else CONDITION_B
+    return PERSONA.format(language=language) + "\n\n" + block
+
+
+def when(timestamp: str | None) -> str:
+    try:
+        return datetime.fromisoformat(timestamp or "").strftime("%A %d %B %Y, %H:%M")
+    except ValueError:
+        return timestamp or "an earlier day"
+
+
+def scene_line(scene: VisualMemory) -> str:
+    return (
+        f"A scene you remember from a past meeting with this person (on {when(scene.timestamp)}): "
+        f"{scene.description or 'no description'} (what was happening then: {scene.user_message or 'not recorded'})"
+        " — this is a remembered PAST moment, not what you currently see; never describe it as the person's "
+        "present appearance."
+    )
+
+
+def _profile_line(r: ReplyInputs) -> str:
+    p = r.profile
+    if p is None or not p.known:
+        return "The person: not introduced yet (you do not know their name)."
+    facts = [f"name {p.user_name}"]
+    facts += [f"{label} {value}" for label, value in (
+        ("works at", p.current_company), ("position", p.current_position), ("lives in", p.location)) if value]
+    facts += [f"{label} {', '.join(items)}" for label, items in (("hobbies", p.hobbies), ("interests", p.interests)) if items]
+    return "The person: " + "; ".join(facts) + "."
+
+
+def background(r: ReplyInputs) -> str:
+    lines = [f"Now: {r.now.strftime('%A %d %B %Y, %H:%M')}.", f"Your affect: {r.affect}." if r.affect else "",
+             _profile_line(r)]
+    if r.outcome and r.outcome.learned:
+        lines.append("You just learned and saved: " + "; ".join(f"{k} = {v}" for k, v in r.outcome.learned.items()) + ".")
+    if r.identity_event in ("linked",) and r.name:
+        lines.append(f"The person just confirmed they are {r.name}, whom you have met before.")
+    if r.search:
+        lines.append(f"Web search results: {r.search}")
+    if r.vision:
+        lines.append(f"What you see right now: {r.vision}")
+    if r.knowledge:
+        lines.append(f"Your own knowledge: {r.knowledge}")
+    if r.episode:
+        lines.append(f"Episode you remember with this person (on {when(r.episode.timestamp)}): {r.episode.text}")
+    if r.conversation:
+        lines.append(f"Earlier conversation with this person (on {when(r.conversation.timestamp)}): {r.conversation.text}")
+    if r.scene:
+        lines.append(scene_line(r.scene))
+    if r.knowledge and (r.episode or r.conversation or r.scene):
+        lines.append("Answer with your own facts first; use the shared memory only if it relates.")
+    return "BACKGROUND\n" + "\n".join(f"- {line}" for line in lines if line)
+
+
+def conversation(r: ReplyInputs) -> str:
+    turns = [f"{'User' if role == 'user' else 'Nadine'}: {text}" for role, text in r.history]
+    return "CONVERSATION\n" + "\n".join([*turns, f"User: {r.text}"]) + "\nNadine:"
+
+
+def image_data_url(layout: DataLayout, image_path: str) -> str | None:
+    """The scene image as a data URL, read only from inside the data root."""
+    try:
+        path = layout.inside(image_path)
+        if path.stat().st_size > MAX_IMAGE_BYTES:
+            log.warning("scene image %s is larger than %d bytes; not attached", path, MAX_IMAGE_BYTES)
+            return None
+        data = Path(path).read_bytes()
+    except (OSError, PathOutsideDataRoot) as exc:
+        log.warning("scene image %s not attached: %s", image_path, exc)
+        return None
+    mime = mimetypes.guess_type(path.name)[0] or "image/jpeg"
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def response_messages(r: ReplyInputs, image_url: str | None) -> list[dict[str, Any]]:
+    packet = background(r) + "\n\n" + conversation(r)
+    content: Any = packet
+    if image_url:
+        content = [{"type": "text", "text": packet},
+                   {"type": "image_url", "image_url": {"url": image_url, "detail": "high"}}]
+    return [{"role": "system", "content": response_system(r.language, r.visual_memory_enabled)},
+            {"role": "user", "content": content}]
+
+
+def history_text(messages: list[tuple[str, str]], limit: int = 12) -> str:
+    return "\n".join(f"{'User' if role == 'user' else 'Nadine'}: {text}" for role, text in messages[-limit:]) or "(none)"

@@ -1,0 +1,40 @@
+"""Everything the response step may use for one reply, gathered once from the turn state so the model
+prompt and the offline template see exactly the same facts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from common.store import UserProfile
+from interaction.memory.api import MemoryHit, VisualMemory
+from interaction.names import NameConfirmation
+from interaction.profiles import ProfileOutcome
+from interaction.understanding import Emotion
+
+
+@dataclass
+class ReplyInputs:
+    text: str
+    intent: str
+    is_recall: bool
+    now: datetime
+    language: str
+    user_emotion: Emotion
+    profile: UserProfile | None = None
+    outcome: ProfileOutcome | None = None
+    identity_event: str | None = None
+    confirmation: NameConfirmation | None = None
+    scene: VisualMemory | None = None  # only an injected scene
+    episode: MemoryHit | None = None  # recall turns only
+    conversation: MemoryHit | None = None  # recall turns only
+    search: str | None = None
+    vision: str | None = None
+    knowledge: str | None = None
+    affect: str = ""
+    history: list[tuple[str, str]] = field(default_factory=list)
+    visual_memory_enabled: bool = True
+
+    @property
+    def name(self) -> str | None:
+        return self.profile.user_name if self.profile and self.profile.known else None

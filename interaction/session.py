@@ -1,0 +1,31 @@
+"""One conversation with one person: who Nadine believes it is, what was said, what is pending."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from interaction.memory.api import TranscriptTurn
+from interaction.names import NameConfirmation
+from interaction.profiles import Identity
+
+
+@dataclass
+class Session:
+    identity: Identity = field(default_factory=Identity)
+    history: list[tuple[str, str]] = field(default_factory=list)  # trimmed chat history for prompts
+    transcript: list[TranscriptTurn] = field(default_factory=list)  # the full session, for the episode
+    confirmation: NameConfirmation | None = None
+    greeted_user_id: str | None = None
+    pending_facts: dict = field(default_factory=dict)
+    # the face id perception keeps reporting for someone who said they are someone else
+    ignored_face_id: str | None = None
+
+    def record_exchange(self, user_text: str, reply: TranscriptTurn, limit: int) -> None:
+        """The user's words are already in the transcript (the graph summarises it); add the reply."""
+        self.transcript.append(reply)
+        self.history += [("user", user_text), ("nadine", reply.text)]
+        del self.history[:-limit]
+
+    @property
+    def spoke(self) -> bool:
+        return any(t.role == "user" for t in self.transcript)

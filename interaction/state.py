@@ -1,0 +1,38 @@
+"""The graph state of one turn (reference §4.3 CustomState, plus what our DM hands in and reads back)."""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from interaction.memory.api import RetrievalResult, TranscriptTurn
+from interaction.names import NameConfirmation
+from interaction.profiles import Identity, ProfileOutcome
+from interaction.understanding import PlanStep, TurnUnderstanding
+
+
+class TurnState(TypedDict, total=False):
+    # handed in by the dialogue manager
+    text: str
+    turn_id: str | None
+    messages: list[tuple[str, str]]  # earlier (role, text) pairs of this session, role user | nadine
+    transcript: list[TranscriptTurn]  # the full session so far, this utterance included
+    identity: Identity
+    name_confirmation: NameConfirmation | None
+    identity_event: str | None  # the DM settled a name confirmation before the graph ran
+    pending_facts: dict  # profile facts heard before the speaker's name was known
+    greeted_user_id: str | None
+    pins: dict[str, Any]  # UserInput's user_emotion / is_recall / intent
+    language: str
+    # filled by the nodes
+    understanding: TurnUnderstanding
+    intent: str
+    is_recall: bool
+    plan_steps: list[PlanStep]
+    profile_outcome: ProfileOutcome | None
+    retrieval: RetrievalResult | None
+    search_results: str | None
+    vision_results: str | None
+    knowledge_retrieval: str | None
+    final_message: str
+    episodic_saved: bool
+    llm_failed: bool  # a configured endpoint failed: the rest of this turn runs offline

@@ -1,0 +1,63 @@
+"""TurnUnderstanding (reference §4.7): what the understand step decides about one user turn."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+EMOTION_LABELS = ("happy", "sad", "angry", "fearful", "disgusted", "surprised", "neutral")
+EmotionLabel = Literal["happy", "sad", "angry", "fearful", "disgusted", "surprised", "neutral"]
+
+INTENTS = ("first_greeting", "update_user_info", "end_conversation", "language_change", "continue_conversation")
+TOOL_AGENTS = ("search_agent", "knowledge_rag_agent", "vision_agent")
+PLAN_AGENTS = (*TOOL_AGENTS, "response_agent")
+
+# Labels a model may answer with that mean one of ours; anything else becomes neutral.
+_LABEL_ALIASES = {
+    "joy": "happy", "happiness": "happy", "excited": "happy", "sadness": "sad", "anger": "angry",
+    "fear": "fearful", "afraid": "fearful", "disgust": "disgusted", "surprise": "surprised",
+}
+
+
+def coerce_label(label: object) -> EmotionLabel:
+    text = str(label or "").strip().lower()
+    text = _LABEL_ALIASES.get(text, text)
+    return text if text in EMOTION_LABELS else "neutral"  # type: ignore[return-value]
+
+
+class Emotion(BaseModel):
+    label: EmotionLabel = "neutral"
+    intensity: float = Field(0.0, ge=0.0, le=1.0)
+
+    @field_validator("label", mode="before")
+    @classmethod
+    def _label(cls, v: object) -> str:
+        return coerce_label(v)
+
+    @field_validator("intensity", mode="before")
+    @classmethod
+    def _clip(cls, v: object) -> float:
+        try:
+            return min(1.0, max(0.0, float(v)))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return 0.0
+
+
+class PlanStep(BaseModel):
+    agent: str
+    message: str = ""
+
+
+class TurnUnderstanding(BaseModel):
+    intent: str = "continue_conversation"
+    emotion: Emotion = Emotion()  # Nadine's own reaction: drives tone and PAD
+    user_emotion: Emotion = Emotion()  # what the user feels now: drives scene storage
+    is_recall: bool = False
+    plan: list[PlanStep] = []
+    language: str | None = None  # target language named by a language_change turn
+
+    @classmethod
+    def safe(cls, text: str) -> TurnUnderstanding:
+        """The fallback for any failure: carry on talking, neutral, one response step."""
+        return cls(plan=[PlanStep(agent="response_agent", message=text)])

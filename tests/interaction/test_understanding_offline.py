@@ -1,0 +1,124 @@
+"""Pure logic: offline understanding (intent cues, recall, emotion label and intensity), the §4.5 guards,
+profile extraction (present-tense facts only), affect and the offline replies' honesty."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from common.store import UserProfile
+from interaction.affect import EMOTION_TO_PAD, AffectState
+from interaction.guards import GuardContext, apply_guards
+from interaction.memory.api import MemoryHit, VisualMemory
+from interaction.offline.extract import answer_name, extract_profile
+from interaction.offline.replies import offline_reply
+from interaction.offline.understand import understand, user_emotion
+from interaction.reply_inputs import ReplyInputs
+from interaction.understanding import Emotion, PlanStep, TurnUnderstanding
+
+NO_USER = GuardContext(user_id=None, greeted_user_id=None, confirmation_pending=False)
+
+
+@pytest.mark.parametrize("text,intent", [
+    ("Hello there!", "first_greeting"),
+    ("Hello! My name is Maya.", "update_user_info"),
+    ("I work at Trafigura.", "update_user_info"),
+    ("Goodbye, see you soon!", "end_conversation"),
+    ("I have to go now.", "end_conversation"),
+    ("Can you say goodbye in French?", "continue_conversation"),
+    ("What's the weather like in Geneva?", "continue_conversation"),
+    ("Could you speak French please?", "language_change"),
+])
+def test_offline_intents(text, intent):
+    assert understand(text).intent == intent
+
+
+def test_recall_cues_and_plan():
+    assert understand("Do you remember what I told you last time?").is_recall
+    assert not understand("I just defended my PhD thesis today, I'm so happy!").is_recall
+    agents = [s.agent for s in understand("What's the weather like in Geneva?").plan]
+    assert agents == ["search_agent", "response_agent"]
+    assert [s.agent for s in understand("Who created you?").plan][0] == "knowledge_rag_agent"
+    assert [s.agent for s in understand("What do you see?").plan][0] == "vision_agent"
+
+
+def test_user_emotion_labels_and_intensity():
+    joy = user_emotion("I just defended my PhD thesis today, I'm so happy!")
+    assert joy.label == "happy" and joy.intensity >= 0.8
+    assert user_emotion("I'm happy.").intensity < joy.intensity  # the intensifier and "!" raise it
+    assert user_emotion("My dog died yesterday, I'm really sad.").label == "sad"
+    assert user_emotion("I'm so angry at my landlord").label == "angry"
+    assert user_emotion("I'm terrified of the exam tomorrow").label == "fearful"
+    assert user_emotion("That food was disgusting").label == "disgusted"
+    assert user_emotion("Wow, I can't believe it!").label == "surprised"
+    calm = user_emotion("Hello! My name is Maya.")
+    assert calm.label == "neutral" and calm.intensity < 0.3
+    assert user_emotion("I'm not happy about this").label != "happy"  # negated emotion word
+
+
+def test_guards_reference_rules():
+    def guarded(intent, text, ctx=NO_USER, plan=None):
+        u = TurnUnderstanding(intent=intent, plan=plan or [PlanStep(agent="search_agent", message=text)])
+        return apply_guards(u, text, ctx)
+
+    assert guarded("made_up_label", "hm").intent == "continue_conversation"
+    assert guarded("first_greeting", "Hi, I'm Tom").intent == "update_user_info"
+    assert guarded("update_user_info", "Who are you? Tell me about yourself").intent == "continue_conversation"
+    assert guarded("end_conversation", "that was fun").intent == "continue_conversation"
+    assert guarded("continue_conversation", "Bye, see you tomorrow").intent == "end_conversation"
+    farewell = guarded("end_conversation", "Bye!")
+    assert [s.agent for s in farewell.plan] == ["response_agent"]
+    greeted = GuardContext(user_id="261129_0001", greeted_user_id="261129_0001", confirmation_pending=False)
+    assert guarded("first_greeting", "Hello!", greeted).intent == "continue_conversation"
+    assert guarded("first_greeting", "Hello!").intent == "first_greeting"  # never suppressed without an id
+    pending = GuardContext(user_id=None, greeted_user_id=None, confirmation_pending=True)
+    assert guarded("continue_conversation", "hm, maybe", pending).intent == "update_user_info"
+    lang = guarded("language_change", "Please speak German")
+    assert lang.intent == "continue_conversation" and lang.language == "de-DE"
+    assert guarded("continue_conversation", "you forgot what I said?").is_recall  # regex fallback
+    unknown_agent = guarded("continue_conversation", "x", plan=[PlanStep(agent="rm_rf_agent")])
+    assert [s.agent for s in unknown_agent.plan] == ["response_agent"]
+
+
+def test_profile_extraction_present_tense_only():
+    got = extract_profile("I'm Maya Rossi, I work at Trafigura and I live in Geneva. I like hiking and jazz.")
+    assert (got.user_name, got.current_company, got.location) == ("Maya Rossi", "Trafigura", "Geneva")
+    assert got.hobbies == ["hiking"] and got.interests == ["jazz"]
+    past = extract_profile("I used to work at Google. I lived in Paris when I was young.")
+    assert past.facts() == {} and past.user_name is None
+    assert extract_profile("I just defended my PhD thesis today, I'm so happy!").facts() == {}
+    assert extract_profile("Do you know where I live?").facts() == {}
+    assert extract_profile("call me bob").user_name == "Bob"
+    assert extract_profile("I'm a software engineer at Logitech").current_position == "software engineer"
+    assert answer_name("No, it's Mia.") == "Mia" and answer_name("Mia") == "Mia" and answer_name("no") is None
+
+
+def test_affect_pad_update_and_decay():
+    affect = AffectState()
+    affect.update(Emotion(label="happy", intensity=1.0))
+    assert affect.emotion == EMOTION_TO_PAD["happy"] and affect.arousal > 0
+    first = affect.emotion[0]
+    affect.update(Emotion(label="neutral", intensity=0.0))
+    assert affect.emotion[0] == pytest.approx(first * 0.5)  # half survives one turn
+    assert affect.mood[0] > 0.2  # the mood moved towards joy
+
+
+def _inputs(**kw) -> ReplyInputs:
+    base = dict(text="Do you remember what I told you last time?", intent="continue_conversation", is_recall=True,
+                now=datetime(2026, 12, 1, 10, 0), language="en-US", user_emotion=Emotion(),
+                profile=UserProfile(user_id="261129_0001", user_name="Maya"))
+    return ReplyInputs(**{**base, **kw})
+
+
+def test_offline_recall_reply_quotes_the_scene_and_never_invents():
+    scene = VisualMemory(scene_id="scene_20261129_101500_abcdef", image_path="x.jpg", similarity=0.4, threshold=0.2,
+                         injected=True, description="a person smiling", timestamp="2026-11-29T10:15:00",
+                         user_message="I just defended my PhD thesis today, I'm so happy!")
+    reply = offline_reply(_inputs(scene=scene))
+    assert "I just defended my PhD thesis today" in reply and reply.startswith("Of course")
+    honest = offline_reply(_inputs())
+    assert "don't remember" in honest
+    episode = MemoryHit(text="Observation: Maya said she adopted a cat called Pixel.\nThought: x", similarity=0.5,
+                        timestamp="2026-11-30T09:00:00")
+    assert "Pixel" in offline_reply(_inputs(episode=episode))
