@@ -1,6 +1,6 @@
 """Calibrate a text embedder's scene-retrieval thresholds from labelled (query, scene text) pairs.
 
-    python -m scripts.eval.calibrate --pairs scripts/eval/calibration_pairs/minilm_pairs.jsonl \
+    python -m scripts.eval.calibrate --pairs scripts/eval/calibration_pairs/minilm_*.jsonl \
         [--embedder minilm_onnx|openai] [--write]
 
 Each pair has `kind` (ordinary | recall | first_meeting), `query` (what the person says), the scene's
@@ -11,7 +11,11 @@ retrieval text (`scene`; for first_meeting it defaults to the first-meeting anch
   positives than negatives does not pull the threshold down;
 * among thresholds with the same balanced accuracy, take the middle of the widest gap between
   neighbouring similarities (the largest margin), so a new pair near the boundary is least likely to
-  flip.
+  flip;
+* on ordinary turns only thresholds that let no labelled non-match through are considered
+  (--max-fpr ordinary=0 by default): there nobody asked to remember, and an unrelated moment brought up
+  in small talk is a visible mistake while a related one left out is not.
+Generic recall questions (no content words) are left out: interaction answers them by recency.
 
 ordinary -> similarity_threshold, recall -> recall_threshold, first_meeting ->
 first_meeting_recall_threshold (retrieval uses max(recall, first-meeting) for the anchor). With --write
@@ -38,12 +42,16 @@ from common.embedding import build_text_embedder
 from common.embedding.registry import profile_key
 from common.store.scenes import FIRST_MEETING_ANCHOR
 from common.vision.base import BackendUnavailable
+from interaction.memory.recall_query import is_generic_recall
 
 KINDS = {
     "ordinary": "similarity_threshold",
     "recall": "recall_threshold",
     "first_meeting": "first_meeting_recall_threshold",
 }
+# On an ordinary turn nobody asked to remember anything: an unrelated moment brought up in small talk
+# is a visible mistake, a related one left out is not. So no labelled non-match may pass there.
+DEFAULT_MAX_FPR = {"ordinary": 0.0}
 ROUND = 3
 
 
@@ -121,8 +129,11 @@ def _auc(pos: np.ndarray, neg: np.ndarray) -> float | None:
     return float(greater / (len(pos) * len(neg)))
 
 
-def choose_threshold(similarities: list[float], should_match: list[bool], pad: float = 0.05) -> ThresholdChoice:
-    """Balanced-accuracy-maximising threshold, ties broken by the widest margin (module docstring).
+def choose_threshold(
+    similarities: list[float], should_match: list[bool], max_fpr: float | None = None, pad: float = 0.05
+) -> ThresholdChoice:
+    """Balanced-accuracy-maximising threshold, ties broken by the widest margin (module docstring);
+    with max_fpr only thresholds that let at most that share of non-matches through are considered.
     A similarity >= threshold counts as a match."""
     sims = np.asarray(similarities, dtype=float)
     labels = np.asarray(should_match, dtype=bool)
@@ -138,6 +149,8 @@ def choose_threshold(similarities: list[float], should_match: list[bool], pad: f
         t = (lo + hi) / 2
         tpr = float((pos >= t).mean()) if len(pos) else None
         tnr = float((neg < t).mean()) if len(neg) else None
+        if max_fpr is not None and tnr is not None and 1.0 - tnr > max_fpr + 1e-12:
+            continue
         rates = [r for r in (tpr, tnr) if r is not None]
         ba = sum(rates) / len(rates)
         key = (round(ba, 9), (hi - lo) / 2, t)
@@ -166,12 +179,23 @@ def pair_similarities(pairs: list[Pair], embed) -> np.ndarray:
     return np.array([float(vectors[index[p.query]] @ vectors[index[p.scene]]) for p in pairs])
 
 
-def calibrate(pairs: list[Pair], sims: np.ndarray) -> dict[str, ThresholdChoice]:
+def thresholded(pair: Pair) -> bool:
+    """A generic recall question ("what did I tell you last time?") is answered by recency in
+    interaction/memory/scene_index.py, never by the recall threshold, so it does not calibrate it."""
+    return not (pair.kind == "recall" and is_generic_recall(pair.query))
+
+
+def calibrate(
+    pairs: list[Pair], sims: np.ndarray, max_fpr: dict[str, float] | None = None
+) -> dict[str, ThresholdChoice]:
+    limits = DEFAULT_MAX_FPR if max_fpr is None else max_fpr
     out = {}
     for kind in KINDS:
-        idx = [i for i, p in enumerate(pairs) if p.kind == kind]
+        idx = [i for i, p in enumerate(pairs) if p.kind == kind and thresholded(p)]
         if idx:
-            out[kind] = choose_threshold([float(sims[i]) for i in idx], [pairs[i].should_match for i in idx])
+            out[kind] = choose_threshold(
+                [float(sims[i]) for i in idx], [pairs[i].should_match for i in idx], limits.get(kind)
+            )
     return out
 
 
@@ -217,7 +241,8 @@ def replace_profile_block(yaml_text: str, name: str, profile: dict[str, float]) 
         base = indent + step if depth else 0
         new = []
         for level, key in enumerate(path[depth:]):
-            new.append(" " * (base + level * step) + f"{key}:")
+            note = "  # python -m scripts.eval.calibrate --write" if key == "embedder_profiles" else ""
+            new.append(" " * (base + level * step) + f"{key}:{note}")
         leaf_indent = base + (len(path) - depth) * step
         new += [" " * leaf_indent + f"{k}: {v}" for k, v in profile.items()]
         insert_at = end
@@ -264,7 +289,7 @@ def report(choices: dict[str, ThresholdChoice], pairs: list[Pair], sims: np.ndar
         )
     wrong = [
         (p, s) for p, s in zip(pairs, sims, strict=True)
-        if p.kind in choices and (s >= choices[p.kind].threshold) != p.should_match
+        if p.kind in choices and thresholded(p) and (s >= choices[p.kind].threshold) != p.should_match
     ]
     if wrong:
         out.append("misclassified at the chosen thresholds:")
@@ -277,16 +302,33 @@ def report(choices: dict[str, ThresholdChoice], pairs: list[Pair], sims: np.ndar
     return "\n".join(out)
 
 
+def _max_fpr(items: list[str] | None) -> dict[str, float]:
+    if items is None:
+        return DEFAULT_MAX_FPR
+    out = {}
+    for item in items:
+        if item == "none":
+            continue
+        kind, _, rate = item.partition("=")
+        if kind not in KINDS:
+            raise ValueError(f"--max-fpr: unknown kind {kind!r}")
+        out[kind] = float(rate)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.eval.calibrate", description=__doc__.split("\n")[0])
-    parser.add_argument("--pairs", type=Path, required=True)
+    parser.add_argument("--pairs", type=Path, nargs="+", required=True, help="one or more pair files")
     parser.add_argument("--embedder", choices=["minilm_onnx", "openai"], default=None,
                         help="default: interaction.visual_memory.text_embedder")
+    parser.add_argument("--max-fpr", nargs="*", default=None, metavar="KIND=RATE",
+                        help="false-match rate a kind may have (default: ordinary=0); 'none' for plain balanced accuracy")
     parser.add_argument("--write", action="store_true", help="update this embedder's profile in interaction.yaml")
     parser.add_argument("--config-dir", type=Path, default=None)
     args = parser.parse_args(argv)
     try:
-        pairs = load_pairs(args.pairs)
+        pairs = [p for path in args.pairs for p in load_pairs(path)]
+        max_fpr = _max_fpr(args.max_fpr)
         overrides = [f"interaction.visual_memory.text_embedder={args.embedder}"] if args.embedder else []
         settings = load_settings(config_dir=args.config_dir, overrides=overrides)
         embedder = build_text_embedder(settings.interaction)
@@ -294,9 +336,11 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, ConfigError, BackendUnavailable) as exc:
         print(f"calibrate: {exc}", file=sys.stderr)
         return 2
-    choices = calibrate(pairs, sims)
+    choices = calibrate(pairs, sims, max_fpr)
     name = profile_key(embedder)
-    print(f"embedder {embedder.name} (profile {name}), {len(pairs)} pairs from {args.pairs}")
+    generic = sum(not thresholded(p) for p in pairs)
+    print(f"embedder {embedder.name} (profile {name}), {len(pairs)} pairs from "
+          f"{', '.join(str(p) for p in args.pairs)} ({generic} generic recall pairs left out: answered by recency)")
     print(report(choices, pairs, sims))
     profile = {field: choices[kind].threshold for kind, field in KINDS.items() if kind in choices}
     print(json.dumps({"embedder": embedder.name, "profile": name, "thresholds": profile,

@@ -47,7 +47,7 @@ def test_one_class_only_still_gives_a_threshold():
 
 def test_calibrate_per_kind():
     pairs = [Pair("ordinary", "a", "b", True), Pair("ordinary", "c", "d", False),
-             Pair("recall", "e", "f", True), Pair("recall", "g", "h", False)]
+             Pair("recall", "remember my puppy?", "f", True), Pair("recall", "remember my job?", "h", False)]
     out = calibrate(pairs, [0.8, 0.4, 0.3, 0.1])
     assert out["ordinary"].threshold == pytest.approx(0.6)
     assert out["recall"].threshold == pytest.approx(0.2)
@@ -94,3 +94,27 @@ def test_replace_creates_missing_section():
     text = replace_profile_block("common:\n  x: 1\n", "openai", {"similarity_threshold": 0.3})
     assert yaml.safe_load(text)["interaction"]["visual_memory"]["embedder_profiles"]["openai"] == {
         "similarity_threshold": 0.3}
+
+
+def test_generic_recall_questions_do_not_calibrate_the_recall_threshold():
+    pairs = [Pair("recall", "Do you remember what I told you last time?", "I adopted a puppy", True),
+             Pair("recall", "Do you remember my puppy?", "I adopted a puppy", True),
+             Pair("recall", "Do you remember my new job?", "I adopted a puppy", False)]
+    out = calibrate(pairs, [0.05, 0.6, 0.2])
+    assert out["recall"].n_pos == 1
+    assert out["recall"].threshold == pytest.approx(0.4)
+
+
+def test_every_committed_pair_file_loads():
+    for path in PAIRS.parent.glob("*.jsonl"):
+        assert load_pairs(path), path
+
+
+def test_ordinary_turns_let_no_labelled_non_match_through():
+    sims = [0.9, 0.45, 0.44, 0.43, 0.5, 0.2]
+    labels = [True, True, True, True, False, False]
+    assert choose_threshold(sims, labels).threshold == pytest.approx(0.315)  # balanced accuracy alone
+    strict = choose_threshold(sims, labels, max_fpr=0.0)
+    assert strict.threshold == pytest.approx(0.7)
+    pairs = [Pair("ordinary", str(i), "s", m) for i, m in enumerate(labels)]
+    assert calibrate(pairs, sims)["ordinary"].threshold == pytest.approx(0.7)
