@@ -129,7 +129,6 @@ class ScriptPlayer:
             yield PresenceSeen(index, self._arrive(images))
             for number, turn in enumerate(session.turns, 1):
                 yield self._turn(index, number, turn)
-        self._leave()
 
     # --- presence ------------------------------------------------------------------------------
 

@@ -16,7 +16,8 @@ class Transcript:
         self.out = out
 
     def _line(self, text: str = "", indent: str = "") -> None:
-        wrapped = textwrap.fill(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ") if text else ""
+        wrapped = textwrap.fill(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
+                                break_long_words=False, break_on_hyphens=False) if text else ""
         print(wrapped, file=self.out, flush=True)
 
     def show(self, event: Event) -> None:
@@ -38,7 +39,7 @@ class Transcript:
             self._line(f"[perception] recognises {msg.user_name} by face (user {msg.user_id}, "
                        f"confidence {msg.confidence:.0f}%)", "  ")
         else:
-            self._line(f"[perception] sees a face it does not know (confidence {msg.confidence:.0f}%)", "  ")
+            self._line("[perception] sees a face it does not know yet", "  ")
 
     def _turn(self, o: TurnOutcome) -> None:
         self._line(f"Person: {o.spec.say}", "  ")
@@ -48,10 +49,9 @@ class Transcript:
             return
         if r.retrieved is not None:
             ret = r.retrieved
-            verdict = "recalled" if ret.injected else "not used"
-            relation = ">=" if ret.similarity >= ret.threshold else "<"
-            self._line(f"[memory] {verdict} scene {ret.scene_id} ({ret.scene_type or 'moment'}): similarity "
-                       f"{ret.similarity:.2f} {relation} threshold {ret.threshold:.2f} — "
+            verdict = "recalled" if ret.injected else "closest scene, not used:"
+            self._line(f"[memory] {verdict} {ret.scene_type or 'moment'} scene {ret.scene_id}, similarity "
+                       f"{ret.similarity:.2f} (threshold {ret.threshold:.2f}): "
                        f"\"{ret.user_message or ret.description or ''}\"", "    ")
         self._line(f"Nadine: {r.reply}", "  ")
         d = o.decision

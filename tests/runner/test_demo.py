@@ -1,0 +1,35 @@
+"""The README's first command, end to end: the real suite plays the bundled demo script."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.support import PROJECT_ROOT
+
+pytestmark = pytest.mark.slow
+
+DEMO = PROJECT_ROOT / "scripts" / "demo" / "demo.yaml"
+
+
+def test_demo_runs_to_completion_and_recalls_the_stored_moment(tmp_path):
+    env = dict(os.environ, NADINE_LOG_DIR=str(tmp_path / "logs"))
+    began = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "scripts.run_script", str(DEMO), "--demo"], cwd=PROJECT_ROOT,
+                         env=env, capture_output=True, text=True, timeout=400)
+    took = time.monotonic() - began
+    assert out.returncode == 0, out.stdout + out.stderr[-4000:]
+    turns = [json.loads(line) for line in out.stdout.splitlines()[:-1]]
+    moment = next(t for t in turns if t["session"] == 1 and t["stored"] and t["stored"]["scene_type"] == "moment")
+    recall = next(t for t in turns if t["session"] == 2 and t["is_recall"])
+    assert recall["retrieved"]["scene_id"] == moment["stored"]["scene_id"]
+    assert recall["retrieved"]["injected"] is True
+    assert all(t["user_name"] == "Eileen" for t in turns if t["session"] == 2)
+    assert "=== Session 2, 48 hours later" in out.stderr and "[memory] recalled moment scene" in out.stderr
+    assert "[memory] stored moment scene" in out.stderr
+    print(f"demo took {took:.1f} s")
