@@ -88,9 +88,12 @@ class DialogueManager:
 
     def on_user_detected(self, msg: UserDetected) -> None:
         """Switch to a different recognised person: close the outgoing session, load the new profile.
-        Nobody in view or an unrecognised face keeps the session (it ends on a farewell or a switch)."""
+        The all-null message (nobody in view for no_face_timeout_s) closes the session: the person left.
+        An unrecognised face keeps it (perception links the face once a name is settled)."""
         uid = msg.user_id
         if uid is None:
+            if msg.user_name is None and (self.session.spoke or self.session.identity.user_id):
+                self.close_session("nobody in view")
             return
         if not is_valid_user_id(uid):
             log.warning("user_detected with invalid user id %r dropped", uid)

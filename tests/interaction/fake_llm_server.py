@@ -1,0 +1,73 @@
+"""A tiny OpenAI-compatible HTTP server (POST /v1/chat/completions) for tests: it answers the way
+a JSON-mode model would for our prompts, records every request, and can be told to fail."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+TEXT_REPLY = "Lovely to talk with you, this answer came from the language model."
+
+
+def _answer(body: dict) -> str:
+    system = str(body["messages"][0]["content"])
+    user = body["messages"][-1]["content"]
+    user_text = user if isinstance(user, str) else " ".join(p.get("text", "") for p in user if isinstance(p, dict))
+    latest = user_text.rsplit("Latest user message:", 1)[-1]
+    if "analyse one user turn" in system:
+        intent = "update_user_info" if "my name is" in latest.lower() else "continue_conversation"
+        return json.dumps({"intent": intent, "emotion": {"label": "happy", "intensity": 0.6},
+                           "user_emotion": {"label": "surprised", "intensity": 0.65}, "is_recall": False,
+                           "plan": [{"agent": "response_agent", "message": "answer"}]})
+    if "Extract profile facts" in system:
+        name = "Zora" if "zora" in latest.lower() else None
+        return json.dumps({"user_name": name, "current_company": "ACME" if "acme" in latest.lower() else None,
+                           "current_position": None, "location": None, "hobbies": [], "interests": []})
+    if "Summarise this conversation" in system:
+        return json.dumps({"observation": "Zora said she works at ACME.", "thought": "calm",
+                           "action": "Nadine listened.", "result": "Zora works at ACME."})
+    return TEXT_REPLY
+
+
+class FakeLlmServer:
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+        self.fail = False
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                server.requests.append({"path": self.path, "body": body})
+                if server.fail or self.path != "/v1/chat/completions":
+                    self.send_response(500 if server.fail else 404)
+                    self.send_header("Content-Type", "application/json")
+                    self.end_headers()
+                    self.wfile.write(b'{"error": {"message": "boom", "type": "server_error"}}')
+                    return
+                reply = {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": body.get("model"),
+                         "choices": [{"index": 0, "finish_reason": "stop",
+                                      "message": {"role": "assistant", "content": _answer(body)}}],
+                         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+                data = json.dumps(reply).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def bodies(self, marker: str) -> list[dict]:
+        return [r["body"] for r in self.requests if marker in json.dumps(r["body"]["messages"][0])]
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
