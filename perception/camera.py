@@ -36,6 +36,7 @@ class Frame:
     rgb: np.ndarray  # (H, W, 3) uint8, RGB
     seq: int
     cut: bool = False  # a new still image: what was tracked before is not continuous with this frame
+    static: bool = False  # the very same pixels as this source's previous frame (an unchanged still)
     depth_m: np.ndarray | None = None  # (H, W) metres, aligned to rgb (RealSense)
     deproject: Callable[[float, float, float], tuple[float, float, float]] | None = None
 
@@ -122,7 +123,7 @@ class WatchFolder:
             rgb, changed = self._cache.get(path)
             if rgb is not None:
                 self._seq += 1
-                return Frame(rgb, self._seq, cut=changed)
+                return Frame(rgb, self._seq, cut=changed, static=not changed)
         return None
 
     def close(self) -> None:

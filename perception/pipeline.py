@@ -76,6 +76,7 @@ class Perception:
         self.preview = preview
         self.events: queue.Queue[tuple[str, object, float]] = queue.Queue()
         self._was_tracking = False
+        self._last_faces: list[FaceBox] | None = None
         if backends.detector is None:
             log.error("no face detector: nobody will ever be seen (see the backend error above)")
 
@@ -107,6 +108,12 @@ class Perception:
     def _detect(self, frame: Frame) -> list[FaceBox]:
         if self.b.detector is None:
             return []
+        if frame.static and self._last_faces is not None:
+            return self._last_faces  # an unchanged still: same pixels, same faces, no CPU spent
+        self._last_faces = self._detect_pixels(frame)
+        return self._last_faces
+
+    def _detect_pixels(self, frame: Frame) -> list[FaceBox]:
         rgb = frame.rgb
         h, w = rgb.shape[:2]
         scale = self.detect_max_side / max(h, w) if self.detect_max_side else 1.0
@@ -124,8 +131,9 @@ class Perception:
         return [dataclasses.replace(f, depth_m=frame.depth_at((f.x1 + f.x2) // 2, (f.y1 + f.y2) // 2))
                 for f in faces]
 
-    def _identify(self, rgb: np.ndarray, track: Track, force: bool) -> bool:
-        due = track.identity is None or force or track.frames_since_identify >= self.identify_every_n
+    def _identify(self, frame: Frame, track: Track, force: bool) -> bool:
+        periodic = track.frames_since_identify >= self.identify_every_n and not frame.static
+        due = track.identity is None or force or periodic
         if not due:
             track.frames_since_identify += 1
             return False
@@ -133,7 +141,7 @@ class Perception:
             track.identity = Identity(None, -1.0)
         else:
             previous = track.identity
-            track.identity = self.b.recognizer.identify(rgb, track.box)
+            track.identity = self.b.recognizer.identify(frame.rgb, track.box)
             if previous is None or previous.user_id != track.identity.user_id:
                 log.info("track %d identified as %s (cos %.3f)", track.track_id,
                          track.identity.user_id or "unknown", track.identity.best_cos)
@@ -167,7 +175,7 @@ class Perception:
         probs = None
         if visible:
             t0 = time.perf_counter()
-            times.identified = self._identify(frame.rgb, track, force_identify)
+            times.identified = self._identify(frame, track, force_identify)
             times.identify = time.perf_counter() - t0
             if self.b.emotion is not None:
                 t0 = time.perf_counter()

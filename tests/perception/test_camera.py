@@ -33,7 +33,7 @@ def test_watch_folder_shows_the_newest_image_and_nothing_when_empty(tmp_path: Pa
     frame = src.read()
     assert frame is not None and frame.rgb[0, 0, 0] == 200 and frame.cut
     again = src.read()
-    assert again.rgb[0, 0, 0] == 200 and not again.cut  # same picture: a continuous view
+    assert again.rgb[0, 0, 0] == 200 and not again.cut and again.static  # same picture, no new work
     touch(tmp_path / "a.png", time.time() + 5)
     assert src.read().rgb[0, 0, 0] == 10
 

@@ -190,7 +190,7 @@ def test_bad_inputs_are_refused(rig: Rig, tmp_path: Path):
     time.sleep(2.5)  # past registration_wait_s for the unknown id
     assert [m.turn_id for m in rig.rec[t.STORAGE_DECISION].messages] == ["t4"]
     after = sorted(p for p in rig.data.rglob("*") if p.is_file() and "study_logs" not in p.parts)
-    assert set(after) - set(before) == {inside}
+    assert set(after) - set(before) == {inside} and set(before) <= set(after)  # nothing stored lost
     assert not (rig.data.parent / "x").exists() and not (rig.layout.profiles_dir / "unknown_9999").exists()
     log = rig.proc.log_text()
     assert "zz_corrupt.jpg is not a readable image" in log
