@@ -5,7 +5,8 @@ private Mosquitto on a free loopback port and every process not already online t
 data root (unless --data-dir or the script's data_dir names one) and perception watching a folder the
 runner fills with the session's camera images. Prints one JSON object per turn and a summary line on
 stdout; logs go to stderr and logs/run_script/<script>-<time>/. Exit code: 0 every expectation met,
-1 some not met, 2 the suite could not run. --demo also prints a readable transcript to stderr.
+1 some not met, 2 the suite could not run. --demo also prints a readable transcript to stderr and
+paces the turns like a person: each waits until Nadine has finished speaking the previous reply.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--keep", action="store_true", help="keep the temporary data root and camera folder")
     p.add_argument("--config-override", action="append", default=[], metavar="KEY=VALUE",
                    help="passed to every process after the runner's own, e.g. perception.camera.fps=5")
-    p.add_argument("--demo", action="store_true", help="also print a readable transcript to stderr")
+    p.add_argument("--demo", action="store_true",
+                   help="also print a readable transcript to stderr, and let Nadine finish speaking before each turn")
     p.add_argument("--broker", metavar="HOST:PORT", help="use this broker (and processes already online on it)")
     p.add_argument("--log-dir", type=Path, help="where the processes' and the runner's logs go")
     return p.parse_args(argv)
@@ -122,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         if not bus.start(wait_s=10):
             raise SuiteError("the runner could not connect to the broker")
         player = ScriptPlayer(bus, observer, camera, data_dir, settings.perception.faces.no_face_timeout_s,
-                              alive=suite.check_alive)
+                              alive=suite.check_alive, wait_for_speech=args.demo)
         for event in player.play(script, cameras):
             if transcript is not None:
                 transcript.show(event)

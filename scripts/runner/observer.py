@@ -1,4 +1,5 @@
-"""Records what the suite says on the bus (who is in view, turn results, storage decisions, scenes),
+"""Records what the suite says on the bus (who is in view, turn results, storage decisions, scenes,
+speech feedback),
 in arrival order, so the player can wait for "the first X after this point" without races."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 from common import topics as t
 from common.bus import Bus
 
-WATCHED = (t.USER_DETECTED, t.TURN_RESULT, t.STORAGE_DECISION, t.SCENE_STORED)
+WATCHED = (t.USER_DETECTED, t.TURN_RESULT, t.STORAGE_DECISION, t.SCENE_STORED, t.START_SPEAK, t.END_SPEAK)
 
 
 class Observer:

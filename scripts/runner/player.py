@@ -42,6 +42,8 @@ class Timeouts:
     decision_s: float = 30.0
     first_meeting_s: float = 15.0
     profile_s: float = 5.0
+    speech_onset_s: float = 3.0  # a reply whose speech has not begun by then is not waited for
+    speech_s: float = 60.0
 
 
 @dataclass
@@ -106,6 +108,7 @@ class ScriptPlayer:
     def __init__(
         self, bus: Bus, observer: Observer, camera: CameraFeeder, data_dir: Path,
         no_face_timeout_s: float, alive: Callable[[], None], timeouts: Timeouts | None = None,
+        wait_for_speech: bool = False,
     ) -> None:
         self.bus = bus
         self.observer = observer
@@ -115,6 +118,7 @@ class ScriptPlayer:
         self.no_face_timeout_s = no_face_timeout_s
         self.alive = alive
         self.timeouts = timeouts or Timeouts()
+        self.wait_for_speech = wait_for_speech
         self._run = uuid.uuid4().hex[:8]
         self._someone_announced = False
         self._first_presence = True
@@ -192,11 +196,25 @@ class ScriptPlayer:
         if expectation is not None and expectation.stored == "first_meeting":
             self.observer.wait_for(t.SCENE_STORED, lambda m: m.scene_type == "first_meeting", mark,
                                    self.timeouts.first_meeting_s, self.alive)
+        if self.wait_for_speech and result is not None:
+            self._let_nadine_finish(mark)
         scenes = [s for s in self.observer.since(t.SCENE_STORED, mark) if s.turn_id in (turn_id, None)]
         outcome = TurnOutcome(session, number, turn, result, decision, scenes, latency)
         if expectation is not None:
             outcome.checks = self._check(expectation, outcome)
         return outcome
+
+    def _let_nadine_finish(self, mark: int) -> None:
+        """A person waits for the spoken reply to end before talking again (the lab's microphone
+        reopens on end_speak). end_speak carries no turn id: count onsets and ends since the turn."""
+        if self.observer.wait_for(t.START_SPEAK, lambda m: True, mark, self.timeouts.speech_onset_s, self.alive) is None:
+            return
+
+        def done(_: object) -> bool:
+            return len(self.observer.since(t.END_SPEAK, mark)) >= len(self.observer.since(t.START_SPEAK, mark))
+
+        if self.observer.wait_for(t.END_SPEAK, done, mark, self.timeouts.speech_s, self.alive) is None:
+            log.warning("Nadine was still speaking %.0f s after the reply", self.timeouts.speech_s)
 
     def _check(self, expectation: Expect, outcome: TurnOutcome) -> dict[str, bool]:
         """Profile updates may land a moment after the reply: re-check those for a short while."""
