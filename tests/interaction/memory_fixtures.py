@@ -18,7 +18,10 @@ PHD = "I just defended my PhD thesis today, I'm so happy!"
 
 
 def make_settings(data_dir: Path, *overrides: str) -> NadineSettings:
-    return load_settings(environ={}, overrides=[f"common.data_dir={data_dir}", *overrides])
+    """The code defaults (not config/*.yaml, which a deployment tunes) plus `overrides`."""
+    no_yaml = data_dir / "no-config"
+    no_yaml.mkdir(parents=True, exist_ok=True)
+    return load_settings(config_dir=no_yaml, environ={}, overrides=[f"common.data_dir={data_dir}", *overrides])
 
 
 def jpeg(seed: int = 0, size: int = 96) -> bytes:

@@ -1,0 +1,96 @@
+"""LocalMemoryServices end to end on a real data root: ChromaDB, scenes, knowledge."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from interaction.memory.services import LocalMemoryServices
+from tests.interaction.memory_fixtures import PHD, layout_and_clock, make_settings, write_scene
+from tests.interaction.test_memory_episodic import GARDEN_SESSION, PHD_SESSION
+
+MAYA, TOM = "251008_0001", "251008_0002"
+
+
+def _services(tmp_path, *overrides):
+    layout, clock = layout_and_clock(tmp_path)
+    services = LocalMemoryServices(make_settings(tmp_path, *overrides), layout, clock, bus=None)
+    return services, layout, clock
+
+
+def _remember_maya(services, layout, clock):
+    write_scene(layout, MAYA, None, when=clock.now(), scene_type="first_meeting", memorability=1.0)
+    phd = write_scene(layout, MAYA, PHD, when=clock.now() + timedelta(minutes=2))
+    assert services.save_episode(MAYA, "Maya", *PHD_SESSION)
+    clock.advance(48)
+    services.on_scene_stored(MAYA)
+    return phd
+
+
+def test_recall_turn_injects_text_and_scene_ordinary_turn_does_not(tmp_path):
+    services, layout, clock = _services(tmp_path)
+    phd = _remember_maya(services, layout, clock)
+    recall = services.retrieve(MAYA, "Do you remember what I told you last time?", is_recall=True)
+    assert recall.text_injected and "PhD" in recall.episode.text and "PhD" in recall.conversation.text
+    assert recall.scene.scene_id == phd.scene_id and recall.scene.injected
+    chat = services.retrieve(MAYA, "I'm having a great day today!", is_recall=False)
+    assert chat.episode is not None and not chat.text_injected  # queried, not injected
+    assert chat.scene is None or not chat.scene.injected
+
+
+def test_a_second_user_never_gets_the_first_users_memory(tmp_path):
+    services, layout, clock = _services(tmp_path)
+    _remember_maya(services, layout, clock)
+    for question, recall in (("Do you remember my PhD defense?", True), ("Do you remember when we first met?", True),
+                             ("I just defended my PhD thesis today!", False)):
+        result = services.retrieve(TOM, question, is_recall=recall)
+        assert (result.episode, result.conversation, result.scene, result.text_injected) == (None, None, None, False)
+    assert services.save_episode(TOM, "Tom", *GARDEN_SESSION)
+    result = services.retrieve(TOM, "Do you remember my PhD defense?", is_recall=True)
+    assert "tomatoes" in result.episode.text and result.scene is None
+
+
+def test_unknown_and_malformed_users_get_nothing(tmp_path):
+    services, layout, clock = _services(tmp_path)
+    _remember_maya(services, layout, clock)
+    for user in ("", "../251008_0001", "251008_0001/../x", "Unknown user"):
+        result = services.retrieve(user, "Do you remember my PhD defense?", is_recall=True)
+        assert result.episode is None and result.scene is None
+    assert not services.save_episode("251008_0003", "Unknown", *PHD_SESSION)
+
+
+def test_visual_memory_off_keeps_text_memory(tmp_path):
+    services, layout, clock = _services(tmp_path, "common.enable_visual_memory=false")
+    _remember_maya(services, layout, clock)
+    result = services.retrieve(MAYA, "Do you remember my PhD defense?", is_recall=True)
+    assert result.scene is None and result.text_injected and "PhD" in result.episode.text
+
+
+def test_fusion_mode_pairs_the_winner_with_its_time_neighbour(tmp_path):
+    services, layout, clock = _services(tmp_path, "interaction.retrieval.mode=fusion")
+    phd = _remember_maya(services, layout, clock)
+    garden = write_scene(layout, MAYA, "Look at the tomatoes from my garden!", when=clock.now())
+    assert services.save_episode(MAYA, "Maya", *GARDEN_SESSION)
+    result = services.retrieve(MAYA, "How is your garden, are the tomatoes ripe?", is_recall=True)
+    assert result.details["mode"] == "fusion" and result.details["primary"] in {"episode", "scene"}
+    assert "tomatoes" in result.episode.text and "tomatoes" in result.conversation.text
+    assert result.scene.scene_id == garden.scene_id
+    thesis = services.retrieve(MAYA, "Tell me again about my PhD thesis defense", is_recall=True)
+    assert "PhD" in thesis.episode.text and thesis.scene.scene_id == phd.scene_id
+
+
+def test_forget_user_drops_collection_and_vectors(tmp_path):
+    services, layout, clock = _services(tmp_path)
+    _remember_maya(services, layout, clock)
+    assert services.retrieve(MAYA, "Do you remember my PhD defense?", is_recall=True).scene is not None
+    assert services.forget_user(MAYA) == {"text_memories": 2, "indexed_scenes": 2}
+    assert services.retrieve(MAYA, "Do you remember my PhD defense?", is_recall=True).episode is None
+    assert services.forget_user("../x") == {}
+
+
+@pytest.mark.parametrize("question", ["Who created you?", "Who made you, Nadine?", "Where were you built?"])
+def test_knowledge_answers_questions_about_nadine(tmp_path, question):
+    services, layout, clock = _services(tmp_path)
+    answer = services.knowledge(question)
+    assert answer.startswith("Nadine > Who created Nadine") and "Magnenat Thalmann" in answer
