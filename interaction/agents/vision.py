@@ -112,8 +112,11 @@ class VisionAgent:
         return self._caption(image)
 
     def _ask_vlm(self, question: str, image: Path) -> str | None:
-        from interaction.llm.base import LlmError, LlmRegistry
-
+        try:
+            from interaction.llm.base import LlmError, LlmRegistry
+        except ImportError as exc:  # the LLM layer is optional for the offline captioner path
+            log.error("no LLM layer for the vision model (%s); answering with the captioner", exc)
+            return None
         model = LlmRegistry(self._settings.interaction.llm).for_agent(AGENT)
         if model is None:
             return None
