@@ -60,6 +60,9 @@ class Recognizer:
     def learn_name(self, user_id: str, user_name: str) -> None:
         self._learned_names[user_id] = user_name
 
+    def forget_name(self, user_id: str) -> None:
+        self._learned_names.pop(user_id, None)
+
     def name_of(self, user_id: str) -> str | None:
         """user_ids.json, then user_info.json, then the name user_info last told us."""
         name = self.profiles.user_ids().get(user_id)

@@ -18,13 +18,15 @@ import numpy as np
 
 from common import topics as t
 from common.bus import Bus
-from common.messages import AffectState, CaptureRequest, LookAt, UserInfo
+from common.messages import AffectState, CaptureRequest, ForgetUser, LookAt, UserInfo
+from common.store import is_valid_user_id
 from common.vision.base import Captioner, SceneEncoder
 from perception.announcer import Announcement, Announcer
 from perception.backends.base import EmotionRecognizer, FaceBox, FaceDetector
 from perception.camera import Camera, Frame
 from perception.capture import ViewCapture
 from perception.fer_sampler import FerSampler
+from perception.forget import forget_in_perception
 from perception.identity import Recognizer
 from perception.registration import Registrar
 from perception.selective_memory.module import NoVisualMemory, SelectiveMemory
@@ -86,6 +88,7 @@ class Perception:
         self.bus.subscribe(t.USER_INFO, lambda m: self.events.put(("user_info", m, time.monotonic())))
         self.bus.subscribe(t.AFFECT_STATE, lambda m: self.events.put(("affect", m, time.monotonic())))
         self.bus.subscribe(t.CAPTURE_CURRENT_VIEW, lambda m: self.events.put(("capture", m, time.monotonic())))
+        self.bus.subscribe(t.FORGET_USER, lambda m: self.events.put(("forget", m, time.monotonic())))
 
     def _drain_events(self, current_user: str | None) -> None:
         while True:
@@ -102,6 +105,13 @@ class Perception:
             elif kind == "capture":
                 assert isinstance(msg, CaptureRequest)
                 self.capture.request(msg.value, at)
+            elif kind == "forget":
+                assert isinstance(msg, ForgetUser)
+                if not is_valid_user_id(msg.user_id):
+                    log.warning("forget_user with invalid user id %r refused", msg.user_id)
+                    continue
+                forget_in_perception(msg.user_id, self.registrar.layout, self.b.recognizer, self.registrar,
+                                     self.tracker, self.bus)
 
     # --- the frame step ----------------------------------------------------------------------------
 

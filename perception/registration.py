@@ -57,8 +57,12 @@ class Registrar:
             return
         if self.recognizer is not None:
             self.recognizer.learn_name(info.user_id, info.user_name)
-        self._pending = [r for r in self._pending if r.info.user_id != info.user_id]
+        self.drop(info.user_id)
         self._pending.append(_Request(info, now))
+
+    def drop(self, user_id: str) -> None:
+        """Forget a pending registration (the user is being forgotten)."""
+        self._pending = [r for r in self._pending if r.info.user_id != user_id]
 
     def _known_id(self, user_id: str) -> bool:
         return user_id in self.profiles.user_ids() or self.layout.user_dir(user_id).is_dir()

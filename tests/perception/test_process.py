@@ -16,7 +16,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from common import topics as t
-from common.messages import AffectState, CaptureRequest, UserInfo
+from common.messages import AffectState, CaptureRequest, ForgetUser, UserInfo
 from common.store import FIRST_MEETING_ANCHOR, DataLayout, ProfileStore, SceneStore
 from common.store.faces import FaceStore
 from common.topics import Topics
@@ -43,7 +43,8 @@ class Rig:
         self.layout = DataLayout(self.data)
         self.bus = make_bus("tester", broker, self.root)
         self.rec = {spec: Recorder(self.bus, spec) for spec in (
-            t.USER_DETECTED, t.FACE_STORED, t.SCENE_STORED, t.STORAGE_DECISION, t.VIEW_CAPTURED)}
+            t.USER_DETECTED, t.FACE_STORED, t.SCENE_STORED, t.STORAGE_DECISION, t.VIEW_CAPTURED,
+            t.USER_FORGOTTEN)}
         online = Recorder(self.bus, t.status_spec("perception"))
         env = process_env(broker, self.root, self.data, tmp / "logs", NADINE_CAMERA=f"watch:{self.camera}",
                           **env_extra)
@@ -215,6 +216,22 @@ def test_nobody_in_view(rig: Rig):
     rig.bus.publish(t.AFFECT_STATE, affect("t6", 0.9, "Hello stranger"))
     d = rig.expect(t.STORAGE_DECISION, lambda m: m.turn_id == "t6")
     assert not d.stored and d.reason == "unknown user"
+
+
+def test_forget_user(rig: Rig):
+    (uid,) = [u for u, name in ProfileStore(rig.layout).user_ids().items() if name == "Alice"]
+    rig.show("df_a_03.jpg")
+    rig.expect(t.USER_DETECTED, lambda m: m.user_id == uid)
+    rig.clear()
+    rig.bus.publish(t.FORGET_USER, ForgetUser(user_id="../etc"))
+    rig.bus.publish(t.FORGET_USER, ForgetUser(user_id=uid))
+    done = rig.expect(t.USER_FORGOTTEN)
+    assert (done.user_id, done.process) == (uid, "perception") and done.removed["faces"] == 1
+    assert done.removed["scenes"] == 2  # first_meeting + one moment
+    rig.expect(t.USER_DETECTED, lambda m: who(m) == (None, "Unknown"))
+    assert not rig.layout.user_dir(uid).exists() and uid not in ProfileStore(rig.layout).user_ids()
+    assert uid not in (rig.layout.study_logs_dir / "fer_samples.jsonl").read_text()
+    assert len(rig.rec[t.USER_FORGOTTEN].messages) == 1
 
 
 def test_visual_memory_disabled(broker: Broker, shared_data: Path, tmp_path: Path):
