@@ -83,6 +83,9 @@ class DialogueManager:
         self.language = self._load_language()
         self._affect_sent = False
         self._turn_id: str | None = None
+        self._reply_latency: float | None = None
+        self._spoken: str | None = None
+        self._greets = False
 
     # --- perception events ---------------------------------------------------------------------
 
@@ -149,14 +152,18 @@ class DialogueManager:
             "pending_facts": dict(s.pending_facts), "greeted_user_id": s.greeted_user_id, "pins": pins,
             "language": self.language,
         }
+        self._reply_latency, self._spoken = None, None
         try:
-            result = self.graph.invoke(state)
+            result = self.graph.run(state, lambda ready: self._speak(text, ready, start))
         except Exception:
             log.exception("turn graph failed; answering safely")
-            result = {**state, "final_message": SAFE_REPLY, "intent": "continue_conversation", "is_recall": False}
+            result = {**state, "final_message": self._spoken or SAFE_REPLY, "intent": "continue_conversation",
+                      "is_recall": False}
         if not self._affect_sent:  # exactly one AFFECT_STATE per turn, whatever happened
             self._publish_affect(result, result.get("understanding") or TurnUnderstanding.safe(text))
-        return self._finish(text, result, start)
+        if self._reply_latency is None:
+            self._speak(text, result, start)
+        return self._finish(text, result)
 
     def _answer_confirmation(self, text: str) -> str | None:
         """DialogueManager.name_confirmation: consume the answer to "Is your name …?"."""
@@ -183,25 +190,33 @@ class DialogueManager:
             self.out.publish(t.USER_INFO, UserInfo(user_name=ident.name or "", user_id=ident.user_id or ""))
             log.info("name settled: %s is %s (%s)", ident.name, ident.user_id, outcome.kind)
 
-    def _finish(self, text: str, result: dict, start: float) -> TurnResult:
+    def _speak(self, text: str, result: dict, start: float) -> None:
+        """The reply is ready: say it (and wave on a greeting or farewell) before anything else runs."""
+        self._reply_latency = time.monotonic() - start
+        if result.get("language") and result["language"] != self.language:
+            self._set_language(result["language"])
+        intent = result.get("intent", "continue_conversation")
+        self._spoken = result.get("final_message") or SAFE_REPLY
+        self.out.publish(t.SPEAK, Speak(text=self._spoken, locale=self.language))
+        who = result.get("identity") or self.session.identity
+        # a self-introduction that opens with "hello" is the first greeting too
+        greets = intent == "first_greeting" or (
+            intent == "update_user_info" and cues.is_greeting(text) and self.session.greeted_user_id != who.user_id)
+        if greets or intent == "end_conversation":
+            self.out.publish(t.ANIMATION, Animation(value=WAVE))
+        self._greets = greets
+
+    def _finish(self, text: str, result: dict) -> TurnResult:
         s = self.session
         outcome = result.get("profile_outcome")
         if outcome is not None:
             self._apply(outcome)
         elif result.get("name_confirmation") is None:
             s.confirmation = None
-        if result.get("language") and result["language"] != self.language:
-            self._set_language(result["language"])
         reply = result.get("final_message") or SAFE_REPLY
         intent = result.get("intent", "continue_conversation")
-        latency = time.monotonic() - start
-        self.out.publish(t.SPEAK, Speak(text=reply, locale=self.language))
-        # a self-introduction that opens with "hello" is the first greeting too
-        greets = intent == "first_greeting" or (
-            intent == "update_user_info" and cues.is_greeting(text) and s.greeted_user_id != s.identity.user_id)
-        if greets or intent == "end_conversation":
-            self.out.publish(t.ANIMATION, Animation(value=WAVE))
-        if greets:
+        latency = self._reply_latency or 0.0
+        if self._greets:
             s.greeted_user_id = s.identity.user_id
         s.record_exchange(text, TranscriptTurn("nadine", reply, self.clock.now()), self.settings.interaction.conversation_limit)
         u: TurnUnderstanding | None = result.get("understanding")

@@ -31,18 +31,28 @@ class TurnGraph:
         self.mode = mode
         self._graph = (self._merged() if mode == "merged" else self._legacy()).compile()
 
-    def invoke(self, state: dict) -> dict[str, Any]:
-        return self._graph.invoke(state)
+    def run(self, state: dict, on_reply: Callable[[dict], None]) -> dict[str, Any]:
+        """Run one turn; `on_reply(state)` fires as soon as the reply text exists, before what follows
+        it (the farewell's episodic save), so speech never waits for memory writes."""
+        final: dict[str, Any] = state
+        replied = False
+        for final in self._graph.stream(state, stream_mode="values"):
+            if not replied and final.get("final_message") is not None:
+                replied = True
+                on_reply(final)
+        return final
 
     # --- nodes -----------------------------------------------------------------------------------
 
     def _timed(self, name: str, fn: Node) -> Node:
         def node(state: dict) -> dict:
+            # memory_update_agent runs twice in meaning: profile update, or the farewell's episodic save
+            label = f"{name} (episode)" if name == "memory_update_agent" and state.get("final_message") else name
             start = time.perf_counter()
             try:
                 return fn(state)
             finally:
-                self.deps.timings[name] = self.deps.timings.get(name, 0.0) + time.perf_counter() - start
+                self.deps.timings[label] = self.deps.timings.get(label, 0.0) + time.perf_counter() - start
         return node
 
     def _understood(self, state: dict, appraise: bool) -> dict:

@@ -1,0 +1,115 @@
+"""Per-node time split of a dialogue turn with the offline backends (no language model).
+
+    .venv/bin/python -m scripts.bench.turn_latency [--users 12] [--no-memory]
+
+Runs the real DialogueManager in this process on a fresh temporary data root, with the real memory
+services (MiniLM ONNX embedder, embedded ChromaDB, scene index, knowledge RAG) unless --no-memory;
+publishing goes to a no-op outbox, so MQTT is not measured (scripts.bench.mqtt_latency does that).
+Each simulated user has one session: introduction, facts, an emotional moment (stored as a scene, as
+perception would), chit-chat, a question about Nadine, a recall, a farewell. Printed: p50 / p95 per
+graph node (ms, over the turns that ran it), the reply latency (utterance received -> reply text
+ready, what latency_s reports) and the whole turn including the farewell's episodic save; and the
+ratio reply p95 / 150 ms target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from common.clock import Clock
+from common.config import load_settings
+from common.messages import UserInput
+from common.store import DataLayout, SceneMetadata, SceneStore, new_scene_id
+from interaction.dialogue import DialogueManager
+
+TARGET_P95_S = 0.150
+NAMES = ["Alice", "Bruno", "Chen", "Dmitri", "Esther", "Farid", "Gwen", "Hiro", "Ivan", "Yusuf", "Kwame", "Lars",
+         "Mei", "Olek", "Priya", "Quentin", "Rosa", "Sven", "Tariq", "Ulla"]
+MOMENT = "I just defended my PhD thesis today, I'm so happy!"
+
+
+def session(name: str) -> list[str]:
+    return [
+        f"Hello! My name is {name}.",
+        "I work at Logitech and I live in Lausanne. I like hiking and jazz.",
+        MOMENT,
+        "The weather was lovely this morning, we walked by the lake.",
+        "Who created you?",
+        "Do you remember what I told you about my thesis?",
+        "Thanks, bye! See you soon.",
+    ]
+
+
+class NullOutbox:
+    def publish(self, spec, message) -> None:
+        pass
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def _store_moment(layout: DataLayout, clock: Clock, user_id: str, dm: DialogueManager) -> None:
+    import cv2
+    import numpy as np
+
+    now = clock.now()
+    jpeg = cv2.imencode(".jpg", np.full((64, 64, 3), 120, np.uint8))[1].tobytes()
+    meta = SceneMetadata(scene_id=new_scene_id(now), timestamp=now.isoformat(timespec="seconds"), image_path="",
+                         memorability=0.9, emotion_label="happy", intensity=0.9,
+                         description="photo tags: person, smile", user_message=MOMENT)
+    SceneStore(layout).write(user_id, meta, jpeg)
+    if dm.deps.services is not None:
+        dm.deps.services.on_scene_stored(user_id)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--users", type=int, default=12)
+    parser.add_argument("--no-memory", action="store_true", help="no memory services (graph and rules only)")
+    args = parser.parse_args(argv)
+    root = Path(tempfile.mkdtemp(prefix="nadine-bench-"))
+    settings = load_settings(environ={"NADINE_DATA_DIR": str(root)})
+    layout = DataLayout(root)
+    clock = Clock(layout.runtime_dir)
+    services = None
+    if not args.no_memory:
+        from interaction.memory.services import LocalMemoryServices
+
+        services = LocalMemoryServices(settings, layout, clock, None)
+    dm = DialogueManager(settings, layout, clock, NullOutbox(), services, environ={})
+    nodes: dict[str, list[float]] = defaultdict(list)
+    reply_s: list[float] = []
+    whole_s: list[float] = []
+    dm.process_input(UserInput(text="Hello!"))  # warm-up: first graph compile paths, first ONNX run
+    dm.close_session("warm-up")
+    for name in (NAMES * (args.users // len(NAMES) + 1))[: args.users]:
+        for i, text in enumerate(session(name)):
+            start = time.monotonic()
+            turn = dm.process_input(UserInput(text=text), start)
+            whole_s.append(time.monotonic() - start)
+            reply_s.append(turn.latency_s)
+            for node, seconds in dm.deps.timings.items():
+                nodes[node].append(seconds)
+            if i == 2 and turn.user_id:
+                _store_moment(layout, clock, turn.user_id, dm)
+        dm.close_session("bench")
+    print(f"turn latency, offline backends, {len(reply_s)} turns, memory services {'off' if args.no_memory else 'on'}")
+    print(f"{'node':<24}{'turns':>6}{'p50 ms':>10}{'p95 ms':>10}")
+    for node, values in sorted(nodes.items(), key=lambda kv: -statistics.median(kv[1])):
+        print(f"{node:<32}{len(values):>6}{_pct(values, 0.5) * 1000:>10.1f}{_pct(values, 0.95) * 1000:>10.1f}")
+    for label, values in (("reply (latency_s)", reply_s), ("whole turn", whole_s)):
+        print(f"{label:<32}{len(values):>6}{_pct(values, 0.5) * 1000:>10.1f}{_pct(values, 0.95) * 1000:>10.1f}")
+    ratio = _pct(reply_s, 0.95) / TARGET_P95_S
+    print(f"reply p95 / {TARGET_P95_S * 1000:.0f} ms target = {ratio:.2f} ({'met' if ratio <= 1 else 'NOT met'})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
