@@ -1,0 +1,88 @@
+"""The DialogueManager in-process (no bus): legacy wiring still answers, one AFFECT_STATE per turn
+whatever path the turn takes, language changes reach the speak locale, a broken graph still answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from common import topics as t
+from common.clock import Clock
+from common.config import load_settings
+from common.messages import UserInput
+from common.store import DataLayout
+from interaction.dialogue import SAFE_REPLY, DialogueManager
+
+
+class Outbox:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, object]] = []
+
+    def publish(self, spec, message) -> None:
+        self.sent.append((spec.suffix, message))
+
+    def of(self, spec) -> list:
+        return [m for s, m in self.sent if s == spec.suffix]
+
+
+def manager(tmp_path, **env) -> tuple[DialogueManager, Outbox]:
+    settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path), **env})
+    layout = DataLayout(tmp_path)
+    out = Outbox()
+    return DialogueManager(settings, layout, Clock(layout.runtime_dir), out, environ={}), out
+
+
+@pytest.mark.parametrize("mode", ["merged", "legacy"])
+def test_both_pipelines_answer_with_one_affect_per_turn(tmp_path, mode):
+    dm, out = manager(tmp_path, NADINE_PIPELINE_MODE=mode)
+    texts = ["Hello! My name is Maya.", "I work at CERN.", "Who created you?", "Bye!"]
+    turns = [dm.process_input(UserInput(text=x, turn_id=str(i))) for i, x in enumerate(texts)]
+    assert [x.intent for x in turns] == ["update_user_info", "update_user_info", "continue_conversation",
+                                         "end_conversation"]
+    assert [a.turn_id for a in out.of(t.AFFECT_STATE)] == ["0", "1", "2", "3"]
+    assert turns[1].user_name == "Maya" and "CERN" in turns[1].reply
+
+
+def test_language_change_reaches_the_speak_locale_and_resets_on_farewell(tmp_path):
+    dm, out = manager(tmp_path)
+    dm.process_input(UserInput(text="Could you speak French please?"))
+    assert out.of(t.SPEAK)[-1].locale == "fr-FR"
+    assert (tmp_path / "runtime" / "runtime_language.json").read_text().count("fr-FR") == 1
+    dm.process_input(UserInput(text="Goodbye!"))
+    dm.process_input(UserInput(text="Hello"))
+    assert out.of(t.SPEAK)[-1].locale == "en-US"
+
+
+def test_a_failing_graph_still_answers_once(tmp_path, monkeypatch):
+    dm, out = manager(tmp_path)
+
+    def broken(state, on_reply):
+        raise RuntimeError("node bug")
+
+    monkeypatch.setattr(dm.graph, "run", broken)
+    turn = dm.process_input(UserInput(text="hello?", turn_id="x"))
+    assert turn.reply == SAFE_REPLY and [s.text for s in out.of(t.SPEAK)] == [SAFE_REPLY]
+    assert len(out.of(t.AFFECT_STATE)) == 1
+
+
+def test_study_logger_gets_one_record_per_turn_with_audio_onset(tmp_path):
+    import json
+    import time
+
+    from common.study_logger import StudyLogger
+
+    settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path), "NADINE_STUDY_LOG": "1",
+                                      "NADINE_PARTICIPANT_ID": "P01", "NADINE_STUDY_AUDIO_TIMEOUT": "5"})
+    layout = DataLayout(tmp_path)
+    clock = Clock(layout.runtime_dir)
+    study = StudyLogger(settings, layout, clock)
+    dm = DialogueManager(settings, layout, clock, Outbox(), study=study, environ={})
+    dm.process_input(UserInput(text="Hello! My name is Maya.", turn_id="s1"))
+    dm.on_audio_onset(time.monotonic())  # control's start_speak
+    dm.process_input(UserInput(text="I'm so happy today!", turn_id="s2"))
+    dm.shutdown()  # the second turn never got audio: written on close
+    records = [json.loads(line) for line in study.jsonl_path.read_text().splitlines()]
+    assert [r["turn_id"] for r in records] == ["s1", "s2"]
+    first, second = records
+    assert first["audio_onset"] and first["full_latency_s"] is not None and first["latency_s"] is not None
+    assert first["user_name"] == "Maya" and first["intent"] == "update_user_info" and first["condition"] == "A"
+    assert second["user_emotion"] == "happy" and not second["audio_onset"]
