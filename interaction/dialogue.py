@@ -104,8 +104,15 @@ class DialogueManager:
         s = self.session
         if uid == s.identity.user_id or uid == s.ignored_face_id:
             return
-        self.close_session(f"{uid} detected")
-        self.session = Session(identity=self.keeper.load(uid, msg.user_name))
+        if s.identity.user_id is None and s.spoke:
+            # recognition caught up with someone already talking: same conversation, now with a profile
+            s.identity = self.keeper.load(uid, msg.user_name)
+            if s.pending_facts:
+                s.identity.profile = self.store.update(uid, s.pending_facts, self.clock.now())
+                s.pending_facts.clear()
+        else:
+            self.close_session(f"{uid} detected")
+            self.session = Session(identity=self.keeper.load(uid, msg.user_name))
         log.info("now talking with %s (%s)", self.session.identity.name or "an unnamed user", uid)
 
     def on_face_stored(self, msg: FaceStored) -> None:

@@ -86,3 +86,36 @@ def test_study_logger_gets_one_record_per_turn_with_audio_onset(tmp_path):
     assert first["audio_onset"] and first["full_latency_s"] is not None and first["latency_s"] is not None
     assert first["user_name"] == "Maya" and first["intent"] == "update_user_info" and first["condition"] == "A"
     assert second["user_emotion"] == "happy" and not second["audio_onset"]
+
+
+def test_recognition_catching_up_keeps_the_conversation(tmp_path):
+    from common.messages import UserDetected
+    from common.store import ProfileStore
+
+    dm, out = manager(tmp_path)
+    store = ProfileStore(dm.layout)
+    uid = store.mint_user_id("Nora", dm.clock.now())
+    store.update(uid, {"user_name": "Nora"}, dm.clock.now())
+    dm.process_input(UserInput(text="Hi there!"))
+    dm.process_input(UserInput(text="I live in Basel."))  # no name yet: kept until we know who this is
+    dm.on_user_detected(UserDetected(user_name="Nora", confidence=88.0, user_id=uid))
+    assert len(dm.session.transcript) == 4 and store.load(uid).location == "Basel"
+    other = store.mint_user_id("Otto", dm.clock.now())
+    dm.on_user_detected(UserDetected(user_name="Otto", confidence=88.0, user_id=other))
+    assert dm.session.identity.user_id == other and dm.session.transcript == []
+
+
+def test_offline_episode_summary_keeps_names_and_claims():
+    from datetime import datetime
+
+    from interaction.agents.episode import offline_summary
+    from interaction.memory.api import TranscriptTurn
+
+    at = datetime(2026, 11, 29, 10, 0)
+    said = ["Hello! My name is Maya.", "My sister Lena just moved to Tokyo.",
+            "I just defended my PhD thesis today, I'm so happy!", "I work at Trafigura."]
+    transcript = [TranscriptTurn(role, text, at) for u in said for role, text in (("user", u), ("nadine", "Nice."))]
+    episode = offline_summary(transcript, "Maya").as_text()
+    for claim in ("Lena", "Tokyo", "PhD thesis", "Trafigura", "Maya"):
+        assert claim in episode
+    assert "happy" in episode and "Sunday 29 November 2026" in episode
