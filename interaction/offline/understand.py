@@ -64,6 +64,9 @@ def user_emotion(text: str) -> Emotion:
     if hits:
         label = max(hits, key=lambda k: hits[k])
         intensity = max(abs(compound), 0.5) + 0.15 * (hits[label] - 1) + 0.1 * boosts + exclaim
+    elif cues.is_question(text):
+        # "what's the weather like?" is not a feeling: without emotion words a question is neutral
+        label, intensity = "neutral", abs(compound) * 0.3
     elif compound >= 0.35:
         label, intensity = "happy", abs(compound) * 0.8 + exclaim
     elif compound <= -0.35:
