@@ -23,7 +23,8 @@ ABOUT_NADINE = re.compile(
 )
 # [L] _VISUAL_RECALL_CUE kept as the fallback for a model's missed is_recall
 RECALL = re.compile(
-    r"\b(remember|recall|last time|the other day|(?:do|did) you (?:still )?know what i|what did i (?:say|tell|do)|"
+    r"\b((?:do|did|can|could|would|will|you) (?:you )?(?:still |even )?(?:remember|recall)|"
+    r"(?<!i )remember (?:when|what|how|that|the|my|me|our|us|who|where|anything)|recall|last time|the other day|(?:do|did) you (?:still )?know what i|what did i (?:say|tell|do)|"
     r"did i (?:tell|mention)|have we met|when we (?:first )?met|we met|(?:told|showed) you (?:before|earlier|last)|"
     r"forg[eo]t|what(?:'s| is) my name|do you know (?:who i am|my name)|earlier (?:today|i said))",
     _I,
