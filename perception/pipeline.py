@@ -142,10 +142,14 @@ class Perception:
                 for f in faces]
 
     def _identify(self, frame: Frame, track: Track, force: bool) -> bool:
-        periodic = track.frames_since_identify >= self.identify_every_n and not frame.static
-        due = track.identity is None or force or periodic
+        periodic = track.frames_since_identify >= self.identify_every_n
+        due = track.identity is None or force or (periodic and not frame.static)
         if not due:
             track.frames_since_identify += 1
+            if periodic and track.identity.user_id and self.b.recognizer is not None:
+                # an unchanged still needs no new embedding, but a renamed user gets the new name
+                track.identity.user_name = self.b.recognizer.name_of(track.identity.user_id)
+                track.frames_since_identify = 1
             return False
         if self.b.recognizer is None:
             track.identity = Identity(None, -1.0)
@@ -241,11 +245,11 @@ class Perception:
 
     def run(self, camera: Camera, stop: threading.Event) -> None:
         while not stop.is_set():
-            frame = camera.read(stop.wait)
-            if stop.is_set():
-                break
             try:
+                frame = camera.read(stop.wait)
+                if stop.is_set():
+                    break
                 self.step(frame)
-            except Exception:  # one bad frame (a model error) must not end the process
+            except Exception:  # one bad frame (a model or camera error) must not end the process
                 log.exception("frame step failed; continuing with the next frame")
                 stop.wait(0.1)
