@@ -56,7 +56,8 @@ class SessionStarted:
 @dataclass
 class PresenceSeen:
     index: int
-    message: UserDetected | None  # None: nothing reported within the bound
+    message: UserDetected | None  # None: camera empty, or no face reported within the bound
+    camera_empty: bool
 
 
 @dataclass
@@ -130,7 +131,7 @@ class ScriptPlayer:
             if session.gap_hours:
                 self.clock.advance(session.gap_hours)
             yield SessionStarted(index, session, images)
-            yield PresenceSeen(index, self._arrive(images))
+            yield PresenceSeen(index, self._arrive(images), camera_empty=not images)
             for number, turn in enumerate(session.turns, 1):
                 yield self._turn(index, number, turn)
 

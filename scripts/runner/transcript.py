@@ -33,8 +33,10 @@ class Transcript:
 
     def _presence(self, event: PresenceSeen) -> None:
         msg = event.message
-        if msg is None:
-            self._line("[perception] nobody recognised in view", "  ")
+        if event.camera_empty:
+            self._line("[camera] nobody in view", "  ")
+        elif msg is None:
+            self._line("[perception] reported no face within the time limit", "  ")
         elif msg.user_id:
             self._line(f"[perception] recognises {msg.user_name} by face (user {msg.user_id}, "
                        f"confidence {msg.confidence:.0f}%)", "  ")
