@@ -96,5 +96,13 @@ def language_request(text: str) -> str | None:
     return LOCALES[found.group(1).lower()] if found else None
 
 
+def as_locale(language: str | None) -> str | None:
+    """"French" or "fr-FR" -> "fr-FR"; anything else -> None."""
+    text = (language or "").strip()
+    if re.fullmatch(r"[a-z]{2}-[A-Z]{2}", text):
+        return text
+    return LOCALES.get(text.lower())
+
+
 def sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?;])\s+|\n+", text) if s.strip()]

@@ -18,9 +18,9 @@ class GuardContext:
 
 def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnderstanding:
     intent = u.intent if u.intent in INTENTS else "continue_conversation"
-    language = u.language
+    language = None  # only a language_change turn changes the language
     if intent == "language_change":
-        language = language or cues.language_request(text)
+        language = cues.as_locale(u.language) or cues.language_request(text)
         intent = "continue_conversation"
     if intent == "first_greeting" and extract_name(text):
         intent = "update_user_info"

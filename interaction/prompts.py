@@ -99,18 +99,15 @@ def background(r: ReplyInputs) -> str:
              _profile_line(r)]
     if r.outcome and r.outcome.learned:
         lines.append("You just learned and saved: " + "; ".join(f"{k} = {v}" for k, v in r.outcome.learned.items()) + ".")
-    if r.identity_event in ("linked",) and r.name:
+    if r.identity_event == "linked" and r.name:
         lines.append(f"The person just confirmed they are {r.name}, whom you have met before.")
-    if r.search:
-        lines.append(f"Web search results: {r.search}")
-    if r.vision:
-        lines.append(f"What you see right now: {r.vision}")
-    if r.knowledge:
-        lines.append(f"Your own knowledge: {r.knowledge}")
-    if r.episode:
-        lines.append(f"Episode you remember with this person (on {when(r.episode.timestamp)}): {r.episode.text}")
-    if r.conversation:
-        lines.append(f"Earlier conversation with this person (on {when(r.conversation.timestamp)}): {r.conversation.text}")
+    lines += [f"{label}: {value}" for label, value in (
+        ("Web search results", r.search), ("What you see right now", r.vision), ("Your own knowledge", r.knowledge),
+    ) if value]
+    lines += [f"{label} (on {when(hit.timestamp)}): {hit.text}" for label, hit in (
+        ("Episode you remember with this person", r.episode),
+        ("Earlier conversation with this person", r.conversation),
+    ) if hit]
     if r.scene:
         lines.append(scene_line(r.scene))
     if r.knowledge and (r.episode or r.conversation or r.scene):

@@ -76,6 +76,10 @@ def test_guards_reference_rules():
     assert guarded("continue_conversation", "hm, maybe", pending).intent == "update_user_info"
     lang = guarded("language_change", "Please speak German")
     assert lang.intent == "continue_conversation" and lang.language == "de-DE"
+    named = apply_guards(TurnUnderstanding(intent="language_change", language="Italian"), "in Italian now", NO_USER)
+    assert named.language == "it-IT"
+    stray = apply_guards(TurnUnderstanding(intent="continue_conversation", language="fr-FR"), "ok", NO_USER)
+    assert stray.language is None
     assert guarded("continue_conversation", "you forgot what I said?").is_recall  # regex fallback
     unknown_agent = guarded("continue_conversation", "x", plan=[PlanStep(agent="rm_rf_agent")])
     assert [s.agent for s in unknown_agent.plan] == ["response_agent"]
@@ -102,6 +106,14 @@ def test_affect_pad_update_and_decay():
     affect.update(Emotion(label="neutral", intensity=0.0))
     assert affect.emotion[0] == pytest.approx(first * 0.5)  # half survives one turn
     assert affect.mood[0] > 0.2  # the mood moved towards joy
+
+
+def test_serper_results_condense_to_the_answer():
+    from interaction.search import UNAVAILABLE, WebSearch, condense
+
+    assert WebSearch(environ={}).search("weather in Geneva") == UNAVAILABLE
+    assert condense({"answerBox": {"answer": "12°C"}, "organic": [{"snippet": "x"}]}) == "12°C"
+    assert condense({"organic": [{"snippet": "a"}, {"snippet": "b"}]}) == "a b"
 
 
 def _inputs(**kw) -> ReplyInputs:
