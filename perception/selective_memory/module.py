@@ -164,15 +164,19 @@ class SelectiveMemory:
         if verdict.store:
             extra = dict(verdict.metadata)
             embedding = extra.pop("_embedding", None)
-            meta = self.recorder.store(SceneRequest(
-                user_id=view.user_id, user_name=view.user_name or view.user_id, rgb=view.rgb,
-                scene_type="moment", memorability=verdict.memorability, emotion_label=verdict.emotion_label,
-                intensity=verdict.intensity, reason=verdict.reason,
-                user_message=affect.user_message if affect else None,
-                turn_id=event.turn_id if event else None, embedding=embedding, extra=extra,
-                faces=view.faces, face_emotion=view.face_emotion,
-            ))
-            scene_id = meta.scene_id
+            try:
+                meta = self.recorder.store(SceneRequest(
+                    user_id=view.user_id, user_name=view.user_name or view.user_id, rgb=view.rgb,
+                    scene_type="moment", memorability=verdict.memorability, emotion_label=verdict.emotion_label,
+                    intensity=verdict.intensity, reason=verdict.reason,
+                    user_message=affect.user_message if affect else None,
+                    turn_id=event.turn_id if event else None, embedding=embedding, extra=extra,
+                    faces=view.faces, face_emotion=view.face_emotion,
+                ))
+                scene_id = meta.scene_id
+            except (OSError, ValueError) as exc:  # the decision is still owed for this turn
+                log.error("scene for %s not stored: %s", view.user_id, exc)
+                verdict.store, verdict.reason = False, f"store failed: {exc}"
         publish_decision(self.bus, event, view.user_id, verdict.store, verdict.memorability, verdict.threshold,
                          verdict.reason, scene_id)
 

@@ -144,3 +144,15 @@ def test_face_gallery_computes_missing_embeddings_per_backend(tmp_path: Path, ca
     assert faces.load_gallery("insightface", lambda p: pytest.fail("now on disk")).user_ids == ("u1", "u2")
     assert len(faces.load_gallery("other", lambda p: None)) == 0  # no face found: left out, logged
     assert "no face found in stored face image" in caplog.text
+
+
+def test_a_failed_store_still_gets_its_decision(tmp_path: Path):
+    mem, bus, scenes = make(tmp_path)
+    blocked = scenes.layout.scenes_dir("u1")
+    blocked.parent.mkdir(parents=True)
+    blocked.write_text("not a folder")  # every write below it fails
+    mem.on_affect(affect("t1", 0.9), 0.0, None)
+    mem.on_frame(KNOWN, 0.1)
+    (d,) = bus.of(t.STORAGE_DECISION)
+    assert not d.stored and d.reason.startswith("store failed") and d.turn_id == "t1"
+    assert not bus.of(t.SCENE_STORED)
