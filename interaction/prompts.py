@@ -98,7 +98,7 @@ def background(r: ReplyInputs) -> str:
     lines = [f"Now: {r.now.strftime('%A %d %B %Y, %H:%M')}.", f"Your affect: {r.affect}." if r.affect else "",
              _profile_line(r)]
     if r.outcome and r.outcome.learned:
-        lines.append("You just learned and saved: " + "; ".join(f"{k} = {v}" for k, v in r.outcome.learned.items()) + ".")
+        lines.append("You just learned: " + "; ".join(f"{k} = {v}" for k, v in r.outcome.learned.items()) + ".")
     if r.identity_event == "linked" and r.name:
         lines.append(f"The person just confirmed they are {r.name}, whom you have met before.")
     lines += [f"{label}: {value}" for label, value in (

@@ -103,6 +103,8 @@ def offline_reply(r: ReplyInputs) -> str:
     if learned:
         said = [_FIELD_WORDS[k].format(_listing(v)) for k, v in learned.items()]
         parts.append("I'll remember that " + _listing(said) + ".")
+        if not r.name:
+            parts.append("May I ask your name?")
     if parts and r.intent in ("first_greeting", "update_user_info"):
         return " ".join(parts)
     answer = _profile_answer(r)
