@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -82,8 +83,13 @@ def _emit(obj: dict) -> None:
     print(json.dumps(obj, ensure_ascii=False), flush=True)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM must also stop the suite this runner started
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     log_base = Path(os.environ.get("NADINE_LOG_DIR") or PROJECT_ROOT / "logs")
     log_dir = (args.log_dir or log_base / "run_script" / f"{args.file.stem}-{stamp}-{os.getpid()}").resolve()
