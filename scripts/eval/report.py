@@ -1,0 +1,139 @@
+"""Study report from the study logs (common/study_logger.py JSONL, reference §4.9), per condition.
+
+    python -m scripts.eval.report --logs DIR [--png out.png]
+
+Reads every *.jsonl under DIR (one record per turn). Per condition (A: visual memory on, B: off):
+turns, participants, p50 / p95 / p99 of each latency field (latency_s: transcript -> reply text;
+latency_first_sentence_s: -> first sentence to TTS; full_latency_s: end of speech -> audio onset),
+the scene-injection rate (turns with an injected scene / turns) and the reply-references-scene rate
+(turns whose reply repeats the injected scene's distinctive words / turns with an injected scene).
+Prints tables and one JSON line; --png draws the same numbers with Pillow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from scripts.eval.bar_chart import Panel, write_png
+from scripts.eval.stats import percentile, ratio
+
+LATENCY_FIELDS = ("latency_s", "latency_first_sentence_s", "full_latency_s")
+PERCENTILES = (50, 95, 99)
+SHORT = {"latency_s": "reply", "latency_first_sentence_s": "1st sent.", "full_latency_s": "audio"}
+
+
+def read_records(folder: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """All turn records, and one line per line that could not be read (skipped)."""
+    records, problems = [], []
+    for path in sorted(folder.rglob("*.jsonl")):
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                problems.append(f"{path.name}:{number}: not JSON ({exc.msg})")
+                continue
+            if not isinstance(record, dict):
+                problems.append(f"{path.name}:{number}: not a JSON object")
+                continue
+            record.setdefault("condition", path.name.split("_", 1)[0])
+            records.append(record)
+    return records, problems
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    by_condition: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        by_condition[str(r.get("condition") or "?")].append(r)
+    out = {}
+    for condition in sorted(by_condition):
+        turns = by_condition[condition]
+        injected = [r for r in turns if (r.get("visual") or {}).get("injected")]
+        references = sum(bool(r.get("reply_references_scene")) for r in injected)
+        latency = {}
+        for name in LATENCY_FIELDS:
+            values = [v for r in turns if (v := _number(r.get(name))) is not None]
+            latency[name] = {"n": len(values), **{f"p{q}": percentile(values, q) for q in PERCENTILES}}
+        out[condition] = {
+            "turns": len(turns),
+            "participants": len({r.get("participant") for r in turns}),
+            "latency": latency,
+            "scene_injection_rate": ratio(len(injected), len(turns)),
+            "reply_references_scene_rate": ratio(references, len(injected)),
+            "injected_turns": len(injected),
+        }
+    return out
+
+
+def _cell(value: float | None, fmt: str, scale: float = 1.0, suffix: str = "") -> str:
+    return "-" if value is None else format(value * scale, fmt) + suffix
+
+
+def tables(summary: dict[str, dict[str, Any]]) -> str:
+    lines = [f"{'condition':<10}{'field':<28}{'n':>6}" + "".join(f"{'p' + str(q) + ' (s)':>10}" for q in PERCENTILES)]
+    for condition, s in summary.items():
+        for name, stats in s["latency"].items():
+            lines.append(f"{condition:<10}{name:<28}{stats['n']:>6}"
+                         + "".join(f"{_cell(stats[f'p{q}'], '.3f'):>10}" for q in PERCENTILES))
+    lines.append("")
+    lines.append(f"{'condition':<10}{'turns':>7}{'participants':>14}{'scene injected':>16}{'reply refs scene':>18}")
+    for condition, s in summary.items():
+        lines.append(f"{condition:<10}{s['turns']:>7}{s['participants']:>14}"
+                     f"{_cell(s['scene_injection_rate'], '.1f', 100, '%'):>16}"
+                     f"{_cell(s['reply_references_scene_rate'], '.1f', 100, '%'):>18}")
+    return "\n".join(lines)
+
+
+def panels(summary: dict[str, dict[str, Any]]) -> list[Panel]:
+    groups = [f"{SHORT[name]} p{q}" for name in LATENCY_FIELDS for q in PERCENTILES]
+    latency = {
+        f"condition {c}": [s["latency"][name][f"p{q}"] for name in LATENCY_FIELDS for q in PERCENTILES]
+        for c, s in summary.items()
+    }
+    rates = {
+        f"condition {c}": [None if s[k] is None else 100 * s[k]
+                           for k in ("scene_injection_rate", "reply_references_scene_rate")]
+        for c, s in summary.items()
+    }
+    return [
+        Panel("Latency percentiles per condition", groups, latency, " s"),
+        Panel("Scene injection and replies that reference the scene", ["scene injected", "reply refs scene"],
+              rates, "%"),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scripts.eval.report", description=__doc__.split("\n")[0])
+    parser.add_argument("--logs", type=Path, required=True, help="a study_logs folder (searched recursively)")
+    parser.add_argument("--png", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if not args.logs.is_dir():
+        print(f"report: {args.logs} is not a folder", file=sys.stderr)
+        return 2
+    records, problems = read_records(args.logs)
+    for problem in problems:
+        print(f"report: skipped {problem}", file=sys.stderr)
+    if not records:
+        print(f"report: no study-log records under {args.logs}", file=sys.stderr)
+        return 2
+    summary = summarize(records)
+    print(tables(summary))
+    if args.png:
+        write_png(args.png, panels(summary))
+        print(f"wrote {args.png}")
+    print(json.dumps({"records": len(records), "skipped_lines": len(problems), "conditions": summary}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
