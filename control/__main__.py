@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sys
 from pathlib import Path
 
 from common.config.loader import PROJECT_ROOT
@@ -35,7 +34,6 @@ def main(argv: list[str] | None = None) -> int:
         player = make_player(cfg.tts.play_audio)
     except (DriverError, TtsError) as exc:
         log.error("control cannot start: %s", exc)
-        print(f"control: {exc}", file=sys.stderr)
         return 2
     motion = Motion(driver, cfg.motion.frame_period_s)
     body = Body(motion, AnimationLibrary.load(_library_path(cfg.animations.library_path)), cfg.motion)

@@ -111,5 +111,5 @@ class AnimationLibrary:
     def get(self, name: str) -> Animation | None:
         return self._animations.get(name)
 
-    def names(self) -> list[str]:
-        return sorted(self._animations)
+    def names(self, kind: Kind | None = None) -> list[str]:
+        return sorted(n for n, a in self._animations.items() if kind is None or a.kind == kind)

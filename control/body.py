@@ -34,7 +34,7 @@ class Body:
         self.latched: str | None = None
         self._last_look_at = -math.inf
         self._lock = threading.Lock()
-        self._head_gestures = {n for n in library.names() if library.get(n).kind == "head"}  # type: ignore[union-attr]
+        self._head_gestures = set(library.names("head"))
 
     def _look_at_recent(self) -> bool:
         return time.monotonic() - self._last_look_at < self.settings.look_at_priority_s
