@@ -70,3 +70,26 @@ def test_stop_interrupts_the_current_utterance_and_drops_the_queue():
         worker.close()
     assert [k for k, _ in listener.events] == ["start", "end"]
     assert listener.events[1][1] - listener.events[0][1] < tts.durations[0] - 1.0
+
+
+def test_device_player_waits_for_the_wav_length_and_stops_the_player(tmp_path):
+    from pathlib import Path
+
+    from control.audio import DevicePlayer
+    from control.tts import Utterance
+
+    quick = tmp_path / "quick-player"  # a player that returns before its audio has drained
+    quick.write_text("#!/bin/sh\nexit 0\n")
+    slow = tmp_path / "slow-player"
+    slow.write_text("#!/bin/sh\nexec sleep 30\n")
+    for script in (quick, slow):
+        script.chmod(0o755)
+    utt = Utterance("x", "en-US", Path(tmp_path / "x.wav"), 0.4)
+    began = time.monotonic()
+    assert DevicePlayer([str(quick)]).play(utt, threading.Event())
+    assert time.monotonic() - began >= 0.4
+    stop = threading.Event()
+    threading.Timer(0.2, stop.set).start()
+    began = time.monotonic()
+    assert not DevicePlayer([str(slow)]).play(Utterance("x", "en-US", utt.wav, 20.0), stop)
+    assert time.monotonic() - began < 3.0
