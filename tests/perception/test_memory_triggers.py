@@ -18,19 +18,9 @@ from common.store.faces import FaceStore
 from perception.selective_memory.module import SelectiveMemory
 from perception.selective_memory.recorder import SceneRecorder
 from perception.view import View
+from tests.perception.doubles import RecordingBus
 
 FRAME = np.zeros((48, 64, 3), dtype=np.uint8)
-
-
-class RecordingBus:
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, object]] = []
-
-    def publish(self, spec, message, qos=None) -> None:
-        self.sent.append((spec.suffix, message))
-
-    def of(self, spec) -> list:
-        return [m for s, m in self.sent if s == spec.suffix]
 
 
 def make(tmp_path: Path, **cfg) -> tuple[SelectiveMemory, RecordingBus, SceneStore]:

@@ -234,8 +234,8 @@ def test_forget_user(rig: Rig):
     assert len(rig.rec[t.USER_FORGOTTEN].messages) == 1
 
 
-def test_visual_memory_disabled(broker: Broker, shared_data: Path, tmp_path: Path):
-    r = Rig(broker, tmp_path, shared_data / "faces", {"NADINE_ENABLE_VISUAL_MEMORY": "0"}, [])
+def test_visual_memory_disabled_and_headless_preview(broker: Broker, shared_data: Path, tmp_path: Path):
+    r = Rig(broker, tmp_path, shared_data / "faces", {"NADINE_ENABLE_VISUAL_MEMORY": "0"}, ["--preview"])
     try:
         r.show("df_e_01.jpg")
         r.expect(t.USER_DETECTED, lambda m: m.user_name == "Unknown", timeout=15)
@@ -248,5 +248,7 @@ def test_visual_memory_disabled(broker: Broker, shared_data: Path, tmp_path: Pat
         assert not d.stored and d.reason == "visual memory disabled"
         time.sleep(0.5)
         assert not r.rec[t.SCENE_STORED].messages and not r.layout.scenes_dir(uid).exists()
+        # --preview with the headless OpenCV build: one clear line, then headless
+        assert r.proc.log_text().count("preview window unavailable") == 1
     finally:
         r.stop()
