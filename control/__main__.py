@@ -5,7 +5,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from common import topics as t
 from common.config.loader import PROJECT_ROOT
+from common.messages import UserForgotten
 from common.runtime import base_parser, start_process
 from control.animations import AnimationLibrary
 from control.audio import make_player
@@ -43,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     motion.start(on_frame=body.idle_tick)
     speech.start()
     service.subscribe()
+    # control keeps nothing about a person: it only confirms, so a forget request knows it is done
+    ctx.bus.subscribe(t.FORGET_USER, lambda msg: ctx.bus.publish(
+        t.USER_FORGOTTEN, UserForgotten(user_id=msg.user_id, process="control")))
     ctx.bus.start()
     try:
         ctx.stop_event.wait()

@@ -10,6 +10,7 @@ from common.messages import ForgetUser, SceneStored, UserForgotten
 from common.runtime import ProcessContext, base_parser, start_process
 from common.store import is_valid_user_id
 from interaction.dialogue import DialogueManager
+from interaction.forget import forget_in_interaction
 from interaction.memory.api import MemoryServices
 from interaction.worker import Worker
 
@@ -51,8 +52,10 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
         worker.submit(forget_now, msg.user_id)
 
     def forget_now(user_id: str) -> None:
-        removed = services.forget_user(user_id) if services is not None else {}
-        if dm.session.identity.user_id == user_id:
+        current = dm.session.identity.user_id == user_id
+        names = [dm.session.identity.name] if current and dm.session.identity.name else []
+        removed = forget_in_interaction(ctx.settings, ctx.layout, services, user_id, names)
+        if current:
             dm.forget_session()
         bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=user_id, process="interaction", removed=removed))
 

@@ -96,9 +96,28 @@ def _scrub_patterns(user_id: str, names: set[str]) -> list[re.Pattern[bytes]]:
     return pats
 
 
+def _scrub(text: bytes, patterns: list[re.Pattern[bytes]], replacement: bytes) -> bytes:
+    for pat in patterns:
+        text = pat.sub(replacement, text)
+    return text
+
+
+def _pseudonymise_file(path: Path, patterns: list[re.Pattern[bytes]], replacement: bytes) -> bool:
+    with file_lock(path):  # the study logger appends under the same lock
+        data = path.read_bytes()
+        new = _scrub(data, patterns, replacement)
+        if new != data:
+            atomic_write_bytes(path, new)
+    new_name = _scrub(path.name.encode("utf-8"), patterns, replacement).decode("utf-8")
+    if new_name != path.name:
+        path.rename(path.with_name(new_name))
+    return new != data or new_name != path.name
+
+
 def pseudonymise_study_logs(layout: DataLayout, user_id: str, names: set[str], pseudonym: str) -> int:
     """Replace the user's id and names by `pseudonym` in every study-log file (contents and file
-    names); returns the number of files changed. Records stay, so study statistics survive."""
+    names); returns the number of files changed. Records stay, so study statistics survive.
+    Safe while another process does the same (a file it renamed away is skipped)."""
     folder = layout.study_logs_dir
     if not folder.is_dir():
         return 0
@@ -108,21 +127,14 @@ def pseudonymise_study_logs(layout: DataLayout, user_id: str, names: set[str], p
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         if path.name.startswith(TMP_PREFIX) or path.name.endswith(".lock"):
             continue
-        with file_lock(path):
-            data = path.read_bytes()
-            new = data
-            for pat in patterns:
-                new = pat.sub(replacement, new)
-            if new != data:
-                atomic_write_bytes(path, new)
-        new_name = path.name
-        for pat in patterns:
-            new_name = pat.sub(replacement, new_name.encode("utf-8")).decode("utf-8")
-        if new_name != path.name:
-            path.rename(path.with_name(new_name))
-            path.with_name(path.name + ".lock").unlink(missing_ok=True)
-        if new != data or new_name != path.name:
-            changed += 1
+        try:
+            changed += _pseudonymise_file(path, patterns, replacement)
+        except FileNotFoundError:
+            continue
+    # lock files are named after their file, e.g. by_user/<user_id>.log.lock
+    for lock in folder.rglob("*.lock"):
+        if _scrub(lock.name.encode("utf-8"), patterns, replacement) != lock.name.encode("utf-8"):
+            lock.unlink(missing_ok=True)
     return changed
 
 

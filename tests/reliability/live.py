@@ -57,7 +57,7 @@ class LiveSuite:
         self.bus.publish(t.USER_INPUT, UserInput(text=text, turn_id=turn_id, user_emotion=signal, **pins))
         return self.rec[t.TURN_RESULT].wait_for(lambda m: m.turn_id == turn_id, timeout)
 
-    def decision(self, turn_id: str, timeout: float = 15.0):
+    def decision(self, turn_id: str, timeout: float = 45.0):
         return self.rec[t.STORAGE_DECISION].wait_for(lambda m: m.turn_id == turn_id, timeout)
 
     def stop(self) -> None:

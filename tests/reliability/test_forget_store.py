@@ -84,3 +84,30 @@ def test_short_names_do_not_eat_other_words(tmp_path):
     forget_user_files(layout, ann.user_id)
     text = log.read_text()
     assert "Annual" in text and "Joanna" in text and "Ann " not in text and "ANN;" not in text
+
+
+def test_processes_forgetting_at_once_do_not_trip_over_each_other(tmp_path):
+    """perception and interaction both pseudonymise when the same forget_user arrives."""
+    import threading
+
+    layout = DataLayout(tmp_path)
+    rng = np.random.default_rng(5)
+    users = [plant_user(layout, f"260101_{i:04d}", f"Person{i}", rng) for i in range(1, 4)]
+    for _ in range(30):
+        plant_study_logs(layout, users)
+    errors: list[BaseException] = []
+
+    def forget() -> None:
+        try:
+            forget_user_files(layout, users[0].user_id, names=["Person1"])
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            errors.append(exc)
+
+    threads = [threading.Thread(target=forget) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == []
+    assert find_traces(layout.root, users[0].needles()) == []
+    assert find_traces(layout.root, users[1].needles())
