@@ -120,6 +120,7 @@ class ScriptPlayer:
         self.alive = alive
         self.timeouts = timeouts or Timeouts()
         self.wait_for_speech = wait_for_speech
+        self._last_reply_mark: int | None = None  # where the last answered turn began (speech pacing)
         self._run = uuid.uuid4().hex[:8]
         self._someone_announced = False
         self._first_presence = True
@@ -133,12 +134,15 @@ class ScriptPlayer:
             yield SessionStarted(index, session, images)
             yield PresenceSeen(index, self._arrive(images), camera_empty=not images)
             for number, turn in enumerate(session.turns, 1):
+                self._let_nadine_finish()
                 yield self._turn(index, number, turn)
+        self._let_nadine_finish()
 
     # --- presence ------------------------------------------------------------------------------
 
     def _leave(self) -> None:
         """The previous person walks away: empty the camera and wait for perception's all-null."""
+        self._let_nadine_finish()
         if not self.camera.showing:
             return
         mark = self.observer.mark()
@@ -197,17 +201,21 @@ class ScriptPlayer:
         if expectation is not None and expectation.stored == "first_meeting":
             self.observer.wait_for(t.SCENE_STORED, lambda m: m.scene_type == "first_meeting", mark,
                                    self.timeouts.first_meeting_s, self.alive)
-        if self.wait_for_speech and result is not None:
-            self._let_nadine_finish(mark)
+        if result is not None:
+            self._last_reply_mark = mark
         scenes = [s for s in self.observer.since(t.SCENE_STORED, mark) if s.turn_id in (turn_id, None)]
         outcome = TurnOutcome(session, number, turn, result, decision, scenes, latency)
         if expectation is not None:
             outcome.checks = self._check(expectation, outcome)
         return outcome
 
-    def _let_nadine_finish(self, mark: int) -> None:
-        """A person waits for the spoken reply to end before talking again (the lab's microphone
-        reopens on end_speak). end_speak carries no turn id: count onsets and ends since the turn."""
+    def _let_nadine_finish(self) -> None:
+        """With speech pacing, a person waits for the spoken reply to end before talking again or
+        leaving (the lab's microphone reopens on end_speak). end_speak carries no turn id: count
+        onsets and ends since the last answered turn began."""
+        mark, self._last_reply_mark = self._last_reply_mark, None
+        if not self.wait_for_speech or mark is None:
+            return
         if self.observer.wait_for(t.START_SPEAK, lambda m: True, mark, self.timeouts.speech_onset_s, self.alive) is None:
             return
 
