@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
                 _store_moment(layout, clock, turn.user_id, dm)
         dm.close_session("bench")
     print(f"turn latency, offline backends, {len(reply_s)} turns, memory services {'off' if args.no_memory else 'on'}")
-    print(f"{'node':<24}{'turns':>6}{'p50 ms':>10}{'p95 ms':>10}")
+    print(f"{'node':<32}{'turns':>6}{'p50 ms':>10}{'p95 ms':>10}")
     for node, values in sorted(nodes.items(), key=lambda kv: -statistics.median(kv[1])):
         print(f"{node:<32}{len(values):>6}{_pct(values, 0.5) * 1000:>10.1f}{_pct(values, 0.95) * 1000:>10.1f}")
     for label, values in (("reply (latency_s)", reply_s), ("whole turn", whole_s)):
