@@ -9,12 +9,22 @@ its HNSW folder on disk, so those are purged too.
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
+import threading
 import time
+from dataclasses import dataclass
 
 from common.config import NadineSettings
 from common.store import DataLayout
-from common.store.forget import forget_user_files, purge_chroma_remnants
+from common.store.forget import (
+    forget_user_files,
+    known_names,
+    new_pseudonym,
+    pseudonymise_study_logs,
+    purge_chroma_remnants,
+)
+from interaction import cues
 from interaction.memory.api import MemoryServices
 
 log = logging.getLogger("nadine.interaction.forget")
@@ -41,8 +51,59 @@ def forget_in_interaction(
 ) -> dict[str, int]:
     """Erase the user in interaction and on disk; returns counts per kind for user_forgotten.
     `names`: what the dialogue calls them (in case user_ids.json no longer has it)."""
+    all_names = known_names(layout, user_id, names or ())
+    pseudonym = new_pseudonym()
     removed = dict(services.forget_user(user_id)) if services is not None else {}
-    removed.update(forget_user_files(layout, user_id, names or ()))
+    removed.update(forget_user_files(layout, user_id, all_names, pseudonym))
     if settings.interaction.chroma.mode == "embedded":
         removed["chroma_folders"] = _purge_chroma(layout)
+    if settings.interaction.study.enabled:
+        # the study record of the turn in flight ("yes, forget me") is written up to audio_timeout_s
+        # later; a second pass gives it the same pseudonym as the rest
+        timer = threading.Timer(settings.interaction.study.audio_timeout_s + 1.0, pseudonymise_study_logs,
+                                (layout, user_id, all_names, pseudonym))
+        timer.daemon = True
+        timer.start()
     return removed
+
+
+FORGET_REQUEST = re.compile(
+    r"\b(forget (?:about )?me|forget (?:everything|all) (?:you know )?about me|"
+    r"(?:delete|erase|remove|wipe) (?:all )?(?:of )?my (?:data|information|info|memories|profile))\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class PrivacyTurn:
+    """A turn of the spoken forget flow, answered outside the dialogue graph."""
+
+    reply: str
+    intent: str  # forget_request | forget_confirmed | forget_cancelled
+    forget_user_id: str | None = None
+
+
+class ForgetConversation:
+    """"Forget me" / "delete my data" -> a confirmation question -> "yes" forgets, "no" keeps.
+
+    Anything else in answer to the question cancels it quietly and goes on as a normal turn, so a
+    misheard request never erases anyone."""
+
+    def __init__(self) -> None:
+        self._pending: str | None = None  # the user id the question was put to
+
+    def turn(self, text: str, user_id: str | None, name: str | None) -> PrivacyTurn | None:
+        pending, self._pending = self._pending, None
+        if pending is not None and pending == user_id:
+            if cues.AFFIRMATIVE.match(text):
+                return PrivacyTurn(f"Done{', ' + name if name else ''}. I have forgotten everything I knew "
+                                   "about you.", "forget_confirmed", pending)
+            if cues.NEGATIVE.match(text):
+                return PrivacyTurn("All right, I will keep our memories.", "forget_cancelled")
+        if not FORGET_REQUEST.search(text):
+            return None
+        if user_id is None:
+            return PrivacyTurn("I don't know who you are yet, so I have nothing stored about you.", "forget_request")
+        self._pending = user_id
+        return PrivacyTurn(f"Do you want me to forget everything I know about you{', ' + name if name else ''}? "
+                           "This cannot be undone. Please say yes or no.", "forget_request")

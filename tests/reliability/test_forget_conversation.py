@@ -1,0 +1,46 @@
+"""The spoken forget flow's decisions (interaction/forget.py): ask first, forget only on a clear yes."""
+
+from __future__ import annotations
+
+import pytest
+
+from interaction.forget import ForgetConversation
+
+MAYA = "260101_0001"
+
+
+@pytest.mark.parametrize("request_text", [
+    "Please forget me.", "Can you delete my data?", "forget everything you know about me",
+    "I want you to erase all of my memories", "Nadine, remove my profile please",
+])
+def test_request_then_yes_forgets_the_person_asked(request_text):
+    flow = ForgetConversation()
+    ask = flow.turn(request_text, MAYA, "Maya")
+    assert ask is not None and ask.intent == "forget_request" and ask.forget_user_id is None
+    assert "yes or no" in ask.reply
+    done = flow.turn("Yes, please.", MAYA, "Maya")
+    assert done is not None and done.forget_user_id == MAYA and done.intent == "forget_confirmed"
+
+
+@pytest.mark.parametrize("answer,expected", [("No, keep them.", "forget_cancelled"), ("What's the weather?", None)])
+def test_anything_but_yes_keeps_everything(answer, expected):
+    flow = ForgetConversation()
+    flow.turn("forget me", MAYA, "Maya")
+    outcome = flow.turn(answer, MAYA, "Maya")
+    assert (outcome.intent if outcome else None) == expected
+    assert flow.turn("yes", MAYA, "Maya") is None  # the question is gone
+
+
+def test_a_yes_from_someone_else_forgets_nobody():
+    flow = ForgetConversation()
+    flow.turn("delete my data", MAYA, "Maya")
+    assert flow.turn("yes", "260101_0002", "Bob") is None
+
+
+def test_a_stranger_has_nothing_to_forget_and_ordinary_talk_is_not_touched():
+    flow = ForgetConversation()
+    stranger = flow.turn("forget me", None, None)
+    assert stranger is not None and stranger.forget_user_id is None
+    assert flow.turn("yes", None, None) is None
+    assert flow.turn("Don't forget my birthday!", MAYA, "Maya") is None
+    assert flow.turn("I forgot my keys", MAYA, "Maya") is None
