@@ -15,6 +15,7 @@ import secrets
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from common import topics as t
 from common.bus import Bus
@@ -53,6 +54,7 @@ class VisionAgent:
         self._lock = threading.Lock()
         self._captioner: Captioner | None = None
         self._captioner_loaded = False
+        self._llm: Any = None  # interaction.llm.base.LlmRegistry, built on the first question
         bus.subscribe(t.VIEW_CAPTURED, self._on_view_captured)
 
     # --- capture ---------------------------------------------------------------------------------
@@ -117,7 +119,9 @@ class VisionAgent:
         except ImportError as exc:  # the LLM layer is optional for the offline captioner path
             log.error("no LLM layer for the vision model (%s); answering with the captioner", exc)
             return None
-        model = LlmRegistry(self._settings.interaction.llm).for_agent(AGENT)
+        if self._llm is None:
+            self._llm = LlmRegistry(self._settings.interaction.llm)
+        model = self._llm.for_agent(AGENT)
         if model is None:
             return None
         data_url = "data:image/jpeg;base64," + base64.b64encode(image.read_bytes()).decode("ascii")

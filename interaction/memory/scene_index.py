@@ -21,7 +21,6 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -42,26 +41,58 @@ log = logging.getLogger("nadine.memory.scenes")
 RECENT_MTIME_S = 2.0  # directory mtimes are coarse: rescan while the folder changed this recently
 
 
+def _empty(dtype: type) -> np.ndarray:
+    return np.zeros(0, dtype=dtype)
+
+
 @dataclass
 class _UserScenes:
+    """One user's candidates; per-scene facts the selection needs are kept as arrays, so a turn
+    touches no Python object per scene."""
+
     mtime_ns: int = -1
-    checked_at: float = 0.0
     dirty: bool = True
     files: set[str] = field(default_factory=set)
     scenes: list[SceneMetadata] = field(default_factory=list)
     vectors: dict[str, np.ndarray] = field(default_factory=dict)  # embedder name -> (n, dim)
+    first_meeting: np.ndarray = field(default_factory=lambda: _empty(bool))
+    seconds: np.ndarray = field(default_factory=lambda: _empty(np.float64))  # timestamp, 0 if unknown
+    day: np.ndarray = field(default_factory=lambda: _empty(np.int64))  # date ordinal
+    memorability: np.ndarray = field(default_factory=lambda: _empty(np.float32))
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def reset(self) -> None:
+        self.files, self.scenes, self.vectors = set(), [], {}
+        self.first_meeting, self.seconds = _empty(bool), _empty(np.float64)
+        self.day, self.memorability = _empty(np.int64), _empty(np.float32)
+
+    def extend(self, new: list[SceneMetadata]) -> None:
+        self.scenes = self.scenes + new  # a new list: SceneScores of earlier turns keep theirs intact
+        whens = [m.when for m in new]
+        self.first_meeting = np.concatenate([self.first_meeting, [m.scene_type == "first_meeting" for m in new]])
+        self.seconds = np.concatenate([self.seconds, [w.timestamp() if w else 0.0 for w in whens]])
+        self.day = np.concatenate([self.day, [w.toordinal() if w else 0 for w in whens]]).astype(np.int64)
+        self.memorability = np.concatenate([self.memorability, [m.memorability for m in new]]).astype(np.float32)
 
 
 @dataclass
 class SceneScores:
-    """Every candidate of one turn with its combined similarity and its own threshold."""
+    """The candidates of one turn (positions `index` into the user's scenes) with their combined
+    similarity, their own threshold and the facts recency selection uses."""
 
-    scenes: list[SceneMetadata]
+    all_scenes: list[SceneMetadata]
+    index: np.ndarray
     similarity: np.ndarray
     thresholds: np.ndarray
+    first_meeting: np.ndarray
+    seconds: np.ndarray
+    day: np.ndarray
+    memorability: np.ndarray
     embedder: str
     profile: EmbedderProfile
+
+    def scene(self, k: int) -> SceneMetadata:
+        return self.all_scenes[int(self.index[k])]
 
 
 class SceneIndex:
@@ -117,13 +148,13 @@ class SceneIndex:
             return
         removed = entry.files - names
         if removed:  # forget/cleanup: rebuild from what is left (rare)
-            entry.files, entry.scenes, entry.vectors = set(), [], {}
+            entry.reset()
         added = sorted(names - entry.files)
         new = [m for m in (self._candidate(user_id, folder / n) for n in added) if m is not None]
         entry.files |= set(added)
         if not new:
             return
-        entry.scenes.extend(new)
+        entry.extend(new)
         for name, matrix in list(entry.vectors.items()):
             embedder = self._embedder if name == self._embedder.name else self._fallback
             try:
@@ -161,8 +192,8 @@ class SceneIndex:
         entry = self._user(user_id)
         with entry.lock:
             self._refresh(user_id, entry)
-            keep = [i for i, m in enumerate(entry.scenes) if is_recall or m.scene_type != "first_meeting"]
-            if not keep:
+            keep = np.arange(len(entry.scenes)) if is_recall else np.flatnonzero(~entry.first_meeting)
+            if not len(keep):
                 return None
             embedder = self._embedder
             try:
@@ -171,16 +202,16 @@ class SceneIndex:
                 log.warning("scene retrieval: %s; using %s", exc, self._fallback.name)
                 embedder = self._fallback
                 sims = self._vectors(entry, embedder) @ embedder.embed([query])[0]
-            scenes = [entry.scenes[i] for i in keep]
-            sims = sims[keep].astype(np.float32)
-        sims = self._image.combine(self._store, user_id, query, scenes, sims)
+            all_scenes, first_meeting = entry.scenes, entry.first_meeting[keep]
+            facts = entry.seconds[keep], entry.day[keep], entry.memorability[keep]
+        sims = sims[keep].astype(np.float32)
+        if self._image.alpha > 0:
+            sims = self._image.combine(self._store, user_id, query, [all_scenes[i] for i in keep], sims)
         profile = self._profiles[profile_key(embedder)]
-        first_meeting = max(profile.recall_threshold, profile.first_meeting_recall_threshold)
         base = profile.recall_threshold if is_recall else profile.similarity_threshold
-        thresholds = np.array(
-            [first_meeting if m.scene_type == "first_meeting" else base for m in scenes], dtype=np.float32
-        )
-        return SceneScores(scenes, sims, thresholds, embedder.name, profile)
+        first = max(profile.recall_threshold, profile.first_meeting_recall_threshold)
+        thresholds = np.where(first_meeting, first, base).astype(np.float32)
+        return SceneScores(all_scenes, keep, sims, thresholds, first_meeting, *facts, embedder.name, profile)
 
     def retrieve(self, user_id: str, query: str, is_recall: bool) -> VisualMemory | None:
         scored = self.scores(user_id, query, is_recall)
@@ -189,20 +220,17 @@ class SceneIndex:
 
 def select(scored: SceneScores, query: str, is_recall: bool) -> VisualMemory:
     """The best candidate by the rules in the module docstring, injected or not."""
-    sims, thresholds, scenes = scored.similarity, scored.thresholds, scored.scenes
+    sims, thresholds, first_meeting = scored.similarity, scored.thresholds, scored.first_meeting
     passing = sims >= thresholds
-    first_meeting = np.array([m.scene_type == "first_meeting" for m in scenes])
     if is_recall and is_generic_recall(query) and (~first_meeting).any() and not (passing & first_meeting).any():
-        pick = max(np.flatnonzero(~first_meeting), key=lambda i: _recency_key(scenes[i]))
-        return as_visual_memory(scenes[pick], float(sims[pick]), float(thresholds[pick]), True, "recency")
-    pool = np.flatnonzero(passing) if passing.any() else np.arange(len(scenes))
-    pick = int(pool[np.argmax(sims[pool])])
-    return as_visual_memory(scenes[pick], float(sims[pick]), float(thresholds[pick]), bool(passing[pick]))
-
-
-def _recency_key(meta: SceneMetadata) -> tuple:
-    when = meta.when or datetime.min
-    return (when.date(), meta.memorability, when)
+        moments = np.flatnonzero(~first_meeting)
+        # the most recent day, then the most memorable, then the latest (lexsort: last key first)
+        order = np.lexsort((scored.seconds[moments], scored.memorability[moments], scored.day[moments]))
+        k = int(moments[order[-1]])
+        return as_visual_memory(scored.scene(k), float(sims[k]), float(thresholds[k]), True, "recency")
+    pool = np.flatnonzero(passing) if passing.any() else np.arange(len(sims))
+    k = int(pool[np.argmax(sims[pool])])
+    return as_visual_memory(scored.scene(k), float(sims[k]), float(thresholds[k]), bool(passing[k]))
 
 
 def as_visual_memory(

@@ -93,7 +93,7 @@ class LocalMemoryServices:
         episodes = self.episodic.query(user_id, query, "episode", n=FUSION_EPISODE_POOL)
         scored: SceneScores | None = self.scene_index.scores(user_id, query, is_recall)
         scene_sims = scored.similarity if scored else np.zeros(0)
-        scene_times = np.array([m.when.timestamp() if m.when else 0.0 for m in scored.scenes] if scored else [])
+        scene_times = scored.seconds if scored else np.zeros(0)
         pick = fuse(
             np.array([e.similarity for e in episodes]), np.array([_seconds(e.timestamp) for e in episodes]),
             scene_sims, scene_times, self.settings.interaction.retrieval.fusion_epsilon,
@@ -110,7 +110,7 @@ class LocalMemoryServices:
             j = pick.scene
             sim, threshold = float(scored.similarity[j]), float(scored.thresholds[j])
             injected = sim >= threshold or (pick.primary == "episode" and is_recall)
-            result.scene = as_visual_memory(scored.scenes[j], sim, threshold, injected)
+            result.scene = as_visual_memory(scored.scene(j), sim, threshold, injected)
         return result
 
     def save_episode(
