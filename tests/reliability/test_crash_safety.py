@@ -62,6 +62,32 @@ def test_kill_9_while_storing_scenes_leaves_only_whole_scenes(tmp_path):
     assert images == committed and embeddings == committed
 
 
+def test_kill_9_during_episodic_saves_leaves_chroma_readable(tmp_path):
+    """interaction's episodic memory (real Chroma + MiniLM) killed mid-save, again and again."""
+    import sqlite3
+
+    from tests.reliability.writers import episodic_memory
+
+    rng = random.Random(5)
+    for _ in range(4):
+        proc = writer("episodes", str(tmp_path), USER, stdout=subprocess.PIPE)
+        assert proc.stdout is not None
+        proc.stdout.read(1)  # at least one save went through
+        time.sleep(rng.uniform(0.0, 0.3))
+        proc.kill()
+        proc.wait(5)
+        proc.stdout.close()
+    con = sqlite3.connect(tmp_path / "memory" / "chroma" / "chroma.sqlite3")
+    assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    con.close()
+    memory = episodic_memory(str(tmp_path))
+    found = memory.query(USER, "sailing", "episode", n=500)
+    assert len(found) >= 4 and all(m.text.startswith("Observation: visit") for m in found)
+    # a session is saved as two documents in one add: never one without the other
+    conversations = memory.query(USER, "sailing", "conversation", n=500)
+    assert {m.session for m in conversations} == {m.session for m in found}
+
+
 def test_sweep_spares_files_being_written(tmp_path):
     live = tmp_path / "memory" / f"{TMP_PREFIX}abc.json"
     live.parent.mkdir(parents=True)

@@ -2,6 +2,7 @@
 
   profiles DATA_DIR TAG N GO_FILE   N interleaved user_ids.json / user_info.json updates, minted ids on stdout
   scenes DATA_DIR USER_ID           stores scenes in a loop until killed (one dot on stdout per scene)
+  episodes DATA_DIR USER_ID         saves episodes with interaction's episodic memory until killed (a dot each)
 """
 
 from __future__ import annotations
@@ -46,9 +47,38 @@ def scenes(data_dir: str, user_id: str) -> None:
         sys.stdout.flush()
 
 
+def episodic_memory(data_dir: str):
+    from common.clock import Clock
+    from common.config.interaction_settings import ChromaSettings
+    from common.embedding.chroma import NadineEmbeddingFunction
+    from common.embedding.registry import offline_text_embedder
+    from interaction.memory.chroma_store import make_client
+    from interaction.memory.episodic import EpisodicMemory
+
+    layout = DataLayout(Path(data_dir))
+    client = make_client(ChromaSettings(), layout.chroma_dir)
+    return EpisodicMemory(client, NadineEmbeddingFunction(offline_text_embedder()), Clock(None))
+
+
+def episodes(data_dir: str, user_id: str) -> None:
+    from interaction.memory.api import EpisodicSave, TranscriptTurn
+
+    memory = episodic_memory(data_dir)
+    n = 0
+    while True:
+        n += 1
+        turns = [TranscriptTurn("user", f"Sentence {n} about sailing " * 20, datetime.now())]
+        memory.save(user_id, "Maya", turns, EpisodicSave(observation=f"visit {n}", thought="t", action="a",
+                                                          result="r"))
+        sys.stdout.write(".")
+        sys.stdout.flush()
+
+
 if __name__ == "__main__":
     kind, *rest = sys.argv[1:]
     if kind == "profiles":
         profiles(rest[0], rest[1], int(rest[2]), rest[3])
+    elif kind == "episodes":
+        episodes(rest[0], rest[1])
     else:
         scenes(rest[0], rest[1])
