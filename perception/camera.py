@@ -9,6 +9,7 @@ in view) is returned meanwhile, so the frame loop keeps serving its queues.
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +23,8 @@ from common.config.perception_settings import CameraSettings
 from common.vision.image import read_rgb
 
 log = logging.getLogger("nadine.perception.camera")
+# our own one-line error per outage replaces OpenCV's warning on every reopen attempt
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 WATCH_PREFIX = "watch:"
@@ -194,6 +197,9 @@ class VideoCapture:
     def open(self) -> None:
         if isinstance(self.target, str) and not Path(self.target).is_file():
             raise CameraError(f"video file {self.target} does not exist")
+        if isinstance(self.target, int) and sys.platform.startswith("linux") and not Path(
+                f"/dev/video{self.target}").exists():
+            raise CameraError(f"no /dev/video{self.target}: is a webcam connected (or choose NADINE_CAMERA)?")
         cap = cv2.VideoCapture(self.target)
         if not cap.isOpened():
             cap.release()

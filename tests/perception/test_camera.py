@@ -89,9 +89,10 @@ def test_missing_camera_is_logged_and_retried_never_raised(tmp_path: Path, caplo
 
 
 def test_missing_video_file_and_realsense_report_why(tmp_path: Path, caplog):
-    for source in (str(tmp_path / "missing.mp4"), "realsense"):
+    for source in (str(tmp_path / "missing.mp4"), "realsense", "7"):
         cam = Camera(make_source(CameraSettings(source=source)), CameraSettings(retry_s=5))
         with caplog.at_level(logging.ERROR):
             assert cam.read() is None
     text = " ".join(r.message for r in caplog.records)
     assert "missing.mp4 does not exist" in text and "pyrealsense2 is not installed" in text
+    assert "webcam 7 unavailable" in text
