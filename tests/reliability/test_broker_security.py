@@ -95,3 +95,41 @@ def test_tls_connects_with_the_test_ca_and_refuses_another(secure, buses, tmp_pa
     stranger_ca = make_ca(tmp_path, "stranger")
     _, ok = connect(buses, "operator", broker.settings("operator", tls=True, ca=stranger_ca), root, wait_s=2)
     assert not ok
+
+
+@pytest.mark.slow
+@pytest.mark.shared_data
+def test_the_real_processes_work_inside_their_acl(secure, buses, tmp_path, shared_data):
+    """Each process with its own credentials: a whole introduction and a stored moment go through."""
+    from common.messages import EmotionSignal, UserInput
+    from scripts.runner.camera import CameraFeeder
+    from tests.support import NadineProcess, process_env
+
+    broker, root = secure
+    camera = CameraFeeder(tmp_path / "camera")
+    procs = []
+    try:
+        operator, _ = connect(buses, "operator", broker.settings("operator"), root)
+        rec = {spec: Recorder(operator, spec) for spec in (t.TURN_RESULT, t.FACE_STORED, t.STORAGE_DECISION,
+                                                            t.START_SPEAK, t.USER_DETECTED)}
+        online = {name: Recorder(operator, t.status_spec(name)) for name in ("perception", "interaction", "control")}
+        for name in online:
+            env = process_env(broker.broker, root, tmp_path / "data", tmp_path / "logs", NADINE_TTS="none",
+                              NADINE_CAMERA=f"watch:{tmp_path / 'camera'}", NADINE_MQTT_USERNAME=name,
+                              NADINE_MQTT_PASSWORD=broker.pw[name])
+            procs.append(NadineProcess(name, env, ["--config-override", "perception.faces.no_face_timeout_s=1.5"]))
+        for rec_online in online.values():
+            rec_online.wait_for(lambda m: m.value == "online", timeout=90)
+        camera.show([shared_data / "faces" / "df_a_01.jpg"])
+        rec[t.USER_DETECTED].wait_for(lambda m: m.user_name == "Unknown", timeout=30)
+        operator.publish(t.USER_INPUT, UserInput(text="Hello! My name is Maya.", turn_id="acl-1"))
+        assert rec[t.TURN_RESULT].wait_for(lambda m: m.turn_id == "acl-1", timeout=30).reply
+        rec[t.FACE_STORED].wait_for(timeout=30)  # interaction -> user_info -> perception -> face_stored
+        operator.publish(t.USER_INPUT, UserInput(text="I won the chess final today!", turn_id="acl-2",
+                                                 user_emotion=EmotionSignal(label="happy", intensity=0.95)))
+        assert rec[t.STORAGE_DECISION].wait_for(lambda m: m.turn_id == "acl-2", timeout=60).stored
+        rec[t.START_SPEAK].wait_for(timeout=30)  # interaction -> speak -> control -> start_speak
+    finally:
+        camera.close()
+        for proc in procs:
+            proc.stop()
