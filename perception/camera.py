@@ -204,6 +204,8 @@ class VideoCapture:
         if not cap.isOpened():
             cap.release()
             raise CameraError(f"OpenCV cannot open {self.description}")
+        if isinstance(self.target, int):
+            cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # sampled below the camera's rate: keep only the newest frame
         self._cap = cap
         self._ended = False
 
@@ -311,16 +313,14 @@ def make_source(settings: CameraSettings, base_dir: Path | None = None) -> Sourc
 
 
 class Camera:
-    """A source plus pacing (stills and files at settings fps) and reopen-on-failure."""
+    """A source plus pacing (settings fps) and reopen-on-failure."""
 
-    def __init__(self, source: Source, settings: CameraSettings, paced: bool | None = None) -> None:
+    def __init__(self, source: Source, settings: CameraSettings) -> None:
         self.source = source
         self.retry_s = settings.retry_s
+        # every source is sampled at settings fps: a 30 fps webcam processed frame by frame would take a
+        # whole core of this 2-core machine from the dialogue; 10 fps is the tracking target
         self.period = 1.0 / settings.fps
-        if paced is None:  # live cameras pace themselves; stills and files are replayed at settings fps
-            live = isinstance(source, RealSense) or (isinstance(source, VideoCapture) and isinstance(source.target, int))
-            paced = not live
-        self.paced = paced
         self._open = False
         self._next_try = 0.0
         self._next_frame = 0.0
@@ -364,16 +364,13 @@ class Camera:
         if not self._ensure_open():
             stop_wait(min(self.period, max(0.0, self._next_try - time.monotonic())))
             return None
-        if self.paced:
-            self._wait(stop_wait)
+        self._wait(stop_wait)
         try:
             frame = self.source.read()
         except CameraError as exc:
             self.source.close()
             self._fail(str(exc))
             return None
-        if frame is None and not self.paced:
-            stop_wait(self.period)  # an ended video: do not spin
         return frame
 
     def close(self) -> None:

@@ -15,7 +15,8 @@ class CameraSettings(Section):
         description="NADINE_CAMERA: webcam index, video file, image folder, 'watch:<folder>' (newest image), "
         "or 'realsense'",
     )
-    fps: float = Field(10.0, gt=0, le=120, description="replay rate for image folders and the watched folder")
+    fps: float = Field(10.0, gt=0, le=120, description="frames processed per second (live cameras are sampled, "
+                       "stills and files replayed at this rate)")
     loop: bool = Field(True, description="replay an image folder or video in a loop")
     preview: bool = Field(False, description="open a preview window (--preview)")
     retry_s: float = Field(2.0, gt=0, description="wait before reopening a missing or failing camera")
