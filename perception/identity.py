@@ -39,11 +39,14 @@ class Recognizer:
         if rgb is None:
             log.warning("stored face image %s is unreadable; skipped", path)
             return None
-        boxes = self.detector.detect(rgb)
         h, w = rgb.shape[:2]
-        # a tight crop may leave too little context for the detector: the whole crop is the face then
-        box = preferred(boxes) if boxes else FaceBox(0, 0, w, h)
-        return self.identifier.embed(rgb, box)
+        try:
+            boxes = self.detector.detect(rgb)
+            # a tight crop may leave too little context for the detector: the whole crop is the face then
+            return self.identifier.embed(rgb, preferred(boxes) if boxes else FaceBox(0, 0, w, h))
+        except ValueError as exc:
+            log.warning("stored face image %s gives no embedding (%s); skipped", path, exc)
+            return None
 
     def reload(self) -> None:
         self.gallery = self.faces.load_gallery(self.identifier.name, self.embed_image_file)
