@@ -7,11 +7,33 @@ from typing import Literal
 
 from rapidfuzz import fuzz
 
+# Below this ratio two names are not asked about even when they sound alike ("Mo" vs "Mia").
+SOUNDALIKE_MIN_RATIO = 0.5
+_SOFT_LETTERS = set("aeiouyhw")
+
 
 def name_similarity(a: str, b: str) -> float:
     """The Levenshtein ratio of python-Levenshtein (rapidfuzz's Indel-normalised ratio), 0-1,
     ignoring case and surrounding space."""
     return fuzz.ratio(a.strip().casefold(), b.strip().casefold()) / 100.0
+
+
+def _consonant_skeleton(name: str) -> str:
+    """First letter + the remaining consonants, repeats collapsed: "Maya" and "Mia" are both "m"."""
+    letters = [c for c in name.strip().casefold() if c.isalpha()]
+    if not letters:
+        return ""
+    out = [letters[0]]
+    for c in letters[1:]:
+        if c not in _SOFT_LETTERS and c != out[-1]:
+            out.append(c)
+    return "".join(out)
+
+
+def sounds_alike(a: str, b: str) -> bool:
+    """Spellings of one spoken name that the ratio scores low (Mia / Maya, Sean / Shawn): same first
+    letter and consonants, only vowels and soft letters differ. STT transcribes a name either way."""
+    return _consonant_skeleton(a) == _consonant_skeleton(b) != "" and name_similarity(a, b) >= SOUNDALIKE_MIN_RATIO
 
 
 @dataclass(frozen=True)
@@ -51,7 +73,9 @@ def match_name(given: str, known: dict[str, str], high: float, low: float) -> Na
     )
     if scored and scored[0][0] >= high:
         return NameMatch("strong", user_id=scored[0][1], user_name=scored[0][2])
-    close = [s for s in scored if low <= s[0] < high]
+    # The paper's LOW-HIGH band asks "Is your name ...?"; a sounds-alike spelling below LOW asks too,
+    # because creating a second profile for the same person is worse than one confirmation question.
+    close = [s for s in scored if low <= s[0] < high or (s[0] < low and sounds_alike(given, s[2]))]
     if not close:
         return NameMatch("none")
     return NameMatch(

@@ -93,6 +93,20 @@ def test_near_miss_name_no_rotates_then_adopts_the_given_name(two_similar):
     assert not last.extra["pending_confirmation"]
 
 
+def test_mia_after_maya_asks_for_confirmation(broker, tmp_path):
+    """The issue's case: "Mia" after "Maya" exists asks "Is your name Maya?"; yes links to Maya.
+    Own data root: the module's shared one holds Maia, which "Mia" matches strongly."""
+    nadine = Interaction(broker, tmp_path)
+    try:
+        maya = nadine.make_user("Maya")
+        asked = nadine.say("Hello, I'm Mia.")
+        assert asked.extra["pending_confirmation"] and asked.reply.endswith("is your name Maya?")
+        yes = nadine.say("Yes.")
+        assert yes.user_id == maya and yes.user_name == "Maya"
+    finally:
+        nadine.stop()
+
+
 def test_identity_conflict_makes_a_new_user(fresh):
     grace = fresh.make_user("Grace", location="Oslo")
     fresh.detect(grace, "Grace")

@@ -30,9 +30,13 @@ def test_similarity_bands():
     assert ambiguous.kind == "ambiguous"
     assert set(ambiguous.confirmation.similar_names) == {"Maya", "Maja"}
     assert match_name("Tom", known, HIGH, LOW).kind == "none"
-    # "Mia" vs "Maya" is 0.571 by the Levenshtein ratio: below LOW, so a new person
+    # "Mia" vs "Maya" is 0.571 by the Levenshtein ratio, below LOW, but the two sound alike: ask
     assert name_similarity("Mia", "Maya") == pytest.approx(4 / 7)
-    assert match_name("Mia", known, HIGH, LOW).kind == "none"
+    mia = match_name("Mia", {"261129_0001": "Maya", "261129_0003": "Bob"}, HIGH, LOW)
+    assert mia.kind == "ambiguous" and mia.confirmation.similar_names == ("Maya",)
+    # same ratio, different consonants: a different person
+    assert match_name("Max", {"261129_0001": "Maya"}, HIGH, LOW).kind == "none"
+    assert match_name("Mo", {"261129_0001": "Mia"}, HIGH, LOW).kind == "none"
 
 
 def test_new_user_then_merge_dedup_and_last_updated(tmp_path):
