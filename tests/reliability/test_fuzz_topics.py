@@ -133,6 +133,8 @@ def test_random_and_malformed_payloads_on_every_topic(live: LiveSuite, tmp_path:
 
     for name, proc in live.suite.procs.items():
         assert proc.poll() is None, f"{name} died under fuzzing\n{live.suite.log_tail(name)}"
+        log_text = (live.suite.log_dir / f"{name}.log").read_text(errors="replace")
+        assert "Traceback" not in log_text, f"{name} raised while handling a payload\n{live.suite.log_tail(name)}"
     still_working(live, "after")
     after = live.rss()
     print(f"\nfuzz: {sum(sent.values())} payloads on {len(sent)} topics; RSS kB before {before} after {after}")
