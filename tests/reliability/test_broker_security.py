@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import time
 
+import paho.mqtt.client as mqtt
 import pytest
 
 from common import messages as m
 from common import topics as t
 from common.bus import Bus
 from common.topics import Topics
-from tests.reliability.secure_broker import SecureBroker, make_ca
+from tests.reliability.secure_broker import EXAMPLE, SecureBroker, make_ca
 from tests.support import Recorder, unique_root
 
 
@@ -133,3 +134,20 @@ def test_the_real_processes_work_inside_their_acl(secure, buses, tmp_path, share
         camera.close()
         for proc in procs:
             proc.stop()
+
+
+def test_the_acl_example_covers_every_topic():
+    """Every topic of common/topics.py is published by some process and read by some process,
+    except what only the lab's tools (the operator user) type or read."""
+    rules = [line.split() for line in (EXAMPLE.parent / "mosquitto.acl.example").read_text().splitlines()
+             if line.startswith("topic ") and not line.rstrip().endswith("nadine/#")]
+
+    def granted(access: str, suffix: str) -> bool:
+        return any(a in (access, "readwrite") and mqtt.topic_matches_sub(pattern, f"nadine/{suffix}")
+                   for _, a, pattern in rules)
+
+    typed_by_tools = {t.USER_INPUT}
+    read_by_tools = {t.TURN_RESULT, t.USER_FORGOTTEN}
+    for spec in t.ALL_TOPICS:
+        assert spec in typed_by_tools or granted("write", spec.suffix), f"no process may publish {spec.suffix}"
+        assert spec in read_by_tools or granted("read", spec.suffix), f"no process may read {spec.suffix}"
