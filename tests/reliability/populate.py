@@ -62,6 +62,16 @@ def plant_user(layout: DataLayout, user_id: str, name: str, rng: np.random.Gener
     return user
 
 
+def plant_pair(root: Path, seed: int) -> tuple[DataLayout, PlantedUser, PlantedUser, np.random.Generator]:
+    """Maya and Bob with profiles, scenes, faces and study-log records, in `root`/data."""
+    layout = DataLayout(root / "data")
+    rng = np.random.default_rng(seed)
+    maya = plant_user(layout, "260101_0001", "Maya", rng)
+    bob = plant_user(layout, "260101_0002", "Bob", rng)
+    plant_study_logs(layout, [maya, bob])
+    return layout, maya, bob, rng
+
+
 def plant_study_logs(layout: DataLayout, users: list[PlantedUser]) -> None:
     logs = layout.study_logs_dir
     (logs / "by_user").mkdir(parents=True, exist_ok=True)

@@ -9,17 +9,13 @@ import pytest
 
 from common.store import DataLayout, InvalidUserId, ProfileStore, SceneStore
 from common.store.forget import PSEUDONYM_PREFIX, forget_user_files, purge_chroma_remnants
-from tests.reliability.populate import plant_chroma, plant_study_logs, plant_user
+from tests.reliability.populate import plant_chroma, plant_pair, plant_study_logs, plant_user
 from tests.reliability.traces import find_traces
 
 
 @pytest.fixture
 def planted(tmp_path):
-    layout = DataLayout(tmp_path / "data")
-    rng = np.random.default_rng(7)
-    maya = plant_user(layout, "260101_0001", "Maya", rng)
-    bob = plant_user(layout, "260101_0002", "Bob", rng)
-    plant_study_logs(layout, [maya, bob])
+    layout, maya, bob, rng = plant_pair(tmp_path, 7)
     (layout.captures_dir / "samples").mkdir(parents=True)
     (layout.captures_dir / "capture_1.jpg").write_bytes(maya.images[0])
     return layout, maya, bob, rng

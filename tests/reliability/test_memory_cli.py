@@ -17,7 +17,7 @@ from common import topics as t
 from common.clock import Clock
 from common.messages import ForgetUser, UserForgotten
 from common.store import DataLayout, ProfileStore
-from tests.reliability.populate import plant_study_logs, plant_user
+from tests.reliability.populate import plant_pair
 from tests.reliability.traces import find_traces, vector_needles
 from tests.support import PROJECT_ROOT
 
@@ -51,11 +51,7 @@ def save_episodes(layout: DataLayout, users) -> None:
 
 @pytest.fixture
 def planted(tmp_path):
-    layout = DataLayout(tmp_path / "data")
-    rng = np.random.default_rng(11)
-    maya = plant_user(layout, "260101_0001", "Maya", rng)
-    bob = plant_user(layout, "260101_0002", "Bob", rng)
-    plant_study_logs(layout, [maya, bob])
+    layout, maya, bob, _ = plant_pair(tmp_path, 11)
     save_episodes(layout, [maya, bob])
     return layout, maya, bob
 
