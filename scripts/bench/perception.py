@@ -118,9 +118,11 @@ def run(frames: int, stores: int, faces_dir: Path) -> dict:
         "cpu_ms_per_frame": cpu_per_frame * 1000, "load_average": os.getloadavg(),
         "split_ms": {k: statistics.mean(v) * 1000 for k, v in split.items()},
         "identify_call_ms": statistics.mean(identify_calls) * 1000 if identify_calls else None,
-        "decision_intensity_ms": statistics.mean(intensity_decisions) * 1000,
-        "decision_vision_ms": statistics.mean(vision_decisions) * 1000,
-        "store_ms": statistics.mean(store_times) * 1000, "scenes_written": scenes,
+        # medians: one stall of the shared machine should not decide a per-event figure
+        "decision_intensity_ms": statistics.median(intensity_decisions) * 1000,
+        "decision_vision_ms": statistics.median(vision_decisions) * 1000,
+        "store_ms": statistics.median(store_times) * 1000, "store_max_ms": max(store_times) * 1000,
+        "scenes_written": scenes,
         "_raw": {"split": split, "vision": vision_decisions, "store": store_times},
     }
 
@@ -143,11 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'frames/s, tracked known face':<34}{r['fps']:>12.1f}{'-':>14}{'':>8}   >= {TARGET_FPS:g}")
     print(f"{'  CPU time per frame (ms)':<34}{r['cpu_ms_per_frame']:>12.1f}{'':>14}{'':>8}   "
           f"(all threads; {1000 / r['cpu_ms_per_frame']:.1f} frames per CPU-second)")
-    print(f"{'decision, intensity policy (s)':<34}{r['decision_intensity_ms'] / 1000:>12.4f}{PAPER_DECISION_S:>14.2f}"
+    print(f"{'decision, intensity (median s)':<34}{r['decision_intensity_ms'] / 1000:>12.4f}{PAPER_DECISION_S:>14.2f}"
           f"{r['decision_intensity_ms'] / 1000 / PAPER_DECISION_S:>8.2f}   < 1.0")
-    print(f"{'decision, vision policy (s)':<34}{r['decision_vision_ms'] / 1000:>12.4f}{PAPER_DECISION_S:>14.2f}"
+    print(f"{'decision, vision (median s)':<34}{r['decision_vision_ms'] / 1000:>12.4f}{PAPER_DECISION_S:>14.2f}"
           f"{r['decision_vision_ms'] / 1000 / PAPER_DECISION_S:>8.2f}   < 1.0")
-    print(f"{'store one scene incl. caption (s)':<34}{r['store_ms'] / 1000:>12.4f}{PAPER_STORE_S:>14.2f}"
+    print(f"{'store incl. caption (median s)':<34}{r['store_ms'] / 1000:>12.4f}{PAPER_STORE_S:>14.2f}"
           f"{r['store_ms'] / 1000 / PAPER_STORE_S:>8.2f}   < 1.0")
     print(json.dumps(r))
     return 0
