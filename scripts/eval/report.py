@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -24,23 +24,24 @@ from scripts.eval.stats import percentile, ratio
 
 LATENCY_FIELDS = ("latency_s", "latency_first_sentence_s", "full_latency_s")
 PERCENTILES = (50, 95, 99)
+STUDY_KEYS = {"turn_id", "user_text", "robot_text", "visual"}  # present in every StudyLogger record
 SHORT = {"latency_s": "reply", "latency_first_sentence_s": "1st sent.", "full_latency_s": "audio"}
 
 
-def read_records(folder: Path) -> tuple[list[dict[str, Any]], list[str]]:
-    """All turn records, and one line per line that could not be read (skipped)."""
+def read_records(folder: Path) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """All turn records, and (file name, reason) for each line that was skipped."""
     records, problems = [], []
     for path in sorted(folder.rglob("*.jsonl")):
-        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
-                problems.append(f"{path.name}:{number}: not JSON ({exc.msg})")
+                problems.append((path.name, f"not JSON ({exc.msg})"))
                 continue
-            if not isinstance(record, dict):
-                problems.append(f"{path.name}:{number}: not a JSON object")
+            if not isinstance(record, dict) or not STUDY_KEYS <= record.keys():
+                problems.append((path.name, "not a study-log record"))
                 continue
             record.setdefault("condition", path.name.split("_", 1)[0])
             records.append(record)
@@ -121,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"report: {args.logs} is not a folder", file=sys.stderr)
         return 2
     records, problems = read_records(args.logs)
-    for problem in problems:
-        print(f"report: skipped {problem}", file=sys.stderr)
+    for (name, reason), count in Counter(problems).items():
+        print(f"report: skipped {count} line(s) of {name}: {reason}", file=sys.stderr)
     if not records:
         print(f"report: no study-log records under {args.logs}", file=sys.stderr)
         return 2

@@ -59,3 +59,9 @@ def test_report_per_condition(tmp_path, capsys):
 def test_report_refuses_empty_folder(tmp_path, capsys):
     assert report.main(["--logs", str(tmp_path)]) == 2
     assert "no study-log records" in capsys.readouterr().err
+
+
+def test_other_jsonl_files_are_not_study_logs(tmp_path, capsys):
+    (tmp_path / "runner.jsonl").write_text('{"session": 1, "turn": 1, "say": "hi"}\n')
+    assert report.main(["--logs", str(tmp_path)]) == 2
+    assert "not a study-log record" in capsys.readouterr().err
