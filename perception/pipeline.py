@@ -11,7 +11,9 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -76,7 +78,7 @@ class Perception:
         self.detect_max_side = detect_max_side
         self.fer = fer
         self.preview = preview
-        self.events: queue.Queue[tuple[str, object, float]] = queue.Queue()
+        self.events: queue.Queue[tuple[Callable[[Any, float], None], Any, float]] = queue.Queue()
         self._was_tracking = False
         self._last_faces: list[FaceBox] | None = None
         if backends.detector is None:
@@ -85,33 +87,38 @@ class Perception:
     # --- bus handlers (dispatcher thread): enqueue only ------------------------------------------
 
     def subscribe(self) -> None:
-        self.bus.subscribe(t.USER_INFO, lambda m: self.events.put(("user_info", m, time.monotonic())))
-        self.bus.subscribe(t.AFFECT_STATE, lambda m: self.events.put(("affect", m, time.monotonic())))
-        self.bus.subscribe(t.CAPTURE_CURRENT_VIEW, lambda m: self.events.put(("capture", m, time.monotonic())))
-        self.bus.subscribe(t.FORGET_USER, lambda m: self.events.put(("forget", m, time.monotonic())))
+        for spec, handle in (
+            (t.USER_INFO, self._on_user_info), (t.AFFECT_STATE, self._on_affect),
+            (t.CAPTURE_CURRENT_VIEW, self._on_capture), (t.FORGET_USER, self._on_forget),
+        ):
+            self.bus.subscribe(spec, lambda m, handle=handle: self.events.put((handle, m, time.monotonic())))
 
-    def _drain_events(self, current_user: str | None) -> None:
+    # --- event handlers (frame-loop thread, in arrival order) ------------------------------------
+
+    def _drain_events(self) -> None:
         while True:
             try:
-                kind, msg, at = self.events.get_nowait()
+                handle, msg, at = self.events.get_nowait()
             except queue.Empty:
                 return
-            if kind == "user_info":
-                assert isinstance(msg, UserInfo)
-                self.registrar.request(msg, at)
-            elif kind == "affect":
-                assert isinstance(msg, AffectState)
-                self.memory.on_affect(msg, at, current_user)
-            elif kind == "capture":
-                assert isinstance(msg, CaptureRequest)
-                self.capture.request(msg.value, at)
-            elif kind == "forget":
-                assert isinstance(msg, ForgetUser)
-                if not is_valid_user_id(msg.user_id):
-                    log.warning("forget_user with invalid user id %r refused", msg.user_id)
-                    continue
-                forget_in_perception(msg.user_id, self.registrar.layout, self.b.recognizer, self.registrar,
-                                     self.tracker, self.bus)
+            handle(msg, at)
+
+    def _on_user_info(self, msg: UserInfo, at: float) -> None:
+        self.registrar.request(msg, at)
+
+    def _on_affect(self, msg: AffectState, at: float) -> None:
+        identity = self.tracker.track.identity if self.tracker.track else None
+        self.memory.on_affect(msg, at, identity.user_id if identity else None)
+
+    def _on_capture(self, msg: CaptureRequest, at: float) -> None:
+        self.capture.request(msg.value, at)
+
+    def _on_forget(self, msg: ForgetUser, at: float) -> None:
+        if not is_valid_user_id(msg.user_id):
+            log.warning("forget_user with invalid user id %r refused", msg.user_id)
+            return
+        forget_in_perception(msg.user_id, self.registrar.layout, self.b.recognizer, self.registrar,
+                             self.tracker, self.bus)
 
     # --- the frame step ----------------------------------------------------------------------------
 
@@ -177,9 +184,7 @@ class Perception:
         now = time.monotonic() if now is None else now
         times = StepTimes()
         started = time.perf_counter()
-        track = self.tracker.track
-        identity = track.identity if track else None
-        self._drain_events(identity.user_id if identity else None)
+        self._drain_events()
 
         t0 = time.perf_counter()
         faces = self._detect(frame) if frame is not None else []

@@ -24,6 +24,7 @@ import uuid
 from datetime import datetime
 from pathlib import Path
 
+from common import topics as t
 from common.bus import Bus
 from common.clock import Clock
 from common.config import load_settings
@@ -54,16 +55,28 @@ def run(frames: int, stores: int, faces_dir: Path) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="nadine-bench-perception-"))
     settings = load_settings(overrides=[f"common.data_dir={tmp}"])
     layout = DataLayout(tmp)
-    bus = Bus("bench-perception", broker.mqtt_settings(), Topics(f"bench{uuid.uuid4().hex[:8]}/nadine"))
+    topics = Topics(f"bench{uuid.uuid4().hex[:8]}/nadine")
+    bus = Bus("bench-perception", broker.mqtt_settings(), topics)
+    sender = Bus("bench-interaction", broker.mqtt_settings(), topics)
     try:
-        assert bus.start(5), "no broker"
+        assert bus.start(5) and sender.start(5), "no broker"
         clock = Clock(layout.runtime_dir)
         backends = load_backends(settings, FaceStore(layout), ProfileStore(layout))
         p = build(settings, layout, bus, clock, backends=backends)
+        p.subscribe()
         register, stream = read_rgb(faces_dir / "df_a_01.jpg"), read_rgb(faces_dir / "df_a_02.jpg")
 
+        def send(spec, message) -> None:
+            """Over the broker, as interaction would; returns once the frame loop has it queued."""
+            sender.publish(spec, message).wait_for_publish(5)
+            deadline = time.monotonic() + 5
+            while p.events.empty():
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{spec.suffix} did not reach the frame loop")
+                time.sleep(0.001)
+
         uid = ProfileStore(layout).mint_user_id("Alice", datetime.now())
-        p.events.put(("user_info", UserInfo(user_name="Alice", user_id=uid), time.monotonic()))
+        send(t.USER_INFO, UserInfo(user_name="Alice", user_id=uid))
         for seq in range(3):
             p.step(Frame(register, seq, cut=seq == 0))
         assert FaceStore(layout).count(uid) == 1, "registration failed"
@@ -90,9 +103,8 @@ def run(frames: int, stores: int, faces_dir: Path) -> dict:
         # decision: intensity policy per affect event (default), vision policy per check (paper)
         intensity_decisions, vision_decisions, store_times = [], [], []
         for i in range(stores):
-            p.events.put(("affect", AffectState(label="joy", arousal=0.5, intensity=0.5, user_label="happy",
-                                                user_intensity=0.9, user_message=f"moment {i}",
-                                                turn_id=f"b{i}"), time.monotonic()))
+            send(t.AFFECT_STATE, AffectState(label="joy", arousal=0.5, intensity=0.5, user_label="happy",
+                                             user_intensity=0.9, user_message=f"moment {i}", turn_id=f"b{i}"))
             p.step(Frame(stream, 1000 + i))
             intensity_decisions.append(p.memory.last_decision_s)
             store_times.append(p.memory.recorder.last_store_s)
@@ -110,6 +122,7 @@ def run(frames: int, stores: int, faces_dir: Path) -> dict:
             vision_decisions.append(emotion_s + vision.last_decision_s)
         scenes = len(SceneStore(layout).list(uid))
     finally:
+        sender.stop()
         bus.stop()
         broker.stop()
     mean_total = statistics.mean(split["total"])
