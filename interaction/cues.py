@@ -6,8 +6,9 @@ import re
 
 _I = re.IGNORECASE
 
+# "good to see you (again)" greets: "see you" right after "to " is not a farewell
 FAREWELL = re.compile(
-    r"\b(good ?bye|bye(?: bye)?|see you(?: soon| later| tomorrow| next time)?|farewell|"
+    r"\b(good ?bye|bye(?: bye)?|(?<!to )see you(?: soon| later| tomorrow| next time)?|farewell|"
     r"(?:i )?(?:have|got|need) to go(?: now)?|i(?:'m| am) (?:off|leaving)|take care|good ?night|"
     r"talk to you later|until next time|ciao|au revoir)\b",
     _I,

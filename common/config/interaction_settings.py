@@ -61,12 +61,11 @@ class VisualMemorySettings(Section):
         "openai": EmbedderProfile(
             similarity_threshold=0.35, recall_threshold=0.13, first_meeting_recall_threshold=0.32
         ),
-        # measured on scripts/eval/calibration_pairs/minilm_{pairs,seed}.jsonl: strict on ordinary turns
-        # (above every small-talk pair, max 0.488), recall 0.26 (wrong moments <= 0.295 on specific
-        # questions; generic ones go by recency), first meeting 0.36 (genuine >= 0.367, others <= 0.35
-        # except "Last time we met, ..." at 0.38)
+        # chosen by scripts.eval.calibrate on scripts/eval/calibration_pairs/minilm_*.jsonl (291 pairs) and
+        # written to config/interaction.yaml: strict on ordinary turns (above every small-talk pair),
+        # generic "last time" recall questions go by recency rather than similarity
         "minilm_onnx": EmbedderProfile(
-            similarity_threshold=0.50, recall_threshold=0.26, first_meeting_recall_threshold=0.36
+            similarity_threshold=0.491, recall_threshold=0.26, first_meeting_recall_threshold=0.347
         ),
     }
 

@@ -26,6 +26,8 @@ NO_USER = GuardContext(user_id=None, greeted_user_id=None, confirmation_pending=
     ("I work at Trafigura.", "update_user_info"),
     ("Goodbye, see you soon!", "end_conversation"),
     ("I have to go now.", "end_conversation"),
+    ("Hi Nadine, good to see you again!", "first_greeting"),
+    ("Nice to see you. See you later!", "end_conversation"),
     ("Can you say goodbye in French?", "continue_conversation"),
     ("What's the weather like in Geneva?", "continue_conversation"),
     ("Could you speak French please?", "language_change"),
