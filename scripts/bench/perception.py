@@ -109,15 +109,13 @@ def run(frames: int, stores: int, faces_dir: Path) -> dict:
             intensity_decisions.append(p.memory.last_decision_s)
             store_times.append(p.memory.recorder.last_store_s)
         vision_cfg = settings.perception.selective_memory.model_copy(update={"policy": "vision"})
-        vision = SelectiveMemory(vision_cfg, SceneRecorder(SceneStore(layout), bus, clock, backends.encoder,
-                                                           backends.captioner), SceneStore(layout), bus)
+        recorder = SceneRecorder(SceneStore(layout), bus, clock, backends.encoder, backends.captioner)
         box = p.tracker.track.box
         for _ in range(stores):
             t0 = time.perf_counter()
             probs = backends.emotion.probabilities(stream, box)
             emotion_s = time.perf_counter() - t0
-            vision._next_check.clear()  # noqa: SLF001 - bench forces one check per call
-            vision._cooldown_until.clear()  # noqa: SLF001
+            vision = SelectiveMemory(vision_cfg, recorder, SceneStore(layout), bus)  # fresh: no interval wait
             vision.on_frame(View(stream, uid, "Alice", True, probs, faces=1), time.monotonic())
             vision_decisions.append(emotion_s + vision.last_decision_s)
         scenes = len(SceneStore(layout).list(uid))
