@@ -1,14 +1,16 @@
 """capture_current_view (reference §3.7): write the next frame to the requested path, reply view_captured.
 
-Only paths inside the data root are written (relative paths are taken from it); the format follows
-the extension (.jpg/.jpeg/.png, anything else gets JPEG). Without a frame for frame_timeout_s the
-request is answered with ok=false.
+Only image files (.jpg/.jpeg/.png) under <data>/nadine_view/ are written — the one place interaction
+asks for — so a capture request can never replace stored memory (user_ids.json, a profile, a scene).
+Relative paths are taken from nadine_view/. Without a frame for frame_timeout_s the request is
+answered with ok=false.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -23,13 +25,34 @@ from perception.selective_memory.recorder import encode_jpeg
 log = logging.getLogger("nadine.perception.capture")
 
 
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+class CaptureRefused(ValueError):
+    pass
+
+
+def capture_target(layout: DataLayout, path: str) -> Path:
+    """The file a capture may write, or CaptureRefused / PathOutsideDataRoot naming why not."""
+    requested = Path(path)
+    if not requested.is_absolute():
+        requested = layout.captures_dir / requested
+    target = layout.inside(requested)
+    captures = layout.captures_dir.resolve()
+    if captures not in target.parents:
+        raise CaptureRefused(f"{path} is not under {captures}")
+    if target.suffix.lower() not in IMAGE_SUFFIXES:
+        raise CaptureRefused(f"{path} is not an image file name ({', '.join(IMAGE_SUFFIXES)})")
+    return target
+
+
 @dataclass
 class _Request:
     path: str
     arrived: float
 
 
-def encode_for(path_suffix: str, rgb: np.ndarray) -> bytes:
+def encode_for(path_suffix: str, rgb: np.ndarray) -> bytes:  # suffix checked by capture_target
     if path_suffix.lower() == ".png":
         ok, buf = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
         if not ok:
@@ -47,7 +70,7 @@ class ViewCapture:
 
     def request(self, path: str, now: float) -> None:
         try:
-            self.layout.inside(path)
+            capture_target(self.layout, path)
         except (PathOutsideDataRoot, OSError, ValueError) as exc:
             log.warning("capture_current_view refused: %s", exc)
             self._reply(path, False, f"refused: {exc}")
@@ -68,7 +91,7 @@ class ViewCapture:
 
     def _write(self, path: str, rgb: np.ndarray) -> None:
         try:
-            target = self.layout.inside(path)  # checked again: a symlink may have appeared meanwhile
+            target = capture_target(self.layout, path)  # again: a symlink may have appeared meanwhile
             atomic_write_bytes(target, encode_for(target.suffix, rgb))
         except (PathOutsideDataRoot, OSError, ValueError) as exc:
             log.warning("capture_current_view %s failed: %s", path, exc)

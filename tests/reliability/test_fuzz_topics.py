@@ -144,14 +144,14 @@ def test_random_and_malformed_payloads_on_every_topic(live: LiveSuite, tmp_path:
     assert all(n > 0 for n in sent.values()), sent
 
 
-@pytest.mark.xfail(reason="perception/capture.py writes a capture to any path inside the data root, so one "
-                          "message can overwrite user_ids.json or a profile; it should accept only image files "
-                          "under nadine_view/ (the only place interaction asks for)", strict=False)
 def test_a_capture_request_cannot_overwrite_stored_memory(live: LiveSuite):
     from common.messages import CaptureRequest
     from common.store import ProfileStore
 
     ProfileStore(live.layout).set_name("260101_0042", "Keeper")
-    live.bus.publish(t.CAPTURE_CURRENT_VIEW, CaptureRequest(value="user_ids.json"))
+    for target in ("user_ids.json", str(live.layout.user_ids_file), "../user_ids.json",
+                   str(live.layout.root / "memory" / "x.jpg")):
+        live.bus.publish(t.CAPTURE_CURRENT_VIEW, CaptureRequest(value=target))
     time.sleep(3)
+    assert not (live.layout.root / "memory" / "x.jpg").exists()
     assert ProfileStore(live.layout).user_ids().get("260101_0042") == "Keeper"
