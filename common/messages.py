@@ -254,6 +254,9 @@ class RetrievedScene(Message):
     user_message: str | None = None
     description: str | None = None
     scene_type: str | None = None
+    # "similarity" (best match above its threshold) or "recency" (a generic "what did I tell you last
+    # time?" names no content, so the latest memorable moment is recalled whatever its similarity)
+    selected_by: str | None = None
 
 
 class TurnResult(Message):

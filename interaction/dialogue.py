@@ -254,7 +254,7 @@ class DialogueManager:
         return RetrievedScene(
             scene_id=scene.scene_id, similarity=float(scene.similarity), threshold=float(scene.threshold),
             injected=bool(scene.injected), user_message=scene.user_message, description=scene.description,
-            scene_type=scene.scene_type,
+            scene_type=scene.scene_type, selected_by=scene.selected_by,
         )
 
     def _publish_affect(self, state: dict, u: TurnUnderstanding) -> None:
