@@ -22,9 +22,19 @@ ABOUT_NADINE = re.compile(
     r"your (?:creator|maker|age|job|purpose|history|past)|are you a robot|how old are you|where (?:are|do) you)",
     _I,
 )
+# A question about how Nadine and the person first met: the first_meeting scene's canonical anchor
+# is what answers it, whatever the text embedder scores (reference §4.8, design history 2026-06-30).
+FIRST_MEETING_QUESTION = re.compile(
+    r"\b(first (?:time )?(?:we|you and i|i) (?:met|meet|talked|spoke)|(?:met|meet|talked|spoke) (?:for )?the first time|"
+    r"our (?:very )?first (?:meeting|conversation|chat|talk|encounter)|"
+    r"how (?:did|do) (?:we|you and i) (?:first )?(?:meet|get to know)|when (?:did )?we (?:first )?(?:met|meet)\b(?! last)|"
+    r"(?:day|time) i introduced myself|introduced myself to you)",
+    _I,
+)
 # [L] _VISUAL_RECALL_CUE kept as the fallback for a model's missed is_recall
 RECALL = re.compile(
     r"\b((?:do|did|can|could|would|will|you) (?:you )?(?:still |even )?(?:remember|recall)|"
+    r"tell me again|remind me|what i (?:told|said to|showed) you|"
     r"(?<!i )remember (?:when|what|how|that|the|my|me|our|us|who|where|anything)|recall|last time|the other day|(?:do|did) you (?:still )?know what i|what did i (?:say|tell|do)|"
     r"did i (?:tell|mention)|have we met|when we (?:first )?met|we met|(?:told|showed) you (?:before|earlier|last)|"
     r"forg[eo]t|what(?:'s| is) my name|do you know (?:who i am|my name)|earlier (?:today|i said))",
@@ -65,6 +75,10 @@ LOCALES = {
 }
 
 
+def is_first_meeting_question(text: str) -> bool:
+    return bool(FIRST_MEETING_QUESTION.search(text))
+
+
 def is_farewell(text: str) -> bool:
     return bool(FAREWELL.search(text))
 
@@ -80,7 +94,7 @@ def is_greeting(text: str) -> bool:
 
 
 def is_recall(text: str) -> bool:
-    return bool(RECALL.search(text))
+    return bool(RECALL.search(text)) or is_first_meeting_question(text)
 
 
 def is_about_nadine(text: str) -> bool:

@@ -10,6 +10,10 @@ Selection (documented choices for the offline MiniLM profile, see config/interac
 - ordinary turn: moments and observations, best similarity, injected above similarity_threshold;
 - recall turn: first_meeting joins, with threshold max(recall, first_meeting_recall); the best
   similarity among candidates above their threshold wins;
+- a recall question about the first meeting (interaction/cues.py FIRST_MEETING_QUESTION: "when did we
+  meet for the first time?", "the day I introduced myself") gets the first_meeting scene whatever its
+  similarity (selected_by="first_meeting"): phrasings the embedder scores under the threshold still
+  name exactly one scene;
 - generic recall (no content words, recall_query.py): similarity is noise there, so a passing
   first_meeting scene still wins (its anchor is matched by "how did we meet?"), otherwise the most
   memorable moment of the most recent day with moments is injected (selected_by="recency").
@@ -32,6 +36,7 @@ from common.embedding.registry import profile_key
 from common.store.ids import is_valid_user_id
 from common.store.layout import PathOutsideDataRoot
 from common.store.scenes import SceneMetadata, SceneStore
+from interaction.cues import is_first_meeting_question
 from interaction.memory.api import VisualMemory
 from interaction.memory.image_channel import ImageChannel
 from interaction.memory.recall_query import is_generic_recall
@@ -229,6 +234,10 @@ def select(scored: SceneScores, query: str, is_recall: bool) -> VisualMemory:
     """The best candidate by the rules in the module docstring, injected or not."""
     sims, thresholds, first_meeting = scored.similarity, scored.thresholds, scored.first_meeting
     passing = sims >= thresholds
+    if is_recall and first_meeting.any() and is_first_meeting_question(query):
+        firsts = np.flatnonzero(first_meeting)
+        k = int(firsts[np.argmax(sims[firsts])])
+        return as_visual_memory(scored.scene(k), float(sims[k]), float(thresholds[k]), True, "first_meeting")
     if is_recall and is_generic_recall(query) and (~first_meeting).any() and not (passing & first_meeting).any():
         moments = np.flatnonzero(~first_meeting)
         # the most recent day, then the most memorable, then the latest (lexsort: last key first)

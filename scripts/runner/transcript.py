@@ -52,9 +52,11 @@ class Transcript:
         if r.retrieved is not None:
             ret = r.retrieved
             verdict = "recalled" if ret.injected else "closest scene, not used:"
-            why = (f"chosen as the latest memorable moment (a generic recall question; similarity "
-                   f"{ret.similarity:.2f})" if ret.selected_by == "recency" else
-                   f"similarity {ret.similarity:.2f} (threshold {ret.threshold:.2f})")
+            why = {
+                "recency": f"chosen as the latest memorable moment (a generic recall question; similarity "
+                           f"{ret.similarity:.2f})",
+                "first_meeting": f"chosen as the first meeting (a question about it; similarity {ret.similarity:.2f})",
+            }.get(ret.selected_by or "", f"similarity {ret.similarity:.2f} (threshold {ret.threshold:.2f})")
             self._line(f"[memory] {verdict} {ret.scene_type or 'moment'} scene {ret.scene_id}, {why}: "
                        f"\"{ret.user_message or ret.description or ''}\"", "    ")
         self._line(f"Nadine: {r.reply}", "  ")

@@ -55,6 +55,8 @@ def test_small_talk_does_not_inject_the_moment(maya):
 
 @pytest.mark.parametrize("question", [
     "Do you remember when we first met?", "How did we meet?", "Do you remember the first time we met?",
+    "When did we meet for the first time?", "Can you recall the day I introduced myself?",
+    "Do you remember our very first conversation?",
 ])
 def test_first_meeting_question_gets_the_first_meeting_scene(maya, question):
     layout, settings, index, first, phd = maya

@@ -39,6 +39,12 @@ def test_offline_intents(text, intent):
 def test_recall_cues_and_plan():
     assert understand("Do you remember what I told you last time?").is_recall
     assert not understand("I just defended my PhD thesis today, I'm so happy!").is_recall
+    for asked in ("When did we meet for the first time?", "Tell me again what I told you about my sister.",
+                  "Remind me what I said about the trip.", "Can you recall the day I introduced myself?"):
+        assert understand(asked).is_recall, asked
+    for said in ("I met my sister for lunch.", "My first conversation in French went well!",
+                 "The first meeting of our club was great fun!"):
+        assert not understand(said).is_recall, said
     agents = [s.agent for s in understand("What's the weather like in Geneva?").plan]
     assert agents == ["search_agent", "response_agent"]
     assert [s.agent for s in understand("Who created you?").plan][0] == "knowledge_rag_agent"
