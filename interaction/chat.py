@@ -15,6 +15,7 @@ from common.messages import TurnResult, UserInput
 from common.topics import Topics
 
 REPLY_TIMEOUT_S = 120.0
+READY_TIMEOUT_S = 90.0  # interaction loads its models before it subscribes
 
 
 class ChatClient:
@@ -22,7 +23,16 @@ class ChatClient:
         self.bus = bus
         self._replies: dict[str, TurnResult] = {}
         self._cond = threading.Condition()
+        self.interaction_online = threading.Event()
         bus.subscribe(t.TURN_RESULT, self._on_result)
+        # retained status: a message sent before interaction subscribes would be lost, so wait for it
+        bus.subscribe(t.status_spec("interaction"), self._on_status)
+
+    def _on_status(self, msg) -> None:
+        if msg.value == "online":
+            self.interaction_online.set()
+        else:
+            self.interaction_online.clear()
 
     def _on_result(self, msg: TurnResult) -> None:
         with self._cond:
@@ -51,6 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     client = ChatClient(bus)
     if not bus.start():
         print("chat: no MQTT broker answers; is the suite running (./start_nadine.sh)?", file=sys.stderr)
+    if not client.interaction_online.wait(READY_TIMEOUT_S):
+        print(f"chat: interaction is not online after {READY_TIMEOUT_S:.0f} s; see logs/interaction.log",
+              file=sys.stderr)
+        bus.stop()
+        return 1
     interactive = sys.stdin.isatty()
     print("Type to talk with Nadine; an empty line or Ctrl-D ends the chat.", file=sys.stderr)
     try:

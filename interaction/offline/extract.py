@@ -30,6 +30,11 @@ _NOT_NAMES = {
     "curious", "nervous", "proud", "thrilled", "done", "ready", "late", "home", "alright", "all", "looking",
     "trying", "having", "thinking", "based", "originally", "currently", "always", "never", "retired",
 }
+# words that end a name: "my name is Bob and I live in Lyon" names Bob, not "Bob And"
+_NAME_STOPS = _NOT_NAMES | {
+    "and", "but", "or", "i", "im", "my", "me", "who", "to", "with", "by", "of", "please", "thanks", "thank",
+    "nice", "what", "how", "you", "your", "is", "was",
+}
 _NAME_ALWAYS = [  # the name may be typed in lower case after these
     re.compile(rf"\bmy name(?:'s| is)\s+({_NAME_TOKEN}(?:\s+{_NAME_TOKEN})?)", _I),
     re.compile(rf"\bcall me\s+({_NAME_TOKEN})", _I),
@@ -83,7 +88,8 @@ def extract_name(text: str) -> str | None:
         for pattern in _NAME_ALWAYS:
             found = pattern.search(sentence)
             if found and found.group(1).split()[0].casefold() not in _NOT_NAMES:
-                return _title(found.group(1))
+                first, *rest = found.group(1).split()
+                return _title(" ".join([first, *(w for w in rest[:1] if w.casefold() not in _NAME_STOPS)]))
         found = _NAME_CAPITALISED.search(sentence)
         if found and found.group(1).casefold() not in _NOT_NAMES:
             surname = _SURNAME.match(sentence[found.end():])

@@ -102,6 +102,9 @@ def test_profile_extraction_present_tense_only():
     assert extract_profile("I just defended my PhD thesis today, I'm so happy!").facts() == {}
     assert extract_profile("Do you know where I live?").facts() == {}
     assert extract_profile("call me bob").user_name == "Bob"
+    bob = extract_profile("My name is Bob and I live in Lyon.")
+    assert (bob.user_name, bob.location) == ("Bob", "Lyon")
+    assert extract_profile("my name is anna maria").user_name == "Anna Maria"
     assert extract_profile("I'm a software engineer at Logitech").current_position == "software engineer"
     assert answer_name("No, it's Mia.") == "Mia" and answer_name("Mia") == "Mia" and answer_name("no") is None
 
