@@ -20,6 +20,7 @@ from common.messages import (
     Animation,
     EmotionSignal,
     FaceStored,
+    ForgetUser,
     Message,
     RetrievedScene,
     Speak,
@@ -33,6 +34,7 @@ from common.store.atomic import atomic_write_json, read_json
 from interaction import cues
 from interaction.agents import memory
 from interaction.agents.context import AgentDeps
+from interaction.forget import ForgetConversation, PrivacyTurn
 from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
 from interaction.memory.api import MemoryServices, TranscriptTurn
@@ -78,6 +80,7 @@ class DialogueManager:
             on_understood=self._publish_affect,
         )
         self.graph = TurnGraph(self.deps, cfg.pipeline_mode)
+        self.forgetting = ForgetConversation()
         self.session = Session()
         self._language_file = layout.runtime_dir / "runtime_language.json"
         self.language = self._load_language()
@@ -149,6 +152,9 @@ class DialogueManager:
         if self.study is not None:
             self.study.turn_started(self._turn_id, text, start)
         s = self.session
+        privacy = self.forgetting.turn(text, s.identity.user_id, s.identity.name)
+        if privacy is not None:
+            return self._privacy_turn(text, privacy, start)
         identity_event = self._answer_confirmation(text) if s.confirmation else None
         s.transcript.append(TranscriptTurn("user", text, self.clock.now()))
         pins = {"user_emotion": msg.user_emotion.model_dump() if msg.user_emotion else None,
@@ -171,6 +177,18 @@ class DialogueManager:
         if self._reply_latency is None:
             self._speak(text, result, start)
         return self._finish(text, result)
+
+    def _privacy_turn(self, text: str, turn: PrivacyTurn, start: float) -> TurnResult:
+        """"Forget me" and its confirmation (interaction/forget.py), answered outside the graph and
+        never stored; the erase itself comes back as forget_user, like any other forget request."""
+        self.session.transcript.append(TranscriptTurn("user", text, self.clock.now()))
+        result = {"text": text, "final_message": turn.reply, "intent": turn.intent, "is_recall": False}
+        self._publish_affect(result, TurnUnderstanding.safe(text))
+        self._speak(text, result, start)
+        done = self._finish(text, result)
+        if turn.forget_user_id is not None:
+            self.out.publish(t.FORGET_USER, ForgetUser(user_id=turn.forget_user_id))
+        return done
 
     def _answer_confirmation(self, text: str) -> str | None:
         """DialogueManager.name_confirmation: consume the answer to "Is your name …?"."""

@@ -9,6 +9,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from collections import Counter
 
 import numpy as np
@@ -21,6 +22,8 @@ from tests.reliability.traces import find_traces, image_needles, name_needles, v
 from tests.support import PROJECT_ROOT
 
 pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
+
+STUDY_AUDIO_TIMEOUT_S = 2.0
 
 
 def chroma_vectors(chroma_dir, user_id: str) -> list[np.ndarray]:
@@ -60,7 +63,8 @@ def meet(live: LiveSuite, photo, name: str, moment: str) -> str:
 
 @pytest.fixture(scope="module")
 def live(broker, tmp_path_factory):
-    suite = LiveSuite(broker, tmp_path_factory.mktemp("forget"), env={"NADINE_STUDY_LOG": "1"})
+    suite = LiveSuite(broker, tmp_path_factory.mktemp("forget"),
+                      env={"NADINE_STUDY_LOG": "1", "NADINE_STUDY_AUDIO_TIMEOUT": str(STUDY_AUDIO_TIMEOUT_S)})
     yield suite
     suite.stop()
 
@@ -97,3 +101,24 @@ def test_forget_everywhere_then_a_stranger(live: LiveSuite, shared_data):
     again = live.say("Hello Nadine, do you remember me?")
     assert again.user_id != maya and again.user_name != "Maya"
     assert again.retrieved is None or "PhD" not in (again.retrieved.user_message or "")
+
+
+def test_spoken_forget_after_a_confirmation(live: LiveSuite, shared_data):
+    faces = shared_data / "faces"
+    carla = meet(live, faces / "df_c_01.jpg", "Carla", "I finally finished my first marathon, I'm so proud!")
+    live.camera.show([faces / "df_c_02.jpg"])
+    live.rec[t.USER_DETECTED].wait_for(lambda m: m.user_id == carla, timeout=30)
+    needles = user_needles(live, carla, "Carla")
+
+    ask = live.say("Nadine, please forget me and delete my data.")
+    assert "yes or no" in ask.reply and ask.user_id == carla
+    assert carla in ProfileStore(live.layout).user_ids()  # nothing happens before the answer
+    live.rec[t.USER_FORGOTTEN].clear()
+    done = live.say("Yes.")
+    assert done.intent == "forget_confirmed"
+    for process in ("perception", "interaction", "control"):
+        live.rec[t.USER_FORGOTTEN].wait_for(lambda m, p=process: m.user_id == carla and m.process == p, timeout=30)
+    live.rec[t.USER_DETECTED].clear()
+    live.rec[t.USER_DETECTED].wait_for(lambda m: m.user_name == "Unknown", timeout=30)  # a stranger now
+    time.sleep(STUDY_AUDIO_TIMEOUT_S + 2.0)  # the study record of the "yes" turn, scrubbed by the late pass
+    assert find_traces(live.layout.root, needles) == []
