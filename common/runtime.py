@@ -52,7 +52,7 @@ def startup_sweep(layout: DataLayout) -> int:
 def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
     """Load and validate config (exit 2 with one line naming the bad key), set up logging and the bus."""
     try:
-        settings = load_settings(overrides=args.config_override)
+        settings = load_settings(overrides=args.config_override, process=name)
     except ConfigError as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

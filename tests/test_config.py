@@ -85,3 +85,15 @@ def test_process_exits_2_with_one_line_on_bad_config(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "perception.selective_memory.emotion_source = 'face'" in proc.stderr
+
+
+def test_per_process_broker_credentials_win_over_the_shared_pair():
+    env = {"NADINE_MQTT_USERNAME": "shared", "NADINE_MQTT_PASSWORD": "s",
+           "NADINE_MQTT_USERNAME_PERCEPTION": "perception", "NADINE_MQTT_PASSWORD_PERCEPTION": "p"}
+    own = load_settings(environ=env, process="perception").common.mqtt
+    assert (own.username, own.password) == ("perception", "p")
+    other = load_settings(environ=env, process="control").common.mqtt
+    assert (other.username, other.password) == ("shared", "s")
+    # the broker_credentials.sh environment alone: the user is the process name
+    alone = load_settings(environ={"NADINE_MQTT_PASSWORD_CONTROL": "c"}, process="control").common.mqtt
+    assert (alone.username, alone.password) == ("control", "c")

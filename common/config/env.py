@@ -50,14 +50,26 @@ ENV_KEYS: dict[str, str] = {
 
 PROFILE_PREFIX = "NADINE_PROFILE_"
 PROFILE_KEY = "interaction.llm.agents"
+# Per-process broker credentials (NADINE_MQTT_PASSWORD_PERCEPTION, optional ..._USERNAME_PERCEPTION,
+# default user = the process name) win over the shared pair, so the one environment that
+# scripts/broker_credentials.sh reads also starts every process under its own ACL user.
+PROCESS_CREDENTIALS = {"NADINE_MQTT_USERNAME": "common.mqtt.username", "NADINE_MQTT_PASSWORD": "common.mqtt.password"}
 
 
-def env_overrides(environ: dict[str, str]) -> dict[str, tuple[str, str]]:
+def env_overrides(environ: dict[str, str], process: str | None = None) -> dict[str, tuple[str, str]]:
     """dotted config key -> (value, env var name) for every documented variable that is set."""
     found: dict[str, tuple[str, str]] = {}
     for var, key in ENV_KEYS.items():
         if var in environ and environ[var] != "":
             found[key] = (environ[var], var)
+    if process:
+        for base, key in PROCESS_CREDENTIALS.items():
+            var = f"{base}_{process.upper()}"
+            if environ.get(var):
+                found[key] = (environ[var], var)
+        password_var = f"NADINE_MQTT_PASSWORD_{process.upper()}"
+        if environ.get(password_var) and not environ.get(f"NADINE_MQTT_USERNAME_{process.upper()}"):
+            found[PROCESS_CREDENTIALS["NADINE_MQTT_USERNAME"]] = (process, password_var)
     for var, value in environ.items():
         if var.startswith(PROFILE_PREFIX) and len(var) > len(PROFILE_PREFIX) and value:
             found[f"{PROFILE_KEY}.{var[len(PROFILE_PREFIX):]}"] = (value, var)

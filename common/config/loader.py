@@ -79,8 +79,10 @@ def load_settings(
     config_dir: Path | None = None,
     environ: dict[str, str] | None = None,
     overrides: list[str] | None = None,
+    process: str | None = None,
 ) -> NadineSettings:
-    """Build validated settings. Raises ConfigError with one readable line on any bad value."""
+    """Build validated settings. Raises ConfigError with one readable line on any bad value.
+    `process` selects that process's own broker credentials when they are set."""
     environ = dict(os.environ if environ is None else environ)
     config_dir = config_dir or default_config_dir(environ)
     raw: dict[str, Any] = {}
@@ -97,7 +99,7 @@ def load_settings(
             )
         raw[section] = data.get(section) or {}
         sources[section] = str(path)
-    for key, (value, var) in env_overrides(environ).items():
+    for key, (value, var) in env_overrides(environ, process).items():
         _set_dotted(raw, key, value)
         sources[key] = f"env {var}"
     for pair in overrides or []:
