@@ -52,8 +52,14 @@ def find_traces(root: Path, needles: dict[str, Iterable[bytes]]) -> list[tuple[s
             continue
         data = path.read_bytes()
         lowered = data.lower()
+        # HNSW segment files (*.bin) hold only float vectors and graph links, which the vector needles
+        # cover; a 3-5 letter name matched case-insensitively turns up in megabytes of another user's
+        # random float bytes by chance (seen: "maya" in a kept user's data_level0.bin)
+        text_can_hide_here = path.suffix != ".bin"
         for label, needle in flat:
-            haystack = lowered if label.startswith(("name:", "id:")) else data
-            if needle in haystack:
+            is_text = label.startswith(("name:", "id:"))
+            if is_text and not text_can_hide_here:
+                continue
+            if needle in (lowered if is_text else data):
                 hits.append((rel, label))
     return hits
