@@ -95,11 +95,16 @@ class DialogueManager:
     def on_user_detected(self, msg: UserDetected) -> None:
         """Switch to a different recognised person: close the outgoing session, load the new profile.
         The all-null message (nobody in view for no_face_timeout_s) closes the session: the person left.
-        An unrecognised face keeps it (perception links the face once a name is settled)."""
+        An unrecognised face keeps a session that has no face yet (perception links the face once a
+        name is settled), but ends one whose person was recognised by face: someone else stepped in,
+        and a stranger must never be answered with that person's memories."""
         uid = msg.user_id
         if uid is None:
-            if msg.user_name is None and (self.session.spoke or self.session.identity.user_id):
+            s = self.session
+            if msg.user_name is None and (s.spoke or s.identity.user_id):
                 self.close_session("nobody in view")
+            elif msg.user_name is not None and s.identity.source == "face" and s.identity.user_id:
+                self.close_session(f"an unrecognised face replaced {s.identity.user_id}")
             return
         if not is_valid_user_id(uid):
             log.warning("user_detected with invalid user id %r dropped", uid)

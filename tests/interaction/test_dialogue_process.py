@@ -188,3 +188,17 @@ def test_chat_mode_prints_the_reply(nadine, broker):
                           env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "nadine> " in done.stdout
+
+
+def test_a_stranger_stepping_in_never_gets_the_recognised_persons_memories(fresh):
+    """A recognised person leaves and an unrecognised face takes their place before the no-face
+    timeout: the session ends, the stranger is nobody Nadine knows."""
+    uid = fresh.make_user("Rosalind")
+    fresh.make_scene(uid, "I finally adopted a puppy, I'm overjoyed!", "A photo with a person")
+    fresh.detect(uid, "Rosalind")
+    hello = fresh.say("Hi Nadine!")
+    assert hello.user_id == uid
+    fresh.detect(None, "Unknown")
+    asked = fresh.say("Do you remember what I told you last time?")
+    assert asked.user_id is None and asked.user_name in (None, "Unknown")
+    assert asked.retrieved is None and "puppy" not in asked.reply
