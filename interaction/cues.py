@@ -10,7 +10,7 @@ _I = re.IGNORECASE
 FAREWELL = re.compile(
     r"\b(good ?bye|bye(?: bye)?|(?<!to )see you(?: soon| later| tomorrow| next time)?|farewell|"
     r"(?:i )?(?:have|got|need) to go(?: now)?|i(?:'m| am) (?:off|leaving)|take care|good ?night|"
-    r"talk to you later|until next time|ciao|au revoir)\b",
+    r"talk to you later|until next time|ciao|au revoir|(?:catch you|see ya) later|cheers,? (?:later|bye|then))\b",
     _I,
 )
 GREETING = re.compile(
@@ -34,7 +34,8 @@ FIRST_MEETING_QUESTION = re.compile(
 # [L] _VISUAL_RECALL_CUE kept as the fallback for a model's missed is_recall
 RECALL = re.compile(
     r"\b((?:do|did|can|could|would|will|you) (?:you )?(?:still |even )?(?:remember|recall)|"
-    r"tell me again|remind me|what i (?:told|said to|showed) you|"
+    r"tell me again|remind me|what i (?:told|said to|showed) you|(?:i|i've|i had) (?:mentioned|shared)|"
+    r"what was (?:that|the) .{0,40}\b(?:i|we) (?:mentioned|said|told|talked|shared)|"
     r"(?<!i )remember (?:when|what|how|that|the|my|me|our|us|who|where|anything)|recall|last time|the other day|(?:do|did) you (?:still )?know what i|what did i (?:say|tell|do)|"
     r"did i (?:tell|mention)|have we met|when we (?:first )?met|we met|(?:told|showed) you (?:before|earlier|last)|"
     r"forg[eo]t|what(?:'s| is) my name|do you know (?:who i am|my name)|earlier (?:today|i said))",
@@ -75,12 +76,23 @@ LOCALES = {
 }
 
 
+TAG_QUESTION = re.compile(r",\s*(?:isn't|is not|aren't|don't|doesn't|right|no|eh|huh)\s*(?:it|they|you|we)?\s*\?\s*$", _I)
+
+
+def is_information_question(text: str) -> bool:
+    """A question that asks for facts ("what's the weather in Geneva?"), not a tag on small talk."""
+    return bool(QUESTION.search(text)) and not TAG_QUESTION.search(text)
+
+
 def is_first_meeting_question(text: str) -> bool:
     return bool(FIRST_MEETING_QUESTION.search(text))
 
 
+FAREWELL_ALONE = re.compile(r"^\W*(?:ok(?:ay)?,?\s+)?(?:later|laters|cheers)\W*$", _I)  # "Later!" on its own
+
+
 def is_farewell(text: str) -> bool:
-    return bool(FAREWELL.search(text))
+    return bool(FAREWELL.search(text) or FAREWELL_ALONE.search(text))
 
 
 def is_unambiguous_farewell(text: str) -> bool:

@@ -48,6 +48,7 @@ log = logging.getLogger("nadine.interaction.dm")
 
 WAVE = "LOOKUP_Waving"
 SAFE_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
+NOT_HEARD = "Sorry, I didn't catch that. Could you say it again?"
 
 
 class Outbox(Protocol):
@@ -157,9 +158,11 @@ class DialogueManager:
         if self.study is not None:
             self.study.turn_started(self._turn_id, text, start)
         s = self.session
+        if not text:
+            return self._answer_outside_graph(text, PrivacyTurn(reply=NOT_HEARD, intent="continue_conversation"), start)
         privacy = self.forgetting.turn(text, s.identity.user_id, s.identity.name)
         if privacy is not None:
-            return self._privacy_turn(text, privacy, start)
+            return self._answer_outside_graph(text, privacy, start)
         identity_event = self._answer_confirmation(text) if s.confirmation else None
         s.transcript.append(TranscriptTurn("user", text, self.clock.now()))
         pins = {"user_emotion": msg.user_emotion.model_dump() if msg.user_emotion else None,
@@ -183,12 +186,13 @@ class DialogueManager:
             self._speak(text, result, start)
         return self._finish(text, result)
 
-    def _privacy_turn(self, text: str, turn: PrivacyTurn, start: float) -> TurnResult:
-        """"Forget me" and its confirmation (interaction/forget.py), answered outside the graph and
-        never stored; the erase itself comes back as forget_user, like any other forget request."""
-        self.session.transcript.append(TranscriptTurn("user", text, self.clock.now()))
+    def _answer_outside_graph(self, text: str, turn: PrivacyTurn, start: float) -> TurnResult:
+        """"Forget me" and its confirmation (interaction/forget.py), and empty input, answered outside
+        the graph and never stored; the erase itself comes back as forget_user, like any other."""
+        if text:
+            self.session.transcript.append(TranscriptTurn("user", text, self.clock.now()))
         result = {"text": text, "final_message": turn.reply, "intent": turn.intent, "is_recall": False}
-        self._publish_affect(result, TurnUnderstanding.safe(text))
+        self._publish_affect(result, TurnUnderstanding.safe(text), suppress=True)  # never keep a "forget me"
         self._speak(text, result, start)
         done = self._finish(text, result)
         if turn.forget_user_id is not None:
@@ -280,14 +284,14 @@ class DialogueManager:
             scene_type=scene.scene_type, selected_by=scene.selected_by,
         )
 
-    def _publish_affect(self, state: dict, u: TurnUnderstanding) -> None:
+    def _publish_affect(self, state: dict, u: TurnUnderstanding, suppress: bool = False) -> None:
         self._affect_sent = True
         self.out.publish(t.AFFECT_STATE, AffectState(
             label=u.emotion.label, arousal=self.deps.affect.arousal, intensity=u.emotion.intensity,
             user_label=u.user_emotion.label, user_intensity=u.user_emotion.intensity,
             user_message=str(state.get("text", ""))[:USER_MESSAGE_MAX_CHARS],
             # remembering is not a new moment, and a polite goodbye is not one either ([P])
-            suppress_storage=u.is_recall or u.intent == "end_conversation", turn_id=self._turn_id,
+            suppress_storage=suppress or u.is_recall or u.intent == "end_conversation", turn_id=self._turn_id,
         ))
 
     def _study_completed(self, turn: TurnResult, u: TurnUnderstanding | None, latency: float) -> None:

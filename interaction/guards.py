@@ -34,9 +34,13 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
         intent = "continue_conversation"
     if ctx.confirmation_pending:
         intent = "update_user_info"
+    is_recall = u.is_recall or cues.is_recall(text)
     plan = [s for s in u.plan if s.agent in PLAN_AGENTS]
+    if is_recall:
+        # §4.7: recalling the user's own past goes straight to the response (profile and scene loaded)
+        plan = [s for s in plan if s.agent not in ("search_agent", "vision_agent")]
     if intent in ("first_greeting", "end_conversation") or not plan:
         plan = [PlanStep(agent="response_agent", message=text)]
     return u.model_copy(update={
-        "intent": intent, "language": language, "plan": plan, "is_recall": u.is_recall or cues.is_recall(text),
+        "intent": intent, "language": language, "plan": plan, "is_recall": is_recall,
     })

@@ -52,6 +52,12 @@ class MemoryUpdate(BaseModel):
         return {k: v for k, v in self.model_dump(exclude={"user_name"}).items() if v not in (None, [], "")}
 
 
+def _adds_a_surname(stated: str, current: str) -> bool:
+    """"Tomas Novak" after "Tomas": the same person giving a fuller name (first names equal)."""
+    a, b = stated.casefold().split(), current.casefold().split()
+    return bool(a and b) and a[0] == b[0] and len(a) != len(b)
+
+
 @dataclass
 class Identity:
     """Who Nadine believes is in front of her, and how she came to believe it."""
@@ -102,10 +108,18 @@ class ProfileKeeper:
         """Merge `update` into the right profile, deciding who the speaker is by the stated name."""
         facts = {**(carried or {}), **update.facts()}
         name = update.user_name
-        same_as_current = bool(name and identity.known and name_similarity(name, identity.name or "") >= self.high)
+        same_as_current = bool(name and identity.known and (
+            name_similarity(name, identity.name or "") >= self.high or _adds_a_surname(name, identity.name or "")
+        ))
+        if same_as_current and name and len(name.split()) > len((identity.name or "").split()):
+            facts["user_name"] = name  # "Tomas" said "my name is Tomas Novak": the fuller name
         if name and not same_as_current:
             found = match_name(name, self.store.user_ids(), self.high, self.low)
             if found.kind == "strong" and found.user_id:
+                if identity.source == "face" and identity.known and found.user_id != identity.user_id:
+                    # the face says A, the words say B: ask rather than hand A's face B's memories
+                    return ProfileOutcome("confirm", identity, NameConfirmation(
+                        name, (found.user_name or name,), (found.user_id,), (1.0,), facts))
                 return self._link(found.user_id, facts, same=found.user_id == identity.user_id)
             if found.kind == "ambiguous" and found.confirmation:
                 conf = found.confirmation

@@ -15,7 +15,9 @@ from interaction.understanding import Emotion, EmotionLabel, PlanStep, TurnUnder
 EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
     "happy": ("happy", "glad", "delighted", "thrilled", "excited", "overjoyed", "joy", "joyful", "wonderful",
               "fantastic", "amazing", "awesome", "proud", "celebrate", "celebrating", "yay", "ecstatic",
-              "cheerful", "pleased", "grateful", "great day", "best day", "over the moon"),
+              "cheerful", "pleased", "grateful", "great day", "best day", "over the moon", "smiling", "laughing",
+              "got engaged", "got married", "got promoted", "got the job", "passed my", "won", "elated",
+              "relieved", "blessed", "so much fun", "dream come true"),
     "sad": ("sad", "unhappy", "depressed", "miserable", "heartbroken", "lonely", "crying", "cried", "grief",
             "grieving", "upset", "disappointed", "devastated", "died", "passed away", "miss him", "miss her",
             "miss them", "feel down", "feeling down"),
@@ -28,7 +30,11 @@ EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
 }
 INTENSIFIERS = ("very", "so", "really", "extremely", "incredibly", "super", "totally", "absolutely", "truly",
                 "deeply", "completely", "utterly", "terribly", "awfully", "such")
+# "can't stop smiling" / "couldn't be happier" intensify rather than negate
 _NEGATION = re.compile(r"\b(not|never|no|n't|hardly)\W+(?:\w+\W+)?$", re.IGNORECASE)
+_NOT_A_NEGATION = re.compile(r"\b(?:can't|cannot|couldn't) (?:stop|help|be)\W+(?:\w+\W+)?$", re.IGNORECASE)
+# a question names a feeling it asks about ("what was that happy thing?"); only "I'm / I feel ..." is felt now
+_FELT_NOW = re.compile(r"\b(?:i(?:'m| am)|i feel|i'm feeling|i am feeling|makes me|made me)\b", re.IGNORECASE)
 _PATTERNS = {
     label: re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
     for label, words in EMOTION_WORDS.items()
@@ -56,11 +62,13 @@ def user_emotion(text: str) -> Emotion:
     for label, pattern in _PATTERNS.items():
         for found in pattern.finditer(text):
             before = text[: found.start()]
-            if _NEGATION.search(before):
+            if _NEGATION.search(before) and not _NOT_A_NEGATION.search(before):
                 continue
             hits[label] = hits.get(label, 0.0) + 1.0
             boosts += bool(_INTENSIFIER_BEFORE.search(before))
     exclaim = min(text.count("!"), 3) * 0.05
+    if hits and cues.is_question(text) and not _FELT_NOW.search(text):
+        hits = {}
     if hits:
         label = max(hits, key=lambda k: hits[k])
         intensity = max(abs(compound), 0.5) + 0.15 * (hits[label] - 1) + 0.1 * boosts + exclaim
@@ -78,7 +86,8 @@ def user_emotion(text: str) -> Emotion:
 
 def plan_for(text: str) -> list[PlanStep]:
     steps = []
-    if cues.REALTIME.search(text):
+    # only a real information question needs the web: "nice weather today, isn't it?" is small talk
+    if cues.REALTIME.search(text) and cues.is_information_question(text):
         steps.append(PlanStep(agent="search_agent", message=text))
     if cues.is_about_nadine(text):
         steps.append(PlanStep(agent="knowledge_rag_agent", message=text))

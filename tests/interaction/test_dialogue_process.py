@@ -202,3 +202,10 @@ def test_a_stranger_stepping_in_never_gets_the_recognised_persons_memories(fresh
     asked = fresh.say("Do you remember what I told you last time?")
     assert asked.user_id is None and asked.user_name in (None, "Unknown")
     assert asked.retrieved is None and "puppy" not in asked.reply
+
+
+def test_an_empty_utterance_is_answered_without_a_turn(fresh):
+    blank = fresh.say("   ")
+    assert blank.reply.startswith("Sorry, I didn't catch that")
+    affect = fresh.affect_of(blank)
+    assert affect.suppress_storage  # nothing to keep, and perception still decides once

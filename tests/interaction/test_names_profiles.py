@@ -91,6 +91,22 @@ def test_identity_conflict_mints_a_new_user(tmp_path):
     assert keeper.store.load(maya.user_id).user_name == "Maya"  # never overwritten
 
 
+def test_a_fuller_name_is_the_same_person(tmp_path):
+    keeper = keeper_for(tmp_path)
+    tomas = keeper.save_user_info(Identity(), MemoryUpdate(user_name="Tomas")).identity
+    fuller = keeper.save_user_info(tomas, MemoryUpdate(user_name="Tomas Novak"))
+    assert fuller.kind == "updated" and fuller.identity.user_id == tomas.user_id
+    assert keeper.store.user_ids() == {tomas.user_id: "Tomas Novak"}
+
+
+def test_a_recognised_face_naming_another_known_user_is_asked_not_linked(tmp_path):
+    keeper = keeper_for(tmp_path)
+    maya = keeper.save_user_info(Identity(), MemoryUpdate(user_name="Maya")).identity
+    bob = keeper.save_user_info(Identity(), MemoryUpdate(user_name="Bob")).identity
+    out = keeper.save_user_info(keeper.load(maya.user_id), MemoryUpdate(user_name="Bob"))
+    assert out.kind == "confirm" and out.confirmation.similar_ids == (bob.user_id,)
+
+
 def test_facts_before_a_name_wait_for_it(tmp_path):
     keeper = keeper_for(tmp_path)
     pending = keeper.save_user_info(Identity(), MemoryUpdate(current_company="CERN"))

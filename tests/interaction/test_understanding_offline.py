@@ -28,6 +28,9 @@ NO_USER = GuardContext(user_id=None, greeted_user_id=None, confirmation_pending=
     ("I have to go now.", "end_conversation"),
     ("Hi Nadine, good to see you again!", "first_greeting"),
     ("Nice to see you. See you later!", "end_conversation"),
+    ("Cheers, later!", "end_conversation"),
+    ("Later!", "end_conversation"),
+    ("Nice weather today, isn't it?", "continue_conversation"),
     ("Can you say goodbye in French?", "continue_conversation"),
     ("What's the weather like in Geneva?", "continue_conversation"),
     ("Could you speak French please?", "language_change"),
@@ -42,6 +45,14 @@ def test_recall_cues_and_plan():
     for asked in ("When did we meet for the first time?", "Tell me again what I told you about my sister.",
                   "Remind me what I said about the trip.", "Can you recall the day I introduced myself?"):
         assert understand(asked).is_recall, asked
+    recall = understand("What was that happy thing I mentioned this morning?")
+    assert recall.is_recall and recall.user_emotion.label == "neutral"
+    news = apply_guards(understand("Do you remember my big news from earlier?"),
+                        "Do you remember my big news from earlier?", NO_USER)
+    assert news.is_recall and [s.agent for s in news.plan] == ["response_agent"]  # never web search
+    assert [s.agent for s in understand("Nice weather today, isn't it?").plan] == ["response_agent"]
+    engaged = understand("I just got engaged yesterday, I can't stop smiling!").user_emotion
+    assert engaged.label == "happy" and engaged.intensity >= 0.5
     for said in ("I met my sister for lunch.", "My first conversation in French went well!",
                  "The first meeting of our club was great fun!"):
         assert not understand(said).is_recall, said
