@@ -52,7 +52,7 @@ class Bus:
         self.settings = mqtt_settings
         self.topics = topics
         self.dropped: Counter[str] = Counter()  # topic -> malformed payloads dropped
-        self.handler_errors: Counter[str] = Counter()
+        self.handler_errors: Counter[str] = Counter()  # topic -> handler exceptions (tests, monitoring)
         self._subs: list[_Subscription] = []
         self._subs_lock = threading.Lock()
         self._connected = threading.Event()
@@ -129,7 +129,10 @@ class Bus:
                 pass
         self._client.disconnect()
         self._client.loop_stop()
-        self._inbox.put(None)
+        try:  # a full inbox behind a stuck handler must not hang shutdown: the join below times out
+            self._inbox.put(None, timeout=1.0)
+        except queue.Full:
+            log.warning("%s: handlers still busy at shutdown; not waiting for them", self.process)
         if self._dispatcher.is_alive() and threading.current_thread() is not self._dispatcher:
             self._dispatcher.join(timeout=5.0)
 
@@ -163,9 +166,12 @@ class Bus:
         self._add(_Subscription(self.topics(pattern), t.QOS_STATE, None, handler))
 
     def _add(self, sub: _Subscription) -> None:
+        # under the lock _on_connect holds while it marks the bus connected and copies the list, so a
+        # subscription added during the handshake is sent by exactly one of the two
         with self._subs_lock:
             self._subs.append(sub)
-        if self._connected.is_set():
+            connected = self._connected.is_set()
+        if connected:
             self._client.subscribe(sub.topic, sub.qos)
 
     # --- paho callbacks (network thread: keep them short) -------------------------------------
@@ -175,6 +181,7 @@ class Bus:
             log.error("broker %s refused the connection: %s", self.host, reason)
             return
         with self._subs_lock:
+            self._connected.set()
             subs = list(self._subs)
         for sub in subs:
             client.subscribe(sub.topic, sub.qos)
@@ -182,7 +189,6 @@ class Bus:
             self.topics(self._status_spec), ProcessStatus(value="online").encode(), qos=t.QOS_STATE, retain=True
         )
         log.info("connected to %s:%s as %s (%d subscriptions)", self.host, self.settings.port, self.process, len(subs))
-        self._connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self._connected.clear()

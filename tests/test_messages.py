@@ -174,6 +174,7 @@ def test_handler_exception_does_not_stop_dispatch(bus_factory):
     while len(seen) < 2 and time.monotonic() < deadline:
         time.sleep(0.02)
     assert [s.value for s in seen] == ["nod", "shake"]
+    assert sum(bus.handler_errors.values()) == 1
 
 
 def test_wrong_model_for_topic_is_a_programming_error(bus_factory):
