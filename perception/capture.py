@@ -1,6 +1,6 @@
 """capture_current_view (reference §3.7): write the next frame to the requested path, reply view_captured.
 
-Only image files (.jpg/.jpeg/.png) under <data>/nadine_view/ are written — the one place interaction
+Only image files (.jpg/.jpeg/.png) directly in <data>/nadine_view/ are written — the one place interaction
 asks for — so a capture request can never replace stored memory (user_ids.json, a profile, a scene).
 Relative paths are taken from nadine_view/. Without a frame for frame_timeout_s the request is
 answered with ok=false.
@@ -39,8 +39,9 @@ def capture_target(layout: DataLayout, path: str) -> Path:
         requested = layout.captures_dir / requested
     target = layout.inside(requested)
     captures = layout.captures_dir.resolve()
-    if captures not in target.parents:
-        raise CaptureRefused(f"{path} is not under {captures}")
+    # top level only: samples/ (vision test images) stays untouched and a forget clears every capture
+    if target.parent != captures:
+        raise CaptureRefused(f"{path} is not directly in {captures}")
     if target.suffix.lower() not in IMAGE_SUFFIXES:
         raise CaptureRefused(f"{path} is not an image file name ({', '.join(IMAGE_SUFFIXES)})")
     return target
