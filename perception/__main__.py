@@ -9,7 +9,6 @@ import logging
 from pathlib import Path
 
 from common.runtime import base_parser, start_process
-from common.store.atomic import sweep_leftovers
 from perception.assemble import build
 from perception.camera import Camera, make_source
 
@@ -19,13 +18,12 @@ log = logging.getLogger("nadine.perception")
 def main(argv: list[str] | None = None) -> int:
     parser = base_parser("perception")
     parser.add_argument("--preview", action="store_true", help="open the preview window (NADINE_PREVIEW=1)")
-    parser.add_argument("--study", action="store_true", help="FER sampling on (perception.fer.enabled)")
+    parser.add_argument("--study", action="store_true", help="FER sampling and FER novelty on")
     args = parser.parse_args(argv)
-    if args.study:
-        args.config_override.append("perception.fer.enabled=true")
+    if args.study:  # NADINE_FER_NOVELTY follows FER sampling (reference §1.4)
+        args.config_override += ["perception.fer.enabled=true", "perception.fer.novelty=true"]
     ctx = start_process("perception", args)
-    settings = ctx.settings
-    sweep_leftovers(ctx.layout.root)
+    settings = ctx.settings  # start_process has already swept leftovers of a killed writer
     camera = Camera(make_source(settings.perception.camera, Path.cwd()), settings.perception.camera)
     perception = build(settings, ctx.layout, ctx.bus, ctx.clock,
                        preview=args.preview or settings.perception.camera.preview)

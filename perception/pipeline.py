@@ -78,6 +78,7 @@ class Perception:
         self.detect_max_side = detect_max_side
         self.fer = fer
         self.preview = preview
+        self._stage_errors: set[tuple[str, str, str]] = set()
         self.events: queue.Queue[tuple[Callable[[Any, float], None], Any, float]] = queue.Queue()
         self._was_tracking = False
         self._last_faces: list[FaceBox] | None = None
@@ -173,6 +174,18 @@ class Perception:
         if ann is not None:
             self.bus.publish(t.USER_DETECTED, ann.message, qos=ann.qos)
 
+    def _safely(self, stage: str, run, default):
+        """A model stage that fails counts as "no result" for this frame, so heartbeats, storage
+        decisions and captures still run; each distinct failure is logged once."""
+        try:
+            return run()
+        except Exception as exc:
+            key = (stage, type(exc).__name__, str(exc)[:120])
+            if key not in self._stage_errors:
+                self._stage_errors.add(key)
+                log.exception("%s failed on this frame (logged once per distinct error)", stage)
+            return default
+
     def _look_at(self, frame: Frame, box: FaceBox) -> None:
         if frame.deproject is None or box.depth_m is None:
             return
@@ -194,11 +207,11 @@ class Perception:
         probs = None
         if visible:
             t0 = time.perf_counter()
-            times.identified = self._identify(frame, track, force_identify)
+            times.identified = self._safely("identify", lambda: self._identify(frame, track, force_identify), False)
             times.identify = time.perf_counter() - t0
             if self.b.emotion is not None:
                 t0 = time.perf_counter()
-                probs = self.b.emotion.probabilities(frame.rgb, track.box)
+                probs = self._safely("emotion", lambda: self.b.emotion.probabilities(frame.rgb, track.box), None)
                 times.emotion = time.perf_counter() - t0
             self._look_at(frame, track.box)
 

@@ -85,7 +85,10 @@ class Registrar:
         self._pending = keep  # before serving: a request that fails is not retried every frame
         changed = False
         for req in ready:
-            changed |= self._register(req.info, view, box)
+            try:
+                changed |= self._register(req.info, view, box)
+            except (OSError, ValueError) as exc:  # one failed registration must not stop the frame loop
+                log.error("face of %s not registered: %s", req.info.user_id, exc)
         return changed
 
     def _register(self, info: UserInfo, view: View, box: FaceBox) -> bool:
@@ -114,5 +117,8 @@ class Registrar:
         self.bus.publish(t.FACE_STORED, FaceStored(
             user_name=name, user_id=uid, status="face_stored_new_user" if first else "face_stored"))
         if first:
-            self.memory.store_first_meeting(uid, name, view)
+            try:
+                self.memory.store_first_meeting(uid, name, view)
+            except (OSError, ValueError) as exc:  # the face is stored: the gallery must still reload
+                log.error("first_meeting scene of %s not stored: %s", uid, exc)
         return True

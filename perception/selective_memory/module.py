@@ -174,8 +174,8 @@ class SelectiveMemory:
                     faces=view.faces, face_emotion=view.face_emotion,
                 ))
                 scene_id = meta.scene_id
-            except (OSError, ValueError) as exc:  # the decision is still owed for this turn
-                log.error("scene for %s not stored: %s", view.user_id, exc)
+            except Exception as exc:  # any store failure: the decision is still owed for this turn
+                log.exception("scene for %s not stored: %s", view.user_id, exc)
                 verdict.store, verdict.reason = False, f"store failed: {exc}"
         publish_decision(self.bus, event, view.user_id, verdict.store, verdict.memorability, verdict.threshold,
                          verdict.reason, scene_id)
