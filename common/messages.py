@@ -219,6 +219,8 @@ class ProcessStatus(PlainText):
 
 class ForgetUser(Message):
     user_id: str
+    # minted by whoever asks, so every process writes the same pseudonym into the study logs
+    pseudonym: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,40}$")
 
 
 class UserForgotten(Message):

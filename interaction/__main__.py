@@ -49,12 +49,12 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
         if not is_valid_user_id(msg.user_id):
             log.warning("forget_user with invalid user id %r dropped", msg.user_id)
             return
-        worker.submit(forget_now, msg.user_id)
+        worker.submit(forget_now, msg.user_id, msg.pseudonym)
 
-    def forget_now(user_id: str) -> None:
+    def forget_now(user_id: str, pseudonym: str | None) -> None:
         current = dm.session.identity.user_id == user_id
         names = [dm.session.identity.name] if current and dm.session.identity.name else []
-        removed = forget_in_interaction(ctx.settings, ctx.layout, services, user_id, names)
+        removed = forget_in_interaction(ctx.settings, ctx.layout, services, user_id, names, pseudonym)
         if current:
             dm.forget_session()
         bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=user_id, process="interaction", removed=removed))

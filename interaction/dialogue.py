@@ -31,6 +31,7 @@ from common.messages import (
 )
 from common.store import DataLayout, ProfileStore, is_valid_user_id
 from common.store.atomic import atomic_write_json, read_json
+from common.store.forget import new_pseudonym
 from interaction import cues
 from interaction.agents import memory
 from interaction.agents.context import AgentDeps
@@ -196,7 +197,7 @@ class DialogueManager:
         self._speak(text, result, start)
         done = self._finish(text, result)
         if turn.forget_user_id is not None:
-            self.out.publish(t.FORGET_USER, ForgetUser(user_id=turn.forget_user_id))
+            self.out.publish(t.FORGET_USER, ForgetUser(user_id=turn.forget_user_id, pseudonym=new_pseudonym()))
         return done
 
     def _answer_confirmation(self, text: str) -> str | None:

@@ -47,12 +47,12 @@ def _purge_chroma(layout: DataLayout) -> int:
 
 def forget_in_interaction(
     settings: NadineSettings, layout: DataLayout, services: MemoryServices | None, user_id: str,
-    names: list[str] | None = None,
+    names: list[str] | None = None, pseudonym: str | None = None,
 ) -> dict[str, int]:
     """Erase the user in interaction and on disk; returns counts per kind for user_forgotten.
     `names`: what the dialogue calls them (in case user_ids.json no longer has it)."""
     all_names = known_names(layout, user_id, names or ())
-    pseudonym = new_pseudonym()
+    pseudonym = pseudonym or new_pseudonym()
     removed = dict(services.forget_user(user_id)) if services is not None else {}
     removed.update(forget_user_files(layout, user_id, all_names, pseudonym))
     if settings.interaction.chroma.mode == "embedded":

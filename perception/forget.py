@@ -21,12 +21,12 @@ log = logging.getLogger("nadine.perception.forget")
 
 def forget_in_perception(
     user_id: str, layout: DataLayout, recognizer: Recognizer | None, registrar: Registrar,
-    tracker: ActiveUserTracker, bus: Bus,
+    tracker: ActiveUserTracker, bus: Bus, pseudonym: str | None = None,
 ) -> dict[str, int]:
     """Runs on the frame-loop thread, so no frame sees half of it. The id is validated by the caller."""
     names = [n for n in [recognizer.name_of(user_id) if recognizer else None] if n]
     registrar.drop(user_id)
-    removed = forget_user_files(layout, user_id, names)
+    removed = forget_user_files(layout, user_id, names, pseudonym)
     if recognizer is not None:
         recognizer.forget_name(user_id)
         recognizer.reload()

@@ -119,7 +119,7 @@ class Perception:
             log.warning("forget_user with invalid user id %r refused", msg.user_id)
             return
         forget_in_perception(msg.user_id, self.registrar.layout, self.b.recognizer, self.registrar,
-                             self.tracker, self.bus)
+                             self.tracker, self.bus, msg.pseudonym)
 
     # --- the frame step ----------------------------------------------------------------------------
 

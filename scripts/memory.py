@@ -31,7 +31,7 @@ from common.config import ConfigError, NadineSettings, load_settings
 from common.messages import ForgetUser, UserForgotten
 from common.store import DataLayout, InvalidUserId, ProfileStore, SceneStore, validate_user_id
 from common.store.faces import FaceStore
-from common.store.forget import forget_user_files, known_names, purge_chroma_remnants
+from common.store.forget import forget_user_files, known_names, new_pseudonym, purge_chroma_remnants
 
 log = logging.getLogger("nadine.memory_cli")
 
@@ -102,7 +102,7 @@ class _Answers:
                 self._cond.wait(left)
 
 
-def ask_processes(settings: NadineSettings, user_id: str, timeout: float) -> _Answers | None:
+def ask_processes(settings: NadineSettings, user_id: str, pseudonym: str, timeout: float) -> _Answers | None:
     """Publish forget_user to the running processes; None when no broker answers."""
     answers = _Answers(user_id)
     bus = Bus(CLI_PROCESS, settings.common.mqtt, t.Topics(settings.common.topic_root))
@@ -113,7 +113,7 @@ def ask_processes(settings: NadineSettings, user_id: str, timeout: float) -> _An
             log.warning("no broker answers: erasing on disk only (running processes keep what they hold in memory)")
             return None
         time.sleep(0.5)  # retained status messages arrive right after the subscription
-        bus.publish(t.FORGET_USER, ForgetUser(user_id=user_id)).wait_for_publish(timeout)
+        bus.publish(t.FORGET_USER, ForgetUser(user_id=user_id, pseudonym=pseudonym)).wait_for_publish(timeout)
         missing = answers.wait(timeout)
         if missing:
             log.error("no answer from %s within %.0f s", ", ".join(sorted(missing)), timeout)
@@ -142,12 +142,13 @@ def forget_chroma(settings: NadineSettings, layout: DataLayout, user_id: str) ->
 def forget(settings: NadineSettings, layout: DataLayout, user_id: str, use_bus: bool, timeout: float) -> tuple[dict, bool]:
     names = known_names(layout, user_id)  # before any process deletes the files that hold them
     report: dict[str, Any] = {"user_id": user_id, "processes": {}, "missing": []}
-    answers = ask_processes(settings, user_id, timeout) if use_bus else None
+    pseudonym = new_pseudonym()  # one for every process, so a study's records still link up
+    answers = ask_processes(settings, user_id, pseudonym, timeout) if use_bus else None
     if answers is not None:
         report["processes"] = answers.answers
         report["missing"] = sorted({p for p in answers.online if p in PROCESSES} - set(answers.answers))
     interaction_live = answers is not None and "interaction" in answers.online
-    local = forget_user_files(layout, user_id, names)
+    local = forget_user_files(layout, user_id, names, pseudonym)
     if not interaction_live:
         local["text_memories"] = forget_chroma(settings, layout, user_id)
     report["local"] = local

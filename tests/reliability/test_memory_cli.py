@@ -93,11 +93,13 @@ def test_forget_waits_for_every_online_process(planted, broker, root, bus_factor
     """Stand-ins for the running processes (outside the CLI under test) answer as the real ones do."""
     layout, maya, _ = planted
     answered = threading.Event()
+    pseudonyms: set[str | None] = set()
     responders = {}
     for name in ("perception", "control"):
         bus = bus_factory(name)  # its retained status says `online`
 
         def answer(msg: ForgetUser, bus=bus, name=name) -> None:
+            pseudonyms.add(msg.pseudonym)
             bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=msg.user_id, process=name, removed={"x": 1}))
             answered.set()
 
@@ -110,6 +112,10 @@ def test_forget_waits_for_every_online_process(planted, broker, root, bus_factor
     report = json.loads(out.stdout)
     assert set(report["processes"]) == {"perception", "control"} and report["missing"] == []
     assert find_traces(layout.root, maya.needles()) == []
+    # every process is handed the one pseudonym the CLI wrote into the study logs
+    (pseudonym,) = pseudonyms
+    logs = b"".join(p.read_bytes() for p in layout.study_logs_dir.rglob("*") if p.is_file())
+    assert pseudonym and pseudonym.encode() in logs
 
     responders["control"].stop()  # says `offline`: not waited for any more
     silent = bus_factory("interaction")  # online but never answers
