@@ -16,7 +16,6 @@ FAREWELL = re.compile(
 GREETING = re.compile(
     r"^\W*(hello|hi|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening)|bonjour|hallo|hola)\b", _I
 )
-NAME_INTRO = re.compile(r"\b(my name is|my name's|i'm|i am|call me|this is|name's)\b", _I)
 ABOUT_NADINE = re.compile(
     r"\b(who are you|what are you|tell me about yourself|about you\b|your name|who (?:made|built|created) you|"
     r"your (?:creator|maker|age|job|purpose|history|past)|are you a robot|how old are you|where (?:are|do) you)",

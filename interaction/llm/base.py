@@ -70,9 +70,6 @@ class LlmRegistry:
     def _endpoint(self, profile: LlmProfile) -> str | None:
         return profile.base_url or self.settings.base_url
 
-    def is_online(self, agent: str) -> bool:
-        return self.for_agent(agent) is not None
-
     def for_agent(self, agent: str) -> ChatModel | None:
         name = self.profile_name(agent)
         if name not in self._models:

@@ -49,7 +49,10 @@ _POSITION = [
     re.compile(rf"\bmy job is\s+(?:an? |the )?{_PHRASE}{_PHRASE_END}", _I),
     re.compile(rf"\b(?i:i'm|i am) (?i:an?|the) {_PHRASE}(?=\s+(?i:at|for|in)\s+[A-Z])"),
 ]
-_COMPANY_AFTER_POSITION = re.compile(rf"\b(?i:i'm|i am) (?i:an?|the) [^,.;!?]+?\s+(?i:at|for)\s+([A-Z][^,.;!?]*?){_PHRASE_END}")
+_COMPANY_AFTER_POSITION = re.compile(
+    rf"\b(?:(?i:i'm|i am) (?i:an?|the)|(?i:i) (?i:work|am working|'m working) (?i:as)(?: (?i:an?|the))?) "
+    rf"[^,.;!?]+?\s+(?i:at|for)\s+([A-Z][^,.;!?]*?){_PHRASE_END}"
+)
 _LOCATION = re.compile(
     rf"\bi(?:'m| am)? (?:currently )?(?:live|living|reside|residing|based) in\s+{_PHRASE}{_PHRASE_END}"
     rf"|\bi(?:'ve| have) (?:just )?moved to\s+{_PHRASE}{_PHRASE_END}",

@@ -23,9 +23,13 @@ _FIELD_WORDS = {"current_company": "you work at {}", "current_position": "you wo
                 "location": "you live in {}", "hobbies": "you enjoy {}", "interests": "you're interested in {}"}
 _ASKS = [
     (re.compile(r"\b(what(?:'s| is) my name|who am i|do you know (?:who i am|my name))\b", re.I), "user_name", "You're {}, of course!"),
-    (re.compile(r"\bwhere do i (?:work|work at)\b|\bwhat(?:'s| is) my (?:company|employer)\b", re.I), "current_company", "You work at {}."),
-    (re.compile(r"\bwhat(?:'s| is) my job\b|\bwhat do i do for (?:a )?living\b", re.I), "current_position", "You work as {}."),
-    (re.compile(r"\bwhere do i live\b", re.I), "location", "You live in {}."),
+    (re.compile(r"\bwhere do i (?:work|work at)\b|\bwhat(?:'s| is) my (?:company|employer)\b|"
+                r"\bwhich (?:company|firm|organi[sz]ation|employer)\b.*\b(?:i|me)\b|\bwho do i work for\b", re.I),
+     "current_company", "You work at {}."),
+    (re.compile(r"\bwhat(?:'s| is) my (?:job|position|role)\b|\bwhat do i do for (?:a )?living\b|"
+                r"\bwhat (?:do|did i say) i do\b|\bwhat is my profession\b", re.I), "current_position", "You work as {}."),
+    (re.compile(r"\bwhere do i (?:live|stay)\b|\bwhat (?:city|town|country|place)\b.*\b(?:i|me)\b.*\b(?:live|home|from)\b|"
+                r"\bwhere(?:'s| is) (?:my )?home\b", re.I), "location", "You live in {}."),
     (re.compile(r"\bwhat do i (?:like|enjoy)\b|\bmy hobb", re.I), "hobbies", "You enjoy {}."),
 ]
 

@@ -117,6 +117,9 @@ def test_profile_extraction_present_tense_only():
     assert (bob.user_name, bob.location) == ("Bob", "Lyon")
     assert extract_profile("my name is anna maria").user_name == "Anna Maria"
     assert extract_profile("I'm a software engineer at Logitech").current_position == "software engineer"
+    engineer = extract_profile("Hey there, I'm Priya, I work as a data engineer at Siemens and I live in Zurich.")
+    assert (engineer.user_name, engineer.current_position, engineer.current_company, engineer.location) == (
+        "Priya", "data engineer", "Siemens", "Zurich")
     assert answer_name("No, it's Mia.") == "Mia" and answer_name("Mia") == "Mia" and answer_name("no") is None
 
 
@@ -156,3 +159,16 @@ def test_offline_recall_reply_quotes_the_scene_and_never_invents():
     episode = MemoryHit(text="Observation: Maya said she adopted a cat called Pixel.\nThought: x", similarity=0.5,
                         timestamp="2026-11-30T09:00:00")
     assert "Pixel" in offline_reply(_inputs(episode=episode))
+
+
+@pytest.mark.parametrize("question,expected", [
+    ("Any idea which company I'm with?", "Siemens"),
+    ("Where do I work again?", "Siemens"),
+    ("What city do I call home?", "Zurich"),
+    ("What's my job?", "data engineer"),
+])
+def test_offline_reply_answers_profile_questions_worded_freely(question, expected):
+    profile = UserProfile(user_id="261129_0001", user_name="Priya", current_company="Siemens",
+                          current_position="data engineer", location="Zurich")
+    reply = offline_reply(_inputs(text=question, is_recall=False, profile=profile))
+    assert expected in reply
