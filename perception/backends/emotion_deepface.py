@@ -14,7 +14,7 @@ import numpy as np
 
 from common.vision.image import as_rgb, crop_box
 from perception.backends.base import BackendUnavailable, FaceBox
-from perception.backends.emotion_map import FER2013_ORDER, check_boost, to_emotion_labels
+from perception.backends.emotion_map import FER2013_ORDER, to_emotion_labels
 
 NAME = "deepface"
 WEIGHTS_FILE = "facial_expression_model_weights.h5"
@@ -33,7 +33,7 @@ def weights_path() -> Path:
 class DeepFaceEmotion:
     name = NAME
 
-    def __init__(self, happy_boost_factor: float = 1.0) -> None:
+    def __init__(self) -> None:
         try:
             from deepface import DeepFace
         except ImportError as e:
@@ -50,7 +50,6 @@ class DeepFaceEmotion:
                 f"copy {WEIGHTS_FILE} into {path.parent} (or set DEEPFACE_HOME) from a machine that has it",
             )
         self._deepface = DeepFace
-        self.happy_boost_factor = check_boost(happy_boost_factor)
         self._lock = threading.Lock()
 
     def probabilities(self, rgb: np.ndarray, box: FaceBox) -> dict[str, float]:
@@ -69,5 +68,5 @@ class DeepFaceEmotion:
             )
         scores = (result[0] if isinstance(result, list) else result)["emotion"]
         return to_emotion_labels(
-            [float(scores[DEEPFACE_KEYS[k]]) for k in FER2013_ORDER], self.happy_boost_factor
+            [float(scores[DEEPFACE_KEYS[k]]) for k in FER2013_ORDER]
         )

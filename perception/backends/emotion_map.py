@@ -1,4 +1,4 @@
-"""FER2013-style emotion scores -> the paper's 8 labels, with the optional happy boost."""
+"""FER2013-style emotion scores -> the paper's 8 labels (the vision policy applies the happy boost)."""
 
 from __future__ import annotations
 
@@ -12,25 +12,14 @@ from perception.backends.base import EMOTION_LABELS
 FER2013_ORDER: tuple[str, ...] = ("anger", "disgust", "fear", "happy", "sad", "surprise", "neutral")
 
 
-def check_boost(happy_boost_factor: float) -> float:
-    if not happy_boost_factor > 0:
-        raise ValueError(f"happy_boost_factor must be > 0, got {happy_boost_factor}")
-    return happy_boost_factor
-
-
-def to_emotion_labels(scores: Sequence[float], happy_boost_factor: float = 1.0) -> dict[str, float]:
+def to_emotion_labels(scores: Sequence[float]) -> dict[str, float]:
     """Scores in FER2013_ORDER (any non-negative scale) -> probabilities over EMOTION_LABELS.
-
-    The models have no contempt class, so contempt is 0. `happy_boost_factor` multiplies happy before
-    renormalising (the original's workaround for face models that under-detect happiness).
-    """
-    check_boost(happy_boost_factor)
+    The models have no contempt class, so contempt is 0."""
     values = np.clip(np.asarray(scores, dtype=np.float64).reshape(-1), 0.0, None)
     if values.shape != (len(FER2013_ORDER),) or not np.all(np.isfinite(values)):
         raise ValueError(f"expected {len(FER2013_ORDER)} finite scores, got {scores!r}")
     probs = dict.fromkeys(EMOTION_LABELS, 0.0)
     probs.update(zip(FER2013_ORDER, values.tolist(), strict=True))
-    probs["happy"] *= happy_boost_factor
     total = sum(probs.values())
     if total <= 0:  # a degenerate output carries no information: say "neutral", not a made-up mix
         return {k: float(k == "neutral") for k in EMOTION_LABELS}

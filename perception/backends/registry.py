@@ -47,8 +47,8 @@ def recognition_threshold(settings: NadineSettings) -> float:
         ) from None
 
 
-def build_emotion(settings: NadineSettings, happy_boost_factor: float = 1.0) -> EmotionRecognizer | None:
-    """None for backend `none`. Pass settings.perception.selective_memory.happy_boost_factor where the
-    vision policy wants the original's happy boost; the FER sampler logs unboosted probabilities."""
+def build_emotion(settings: NadineSettings) -> EmotionRecognizer | None:
+    """None for backend `none`. Probabilities are unboosted: the vision policy applies the original's
+    happy boost itself (selective_memory/policies.boost_happy), the FER sampler logs them as measured."""
     backend = settings.perception.emotion.backend
-    return None if backend == "none" else _emotion[backend](happy_boost_factor)
+    return None if backend == "none" else _emotion[backend]()

@@ -51,23 +51,6 @@ def test_happy_photos_score_happier_than_sad_ones(scored):
     assert hits >= 12, f"top-1 {hits}/20 (15/20 when this test was written)"
 
 
-def test_happy_boost_scales_happy_and_renormalises():
-    raw = [0.1, 0.0, 0.1, 0.4, 0.2, 0.0, 0.2]  # FER2013 order: anger..neutral
-    plain, boosted = to_emotion_labels(raw), to_emotion_labels(raw, happy_boost_factor=1.5)
-    assert plain["happy"] == pytest.approx(0.4)
-    assert boosted["happy"] == pytest.approx(0.6 / 1.2)
-    assert boosted["sad"] == pytest.approx(0.2 / 1.2)
-    assert sum(boosted.values()) == pytest.approx(1.0)
-
-
-def test_boost_changes_model_output(shared_data: Path):
-    rgb = read_rgb(shared_data / "expressions" / "neutral_01.jpg")
-    (box,) = build_face_detector(NadineSettings()).detect(rgb)
-    plain = build_emotion(NadineSettings()).probabilities(rgb, box)
-    boosted = build_emotion(NadineSettings(), happy_boost_factor=1.2).probabilities(rgb, box)
-    assert boosted["happy"] > plain["happy"] and abs(sum(boosted.values()) - 1) < 1e-6
-
-
 def test_face_box_at_the_frame_edge_is_padded_not_refused(shared_data: Path):
     rgb = read_rgb(shared_data / "expressions" / "happy_01.jpg")
     probs = build_emotion(NadineSettings()).probabilities(rgb, FaceBox(-40, -40, 120, 120))
@@ -80,8 +63,6 @@ def test_malformed_model_output_is_refused(bad):
         to_emotion_labels(bad)
 
 
-def test_bad_boost_and_none_backend():
-    with pytest.raises(ValueError):
-        to_emotion_labels([1.0] * 7, happy_boost_factor=0)
+def test_none_backend():
     off = NadineSettings.model_validate({"perception": {"emotion": {"backend": "none"}}})
     assert build_emotion(off) is None
