@@ -92,6 +92,9 @@ def test_forget_everywhere_then_a_stranger(live: LiveSuite, shared_data):
     assert total["faces"] >= 1 and total["scenes"] >= 2 and total["text_memories"] >= 2 and total["user_ids"] == 1
 
     assert find_traces(live.layout.root, needles) == []
+    # the process logs (outside the data root) are masked in place too: name and id, not Bob's
+    logs = b"".join(p.read_bytes().lower() for p in live.suite.log_dir.rglob("*.log"))
+    assert b"maya" not in logs and maya.encode() not in logs and bob.encode() in logs
     assert ProfileStore(live.layout).user_ids() == {bob: "Bob"}
     assert (live.layout.user_dir(bob) / "memorable_scenes").is_dir()
 
