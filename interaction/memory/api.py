@@ -56,7 +56,7 @@ class VisualMemory:
     episode_context: str | None = None
     timestamp: str | None = None
     scene_type: str = "moment"
-    selected_by: Literal["similarity", "recency", "first_meeting"] = "similarity"  # recency: generic recall (scene_index)
+    selected_by: Literal["similarity", "recency", "first_meeting", "keyword"] = "similarity"  # recency: generic recall (scene_index)
 
 
 @dataclass

@@ -34,3 +34,18 @@ def content_words(query: str) -> list[str]:
 
 def is_generic_recall(query: str) -> bool:
     return not content_words(query)
+
+
+def _stem(word: str) -> str:
+    """Crude plural / verb-ending folding, enough for "plays" ~ "play", "flight" ~ "flights"."""
+    for suffix in ("ing", "es", "s", "ed"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def shares_content_word(query: str, scene) -> bool:
+    """Does the recall question name a word of what was said then (its retrieval text)?"""
+    asked = {_stem(w) for w in content_words(query) if len(w) > 2}
+    said = {_stem(w) for w in content_words(scene.retrieval_text)}
+    return bool(asked & said)

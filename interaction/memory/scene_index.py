@@ -14,6 +14,9 @@ Selection (documented choices for the offline MiniLM profile, see config/interac
   meet for the first time?", "the day I introduced myself") gets the first_meeting scene whatever its
   similarity (selected_by="first_meeting"): phrasings the embedder scores under the threshold still
   name exactly one scene;
+- a recall question that shares a content word with some moments recalls the most similar of those,
+  passing or not (selected_by="keyword" when under the threshold): one-word topics embed far from long
+  utterances and sometimes nearer an unrelated moment;
 - generic recall (no content words, recall_query.py): similarity is noise there, so a passing
   first_meeting scene still wins (its anchor is matched by "how did we meet?"), otherwise the most
   memorable moment of the most recent day with moments is injected (selected_by="recency").
@@ -39,7 +42,7 @@ from common.store.scenes import SceneMetadata, SceneStore
 from interaction.cues import is_first_meeting_question
 from interaction.memory.api import VisualMemory
 from interaction.memory.image_channel import ImageChannel
-from interaction.memory.recall_query import is_generic_recall
+from interaction.memory.recall_query import is_generic_recall, shares_content_word
 
 log = logging.getLogger("nadine.memory.scenes")
 
@@ -244,6 +247,15 @@ def select(scored: SceneScores, query: str, is_recall: bool) -> VisualMemory:
         order = np.lexsort((scored.seconds[moments], scored.memorability[moments], scored.day[moments]))
         k = int(moments[order[-1]])
         return as_visual_memory(scored.scene(k), float(sims[k]), float(thresholds[k]), True, "recency")
+    if is_recall:
+        # a recall question that names its topic ("what did I say about the play?") means a moment whose
+        # words contain it: a one-word topic embeds far from a long utterance (MiniLM even puts "the
+        # play" nearer a football final than a theatre role), so shared words outrank similarity
+        named = [i for i in np.flatnonzero(~first_meeting) if shares_content_word(query, scored.scene(int(i)))]
+        if named:
+            k = int(max(named, key=lambda i: sims[i]))
+            by = "similarity" if passing[k] else "keyword"
+            return as_visual_memory(scored.scene(k), float(sims[k]), float(thresholds[k]), True, by)
     pool = np.flatnonzero(passing) if passing.any() else np.arange(len(sims))
     k = int(pool[np.argmax(sims[pool])])
     return as_visual_memory(scored.scene(k), float(sims[k]), float(thresholds[k]), bool(passing[k]))

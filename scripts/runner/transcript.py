@@ -56,6 +56,7 @@ class Transcript:
                 "recency": f"chosen as the latest memorable moment (a generic recall question; similarity "
                            f"{ret.similarity:.2f})",
                 "first_meeting": f"chosen as the first meeting (a question about it; similarity {ret.similarity:.2f})",
+                "keyword": f"chosen because the question names a word of it (similarity {ret.similarity:.2f})",
             }.get(ret.selected_by or "", f"similarity {ret.similarity:.2f} (threshold {ret.threshold:.2f})")
             self._line(f"[memory] {verdict} {ret.scene_type or 'moment'} scene {ret.scene_id}, {why}: "
                        f"\"{ret.user_message or ret.description or ''}\"", "    ")

@@ -43,6 +43,19 @@ def test_recall_question_surfaces_the_stored_moment(maya):
     assert generic.scene_id == phd.scene_id and generic.injected and generic.selected_by == "recency"
 
 
+def test_a_one_word_topic_recalls_the_moment_that_contains_it(tmp_path):
+    layout, settings, index = _index(tmp_path)
+    play = write_scene(layout, MAYA, "I got the lead role in the theatre play, I'm so thrilled!", when=T0)
+    write_scene(layout, MAYA, "My team won the football final, what a night!", when=T0 + timedelta(hours=1), seed=2)
+    hit = index.retrieve(MAYA, "What did I say about the play?", is_recall=True)
+    assert hit.scene_id == play.scene_id and hit.injected
+    # a word the moment does not contain recalls nothing below the threshold
+    miss = index.retrieve(MAYA, "What did I say about the concert?", is_recall=True)
+    assert miss is None or not miss.injected or miss.selected_by == "similarity"
+    # and never on an ordinary turn
+    assert not index.retrieve(MAYA, "I watched a play yesterday.", is_recall=False).injected
+
+
 def test_small_talk_does_not_inject_the_moment(maya):
     layout, settings, index, first, phd = maya
     for text in ("I'm having a great day today!", "I feel good today.", "What's the weather like in Geneva?"):
