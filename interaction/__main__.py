@@ -11,7 +11,7 @@ from common.runtime import ProcessContext, base_parser, start_process
 from common.store import is_valid_user_id
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction
-from interaction.memory.api import MemoryServices
+from interaction.memory.contracts import MemoryServices
 from interaction.worker import Worker
 
 log = logging.getLogger("nadine.interaction")
@@ -21,7 +21,7 @@ def build_services(ctx: ProcessContext) -> MemoryServices | None:
     if not ctx.settings.interaction.enable_memory_agents and not ctx.settings.interaction.enable_vision_agent:
         log.info("memory and vision agents disabled: running without memory services")
         return None
-    from interaction.memory.services import LocalMemoryServices
+    from interaction.memory.local_services import LocalMemoryServices
 
     return LocalMemoryServices(ctx.settings, ctx.layout, ctx.clock, ctx.bus)
 
@@ -29,7 +29,7 @@ def build_services(ctx: ProcessContext) -> MemoryServices | None:
 def build_study_logger(ctx: ProcessContext):  # noqa: ANN201 - StudyLog protocol of interaction.dialogue
     if not ctx.settings.interaction.study.enabled:
         return None
-    from common.study_logger import StudyLogger
+    from interaction.study_logger import StudyLogger
 
     return StudyLogger(ctx.settings, ctx.layout, ctx.clock)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interaction.understanding import Emotion, EmotionLabel
+from interaction.turn_understanding import Emotion, EmotionLabel
 
 PAD = tuple[float, float, float]
 

@@ -33,17 +33,17 @@ from common.store import DataLayout, ProfileStore, is_valid_user_id
 from common.store.atomic import atomic_write_json, read_json
 from common.store.forget import new_pseudonym
 from interaction import cues
-from interaction.agents import memory
+from interaction.agents import memory_agents
 from interaction.agents.context import AgentDeps
 from interaction.forget import ForgetConversation, PrivacyTurn
 from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
-from interaction.memory.api import MemoryServices, TranscriptTurn
+from interaction.memory.contracts import MemoryServices, TranscriptTurn
 from interaction.offline.extract import answer_name
 from interaction.profiles import ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
 from interaction.session import Session
-from interaction.understanding import TurnUnderstanding
+from interaction.turn_understanding import TurnUnderstanding
 
 log = logging.getLogger("nadine.interaction.dm")
 
@@ -143,7 +143,7 @@ class DialogueManager:
         s = self.session
         if s.identity.known and s.spoke:
             self.deps.start_turn()
-            saved = memory.save_episode(self.deps, s.identity, s.transcript)
+            saved = memory_agents.save_episode(self.deps, s.identity, s.transcript)
             log.info("session with %s closed (%s); episode saved: %s", s.identity.user_id, reason, saved)
         self.session = Session()
         self._set_language(self.settings.interaction.default_language)

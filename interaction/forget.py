@@ -25,7 +25,7 @@ from common.store.forget import (
     purge_chroma_remnants,
 )
 from interaction import cues
-from interaction.memory.api import MemoryServices
+from interaction.memory.contracts import MemoryServices
 
 log = logging.getLogger("nadine.interaction.forget")
 

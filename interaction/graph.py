@@ -14,13 +14,13 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
-from interaction.agents import memory, tools
+from interaction.agents import memory_agents, tools
 from interaction.agents.context import AgentDeps
 from interaction.agents.response import respond
-from interaction.agents.understand import understand
-from interaction.memory.api import TranscriptTurn
+from interaction.agents.understand_agent import understand
+from interaction.memory.contracts import TranscriptTurn
 from interaction.state import TurnState
-from interaction.understanding import TOOL_AGENTS
+from interaction.turn_understanding import TOOL_AGENTS
 
 Node = Callable[[dict], dict]
 
@@ -69,15 +69,15 @@ class TurnGraph:
     def _memory_update(self, state: dict) -> dict:
         if state.get("final_message") is not None:  # after the farewell reply: the episodic save
             closing = TranscriptTurn("nadine", state["final_message"], self.deps.clock.now())
-            saved = memory.save_episode(self.deps, state["identity"], [*state.get("transcript", []), closing])
+            saved = memory_agents.save_episode(self.deps, state["identity"], [*state.get("transcript", []), closing])
             return {"episodic_saved": saved}
-        return memory.update_profile(self.deps, state)
+        return memory_agents.update_profile(self.deps, state)
 
     def _nodes(self) -> dict[str, Node]:
         d = self.deps
         return {
             "memory_update_agent": self._memory_update,
-            "memory_retrieve_agent": lambda s: {"retrieval": memory.retrieve(d, s)},
+            "memory_retrieve_agent": lambda s: {"retrieval": memory_agents.retrieve(d, s)},
             "search_agent": lambda s: tools.search(d, s),
             "vision_agent": lambda s: tools.vision(d, s),
             "knowledge_rag_agent": lambda s: tools.knowledge(d, s),

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from interaction import cues
 from interaction.offline.extract import extract_name
-from interaction.understanding import INTENTS, PLAN_AGENTS, PlanStep, TurnUnderstanding
+from interaction.turn_understanding import INTENTS, PLAN_AGENTS, PlanStep, TurnUnderstanding
 
 
 @dataclass(frozen=True)

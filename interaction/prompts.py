@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from common.store import DataLayout, PathOutsideDataRoot
-from interaction.memory.api import VisualMemory
+from interaction.memory.contracts import VisualMemory
 from interaction.reply_inputs import ReplyInputs
 
 log = logging.getLogger("nadine.interaction.prompts")

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from common.store import UserProfile
-from interaction.memory.api import MemoryHit, VisualMemory
+from interaction.memory.contracts import MemoryHit, VisualMemory
 from interaction.names import NameConfirmation
 from interaction.profiles import ProfileOutcome
-from interaction.understanding import Emotion
+from interaction.turn_understanding import Emotion
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interaction.memory.api import TranscriptTurn
+from interaction.memory.contracts import TranscriptTurn
 from interaction.names import NameConfirmation
 from interaction.profiles import Identity
 

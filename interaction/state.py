@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from interaction.memory.api import RetrievalResult, TranscriptTurn
+from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.names import NameConfirmation
 from interaction.profiles import Identity, ProfileOutcome
-from interaction.understanding import PlanStep, TurnUnderstanding
+from interaction.turn_understanding import PlanStep, TurnUnderstanding
 
 
 class TurnState(TypedDict, total=False):

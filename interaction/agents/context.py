@@ -15,10 +15,10 @@ from common.config import NadineSettings
 from common.store import DataLayout
 from interaction.affect import AffectState
 from interaction.llm import LlmError, LlmRegistry
-from interaction.memory.api import MemoryServices
+from interaction.memory.contracts import MemoryServices
 from interaction.profiles import ProfileKeeper
 from interaction.search import WebSearch
-from interaction.understanding import TurnUnderstanding
+from interaction.turn_understanding import TurnUnderstanding
 
 log = logging.getLogger("nadine.interaction.agents")
 

@@ -9,9 +9,9 @@ from pydantic import ValidationError
 
 from interaction.agents.context import AgentDeps
 from interaction.llm import LlmError, parse_json
-from interaction.memory.api import EpisodicSave, TranscriptTurn
+from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.offline.extract import extract_profile
-from interaction.offline.understand import user_emotion
+from interaction.offline.understand_rules import user_emotion
 from interaction.prompts import EPISODE_SYSTEM
 
 AGENT = "memory_update_agent"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from interaction.agents.context import AgentDeps
-from interaction.understanding import PlanStep
+from interaction.turn_understanding import PlanStep
 
 log = logging.getLogger("nadine.interaction.tools")
 

@@ -40,7 +40,7 @@ from common.store.ids import is_valid_user_id
 from common.store.layout import PathOutsideDataRoot
 from common.store.scenes import SceneMetadata, SceneStore
 from interaction.cues import is_first_meeting_question
-from interaction.memory.api import VisualMemory
+from interaction.memory.contracts import VisualMemory
 from interaction.memory.image_channel import ImageChannel
 from interaction.memory.recall_query import is_generic_recall, shares_content_word
 

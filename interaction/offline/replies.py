@@ -8,7 +8,7 @@ from datetime import datetime
 
 from interaction import cues
 from interaction.names import confirmation_question
-from interaction.offline.speech import spoken_knowledge
+from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
 
 _EMPATHY = {

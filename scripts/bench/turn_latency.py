@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     clock = Clock(layout.runtime_dir)
     services = None
     if not args.no_memory:
-        from interaction.memory.services import LocalMemoryServices
+        from interaction.memory.local_services import LocalMemoryServices
 
         services = LocalMemoryServices(settings, layout, clock, None)
     dm = DialogueManager(settings, layout, clock, NullOutbox(), services, environ={})

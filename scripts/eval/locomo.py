@@ -32,7 +32,7 @@ from common.embedding.registry import offline_text_embedder
 from common.store.layout import DataLayout
 from common.vision.base import BackendUnavailable
 from interaction.agents.episode import offline_summary
-from interaction.memory.api import TranscriptTurn
+from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.chroma_store import make_client
 from interaction.memory.episodic import EpisodicMemory
 from scripts.eval.locomo_data import CATEGORIES, Conversation, Question, Session, load

@@ -7,7 +7,7 @@ import pytest
 from common.clock import Clock
 from common.config import load_settings
 from common.store.layout import DataLayout
-from common.study_logger import StudyLogger
+from interaction.study_logger import StudyLogger
 from scripts.eval import report
 
 SCENE = "I just defended my PhD thesis today, I'm so happy!"

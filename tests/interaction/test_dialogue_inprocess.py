@@ -68,7 +68,7 @@ def test_study_logger_gets_one_record_per_turn_with_audio_onset(tmp_path):
     import json
     import time
 
-    from common.study_logger import StudyLogger
+    from interaction.study_logger import StudyLogger
 
     settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path), "NADINE_STUDY_LOG": "1",
                                       "NADINE_PARTICIPANT_ID": "P01", "NADINE_STUDY_AUDIO_TIMEOUT": "5"})
@@ -109,7 +109,7 @@ def test_offline_episode_summary_keeps_names_and_claims():
     from datetime import datetime
 
     from interaction.agents.episode import offline_summary
-    from interaction.memory.api import TranscriptTurn
+    from interaction.memory.contracts import TranscriptTurn
 
     at = datetime(2026, 11, 29, 10, 0)
     said = ["Hello! My name is Maya.", "My sister Lena just moved to Tokyo.",

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from interaction.memory.services import LocalMemoryServices
+from interaction.memory.local_services import LocalMemoryServices
 from tests.interaction.memory_fixtures import PHD, layout_and_clock, make_settings, write_scene
 from tests.interaction.test_memory_episodic import GARDEN_SESSION, PHD_SESSION
 

@@ -14,7 +14,7 @@ import pytest
 from common import topics as t
 from common.messages import CaptureRequest, UserInput, ViewCaptured
 from common.store.scenes import SceneStore
-from interaction.memory.services import LocalMemoryServices
+from interaction.memory.local_services import LocalMemoryServices
 from tests.interaction.memory_fixtures import jpeg, layout_and_clock, make_settings
 
 MAYA = "251008_0001"

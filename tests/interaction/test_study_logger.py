@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 
-from common.study_logger import StudyLogger, reply_references_scene
+from interaction.study_logger import StudyLogger, reply_references_scene
 from tests.interaction.memory_fixtures import PHD, layout_and_clock, make_settings
 
 FIELDS = {

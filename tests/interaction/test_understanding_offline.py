@@ -10,12 +10,12 @@ import pytest
 from common.store import UserProfile
 from interaction.affect import EMOTION_TO_PAD, AffectState
 from interaction.guards import GuardContext, apply_guards
-from interaction.memory.api import MemoryHit, VisualMemory
+from interaction.memory.contracts import MemoryHit, VisualMemory
 from interaction.offline.extract import answer_name, extract_profile
 from interaction.offline.replies import offline_reply
-from interaction.offline.understand import understand, user_emotion
+from interaction.offline.understand_rules import understand, user_emotion
 from interaction.reply_inputs import ReplyInputs
-from interaction.understanding import Emotion, PlanStep, TurnUnderstanding
+from interaction.turn_understanding import Emotion, PlanStep, TurnUnderstanding
 
 NO_USER = GuardContext(user_id=None, greeted_user_id=None, confirmation_pending=False)
 

@@ -34,7 +34,7 @@ def save_episodes(layout: DataLayout, users) -> None:
     from common.config.interaction_settings import ChromaSettings
     from common.embedding.chroma import NadineEmbeddingFunction
     from common.embedding.registry import offline_text_embedder
-    from interaction.memory.api import EpisodicSave, TranscriptTurn
+    from interaction.memory.contracts import EpisodicSave, TranscriptTurn
     from interaction.memory.chroma_store import make_client
     from interaction.memory.episodic import EpisodicMemory
 

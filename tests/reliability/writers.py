@@ -61,7 +61,7 @@ def episodic_memory(data_dir: str):
 
 
 def episodes(data_dir: str, user_id: str) -> None:
-    from interaction.memory.api import EpisodicSave, TranscriptTurn
+    from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 
     memory = episodic_memory(data_dir)
     n = 0

@@ -1,4 +1,4 @@
-"""LocalMemoryServices: the MemoryServices the dialogue graph calls (interaction/memory/api.py).
+"""LocalMemoryServices: the MemoryServices the dialogue graph calls (interaction/memory/contracts.py).
 
 Per-user text memory (episode + conversation, ChromaDB, MiniLM), visual scenes (in-memory index,
 [P] utterance-anchored rules or the paper's fusion), knowledge RAG and the vision agent. Every method
@@ -23,7 +23,7 @@ from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
 from common.vision.base import BackendUnavailable
 from interaction.agents.vision import VisionAgent
-from interaction.memory.api import EpisodicSave, RetrievalResult, TranscriptTurn
+from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.chroma_store import make_client
 from interaction.memory.episodic import EpisodicMemory
 from interaction.memory.fusion import fuse

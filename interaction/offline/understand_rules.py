@@ -10,7 +10,7 @@ from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from interaction import cues
 from interaction.offline.extract import extract_profile
-from interaction.understanding import Emotion, EmotionLabel, PlanStep, TurnUnderstanding
+from interaction.turn_understanding import Emotion, EmotionLabel, PlanStep, TurnUnderstanding
 
 EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
     "happy": ("happy", "glad", "delighted", "thrilled", "excited", "overjoyed", "joy", "joyful", "wonderful",

@@ -10,9 +10,9 @@ from pydantic import ValidationError
 from interaction.agents.context import AgentDeps
 from interaction.guards import GuardContext, apply_guards
 from interaction.llm import LlmError, parse_json
-from interaction.offline import understand as offline
+from interaction.offline import understand_rules as offline
 from interaction.prompts import UNDERSTAND_SYSTEM, history_text
-from interaction.understanding import INTENTS, Emotion, PlanStep, TurnUnderstanding
+from interaction.turn_understanding import INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 log = logging.getLogger("nadine.interaction.understand")
 

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
 from interaction.llm import LlmError, parse_json
-from interaction.memory.api import RetrievalResult, TranscriptTurn
+from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.offline.extract import extract_profile
 from interaction.profiles import Identity, MemoryUpdate
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
