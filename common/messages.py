@@ -261,6 +261,34 @@ class RetrievedScene(Message):
     selected_by: str | None = None
 
 
+class RecalledMemory(Message):
+    """One memory a recall turn considered handing to the reply, with why (retrieval core)."""
+
+    kind: Literal["moment", "first_meeting", "observation", "turn", "episode", "explicit_memory", "fact"]
+    memory_id: str
+    text: str
+    occurred_at: str | None = None  # ISO 8601: when it happened (LoCoMo: the session date, never "now")
+    fused_score: float | None = None
+    verifier_score: float | None = None
+    channels: dict[str, float] = Field(default_factory=dict)  # e.g. {"dense": 0.41, "lexical": 7.2}
+
+
+class RecallReport(Message):
+    """What the retrieval core decided on a recall turn.
+
+    outcome: "asserted" (memories injected as things the person told), "offered" (Nadine asks "do you
+    mean ...?"), "abstained" (nothing trustworthy: she says she does not remember), "none" (not a
+    recall turn, or an ordinary turn with nothing volunteered).
+    """
+
+    outcome: Literal["asserted", "offered", "abstained", "none"] = "none"
+    memories: list[RecalledMemory] = Field(default_factory=list)
+    window_start: str | None = None  # ISO 8601 bounds of a time window named in the question
+    window_end: str | None = None
+    window_expression: str | None = None  # the words that named it ("last week")
+    verifier_score: float | None = None  # best candidate's verifier score
+
+
 class TurnResult(Message):
     """Our addition: what interaction did with one user turn (for the runner, monitors, study tools)."""
 
@@ -273,5 +301,8 @@ class TurnResult(Message):
     is_recall: bool
     user_emotion: EmotionSignal | None = None
     retrieved: RetrievedScene | None = None
+    recall: RecallReport | None = None
+    # recall | remember | forget_one | forget_me | statement (issue: memory intents)
+    memory_intent: str | None = None
     latency_s: float
     extra: dict[str, Any] = Field(default_factory=dict)
