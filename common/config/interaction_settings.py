@@ -45,12 +45,27 @@ class LlmSettings(Section):
     }
 
 
+class RecallCalibration(Section):
+    """The recall decision of one text embedder (written by scripts/eval/calibrate_recall --write):
+    P(told) = sigmoid(intercept + dense * cosine + lexical * BM25 coverage + verifier * logit), fitted
+    on labelled told / untold (question, memory) pairs; below abstain_below Nadine says she does not
+    remember, between the two she asks "do you mean ...?", from assert_above she recalls."""
+
+    intercept: float
+    dense: float
+    lexical: float
+    verifier: float
+    abstain_below: float = Field(ge=0, le=1)
+    assert_above: float = Field(ge=0, le=1)
+
+
 class EmbedderProfile(Section):
     """Thresholds that only make sense for one text embedder (written by scripts/eval/calibrate)."""
 
     similarity_threshold: float = Field(ge=-1, le=1)
     recall_threshold: float = Field(ge=-1, le=1)
     first_meeting_recall_threshold: float = Field(ge=-1, le=1)
+    recall: RecallCalibration | None = None  # None: the minilm_onnx profile's decision is used
 
 
 class VisualMemorySettings(Section):
@@ -70,9 +85,23 @@ class VisualMemorySettings(Section):
     }
 
 
+class RecallSettings(Section):
+    """The retrieval core (interaction/memory/retrieval) on recall turns."""
+
+    top_k: int = Field(3, ge=1, le=10, description="text memories a recall turn hands the reply")
+    fusion: Literal["zscore", "rrf", "weighted"] = Field("zscore", description="chosen on LoCoMo dev conversations")
+    dense_weight: float = Field(1.0, ge=0)
+    lexical_weight: float = Field(1.0, ge=0)
+    verify_top: int = Field(8, ge=1, le=50, description="best fused candidates the verifier reads")
+    verifier: Literal["cross_encoder_onnx", "cross_encoder_lab", "none"] = "cross_encoder_onnx"
+    verifier_model: str = Field("cross-encoder/ms-marco-MiniLM-L-12-v2", description="cross_encoder_lab only")
+    context_turns: int = Field(1, ge=0, le=3, description="neighbouring turns indexed with each turn")
+
+
 class RetrievalSettings(Section):
     mode: Literal["phd", "fusion"] = Field("phd", description="[P] utterance-anchored, or the paper's Algorithm 1")
     fusion_epsilon: float = Field(1e-6, gt=0)
+    recall: RecallSettings = RecallSettings()
 
 
 class ChromaSettings(Section):

@@ -1,5 +1,13 @@
-"""Episodic and conversation memory (reference §4.6): one Chroma collection per user, two documents
-per saved session, embedded locally with MiniLM (text memory never leaves the machine)."""
+"""Episodic and conversation memory (reference §4.6): one Chroma collection per user, embedded locally
+with MiniLM (text memory never leaves the machine).
+
+A saved session is its summary (memory_type "episode"), its transcript ("conversation", kept for the
+reference's queries) and one "turn" document per thing the person said: the turn with a little
+neighbouring context, the speaker, the session id and the time it was said. The transcript is one
+embedding that MiniLM truncates after ~256 word pieces; the turns are what the retrieval core ranks
+(a session ranks by its best turn). Every document carries `kind`, `occurred_at` (ISO 8601) and
+`occurred_ts` (epoch seconds): when it happened, which for a replayed conversation (LoCoMo) is the
+session's own date, never "now"."""
 
 from __future__ import annotations
 
@@ -10,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+import numpy as np
 from chromadb.api import ClientAPI
 from chromadb.api.models.Collection import Collection
 
@@ -48,11 +57,15 @@ class StoredMemory:
 
 
 class EpisodicMemory:
-    def __init__(self, client: ClientAPI, function: NadineEmbeddingFunction, clock: Clock) -> None:
+    def __init__(
+        self, client: ClientAPI, function: NadineEmbeddingFunction, clock: Clock, context_turns: int = 1
+    ) -> None:
         self._client = client
         self._function = function
         self._clock = clock
+        self._context_turns = context_turns
         self._lock = threading.Lock()
+        self.writes = 0  # bumped on every save / forget: readers' caches compare it
 
     def _collection(self, user_id: str, create: bool) -> Collection | None:
         return open_collection(self._client, collection_name(user_id), self._function, create=create)
@@ -65,18 +78,50 @@ class EpisodicMemory:
             return False
         now: datetime = self._clock.now()
         session = f"{now.strftime('%Y%m%d_%H%M%S')}_{uuid.uuid4().hex[:6]}"
+        began = transcript[0].at if transcript else now
         base = {"user_id": user_id, "user_name": user_name, "timestamp": now.isoformat(), "session": session}
         docs = {"episode": summary.as_text(), "conversation": conversation_text(transcript) or summary.as_text()}
+        ids = [f"{session}_{kind}" for kind in docs]
+        texts = list(docs.values())
+        metas = [{**base, **_when(began), "memory_type": kind, "kind": kind} for kind in docs]
+        for i, turn in enumerate(transcript):
+            if turn.role != "user" or not turn.text.strip():
+                continue
+            ids.append(f"{session}_turn{i:04d}")
+            texts.append(self._with_context(transcript, i, user_name))
+            metas.append({**base, **_when(turn.at), "memory_type": "turn", "kind": "turn", "turn_index": i,
+                          "speaker": user_name, "quote": turn.text})
         with self._lock:
             collection = self._collection(user_id, create=True)
             assert collection is not None
-            collection.add(
-                ids=[f"{session}_{kind}" for kind in docs],
-                documents=list(docs.values()),
-                metadatas=[{**base, "memory_type": kind} for kind in docs],
-            )
+            collection.add(ids=ids, documents=texts, metadatas=metas)  # one call: never half a session
+            self.writes += 1
         log.info("episode saved for %s (session %s)", user_id, session)
         return True
+
+    def _with_context(self, transcript: list[TranscriptTurn], i: int, user_name: str) -> str:
+        """The turn after the turns just before it ("Nadine: ... / Maya: ..."): an answer such as
+        "yes, last Sunday" means little without the question it answers."""
+        lines = transcript[max(0, i - self._context_turns): i + 1]
+        return "\n".join(f"{user_name if t.role == 'user' else 'Nadine'}: {t.text}" for t in lines)
+
+    def documents(self, user_id: str) -> tuple[list[str], list[str], list[dict], list] | None:
+        """Every document of the user's collection with its stored embedding (the retrieval core's
+        candidates); None without a collection."""
+        if not is_valid_user_id(user_id):
+            return None
+        with self._lock:
+            collection = self._collection(user_id, create=False)
+            if collection is None:
+                return None
+            got = collection.get(include=["documents", "metadatas", "embeddings"])
+        metas = [m or {} for m in (got["metadatas"] or [])]
+        embeddings = got["embeddings"] if got["embeddings"] is not None else []
+        return list(got["ids"]), [d or "" for d in (got["documents"] or [])], metas, list(embeddings)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """The question in the collection's vector space."""
+        return np.asarray(self._function([text])[0], dtype=np.float32)
 
     def query(self, user_id: str, text: str, memory_type: MemoryType, n: int = 1) -> list[StoredMemory]:
         """The n most similar documents of one type, best first ([] without a collection)."""
@@ -135,7 +180,12 @@ class EpisodicMemory:
                 return 0
             count = collection.count()
             self._client.delete_collection(collection.name)
+            self.writes += 1
         return count
+
+
+def _when(at: datetime) -> dict:
+    return {"occurred_at": at.isoformat(), "occurred_ts": at.timestamp()}
 
 
 def _str(value: object) -> str | None:

@@ -1,0 +1,164 @@
+"""The retrieval core: one path for every recall.
+
+rank(): dense cosine (one matrix product) and BM25 over a pool, fused (fused_score.py).
+decide(): the time window (windows.py) removes candidates outside it; the best fused candidates of
+every pool are read by the verifier; the calibrated probability (decision.py) of the best says
+asserted / offered / abstained; an asserted recall hands up to top_k memories that pass on their own.
+A question that names only a time (nothing in the window passes the decision) offers the most
+memorable item of the window: Nadine asks rather than asserting a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from common.config.interaction_settings import RecallCalibration, RecallSettings
+from common.messages import RecallReport, RecalledMemory
+from interaction.memory.retrieval import decision, windows
+from interaction.memory.retrieval.candidates import Candidate, CandidatePool
+from interaction.memory.retrieval.fused_score import fuse
+from interaction.memory.retrieval.verifier import Verifier
+from interaction.memory.retrieval.windows import Window
+
+REPORT_KINDS = {"moment", "first_meeting", "observation", "turn", "episode", "explicit_memory", "fact"}
+
+
+@dataclass
+class Ranked:
+    """One pool's channel scores for one query; `order` is best fused first."""
+
+    pool: CandidatePool
+    dense: np.ndarray
+    lexical: np.ndarray  # raw BM25
+    coverage: np.ndarray
+    fused: np.ndarray
+
+    @property
+    def order(self) -> np.ndarray:
+        return np.argsort(-self.fused, kind="stable")
+
+
+@dataclass
+class Judged:
+    candidate: Candidate
+    dense: float
+    lexical: float
+    coverage: float
+    fused: float
+    verifier: float | None = None
+    probability: float = 0.0
+
+    def memory(self) -> RecalledMemory:
+        kind = self.candidate.kind if self.candidate.kind in REPORT_KINDS else "turn"
+        return RecalledMemory(
+            kind=kind, memory_id=self.candidate.memory_id, text=self.candidate.quote,  # type: ignore[arg-type]
+            occurred_at=self.candidate.occurred_at, fused_score=round(self.fused, 4),
+            verifier_score=None if self.verifier is None else round(self.verifier, 3),
+            channels={"dense": round(self.dense, 4), "lexical": round(self.lexical, 3),
+                      "coverage": round(self.coverage, 3), "p_told": round(self.probability, 3)},
+        )
+
+
+@dataclass
+class RecallDecision:
+    outcome: decision.Outcome | None  # None: nothing stored to decide about
+    chosen: list[Judged] = field(default_factory=list)  # asserted: up to top_k; offered: the one asked about
+    considered: list[Judged] = field(default_factory=list)  # everything the verifier read, best first
+    window: Window | None = None
+
+    def report(self) -> RecallReport:
+        best = self.considered[0].verifier if self.considered else None
+        return RecallReport(
+            outcome=self.outcome or "abstained", memories=[j.memory() for j in self.chosen],
+            window_start=self.window.start.isoformat() if self.window else None,
+            window_end=self.window.end.isoformat() if self.window else None,
+            window_expression=self.window.expression if self.window else None,
+            verifier_score=None if best is None else round(best, 3),
+        )
+
+
+class RetrievalCore:
+    def __init__(self, settings: RecallSettings, verifier: Verifier | None, calibration: RecallCalibration) -> None:
+        self.settings = settings
+        self.verifier = verifier
+        self.calibration = calibration
+
+    def rank(self, pool: CandidatePool, query: str, query_vector: np.ndarray) -> Ranked:
+        dense = np.einsum("ij,j->i", pool.vectors, query_vector) if len(pool) else np.zeros(0, np.float32)
+        lexical, coverage = pool.lexical.scores(query)
+        fused = fuse(dense, lexical, self.settings.fusion, self.settings.dense_weight, self.settings.lexical_weight)
+        return Ranked(pool, dense, lexical, coverage, fused)
+
+    def decide(self, query: str, now: datetime, pools: list[tuple[CandidatePool, np.ndarray]]) -> RecallDecision:
+        """pools: each with the query embedded in that pool's vector space."""
+        live = [(p, v) for p, v in pools if len(p)]
+        if not live:
+            return RecallDecision(None)
+        window = windows.resolve(query, now, [p for p, _ in live])
+        shortlist: list[Judged] = []
+        in_window: list[tuple[Ranked, np.ndarray]] = []
+        for pool, vector in live:
+            ranked = self.rank(pool, query, vector)
+            keep = window.mask(pool.occurred_ts) if window else np.ones(len(pool), bool)
+            in_window.append((ranked, keep))
+            for i in [int(i) for i in ranked.order if keep[i]][: self.settings.verify_top]:
+                shortlist.append(Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
+                                        float(ranked.coverage[i]), float(ranked.fused[i])))
+        if not shortlist:
+            return RecallDecision("abstained", window=window)
+        shortlist.sort(key=lambda j: -j.fused)
+        shortlist = _distinct(shortlist)[: self.settings.verify_top]
+        self.judge(query, shortlist)
+        shortlist.sort(key=lambda j: -j.probability)
+        best = decision.outcome(self.calibration, shortlist[0].probability)
+        if best == "asserted":
+            chosen = [j for j in shortlist if j.probability >= self.calibration.assert_above][: self.settings.top_k]
+            return RecallDecision("asserted", chosen, shortlist, window)
+        if best == "offered":
+            return RecallDecision("offered", shortlist[:1], shortlist, window)
+        if window is not None:
+            memorable = _most_memorable(in_window)
+            if memorable is not None:
+                return RecallDecision("offered", [memorable], shortlist, window)
+        return RecallDecision("abstained", [], shortlist, window)
+
+    def judge(self, query: str, judged: list[Judged]) -> None:
+        """Verifier scores and the calibrated probability, in place."""
+        if self.verifier is not None and judged:
+            scores = self.verifier.score(query, [j.candidate.text for j in judged])
+        else:
+            scores = np.zeros(len(judged), np.float32)
+        p = decision.probability(
+            self.calibration, np.array([j.dense for j in judged]), np.array([j.coverage for j in judged]), scores)
+        for j, s, pj in zip(judged, scores, p, strict=True):
+            j.verifier = float(s) if self.verifier is not None else None
+            j.probability = float(pj)
+
+
+def _distinct(judged: list[Judged]) -> list[Judged]:
+    """One candidate per quoted text (a turn and a summary can quote the same words)."""
+    seen: set[str] = set()
+    out = []
+    for j in judged:
+        key = j.candidate.quote.strip().casefold()
+        if key not in seen:
+            seen.add(key)
+            out.append(j)
+    return out
+
+
+def _most_memorable(in_window: list[tuple[Ranked, np.ndarray]]) -> Judged | None:
+    """The window's most memorable item (scenes carry memorability; text ties go to the latest)."""
+    best: tuple[float, float, Judged] | None = None
+    for ranked, keep in in_window:
+        pool = ranked.pool
+        for i in np.flatnonzero(keep):
+            key = (float(pool.memorability[i]), float(pool.occurred_ts[i]))
+            if best is None or key > best[:2]:
+                j = Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
+                           float(ranked.coverage[i]), float(ranked.fused[i]))
+                best = (*key, j)
+    return None if best is None else best[2]

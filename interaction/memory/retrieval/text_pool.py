@@ -1,0 +1,65 @@
+"""A user's text memories (every document of the Chroma collection but the whole-session transcript,
+whose turns are candidates themselves) as a CandidatePool, cached until the collection changes."""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime
+
+import numpy as np
+
+from interaction.memory.episodic import EpisodicMemory
+from interaction.memory.retrieval.candidates import Candidate, CandidatePool
+
+SKIPPED_KINDS = {"conversation"}  # truncated transcript: its turns are indexed one by one
+
+
+def _ts(meta: dict) -> float | None:
+    ts = meta.get("occurred_ts")
+    if isinstance(ts, int | float):
+        return float(ts)
+    for key in ("occurred_at", "timestamp"):  # documents saved before occurred_ts existed
+        try:
+            return datetime.fromisoformat(str(meta[key])).timestamp()
+        except (KeyError, ValueError):
+            continue
+    return None
+
+
+def _candidate(doc_id: str, text: str, meta: dict) -> Candidate:
+    kind = str(meta.get("kind") or meta.get("memory_type") or "episode")
+    return Candidate(kind=kind, memory_id=doc_id, text=text, quote=str(meta.get("quote") or text),
+                     occurred_ts=_ts(meta), group=str(meta.get("session") or doc_id))
+
+
+class TextPools:
+    def __init__(self, memory: EpisodicMemory, embedder_name: str, dim: int) -> None:
+        self._memory = memory
+        self._name = embedder_name
+        self._dim = dim
+        self._cache: dict[str, tuple[int, CandidatePool]] = {}
+        self._lock = threading.Lock()
+
+    def pool(self, user_id: str) -> CandidatePool:
+        version = self._memory.writes
+        with self._lock:
+            cached = self._cache.get(user_id)
+            if cached is not None and cached[0] == version:
+                return cached[1]
+        got = self._memory.documents(user_id)
+        pool = CandidatePool.empty(self._name, self._dim)
+        if got is not None:
+            ids, docs, metas, vectors = got
+            rows = [i for i, m in enumerate(metas)
+                    if str(m.get("kind") or m.get("memory_type")) not in SKIPPED_KINDS
+                    and m.get("user_id") in (None, user_id)]  # a foreign document never leaves
+            if rows:
+                pool = CandidatePool([_candidate(ids[i], docs[i], metas[i]) for i in rows],
+                                     np.asarray([vectors[i] for i in rows], dtype=np.float32), self._name)
+        with self._lock:
+            self._cache[user_id] = (version, pool)
+        return pool
+
+    def forget(self, user_id: str) -> None:
+        with self._lock:
+            self._cache.pop(user_id, None)

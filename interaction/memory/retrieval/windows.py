@@ -1,0 +1,89 @@
+"""The time window a recall question names.
+
+Calendar expressions ("yesterday", "last week", "in May") are parsed by
+interaction.memory.time_window.parse_window against the clock. Two expressions are relative to the
+person's sessions, not to the calendar, and are resolved here from the stored items' times:
+"last time" (the most recent saved session) and "the first time we met" (the earliest one, or the
+first_meeting scene). A session's span is the time of its first to its last stored item, padded so
+scenes stored during that conversation fall inside it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from interaction.cues import FIRST_MEETING_QUESTION
+from interaction.memory.retrieval.candidates import CandidatePool
+
+log = logging.getLogger("nadine.memory.windows")
+
+# the grammar of the one session-relative expression the calendar parser cannot resolve
+LAST_SESSION = re.compile(r"\b(?:last|previous) (?:time|conversation|chat|talk|visit)\b", re.IGNORECASE)
+SESSION_PAD = timedelta(minutes=15)
+SESSION_KINDS = ("turn", "episode", "conversation", "explicit_memory")
+
+
+@dataclass(frozen=True)
+class Window:
+    start: datetime
+    end: datetime
+    expression: str
+
+    def mask(self, occurred_ts: np.ndarray) -> np.ndarray:
+        """Items that happened inside the window (an item of unknown time is never inside one)."""
+        with np.errstate(invalid="ignore"):
+            return (occurred_ts >= self.start.timestamp()) & (occurred_ts <= self.end.timestamp())
+
+
+def _calendar(query: str, now: datetime) -> Window | None:
+    try:
+        from interaction.memory.time_window import parse_window
+    except ImportError:  # the calendar parser lands separately; session windows work without it
+        return None
+    found = parse_window(query, now)
+    return None if found is None else Window(found.start, found.end, found.expression)
+
+
+def _sessions(pools: list[CandidatePool], now: datetime) -> list[tuple[float, float]]:
+    """(first, last) item time of every saved session, oldest first; scenes count as one-item
+    sessions only when no text session exists."""
+    spans: dict[str, list[float]] = {}
+    scenes: list[float] = []
+    for pool in pools:
+        for c, ts in zip(pool.items, pool.occurred_ts, strict=True):
+            if np.isnan(ts) or ts > now.timestamp():
+                continue
+            if c.kind in SESSION_KINDS:
+                spans.setdefault(c.group, []).append(float(ts))
+            else:
+                scenes.append(float(ts))
+    if spans:
+        return sorted((min(v), max(v)) for v in spans.values())
+    return sorted((ts, ts) for ts in scenes)
+
+
+def _session_window(span: tuple[float, float], expression: str) -> Window:
+    start, end = (datetime.fromtimestamp(t) for t in span)
+    return Window(start - SESSION_PAD, end + SESSION_PAD, expression)
+
+
+def resolve(query: str, now: datetime, pools: list[CandidatePool]) -> Window | None:
+    first = FIRST_MEETING_QUESTION.search(query)
+    last = LAST_SESSION.search(query)
+    if first or last:
+        sessions = _sessions(pools, now)
+        if not sessions:
+            return None
+        if first:
+            firsts = [p.occurred_ts[i] for p in pools for i, c in enumerate(p.items) if c.kind == "first_meeting"]
+            known = [t for t in firsts if not np.isnan(t)]
+            span = (min(known), min(known)) if known else sessions[0]
+            return _session_window(span, first.group(0))
+        assert last is not None
+        return _session_window(sessions[-1], last.group(0))
+    return _calendar(query, now)
