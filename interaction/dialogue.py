@@ -22,6 +22,7 @@ from common.messages import (
     FaceStored,
     ForgetUser,
     Message,
+    RecallReport,
     RetrievedScene,
     Speak,
     TurnResult,
@@ -259,7 +260,7 @@ class DialogueManager:
             turn_id=self._turn_id, text=text, reply=reply, user_id=s.identity.user_id, user_name=s.identity.name,
             intent=intent, is_recall=bool(result.get("is_recall")),
             user_emotion=EmotionSignal(label=u.user_emotion.label, intensity=u.user_emotion.intensity) if u else None,
-            retrieved=self._retrieved(result), latency_s=round(latency, 4),
+            retrieved=self._retrieved(result), recall=self._recall_report(result), latency_s=round(latency, 4),
             extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},
                    "episodic_saved": bool(result.get("episodic_saved")), "offline": self.deps.turn_offline
                    or not self.deps.llm.any_online(), "pending_confirmation": s.confirmation is not None},
@@ -272,6 +273,11 @@ class DialogueManager:
             s.transcript.clear()
             self._set_language(self.settings.interaction.default_language)
         return turn
+
+    @staticmethod
+    def _recall_report(result: dict) -> RecallReport | None:
+        retrieval = result.get("retrieval")
+        return retrieval.recall if retrieval is not None and result.get("is_recall") else None
 
     @staticmethod
     def _retrieved(result: dict) -> RetrievedScene | None:

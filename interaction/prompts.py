@@ -94,6 +94,24 @@ def _profile_line(r: ReplyInputs) -> str:
     return "The person: " + "; ".join(facts) + "."
 
 
+def recall_lines(r: ReplyInputs) -> list[str]:
+    """What the retrieval core found for a recall question: the matching things the person said,
+    quoted as said, with their dates, and how sure the decision is."""
+    if r.recall is None or not r.is_recall:
+        return []
+    texts = [m for m in r.recall.memories if m.kind not in ("moment", "first_meeting", "observation")]
+    said = [f'on {when(m.occurred_at)} they said: "{m.text}"' for m in texts]
+    if r.recall.outcome == "asserted" and said:
+        return ["What this person told you that matches the question: " + "; ".join(said)]
+    if r.recall.outcome == "offered" and r.recall.memories:
+        m = r.recall.memories[0]
+        return [f'You are not sure this is what they mean: on {when(m.occurred_at)} they said "{m.text}". '
+                "Ask whether they mean that; do not state it as fact."]
+    if r.recall.outcome == "abstained":
+        return ["You do not remember them telling you about this: say so honestly; do not guess or invent."]
+    return []
+
+
 def background(r: ReplyInputs) -> str:
     lines = [f"Now: {r.now.strftime('%A %d %B %Y, %H:%M')}.", f"Your affect: {r.affect}." if r.affect else "",
              _profile_line(r)]
@@ -104,13 +122,10 @@ def background(r: ReplyInputs) -> str:
     lines += [f"{label}: {value}" for label, value in (
         ("Web search results", r.search), ("What you see right now", r.vision), ("Your own knowledge", r.knowledge),
     ) if value]
-    lines += [f"{label} (on {when(hit.timestamp)}): {hit.text}" for label, hit in (
-        ("Episode you remember with this person", r.episode),
-        ("Earlier conversation with this person", r.conversation),
-    ) if hit]
+    lines += recall_lines(r)
     if r.scene:
         lines.append(scene_line(r.scene))
-    if r.knowledge and (r.episode or r.conversation or r.scene):
+    if r.knowledge and (r.recall and r.recall.memories or r.scene):
         lines.append("Answer with your own facts first; use the shared memory only if it relates.")
     return "BACKGROUND\n" + "\n".join(f"- {line}" for line in lines if line)
 

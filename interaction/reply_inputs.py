@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from common.messages import RecallReport
 from common.store import UserProfile
-from interaction.memory.contracts import MemoryHit, VisualMemory
+from interaction.memory.contracts import VisualMemory
 from interaction.names import NameConfirmation
 from interaction.profiles import ProfileOutcome
 from interaction.turn_understanding import Emotion
@@ -26,8 +27,9 @@ class ReplyInputs:
     identity_event: str | None = None
     confirmation: NameConfirmation | None = None
     scene: VisualMemory | None = None  # only an injected scene
-    episode: MemoryHit | None = None  # recall turns only
-    conversation: MemoryHit | None = None  # recall turns only
+    # recall turns only: the retrieval core's decision; its memories are what matched (asserted: up to
+    # top_k, each with its date; offered: the one Nadine asks about)
+    recall: RecallReport | None = None
     search: str | None = None
     vision: str | None = None
     knowledge: str | None = None

@@ -65,7 +65,6 @@ class EmbedderProfile(Section):
     similarity_threshold: float = Field(ge=-1, le=1)
     recall_threshold: float = Field(ge=-1, le=1)
     first_meeting_recall_threshold: float = Field(ge=-1, le=1)
-    recall: RecallCalibration | None = None  # None: the minilm_onnx profile's decision is used
 
 
 class VisualMemorySettings(Section):
@@ -96,6 +95,18 @@ class RecallSettings(Section):
     verifier: Literal["cross_encoder_onnx", "cross_encoder_lab", "none"] = "cross_encoder_onnx"
     verifier_model: str = Field("cross-encoder/ms-marco-MiniLM-L-12-v2", description="cross_encoder_lab only")
     context_turns: int = Field(1, ge=0, le=3, description="neighbouring turns indexed with each turn")
+    generic_threshold: float = Field(
+        0.6482, ge=-1, le=1, description="MiniLM cosine to the nearest labelled generic question (calibrate_recall)")
+    # per text-embedder profile (embedder_profiles keys). Fitted by scripts.eval.calibrate_recall on
+    # scripts/eval/recall_labels/dev.jsonl (test.jsonl reported, never fitted) and written to
+    # config/interaction.yaml with --write; this default is the same fit
+    calibration: dict[str, RecallCalibration] = {
+        "minilm_onnx": RecallCalibration(intercept=5.5674, dense=4.4888, lexical=-0.1716, verifier=0.7222,
+                                         abstain_below=0.8919, assert_above=0.9879),
+    }
+
+    def decision_for(self, profile: str) -> RecallCalibration | None:
+        return self.calibration.get(profile) or self.calibration.get("minilm_onnx")
 
 
 class RetrievalSettings(Section):

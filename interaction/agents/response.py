@@ -25,8 +25,7 @@ def reply_inputs(deps: AgentDeps, state: dict) -> ReplyInputs:
         user_emotion=u.user_emotion, profile=state["identity"].profile, outcome=state.get("profile_outcome"),
         identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
         # text memories reach the prompt on recall turns only ([P])
-        episode=retrieval.episode if retrieval and recall else None,
-        conversation=retrieval.conversation if retrieval and recall else None,
+        recall=retrieval.recall if retrieval and recall else None,
         search=state.get("search_results"), vision=state.get("vision_results"),
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),
         history=list(state.get("messages") or [])[-deps.settings.interaction.conversation_limit:],

@@ -9,6 +9,8 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel
 
+from common.messages import RecallReport
+
 
 class EpisodicSave(BaseModel):
     """Summary of one session (reference §4.6): concrete names and claims preserved."""
@@ -56,7 +58,8 @@ class VisualMemory:
     episode_context: str | None = None
     timestamp: str | None = None
     scene_type: str = "moment"
-    selected_by: Literal["similarity", "recency", "first_meeting", "keyword"] = "similarity"  # recency: generic recall (scene_index)
+    # similarity: an ordinary turn's threshold; recall: chosen by the retrieval core's decision
+    selected_by: Literal["similarity", "recall"] = "similarity"
 
 
 @dataclass
@@ -64,8 +67,9 @@ class RetrievalResult:
     episode: MemoryHit | None = None
     conversation: MemoryHit | None = None
     scene: VisualMemory | None = None  # best candidate, injected or not (None when there is none)
-    text_injected: bool = False  # episode/conversation go into the prompt (recall turns only)
+    text_injected: bool = False  # text memories go into the prompt (asserted recall turns only)
     details: dict = field(default_factory=dict)
+    recall: RecallReport | None = None  # the retrieval core's decision (recall turns)
 
 
 class MemoryServices(Protocol):

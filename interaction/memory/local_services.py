@@ -1,8 +1,11 @@
 """LocalMemoryServices: the MemoryServices the dialogue graph calls (interaction/memory/contracts.py).
 
-Per-user text memory (episode + conversation, ChromaDB, MiniLM), visual scenes (in-memory index,
-[P] utterance-anchored rules or the paper's fusion), knowledge RAG and the vision agent. Every method
-takes the user id it serves and reads only that user's collection and scene folder.
+Per-user text memory (session summaries and turns, ChromaDB, MiniLM), visual scenes (in-memory
+index), knowledge RAG and the vision agent. Recall turns are decided by the retrieval core
+(interaction/memory/retrieval) over the user's text memories and scenes together; ordinary turns
+only ever bring up a scene that passes the strict similarity threshold ([P] utterance-anchored) or
+the paper's fusion. Every method takes the user id it serves and reads only that user's collection
+and scene folder.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from common.bus import Bus
 from common.clock import Clock
 from common.config import NadineSettings
 from common.embedding.base import TextEmbedder
+from common.messages import RecallReport, RecalledMemory
 from common.embedding.chroma import NadineEmbeddingFunction
 from common.embedding.registry import build_text_embedder, offline_text_embedder
 from common.store.ids import is_valid_user_id
@@ -29,6 +33,11 @@ from interaction.memory.episodic import EpisodicMemory
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
 from interaction.memory.observation import should_store, store_observation
+from interaction.memory.retrieval.candidates import CandidatePool
+from interaction.memory.retrieval.core import SCENE_KINDS, RecallDecision, RetrievalCore
+from interaction.memory.retrieval.generic import GenericQuestions
+from interaction.memory.retrieval.text_pool import TextPools
+from interaction.memory.retrieval.verifier import build_verifier
 from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
 
 log = logging.getLogger("nadine.memory")
@@ -61,29 +70,75 @@ class LocalMemoryServices:
         active = _active_embedder(settings, offline)
         self.scenes = SceneStore(layout)
         # text memory stays local whatever the retrieval embedder (reference §8 item 11)
+        recall = settings.interaction.retrieval.recall
         self.episodic = EpisodicMemory(
-            make_client(settings.interaction.chroma, layout.chroma_dir), NadineEmbeddingFunction(offline), clock
+            make_client(settings.interaction.chroma, layout.chroma_dir), NadineEmbeddingFunction(offline), clock,
+            context_turns=recall.context_turns,
         )
+        self.text_pools = TextPools(self.episodic, offline.name, offline.dim)
         seed_rag_files(layout.rag_files_dir)
         self.knowledge_base = KnowledgeBase(
             make_client(settings.interaction.chroma.model_copy(update={"mode": "embedded"}), layout.knowledge_chroma_dir),
             NadineEmbeddingFunction(active), layout.rag_files_dir,
         )
         self.scene_index = SceneIndex(settings, self.scenes, active, offline)
+        self.core = self._core(settings, offline)
         self.vision = VisionAgent(settings, layout, bus, clock) if bus is not None else None
+
+    @staticmethod
+    def _core(settings: NadineSettings, offline: TextEmbedder) -> RetrievalCore | None:
+        recall = settings.interaction.retrieval.recall
+        calibration = recall.decision_for(offline.name)
+        if calibration is None:
+            log.error("no recall calibration (interaction.retrieval.recall.calibration); recall turns abstain. "
+                      "Fix: python -m scripts.eval.calibrate_recall --write")
+            return None
+        generic = GenericQuestions(offline, recall.generic_threshold)
+        return RetrievalCore(recall, build_verifier(recall.verifier, recall.verifier_model), calibration, generic)
 
     # --- MemoryServices --------------------------------------------------------------------------
 
     def retrieve(self, user_id: str, query: str, is_recall: bool) -> RetrievalResult:
         if not is_valid_user_id(user_id) or not self.settings.interaction.enable_memory_agents:
             return RetrievalResult()
-        if self.settings.interaction.retrieval.mode == "fusion":
+        if self.settings.interaction.retrieval.mode == "fusion":  # the paper's algorithm, recall turns included
             result = self._retrieve_fusion(user_id, query, is_recall)
-        else:
-            episode, conversation = self.episodic.best(user_id, query)
-            scene = self.scene_index.retrieve(user_id, query, is_recall)
-            result = RetrievalResult(episode, conversation, scene, details={"mode": "phd"})
-        result.text_injected = is_recall and (result.episode is not None or result.conversation is not None)
+            result.text_injected = is_recall and result.episode is not None
+            if result.text_injected and result.episode is not None:
+                result.recall = RecallReport(outcome="asserted", memories=[RecalledMemory(
+                    kind="episode", memory_id="fusion", text=result.episode.text,
+                    occurred_at=result.episode.timestamp, fused_score=result.details.get("z_episode"))])
+            return result
+        if is_recall:
+            return self._recall(user_id, query)
+        scene = self.scene_index.retrieve(user_id, query, is_recall)
+        return RetrievalResult(scene=scene, details={"mode": "phd"})  # never text memories on ordinary turns
+
+    def _recall(self, user_id: str, query: str) -> RetrievalResult:
+        """The retrieval core decides over the user's text memories and scenes together."""
+        if self.core is None:
+            return RetrievalResult(recall=RecallDecision("abstained").report(), details={"mode": "core"})
+        pools: list[tuple[CandidatePool, np.ndarray]] = []
+        text = self.text_pools.pool(user_id)
+        text_vector = self.episodic.embed_query(query) if len(text) else None
+        if text_vector is not None:
+            pools.append((text, text_vector))
+        scenes = self.scene_index.pool(user_id)
+        if scenes is not None:
+            pool, embedder = scenes
+            same = text_vector is not None and embedder.name == text.embedder
+            pools.append((pool, text_vector if same else embedder.embed([query])[0]))
+        decision = self.core.decide(query, self.clock.now(), pools)
+        report = decision.report()
+        asserted = decision.outcome == "asserted"
+        result = RetrievalResult(recall=report, details={"mode": "core"})
+        result.text_injected = asserted and any(j.candidate.kind not in SCENE_KINDS for j in decision.chosen)
+        for judged in decision.chosen:
+            if judged.candidate.kind in SCENE_KINDS:
+                meta = self.scene_index.scene(user_id, judged.candidate.memory_id)
+                if meta is not None:
+                    result.scene = as_visual_memory(meta, judged.dense, 0.0, asserted, "recall")
+                break
         return result
 
     def _retrieve_fusion(self, user_id: str, query: str, is_recall: bool) -> RetrievalResult:
@@ -144,6 +199,7 @@ class LocalMemoryServices:
             "text_memories": self.episodic.forget(user_id),
             "indexed_scenes": self.scene_index.forget(user_id),
         }
+        self.text_pools.forget(user_id)
         log.info("forgot %s in interaction memory: %s", user_id, removed)
         return removed
 

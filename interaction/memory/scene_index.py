@@ -1,25 +1,15 @@
 """Visual scene retrieval (reference §4.8) over an in-memory index of each user's scenes.
 
 Each user's candidate scenes (non-empty description) and their retrieval-text vectors are kept as
-one matrix per text embedder; a turn costs one query embedding and one matrix product. The index of
-a user is refreshed by on_scene_stored() and by a cheap check of the metadata folder's mtime (plus a
-rescan while it changed in the last seconds, since directory mtimes are coarse), reading only new
-files. A user's index is built from that user's folder only and refuses images outside it.
+one matrix per text embedder; a turn costs one query embedding and one matrix product, and never
+lists the metadata folder: the index of a user is marked stale by on_scene_stored() (perception's
+scene_stored event) and by a background check of the folder's mtime every CHECK_EVERY_S seconds;
+a stale index reads only the new files on the next turn. A user's index is built from that user's
+folder only and refuses images outside it.
 
-Selection (documented choices for the offline MiniLM profile, see config/interaction.yaml):
-- ordinary turn: moments and observations, best similarity, injected above similarity_threshold;
-- recall turn: first_meeting joins, with threshold max(recall, first_meeting_recall); the best
-  similarity among candidates above their threshold wins;
-- a recall question about the first meeting (interaction/cues.py FIRST_MEETING_QUESTION: "when did we
-  meet for the first time?", "the day I introduced myself") gets the first_meeting scene whatever its
-  similarity (selected_by="first_meeting"): phrasings the embedder scores under the threshold still
-  name exactly one scene;
-- a recall question that shares a content word with some moments recalls the most similar of those,
-  passing or not (selected_by="keyword" when under the threshold): one-word topics embed far from long
-  utterances and sometimes nearer an unrelated moment;
-- generic recall (no content words, recall_query.py): similarity is noise there, so a passing
-  first_meeting scene still wins (its anchor is matched by "how did we meet?"), otherwise the most
-  memorable moment of the most recent day with moments is injected (selected_by="recency").
+Ordinary turns (select): moments and observations, the best similarity, injected above the strict
+similarity_threshold of the embedder's profile. Recall turns are decided by the retrieval core
+(interaction/memory/retrieval), which reads the same scenes through pool().
 """
 
 from __future__ import annotations
@@ -39,14 +29,13 @@ from common.embedding.registry import profile_key
 from common.store.ids import is_valid_user_id
 from common.store.layout import PathOutsideDataRoot
 from common.store.scenes import SceneMetadata, SceneStore
-from interaction.cues import is_first_meeting_question
 from interaction.memory.contracts import VisualMemory
 from interaction.memory.image_channel import ImageChannel
-from interaction.memory.recall_query import is_generic_recall, shares_content_word
+from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 
 log = logging.getLogger("nadine.memory.scenes")
 
-RECENT_MTIME_S = 2.0  # directory mtimes are coarse: rescan while the folder changed this recently
+CHECK_EVERY_S = 1.0  # background check of the users' metadata folders (files written without an event)
 
 
 def _empty(dtype: type) -> np.ndarray:
@@ -67,6 +56,7 @@ class _UserScenes:
     seconds: np.ndarray = field(default_factory=lambda: _empty(np.float64))  # timestamp, 0 if unknown
     day: np.ndarray = field(default_factory=lambda: _empty(np.int64))  # date ordinal
     memorability: np.ndarray = field(default_factory=lambda: _empty(np.float32))
+    pools: dict[str, CandidatePool] = field(default_factory=dict)  # embedder name -> the core's view
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def reset(self) -> None:
@@ -118,6 +108,8 @@ class SceneIndex:
         self._image = ImageChannel(settings)
         self._users: dict[str, _UserScenes] = {}
         self._users_lock = threading.Lock()
+        self._checker: threading.Thread | None = None
+        self._stop = threading.Event()
 
     @property
     def enabled(self) -> bool:
@@ -137,20 +129,37 @@ class SceneIndex:
 
     def _user(self, user_id: str) -> _UserScenes:
         with self._users_lock:
+            if self._checker is None:
+                self._checker = threading.Thread(target=self._check_loop, name="scene-index-check", daemon=True)
+                self._checker.start()
             return self._users.setdefault(user_id, _UserScenes())
 
-    def _refresh(self, user_id: str, entry: _UserScenes) -> None:
-        folder = self._layout.scenes_dir(user_id) / "metadata"
+    def close(self) -> None:
+        self._stop.set()
+
+    def _check_loop(self) -> None:
+        """Marks a user's index stale when the metadata folder changed (or changed so recently that
+        a coarse directory mtime could hide a second write)."""
+        while not self._stop.wait(CHECK_EVERY_S):
+            with self._users_lock:
+                users = list(self._users.items())
+            for user_id, entry in users:
+                mtime_ns = self._folder_mtime(user_id)
+                if mtime_ns != entry.mtime_ns or time.time() - mtime_ns / 1e9 < 2 * CHECK_EVERY_S:
+                    entry.dirty = True
+
+    def _folder_mtime(self, user_id: str) -> int:
         try:
-            mtime_ns = folder.stat().st_mtime_ns
-        except FileNotFoundError:
-            mtime_ns = 0
-        now = time.time()
-        recent = mtime_ns and now - mtime_ns / 1e9 < RECENT_MTIME_S
-        if not (entry.dirty or recent or mtime_ns != entry.mtime_ns):
+            return (self._layout.scenes_dir(user_id) / "metadata").stat().st_mtime_ns
+        except (FileNotFoundError, OSError):
+            return 0
+
+    def _refresh(self, user_id: str, entry: _UserScenes) -> None:
+        if not entry.dirty:
             return
+        folder = self._layout.scenes_dir(user_id) / "metadata"
         entry.dirty = False
-        entry.mtime_ns = mtime_ns
+        entry.mtime_ns = self._folder_mtime(user_id)
         names = {p.name for p in self._store.metadata_files(user_id)}
         if names == entry.files:
             return
@@ -160,6 +169,7 @@ class SceneIndex:
         added = sorted(names - entry.files)
         new = [m for m in (self._candidate(user_id, folder / n) for n in added) if m is not None]
         entry.files |= set(added)
+        entry.pools.clear()
         if not new:
             return
         entry.extend(new)
@@ -192,6 +202,37 @@ class SceneIndex:
         return matrix
 
     # --- retrieval -------------------------------------------------------------------------------
+
+    def pool(self, user_id: str) -> tuple[CandidatePool, TextEmbedder] | None:
+        """The user's scenes as the retrieval core's candidates, in the active embedder's space
+        (the fallback's when it fails); None when visual memory is off or there is no scene."""
+        if not self.enabled or not is_valid_user_id(user_id):
+            return None
+        entry = self._user(user_id)
+        with entry.lock:
+            self._refresh(user_id, entry)
+            if not entry.scenes:
+                return None
+            embedder = self._embedder
+            try:
+                vectors = self._vectors(entry, embedder)
+            except EmbeddingFailed as exc:
+                log.warning("scene pool: %s; using %s", exc, self._fallback.name)
+                embedder = self._fallback
+                vectors = self._vectors(entry, embedder)
+            pool = entry.pools.get(embedder.name)
+            if pool is None or len(pool) != len(entry.scenes):
+                items = [Candidate(kind=m.scene_type, memory_id=m.scene_id, text=m.retrieval_text,
+                                   quote=m.user_message or m.description, occurred_ts=float(ts) if ts else None,
+                                   group=m.scene_id, memorability=float(m.memorability))
+                         for m, ts in zip(entry.scenes, entry.seconds, strict=True)]
+                pool = entry.pools[embedder.name] = CandidatePool(items, vectors, embedder.name)
+        return pool, embedder
+
+    def scene(self, user_id: str, scene_id: str) -> SceneMetadata | None:
+        entry = self._user(user_id)
+        with entry.lock:
+            return next((m for m in entry.scenes if m.scene_id == scene_id), None)
 
     def scores(self, user_id: str, query: str, is_recall: bool) -> SceneScores | None:
         """All eligible candidates of a user, scored; None when visual memory is off or none exist."""
@@ -234,28 +275,10 @@ def _cosines(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
 
 
 def select(scored: SceneScores, query: str, is_recall: bool) -> VisualMemory:
-    """The best candidate by the rules in the module docstring, injected or not."""
-    sims, thresholds, first_meeting = scored.similarity, scored.thresholds, scored.first_meeting
+    """The best candidate, injected when it passes its threshold (recall turns are decided by the
+    retrieval core; this serves ordinary turns and the paper's fusion mode)."""
+    sims, thresholds = scored.similarity, scored.thresholds
     passing = sims >= thresholds
-    if is_recall and first_meeting.any() and is_first_meeting_question(query):
-        firsts = np.flatnonzero(first_meeting)
-        k = int(firsts[np.argmax(sims[firsts])])
-        return as_visual_memory(scored.scene(k), float(sims[k]), float(thresholds[k]), True, "first_meeting")
-    if is_recall and is_generic_recall(query) and (~first_meeting).any() and not (passing & first_meeting).any():
-        moments = np.flatnonzero(~first_meeting)
-        # the most recent day, then the most memorable, then the latest (lexsort: last key first)
-        order = np.lexsort((scored.seconds[moments], scored.memorability[moments], scored.day[moments]))
-        k = int(moments[order[-1]])
-        return as_visual_memory(scored.scene(k), float(sims[k]), float(thresholds[k]), True, "recency")
-    if is_recall:
-        # a recall question that names its topic ("what did I say about the play?") means a moment whose
-        # words contain it: a one-word topic embeds far from a long utterance (MiniLM even puts "the
-        # play" nearer a football final than a theatre role), so shared words outrank similarity
-        named = [i for i in np.flatnonzero(~first_meeting) if shares_content_word(query, scored.scene(int(i)))]
-        if named:
-            k = int(max(named, key=lambda i: sims[i]))
-            by = "similarity" if passing[k] else "keyword"
-            return as_visual_memory(scored.scene(k), float(sims[k]), float(thresholds[k]), True, by)
     pool = np.flatnonzero(passing) if passing.any() else np.arange(len(sims))
     k = int(pool[np.argmax(sims[pool])])
     return as_visual_memory(scored.scene(k), float(sims[k]), float(thresholds[k]), bool(passing[k]))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from common.messages import RecalledMemory
 from interaction import cues
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
@@ -75,17 +76,24 @@ def _profile_answer(r: ReplyInputs) -> str | None:
     return None
 
 
+def _said(m: RecalledMemory, r: ReplyInputs) -> str:
+    """One remembered thing as it was said (a session summary by its gist), with its day."""
+    text = _episode_gist(m.text) if m.kind == "episode" else _quote(m.text, 300)
+    if m.kind == "first_meeting":
+        return f"{_relative_day(m.occurred_at, r.now)} was the first time we met, when you introduced yourself to me"
+    return f"{_relative_day(m.occurred_at, r.now)} you told me: '{text}'"
+
+
 def _recall(r: ReplyInputs) -> str:
-    if r.scene and r.scene.scene_type == "first_meeting":
-        return f"Of course — {_relative_day(r.scene.timestamp, r.now)} was the first time we met, when you introduced yourself to me."
-    if r.scene and r.scene.user_message:
-        return f"Of course — {_relative_day(r.scene.timestamp, r.now)} you told me: '{_quote(r.scene.user_message)}'"
-    if r.episode:
-        return f"I remember our conversation {_relative_day(r.episode.timestamp, r.now)}: {_episode_gist(r.episode.text)}"
-    if r.conversation:
-        return f"I remember we talked {_relative_day(r.conversation.timestamp, r.now)}: {_quote(r.conversation.text)}"
+    memories = r.recall.memories if r.recall else []
+    if r.recall and r.recall.outcome == "asserted" and memories:
+        return "Of course — " + "; and ".join(_said(m, r) for m in memories) + "."
+    if r.recall and r.recall.outcome == "offered" and memories:
+        m = memories[0]
+        what = "our first meeting" if m.kind == "first_meeting" else f"'{_quote(m.text)}'"
+        return f"I'm not sure — do you mean when you told me {_relative_day(m.occurred_at, r.now)} about {what}?"
     if r.name:
-        return f"I'm sorry {r.name}, I don't remember that."
+        return f"I'm sorry {r.name}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
 
 

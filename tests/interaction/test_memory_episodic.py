@@ -65,7 +65,7 @@ def _round_trip(memory: EpisodicMemory, clock: Clock) -> None:
 def test_save_and_query_embedded(tmp_path):
     memory, clock = _memory(make_client(ChromaSettings(), tmp_path / "chroma"), tmp_path)
     _round_trip(memory, clock)
-    assert memory.forget(MAYA) == 4
+    assert memory.forget(MAYA) == 7  # per session: summary, transcript and one document per user turn (2 + 1)
     assert memory.best(MAYA, "thesis") == (None, None)
 
 
@@ -139,5 +139,5 @@ def test_save_and_query_through_a_chroma_server(tmp_path, chroma_server):
     _round_trip(memory, clock)
     # the documents live in the server: a second client sees them
     other = chromadb.HttpClient(host="127.0.0.1", port=chroma_server, settings=Settings(anonymized_telemetry=False))
-    assert other.get_collection(collection_name(MAYA), embedding_function=None).count() == 4
+    assert other.get_collection(collection_name(MAYA), embedding_function=None).count() == 7
     assert not (tmp_path / "unused").exists()

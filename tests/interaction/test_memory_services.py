@@ -28,14 +28,20 @@ def _remember_maya(services, layout, clock):
     return phd
 
 
+def _texts(result) -> str:
+    """Everything a recall turn hands the reply (the retrieval core's memories)."""
+    return " | ".join(m.text for m in result.recall.memories) if result.recall else ""
+
+
 def test_recall_turn_injects_text_and_scene_ordinary_turn_does_not(tmp_path):
     services, layout, clock = _services(tmp_path)
     phd = _remember_maya(services, layout, clock)
-    recall = services.retrieve(MAYA, "Do you remember what I told you last time?", is_recall=True)
-    assert recall.text_injected and "PhD" in recall.episode.text and "PhD" in recall.conversation.text
+    recall = services.retrieve(MAYA, "Do you remember my PhD defense?", is_recall=True)
+    assert recall.recall.outcome == "asserted" and "PhD" in _texts(recall)
+    assert recall.text_injected  # the session summary comes with the moment
     assert recall.scene.scene_id == phd.scene_id and recall.scene.injected
     chat = services.retrieve(MAYA, "I'm having a great day today!", is_recall=False)
-    assert chat.episode is not None and not chat.text_injected  # queried, not injected
+    assert chat.recall is None and not chat.text_injected  # an ordinary turn never volunteers text
     assert chat.scene is None or not chat.scene.injected
 
 
@@ -45,10 +51,10 @@ def test_a_second_user_never_gets_the_first_users_memory(tmp_path):
     for question, recall in (("Do you remember my PhD defense?", True), ("Do you remember when we first met?", True),
                              ("I just defended my PhD thesis today!", False)):
         result = services.retrieve(TOM, question, is_recall=recall)
-        assert (result.episode, result.conversation, result.scene, result.text_injected) == (None, None, None, False)
+        assert (_texts(result), result.scene, result.text_injected) == ("", None, False)
     assert services.save_episode(TOM, "Tom", *GARDEN_SESSION)
-    result = services.retrieve(TOM, "Do you remember my PhD defense?", is_recall=True)
-    assert "tomatoes" in result.episode.text and result.scene is None
+    result = services.retrieve(TOM, "Do you remember my tomatoes?", is_recall=True)
+    assert "tomatoes" in _texts(result) and "PhD" not in _texts(result) and result.scene is None
 
 
 def test_unknown_and_malformed_users_get_nothing(tmp_path):
@@ -56,7 +62,7 @@ def test_unknown_and_malformed_users_get_nothing(tmp_path):
     _remember_maya(services, layout, clock)
     for user in ("", "../251008_0001", "251008_0001/../x", "Unknown user"):
         result = services.retrieve(user, "Do you remember my PhD defense?", is_recall=True)
-        assert result.episode is None and result.scene is None
+        assert _texts(result) == "" and result.scene is None
     assert not services.save_episode("251008_0003", "Unknown", *PHD_SESSION)
 
 
@@ -64,7 +70,7 @@ def test_visual_memory_off_keeps_text_memory(tmp_path):
     services, layout, clock = _services(tmp_path, "common.enable_visual_memory=false")
     _remember_maya(services, layout, clock)
     result = services.retrieve(MAYA, "Do you remember my PhD defense?", is_recall=True)
-    assert result.scene is None and result.text_injected and "PhD" in result.episode.text
+    assert result.scene is None and result.text_injected and "PhD" in _texts(result)
 
 
 def test_fusion_mode_pairs_the_winner_with_its_time_neighbour(tmp_path):
@@ -84,8 +90,11 @@ def test_forget_user_drops_collection_and_vectors(tmp_path):
     services, layout, clock = _services(tmp_path)
     _remember_maya(services, layout, clock)
     assert services.retrieve(MAYA, "Do you remember my PhD defense?", is_recall=True).scene is not None
-    assert services.forget_user(MAYA) == {"text_memories": 2, "indexed_scenes": 2}
-    assert services.retrieve(MAYA, "Do you remember my PhD defense?", is_recall=True).episode is None
+    # the session summary, its transcript and its two user turns
+    assert services.forget_user(MAYA) == {"text_memories": 4, "indexed_scenes": 2}
+    after = services.retrieve(MAYA, "Do you remember my PhD defense?", is_recall=True)
+    # the scene files are perception's to delete; no text memory is left
+    assert not after.text_injected and {m.kind for m in after.recall.memories} <= {"moment", "first_meeting"}
     assert services.forget_user("../x") == {}
 
 

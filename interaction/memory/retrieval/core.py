@@ -4,8 +4,9 @@ rank(): dense cosine (one matrix product) and BM25 over a pool, fused (fused_sco
 decide(): the time window (windows.py) removes candidates outside it; the best fused candidates of
 every pool are read by the verifier; the calibrated probability (decision.py) of the best says
 asserted / offered / abstained; an asserted recall hands up to top_k memories that pass on their own.
-A question that names only a time (nothing in the window passes the decision) offers the most
-memorable item of the window: Nadine asks rather than asserting a guess.
+A question that names no topic (generic.py) recalls the most memorable item of the window it names,
+or of the last session when it names none ("do you remember what I told you?"); a question that names
+a topic never falls back to another moment: nothing passes, Nadine says she does not remember.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from common.messages import RecallReport, RecalledMemory
 from interaction.memory.retrieval import decision, windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.fused_score import fuse
+from interaction.memory.retrieval.generic import GenericQuestions, without
 from interaction.memory.retrieval.verifier import Verifier
 from interaction.memory.retrieval.windows import Window
 
+SCENE_KINDS = {"moment", "first_meeting", "observation"}
 REPORT_KINDS = {"moment", "first_meeting", "observation", "turn", "episode", "explicit_memory", "fact"}
 
 
@@ -75,16 +78,18 @@ class RecallDecision:
             outcome=self.outcome or "abstained", memories=[j.memory() for j in self.chosen],
             window_start=self.window.start.isoformat() if self.window else None,
             window_end=self.window.end.isoformat() if self.window else None,
-            window_expression=self.window.expression if self.window else None,
+            window_expression=(self.window.expression or None) if self.window else None,
             verifier_score=None if best is None else round(best, 3),
         )
 
 
 class RetrievalCore:
-    def __init__(self, settings: RecallSettings, verifier: Verifier | None, calibration: RecallCalibration) -> None:
+    def __init__(self, settings: RecallSettings, verifier: Verifier | None, calibration: RecallCalibration,
+                 generic: GenericQuestions | None = None) -> None:
         self.settings = settings
         self.verifier = verifier
         self.calibration = calibration
+        self.generic = generic
 
     def rank(self, pool: CandidatePool, query: str, query_vector: np.ndarray) -> Ranked:
         dense = np.einsum("ij,j->i", pool.vectors, query_vector) if len(pool) else np.zeros(0, np.float32)
@@ -98,12 +103,12 @@ class RetrievalCore:
         if not live:
             return RecallDecision(None)
         window = windows.resolve(query, now, [p for p, _ in live])
+        if self.generic is not None and self.generic.is_generic(without(query, window.expression if window else None)):
+            return self._memorable(query, now, live, window)
         shortlist: list[Judged] = []
-        in_window: list[tuple[Ranked, np.ndarray]] = []
         for pool, vector in live:
             ranked = self.rank(pool, query, vector)
             keep = window.mask(pool.occurred_ts) if window else np.ones(len(pool), bool)
-            in_window.append((ranked, keep))
             for i in [int(i) for i in ranked.order if keep[i]][: self.settings.verify_top]:
                 shortlist.append(Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
                                         float(ranked.coverage[i]), float(ranked.fused[i])))
@@ -119,11 +124,21 @@ class RetrievalCore:
             return RecallDecision("asserted", chosen, shortlist, window)
         if best == "offered":
             return RecallDecision("offered", shortlist[:1], shortlist, window)
-        if window is not None:
-            memorable = _most_memorable(in_window)
-            if memorable is not None:
-                return RecallDecision("offered", [memorable], shortlist, window)
         return RecallDecision("abstained", [], shortlist, window)
+
+    def _memorable(self, query: str, now: datetime, live: list[tuple[CandidatePool, np.ndarray]],
+                   window: Window | None) -> RecallDecision:
+        """A question that names no topic: the most memorable item of its window (of the last
+        session when it names no time), asserted; nothing in the window: abstained."""
+        window = window or windows.last_session(now, [p for p, _ in live])
+        if window is None:
+            return RecallDecision("abstained")
+        in_window = [(self.rank(pool, query, vector), window.mask(pool.occurred_ts)) for pool, vector in live]
+        memorable = _most_memorable(in_window)
+        if memorable is None:
+            return RecallDecision("abstained", window=window)
+        self.judge(query, [memorable])
+        return RecallDecision("asserted", [memorable], [memorable], window)
 
     def judge(self, query: str, judged: list[Judged]) -> None:
         """Verifier scores and the calibrated probability, in place."""
@@ -139,26 +154,31 @@ class RetrievalCore:
 
 
 def _distinct(judged: list[Judged]) -> list[Judged]:
-    """One candidate per quoted text (a turn and a summary can quote the same words)."""
-    seen: set[str] = set()
-    out = []
+    """One candidate per quoted text (a turn, a summary and a scene can hold the same words); the
+    scene is kept where there is one, since it also carries the picture of that moment."""
+    kept: dict[str, int] = {}
+    out: list[Judged] = []
     for j in judged:
         key = j.candidate.quote.strip().casefold()
-        if key not in seen:
-            seen.add(key)
+        if key not in kept:
+            kept[key] = len(out)
             out.append(j)
+        elif j.candidate.kind in SCENE_KINDS and out[kept[key]].candidate.kind not in SCENE_KINDS:
+            out[kept[key]] = j
     return out
 
 
 def _most_memorable(in_window: list[tuple[Ranked, np.ndarray]]) -> Judged | None:
-    """The window's most memorable item (scenes carry memorability; text ties go to the latest)."""
-    best: tuple[float, float, Judged] | None = None
+    """The window's most memorable item: the first-meeting scene where the window holds it (it is
+    what such a window is about), then memorability (scenes carry it), then a session's summary
+    (what "what did we talk about?" asks for) over single turns, then the latest."""
+    best: tuple[tuple, Judged] | None = None
     for ranked, keep in in_window:
         pool = ranked.pool
         for i in np.flatnonzero(keep):
-            key = (float(pool.memorability[i]), float(pool.occurred_ts[i]))
-            if best is None or key > best[:2]:
-                j = Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
-                           float(ranked.coverage[i]), float(ranked.fused[i]))
-                best = (*key, j)
-    return None if best is None else best[2]
+            c = pool.items[i]
+            key = (c.kind == "first_meeting", float(pool.memorability[i]), c.kind == "episode", float(pool.occurred_ts[i]))
+            if best is None or key > best[0]:
+                best = (key, Judged(c, float(ranked.dense[i]), float(ranked.lexical[i]),
+                                    float(ranked.coverage[i]), float(ranked.fused[i])))
+    return None if best is None else best[1]

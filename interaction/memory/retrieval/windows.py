@@ -72,6 +72,11 @@ def _session_window(span: tuple[float, float], expression: str) -> Window:
     return Window(start - SESSION_PAD, end + SESSION_PAD, expression)
 
 
+def last_session(now: datetime, pools: list[CandidatePool]) -> Window | None:
+    sessions = _sessions(pools, now)
+    return _session_window(sessions[-1], "") if sessions else None
+
+
 def resolve(query: str, now: datetime, pools: list[CandidatePool]) -> Window | None:
     first = FIRST_MEETING_QUESTION.search(query)
     last = LAST_SESSION.search(query)
