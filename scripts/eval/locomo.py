@@ -47,9 +47,10 @@ from interaction.memory.retrieval.core import RetrievalCore
 from interaction.memory.retrieval.text_pool import TextPools
 from scripts.eval.locomo_data import CATEGORIES, Conversation, Question, Session, load
 from scripts.eval.stats import percentile
+from scripts.shared_data import shared_path
 
 DEV_CONVERSATIONS = 3  # conv-26, conv-30, conv-41: fusion and context are chosen on these only
-DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo10.json"
+DEFAULT_DATA = shared_path("locomo", "locomo10.json")
 
 
 class SessionClock:
