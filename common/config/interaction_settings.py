@@ -99,7 +99,7 @@ class RecallSettings(Section):
         0.6482, ge=-1, le=1, description="MiniLM cosine to the nearest labelled generic question (calibrate_recall)")
     # per text-embedder profile (embedder_profiles keys). Fitted by scripts.eval.calibrate_recall on
     # scripts/eval/recall_labels/dev.jsonl (test.jsonl reported, never fitted) and written to
-    # config/interaction.yaml with --write; this default is the same fit
+    # config/generated/recall_calibration.yaml with --write; this default is the same fit
     calibration: dict[str, RecallCalibration] = {
         "minilm_onnx": RecallCalibration(intercept=5.5674, dense=4.4888, lexical=-0.1716, verifier=0.7222,
                                          abstain_below=0.8919, assert_above=0.9879),
