@@ -88,7 +88,7 @@ class EpisodicMemory:
             if turn.role != "user" or not turn.text.strip():
                 continue
             ids.append(f"{session}_turn{i:04d}")
-            texts.append(self._with_context(transcript, i, user_name))
+            texts.append(self._with_context(transcript, i))
             metas.append({**base, **_when(turn.at), "memory_type": "turn", "kind": "turn", "turn_index": i,
                           "speaker": user_name, "quote": turn.text})
         with self._lock:
@@ -99,11 +99,13 @@ class EpisodicMemory:
         log.info("episode saved for %s (session %s)", user_id, session)
         return True
 
-    def _with_context(self, transcript: list[TranscriptTurn], i: int, user_name: str) -> str:
-        """The turn after the turns just before it ("Nadine: ... / Maya: ..."): an answer such as
-        "yes, last Sunday" means little without the question it answers."""
+    def _with_context(self, transcript: list[TranscriptTurn], i: int) -> str:
+        """The turn after the turns just before it ("Nadine: ..." then the turn as said): an answer
+        such as "yes, last Sunday" means little without the question it answers. The person's own
+        words carry no name label (the speaker is in the metadata; a replayed transcript such as
+        LoCoMo's already names its speakers in the text)."""
         lines = transcript[max(0, i - self._context_turns): i + 1]
-        return "\n".join(f"{user_name if t.role == 'user' else 'Nadine'}: {t.text}" for t in lines)
+        return "\n".join(t.text if t.role == "user" else f"Nadine: {t.text}" for t in lines)
 
     def documents(self, user_id: str) -> tuple[list[str], list[str], list[dict], list] | None:
         """Every document of the user's collection with its stored embedding (the retrieval core's

@@ -7,10 +7,10 @@ from datetime import datetime
 
 import pytest
 
+from common.messages import RecalledMemory, RecallReport
 from common.store import UserProfile
 from interaction.affect import EMOTION_TO_PAD, AffectState
 from interaction.guards import GuardContext, apply_guards
-from interaction.memory.contracts import MemoryHit, VisualMemory
 from interaction.offline.extract import answer_name, extract_profile
 from interaction.offline.replies import offline_reply
 from interaction.offline.understand_rules import understand, user_emotion
@@ -149,16 +149,15 @@ def _inputs(**kw) -> ReplyInputs:
 
 
 def test_offline_recall_reply_quotes_the_scene_and_never_invents():
-    scene = VisualMemory(scene_id="scene_20261129_101500_abcdef", image_path="x.jpg", similarity=0.4, threshold=0.2,
-                         injected=True, description="a person smiling", timestamp="2026-11-29T10:15:00",
-                         user_message="I just defended my PhD thesis today, I'm so happy!")
-    reply = offline_reply(_inputs(scene=scene))
+    scene = RecalledMemory(kind="moment", memory_id="scene_20261129_101500_abcdef", occurred_at="2026-11-29T10:15:00",
+                           text="I just defended my PhD thesis today, I'm so happy!")
+    reply = offline_reply(_inputs(recall=RecallReport(outcome="asserted", memories=[scene])))
     assert "I just defended my PhD thesis today" in reply and reply.startswith("Of course")
     honest = offline_reply(_inputs())
     assert "don't remember" in honest
-    episode = MemoryHit(text="Observation: Maya said she adopted a cat called Pixel.\nThought: x", similarity=0.5,
-                        timestamp="2026-11-30T09:00:00")
-    assert "Pixel" in offline_reply(_inputs(episode=episode))
+    episode = RecalledMemory(kind="episode", memory_id="s_episode", occurred_at="2026-11-30T09:00:00",
+                             text="Observation: Maya said she adopted a cat called Pixel.\nThought: x")
+    assert "Pixel" in offline_reply(_inputs(recall=RecallReport(outcome="asserted", memories=[episode])))
 
 
 @pytest.mark.parametrize("question,expected", [

@@ -1,0 +1,205 @@
+"""The retrieval core (issue 12) on a real data root: ChromaDB, the offline MiniLM, the int8
+cross-encoder, the calibrated decision, windows on the shared (simulated) clock, top-k, forget."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import numpy as np
+import pytest
+
+from common.config.interaction_settings import RecallCalibration
+from common.messages import RecallReport, RecalledMemory
+from common.store import UserProfile
+from interaction.memory.contracts import EpisodicSave, TranscriptTurn
+from interaction.memory.local_services import LocalMemoryServices
+from interaction.memory.retrieval.candidates import Candidate, CandidatePool
+from interaction.memory.retrieval.core import RetrievalCore
+from interaction.offline.replies import offline_reply
+from interaction.prompts import background
+from interaction.reply_inputs import ReplyInputs
+from interaction.turn_understanding import Emotion
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
+
+MAYA = "251008_0001"
+SUMMARY = EpisodicSave(observation="Maya talked with Nadine.", thought="-", action="-", result="-")
+
+
+def _services(tmp_path, *overrides):
+    layout, clock = layout_and_clock(tmp_path)
+    return LocalMemoryServices(make_settings(tmp_path, *overrides), layout, clock, bus=None), layout, clock
+
+
+def _say(services, clock, *said: str) -> None:
+    """One saved conversation in which Maya said these things, at the shared clock's time."""
+    now = clock.now()
+    turns = []
+    for i, text in enumerate(said):
+        turns += [TranscriptTurn("user", text, now + timedelta(seconds=2 * i)),
+                  TranscriptTurn("nadine", "Tell me more!", now + timedelta(seconds=2 * i + 1))]
+    assert services.save_episode(MAYA, "Maya", turns, SUMMARY)
+
+
+HOUSE = "We signed the papers for our first house, a small cottage by the sea."
+KITTEN = "We adopted a little grey kitten from the shelter, we called her Miso."
+GIG = "Our band finally played its first gig at the Blue Lantern, the crowd sang along!"
+
+
+@pytest.fixture
+def maya(tmp_path):
+    services, layout, clock = _services(tmp_path)
+    _say(services, clock, HOUSE)
+    clock.advance(24 * 7)
+    _say(services, clock, KITTEN)
+    clock.advance(24 * 6)
+    _say(services, clock, GIG)
+    clock.advance(24)  # the gig was yesterday, the kitten a week ago, the house two weeks ago
+    return services, clock
+
+
+def _reply(services, question: str) -> tuple[RecallReport, str]:
+    result = services.retrieve(MAYA, question, is_recall=True)
+    inputs = ReplyInputs(text=question, intent="continue_conversation", is_recall=True, now=services.clock.now(),
+                         language="en-US", user_emotion=Emotion(), recall=result.recall,
+                         profile=UserProfile(user_id=MAYA, user_name="Maya"))
+    return result.recall, offline_reply(inputs)
+
+
+@pytest.mark.parametrize("question", [
+    "Do you remember my first boat?", "What did I tell you about my new bike?",
+    "Remember when I told you about my first novel?", "What was the name of my dog?",
+])
+def test_untold_things_that_share_words_with_told_ones_are_not_asserted(maya, question):
+    services, _ = maya
+    report, reply = _reply(services, question)
+    assert report.outcome != "asserted", report
+    if report.outcome == "abstained":
+        assert report.memories == [] and "don't remember you telling me" in reply
+    else:  # offered: Nadine asks, she does not state it
+        assert "do you mean" in reply and "you told me:" not in reply
+
+
+@pytest.mark.parametrize("question,said", [
+    ("What did I call the cat we got?", KITTEN),
+    ("Where is the home we bought?", HOUSE),
+    ("What was the name of the venue where we performed?", GIG),
+])
+def test_told_things_asked_in_other_words_are_recalled_and_quoted_with_their_date(maya, question, said):
+    services, _ = maya
+    report, reply = _reply(services, question)
+    assert report.outcome == "asserted" and report.memories[0].text == said
+    assert report.memories[0].occurred_at and report.memories[0].kind == "turn"
+    assert said[:40] in reply  # the turn itself, not a transcript
+    best = report.memories[0]
+    assert {"dense", "lexical", "p_told"} <= set(best.channels) and best.verifier_score is not None
+
+
+def test_windows_on_the_simulated_clock(maya):
+    services, clock = maya
+    yesterday = services.retrieve(MAYA, "What did I tell you yesterday?", is_recall=True).recall
+    assert yesterday.outcome == "asserted" and yesterday.window_expression
+    assert [m.text for m in yesterday.memories if m.kind == "turn"] in ([GIG], [])
+    assert all(yesterday.window_start <= m.occurred_at <= yesterday.window_end for m in yesterday.memories)
+    last = services.retrieve(MAYA, "What did we talk about last time?", is_recall=True).recall
+    assert last.window_expression == "last time"
+    assert datetime.fromisoformat(last.window_start) > clock.now() - timedelta(days=2)
+    first = services.retrieve(MAYA, "Do you remember the first time we met?", is_recall=True).recall
+    assert datetime.fromisoformat(first.window_end) < clock.now() - timedelta(days=13)
+    # a told thing outside the window it is asked about is not chosen
+    outside = services.retrieve(MAYA, "Did I tell you about my kitten yesterday?", is_recall=True).recall
+    assert KITTEN not in [m.text for m in outside.memories]
+    two_weeks = services.retrieve(MAYA, "What did I tell you two weeks ago?", is_recall=True).recall
+    assert two_weeks.outcome == "asserted" and GIG not in [m.text for m in two_weeks.memories]
+
+
+class _Refuses:
+    """A verifier double that reads every memory as irrelevant."""
+
+    name = "refuses"
+
+    def score(self, query: str, texts: list[str]) -> np.ndarray:
+        return np.full(len(texts), -12.0, np.float32)
+
+
+def _pool(texts: list[str], embedder) -> CandidatePool:
+    items = [Candidate("turn", f"t{i}", t, t, 1.7e9 + i, f"s{i}") for i, t in enumerate(texts)]
+    return CandidatePool(items, embedder.embed(texts), embedder.name)
+
+
+def test_the_verifier_can_make_the_decision_abstain(tmp_path):
+    services, _, clock = _services(tmp_path)
+    settings = services.settings.interaction.retrieval.recall
+    calibration: RecallCalibration = settings.decision_for("minilm_onnx")
+    embedder = services.scene_index._fallback
+    pool = _pool([KITTEN, HOUSE, GIG], embedder)
+    query = "What did I call the cat we got?"
+    vector = embedder.embed([query])[0]
+    real = RetrievalCore(settings, services.core.verifier, calibration).decide(query, clock.now(), [(pool, vector)])
+    assert real.outcome == "asserted" and real.chosen[0].candidate.text == KITTEN
+    refused = RetrievalCore(settings, _Refuses(), calibration).decide(query, clock.now(), [(pool, vector)])
+    assert refused.outcome == "abstained" and refused.chosen == []
+    assert refused.report().verifier_score == -12.0
+
+
+def test_a_recall_turn_hands_up_to_k_memories_and_an_ordinary_turn_none(tmp_path):
+    said = ["My sister Anna got married in Lisbon in June.", "My sister Anna just had a baby boy called Tiago.",
+            "My sister Anna moved to Berlin for a new job.", "I repaired my old bicycle this weekend."]
+    for k in (3, 2):
+        services, _, clock = _services(tmp_path / str(k), f"interaction.retrieval.recall.top_k={k}")
+        _say(services, clock, *said)
+        clock.advance(24)
+        report = services.retrieve(MAYA, "What did I tell you about my sister Anna?", is_recall=True).recall
+        anna = [m.text for m in report.memories]
+        assert report.outcome == "asserted" and 2 <= len(anna) <= k
+        assert all("Anna" in text for text in anna) and all(m.occurred_at for m in report.memories)
+        ordinary = services.retrieve(MAYA, "My sister Anna is visiting next week.", is_recall=False)
+        assert ordinary.recall is None and not ordinary.text_injected
+
+
+def test_the_prompt_and_the_template_quote_the_matching_turns_with_dates():
+    now = datetime(2026, 12, 1, 10, 0)
+    memories = [RecalledMemory(kind="turn", memory_id="a", text="My sister Anna got married in Lisbon.",
+                               occurred_at="2026-11-30T09:00:00"),
+                RecalledMemory(kind="turn", memory_id="b", text="Anna moved to Berlin.", occurred_at="2026-11-20T09:00:00")]
+    base = dict(text="What about Anna?", intent="continue_conversation", is_recall=True, now=now, language="en-US",
+                user_emotion=Emotion(), profile=UserProfile(user_id=MAYA, user_name="Maya"))
+    asserted = ReplyInputs(**base, recall=RecallReport(outcome="asserted", memories=memories))
+    packet, reply = background(asserted), offline_reply(asserted)
+    for m in memories:
+        assert m.text in packet and m.text in reply
+    assert "yesterday" in reply
+    offered = ReplyInputs(**base, recall=RecallReport(outcome="offered", memories=memories[:1]))
+    assert "do you mean" in offline_reply(offered) and "Ask whether they mean" in background(offered)
+    abstained = ReplyInputs(**base, recall=RecallReport(outcome="abstained"))
+    assert "don't remember you telling me" in offline_reply(abstained)
+    assert "do not remember them telling you" in background(abstained)
+
+
+def test_forget_removes_the_turn_documents(tmp_path):
+    services, layout, clock = _services(tmp_path)
+    _say(services, clock, KITTEN, HOUSE)
+    ids, _, metas, _ = services.episodic.documents(MAYA)
+    assert sorted(m["kind"] for m in metas) == ["conversation", "episode", "turn", "turn"]
+    assert all("occurred_at" in m and isinstance(m["occurred_ts"], float) for m in metas)
+    assert services.retrieve(MAYA, "What did I call the cat we got?", is_recall=True).recall.outcome == "asserted"
+    assert services.forget_user(MAYA)["text_memories"] == 4
+    assert services.episodic.documents(MAYA) is None and len(services.text_pools.pool(MAYA)) == 0
+    after = services.retrieve(MAYA, "What did I call the cat we got?", is_recall=True).recall
+    assert after.outcome == "abstained" and after.memories == []
+
+
+def test_a_scene_and_an_explicit_memory_are_candidates_like_turns(tmp_path):
+    services, layout, clock = _services(tmp_path)
+    write_scene(layout, MAYA, GIG, when=clock.now() - timedelta(hours=1))
+    services.on_scene_stored(MAYA)
+    collection = services.episodic._collection(MAYA, create=True)
+    when = clock.now() - timedelta(days=2)
+    collection.add(ids=["explicit_1"], documents=["My locker code at the gym is 4471."], metadatas=[{
+        "user_id": MAYA, "kind": "explicit_memory", "occurred_at": when.isoformat(),
+        "occurred_ts": when.timestamp(), "source_turn": "t1"}])
+    services.episodic.writes += 1  # what the explicit-memory writer does after its add
+    gig = services.retrieve(MAYA, "What was the name of the venue where we performed?", is_recall=True)
+    assert gig.recall.outcome == "asserted" and gig.scene is not None and gig.scene.injected
+    assert gig.recall.memories[0].kind == "moment"
+    code = services.retrieve(MAYA, "What is my locker code?", is_recall=True).recall
+    assert code.outcome == "asserted" and code.memories[0].kind == "explicit_memory"
