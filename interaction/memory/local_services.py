@@ -19,16 +19,16 @@ from common.bus import Bus
 from common.clock import Clock
 from common.config import NadineSettings
 from common.embedding.base import TextEmbedder
-from common.messages import RecallReport, RecalledMemory
 from common.embedding.chroma import NadineEmbeddingFunction
 from common.embedding.registry import build_text_embedder, offline_text_embedder
+from common.messages import RecalledMemory, RecallReport
 from common.store.ids import is_valid_user_id
 from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
 from common.vision.base import BackendUnavailable
 from interaction.agents.vision import VisionAgent
-from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.chroma_store import make_client
+from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.episodic import EpisodicMemory
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files

@@ -24,7 +24,14 @@ from interaction.memory.chroma_store import make_client
 from interaction.memory.episodic import EpisodicMemory
 from interaction.memory.retrieval.core import RetrievalCore
 from interaction.memory.retrieval.text_pool import TextPools
-from scripts.eval.locomo import DEFAULT_DATA, DEV_CONVERSATIONS, SessionClock, Tally, evaluate, store_conversation
+from scripts.eval.locomo import (
+    DEFAULT_DATA,
+    DEV_CONVERSATIONS,
+    SessionClock,
+    Tally,
+    evaluate,
+    store_conversation,
+)
 from scripts.eval.locomo_data import load
 
 SETTINGS = [("zscore", w) for w in (0.5, 0.75, 1.0, 1.5, 2.0)] + [("rrf", w) for w in (0.5, 1.0, 2.0)] + [

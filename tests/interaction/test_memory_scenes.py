@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 
 import pytest
 
 from common.embedding import offline_text_embedder
 from common.store.scenes import SceneStore
+from interaction.memory.local_services import LocalMemoryServices
 from interaction.memory.scene_index import SceneIndex
 from tests.interaction.memory_fixtures import PHD, layout_and_clock, make_settings, write_scene
 
@@ -38,22 +40,30 @@ def test_recall_question_surfaces_the_stored_moment(maya):
     assert hit.scene_id == phd.scene_id and hit.injected
     assert hit.similarity >= profile.recall_threshold == hit.threshold
     assert hit.user_message == PHD and hit.image_path.endswith(f"{phd.scene_id}.jpg")
-    # a generic recall shares no words with the moment: it is chosen by recency, not by similarity
-    generic = index.retrieve(MAYA, "Do you remember what I told you last time?", is_recall=True)
-    assert generic.scene_id == phd.scene_id and generic.injected and generic.selected_by == "recency"
+    # what the retrieval core reads on recall turns: every scene, with its time
+    pool, embedder = index.pool(MAYA)
+    assert {c.memory_id for c in pool.items} == {first.scene_id, phd.scene_id} and embedder.name == "minilm_onnx"
+    assert all(c.occurred_ts for c in pool.items) and pool.vectors.shape == (2, embedder.dim)
+
+
+def _services(tmp_path):
+    layout, clock = layout_and_clock(tmp_path)
+    return LocalMemoryServices(make_settings(tmp_path), layout, clock, bus=None), layout
 
 
 def test_a_one_word_topic_recalls_the_moment_that_contains_it(tmp_path):
-    layout, settings, index = _index(tmp_path)
+    services, layout = _services(tmp_path)
     play = write_scene(layout, MAYA, "I got the lead role in the theatre play, I'm so thrilled!", when=T0)
     write_scene(layout, MAYA, "My team won the football final, what a night!", when=T0 + timedelta(hours=1), seed=2)
-    hit = index.retrieve(MAYA, "What did I say about the play?", is_recall=True)
-    assert hit.scene_id == play.scene_id and hit.injected
-    # a word the moment does not contain recalls nothing below the threshold
-    miss = index.retrieve(MAYA, "What did I say about the concert?", is_recall=True)
-    assert miss is None or not miss.injected or miss.selected_by == "similarity"
+    hit = services.retrieve(MAYA, "What did I say about the play?", is_recall=True)
+    # the calibrated decision may ask ("do you mean ...?") rather than assert, but only about the play
+    assert hit.scene.scene_id == play.scene_id and hit.recall.outcome in ("asserted", "offered")
+    assert hit.scene.injected == (hit.recall.outcome == "asserted")
+    # a word the moments do not contain recalls nothing
+    miss = services.retrieve(MAYA, "What did I say about the concert?", is_recall=True)
+    assert miss.recall.outcome != "asserted" and (miss.scene is None or not miss.scene.injected)
     # and never on an ordinary turn
-    assert not index.retrieve(MAYA, "I watched a play yesterday.", is_recall=False).injected
+    assert not services.retrieve(MAYA, "I watched a play yesterday.", is_recall=False).scene.injected
 
 
 def test_small_talk_does_not_inject_the_moment(maya):
@@ -71,30 +81,37 @@ def test_small_talk_does_not_inject_the_moment(maya):
     "When did we meet for the first time?", "Can you recall the day I introduced myself?",
     "Do you remember our very first conversation?",
 ])
-def test_first_meeting_question_gets_the_first_meeting_scene(maya, question):
-    layout, settings, index, first, phd = maya
-    hit = index.retrieve(MAYA, question, is_recall=True)
-    assert hit.scene_id == first.scene_id and hit.injected and hit.scene_type == "first_meeting"
+def test_first_meeting_question_gets_the_first_meeting_scene(tmp_path, question):
+    services, layout = _services(tmp_path)
+    first = write_scene(layout, MAYA, None, when=T0, scene_type="first_meeting", memorability=1.0)
+    write_scene(layout, MAYA, PHD, when=T0 + timedelta(days=3), seed=1)
+    hit = services.retrieve(MAYA, question, is_recall=True)
+    assert hit.scene.scene_id == first.scene_id and hit.scene.injected and hit.scene.scene_type == "first_meeting"
+    assert hit.recall.outcome == "asserted"
 
 
 @pytest.mark.parametrize("question", [
     "Do you remember what I told you last time?", "Can you recall what happened when we last met?",
-    "What did we talk about last time?", "Do you remember my PhD defense?", "Do you remember me?",
+    "What did we talk about last time?", "Do you remember my PhD defense?", "What do you remember about me?",
 ])
-def test_other_recall_questions_do_not_get_the_first_meeting_scene(maya, question):
-    layout, settings, index, first, phd = maya
-    hit = index.retrieve(MAYA, question, is_recall=True)
-    assert hit.scene_id == phd.scene_id, hit
+def test_other_recall_questions_do_not_get_the_first_meeting_scene(tmp_path, question):
+    services, layout = _services(tmp_path)
+    write_scene(layout, MAYA, None, when=T0, scene_type="first_meeting", memorability=1.0)
+    phd = write_scene(layout, MAYA, PHD, when=T0 + timedelta(days=3), seed=1)
+    hit = services.retrieve(MAYA, question, is_recall=True)
+    # the later moment, or nothing when the decision is unsure; never the first meeting
+    assert hit.scene is None or hit.scene.scene_id == phd.scene_id, hit.recall
+    assert hit.scene is not None or hit.recall.outcome == "abstained"
 
 
-def test_generic_recall_prefers_the_latest_day_then_the_most_emotional(tmp_path):
-    layout, settings, index = _index(tmp_path)
+def test_generic_recall_takes_the_most_memorable_moment_of_the_last_session(tmp_path):
+    services, layout = _services(tmp_path)
     write_scene(layout, MAYA, "I got engaged to Sarah!", when=T0 - timedelta(days=10), memorability=1.0)
     calm = write_scene(layout, MAYA, "I adopted a cat called Miso.", when=T0 + timedelta(minutes=9), memorability=0.6)
     phd = write_scene(layout, MAYA, PHD, when=T0, memorability=0.95)
-    hit = index.retrieve(MAYA, "What do you remember about me?", is_recall=True)
-    assert hit.scene_id == phd.scene_id and hit.selected_by == "recency"
-    assert calm.scene_id != hit.scene_id
+    hit = services.retrieve(MAYA, "Do you remember what I told you?", is_recall=True)
+    assert hit.scene.scene_id == phd.scene_id and hit.recall.outcome == "asserted"
+    assert calm.scene_id != hit.scene.scene_id
 
 
 def test_a_user_never_gets_another_users_scenes(maya):
@@ -124,8 +141,11 @@ def test_index_refreshes_on_scene_stored_and_on_a_new_file(maya):
     layout, settings, index, first, phd = maya
     assert index.retrieve(MAYA, "Do you remember my marathon?", is_recall=True).scene_id == phd.scene_id
     run = write_scene(layout, MAYA, "I finally ran my first marathon in Geneva!", when=T0 + timedelta(hours=1))
-    # no on_scene_stored call: the metadata folder changed, which the index notices by itself
-    assert index.retrieve(MAYA, "Do you remember my marathon?", is_recall=True).scene_id == run.scene_id
+    # no on_scene_stored call: the metadata folder changed, which the background check notices
+    deadline = time.monotonic() + 30
+    while index.retrieve(MAYA, "Do you remember my marathon?", is_recall=True).scene_id != run.scene_id:
+        assert time.monotonic() < deadline, "the background check never noticed the new scene"
+        time.sleep(0.2)
     dog = write_scene(layout, MAYA, "My dog Max passed away, I miss him.", when=T0 + timedelta(hours=2))
     index.on_scene_stored(MAYA)
     assert index.retrieve(MAYA, "Do you remember what happened to my dog?", is_recall=True).scene_id == dog.scene_id

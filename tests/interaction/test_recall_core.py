@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from common.config.interaction_settings import RecallCalibration
-from common.messages import RecallReport, RecalledMemory
+from common.messages import RecalledMemory, RecallReport
 from common.store import UserProfile
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.memory.local_services import LocalMemoryServices

@@ -4,7 +4,8 @@ rank(): dense cosine (one matrix product) and BM25 over a pool, fused (fused_sco
 decide(): the time window (windows.py) removes candidates outside it; the best fused candidates of
 every pool are read by the verifier; the calibrated probability (decision.py) of the best says
 asserted / offered / abstained; an asserted recall hands up to top_k memories that pass on their own.
-A question that names no topic (generic.py) recalls the most memorable item of the window it names,
+A question that names no topic (generic.py), or names an event that is its own window ("the first
+time we met"), recalls the most memorable item of the window it names,
 or of the last session when it names none ("do you remember what I told you?"); a question that names
 a topic never falls back to another moment: nothing passes, Nadine says she does not remember.
 """
@@ -17,7 +18,7 @@ from datetime import datetime
 import numpy as np
 
 from common.config.interaction_settings import RecallCalibration, RecallSettings
-from common.messages import RecallReport, RecalledMemory
+from common.messages import RecalledMemory, RecallReport
 from interaction.memory.retrieval import decision, windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.fused_score import fuse
@@ -103,7 +104,8 @@ class RetrievalCore:
         if not live:
             return RecallDecision(None)
         window = windows.resolve(query, now, [p for p, _ in live])
-        if self.generic is not None and self.generic.is_generic(without(query, window.expression if window else None)):
+        if (window is not None and window.names_event) or (
+                self.generic is not None and self.generic.is_generic(without(query, window.expression if window else None))):
             return self._memorable(query, now, live, window)
         shortlist: list[Judged] = []
         for pool, vector in live:

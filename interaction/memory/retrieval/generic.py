@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from common.embedding.base import TextEmbedder
 
 QUESTIONS = Path(__file__).with_name("generic_questions.txt")

@@ -23,7 +23,9 @@ from interaction.memory.retrieval.candidates import CandidatePool
 log = logging.getLogger("nadine.memory.windows")
 
 # the grammar of the one session-relative expression the calendar parser cannot resolve
-LAST_SESSION = re.compile(r"\b(?:last|previous) (?:time|conversation|chat|talk|visit)\b", re.IGNORECASE)
+LAST_SESSION = re.compile(
+    r"\b(?:(?:last|previous) (?:time|conversation|chat|talk|visit)|(?:when )?we last (?:met|spoke|talked|saw each other))\b",
+    re.IGNORECASE)
 SESSION_PAD = timedelta(minutes=15)
 SESSION_KINDS = ("turn", "episode", "conversation", "explicit_memory")
 
@@ -33,6 +35,7 @@ class Window:
     start: datetime
     end: datetime
     expression: str
+    names_event: bool = False  # "the first time we met": the window's own event is what is asked about
 
     def mask(self, occurred_ts: np.ndarray) -> np.ndarray:
         """Items that happened inside the window (an item of unknown time is never inside one)."""
@@ -67,9 +70,9 @@ def _sessions(pools: list[CandidatePool], now: datetime) -> list[tuple[float, fl
     return sorted((ts, ts) for ts in scenes)
 
 
-def _session_window(span: tuple[float, float], expression: str) -> Window:
+def _session_window(span: tuple[float, float], expression: str, names_event: bool = False) -> Window:
     start, end = (datetime.fromtimestamp(t) for t in span)
-    return Window(start - SESSION_PAD, end + SESSION_PAD, expression)
+    return Window(start - SESSION_PAD, end + SESSION_PAD, expression, names_event)
 
 
 def last_session(now: datetime, pools: list[CandidatePool]) -> Window | None:
@@ -88,7 +91,7 @@ def resolve(query: str, now: datetime, pools: list[CandidatePool]) -> Window | N
             firsts = [p.occurred_ts[i] for p in pools for i, c in enumerate(p.items) if c.kind == "first_meeting"]
             known = [t for t in firsts if not np.isnan(t)]
             span = (min(known), min(known)) if known else sessions[0]
-            return _session_window(span, first.group(0))
+            return _session_window(span, first.group(0), names_event=True)
         assert last is not None
         return _session_window(sessions[-1], last.group(0))
     return _calendar(query, now)
