@@ -15,7 +15,12 @@ retrieval text (`scene`; for first_meeting it defaults to the first-meeting anch
 * on ordinary turns only thresholds that let no labelled non-match through are considered
   (--max-fpr ordinary=0 by default): there nobody asked to remember, and an unrelated moment brought up
   in small talk is a visible mistake while a related one left out is not.
-Generic recall questions (no content words) are left out: interaction answers them by recency.
+Generic recall questions (the retrieval core's classifier, interaction/memory/retrieval/generic.py)
+are left out: interaction answers them with the most memorable moment of the window they name.
+
+Dev / test: every pair belongs to the split of its scene text (a stable hash, so all the phrasings of
+one moment stay on one side; about a third of the scenes are test). Thresholds are chosen on the dev
+pairs only; the report shows the chosen thresholds' accuracy on dev and test side by side.
 
 ordinary -> similarity_threshold, recall -> recall_threshold, first_meeting ->
 first_meeting_recall_threshold (retrieval uses max(recall, first-meeting) for the anchor). With --write
@@ -29,21 +34,23 @@ import argparse
 import csv
 import json
 import sys
+import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import yaml
 
 from common.config import ConfigError, load_settings
-from common.config.interaction_settings import EmbedderProfile, VisualMemorySettings
+from common.config.interaction_settings import EmbedderProfile, RecallSettings, VisualMemorySettings
 from common.config.loader import GENERATED_DIR, default_config_dir
 from common.embedding import build_text_embedder
-from common.embedding.registry import profile_key
+from common.embedding.registry import offline_text_embedder, profile_key
 from common.store.atomic import atomic_write_text
 from common.store.scenes import FIRST_MEETING_ANCHOR
 from common.vision.base import BackendUnavailable
-from interaction.memory.recall_query import is_generic_recall
+from interaction.memory.retrieval.generic import GenericQuestions
 
 KINDS = {
     "ordinary": "similarity_threshold",
@@ -54,6 +61,7 @@ KINDS = {
 # is a visible mistake, a related one left out is not. So no labelled non-match may pass there.
 DEFAULT_MAX_FPR = {"ordinary": 0.0}
 ROUND = 3
+TEST_SHARE = 3  # one scene in three is a test scene
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,10 @@ class Pair:
     scene: str
     should_match: bool
     note: str = ""
+
+    @property
+    def split(self) -> str:
+        return "test" if zlib.crc32(self.scene.encode("utf-8")) % TEST_SHARE == 0 else "dev"
 
 
 @dataclass(frozen=True)
@@ -180,10 +192,15 @@ def pair_similarities(pairs: list[Pair], embed) -> np.ndarray:
     return np.array([float(vectors[index[p.query]] @ vectors[index[p.scene]]) for p in pairs])
 
 
+@lru_cache(maxsize=1)
+def _generic_questions() -> GenericQuestions:
+    return GenericQuestions(offline_text_embedder(), RecallSettings().generic_threshold)
+
+
 def thresholded(pair: Pair) -> bool:
-    """A generic recall question ("what did I tell you last time?") is answered by recency in
-    interaction/memory/scene_index.py, never by the recall threshold, so it does not calibrate it."""
-    return not (pair.kind == "recall" and is_generic_recall(pair.query))
+    """A generic recall question ("what did I tell you last time?") is answered by the retrieval
+    core's most-memorable rule, never by the recall threshold, so it does not calibrate it."""
+    return not (pair.kind == "recall" and _generic_questions().is_generic(pair.query))
 
 
 def calibrate(
@@ -262,6 +279,22 @@ def report(choices: dict[str, ThresholdChoice], pairs: list[Pair], sims: np.ndar
     return "\n".join(out)
 
 
+def split_accuracy(choices: dict[str, ThresholdChoice], pairs: list[Pair], sims: np.ndarray) -> str:
+    """Balanced accuracy of the chosen thresholds per kind, dev and test side by side."""
+    out = [f"{'kind':<14}{'dev bal.acc (n)':>18}{'test bal.acc (n)':>19}"]
+    for kind, c in choices.items():
+        row = f"{kind:<14}"
+        for split in ("dev", "test"):
+            idx = [i for i, p in enumerate(pairs) if p.kind == kind and p.split == split and thresholded(p)]
+            pos = [sims[i] >= c.threshold for i in idx if pairs[i].should_match]
+            neg = [sims[i] < c.threshold for i in idx if not pairs[i].should_match]
+            rates = [float(np.mean(x)) for x in (pos, neg) if x]
+            acc = f"{np.mean(rates):.3f} ({len(idx)})" if rates else f"- ({len(idx)})"
+            row += f"{acc:>18}" if split == "dev" else f"{acc:>19}"
+        out.append(row)
+    return "\n".join(out)
+
+
 def _max_fpr(items: list[str] | None) -> dict[str, float]:
     if items is None:
         return DEFAULT_MAX_FPR
@@ -296,12 +329,16 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, ConfigError, BackendUnavailable) as exc:
         print(f"calibrate: {exc}", file=sys.stderr)
         return 2
-    choices = calibrate(pairs, sims, max_fpr)
+    dev = [i for i, p in enumerate(pairs) if p.split == "dev"]
+    test = [i for i, p in enumerate(pairs) if p.split == "test"]
+    choices = calibrate([pairs[i] for i in dev], sims[dev], max_fpr)
     name = profile_key(embedder)
     generic = sum(not thresholded(p) for p in pairs)
     print(f"embedder {embedder.name} (profile {name}), {len(pairs)} pairs from "
           f"{', '.join(str(p) for p in args.pairs)} ({generic} generic recall pairs left out: answered by recency)")
-    print(report(choices, pairs, sims))
+    print(f"thresholds chosen on {len(dev)} dev pairs; {len(test)} test pairs held out")
+    print(report(choices, [pairs[i] for i in dev], sims[dev]))
+    print(split_accuracy(choices, pairs, sims))
     profile = {field: choices[kind].threshold for kind, field in KINDS.items() if kind in choices}
     print(json.dumps({"embedder": embedder.name, "profile": name, "thresholds": profile,
                       "balanced_accuracy": {k: round(c.balanced_accuracy, 3) for k, c in choices.items()}}))
