@@ -91,7 +91,7 @@ class RecallSettings(Section):
     fusion: Literal["zscore", "rrf", "weighted"] = Field("zscore", description="chosen on LoCoMo dev conversations")
     dense_weight: float = Field(1.0, ge=0)
     lexical_weight: float = Field(1.0, ge=0)
-    verify_top: int = Field(8, ge=1, le=50, description="best fused candidates the verifier reads")
+    verify_top: int = Field(5, ge=1, le=50, description="best fused candidates the verifier reads")
     verifier: Literal["cross_encoder_onnx", "cross_encoder_lab", "none"] = "cross_encoder_onnx"
     verifier_model: str = Field("cross-encoder/ms-marco-MiniLM-L-12-v2", description="cross_encoder_lab only")
     context_turns: int = Field(1, ge=0, le=3, description="neighbouring turns indexed with each turn")
@@ -101,8 +101,8 @@ class RecallSettings(Section):
     # scripts/eval/recall_labels/dev.jsonl (test.jsonl reported, never fitted) and written to
     # config/generated/recall_calibration.yaml with --write; this default is the same fit
     calibration: dict[str, RecallCalibration] = {
-        "minilm_onnx": RecallCalibration(intercept=5.5674, dense=4.4888, lexical=-0.1716, verifier=0.7222,
-                                         abstain_below=0.8919, assert_above=0.9879),
+        "minilm_onnx": RecallCalibration(intercept=5.3336, dense=3.742, lexical=-0.1505, verifier=0.6894,
+                                         abstain_below=0.8534, assert_above=0.9817),
     }
 
     def decision_for(self, profile: str) -> RecallCalibration | None:

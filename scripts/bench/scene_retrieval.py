@@ -27,7 +27,7 @@ from common.config import load_settings
 from common.embedding import offline_text_embedder
 from common.store import DataLayout
 from common.store.scenes import SceneMetadata, SceneStore, new_scene_id
-from interaction.memory.scene_index import RECENT_MTIME_S, SceneIndex, select
+from interaction.memory.scene_index import CHECK_EVERY_S, SceneIndex, select
 from scripts.eval.stats import percentile
 
 USER = "251008_0001"
@@ -78,7 +78,7 @@ def bench(size: int, queries: int, root: Path) -> dict:
     t0 = time.perf_counter()
     index.retrieve(USER, QUERIES[0], is_recall=True)  # reads every file and embeds every text, once
     build_s = time.perf_counter() - t0
-    time.sleep(max(0.0, RECENT_MTIME_S + 0.1 - build_s))  # past the folder's "recently changed" window
+    time.sleep(max(0.0, 2 * CHECK_EVERY_S + 0.1 - build_s))  # past the folder's "recently changed" window
     times = []
     for i in range(queries):
         q = QUERIES[i % len(QUERIES)]
