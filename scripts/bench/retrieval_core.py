@@ -138,7 +138,7 @@ def recall_bench(sessions: int, queries: int, root: Path) -> list[dict]:
                                         at + timedelta(seconds=t)) for t in range(20)]
                 services.save_episode(USER, "Maya", turns, summary)
         services.retrieve(USER, RECALL[0], is_recall=True)  # builds the pools once
-        times = [_ms(lambda q=q: services.retrieve(USER, q, is_recall=True))
+        times = [_ms(lambda q=q, s=services: s.retrieve(USER, q, is_recall=True))
                  for q in (RECALL[i % len(RECALL)] + f" ({i})" for i in range(queries))]
         services.scene_index.close()
         p95 = percentile(times, 95)

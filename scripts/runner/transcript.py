@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 from typing import TextIO
 
+from common.messages import RecallReport
 from scripts.runner.player import Event, PresenceSeen, SessionStarted, TurnOutcome
 
 WIDTH = 96
@@ -43,6 +44,17 @@ class Transcript:
         else:
             self._line("[perception] sees a face it does not know yet", "  ")
 
+    def _recall(self, report: RecallReport) -> None:
+        """Why the retrieval core decided what it did: window, verifier, each memory's channels."""
+        window = (f" in the window '{report.window_expression}' ({report.window_start[:16]} .. {report.window_end[:16]})"
+                  if report.window_start and report.window_end else "")
+        verifier = f", best verifier score {report.verifier_score:.1f}" if report.verifier_score is not None else ""
+        self._line(f"[recall] {report.outcome}{window}{verifier}", "    ")
+        for m in report.memories:
+            channels = ", ".join(f"{k} {v:.2f}" for k, v in m.channels.items())
+            self._line(f"{m.kind} of {(m.occurred_at or '?')[:16]}: \"{m.text}\" ({channels}"
+                       + (f", verifier {m.verifier_score:.1f}" if m.verifier_score is not None else "") + ")", "      ")
+
     def _turn(self, o: TurnOutcome) -> None:
         self._line(f"Person: {o.spec.say}", "  ")
         r = o.result
@@ -52,14 +64,12 @@ class Transcript:
         if r.retrieved is not None:
             ret = r.retrieved
             verdict = "recalled" if ret.injected else "closest scene, not used:"
-            why = {
-                "recency": f"chosen as the latest memorable moment (a generic recall question; similarity "
-                           f"{ret.similarity:.2f})",
-                "first_meeting": f"chosen as the first meeting (a question about it; similarity {ret.similarity:.2f})",
-                "keyword": f"chosen because the question names a word of it (similarity {ret.similarity:.2f})",
-            }.get(ret.selected_by or "", f"similarity {ret.similarity:.2f} (threshold {ret.threshold:.2f})")
+            why = ("chosen by the recall decision (below)" if ret.selected_by == "recall"
+                   else f"similarity {ret.similarity:.2f} (threshold {ret.threshold:.2f})")
             self._line(f"[memory] {verdict} {ret.scene_type or 'moment'} scene {ret.scene_id}, {why}: "
                        f"\"{ret.user_message or ret.description or ''}\"", "    ")
+        if r.recall is not None:
+            self._recall(r.recall)
         self._line(f"Nadine: {r.reply}", "  ")
         d = o.decision
         for scene in o.scenes:
