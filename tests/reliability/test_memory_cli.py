@@ -72,7 +72,8 @@ def test_forget_without_processes_erases_every_byte(planted):
     out = cli("--data-dir", str(layout.root), "forget", maya.user_id, "--yes", "--no-bus")
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
-    assert report["local"]["text_memories"] == 2 and report["local"]["scenes"] == 2
+    # the session summary, its transcript and the one user turn (issue 12: turns are documents too)
+    assert report["local"]["text_memories"] == 3 and report["local"]["scenes"] == 2
     assert find_traces(layout.root, maya.needles()) == []
     assert find_traces(layout.root, {"bob": vector_needles(bob.vectors[-1])})  # Bob's episode stays
     assert ProfileStore(layout).user_ids() == {bob.user_id: "Bob"}
