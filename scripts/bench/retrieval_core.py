@@ -31,21 +31,15 @@ from common.clock import Clock
 from common.config import load_settings
 from common.embedding import offline_text_embedder
 from common.store import DataLayout
-from common.store.scenes import SceneMetadata, SceneStore, new_scene_id
+from common.store.scenes import SceneStore
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.memory.local_services import LocalMemoryServices
 from interaction.memory.scene_index import SceneIndex, select
+from scripts.bench.scene_retrieval import EVENTS, FEELINGS, PLACES, USER, write_scenes
 from scripts.eval.stats import percentile
 
-USER = "251008_0001"
 SCENE_TARGETS_MS = {10_000: 8.0, 100_000: 30.0}
 RECALL_TARGET_P95_MS = 80.0
-EVENTS = ["defended my PhD thesis", "ran my first marathon", "got engaged", "adopted a puppy", "lost my job",
-          "moved into a new flat", "passed my driving test", "broke my arm", "won a chess tournament",
-          "finished my first novel", "started learning the piano", "visited my grandmother"]
-PLACES = ["in Geneva", "in Lisbon", "at the lab", "at home", "in Singapore", "at the beach", "in Tokyo",
-          "at school", "in the mountains", "at my parents' house"]
-FEELINGS = ["I'm so happy!", "I can't believe it!", "I'm so sad.", "I'm really nervous.", "it was amazing!"]
 ORDINARY = ["I'm having a great day today!", "The weather is lovely in Geneva.", "I'm going hiking this weekend.",
             "My puppy chewed my shoes again.", "I cooked a curry tonight.", "Work was busy today."]
 RECALL = ["Do you remember my marathon?", "Remember when I got engaged?", "What did I tell you about Tokyo?",
@@ -69,23 +63,6 @@ class BuildCache:
         if new:
             self._cache.update(zip(new, self._inner.embed(new), strict=True))
         return np.vstack([self._cache[t] for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
-
-
-def write_scenes(layout: DataLayout, n: int, start: datetime) -> None:
-    folder = layout.scenes_dir(USER) / "metadata"
-    folder.mkdir(parents=True, exist_ok=True)
-    texts = itertools.cycle(itertools.product(EVENTS, PLACES, FEELINGS))
-    for i in range(n):
-        when = start + timedelta(minutes=7 * i)
-        event, place, feeling = next(texts)
-        scene_id = new_scene_id(when)
-        meta = SceneMetadata(
-            scene_id=scene_id, timestamp=when.isoformat(), memorability=0.5 + (i % 50) / 100,
-            image_path=str(layout.scenes_dir(USER) / "images" / f"{scene_id}.jpg"),
-            description="A photo with a person (looking happy).", user_message=f"I {event} {place}, {feeling}",
-            reason="bench",
-        )
-        (folder / f"{scene_id}_metadata.json").write_text(meta.model_dump_json(exclude_none=True))
 
 
 def _ms(fn) -> float:

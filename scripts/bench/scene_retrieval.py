@@ -42,12 +42,11 @@ QUERIES = ["Do you remember my marathon?", "I'm having a great day today!", "Rem
            "Do you remember what I told you last time?", "How is the puppy doing?", "What's the weather like?"]
 
 
-def write_scenes(layout: DataLayout, n: int) -> None:
+def write_scenes(layout: DataLayout, n: int, start: datetime = datetime(2026, 1, 1, 9, 0)) -> None:
     """Metadata files only (the commit marker the index reads); plain writes keep setup fast."""
     folder = layout.scenes_dir(USER) / "metadata"
     folder.mkdir(parents=True, exist_ok=True)
     texts = itertools.cycle(itertools.product(EVENTS, PLACES, FEELINGS))
-    start = datetime(2026, 1, 1, 9, 0)
     for i in range(n):
         when = start + timedelta(minutes=7 * i)
         event, place, feeling = next(texts)
