@@ -1,7 +1,7 @@
 """Inspect and erase what Nadine remembers, on the data root NADINE_DATA_DIR names.
 
   python -m scripts.memory list
-  python -m scripts.memory show USER_ID
+  python -m scripts.memory show USER_ID [--json]
   python -m scripts.memory forget USER_ID [--yes] [--no-bus] [--timeout S]
 
 `forget` first asks the running processes over MQTT (nadine/memory/forget_user) so they also drop
@@ -29,9 +29,10 @@ from common.bus import Bus
 from common.clock import Clock
 from common.config import ConfigError, NadineSettings, load_settings
 from common.messages import ForgetUser, UserForgotten
-from common.store import DataLayout, InvalidUserId, ProfileStore, SceneStore, validate_user_id
+from common.store import DataLayout, InvalidUserId, ProfileStore, validate_user_id
 from common.store.faces import FaceStore
 from common.store.forget import forget_user_files, known_names, new_pseudonym, purge_chroma_remnants
+from scripts import inventory
 
 log = logging.getLogger("nadine.memory_cli")
 
@@ -41,32 +42,21 @@ CLI_PROCESS = "memory-cli"
 
 def list_users(layout: DataLayout) -> list[dict[str, Any]]:
     """Every user the data root knows, from user_ids.json and the profile folders."""
-    names = ProfileStore(layout).user_ids()
-    rows = []
-    for user_id in sorted(set(names) | set(layout.user_ids())):
-        rows.append({
-            "user_id": user_id,
-            "user_name": names.get(user_id),
-            "scenes": len(SceneStore(layout).metadata_files(user_id)),
-            "faces": FaceStore(layout).count(user_id),
-            "profile": layout.user_info_file(user_id).is_file(),
-        })
-    return rows
+    return [{**row, "scenes": row["moments"], "profile": layout.user_info_file(row["user_id"]).is_file()}
+            for row in inventory.people(layout)]
 
 
-def show_user(layout: DataLayout, user_id: str) -> dict[str, Any]:
+def show_user(settings: NadineSettings, layout: DataLayout, user_id: str) -> dict[str, Any]:
+    """scripts.inventory's whole record, plus the keys earlier versions printed (profile, faces, scenes)."""
     profile = ProfileStore(layout).load(user_id)
-    scenes = SceneStore(layout).list(user_id)
+    record = inventory.person(settings, layout, user_id)
     return {
-        "user_id": user_id,
-        "user_name": ProfileStore(layout).user_ids().get(user_id),
+        **record,
         "profile": profile.model_dump() if profile else None,
         "faces": [p.name for p in FaceStore(layout).images(user_id)],
-        "scenes": [
-            {"scene_id": s.scene_id, "scene_type": s.scene_type, "timestamp": s.timestamp,
-             "memorability": s.memorability, "emotion_label": s.emotion_label, "user_message": s.user_message}
-            for s in scenes
-        ],
+        "scenes": [{"scene_id": m["id"], "scene_type": m["scene_type"], "timestamp": m["date"],
+                    "memorability": m["memorability"], "emotion_label": m["emotion"], "user_message": m["utterance"]}
+                   for m in record["moments"]],
     }
 
 
@@ -85,7 +75,7 @@ class _Answers:
             (self.online.add if msg.value == "online" else self.online.discard)(process)
 
     def on_forgotten(self, msg: UserForgotten) -> None:
-        if msg.user_id == self.user_id:
+        if msg.user_id == self.user_id and msg.memory_id is None:  # not an answer about one memory
             with self._cond:
                 self.answers[msg.process] = msg.removed
                 self._cond.notify_all()
@@ -171,8 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config-override", action="append", default=[], metavar="KEY=VALUE")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="every known user with counts")
-    show = sub.add_parser("show", help="one user's profile, faces and scenes (JSON)")
+    show = sub.add_parser("show", help="everything held about one user: facts with history, explicit memories, "
+                                       "moments, episodes, face images")
     show.add_argument("user_id")
+    show.add_argument("--json", action="store_true", help="JSON (the default and only format; kept for scripts)")
     fg = sub.add_parser("forget", help="erase one user everywhere")
     fg.add_argument("user_id")
     fg.add_argument("--yes", action="store_true", help="do not ask for confirmation")
@@ -205,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"memory: {exc}", file=sys.stderr)
         return 2
     if args.command == "show":
-        print(json.dumps(show_user(layout, user_id), indent=2, ensure_ascii=False))
+        print(json.dumps(show_user(settings, layout, user_id), indent=2, ensure_ascii=False))
         return 0
     if not args.yes and not _confirm(layout, user_id):
         print("memory: not confirmed; nothing erased", file=sys.stderr)

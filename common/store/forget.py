@@ -28,7 +28,7 @@ from common.store.faces import FaceStore
 from common.store.ids import validate_user_id
 from common.store.layout import DataLayout
 from common.store.profiles import ProfileStore
-from common.store.scenes import SceneStore
+from common.store.scenes import SCENE_ID_RE, SceneStore
 
 log = logging.getLogger("nadine.store.forget")
 
@@ -69,6 +69,23 @@ def remove_user_folder(layout: DataLayout, user_id: str) -> dict[str, int]:
         return counts
     shutil.rmtree(doomed, ignore_errors=True)
     return counts
+
+
+def forget_scene(layout: DataLayout, user_id: str, scene_id: str) -> int:
+    """Delete one scene: metadata first (the commit marker: readers stop seeing it at once), then its
+    image and embedding. Idempotent; returns the files removed."""
+    if not SCENE_ID_RE.match(scene_id):
+        raise ValueError(f"invalid scene id {scene_id!r}")
+    base = layout.scenes_dir(user_id)
+    removed = 0
+    for path in (base / "metadata" / f"{scene_id}_metadata.json", base / "images" / f"{scene_id}.jpg",
+                 base / "embeddings" / f"{scene_id}_embedding.npy"):
+        try:
+            path.unlink()
+            removed += 1
+        except FileNotFoundError:
+            continue
+    return removed
 
 
 def clear_captures(layout: DataLayout) -> int:

@@ -22,6 +22,7 @@ from common.store.facts import (
     is_field,
     plain_values,
     reconcile,
+    same_value,
 )
 from common.store.ids import new_user_id, validate_user_id
 from common.store.layout import DataLayout
@@ -175,6 +176,23 @@ class ProfileStore:
         if merged.known:
             self.set_name(user_id, merged.user_name)
         return merged
+
+    def forget_fact(self, user_id: str, field: str, value: str, now: datetime) -> int:
+        """Erase every record of `value` in `field` (history included: a forgotten fact leaves no
+        trace, unlike a closed one); returns the records removed."""
+        path = self.layout.user_info_file(user_id)
+        with file_lock(path):
+            current = self.load(user_id)
+            if current is None or not is_field(field):
+                return 0
+            facts = {k: [r for r in v if not (k == field and same_value(r.value, value))]
+                     for k, v in current.facts.items()}
+            removed = len(current.facts.get(field, [])) - len(facts.get(field, []))
+            if removed:
+                data = {**current.model_dump(), **plain_values(facts), "facts": facts,
+                        "last_updated": now.isoformat(timespec="seconds")}
+                atomic_write_json(path, UserProfile.model_validate(data).model_dump(exclude_none=False))
+            return removed
 
     def apply(self, user_id: str, changes: list[FactChange], now: datetime,
               source: FactSource | None = None) -> tuple[UserProfile | None, list[FactChange]]:

@@ -97,3 +97,11 @@ class MemoryServices(Protocol):
     def forget_user(self, user_id: str) -> dict[str, int]:
         """Delete everything interaction holds about the user; returns counts removed per kind."""
         ...
+
+    def forget_document(self, user_id: str, doc_id: str) -> int:
+        """Delete one text memory (explicit memory, episode); returns the documents removed."""
+        ...
+
+    def on_scene_forgotten(self, user_id: str) -> None:
+        """A scene of the user was deleted: drop what the scene index holds for them."""
+        ...
