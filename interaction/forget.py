@@ -26,10 +26,12 @@ from common.store.forget import (
     known_names,
     new_pseudonym,
     pseudonymise_study_logs,
+    purge_chroma_documents,
     purge_chroma_remnants,
 )
 from interaction import cues
 from interaction.memory.contracts import MemoryServices
+from interaction.memory.documents import Deleted
 
 log = logging.getLogger("nadine.interaction.forget")
 
@@ -72,7 +74,7 @@ def forget_in_interaction(
 
 
 def forget_one_memory(
-    layout: DataLayout, msg: ForgetMemory, now: datetime, forget_document: Callable[[str, str], int] | None,
+    layout: DataLayout, msg: ForgetMemory, now: datetime, forget_document: Callable[[str, str], Deleted | None] | None,
     chroma_embedded: bool = True,
 ) -> dict[str, int]:
     """Forget one memory (nadine/memory/forget_memory, the inspector, the CLI): a scene's files, a text
@@ -85,9 +87,11 @@ def forget_one_memory(
         field, _, value = msg.memory_id.partition(":")
         removed["facts"] = ProfileStore(layout).forget_fact(msg.user_id, field, value, now)
     elif forget_document is not None:
-        removed["text_memories"] = forget_document(msg.user_id, msg.memory_id)
-        if removed["text_memories"] and chroma_embedded:
-            removed["chroma_folders"] = _purge_chroma(layout)  # deleted rows linger in free pages
+        deleted = forget_document(msg.user_id, msg.memory_id)
+        removed["text_memories"] = len(deleted.doc_ids) if deleted else 0
+        if deleted and chroma_embedded:
+            # Chroma keeps the added record (text included) in its log after a delete: drop it too
+            removed["log_records"] = purge_chroma_documents(layout.chroma_dir, deleted.collection_id, deleted.doc_ids)
     return removed
 
 

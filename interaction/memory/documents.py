@@ -59,15 +59,21 @@ def list_documents(client: ClientAPI, user_id: str) -> list[StoredDocument]:
     return sorted(docs, key=lambda d: d.occurred_at or "")
 
 
-def forget_document(client: ClientAPI, user_id: str, doc_id: str) -> int:
-    """Delete one document (with its session partner for an episode / conversation); returns how
-    many documents went."""
+@dataclass(frozen=True)
+class Deleted:
+    collection_id: str
+    doc_ids: list[str]
+
+
+def forget_document(client: ClientAPI, user_id: str, doc_id: str) -> Deleted | None:
+    """Delete one document (with its session partner for an episode / conversation); None when the
+    person has no such document."""
     collection = _collection(client, user_id)
     if collection is None:
-        return 0
+        return None
     got = collection.get(ids=[doc_id], include=["metadatas"])
     if not got["ids"]:
-        return 0
+        return None
     meta = (got["metadatas"] or [{}])[0] or {}
     ids = [doc_id]
     if _kind(meta) in SESSION_KINDS and meta.get("session"):
@@ -75,4 +81,4 @@ def forget_document(client: ClientAPI, user_id: str, doc_id: str) -> int:
         ids += [i for i, m in zip(partners["ids"], partners["metadatas"] or [], strict=False)
                 if i != doc_id and _kind(m or {}) in SESSION_KINDS]
     collection.delete(ids=ids)
-    return len(ids)
+    return Deleted(str(collection.id), ids)

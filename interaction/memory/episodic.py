@@ -18,7 +18,7 @@ from common.embedding.chroma import NadineEmbeddingFunction
 from common.store.ids import is_valid_user_id
 from interaction.memory.contracts import EpisodicSave, MemoryHit, TranscriptTurn
 from interaction.memory.chroma_store import collection_name, open_collection
-from interaction.memory.documents import forget_document
+from interaction.memory.documents import Deleted, forget_document
 
 log = logging.getLogger("nadine.memory.episodic")
 
@@ -126,10 +126,10 @@ class EpisodicMemory:
         meta = (got["metadatas"] or [{}])[0] or {}
         return MemoryHit((got["documents"] or [""])[0] or "", 0.0, _str(meta.get("timestamp")), memory_type)
 
-    def forget_document(self, user_id: str, doc_id: str) -> int:
+    def forget_document(self, user_id: str, doc_id: str) -> Deleted | None:
         """Delete one document (an explicit memory, an episode with its conversation)."""
         if not is_valid_user_id(user_id):
-            return 0
+            return None
         with self._lock:
             return forget_document(self._client, user_id, doc_id)
 

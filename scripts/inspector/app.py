@@ -206,8 +206,9 @@ class Inspector:
                                  headers={"Cache-Control": "no-store"})
 
 
-def create_app(settings: NadineSettings, token: str | None = None, with_bus: bool = True) -> Starlette:
-    inspector = Inspector(settings)
+def create_app(settings: NadineSettings, token: str | None = None, with_bus: bool = True,
+               forget_timeout_s: float = 15.0) -> Starlette:
+    inspector = Inspector(settings, forget_timeout_s)
     memory = "/people/{user_id}/memories/{kind}/{memory_id:path}"
     routes = [
         Route("/", inspector.people),
