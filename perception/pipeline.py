@@ -134,7 +134,7 @@ class Perception:
         forget_in_perception(msg.user_id, self.registrar.layout, self.b.recognizer, self.registrar,
                              self.tracker, self.bus, msg.pseudonym, self.log_dir)
 
-    def _on_forget_memory(self, msg: ForgetMemory) -> None:
+    def _on_forget_memory(self, msg: ForgetMemory, at: float) -> None:
         """Perception writes moments: it deletes the scene's files too (idempotent with interaction)
         and confirms; other kinds it does not hold, it only confirms."""
         if not is_valid_user_id(msg.user_id):
