@@ -38,32 +38,31 @@ class SilentServer:
             conn.close()
 
 
+def send_json(handler: BaseHTTPRequestHandler, status: int, data: bytes) -> None:
+    """Answer a request with a JSON body; a client that went away (its budget ran out) is no error."""
+    try:
+        handler.send_response(status)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+    except OSError:
+        pass
+
+
 def completion(content: str, model: str | None = None) -> dict[str, Any]:
     return {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": model,
             "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
 
 
-class ScriptedServer:
-    """POST /v1/chat/completions answered by `respond(body) -> (status, answer text or error message)`."""
+class PostServer:
+    """A threaded HTTP server on a free loopback port that hands each POST to `on_post(handler, body)`."""
 
-    def __init__(self, respond: Callable[[dict[str, Any]], tuple[int, str]]) -> None:
-        self.bodies: list[dict[str, Any]] = []
-        server = self
-
+    def __init__(self, on_post: Callable[[BaseHTTPRequestHandler, bytes], None]) -> None:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-                server.bodies.append(body)
-                status, text = respond(body)
-                reply = completion(text, body.get("model")) if status == 200 else \
-                    {"error": {"message": text, "type": "invalid_request_error"}}
-                data = json.dumps(reply).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                on_post(self, self.rfile.read(int(self.headers.get("Content-Length", 0))))
 
             def log_message(self, *args: object) -> None:
                 pass
@@ -75,3 +74,20 @@ class ScriptedServer:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+class ScriptedServer(PostServer):
+    """POST /v1/chat/completions answered by `respond(body) -> (status, answer text or error message)`."""
+
+    def __init__(self, respond: Callable[[dict[str, Any]], tuple[int, str]]) -> None:
+        self.bodies: list[dict[str, Any]] = []
+
+        def on_post(handler: BaseHTTPRequestHandler, raw: bytes) -> None:
+            body = json.loads(raw or b"{}")
+            self.bodies.append(body)
+            status, text = respond(body)
+            reply = completion(text, body.get("model")) if status == 200 else \
+                {"error": {"message": text, "type": "invalid_request_error"}}
+            send_json(handler, status, json.dumps(reply).encode())
+
+        super().__init__(on_post)

@@ -13,9 +13,8 @@ import json
 import re
 import subprocess
 import sys
-import threading
 from datetime import datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import httpx
@@ -26,8 +25,15 @@ from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
 from interaction.llm import LlmRegistry
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
-from interaction.prompts import BACKGROUND_HEADING, CONVERSATION_HEADING, NADINE_LABEL, USER_LABEL, response_system
+from interaction.prompts import (
+    BACKGROUND_HEADING,
+    CONVERSATION_HEADING,
+    NADINE_LABEL,
+    USER_LABEL,
+    response_system,
+)
 from scripts.local_llm import MODEL_ALIAS, LocalLlmServer
+from tests.interaction.llm_servers import PostServer, send_json
 from tests.support import PROJECT_ROOT
 
 pytestmark = pytest.mark.slow
@@ -39,43 +45,23 @@ MOMENT = "I just heard that I will command the next space shuttle mission. I'm s
 ECHO_WORDS = 8
 
 
-class RecordingProxy:
+class RecordingProxy(PostServer):
     """Passes every request through to the server unchanged and records request and answer."""
 
     def __init__(self, upstream: str) -> None:
         self.exchanges: list[dict] = []
-        proxy = self
         client = httpx.Client(timeout=120.0)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                try:
-                    answer = client.post(upstream + self.path.removeprefix("/v1"), content=raw,
-                                         headers={"Content-Type": "application/json"})
-                except httpx.HTTPError:
-                    return  # the client went away (its budget ran out): nothing to pass back
-                proxy.exchanges.append({"request": json.loads(raw), "status": answer.status_code,
-                                        "answer": answer.text})
-                try:
-                    self.send_response(answer.status_code)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(answer.content)))
-                    self.end_headers()
-                    self.wfile.write(answer.content)
-                except OSError:
-                    pass
+        def on_post(handler: BaseHTTPRequestHandler, raw: bytes) -> None:
+            try:
+                answer = client.post(upstream + handler.path.removeprefix("/v1"), content=raw,
+                                     headers={"Content-Type": "application/json"})
+            except httpx.HTTPError:
+                return
+            self.exchanges.append({"request": json.loads(raw), "status": answer.status_code, "answer": answer.text})
+            send_json(handler, answer.status_code, answer.content)
 
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(on_post)
 
 
 @pytest.fixture(scope="module")
