@@ -92,9 +92,9 @@ class OpenAIChat:
 
     def complete(self, messages: list[dict[str, Any]], *, json_mode: bool | None = None,
                  stop: list[str] | None = None, deadline: Deadline | None = None) -> str:
-        """The model's answer text. Raises LlmSkipped (breaker open, no time left), LlmTimeout,
-        LlmError (down, refused) or LlmUnusable (empty answer, or text-only server and an image
-        with no caption to stand in for it)."""
+        """The model's answer text. Raises LlmSkipped (breaker open, no time left, or a text-only
+        server and an image with no caption to stand in for it), LlmTimeout, LlmError (down,
+        refused) or LlmUnusable (an empty answer)."""
         deadline = deadline or Deadline(self.profile.timeout or 60.0)
         breaker = self.endpoint.breaker
         if not breaker.allow():
@@ -130,7 +130,7 @@ class OpenAIChat:
     def _body(self, messages: list[dict[str, Any]], active: set[str], json_mode: bool,
               stop: list[str]) -> dict[str, Any]:
         if CONTENT_PARTS not in active and _drops_uncaptioned_image(messages):
-            raise LlmUnusable(f"{self._name()} takes text only and the image has no caption to send instead")
+            raise LlmSkipped(f"{self._name()} takes text only and the image has no caption to send instead")
         sent = [{**m, "content": _wire_parts(m["content"]) if CONTENT_PARTS in active else as_text(m["content"])}
                 if isinstance(m.get("content"), list) else m for m in messages]
         body: dict[str, Any] = {"model": self.model, "messages": sent, "temperature": self.profile.temperature,

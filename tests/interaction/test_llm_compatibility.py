@@ -11,7 +11,7 @@ import pytest
 from common.config import load_settings
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import offline_summary, summarize
-from interaction.llm import LlmRegistry, LlmUnusable
+from interaction.llm import LlmRegistry, LlmSkipped
 from interaction.llm.openai_backend import JSON_INSTRUCTION
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import TranscriptTurn
@@ -77,7 +77,7 @@ def test_text_only_unless_the_profile_takes_images(served):
     text_model = registry.for_agent("search_router")  # gpt_json: vision false
     text_model.complete([{"role": "user", "content": [{"type": "text", "text": "look"}, IMAGE]}], json_mode=False)
     assert not _has_parts(server.bodies[-1])
-    with pytest.raises(LlmUnusable):  # no caption to send instead of the image: nothing is made up
+    with pytest.raises(LlmSkipped):  # no caption to send instead of the image: nothing is made up
         text_model.complete([{"role": "user", "content": [
             {"type": "text", "text": "look"}, {"type": "image_url", "image_url": {"url": "data:,"}}]}])
 
