@@ -27,6 +27,7 @@ from common.embedding.chroma import NadineEmbeddingFunction
 from common.store.ids import is_valid_user_id
 from interaction.memory.chroma_store import collection_name, open_collection
 from interaction.memory.contracts import EpisodicSave, MemoryHit, TranscriptTurn
+from interaction.memory.documents import Deleted, forget_document
 
 log = logging.getLogger("nadine.memory.episodic")
 
@@ -121,6 +122,15 @@ class EpisodicMemory:
         embeddings = got["embeddings"] if got["embeddings"] is not None else []
         return list(got["ids"]), [d or "" for d in (got["documents"] or [])], metas, list(embeddings)
 
+    def count(self, user_id: str) -> int:
+        """Documents in the user's collection (0 without one): with `writes`, what tells a reader's
+        cache that a writer outside this object (explicit memories, another process) added some."""
+        if not is_valid_user_id(user_id):
+            return 0
+        with self._lock:
+            collection = self._collection(user_id, create=False)
+            return collection.count() if collection is not None else 0
+
     def embed_query(self, text: str) -> np.ndarray:
         """The question in the collection's vector space."""
         return np.asarray(self._function([text])[0], dtype=np.float32)
@@ -171,6 +181,14 @@ class EpisodicMemory:
             return None
         meta = (got["metadatas"] or [{}])[0] or {}
         return MemoryHit((got["documents"] or [""])[0] or "", 0.0, _str(meta.get("timestamp")), memory_type)
+
+    def forget_document(self, user_id: str, doc_id: str) -> Deleted | None:
+        """Delete one document (an explicit memory, an episode with its conversation)."""
+        if not is_valid_user_id(user_id):
+            return None
+        with self._lock:
+            self.writes += 1
+            return forget_document(self._client, user_id, doc_id)
 
     def forget(self, user_id: str) -> int:
         """Delete the user's collection; returns the number of documents removed."""

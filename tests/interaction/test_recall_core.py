@@ -197,7 +197,6 @@ def test_a_scene_and_an_explicit_memory_are_candidates_like_turns(tmp_path):
     collection.add(ids=["explicit_1"], documents=["My locker code at the gym is 4471."], metadatas=[{
         "user_id": MAYA, "kind": "explicit_memory", "occurred_at": when.isoformat(),
         "occurred_ts": when.timestamp(), "source_turn": "t1"}])
-    services.episodic.writes += 1  # what the explicit-memory writer does after its add
     gig = services.retrieve(MAYA, "What was the name of the venue where we performed?", is_recall=True)
     assert gig.recall.outcome == "asserted" and gig.scene is not None and gig.scene.injected
     assert gig.recall.memories[0].kind == "moment"

@@ -1,5 +1,6 @@
 """A user's text memories (every document of the Chroma collection but the whole-session transcript,
-whose turns are candidates themselves) as a CandidatePool, cached until the collection changes."""
+whose turns are candidates themselves) as a CandidatePool, cached until the collection changes (a
+write through EpisodicMemory, or a different document count: explicit memories are added beside it)."""
 
 from __future__ import annotations
 
@@ -37,11 +38,11 @@ class TextPools:
         self._memory = memory
         self._name = embedder_name
         self._dim = dim
-        self._cache: dict[str, tuple[int, CandidatePool]] = {}
+        self._cache: dict[str, tuple[tuple[int, int], CandidatePool]] = {}
         self._lock = threading.Lock()
 
     def pool(self, user_id: str) -> CandidatePool:
-        version = self._memory.writes
+        version = (self._memory.writes, self._memory.count(user_id))
         with self._lock:
             cached = self._cache.get(user_id)
             if cached is not None and cached[0] == version:
