@@ -1,9 +1,10 @@
 """The lexical channel: Okapi BM25 (bm25s, Lucene IDF, Snowball stemming, bm25s' English stop list).
 
 bm25s was chosen over SQLite FTS5 by `python -m scripts.eval.lexical_choice` (LoCoMo dev
-conversations, per-turn documents): the same recall, but bm25s scores every document of a user in
-one sparse lookup, which fusion with the dense channel needs, while FTS5 returns only matching rows
-and rebuilds per process from SQL.
+conversations, 495 questions, per-turn documents): the same session recall (R@1/5/10 67.9 / 92.1 /
+96.4 against FTS5's 67.3 / 91.9 / 97.2), a third of the query time (p50 0.17 against 0.55 ms), and
+bm25s scores every document of a user in one sparse lookup, which z-score fusion with the dense
+channel needs, while FTS5 returns only the matching rows.
 
 `coverage` turns a raw BM25 score into a pool-size-free feature for the recall decision: the score
 divided by the most any document could score for that query ((k1 + 1) * the sum of the query terms'
