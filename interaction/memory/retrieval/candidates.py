@@ -35,12 +35,14 @@ class CandidatePool:
     embedder: str
     occurred_ts: np.ndarray = field(init=False)  # NaN where unknown
     memorability: np.ndarray = field(init=False)
+    kinds: np.ndarray = field(init=False)  # str per row, for masks without a Python loop per turn
     _lexical: LexicalIndex | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.occurred_ts = np.array(
             [np.nan if c.occurred_ts is None else c.occurred_ts for c in self.items], dtype=np.float64)
         self.memorability = np.array([c.memorability for c in self.items], dtype=np.float32)
+        self.kinds = np.array([c.kind for c in self.items], dtype=object)
 
     def __len__(self) -> int:
         return len(self.items)

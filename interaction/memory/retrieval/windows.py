@@ -56,18 +56,16 @@ def _sessions(pools: list[CandidatePool], now: datetime) -> list[tuple[float, fl
     """(first, last) item time of every saved session, oldest first; scenes count as one-item
     sessions only when no text session exists."""
     spans: dict[str, list[float]] = {}
-    scenes: list[float] = []
+    scenes: list[np.ndarray] = []
     for pool in pools:
-        for c, ts in zip(pool.items, pool.occurred_ts, strict=True):
-            if np.isnan(ts) or ts > now.timestamp():
-                continue
-            if c.kind in SESSION_KINDS:
-                spans.setdefault(c.group, []).append(float(ts))
-            else:
-                scenes.append(float(ts))
+        known = ~np.isnan(pool.occurred_ts) & (np.nan_to_num(pool.occurred_ts) <= now.timestamp())
+        session = np.isin(pool.kinds, SESSION_KINDS)
+        for i in np.flatnonzero(known & session):
+            spans.setdefault(pool.items[i].group, []).append(float(pool.occurred_ts[i]))
+        scenes.append(pool.occurred_ts[known & ~session])
     if spans:
         return sorted((min(v), max(v)) for v in spans.values())
-    return sorted((ts, ts) for ts in scenes)
+    return [(float(ts), float(ts)) for ts in np.sort(np.concatenate(scenes))] if scenes else []
 
 
 def _session_window(span: tuple[float, float], expression: str, names_event: bool = False) -> Window:
@@ -88,8 +86,8 @@ def resolve(query: str, now: datetime, pools: list[CandidatePool]) -> Window | N
         if not sessions:
             return None
         if first:
-            firsts = [p.occurred_ts[i] for p in pools for i, c in enumerate(p.items) if c.kind == "first_meeting"]
-            known = [t for t in firsts if not np.isnan(t)]
+            firsts = np.concatenate([p.occurred_ts[p.kinds == "first_meeting"] for p in pools])
+            known = [float(t) for t in firsts if not np.isnan(t)]
             span = (min(known), min(known)) if known else sessions[0]
             return _session_window(span, first.group(0), names_event=True)
         assert last is not None
