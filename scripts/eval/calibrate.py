@@ -335,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     name = profile_key(embedder)
     generic = sum(not thresholded(p) for p in pairs)
     print(f"embedder {embedder.name} (profile {name}), {len(pairs)} pairs from "
-          f"{', '.join(str(p) for p in args.pairs)} ({generic} generic recall pairs left out: answered by recency)")
+          f"{', '.join(str(p) for p in args.pairs)} ({generic} generic recall pairs left out: answered by the most memorable moment of their window)")
     print(f"thresholds chosen on {len(dev)} dev pairs; {len(test)} test pairs held out")
     print(report(choices, [pairs[i] for i in dev], sims[dev]))
     print(split_accuracy(choices, pairs, sims))

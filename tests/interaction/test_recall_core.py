@@ -202,3 +202,17 @@ def test_a_scene_and_an_explicit_memory_are_candidates_like_turns(tmp_path):
     assert gig.recall.memories[0].kind == "moment"
     code = services.retrieve(MAYA, "What is my locker code?", is_recall=True).recall
     assert code.outcome == "asserted" and code.memories[0].kind == "explicit_memory"
+
+
+def test_last_time_means_what_was_said_then_not_the_first_meeting_anchor(tmp_path):
+    """One first conversation holds both the first-meeting scene and a moment: "last time" is the moment."""
+    services, layout, clock = _services(tmp_path)
+    write_scene(layout, MAYA, None, when=clock.now(), scene_type="first_meeting", memorability=1.0)
+    moment = write_scene(layout, MAYA, GIG, when=clock.now() + timedelta(minutes=1), memorability=1.0)
+    _say(services, clock, "Hello! My name is Maya.", GIG, "I have to go now. Goodbye!")
+    services.on_scene_stored(MAYA)
+    clock.advance(24)
+    result = services.retrieve(MAYA, "Do you remember what I told you last time?", is_recall=True)
+    assert result.recall.outcome == "asserted" and result.scene.scene_id == moment.scene_id
+    first = services.retrieve(MAYA, "Do you remember the first time we met?", is_recall=True)
+    assert first.scene.scene_type == "first_meeting"

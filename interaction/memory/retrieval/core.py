@@ -136,7 +136,7 @@ class RetrievalCore:
         if window is None:
             return RecallDecision("abstained")
         in_window = [(self.rank(pool, query, vector), window.mask(pool.occurred_ts)) for pool, vector in live]
-        memorable = _most_memorable(in_window)
+        memorable = _most_memorable(in_window, window.names_event)
         if memorable is None:
             return RecallDecision("abstained", window=window)
         self.judge(query, [memorable])
@@ -170,16 +170,18 @@ def _distinct(judged: list[Judged]) -> list[Judged]:
     return out
 
 
-def _most_memorable(in_window: list[tuple[Ranked, np.ndarray]]) -> Judged | None:
-    """The window's most memorable item: the first-meeting scene where the window holds it (it is
-    what such a window is about), then memorability (scenes carry it), then a session's summary
-    (what "what did we talk about?" asks for) over single turns, then the latest."""
+def _most_memorable(in_window: list[tuple[Ranked, np.ndarray]], first_meeting: bool) -> Judged | None:
+    """The window's most memorable item. A first-meeting window is about its first-meeting scene;
+    any other window about what was said then, so the first-meeting anchor comes last there. Then
+    memorability (scenes carry it), then a session's summary (what "what did we talk about?" asks
+    for) over single turns, then the latest."""
     best: tuple[tuple, Judged] | None = None
     for ranked, keep in in_window:
         pool = ranked.pool
         for i in np.flatnonzero(keep):
             c = pool.items[i]
-            key = (c.kind == "first_meeting", float(pool.memorability[i]), c.kind == "episode", float(pool.occurred_ts[i]))
+            key = ((c.kind == "first_meeting") == first_meeting, float(pool.memorability[i]), c.kind == "episode",
+                   float(pool.occurred_ts[i]))
             if best is None or key > best[0]:
                 best = (key, Judged(c, float(ranked.dense[i]), float(ranked.lexical[i]),
                                     float(ranked.coverage[i]), float(ranked.fused[i])))
