@@ -133,6 +133,17 @@ def report(cal: RecallCalibration, asked: list[Asked]) -> dict[str, int]:
     return dict(counts)
 
 
+def dense_only(asked: list[Asked], threshold: float) -> dict[str, int]:
+    """The decision before issue 12 without its word rules: the most similar memory, asserted when its
+    cosine reaches the embedder profile's recall_threshold (no offer band)."""
+    counts: Counter[str] = Counter()
+    for a in asked:
+        top = max(a.judged, key=lambda j: j.dense)
+        kind = "untold" if a.told is None else ("told" if top.candidate.memory_id == a.told else "told_wrong_best")
+        counts[f"{kind}:{'asserted' if top.dense >= threshold else 'abstained'}"] += 1
+    return dict(counts)
+
+
 def _rates(counts: dict[str, int]) -> str:
     told = sum(v for k, v in counts.items() if k.startswith("told"))
     untold = sum(v for k, v in counts.items() if k.startswith("untold"))
@@ -192,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     print("calibration:", json.dumps(cal.model_dump()))
     print("dev :", _rates(report(cal, dev)))
     print("test:", _rates(report(cal, test)))
+    recall_threshold = settings.interaction.visual_memory.embedder_profiles[PROFILE].recall_threshold
+    print(f"baseline, dense cosine >= recall_threshold {recall_threshold} alone:")
+    print("  dev :", _rates(dense_only(dev, recall_threshold)))
+    print("  test:", _rates(dense_only(test, recall_threshold)))
     people_dev, people_test = load_people(args.labels / "dev.jsonl"), load_people(args.labels / "test.jsonl")
     specific_dev = [q["q"] for p in people_dev for q in p["questions"]]
     specific_test = [q["q"] for p in people_test for q in p["questions"]]
