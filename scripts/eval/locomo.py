@@ -43,8 +43,9 @@ from interaction.memory.chroma_store import make_client
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.episodic import EpisodicMemory
 from interaction.memory.retrieval.candidates import CandidatePool
-from interaction.memory.retrieval.core import RetrievalCore
+from interaction.memory.retrieval.core import Judged, Ranked, RetrievalCore
 from interaction.memory.retrieval.text_pool import TextPools
+from interaction.memory.retrieval.verifier import build_verifier
 from scripts.eval.locomo_data import CATEGORIES, Conversation, Question, Session, load
 from scripts.eval.stats import percentile
 from scripts.shared_data import shared_path
@@ -150,8 +151,20 @@ class Tally:
         return {k: counts.get(k, 0) / self.questions if self.questions else 0.0 for k in ks}
 
 
+def verified(core: RetrievalCore, ranked: Ranked, question: str, n: int) -> np.ndarray:
+    """The fused order with its n best reordered by the recall decision's probability (dense,
+    coverage and the verifier's score together): the verification stage of the core."""
+    top = ranked.order[:n]
+    judged = [Judged(ranked.pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
+                     float(ranked.coverage[i]), float(ranked.fused[i])) for i in top]
+    core.judge(question, judged)
+    scores = ranked.fused.copy()
+    scores[top] = ranked.fused.max() + 1.0 + np.array([j.probability for j in judged])
+    return scores
+
+
 def evaluate(core: RetrievalCore, memory: EpisodicMemory, pool: CandidatePool, conv: Conversation, ks: list[int],
-             tallies: dict[str, Tally], split: str, query_times: list[float]) -> int:
+             tallies: dict[str, Tally], split: str, query_times: list[float], rerank: int = 0) -> int:
     """Adds each answerable question to its category's tally, its split's and 'all'; returns questions skipped."""
     labels = label_pool(pool, conv)
     skipped = 0
@@ -160,7 +173,8 @@ def evaluate(core: RetrievalCore, memory: EpisodicMemory, pool: CandidatePool, c
             skipped += 1
             continue
         started = time.perf_counter()
-        fused = core.rank(pool, q.question, memory.embed_query(q.question)).fused
+        ranked = core.rank(pool, q.question, memory.embed_query(q.question))
+        fused = verified(core, ranked, q.question, rerank) if rerank else ranked.fused
         query_times.append(time.perf_counter() - started)
         ranking, turns = ranked_sessions(fused, labels), ranked_turns(fused, labels, max(ks))
         for key in (_category(q), split, "all"):
@@ -192,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fusion", choices=["zscore", "rrf", "weighted"], default=None, help="default: config")
     parser.add_argument("--lexical-weight", type=float, default=None, help="default: config")
     parser.add_argument("--context-turns", type=int, default=None, help="default: config")
+    parser.add_argument("--rerank", type=int, default=0,
+                        help="reorder the N best candidates by the recall decision (verifier included); 0: ranking only")
     args = parser.parse_args(argv)
     ks = sorted(set(args.k))
     try:
@@ -205,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {k: v for k, v in (("fusion", args.fusion), ("lexical_weight", args.lexical_weight),
                                    ("context_turns", args.context_turns)) if v is not None}
     recall = recall.model_copy(update=overrides)
-    core = RetrievalCore(recall, None, None)  # type: ignore[arg-type]  # ranking only: no decision
+    verifier = build_verifier(recall.verifier, recall.verifier_model) if args.rerank else None
+    core = RetrievalCore(recall, verifier, recall.decision_for(embedder.name))  # type: ignore[arg-type]
     tallies: dict[str, Tally] = defaultdict(Tally)
     store_times: list[float] = []
     query_times: list[float] = []
@@ -220,10 +237,12 @@ def main(argv: list[str] | None = None) -> int:
         for n, conv in enumerate(conversations):
             store_times += store_conversation(memory, clock, conv)
             split = "dev" if n < DEV_CONVERSATIONS else "test"
-            skipped += evaluate(core, memory, pools.pool(conv.sample_id), conv, ks, tallies, split, query_times)
+            skipped += evaluate(core, memory, pools.pool(conv.sample_id), conv, ks, tallies, split, query_times,
+                                args.rerank)
     print(f"{len(conversations)} conversations, {len(store_times)} sessions stored with {embedder.name}; "
           f"{tallies['all'].questions} questions ({skipped} without resolvable evidence skipped); "
-          f"fusion {recall.fusion} (lexical weight {recall.lexical_weight}), context turns {recall.context_turns}")
+          f"fusion {recall.fusion} (lexical weight {recall.lexical_weight}), context turns {recall.context_turns}, "
+          f"rerank {args.rerank or 'off'}")
     print("\n".join(_table(tallies, ks)))
     times = {"mean": sum(store_times) / len(store_times) if store_times else None,
              "p50": percentile(store_times, 50), "p95": percentile(store_times, 95)}
