@@ -12,13 +12,11 @@ from typing import Literal
 
 import numpy as np
 
+from interaction.memory.fusion import zscore
+
 FusionMethod = Literal["zscore", "rrf", "weighted"]
 RRF_K = 60.0  # the constant of Cormack et al. (2009)
-
-
-def _z(x: np.ndarray) -> np.ndarray:
-    sd = float(x.std())
-    return (x - x.mean()) / sd if sd > 1e-9 else np.zeros_like(x)
+EPS = 1e-9  # a channel that scores every candidate alike adds nothing
 
 
 def _ranks(x: np.ndarray) -> np.ndarray:
@@ -40,7 +38,7 @@ def fuse(dense: np.ndarray, lexical: np.ndarray, method: FusionMethod = "zscore"
     if not len(dense):
         return np.zeros(0)
     if method == "zscore":
-        return dense_weight * _z(dense) + lexical_weight * _z(lexical)
+        return dense_weight * zscore(dense, EPS) + lexical_weight * zscore(lexical, EPS)
     if method == "rrf":
         return dense_weight / (RRF_K + _ranks(dense)) + lexical_weight / (RRF_K + _ranks(lexical))
     return dense_weight * _minmax(dense) + lexical_weight * _minmax(lexical)
