@@ -115,6 +115,8 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
     text = _episode_gist(m.text) if m.kind == "episode" else _quote(m.text, 300)
     if m.kind == "first_meeting":
         return f"{_relative_day(m.occurred_at, r.now)} was the first time we met, when you introduced yourself to me"
+    if m.kind == "observation":  # something Nadine saw, not something the person said
+        return f"{_relative_day(m.occurred_at, r.now)} I saw: {text}"
     return f"{_relative_day(m.occurred_at, r.now)} you told me: '{text}'"
 
 
