@@ -3,6 +3,7 @@ is tuned on it; the fusion method is chosen on the dev conversations only).
 
     python -m scripts.eval.locomo [--k 1 5 10] [--limit-conversations N] [--data PATH]
                                   [--fusion zscore|rrf|weighted] [--lexical-weight W] [--context-turns N]
+                                  [--rerank N]
 
 Each conversation becomes one "user" (user id = sample id, name = speaker_a, one Chroma collection).
 Each session is saved the way interaction saves a finished conversation (EpisodicMemory.save: the
@@ -10,7 +11,9 @@ offline summary, the transcript and one document per turn with its neighbouring 
 the session's own date ("%I:%M %p on %d %B, %Y"), never "now". Both speakers are people, so every turn
 is a user turn prefixed by the speaker's name; a shared photo is given by its caption. For every
 question with resolvable evidence the retrieval core ranks the user's candidates (dense MiniLM +
-BM25, fused), a session ranks by its best candidate, and a question counts as found at k when a
+BM25, fused) and verifies the best ones as on a recall turn (the calibrated decision's probability,
+cross-encoder included, reorders the verify_top best; --rerank 0 ranks only), a session ranks by its
+best candidate, and a question counts as found at k when a
 session holding any of its evidence is among the k best ("session R@k") and when an evidence turn
 itself is among the k best candidates ("turn R@k"); a random ranking's expected session recall is
 printed beside it. Conversations are split: the first DEV_CONVERSATIONS are the dev split (fusion
@@ -206,8 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fusion", choices=["zscore", "rrf", "weighted"], default=None, help="default: config")
     parser.add_argument("--lexical-weight", type=float, default=None, help="default: config")
     parser.add_argument("--context-turns", type=int, default=None, help="default: config")
-    parser.add_argument("--rerank", type=int, default=0,
-                        help="reorder the N best candidates by the recall decision (verifier included); 0: ranking only")
+    parser.add_argument("--rerank", type=int, default=None,
+                        help="reorder the N best candidates by the recall decision (verifier included); "
+                             "default: interaction.retrieval.recall.verify_top, as on a recall turn; 0: ranking only")
     args = parser.parse_args(argv)
     ks = sorted(set(args.k))
     try:
@@ -221,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {k: v for k, v in (("fusion", args.fusion), ("lexical_weight", args.lexical_weight),
                                    ("context_turns", args.context_turns)) if v is not None}
     recall = recall.model_copy(update=overrides)
+    if args.rerank is None:
+        args.rerank = recall.verify_top
     verifier = build_verifier(recall.verifier, recall.verifier_model) if args.rerank else None
     core = RetrievalCore(recall, verifier, recall.decision_for(embedder.name))  # type: ignore[arg-type]
     tallies: dict[str, Tally] = defaultdict(Tally)
