@@ -54,7 +54,7 @@ def forget_in_interaction(
     all_names = known_names(layout, user_id, names or ())
     pseudonym = pseudonym or new_pseudonym()
     removed = dict(services.forget_user(user_id)) if services is not None else {}
-    removed.update(forget_user_files(layout, user_id, all_names, pseudonym, settings.common.log_dir))
+    removed.update(forget_user_files(layout, user_id, all_names, pseudonym))
     if settings.interaction.chroma.mode == "embedded":
         removed["chroma_folders"] = _purge_chroma(layout)
     if settings.interaction.study.enabled:

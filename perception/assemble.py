@@ -105,6 +105,5 @@ def build(settings: NadineSettings, layout: DataLayout, bus: Bus, clock: Clock,
         registrar=Registrar(p.faces, layout, faces, profiles, b.recognizer, bus, clock, memory),
         memory=memory, capture=ViewCapture(layout, bus, p.camera.frame_timeout_s),
         identify_every_n=p.faces.identify_every_n_frames, detect_max_side=p.faces.detect_max_side, fer=fer, preview=preview,
-        log_dir=settings.common.log_dir,
     )
     return perception

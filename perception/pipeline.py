@@ -13,7 +13,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import cv2
@@ -67,7 +66,6 @@ class Perception:
         self, *, bus: Bus, backends: Backends, tracker: ActiveUserTracker, announcer: Announcer,
         registrar: Registrar, memory: SelectiveMemory | NoVisualMemory, capture: ViewCapture,
         identify_every_n: int, detect_max_side: int = 0, fer: FerSampler | None = None, preview: bool = False,
-        log_dir: Path | None = None,
     ) -> None:
         self.bus = bus
         self.b = backends
@@ -80,7 +78,6 @@ class Perception:
         self.detect_max_side = detect_max_side
         self.fer = fer
         self.preview = preview
-        self.log_dir = log_dir  # a forget also masks the user in the process logs
         self._stage_errors: set[tuple[str, str, str]] = set()
         self.events: queue.Queue[tuple[Callable[[Any, float], None], Any, float]] = queue.Queue()
         self._was_tracking = False
@@ -122,7 +119,7 @@ class Perception:
             log.warning("forget_user with invalid user id %r refused", msg.user_id)
             return
         forget_in_perception(msg.user_id, self.registrar.layout, self.b.recognizer, self.registrar,
-                             self.tracker, self.bus, msg.pseudonym, self.log_dir)
+                             self.tracker, self.bus, msg.pseudonym)
 
     # --- the frame step ----------------------------------------------------------------------------
 

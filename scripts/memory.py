@@ -148,7 +148,7 @@ def forget(settings: NadineSettings, layout: DataLayout, user_id: str, use_bus: 
         report["processes"] = answers.answers
         report["missing"] = sorted({p for p in answers.online if p in PROCESSES} - set(answers.answers))
     interaction_live = answers is not None and "interaction" in answers.online
-    local = forget_user_files(layout, user_id, names, pseudonym, settings.common.log_dir)
+    local = forget_user_files(layout, user_id, names, pseudonym)
     if not interaction_live:
         local["text_memories"] = forget_chroma(settings, layout, user_id)
     report["local"] = local

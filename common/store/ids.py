@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from datetime import datetime
 
 USER_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# names too generic to scrub from free text (logs, study records) without mangling everything else
+UNSCRUBBABLE_NAMES = frozenset({"", "unknown", "none", "null", "user", "nadine"})
 
 
 class InvalidUserId(ValueError):
