@@ -109,9 +109,11 @@ if ! broker_answers; then
 fi
 
 [ "$DETACH" = 1 ] || trap cleanup INT TERM EXIT
-export NADINE_LOG_TO_FILE=0   # this script owns logs/<process>.log (tracebacks included)
+# each process writes logs/<process>.log itself (rotated, ids and names pseudonymised, uncaught
+# exceptions included); <process>.out keeps only what bypasses logging (a crash in native code)
+export NADINE_LOG_CONSOLE=0
 for name in "${PROCESSES[@]}"; do
-  "$PY" -m "$name" >> "$LOG_DIR/$name.log" 2>&1 &
+  "$PY" -m "$name" >> "$LOG_DIR/$name.out" 2>&1 &
   echo $! > "$RUN_DIR/$name.pid"
   echo "[nadine] started $name (pid $!), log $LOG_DIR/$name.log" >&2
 done

@@ -127,14 +127,22 @@ def log_pseudonym(layout: DataLayout, user_id: str) -> str:
     return PseudonymFilter(layout, pseudonym_key(layout)).pseudonym(user_id)
 
 
-def setup_logging(process: str, log_dir: Path | None, level: str = "INFO", data_root: Path | None = None) -> None:
-    """`data_root`: where user_ids.json lives; given, every handler pseudonymises ids and names."""
+def _log_uncaught(exc_type, exc, tb) -> None:
+    logging.getLogger("nadine").critical("uncaught exception", exc_info=(exc_type, exc, tb))
+
+
+def setup_logging(
+    process: str, log_dir: Path | None, level: str = "INFO", data_root: Path | None = None, console: bool = True,
+) -> None:
+    """`data_root`: where user_ids.json lives; given, every handler pseudonymises ids and names.
+    `console`: also write to stderr (off under start_nadine.sh, which keeps stderr only for crashes of
+    native code). Uncaught exceptions, of any thread, go through the same handlers and filter."""
     root = logging.getLogger()
     root.setLevel(level)
     for handler in list(root.handlers):
         root.removeHandler(handler)
     formatter = logging.Formatter(FORMAT)
-    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)] if console or log_dir is None else []
     if log_dir is not None:
         log_dir.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.handlers.RotatingFileHandler(
@@ -150,3 +158,5 @@ def setup_logging(process: str, log_dir: Path | None, level: str = "INFO", data_
         root.addHandler(handler)
     for noisy in ("httpx", "chromadb", "urllib3", "httpcore", "openai"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    sys.excepthook = _log_uncaught
+    threading.excepthook = lambda args: _log_uncaught(args.exc_type, args.exc_value, args.exc_traceback)
