@@ -78,8 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     worker.start()
     ctx.bus.start()  # `online` is announced only now, when a turn can be answered
     online = "offline rules" if not dm.deps.llm.any_online() else "LLM endpoint"
-    log.info("interaction running (data root %s, %s pipeline, %s)", ctx.layout.root,
-             ctx.settings.interaction.pipeline_mode, online)
+    log.info("interaction running (data root %s, %s)", ctx.layout.root, online)
     try:
         ctx.stop_event.wait()
     finally:

@@ -81,7 +81,7 @@ class DialogueManager:
             settings, layout, clock, LlmRegistry(cfg.llm, environ), self.keeper, services, WebSearch(environ),
             on_understood=self._publish_affect,
         )
-        self.graph = TurnGraph(self.deps, cfg.pipeline_mode)
+        self.graph = TurnGraph(self.deps)
         self.forgetting = ForgetConversation()
         self.session = Session()
         self._language_file = layout.runtime_dir / "runtime_language.json"

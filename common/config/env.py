@@ -33,7 +33,6 @@ ENV_KEYS: dict[str, str] = {
     # reference §1.4
     "NADINE_ENABLE_VISION_AGENT": "interaction.enable_vision_agent",
     "NADINE_ENABLE_MEMORY_AGENTS": "interaction.enable_memory_agents",
-    "NADINE_PIPELINE_MODE": "interaction.pipeline_mode",
     "NADINE_ENABLE_VISUAL_MEMORY": "common.enable_visual_memory",
     "NADINE_STORAGE_TRIGGER": "perception.selective_memory.trigger",
     "NADINE_STORAGE_EMOTION_SOURCE": "perception.selective_memory.emotion_source",

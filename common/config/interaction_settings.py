@@ -89,7 +89,6 @@ class StudySettings(Section):
 
 
 class InteractionSettings(Section):
-    pipeline_mode: Literal["merged", "legacy"] = Field("merged", description="NADINE_PIPELINE_MODE")
     enable_vision_agent: bool = Field(True, description="NADINE_ENABLE_VISION_AGENT")
     enable_memory_agents: bool = Field(True, description="NADINE_ENABLE_MEMORY_AGENTS")
     default_language: str = "en-US"

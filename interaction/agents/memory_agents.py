@@ -14,6 +14,7 @@ from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.offline.extract import extract_profile
 from interaction.profiles import Identity, MemoryUpdate
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
+from interaction.state import TurnState
 
 log = logging.getLogger("nadine.interaction.memory_agents")
 
@@ -38,7 +39,7 @@ def extract(deps: AgentDeps, text: str, identity: Identity, history: list[tuple[
     return extract_profile(text)
 
 
-def update_profile(deps: AgentDeps, state: dict) -> dict:
+def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     if state.get("name_confirmation") or not deps.settings.interaction.enable_memory_agents:
         return {}
     identity: Identity = state["identity"]
@@ -55,7 +56,7 @@ def update_profile(deps: AgentDeps, state: dict) -> dict:
     return result
 
 
-def retrieve(deps: AgentDeps, state: dict) -> RetrievalResult | None:
+def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
     identity: Identity = state["identity"]
     if deps.services is None or not deps.settings.interaction.enable_memory_agents or not identity.known:
         return None

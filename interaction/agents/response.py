@@ -8,11 +8,12 @@ from interaction.names import confirmation_question
 from interaction.offline.replies import offline_reply
 from interaction.prompts import image_data_url, response_messages
 from interaction.reply_inputs import ReplyInputs
+from interaction.state import TurnState
 
 AGENT = "response_agent"
 
 
-def reply_inputs(deps: AgentDeps, state: dict) -> ReplyInputs:
+def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
     u = state["understanding"]
     retrieval = state.get("retrieval")
     recall = bool(state.get("is_recall"))
@@ -34,7 +35,7 @@ def reply_inputs(deps: AgentDeps, state: dict) -> ReplyInputs:
     )
 
 
-def respond(deps: AgentDeps, state: dict) -> str:
+def respond(deps: AgentDeps, state: TurnState) -> str:
     r = reply_inputs(deps, state)
     if r.confirmation:
         return confirmation_question(r.confirmation)

@@ -12,6 +12,7 @@ from interaction.guards import GuardContext, apply_guards
 from interaction.llm import LlmError, parse_json
 from interaction.offline import understand_rules as offline
 from interaction.prompts import UNDERSTAND_SYSTEM, history_text
+from interaction.state import TurnState
 from interaction.turn_understanding import INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 log = logging.getLogger("nadine.interaction.understand")
@@ -54,7 +55,7 @@ def apply_pins(u: TurnUnderstanding, pins: dict[str, Any], text: str) -> TurnUnd
     return u.model_copy(update=update) if update else u
 
 
-def understand(deps: AgentDeps, state: dict) -> TurnUnderstanding:
+def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
     text = state["text"]
     identity = state["identity"]
     pending = bool(state.get("name_confirmation"))
