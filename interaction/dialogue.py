@@ -306,8 +306,10 @@ class DialogueManager:
             "robot_intensity": u.emotion.intensity if u else None,
             "visual": {"injected": r.injected, "scene_id": r.scene_id, "similarity": r.similarity,
                        "description": r.description, "user_message": r.user_message} if r else None,
-            # the reply is produced whole, so its first sentence is ready when the reply is
-            "latency_s": round(latency, 4), "latency_first_sentence_s": round(latency, 4),
+            # nothing streams: the reply is produced whole, so a first-sentence latency is not measured
+            "latency_s": round(latency, 4), "latency_first_sentence_s": None,
+            # offline replies quote the scene by template, so "the reply references it" measures nothing
+            "reply_offline": self.deps.turn_offline or self.deps.llm.for_agent("response_agent") is None,
         })
 
     # --- runtime language ------------------------------------------------------------------------
