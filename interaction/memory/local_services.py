@@ -22,7 +22,7 @@ from common.store.ids import is_valid_user_id
 from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
 from common.vision.base import BackendUnavailable
-from interaction.agents.vision import VisionAgent
+from interaction.current_view import VisionAgent
 from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.chroma_store import make_client
 from interaction.memory.episodic import EpisodicMemory
