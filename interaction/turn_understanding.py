@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, Field, field_validator
 
-EMOTION_LABELS = ("happy", "sad", "angry", "fearful", "disgusted", "surprised", "neutral")
-EmotionLabel = Literal["happy", "sad", "angry", "fearful", "disgusted", "surprised", "neutral"]
+from common.emotions import EmotionLabel, coerce_label
 
 INTENTS = ("first_greeting", "update_user_info", "end_conversation", "language_change", "continue_conversation")
 TOOL_AGENTS = ("search_agent", "knowledge_rag_agent", "vision_agent")
 PLAN_AGENTS = (*TOOL_AGENTS, "response_agent")
-
-# Labels a model may answer with that mean one of ours; anything else becomes neutral.
-_LABEL_ALIASES = {
-    "joy": "happy", "happiness": "happy", "excited": "happy", "sadness": "sad", "anger": "angry",
-    "fear": "fearful", "afraid": "fearful", "disgust": "disgusted", "surprise": "surprised",
-}
-
-
-def coerce_label(label: object) -> EmotionLabel:
-    text = str(label or "").strip().lower()
-    text = _LABEL_ALIASES.get(text, text)
-    return text if text in EMOTION_LABELS else "neutral"  # type: ignore[return-value]
-
 
 class Emotion(BaseModel):
     label: EmotionLabel = "neutral"

@@ -8,9 +8,10 @@ from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
+from common.emotions import EmotionLabel
 from interaction import cues
 from interaction.offline.extract import extract_profile
-from interaction.turn_understanding import Emotion, EmotionLabel, PlanStep, TurnUnderstanding
+from interaction.turn_understanding import Emotion, PlanStep, TurnUnderstanding
 
 EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
     "happy": ("happy", "glad", "delighted", "thrilled", "excited", "overjoyed", "joy", "joyful", "wonderful",
