@@ -43,6 +43,7 @@ from interaction.offline.extract import answer_name
 from interaction.profiles import ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
 from interaction.session import Session
+from interaction.state import TurnState
 from interaction.turn_understanding import TurnUnderstanding
 
 log = logging.getLogger("nadine.interaction.dm")
@@ -225,7 +226,7 @@ class DialogueManager:
             self.out.publish(t.USER_INFO, UserInfo(user_name=ident.name or "", user_id=ident.user_id or ""))
             log.info("name settled: %s is %s (%s)", ident.name, ident.user_id, outcome.kind)
 
-    def _speak(self, text: str, result: dict, start: float) -> None:
+    def _speak(self, text: str, result: TurnState, start: float) -> None:
         """The reply is ready: say it (and wave on a greeting or farewell) before anything else runs."""
         self._reply_latency = time.monotonic() - start
         if result.get("language") and result["language"] != self.language:
@@ -241,7 +242,7 @@ class DialogueManager:
             self.out.publish(t.ANIMATION, Animation(value=WAVE))
         self._greets = greets
 
-    def _finish(self, text: str, result: dict) -> TurnResult:
+    def _finish(self, text: str, result: TurnState) -> TurnResult:
         s = self.session
         outcome = result.get("profile_outcome")
         if outcome is not None:
@@ -274,7 +275,7 @@ class DialogueManager:
         return turn
 
     @staticmethod
-    def _retrieved(result: dict) -> RetrievedScene | None:
+    def _retrieved(result: TurnState) -> RetrievedScene | None:
         retrieval = result.get("retrieval")
         scene = retrieval.scene if retrieval else None
         if scene is None:
@@ -285,7 +286,7 @@ class DialogueManager:
             scene_type=scene.scene_type, selected_by=scene.selected_by,
         )
 
-    def _publish_affect(self, state: dict, u: TurnUnderstanding, suppress: bool = False) -> None:
+    def _publish_affect(self, state: TurnState, u: TurnUnderstanding, suppress: bool = False) -> None:
         self._affect_sent = True
         self.out.publish(t.AFFECT_STATE, AffectState(
             label=u.emotion.label, arousal=self.deps.affect.arousal, intensity=u.emotion.intensity,
