@@ -43,8 +43,9 @@ def test_quick_handlers_skip_the_hop_and_a_slow_one_leaves_the_network_thread(bu
     receiver.subscribe(t.AFFECT_STATE, handler)
     time.sleep(0.2)
     for label in ("first", "slow", "after-slow"):
+        before = len(threads)
         sender.publish(t.AFFECT_STATE, affect(label))
-        _wait(lambda n=len(threads): len(threads) > n)
+        _wait(lambda n=before: len(threads) > n)
         assert receiver.drain(5)
     sender.publish(t.AFFECT_STATE, affect("quick"))  # only on the dispatcher now, however quick
     _wait(lambda: len(threads) == 4)

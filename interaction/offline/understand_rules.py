@@ -10,6 +10,7 @@ from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from common.emotions import EmotionLabel
 from interaction import cues
+from interaction.offline import fact_changes
 from interaction.offline.extract import extract_profile
 from interaction.turn_understanding import Emotion, PlanStep, TurnUnderstanding
 
@@ -105,7 +106,7 @@ def understand(text: str) -> TurnUnderstanding:
         intent = "language_change"
     elif cues.is_unambiguous_farewell(text):
         intent = "end_conversation"
-    elif profile.user_name or profile.facts():
+    elif profile.user_name or profile.facts() or fact_changes.states_a_change(text):
         intent = "update_user_info"
     elif cues.is_greeting(text):
         intent = "first_greeting"

@@ -108,7 +108,7 @@ def evaluate(photos: list[Photo], configured: float, max_far: float) -> dict:
     }
 
 
-def _pct(value: float | None) -> str:
+def _as_percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f} %"
 
 
@@ -123,11 +123,11 @@ def table(result: dict) -> str:
     for fold in result["folds"]:
         held = fold["held_out_part"]
         lines.append(f"{fold['chosen_on']:<22}{fold['threshold']:>8.3f}{fold['reported_on']:>16}"
-                     f"{_pct(held['true_accept_rate']):>10}{_pct(held['false_accept_rate']):>10}"
+                     f"{_as_percent(held['true_accept_rate']):>10}{_as_percent(held['false_accept_rate']):>10}"
                      f"{str(held['same_pairs']) + '/' + str(held['different_pairs']):>18}{_gap(held):>22}")
     for i, on_part in enumerate(result["configured_on_parts"], 1):
         lines.append(f"{'configured (all)':<22}{result['configured_threshold']:>8.3f}{f'part {i} (tuned)':>16}"
-                     f"{_pct(on_part['true_accept_rate']):>10}{_pct(on_part['false_accept_rate']):>10}"
+                     f"{_as_percent(on_part['true_accept_rate']):>10}{_as_percent(on_part['false_accept_rate']):>10}"
                      f"{str(on_part['same_pairs']) + '/' + str(on_part['different_pairs']):>18}{_gap(on_part):>22}")
     return "\n".join(lines)
 

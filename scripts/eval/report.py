@@ -10,7 +10,7 @@ the scene-injection rate (turns with an injected scene / turns) and the reply-re
 reply came from a language model). A figure no record measured (null in every record: today
 latency_first_sentence_s, since nothing streams, and reply_references_scene when every reply came from
 the offline rules, which quote the scene by template) is reported as "not measured", never as a copy
-of another figure. Prints tables and one JSON line; --png draws the same numbers with Pillow.
+of another figure. Prints tables and one JSON line; --png draws the same numbers with matplotlib.
 """
 
 from __future__ import annotations
