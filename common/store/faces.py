@@ -78,12 +78,13 @@ class FaceStore:
 
     def images(self, user_id: str) -> list[Path]:
         folder = self.layout.faces_dir(user_id)
-        if not folder.is_dir():
+        try:
+            return sorted(
+                p for p in folder.iterdir()
+                if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith(".")
+            )
+        except FileNotFoundError:  # no faces yet, or a forget renamed the folder away just now
             return []
-        return sorted(
-            p for p in folder.iterdir()
-            if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith(".")
-        )
 
     def count(self, user_id: str) -> int:
         return len(self.images(user_id))
