@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 from common import topics as t
@@ -68,6 +69,12 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
     bus.subscribe(t.FORGET_USER, forget)
 
 
+def tick_every_second(stop: threading.Event, worker: Worker, dm: DialogueManager) -> None:
+    """Time passing is an event too: a person out of view past the grace period ends the session."""
+    while not stop.wait(1.0):
+        worker.submit(dm.tick)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = base_parser("interaction").parse_args(argv)
     ctx = start_process("interaction", args)
@@ -76,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     worker = Worker()
     wire(ctx, dm, services, worker)
     worker.start()
+    threading.Thread(target=tick_every_second, args=(ctx.stop_event, worker, dm), name="presence", daemon=True).start()
     ctx.bus.start()  # `online` is announced only now, when a turn can be answered
     online = "offline rules" if not dm.deps.llm.any_online() else "LLM endpoint"
     log.info("interaction running (data root %s, %s pipeline, %s)", ctx.layout.root,

@@ -27,6 +27,7 @@ ENV_KEYS: dict[str, str] = {
     "NADINE_CHROMA_MODE": "interaction.chroma.mode",
     "NADINE_CHROMA_HOST": "interaction.chroma.host",
     "NADINE_CHROMA_PORT": "interaction.chroma.port",
+    "NADINE_PRESENCE_GRACE_S": "interaction.presence_grace_s",
     "NADINE_TTS": "control.tts.provider",
     "NADINE_ROBOT_DRIVER": "control.driver.kind",
     "NADINE_SERIAL_PORT": "control.driver.serial_port",

@@ -97,6 +97,8 @@ class InteractionSettings(Section):
     name_high_similarity: float = Field(0.8, ge=0, le=1)
     name_low_similarity: float = Field(0.6, ge=0, le=1)
     vision_capture_timeout_s: float = Field(3.0, gt=0)
+    presence_grace_s: float = Field(
+        30.0, ge=0, description="NADINE_PRESENCE_GRACE_S; out of view for less than this and back: same session")
     llm: LlmSettings = LlmSettings()
     visual_memory: VisualMemorySettings = VisualMemorySettings()
     retrieval: RetrievalSettings = RetrievalSettings()

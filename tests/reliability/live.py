@@ -16,7 +16,7 @@ from tests.support import Broker, Recorder, make_bus, unique_root
 FAST = (
     "perception.faces.no_face_timeout_s=1.5", "perception.faces.announce_period_s=1.0",
     "perception.faces.registration_wait_s=3.0", "perception.selective_memory.decision_wait_s=3.0",
-    "perception.camera.retry_s=0.5",
+    "perception.camera.retry_s=0.5", "interaction.presence_grace_s=0",
 )
 WATCHED = (t.USER_DETECTED, t.FACE_STORED, t.SCENE_STORED, t.STORAGE_DECISION, t.TURN_RESULT,
            t.USER_FORGOTTEN, t.START_SPEAK)
