@@ -62,7 +62,7 @@ class VisualMemorySettings(Section):
             similarity_threshold=0.35, recall_threshold=0.13, first_meeting_recall_threshold=0.32
         ),
         # chosen by scripts.eval.calibrate on scripts/eval/calibration_pairs/minilm_*.jsonl (291 pairs) and
-        # written to config/interaction.yaml: strict on ordinary turns (above every small-talk pair),
+        # written to config/generated/embedder_profiles.yaml: strict on ordinary turns (above every small-talk pair),
         # generic "last time" recall questions go by recency rather than similarity
         "minilm_onnx": EmbedderProfile(
             similarity_threshold=0.491, recall_threshold=0.26, first_meeting_recall_threshold=0.347
