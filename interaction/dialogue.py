@@ -30,8 +30,8 @@ from common.messages import (
     UserInput,
 )
 from common.store import DataLayout, ProfileStore, is_valid_user_id
-from common.store.faces import FaceStore
 from common.store.atomic import atomic_write_json, read_json
+from common.store.faces import FaceStore
 from common.store.forget import new_pseudonym
 from interaction import cues
 from interaction.agents import memory_agents

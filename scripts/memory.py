@@ -126,16 +126,18 @@ def forget_chroma(settings: NadineSettings, layout: DataLayout, user_id: str) ->
     """Delete the user's collection with interaction's own code, then purge what Chroma leaves."""
     from common.embedding.chroma import NadineEmbeddingFunction
     from common.embedding.registry import offline_text_embedder
-    from interaction.memory.chroma_store import make_client
+    from interaction.memory.chroma_store import episodic_persist_dir, make_client, robot_database
     from interaction.memory.episodic import EpisodicMemory
 
-    if not layout.chroma_dir.is_dir():
+    chroma = settings.interaction.chroma
+    if chroma.mode == "embedded" and not layout.chroma_dir.is_dir():
         return 0
-    client = make_client(settings.interaction.chroma, layout.chroma_dir)
+    client = make_client(chroma, layout.chroma_dir, robot_database(settings.common.robot_id))
     episodic = EpisodicMemory(client, NadineEmbeddingFunction(offline_text_embedder()), Clock(None))
     removed = episodic.forget(user_id)
-    if settings.interaction.chroma.mode == "embedded":
-        purge_chroma_remnants(layout.chroma_dir)
+    persist_dir = episodic_persist_dir(chroma, layout.chroma_dir)
+    if persist_dir is not None:
+        purge_chroma_remnants(persist_dir)
     return removed
 
 
@@ -191,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"memory: {exc}", file=sys.stderr)
         return 2
-    layout = DataLayout(settings.common.data_dir)
+    layout = DataLayout(settings.common.data_dir, settings.common.robot_id)
     if args.command == "list":
         rows = list_users(layout)
         print(f"{'user_id':<16} {'name':<24} {'scenes':>6} {'faces':>5} profile")

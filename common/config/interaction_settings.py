@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field
@@ -79,6 +80,9 @@ class ChromaSettings(Section):
     mode: Literal["embedded", "http"] = "embedded"
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
+    server_persist_dir: Path | None = Field(
+        None, description="NADINE_CHROMA_SERVER_PATH; the server's `chroma run --path` folder when this machine "
+        "reaches it: a forget vacuums it (else deleted rows linger in the server's free pages)")
 
 
 class StudySettings(Section):

@@ -23,8 +23,8 @@ from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
 from common.vision.base import BackendUnavailable
 from interaction.agents.vision import VisionAgent
+from interaction.memory.chroma_store import make_client, robot_database
 from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
-from interaction.memory.chroma_store import make_client
 from interaction.memory.episodic import EpisodicMemory
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
@@ -62,7 +62,8 @@ class LocalMemoryServices:
         self.scenes = SceneStore(layout)
         # text memory stays local whatever the retrieval embedder (reference §8 item 11)
         self.episodic = EpisodicMemory(
-            make_client(settings.interaction.chroma, layout.chroma_dir), NadineEmbeddingFunction(offline), clock
+            make_client(settings.interaction.chroma, layout.chroma_dir, robot_database(settings.common.robot_id)),
+            NadineEmbeddingFunction(offline), clock
         )
         seed_rag_files(layout.rag_files_dir)
         self.knowledge_base = KnowledgeBase(
