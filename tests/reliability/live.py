@@ -31,8 +31,8 @@ def rss_kb(pid: int) -> int:
 
 class LiveSuite:
     def __init__(self, broker: Broker, tmp: Path, overrides: tuple[str, ...] = (), env: dict | None = None,
-                 mqtt_extra: dict | None = None) -> None:
-        self.root = unique_root()
+                 mqtt_extra: dict | None = None, root: str | None = None) -> None:
+        self.root = root or unique_root()
         self.data = tmp / "data"
         self.layout = DataLayout(self.data)
         self.camera = CameraFeeder(tmp / "camera")
