@@ -100,6 +100,11 @@ class Registrar:
         if tracked_user is not None and tracked_user != uid:
             log.warning("user_info for %s ignored: the tracked face is recognised as %s", uid, tracked_user)
             return False
+        embedding = self.recognizer.identifier.embed(rgb, box)
+        if self.recognizer.is_someone_else(uid, embedding):
+            # a name alone never opens someone's gallery: interaction gives such a speaker a new id
+            log.warning("user_info for %s ignored: the face in view does not match their stored faces", uid)
+            return False
         count = self.faces.count(uid)
         if count >= self.cfg.max_face_images:
             log.info("%s already has %d stored faces; none added", uid, count)
@@ -107,11 +112,6 @@ class Registrar:
         last = self.faces.last_stored(uid)
         if last is not None and time.time() - last < self.cfg.face_store_cooldown_s:
             log.info("face of %s stored less than %.0f s ago; none added", uid, self.cfg.face_store_cooldown_s)
-            return False
-        embedding = self.recognizer.identifier.embed(rgb, box)
-        if self.recognizer.is_someone_else(uid, embedding):
-            # a name alone never opens someone's gallery: interaction gives such a speaker a new id
-            log.warning("user_info for %s ignored: the face in view does not match their stored faces", uid)
             return False
         path = self.faces.add(uid, encode_jpeg(crop_box(rgb, box.x1, box.y1, box.x2, box.y2, self.cfg.crop_margin)), embedding,
                               self.recognizer.identifier.name, self.clock.now())
