@@ -16,15 +16,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import chromadb
-import numpy as np
 import pytest
 from chromadb.config import Settings
 
 from common import topics as t
 from common.store import ProfileStore
 from tests.reliability.live import LiveSuite
-from tests.reliability.test_forget_e2e import chroma_vectors, meet
-from tests.reliability.traces import find_traces, image_needles, name_needles, vector_needles
+from tests.reliability.test_forget_e2e import meet, user_needles
+from tests.reliability.traces import find_traces
 from tests.support import PROJECT_ROOT, unique_root
 
 pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
@@ -89,19 +88,6 @@ def fleet(broker, tmp_path_factory) -> Iterator[tuple[ChromaServer, dict[str, Li
         server.stop()
 
 
-def needles(live: LiveSuite, server: ChromaServer, user_id: str, name: str) -> dict[str, list[bytes]]:
-    user_dir = live.layout.user_dir(user_id)
-    images = [p.read_bytes() for p in user_dir.rglob("*.jpg")]
-    vectors = [np.load(p) for p in user_dir.rglob("*.npy")] + chroma_vectors(server.path, user_id)
-    assert images and len(vectors) > len(images), "the conversation did not leave faces, scenes and episodes"
-    return {
-        f"name:{name}": name_needles(name),
-        f"id:{user_id}": [user_id.lower().encode()],
-        "image": [n for img in images for n in image_needles(img)],
-        "vector": [n for v in vectors for n in vector_needles(v)],
-    }
-
-
 def test_two_robots_share_a_broker_and_a_chroma_server_but_not_their_people(fleet, shared_data):
     server, robots = fleet
     faces = shared_data / "faces"
@@ -130,8 +116,8 @@ def test_two_robots_share_a_broker_and_a_chroma_server_but_not_their_people(flee
                for m in r2.rec[t.TURN_RESULT].messages + r2.rec[t.FACE_STORED].messages)
 
     r1 = robots["r1"]
-    maya_needles = needles(r1, server, maya, "Maya")
-    bob_needles = needles(r2, server, bob, "Bob")
+    maya_needles = user_needles(r1, maya, "Maya", server.path)
+    bob_needles = user_needles(r2, bob, "Bob", server.path)
     assert {label for _, label in find_traces(server.path, maya_needles)} >= {"name:Maya", f"id:{maya}", "vector"}
     env = dict(os.environ, NADINE_MQTT_HOST=r1.broker.host, NADINE_MQTT_PORT=str(r1.broker.port),
                NADINE_MQTT_FALLBACK_HOST="", NADINE_TOPIC_ROOT=r1.root, NADINE_DATA_DIR=str(r1.data),

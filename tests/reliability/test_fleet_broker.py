@@ -11,8 +11,8 @@ from common import messages as m
 from common import topics as t
 from common.bus import Bus
 from common.config import load_settings
-from common.topics import Topics
 from tests.reliability.secure_broker import SecureBroker
+from tests.reliability.test_broker_security import affect, connect
 from tests.support import Recorder, unique_root
 
 
@@ -24,23 +24,10 @@ def fleet(tmp_path_factory):
     broker.stop()
 
 
-@pytest.fixture
-def buses():
-    made: list[Bus] = []
-    yield made
-    for bus in made:
-        bus.stop()
-
-
-def on_robot(made: list[Bus], broker: SecureBroker, user: str, topic_root: str) -> Bus:
-    bus = Bus(user, broker.settings(user), Topics(topic_root))
-    made.append(bus)
-    assert bus.start(wait_s=5), f"{user} could not connect"
+def on_robot(made: list[Bus], broker: SecureBroker, user: str, topic_root: str, name: str | None = None) -> Bus:
+    bus, ok = connect(made, name or user, broker.settings(user), topic_root)
+    assert ok, f"{user} could not connect"
     return bus
-
-
-def affect(text: str) -> m.AffectState:
-    return m.AffectState(label="happy", arousal=0.5, intensity=0.8, user_message=text)
 
 
 def test_a_robot_neither_reads_nor_writes_another_robots_topics(fleet, buses):
@@ -50,16 +37,12 @@ def test_a_robot_neither_reads_nor_writes_another_robots_topics(fleet, buses):
     operator_2 = on_robot(buses, broker, "operator-r2", r2)
     perception_2 = on_robot(buses, broker, "perception-r2", r2)
     # robot 2's operator and perception try to listen in on robot 1's affect/state
-    spy_operator = Bus("spy", broker.settings("operator-r2"), Topics(r1))
-    buses.append(spy_operator)
-    assert spy_operator.start(wait_s=5)
+    spy_operator = on_robot(buses, broker, "operator-r2", r1, name="spy")
     spied = Recorder(spy_operator, t.AFFECT_STATE)
     own_1, own_2 = Recorder(operator_1, t.AFFECT_STATE), Recorder(operator_2, t.AFFECT_STATE)
     interaction_1 = on_robot(buses, broker, "interaction-r1", r1)
     # robot 1's interaction tries to write into robot 2's tree
-    forger = Bus("forger", broker.settings("interaction-r1"), Topics(r2))
-    buses.append(forger)
-    assert forger.start(wait_s=5)
+    forger = on_robot(buses, broker, "interaction-r1", r2, name="forger")
     time.sleep(0.3)
 
     interaction_1.publish(t.AFFECT_STATE, affect("robot 1's turn")).wait_for_publish(2)

@@ -39,6 +39,14 @@ def arrive(live: LiveSuite, photo, recognised_as: str | None = None) -> None:
         live.rec[t.USER_DETECTED].wait_for(lambda m: m.user_id == recognised_as, timeout=30)
 
 
+def introduce(live: LiveSuite, photo, words: str) -> str:
+    """A stranger in view introduces themself; returns their id once perception stored their face."""
+    arrive(live, photo)
+    user_id = live.say(words).user_id
+    live.rec[t.FACE_STORED].wait_for(lambda m: m.user_id == user_id, timeout=30)
+    return user_id
+
+
 def leave(live: LiveSuite) -> None:
     live.rec[t.USER_DETECTED].clear()
     live.camera.show([])
@@ -47,10 +55,7 @@ def leave(live: LiveSuite) -> None:
 
 def test_a_different_face_giving_a_known_name_is_a_new_person(live: LiveSuite, shared_data):
     faces = shared_data / "faces"
-    arrive(live, faces / "df_a_01.jpg")
-    intro = live.say("Hello! My name is Maya. I live in Geneva.")
-    maya = intro.user_id
-    live.rec[t.FACE_STORED].wait_for(lambda m: m.user_id == maya, timeout=30)
+    maya = introduce(live, faces / "df_a_01.jpg", "Hello! My name is Maya. I live in Geneva.")
     moment = live.say("I just defended my PhD thesis today, I'm so happy!", emotion=("happy", 0.95))
     assert live.decision(moment.turn_id).stored
     live.say("I have to go now. Goodbye, Nadine!")
@@ -87,10 +92,7 @@ def test_a_different_face_giving_a_known_name_is_a_new_person(live: LiveSuite, s
 
 def test_out_of_view_for_a_moment_continues_the_session(live: LiveSuite, shared_data):
     faces = shared_data / "faces"
-    arrive(live, faces / "df_c_01.jpg")
-    first = live.say("Hi! My name is Carla.")
-    carla = first.user_id
-    live.rec[t.FACE_STORED].wait_for(lambda m: m.user_id == carla, timeout=30)
+    carla = introduce(live, faces / "df_c_01.jpg", "Hi! My name is Carla.")
     arrive(live, faces / "df_c_02.jpg", recognised_as=carla)
     before = live.say("I am training for the Zurich marathon.")
     session = before.extra["session_id"]
