@@ -100,7 +100,8 @@ class DialogueManager:
 
     def on_user_detected(self, msg: UserDetected) -> None:
         """Switch to a different recognised person: close the outgoing session, load the new profile.
-        The all-null message (nobody in view for no_face_timeout_s) closes the session: the person left.
+        The all-null message (nobody in view for no_face_timeout_s) starts the presence grace period:
+        the same person back within presence_grace_s continues the session, otherwise it closes then.
         An unrecognised face keeps a session that has no face yet (perception links the face once a
         name is settled), but ends one whose person was recognised by face: someone else stepped in,
         and a stranger must never be answered with that person's memories."""
