@@ -14,8 +14,10 @@ from chromadb.api.models.Collection import Collection
 from chromadb.config import Settings
 from chromadb.errors import NotFoundError
 
+from common.config import NadineSettings
 from common.config.interaction_settings import ChromaSettings
 from common.embedding.chroma import NadineEmbeddingFunction, function_id, persisted_embedder
+from common.store.layout import DataLayout
 
 log = logging.getLogger("nadine.memory.chroma")
 
@@ -50,6 +52,11 @@ def make_client(settings: ChromaSettings, path: Path, database: str | None = Non
                                    database=database)
     path.mkdir(parents=True, exist_ok=True)
     return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+
+
+def episodic_client(settings: NadineSettings, layout: DataLayout) -> ClientAPI:
+    """The episodic store's client: the data root's Chroma folder, or this robot's database on a server."""
+    return make_client(settings.interaction.chroma, layout.chroma_dir, robot_database(settings.common.robot_id))
 
 
 def episodic_persist_dir(settings: ChromaSettings, local: Path) -> Path | None:
