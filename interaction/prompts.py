@@ -18,6 +18,11 @@ from interaction.reply_inputs import ReplyInputs
 log = logging.getLogger("nadine.interaction.prompts")
 
 MAX_IMAGE_BYTES = 8_000_000
+# The response prompt's format: speaker labels of the transcript and section headings. A reply is cut
+# where it starts to continue that format (interaction.llm.reply_text), and servers get the same as stops.
+USER_LABEL, NADINE_LABEL = "User", "Nadine"
+BACKGROUND_HEADING, CONVERSATION_HEADING = "BACKGROUND", "CONVERSATION"
+REPLY_STOPS = [f"\n{USER_LABEL}:", f"\n{NADINE_LABEL}:", f"\n{BACKGROUND_HEADING}", f"\n{CONVERSATION_HEADING}"]
 
 UNDERSTAND_SYSTEM = """You analyse one user turn of a spoken conversation with Nadine, a social humanoid robot.
 Return one JSON object with exactly these keys:
@@ -130,12 +135,12 @@ def background(r: ReplyInputs) -> str:
         lines.append(scene_line(r.scene))
     if r.knowledge and (r.episode or r.conversation or r.scene):
         lines.append("Answer with your own facts first; use the shared memory only if it relates.")
-    return "BACKGROUND\n" + "\n".join(f"- {line}" for line in lines if line)
+    return f"{BACKGROUND_HEADING}\n" + "\n".join(f"- {line}" for line in lines if line)
 
 
 def conversation(r: ReplyInputs) -> str:
-    turns = [f"{'User' if role == 'user' else 'Nadine'}: {text}" for role, text in r.history]
-    return "CONVERSATION\n" + "\n".join([*turns, f"User: {r.text}"]) + "\nNadine:"
+    turns = [f"{USER_LABEL if role == 'user' else NADINE_LABEL}: {text}" for role, text in r.history]
+    return f"{CONVERSATION_HEADING}\n" + "\n".join([*turns, f"{USER_LABEL}: {r.text}"]) + f"\n{NADINE_LABEL}:"
 
 
 def image_data_url(layout: DataLayout, image_path: str) -> str | None:
@@ -157,11 +162,14 @@ def response_messages(r: ReplyInputs, image_url: str | None) -> list[dict[str, A
     packet = background(r) + "\n\n" + conversation(r)
     content: Any = packet
     if image_url:
+        # "caption" stands in for the image when the server takes text only (never sent on the wire)
         content = [{"type": "text", "text": packet},
-                   {"type": "image_url", "image_url": {"url": image_url, "detail": "high"}}]
+                   {"type": "image_url", "image_url": {"url": image_url, "detail": "high"},
+                    "caption": (r.scene.description if r.scene else None) or "a remembered scene"}]
     return [{"role": "system", "content": response_system(r.language, r.visual_memory_enabled)},
             {"role": "user", "content": content}]
 
 
 def history_text(messages: list[tuple[str, str]], limit: int = 12) -> str:
-    return "\n".join(f"{'User' if role == 'user' else 'Nadine'}: {text}" for role, text in messages[-limit:]) or "(none)"
+    return "\n".join(f"{USER_LABEL if role == 'user' else NADINE_LABEL}: {text}"
+                     for role, text in messages[-limit:]) or "(none)"

@@ -5,12 +5,9 @@ from __future__ import annotations
 import json
 import logging
 
-from pydantic import ValidationError
-
 from common.store.facts import FactChange, FactSource, current_values
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
-from interaction.llm import LlmError, parse_json
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.offline import fact_changes
 from interaction.offline.extract import extract_profile
@@ -24,19 +21,15 @@ AGENT = "memory_update_agent"
 
 def extract(deps: AgentDeps, text: str, identity: Identity, history: list[tuple[str, str]]) -> MemoryUpdate:
     known = identity.profile.model_dump(exclude={"face_image_path", "last_updated"}) if identity.profile else {}
-    answer = deps.ask(AGENT, [
+    update = deps.ask_json(AGENT, [
         {"role": "system", "content": MEMORY_UPDATE_SYSTEM},
         {"role": "user", "content": f"Known profile: {json.dumps(known)}\nConversation so far:\n"
                                     f"{history_text(history)}\n\nLatest user message: {text}"},
-    ], json_mode=True)
-    if answer is not None:
-        try:
-            update = MemoryUpdate.model_validate(parse_json(answer))
-            if update.user_name and update.user_name.split()[0].casefold() not in text.casefold():
-                update = update.model_copy(update={"user_name": None})  # a name nobody said is a guess
-            return update
-        except (LlmError, ValidationError) as exc:
-            deps.fail(AGENT, LlmError(f"unusable profile extraction: {exc}"))
+    ], MemoryUpdate)
+    if update is not None:
+        if update.user_name and update.user_name.split()[0].casefold() not in text.casefold():
+            update = update.model_copy(update={"user_name": None})  # a name nobody said is a guess
+        return update
     return extract_profile(text)
 
 

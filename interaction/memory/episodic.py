@@ -16,8 +16,8 @@ from chromadb.api.models.Collection import Collection
 from common.clock import Clock
 from common.embedding.chroma import NadineEmbeddingFunction
 from common.store.ids import is_valid_user_id
-from interaction.memory.contracts import EpisodicSave, MemoryHit, TranscriptTurn
 from interaction.memory.chroma_store import collection_name, open_collection
+from interaction.memory.contracts import EpisodicSave, MemoryHit, TranscriptTurn
 from interaction.memory.documents import Deleted, forget_document
 
 log = logging.getLogger("nadine.memory.episodic")

@@ -23,13 +23,13 @@ from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
 from common.vision.base import BackendUnavailable
 from interaction.agents.vision import VisionAgent
-from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.chroma_store import make_client
+from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
+from interaction.memory.documents import Deleted
 from interaction.memory.episodic import EpisodicMemory
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
 from interaction.memory.observation import should_store, store_observation
-from interaction.memory.documents import Deleted
 from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
 
 log = logging.getLogger("nadine.memory")
