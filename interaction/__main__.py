@@ -13,6 +13,7 @@ from common.store import is_valid_user_id
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction, forget_one_memory
 from interaction.memory.contracts import MemoryServices
+from interaction.offline import fact_changes
 from interaction.worker import Worker
 
 log = logging.getLogger("nadine.interaction")
@@ -102,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     services = build_services(ctx)
     dm = DialogueManager(ctx.settings, ctx.layout, ctx.clock, ctx.bus, services, build_study_logger(ctx))
     worker = Worker()
+    fact_changes.warm_up()
     wire(ctx, dm, services, worker)
     worker.start()
     threading.Thread(target=tick_every_second, args=(ctx.stop_event, worker, dm), name="presence", daemon=True).start()
