@@ -63,7 +63,7 @@ def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
     console = os.environ.get("NADINE_LOG_CONSOLE", "1") != "0"
     setup_logging(name, common.log_dir if to_file else None, common.log_level, data_root=common.data_dir,
                   console=console)
-    layout = DataLayout(common.data_dir)
+    layout = DataLayout(common.data_dir, common.robot_id)
     layout.root.mkdir(parents=True, exist_ok=True)
     startup_sweep(layout)
     topics = Topics(common.topic_root)
