@@ -3,7 +3,8 @@
 - connects to the primary host, then the fallback host, and keeps retrying in the background when
   neither answers (the process starts even while the broker is down);
 - reconnects automatically and re-subscribes everything on every (re)connect;
-- publishes a retained `online` on <root>/status/<process> and leaves `offline` as its last will;
+- once the broker has acknowledged its subscriptions, publishes a retained `online` on
+  <root>/status/<process> (and wait_connected() returns), leaving `offline` as its last will;
 - decodes payloads into their pydantic models and hands them to handlers one at a time, in arrival
   order. A handler whose calls have all been quick (under INLINE_BUDGET_S) runs on paho's network
   thread when nothing is waiting for the dispatcher thread, which saves the thread hop (the bulk of the
@@ -69,6 +70,11 @@ class Bus:
         # concrete topic -> its subscriptions; rebuilt lazily after every subscribe, so the network
         # thread matches a message with one dict lookup instead of a wildcard match per subscription
         self._routes: dict[str, list[_Subscription]] = {}
+        # _session: the broker accepted the connection (subscribe() now sends at once); _connected: and
+        # it acknowledged every subscription, so a message published after wait_connected() (or after
+        # our retained `online`) reaches our handlers
+        self._session = False
+        self._resubscribed_mid: int | None = None
         self._connected = threading.Event()
         self._closing = False
         # SimpleQueue (C, no Python-level Condition) keeps the one thread hop of every message cheap;
@@ -96,6 +102,7 @@ class Bus:
             topics(self._status_spec), ProcessStatus(value="offline").encode(), qos=t.QOS_STATE, retain=True
         )
         self._client.on_connect = self._on_connect
+        self._client.on_subscribe = self._on_subscribe
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
         self._dispatcher = threading.Thread(target=self._dispatch_loop, name=f"bus-{process}", daemon=True)
@@ -182,13 +189,13 @@ class Bus:
         self._add(_Subscription(self.topics(pattern), t.QOS_STATE, None, handler))
 
     def _add(self, sub: _Subscription) -> None:
-        # under the lock _on_connect holds while it marks the bus connected and copies the list, so a
+        # under the lock _on_connect holds while it opens the session and copies the list, so a
         # subscription added during the handshake is sent by exactly one of the two
         with self._subs_lock:
             self._subs.append(sub)
             self._routes = {}
-            connected = self._connected.is_set()
-        if connected:
+            session = self._session
+        if session:
             self._client.subscribe(sub.topic, sub.qos)
 
     # --- paho callbacks (network thread: keep them short) -------------------------------------
@@ -198,17 +205,34 @@ class Bus:
             log.error("broker %s refused the connection: %s", self.host, reason)
             return
         with self._subs_lock:
-            self._connected.set()
+            self._session = True
             subs = list(self._subs)
-        for sub in subs:
-            client.subscribe(sub.topic, sub.qos)
+        log.info("connected to %s:%s as %s (%d subscriptions)", self.host, self.settings.port, self.process, len(subs))
+        if not subs:
+            self._ready(client)
+            return
+        topics: dict[str, int] = {}
+        for sub in subs:  # one SUBSCRIBE packet, one acknowledgement to wait for
+            topics[sub.topic] = max(sub.qos, topics.get(sub.topic, 0))
+        _, self._resubscribed_mid = client.subscribe(list(topics.items()))
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
+        refused = [r for r in reasons if getattr(r, "is_failure", False)]
+        if refused:
+            log.error("broker refused %d subscription(s) of %s: %s", len(refused), self.process, refused)
+        if mid == self._resubscribed_mid:
+            self._ready(client)
+
+    def _ready(self, client: mqtt.Client) -> None:
+        self._connected.set()
         client.publish(
             self.topics(self._status_spec), ProcessStatus(value="online").encode(), qos=t.QOS_STATE, retain=True
         )
-        log.info("connected to %s:%s as %s (%d subscriptions)", self.host, self.settings.port, self.process, len(subs))
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
-        self._connected.clear()
+        with self._subs_lock:
+            self._session = False
+            self._connected.clear()
         if not self._closing:
             log.warning("lost the broker (%s); reconnecting", reason)
 
