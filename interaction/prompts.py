@@ -22,10 +22,18 @@ Return one JSON object with exactly these keys:
 {"intent": one of "first_greeting", "update_user_info", "end_conversation", "language_change", "continue_conversation",
  "emotion": {"label": L, "intensity": 0.0-1.0},        // Nadine's own emotional reaction to the turn
  "user_emotion": {"label": L, "intensity": 0.0-1.0},   // what the user feels NOW (not emotions they recall or mention)
- "is_recall": true|false,   // the user asks Nadine to remember anything from the past, earlier in this conversation included
+ "memory_intent": M,        // what the turn asks of Nadine's memory (below)
+ "memory_text": null or str, // for "remember" only: the fact to keep, in the user's own words, without the request
  "plan": [{"agent": A, "message": "what that agent should do"}],
  "language": null or the language the user asks Nadine to speak}
 L is one of happy, sad, angry, fearful, disgusted, surprised, neutral.
+M is one of: "recall" (the user asks about something from the past they told or showed Nadine, earlier in this
+conversation included: "when is my daughter's birthday?", "what did I just say about my brother?"),
+"remember" (the user asks Nadine to keep a fact: "please remember that ...", "don't forget that ..."),
+"forget_one" (forget one thing: "forget what I said about my sister"), "forget_me" (forget everything about the
+user), "about_me" ("what do you know / remember about me?"), "statement" (anything else). Statements that only
+mention forgetting or remembering are statements: "I forgot my keys", "we met at a conference", "remember to call
+mum". When unsure between recall and statement, answer statement.
 A is one of search_agent (real-time facts: weather, news, prices), knowledge_rag_agent (questions about Nadine,
 her creators and her own past), vision_agent (anything about what Nadine can see now), response_agent.
 Recall of the user's own information or of moments shared with Nadine goes straight to response_agent: the

@@ -1,0 +1,124 @@
+"""Explicit memories: facts a person asked Nadine to remember ("please remember that ...").
+
+Each one is a document of kind "explicit_memory" in the person's own episodic Chroma collection
+(common contract: metadata kind, occurred_at ISO 8601, occurred_ts epoch seconds, source_turn), so
+the retrieval core finds it like any other candidate and forgetting the person removes it with the
+collection. `search` is the one place this module is queried by meaning; the retrieval core can take
+its place without touching the dialogue.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from dataclasses import dataclass
+
+from chromadb.api import ClientAPI
+from chromadb.api.models.Collection import Collection
+
+from common.clock import Clock
+from common.embedding.chroma import NadineEmbeddingFunction
+from common.store.ids import is_valid_user_id
+from interaction.memory.chroma_store import collection_name, open_collection
+
+log = logging.getLogger("nadine.memory.explicit")
+
+KIND = "explicit_memory"
+
+
+@dataclass(frozen=True)
+class ExplicitMemory:
+    memory_id: str
+    text: str
+    occurred_at: str
+    source_turn: str | None = None
+    similarity: float = 0.0  # to the query of a search; 0 from list()
+
+
+class ExplicitMemories:
+    def __init__(self, client: ClientAPI, function: NadineEmbeddingFunction, clock: Clock) -> None:
+        self._client = client
+        self._function = function
+        self._clock = clock
+        self._lock = threading.Lock()
+
+    def _collection(self, user_id: str, create: bool) -> Collection | None:
+        return open_collection(self._client, collection_name(user_id), self._function, create=create)
+
+    def add(self, user_id: str, user_name: str, text: str, source_turn: str | None) -> ExplicitMemory | None:
+        """Store one fact for a known user (None for an unknown user or an empty fact)."""
+        text = " ".join(text.split())
+        if not is_valid_user_id(user_id) or not text:
+            return None
+        now = self._clock.now()
+        memory_id = f"explicit_{now.strftime('%Y%m%d_%H%M%S')}_{uuid.uuid4().hex[:6]}"
+        meta = {
+            "user_id": user_id, "user_name": user_name, "kind": KIND, "memory_type": KIND,
+            "occurred_at": now.isoformat(), "occurred_ts": now.timestamp(), "timestamp": now.isoformat(),
+            "source_turn": source_turn or "",
+        }
+        with self._lock:
+            collection = self._collection(user_id, create=True)
+            assert collection is not None
+            collection.add(ids=[memory_id], documents=[text], metadatas=[meta])
+        log.info("explicit memory %s stored for %s", memory_id, user_id)
+        return ExplicitMemory(memory_id, text, meta["occurred_at"], source_turn)
+
+    def list(self, user_id: str) -> list[ExplicitMemory]:
+        """The user's explicit memories, oldest first."""
+        with self._lock:
+            collection = self._collection(user_id, create=False) if is_valid_user_id(user_id) else None
+            if collection is None:
+                return []
+            got = collection.get(where={"kind": KIND}, include=["documents", "metadatas"])
+        rows = [_memory(i, d, m) for i, d, m in zip(got["ids"], got["documents"] or [], got["metadatas"] or [],
+                                                     strict=True) if (m or {}).get("user_id") == user_id]
+        return sorted(rows, key=lambda m: m.occurred_at)
+
+    def search(self, user_id: str, query: str, n: int = 3) -> list[ExplicitMemory]:
+        """The n explicit memories most similar to the query, best first."""
+        if not query.strip():
+            return []
+        with self._lock:
+            collection = self._collection(user_id, create=False) if is_valid_user_id(user_id) else None
+            if collection is None:
+                return []
+            count = len(collection.get(where={"kind": KIND}, include=[])["ids"])
+            if count == 0:
+                return []
+            res = collection.query(query_texts=[query], n_results=min(n, count), where={"kind": KIND},
+                                   include=["documents", "metadatas", "distances"])
+        out = []
+        for i, d, m, dist in zip(res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0],
+                                 strict=True):
+            if (m or {}).get("user_id") == user_id:  # a foreign document never leaves
+                out.append(_memory(i, d, m, 1.0 - float(dist)))
+        return out
+
+    def remove(self, user_id: str, memory_id: str) -> bool:
+        with self._lock:
+            collection = self._collection(user_id, create=False) if is_valid_user_id(user_id) else None
+            if collection is None or not collection.get(ids=[memory_id], where={"kind": KIND}, include=[])["ids"]:
+                return False
+            collection.delete(ids=[memory_id])
+        log.info("explicit memory %s of %s removed", memory_id, user_id)
+        return True
+
+    def remove_scene_documents(self, user_id: str, scene_id: str) -> int:
+        """Any document of the user's collection that stands for one scene (metadata scene_id): a
+        forgotten moment leaves nothing behind in Chroma either."""
+        with self._lock:
+            collection = self._collection(user_id, create=False) if is_valid_user_id(user_id) else None
+            if collection is None:
+                return 0
+            ids = collection.get(where={"scene_id": scene_id}, include=[])["ids"]
+            if ids:
+                collection.delete(ids=ids)
+        return len(ids)
+
+
+def _memory(memory_id: str, doc: str | None, meta: dict | None, similarity: float = 0.0) -> ExplicitMemory:
+    meta = meta or {}
+    return ExplicitMemory(memory_id, doc or "", str(meta.get("occurred_at") or ""),
+                          str(meta.get("source_turn") or "") or None, similarity)
