@@ -116,6 +116,10 @@ def background(r: ReplyInputs) -> str:
         ("Episode you remember with this person", r.episode),
         ("Earlier conversation with this person", r.conversation),
     ) if hit]
+    if r.fact and r.fact.kind == "explicit_memory":
+        lines.append(f"The person asked you to remember this (on {when(r.fact.occurred_at)}): {r.fact.text}")
+    elif r.fact:
+        lines.append(f"Earlier in this conversation the person said: {r.fact.text}")
     if r.scene:
         lines.append(scene_line(r.scene))
     if r.knowledge and (r.episode or r.conversation or r.scene):
@@ -155,3 +159,21 @@ def response_messages(r: ReplyInputs, image_url: str | None) -> list[dict[str, A
 
 def history_text(messages: list[tuple[str, str]], limit: int = 12) -> str:
     return "\n".join(f"{'User' if role == 'user' else 'Nadine'}: {text}" for role, text in messages[-limit:]) or "(none)"
+
+
+ABOUT_ME_SYSTEM = PERSONA + """
+
+The person asks what you know or remember about them. Answer only from the facts listed below, in a warm
+spoken summary; never add anything that is not listed and never say you know nothing when facts are listed."""
+
+
+def about_me_messages(
+    name: str, facts: list[str], explicit: list[str], moments: list[str], text: str, language: str
+) -> list[dict[str, Any]]:
+    lines = [f"Their name: {name}."]
+    lines += [f"Profile: {fact}." for fact in facts]
+    lines += [f"They asked you to remember: {fact}." for fact in explicit]
+    lines += [f"A moment they shared with you, in their words: \"{said}\"" for said in moments]
+    return [{"role": "system", "content": ABOUT_ME_SYSTEM.format(language=language)},
+            {"role": "user", "content": "WHAT YOU KNOW\n" + "\n".join(f"- {line}" for line in lines)
+                                        + f"\n\nUser: {text}\nNadine:"}]

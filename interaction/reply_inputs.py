@@ -13,6 +13,16 @@ from interaction.profiles import ProfileOutcome
 from interaction.turn_understanding import Emotion
 
 
+@dataclass(frozen=True)
+class RecalledFact:
+    """What a recall question is answered from besides episodes and scenes (issue 13)."""
+
+    kind: str  # explicit_memory | this_session
+    text: str  # in the user's words
+    occurred_at: str | None
+    similarity: float
+
+
 @dataclass
 class ReplyInputs:
     text: str
@@ -28,6 +38,7 @@ class ReplyInputs:
     scene: VisualMemory | None = None  # only an injected scene
     episode: MemoryHit | None = None  # recall turns only
     conversation: MemoryHit | None = None  # recall turns only
+    fact: RecalledFact | None = None  # recall turns only: an explicit memory or an earlier turn of this session
     search: str | None = None
     vision: str | None = None
     knowledge: str | None = None

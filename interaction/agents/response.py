@@ -4,6 +4,7 @@ the background packet (scene image attached for a vision model), else the offlin
 from __future__ import annotations
 
 from interaction.agents.context import AgentDeps
+from interaction.memory_requests import recall_facts
 from interaction.names import confirmation_question
 from interaction.offline.replies import offline_reply
 from interaction.prompts import image_data_url, response_messages
@@ -27,6 +28,7 @@ def reply_inputs(deps: AgentDeps, state: dict) -> ReplyInputs:
         # text memories reach the prompt on recall turns only ([P])
         episode=retrieval.episode if retrieval and recall else None,
         conversation=retrieval.conversation if retrieval and recall else None,
+        fact=recall_facts(deps, state) if recall else None,
         search=state.get("search_results"), vision=state.get("vision_results"),
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),
         history=list(state.get("messages") or [])[-deps.settings.interaction.conversation_limit:],

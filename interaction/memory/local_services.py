@@ -26,6 +26,7 @@ from interaction.agents.vision import VisionAgent
 from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.chroma_store import make_client
 from interaction.memory.episodic import EpisodicMemory
+from interaction.memory.explicit_memories import ExplicitMemories
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
 from interaction.memory.observation import should_store, store_observation
@@ -61,9 +62,9 @@ class LocalMemoryServices:
         active = _active_embedder(settings, offline)
         self.scenes = SceneStore(layout)
         # text memory stays local whatever the retrieval embedder (reference §8 item 11)
-        self.episodic = EpisodicMemory(
-            make_client(settings.interaction.chroma, layout.chroma_dir), NadineEmbeddingFunction(offline), clock
-        )
+        client = make_client(settings.interaction.chroma, layout.chroma_dir)
+        self.episodic = EpisodicMemory(client, NadineEmbeddingFunction(offline), clock)
+        self.explicit = ExplicitMemories(client, NadineEmbeddingFunction(offline), clock)
         seed_rag_files(layout.rag_files_dir)
         self.knowledge_base = KnowledgeBase(
             make_client(settings.interaction.chroma.model_copy(update={"mode": "embedded"}), layout.knowledge_chroma_dir),

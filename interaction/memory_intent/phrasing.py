@@ -20,14 +20,17 @@ REQUESTS = ("remember", "forget_one", "forget_me")
 _LEADING = re.compile(r"^(?:that|this)\b[\s:,-]*|^[\s:,;.!-]+", re.IGNORECASE)  # "... remember that: X" -> "X"
 
 
-def request_content(text: str, classifier: MemoryIntentClassifier | None = None) -> str:
-    """The part of `text` that is not the memory request itself; the whole text when the classifier
-    is unavailable or every tail still asks."""
+def request_content(
+    text: str, classifier: MemoryIntentClassifier | None = None, asking: tuple[str, ...] = REQUESTS
+) -> str:
+    """The part of `text` that is not the memory request itself (the intents `asking`: by default
+    remember / forget; ("recall",) gives a recall question's topic); the whole text when the
+    classifier is unavailable or every tail still asks."""
     classifier = classifier or default_classifier()
     text = " ".join(text.split())
     if classifier is None or not text:
         return text
-    asks = [classifier.classes.index(i) for i in REQUESTS]
+    asks = [classifier.classes.index(i) for i in asking]
     parts = cues.sentences(text)
     if len(parts) > 1:
         asked = classifier.probabilities(parts)[:, asks].sum(axis=1)

@@ -7,6 +7,7 @@ import re
 from datetime import datetime
 
 from interaction import cues
+from interaction.memory_intent.phrasing import second_person
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
@@ -76,6 +77,10 @@ def _profile_answer(r: ReplyInputs) -> str | None:
 
 
 def _recall(r: ReplyInputs) -> str:
+    if r.fact and r.fact.kind == "explicit_memory":
+        return f"You asked me to remember that {second_person(r.fact.text.rstrip(' .!?'))}."
+    if r.fact:
+        return f"Earlier you told me: '{_quote(r.fact.text)}'"
     if r.scene and r.scene.scene_type == "first_meeting":
         return f"Of course — {_relative_day(r.scene.timestamp, r.now)} was the first time we met, when you introduced yourself to me."
     if r.scene and r.scene.user_message:

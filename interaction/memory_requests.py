@@ -1,0 +1,254 @@
+"""Turns that ask something of memory itself (issue 13): "please remember that ...", "forget what I
+said about ...", "forget me" when only the understanding caught it, and "what do you know about me?".
+
+The graph routes such a turn here after understanding (interaction/graph.py); forgetting one memory
+takes a confirmation, answered on the next turn by ForgetOneConversation before the graph runs, the
+way interaction/forget.py handles "forget me".
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+
+from common.embedding.registry import offline_text_embedder
+from common.store import SceneStore
+from interaction import cues
+from interaction.agents.context import AgentDeps
+from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_question
+from interaction.memory.explicit_memories import ExplicitMemories, ExplicitMemory
+from interaction.memory.recall_query import names_a_word_of
+from interaction.memory_intent.phrasing import request_content, second_person
+from interaction.prompts import about_me_messages
+from interaction.profiles import Identity
+from interaction.reply_inputs import RecalledFact
+
+log = logging.getLogger("nadine.interaction.memory_requests")
+
+MEMORY_REQUESTS = ("remember", "forget_one", "forget_me", "about_me")
+FORGET_INTENTS = ("forget_one", "forget_me")
+AGENT = "response_agent"
+MAX_LISTED = 5  # explicit memories / moments named in one spoken answer
+
+
+@dataclass(frozen=True)
+class ForgetCandidate:
+    """The one memory a forget-one request points at."""
+
+    user_id: str
+    kind: str  # explicit_memory | moment
+    memory_id: str  # explicit memory id or scene id
+    text: str  # in the user's words
+    similarity: float = 0.0
+
+
+def wire_memory_intent(result: dict) -> str | None:
+    """TurnResult.memory_intent: "what do you know about me?" is a recall on the wire (common contract)."""
+    intent = result.get("memory_intent")
+    return "recall" if intent == "about_me" else intent
+
+
+def explicit_store(deps: AgentDeps) -> ExplicitMemories | None:
+    if deps.services is None or not deps.settings.interaction.enable_memory_agents:
+        return None
+    return deps.services.explicit
+
+
+def match_threshold(deps: AgentDeps) -> float:
+    """How similar a memory must be to what the person names: the offline embedder's calibrated
+    ordinary-turn threshold (scripts/eval/calibrate)."""
+    return deps.settings.interaction.visual_memory.embedder_profiles["minilm_onnx"].similarity_threshold
+
+
+def named(deps: AgentDeps, query: str, text: str, similarity: float) -> bool:
+    """Does a question or request name this memory: similar enough by the calibrated threshold, or
+    naming one of its content words (MiniLM scores "what did I say about my brother?" against "my
+    brother bought a boat" at 0.2: framing words drown the one word that matters)."""
+    return similarity >= match_threshold(deps) or names_a_word_of(query, text)
+
+
+def explicit_candidates(deps: AgentDeps, user_id: str, query: str, n: int = 3) -> list[ExplicitMemory]:
+    """The explicit memories most similar to a question or request, best first. The one retrieval
+    call of this module: the retrieval core can replace it."""
+    store = explicit_store(deps)
+    return store.search(user_id, query, n=n) if store is not None else []
+
+
+def recall_facts(deps: AgentDeps, state: dict) -> RecalledFact | None:
+    """The explicit memory or earlier turn of this session a recall question is about: among those
+    that pass the calibrated threshold or share a content word with the question, the most similar."""
+    identity: Identity = state["identity"]
+    question = state["text"]
+    candidates: list[RecalledFact] = []
+    if identity.known:
+        candidates += [RecalledFact("explicit_memory", m.text, m.occurred_at, m.similarity)
+                       for m in explicit_candidates(deps, identity.user_id or "", question)]
+    # what the person said earlier in this session; their questions are not things they told
+    earlier = [t for t in (state.get("transcript") or [])[:-1] if t.role == "user" and not cues.is_question(t.text)]
+    if earlier:
+        vectors = offline_text_embedder().embed([question, *(t.text for t in earlier)])
+        candidates += [RecalledFact("this_session", t.text, t.at.isoformat(), float(sim))
+                       for t, sim in zip(earlier, vectors[1:] @ vectors[0], strict=True)]
+    fitting = [c for c in candidates if named(deps, question, c.text, c.similarity)]
+    return max(fitting, key=lambda c: c.similarity, default=None)
+
+
+def handle(deps: AgentDeps, state: dict) -> dict:
+    """The reply (and what the DM must remember) for a memory request turn."""
+    intent = state.get("memory_intent")
+    identity: Identity = state["identity"]
+    if not identity.known:
+        return {"final_message": NOTHING_STORED if intent != "remember" else
+                "I'd like to remember that, but I don't know who you are yet. What's your name?"}
+    if intent == "forget_me":  # the understanding heard a "forget me" the privacy gate's phrases did not
+        return {"final_message": forget_question(identity.name), "forget_me_asked": True}
+    if intent == "remember":
+        return {"final_message": remember(deps, state)}
+    if intent == "forget_one":
+        return forget_one_request(deps, state)
+    return {"final_message": about_me(deps, state)}
+
+
+def remember(deps: AgentDeps, state: dict) -> str:
+    identity: Identity = state["identity"]
+    u = state["understanding"]
+    fact = u.memory_text or request_content(state["text"])
+    store = explicit_store(deps)
+    if store is None:
+        return "I'm sorry, I can't keep new memories right now."
+    try:
+        stored = store.add(identity.user_id or "", identity.name or "", fact, state.get("turn_id"))
+    except Exception:  # a store failure is said, never hidden behind "I'll remember"
+        log.exception("explicit memory not stored for %s", identity.user_id)
+        stored = None
+    if stored is None:
+        return "I'm sorry, I couldn't store that just now. Could you tell me again later?"
+    return f"I'll remember that {second_person(stored.text)}."
+
+
+def _moment_candidates(deps: AgentDeps, user_id: str, query: str) -> list[ForgetCandidate]:
+    """The person's moments (not the first-meeting anchor), most similar first."""
+    scenes = [m for m in SceneStore(deps.layout).list(user_id) if m.scene_type != "first_meeting" and m.retrieval_text]
+    if not scenes:
+        return []
+    vectors = offline_text_embedder().embed([query, *(m.retrieval_text for m in scenes)])
+    sims = vectors[1:] @ vectors[0]
+    return [ForgetCandidate(user_id, "moment", scenes[i].scene_id, scenes[i].retrieval_text, float(sims[i]))
+            for i in np.argsort(-sims)]
+
+
+def find_forget_candidate(deps: AgentDeps, user_id: str, text: str) -> ForgetCandidate | None:
+    """Explicit memories first, then remembered moments: the most similar one the request names."""
+    topic = request_content(text)
+    explicit = [ForgetCandidate(user_id, "explicit_memory", m.memory_id, m.text, m.similarity)
+                for m in explicit_candidates(deps, user_id, topic)]
+    for pool in (explicit, _moment_candidates(deps, user_id, topic)):
+        hit = next((c for c in pool if named(deps, topic, c.text, c.similarity)), None)
+        if hit is not None:
+            return hit
+    return None
+
+
+def forget_one_request(deps: AgentDeps, state: dict) -> dict:
+    identity: Identity = state["identity"]
+    candidate = find_forget_candidate(deps, identity.user_id or "", state["text"])
+    if candidate is None:
+        return {"final_message": "I don't think I have a memory of that, so there is nothing to forget."}
+    return {"final_message": f"Do you want me to forget that {_quoted(candidate)}? Please say yes or no.",
+            "forget_candidate": candidate}
+
+
+def _quoted(candidate: ForgetCandidate) -> str:
+    said = second_person(candidate.text.rstrip(" .!?"))
+    return said if candidate.kind == "explicit_memory" else f"you told me: \"{said}\""
+
+
+def forget(deps: AgentDeps, candidate: ForgetCandidate) -> bool:
+    """Remove only that memory, from every store that holds it."""
+    store = explicit_store(deps)
+    if candidate.kind == "explicit_memory":
+        return bool(store and store.remove(candidate.user_id, candidate.memory_id))
+    removed = SceneStore(deps.layout).remove(candidate.user_id, candidate.memory_id)
+    if store is not None:
+        removed = store.remove_scene_documents(candidate.user_id, candidate.memory_id) > 0 or removed
+    if deps.services is not None:
+        deps.services.on_scene_stored(candidate.user_id)  # the scene index drops it on its next read
+    return removed
+
+
+class ForgetOneConversation:
+    """A forget-one request -> "Do you want me to forget that ...?" -> a clear yes from the same
+    person forgets it, a no keeps it; anything else drops the question and is an ordinary turn."""
+
+    def __init__(self) -> None:
+        self._pending: ForgetCandidate | None = None
+
+    def ask(self, candidate: ForgetCandidate) -> None:
+        self._pending = candidate
+
+    def turn(self, deps: AgentDeps, text: str, user_id: str | None) -> PrivacyTurn | None:
+        pending, self._pending = self._pending, None
+        if pending is None or pending.user_id != user_id:
+            return None
+        if cues.AFFIRMATIVE.match(text):
+            try:
+                done = forget(deps, pending)
+            except Exception:
+                log.exception("forgetting one memory of %s failed", user_id)
+                done = False
+            if done:
+                return PrivacyTurn(f"Done. I have forgotten that {_quoted(pending)}.", "forget_one_confirmed")
+            return PrivacyTurn("I'm sorry, I couldn't forget that just now. Please ask me again.", "forget_one_failed")
+        if cues.NEGATIVE.match(text):
+            return PrivacyTurn("All right, I'll keep that memory.", "forget_one_cancelled")
+        return None
+
+
+def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[str]]:
+    """What Nadine knows about the person, in her words: profile facts, explicit memories, moments."""
+    p = identity.profile
+    facts: list[str] = []
+    if p is not None:
+        facts += [template.format(value) for template, value in (
+            ("you live in {}", p.location), ("you work as {}", p.current_position),
+            ("you work at {}", p.current_company)) if value]
+        facts += [template.format(_and(items)) for template, items in (
+            ("you enjoy {}", p.hobbies), ("you're interested in {}", p.interests)) if items]
+    store = explicit_store(deps)
+    explicit = [second_person(m.text.rstrip(" .!?")) for m in (store.list(identity.user_id or "") if store else [])]
+    scenes = sorted((m for m in SceneStore(deps.layout).list(identity.user_id or "")
+                     if m.scene_type == "moment" and m.user_message), key=lambda m: m.timestamp)
+    moments = [m.user_message.strip() for m in scenes if m.user_message]
+    return facts, explicit[-MAX_LISTED:], moments[-MAX_LISTED:]
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def about_me(deps: AgentDeps, state: dict) -> str:
+    """Built only from what is stored; with nothing but a name, says so."""
+    identity: Identity = state["identity"]
+    facts, explicit, moments = known_facts(deps, identity)
+    model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
+    if model is not None and (facts or explicit or moments):
+        answer = deps.ask(AGENT, about_me_messages(identity.name or "", facts, explicit, moments, state["text"],
+                                                   state.get("language") or deps.settings.interaction.default_language),
+                          json_mode=False)
+        if answer and answer.strip():
+            return answer.strip()
+    return about_me_offline(identity.name or "", facts, explicit, moments)
+
+
+def about_me_offline(name: str, facts: list[str], explicit: list[str], moments: list[str]) -> str:
+    if not (facts or explicit or moments):
+        return f"I only know your name so far, {name}. Tell me something about yourself and I'll remember it."
+    parts = [f"You're {name}" + (", " + _and(facts) if facts else "") + "."]
+    if explicit:
+        parts.append("You asked me to remember that " + _and(explicit) + ".")
+    if moments:
+        quoted = [f"\"{m.rstrip(' .!?')}\"" for m in moments]
+        parts.append("And I remember you telling me " + _and(quoted) + ".")
+    return " ".join(parts)
