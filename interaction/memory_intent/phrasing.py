@@ -32,24 +32,34 @@ def request_content(
         return text
     asks = [classifier.classes.index(i) for i in asking]
     parts = cues.sentences(text)
-    if len(parts) > 1:
-        asked = classifier.probabilities(parts)[:, asks].sum(axis=1)
-        content = [p for p, prob in zip(parts, asked, strict=True) if prob < 0.5]
-        if content and len(content) < len(parts):
-            return _tidy(" ".join(content))
-        sentence = parts[int(np.argmax(asked))]
-    else:
-        sentence = text
+    if len(parts) == 1:
+        return _tidy(_tail(text, classifier, asks) or text)
+    # the sentence that asks most is the request; what it leaves, and the other sentences, are the
+    # content ("For the record, my name is Ada. Please remember that." -> "For the record, my name is Ada")
+    asked = classifier.probabilities(parts)[:, asks].sum(axis=1)
+    main = int(np.argmax(asked))
+    own = _tidy(_tail(parts[main], classifier, asks) or "")
+    others = [p for i, p in enumerate(parts) if i != main]
+    if len(own.split()) > 2:
+        others = [p for i, p in enumerate(parts) if i != main and asked[i] < 0.5]
+    content = [own] if len(own.split()) > 2 else []
+    content += [_tidy(p) for p in others]
+    return " ".join(c if c.endswith(".") else c + "." for c in content).rstrip(".") if content else own
+
+
+def _tail(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:
+    """The longest tail of one sentence that no longer asks (clause boundaries tried first); None
+    when every tail still asks (the sentence is only the request)."""
     words = sentence.split()
-    cuts = range(1, min(len(words) - 1, MAX_PREAMBLE_WORDS + 1))
+    cuts = range(1, min(len(words), MAX_PREAMBLE_WORDS + 1))
     if not cuts:
-        return _tidy(sentence)
+        return None
     # clause boundaries first (after a comma or colon, after "that"), then any word
     boundaries = [i for i in cuts if words[i - 1][-1] in ",:;-" or words[i - 1].lower() == "that"]
     order = [*boundaries, *(i for i in cuts if i not in boundaries)]
     tails = [" ".join(words[i:]) for i in order]
     plain = np.flatnonzero(classifier.probabilities(tails)[:, asks].sum(axis=1) < 0.5)
-    return _tidy(tails[int(plain[0])] if plain.size else sentence)
+    return tails[int(plain[0])] if plain.size else None
 
 
 def _tidy(text: str) -> str:
