@@ -10,7 +10,8 @@ Data: interaction/memory_intent/utterances.tsv (intent, split, text); the split 
 3. a softmax temperature fitted on dev (minimum negative log-likelihood), so the probabilities are
    calibrated; expected calibration error is reported before and after;
 4. each non-statement intent's minimum confidence: the smallest of 0.40, 0.45, ... 0.90 at which its
-   dev precision is at least PRECISION_TARGET (forgetting asks most: it deletes);
+   dev precision is at least PRECISION_TARGET (forgetting asks most: it deletes); recall never below
+   0.5 (when unsure between recall and statement, a statement: a wrong recall is worse);
 5. per-intent precision / recall on dev and on the held-out test split, printed as a table and one
    JSON line. --write stores weights.json (the test split is never used to choose anything).
 """
@@ -39,11 +40,13 @@ from interaction.memory_intent.classifier import (
     lexical_tokens,
 )
 
-C_GRID = (3.0, 10.0, 30.0, 100.0, 300.0)
+C_GRID = (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 LEXICAL_WEIGHTS = (0.0, 0.5, 1.0)
 CONFIDENCE_GRID = tuple(round(0.40 + 0.05 * i, 2) for i in range(11))
 PRECISION_TARGET = {"forget_one": 0.95, "forget_me": 0.95}  # wrong forgets cost most; others 0.90
 DEFAULT_PRECISION_TARGET = 0.90
+# a recall must be more likely than not: unsure between recall and statement, Nadine takes a statement
+LOWEST_CONFIDENCE = {"recall": 0.5}
 
 
 @dataclass
@@ -131,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         if intent == STATEMENT:
             continue
         target = PRECISION_TARGET.get(intent, DEFAULT_PRECISION_TARGET)
-        for tau in CONFIDENCE_GRID:
+        for tau in (t for t in CONFIDENCE_GRID if t >= LOWEST_CONFIDENCE.get(intent, 0.0)):
             chosen = (dev_probs.argmax(axis=1) == i) & (dev_probs[:, i] >= tau)
             if not chosen.any() or (data["dev"].labels[chosen] == i).mean() >= target:
                 min_confidence[intent] = tau
