@@ -164,7 +164,7 @@ class DialogueManager:
         if not text:
             return self._answer_outside_graph(text, PrivacyTurn(reply=NOT_HEARD, intent="continue_conversation"), start)
         privacy = (self.forgetting.turn(text, s.identity.user_id, s.identity.name)
-                   or self.forgetting_one.turn(self.deps, text, s.identity.user_id))
+                   or self.forgetting_one.turn(self.deps, text, s))
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start)
         identity_event = self._answer_confirmation(text) if s.confirmation else None

@@ -24,6 +24,7 @@ from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.prompts import about_me_messages
 from interaction.profiles import Identity
 from interaction.reply_inputs import RecalledFact
+from interaction.session import Session
 
 log = logging.getLogger("nadine.interaction.memory_requests")
 
@@ -165,16 +166,28 @@ def _quoted(candidate: ForgetCandidate) -> str:
     return said if candidate.kind == "explicit_memory" else f"you told me: \"{said}\""
 
 
-def forget(deps: AgentDeps, candidate: ForgetCandidate) -> bool:
-    """Remove only that memory, from every store that holds it."""
+def phrases_of(candidate: ForgetCandidate) -> list[str]:
+    """The words a memory was said in, by the person and back by Nadine."""
+    text = candidate.text.strip().rstrip(" .!?")
+    return [text, second_person(text)]
+
+
+def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> bool:
+    """Remove only that memory, from every store that holds it: its own document or scene, the
+    sentences that repeat it in transcripts and episode summaries, and this session's turns."""
     store = explicit_store(deps)
     if candidate.kind == "explicit_memory":
-        return bool(store and store.remove(candidate.user_id, candidate.memory_id))
-    removed = SceneStore(deps.layout).remove(candidate.user_id, candidate.memory_id)
+        removed = bool(store and store.remove(candidate.user_id, candidate.memory_id))
+    else:
+        removed = SceneStore(deps.layout).remove(candidate.user_id, candidate.memory_id)
+        if store is not None:
+            removed = store.remove_scene_documents(candidate.user_id, candidate.memory_id) > 0 or removed
+        if deps.services is not None:
+            deps.services.on_scene_stored(candidate.user_id)  # the scene index drops it on its next read
+    phrases = phrases_of(candidate)
     if store is not None:
-        removed = store.remove_scene_documents(candidate.user_id, candidate.memory_id) > 0 or removed
-    if deps.services is not None:
-        deps.services.on_scene_stored(candidate.user_id)  # the scene index drops it on its next read
+        store.scrub(candidate.user_id, phrases)
+    session.forget_phrases(phrases)
     return removed
 
 
@@ -188,18 +201,18 @@ class ForgetOneConversation:
     def ask(self, candidate: ForgetCandidate) -> None:
         self._pending = candidate
 
-    def turn(self, deps: AgentDeps, text: str, user_id: str | None) -> PrivacyTurn | None:
+    def turn(self, deps: AgentDeps, text: str, session: Session) -> PrivacyTurn | None:
         pending, self._pending = self._pending, None
-        if pending is None or pending.user_id != user_id:
+        if pending is None or pending.user_id != session.identity.user_id:
             return None
         if cues.AFFIRMATIVE.match(text):
             try:
-                done = forget(deps, pending)
+                done = forget(deps, pending, session)
             except Exception:
-                log.exception("forgetting one memory of %s failed", user_id)
+                log.exception("forgetting one memory of %s failed", pending.user_id)
                 done = False
-            if done:
-                return PrivacyTurn(f"Done. I have forgotten that {_quoted(pending)}.", "forget_one_confirmed")
+            if done:  # the reply does not repeat what was forgotten
+                return PrivacyTurn("Done. I have forgotten it.", "forget_one_confirmed")
             return PrivacyTurn("I'm sorry, I couldn't forget that just now. Please ask me again.", "forget_one_failed")
         if cues.NEGATIVE.match(text):
             return PrivacyTurn("All right, I'll keep that memory.", "forget_one_cancelled")

@@ -20,6 +20,7 @@ from chromadb.api.models.Collection import Collection
 from common.clock import Clock
 from common.embedding.chroma import NadineEmbeddingFunction
 from common.store.ids import is_valid_user_id
+from interaction import cues
 from interaction.memory.chroma_store import collection_name, open_collection
 
 log = logging.getLogger("nadine.memory.explicit")
@@ -105,6 +106,24 @@ class ExplicitMemories:
         log.info("explicit memory %s of %s removed", memory_id, user_id)
         return True
 
+    def scrub(self, user_id: str, phrases: list[str]) -> int:
+        """Take a forgotten memory's words out of every other document of the user (conversation
+        transcripts, episode summaries): the sentences holding them go, the rest stays. Returns the
+        number of documents changed."""
+        with self._lock:
+            collection = self._collection(user_id, create=False) if is_valid_user_id(user_id) else None
+            if collection is None:
+                return 0
+            got = collection.get(include=["documents", "metadatas"])
+            changed: dict[str, str] = {}
+            for i, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True):
+                kept = without_phrases(doc or "", phrases)
+                if (meta or {}).get("kind") != KIND and kept != (doc or ""):
+                    changed[i] = kept
+            if changed:
+                collection.update(ids=list(changed), documents=[d or " " for d in changed.values()])
+        return len(changed)
+
     def remove_scene_documents(self, user_id: str, scene_id: str) -> int:
         """Any document of the user's collection that stands for one scene (metadata scene_id): a
         forgotten moment leaves nothing behind in Chroma either."""
@@ -116,6 +135,23 @@ class ExplicitMemories:
             if ids:
                 collection.delete(ids=ids)
         return len(ids)
+
+
+def without_phrases(text: str, phrases: list[str]) -> str:
+    """`text` without the sentences that contain any of `phrases` (case-insensitive); lines keep
+    their prefixes ("User: ", "Observation: ") and a line left empty goes."""
+    wanted = [p.casefold() for p in phrases if p.strip()]
+    kept_lines = []
+    for line in text.splitlines():
+        kept = [s for s in cues.sentences(line) if not any(p in s.casefold() for p in wanted)]
+        if len(kept) == len(cues.sentences(line)):
+            kept_lines.append(line)
+        elif kept:
+            label, sep, _ = line.partition(": ")
+            first = kept[0]
+            prefix = f"{label}{sep}" if sep and not first.startswith(f"{label}{sep}") else ""
+            kept_lines.append(prefix + " ".join(kept))
+    return "\n".join(kept_lines)
 
 
 def _memory(memory_id: str, doc: str | None, meta: dict | None, similarity: float = 0.0) -> ExplicitMemory:

@@ -5,6 +5,7 @@ stored as a moment, and an emotional "I forgot ..." statement reaches the memora
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -89,10 +90,19 @@ def test_explicit_memory_is_a_document_every_kind_query_finds(maya):
     assert first["source_turn"]
 
 
+def all_documents(dm, uid) -> list[str]:
+    client = make_client(dm.settings.interaction.chroma, dm.layout.chroma_dir)
+    collection = open_collection(client, collection_name(uid), NadineEmbeddingFunction(offline_text_embedder()))
+    return collection.get(include=["documents"])["documents"]
+
+
 def test_forget_one_asks_and_removes_only_that_memory(maya):
     dm, out, services, uid = maya
     say(dm, "Please remember that my sister is expecting a baby.")
     say(dm, "Please remember that my dog is called Bruno.")
+    dm.close_session("test")  # the transcript and its summary now hold the words too
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    assert any("expecting a baby" in d for d in all_documents(dm, uid) if not d.startswith("my sister"))
     asked = say(dm, "Forget what I said about my sister.")
     assert asked.memory_intent == "forget_one"
     assert asked.reply.startswith("Do you want me to forget that your sister is expecting a baby?")
@@ -101,6 +111,10 @@ def test_forget_one_asks_and_removes_only_that_memory(maya):
     done = say(dm, "Yes, please.")
     assert "forgotten" in done.reply
     assert [m.text for m in services.explicit.list(uid)] == ["my dog is called Bruno"]
+    documents = all_documents(dm, uid)
+    assert not [d for d in documents if "expecting a baby" in d]  # transcript and summary scrubbed
+    assert any("Bruno" in d for d in documents if d != "my dog is called Bruno")  # the rest stays
+    assert not [x for x in dm.session.transcript if "expecting a baby" in x.text]
     assert say(dm, "Yes").intent != "forget_one_confirmed"  # the question is gone
 
 
@@ -182,3 +196,31 @@ def test_a_stranger_is_told_nothing_is_stored(tmp_path):
     dm = DialogueManager(settings, layout, clock, Outbox(), services=services, environ={})
     turn = say(dm, "Please remember that my daughter's birthday is on 3 May.")
     assert "don't know who you are" in turn.reply and "I'll remember" not in turn.reply
+
+
+def test_a_models_memory_intent_decides_and_the_classifier_only_fills_in(maya, monkeypatch):
+    """With an understanding model, its memory intent stands, whatever the classifier would say;
+    a model answer without one falls back to the classifier."""
+    dm, _, services, uid = maya
+    answers = {
+        "Do you remember my PhD?": {"memory_intent": "statement"},
+        "Tell me something nice.": {"memory_intent": "recall"},
+        "Keep this in your head: Lea, my niece, turns six on Friday.":
+            {"memory_intent": "remember", "memory_text": "my niece Lea turns six on Friday"},
+        "When did we first meet?": {},  # no memory intent: the classifier's fallback decides
+    }
+
+    def model(agent, messages, json_mode=None):
+        if agent != "turn_understanding":
+            return None
+        latest = messages[-1]["content"].rsplit("Latest user message: ", 1)[-1]
+        return json.dumps({"intent": "continue_conversation", **answers[latest],
+                           "plan": [{"agent": "response_agent", "message": latest}]})
+
+    monkeypatch.setattr(dm.deps, "ask", model)
+    assert not say(dm, "Do you remember my PhD?").is_recall
+    assert say(dm, "Tell me something nice.").memory_intent == "recall"
+    kept = say(dm, "Keep this in your head: Lea, my niece, turns six on Friday.")
+    assert kept.reply == "I'll remember that your niece Lea turns six on Friday."
+    assert [m.text for m in services.explicit.list(uid)] == ["my niece Lea turns six on Friday"]
+    assert say(dm, "When did we first meet?").is_recall
