@@ -38,8 +38,8 @@ from interaction.agents.context import AgentDeps
 from interaction.forget import ForgetConversation, PrivacyTurn
 from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
-from interaction.memory_requests import FORGET_INTENTS, ForgetOneConversation, wire_memory_intent
 from interaction.memory.contracts import MemoryServices, TranscriptTurn
+from interaction.memory_requests import FORGET_INTENTS, ForgetOneConversation, wire_memory_intent
 from interaction.offline.extract import answer_name
 from interaction.profiles import ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch

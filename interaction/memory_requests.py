@@ -21,8 +21,8 @@ from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_question
 from interaction.memory.explicit_memories import ExplicitMemories, ExplicitMemory
 from interaction.memory.recall_query import names_a_word_of
 from interaction.memory_intent.phrasing import request_content, second_person
-from interaction.prompts import about_me_messages
 from interaction.profiles import Identity
+from interaction.prompts import about_me_messages
 from interaction.reply_inputs import RecalledFact
 from interaction.session import Session
 

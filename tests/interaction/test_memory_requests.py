@@ -11,14 +11,14 @@ from datetime import timedelta
 import pytest
 
 from common import topics as t
+from common.embedding.chroma import NadineEmbeddingFunction
+from common.embedding.registry import offline_text_embedder
 from common.messages import EmotionSignal, UserDetected, UserInput
 from common.store import ProfileStore, SceneStore
 from interaction.dialogue import DialogueManager
-from perception.selective_memory.policies import intensity_verdict
-from common.embedding.chroma import NadineEmbeddingFunction
-from common.embedding.registry import offline_text_embedder
 from interaction.memory.chroma_store import collection_name, make_client, open_collection
 from interaction.memory.local_services import LocalMemoryServices
+from perception.selective_memory.policies import intensity_verdict
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
 
 
