@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from common.embedding.registry import offline_text_embedder
+from common.messages import ForgetMemory
 from common.store import SceneStore
+from common.store.forget import purge_chroma_documents
 from interaction import cues
-from interaction.agents.context import AgentDeps
-from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_question
+from interaction.agents.context import RESPONSE, AgentDeps
+from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question
 from interaction.memory.explicit_memories import ExplicitMemories, ExplicitMemory
 from interaction.memory.recall_query import names_a_word_of
 from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.profiles import Identity
-from interaction.prompts import about_me_messages
+from interaction.llm.reply_text import spoken_part
+from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
 from interaction.reply_inputs import RecalledFact
 from interaction.session import Session
 
@@ -39,7 +43,7 @@ class ForgetCandidate:
     """The one memory a forget-one request points at."""
 
     user_id: str
-    kind: str  # explicit_memory | moment
+    kind: Literal["explicit_memory", "moment"]  # ForgetMemory's kinds
     memory_id: str  # explicit memory id or scene id
     text: str  # in the user's words
     similarity: float = 0.0
@@ -173,22 +177,23 @@ def phrases_of(candidate: ForgetCandidate) -> list[str]:
 
 
 def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> bool:
-    """Remove only that memory, from every store that holds it: its own document or scene, the
-    sentences that repeat it in transcripts and episode summaries, and this session's turns."""
-    store = explicit_store(deps)
-    if candidate.kind == "explicit_memory":
-        removed = bool(store and store.remove(candidate.user_id, candidate.memory_id))
-    else:
-        removed = SceneStore(deps.layout).remove(candidate.user_id, candidate.memory_id)
-        if store is not None:
-            removed = store.remove_scene_documents(candidate.user_id, candidate.memory_id) > 0 or removed
-        if deps.services is not None:
-            deps.services.on_scene_stored(candidate.user_id)  # the scene index drops it on its next read
+    """Remove only that memory, from every store that holds it: its own document or scene (the same
+    path as nadine/memory/forget_memory, Chroma's log records included), the sentences that repeat it
+    in transcripts and episode summaries, and this session's turns."""
+    services = deps.services
+    embedded = deps.settings.interaction.chroma.mode == "embedded"
+    removed = forget_one_memory(
+        deps.layout, ForgetMemory(user_id=candidate.user_id, kind=candidate.kind, memory_id=candidate.memory_id),
+        deps.clock.now(), services.forget_document if services is not None else None, embedded)
+    if services is not None and candidate.kind == "moment":
+        services.on_scene_forgotten(candidate.user_id)
     phrases = phrases_of(candidate)
+    store = explicit_store(deps)
     if store is not None:
-        store.scrub(candidate.user_id, phrases)
+        store.scrub(candidate.user_id, phrases, (lambda collection_id, ids: purge_chroma_documents(
+            deps.layout.chroma_dir, collection_id, ids)) if embedded else None)
     session.forget_phrases(phrases)
-    return removed
+    return any(removed.get(k) for k in ("scene_files", "text_memories"))
 
 
 class ForgetOneConversation:
@@ -247,11 +252,13 @@ def about_me(deps: AgentDeps, state: dict) -> str:
     facts, explicit, moments = known_facts(deps, identity)
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
     if model is not None and (facts or explicit or moments):
-        answer = deps.ask(AGENT, about_me_messages(identity.name or "", facts, explicit, moments, state["text"],
-                                                   state.get("language") or deps.settings.interaction.default_language),
-                          json_mode=False)
-        if answer and answer.strip():
-            return answer.strip()
+        language = state.get("language") or deps.settings.interaction.default_language
+        messages = about_me_messages(identity.name or "", facts, explicit, moments, state["text"], language)
+        answer = deps.ask(AGENT, messages, json_mode=False, phase=RESPONSE, stop=REPLY_STOPS)
+        spoken = spoken_part(answer, labels=(USER_LABEL, NADINE_LABEL), own_label=NADINE_LABEL,
+                             headings=(ABOUT_ME_HEADING,), instructions=[messages[0]["content"]]) if answer else None
+        if spoken:
+            return spoken
     return about_me_offline(identity.name or "", facts, explicit, moments)
 
 

@@ -123,24 +123,6 @@ class SceneStore:
     def list(self, user_id: str) -> list[SceneMetadata]:
         return [m for p in self.metadata_files(user_id) if (m := self.read(p)) is not None]
 
-    def remove(self, user_id: str, scene_id: str) -> bool:
-        """Forget one scene: the metadata (the commit marker) goes first, so no reader ever sees a
-        half-removed scene; then its embedding and image. False when there was no such scene."""
-        if not SCENE_ID_RE.match(scene_id):
-            raise ValueError(f"invalid scene id {scene_id!r}")
-        images, embeddings, metadata = self._dirs(user_id)
-        found = False
-        for path in (metadata / f"{scene_id}_metadata.json", embeddings / f"{scene_id}_embedding.npy",
-                     images / f"{scene_id}.jpg"):
-            try:
-                path.unlink()
-                found = True
-            except FileNotFoundError:  # another process removed it first, or it never had one
-                continue
-        if found:
-            log.info("scene %s of %s removed", scene_id, user_id)
-        return found
-
     def embedding_path(self, user_id: str, scene_id: str) -> Path:
         _, embeddings, _ = self._dirs(user_id)
         return embeddings / f"{scene_id}_embedding.npy"

@@ -2,9 +2,10 @@
 
 Each one is a document of kind "explicit_memory" in the person's own episodic Chroma collection
 (common contract: metadata kind, occurred_at ISO 8601, occurred_ts epoch seconds, source_turn), so
-the retrieval core finds it like any other candidate and forgetting the person removes it with the
-collection. `search` is the one place this module is queried by meaning; the retrieval core can take
-its place without touching the dialogue.
+the retrieval core finds it like any other candidate, forgetting the person removes it with the
+collection, and forgetting just it is interaction/memory/documents.forget_document. `search` is the one
+place this module is queried by meaning; the retrieval core can take its place without touching the
+dialogue.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from chromadb.api import ClientAPI
@@ -22,6 +24,7 @@ from common.embedding.chroma import NadineEmbeddingFunction
 from common.store.ids import is_valid_user_id
 from interaction import cues
 from interaction.memory.chroma_store import collection_name, open_collection
+from interaction.memory.documents import list_documents
 
 log = logging.getLogger("nadine.memory.explicit")
 
@@ -69,13 +72,9 @@ class ExplicitMemories:
     def list(self, user_id: str) -> list[ExplicitMemory]:
         """The user's explicit memories, oldest first."""
         with self._lock:
-            collection = self._collection(user_id, create=False) if is_valid_user_id(user_id) else None
-            if collection is None:
-                return []
-            got = collection.get(where={"kind": KIND}, include=["documents", "metadatas"])
-        rows = [_memory(i, d, m) for i, d, m in zip(got["ids"], got["documents"] or [], got["metadatas"] or [],
-                                                     strict=True) if (m or {}).get("user_id") == user_id]
-        return sorted(rows, key=lambda m: m.occurred_at)
+            docs = list_documents(self._client, user_id) if is_valid_user_id(user_id) else []
+        return [ExplicitMemory(d.doc_id, d.text, d.occurred_at or "", str(d.metadata.get("source_turn") or "") or None)
+                for d in docs if d.kind == KIND]
 
     def search(self, user_id: str, query: str, n: int = 3) -> list[ExplicitMemory]:
         """The n explicit memories most similar to the query, best first."""
@@ -97,44 +96,30 @@ class ExplicitMemories:
                 out.append(_memory(i, d, m, 1.0 - float(dist)))
         return out
 
-    def remove(self, user_id: str, memory_id: str) -> bool:
-        with self._lock:
-            collection = self._collection(user_id, create=False) if is_valid_user_id(user_id) else None
-            if collection is None or not collection.get(ids=[memory_id], where={"kind": KIND}, include=[])["ids"]:
-                return False
-            collection.delete(ids=[memory_id])
-        log.info("explicit memory %s of %s removed", memory_id, user_id)
-        return True
-
-    def scrub(self, user_id: str, phrases: list[str]) -> int:
+    def scrub(self, user_id: str, phrases: list[str], purge: Callable[[str, list[str]], int] | None) -> int:
         """Take a forgotten memory's words out of every other document of the user (conversation
-        transcripts, episode summaries): the sentences holding them go, the rest stays. Returns the
-        number of documents changed."""
+        transcripts, episode summaries): the sentences holding them go, the rest stays. A changed
+        document is deleted and added again under a new id with its metadata, and `purge(collection
+        id, old ids)` blanks the old records in Chroma's log (embedded mode). Returns the documents changed."""
         with self._lock:
             collection = self._collection(user_id, create=False) if is_valid_user_id(user_id) else None
             if collection is None:
                 return 0
             got = collection.get(include=["documents", "metadatas"])
-            changed: dict[str, str] = {}
-            for i, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True):
+            old, new, texts, metas = [], [], [], []
+            for doc_id, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True):
                 kept = without_phrases(doc or "", phrases)
                 if (meta or {}).get("kind") != KIND and kept != (doc or ""):
-                    changed[i] = kept
-            if changed:
-                collection.update(ids=list(changed), documents=[d or " " for d in changed.values()])
-        return len(changed)
-
-    def remove_scene_documents(self, user_id: str, scene_id: str) -> int:
-        """Any document of the user's collection that stands for one scene (metadata scene_id): a
-        forgotten moment leaves nothing behind in Chroma either."""
-        with self._lock:
-            collection = self._collection(user_id, create=False) if is_valid_user_id(user_id) else None
-            if collection is None:
-                return 0
-            ids = collection.get(where={"scene_id": scene_id}, include=[])["ids"]
-            if ids:
-                collection.delete(ids=ids)
-        return len(ids)
+                    old.append(doc_id)
+                    new.append(f"{doc_id.split('~')[0]}~{uuid.uuid4().hex[:6]}")
+                    texts.append(kept or " ")
+                    metas.append(meta or {"user_id": user_id})
+            if old:
+                collection.delete(ids=old)
+                collection.add(ids=new, documents=texts, metadatas=metas)
+        if old and purge is not None:
+            purge(str(collection.id), old)
+        return len(old)
 
 
 def without_phrases(text: str, phrases: list[str]) -> str:
@@ -154,7 +139,7 @@ def without_phrases(text: str, phrases: list[str]) -> str:
     return "\n".join(kept_lines)
 
 
-def _memory(memory_id: str, doc: str | None, meta: dict | None, similarity: float = 0.0) -> ExplicitMemory:
+def _memory(memory_id: str, doc: str | None, meta: dict | None, similarity: float) -> ExplicitMemory:
     meta = meta or {}
     return ExplicitMemory(memory_id, doc or "", str(meta.get("occurred_at") or ""),
                           str(meta.get("source_turn") or "") or None, similarity)

@@ -11,6 +11,7 @@ from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from interaction import cues
 from interaction.memory_intent.classifier import classify
+from interaction.offline import fact_changes
 from interaction.offline.extract import extract_profile
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, EmotionLabel, PlanStep, TurnUnderstanding
 
@@ -106,7 +107,7 @@ def understand(text: str) -> TurnUnderstanding:
         intent = "language_change"
     elif cues.is_unambiguous_farewell(text):
         intent = "end_conversation"
-    elif profile.user_name or profile.facts():
+    elif profile.user_name or profile.facts() or fact_changes.states_a_change(text):
         intent = "update_user_info"
     elif cues.is_greeting(text):
         intent = "first_greeting"

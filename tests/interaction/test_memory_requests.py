@@ -210,7 +210,7 @@ def test_a_models_memory_intent_decides_and_the_classifier_only_fills_in(maya, m
         "When did we first meet?": {},  # no memory intent: the classifier's fallback decides
     }
 
-    def model(agent, messages, json_mode=None):
+    def model(agent, messages, json_mode=None, **_):
         if agent != "turn_understanding":
             return None
         latest = messages[-1]["content"].rsplit("Latest user message: ", 1)[-1]
