@@ -21,11 +21,11 @@ from common.store.forget import purge_chroma_documents
 from interaction import cues
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question
+from interaction.llm.reply_text import spoken_part
 from interaction.memory.explicit_memories import ExplicitMemories, ExplicitMemory
 from interaction.memory.recall_query import names_a_word_of
 from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.profiles import Identity
-from interaction.llm.reply_text import spoken_part
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
 from interaction.reply_inputs import RecalledFact
 from interaction.session import Session

@@ -11,20 +11,14 @@ dialogue.
 from __future__ import annotations
 
 import logging
-import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from chromadb.api import ClientAPI
-from chromadb.api.models.Collection import Collection
-
 from common.clock import Clock
-from common.embedding.chroma import NadineEmbeddingFunction
 from common.store.ids import is_valid_user_id
 from interaction import cues
-from interaction.memory.chroma_store import collection_name, open_collection
-from interaction.memory.documents import list_documents
+from interaction.memory.episodic import EpisodicMemory
 
 log = logging.getLogger("nadine.memory.explicit")
 
@@ -41,14 +35,11 @@ class ExplicitMemory:
 
 
 class ExplicitMemories:
-    def __init__(self, client: ClientAPI, function: NadineEmbeddingFunction, clock: Clock) -> None:
-        self._client = client
-        self._function = function
-        self._clock = clock
-        self._lock = threading.Lock()
+    """Explicit memories in the collections of an EpisodicMemory, under its lock."""
 
-    def _collection(self, user_id: str, create: bool) -> Collection | None:
-        return open_collection(self._client, collection_name(user_id), self._function, create=create)
+    def __init__(self, episodic: EpisodicMemory, clock: Clock) -> None:
+        self._episodic = episodic
+        self._clock = clock
 
     def add(self, user_id: str, user_name: str, text: str, source_turn: str | None) -> ExplicitMemory | None:
         """Store one fact for a known user (None for an unknown user or an empty fact)."""
@@ -62,8 +53,7 @@ class ExplicitMemories:
             "occurred_at": now.isoformat(), "occurred_ts": now.timestamp(), "timestamp": now.isoformat(),
             "source_turn": source_turn or "",
         }
-        with self._lock:
-            collection = self._collection(user_id, create=True)
+        with self._episodic.locked_collection(user_id, create=True) as collection:
             assert collection is not None
             collection.add(ids=[memory_id], documents=[text], metadatas=[meta])
         log.info("explicit memory %s stored for %s", memory_id, user_id)
@@ -71,17 +61,19 @@ class ExplicitMemories:
 
     def list(self, user_id: str) -> list[ExplicitMemory]:
         """The user's explicit memories, oldest first."""
-        with self._lock:
-            docs = list_documents(self._client, user_id) if is_valid_user_id(user_id) else []
-        return [ExplicitMemory(d.doc_id, d.text, d.occurred_at or "", str(d.metadata.get("source_turn") or "") or None)
-                for d in docs if d.kind == KIND]
+        with self._episodic.locked_collection(user_id, create=False) as collection:
+            if collection is None:
+                return []
+            got = collection.get(where={"kind": KIND}, include=["documents", "metadatas"])
+        rows = [_memory(i, d, m, 0.0) for i, d, m in zip(got["ids"], got["documents"] or [], got["metadatas"] or [],
+                                                          strict=True) if (m or {}).get("user_id") == user_id]
+        return sorted(rows, key=lambda m: m.occurred_at)
 
     def search(self, user_id: str, query: str, n: int = 3) -> list[ExplicitMemory]:
         """The n explicit memories most similar to the query, best first."""
         if not query.strip():
             return []
-        with self._lock:
-            collection = self._collection(user_id, create=False) if is_valid_user_id(user_id) else None
+        with self._episodic.locked_collection(user_id, create=False) as collection:
             if collection is None:
                 return []
             count = len(collection.get(where={"kind": KIND}, include=[])["ids"])
@@ -101,8 +93,7 @@ class ExplicitMemories:
         transcripts, episode summaries): the sentences holding them go, the rest stays. A changed
         document is deleted and added again under a new id with its metadata, and `purge(collection
         id, old ids)` blanks the old records in Chroma's log (embedded mode). Returns the documents changed."""
-        with self._lock:
-            collection = self._collection(user_id, create=False) if is_valid_user_id(user_id) else None
+        with self._episodic.locked_collection(user_id, create=False) as collection:
             if collection is None:
                 return 0
             got = collection.get(include=["documents", "metadatas"])

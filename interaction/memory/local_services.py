@@ -63,9 +63,10 @@ class LocalMemoryServices:
         active = _active_embedder(settings, offline)
         self.scenes = SceneStore(layout)
         # text memory stays local whatever the retrieval embedder (reference §8 item 11)
-        client = make_client(settings.interaction.chroma, layout.chroma_dir)
-        self.episodic = EpisodicMemory(client, NadineEmbeddingFunction(offline), clock)
-        self.explicit = ExplicitMemories(client, NadineEmbeddingFunction(offline), clock)
+        self.episodic = EpisodicMemory(
+            make_client(settings.interaction.chroma, layout.chroma_dir), NadineEmbeddingFunction(offline), clock
+        )
+        self.explicit = ExplicitMemories(self.episodic, clock)
         seed_rag_files(layout.rag_files_dir)
         self.knowledge_base = KnowledgeBase(
             make_client(settings.interaction.chroma.model_copy(update={"mode": "embedded"}), layout.knowledge_chroma_dir),

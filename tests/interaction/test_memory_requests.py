@@ -20,17 +20,7 @@ from interaction.memory.chroma_store import collection_name, make_client, open_c
 from interaction.memory.local_services import LocalMemoryServices
 from perception.selective_memory.policies import intensity_verdict
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
-
-
-class Outbox:
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, object]] = []
-
-    def publish(self, spec, message) -> None:
-        self.sent.append((spec.suffix, message))
-
-    def of(self, spec) -> list:
-        return [m for s, m in self.sent if s == spec.suffix]
+from tests.interaction.test_dialogue_inprocess import Outbox
 
 
 @pytest.fixture
