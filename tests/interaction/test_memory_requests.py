@@ -214,3 +214,30 @@ def test_a_models_memory_intent_decides_and_the_classifier_only_fills_in(maya, m
     assert kept.reply == "I'll remember that your niece Lea turns six on Friday."
     assert [m.text for m in services.explicit.list(uid)] == ["my niece Lea turns six on Friday"]
     assert say(dm, "When did we first meet?").is_recall
+
+
+def test_about_me_with_a_model_gets_only_what_is_stored(maya, monkeypatch):
+    dm, _, _, _ = maya
+    say(dm, "Please remember that my dog is called Bruno.")
+    asked = []
+
+    class Model:  # the registry's answer for the response agent: a model is configured
+        profile = None
+
+    def model(agent, messages, json_mode=None, **_):
+        asked.append(messages)
+        return "You're Maya, and your dog is called Bruno." if agent == "response_agent" else None
+
+    monkeypatch.setattr(dm.deps, "ask", model)
+    monkeypatch.setattr(dm.deps.llm, "for_agent", lambda agent: Model())
+    turn = say(dm, "What do you know about me?")
+    assert turn.reply == "You're Maya, and your dog is called Bruno."
+    prompt = asked[-1][-1]["content"]
+    assert "your dog is called Bruno" in prompt and "Maya" in prompt
+
+
+def test_a_recall_of_something_never_told_stores_nothing(maya):
+    dm, out, services, uid = maya
+    turn = say(dm, "Do you remember what I told you about my trip to Peru?")
+    assert turn.is_recall and "don't remember" in turn.reply
+    assert affect_of(out, turn).suppress_storage and services.explicit.list(uid) == []
