@@ -18,6 +18,7 @@ from common.embedding.registry import offline_text_embedder
 from common.messages import ForgetMemory
 from common.store import SceneStore
 from common.store.forget import purge_chroma_documents
+from common.store.profile_fields import PROFILE_FIELDS
 from interaction import cues
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question
@@ -227,13 +228,8 @@ class ForgetOneConversation:
 def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[str]]:
     """What Nadine knows about the person, in her words: profile facts, explicit memories, moments."""
     p = identity.profile
-    facts: list[str] = []
-    if p is not None:
-        facts += [template.format(value) for template, value in (
-            ("you live in {}", p.location), ("you work as {}", p.current_position),
-            ("you work at {}", p.current_company)) if value]
-        facts += [template.format(_and(items)) for template, items in (
-            ("you enjoy {}", p.hobbies), ("you're interested in {}", p.interests)) if items]
+    facts = [spec.now.format(_and(value) if spec.multi else value) for spec in PROFILE_FIELDS
+             if p is not None and (value := getattr(p, spec.name, None))]
     store = explicit_store(deps)
     explicit = [second_person(m.text.rstrip(" .!?")) for m in (store.list(identity.user_id or "") if store else [])]
     scenes = sorted((m for m in SceneStore(deps.layout).list(identity.user_id or "")
