@@ -105,6 +105,8 @@ def test_forget_one_asks_and_removes_only_that_memory(maya):
     assert not [d for d in documents if "expecting a baby" in d]  # transcript and summary scrubbed
     assert any("Bruno" in d for d in documents if d != "my dog is called Bruno")  # the rest stays
     assert not [x for x in dm.session.transcript if "expecting a baby" in x.text]
+    on_disk = [f for f in dm.layout.chroma_dir.rglob("*") if f.is_file() and b"expecting a baby" in f.read_bytes()]
+    assert on_disk == []  # nor in Chroma's log or free pages
     assert say(dm, "Yes").intent != "forget_one_confirmed"  # the question is gone
 
 
