@@ -101,6 +101,19 @@ def recall_facts(deps: AgentDeps, state: dict) -> RecalledFact | None:
     return max(fitting, key=lambda c: c.similarity, default=None)
 
 
+def volunteered_fact(deps: AgentDeps, state: dict) -> RecalledFact | None:
+    """On an ordinary turn, an explicit memory only when it passes the calibrated ordinary-turn
+    threshold (as a scene is volunteered): "what's my cat called?" taken for a statement still finds
+    "my cat is called Mimi", and nothing weaker is brought up."""
+    identity: Identity = state["identity"]
+    if not identity.known:
+        return None
+    hits = explicit_candidates(deps, identity.user_id or "", state["text"], n=1)
+    if not hits or hits[0].similarity < match_threshold(deps):
+        return None
+    return RecalledFact("explicit_memory", hits[0].text, hits[0].occurred_at, hits[0].similarity)
+
+
 def handle(deps: AgentDeps, state: dict) -> dict:
     """The reply (and what the DM must remember) for a memory request turn."""
     intent = state.get("memory_intent")

@@ -40,7 +40,9 @@ class ReplyInputs:
     scene: VisualMemory | None = None  # only an injected scene
     episode: MemoryHit | None = None  # recall turns only
     conversation: MemoryHit | None = None  # recall turns only
-    fact: RecalledFact | None = None  # recall turns only: an explicit memory or an earlier turn of this session
+    # recall turns: an explicit memory or an earlier turn of this session; ordinary turns: a strongly
+    # matching explicit memory only
+    fact: RecalledFact | None = None
     search: str | None = None
     vision: str | None = None
     knowledge: str | None = None

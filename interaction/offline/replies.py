@@ -156,6 +156,8 @@ def offline_reply(r: ReplyInputs) -> str:
         parts.append(answer)
     elif r.is_recall:
         parts.append(_recall(r))
+    elif r.fact:  # an ordinary turn that strongly matches something the person asked Nadine to remember
+        parts.append(_recall(r))
     elif r.scene and r.scene.user_message:
         parts.append(f"That reminds me — {_relative_day(r.scene.timestamp, r.now)} you told me: '{_quote(r.scene.user_message)}'")
     for tool_result in (r.search, r.vision):

@@ -243,3 +243,11 @@ def test_a_recall_of_something_never_told_stores_nothing(maya):
     turn = say(dm, "Do you remember what I told you about my trip to Peru?")
     assert turn.is_recall and "don't remember" in turn.reply
     assert affect_of(out, turn).suppress_storage and services.explicit.list(uid) == []
+
+
+def test_an_ordinary_turn_only_brings_up_a_strongly_matching_explicit_memory(maya):
+    dm, out, _, _ = maya
+    say(dm, "Please remember that my cat is called Mimi.")
+    asked = say(dm, "What's my cat called?", is_recall=False)  # taken for a statement, say
+    assert "your cat is called Mimi" in asked.reply and not affect_of(out, asked).suppress_storage
+    assert "Mimi" not in say(dm, "Do you like animals?").reply
