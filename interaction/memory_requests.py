@@ -12,8 +12,6 @@ import logging
 from dataclasses import dataclass
 from typing import Literal
 
-import numpy as np
-
 from common.embedding.registry import offline_text_embedder
 from common.messages import ForgetMemory
 from common.store import SceneStore
@@ -23,6 +21,7 @@ from interaction import cues
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question
 from interaction.llm.reply_text import spoken_part
+from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.explicit_memories import ExplicitMemories, ExplicitMemory
 from interaction.memory.recall_query import names_a_word_of
 from interaction.memory_intent.phrasing import request_content, second_person
@@ -44,8 +43,8 @@ class ForgetCandidate:
     """The one memory a forget-one request points at."""
 
     user_id: str
-    kind: Literal["explicit_memory", "moment"]  # ForgetMemory's kinds
-    memory_id: str  # explicit memory id or scene id
+    kind: Literal["explicit_memory", "moment", "this_session"]
+    memory_id: str  # explicit memory id, scene id, or "" for a turn of this session
     text: str  # in the user's words
     similarity: float = 0.0
 
@@ -82,6 +81,20 @@ def explicit_candidates(deps: AgentDeps, user_id: str, query: str, n: int = 3) -
     return store.search(user_id, query, n=n) if store is not None else []
 
 
+def said_earlier(transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
+    """What the person told earlier in this conversation (the last turn is the current one); their
+    questions are not things they told."""
+    return [t for t in transcript[:-1] if t.role == "user" and not cues.is_question(t.text)]
+
+
+def similarities(query: str, texts: list[str]) -> list[float]:
+    """Cosine of each text to the query on the offline embedder ([] for no texts)."""
+    if not texts:
+        return []
+    vectors = offline_text_embedder().embed([query, *texts])
+    return [float(s) for s in vectors[1:] @ vectors[0]]
+
+
 def recall_facts(deps: AgentDeps, state: dict) -> RecalledFact | None:
     """The explicit memory or earlier turn of this session a recall question is about: among those
     that pass the calibrated threshold or share a content word with the question, the most similar."""
@@ -91,12 +104,9 @@ def recall_facts(deps: AgentDeps, state: dict) -> RecalledFact | None:
     if identity.known:
         candidates += [RecalledFact("explicit_memory", m.text, m.occurred_at, m.similarity)
                        for m in explicit_candidates(deps, identity.user_id or "", question)]
-    # what the person said earlier in this session; their questions are not things they told
-    earlier = [t for t in (state.get("transcript") or [])[:-1] if t.role == "user" and not cues.is_question(t.text)]
-    if earlier:
-        vectors = offline_text_embedder().embed([question, *(t.text for t in earlier)])
-        candidates += [RecalledFact("this_session", t.text, t.at.isoformat(), float(sim))
-                       for t, sim in zip(earlier, vectors[1:] @ vectors[0], strict=True)]
+    earlier = said_earlier(state.get("transcript") or [])
+    candidates += [RecalledFact("this_session", t.text, t.at.isoformat(), sim)
+                   for t, sim in zip(earlier, similarities(question, [t.text for t in earlier]), strict=True)]
     fitting = [c for c in candidates if named(deps, question, c.text, c.similarity)]
     return max(fitting, key=lambda c: c.similarity, default=None)
 
@@ -150,20 +160,28 @@ def remember(deps: AgentDeps, state: dict) -> str:
 def _moment_candidates(deps: AgentDeps, user_id: str, query: str) -> list[ForgetCandidate]:
     """The person's moments (not the first-meeting anchor), most similar first."""
     scenes = [m for m in SceneStore(deps.layout).list(user_id) if m.scene_type != "first_meeting" and m.retrieval_text]
-    if not scenes:
-        return []
-    vectors = offline_text_embedder().embed([query, *(m.retrieval_text for m in scenes)])
-    sims = vectors[1:] @ vectors[0]
-    return [ForgetCandidate(user_id, "moment", scenes[i].scene_id, scenes[i].retrieval_text, float(sims[i]))
-            for i in np.argsort(-sims)]
+    found = [ForgetCandidate(user_id, "moment", m.scene_id, m.retrieval_text, sim)
+             for m, sim in zip(scenes, similarities(query, [m.retrieval_text for m in scenes]), strict=True)]
+    return sorted(found, key=lambda c: -c.similarity)
 
 
-def find_forget_candidate(deps: AgentDeps, user_id: str, text: str) -> ForgetCandidate | None:
-    """Explicit memories first, then remembered moments: the most similar one the request names."""
+def _session_candidates(user_id: str, topic: str, transcript: list[TranscriptTurn]) -> list[ForgetCandidate]:
+    """What the person said earlier in this conversation, most similar first."""
+    said = [t.text for t in said_earlier(transcript)]
+    found = [ForgetCandidate(user_id, "this_session", "", text, sim)
+             for text, sim in zip(said, similarities(topic, said), strict=True)]
+    return sorted(found, key=lambda c: -c.similarity)
+
+
+def find_forget_candidate(
+    deps: AgentDeps, user_id: str, text: str, transcript: list[TranscriptTurn]
+) -> ForgetCandidate | None:
+    """Explicit memories first, then remembered moments, then what was said in this conversation:
+    the most similar one the request names."""
     topic = request_content(text)
     explicit = [ForgetCandidate(user_id, "explicit_memory", m.memory_id, m.text, m.similarity)
                 for m in explicit_candidates(deps, user_id, topic)]
-    for pool in (explicit, _moment_candidates(deps, user_id, topic)):
+    for pool in (explicit, _moment_candidates(deps, user_id, topic), _session_candidates(user_id, topic, transcript)):
         hit = next((c for c in pool if named(deps, topic, c.text, c.similarity)), None)
         if hit is not None:
             return hit
@@ -172,7 +190,7 @@ def find_forget_candidate(deps: AgentDeps, user_id: str, text: str) -> ForgetCan
 
 def forget_one_request(deps: AgentDeps, state: dict) -> dict:
     identity: Identity = state["identity"]
-    candidate = find_forget_candidate(deps, identity.user_id or "", state["text"])
+    candidate = find_forget_candidate(deps, identity.user_id or "", state["text"], state.get("transcript") or [])
     if candidate is None:
         return {"final_message": "I don't think I have a memory of that, so there is nothing to forget."}
     return {"final_message": f"Do you want me to forget that {_quoted(candidate)}? Please say yes or no.",
@@ -196,18 +214,21 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
     in transcripts and episode summaries, and this session's turns."""
     services = deps.services
     embedded = deps.settings.interaction.chroma.mode == "embedded"
-    removed = forget_one_memory(
-        deps.layout, ForgetMemory(user_id=candidate.user_id, kind=candidate.kind, memory_id=candidate.memory_id),
-        deps.clock.now(), services.forget_document if services is not None else None, embedded)
+    removed: dict[str, int] = {}
+    if candidate.kind != "this_session":  # a turn of this conversation is only in the session (below)
+        removed = forget_one_memory(
+            deps.layout, ForgetMemory(user_id=candidate.user_id, kind=candidate.kind, memory_id=candidate.memory_id),
+            deps.clock.now(), services.forget_document if services is not None else None, embedded)
     if services is not None and candidate.kind == "moment":
         services.on_scene_forgotten(candidate.user_id)
     phrases = phrases_of(candidate)
+    said_now = any(p.casefold() in t.text.casefold() for p in phrases for t in session.transcript)
     store = explicit_store(deps)
     if store is not None:
         store.scrub(candidate.user_id, phrases, (lambda collection_id, ids: purge_chroma_documents(
             deps.layout.chroma_dir, collection_id, ids)) if embedded else None)
     session.forget_phrases(phrases)
-    return any(removed.get(k) for k in ("scene_files", "text_memories"))
+    return said_now if candidate.kind == "this_session" else any(removed.get(k) for k in ("scene_files", "text_memories"))
 
 
 class ForgetOneConversation:

@@ -251,3 +251,14 @@ def test_an_ordinary_turn_only_brings_up_a_strongly_matching_explicit_memory(may
     asked = say(dm, "What's my cat called?", is_recall=False)  # taken for a statement, say
     assert "your cat is called Mimi" in asked.reply and not affect_of(out, asked).suppress_storage
     assert "Mimi" not in say(dm, "Do you like animals?").reply
+
+
+def test_forget_one_takes_back_something_said_in_this_conversation(maya):
+    dm, _, _, _ = maya
+    say(dm, "My brother lost his job at the bank last week.")
+    say(dm, "The weather was lovely this morning.")
+    asked = say(dm, "Please forget what I said about my brother.")
+    assert asked.reply.startswith("Do you want me to forget that you told me") and "brother" in asked.reply
+    assert say(dm, "Yes.").intent == "forget_one_confirmed"
+    said = [x.text for x in dm.session.transcript]
+    assert not [x for x in said if "lost his job" in x] and "The weather was lovely this morning." in said
