@@ -144,7 +144,7 @@ def test_what_do_you_know_about_me(maya, tmp_path):
     assert little.memory_intent == "recall" and little.is_recall  # about_me is a recall on the wire
     assert "only know your name" in little.reply and "don't know" not in little.reply
     ProfileStore(dm.layout).update(uid, {"location": "Geneva", "hobbies": ["hiking"]}, dm.clock.now())
-    dm.on_user_detected(UserDetected(user_name=None, confidence=0.0, user_id=None))  # she leaves
+    dm.close_session("test")  # a later conversation loads the profile afresh
     dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
     say(dm, "Please remember that my dog is called Bruno.")
     write_scene(dm.layout, uid, "I just defended my PhD thesis today, I'm so happy!", when=dm.clock.now(), seed=1)

@@ -17,7 +17,7 @@ def test_remember_recall_and_forget_one_over_mqtt(broker, tmp_path):
         assert asked.reply == "I'll remember that your daughter's birthday is on 3 May."
         keys = nadine.say("I'm devastated, I forgot my keys and missed my flight.")
         assert keys.memory_intent == "statement" and not nadine.affect_of(keys).suppress_storage
-        nadine.nobody()  # she leaves; a later conversation
+        nadine.nobody()  # she steps out of view and comes back
         nadine.detect(maya, "Maya")
         later = nadine.say("What's my daughter's birthday again?")
         assert later.is_recall and later.memory_intent == "recall" and "3 May" in later.reply
