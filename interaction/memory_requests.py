@@ -23,7 +23,7 @@ from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, f
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.explicit_memories import ExplicitMemories, ExplicitMemory
-from interaction.memory.recall_query import names_a_word_of
+from interaction.memory.recall_query import content_words, names_a_word_of
 from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
@@ -144,6 +144,8 @@ def remember(deps: AgentDeps, state: dict) -> str:
     identity: Identity = state["identity"]
     u = state["understanding"]
     fact = u.memory_text or request_content(state["text"])
+    if not content_words(fact):  # "remember this!" names nothing to keep
+        return "Of course. What would you like me to remember?"
     store = explicit_store(deps)
     if store is None:
         return "I'm sorry, I can't keep new memories right now."

@@ -262,3 +262,10 @@ def test_forget_one_takes_back_something_said_in_this_conversation(maya):
     assert say(dm, "Yes.").intent == "forget_one_confirmed"
     said = [x.text for x in dm.session.transcript]
     assert not [x for x in said if "lost his job" in x] and "The weather was lovely this morning." in said
+
+
+def test_a_remember_request_that_names_nothing_asks_what(maya):
+    dm, _, services, uid = maya
+    turn = say(dm, "Remember this, please!")
+    assert turn.memory_intent == "remember" and "What would you like me to remember?" in turn.reply
+    assert services.explicit.list(uid) == []
