@@ -2,6 +2,8 @@
 
     START -> understand -> memory_update_agent | memory_retrieve_agent -> tool agents by plan
           -> response_agent -> (end_conversation: memory_update_agent) -> END
+    A memory request (remember, forget one, forget me, what do you know about me) goes from
+    understanding to memory_request_agent, which answers it, then on as after response_agent.
 
 The reference's legacy wiring (intention_classifier / affective_appraisal / orchestrator) is not built:
 here those three roles are one understanding call, so its extra nodes could only pass the state on,
@@ -17,6 +19,7 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
+from interaction import memory_requests
 from interaction.agents import memory_agents, tools
 from interaction.agents.context import AgentDeps
 from interaction.agents.response import respond
@@ -62,7 +65,7 @@ class TurnGraph:
         self.deps.affect.update(u.emotion)  # the reference's affective appraisal, from the same call
         self.deps.on_understood(state, u)
         return {"understanding": u, "intent": u.intent, "is_recall": u.is_recall, "plan_steps": u.plan,
-                "language": u.language or state.get("language")}
+                "memory_intent": u.memory_intent, "language": u.language or state.get("language")}
 
     def _memory_update(self, state: TurnState) -> dict[str, Any]:
         if state.get("final_message") is not None:  # after the farewell reply: the episodic save
@@ -77,6 +80,7 @@ class TurnGraph:
             "understand": self._understood,
             "memory_update_agent": self._memory_update,
             "memory_retrieve_agent": lambda s: {"retrieval": memory_agents.retrieve(d, s)},
+            "memory_request_agent": lambda s: memory_requests.handle(d, s),
             "search_agent": lambda s: tools.search(d, s),
             "vision_agent": lambda s: tools.vision(d, s),
             "knowledge_rag_agent": lambda s: tools.knowledge(d, s),
@@ -87,6 +91,9 @@ class TurnGraph:
 
     @staticmethod
     def _after_understanding(state: TurnState) -> str:
+        if (state.get("memory_intent") in memory_requests.MEMORY_REQUESTS and state["intent"] != "end_conversation"
+                and not state.get("name_confirmation")):
+            return "memory_request_agent"  # remember / forget one / forget me / what do you know about me
         return "memory_update_agent" if state["intent"] == "update_user_info" else "memory_retrieve_agent"
 
     @staticmethod
@@ -121,4 +128,5 @@ class TurnGraph:
         for tool in TOOL_AGENTS:
             graph.add_conditional_edges(tool, self._route_by_plan)
         graph.add_conditional_edges("response_agent", self._after_response)
+        graph.add_conditional_edges("memory_request_agent", self._after_response)
         return graph
