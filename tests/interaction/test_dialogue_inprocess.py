@@ -122,5 +122,6 @@ def test_every_graph_node_does_work(tmp_path):
     # the reference's pass-through nodes (legacy orchestrator / appraisal, affective_update) are not built
     dm, _ = manager(tmp_path)
     nodes = set(dm.graph._graph.get_graph().nodes) - {"__start__", "__end__"}
-    assert nodes == {"understand", "memory_update_agent", "memory_retrieve_agent", "search_agent", "vision_agent",
+    assert nodes == {"understand", "memory_update_agent", "memory_retrieve_agent", "memory_request_agent",
+                     "search_agent", "vision_agent",
                      "knowledge_rag_agent", "response_agent"}
