@@ -98,7 +98,12 @@ class ProfileStore:
 
         def change(ids: dict[str, str]) -> None:
             taken = set(ids) | set(self.layout.user_ids())
-            uid = new_user_id(taken, now)
+            # the counter holds the day and a number, never a whole id: a forget's trace scan stays clean
+            counter = read_json(self.layout.user_id_counter_file, default={})
+            day = now.strftime("%y%m%d")
+            issued = counter.get("last", 0) if isinstance(counter, dict) and counter.get("day") == day else 0
+            uid = new_user_id(taken, now, issued if isinstance(issued, int) else 0)
+            atomic_write_json(self.layout.user_id_counter_file, {"day": day, "last": int(uid[7:])})
             ids[uid] = user_name
             minted.append(uid)
 
