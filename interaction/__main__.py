@@ -11,6 +11,7 @@ from common.runtime import ProcessContext, base_parser, start_process
 from common.store import is_valid_user_id
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction
+from interaction.offline.extract import use_profile_facts_backend
 from interaction.memory.contracts import MemoryServices
 from interaction.worker import Worker
 
@@ -71,6 +72,7 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
 def main(argv: list[str] | None = None) -> int:
     args = base_parser("interaction").parse_args(argv)
     ctx = start_process("interaction", args)
+    use_profile_facts_backend(ctx.settings.interaction.profile_facts)
     services = build_services(ctx)
     dm = DialogueManager(ctx.settings, ctx.layout, ctx.clock, ctx.bus, services, build_study_logger(ctx))
     worker = Worker()

@@ -97,6 +97,9 @@ class InteractionSettings(Section):
     name_high_similarity: float = Field(0.8, ge=0, le=1)
     name_low_similarity: float = Field(0.6, ge=0, le=1)
     vision_capture_timeout_s: float = Field(3.0, gt=0)
+    profile_facts: Literal["spacy_parse", "rules"] = Field(
+        "spacy_parse", description="how position/company/location are read from self-descriptions offline"
+    )
     llm: LlmSettings = LlmSettings()
     visual_memory: VisualMemorySettings = VisualMemorySettings()
     retrieval: RetrievalSettings = RetrievalSettings()
