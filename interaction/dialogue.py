@@ -293,6 +293,7 @@ class DialogueManager:
             user_message=str(state.get("text", ""))[:USER_MESSAGE_MAX_CHARS],
             # remembering is not a new moment, and a polite goodbye is not one either ([P])
             suppress_storage=suppress or u.is_recall or u.intent == "end_conversation", turn_id=self._turn_id,
+            user_id=self.session.identity.user_id, user_name=self.session.identity.name,
         ))
 
     def _study_completed(self, turn: TurnResult, u: TurnUnderstanding | None, latency: float) -> None:
