@@ -51,6 +51,9 @@ class EmbedderProfile(Section):
     similarity_threshold: float = Field(ge=-1, le=1)
     recall_threshold: float = Field(ge=-1, le=1)
     first_meeting_recall_threshold: float = Field(ge=-1, le=1)
+    knowledge_threshold: float = Field(
+        0.3, ge=-1, le=1, description="a knowledge chunk less similar to the question is not an answer "
+        "(python -m scripts.eval.knowledge_relevance)")
 
 
 class VisualMemorySettings(Section):

@@ -17,7 +17,7 @@ from common.clock import Clock
 from common.config import NadineSettings
 from common.embedding.base import TextEmbedder
 from common.embedding.chroma import NadineEmbeddingFunction
-from common.embedding.registry import build_text_embedder, offline_text_embedder
+from common.embedding.registry import build_text_embedder, offline_text_embedder, profile_key
 from common.store.ids import is_valid_user_id
 from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
@@ -70,6 +70,9 @@ class LocalMemoryServices:
             NadineEmbeddingFunction(active), layout.rag_files_dir,
         )
         self.scene_index = SceneIndex(settings, self.scenes, active, offline)
+        profiles = settings.interaction.visual_memory.embedder_profiles
+        self.knowledge_threshold = profiles[profile_key(active) if profile_key(active) in profiles
+                                            else profile_key(offline)].knowledge_threshold
         self.vision = VisionAgent(settings, layout, bus, clock) if bus is not None else None
 
     # --- MemoryServices --------------------------------------------------------------------------
@@ -121,7 +124,7 @@ class LocalMemoryServices:
         return self.episodic.save(user_id, user_name, transcript, summary)
 
     def knowledge(self, query: str) -> str | None:
-        return self.knowledge_base.answer(query)
+        return self.knowledge_base.relevant(query, self.knowledge_threshold)
 
     def look(self, question: str, user_id: str | None, is_recall: bool) -> str:
         if self.vision is None or not self.settings.interaction.enable_vision_agent:

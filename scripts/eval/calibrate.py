@@ -260,8 +260,10 @@ def _yaml_profiles(text: str) -> dict:
 def write_profile(config_file: Path, name: str, profile: dict[str, float]) -> None:
     """A YAML embedder_profiles mapping replaces the built-in one as a whole, so the built-in profiles
     of other embedders are written out too the first time the mapping appears in the file."""
-    EmbedderProfile.model_validate(profile)
     text = config_file.read_text(encoding="utf-8")
+    # keys another calibration wrote (knowledge_threshold, scripts.eval.knowledge_relevance) stay
+    profile = (_yaml_profiles(text).get(name) or {}) | profile
+    EmbedderProfile.model_validate(profile)
     wanted = {
         other: p.model_dump() for other, p in VisualMemorySettings().embedder_profiles.items()
     } | _yaml_profiles(text) | {name: profile}
