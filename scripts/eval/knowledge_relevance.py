@@ -7,8 +7,8 @@ scripts/eval/knowledge_questions/questions.jsonl (written for this repo: a quest
 section that answers it or null when the knowledge cannot), and scores the top chunk. A question is
 answered right when its section is the top chunk and clears the threshold, or, for a question the
 knowledge cannot answer, when nothing clears it. The threshold is chosen on the dev split only
-(highest accuracy, ties to the midpoint of the best interval); --write puts it into config/interaction.yaml
-(embedder_profiles.<embedder>.knowledge_threshold). Prints dev and test accuracy side by side.
+(highest accuracy, ties to the middle of the best run); --write puts it into the generated profiles
+file (config/generated/embedder_profiles.yaml, embedder_profiles.<embedder>.knowledge_threshold). Prints dev and test accuracy side by side.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from common.config import load_settings
 from common.config.interaction_settings import ChromaSettings
-from common.config.loader import PROJECT_ROOT
+from common.config.loader import default_config_dir
 from common.embedding import offline_text_embedder
 from common.embedding.chroma import NadineEmbeddingFunction
 from common.embedding.registry import profile_key
@@ -28,7 +28,6 @@ from interaction.memory.chroma_store import make_client
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
 
 DATA = Path(__file__).resolve().parent / "knowledge_questions" / "questions.jsonl"
-CONFIG = PROJECT_ROOT / "config" / "interaction.yaml"
 
 
 def load(path: Path = DATA) -> list[dict]:
@@ -62,18 +61,17 @@ def choose_threshold(rows: list[dict], tops: list[tuple[str, float]]) -> float:
     return round(winners[len(winners) // 2], 3)
 
 
-def write_threshold(config_file: Path, embedder: str, threshold: float) -> None:
-    """Set knowledge_threshold in the embedder's profile, keeping its other thresholds and comments."""
-    from scripts.eval.calibrate import _yaml_profiles, write_profile
+def write_threshold(config_dir: Path, embedder: str, threshold: float) -> Path:
+    """Set knowledge_threshold in the embedder's generated profile, keeping its other thresholds."""
+    from scripts.eval.calibrate import write_profile
 
-    current = _yaml_profiles(config_file.read_text(encoding="utf-8")).get(embedder) or \
-        load_settings().interaction.visual_memory.embedder_profiles[embedder].model_dump()
-    write_profile(config_file, embedder, current | {"knowledge_threshold": threshold})
+    current = load_settings(config_dir=config_dir).interaction.visual_memory.embedder_profiles[embedder]
+    return write_profile(config_dir, embedder, current.model_dump() | {"knowledge_threshold": threshold})
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.eval.knowledge_relevance", description=__doc__.split("\n")[0])
-    parser.add_argument("--write", action="store_true", help="store the dev threshold in config/interaction.yaml")
+    parser.add_argument("--write", action="store_true", help="store the dev threshold in the generated profiles")
     args = parser.parse_args(argv)
     rows = load()
     embedder = offline_text_embedder()
@@ -97,8 +95,8 @@ def main(argv: list[str] | None = None) -> int:
               f"(without a threshold {100 * always:5.1f} %; right section first for {100 * top1:5.1f} % of "
               f"answerable questions)")
     if args.write:
-        write_threshold(CONFIG, key, threshold)
-        print(f"wrote knowledge_threshold {threshold} for {key} to {CONFIG}")
+        path = write_threshold(default_config_dir(), key, threshold)
+        print(f"wrote knowledge_threshold {threshold} for {key} to {path}")
     print(json.dumps(report))
     return 0
 
