@@ -94,9 +94,6 @@ class EmbedderProfile(Section):
     similarity_threshold: float = Field(ge=-1, le=1)
     recall_threshold: float = Field(ge=-1, le=1)
     first_meeting_recall_threshold: float = Field(ge=-1, le=1)
-    knowledge_threshold: float = Field(
-        0.3, ge=-1, le=1, description="a knowledge chunk less similar to the question is not an answer "
-        "(python -m scripts.eval.knowledge_relevance)")
 
 
 class VisualMemorySettings(Section):
@@ -143,6 +140,10 @@ class InteractionSettings(Section):
     name_high_similarity: float = Field(0.8, ge=0, le=1)
     name_low_similarity: float = Field(0.6, ge=0, le=1)
     vision_capture_timeout_s: float = Field(3.0, gt=0)
+    knowledge_thresholds: dict[str, float] = Field(
+        {"minilm_onnx": 0.333}, description="per text embedder: a knowledge chunk less similar to the question "
+        "is no answer (python -m scripts.eval.knowledge_relevance --write); an embedder without one answers "
+        "with the nearest chunk")
     profile_facts: Literal["spacy_parse", "rules"] = Field(
         "spacy_parse", description="how position/company/location are read from self-descriptions offline"
     )

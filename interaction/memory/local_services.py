@@ -71,9 +71,10 @@ class LocalMemoryServices:
             NadineEmbeddingFunction(active), layout.rag_files_dir,
         )
         self.scene_index = SceneIndex(settings, self.scenes, active, offline)
-        profiles = settings.interaction.visual_memory.embedder_profiles
-        self.knowledge_threshold = profiles[profile_key(active) if profile_key(active) in profiles
-                                            else profile_key(offline)].knowledge_threshold
+        self.knowledge_threshold = settings.interaction.knowledge_thresholds.get(profile_key(active))
+        if self.knowledge_threshold is None:
+            log.warning("no knowledge threshold for embedder %s (python -m scripts.eval.knowledge_relevance): "
+                        "every question about Nadine gets the nearest knowledge", profile_key(active))
         self.vision = VisionAgent(settings, layout, bus, clock) if bus is not None else None
 
     # --- MemoryServices --------------------------------------------------------------------------
@@ -125,7 +126,8 @@ class LocalMemoryServices:
         return self.episodic.save(user_id, user_name, transcript, summary)
 
     def knowledge(self, query: str) -> str | None:
-        return self.knowledge_base.relevant(query, self.knowledge_threshold)
+        return self.knowledge_base.relevant(query, self.knowledge_threshold if self.knowledge_threshold is not None
+                                            else float("-inf"))
 
     def look(self, question: str, user_id: str | None, is_recall: bool) -> str:
         if self.vision is None or not self.settings.interaction.enable_vision_agent:

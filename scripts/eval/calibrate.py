@@ -222,10 +222,8 @@ def write_profile(config_dir: Path, name: str, profile: dict[str, float]) -> Pat
     """Set interaction.visual_memory.embedder_profiles.<name> in the generated profiles file. A YAML
     embedder_profiles mapping replaces the built-in one as a whole, so the file always carries every
     profile: the built-in ones, those calibrated before, and this one."""
-    path = profiles_path(config_dir)
-    # keys another calibration wrote (knowledge_threshold, scripts.eval.knowledge_relevance) stay
-    profile = (_written_profiles(path).get(name) or {}) | profile
     EmbedderProfile.model_validate(profile)
+    path = profiles_path(config_dir)
     wanted = {
         other: p.model_dump() for other, p in VisualMemorySettings().embedder_profiles.items()
     } | _written_profiles(path) | {name: profile}
