@@ -123,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     code = EXIT_SUITE
     try:
         suite.start()
+        # the suite's broker listens on a private port: say where, so the bus can be watched
+        print(f"broker {suite.host}:{suite.port}; watch it: mosquitto_sub -h {suite.host} -p {suite.port} "
+              f"-t '{suite.topics.root}/#' -v", file=sys.stderr, flush=True)
         if "perception" in suite.reused:
             log.warning("perception was already running: it does not see this script's camera images")
         bus = Bus("runner", suite.mqtt_settings, suite.topics)
