@@ -6,11 +6,13 @@ The bus handlers only enqueue; the frame loop runs on the main thread until SIGT
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 
 from common.runtime import base_parser, start_process
 from perception.assemble import build
 from perception.camera import Camera, make_source
+from perception.preview import preview_unavailable
 
 log = logging.getLogger("nadine.perception")
 
@@ -24,9 +26,12 @@ def main(argv: list[str] | None = None) -> int:
         args.config_override += ["perception.fer.enabled=true", "perception.fer.novelty=true"]
     ctx = start_process("perception", args)
     settings = ctx.settings  # start_process has already swept leftovers of a killed writer
+    preview = args.preview or settings.perception.camera.preview
+    if preview and (reason := preview_unavailable()):
+        print(f"perception: {reason}", file=sys.stderr)
+        return 2
     camera = Camera(make_source(settings.perception.camera, Path.cwd()), settings.perception.camera)
-    perception = build(settings, ctx.layout, ctx.bus, ctx.clock,
-                       preview=args.preview or settings.perception.camera.preview)
+    perception = build(settings, ctx.layout, ctx.bus, ctx.clock, preview=preview)
     perception.subscribe()
     # connect only once the models are loaded: the retained `online` status then means "ready"
     ctx.bus.start()

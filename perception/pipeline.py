@@ -36,6 +36,7 @@ from common.vision.base import Captioner, SceneEncoder
 from perception.announcer import Announcement, Announcer
 from perception.backends.base import EmotionRecognizer, FaceBox, FaceDetector
 from perception.camera import Camera, Frame
+from perception.preview import GUI_FIX
 from perception.capture import ViewCapture
 from perception.fer_sampler import FerSampler
 from perception.forget import forget_in_perception
@@ -285,8 +286,8 @@ class Perception:
             cv2.imshow(PREVIEW_WINDOW, img)
             cv2.waitKey(1)
         except cv2.error as exc:
-            log.error("preview window unavailable (%s); install opencv-python instead of the headless "
-                      "build for --preview. Continuing headless.", str(exc).splitlines()[0] if str(exc) else exc)
+            log.error("preview window unavailable (%s); for --preview: %s. Continuing headless.",
+                      str(exc).splitlines()[0] if str(exc) else exc, GUI_FIX)
             self.preview = False
 
     def run(self, camera: Camera, stop: threading.Event) -> None:

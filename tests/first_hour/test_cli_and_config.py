@@ -78,3 +78,19 @@ def test_config_check_prints_a_summary_and_warns_about_typos(tmp_path):
     env.update(NADINE_MQTT_PORT="not-a-port")
     bad = run("-m", "common.config.check", env=env)
     assert bad.returncode == 2 and "common.mqtt.port" in bad.stderr and bad.stdout == ""
+
+
+def test_every_nadine_variable_the_code_reads_is_known():
+    """A variable the project reads but the checker does not know would be warned about as a typo."""
+    import re
+
+    from common.config.env import _known
+
+    code = [p for pattern in ("*.py", "*.sh") for p in PROJECT_ROOT.rglob(pattern)
+            if not {"tests", ".venv", "node_modules"} & set(p.relative_to(PROJECT_ROOT).parts)]
+    read = set()
+    for path in code:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        read |= set(re.findall(r"(?:environ(?:\.get)?\(?\[?|\$\{?|getenv\()[\"']?(NADINE_[A-Z0-9_]*[A-Z0-9])\b", text))
+    assert len(read) >= 10
+    assert sorted(v for v in read if not _known(v)) == []
