@@ -9,7 +9,6 @@ from interaction.memory.knowledge import about_nadine
 from interaction.memory.local_services import LocalMemoryServices
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from scripts.eval.knowledge_relevance import choose_threshold, load
-from tests.interaction.dialogue_harness import Interaction
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings
 
 
@@ -51,15 +50,3 @@ def test_the_threshold_is_chosen_on_the_dev_split_only():
     rows3 = [{"section": "A"}, {"section": "A"}, {"section": None}]
     tops = [("A\nx", 0.8), ("A\nx", 0.6), ("B\ny", 0.2)]
     assert 0.2 < choose_threshold(rows3, tops) < 0.6
-
-
-@pytest.mark.slow
-def test_the_running_suite_answers_by_topic_and_says_it_does_not_know(broker, tmp_path):
-    nadine = Interaction(broker, tmp_path)
-    try:
-        built, age, peru = (nadine.say(q, timeout=60).reply for q in
-                            ("Who built you?", "How old are you?", "What is the capital of Peru?"))
-    finally:
-        nadine.stop()
-    assert "Magnenat Thalmann" in built and "2013" in age and built != age
-    assert "don't know" in peru and "Nadine" not in peru and "2013" not in peru
