@@ -11,8 +11,8 @@ from common.runtime import ProcessContext, base_parser, start_process
 from common.store import is_valid_user_id
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction, forget_one_memory
-from interaction.offline.extract import use_profile_facts_backend
 from interaction.memory.contracts import MemoryServices
+from interaction.offline.extract import use_profile_facts_backend
 from interaction.worker import Worker
 
 log = logging.getLogger("nadine.interaction")

@@ -36,11 +36,11 @@ from common.vision.base import Captioner, SceneEncoder
 from perception.announcer import Announcement, Announcer
 from perception.backends.base import EmotionRecognizer, FaceBox, FaceDetector
 from perception.camera import Camera, Frame
-from perception.preview import GUI_FIX
 from perception.capture import ViewCapture
 from perception.fer_sampler import FerSampler
 from perception.forget import forget_in_perception
 from perception.identity import Recognizer
+from perception.preview import GUI_FIX
 from perception.registration import Registrar
 from perception.selective_memory.module import NoVisualMemory, SelectiveMemory
 from perception.tracking import ActiveUserTracker, Identity, Track

@@ -155,8 +155,8 @@ class _ReaderSlot:
 
 
 def _load_reader():  # noqa: ANN202
-    from common.vision.base import BackendUnavailable
     from common.embedding.registry import offline_text_embedder
+    from common.vision.base import BackendUnavailable
     from interaction.offline.self_description import ParserUnavailable, SelfDescriptionReader, load_parser
 
     try:
