@@ -257,7 +257,7 @@ class RealSense:
             import pyrealsense2 as rs
         except ImportError as exc:
             raise CameraError(
-                "pyrealsense2 is not installed; install the `lab` extra (pip install -e .[lab]) "
+                "pyrealsense2 is not installed; install the `lab` extra (.venv/bin/pip install -e .[lab]) "
                 "or choose another camera source"
             ) from exc
         pipeline = rs.pipeline()

@@ -54,6 +54,6 @@ def test_every_module_the_readme_names_exists():
     assert missing == []
 
 
-def test_no_command_uses_a_bare_python():
-    bare = re.findall(r"(?<![/\w.])python3? -m [\w.]+", README)
+def test_no_command_uses_a_bare_python_or_pip():
+    bare = re.findall(r"(?<![/\w.])(?:python3? -m|pip3? install) [\w.'\[\]-]+", README)
     assert bare == []
