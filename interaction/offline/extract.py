@@ -1,7 +1,7 @@
 """Profile extraction: name, hobbies and interests by rules ("my name is / call me / I like …"); the
 work and place fields (position, company, location) from the spaCy parse reader
 (interaction/offline/self_description.py) when `interaction.profile_facts` is `spacy_parse` (the
-default; it measured 92.2 / 94.9 % field accuracy on dev / test against the rules' 72.7 / 73.2 %,
+default; it measured 92.5 / 94.9 % field accuracy on dev / test against the rules' 72.7 / 73.2 %,
 python -m scripts.eval.profile_facts), else, or when spaCy cannot load, by the rules below.
 
 Only currently-true, present-tense self statements become profile fields ([P] rule): "I worked at",

