@@ -6,7 +6,6 @@ The bus handlers only enqueue; the frame loop runs on the main thread until SIGT
 from __future__ import annotations
 
 import logging
-import sys
 from pathlib import Path
 
 from common.runtime import base_parser, start_process
@@ -28,8 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     settings = ctx.settings  # start_process has already swept leftovers of a killed writer
     preview = args.preview or settings.perception.camera.preview
     if preview and (reason := preview_unavailable()):
-        print(f"perception: {reason}", file=sys.stderr)
-        return 2
+        # start_nadine.sh refuses --preview before starting anything; run directly, the process
+        # says so once and serves headless
+        log.error("preview window unavailable: %s. Continuing headless.", reason)
+        preview = False
     camera = Camera(make_source(settings.perception.camera, Path.cwd()), settings.perception.camera)
     perception = build(settings, ctx.layout, ctx.bus, ctx.clock, preview=preview)
     perception.subscribe()

@@ -1,5 +1,5 @@
-"""Issue 16 item 5: --preview refuses at start with one line naming the fix when OpenCV has no window
-support (or there is no display); --detach waits until every process reports online, or says which
+"""Issue 16 item 5: start_nadine.sh --preview refuses before starting anything, with one line naming
+the fix, when OpenCV has no window support (or there is no display); --detach waits until every process reports online, or says which
 did not (scripts.wait_online, against a real broker)."""
 
 from __future__ import annotations
@@ -28,16 +28,16 @@ def test_preview_check_names_the_fix():
     assert (GUI_FIX in reason) if HEADLESS else ("DISPLAY" in reason)
 
 
-def test_perception_refuses_preview_at_start_with_one_line(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NADINE_") and k not in {"DISPLAY", "WAYLAND_DISPLAY"}}
-    env.update(NADINE_DATA_DIR=str(tmp_path / "data"), NADINE_LOG_DIR=str(tmp_path / "logs"), NADINE_LOG_TO_FILE="0",
-               NADINE_MQTT_PORT="1", NADINE_MQTT_FALLBACK_HOST="")
-    out = subprocess.run([sys.executable, "-m", "perception", "--preview"], cwd=PROJECT_ROOT, env=env,
+def test_the_launchers_preview_check_refuses_with_one_line():
+    """start_nadine.sh runs this before starting anything when --preview is given."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DISPLAY", "WAYLAND_DISPLAY"}}
+    out = subprocess.run([sys.executable, "-m", "perception.preview"], cwd=PROJECT_ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
-    assert out.returncode == 2
-    lines = [line for line in out.stderr.splitlines() if line.startswith("perception:")]
-    assert len(lines) == 1 and "--preview needs" in lines[0]
-    assert "Traceback" not in out.stderr
+    assert out.returncode == 2 and out.stdout == ""
+    (line,) = out.stderr.splitlines()
+    assert line.startswith("perception: --preview needs")
+    launcher = (PROJECT_ROOT / "start_nadine.sh").read_text()
+    assert launcher.index("-m perception.preview || exit 2") < launcher.index('"$PY" -m "$name"')
 
 
 def test_wait_online_returns_when_all_are_online_or_names_the_missing(bus_factory):
