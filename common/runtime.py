@@ -63,7 +63,7 @@ def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
     setup_logging(name, common.log_dir if to_file else None, common.log_level)
     for line in describe_unknown_env_vars(dict(os.environ)):
         logging.getLogger(f"nadine.{name}").warning(line.removeprefix("warning: "))
-    layout = DataLayout(common.data_dir)
+    layout = DataLayout(common.data_dir, common.robot_id)
     layout.root.mkdir(parents=True, exist_ok=True)
     startup_sweep(layout)
     topics = Topics(common.topic_root)

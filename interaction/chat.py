@@ -36,8 +36,9 @@ def camera_line(camera: CameraSettings, cwd: Path) -> str:
         present = (path if path.is_absolute() else cwd / path).exists()
     if present:
         return f"camera: on ({spec}); Nadine recognises faces and tells people apart by them"
-    return (f"camera: off ({spec} not found); identity is by name only: tell Nadine your name, and what "
-            "you say is remembered as text-only moments")
+    return (f"camera: off ({spec} not found); identity is by name only: the name you give is who you are to "
+            "Nadine (she cannot check it by face, so a name links its memories), and what you say is remembered "
+            "as text-only moments")
 
 
 def memory_lines(result: TurnResult, decision: StorageDecision | None) -> list[str]:

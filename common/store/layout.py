@@ -15,8 +15,9 @@ FER_SAMPLES_NAME = "fer_samples.jsonl"  # perception's FER samples beside the st
 
 
 class DataLayout:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, robot_id: str | None = None) -> None:
         self.root = Path(root).resolve()
+        self.robot_id = robot_id  # robots of a fleet mint ids in their own namespace (<robot_id>-...)
 
     @property
     def user_ids_file(self) -> Path:
