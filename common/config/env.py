@@ -89,7 +89,7 @@ def env_overrides(environ: dict[str, str], process: str | None = None) -> dict[s
 OTHER_VARS = frozenset({
     "NADINE_CONFIG_DIR", "NADINE_SHARED_DATA", "NADINE_VENV", "NADINE_PYTHON", "NADINE_RUN_DIR",
     "NADINE_LOG_TO_FILE", "NADINE_START_TIMEOUT", "NADINE_WHEELHOUSE", "NADINE_INSPECTOR_PORT",
-    "NADINE_INSPECTOR_TOKEN",
+    "NADINE_INSPECTOR_TOKEN", "NADINE_ROBOT_IDS",
 })
 
 
