@@ -57,3 +57,23 @@ def test_every_module_the_readme_names_exists():
 def test_no_command_uses_a_bare_python_or_pip():
     bare = re.findall(r"(?<![/\w.])(?:python3? -m|pip3? install) [\w.'\[\]-]+", README)
     assert bare == []
+
+
+def test_the_runner_names_its_private_broker_with_a_ready_mosquitto_sub_line():
+    import shutil
+
+    from scripts.mosquitto import Broker
+    from scripts.run_script import watch_line
+
+    line = watch_line("127.0.0.1", 40123, "nadine/robot7")
+    assert line.endswith("mosquitto_sub -h 127.0.0.1 -p 40123 -t 'nadine/robot7/#' -v")
+    run_script = (PROJECT_ROOT / "scripts" / "run_script.py").read_text()
+    assert "watch_line(suite.host, suite.port, suite.topics.root)" in run_script
+    if shutil.which("mosquitto_sub"):  # the printed command really subscribes to such a broker
+        broker = Broker().start()
+        try:
+            argv = shlex.split(watch_line(broker.host, broker.port, "nadine").split("watch it: ")[1])
+            done = subprocess.run([*argv, "-C", "1", "-W", "1"], capture_output=True, text=True, timeout=30)
+            assert "Connection refused" not in done.stderr and "Error" not in done.stderr
+        finally:
+            broker.stop()
