@@ -94,6 +94,7 @@ class Perception:
         self._stage_errors: set[tuple[str, str, str]] = set()
         self.events: queue.Queue[tuple[Callable[[Any, float], None], Any, float]] = queue.Queue()
         self._was_tracking = False
+        self._last_logged: str | None = None  # who the last "identified as" line named
         self._last_faces: list[FaceBox] | None = None
         if backends.detector is None:
             log.error("no face detector: nobody will ever be seen (see the backend error above)")
@@ -191,11 +192,11 @@ class Perception:
         if self.b.recognizer is None:
             track.identity = Identity(None, -1.0)
         else:
-            previous = track.identity
             track.identity = self.b.recognizer.identify(frame.rgb, track.box)
-            if previous is None or previous.user_id != track.identity.user_id:
-                log.info("track %d identified as %s (cos %.3f)", track.track_id,
-                         track.identity.user_id or "unknown", track.identity.best_cos)
+            who = track.identity.user_id or "unknown"
+            if who != self._last_logged:  # a folder of photos of one person logs once, not per photo
+                log.info("track %d identified as %s (cos %.3f)", track.track_id, who, track.identity.best_cos)
+                self._last_logged = who
         track.frames_since_identify = 1
         return True
 

@@ -64,3 +64,23 @@ def test_a_folder_of_several_photos_still_cuts_between_them(tmp_path):
     missing = ImageFolder(tmp_path / "nope.jpg", loop=True)
     with pytest.raises(Exception, match="does not exist"):
         missing.open()
+
+
+def test_a_folder_of_one_persons_photos_logs_who_it_is_once(tmp_path, shared_data, caplog):
+    """Each photo is a new still (a new track), but the log names the person once, not per photo."""
+    import logging
+    import shutil
+
+    cam = tmp_path / "cam"
+    cam.mkdir()
+    for name in ("df_a_01.jpg", "df_a_03.jpg"):
+        shutil.copy(shared_data / "faces" / name, cam / name)
+    source = ImageFolder(cam, loop=True)
+    source.open()
+    settings = load_settings(environ={}, overrides=["common.enable_visual_memory=false"])
+    p = build(settings, DataLayout(tmp_path / "data"), RecordingBus(), Clock(None))
+    with caplog.at_level(logging.INFO, logger="nadine.perception"):
+        for i in range(8):
+            p.step(source.read(), now=i * 0.1)
+    named = [r for r in caplog.records if "identified as" in r.getMessage()]
+    assert len(named) == 1 and "identified as unknown" in named[0].getMessage()
