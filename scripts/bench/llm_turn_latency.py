@@ -59,7 +59,7 @@ def play(users: int, overrides: list[str]) -> dict[str, list[float]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=2, help="llama.cpp threads")
+    parser.add_argument("--threads", type=int, default=1, help="llama.cpp threads (scripts.local_llm)")
     args = parser.parse_args(argv)
     offline = play(args.users, [])
     with LocalLlmServer(threads=args.threads) as server:

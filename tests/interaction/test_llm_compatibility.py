@@ -135,6 +135,7 @@ def _cut(answer: str) -> str:
 @pytest.mark.parametrize(("answer", "spoken"), [
     ("Nice to meet you, Zora!\nUser: Thanks!\nNadine: You're welcome.", "Nice to meet you, Zora!"),
     ("Nadine: Hello again!", "Hello again!"),
+    ("Hello, Eileen.\nEileen: Hello!", "Hello, Eileen."),
     ("Hello!<|im_end|>\n<|im_start|>user\nHi", "Hello!"),
     ("BACKGROUND\n- Now: Monday.", ""),
     ("Sure. You are Nadine, a social humanoid robot. You talk with people face to face", "Sure."),
