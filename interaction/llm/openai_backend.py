@@ -26,9 +26,11 @@ log = logging.getLogger("nadine.interaction.llm")
 # optional request features, in the order they are given up when a server refuses a request
 CONTENT_PARTS, JSON_MODE, STOP = "content parts", "JSON mode", "stop sequences"
 DEGRADE_ORDER = (CONTENT_PARTS, JSON_MODE, STOP)
-# statuses with which servers refuse a request's shape: llama.cpp's server answers 500 when its chat
-# template cannot render list content; others say 400 or 422
-SHAPE_REFUSALS = {400, 415, 422, 500, 501}
+# statuses with which servers refuse a request's shape: 400 / 422 mostly; llama.cpp's server answers 500
+# when its chat template cannot render list content. A 500 is not taken as refusing JSON mode or stop
+# sequences (it is more often transient, and the feature would be given up for good).
+CLIENT_REFUSALS = {400, 415, 422, 501}
+REFUSALS = {CONTENT_PARTS: CLIENT_REFUSALS | {500}, JSON_MODE: CLIENT_REFUSALS, STOP: CLIENT_REFUSALS}
 TRANSIENT = {429, 500, 502, 503, 504}
 MIN_ATTEMPT_S = 0.05  # less time than this left: no new attempt
 # A timeout counts against the endpoint only when the call had (nearly) the whole allowance; the tail of
@@ -166,8 +168,8 @@ class OpenAIChat:
                     raise LlmSkipped(f"{self._name()}: the budget ran out ({timeout:.1f} s were left)") from None
                 raise LlmTimeout(f"{self._name()}: no answer within {timeout:.1f} s") from None
             except openai.APIStatusError as exc:
-                refused = next((f for f in DEGRADE_ORDER if f in active), None)
-                if exc.status_code in SHAPE_REFUSALS and refused:
+                refused = next((f for f in DEGRADE_ORDER if f in active and exc.status_code in REFUSALS[f]), None)
+                if refused:
                     active.discard(refused)
                     dropped.add(refused)
                     continue  # the same request without that feature, at once

@@ -148,3 +148,16 @@ def test_replies_are_cut_where_they_continue_the_prompt(answer, spoken):
 def test_stop_sequences_come_from_the_prompt_format():
     assert REPLY_STOPS == [f"\n{USER_LABEL}:", f"\n{NADINE_LABEL}:", f"\n{BACKGROUND_HEADING}",
                            f"\n{CONVERSATION_HEADING}"]
+
+
+def test_a_transient_500_is_retried_without_giving_up_json_mode(served):
+    calls = []
+
+    def respond(body):
+        calls.append(body)
+        return (500, "busy") if len(calls) == 1 else (200, json.dumps(UNDERSTOOD))
+    server, settings = served(respond)
+    model = LlmRegistry(settings.interaction.llm, environ={}).for_agent("turn_understanding")
+    assert json.loads(model.complete([{"role": "user", "content": "hi"}]))["is_recall"] is False
+    model.complete([{"role": "user", "content": "hi"}])
+    assert len(server.bodies) == 3 and all("response_format" in b for b in server.bodies)
