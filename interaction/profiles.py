@@ -7,13 +7,15 @@ ProfileStore (locked, atomic), so user_ids.json and user_info.json stay consiste
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel, ValidationInfo, create_model, field_validator
 
 from common.clock import Clock
 from common.store import ProfileStore, UserProfile, validate_user_id
+from common.store.profile_fields import LIST_FIELDS, PROFILE_FIELDS
 from interaction.names import NameConfirmation, match_name, name_similarity
 
 log = logging.getLogger("nadine.interaction.profiles")
@@ -21,35 +23,32 @@ log = logging.getLogger("nadine.interaction.profiles")
 _NO_NAMES = {"", "unknown", "none", "null", "user", "n/a"}
 
 
-class MemoryUpdate(BaseModel):
-    """Profile fields extracted from one utterance (reference §4.6 memory update agent)."""
+class _MemoryUpdateBase(BaseModel):
+    """Profile fields extracted from one utterance (reference §4.6 memory update agent); the fact
+    fields come from common.store.profile_fields."""
 
     user_name: str | None = None
-    current_company: str | None = None
-    current_position: str | None = None
-    location: str | None = None
-    hobbies: list[str] = []
-    interests: list[str] = []
 
-    @field_validator("user_name", "current_company", "current_position", "location", mode="before")
+    @field_validator("*", mode="before")
     @classmethod
-    def _text(cls, v: object) -> str | None:
+    def _clean(cls, v: object, info: ValidationInfo) -> object:
+        if info.field_name in LIST_FIELDS:
+            items = [] if v is None else v if isinstance(v, list) else [v]
+            return [str(i).strip() for i in items if isinstance(i, str | int | float) and str(i).strip()]
         if v is None or isinstance(v, list | dict):
             return None
         text = str(v).strip()
         return None if text.casefold() in _NO_NAMES else text
 
-    @field_validator("hobbies", "interests", mode="before")
-    @classmethod
-    def _list(cls, v: object) -> list[str]:
-        if v is None:
-            return []
-        items = v if isinstance(v, list) else [v]
-        return [str(i).strip() for i in items if isinstance(i, str | int | float) and str(i).strip()]
-
     def facts(self) -> dict:
         """Everything except the name that carries a value."""
         return {k: v for k, v in self.model_dump(exclude={"user_name"}).items() if v not in (None, [], "")}
+
+
+MemoryUpdate = create_model(
+    "MemoryUpdate", __base__=_MemoryUpdateBase, __module__=__name__,
+    **{f.name: ((list[str], []) if f.multi else (str | None, None)) for f in PROFILE_FIELDS},
+)
 
 
 def _adds_a_surname(stated: str, current: str) -> bool:
@@ -94,6 +93,9 @@ class ProfileKeeper:
         self.clock = clock
         self.high = high
         self.low = low
+        # user_id -> True when a face in view is not that user's (perception matched it against the
+        # gallery and found nobody): then a claimed name is not proof, the speaker is someone else
+        self.face_refutes: Callable[[str], bool] = lambda user_id: False
 
     def load(self, user_id: str, name_hint: str | None = None) -> Identity:
         """The identity for a recognised face (id already validated by the caller)."""
@@ -120,7 +122,7 @@ class ProfileKeeper:
                     # the face says A, the words say B: ask rather than hand A's face B's memories
                     return ProfileOutcome("confirm", identity, NameConfirmation(
                         name, (found.user_name or name,), (found.user_id,), (1.0,), facts))
-                return self._link(found.user_id, facts, same=found.user_id == identity.user_id)
+                return self._link(found.user_id, facts, same=found.user_id == identity.user_id, claimed=name)
             if found.kind == "ambiguous" and found.confirmation:
                 conf = found.confirmation
                 return ProfileOutcome("confirm", identity, NameConfirmation(
@@ -138,11 +140,11 @@ class ProfileKeeper:
     ) -> ProfileOutcome:
         """The answer to "Is your name …?": yes / a different name / anything else (rotate)."""
         if affirmative and not stated_name:
-            return self._link(conf.similar_ids[0], conf.pending_fields)
+            return self._link(conf.similar_ids[0], conf.pending_fields, claimed=conf.similar_names[0])
         if stated_name:
             for uid, cand in zip(conf.similar_ids, conf.similar_names, strict=True):
                 if name_similarity(stated_name, cand) >= self.high:
-                    return self._link(uid, conf.pending_fields)
+                    return self._link(uid, conf.pending_fields, claimed=cand)
             return self.save_user_info(identity, MemoryUpdate(user_name=stated_name), conf.pending_fields)
         rest = conf.rotated()
         if not rest.similar_names:
@@ -150,7 +152,11 @@ class ProfileKeeper:
             return self._create(identity, conf.given_name, conf.pending_fields)
         return ProfileOutcome("confirm", identity, rest)
 
-    def _link(self, user_id: str, facts: dict, same: bool = False) -> ProfileOutcome:
+    def _link(self, user_id: str, facts: dict, same: bool = False, claimed: str = "") -> ProfileOutcome:
+        if not same and self.face_refutes(user_id):
+            # a different face giving a known name: a new person who shares the name, told nothing
+            log.info("identity: the face in view is not %s's; the speaker becomes a new user", user_id)
+            return self._create(Identity(), claimed or self.store.user_ids().get(user_id, "Unknown"), facts)
         now = self.clock.now()
         profile = self.store.update(user_id, facts, now) if facts else self.store.load(user_id)
         if profile is None:  # listed in user_ids.json without a profile folder yet

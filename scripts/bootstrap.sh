@@ -10,6 +10,9 @@ missing=()
 [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1 || missing+=(mosquitto)
 command -v mosquitto_sub >/dev/null 2>&1 || missing+=(mosquitto-clients)
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
+# headless browser for the memory inspector's browser test (selenium drives the system chromium)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)        # builds llama-cpp-python from its sdist
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 if [ ${#missing[@]} -gt 0 ]; then

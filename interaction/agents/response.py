@@ -36,6 +36,7 @@ def reply_inputs(deps: AgentDeps, state: dict) -> ReplyInputs:
         text=state["text"], intent=state["intent"], is_recall=recall, now=deps.clock.now(),
         language=state.get("language") or deps.settings.interaction.default_language,
         user_emotion=u.user_emotion, profile=state["identity"].profile, outcome=state.get("profile_outcome"),
+        fact_changes=list(state.get("fact_changes") or []),
         identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
         # text memories reach the prompt on recall turns only ([P])
         episode=retrieval.episode if retrieval and recall else None,

@@ -7,15 +7,14 @@ nothing. Camera paths are relative to the script file, or to the shared data fol
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from common.config.loader import PROJECT_ROOT
 from common.messages import EmotionSignal
+from scripts.shared_data import shared_data_dir
 
 SHARED_PREFIX = "shared:"
 
@@ -58,10 +57,6 @@ class Script(_Strict):
     name: str = ""
     data_dir: str | None = None
     sessions: list[Session] = Field(min_length=1)
-
-
-def shared_data_dir() -> Path:
-    return Path(os.environ.get("NADINE_SHARED_DATA") or PROJECT_ROOT.parent / "shared" / "data").resolve()
 
 
 def resolve_image(entry: str, script_dir: Path) -> Path:
