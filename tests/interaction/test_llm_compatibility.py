@@ -11,7 +11,7 @@ import pytest
 from common.config import load_settings
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import offline_summary, summarize
-from interaction.llm import LlmRegistry, LlmSkipped
+from interaction.llm import Deadline, LlmError, LlmRegistry, LlmSkipped
 from interaction.llm.openai_backend import JSON_INSTRUCTION
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import TranscriptTurn
@@ -161,3 +161,14 @@ def test_a_transient_500_is_retried_without_giving_up_json_mode(served):
     assert json.loads(model.complete([{"role": "user", "content": "hi"}]))["is_recall"] is False
     model.complete([{"role": "user", "content": "hi"}])
     assert len(server.bodies) == 3 and all("response_format" in b for b in server.bodies)
+
+
+def test_retries_stop_where_the_budget_ends(served):
+    server, settings = served(lambda body: (503, "overloaded"))
+    settings = load_settings(environ={}, overrides=[f"interaction.llm.base_url={server.url}",
+                                                   "interaction.llm.profiles.gpt_json.max_retries=10"])
+    model = LlmRegistry(settings.interaction.llm, environ={}).for_agent("search_router")
+    with pytest.raises(LlmError):
+        model.complete([{"role": "user", "content": "hi"}], deadline=Deadline(0.6))
+    # 0.25 s then 0.5 s apart: the third pause would end past the 0.6 s budget, whatever max_retries says
+    assert 1 <= len(server.bodies) <= 2
