@@ -51,7 +51,7 @@ def test_user_ids_are_never_reused_after_a_forget(tmp_path):
     second = profiles.mint_user_id("Ben", day)
     assert (first, second) == ("260304_0001", "260304_0002")
     for uid in (first, second):
-        forget_user_files(layout, uid, {"Ana", "Ben"}, "forgotten-x", None)
+        forget_user_files(layout, uid, {"Ana", "Ben"}, "forgotten-x")
     assert profiles.user_ids() == {}
     assert profiles.mint_user_id("Cleo", day) == "260304_0003"
     # the counter holds no whole id (a forget's byte scan must not find the forgotten id there)

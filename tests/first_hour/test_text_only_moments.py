@@ -65,7 +65,7 @@ def test_a_memorable_turn_without_a_view_is_a_text_only_moment(tmp_path):
     assert hit is not None and hit.injected and hit.scene_id == meta.scene_id
 
     # forgotten like any other
-    assert forget_user_files(layout, uid, {"Maya"}, "forgotten-x", None)["scenes"] == 1
+    assert forget_user_files(layout, uid, {"Maya"}, "forgotten-x")["scenes"] == 1
     assert scenes.list(uid) == []
 
 
