@@ -14,6 +14,23 @@ did (`stored`, `retrieved`, `is_recall`, `user_name`, `expect_ok`). Definitions:
 * storage precision / recall: turns with a `stored` expectation; precision = stored the expected kind
   among turns where something was stored, recall = stored among turns that expect a scene;
 * recognition accuracy (`user_name`) and recall-detection accuracy (`recall`).
+
+Memory keys (issues 12-14; judged by scripts/runner/expect.py on the record's `recall`,
+`memory_intent`, `reply` and `user_id`; a record without `recall` / `memory_intent` meets nothing
+that reads them, so on a suite that does not report them these rates show the miss):
+* untold questions: turns whose `recall_outcome` does not accept "asserted", outside impostor
+  sessions. False-recall rate: the share on which anything was asserted (or no report came); abstain
+  and offer rates: the shares abstained / offered;
+* recalled-text hit rate: turns with `recalled_text` on which that memory was asserted or offered;
+* window accuracy: turns of `time_window` scripts with `recalled_text` or `not_recalled_text` on
+  which every memory key was met (the right moment, none of the others);
+* intent accuracy: turns with `memory_intent` on which the intent was one of those given;
+* impostor leak rate: turns with expectations in an impostor session (one with a `new_user: true`
+  turn) on which a memory was asserted or offered, a scene injected, `reply_lacks` or
+  `not_recalled_text` missed, or no recall report came; impostor separated: `new_user` met;
+  returning person recognised: `same_user_as` met;
+* fact-change accuracy: turns with expectations in `changing_facts` scripts with every one met;
+* recall-report coverage: turns with a key that reads the report on which the report was present.
 """
 
 from __future__ import annotations
@@ -23,7 +40,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from common.store.scenes import FIRST_MEETING_ANCHOR
+from scripts.runner.expect import Observed, SeenUsers, check_memory_keys
 from scripts.runner.script import Expect, Script
+
+WINDOW_CATEGORY = "time_window"
+FACT_CHANGE_CATEGORY = "changing_facts"
+_REPORT_KEYS = ("recall_outcome", "recalled_text", "not_recalled_text")
 
 _FIRST_MEETING = re.compile(
     "^" + re.escape(FIRST_MEETING_ANCHOR).replace(re.escape("{user_name}"), ".+") + "$", re.IGNORECASE
@@ -58,7 +80,9 @@ class Ratio:
 METRICS = (
     "recall_hit_rate", "wrong_scene_rate", "false_injection_rate", "first_meeting_precision",
     "first_meeting_recall", "profile_accuracy", "storage_precision", "storage_recall",
-    "recognition_accuracy", "recall_detection_accuracy", "expectations_met",
+    "recognition_accuracy", "recall_detection_accuracy", "false_recall_rate", "abstain_rate", "offer_rate",
+    "recalled_text_hit_rate", "window_accuracy", "intent_accuracy", "impostor_leak_rate", "impostor_separated",
+    "same_person_recognised", "fact_change_accuracy", "recall_report_coverage", "expectations_met",
 )
 
 
@@ -85,7 +109,72 @@ def injected_message(record: dict[str, Any]) -> str | None:
     return retrieved.get("user_message") or ""
 
 
-def score_turn(expect: Expect, record: dict[str, Any], tally: Tally, where: str) -> None:
+@dataclass(frozen=True)
+class TurnContext:
+    """What scoring a turn needs beyond its own expectation and record."""
+
+    seen: SeenUsers = field(default_factory=SeenUsers)
+    impostor_session: bool = False
+    category: str | None = None
+
+
+def score_memory_keys(expect: Expect, record: dict[str, Any], ctx: TurnContext, tally: Tally, where: str) -> None:
+    r = tally.ratios
+    given = set(expect.keys())
+    obs = Observed.from_record(record)
+    met = check_memory_keys(expect, obs, ctx.seen)
+
+    def fail(metric: str, detail: str) -> None:
+        tally.failures.append(f"{where} [{metric}] {record.get('say')!r}: {detail}")
+
+    outcome = obs.recall.outcome if obs.recall is not None else None
+    if given & set(_REPORT_KEYS):
+        r["recall_report_coverage"].add(obs.recall is not None)
+    if "recall_outcome" in given and "asserted" not in (expect.recall_outcome or []) and not ctx.impostor_session:
+        r["false_recall_rate"].add(outcome in (None, "asserted"))
+        r["abstain_rate"].add(outcome == "abstained")
+        r["offer_rate"].add(outcome == "offered")
+        if outcome in (None, "asserted"):
+            fail("false_recall_rate", f"untold; outcome {outcome}, memories {obs.shown_texts()}")
+    if "recalled_text" in given:
+        r["recalled_text_hit_rate"].add(met["recalled_text"])
+        if not met["recalled_text"]:
+            fail("recalled_text_hit_rate", f"expected {expect.recalled_text!r}; outcome {outcome}, "
+                                           f"memories {obs.shown_texts()}")
+    if ctx.category == WINDOW_CATEGORY and given & {"recalled_text", "not_recalled_text"}:
+        ok = all(met.values())
+        r["window_accuracy"].add(ok)
+        if not ok:
+            window = obs.recall.window_expression if obs.recall else None
+            fail("window_accuracy", f"window {window!r}; missed {[k for k, v in met.items() if not v]}")
+    if "memory_intent" in given:
+        r["intent_accuracy"].add(met["memory_intent"])
+        if not met["memory_intent"]:
+            fail("intent_accuracy", f"expected {expect.memory_intent}, got {obs.memory_intent}")
+    if ctx.impostor_session:
+        leaked = (outcome is None or outcome in ("asserted", "offered") or obs.injected is not None
+                  or not met.get("reply_lacks", True) or not met.get("not_recalled_text", True))
+        r["impostor_leak_rate"].add(leaked)
+        if leaked:
+            fail("impostor_leak_rate", f"outcome {outcome}, injected {obs.injected!r}, reply {obs.reply!r}")
+    if "new_user" in given:
+        r["impostor_separated"].add(met["new_user"])
+        if not met["new_user"]:
+            fail("impostor_separated", f"user id {obs.user_id} is an earlier session's")
+    if "same_user_as" in given:
+        r["same_person_recognised"].add(met["same_user_as"])
+        if not met["same_user_as"]:
+            fail("same_person_recognised", f"user id {obs.user_id}, session {expect.same_user_as} had "
+                                           f"{ctx.seen.of_session(expect.same_user_as or 0)}")
+    for key in ("reply_has", "reply_lacks", "not_recalled_text"):
+        if key in met and not met[key]:
+            fail(key, f"reply {obs.reply!r}")
+
+
+def score_turn(expect: Expect, record: dict[str, Any], tally: Tally, where: str,
+               ctx: TurnContext | None = None) -> None:
+    ctx = ctx or TurnContext()
+    score_memory_keys(expect, record, ctx, tally, where)
     r = tally.ratios
     given = set(expect.keys())
     got = injected_message(record)
@@ -144,18 +233,34 @@ def score_turn(expect: Expect, record: dict[str, Any], tally: Tally, where: str)
             r["profile_accuracy"].add(bool(record["expect_ok"]))
             if not record["expect_ok"]:
                 fail("profile_accuracy", f"profile lacks {expect.profile}")
+    if ctx.category == FACT_CHANGE_CATEGORY:
+        r["fact_change_accuracy"].add(bool(record.get("expect_ok")))
+        if not record.get("expect_ok"):
+            fail("fact_change_accuracy", f"reply {record.get('reply')!r}")
     if record.get("expect_ok") is not None:
         r["expectations_met"].add(bool(record["expect_ok"]))
 
 
-def score_script(script: Script, records: list[dict[str, Any]], name: str) -> Tally:
+def seen_before(records: dict[tuple[Any, Any], dict[str, Any]], session: int) -> SeenUsers:
+    """User ids Nadine held in the sessions before `session`, from the records (as the runner saw them)."""
+    by_session: dict[int, list[str]] = {}
+    for (s, t), rec in sorted(records.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        if isinstance(s, int) and s < session and rec.get("user_id"):
+            by_session.setdefault(s, []).append(rec["user_id"])
+    return SeenUsers(by_session)
+
+
+def score_script(script: Script, records: list[dict[str, Any]], name: str, category: str | None = None) -> Tally:
     """Joins turns and records by (session, turn); a turn without a record fails all it expects."""
     tally = Tally()
-    by_position = {(rec.get("session"), rec.get("turn")): rec for rec in records if "session" in rec}
+    by_position = {(rec.get("session"), rec.get("turn")): rec for rec in records
+                   if isinstance(rec.get("session"), int) and isinstance(rec.get("turn"), int)}
     for s, session in enumerate(script.sessions, 1):
+        impostor = any(turn.expect is not None and turn.expect.new_user for turn in session.turns)
+        ctx = TurnContext(seen_before(by_position, s), impostor, category)
         for t, turn in enumerate(session.turns, 1):
             if turn.expect is None:
                 continue
             record = by_position.get((s, t)) or {"say": turn.say, "expect_ok": False}
-            score_turn(turn.expect, record, tally, f"{name} s{s}t{t}")
+            score_turn(turn.expect, record, tally, f"{name} s{s}t{t}", ctx)
     return tally
