@@ -3,13 +3,15 @@
 A script's split is fixed by a seeded hash of its file name, never chosen by hand: sha256 of
 "<seed>:<file name>", read as an integer; even -> dev, odd -> test (about 50/50). Changes are tuned
 on dev and reported on test. The manifest records each file's split (so a reader sees it without
-running code) and its category; `python -m scripts.eval.splits` prints the manifest for the scripts
-folder, keeping the categories already given, so a new script is added with its hashed split.
+running code) and its category (a new script's file name starts with its category after the number);
+`python -m scripts.eval.splits` prints the manifest for the scripts folder, keeping the categories
+already given, so a new script is added with its hashed split.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 from pathlib import Path
 from typing import Literal
@@ -56,14 +58,21 @@ def load_manifest(path: Path = MANIFEST) -> Manifest:
     return Manifest.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
 
 
-def render(manifest: Manifest, folder: Path = SCRIPTS, default_category: str = "legacy") -> str:
+def category_of(file_name: str) -> str:
+    """A new script names its category after its number ("37_untold_first_boat.yaml"); others are legacy."""
+    topic = file_name.split("_", 1)[-1]
+    named = [c for c in CATEGORIES if topic.startswith(c + "_")]
+    return max(named, key=len) if named else "legacy"
+
+
+def render(manifest: Manifest, folder: Path = SCRIPTS) -> str:
     """The manifest for every script in `folder`, splits recomputed from the rule."""
     lines = ["# Dev / test split of scripts/eval/scripts (see scripts/eval/splits.py).",
              f"# Regenerate after adding scripts: python -m scripts.eval.splits > {MANIFEST.name}",
-             f"seed: {manifest.seed}", f"rule: {manifest.rule}", "scripts:"]
+             f"seed: {json.dumps(manifest.seed)}", f"rule: {json.dumps(manifest.rule)}", "scripts:"]
     for path in sorted(folder.glob("*.yaml")):
         known = manifest.scripts.get(path.name)
-        category = known.category if known else default_category
+        category = known.category if known else category_of(path.name)
         lines.append(f"  {path.name}: {{split: {split_of(path.name, manifest.seed)}, category: {category}}}")
     return "\n".join(lines) + "\n"
 

@@ -139,6 +139,8 @@ class ScriptPlayer:
         self._session_users: dict[int, list[str]] = {}  # session -> user ids Nadine held, turn order
 
     def play(self, script: Script, cameras: list[list[Path]]) -> Iterator[Event]:
+        if script.clock_start is not None:
+            self.clock.advance((script.clock_start.replace(tzinfo=None) - self.clock.now()).total_seconds() / 3600)
         for index, (session, images) in enumerate(zip(script.sessions, cameras, strict=True), 1):
             self._leave()
             if session.gap_hours:

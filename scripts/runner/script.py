@@ -8,6 +8,7 @@ nothing. Camera paths are relative to the script file, or to the shared data fol
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -78,6 +79,9 @@ class Session(_Strict):
 class Script(_Strict):
     name: str = ""
     data_dir: str | None = None
+    # Where the shared clock stands when the first session begins (local time, no zone), so that
+    # "this morning", "on Saturday" and "in May" have one meaning whatever day the script is played.
+    clock_start: datetime | None = None
     sessions: list[Session] = Field(min_length=1)
 
     @model_validator(mode="after")
