@@ -244,7 +244,7 @@ def score_turn(expect: Expect, record: dict[str, Any], tally: Tally, where: str,
 def seen_before(records: dict[tuple[Any, Any], dict[str, Any]], session: int) -> SeenUsers:
     """User ids Nadine held in the sessions before `session`, from the records (as the runner saw them)."""
     by_session: dict[int, list[str]] = {}
-    for (s, t), rec in sorted(records.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+    for (s, _turn), rec in sorted(records.items(), key=lambda kv: kv[0]):
         if isinstance(s, int) and s < session and rec.get("user_id"):
             by_session.setdefault(s, []).append(rec["user_id"])
     return SeenUsers(by_session)

@@ -25,8 +25,6 @@ SHOWN_OUTCOMES = ("asserted", "offered")
 _MIN_CONTENT_CHARS = 4
 # A memory text this short is too generic to count as containing an expected text.
 _MIN_CONTAINED_WORDS = 4
-MEMORY_KEYS = ("recall_outcome", "recalled_text", "not_recalled_text", "memory_intent", "reply_has",
-               "reply_lacks", "same_user_as", "new_user")
 
 
 def _norm(text: str | None) -> str:

@@ -3,7 +3,7 @@
 import pytest
 import yaml
 
-from common.messages import RecallReport, RecalledMemory, RetrievedScene, TurnResult
+from common.messages import RecalledMemory, RecallReport, RetrievedScene, TurnResult
 from scripts.runner.expect import Observed, SeenUsers, check, reply_shows, texts_match
 from scripts.runner.script import Expect, ScriptError, load_script
 
