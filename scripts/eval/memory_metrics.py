@@ -127,45 +127,41 @@ def score_memory_keys(expect: Expect, record: dict[str, Any], ctx: TurnContext, 
     def fail(metric: str, detail: str) -> None:
         tally.failures.append(f"{where} [{metric}] {record.get('say')!r}: {detail}")
 
+    def count(metric: str, value: bool, missed: bool, detail: str) -> None:
+        r[metric].add(value)
+        if missed:
+            fail(metric, detail)
+
     outcome = obs.recall.outcome if obs.recall is not None else None
+    shown = f"outcome {outcome}, memories {obs.shown_texts()}"
     if given & set(_REPORT_KEYS):
         r["recall_report_coverage"].add(obs.recall is not None)
     if "recall_outcome" in given and "asserted" not in (expect.recall_outcome or []) and not ctx.impostor_session:
-        r["false_recall_rate"].add(outcome in (None, "asserted"))
+        asserted = outcome in (None, "asserted")
+        count("false_recall_rate", asserted, asserted, f"untold; {shown}")
         r["abstain_rate"].add(outcome == "abstained")
         r["offer_rate"].add(outcome == "offered")
-        if outcome in (None, "asserted"):
-            fail("false_recall_rate", f"untold; outcome {outcome}, memories {obs.shown_texts()}")
     if "recalled_text" in given:
-        r["recalled_text_hit_rate"].add(met["recalled_text"])
-        if not met["recalled_text"]:
-            fail("recalled_text_hit_rate", f"expected {expect.recalled_text!r}; outcome {outcome}, "
-                                           f"memories {obs.shown_texts()}")
+        count("recalled_text_hit_rate", met["recalled_text"], not met["recalled_text"],
+              f"expected {expect.recalled_text!r}; {shown}")
     if ctx.category == WINDOW_CATEGORY and given & {"recalled_text", "not_recalled_text"}:
         ok = all(met.values())
-        r["window_accuracy"].add(ok)
-        if not ok:
-            window = obs.recall.window_expression if obs.recall else None
-            fail("window_accuracy", f"window {window!r}; missed {[k for k, v in met.items() if not v]}")
+        window = obs.recall.window_expression if obs.recall else None
+        count("window_accuracy", ok, not ok, f"window {window!r}; missed {[k for k, v in met.items() if not v]}")
     if "memory_intent" in given:
-        r["intent_accuracy"].add(met["memory_intent"])
-        if not met["memory_intent"]:
-            fail("intent_accuracy", f"expected {expect.memory_intent}, got {obs.memory_intent}")
+        count("intent_accuracy", met["memory_intent"], not met["memory_intent"],
+              f"expected {expect.memory_intent}, got {obs.memory_intent}")
     if ctx.impostor_session:
         leaked = (outcome is None or outcome in ("asserted", "offered") or obs.injected is not None
                   or not met.get("reply_lacks", True) or not met.get("not_recalled_text", True))
-        r["impostor_leak_rate"].add(leaked)
-        if leaked:
-            fail("impostor_leak_rate", f"outcome {outcome}, injected {obs.injected!r}, reply {obs.reply!r}")
+        count("impostor_leak_rate", leaked, leaked, f"{shown}, injected {obs.injected!r}, reply {obs.reply!r}")
     if "new_user" in given:
-        r["impostor_separated"].add(met["new_user"])
-        if not met["new_user"]:
-            fail("impostor_separated", f"user id {obs.user_id} is an earlier session's")
+        count("impostor_separated", met["new_user"], not met["new_user"],
+              f"user id {obs.user_id} is an earlier session's")
     if "same_user_as" in given:
-        r["same_person_recognised"].add(met["same_user_as"])
-        if not met["same_user_as"]:
-            fail("same_person_recognised", f"user id {obs.user_id}, session {expect.same_user_as} had "
-                                           f"{ctx.seen.of_session(expect.same_user_as or 0)}")
+        count("same_person_recognised", met["same_user_as"], not met["same_user_as"],
+              f"user id {obs.user_id}, session {expect.same_user_as} had "
+              f"{ctx.seen.of_session(expect.same_user_as or 0)}")
     for key in ("reply_has", "reply_lacks", "not_recalled_text"):
         if key in met and not met[key]:
             fail(key, f"reply {obs.reply!r}")
