@@ -57,6 +57,9 @@ def run_one(path: Path, overrides: list[str], log_root: Path) -> Run:
         out = subprocess.run(args, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=SCRIPT_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return Run(path, RUNNER_EXIT_SUITE, [], time.monotonic() - began, f"timed out after {SCRIPT_TIMEOUT_S} s")
+    # The runner's JSON lines stay beside its logs, so a run can be read (and re-scored) afterwards.
+    (log_root / path.stem).mkdir(parents=True, exist_ok=True)
+    (log_root / path.stem / "records.jsonl").write_text(out.stdout, encoding="utf-8")
     records = []
     for line in out.stdout.splitlines():
         try:
