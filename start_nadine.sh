@@ -14,6 +14,7 @@ usage() {
 usage: ./start_nadine.sh [options]
   --demo               play the bundled two-session demo conversation against a replayed camera
   --chat               type turns in this terminal; replies are printed (the suite runs as usual)
+  --inspector          also serve the memory inspector on http://127.0.0.1:8765/ (NADINE_INSPECTOR_PORT)
   --study              study logging on (NADINE_STUDY_LOG=1, FER sampling and novelty unless set)
   --no-visual-memory   study condition B (NADINE_ENABLE_VISUAL_MEMORY=0 for perception and interaction)
   --camera SOURCE      webcam index, video file, image folder, watch:<folder> or realsense (NADINE_CAMERA)
@@ -26,7 +27,7 @@ EOF
 
 stop_all() {
   local pidfile pid name
-  for name in "${PROCESSES[@]}" chat broker; do
+  for name in "${PROCESSES[@]}" chat inspector broker; do
     pidfile="$RUN_DIR/$name.pid"
     [ -f "$pidfile" ] || continue
     pid="$(cat "$pidfile")"
@@ -34,7 +35,7 @@ stop_all() {
       kill -TERM "$pid" 2>/dev/null || true
     fi
   done
-  for name in "${PROCESSES[@]}" chat broker; do
+  for name in "${PROCESSES[@]}" chat inspector broker; do
     pidfile="$RUN_DIR/$name.pid"
     [ -f "$pidfile" ] || continue
     pid="$(cat "$pidfile")"
@@ -47,11 +48,12 @@ stop_all() {
   done
 }
 
-MODE=run DETACH=0 START_BROKER=1
+MODE=run DETACH=0 START_BROKER=1 INSPECTOR=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --demo) MODE=demo ;;
     --chat) MODE=chat ;;
+    --inspector) INSPECTOR=1 ;;
     --study)
       export NADINE_STUDY_LOG=1
       export NADINE_ENABLE_FER_SAMPLING="${NADINE_ENABLE_FER_SAMPLING:-1}"
@@ -115,6 +117,11 @@ for name in "${PROCESSES[@]}"; do
   echo $! > "$RUN_DIR/$name.pid"
   echo "[nadine] started $name (pid $!), log $LOG_DIR/$name.log" >&2
 done
+if [ "$INSPECTOR" = 1 ]; then
+  "$PY" -m scripts.inspector --port "${NADINE_INSPECTOR_PORT:-8765}" >> "$LOG_DIR/inspector.log" 2>&1 &
+  echo $! > "$RUN_DIR/inspector.pid"
+  echo "[nadine] memory inspector on http://127.0.0.1:${NADINE_INSPECTOR_PORT:-8765}/ (pid $!)" >&2
+fi
 
 if [ "$DETACH" = 1 ]; then
   exit 0

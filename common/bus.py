@@ -68,7 +68,8 @@ class Bus:
         )
         self._client.reconnect_delay_set(min_delay=1, max_delay=mqtt_settings.reconnect_max_delay_s)
         if mqtt_settings.username:
-            self._client.username_pw_set(mqtt_settings.username, mqtt_settings.password)
+            password = mqtt_settings.password.get_secret_value() if mqtt_settings.password else None
+            self._client.username_pw_set(mqtt_settings.username, password)
         if mqtt_settings.tls.enabled:
             self._client.tls_set(
                 ca_certs=mqtt_settings.tls.ca_certs,

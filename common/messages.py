@@ -223,10 +223,20 @@ class ForgetUser(Message):
     pseudonym: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,40}$")
 
 
+class ForgetMemory(Message):
+    """Forget one memory of a person (the inspector, the CLI): a moment (scene id), an explicit
+    memory or an episode (Chroma document id), or a profile fact ("field:value")."""
+
+    user_id: str
+    kind: Literal["moment", "explicit_memory", "episode", "fact"]
+    memory_id: str = Field(min_length=1, max_length=300)
+
+
 class UserForgotten(Message):
     user_id: str
     process: str
     removed: dict[str, int] = Field(default_factory=dict)
+    memory_id: str | None = None  # set when answering forget_memory (one memory, not the whole person)
 
 
 class EmotionSignal(Message):

@@ -47,13 +47,14 @@ END_SPEAK = TopicSpec("agent/feedback/end_speak", m.SpeakFeedback)
 # our additions
 FORGET_USER = TopicSpec("memory/forget_user", m.ForgetUser)
 USER_FORGOTTEN = TopicSpec("memory/user_forgotten", m.UserForgotten)
+FORGET_MEMORY = TopicSpec("memory/forget_memory", m.ForgetMemory)
 USER_INPUT = TopicSpec("interaction/user_input", m.UserInput)
 TURN_RESULT = TopicSpec("interaction/turn_result", m.TurnResult)
 
 ALL_TOPICS: tuple[TopicSpec, ...] = (
     USER_DETECTED, FACE_STORED, SCENE_STORED, STORAGE_DECISION, VIEW_CAPTURED, LOOK_AT, USER_INFO,
     CAPTURE_CURRENT_VIEW, AFFECT_STATE, SPEAK, ANIMATION, LOOK_AT_TARGET, STOP_SPEAK, START_SPEAK,
-    END_SPEAK, FORGET_USER, USER_FORGOTTEN, USER_INPUT, TURN_RESULT,
+    END_SPEAK, FORGET_USER, USER_FORGOTTEN, FORGET_MEMORY, USER_INPUT, TURN_RESULT,
 )
 
 CONTROL_WILDCARD = "agent/control/#"  # control subscribes to the whole subtree, as in the reference

@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     # control keeps nothing about a person: it only confirms, so a forget request knows it is done
     ctx.bus.subscribe(t.FORGET_USER, lambda msg: ctx.bus.publish(
         t.USER_FORGOTTEN, UserForgotten(user_id=msg.user_id, process="control")))
+    ctx.bus.subscribe(t.FORGET_MEMORY, lambda msg: ctx.bus.publish(
+        t.USER_FORGOTTEN, UserForgotten(user_id=msg.user_id, process="control", memory_id=msg.memory_id)))
     ctx.bus.start()
     try:
         ctx.stop_event.wait()

@@ -6,11 +6,11 @@ import logging
 import time
 
 from common import topics as t
-from common.messages import ForgetUser, SceneStored, UserForgotten
+from common.messages import ForgetMemory, ForgetUser, SceneStored, UserForgotten
 from common.runtime import ProcessContext, base_parser, start_process
 from common.store import is_valid_user_id
 from interaction.dialogue import DialogueManager
-from interaction.forget import forget_in_interaction
+from interaction.forget import forget_in_interaction, forget_one_memory
 from interaction.memory.contracts import MemoryServices
 from interaction.worker import Worker
 
@@ -59,6 +59,26 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
             dm.forget_session()
         bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=user_id, process="interaction", removed=removed))
 
+    def forget_memory(msg: ForgetMemory) -> None:
+        if not is_valid_user_id(msg.user_id):
+            log.warning("forget_memory with invalid user id %r dropped", msg.user_id)
+            return
+        worker.submit(forget_memory_now, msg)
+
+    def forget_memory_now(msg: ForgetMemory) -> None:
+        try:
+            removed = forget_one_memory(ctx.layout, msg, ctx.clock.now(), services.forget_document if services else None,
+                                        ctx.settings.interaction.chroma.mode == "embedded")
+        except ValueError as exc:  # a malformed scene id
+            log.warning("forget_memory refused: %s", exc)
+            removed = {}
+        if services is not None and msg.kind == "moment":
+            services.on_scene_forgotten(msg.user_id)
+        if dm.session.identity.user_id == msg.user_id and msg.kind == "fact":
+            dm.session.identity = dm.keeper.load(msg.user_id, dm.session.identity.name)
+        bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=msg.user_id, process="interaction", removed=removed,
+                                                    memory_id=msg.memory_id))
+
     bus.subscribe(t.USER_DETECTED, lambda msg: worker.submit(dm.on_user_detected, msg))
     bus.subscribe(t.FACE_STORED, lambda msg: worker.submit(dm.on_face_stored, msg))
     bus.subscribe(t.USER_INPUT, lambda msg: worker.submit(dm.process_input, msg, time.monotonic()))
@@ -66,6 +86,7 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
     bus.subscribe(t.END_SPEAK, lambda msg: log.debug("control finished speaking"))
     bus.subscribe(t.SCENE_STORED, scene_stored)
     bus.subscribe(t.FORGET_USER, forget)
+    bus.subscribe(t.FORGET_MEMORY, forget_memory)
 
 
 def main(argv: list[str] | None = None) -> int:

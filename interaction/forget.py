@@ -13,19 +13,25 @@ import re
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from common.config import NadineSettings
-from common.store import DataLayout
+from common.messages import ForgetMemory
+from common.store import DataLayout, ProfileStore
 from common.store.forget import (
+    forget_scene,
     forget_user_files,
     known_names,
     new_pseudonym,
     pseudonymise_study_logs,
+    purge_chroma_documents,
     purge_chroma_remnants,
 )
 from interaction import cues
 from interaction.memory.contracts import MemoryServices
+from interaction.memory.documents import Deleted
 
 log = logging.getLogger("nadine.interaction.forget")
 
@@ -64,6 +70,28 @@ def forget_in_interaction(
                                 (layout, user_id, all_names, pseudonym))
         timer.daemon = True
         timer.start()
+    return removed
+
+
+def forget_one_memory(
+    layout: DataLayout, msg: ForgetMemory, now: datetime, forget_document: Callable[[str, str], Deleted | None] | None,
+    chroma_embedded: bool = True,
+) -> dict[str, int]:
+    """Forget one memory (nadine/memory/forget_memory, the inspector, the CLI): a scene's files, a text
+    memory through `forget_document` (interaction's live Chroma client, or the CLI's own when
+    interaction is down), or a profile fact's records. The id was validated by the caller."""
+    removed: dict[str, int] = {}
+    if msg.kind == "moment":
+        removed["scene_files"] = forget_scene(layout, msg.user_id, msg.memory_id)
+    elif msg.kind == "fact":
+        field, _, value = msg.memory_id.partition(":")
+        removed["facts"] = ProfileStore(layout).forget_fact(msg.user_id, field, value, now)
+    elif forget_document is not None:
+        deleted = forget_document(msg.user_id, msg.memory_id)
+        removed["text_memories"] = len(deleted.doc_ids) if deleted else 0
+        if deleted and chroma_embedded:
+            # Chroma keeps the added record (text included) in its log after a delete: drop it too
+            removed["log_records"] = purge_chroma_documents(layout.chroma_dir, deleted.collection_id, deleted.doc_ids)
     return removed
 
 

@@ -10,10 +10,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel, ValidationInfo, create_model, field_validator
 
 from common.clock import Clock
 from common.store import ProfileStore, UserProfile, validate_user_id
+from common.store.profile_fields import LIST_FIELDS, PROFILE_FIELDS
 from interaction.names import NameConfirmation, match_name, name_similarity
 
 log = logging.getLogger("nadine.interaction.profiles")
@@ -21,35 +22,32 @@ log = logging.getLogger("nadine.interaction.profiles")
 _NO_NAMES = {"", "unknown", "none", "null", "user", "n/a"}
 
 
-class MemoryUpdate(BaseModel):
-    """Profile fields extracted from one utterance (reference §4.6 memory update agent)."""
+class _MemoryUpdateBase(BaseModel):
+    """Profile fields extracted from one utterance (reference §4.6 memory update agent); the fact
+    fields come from common.store.profile_fields."""
 
     user_name: str | None = None
-    current_company: str | None = None
-    current_position: str | None = None
-    location: str | None = None
-    hobbies: list[str] = []
-    interests: list[str] = []
 
-    @field_validator("user_name", "current_company", "current_position", "location", mode="before")
+    @field_validator("*", mode="before")
     @classmethod
-    def _text(cls, v: object) -> str | None:
+    def _clean(cls, v: object, info: ValidationInfo) -> object:
+        if info.field_name in LIST_FIELDS:
+            items = [] if v is None else v if isinstance(v, list) else [v]
+            return [str(i).strip() for i in items if isinstance(i, str | int | float) and str(i).strip()]
         if v is None or isinstance(v, list | dict):
             return None
         text = str(v).strip()
         return None if text.casefold() in _NO_NAMES else text
 
-    @field_validator("hobbies", "interests", mode="before")
-    @classmethod
-    def _list(cls, v: object) -> list[str]:
-        if v is None:
-            return []
-        items = v if isinstance(v, list) else [v]
-        return [str(i).strip() for i in items if isinstance(i, str | int | float) and str(i).strip()]
-
     def facts(self) -> dict:
         """Everything except the name that carries a value."""
         return {k: v for k, v in self.model_dump(exclude={"user_name"}).items() if v not in (None, [], "")}
+
+
+MemoryUpdate = create_model(
+    "MemoryUpdate", __base__=_MemoryUpdateBase, __module__=__name__,
+    **{f.name: ((list[str], []) if f.multi else (str | None, None)) for f in PROFILE_FIELDS},
+)
 
 
 def _adds_a_surname(stated: str, current: str) -> bool:

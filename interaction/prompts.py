@@ -10,12 +10,19 @@ from pathlib import Path
 from typing import Any
 
 from common.store import DataLayout, PathOutsideDataRoot
+from common.store.facts import latest_ended
+from common.store.profile_fields import PROFILE_FIELDS
 from interaction.memory.contracts import VisualMemory
 from interaction.reply_inputs import ReplyInputs
 
 log = logging.getLogger("nadine.interaction.prompts")
 
 MAX_IMAGE_BYTES = 8_000_000
+# The response prompt's format: speaker labels of the transcript and section headings. A reply is cut
+# where it starts to continue that format (interaction.llm.reply_text), and servers get the same as stops.
+USER_LABEL, NADINE_LABEL = "User", "Nadine"
+BACKGROUND_HEADING, CONVERSATION_HEADING = "BACKGROUND", "CONVERSATION"
+REPLY_STOPS = [f"\n{USER_LABEL}:", f"\n{NADINE_LABEL}:", f"\n{BACKGROUND_HEADING}", f"\n{CONVERSATION_HEADING}"]
 
 UNDERSTAND_SYSTEM = """You analyse one user turn of a spoken conversation with Nadine, a social humanoid robot.
 Return one JSON object with exactly these keys:
@@ -31,12 +38,13 @@ her creators and her own past), vision_agent (anything about what Nadine can see
 Recall of the user's own information or of moments shared with Nadine goes straight to response_agent: the
 profile and any matching memory are already loaded. Greetings and goodbyes get a single response_agent step.
 update_user_info: the user states their name or a currently-true fact about themselves (job, employer, where
-they live now, hobbies, interests). Questions about Nadine are never update_user_info.
+they live now, hobbies, interests), or that such a fact changed or ended (moved, new job, quit, no longer).
+Questions about Nadine are never update_user_info.
 end_conversation: only when the user says goodbye."""
 
 MEMORY_UPDATE_SYSTEM = """Extract profile facts the user states about themselves in their latest message.
-Return one JSON object: {"user_name": str|null, "current_company": str|null, "current_position": str|null,
-"location": str|null, "hobbies": [str], "interests": [str]}.
+Return one JSON object: {"user_name": str|null, """ + ", ".join(
+    f'"{f.name}": {"[str]" if f.multi else "str|null"}' for f in PROFILE_FIELDS) + """}.
 Rules: only facts that are true now. Past-tense statements ("I worked at", "I lived in", "I used to") are memories,
 not profile fields: leave them out. Shared history with Nadine never fills company, position or location.
 location is where the user lives now. Never guess: use null or [] for anything not stated."""
@@ -84,14 +92,25 @@ def scene_line(scene: VisualMemory) -> str:
 
 
 def _profile_line(r: ReplyInputs) -> str:
+    """Current facts, then the latest fact that ended per field (so "where did I live before?" has an
+    answer and an old value is never taken for the current one)."""
     p = r.profile
     if p is None or not p.known:
         return "The person: not introduced yet (you do not know their name)."
     facts = [f"name {p.user_name}"]
-    facts += [f"{label} {value}" for label, value in (
-        ("works at", p.current_company), ("position", p.current_position), ("lives in", p.location)) if value]
-    facts += [f"{label} {', '.join(items)}" for label, items in (("hobbies", p.hobbies), ("interests", p.interests)) if items]
-    return "The person: " + "; ".join(facts) + "."
+    for spec in PROFILE_FIELDS:
+        value = getattr(p, spec.name)
+        if value:
+            facts.append(f"{spec.label} {', '.join(value) if spec.multi else value}")
+    line = "The person: " + "; ".join(facts) + "."
+    before = []
+    for spec in PROFILE_FIELDS:
+        old = latest_ended(p.history(spec.name))
+        if old:
+            until = f" until {old.valid_to[:10]}" if old.valid_to else ""
+            how = "replaced by a newer value" if old.ended == "superseded" else "no longer true"
+            before.append(f"{spec.label} {old.value} ({how}{until})")
+    return line + (" Before: " + "; ".join(before) + "." if before else "")
 
 
 def background(r: ReplyInputs) -> str:
@@ -99,6 +118,10 @@ def background(r: ReplyInputs) -> str:
              _profile_line(r)]
     if r.outcome and r.outcome.learned:
         lines.append("You just learned: " + "; ".join(f"{k} = {v}" for k, v in r.outcome.learned.items()) + ".")
+    ended = [c for c in r.fact_changes if c.op == "close"]
+    if ended:
+        lines.append("The person just told you this stopped being true: "
+                     + "; ".join(f"{c.field} {c.value or ''}".strip() for c in ended) + ".")
     if r.identity_event == "linked" and r.name:
         lines.append(f"The person just confirmed they are {r.name}, whom you have met before.")
     lines += [f"{label}: {value}" for label, value in (
@@ -112,12 +135,12 @@ def background(r: ReplyInputs) -> str:
         lines.append(scene_line(r.scene))
     if r.knowledge and (r.episode or r.conversation or r.scene):
         lines.append("Answer with your own facts first; use the shared memory only if it relates.")
-    return "BACKGROUND\n" + "\n".join(f"- {line}" for line in lines if line)
+    return f"{BACKGROUND_HEADING}\n" + "\n".join(f"- {line}" for line in lines if line)
 
 
 def conversation(r: ReplyInputs) -> str:
-    turns = [f"{'User' if role == 'user' else 'Nadine'}: {text}" for role, text in r.history]
-    return "CONVERSATION\n" + "\n".join([*turns, f"User: {r.text}"]) + "\nNadine:"
+    turns = [f"{USER_LABEL if role == 'user' else NADINE_LABEL}: {text}" for role, text in r.history]
+    return f"{CONVERSATION_HEADING}\n" + "\n".join([*turns, f"{USER_LABEL}: {r.text}"]) + f"\n{NADINE_LABEL}:"
 
 
 def image_data_url(layout: DataLayout, image_path: str) -> str | None:
@@ -139,11 +162,14 @@ def response_messages(r: ReplyInputs, image_url: str | None) -> list[dict[str, A
     packet = background(r) + "\n\n" + conversation(r)
     content: Any = packet
     if image_url:
+        # "caption" stands in for the image when the server takes text only (never sent on the wire)
         content = [{"type": "text", "text": packet},
-                   {"type": "image_url", "image_url": {"url": image_url, "detail": "high"}}]
+                   {"type": "image_url", "image_url": {"url": image_url, "detail": "high"},
+                    "caption": (r.scene.description if r.scene else None) or "a remembered scene"}]
     return [{"role": "system", "content": response_system(r.language, r.visual_memory_enabled)},
             {"role": "user", "content": content}]
 
 
 def history_text(messages: list[tuple[str, str]], limit: int = 12) -> str:
-    return "\n".join(f"{'User' if role == 'user' else 'Nadine'}: {text}" for role, text in messages[-limit:]) or "(none)"
+    return "\n".join(f"{USER_LABEL if role == 'user' else NADINE_LABEL}: {text}"
+                     for role, text in messages[-limit:]) or "(none)"

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from common.store import UserProfile
+from common.store.facts import FactChange
 from interaction.memory.contracts import MemoryHit, VisualMemory
 from interaction.names import NameConfirmation
 from interaction.profiles import ProfileOutcome
@@ -23,6 +24,7 @@ class ReplyInputs:
     user_emotion: Emotion
     profile: UserProfile | None = None
     outcome: ProfileOutcome | None = None
+    fact_changes: list[FactChange] = field(default_factory=list)  # applied this turn
     identity_event: str | None = None
     confirmation: NameConfirmation | None = None
     scene: VisualMemory | None = None  # only an injected scene

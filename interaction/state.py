@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from common.store.facts import FactChange
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.names import NameConfirmation
 from interaction.profiles import Identity, ProfileOutcome
@@ -29,6 +30,7 @@ class TurnState(TypedDict, total=False):
     is_recall: bool
     plan_steps: list[PlanStep]
     profile_outcome: ProfileOutcome | None
+    fact_changes: list[FactChange]  # profile facts set, superseded or closed this turn
     retrieval: RetrievalResult | None
     search_results: str | None
     vision_results: str | None

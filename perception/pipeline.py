@@ -21,8 +21,17 @@ import numpy as np
 
 from common import topics as t
 from common.bus import Bus
-from common.messages import AffectState, CaptureRequest, ForgetUser, LookAt, UserInfo
+from common.messages import (
+    AffectState,
+    CaptureRequest,
+    ForgetMemory,
+    ForgetUser,
+    LookAt,
+    UserForgotten,
+    UserInfo,
+)
 from common.store import is_valid_user_id
+from common.store.forget import forget_scene
 from common.vision.base import Captioner, SceneEncoder
 from perception.announcer import Announcement, Announcer
 from perception.backends.base import EmotionRecognizer, FaceBox, FaceDetector
@@ -94,6 +103,7 @@ class Perception:
         for spec, handle in (
             (t.USER_INFO, self._on_user_info), (t.AFFECT_STATE, self._on_affect),
             (t.CAPTURE_CURRENT_VIEW, self._on_capture), (t.FORGET_USER, self._on_forget),
+            (t.FORGET_MEMORY, self._on_forget_memory),
         ):
             self.bus.subscribe(spec, lambda m, handle=handle: self.events.put((handle, m, time.monotonic())))
 
@@ -123,6 +133,21 @@ class Perception:
             return
         forget_in_perception(msg.user_id, self.registrar.layout, self.b.recognizer, self.registrar,
                              self.tracker, self.bus, msg.pseudonym, self.log_dir)
+
+    def _on_forget_memory(self, msg: ForgetMemory, at: float) -> None:
+        """Perception writes moments: it deletes the scene's files too (idempotent with interaction)
+        and confirms; other kinds it does not hold, it only confirms."""
+        if not is_valid_user_id(msg.user_id):
+            log.warning("forget_memory with invalid user id %r refused", msg.user_id)
+            return
+        removed = {}
+        if msg.kind == "moment":
+            try:
+                removed["scene_files"] = forget_scene(self.registrar.layout, msg.user_id, msg.memory_id)
+            except ValueError as exc:
+                log.warning("forget_memory refused: %s", exc)
+        self.bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=msg.user_id, process="perception", removed=removed,
+                                                         memory_id=msg.memory_id))
 
     # --- the frame step ----------------------------------------------------------------------------
 

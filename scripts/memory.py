@@ -1,8 +1,9 @@
 """Inspect and erase what Nadine remembers, on the data root NADINE_DATA_DIR names.
 
   python -m scripts.memory list
-  python -m scripts.memory show USER_ID
+  python -m scripts.memory show USER_ID [--json]
   python -m scripts.memory forget USER_ID [--yes] [--no-bus] [--timeout S]
+  python -m scripts.memory forget-memory USER_ID {moment|explicit_memory|episode|fact} ID [--no-bus]
 
 `forget` first asks the running processes over MQTT (nadine/memory/forget_user) so they also drop
 what they hold in memory (perception's face gallery, interaction's scene index and Chroma client),
@@ -28,10 +29,11 @@ from common import topics as t
 from common.bus import Bus
 from common.clock import Clock
 from common.config import ConfigError, NadineSettings, load_settings
-from common.messages import ForgetUser, UserForgotten
-from common.store import DataLayout, InvalidUserId, ProfileStore, SceneStore, validate_user_id
+from common.messages import ForgetMemory, ForgetUser, UserForgotten
+from common.store import DataLayout, InvalidUserId, ProfileStore, validate_user_id
 from common.store.faces import FaceStore
 from common.store.forget import forget_user_files, known_names, new_pseudonym, purge_chroma_remnants
+from scripts import inventory
 
 log = logging.getLogger("nadine.memory_cli")
 
@@ -41,40 +43,30 @@ CLI_PROCESS = "memory-cli"
 
 def list_users(layout: DataLayout) -> list[dict[str, Any]]:
     """Every user the data root knows, from user_ids.json and the profile folders."""
-    names = ProfileStore(layout).user_ids()
-    rows = []
-    for user_id in sorted(set(names) | set(layout.user_ids())):
-        rows.append({
-            "user_id": user_id,
-            "user_name": names.get(user_id),
-            "scenes": len(SceneStore(layout).metadata_files(user_id)),
-            "faces": FaceStore(layout).count(user_id),
-            "profile": layout.user_info_file(user_id).is_file(),
-        })
-    return rows
+    return [{**row, "scenes": row["moments"], "profile": layout.user_info_file(row["user_id"]).is_file()}
+            for row in inventory.people(layout)]
 
 
-def show_user(layout: DataLayout, user_id: str) -> dict[str, Any]:
+def show_user(settings: NadineSettings, layout: DataLayout, user_id: str) -> dict[str, Any]:
+    """scripts.inventory's whole record, plus the keys earlier versions printed (profile, faces, scenes)."""
     profile = ProfileStore(layout).load(user_id)
-    scenes = SceneStore(layout).list(user_id)
+    record = inventory.person(settings, layout, user_id)
     return {
-        "user_id": user_id,
-        "user_name": ProfileStore(layout).user_ids().get(user_id),
+        **record,
         "profile": profile.model_dump() if profile else None,
         "faces": [p.name for p in FaceStore(layout).images(user_id)],
-        "scenes": [
-            {"scene_id": s.scene_id, "scene_type": s.scene_type, "timestamp": s.timestamp,
-             "memorability": s.memorability, "emotion_label": s.emotion_label, "user_message": s.user_message}
-            for s in scenes
-        ],
+        "scenes": [{"scene_id": m["id"], "scene_type": m["scene_type"], "timestamp": m["date"],
+                    "memorability": m["memorability"], "emotion_label": m["emotion"], "user_message": m["utterance"]}
+                   for m in record["moments"]],
     }
 
 
 class _Answers:
     """Who is online (retained status) and who answered the forget request."""
 
-    def __init__(self, user_id: str) -> None:
+    def __init__(self, user_id: str, memory_id: str | None = None) -> None:
         self.user_id = user_id
+        self.memory_id = memory_id  # None: the whole person
         self.online: set[str] = set()
         self.answers: dict[str, dict[str, int]] = {}
         self._cond = threading.Condition()
@@ -85,7 +77,7 @@ class _Answers:
             (self.online.add if msg.value == "online" else self.online.discard)(process)
 
     def on_forgotten(self, msg: UserForgotten) -> None:
-        if msg.user_id == self.user_id:
+        if msg.user_id == self.user_id and msg.memory_id == self.memory_id:
             with self._cond:
                 self.answers[msg.process] = msg.removed
                 self._cond.notify_all()
@@ -102,9 +94,9 @@ class _Answers:
                 self._cond.wait(left)
 
 
-def ask_processes(settings: NadineSettings, user_id: str, pseudonym: str, timeout: float) -> _Answers | None:
-    """Publish forget_user to the running processes; None when no broker answers."""
-    answers = _Answers(user_id)
+def ask_processes(settings: NadineSettings, request: ForgetUser | ForgetMemory, timeout: float) -> _Answers | None:
+    """Publish forget_user / forget_memory to the running processes; None when no broker answers."""
+    answers = _Answers(request.user_id, request.memory_id if isinstance(request, ForgetMemory) else None)
     bus = Bus(CLI_PROCESS, settings.common.mqtt, t.Topics(settings.common.topic_root))
     bus.subscribe_tree("status/+", answers.on_status)
     bus.subscribe(t.USER_FORGOTTEN, answers.on_forgotten)
@@ -113,7 +105,8 @@ def ask_processes(settings: NadineSettings, user_id: str, pseudonym: str, timeou
             log.warning("no broker answers: erasing on disk only (running processes keep what they hold in memory)")
             return None
         time.sleep(0.5)  # retained status messages arrive right after the subscription
-        bus.publish(t.FORGET_USER, ForgetUser(user_id=user_id, pseudonym=pseudonym)).wait_for_publish(timeout)
+        spec = t.FORGET_MEMORY if isinstance(request, ForgetMemory) else t.FORGET_USER
+        bus.publish(spec, request).wait_for_publish(timeout)
         missing = answers.wait(timeout)
         if missing:
             log.error("no answer from %s within %.0f s", ", ".join(sorted(missing)), timeout)
@@ -143,7 +136,7 @@ def forget(settings: NadineSettings, layout: DataLayout, user_id: str, use_bus: 
     names = known_names(layout, user_id)  # before any process deletes the files that hold them
     report: dict[str, Any] = {"user_id": user_id, "processes": {}, "missing": []}
     pseudonym = new_pseudonym()  # one for every process, so a study's records still link up
-    answers = ask_processes(settings, user_id, pseudonym, timeout) if use_bus else None
+    answers = ask_processes(settings, ForgetUser(user_id=user_id, pseudonym=pseudonym), timeout) if use_bus else None
     if answers is not None:
         report["processes"] = answers.answers
         report["missing"] = sorted({p for p in answers.online if p in PROCESSES} - set(answers.answers))
@@ -152,6 +145,30 @@ def forget(settings: NadineSettings, layout: DataLayout, user_id: str, use_bus: 
     if not interaction_live:
         local["text_memories"] = forget_chroma(settings, layout, user_id)
     report["local"] = local
+    return report, not report["missing"]
+
+
+def forget_memory(settings: NadineSettings, layout: DataLayout, request: ForgetMemory, use_bus: bool,
+                  timeout: float) -> tuple[dict, bool]:
+    """Forget one memory: the running processes first; on disk here when interaction is not running
+    (a second Chroma client on a live database is not safe)."""
+    from interaction.forget import forget_one_memory
+    from interaction.memory.chroma_store import make_client
+    from interaction.memory.documents import forget_document
+
+    report: dict[str, Any] = {"user_id": request.user_id, "kind": request.kind, "memory_id": request.memory_id,
+                              "processes": {}, "missing": []}
+    answers = ask_processes(settings, request, timeout) if use_bus else None
+    if answers is not None:
+        report["processes"] = answers.answers
+        report["missing"] = sorted({p for p in answers.online if p in PROCESSES} - set(answers.answers))
+    if answers is None or "interaction" not in answers.online:
+        embedded = settings.interaction.chroma.mode == "embedded"
+        client = make_client(settings.interaction.chroma, layout.chroma_dir) \
+            if not embedded or layout.chroma_dir.is_dir() else None
+        report["local"] = forget_one_memory(
+            layout, request, Clock(layout.runtime_dir).now(),
+            (lambda uid, doc: forget_document(client, uid, doc)) if client is not None else None, embedded)
     return report, not report["missing"]
 
 
@@ -171,13 +188,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config-override", action="append", default=[], metavar="KEY=VALUE")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="every known user with counts")
-    show = sub.add_parser("show", help="one user's profile, faces and scenes (JSON)")
+    show = sub.add_parser("show", help="everything held about one user: facts with history, explicit memories, "
+                                       "moments, episodes, face images")
     show.add_argument("user_id")
+    show.add_argument("--json", action="store_true", help="JSON (the default and only format; kept for scripts)")
     fg = sub.add_parser("forget", help="erase one user everywhere")
     fg.add_argument("user_id")
     fg.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     fg.add_argument("--no-bus", action="store_true", help="do not ask running processes (disk only)")
     fg.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for each process's answer")
+    fm = sub.add_parser("forget-memory", help="erase one memory of a user everywhere")
+    fm.add_argument("user_id")
+    fm.add_argument("kind", choices=["moment", "explicit_memory", "episode", "fact"])
+    fm.add_argument("memory_id", help="scene id, Chroma document id, or FIELD:VALUE for a fact")
+    fm.add_argument("--no-bus", action="store_true", help="do not ask running processes (disk only)")
+    fm.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for each process's answer")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     for noisy in ("nadine.bus", "chromadb", "httpx"):
@@ -205,8 +230,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"memory: {exc}", file=sys.stderr)
         return 2
     if args.command == "show":
-        print(json.dumps(show_user(layout, user_id), indent=2, ensure_ascii=False))
+        print(json.dumps(show_user(settings, layout, user_id), indent=2, ensure_ascii=False))
         return 0
+    if args.command == "forget-memory":
+        try:
+            request = ForgetMemory(user_id=user_id, kind=args.kind, memory_id=args.memory_id)
+            report, complete = forget_memory(settings, layout, request, not args.no_bus, args.timeout)
+        except ValueError as exc:  # a malformed scene id
+            print(f"memory: {exc}", file=sys.stderr)
+            return 2
+        print(json.dumps(report, indent=2))
+        return 0 if complete else 1
     if not args.yes and not _confirm(layout, user_id):
         print("memory: not confirmed; nothing erased", file=sys.stderr)
         return 1

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import SHARED_DATA, Broker, make_bus, unique_root
+from scripts.shared_data import shared_data_dir
+from tests.support import Broker, make_bus, unique_root
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +38,7 @@ def bus_factory(broker: Broker, root: str):
 
 
 def _shared_data_present() -> bool:
-    return (SHARED_DATA / "faces" / "MANIFEST.csv").exists()
+    return (shared_data_dir() / "faces" / "MANIFEST.csv").exists()
 
 
 def pytest_collection_modifyitems(config, items) -> None:
@@ -45,7 +46,7 @@ def pytest_collection_modifyitems(config, items) -> None:
     and fail (the fixture below) when the data is missing."""
     if _shared_data_present() or os.environ.get("CI"):
         return
-    missing = pytest.mark.skip(reason=f"shared test data not found at {SHARED_DATA} (set NADINE_SHARED_DATA)")
+    missing = pytest.mark.skip(reason=f"shared test data not found at {shared_data_dir()} (set NADINE_SHARED_DATA)")
     for item in items:
         if "shared_data" in getattr(item, "fixturenames", ()):
             item.add_marker(missing)
@@ -54,5 +55,5 @@ def pytest_collection_modifyitems(config, items) -> None:
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     if not _shared_data_present():
-        pytest.fail(f"shared test data missing at {SHARED_DATA} (required in CI)")
-    return SHARED_DATA
+        pytest.fail(f"shared test data missing at {shared_data_dir()} (required in CI)")
+    return shared_data_dir()

@@ -8,8 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
-import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -18,9 +16,9 @@ from typing import Any
 from common.bus import Bus
 from common.topics import Topics, TopicSpec
 from scripts.mosquitto import Broker, free_port  # noqa: F401  (re-exported for tests)
+from scripts.runner.observer import Observer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = Path(os.environ.get("NADINE_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data")).resolve()
 
 
 def unique_root() -> str:
@@ -28,33 +26,30 @@ def unique_root() -> str:
 
 
 class Recorder:
-    """Collects decoded messages from one topic and waits for them."""
+    """One topic of the shared message observer (scripts/runner/observer.py), with test-style waits:
+    a wait that times out fails the test and shows the last messages."""
 
     def __init__(self, bus: Bus, spec: TopicSpec) -> None:
-        self.messages: list[Any] = []
-        self._cond = threading.Condition()
-        bus.subscribe(spec, self._on)
+        self.spec = spec
+        self._observer = Observer(bus, (spec,))
+        self._start = 0
 
-    def _on(self, message: Any) -> None:
-        with self._cond:
-            self.messages.append(message)
-            self._cond.notify_all()
+    @property
+    def messages(self) -> list[Any]:
+        return self._observer.since(self.spec, self._start)
+
+    @property
+    def arrivals(self) -> list[float]:
+        return self._observer.arrivals(self.spec, self._start)
 
     def wait_for(self, predicate: Callable[[Any], bool] = lambda m: True, timeout: float = 10.0) -> Any:
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while True:
-                for msg in self.messages:
-                    if predicate(msg):
-                        return msg
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise AssertionError(f"no matching message within {timeout} s; got {self.messages[-5:]}")
-                self._cond.wait(remaining)
+        found = self._observer.wait_for(self.spec, predicate, self._start, timeout)
+        if found is None:
+            raise AssertionError(f"no matching message within {timeout} s; got {self.messages[-5:]}")
+        return found
 
     def clear(self) -> None:
-        with self._cond:
-            self.messages.clear()
+        self._start = self._observer.mark()
 
 
 def make_bus(name: str, broker: Broker, root: str) -> Bus:

@@ -10,6 +10,7 @@ import pytest
 
 from common.config import ConfigError, NadineSettings, load_settings
 from common.config.env import ENV_KEYS
+from common.config.loader import dump_effective
 from tests.support import PROJECT_ROOT
 
 
@@ -91,9 +92,16 @@ def test_per_process_broker_credentials_win_over_the_shared_pair():
     env = {"NADINE_MQTT_USERNAME": "shared", "NADINE_MQTT_PASSWORD": "s",
            "NADINE_MQTT_USERNAME_PERCEPTION": "perception", "NADINE_MQTT_PASSWORD_PERCEPTION": "p"}
     own = load_settings(environ=env, process="perception").common.mqtt
-    assert (own.username, own.password) == ("perception", "p")
+    assert (own.username, own.password.get_secret_value()) == ("perception", "p")
     other = load_settings(environ=env, process="control").common.mqtt
-    assert (other.username, other.password) == ("shared", "s")
+    assert (other.username, other.password.get_secret_value()) == ("shared", "s")
     # the broker_credentials.sh environment alone: the user is the process name
     alone = load_settings(environ={"NADINE_MQTT_PASSWORD_CONTROL": "c"}, process="control").common.mqtt
-    assert (alone.username, alone.password) == ("control", "c")
+    assert (alone.username, alone.password.get_secret_value()) == ("control", "c")
+
+
+def test_the_broker_password_never_prints():
+    settings = load_settings(environ={"NADINE_MQTT_PASSWORD": "hunter2-secret"}, process="perception")
+    assert settings.common.mqtt.password.get_secret_value() == "hunter2-secret"
+    for shown in (dump_effective(settings), repr(settings), str(settings.common.mqtt), settings.model_dump_json()):
+        assert "hunter2-secret" not in shown

@@ -38,6 +38,7 @@ SAMPLES: dict[str, m.Message] = {
     t.START_SPEAK.suffix: m.SpeakFeedback(value="start_speak"),
     t.END_SPEAK.suffix: m.SpeakFeedback(value="end_speak"),
     t.FORGET_USER.suffix: m.ForgetUser(user_id="251008_0001"),
+    t.FORGET_MEMORY.suffix: m.ForgetMemory(user_id="251008_0001", kind="moment", memory_id="scene_20251008_101500_a1b2c3"),
     t.USER_FORGOTTEN.suffix: m.UserForgotten(user_id="251008_0001", process="perception", removed={"scenes": 3}),
     t.USER_INPUT.suffix: m.UserInput(
         text="Do you remember?", turn_id="s1t2", is_recall=True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 
 from common.config.base import Section
 
@@ -22,7 +22,8 @@ class MqttSettings(Section):
     port: int = Field(1883, ge=1, le=65535)
     keepalive: int = Field(30, ge=5, le=3600, description="seconds")
     username: str | None = Field(None, description="from NADINE_MQTT_USERNAME; never in a committed file")
-    password: str | None = Field(None, description="from NADINE_MQTT_PASSWORD; never in a committed file")
+    # SecretStr: printed, logged or dumped as ********** (repr, str and model_dump alike)
+    password: SecretStr | None = Field(None, description="from NADINE_MQTT_PASSWORD; never in a committed file")
     tls: TlsSettings = TlsSettings()
     connect_wait_s: float = Field(5.0, ge=0, description="how long start-up waits for the first connection")
     reconnect_max_delay_s: int = Field(5, ge=1, le=120)

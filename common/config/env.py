@@ -23,6 +23,7 @@ ENV_KEYS: dict[str, str] = {
     "NADINE_CAMERA_FPS": "perception.camera.fps",
     "NADINE_PREVIEW": "perception.camera.preview",
     "NADINE_LLM_BASE_URL": "interaction.llm.base_url",
+    "NADINE_LLM_MODEL": "interaction.llm.model",
     "NADINE_RETRIEVAL_MODE": "interaction.retrieval.mode",
     "NADINE_CHROMA_MODE": "interaction.chroma.mode",
     "NADINE_CHROMA_HOST": "interaction.chroma.host",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from common.config.base import Section
 
@@ -21,19 +21,45 @@ class LlmProfile(Section):
     vision: bool = Field(False, description="the model accepts image_url content: remembered scene images are attached")
 
 
+class LlmBudget(Section):
+    """Seconds of model time per turn; retries and repairs never run past them (then offline rules answer)."""
+
+    understanding_s: float = Field(3.0, gt=0, description="every model call before the reply (understanding, profile facts)")
+    response_s: float = Field(10.0, gt=0, description="the reply")
+    episode_s: float = Field(20.0, gt=0, description="the session summary, written after the farewell is spoken")
+
+
+class CircuitBreakerSettings(Section):
+    """Per endpoint: after this many consecutive failures (or timeouts) turns go to the offline backend
+    without calling it, until a probe after the cool-down succeeds."""
+
+    failures_to_open: int = Field(3, ge=1, description="consecutive errors (refused, HTTP 5xx, unusable transport)")
+    timeouts_to_open: int = Field(1, ge=1, description="consecutive timeouts: each one cost a whole budget")
+    cooldown_s: float = Field(30.0, gt=0, description="how long an open endpoint is left alone before one probe")
+
+
+DEFAULT_PROFILES: dict[str, LlmProfile] = {
+    "understand_gpt": LlmProfile(format="json", max_tokens=300, timeout=2.5),
+    "response_gpt": LlmProfile(temperature=0.3, max_tokens=160, timeout=15.0, vision=True),
+    "gpt_json": LlmProfile(format="json", max_tokens=300, timeout=2.5),
+    "gpt_text": LlmProfile(max_tokens=120, timeout=2.5),
+    "vision_gpt": LlmProfile(max_tokens=150, timeout=2.5, vision=True),
+    "offline": LlmProfile(backend="offline", model="rules"),
+}
+
+
 class LlmSettings(Section):
     base_url: str | None = Field(
         None, description="NADINE_LLM_BASE_URL; unset (and no OPENAI_API_KEY) = offline understanding and replies"
     )
+    model: str | None = Field(
+        None, description="NADINE_LLM_MODEL: the model of every profile that names none (a local server's model)"
+    )
     api_key_env: str = Field("OPENAI_API_KEY", description="env var holding the key; keys never go in YAML")
-    profiles: dict[str, LlmProfile] = {
-        "understand_gpt": LlmProfile(format="json", max_tokens=300, timeout=2.5),
-        "response_gpt": LlmProfile(temperature=0.3, max_tokens=160, timeout=15.0, vision=True),
-        "gpt_json": LlmProfile(format="json", max_tokens=300, timeout=2.5),
-        "gpt_text": LlmProfile(max_tokens=120, timeout=2.5),
-        "vision_gpt": LlmProfile(max_tokens=150, timeout=2.5),
-        "offline": LlmProfile(backend="offline", model="rules"),
-    }
+    budget: LlmBudget = LlmBudget()
+    breaker: CircuitBreakerSettings = CircuitBreakerSettings()
+    # YAML or overrides that name one profile (or one key of it) change only that; the rest keep their defaults
+    profiles: dict[str, LlmProfile] = dict(DEFAULT_PROFILES)
     # agent -> profile name (reference §4.6); NADINE_PROFILE_<agent> overrides one entry
     agents: dict[str, str] = {
         "turn_understanding": "understand_gpt",
@@ -43,6 +69,23 @@ class LlmSettings(Section):
         "vision_description": "vision_gpt",
         "response_agent": "response_gpt",
     }
+
+    @model_validator(mode="before")
+    @classmethod
+    def _profiles_over_defaults(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not isinstance(data.get("profiles"), dict):
+            return data
+        merged: dict[str, Any] = {name: p.model_dump(exclude_unset=True) for name, p in DEFAULT_PROFILES.items()}
+        for name, given in data["profiles"].items():
+            given = given.model_dump(exclude_unset=True) if isinstance(given, LlmProfile) else given
+            merged[name] = {**merged.get(name, {}), **given} if isinstance(given, dict) else given
+        return {**data, "profiles": merged}
+
+    def model_of(self, profile: LlmProfile) -> str:
+        """The profile's own model, else NADINE_LLM_MODEL, else the profile default."""
+        if "model" in profile.model_fields_set or self.model is None:
+            return profile.model
+        return self.model
 
 
 class EmbedderProfile(Section):
@@ -62,7 +105,7 @@ class VisualMemorySettings(Section):
             similarity_threshold=0.35, recall_threshold=0.13, first_meeting_recall_threshold=0.32
         ),
         # chosen by scripts.eval.calibrate on scripts/eval/calibration_pairs/minilm_*.jsonl (291 pairs) and
-        # written to config/interaction.yaml: strict on ordinary turns (above every small-talk pair),
+        # written to config/generated/embedder_profiles.yaml: strict on ordinary turns (above every small-talk pair),
         # generic "last time" recall questions go by recency rather than similarity
         "minilm_onnx": EmbedderProfile(
             similarity_threshold=0.491, recall_threshold=0.26, first_meeting_recall_threshold=0.347

@@ -1,4 +1,5 @@
-"""Load config/*.yaml, apply NADINE_* env vars and --config-override pairs, validate once."""
+"""Load config/*.yaml, merge config/generated/*.yaml (values tools such as calibration write), apply
+NADINE_* env vars and --config-override pairs, validate once."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from common.config.perception_settings import PerceptionSettings
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SECTIONS = ("common", "perception", "interaction", "control")
+# Written by tools (scripts/eval/calibrate --write), never by hand; merged key by key over the section
+# files so a tool rewrites its own small file instead of editing a commented hand-written one.
+GENERATED_DIR = "generated"
 
 
 class ConfigError(RuntimeError):
@@ -60,6 +64,17 @@ def _get_dotted(tree: Any, parts: list[str]) -> Any:
     return tree
 
 
+def _merge(tree: dict[str, Any], data: dict[str, Any], prefix: str, sources: dict[str, str], origin: str) -> None:
+    """Deep-merge `data` into `tree`; each leaf remembers where it came from."""
+    for key, value in data.items():
+        dotted = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, dict) and isinstance(tree.get(key), dict):
+            _merge(tree[key], value, dotted, sources, origin)
+        else:
+            tree[key] = value
+            sources[dotted] = origin
+
+
 def _read_yaml(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
@@ -99,6 +114,12 @@ def load_settings(
             )
         raw[section] = data.get(section) or {}
         sources[section] = str(path)
+    for path in sorted((config_dir / GENERATED_DIR).glob("*.yaml")):
+        data = _read_yaml(path)
+        unknown = set(data) - set(SECTIONS)
+        if unknown:
+            raise ConfigError(f"config error: {path} has top-level key(s) {sorted(unknown)}; allowed: {', '.join(SECTIONS)}")
+        _merge(raw, data, "", sources, str(path))
     for key, (value, var) in env_overrides(environ, process).items():
         _set_dotted(raw, key, value)
         sources[key] = f"env {var}"
@@ -140,9 +161,6 @@ def _describe(exc: ValidationError, raw: dict[str, Any], sources: dict[str, str]
 
 
 def dump_effective(settings: BaseModel) -> str:
-    """The effective config as YAML, secrets masked (for `--print-config` and logs)."""
-    data = settings.model_dump(mode="json")
-    mqtt = data.get("common", {}).get("mqtt", {})
-    if mqtt.get("password"):
-        mqtt["password"] = "***"
-    return yaml.safe_dump(data, sort_keys=False)
+    """The effective config as YAML (for `--print-config` and logs); secrets are SecretStr fields,
+    which dump masked."""
+    return yaml.safe_dump(settings.model_dump(mode="json"), sort_keys=False)

@@ -2,14 +2,13 @@
 
 A write goes to a temp file in the same folder, is fsynced, then renamed over the target, so a reader
 sees the old file or the new one, never half of one. Read-modify-write cycles (user_ids.json,
-user_info.json) hold an advisory lock (fcntl.flock on a sibling .lock file) so two processes cannot
-lose each other's update. Temp files left by a killed writer are removed by sweep_leftovers().
+user_info.json) hold an advisory lock (filelock's FileLock, an flock on a sibling .lock file) so two
+processes cannot lose each other's update. Temp files left by a killed writer are removed by sweep_leftovers().
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import logging
 import os
@@ -19,6 +18,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from filelock import FileLock
 
 log = logging.getLogger("nadine.store")
 
@@ -64,13 +65,10 @@ def file_lock(path: Path) -> Iterator[None]:
     """Exclusive advisory lock tied to `path` (held on `<path>.lock`), across processes and threads."""
     lock_path = path.with_name(path.name + ".lock")
     lock_path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    # A fresh FileLock per call: each holds its own descriptor, so two threads of one process exclude
+    # each other exactly as two processes do (flock locks open file descriptions, not processes).
+    with FileLock(lock_path, mode=0o600):
         yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
 
 
 def read_json(path: Path, default: Any = None) -> Any:

@@ -20,6 +20,7 @@ import re
 import secrets
 import shutil
 import sqlite3
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from common.store.faces import FaceStore
 from common.store.ids import validate_user_id
 from common.store.layout import DataLayout
 from common.store.profiles import ProfileStore
-from common.store.scenes import SceneStore
+from common.store.scenes import SCENE_ID_RE, SceneStore
 
 log = logging.getLogger("nadine.store.forget")
 
@@ -69,6 +70,23 @@ def remove_user_folder(layout: DataLayout, user_id: str) -> dict[str, int]:
         return counts
     shutil.rmtree(doomed, ignore_errors=True)
     return counts
+
+
+def forget_scene(layout: DataLayout, user_id: str, scene_id: str) -> int:
+    """Delete one scene: metadata first (the commit marker: readers stop seeing it at once), then its
+    image and embedding. Idempotent; returns the files removed."""
+    if not SCENE_ID_RE.match(scene_id):
+        raise ValueError(f"invalid scene id {scene_id!r}")
+    base = layout.scenes_dir(user_id)
+    removed = 0
+    for path in (base / "metadata" / f"{scene_id}_metadata.json", base / "images" / f"{scene_id}.jpg",
+                 base / "embeddings" / f"{scene_id}_embedding.npy"):
+        try:
+            path.unlink()
+            removed += 1
+        except FileNotFoundError:
+            continue
+    return removed
 
 
 def clear_captures(layout: DataLayout) -> int:
@@ -156,6 +174,34 @@ def purge_chroma_remnants(persist_dir: Path) -> int:
             shutil.rmtree(folder, ignore_errors=True)
             removed += 1
     return removed
+
+
+def purge_chroma_documents(persist_dir: Path, collection_id: str, doc_ids: list[str], attempts: int = 5) -> int:
+    """After documents were deleted from a live collection: blank their records in Chroma's log
+    (embeddings_queue keeps every add, document text and vector included, until a segment flush purges
+    it) and VACUUM so no free page holds them. The records stay, emptied, so the log's sequence
+    numbers never repeat (a replay adds an empty vector, then the delete removes it). Returns the
+    records blanked."""
+    db = persist_dir / _CHROMA_SQLITE
+    if not db.is_file() or not doc_ids:
+        return 0
+    for attempt in range(1, attempts + 1):
+        con = sqlite3.connect(db, timeout=30)
+        try:
+            marks = ",".join("?" * len(doc_ids))
+            cur = con.execute(f"UPDATE embeddings_queue SET vector = zeroblob(length(vector)), metadata = NULL "
+                              f"WHERE topic LIKE ? AND id IN ({marks})", [f"%{collection_id}", *doc_ids])
+            con.commit()
+            con.execute("VACUUM")
+            return cur.rowcount
+        except sqlite3.OperationalError as exc:  # Chroma's own connection is mid-transaction
+            if attempt == attempts:
+                log.error("could not purge forgotten documents from Chroma's log: %s", exc)
+                return 0
+            time.sleep(0.2 * attempt)
+        finally:
+            con.close()
+    return 0
 
 
 _SEGMENT_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")

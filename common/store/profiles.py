@@ -10,55 +10,100 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model, model_validator
 
 from common.store.atomic import atomic_write_json, file_lock, read_json
+from common.store.facts import (
+    FactChange,
+    FactRecord,
+    FactSource,
+    apply,
+    current_values,
+    is_field,
+    plain_values,
+    reconcile,
+    same_value,
+)
 from common.store.ids import new_user_id, validate_user_id
 from common.store.layout import DataLayout
+from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
 
 log = logging.getLogger("nadine.store.profiles")
 
-LIST_FIELDS = ("hobbies", "interests")
-
-
-class UserProfile(BaseModel):
-    """user_info.json, with the reference's fields (extra keys a lab added are kept)."""
+class _ProfileBase(BaseModel):
+    """user_info.json: the reference's fields (extra keys a lab added are kept), plus `facts`, the
+    history of every profile field (the plain fields hold the current values for old tools)."""
 
     model_config = ConfigDict(extra="allow")
 
     user_id: str
     user_name: str = "Unknown"
-    current_company: str | None = None
-    current_position: str | None = None
-    location: str | None = None
-    hobbies: list[str] = []
-    interests: list[str] = []
     face_image_path: str | None = None
     last_updated: str | None = None
+    facts: dict[str, list[FactRecord]] = {}
 
     @property
     def known(self) -> bool:
         return bool(self.user_name) and self.user_name != "Unknown"
 
+    @model_validator(mode="after")
+    def _records_follow_plain_fields(self) -> _ProfileBase:
+        facts = {k: [r.model_copy() for r in v] for k, v in self.facts.items() if is_field(k)}
+        reconcile(facts, {f.name: getattr(self, f.name) for f in PROFILE_FIELDS}, self.last_updated)
+        self.__dict__["facts"] = facts  # not through the setter: that would validate again
+        return self
 
-def merge_profile(profile: UserProfile, update: dict, now: datetime) -> UserProfile:
-    """Merge extracted fields: scalars replace when given, hobbies/interests are de-duplicated."""
-    data = profile.model_dump()
-    for key, value in update.items():
-        if value in (None, "", []):
+    def history(self, field: str) -> list[FactRecord]:
+        return list(self.facts.get(field, []))
+
+
+UserProfile = create_model(
+    "UserProfile", __base__=_ProfileBase, __module__=__name__,
+    **{f.name: ((list[str], []) if f.multi else (str | None, None)) for f in PROFILE_FIELDS},
+)
+
+
+def apply_changes(profile: _ProfileBase, changes: list[FactChange], now: datetime,
+                  source: FactSource | None = None) -> tuple[_ProfileBase, list[FactChange]]:
+    """The profile after `changes` (records superseded or closed, never overwritten), and the changes
+    that did change something."""
+    source = source or FactSource(date=now.isoformat(timespec="seconds"))
+    facts = {k: [r.model_copy() for r in v] for k, v in profile.facts.items()}
+    applied = []
+    for change in changes:
+        if not is_field(change.field):
             continue
-        if key in LIST_FIELDS:
-            items = value if isinstance(value, list) else [value]
-            seen = {x.casefold() for x in data.get(key) or []}
-            merged = list(data.get(key) or [])
-            for item in items:
-                if isinstance(item, str) and item.strip() and item.strip().casefold() not in seen:
-                    merged.append(item.strip())
-                    seen.add(item.strip().casefold())
-            data[key] = merged
-        else:
-            data[key] = value
-    data["last_updated"] = now.isoformat(timespec="seconds")
+        records, multi = facts.setdefault(change.field, []), FIELDS_BY_NAME[change.field].multi
+        if change.op == "close" and change.value is None and not multi and current_values(records):
+            change = change.model_copy(update={"value": current_values(records)[-1]})  # name what ended
+        if apply(records, multi, change, now, source):
+            applied.append(change)
+    if not applied:
+        return profile, []
+    data = {**profile.model_dump(), **plain_values(facts), "facts": facts,
+            "last_updated": now.isoformat(timespec="seconds")}
+    return UserProfile.model_validate(data), applied
+
+
+def changes_from_fields(update: dict) -> list[FactChange]:
+    """Plain extracted fields (field -> value or list) as "set" changes."""
+    changes = []
+    for key, value in update.items():
+        if not is_field(key) or value in (None, "", []):
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and item.strip():
+                changes.append(FactChange(field=key, op="set", value=item.strip()))
+    return changes
+
+
+def merge_profile(profile: _ProfileBase, update: dict, now: datetime,
+                  source: FactSource | None = None) -> _ProfileBase:
+    """Merge extracted fields: a new one-valued fact supersedes the old, list values are added;
+    other keys (user_name, face_image_path, a lab's own) replace when given."""
+    merged, _ = apply_changes(profile, changes_from_fields(update), now, source)
+    others = {k: v for k, v in update.items() if not is_field(k) and v not in (None, "", [])}
+    data = {**merged.model_dump(), **others, "last_updated": now.isoformat(timespec="seconds")}
     return UserProfile.model_validate(data)
 
 
@@ -121,13 +166,44 @@ class ProfileStore:
             log.warning("profile of %s unreadable (%s); ignored", user_id, exc.errors()[0]["msg"])
             return None
 
-    def update(self, user_id: str, change: dict, now: datetime) -> UserProfile:
+    def update(self, user_id: str, change: dict, now: datetime, source: FactSource | None = None) -> UserProfile:
         """Locked merge of `change` into user_info.json; keeps user_ids.json's name in step."""
         path = self.layout.user_info_file(user_id)
         with file_lock(path):
             current = self.load(user_id) or UserProfile(user_id=user_id)
-            merged = merge_profile(current, change, now)
+            merged = merge_profile(current, change, now, source)
             atomic_write_json(path, merged.model_dump(exclude_none=False))
         if merged.known:
             self.set_name(user_id, merged.user_name)
         return merged
+
+    def forget_fact(self, user_id: str, field: str, value: str, now: datetime) -> int:
+        """Erase every record of `value` in `field` (history included: a forgotten fact leaves no
+        trace, unlike a closed one); returns the records removed."""
+        path = self.layout.user_info_file(user_id)
+        with file_lock(path):
+            current = self.load(user_id)
+            if current is None or not is_field(field):
+                return 0
+            facts = {k: [r for r in v if not (k == field and same_value(r.value, value))]
+                     for k, v in current.facts.items()}
+            removed = len(current.facts.get(field, [])) - len(facts.get(field, []))
+            if removed:
+                data = {**current.model_dump(), **plain_values(facts), "facts": facts,
+                        "last_updated": now.isoformat(timespec="seconds")}
+                atomic_write_json(path, UserProfile.model_validate(data).model_dump(exclude_none=False))
+            return removed
+
+    def apply(self, user_id: str, changes: list[FactChange], now: datetime,
+              source: FactSource | None = None) -> tuple[UserProfile | None, list[FactChange]]:
+        """Locked set / supersede / close of profile facts; nothing is written when nothing changes
+        (and a person without a profile gets none from a close)."""
+        path = self.layout.user_info_file(user_id)
+        with file_lock(path):
+            current = self.load(user_id)
+            if current is None and not any(c.op != "close" for c in changes):
+                return None, []
+            updated, applied = apply_changes(current or UserProfile(user_id=user_id), changes, now, source)
+            if applied:
+                atomic_write_json(path, updated.model_dump(exclude_none=False))
+            return updated, applied

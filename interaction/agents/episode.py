@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pydantic import ValidationError
+from pydantic import Field
 
-from interaction.agents.context import AgentDeps
-from interaction.llm import LlmError, parse_json
+from interaction.agents.context import EPISODE, AgentDeps
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.offline.extract import extract_profile
 from interaction.offline.understand_rules import user_emotion
@@ -48,14 +47,20 @@ def offline_summary(transcript: list[TranscriptTurn], user_name: str) -> Episodi
     )
 
 
+class ModelEpisode(EpisodicSave):
+    """What a model's summary must hold to be kept: every part said (small models leave parts empty)."""
+
+    observation: str = Field(min_length=1)
+    thought: str = Field(min_length=1)
+    action: str = Field(min_length=1)
+    result: str = Field(min_length=1)
+
+
 def summarize(deps: AgentDeps, transcript: list[TranscriptTurn], user_name: str) -> EpisodicSave:
-    answer = deps.ask(AGENT, [
+    summary = deps.ask_json(AGENT, [
         {"role": "system", "content": EPISODE_SYSTEM},
         {"role": "user", "content": _transcript_text(transcript, user_name)},
-    ], json_mode=True)
-    if answer is not None:
-        try:
-            return EpisodicSave.model_validate(parse_json(answer))
-        except (LlmError, ValidationError) as exc:
-            deps.fail(AGENT, LlmError(f"unusable episode summary: {exc}"))
+    ], ModelEpisode, phase=EPISODE)
+    if summary is not None:
+        return EpisodicSave(**summary.model_dump())
     return offline_summary(transcript, user_name)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 import logging
 
-from pydantic import ValidationError
-
+from common.store.facts import FactChange, FactSource, current_values
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
-from interaction.llm import LlmError, parse_json
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
+from interaction.offline import fact_changes
 from interaction.offline.extract import extract_profile
-from interaction.profiles import Identity, MemoryUpdate
+from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
 
 log = logging.getLogger("nadine.interaction.memory_agents")
@@ -22,19 +21,15 @@ AGENT = "memory_update_agent"
 
 def extract(deps: AgentDeps, text: str, identity: Identity, history: list[tuple[str, str]]) -> MemoryUpdate:
     known = identity.profile.model_dump(exclude={"face_image_path", "last_updated"}) if identity.profile else {}
-    answer = deps.ask(AGENT, [
+    update = deps.ask_json(AGENT, [
         {"role": "system", "content": MEMORY_UPDATE_SYSTEM},
         {"role": "user", "content": f"Known profile: {json.dumps(known)}\nConversation so far:\n"
                                     f"{history_text(history)}\n\nLatest user message: {text}"},
-    ], json_mode=True)
-    if answer is not None:
-        try:
-            update = MemoryUpdate.model_validate(parse_json(answer))
-            if update.user_name and update.user_name.split()[0].casefold() not in text.casefold():
-                update = update.model_copy(update={"user_name": None})  # a name nobody said is a guess
-            return update
-        except (LlmError, ValidationError) as exc:
-            deps.fail(AGENT, LlmError(f"unusable profile extraction: {exc}"))
+    ], MemoryUpdate)
+    if update is not None:
+        if update.user_name and update.user_name.split()[0].casefold() not in text.casefold():
+            update = update.model_copy(update={"user_name": None})  # a name nobody said is a guess
+        return update
     return extract_profile(text)
 
 
@@ -43,9 +38,23 @@ def update_profile(deps: AgentDeps, state: dict) -> dict:
         return {}
     identity: Identity = state["identity"]
     update = extract(deps, state["text"], identity, state.get("messages", []))
+    profile = identity.profile
+    current = {k: current_values(v) for k, v in profile.facts.items()} if profile and identity.user_id else {}
+    changes = fact_changes.decide(state["text"], update.facts(), current)
+    update = _with_changes(update, changes)
+    source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
+    applied: list[FactChange] = []
+    if identity.user_id and not update.user_name:  # before the keeper's merge, so records keep the turn id
+        _, applied = deps.keeper.store.apply(identity.user_id, changes, deps.clock.now(), source)
     carried = state.get("pending_facts") or {}
     outcome = deps.keeper.save_user_info(identity, update, carried)
-    result: dict = {"profile_outcome": outcome, "identity": outcome.identity}
+    if outcome.kind in ("updated", "linked", "new", "conflict_new") and outcome.identity.user_id and not applied:
+        _, applied = deps.keeper.store.apply(outcome.identity.user_id, changes, deps.clock.now(), source)
+    if applied and outcome.identity.user_id:
+        outcome.identity.profile = deps.keeper.store.load(outcome.identity.user_id) or outcome.identity.profile
+        if outcome.kind == "none":
+            outcome = ProfileOutcome("updated", outcome.identity, learned=outcome.learned)
+    result: dict = {"profile_outcome": outcome, "identity": outcome.identity, "fact_changes": applied}
     if outcome.kind == "confirm":
         result["name_confirmation"] = outcome.confirmation
     elif outcome.kind == "pending":
@@ -53,6 +62,22 @@ def update_profile(deps: AgentDeps, state: dict) -> dict:
     elif outcome.kind != "none":
         result["pending_facts"] = {}
     return result
+
+
+def _with_changes(update: MemoryUpdate, changes: list[FactChange]) -> MemoryUpdate:
+    """The extraction as the fact changes decided it: a closed field's value is not a new fact, and a
+    new value the extraction missed ("I relocated to Oslo") is one."""
+    data = update.model_dump()
+    for change in changes:
+        if change.op == "close":
+            data[change.field] = [] if isinstance(data[change.field], list) else None
+    for change in changes:
+        if change.op != "close" and change.value:
+            if isinstance(data[change.field], list):
+                data[change.field] = [*data[change.field], change.value]
+            else:
+                data[change.field] = change.value
+    return MemoryUpdate.model_validate(data)
 
 
 def retrieve(deps: AgentDeps, state: dict) -> RetrievalResult | None:

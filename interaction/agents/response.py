@@ -3,11 +3,24 @@ the background packet (scene image attached for a vision model), else the offlin
 
 from __future__ import annotations
 
-from interaction.agents.context import AgentDeps
+import logging
+
+from interaction.agents.context import RESPONSE, AgentDeps
+from interaction.llm.reply_text import spoken_part
 from interaction.names import confirmation_question
 from interaction.offline.replies import offline_reply
-from interaction.prompts import image_data_url, response_messages
+from interaction.prompts import (
+    BACKGROUND_HEADING,
+    CONVERSATION_HEADING,
+    NADINE_LABEL,
+    REPLY_STOPS,
+    USER_LABEL,
+    image_data_url,
+    response_messages,
+)
 from interaction.reply_inputs import ReplyInputs
+
+log = logging.getLogger("nadine.interaction.response")
 
 AGENT = "response_agent"
 
@@ -23,6 +36,7 @@ def reply_inputs(deps: AgentDeps, state: dict) -> ReplyInputs:
         text=state["text"], intent=state["intent"], is_recall=recall, now=deps.clock.now(),
         language=state.get("language") or deps.settings.interaction.default_language,
         user_emotion=u.user_emotion, profile=state["identity"].profile, outcome=state.get("profile_outcome"),
+        fact_changes=list(state.get("fact_changes") or []),
         identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
         # text memories reach the prompt on recall turns only ([P])
         episode=retrieval.episode if retrieval and recall else None,
@@ -41,7 +55,13 @@ def respond(deps: AgentDeps, state: dict) -> str:
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
     if model is not None:
         image = image_data_url(deps.layout, r.scene.image_path) if r.scene and model.profile.vision else None
-        answer = deps.ask(AGENT, response_messages(r, image), json_mode=False)
-        if answer and answer.strip():
-            return answer.strip()
+        messages = response_messages(r, image)
+        answer = deps.ask(AGENT, messages, json_mode=False, phase=RESPONSE, stop=REPLY_STOPS)
+        if answer:
+            spoken = spoken_part(answer, labels=(USER_LABEL, NADINE_LABEL), own_label=NADINE_LABEL,
+                                 headings=(BACKGROUND_HEADING, CONVERSATION_HEADING),
+                                 instructions=[messages[0]["content"]])
+            if spoken:
+                return spoken
+            log.warning("the model's reply only continued the prompt (%r); offline reply instead", answer[:80])
     return offline_reply(r)

@@ -5,11 +5,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from pydantic import ValidationError
-
 from interaction.agents.context import AgentDeps
 from interaction.guards import GuardContext, apply_guards
-from interaction.llm import LlmError, parse_json
 from interaction.offline import understand_rules as offline
 from interaction.prompts import UNDERSTAND_SYSTEM, history_text
 from interaction.turn_understanding import INTENTS, Emotion, PlanStep, TurnUnderstanding
@@ -19,22 +16,18 @@ log = logging.getLogger("nadine.interaction.understand")
 AGENT = "turn_understanding"
 
 
+def _plan_objects(data: dict[str, Any], text: str) -> dict[str, Any]:
+    plan = data.get("plan")
+    if isinstance(plan, list):  # small models answer ["search_agent", ...] as often as objects
+        data["plan"] = [{"agent": p, "message": text} if isinstance(p, str) else p for p in plan]
+    return data
+
+
 def _from_model(deps: AgentDeps, text: str, history: list[tuple[str, str]]) -> TurnUnderstanding | None:
-    answer = deps.ask(AGENT, [
+    return deps.ask_json(AGENT, [
         {"role": "system", "content": UNDERSTAND_SYSTEM},
         {"role": "user", "content": f"Conversation so far:\n{history_text(history)}\n\nLatest user message: {text}"},
-    ], json_mode=True)
-    if answer is None:
-        return None
-    try:
-        data = parse_json(answer)
-        plan = data.get("plan")
-        if isinstance(plan, list):  # small models answer ["search_agent", ...] as often as objects
-            data["plan"] = [{"agent": p, "message": text} if isinstance(p, str) else p for p in plan]
-        return TurnUnderstanding.model_validate(data)
-    except (LlmError, ValidationError) as exc:
-        deps.fail(AGENT, LlmError(f"unusable understanding: {exc}"))
-        return None
+    ], TurnUnderstanding, lambda data: _plan_objects(data, text))
 
 
 def apply_pins(u: TurnUnderstanding, pins: dict[str, Any], text: str) -> TurnUnderstanding:

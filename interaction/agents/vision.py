@@ -54,7 +54,7 @@ class VisionAgent:
         self._lock = threading.Lock()
         self._captioner: Captioner | None = None
         self._captioner_loaded = False
-        self._llm: Any = None  # interaction.llm.base.LlmRegistry, built on the first question
+        self._llm: Any = None  # interaction.llm.LlmRegistry, built on the first question
         bus.subscribe(t.VIEW_CAPTURED, self._on_view_captured)
 
     # --- capture ---------------------------------------------------------------------------------
@@ -115,14 +115,14 @@ class VisionAgent:
 
     def _ask_vlm(self, question: str, image: Path) -> str | None:
         try:
-            from interaction.llm.base import LlmError, LlmRegistry
+            from interaction.llm import LlmError, LlmRegistry
         except ImportError as exc:  # the LLM layer is optional for the offline captioner path
             log.error("no LLM layer for the vision model (%s); answering with the captioner", exc)
             return None
         if self._llm is None:
             self._llm = LlmRegistry(self._settings.interaction.llm)
         model = self._llm.for_agent(AGENT)
-        if model is None:
+        if model is None or not model.profile.vision:  # a text-only model cannot look: the captioner answers
             return None
         data_url = "data:image/jpeg;base64," + base64.b64encode(image.read_bytes()).decode("ascii")
         messages = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
@@ -96,4 +96,12 @@ class MemoryServices(Protocol):
 
     def forget_user(self, user_id: str) -> dict[str, int]:
         """Delete everything interaction holds about the user; returns counts removed per kind."""
+        ...
+
+    def forget_document(self, user_id: str, doc_id: str) -> Any:
+        """Delete one text memory (explicit memory, episode); returns documents.Deleted or None."""
+        ...
+
+    def on_scene_forgotten(self, user_id: str) -> None:
+        """A scene of the user was deleted: drop what the scene index holds for them."""
         ...

@@ -16,8 +16,9 @@ from chromadb.api.models.Collection import Collection
 from common.clock import Clock
 from common.embedding.chroma import NadineEmbeddingFunction
 from common.store.ids import is_valid_user_id
-from interaction.memory.contracts import EpisodicSave, MemoryHit, TranscriptTurn
 from interaction.memory.chroma_store import collection_name, open_collection
+from interaction.memory.contracts import EpisodicSave, MemoryHit, TranscriptTurn
+from interaction.memory.documents import Deleted, forget_document
 
 log = logging.getLogger("nadine.memory.episodic")
 
@@ -124,6 +125,13 @@ class EpisodicMemory:
             return None
         meta = (got["metadatas"] or [{}])[0] or {}
         return MemoryHit((got["documents"] or [""])[0] or "", 0.0, _str(meta.get("timestamp")), memory_type)
+
+    def forget_document(self, user_id: str, doc_id: str) -> Deleted | None:
+        """Delete one document (an explicit memory, an episode with its conversation)."""
+        if not is_valid_user_id(user_id):
+            return None
+        with self._lock:
+            return forget_document(self._client, user_id, doc_id)
 
     def forget(self, user_id: str) -> int:
         """Delete the user's collection; returns the number of documents removed."""

@@ -23,8 +23,9 @@ from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
 from common.vision.base import BackendUnavailable
 from interaction.agents.vision import VisionAgent
-from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.chroma_store import make_client
+from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
+from interaction.memory.documents import Deleted
 from interaction.memory.episodic import EpisodicMemory
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
@@ -136,6 +137,13 @@ class LocalMemoryServices:
 
     def on_scene_stored(self, user_id: str) -> None:
         self.scene_index.on_scene_stored(user_id)
+
+    def forget_document(self, user_id: str, doc_id: str) -> Deleted | None:
+        return self.episodic.forget_document(user_id, doc_id)
+
+    def on_scene_forgotten(self, user_id: str) -> None:
+        if is_valid_user_id(user_id):
+            self.scene_index.forget(user_id)  # rebuilt from the files on the next retrieval
 
     def forget_user(self, user_id: str) -> dict[str, int]:
         if not is_valid_user_id(user_id):

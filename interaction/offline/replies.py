@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from common.store.facts import latest_ended
+from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
 from interaction import cues
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
@@ -19,8 +21,21 @@ _EMPATHY = {
     "surprised": "Wow, that is surprising!",
     "disgusted": "Oh no, that sounds unpleasant.",
 }
-_FIELD_WORDS = {"current_company": "you work at {}", "current_position": "you work as {}",
-                "location": "you live in {}", "hobbies": "you enjoy {}", "interests": "you're interested in {}"}
+_FIELD_WORDS = {f.name: f.now for f in PROFILE_FIELDS}
+# "where did I live before?": the latest value that ended, from the fact history
+_ASKS_BEFORE = [
+    (re.compile(r"\bwhere (?:did|have) i (?:use to |used to )?(?:work|been working)\b|"
+                r"\b(?:previous|former|old|last) (?:job|employer|company|workplace)\b", re.I), "current_company"),
+    (re.compile(r"\bwhat (?:did|have) i (?:use to |used to )?(?:do|work as)\b|\b(?:previous|former|old) (?:position|role)\b", re.I),
+     "current_position"),
+    (re.compile(r"\bwhere (?:did|have) i (?:use to |used to )?(?:live|stay)\b|"
+                r"\b(?:previous|former|old) (?:home|address|city|town|place)\b", re.I), "location"),
+    (re.compile(r"\bwhat (?:did|have) i (?:use to |used to )?(?:like|enjoy|play|do for fun)\b|\b(?:old|former) hobb", re.I),
+     "hobbies"),
+]
+_BEFORE = re.compile(r"\b(?:before|previously|used to|use to|formerly|in the past|earlier)\b|"
+                     r"\b(?:previous|former|old|last) (?:job|employer|company|workplace|position|role|home|address|city|town|place|hobb)",
+                     re.I)
 _ASKS = [
     (re.compile(r"\b(what(?:'s| is) my name|who am i|do you know (?:who i am|my name))\b", re.I), "user_name", "You're {}, of course!"),
     (re.compile(r"\bwhere do i (?:work|work at)\b|\bwhat(?:'s| is) my (?:company|employer)\b|"
@@ -63,9 +78,28 @@ def _episode_gist(text: str) -> str:
     return _quote(found.group(1) if found else text, 220)
 
 
+def _before_answer(r: ReplyInputs) -> str | None:
+    """The latest ended value of the field the question asks about, or an honest "I don't know"."""
+    if r.profile is None or not _BEFORE.search(r.text):
+        return None
+    for pattern, key in _ASKS_BEFORE:
+        if pattern.search(r.text):
+            old = latest_ended(r.profile.history(key))
+            spec = FIELDS_BY_NAME[key]
+            if old is None:
+                return "I don't know — you haven't told me about an earlier one."
+            now = getattr(r.profile, key)
+            current = f" Now {spec.now.format(_listing(now))}." if now else ""
+            return f"Before, {spec.before.format(old.value)}.{current}"
+    return None
+
+
 def _profile_answer(r: ReplyInputs) -> str | None:
     if r.profile is None:
         return None
+    before = _before_answer(r)
+    if before:
+        return before
     for pattern, key, template in _ASKS:
         if pattern.search(r.text):
             value = getattr(r.profile, key, None)
@@ -104,8 +138,9 @@ def offline_reply(r: ReplyInputs) -> str:
     elif r.intent == "first_greeting":
         parts.append(f"Hello {r.name}, it's nice to see you!" if r.name else "Hello! I'm Nadine. What's your name?")
     learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in _FIELD_WORDS}
-    if learned:
-        said = [_FIELD_WORDS[k].format(_listing(v)) for k, v in learned.items()]
+    ended = [FIELDS_BY_NAME[c.field].ended.format(c.value) for c in r.fact_changes if c.op == "close" and c.value]
+    if learned or ended:
+        said = [_FIELD_WORDS[k].format(_listing(v)) for k, v in learned.items()] + ended
         parts.append("I'll remember that " + _listing(said) + ".")
         if not r.name:
             parts.append("May I ask your name?")

@@ -9,6 +9,7 @@ from functools import lru_cache
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from interaction import cues
+from interaction.offline import fact_changes
 from interaction.offline.extract import extract_profile
 from interaction.turn_understanding import Emotion, EmotionLabel, PlanStep, TurnUnderstanding
 
@@ -104,7 +105,7 @@ def understand(text: str) -> TurnUnderstanding:
         intent = "language_change"
     elif cues.is_unambiguous_farewell(text):
         intent = "end_conversation"
-    elif profile.user_name or profile.facts():
+    elif profile.user_name or profile.facts() or fact_changes.states_a_change(text):
         intent = "update_user_info"
     elif cues.is_greeting(text):
         intent = "first_greeting"

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import statistics
 import sys
 import tempfile
 import threading
@@ -30,6 +29,7 @@ import numpy as np
 from common import topics as t
 from common.bus import Bus
 from common.messages import EmotionSignal, UserInput
+from scripts.eval.stats import percentile
 from scripts.suite import Suite
 
 DEMO_PHOTO = Path(__file__).resolve().parents[1] / "demo" / "eileen.jpg"
@@ -151,8 +151,8 @@ def run(args: argparse.Namespace) -> dict:
             "scenes_stored": sum(tally.scenes[tid] for tid in turn_ids),
             "max_scenes_per_turn": max(scenes_per_turn) if turn_ids else 0,
             "decisions_per_turn": {str(k): v for k, v in sorted(decisions_per_turn.items())},
-            "latency_p50_s": round(statistics.median(latencies), 3) if latencies else None,
-            "latency_p95_s": round(sorted(latencies)[int(0.95 * (len(latencies) - 1))], 3) if latencies else None,
+            "latency_p50_s": round(percentile(latencies, 50), 3) if latencies else None,
+            "latency_p95_s": round(percentile(latencies, 95), 3) if latencies else None,
             "rss_start_kb": rss_start, "rss_end_kb": rss_end,
             "rss_ratio": {n: round(rss_end[n] / rss_start[n], 3) for n in rss_start if rss_start[n]},
             "rss_trace_kb": rss_trace,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import threading
 import time
 import uuid
@@ -25,17 +24,13 @@ from common import topics as t
 from common.bus import Bus
 from common.messages import AffectState
 from common.topics import Topics
+from scripts.eval.stats import percentile
 from scripts.mosquitto import Broker
 
 PAYLOAD = AffectState(
     label="happy", arousal=0.6, intensity=0.7, user_label="happy", user_intensity=0.9,
     user_message="I just defended my PhD thesis today, I'm so happy!", suppress_storage=False,
 )
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 class _Waiter:
@@ -97,8 +92,8 @@ def run(messages: int, qos: int) -> dict:
         broker.stop()
     result = {
         "messages": messages, "qos": qos,
-        "typed_p50_ms": statistics.median(typed), "typed_p95_ms": _percentile(typed, 0.95),
-        "raw_p50_ms": statistics.median(raw), "raw_p95_ms": _percentile(raw, 0.95),
+        "typed_p50_ms": percentile(typed, 50), "typed_p95_ms": percentile(typed, 95),
+        "raw_p50_ms": percentile(raw, 50), "raw_p95_ms": percentile(raw, 95),
     }
     result["ratio_p50"] = result["typed_p50_ms"] / result["raw_p50_ms"]
     result["ratio_p95"] = result["typed_p95_ms"] / result["raw_p95_ms"]

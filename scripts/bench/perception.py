@@ -38,16 +38,17 @@ from perception.camera import Frame
 from perception.selective_memory.module import SelectiveMemory
 from perception.selective_memory.recorder import SceneRecorder
 from perception.view import View
+from scripts.eval.stats import percentile
 from scripts.mosquitto import Broker
+from scripts.shared_data import shared_path
 
 PAPER_DECISION_S = 0.08
 PAPER_STORE_S = 0.37
 TARGET_FPS = 10.0
-FACES = Path(__file__).resolve().parents[3] / "shared" / "data" / "faces"
 
 
 def _ms(values: list[float]) -> str:
-    return f"{statistics.mean(values) * 1000:7.1f} ms (p95 {sorted(values)[int(0.95 * (len(values) - 1))] * 1000:6.1f})"
+    return f"{statistics.mean(values) * 1000:7.1f} ms (p95 {percentile(values, 95) * 1000:6.1f})"
 
 
 def run(frames: int, stores: int, faces_dir: Path) -> dict:
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=150)
     parser.add_argument("--stores", type=int, default=8)
-    parser.add_argument("--faces", type=Path, default=FACES, help="shared/data/faces")
+    parser.add_argument("--faces", type=Path, default=shared_path("faces"), help="shared/data/faces (NADINE_SHARED_DATA)")
     args = parser.parse_args(argv)
     r = run(args.frames, args.stores, args.faces)
     raw = r.pop("_raw")

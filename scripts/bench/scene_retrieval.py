@@ -23,13 +23,12 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import numpy as np
-
 from common.config import load_settings
 from common.embedding import offline_text_embedder
 from common.store import DataLayout
 from common.store.scenes import SceneMetadata, SceneStore, new_scene_id
 from interaction.memory.scene_index import RECENT_MTIME_S, SceneIndex, select
+from scripts.eval.stats import percentile
 
 USER = "251008_0001"
 TARGET_MS = 20.0
@@ -89,10 +88,10 @@ def bench(size: int, queries: int, root: Path) -> dict:
         times.append((time.perf_counter() - start) * 1000)
     read = statistics.median(disk_read_ms(store) for _ in range(3))
     read_embed = build_s * 1000
-    p50 = statistics.median(times)
+    p50 = percentile(times, 50)
     return {
         "scenes": size, "index_ms": round(p50, 2),
-        "index_p95_ms": round(float(np.percentile(times, 95)), 2), "disk_read_ms": round(read, 1),
+        "index_p95_ms": round(percentile(times, 95), 2), "disk_read_ms": round(read, 1),
         "disk_read_embed_ms": round(read_embed, 1), "ratio_read": round(read / p50, 1),
         "ratio_read_embed": round(read_embed / p50, 1),
     }

@@ -15,7 +15,6 @@ ratio reply p95 / 150 ms target.
 from __future__ import annotations
 
 import argparse
-import statistics
 import tempfile
 import time
 from collections import defaultdict
@@ -26,6 +25,7 @@ from common.config import load_settings
 from common.messages import UserInput
 from common.store import DataLayout, SceneMetadata, SceneStore, new_scene_id
 from interaction.dialogue import DialogueManager
+from scripts.eval.stats import percentile
 
 TARGET_P95_S = 0.150
 NAMES = ["Alice", "Bruno", "Chen", "Dmitri", "Esther", "Farid", "Gwen", "Hiro", "Ivan", "Yusuf", "Kwame", "Lars",
@@ -48,11 +48,6 @@ def session(name: str) -> list[str]:
 class NullOutbox:
     def publish(self, spec, message) -> None:
         pass
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def _store_moment(layout: DataLayout, clock: Clock, user_id: str, dm: DialogueManager) -> None:
@@ -102,11 +97,11 @@ def main(argv: list[str] | None = None) -> int:
         dm.close_session("bench")
     print(f"turn latency, offline backends, {len(reply_s)} turns, memory services {'off' if args.no_memory else 'on'}")
     print(f"{'node':<32}{'turns':>6}{'p50 ms':>10}{'p95 ms':>10}")
-    for node, values in sorted(nodes.items(), key=lambda kv: -statistics.median(kv[1])):
-        print(f"{node:<32}{len(values):>6}{_pct(values, 0.5) * 1000:>10.1f}{_pct(values, 0.95) * 1000:>10.1f}")
+    for node, values in sorted(nodes.items(), key=lambda kv: -percentile(kv[1], 50)):
+        print(f"{node:<32}{len(values):>6}{percentile(values, 50) * 1000:>10.1f}{percentile(values, 95) * 1000:>10.1f}")
     for label, values in (("reply (latency_s)", reply_s), ("whole turn", whole_s)):
-        print(f"{label:<32}{len(values):>6}{_pct(values, 0.5) * 1000:>10.1f}{_pct(values, 0.95) * 1000:>10.1f}")
-    ratio = _pct(reply_s, 0.95) / TARGET_P95_S
+        print(f"{label:<32}{len(values):>6}{percentile(values, 50) * 1000:>10.1f}{percentile(values, 95) * 1000:>10.1f}")
+    ratio = percentile(reply_s, 95) / TARGET_P95_S
     print(f"reply p95 / {TARGET_P95_S * 1000:.0f} ms target = {ratio:.2f} ({'met' if ratio <= 1 else 'NOT met'})")
     return 0
 

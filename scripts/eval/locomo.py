@@ -32,13 +32,12 @@ from common.embedding.registry import offline_text_embedder
 from common.store.layout import DataLayout
 from common.vision.base import BackendUnavailable
 from interaction.agents.episode import offline_summary
-from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.chroma_store import make_client
+from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.episodic import EpisodicMemory
 from scripts.eval.locomo_data import CATEGORIES, Conversation, Question, Session, load
 from scripts.eval.stats import percentile
-
-DEFAULT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo10.json"
+from scripts.shared_data import shared_path
 
 
 class SessionClock:
@@ -132,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.eval.locomo", description=__doc__.split("\n")[0])
     parser.add_argument("--k", type=int, nargs="+", default=[1, 5, 10])
     parser.add_argument("--limit-conversations", type=int, default=None)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="locomo10.json (stays in shared/)")
+    parser.add_argument("--data", type=Path, default=shared_path("locomo", "locomo10.json"), help="locomo10.json (stays in shared/)")
     args = parser.parse_args(argv)
     ks = sorted(set(args.k))
     try:

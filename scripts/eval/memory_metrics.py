@@ -1,7 +1,8 @@
 """Memory benchmark metrics from a script's expectations and the runner's per-turn JSON records.
 
 Each turn's `expect` (conversation-script.md) says what should happen; the runner's record says what
-did (`stored`, `retrieved`, `is_recall`, `user_name`, `expect_ok`). Definitions:
+did (`stored`, `retrieved`, `is_recall`, `user_name`, `expect_ok`); each expectation is judged by the
+runner's own rules (scripts/runner/expect.py), so live checks and these metrics cannot disagree. Definitions:
 * recall hit rate: turns that expect a specific scene (`scene_of: <utterance>`) on which exactly that
   scene was injected;
 * wrong-scene rate: of those turns, the share on which another scene was injected, plus recall turns
@@ -40,7 +41,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from common.store.scenes import FIRST_MEETING_ANCHOR
-from scripts.runner.expect import Observed, SeenUsers, check_memory_keys
+from scripts.runner.expect import (
+    Observed,
+    SeenUsers,
+    check_memory_keys,
+    injected_utterance,
+    scene_of_met,
+    stored_met,
+    user_name_met,
+)
 from scripts.runner.script import Expect, Script
 
 WINDOW_CATEGORY = "time_window"
@@ -50,10 +59,6 @@ _REPORT_KEYS = ("recall_outcome", "recalled_text", "not_recalled_text")
 _FIRST_MEETING = re.compile(
     "^" + re.escape(FIRST_MEETING_ANCHOR).replace(re.escape("{user_name}"), ".+") + "$", re.IGNORECASE
 )
-
-
-def _norm(text: str | None) -> str:
-    return " ".join((text or "").split()).casefold()
 
 
 def is_first_meeting(text: str | None) -> bool:
@@ -99,14 +104,6 @@ class Tally:
 
     def as_dict(self) -> dict[str, Any]:
         return {name: {"value": r.value, "n": r.den} for name, r in self.ratios.items()}
-
-
-def injected_message(record: dict[str, Any]) -> str | None:
-    """The utterance of the scene injected on this turn, None when nothing was injected."""
-    retrieved = record.get("retrieved")
-    if not retrieved or not retrieved.get("injected"):
-        return None
-    return retrieved.get("user_message") or ""
 
 
 @dataclass(frozen=True)
@@ -173,7 +170,7 @@ def score_turn(expect: Expect, record: dict[str, Any], tally: Tally, where: str,
     score_memory_keys(expect, record, ctx, tally, where)
     r = tally.ratios
     given = set(expect.keys())
-    got = injected_message(record)
+    got = injected_utterance(record.get("retrieved"))
 
     def fail(metric: str, detail: str) -> None:
         tally.failures.append(f"{where} [{metric}] {record.get('say')!r}: {detail}")
@@ -181,7 +178,7 @@ def score_turn(expect: Expect, record: dict[str, Any], tally: Tally, where: str,
     if "scene_of" in given:
         wanted = expect.scene_of
         if wanted is not None:
-            hit = got is not None and _norm(got) == _norm(wanted)
+            hit = scene_of_met(wanted, got)
             wrong = got is not None and not hit
             r["recall_hit_rate"].add(hit)
             r["wrong_scene_rate"].add(wrong)
@@ -209,7 +206,7 @@ def score_turn(expect: Expect, record: dict[str, Any], tally: Tally, where: str,
             fail("recall_detection_accuracy", f"is_recall={record.get('is_recall')}")
     if "user_name" in given:
         name = record.get("user_name")
-        ok = name in (None, "Unknown") if expect.user_name is None else _norm(name) == _norm(expect.user_name)
+        ok = user_name_met(expect.user_name, name)
         r["recognition_accuracy"].add(ok)
         if not ok:
             fail("recognition_accuracy", f"expected {expect.user_name!r}, believed {name!r}")
@@ -221,8 +218,9 @@ def score_turn(expect: Expect, record: dict[str, Any], tally: Tally, where: str,
             if not ok:
                 fail("storage_precision", f"stored {stored}, expected {expect.stored}")
         if expect.stored != "none":
-            r["storage_recall"].add(stored == expect.stored)
-            if stored != expect.stored:
+            got_stored = stored_met(expect.stored, {stored} if stored else set())
+            r["storage_recall"].add(got_stored)
+            if not got_stored:
                 fail("storage_recall", f"expected {expect.stored}, stored {stored}")
     if "profile" in given:
         if given == {"profile"} and record.get("expect_ok") is not None:

@@ -7,7 +7,7 @@ turns, participants, p50 / p95 / p99 of each latency field (latency_s: transcrip
 latency_first_sentence_s: -> first sentence to TTS; full_latency_s: end of speech -> audio onset),
 the scene-injection rate (turns with an injected scene / turns) and the reply-references-scene rate
 (turns whose reply repeats the injected scene's distinctive words / turns with an injected scene).
-Prints tables and one JSON line; --png draws the same numbers with Pillow.
+Prints tables and one JSON line; --png draws the same numbers with matplotlib.
 """
 
 from __future__ import annotations

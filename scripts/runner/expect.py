@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,18 +28,41 @@ _MIN_CONTENT_CHARS = 4
 _MIN_CONTAINED_WORDS = 4
 
 
-def _norm(text: str | None) -> str:
-    return " ".join((text or "").split()).casefold()
+def same_text(a: str | None, b: str | None) -> bool:
+    """Utterances and names compare case- and whitespace-insensitively."""
+    return " ".join((a or "").split()).casefold() == " ".join((b or "").split()).casefold()
+
+
+def injected_utterance(retrieved: Mapping[str, Any] | None) -> str | None:
+    """The utterance of the scene Nadine actually used in her reply (injected), else None. Takes the
+    `retrieved` of a TurnResult (dumped) or of a runner record, so live checks and offline metrics
+    judge the same thing."""
+    if not retrieved or not retrieved.get("injected"):
+        return None
+    return retrieved.get("user_message") or retrieved.get("description") or ""
+
+
+def scene_of_met(wanted: str | None, injected: str | None) -> bool:
+    """`scene_of: <utterance>` wants exactly that scene injected; `scene_of: null` wants none."""
+    return injected is None if wanted is None else (injected is not None and same_text(injected, wanted))
+
+
+def user_name_met(wanted: str | None, believed: str | None) -> bool:
+    """`user_name: null` wants a stranger (no name or "Unknown")."""
+    return believed in (None, "Unknown") if wanted is None else same_text(believed, wanted)
+
+
+def stored_met(wanted: str | None, kinds: set[str]) -> bool:
+    return not kinds if wanted == "none" else wanted in kinds
 
 
 def _plain(text: str | None) -> str:
     """Case, typographic apostrophes and whitespace normalised: what reply_has / reply_lacks compare."""
-    return _norm((text or "").replace("\u2019", "'").replace("\u2018", "'"))
+    return " ".join((text or "").replace("\u2019", "'").replace("\u2018", "'").split()).casefold()
 
 
 def _words(text: str | None) -> list[str]:
     return re.findall(r"[^\W_]+(?:'[^\W_]+)*", _plain(text))
-
 
 def texts_match(expected: str, memory_text: str) -> bool:
     """Normalised (case, punctuation, spacing): the memory holds the expected text, or a memory of at
@@ -93,7 +117,9 @@ class Observed:
 
     @classmethod
     def from_result(cls, say: str, result: TurnResult) -> Observed:
-        return cls(say, result.reply, result.user_id, result.recall, result.memory_intent, surfaced_message(result))
+        retrieved = result.retrieved.model_dump() if result.retrieved is not None else None
+        return cls(say, result.reply, result.user_id, result.recall, result.memory_intent,
+                   injected_utterance(retrieved))
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Observed:
@@ -102,10 +128,8 @@ class Observed:
             report = RecallReport.model_validate(record["recall"]) if record.get("recall") else None
         except ValidationError:
             report = None
-        retrieved = record.get("retrieved") or {}
-        injected = (retrieved.get("user_message") or "") if retrieved.get("injected") else None
         return cls(record.get("say") or "", record.get("reply"), record.get("user_id"), report,
-                   record.get("memory_intent"), injected)
+                   record.get("memory_intent"), injected_utterance(record.get("retrieved")))
 
     def shown_texts(self) -> list[str]:
         """Memories put in front of the person on this turn (asserted or offered)."""
@@ -159,13 +183,6 @@ def check_memory_keys(expect: Expect, obs: Observed, seen: SeenUsers) -> dict[st
     return out
 
 
-def surfaced_message(result: TurnResult | None) -> str | None:
-    """The utterance of the scene Nadine actually used in her reply (injected), else None."""
-    if result is None or result.retrieved is None or not result.retrieved.injected:
-        return None
-    return result.retrieved.user_message or result.retrieved.description or ""
-
-
 def stored_types(scenes: list[SceneStored]) -> set[str]:
     return {s.scene_type or "moment" for s in scenes}
 
@@ -173,10 +190,10 @@ def stored_types(scenes: list[SceneStored]) -> set[str]:
 def _profile_has(have: Any, value: Any) -> bool:
     """Whether the profile field currently holds the value (list fields: all given items)."""
     if isinstance(have, list):
-        items = {_norm(str(x)) for x in have}
-        return all(_norm(str(w)) in items for w in (value if isinstance(value, list) else [value]))
+        wanted_items = value if isinstance(value, list) else [value]
+        return all(any(same_text(str(w), str(x)) for x in have) for w in wanted_items)
     if isinstance(value, str) or isinstance(have, str):
-        return _norm(None if have is None else str(have)) == _norm(None if value is None else str(value))
+        return same_text(None if have is None else str(have), None if value is None else str(value))
     return have == value
 
 
@@ -207,20 +224,16 @@ def check(
     out = check_memory_keys(expect, Observed.from_result(say or result.text, result), seen or SeenUsers())
     for key in expect.keys():
         if key == "stored":
-            kinds = stored_types(scenes)
-            out[key] = not kinds if expect.stored == "none" else expect.stored in kinds
+            out[key] = stored_met(expect.stored, stored_types(scenes))
         elif key == "recall":
             out[key] = result.is_recall == expect.recall
         elif key == "scene_of":
-            got = surfaced_message(result)
-            out[key] = got is None if expect.scene_of is None else (got is not None and _norm(got) == _norm(expect.scene_of))
+            retrieved = result.retrieved.model_dump() if result.retrieved is not None else None
+            out[key] = scene_of_met(expect.scene_of, injected_utterance(retrieved))
         elif key == "profile":
             out[key] = profile_matches(profile, expect.profile or {})
         elif key == "profile_lacks":
             out[key] = profile_lacks(profile, expect.profile_lacks or {})
         elif key == "user_name":
-            if expect.user_name is None:
-                out[key] = result.user_name in (None, "Unknown")
-            else:
-                out[key] = _norm(result.user_name) == _norm(expect.user_name)
+            out[key] = user_name_met(expect.user_name, result.user_name)
     return dict(sorted(out.items()))

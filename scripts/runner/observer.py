@@ -1,12 +1,13 @@
-"""Records what the suite says on the bus (who is in view, turn results, storage decisions, scenes,
-speech feedback),
-in arrival order, so the player can wait for "the first X after this point" without races."""
+"""The one message observer of the runner and the tests: records what the suite says on the bus, in
+arrival order (with the arrival time), so a caller can wait for "the first X after this point" without
+races. The runner watches several topics at once; tests' Recorder (tests/support.py) is a view of it
+on one topic."""
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from common import topics as t
@@ -16,15 +17,16 @@ WATCHED = (t.USER_DETECTED, t.TURN_RESULT, t.STORAGE_DECISION, t.SCENE_STORED, t
 
 
 class Observer:
-    def __init__(self, bus: Bus) -> None:
-        self._events: list[tuple[t.TopicSpec, Any]] = []
+    def __init__(self, bus: Bus, specs: Iterable[t.TopicSpec] = WATCHED) -> None:
+        self._events: list[tuple[t.TopicSpec, Any, float]] = []
         self._cond = threading.Condition()
-        for spec in WATCHED:
+        for spec in specs:
             bus.subscribe(spec, lambda msg, s=spec: self._add(s, msg))
 
     def _add(self, spec: t.TopicSpec, msg: Any) -> None:
+        arrived = time.monotonic()
         with self._cond:
-            self._events.append((spec, msg))
+            self._events.append((spec, msg, arrived))
             self._cond.notify_all()
 
     def mark(self) -> int:
@@ -33,7 +35,12 @@ class Observer:
 
     def since(self, spec: t.TopicSpec, mark: int) -> list[Any]:
         with self._cond:
-            return [msg for s, msg in self._events[mark:] if s is spec]
+            return [msg for s, msg, _ in self._events[mark:] if s is spec]
+
+    def arrivals(self, spec: t.TopicSpec, mark: int) -> list[float]:
+        """time.monotonic() at which each message of `spec` at or after `mark` arrived."""
+        with self._cond:
+            return [at for s, _, at in self._events[mark:] if s is spec]
 
     def wait_for(
         self, spec: t.TopicSpec, predicate: Callable[[Any], bool], mark: int, timeout: float,
@@ -44,7 +51,7 @@ class Observer:
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
-                for s, msg in self._events[mark:]:
+                for s, msg, _ in self._events[mark:]:
                     if s is spec and predicate(msg):
                         return msg
                 remaining = deadline - time.monotonic()

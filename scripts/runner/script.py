@@ -7,7 +7,6 @@ nothing. Camera paths are relative to the script file, or to the shared data fol
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -15,8 +14,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from common.config.loader import PROJECT_ROOT
 from common.messages import EmotionSignal
+from scripts.shared_data import shared_data_dir
 
 SHARED_PREFIX = "shared:"
 
@@ -93,10 +92,6 @@ class Script(_Strict):
                 if wanted is not None and wanted >= i:
                     raise ValueError(f"session {i}: same_user_as must name an earlier session, not {wanted}")
         return self
-
-
-def shared_data_dir() -> Path:
-    return Path(os.environ.get("NADINE_SHARED_DATA") or PROJECT_ROOT.parent / "shared" / "data").resolve()
 
 
 def resolve_image(entry: str, script_dir: Path) -> Path:

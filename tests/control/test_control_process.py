@@ -21,18 +21,6 @@ JITTER_S = 0.1
 SENTENCE = "Hello Eileen, it is lovely to see you again. How have you been since we last met?"
 
 
-class Timed(Recorder):
-    """Recorder that also notes when each message arrived."""
-
-    def __init__(self, bus, spec) -> None:
-        self.arrivals: list[float] = []
-        super().__init__(bus, spec)
-
-    def _on(self, message) -> None:
-        self.arrivals.append(time.monotonic())
-        super()._on(message)
-
-
 @pytest.fixture(scope="module")
 def control(broker, tmp_path_factory):
     root = unique_root()
@@ -52,7 +40,7 @@ def control(broker, tmp_path_factory):
 @pytest.fixture
 def feedback(control):
     proc, bus = control
-    start, end = Timed(bus, t.START_SPEAK), Timed(bus, t.END_SPEAK)
+    start, end = Recorder(bus, t.START_SPEAK), Recorder(bus, t.END_SPEAK)
     time.sleep(0.2)  # let the subscriptions reach the broker
     return bus, start, end
 

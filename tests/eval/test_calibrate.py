@@ -3,12 +3,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from common.config import ConfigError, load_settings
+from common.config.loader import PROJECT_ROOT
 from scripts.eval.calibrate import (
     Pair,
     calibrate,
     choose_threshold,
     load_pairs,
-    replace_profile_block,
     write_profile,
 )
 
@@ -70,30 +71,36 @@ def test_load_pairs_rejects_unknown_kind(tmp_path):
         load_pairs(bad)
 
 
-def test_profile_written_without_touching_comments(tmp_path):
+def test_profile_goes_to_the_generated_file_and_the_loader_merges_it(tmp_path):
     cfg = tmp_path / "interaction.yaml"
-    cfg.write_text(
-        "interaction:\n  pipeline_mode: merged   # keep me\n  visual_memory:\n    retrieval_alpha: 0.0\n"
-        "  chroma:\n    mode: embedded\n"
-    )
+    hand_written = "interaction:\n  pipeline_mode: merged   # keep me\n  visual_memory:\n    retrieval_alpha: 0.0\n"
+    cfg.write_text(hand_written)
     profile = {"similarity_threshold": 0.44, "recall_threshold": 0.23, "first_meeting_recall_threshold": 0.33}
-    write_profile(cfg, "minilm_onnx", profile)
-    text = cfg.read_text()
-    assert "# keep me" in text
-    tree = yaml.safe_load(text)["interaction"]
-    assert tree["visual_memory"]["embedder_profiles"]["minilm_onnx"] == profile
-    assert "openai" in tree["visual_memory"]["embedder_profiles"]  # built-in profile kept
-    assert tree["chroma"] == {"mode": "embedded"}
-    write_profile(cfg, "minilm_onnx", profile | {"recall_threshold": 0.2})
-    assert cfg.read_text().count("minilm_onnx:") == 1
-    assert yaml.safe_load(cfg.read_text())["interaction"]["visual_memory"]["embedder_profiles"]["minilm_onnx"][
-        "recall_threshold"] == 0.2
+    target = write_profile(tmp_path, "minilm_onnx", profile)
+    assert target == tmp_path / "generated" / "embedder_profiles.yaml"
+    assert cfg.read_text() == hand_written  # the hand-written file is never touched
+    profiles = load_settings(config_dir=tmp_path, environ={}).interaction.visual_memory.embedder_profiles
+    assert profiles["minilm_onnx"].model_dump() == profile
+    assert "openai" in profiles  # the built-in profile is kept beside the calibrated one
+    write_profile(tmp_path, "minilm_onnx", profile | {"recall_threshold": 0.2})
+    again = load_settings(config_dir=tmp_path, environ={}).interaction.visual_memory
+    assert again.embedder_profiles["minilm_onnx"].recall_threshold == 0.2
+    assert again.retrieval_alpha == 0.0  # merged key by key: the section file's other values stay
 
 
-def test_replace_creates_missing_section():
-    text = replace_profile_block("common:\n  x: 1\n", "openai", {"similarity_threshold": 0.3})
-    assert yaml.safe_load(text)["interaction"]["visual_memory"]["embedder_profiles"]["openai"] == {
-        "similarity_threshold": 0.3}
+def test_the_committed_profiles_are_in_the_generated_file():
+    generated = yaml.safe_load((PROJECT_ROOT / "config" / "generated" / "embedder_profiles.yaml").read_text())
+    committed = generated["interaction"]["visual_memory"]["embedder_profiles"]
+    loaded = load_settings(environ={}).interaction.visual_memory.embedder_profiles
+    assert {k: v.model_dump() for k, v in loaded.items()} == committed
+
+
+def test_a_bad_generated_file_is_a_config_error(tmp_path):
+    (tmp_path / "generated").mkdir()
+    (tmp_path / "generated" / "embedder_profiles.yaml").write_text(
+        "interaction:\n  visual_memory:\n    embedder_profiles:\n      minilm_onnx:\n        recall_threshold: 7\n")
+    with pytest.raises(ConfigError, match="generated/embedder_profiles.yaml"):
+        load_settings(config_dir=tmp_path, environ={})
 
 
 def test_generic_recall_questions_do_not_calibrate_the_recall_threshold():

@@ -25,7 +25,7 @@ def tiny_jpeg() -> bytes:
 
 
 class Interaction:
-    def __init__(self, broker: Broker, tmp: Path, **env: str) -> None:
+    def __init__(self, broker: Broker, tmp: Path, args: list[str] | None = None, **env: str) -> None:
         self.root = unique_root()
         self.data = tmp / "data"
         self.layout = DataLayout(self.data)
@@ -33,7 +33,7 @@ class Interaction:
         self.rec = {spec: Recorder(self.bus, spec) for spec in (
             t.TURN_RESULT, t.AFFECT_STATE, t.SPEAK, t.USER_INFO, t.ANIMATION)}
         online = Recorder(self.bus, t.status_spec("interaction"))
-        self.proc = NadineProcess("interaction", process_env(broker, self.root, self.data, tmp / "logs", **env))
+        self.proc = NadineProcess("interaction", process_env(broker, self.root, self.data, tmp / "logs", **env), args)
         online.wait_for(lambda m: m.value == "online", timeout=60)
 
     def say(self, text: str, timeout: float = 30.0, **pins) -> TurnResult:

@@ -7,6 +7,8 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from tests.interaction.llm_servers import completion, send_json
+
 TEXT_REPLY = "Lovely to talk with you, this answer came from the language model."
 
 
@@ -41,21 +43,10 @@ class FakeLlmServer:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 server.requests.append({"path": self.path, "body": body})
                 if server.fail or self.path != "/v1/chat/completions":
-                    self.send_response(500 if server.fail else 404)
-                    self.send_header("Content-Type", "application/json")
-                    self.end_headers()
-                    self.wfile.write(b'{"error": {"message": "boom", "type": "server_error"}}')
+                    send_json(self, 500 if server.fail else 404,
+                              b'{"error": {"message": "boom", "type": "server_error"}}')
                     return
-                reply = {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": body.get("model"),
-                         "choices": [{"index": 0, "finish_reason": "stop",
-                                      "message": {"role": "assistant", "content": _answer(body)}}],
-                         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-                data = json.dumps(reply).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, 200, json.dumps(completion(_answer(body), body.get("model"))).encode())
 
             def log_message(self, *args: object) -> None:
                 pass

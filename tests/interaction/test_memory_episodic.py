@@ -20,8 +20,8 @@ from common.clock import Clock
 from common.config.interaction_settings import ChromaSettings
 from common.embedding import offline_text_embedder
 from common.embedding.chroma import NadineEmbeddingFunction, function_id, persisted_embedder
-from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.memory.chroma_store import collection_name, make_client
+from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.memory.episodic import EpisodicMemory
 from tests.support import free_port
 

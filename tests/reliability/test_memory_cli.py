@@ -34,8 +34,8 @@ def save_episodes(layout: DataLayout, users) -> None:
     from common.config.interaction_settings import ChromaSettings
     from common.embedding.chroma import NadineEmbeddingFunction
     from common.embedding.registry import offline_text_embedder
-    from interaction.memory.contracts import EpisodicSave, TranscriptTurn
     from interaction.memory.chroma_store import make_client
+    from interaction.memory.contracts import EpisodicSave, TranscriptTurn
     from interaction.memory.episodic import EpisodicMemory
 
     client = make_client(ChromaSettings(), layout.chroma_dir)

@@ -7,49 +7,19 @@ environment. NADINE_PROFILE_<agent> overrides one agent's profile (applied by co
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import re
 from collections.abc import Mapping
-from typing import Any, Protocol
 
 from common.config.interaction_settings import LlmProfile, LlmSettings
+from interaction.llm.contracts import ChatModel
+from interaction.llm.endpoints import endpoint
+from interaction.llm.openai_backend import OpenAIChat
 
 log = logging.getLogger("nadine.interaction.llm")
 
 DEFAULT_PROFILES = {"turn_understanding": "gpt_json", "response_agent": "response_gpt"}
 FALLBACK_PROFILE = "gpt_json"
-
-
-class LlmError(RuntimeError):
-    """A model call failed (unreachable, timed out, refused, or answered something unusable)."""
-
-
-class ChatModel(Protocol):
-    profile_name: str
-    profile: LlmProfile
-
-    def complete(self, messages: list[dict[str, Any]], *, json_mode: bool | None = None) -> str: ...
-
-
-_FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)
-
-
-def parse_json(text: str) -> dict[str, Any]:
-    """A JSON object from a model answer (code fences stripped); LlmError when there is none."""
-    body = _FENCE.sub("", text.strip())
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError:
-        start, end = body.find("{"), body.rfind("}")
-        try:
-            data = json.loads(body[start : end + 1]) if 0 <= start < end else None
-        except json.JSONDecodeError:
-            data = None
-    if not isinstance(data, dict):
-        raise LlmError(f"model answer is not a JSON object: {text[:120]!r}")
-    return data
 
 
 class LlmRegistry:
@@ -87,9 +57,8 @@ class LlmRegistry:
         base_url = self._endpoint(profile)
         if base_url is None and self.api_key is None:
             return None
-        from interaction.llm.openai_backend import OpenAIChat
-
-        return OpenAIChat(name, profile, base_url, self.api_key)
+        return OpenAIChat(name, profile, self.settings.model_of(profile), endpoint(base_url, self.settings.breaker),
+                          base_url, self.api_key)
 
     def any_online(self) -> bool:
         return any(self.for_agent(agent) is not None for agent in self.settings.agents)

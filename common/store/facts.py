@@ -1,0 +1,118 @@
+"""Profile facts as typed records with history (seed 002: supersede, never silently overwrite).
+
+A fact is one value of one profile field (FIELDS in profile_fields.py) with the time it became true,
+the time it stopped (valid_to, and whether a newer value superseded it or the person said it ended),
+where it came from (turn id and date) and how sure the understanding was. The plain user_info.json
+fields stay beside the records as the current values, so old tools read them unchanged; a plain value
+an old tool changed by hand wins over the records (it is taken as the newest statement).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel
+
+from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
+
+Operation = Literal["set", "supersede", "close"]
+
+
+class FactSource(BaseModel):
+    turn_id: str | None = None
+    date: str | None = None  # ISO 8601, when it was said
+    via: Literal["dialogue", "legacy", "edit"] = "dialogue"  # legacy: a plain value found in an older file
+
+
+class FactRecord(BaseModel):
+    value: str
+    valid_from: str | None = None  # None: true since before Nadine knew
+    valid_to: str | None = None  # None while current
+    ended: Literal["superseded", "closed"] | None = None
+    confidence: float = 1.0
+    source: FactSource = FactSource()
+
+    @property
+    def current(self) -> bool:
+        return self.valid_to is None
+
+
+class FactChange(BaseModel):
+    """One decided operation on one field: a new value (set / supersede) or the end of one (close)."""
+
+    field: str
+    op: Operation
+    value: str | None = None  # close without a value ends the field's current value (one-valued fields)
+    confidence: float = 1.0
+
+
+def same_value(a: str, b: str) -> bool:
+    return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
+
+
+def current_values(records: list[FactRecord]) -> list[str]:
+    return [r.value for r in records if r.current]
+
+
+def _close(record: FactRecord, when: str, ended: Literal["superseded", "closed"]) -> None:
+    record.valid_to, record.ended = when, ended
+
+
+def apply(records: list[FactRecord], multi: bool, change: FactChange, now: datetime,
+          source: FactSource) -> bool:
+    """Apply `change` to one field's records in place; True when anything changed."""
+    when = now.isoformat(timespec="seconds")
+    current = [r for r in records if r.current]
+    if change.op == "close":
+        targets = [r for r in current if (change.value is None and not multi)
+                   or (change.value is not None and same_value(r.value, change.value))]
+        for record in targets:
+            _close(record, when, "closed")
+        return bool(targets)
+    if not change.value:
+        return False
+    if any(same_value(r.value, change.value) for r in current):
+        return False  # said again: the record keeps the time it first became true
+    if not multi:
+        for record in current:
+            _close(record, when, "superseded")
+    records.append(FactRecord(value=change.value, valid_from=when, confidence=change.confidence, source=source))
+    return True
+
+
+def reconcile(facts: dict[str, list[FactRecord]], plain: dict[str, object], stamp: str | None) -> None:
+    """Bring the records in line with the plain fields (an older file, or an old tool's edit)."""
+    for spec in PROFILE_FIELDS:
+        records = facts.setdefault(spec.name, [])
+        value = plain.get(spec.name)
+        wanted = [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str) and v.strip()]
+        legacy = FactSource(date=stamp, via="legacy")
+        for record in [r for r in records if r.current]:
+            if not any(same_value(record.value, w) for w in wanted):
+                _close(record, stamp or record.valid_from or "", "superseded" if wanted and not spec.multi else "closed")
+        have = current_values(records)
+        for w in wanted:
+            if not any(same_value(w, h) for h in have):
+                records.append(FactRecord(value=w, valid_from=None if not records else stamp, source=legacy))
+        if not records:
+            del facts[spec.name]
+
+
+def plain_values(facts: dict[str, list[FactRecord]]) -> dict[str, object]:
+    """The plain user_info.json fields the records imply: the current value(s) of each field."""
+    out: dict[str, object] = {}
+    for spec in PROFILE_FIELDS:
+        values = current_values(facts.get(spec.name, []))
+        out[spec.name] = values if spec.multi else (values[-1] if values else None)
+    return out
+
+
+def latest_ended(records: list[FactRecord]) -> FactRecord | None:
+    """The most recently ended record ("where did I live before?")."""
+    ended = [(r.valid_to or "", i, r) for i, r in enumerate(records) if not r.current]
+    return max(ended, key=lambda t: t[:2])[2] if ended else None  # ties: the later record
+
+
+def is_field(name: str) -> bool:
+    return name in FIELDS_BY_NAME

