@@ -227,6 +227,8 @@ def score_turn(expect: Expect, record: dict[str, Any], tally: Tally, where: str,
             r["profile_accuracy"].add(bool(record["expect_ok"]))
             if not record["expect_ok"]:
                 fail("profile_accuracy", f"profile lacks {expect.profile}")
+    if given == {"profile_lacks"} and record.get("expect_ok") is False:
+        fail("profile_lacks", f"profile still holds one of {expect.profile_lacks}")
     if ctx.category == FACT_CHANGE_CATEGORY:
         r["fact_change_accuracy"].add(bool(record.get("expect_ok")))
         if not record.get("expect_ok"):

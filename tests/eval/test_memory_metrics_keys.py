@@ -101,6 +101,14 @@ def test_records_without_the_new_fields_count_as_misses_not_errors():
     assert any("[false_recall_rate]" in f for f in tally.failures)
 
 
+def test_a_closed_fact_still_held_is_listed_as_a_miss():
+    script = Script.model_validate({"sessions": [{"turns": [
+        {"say": "I don't play tennis any more.", "expect": {"profile_lacks": {"hobbies": "tennis"}}}]}]})
+    tally = score_script(script, [rec(1, 1, expect_ok=False)], "x", category="changing_facts")
+    assert ratios(tally)["fact_change_accuracy"] == (0, 1)
+    assert any("[profile_lacks]" in f for f in tally.failures)
+
+
 def test_missing_records_fail_every_memory_key():
     m = ratios(score_script(SCRIPT, [], "died"))
     assert m["false_recall_rate"] == (3, 3) and m["same_person_recognised"] == (0, 1)
