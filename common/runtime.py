@@ -60,7 +60,7 @@ def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
     # start_nadine.sh redirects each process to logs/<name>.log itself (so tracebacks land there too)
     to_file = os.environ.get("NADINE_LOG_TO_FILE", "1") != "0"
     setup_logging(name, common.log_dir if to_file else None, common.log_level)
-    layout = DataLayout(common.data_dir)
+    layout = DataLayout(common.data_dir, common.robot_id)
     layout.root.mkdir(parents=True, exist_ok=True)
     startup_sweep(layout)
     topics = Topics(common.topic_root)

@@ -67,7 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         bus.stop()
         return 1
     interactive = sys.stdin.isatty()
-    print("Type to talk with Nadine; an empty line or Ctrl-D ends the chat.", file=sys.stderr)
+    print("Without a camera the name you give is who you are to Nadine: she cannot check it by face, so "
+          "a name links its memories. Type to talk with Nadine; an empty line or Ctrl-D ends the chat.",
+          file=sys.stderr)
     try:
         while True:
             if interactive:

@@ -31,6 +31,7 @@ from common.messages import (
 )
 from common.store import DataLayout, ProfileStore, is_valid_user_id
 from common.store.atomic import atomic_write_json, read_json
+from common.store.faces import FaceStore
 from common.store.forget import new_pseudonym
 from interaction import cues
 from interaction.agents import memory_agents
@@ -77,6 +78,9 @@ class DialogueManager:
         cfg = settings.interaction
         self.store = ProfileStore(layout)
         self.keeper = ProfileKeeper(self.store, clock, cfg.name_high_similarity, cfg.name_low_similarity)
+        self.keeper.face_refutes = self._face_refutes
+        self.faces = FaceStore(layout)
+        self._stranger_in_view = False  # perception reports a face it matched against the gallery: nobody
         self.deps = AgentDeps(
             settings, layout, clock, LlmRegistry(cfg.llm, environ), self.keeper, services, WebSearch(environ),
             on_understood=self._publish_affect,
@@ -96,23 +100,31 @@ class DialogueManager:
 
     def on_user_detected(self, msg: UserDetected) -> None:
         """Switch to a different recognised person: close the outgoing session, load the new profile.
-        The all-null message (nobody in view for no_face_timeout_s) closes the session: the person left.
+        The all-null message (nobody in view for no_face_timeout_s) starts the presence grace period:
+        the same person back within presence_grace_s continues the session, otherwise it closes then.
         An unrecognised face keeps a session that has no face yet (perception links the face once a
         name is settled), but ends one whose person was recognised by face: someone else stepped in,
         and a stranger must never be answered with that person's memories."""
         uid = msg.user_id
-        if uid is None:
-            s = self.session
-            if msg.user_name is None and (s.spoke or s.identity.user_id):
-                self.close_session("nobody in view")
-            elif msg.user_name is not None and s.identity.source == "face" and s.identity.user_id:
-                self.close_session(f"an unrecognised face replaced {s.identity.user_id}")
-            return
-        if not is_valid_user_id(uid):
+        if uid is not None and not is_valid_user_id(uid):
             log.warning("user_detected with invalid user id %r dropped", uid)
             return
+        self._stranger_in_view = uid is None and msg.user_name is not None
+        self._end_session_if_gone()
         s = self.session
+        if uid is None:
+            if msg.user_name is None and (s.spoke or s.identity.user_id):
+                # out of view: the session waits presence_grace_s for the person to come back
+                s.away_since = s.away_since or self.clock.now()
+                self._end_session_if_gone()  # at once with a zero grace period
+            elif msg.user_name is not None and s.identity.user_id and (s.identity.source == "face" or s.face_seen):
+                self.close_session(f"an unrecognised face replaced {s.identity.user_id}")
+            else:
+                s.away_since = None
+            return
         if uid == s.identity.user_id or uid == s.ignored_face_id:
+            s.away_since = None  # back in view within the grace period: the same conversation goes on
+            s.face_seen = s.face_seen or uid == s.identity.user_id
             return
         if s.identity.user_id is None and s.spoke:
             # recognition caught up with someone already talking: same conversation, now with a profile
@@ -124,6 +136,22 @@ class DialogueManager:
             self.close_session(f"{uid} detected")
             self.session = Session(identity=self.keeper.load(uid, msg.user_name))
         log.info("now talking with %s (%s)", self.session.identity.name or "an unnamed user", uid)
+
+    def _end_session_if_gone(self) -> None:
+        """Out of view for presence_grace_s (on the shared clock, so a script's gap_hours counts): the
+        person left and the session ends, as if perception had said so then."""
+        away = self.session.away_since
+        if away is not None and (self.clock.now() - away).total_seconds() >= self.settings.interaction.presence_grace_s:
+            self.close_session("nobody in view")
+
+    def tick(self) -> None:
+        """Called every second or so: a session whose person did not come back ends on time."""
+        self._end_session_if_gone()
+
+    def _face_refutes(self, user_id: str) -> bool:
+        """A face is in view that perception compared with every stored face (its calibrated threshold)
+        and matched to nobody, while `user_id` has stored faces: whoever is speaking is not them."""
+        return self._stranger_in_view and self.faces.count(user_id) > 0
 
     def on_face_stored(self, msg: FaceStored) -> None:
         if not is_valid_user_id(msg.user_id):
@@ -158,7 +186,9 @@ class DialogueManager:
         self.deps.start_turn()
         if self.study is not None:
             self.study.turn_started(self._turn_id, text, start)
+        self._end_session_if_gone()
         s = self.session
+        s.away_since = None  # whoever talks is here
         if not text:
             return self._answer_outside_graph(text, PrivacyTurn(reply=NOT_HEARD, intent="continue_conversation"), start)
         privacy = self.forgetting.turn(text, s.identity.user_id, s.identity.name)
@@ -262,7 +292,8 @@ class DialogueManager:
             retrieved=self._retrieved(result), latency_s=round(latency, 4),
             extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},
                    "episodic_saved": bool(result.get("episodic_saved")), "offline": self.deps.turn_offline
-                   or not self.deps.llm.any_online(), "pending_confirmation": s.confirmation is not None},
+                   or not self.deps.llm.any_online(), "pending_confirmation": s.confirmation is not None,
+                   "session_id": s.session_id},
         )
         self.out.publish(t.TURN_RESULT, turn)
         self._study_completed(turn, u, latency)

@@ -119,16 +119,18 @@ def forget_chroma(settings: NadineSettings, layout: DataLayout, user_id: str) ->
     """Delete the user's collection with interaction's own code, then purge what Chroma leaves."""
     from common.embedding.chroma import NadineEmbeddingFunction
     from common.embedding.registry import offline_text_embedder
-    from interaction.memory.chroma_store import make_client
+    from interaction.memory.chroma_store import episodic_client, episodic_persist_dir
     from interaction.memory.episodic import EpisodicMemory
 
-    if not layout.chroma_dir.is_dir():
+    chroma = settings.interaction.chroma
+    if chroma.mode == "embedded" and not layout.chroma_dir.is_dir():
         return 0
-    client = make_client(settings.interaction.chroma, layout.chroma_dir)
+    client = episodic_client(settings, layout)
     episodic = EpisodicMemory(client, NadineEmbeddingFunction(offline_text_embedder()), Clock(None))
     removed = episodic.forget(user_id)
-    if settings.interaction.chroma.mode == "embedded":
-        purge_chroma_remnants(layout.chroma_dir)
+    persist_dir = episodic_persist_dir(chroma, layout.chroma_dir)
+    if persist_dir is not None:
+        purge_chroma_remnants(persist_dir)
     return removed
 
 
@@ -153,7 +155,7 @@ def forget_memory(settings: NadineSettings, layout: DataLayout, request: ForgetM
     """Forget one memory: the running processes first; on disk here when interaction is not running
     (a second Chroma client on a live database is not safe)."""
     from interaction.forget import forget_one_memory
-    from interaction.memory.chroma_store import make_client
+    from interaction.memory.chroma_store import episodic_client
     from interaction.memory.documents import forget_document
 
     report: dict[str, Any] = {"user_id": request.user_id, "kind": request.kind, "memory_id": request.memory_id,
@@ -164,7 +166,7 @@ def forget_memory(settings: NadineSettings, layout: DataLayout, request: ForgetM
         report["missing"] = sorted({p for p in answers.online if p in PROCESSES} - set(answers.answers))
     if answers is None or "interaction" not in answers.online:
         embedded = settings.interaction.chroma.mode == "embedded"
-        client = make_client(settings.interaction.chroma, layout.chroma_dir) \
+        client = episodic_client(settings, layout) \
             if not embedded or layout.chroma_dir.is_dir() else None
         report["local"] = forget_one_memory(
             layout, request, Clock(layout.runtime_dir).now(),
@@ -216,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"memory: {exc}", file=sys.stderr)
         return 2
-    layout = DataLayout(settings.common.data_dir)
+    layout = DataLayout(settings.common.data_dir, settings.common.robot_id)
     if args.command == "list":
         rows = list_users(layout)
         print(f"{'user_id':<16} {'name':<24} {'scenes':>6} {'faces':>5} profile")

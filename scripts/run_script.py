@@ -36,8 +36,9 @@ from scripts.suite import Suite, SuiteError
 log = logging.getLogger("nadine.runner")
 
 EXIT_MET, EXIT_UNMET, EXIT_SUITE = 0, 1, 2
-# Sessions change quickly: a person who left is "gone" after 1.5 s instead of the robot's 5 s.
-DEFAULT_OVERRIDES = ("perception.faces.no_face_timeout_s=1.5",)
+# Sessions change quickly: a person who left is "gone" after 1.5 s instead of the robot's 5 s, and a
+# script's next session is a new meeting (no presence grace period, which would join the two).
+DEFAULT_OVERRIDES = ("perception.faces.no_face_timeout_s=1.5", "interaction.presence_grace_s=0")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

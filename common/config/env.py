@@ -9,6 +9,7 @@ from __future__ import annotations
 ENV_KEYS: dict[str, str] = {
     # ours
     "NADINE_TOPIC_ROOT": "common.topic_root",
+    "NADINE_ROBOT_ID": "common.robot_id",
     "NADINE_DATA_DIR": "common.data_dir",
     "NADINE_LOG_DIR": "common.log_dir",
     "NADINE_LOG_LEVEL": "common.log_level",
@@ -28,6 +29,8 @@ ENV_KEYS: dict[str, str] = {
     "NADINE_CHROMA_MODE": "interaction.chroma.mode",
     "NADINE_CHROMA_HOST": "interaction.chroma.host",
     "NADINE_CHROMA_PORT": "interaction.chroma.port",
+    "NADINE_CHROMA_SERVER_PATH": "interaction.chroma.server_persist_dir",
+    "NADINE_PRESENCE_GRACE_S": "interaction.presence_grace_s",
     "NADINE_TTS": "control.tts.provider",
     "NADINE_ROBOT_DRIVER": "control.driver.kind",
     "NADINE_SERIAL_PORT": "control.driver.serial_port",
@@ -70,7 +73,9 @@ def env_overrides(environ: dict[str, str], process: str | None = None) -> dict[s
                 found[key] = (environ[var], var)
         password_var = f"NADINE_MQTT_PASSWORD_{process.upper()}"
         if environ.get(password_var) and not environ.get(f"NADINE_MQTT_USERNAME_{process.upper()}"):
-            found[PROCESS_CREDENTIALS["NADINE_MQTT_USERNAME"]] = (process, password_var)
+            # on a robot of a fleet the broker knows this process as <process>-<robot_id>
+            user = f"{process}-{environ['NADINE_ROBOT_ID']}" if environ.get("NADINE_ROBOT_ID") else process
+            found[PROCESS_CREDENTIALS["NADINE_MQTT_USERNAME"]] = (user, password_var)
     for var, value in environ.items():
         if var.startswith(PROFILE_PREFIX) and len(var) > len(PROFILE_PREFIX) and value:
             found[f"{PROFILE_KEY}.{var[len(PROFILE_PREFIX):]}"] = (value, var)

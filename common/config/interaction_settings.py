@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
@@ -122,6 +123,9 @@ class ChromaSettings(Section):
     mode: Literal["embedded", "http"] = "embedded"
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
+    server_persist_dir: Path | None = Field(
+        None, description="NADINE_CHROMA_SERVER_PATH; the server's `chroma run --path` folder when this machine "
+        "reaches it: a forget vacuums it (else deleted rows linger in the server's free pages)")
 
 
 class StudySettings(Section):
@@ -140,6 +144,8 @@ class InteractionSettings(Section):
     name_high_similarity: float = Field(0.8, ge=0, le=1)
     name_low_similarity: float = Field(0.6, ge=0, le=1)
     vision_capture_timeout_s: float = Field(3.0, gt=0)
+    presence_grace_s: float = Field(
+        30.0, ge=0, description="NADINE_PRESENCE_GRACE_S; out of view for less than this and back: same session")
     llm: LlmSettings = LlmSettings()
     visual_memory: VisualMemorySettings = VisualMemorySettings()
     retrieval: RetrievalSettings = RetrievalSettings()

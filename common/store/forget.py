@@ -68,7 +68,11 @@ def remove_user_folder(layout: DataLayout, user_id: str) -> dict[str, int]:
         folder.rename(doomed)
     except FileNotFoundError:
         return counts
-    shutil.rmtree(doomed, ignore_errors=True)
+    # a writer that resolved the old path just before the rename may still drop a file in: go again
+    for _ in range(3):
+        shutil.rmtree(doomed, ignore_errors=True)
+        if not doomed.exists():
+            break
     return counts
 
 

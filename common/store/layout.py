@@ -12,8 +12,9 @@ class PathOutsideDataRoot(ValueError):
 
 
 class DataLayout:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, robot_id: str | None = None) -> None:
         self.root = Path(root).resolve()
+        self.robot_id = robot_id  # robots of a fleet mint ids in their own namespace (<robot_id>-...)
 
     @property
     def user_ids_file(self) -> Path:

@@ -138,12 +138,14 @@ class ProfileStore:
         return removed[0] is not None
 
     def mint_user_id(self, user_name: str, now: datetime) -> str:
-        """Reserve a new YYMMDD_NNNN id for `user_name` atomically (no two writers get the same)."""
+        """Reserve a new YYMMDD_NNNN id for `user_name` atomically (no two writers get the same); on a
+        robot of a fleet <robot_id>-YYMMDD_NNNN, so two robots' people never share an id."""
         minted: list[str] = []
+        prefix = f"{self.layout.robot_id}-" if self.layout.robot_id else ""
 
         def change(ids: dict[str, str]) -> None:
-            taken = set(ids) | set(self.layout.user_ids())
-            uid = new_user_id(taken, now)
+            taken = {i.removeprefix(prefix) for i in set(ids) | set(self.layout.user_ids()) if i.startswith(prefix)}
+            uid = prefix + new_user_id(taken, now)
             ids[uid] = user_name
             minted.append(uid)
 

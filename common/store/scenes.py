@@ -96,9 +96,10 @@ class SceneStore:
 
     def metadata_files(self, user_id: str) -> list[Path]:
         _, _, metadata = self._dirs(user_id)
-        if not metadata.is_dir():
+        try:
+            return sorted(p for p in metadata.glob("*_metadata.json") if not p.name.startswith("."))
+        except FileNotFoundError:  # glob checks the folder first, but a forget may rename it right after
             return []
-        return sorted(p for p in metadata.glob("*_metadata.json") if not p.name.startswith("."))
 
     def read(self, path: Path) -> SceneMetadata | None:
         """One scene's metadata, or None (logged) when it is unreadable or incomplete."""

@@ -23,7 +23,7 @@ from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
 from common.vision.base import BackendUnavailable
 from interaction.agents.vision import VisionAgent
-from interaction.memory.chroma_store import make_client
+from interaction.memory.chroma_store import episodic_client, make_client
 from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.documents import Deleted
 from interaction.memory.episodic import EpisodicMemory
@@ -63,7 +63,8 @@ class LocalMemoryServices:
         self.scenes = SceneStore(layout)
         # text memory stays local whatever the retrieval embedder (reference §8 item 11)
         self.episodic = EpisodicMemory(
-            make_client(settings.interaction.chroma, layout.chroma_dir), NadineEmbeddingFunction(offline), clock
+            episodic_client(settings, layout),
+            NadineEmbeddingFunction(offline), clock
         )
         seed_rag_files(layout.rag_files_dir)
         self.knowledge_base = KnowledgeBase(

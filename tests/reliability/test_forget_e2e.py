@@ -36,10 +36,11 @@ def chroma_vectors(chroma_dir, user_id: str) -> list[np.ndarray]:
     return [np.frombuffer(vec, dtype=np.float32) for vec, meta in rows if vec and user_id in (meta or "")]
 
 
-def user_needles(live: LiveSuite, user_id: str, name: str) -> dict[str, list[bytes]]:
+def user_needles(live: LiveSuite, user_id: str, name: str, chroma_dir=None) -> dict[str, list[bytes]]:
+    """chroma_dir: where the episodes are (a `chroma run` server's folder); the data root's by default."""
     user_dir = live.layout.user_dir(user_id)
     images = [p.read_bytes() for p in user_dir.rglob("*.jpg")]
-    vectors = [np.load(p) for p in user_dir.rglob("*.npy")] + chroma_vectors(live.layout.chroma_dir, user_id)
+    vectors = [np.load(p) for p in user_dir.rglob("*.npy")] + chroma_vectors(chroma_dir or live.layout.chroma_dir, user_id)
     assert images and len(vectors) > len(images), "the conversation did not leave faces, scenes and episodes"
     return {
         f"name:{name}": name_needles(name),
