@@ -33,7 +33,10 @@ CATEGORIES = {
     "impostor": "a different face claiming a known name, and the real person returning",
     "changing_facts": "facts that change (home, job, hobbies) and questions about the earlier value",
     "about_me": "what do you know about me",
+    "other": "scripts added later without a category prefix (e.g. by the helper building a change)",
 }
+# The categories written before the issue 12-14 changes, by someone who does not tune rules.
+HELD_OUT_CATEGORIES = ("untold", "paraphrase", "time_window", "remember", "impostor", "changing_facts", "about_me")
 
 
 class Entry(BaseModel):
@@ -59,10 +62,11 @@ def load_manifest(path: Path = MANIFEST) -> Manifest:
 
 
 def category_of(file_name: str) -> str:
-    """A new script names its category after its number ("37_untold_first_boat.yaml"); others are legacy."""
+    """A new script names its category after its number ("37_untold_first_boat.yaml"); one that does
+    not is "other" (the original 36 are listed as "legacy" in the manifest)."""
     topic = file_name.split("_", 1)[-1]
     named = [c for c in CATEGORIES if topic.startswith(c + "_")]
-    return max(named, key=len) if named else "legacy"
+    return max(named, key=len) if named else "other"
 
 
 def render(manifest: Manifest, folder: Path = SCRIPTS) -> str:
