@@ -40,6 +40,7 @@ from interaction.forget import ForgetConversation, PrivacyTurn
 from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
 from interaction.memory.contracts import MemoryServices, TranscriptTurn
+from interaction.memory_requests import FORGET_INTENTS, ForgetOneConversation, wire_memory_intent
 from interaction.offline.extract import answer_name
 from interaction.profiles import ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
@@ -87,6 +88,7 @@ class DialogueManager:
         )
         self.graph = TurnGraph(self.deps, cfg.pipeline_mode)
         self.forgetting = ForgetConversation()
+        self.forgetting_one = ForgetOneConversation()
         self.session = Session()
         self._language_file = layout.runtime_dir / "runtime_language.json"
         self.language = self._load_language()
@@ -191,7 +193,8 @@ class DialogueManager:
         s.away_since = None  # whoever talks is here
         if not text:
             return self._answer_outside_graph(text, PrivacyTurn(reply=NOT_HEARD, intent="continue_conversation"), start)
-        privacy = self.forgetting.turn(text, s.identity.user_id, s.identity.name)
+        privacy = (self.forgetting.turn(text, s.identity.user_id, s.identity.name)
+                   or self.forgetting_one.turn(self.deps, text, s))
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start)
         identity_event = self._answer_confirmation(text) if s.confirmation else None
@@ -218,11 +221,13 @@ class DialogueManager:
         return self._finish(text, result)
 
     def _answer_outside_graph(self, text: str, turn: PrivacyTurn, start: float) -> TurnResult:
-        """"Forget me" and its confirmation (interaction/forget.py), and empty input, answered outside
-        the graph and never stored; the erase itself comes back as forget_user, like any other."""
+        """"Forget me" and its confirmation (interaction/forget.py), the answer to "Do you want me to
+        forget that ...?" (interaction/memory_requests.py), and empty input, answered outside the graph
+        and never stored; the erase itself comes back as forget_user, like any other."""
         if text:
             self.session.transcript.append(TranscriptTurn("user", text, self.clock.now()))
-        result = {"text": text, "final_message": turn.reply, "intent": turn.intent, "is_recall": False}
+        result = {"text": text, "final_message": turn.reply, "intent": turn.intent, "is_recall": False,
+                  "memory_intent": "forget_me" if turn.intent == "forget_request" else "statement"}
         self._publish_affect(result, TurnUnderstanding.safe(text), suppress=True)  # never keep a "forget me"
         self._speak(text, result, start)
         done = self._finish(text, result)
@@ -278,6 +283,10 @@ class DialogueManager:
             self._apply(outcome)
         elif result.get("name_confirmation") is None:
             s.confirmation = None
+        if result.get("forget_candidate") is not None:
+            self.forgetting_one.ask(result["forget_candidate"])
+        if result.get("forget_me_asked"):
+            self.forgetting.ask(s.identity.user_id, s.identity.name)
         reply = result.get("final_message") or SAFE_REPLY
         intent = result.get("intent", "continue_conversation")
         latency = self._reply_latency or 0.0
@@ -287,7 +296,7 @@ class DialogueManager:
         u: TurnUnderstanding | None = result.get("understanding")
         turn = TurnResult(
             turn_id=self._turn_id, text=text, reply=reply, user_id=s.identity.user_id, user_name=s.identity.name,
-            intent=intent, is_recall=bool(result.get("is_recall")),
+            intent=intent, is_recall=bool(result.get("is_recall")), memory_intent=wire_memory_intent(result),
             user_emotion=EmotionSignal(label=u.user_emotion.label, intensity=u.user_emotion.intensity) if u else None,
             retrieved=self._retrieved(result), latency_s=round(latency, 4),
             extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},
@@ -322,8 +331,9 @@ class DialogueManager:
             label=u.emotion.label, arousal=self.deps.affect.arousal, intensity=u.emotion.intensity,
             user_label=u.user_emotion.label, user_intensity=u.user_emotion.intensity,
             user_message=str(state.get("text", ""))[:USER_MESSAGE_MAX_CHARS],
-            # remembering is not a new moment, and a polite goodbye is not one either ([P])
-            suppress_storage=suppress or u.is_recall or u.intent == "end_conversation", turn_id=self._turn_id,
+            # remembering is not a new moment, and a polite goodbye or a request to forget is not one either ([P])
+            suppress_storage=suppress or u.is_recall or u.intent == "end_conversation"
+            or u.memory_intent in FORGET_INTENTS, turn_id=self._turn_id,
         ))
 
     def _study_completed(self, turn: TurnResult, u: TurnUnderstanding | None, latency: float) -> None:

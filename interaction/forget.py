@@ -105,6 +105,14 @@ FORGET_REQUEST = re.compile(
 )
 
 
+NOTHING_STORED = "I don't know who you are yet, so I have nothing stored about you."
+
+
+def forget_question(name: str | None) -> str:
+    return (f"Do you want me to forget everything I know about you{', ' + name if name else ''}? "
+            "This cannot be undone. Please say yes or no.")
+
+
 @dataclass(frozen=True)
 class PrivacyTurn:
     """A turn of the spoken forget flow, answered outside the dialogue graph."""
@@ -133,8 +141,11 @@ class ForgetConversation:
                 return PrivacyTurn("All right, I will keep our memories.", "forget_cancelled")
         if not FORGET_REQUEST.search(text):
             return None
+        return self.ask(user_id, name)
+
+    def ask(self, user_id: str | None, name: str | None) -> PrivacyTurn:
+        """Put the question (also when the turn's understanding, not the phrase above, heard "forget me")."""
         if user_id is None:
-            return PrivacyTurn("I don't know who you are yet, so I have nothing stored about you.", "forget_request")
+            return PrivacyTurn(NOTHING_STORED, "forget_request")
         self._pending = user_id
-        return PrivacyTurn(f"Do you want me to forget everything I know about you{', ' + name if name else ''}? "
-                           "This cannot be undone. Please say yes or no.", "forget_request")
+        return PrivacyTurn(forget_question(name), "forget_request")

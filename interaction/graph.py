@@ -2,6 +2,8 @@
 
 merged:  START -> understand -> memory_update_agent | memory_retrieve_agent -> tool agents by plan
          -> response_agent -> affective_update -> (end_conversation: memory_update_agent) -> END
+         A memory request (remember, forget one, forget me, what do you know about me) goes from
+         understanding to memory_request_agent, which answers it, then to affective_update.
 legacy:  the same agents behind intention_classifier / affective_appraisal / orchestrator nodes; all
          three reuse the one understanding call, so legacy differs in topology only.
 """
@@ -14,6 +16,7 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
+from interaction import memory_requests
 from interaction.agents import memory_agents, tools
 from interaction.agents.context import AgentDeps
 from interaction.agents.response import respond
@@ -60,7 +63,7 @@ class TurnGraph:
         if appraise:
             self._appraise(u, state)
         return {"understanding": u, "intent": u.intent, "is_recall": u.is_recall, "plan_steps": u.plan,
-                "language": u.language or state.get("language")}
+                "memory_intent": u.memory_intent, "language": u.language or state.get("language")}
 
     def _appraise(self, u: Any, state: dict) -> None:
         self.deps.affect.update(u.emotion)
@@ -78,6 +81,7 @@ class TurnGraph:
         return {
             "memory_update_agent": self._memory_update,
             "memory_retrieve_agent": lambda s: {"retrieval": memory_agents.retrieve(d, s)},
+            "memory_request_agent": lambda s: memory_requests.handle(d, s),
             "search_agent": lambda s: tools.search(d, s),
             "vision_agent": lambda s: tools.vision(d, s),
             "knowledge_rag_agent": lambda s: tools.knowledge(d, s),
@@ -89,6 +93,9 @@ class TurnGraph:
 
     @staticmethod
     def _after_understanding(state: dict) -> str:
+        if (state.get("memory_intent") in memory_requests.MEMORY_REQUESTS and state["intent"] != "end_conversation"
+                and not state.get("name_confirmation")):
+            return "memory_request_agent"  # remember / forget one / forget me / what do you know about me
         return "memory_update_agent" if state["intent"] == "update_user_info" else "memory_retrieve_agent"
 
     @staticmethod
@@ -120,6 +127,7 @@ class TurnGraph:
         for tool in TOOL_AGENTS:
             graph.add_conditional_edges(tool, after_tool)
         graph.add_edge("response_agent", "affective_update")
+        graph.add_edge("memory_request_agent", "affective_update")
         graph.add_conditional_edges("affective_update", self._after_response)
 
     def _merged(self) -> StateGraph:

@@ -14,6 +14,16 @@ from interaction.profiles import ProfileOutcome
 from interaction.turn_understanding import Emotion
 
 
+@dataclass(frozen=True)
+class RecalledFact:
+    """What a recall question is answered from besides episodes and scenes (issue 13)."""
+
+    kind: str  # explicit_memory | this_session
+    text: str  # in the user's words
+    occurred_at: str | None
+    similarity: float
+
+
 @dataclass
 class ReplyInputs:
     text: str
@@ -30,6 +40,9 @@ class ReplyInputs:
     scene: VisualMemory | None = None  # only an injected scene
     episode: MemoryHit | None = None  # recall turns only
     conversation: MemoryHit | None = None  # recall turns only
+    # recall turns: an explicit memory or an earlier turn of this session; ordinary turns: a strongly
+    # matching explicit memory only
+    fact: RecalledFact | None = None
     search: str | None = None
     vision: str | None = None
     knowledge: str | None = None

@@ -33,6 +33,13 @@ class Session:
         self.history += [("user", user_text), ("nadine", reply.text)]
         del self.history[:-limit]
 
+    def forget_phrases(self, phrases: list[str]) -> None:
+        """A memory was forgotten: no turn of this session that holds its words is kept (nor summarised
+        into the episode at the end)."""
+        wanted = [p.casefold() for p in phrases if p.strip()]
+        self.transcript = [t for t in self.transcript if not any(p in t.text.casefold() for p in wanted)]
+        self.history = [h for h in self.history if not any(p in h[1].casefold() for p in wanted)]
+
     @property
     def spoke(self) -> bool:
         return any(t.role == "user" for t in self.transcript)

@@ -7,6 +7,7 @@ import logging
 
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.llm.reply_text import spoken_part
+from interaction.memory_requests import recall_facts, volunteered_fact
 from interaction.names import confirmation_question
 from interaction.offline.replies import offline_reply
 from interaction.prompts import (
@@ -41,6 +42,7 @@ def reply_inputs(deps: AgentDeps, state: dict) -> ReplyInputs:
         # text memories reach the prompt on recall turns only ([P])
         episode=retrieval.episode if retrieval and recall else None,
         conversation=retrieval.conversation if retrieval and recall else None,
+        fact=recall_facts(deps, state) if recall else volunteered_fact(deps, state),
         search=state.get("search_results"), vision=state.get("vision_results"),
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),
         history=list(state.get("messages") or [])[-deps.settings.interaction.conversation_limit:],

@@ -27,6 +27,7 @@ from interaction.memory.chroma_store import episodic_client, make_client
 from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.documents import Deleted
 from interaction.memory.episodic import EpisodicMemory
+from interaction.memory.explicit_memories import ExplicitMemories
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
 from interaction.memory.observation import should_store, store_observation
@@ -66,6 +67,7 @@ class LocalMemoryServices:
             episodic_client(settings, layout),
             NadineEmbeddingFunction(offline), clock
         )
+        self.explicit = ExplicitMemories(self.episodic, clock)
         seed_rag_files(layout.rag_files_dir)
         self.knowledge_base = KnowledgeBase(
             make_client(settings.interaction.chroma.model_copy(update={"mode": "embedded"}), layout.knowledge_chroma_dir),

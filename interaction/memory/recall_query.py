@@ -46,6 +46,10 @@ def _stem(word: str) -> str:
 
 def shares_content_word(query: str, scene) -> bool:
     """Does the recall question name a word of what was said then (its retrieval text)?"""
+    return names_a_word_of(query, scene.retrieval_text)
+
+
+def names_a_word_of(query: str, text: str) -> bool:
     asked = {_stem(w) for w in content_words(query) if len(w) > 2}
-    said = {_stem(w) for w in content_words(scene.retrieval_text)}
+    said = {_stem(w) for w in content_words(text)}
     return bool(asked & said)

@@ -9,6 +9,7 @@ from datetime import datetime
 from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
 from interaction import cues
+from interaction.memory_intent.phrasing import second_person
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
@@ -110,6 +111,10 @@ def _profile_answer(r: ReplyInputs) -> str | None:
 
 
 def _recall(r: ReplyInputs) -> str:
+    if r.fact and r.fact.kind == "explicit_memory":
+        return f"You asked me to remember that {second_person(r.fact.text.rstrip(' .!?'))}."
+    if r.fact:
+        return f"Earlier you told me: '{_quote(r.fact.text)}'"
     if r.scene and r.scene.scene_type == "first_meeting":
         return f"Of course — {_relative_day(r.scene.timestamp, r.now)} was the first time we met, when you introduced yourself to me."
     if r.scene and r.scene.user_message:
@@ -150,6 +155,8 @@ def offline_reply(r: ReplyInputs) -> str:
     if answer:
         parts.append(answer)
     elif r.is_recall:
+        parts.append(_recall(r))
+    elif r.fact:  # an ordinary turn that strongly matches something the person asked Nadine to remember
         parts.append(_recall(r))
     elif r.scene and r.scene.user_message:
         parts.append(f"That reminds me — {_relative_day(r.scene.timestamp, r.now)} you told me: '{_quote(r.scene.user_message)}'")
