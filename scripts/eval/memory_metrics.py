@@ -28,7 +28,7 @@ that reads them, so on a suite that does not report them these rates show the mi
 * intent accuracy: turns with `memory_intent` on which the intent was one of those given;
 * impostor leak rate: turns with expectations in an impostor session (one with a `new_user: true`
   turn) on which a memory was asserted or offered, a scene injected, `reply_lacks` or
-  `not_recalled_text` missed, or no recall report came; impostor separated: `new_user` met;
+  `not_recalled_text` missed, or (on a turn with a recall key) no recall report came; impostor separated: `new_user` met;
   returning person recognised: `same_user_as` met;
 * fact-change accuracy: turns with expectations in `changing_facts` scripts with every one met;
 * recall-report coverage: turns with a key that reads the report on which the report was present.
@@ -149,7 +149,9 @@ def score_memory_keys(expect: Expect, record: dict[str, Any], ctx: TurnContext, 
         count("intent_accuracy", met["memory_intent"], not met["memory_intent"],
               f"expected {expect.memory_intent}, got {obs.memory_intent}")
     if ctx.impostor_session:
-        leaked = (outcome is None or outcome in ("asserted", "offered") or obs.injected is not None
+        # A missing report is a miss only where the turn asks about recall (a greeting need not carry one).
+        unreported = outcome is None and bool(given & set(_REPORT_KEYS))
+        leaked = (unreported or outcome in ("asserted", "offered") or obs.injected is not None
                   or not met.get("reply_lacks", True) or not met.get("not_recalled_text", True))
         count("impostor_leak_rate", leaked, leaked, f"{shown}, injected {obs.injected!r}, reply {obs.reply!r}")
     if "new_user" in given:

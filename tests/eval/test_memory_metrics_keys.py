@@ -69,7 +69,7 @@ def test_memory_metrics_on_fixed_outputs():
     assert m["recalled_text_hit_rate"] == (1, 1)
     # every memory key met: 2.2 (abstained) and 2.4 (the right week); 2.1 asserted, 2.3 wrong intent
     assert m["window_accuracy"] == (2, 4)
-    assert m["impostor_leak_rate"] == (2, 2)
+    assert m["impostor_leak_rate"] == (1, 2)  # 3.2 asserted the house; 3.1 forbade nothing it said
     assert m["impostor_separated"] == (0, 1)
     assert m["same_person_recognised"] == (1, 1)
     assert m["recall_report_coverage"] == (5, 5)
@@ -84,7 +84,13 @@ def test_an_impostor_with_a_new_id_told_nothing_does_not_leak():
     ]
     m = ratios(score_script(SCRIPT, records, "fake"))
     assert m["impostor_separated"] == (1, 1)
-    assert m["impostor_leak_rate"] == (1, 2)  # the greeting turn carries no recall report: counted
+    assert m["impostor_leak_rate"] == (0, 2)  # a greeting needs no recall report
+
+
+def test_an_impostor_turn_asking_about_recall_without_a_report_counts_as_a_leak():
+    records = RECORDS[:5] + [rec(3, 1, user_id=STRANGER, reply="Nice to meet you."),
+                             rec(3, 2, user_id=STRANGER, reply="I don't remember that.")]
+    assert ratios(score_script(SCRIPT, records, "fake"))["impostor_leak_rate"] == (1, 2)
 
 
 def test_records_without_the_new_fields_count_as_misses_not_errors():
