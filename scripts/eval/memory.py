@@ -60,14 +60,27 @@ def run_one(path: Path, overrides: list[str], log_root: Path) -> Run:
     # The runner's JSON lines stay beside its logs, so a run can be read (and re-scored) afterwards.
     (log_root / path.stem).mkdir(parents=True, exist_ok=True)
     (log_root / path.stem / "records.jsonl").write_text(out.stdout, encoding="utf-8")
+    records = parse_records(out.stdout)
+    error = out.stderr.strip().splitlines()[-1] if out.returncode == RUNNER_EXIT_SUITE and out.stderr.strip() else ""
+    return Run(path, out.returncode, records, time.monotonic() - began, error)
+
+
+def recorded(path: Path, log_root: Path) -> Run:
+    """An earlier run's records for this script (none when it was not played there)."""
+    file = log_root / path.stem / "records.jsonl"
+    if not file.is_file():
+        return Run(path, RUNNER_EXIT_SUITE, [], 0.0, f"no records in {file}")
+    return Run(path, 0, parse_records(file.read_text(encoding="utf-8")), 0.0)
+
+
+def parse_records(stdout: str) -> list[dict]:
     records = []
-    for line in out.stdout.splitlines():
+    for line in stdout.splitlines():
         try:
             records.append(json.loads(line))
         except json.JSONDecodeError:
             continue
-    error = out.stderr.strip().splitlines()[-1] if out.returncode == RUNNER_EXIT_SUITE and out.stderr.strip() else ""
-    return Run(path, out.returncode, records, time.monotonic() - began, error)
+    return records
 
 
 COLUMNS = (*SPLITS, "all")
@@ -123,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--failures", action="store_true", help="list every missed expectation")
     parser.add_argument("--config-override", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--log-dir", type=Path, default=None)
+    parser.add_argument("--rescore", type=Path, default=None, metavar="LOG_DIR",
+                        help="score the records.jsonl an earlier run left in LOG_DIR instead of playing the scripts")
     args = parser.parse_args(argv)
     paths = select(args.scripts, args.only)
     assigned = assignments(paths)
@@ -142,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     by_category: dict[str, dict[str, Ratio]] = {}
     broken: list[Run] = []
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for run in pool.map(lambda p: run_one(p, args.config_override, log_root), paths):
+        play = (lambda p: recorded(p, args.rescore)) if args.rescore else (lambda p: run_one(p, args.config_override, log_root))
+        for run in pool.map(play, paths):
             split, category = assigned[run.path]
             tally = score_script(scripts[run.path], run.records, run.path.stem, category)
             tallies[split].merge(tally)
