@@ -1,6 +1,11 @@
 """The memory-key metrics (false recall, abstain / offer, window, intent, impostor leak, fact change)
 on hand-made runner records; records without `recall` / `memory_intent` count as misses, not errors."""
 
+import json
+
+import yaml
+
+from scripts.eval import memory
 from scripts.eval.memory_metrics import score_script
 from scripts.runner.script import Script
 
@@ -118,3 +123,20 @@ def test_a_closed_fact_still_held_is_listed_as_a_miss():
 def test_missing_records_fail_every_memory_key():
     m = ratios(score_script(SCRIPT, [], "died"))
     assert m["false_recall_rate"] == (3, 3) and m["same_person_recognised"] == (0, 1)
+
+
+def test_rescore_reads_the_records_a_run_kept(tmp_path, capsys):
+    folder, logs = tmp_path / "scripts", tmp_path / "logs"
+    folder.mkdir()
+    (folder / "x_untold.yaml").write_text(yaml.safe_dump({"sessions": [
+        {"turns": [{"say": HOUSE}]},
+        {"turns": [{"say": "Do you remember my first boat?", "expect": UNTOLD}]}]}))
+    (logs / "x_untold").mkdir(parents=True)
+    (logs / "x_untold" / "records.jsonl").write_text("\n".join(json.dumps(r) for r in [
+        rec(1, 1), rec(2, 1, reply="I don't remember that.", recall=report("abstained"), memory_intent="recall",
+                       expect_ok=True), {"turns": 2, "expectations": 3, "met": 3}]))
+    assert memory.main(["--scripts", str(folder), "--rescore", str(logs)]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["metrics"]["false_recall_rate"] == {"value": 0.0, "n": 1}
+    assert summary["metrics"]["abstain_rate"] == {"value": 1.0, "n": 1}
+    assert memory.main(["--scripts", str(folder), "--rescore", str(tmp_path / "nothing")]) == 2
