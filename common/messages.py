@@ -159,6 +159,10 @@ class AffectState(Message):
     user_message: str | None = Field(default=None, max_length=USER_MESSAGE_MAX_CHARS)
     suppress_storage: bool = False
     turn_id: str | None = None
+    # who interaction is talking with (identity by name or face), so a memorable turn without a
+    # camera view can still be kept as a text-only moment for that person
+    user_id: str | None = None
+    user_name: str | None = None
 
 
 # --- interaction -> control ------------------------------------------------------------------

@@ -14,6 +14,7 @@ from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction, forget_one_memory
 from interaction.memory.contracts import MemoryServices
 from interaction.offline import fact_changes
+from interaction.offline.extract import use_profile_facts_backend
 from interaction.worker import Worker
 
 log = logging.getLogger("nadine.interaction")
@@ -100,6 +101,7 @@ def tick_every_second(stop: threading.Event, worker: Worker, dm: DialogueManager
 def main(argv: list[str] | None = None) -> int:
     args = base_parser("interaction").parse_args(argv)
     ctx = start_process("interaction", args)
+    use_profile_facts_backend(ctx.settings.interaction.profile_facts)
     services = build_services(ctx)
     dm = DialogueManager(ctx.settings, ctx.layout, ctx.clock, ctx.bus, services, build_study_logger(ctx))
     worker = Worker()

@@ -334,6 +334,7 @@ class DialogueManager:
             # remembering is not a new moment, and a polite goodbye or a request to forget is not one either ([P])
             suppress_storage=suppress or u.is_recall or u.intent == "end_conversation"
             or u.memory_intent in FORGET_INTENTS, turn_id=self._turn_id,
+            user_id=self.session.identity.user_id, user_name=self.session.identity.name,
         ))
 
     def _study_completed(self, turn: TurnResult, u: TurnUnderstanding | None, latency: float) -> None:

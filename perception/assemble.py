@@ -70,7 +70,7 @@ def load_backends(settings: NadineSettings, faces: FaceStore, profiles: ProfileS
 def fer_log_path(settings: NadineSettings, layout: DataLayout) -> Path:
     configured = settings.perception.fer.log_path
     if not configured:
-        return layout.study_logs_dir / "fer_samples.jsonl"
+        return layout.fer_samples_file
     path = Path(configured).expanduser()
     return path if path.is_absolute() else layout.root / path
 

@@ -40,6 +40,7 @@ from perception.capture import ViewCapture
 from perception.fer_sampler import FerSampler
 from perception.forget import forget_in_perception
 from perception.identity import Recognizer
+from perception.preview import GUI_FIX
 from perception.registration import Registrar
 from perception.selective_memory.module import NoVisualMemory, SelectiveMemory
 from perception.tracking import ActiveUserTracker, Identity, Track
@@ -93,6 +94,7 @@ class Perception:
         self._stage_errors: set[tuple[str, str, str]] = set()
         self.events: queue.Queue[tuple[Callable[[Any, float], None], Any, float]] = queue.Queue()
         self._was_tracking = False
+        self._last_logged: str | None = None  # who the last "identified as" line named
         self._last_faces: list[FaceBox] | None = None
         if backends.detector is None:
             log.error("no face detector: nobody will ever be seen (see the backend error above)")
@@ -190,11 +192,11 @@ class Perception:
         if self.b.recognizer is None:
             track.identity = Identity(None, -1.0)
         else:
-            previous = track.identity
             track.identity = self.b.recognizer.identify(frame.rgb, track.box)
-            if previous is None or previous.user_id != track.identity.user_id:
-                log.info("track %d identified as %s (cos %.3f)", track.track_id,
-                         track.identity.user_id or "unknown", track.identity.best_cos)
+            who = track.identity.user_id or "unknown"
+            if who != self._last_logged:  # a folder of photos of one person logs once, not per photo
+                log.info("track %d identified as %s (cos %.3f)", track.track_id, who, track.identity.best_cos)
+                self._last_logged = who
         track.frames_since_identify = 1
         return True
 
@@ -285,8 +287,8 @@ class Perception:
             cv2.imshow(PREVIEW_WINDOW, img)
             cv2.waitKey(1)
         except cv2.error as exc:
-            log.error("preview window unavailable (%s); install opencv-python instead of the headless "
-                      "build for --preview. Continuing headless.", str(exc).splitlines()[0] if str(exc) else exc)
+            log.error("preview window unavailable (%s); for --preview: %s. Continuing headless.",
+                      str(exc).splitlines()[0] if str(exc) else exc, GUI_FIX)
             self.preview = False
 
     def run(self, camera: Camera, stop: threading.Event) -> None:

@@ -11,7 +11,8 @@ waits for each online process's nadine/memory/user_forgotten, then erases on dis
 (idempotent): the user's folder, the user_ids.json entry, the Chroma collection (only when
 interaction is not running: a second Chroma client on a live database is not safe), and the user's
 name and id in the study logs (replaced by a pseudonym). Exit code 0 when everything answered and
-was erased, 1 when a running process did not answer, 2 for a bad id or config.
+was erased, 1 when a running process did not answer, 2 for a bad id or config, 3 for an id the
+data root does not know (nothing is touched).
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import sqlite3
 import sys
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +48,25 @@ def list_users(layout: DataLayout) -> list[dict[str, Any]]:
     """Every user the data root knows, from user_ids.json and the profile folders."""
     return [{**row, "scenes": row["moments"], "profile": layout.user_info_file(row["user_id"]).is_file()}
             for row in inventory.people(layout)]
+
+
+def user_is_known(settings: NadineSettings, layout: DataLayout, user_id: str) -> bool:
+    """True when anything on disk belongs to this id: its user_ids.json entry, its folder, or (a
+    forget interrupted after the files went) its Chroma collection."""
+    if user_id in ProfileStore(layout).user_ids() or layout.user_dir(user_id).is_dir():
+        return True
+    from interaction.memory.chroma_store import collection_name, make_client
+
+    name = collection_name(user_id)
+    if settings.interaction.chroma.mode == "http":
+        return name in {c if isinstance(c, str) else c.name for c in
+                        make_client(settings.interaction.chroma, layout.chroma_dir).list_collections()}
+    db = layout.chroma_dir / "chroma.sqlite3"
+    if not db.is_file():
+        return False
+    # read-only SQLite, not a second Chroma client: interaction may have the database open
+    with closing(sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)) as conn:
+        return conn.execute("SELECT 1 FROM collections WHERE name = ?", (name,)).fetchone() is not None
 
 
 def show_user(settings: NadineSettings, layout: DataLayout, user_id: str) -> dict[str, Any]:
@@ -231,6 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     except InvalidUserId as exc:
         print(f"memory: {exc}", file=sys.stderr)
         return 2
+    if not user_is_known(settings, layout, user_id):
+        print(f"memory: no user {user_id} in {layout.root} (`list` shows the known ids); nothing changed",
+              file=sys.stderr)
+        return 3
     if args.command == "show":
         print(json.dumps(show_user(settings, layout, user_id), indent=2, ensure_ascii=False))
         return 0

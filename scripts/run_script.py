@@ -80,6 +80,11 @@ def _broker(text: str | None) -> tuple[str, int] | None:
     return host, int(port)
 
 
+def watch_line(host: str, port: int, root: str) -> str:
+    """Where the suite's broker is (a private port) and the command that shows its traffic."""
+    return f"broker {host}:{port}; watch it: mosquitto_sub -h {host} -p {port} -t '{root}/#' -v"
+
+
 def _emit(obj: dict) -> None:
     print(json.dumps(obj, ensure_ascii=False), flush=True)
 
@@ -124,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     code = EXIT_SUITE
     try:
         suite.start()
+        # the suite's broker listens on a private port: say where, so the bus can be watched
+        print(watch_line(suite.host, suite.port, suite.topics.root), file=sys.stderr, flush=True)
         if "perception" in suite.reused:
             log.warning("perception was already running: it does not see this script's camera images")
         bus = Bus("runner", suite.mqtt_settings, suite.topics)

@@ -6,6 +6,8 @@ family: it overrides interaction.llm.agents.<agent>.
 
 from __future__ import annotations
 
+import difflib
+
 ENV_KEYS: dict[str, str] = {
     # ours
     "NADINE_TOPIC_ROOT": "common.topic_root",
@@ -57,6 +59,7 @@ PROFILE_KEY = "interaction.llm.agents"
 # Per-process broker credentials (NADINE_MQTT_PASSWORD_PERCEPTION, optional ..._USERNAME_PERCEPTION,
 # default user = the process name) win over the shared pair, so the one environment that
 # scripts/broker_credentials.sh reads also starts every process under its own ACL user.
+CREDENTIAL_USERS = ("PERCEPTION", "INTERACTION", "CONTROL", "OPERATOR")  # scripts/broker_credentials.sh
 PROCESS_CREDENTIALS = {"NADINE_MQTT_USERNAME": "common.mqtt.username", "NADINE_MQTT_PASSWORD": "common.mqtt.password"}
 
 
@@ -80,3 +83,42 @@ def env_overrides(environ: dict[str, str], process: str | None = None) -> dict[s
         if var.startswith(PROFILE_PREFIX) and len(var) > len(PROFILE_PREFIX) and value:
             found[f"{PROFILE_KEY}.{var[len(PROFILE_PREFIX):]}"] = (value, var)
     return found
+
+
+# NADINE_* variables read outside the validated config (launcher, bootstrap, test data, logging).
+OTHER_VARS = frozenset({
+    "NADINE_CONFIG_DIR", "NADINE_SHARED_DATA", "NADINE_VENV", "NADINE_PYTHON", "NADINE_RUN_DIR",
+    "NADINE_LOG_TO_FILE", "NADINE_START_TIMEOUT", "NADINE_WHEELHOUSE", "NADINE_INSPECTOR_PORT",
+    "NADINE_INSPECTOR_TOKEN", "NADINE_ROBOT_IDS",
+})
+
+
+def _known(var: str) -> bool:
+    if var in ENV_KEYS or var in OTHER_VARS:
+        return True
+    if var.startswith(PROFILE_PREFIX) and len(var) > len(PROFILE_PREFIX):
+        return True
+    # per-process credentials: NADINE_MQTT_PASSWORD_<PROCESS>, NADINE_MQTT_USERNAME_<PROCESS>
+    return any(var == f"{base}_{who}" for base in PROCESS_CREDENTIALS for who in CREDENTIAL_USERS)
+
+
+def unknown_env_vars(environ: dict[str, str]) -> list[tuple[str, str | None]]:
+    """(variable, closest known name or None) for every NADINE_* variable nothing reads, so a typo
+    such as NADINE_CAMREA is reported at start instead of being silently ignored."""
+    # compared without the shared NADINE_ prefix, which would make every name look alike
+    suffixes = sorted(name.removeprefix("NADINE_") for name in ENV_KEYS.keys() | OTHER_VARS)
+    found = []
+    for var in sorted(environ):
+        if var.startswith("NADINE_") and not _known(var):
+            close = difflib.get_close_matches(var.removeprefix("NADINE_"), suffixes, n=1, cutoff=0.7)
+            found.append((var, f"NADINE_{close[0]}" if close else None))
+    return found
+
+
+def describe_unknown_env_vars(environ: dict[str, str]) -> list[str]:
+    """One warning line per unknown NADINE_* variable, naming the closest known one."""
+    return [
+        f"warning: {var} is not a Nadine variable and is ignored"
+        + (f"; did you mean {close}?" if close else " (see the Configuration table in README.md)")
+        for var, close in unknown_env_vars(environ)
+    ]

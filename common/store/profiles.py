@@ -145,7 +145,16 @@ class ProfileStore:
 
         def change(ids: dict[str, str]) -> None:
             taken = {i.removeprefix(prefix) for i in set(ids) | set(self.layout.user_ids()) if i.startswith(prefix)}
-            uid = prefix + new_user_id(taken, now)
+            # the highest number issued today, per robot prefix: a forgotten person's id is never reused.
+            # The counter holds a day and a number, never a whole id (a forget's trace scan stays clean).
+            counters = read_json(self.layout.user_id_counter_file, default={})
+            counters = counters if isinstance(counters, dict) else {}
+            mine = counters.get(prefix) if isinstance(counters.get(prefix), dict) else {}
+            day = now.strftime("%y%m%d")
+            issued = mine.get("last", 0) if mine.get("day") == day and isinstance(mine.get("last"), int) else 0
+            bare = new_user_id(taken, now, issued)
+            atomic_write_json(self.layout.user_id_counter_file, counters | {prefix: {"day": day, "last": int(bare[7:])}})
+            uid = prefix + bare
             ids[uid] = user_name
             minted.append(uid)
 

@@ -56,7 +56,8 @@ def respond(deps: AgentDeps, state: dict) -> str:
         return confirmation_question(r.confirmation)
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
     if model is not None:
-        image = image_data_url(deps.layout, r.scene.image_path) if r.scene and model.profile.vision else None
+        image = image_data_url(deps.layout, r.scene.image_path) if r.scene and r.scene.image_path \
+            and model.profile.vision else None
         messages = response_messages(r, image)
         answer = deps.ask(AGENT, messages, json_mode=False, phase=RESPONSE, stop=REPLY_STOPS)
         if answer:

@@ -17,7 +17,7 @@ from common.clock import Clock
 from common.config import NadineSettings
 from common.embedding.base import TextEmbedder
 from common.embedding.chroma import NadineEmbeddingFunction
-from common.embedding.registry import build_text_embedder, offline_text_embedder
+from common.embedding.registry import build_text_embedder, offline_text_embedder, profile_key
 from common.store.ids import is_valid_user_id
 from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
@@ -74,6 +74,10 @@ class LocalMemoryServices:
             NadineEmbeddingFunction(active), layout.rag_files_dir,
         )
         self.scene_index = SceneIndex(settings, self.scenes, active, offline)
+        self.knowledge_threshold = settings.interaction.knowledge_thresholds.get(profile_key(active))
+        if self.knowledge_threshold is None:
+            log.warning("no knowledge threshold for embedder %s (python -m scripts.eval.knowledge_relevance): "
+                        "every question about Nadine gets the nearest knowledge", profile_key(active))
         self.vision = VisionAgent(settings, layout, bus, clock) if bus is not None else None
 
     # --- MemoryServices --------------------------------------------------------------------------
@@ -125,7 +129,8 @@ class LocalMemoryServices:
         return self.episodic.save(user_id, user_name, transcript, summary)
 
     def knowledge(self, query: str) -> str | None:
-        return self.knowledge_base.answer(query)
+        return self.knowledge_base.relevant(query, self.knowledge_threshold if self.knowledge_threshold is not None
+                                            else float("-inf"))
 
     def look(self, question: str, user_id: str | None, is_recall: bool) -> str:
         if self.vision is None or not self.settings.interaction.enable_vision_agent:

@@ -164,7 +164,7 @@ def offline_reply(r: ReplyInputs) -> str:
         if tool_result:
             parts.append(_quote(tool_result, 300))
     if r.knowledge:
-        parts.append(spoken_knowledge(r.knowledge, r.text))
+        parts.append(spoken_knowledge(r.knowledge))
     if not parts:
         template = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= 0.3 else None
         if template:

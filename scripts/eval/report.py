@@ -2,7 +2,8 @@
 
     python -m scripts.eval.report --logs DIR [--png out.png]
 
-Reads every *.jsonl under DIR (one record per turn). Per condition (A: visual memory on, B: off):
+Reads every *.jsonl under DIR (one record per turn) except perception's FER samples, which the
+project writes beside the study records. Per condition (A: visual memory on, B: off):
 turns, participants, p50 / p95 / p99 of each latency field (latency_s: transcript -> reply text;
 latency_first_sentence_s: -> first sentence to TTS; full_latency_s: end of speech -> audio onset),
 the scene-injection rate (turns with an injected scene / turns) and the reply-references-scene rate
@@ -19,6 +20,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from common.store.layout import FER_SAMPLES_NAME
 from scripts.eval.bar_chart import Panel, write_png
 from scripts.eval.stats import percentile, ratio
 
@@ -32,6 +34,8 @@ def read_records(folder: Path) -> tuple[list[dict[str, Any]], list[tuple[str, st
     """All turn records, and (file name, reason) for each line that was skipped."""
     records, problems = [], []
     for path in sorted(folder.rglob("*.jsonl")):
+        if path.name == FER_SAMPLES_NAME:
+            continue
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
             if not line.strip():
                 continue
