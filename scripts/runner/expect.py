@@ -29,8 +29,8 @@ _MIN_CONTAINED_WORDS = 4
 
 
 def same_text(a: str | None, b: str | None) -> bool:
-    """Utterances and names compare case- and whitespace-insensitively."""
-    return " ".join((a or "").split()).casefold() == " ".join((b or "").split()).casefold()
+    """Utterances and names compare as _plain text (case, apostrophes and whitespace normalised)."""
+    return _plain(a) == _plain(b)
 
 
 def injected_utterance(retrieved: Mapping[str, Any] | None) -> str | None:
