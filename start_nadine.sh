@@ -89,6 +89,10 @@ done
 
 # Fail before starting anything when the config is invalid: one line naming the key.
 "$PY" -m common.config.check
+# --preview needs a GUI OpenCV build and a display: refuse now, with the fix, rather than per frame
+if [ "${NADINE_PREVIEW:-0}" = 1 ] || [ "${NADINE_PREVIEW:-}" = true ]; then
+  "$PY" -m perception.preview || exit 2
+fi
 
 HOST="${NADINE_MQTT_HOST:-127.0.0.1}"
 PORT="${NADINE_MQTT_PORT:-1883}"
@@ -111,9 +115,11 @@ if ! broker_answers; then
 fi
 
 [ "$DETACH" = 1 ] || trap cleanup INT TERM EXIT
-export NADINE_LOG_TO_FILE=0   # this script owns logs/<process>.log (tracebacks included)
+# each process writes logs/<process>.log itself (rotated, ids and names pseudonymised, uncaught
+# exceptions included); <process>.out keeps only what bypasses logging (a crash in native code)
+export NADINE_LOG_CONSOLE=0
 for name in "${PROCESSES[@]}"; do
-  "$PY" -m "$name" >> "$LOG_DIR/$name.log" 2>&1 &
+  "$PY" -m "$name" >> "$LOG_DIR/$name.out" 2>&1 &
   echo $! > "$RUN_DIR/$name.pid"
   echo "[nadine] started $name (pid $!), log $LOG_DIR/$name.log" >&2
 done
@@ -124,7 +130,14 @@ if [ "$INSPECTOR" = 1 ]; then
 fi
 
 if [ "$DETACH" = 1 ]; then
-  exit 0
+  # return only when every process says it is online (retained status), or say which did not
+  pids="$(for name in "${PROCESSES[@]}"; do printf '%s=%s,' "$name" "$(cat "$RUN_DIR/$name.pid")"; done)"
+  if "$PY" -m scripts.wait_online --timeout "${NADINE_START_TIMEOUT:-120}" --pids "$pids" "${PROCESSES[@]}"; then
+    echo "[nadine] all processes online; watch the bus: mosquitto_sub -h $HOST -p $PORT -t '${NADINE_TOPIC_ROOT:-nadine}/#' -v" >&2
+    exit 0
+  fi
+  echo "[nadine] see $LOG_DIR/<process>.log; ./start_nadine.sh --stop ends what did start" >&2
+  exit 1
 fi
 if [ "$MODE" = chat ]; then
   "$PY" -m interaction.chat || true

@@ -3,9 +3,13 @@
 - connects to the primary host, then the fallback host, and keeps retrying in the background when
   neither answers (the process starts even while the broker is down);
 - reconnects automatically and re-subscribes everything on every (re)connect;
-- publishes a retained `online` on <root>/status/<process> and leaves `offline` as its last will;
-- decodes payloads into their pydantic models and hands them to handlers on one dispatcher thread,
-  never on paho's network thread, so a slow handler cannot stall keep-alives;
+- once the broker has acknowledged its subscriptions, publishes a retained `online` on
+  <root>/status/<process> (and wait_connected() returns), leaving `offline` as its last will;
+- decodes payloads into their pydantic models and hands them to handlers one at a time, in arrival
+  order. A handler whose calls have all been quick (under INLINE_BUDGET_S) runs on paho's network
+  thread when nothing is waiting for the dispatcher thread, which saves the thread hop (the bulk of the
+  bus's latency over raw paho, scripts/bench/mqtt_latency); its first call, and every call once it has
+  been slow even once, go to the dispatcher thread, so a slow handler cannot stall keep-alives;
 - a payload that does not decode (not JSON, wrong types, missing fields, too large) is logged with
   topic and reason, counted and dropped: the handler never sees it and nothing crashes.
 """
@@ -31,6 +35,13 @@ from common.messages import Message, PayloadError, ProcessStatus
 
 log = logging.getLogger("nadine.bus")
 
+ROUTE_CACHE_LIMIT = 1024
+# A handler call longer than this never runs on the network thread again, so keep-alives wait for at
+# most one long call per subscription. Handlers run one at a time on either path, so a call under the
+# budget delays no other handler by running inline; the budget is wide so that one stall of a loaded
+# machine does not send a quick handler back to the hop for good.
+INLINE_BUDGET_S = 0.2
+
 M = TypeVar("M", bound=Message)
 Handler = Callable[[Any], None]
 WildcardHandler = Callable[[t.TopicSpec, Any], None]
@@ -42,6 +53,7 @@ class _Subscription:
     qos: int
     spec: t.TopicSpec | None  # None for a wildcard: the spec is looked up per message
     handler: Callable[..., None]
+    quick: bool | None = None  # None until its first call is timed; False for good after one slow call
 
 
 class Bus:
@@ -55,11 +67,21 @@ class Bus:
         self.handler_errors: Counter[str] = Counter()  # topic -> handler exceptions (tests, monitoring)
         self._subs: list[_Subscription] = []
         self._subs_lock = threading.Lock()
+        # concrete topic -> its subscriptions; rebuilt lazily after every subscribe, so the network
+        # thread matches a message with one dict lookup instead of a wildcard match per subscription
+        self._routes: dict[str, list[_Subscription]] = {}
+        # _session: the broker accepted the connection (subscribe() now sends at once); _connected: and
+        # it acknowledged every subscription, so a message published after wait_connected() (or after
+        # our retained `online`) reaches our handlers
+        self._session = False
+        self._resubscribed_mid: int | None = None
         self._connected = threading.Event()
         self._closing = False
-        self._inbox: queue.Queue[tuple[_Subscription, str, bytes] | None] = queue.Queue(
-            maxsize=mqtt_settings.inbox_limit
-        )
+        # SimpleQueue (C, no Python-level Condition) keeps the one thread hop of every message cheap;
+        # the bound and the drain count are kept by hand in _pending
+        self._inbox: queue.SimpleQueue[tuple[_Subscription, str, bytes] | None] = queue.SimpleQueue()
+        self._pending = 0
+        self._pending_lock = threading.Lock()
         self._status_spec = t.status_spec(process)
         self._client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
@@ -80,6 +102,7 @@ class Bus:
             topics(self._status_spec), ProcessStatus(value="offline").encode(), qos=t.QOS_STATE, retain=True
         )
         self._client.on_connect = self._on_connect
+        self._client.on_subscribe = self._on_subscribe
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
         self._dispatcher = threading.Thread(target=self._dispatch_loop, name=f"bus-{process}", daemon=True)
@@ -130,10 +153,9 @@ class Bus:
                 pass
         self._client.disconnect()
         self._client.loop_stop()
-        try:  # a full inbox behind a stuck handler must not hang shutdown: the join below times out
-            self._inbox.put(None, timeout=1.0)
-        except queue.Full:
-            log.warning("%s: handlers still busy at shutdown; not waiting for them", self.process)
+        if self._pending:
+            log.warning("%s: %d message(s) still waiting for handlers at shutdown", self.process, self._pending)
+        self._inbox.put(None)  # the join below times out behind a stuck handler: shutdown never hangs
         if self._dispatcher.is_alive() and threading.current_thread() is not self._dispatcher:
             self._dispatcher.join(timeout=5.0)
 
@@ -167,12 +189,13 @@ class Bus:
         self._add(_Subscription(self.topics(pattern), t.QOS_STATE, None, handler))
 
     def _add(self, sub: _Subscription) -> None:
-        # under the lock _on_connect holds while it marks the bus connected and copies the list, so a
+        # under the lock _on_connect holds while it opens the session and copies the list, so a
         # subscription added during the handshake is sent by exactly one of the two
         with self._subs_lock:
             self._subs.append(sub)
-            connected = self._connected.is_set()
-        if connected:
+            self._routes = {}
+            session = self._session
+        if session:
             self._client.subscribe(sub.topic, sub.qos)
 
     # --- paho callbacks (network thread: keep them short) -------------------------------------
@@ -182,41 +205,81 @@ class Bus:
             log.error("broker %s refused the connection: %s", self.host, reason)
             return
         with self._subs_lock:
-            self._connected.set()
+            self._session = True
             subs = list(self._subs)
-        for sub in subs:
-            client.subscribe(sub.topic, sub.qos)
+        log.info("connected to %s:%s as %s (%d subscriptions)", self.host, self.settings.port, self.process, len(subs))
+        if not subs:
+            self._ready(client)
+            return
+        topics: dict[str, int] = {}
+        for sub in subs:  # one SUBSCRIBE packet, one acknowledgement to wait for
+            topics[sub.topic] = max(sub.qos, topics.get(sub.topic, 0))
+        _, self._resubscribed_mid = client.subscribe(list(topics.items()))
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
+        refused = [r for r in reasons if getattr(r, "is_failure", False)]
+        if refused:
+            log.error("broker refused %d subscription(s) of %s: %s", len(refused), self.process, refused)
+        if mid == self._resubscribed_mid:
+            self._ready(client)
+
+    def _ready(self, client: mqtt.Client) -> None:
+        self._connected.set()
         client.publish(
             self.topics(self._status_spec), ProcessStatus(value="online").encode(), qos=t.QOS_STATE, retain=True
         )
-        log.info("connected to %s:%s as %s (%d subscriptions)", self.host, self.settings.port, self.process, len(subs))
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
-        self._connected.clear()
+        with self._subs_lock:
+            self._session = False
+            self._connected.clear()
         if not self._closing:
             log.warning("lost the broker (%s); reconnecting", reason)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
-        with self._subs_lock:
-            matches = [s for s in self._subs if mqtt.topic_matches_sub(s.topic, msg.topic)]
+        topic = msg.topic
+        matches = self._routes.get(topic)
+        if matches is None:
+            with self._subs_lock:
+                matches = [s for s in self._subs if mqtt.topic_matches_sub(s.topic, topic)]
+                if len(self._routes) >= ROUTE_CACHE_LIMIT:  # many distinct topics under a wildcard
+                    self._routes = {}
+                self._routes[topic] = matches
         for sub in matches:
-            try:
-                self._inbox.put_nowait((sub, msg.topic, msg.payload))
-            except queue.Full:
-                self._drop(msg.topic, "inbox full: handlers are not keeping up")
+            if sub.quick and self._pending == 0:
+                # dispatcher idle and nothing queued: running here keeps handlers serial and in order
+                self._run(sub, topic, msg.payload)
+                continue
+            with self._pending_lock:
+                full = self._pending >= self.settings.inbox_limit
+                if not full:
+                    self._pending += 1
+            if full:
+                self._drop(topic, "inbox full: handlers are not keeping up")
+            else:
+                self._inbox.put((sub, topic, msg.payload))
 
     # --- dispatcher thread ---------------------------------------------------------------------
 
     def _dispatch_loop(self) -> None:
+        get = self._inbox.get
         while True:
-            item = self._inbox.get()
+            item = get()
             if item is None:
-                self._inbox.task_done()
                 return
             try:
-                self._handle(*item)
+                self._run(*item)
             finally:
-                self._inbox.task_done()
+                with self._pending_lock:
+                    self._pending -= 1
+
+    def _run(self, sub: _Subscription, topic: str, payload: bytes) -> None:
+        start = time.perf_counter()
+        self._handle(sub, topic, payload)
+        if time.perf_counter() - start > INLINE_BUDGET_S:
+            sub.quick = False
+        elif sub.quick is None:
+            sub.quick = True
 
     def _handle(self, sub: _Subscription, topic: str, payload: bytes) -> None:
         spec = sub.spec or self.topics.spec_for(topic)
@@ -245,7 +308,7 @@ class Bus:
         """Wait until every received message has been handled (tests and orderly shutdown)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self._inbox.unfinished_tasks == 0:
+            if self._pending == 0:
                 return True
             time.sleep(0.01)
         return False

@@ -11,6 +11,8 @@ from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from common.emotions import EmotionLabel, canonical_label
+
 MAX_PAYLOAD_BYTES = 1_000_000
 USER_MESSAGE_MAX_CHARS = 500
 
@@ -159,6 +161,10 @@ class AffectState(Message):
     user_message: str | None = Field(default=None, max_length=USER_MESSAGE_MAX_CHARS)
     suppress_storage: bool = False
     turn_id: str | None = None
+    # who interaction is talking with (identity by name or face), so a memorable turn without a
+    # camera view can still be kept as a text-only moment for that person
+    user_id: str | None = None
+    user_name: str | None = None
 
 
 # --- interaction -> control ------------------------------------------------------------------
@@ -240,8 +246,16 @@ class UserForgotten(Message):
 
 
 class EmotionSignal(Message):
-    label: str
+    """One of the appraisal labels (common/emotions.py); a facial label or synonym is read into it
+    ("fear" -> "fearful"), a label that means none of them is refused with the allowed ones."""
+
+    label: EmotionLabel
     intensity: float = Field(ge=0.0, le=1.0)
+
+    @field_validator("label", mode="before")
+    @classmethod
+    def _label(cls, v: object) -> object:
+        return canonical_label(v) or v  # an unknown label fails the Literal check, naming the allowed ones
 
 
 class UserInput(Message):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from common.bus import Bus
 from common.clock import Clock
 from common.config import ConfigError, NadineSettings, load_settings
+from common.config.env import describe_unknown_env_vars
 from common.logs import setup_logging
 from common.store import DataLayout, SceneStore
 from common.store.atomic import LEFTOVER_AGE_S, sweep_leftovers
@@ -57,10 +58,15 @@ def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
         print(f"{name}: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     common = settings.common
-    # start_nadine.sh redirects each process to logs/<name>.log itself (so tracebacks land there too)
+    # NADINE_LOG_TO_FILE=0: the caller keeps the process's stderr as its log (the runner, tests);
+    # NADINE_LOG_CONSOLE=0: the rotated file only (start_nadine.sh)
     to_file = os.environ.get("NADINE_LOG_TO_FILE", "1") != "0"
-    setup_logging(name, common.log_dir if to_file else None, common.log_level)
-    layout = DataLayout(common.data_dir)
+    console = os.environ.get("NADINE_LOG_CONSOLE", "1") != "0"
+    setup_logging(name, common.log_dir if to_file else None, common.log_level, data_root=common.data_dir,
+                  console=console)
+    for line in describe_unknown_env_vars(dict(os.environ)):
+        logging.getLogger(f"nadine.{name}").warning(line.removeprefix("warning: "))
+    layout = DataLayout(common.data_dir, common.robot_id)
     layout.root.mkdir(parents=True, exist_ok=True)
     startup_sweep(layout)
     topics = Topics(common.topic_root)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 from common import topics as t
@@ -12,6 +13,8 @@ from common.store import is_valid_user_id
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction, forget_one_memory
 from interaction.memory.contracts import MemoryServices
+from interaction.offline import fact_changes
+from interaction.offline.extract import use_profile_facts_backend
 from interaction.worker import Worker
 
 log = logging.getLogger("nadine.interaction")
@@ -89,18 +92,26 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
     bus.subscribe(t.FORGET_MEMORY, forget_memory)
 
 
+def tick_every_second(stop: threading.Event, worker: Worker, dm: DialogueManager) -> None:
+    """Time passing is an event too: a person out of view past the grace period ends the session."""
+    while not stop.wait(1.0):
+        worker.submit(dm.tick)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = base_parser("interaction").parse_args(argv)
     ctx = start_process("interaction", args)
+    use_profile_facts_backend(ctx.settings.interaction.profile_facts)
     services = build_services(ctx)
     dm = DialogueManager(ctx.settings, ctx.layout, ctx.clock, ctx.bus, services, build_study_logger(ctx))
     worker = Worker()
+    fact_changes.warm_up()
     wire(ctx, dm, services, worker)
     worker.start()
+    threading.Thread(target=tick_every_second, args=(ctx.stop_event, worker, dm), name="presence", daemon=True).start()
     ctx.bus.start()  # `online` is announced only now, when a turn can be answered
     online = "offline rules" if not dm.deps.llm.any_online() else "LLM endpoint"
-    log.info("interaction running (data root %s, %s pipeline, %s)", ctx.layout.root,
-             ctx.settings.interaction.pipeline_mode, online)
+    log.info("interaction running (data root %s, %s)", ctx.layout.root, online)
     try:
         ctx.stop_event.wait()
     finally:

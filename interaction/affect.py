@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interaction.turn_understanding import Emotion, EmotionLabel
+from common.emotions import EmotionLabel
+from interaction.turn_understanding import Emotion
 
 PAD = tuple[float, float, float]
 

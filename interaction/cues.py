@@ -30,16 +30,6 @@ FIRST_MEETING_QUESTION = re.compile(
     r"(?:day|time) i introduced myself|introduced myself to you)",
     _I,
 )
-# [L] _VISUAL_RECALL_CUE kept as the fallback for a model's missed is_recall
-RECALL = re.compile(
-    r"\b((?:do|did|can|could|would|will|you) (?:you )?(?:still |even )?(?:remember|recall)|"
-    r"tell me again|remind me|what i (?:told|said to|showed) you|(?:i|i've|i had) (?:mentioned|shared)|"
-    r"what was (?:that|the) .{0,40}\b(?:i|we) (?:mentioned|said|told|talked|shared)|"
-    r"(?<!i )remember (?:when|what|how|that|the|my|me|our|us|who|where|anything)|recall|last time|the other day|(?:do|did) you (?:still )?know what i|what did i (?:say|tell|do)|"
-    r"did i (?:tell|mention)|have we met|when we (?:first )?met|we met|(?:told|showed) you (?:before|earlier|last)|"
-    r"forg[eo]t|what(?:'s| is) my name|do you know (?:who i am|my name)|earlier (?:today|i said))",
-    _I,
-)
 AFFIRMATIVE = re.compile(
     r"^\W*(yes|yeah|yep|yup|correct|right|exactly|indeed|that's me|that is me|that's right|that is right|"
     r"sure|of course|absolutely|oui)\b",
@@ -102,10 +92,6 @@ def is_unambiguous_farewell(text: str) -> bool:
 
 def is_greeting(text: str) -> bool:
     return bool(GREETING.search(text))
-
-
-def is_recall(text: str) -> bool:
-    return bool(RECALL.search(text)) or is_first_meeting_question(text)
 
 
 def is_about_nadine(text: str) -> bool:

@@ -32,6 +32,7 @@ from common.messages import (
 )
 from common.store import DataLayout, ProfileStore, is_valid_user_id
 from common.store.atomic import atomic_write_json, read_json
+from common.store.faces import FaceStore
 from common.store.forget import new_pseudonym
 from interaction import cues
 from interaction.agents import memory_agents
@@ -40,10 +41,12 @@ from interaction.forget import ForgetConversation, PrivacyTurn
 from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
 from interaction.memory.contracts import MemoryServices, TranscriptTurn
+from interaction.memory_requests import FORGET_INTENTS, ForgetOneConversation, wire_memory_intent
 from interaction.offline.extract import answer_name
 from interaction.profiles import ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
 from interaction.session import Session
+from interaction.state import TurnState
 from interaction.turn_understanding import TurnUnderstanding
 
 log = logging.getLogger("nadine.interaction.dm")
@@ -78,12 +81,16 @@ class DialogueManager:
         cfg = settings.interaction
         self.store = ProfileStore(layout)
         self.keeper = ProfileKeeper(self.store, clock, cfg.name_high_similarity, cfg.name_low_similarity)
+        self.keeper.face_refutes = self._face_refutes
+        self.faces = FaceStore(layout)
+        self._stranger_in_view = False  # perception reports a face it matched against the gallery: nobody
         self.deps = AgentDeps(
             settings, layout, clock, LlmRegistry(cfg.llm, environ), self.keeper, services, WebSearch(environ),
             on_understood=self._publish_affect,
         )
-        self.graph = TurnGraph(self.deps, cfg.pipeline_mode)
+        self.graph = TurnGraph(self.deps)
         self.forgetting = ForgetConversation()
+        self.forgetting_one = ForgetOneConversation()
         self.session = Session()
         self._language_file = layout.runtime_dir / "runtime_language.json"
         self.language = self._load_language()
@@ -97,23 +104,31 @@ class DialogueManager:
 
     def on_user_detected(self, msg: UserDetected) -> None:
         """Switch to a different recognised person: close the outgoing session, load the new profile.
-        The all-null message (nobody in view for no_face_timeout_s) closes the session: the person left.
+        The all-null message (nobody in view for no_face_timeout_s) starts the presence grace period:
+        the same person back within presence_grace_s continues the session, otherwise it closes then.
         An unrecognised face keeps a session that has no face yet (perception links the face once a
         name is settled), but ends one whose person was recognised by face: someone else stepped in,
         and a stranger must never be answered with that person's memories."""
         uid = msg.user_id
-        if uid is None:
-            s = self.session
-            if msg.user_name is None and (s.spoke or s.identity.user_id):
-                self.close_session("nobody in view")
-            elif msg.user_name is not None and s.identity.source == "face" and s.identity.user_id:
-                self.close_session(f"an unrecognised face replaced {s.identity.user_id}")
-            return
-        if not is_valid_user_id(uid):
+        if uid is not None and not is_valid_user_id(uid):
             log.warning("user_detected with invalid user id %r dropped", uid)
             return
+        self._stranger_in_view = uid is None and msg.user_name is not None
+        self._end_session_if_gone()
         s = self.session
+        if uid is None:
+            if msg.user_name is None and (s.spoke or s.identity.user_id):
+                # out of view: the session waits presence_grace_s for the person to come back
+                s.away_since = s.away_since or self.clock.now()
+                self._end_session_if_gone()  # at once with a zero grace period
+            elif msg.user_name is not None and s.identity.user_id and (s.identity.source == "face" or s.face_seen):
+                self.close_session(f"an unrecognised face replaced {s.identity.user_id}")
+            else:
+                s.away_since = None
+            return
         if uid == s.identity.user_id or uid == s.ignored_face_id:
+            s.away_since = None  # back in view within the grace period: the same conversation goes on
+            s.face_seen = s.face_seen or uid == s.identity.user_id
             return
         if s.identity.user_id is None and s.spoke:
             # recognition caught up with someone already talking: same conversation, now with a profile
@@ -125,6 +140,22 @@ class DialogueManager:
             self.close_session(f"{uid} detected")
             self.session = Session(identity=self.keeper.load(uid, msg.user_name))
         log.info("now talking with %s (%s)", self.session.identity.name or "an unnamed user", uid)
+
+    def _end_session_if_gone(self) -> None:
+        """Out of view for presence_grace_s (on the shared clock, so a script's gap_hours counts): the
+        person left and the session ends, as if perception had said so then."""
+        away = self.session.away_since
+        if away is not None and (self.clock.now() - away).total_seconds() >= self.settings.interaction.presence_grace_s:
+            self.close_session("nobody in view")
+
+    def tick(self) -> None:
+        """Called every second or so: a session whose person did not come back ends on time."""
+        self._end_session_if_gone()
+
+    def _face_refutes(self, user_id: str) -> bool:
+        """A face is in view that perception compared with every stored face (its calibrated threshold)
+        and matched to nobody, while `user_id` has stored faces: whoever is speaking is not them."""
+        return self._stranger_in_view and self.faces.count(user_id) > 0
 
     def on_face_stored(self, msg: FaceStored) -> None:
         if not is_valid_user_id(msg.user_id):
@@ -159,10 +190,13 @@ class DialogueManager:
         self.deps.start_turn()
         if self.study is not None:
             self.study.turn_started(self._turn_id, text, start)
+        self._end_session_if_gone()
         s = self.session
+        s.away_since = None  # whoever talks is here
         if not text:
             return self._answer_outside_graph(text, PrivacyTurn(reply=NOT_HEARD, intent="continue_conversation"), start)
-        privacy = self.forgetting.turn(text, s.identity.user_id, s.identity.name)
+        privacy = (self.forgetting.turn(text, s.identity.user_id, s.identity.name)
+                   or self.forgetting_one.turn(self.deps, text, s))
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start)
         identity_event = self._answer_confirmation(text) if s.confirmation else None
@@ -189,11 +223,13 @@ class DialogueManager:
         return self._finish(text, result)
 
     def _answer_outside_graph(self, text: str, turn: PrivacyTurn, start: float) -> TurnResult:
-        """"Forget me" and its confirmation (interaction/forget.py), and empty input, answered outside
-        the graph and never stored; the erase itself comes back as forget_user, like any other."""
+        """"Forget me" and its confirmation (interaction/forget.py), the answer to "Do you want me to
+        forget that ...?" (interaction/memory_requests.py), and empty input, answered outside the graph
+        and never stored; the erase itself comes back as forget_user, like any other."""
         if text:
             self.session.transcript.append(TranscriptTurn("user", text, self.clock.now()))
-        result = {"text": text, "final_message": turn.reply, "intent": turn.intent, "is_recall": False}
+        result = {"text": text, "final_message": turn.reply, "intent": turn.intent, "is_recall": False,
+                  "memory_intent": "forget_me" if turn.intent == "forget_request" else "statement"}
         self._publish_affect(result, TurnUnderstanding.safe(text), suppress=True)  # never keep a "forget me"
         self._speak(text, result, start)
         done = self._finish(text, result)
@@ -226,7 +262,7 @@ class DialogueManager:
             self.out.publish(t.USER_INFO, UserInfo(user_name=ident.name or "", user_id=ident.user_id or ""))
             log.info("name settled: %s is %s (%s)", ident.name, ident.user_id, outcome.kind)
 
-    def _speak(self, text: str, result: dict, start: float) -> None:
+    def _speak(self, text: str, result: TurnState, start: float) -> None:
         """The reply is ready: say it (and wave on a greeting or farewell) before anything else runs."""
         self._reply_latency = time.monotonic() - start
         if result.get("language") and result["language"] != self.language:
@@ -242,13 +278,17 @@ class DialogueManager:
             self.out.publish(t.ANIMATION, Animation(value=WAVE))
         self._greets = greets
 
-    def _finish(self, text: str, result: dict) -> TurnResult:
+    def _finish(self, text: str, result: TurnState) -> TurnResult:
         s = self.session
         outcome = result.get("profile_outcome")
         if outcome is not None:
             self._apply(outcome)
         elif result.get("name_confirmation") is None:
             s.confirmation = None
+        if result.get("forget_candidate") is not None:
+            self.forgetting_one.ask(result["forget_candidate"])
+        if result.get("forget_me_asked"):
+            self.forgetting.ask(s.identity.user_id, s.identity.name)
         reply = result.get("final_message") or SAFE_REPLY
         intent = result.get("intent", "continue_conversation")
         latency = self._reply_latency or 0.0
@@ -258,12 +298,13 @@ class DialogueManager:
         u: TurnUnderstanding | None = result.get("understanding")
         turn = TurnResult(
             turn_id=self._turn_id, text=text, reply=reply, user_id=s.identity.user_id, user_name=s.identity.name,
-            intent=intent, is_recall=bool(result.get("is_recall")),
+            intent=intent, is_recall=bool(result.get("is_recall")), memory_intent=wire_memory_intent(result),
             user_emotion=EmotionSignal(label=u.user_emotion.label, intensity=u.user_emotion.intensity) if u else None,
             retrieved=self._retrieved(result), recall=self._recall_report(result), latency_s=round(latency, 4),
             extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},
                    "episodic_saved": bool(result.get("episodic_saved")), "offline": self.deps.turn_offline
-                   or not self.deps.llm.any_online(), "pending_confirmation": s.confirmation is not None},
+                   or not self.deps.llm.any_online(), "pending_confirmation": s.confirmation is not None,
+                   "session_id": s.session_id},
         )
         self.out.publish(t.TURN_RESULT, turn)
         self._study_completed(turn, u, latency)
@@ -275,12 +316,12 @@ class DialogueManager:
         return turn
 
     @staticmethod
-    def _recall_report(result: dict) -> RecallReport | None:
+    def _recall_report(result: TurnState) -> RecallReport | None:
         retrieval = result.get("retrieval")
         return retrieval.recall if retrieval is not None and result.get("is_recall") else None
 
     @staticmethod
-    def _retrieved(result: dict) -> RetrievedScene | None:
+    def _retrieved(result: TurnState) -> RetrievedScene | None:
         retrieval = result.get("retrieval")
         scene = retrieval.scene if retrieval else None
         if scene is None:
@@ -291,14 +332,16 @@ class DialogueManager:
             scene_type=scene.scene_type, selected_by=scene.selected_by,
         )
 
-    def _publish_affect(self, state: dict, u: TurnUnderstanding, suppress: bool = False) -> None:
+    def _publish_affect(self, state: TurnState, u: TurnUnderstanding, suppress: bool = False) -> None:
         self._affect_sent = True
         self.out.publish(t.AFFECT_STATE, AffectState(
             label=u.emotion.label, arousal=self.deps.affect.arousal, intensity=u.emotion.intensity,
             user_label=u.user_emotion.label, user_intensity=u.user_emotion.intensity,
             user_message=str(state.get("text", ""))[:USER_MESSAGE_MAX_CHARS],
-            # remembering is not a new moment, and a polite goodbye is not one either ([P])
-            suppress_storage=suppress or u.is_recall or u.intent == "end_conversation", turn_id=self._turn_id,
+            # remembering is not a new moment, and a polite goodbye or a request to forget is not one either ([P])
+            suppress_storage=suppress or u.is_recall or u.intent == "end_conversation"
+            or u.memory_intent in FORGET_INTENTS, turn_id=self._turn_id,
+            user_id=self.session.identity.user_id, user_name=self.session.identity.name,
         ))
 
     def _study_completed(self, turn: TurnResult, u: TurnUnderstanding | None, latency: float) -> None:
@@ -312,8 +355,10 @@ class DialogueManager:
             "robot_intensity": u.emotion.intensity if u else None,
             "visual": {"injected": r.injected, "scene_id": r.scene_id, "similarity": r.similarity,
                        "description": r.description, "user_message": r.user_message} if r else None,
-            # the reply is produced whole, so its first sentence is ready when the reply is
-            "latency_s": round(latency, 4), "latency_first_sentence_s": round(latency, 4),
+            # nothing streams: the reply is produced whole, so a first-sentence latency is not measured
+            "latency_s": round(latency, 4), "latency_first_sentence_s": None,
+            # offline replies quote the scene by template, so "the reply references it" measures nothing
+            "reply_offline": self.deps.turn_offline or self.deps.llm.for_agent("response_agent") is None,
         })
 
     # --- runtime language ------------------------------------------------------------------------

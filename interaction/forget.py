@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 from common.config import NadineSettings
 from common.messages import ForgetMemory
@@ -30,6 +31,7 @@ from common.store.forget import (
     purge_chroma_remnants,
 )
 from interaction import cues
+from interaction.memory.chroma_store import episodic_persist_dir
 from interaction.memory.contracts import MemoryServices
 from interaction.memory.documents import Deleted
 
@@ -38,14 +40,14 @@ log = logging.getLogger("nadine.interaction.forget")
 VACUUM_ATTEMPTS = 5
 
 
-def _purge_chroma(layout: DataLayout) -> int:
+def _purge_chroma(persist_dir: Path) -> int:
     for attempt in range(1, VACUUM_ATTEMPTS + 1):
         try:
-            return purge_chroma_remnants(layout.chroma_dir)
-        except sqlite3.OperationalError as exc:  # Chroma's own connection is mid-transaction
+            return purge_chroma_remnants(persist_dir)
+        except sqlite3.OperationalError as exc:  # Chroma's own connection (or the server's) is mid-transaction
             if attempt == VACUUM_ATTEMPTS:
                 log.error("could not vacuum %s (%s): deleted rows stay in free pages until the next forget",
-                          layout.chroma_dir, exc)
+                          persist_dir, exc)
                 return 0
             time.sleep(0.2 * attempt)
     return 0
@@ -60,9 +62,10 @@ def forget_in_interaction(
     all_names = known_names(layout, user_id, names or ())
     pseudonym = pseudonym or new_pseudonym()
     removed = dict(services.forget_user(user_id)) if services is not None else {}
-    removed.update(forget_user_files(layout, user_id, all_names, pseudonym, settings.common.log_dir))
-    if settings.interaction.chroma.mode == "embedded":
-        removed["chroma_folders"] = _purge_chroma(layout)
+    removed.update(forget_user_files(layout, user_id, all_names, pseudonym))
+    persist_dir = episodic_persist_dir(settings.interaction.chroma, layout.chroma_dir)
+    if persist_dir is not None:
+        removed["chroma_folders"] = _purge_chroma(persist_dir)
     if settings.interaction.study.enabled:
         # the study record of the turn in flight ("yes, forget me") is written up to audio_timeout_s
         # later; a second pass gives it the same pseudonym as the rest
@@ -102,6 +105,14 @@ FORGET_REQUEST = re.compile(
 )
 
 
+NOTHING_STORED = "I don't know who you are yet, so I have nothing stored about you."
+
+
+def forget_question(name: str | None) -> str:
+    return (f"Do you want me to forget everything I know about you{', ' + name if name else ''}? "
+            "This cannot be undone. Please say yes or no.")
+
+
 @dataclass(frozen=True)
 class PrivacyTurn:
     """A turn of the spoken forget flow, answered outside the dialogue graph."""
@@ -130,8 +141,11 @@ class ForgetConversation:
                 return PrivacyTurn("All right, I will keep our memories.", "forget_cancelled")
         if not FORGET_REQUEST.search(text):
             return None
+        return self.ask(user_id, name)
+
+    def ask(self, user_id: str | None, name: str | None) -> PrivacyTurn:
+        """Put the question (also when the turn's understanding, not the phrase above, heard "forget me")."""
         if user_id is None:
-            return PrivacyTurn("I don't know who you are yet, so I have nothing stored about you.", "forget_request")
+            return PrivacyTurn(NOTHING_STORED, "forget_request")
         self._pending = user_id
-        return PrivacyTurn(f"Do you want me to forget everything I know about you{', ' + name if name else ''}? "
-                           "This cannot be undone. Please say yes or no.", "forget_request")
+        return PrivacyTurn(forget_question(name), "forget_request")

@@ -1,9 +1,14 @@
-"""The LangGraph turn graph (reference §4.4), merged ([P], default) or legacy wiring.
+"""The LangGraph turn graph (reference §4.4, [P] merged wiring):
 
-merged:  START -> understand -> memory_update_agent | memory_retrieve_agent -> tool agents by plan
-         -> response_agent -> affective_update -> (end_conversation: memory_update_agent) -> END
-legacy:  the same agents behind intention_classifier / affective_appraisal / orchestrator nodes; all
-         three reuse the one understanding call, so legacy differs in topology only.
+    START -> understand -> memory_update_agent | memory_retrieve_agent -> tool agents by plan
+          -> response_agent -> (end_conversation: memory_update_agent) -> END
+    A memory request (remember, forget one, forget me, what do you know about me) goes from
+    understanding to memory_request_agent, which answers it, then on as after response_agent.
+
+The reference's legacy wiring (intention_classifier / affective_appraisal / orchestrator) is not built:
+here those three roles are one understanding call, so its extra nodes could only pass the state on,
+and the reference's affective_update is a pass-through in both wirings; the affect is updated where
+the understanding is made.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
+from interaction import memory_requests
 from interaction.agents import memory_agents, tools
 from interaction.agents.context import AgentDeps
 from interaction.agents.response import respond
@@ -22,19 +28,18 @@ from interaction.memory.contracts import TranscriptTurn
 from interaction.state import TurnState
 from interaction.turn_understanding import TOOL_AGENTS
 
-Node = Callable[[dict], dict]
+Node = Callable[[TurnState], dict[str, Any]]
 
 
 class TurnGraph:
-    def __init__(self, deps: AgentDeps, mode: str = "merged") -> None:
+    def __init__(self, deps: AgentDeps) -> None:
         self.deps = deps
-        self.mode = mode
-        self._graph = (self._merged() if mode == "merged" else self._legacy()).compile()
+        self._graph = self._build().compile()
 
-    def run(self, state: dict, on_reply: Callable[[dict], None]) -> dict[str, Any]:
+    def run(self, state: TurnState, on_reply: Callable[[TurnState], None]) -> TurnState:
         """Run one turn; `on_reply(state)` fires as soon as the reply text exists, before what follows
         it (the farewell's episodic save), so speech never waits for memory writes."""
-        final: dict[str, Any] = state
+        final: TurnState = state
         replied = False
         for final in self._graph.stream(state, stream_mode="values"):
             if not replied and final.get("final_message") is not None:
@@ -45,7 +50,7 @@ class TurnGraph:
     # --- nodes -----------------------------------------------------------------------------------
 
     def _timed(self, name: str, fn: Node) -> Node:
-        def node(state: dict) -> dict:
+        def node(state: TurnState) -> dict[str, Any]:
             # memory_update_agent runs twice in meaning: profile update, or the farewell's episodic save
             label = f"{name} (episode)" if name == "memory_update_agent" and state.get("final_message") else name
             start = time.perf_counter()
@@ -55,18 +60,14 @@ class TurnGraph:
                 self.deps.timings[label] = self.deps.timings.get(label, 0.0) + time.perf_counter() - start
         return node
 
-    def _understood(self, state: dict, appraise: bool) -> dict:
+    def _understood(self, state: TurnState) -> dict[str, Any]:
         u = understand(self.deps, state)
-        if appraise:
-            self._appraise(u, state)
-        return {"understanding": u, "intent": u.intent, "is_recall": u.is_recall, "plan_steps": u.plan,
-                "language": u.language or state.get("language")}
-
-    def _appraise(self, u: Any, state: dict) -> None:
-        self.deps.affect.update(u.emotion)
+        self.deps.affect.update(u.emotion)  # the reference's affective appraisal, from the same call
         self.deps.on_understood(state, u)
+        return {"understanding": u, "intent": u.intent, "is_recall": u.is_recall, "plan_steps": u.plan,
+                "memory_intent": u.memory_intent, "language": u.language or state.get("language")}
 
-    def _memory_update(self, state: dict) -> dict:
+    def _memory_update(self, state: TurnState) -> dict[str, Any]:
         if state.get("final_message") is not None:  # after the farewell reply: the episodic save
             closing = TranscriptTurn("nadine", state["final_message"], self.deps.clock.now())
             saved = memory_agents.save_episode(self.deps, state["identity"], [*state.get("transcript", []), closing])
@@ -76,23 +77,27 @@ class TurnGraph:
     def _nodes(self) -> dict[str, Node]:
         d = self.deps
         return {
+            "understand": self._understood,
             "memory_update_agent": self._memory_update,
             "memory_retrieve_agent": lambda s: {"retrieval": memory_agents.retrieve(d, s)},
+            "memory_request_agent": lambda s: memory_requests.handle(d, s),
             "search_agent": lambda s: tools.search(d, s),
             "vision_agent": lambda s: tools.vision(d, s),
             "knowledge_rag_agent": lambda s: tools.knowledge(d, s),
             "response_agent": lambda s: {"final_message": respond(d, s), "plan_steps": []},
-            "affective_update": lambda s: {},  # the state set by understanding is kept ([P])
         }
 
     # --- routing ---------------------------------------------------------------------------------
 
     @staticmethod
-    def _after_understanding(state: dict) -> str:
+    def _after_understanding(state: TurnState) -> str:
+        if (state.get("memory_intent") in memory_requests.MEMORY_REQUESTS and state["intent"] != "end_conversation"
+                and not state.get("name_confirmation")):
+            return "memory_request_agent"  # remember / forget one / forget me / what do you know about me
         return "memory_update_agent" if state["intent"] == "update_user_info" else "memory_retrieve_agent"
 
     @staticmethod
-    def _after_memory_update(state: dict) -> str:
+    def _after_memory_update(state: TurnState) -> str:
         if state.get("final_message") is not None or state["intent"] == "end_conversation":
             return END
         if state.get("name_confirmation"):
@@ -100,7 +105,7 @@ class TurnGraph:
         return "memory_retrieve_agent"
 
     @staticmethod
-    def _route_by_plan(state: dict) -> str:
+    def _route_by_plan(state: TurnState) -> str:
         if state.get("name_confirmation"):
             return "response_agent"
         for step in state.get("plan_steps") or []:
@@ -109,37 +114,19 @@ class TurnGraph:
         return "response_agent"
 
     @staticmethod
-    def _after_response(state: dict) -> str:
+    def _after_response(state: TurnState) -> str:
         return "memory_update_agent" if state["intent"] == "end_conversation" else END
 
-    def _common(self, graph: StateGraph, first: str, after_tool: Callable[[dict], str]) -> None:
+    def _build(self) -> StateGraph:
+        graph = StateGraph(TurnState)
         for name, fn in self._nodes().items():
             graph.add_node(name, self._timed(name, fn))
-        graph.add_conditional_edges(first, self._after_understanding)
-        graph.add_conditional_edges("memory_update_agent", self._after_memory_update)
-        for tool in TOOL_AGENTS:
-            graph.add_conditional_edges(tool, after_tool)
-        graph.add_edge("response_agent", "affective_update")
-        graph.add_conditional_edges("affective_update", self._after_response)
-
-    def _merged(self) -> StateGraph:
-        graph = StateGraph(TurnState)
-        graph.add_node("understand", self._timed("understand", lambda s: self._understood(s, appraise=True)))
         graph.add_edge(START, "understand")
-        self._common(graph, "understand", self._route_by_plan)
+        graph.add_conditional_edges("understand", self._after_understanding)
+        graph.add_conditional_edges("memory_update_agent", self._after_memory_update)
         graph.add_conditional_edges("memory_retrieve_agent", self._route_by_plan)
-        return graph
-
-    def _legacy(self) -> StateGraph:
-        graph = StateGraph(TurnState)
-        graph.add_node("intention_classifier", self._timed(
-            "intention_classifier", lambda s: self._understood(s, appraise=False)))
-        graph.add_node("affective_appraisal", self._timed(
-            "affective_appraisal", lambda s: self._appraise(s["understanding"], s) or {}))
-        graph.add_node("orchestrator", self._timed("orchestrator", lambda s: {}))
-        graph.add_edge(START, "intention_classifier")
-        self._common(graph, "intention_classifier", lambda s: "orchestrator")
-        graph.add_edge("memory_retrieve_agent", "affective_appraisal")
-        graph.add_edge("affective_appraisal", "orchestrator")
-        graph.add_conditional_edges("orchestrator", self._route_by_plan)
+        for tool in TOOL_AGENTS:
+            graph.add_conditional_edges(tool, self._route_by_plan)
+        graph.add_conditional_edges("response_agent", self._after_response)
+        graph.add_conditional_edges("memory_request_agent", self._after_response)
         return graph

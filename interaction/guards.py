@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from interaction import cues
 from interaction.offline.extract import extract_name
-from interaction.turn_understanding import INTENTS, PLAN_AGENTS, PlanStep, TurnUnderstanding
+from interaction.turn_understanding import INTENTS, PLAN_AGENTS, RECALL_INTENTS, PlanStep, TurnUnderstanding
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,10 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
         intent = "continue_conversation"
     if ctx.confirmation_pending:
         intent = "update_user_info"
-    is_recall = u.is_recall or cues.is_recall(text)
+    # the understanding's memory intent stands as given (a model's, else the classifier's); a model
+    # that only answered is_recall means recall
+    memory_intent = u.memory_intent or ("recall" if u.is_recall else "statement")
+    is_recall = memory_intent in RECALL_INTENTS
     plan = [s for s in u.plan if s.agent in PLAN_AGENTS]
     if is_recall:
         # §4.7: recalling the user's own past goes straight to the response (profile and scene loaded)
@@ -42,5 +45,5 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
     if intent in ("first_greeting", "end_conversation") or not plan:
         plan = [PlanStep(agent="response_agent", message=text)]
     return u.model_copy(update={
-        "intent": intent, "language": language, "plan": plan, "is_recall": is_recall,
+        "intent": intent, "language": language, "plan": plan, "is_recall": is_recall, "memory_intent": memory_intent,
     })

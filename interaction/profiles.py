@@ -7,6 +7,7 @@ ProfileStore (locked, atomic), so user_ids.json and user_info.json stay consiste
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -92,6 +93,9 @@ class ProfileKeeper:
         self.clock = clock
         self.high = high
         self.low = low
+        # user_id -> True when a face in view is not that user's (perception matched it against the
+        # gallery and found nobody): then a claimed name is not proof, the speaker is someone else
+        self.face_refutes: Callable[[str], bool] = lambda user_id: False
 
     def load(self, user_id: str, name_hint: str | None = None) -> Identity:
         """The identity for a recognised face (id already validated by the caller)."""
@@ -118,7 +122,7 @@ class ProfileKeeper:
                     # the face says A, the words say B: ask rather than hand A's face B's memories
                     return ProfileOutcome("confirm", identity, NameConfirmation(
                         name, (found.user_name or name,), (found.user_id,), (1.0,), facts))
-                return self._link(found.user_id, facts, same=found.user_id == identity.user_id)
+                return self._link(found.user_id, facts, same=found.user_id == identity.user_id, claimed=name)
             if found.kind == "ambiguous" and found.confirmation:
                 conf = found.confirmation
                 return ProfileOutcome("confirm", identity, NameConfirmation(
@@ -136,11 +140,11 @@ class ProfileKeeper:
     ) -> ProfileOutcome:
         """The answer to "Is your name …?": yes / a different name / anything else (rotate)."""
         if affirmative and not stated_name:
-            return self._link(conf.similar_ids[0], conf.pending_fields)
+            return self._link(conf.similar_ids[0], conf.pending_fields, claimed=conf.similar_names[0])
         if stated_name:
             for uid, cand in zip(conf.similar_ids, conf.similar_names, strict=True):
                 if name_similarity(stated_name, cand) >= self.high:
-                    return self._link(uid, conf.pending_fields)
+                    return self._link(uid, conf.pending_fields, claimed=cand)
             return self.save_user_info(identity, MemoryUpdate(user_name=stated_name), conf.pending_fields)
         rest = conf.rotated()
         if not rest.similar_names:
@@ -148,7 +152,11 @@ class ProfileKeeper:
             return self._create(identity, conf.given_name, conf.pending_fields)
         return ProfileOutcome("confirm", identity, rest)
 
-    def _link(self, user_id: str, facts: dict, same: bool = False) -> ProfileOutcome:
+    def _link(self, user_id: str, facts: dict, same: bool = False, claimed: str = "") -> ProfileOutcome:
+        if not same and self.face_refutes(user_id):
+            # a different face giving a known name: a new person who shares the name, told nothing
+            log.info("identity: the face in view is not %s's; the speaker becomes a new user", user_id)
+            return self._create(Identity(), claimed or self.store.user_ids().get(user_id, "Unknown"), facts)
         now = self.clock.now()
         profile = self.store.update(user_id, facts, now) if facts else self.store.load(user_id)
         if profile is None:  # listed in user_ids.json without a profile folder yet

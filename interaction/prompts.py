@@ -29,10 +29,18 @@ Return one JSON object with exactly these keys:
 {"intent": one of "first_greeting", "update_user_info", "end_conversation", "language_change", "continue_conversation",
  "emotion": {"label": L, "intensity": 0.0-1.0},        // Nadine's own emotional reaction to the turn
  "user_emotion": {"label": L, "intensity": 0.0-1.0},   // what the user feels NOW (not emotions they recall or mention)
- "is_recall": true|false,   // the user asks Nadine to remember anything from the past, earlier in this conversation included
+ "memory_intent": M,        // what the turn asks of Nadine's memory (below)
+ "memory_text": null or str, // for "remember" only: the fact to keep, in the user's own words, without the request
  "plan": [{"agent": A, "message": "what that agent should do"}],
  "language": null or the language the user asks Nadine to speak}
 L is one of happy, sad, angry, fearful, disgusted, surprised, neutral.
+M is one of: "recall" (the user asks about something from the past they told or showed Nadine, earlier in this
+conversation included: "when is my daughter's birthday?", "what did I just say about my brother?"),
+"remember" (the user asks Nadine to keep a fact: "please remember that ...", "don't forget that ..."),
+"forget_one" (forget one thing: "forget what I said about my sister"), "forget_me" (forget everything about the
+user), "about_me" ("what do you know / remember about me?"), "statement" (anything else). Statements that only
+mention forgetting or remembering are statements: "I forgot my keys", "we met at a conference", "remember to call
+mum". When unsure between recall and statement, answer statement.
 A is one of search_agent (real-time facts: weather, news, prices), knowledge_rag_agent (questions about Nadine,
 her creators and her own past), vision_agent (anything about what Nadine can see now), response_agent.
 Recall of the user's own information or of moments shared with Nadine goes straight to response_agent: the
@@ -146,6 +154,10 @@ def background(r: ReplyInputs) -> str:
         ("Web search results", r.search), ("What you see right now", r.vision), ("Your own knowledge", r.knowledge),
     ) if value]
     lines += recall_lines(r)
+    if r.fact and r.fact.kind == "explicit_memory":
+        lines.append(f"The person asked you to remember this (on {when(r.fact.occurred_at)}): {r.fact.text}")
+    elif r.fact:
+        lines.append(f"Earlier in this conversation the person said: {r.fact.text}")
     if r.scene:
         lines.append(scene_line(r.scene))
     if r.knowledge and (r.recall and r.recall.memories or r.scene):
@@ -188,3 +200,22 @@ def response_messages(r: ReplyInputs, image_url: str | None) -> list[dict[str, A
 def history_text(messages: list[tuple[str, str]], limit: int = 12) -> str:
     return "\n".join(f"{USER_LABEL if role == 'user' else NADINE_LABEL}: {text}"
                      for role, text in messages[-limit:]) or "(none)"
+
+
+ABOUT_ME_HEADING = "WHAT YOU KNOW"
+ABOUT_ME_SYSTEM = PERSONA + """
+
+The person asks what you know or remember about them. Answer only from the facts listed below, in a warm
+spoken summary; never add anything that is not listed and never say you know nothing when facts are listed."""
+
+
+def about_me_messages(
+    name: str, facts: list[str], explicit: list[str], moments: list[str], text: str, language: str
+) -> list[dict[str, Any]]:
+    lines = [f"Their name: {name}."]
+    lines += [f"Profile: {fact}." for fact in facts]
+    lines += [f"They asked you to remember: {fact}." for fact in explicit]
+    lines += [f"A moment they shared with you, in their words: \"{said}\"" for said in moments]
+    return [{"role": "system", "content": ABOUT_ME_SYSTEM.format(language=language)},
+            {"role": "user", "content": f"{ABOUT_ME_HEADING}\n" + "\n".join(f"- {line}" for line in lines)
+                                        + f"\n\n{USER_LABEL}: {text}\n{NADINE_LABEL}:"}]

@@ -15,6 +15,16 @@ from interaction.profiles import ProfileOutcome
 from interaction.turn_understanding import Emotion
 
 
+@dataclass(frozen=True)
+class RecalledFact:
+    """What a recall question is answered from besides episodes and scenes (issue 13)."""
+
+    kind: str  # explicit_memory | this_session
+    text: str  # in the user's words
+    occurred_at: str | None
+    similarity: float
+
+
 @dataclass
 class ReplyInputs:
     text: str
@@ -32,6 +42,9 @@ class ReplyInputs:
     # recall turns only: the retrieval core's decision; its memories are what matched (asserted: up to
     # top_k, each with its date; offered: the one Nadine asks about)
     recall: RecallReport | None = None
+    # recall turns: an explicit memory or an earlier turn of this session; ordinary turns: a strongly
+    # matching explicit memory only
+    fact: RecalledFact | None = None
     search: str | None = None
     vision: str | None = None
     knowledge: str | None = None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from interaction.memory.contracts import TranscriptTurn
 from interaction.names import NameConfirmation
@@ -19,12 +21,24 @@ class Session:
     pending_facts: dict = field(default_factory=dict)
     # the face id perception keeps reporting for someone who said they are someone else
     ignored_face_id: str | None = None
+    # when perception last reported nobody in view (shared clock); None while the person is here
+    away_since: datetime | None = None
+    # perception recognised this session's person by face at least once: an unknown face is someone else
+    face_seen: bool = False
+    session_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # reported in TurnResult.extra
 
     def record_exchange(self, user_text: str, reply: TranscriptTurn, limit: int) -> None:
         """The user's words are already in the transcript (the graph summarises it); add the reply."""
         self.transcript.append(reply)
         self.history += [("user", user_text), ("nadine", reply.text)]
         del self.history[:-limit]
+
+    def forget_phrases(self, phrases: list[str]) -> None:
+        """A memory was forgotten: no turn of this session that holds its words is kept (nor summarised
+        into the episode at the end)."""
+        wanted = [p.casefold() for p in phrases if p.strip()]
+        self.transcript = [t for t in self.transcript if not any(p in t.text.casefold() for p in wanted)]
+        self.history = [h for h in self.history if not any(p in h[1].casefold() for p in wanted)]
 
     @property
     def spoke(self) -> bool:

@@ -28,6 +28,9 @@ class TurnState(TypedDict, total=False):
     understanding: TurnUnderstanding
     intent: str
     is_recall: bool
+    memory_intent: str | None  # recall | remember | forget_one | forget_me | about_me | statement
+    forget_candidate: Any  # memory_requests.ForgetCandidate a forget-one question was put about
+    forget_me_asked: bool  # the understanding heard "forget me": the DM now awaits the yes
     plan_steps: list[PlanStep]
     profile_outcome: ProfileOutcome | None
     fact_changes: list[FactChange]  # profile facts set, superseded or closed this turn

@@ -16,7 +16,8 @@ API (called by the dialogue manager):
         "robot_emotion", "robot_intensity",
         "visual": {"injected", "scene_id", "similarity", "description", "user_message"} | None,
         "reply_references_scene" (optional: computed by reply_references_scene() when absent),
-        "latency_s", "latency_first_sentence_s",
+        "reply_offline" (the offline rules wrote the reply: reply_references_scene is null, not measured),
+        "latency_s", "latency_first_sentence_s" (null: not measured, nothing streams today),
     })
     logger.audio_onset(time.monotonic())   # on each start_speak; the first after a turn's start counts
     logger.close()                          # writes what is still waiting
@@ -59,6 +60,10 @@ def reply_references_scene(reply: str, scene_text: str) -> bool:
         return False
     shared = scene_words & {w.lower() for w in _WORD.findall(reply)}
     return len(shared) >= (1 if len(scene_words) <= 4 else 2)
+
+
+def _measured(value: Any) -> str:
+    return "not measured" if value is None else str(value)
 
 
 @dataclass
@@ -164,7 +169,10 @@ class StudyLogger:
         visual = f.get("visual") or {}
         robot_text = f.get("robot_text") or ""
         references = f.get("reply_references_scene")
-        if references is None:
+        if f.get("reply_offline"):
+            # the offline reply quotes the injected scene by template: a reference would be circular
+            references = None
+        elif references is None:
             scene_text = f"{visual.get('user_message') or ''} {visual.get('description') or ''}"
             references = bool(visual.get("injected")) and reply_references_scene(robot_text, scene_text)
         start = turn.t_speech_end if turn.t_speech_end is not None else turn.t_received
@@ -190,7 +198,7 @@ class StudyLogger:
                 "similarity": visual.get("similarity"),
                 "description": visual.get("description"),
             },
-            "reply_references_scene": bool(references),
+            "reply_references_scene": None if references is None else bool(references),
             "latency_s": f.get("latency_s"),
             "latency_first_sentence_s": f.get("latency_first_sentence_s"),
             "full_latency_s": full,
@@ -205,8 +213,8 @@ class StudyLogger:
         return (
             f"{r['timestamp']} [{r['turn_id']}] {r['user_name'] or r['user_id'] or 'unknown'}: {r['user_text']!r}"
             f" -> Nadine: {r['robot_text']!r} | intent={r['intent']} user={r['user_emotion']}/{r['user_intensity']}"
-            f" nadine={r['robot_emotion']}/{r['robot_intensity']} {scene} refs={r['reply_references_scene']}"
-            f" latency={r['latency_s']} first={r['latency_first_sentence_s']} full={r['full_latency_s']}"
+            f" nadine={r['robot_emotion']}/{r['robot_intensity']} {scene} refs={_measured(r['reply_references_scene'])}"
+            f" latency={r['latency_s']} first={_measured(r['latency_first_sentence_s'])} full={r['full_latency_s']}"
         )
 
     @staticmethod

@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, Field, field_validator
 
-EMOTION_LABELS = ("happy", "sad", "angry", "fearful", "disgusted", "surprised", "neutral")
-EmotionLabel = Literal["happy", "sad", "angry", "fearful", "disgusted", "surprised", "neutral"]
+from common.emotions import EmotionLabel, coerce_label
 
 INTENTS = ("first_greeting", "update_user_info", "end_conversation", "language_change", "continue_conversation")
+# What a turn asks of memory (issue 13). about_me ("what do you know about me?") is a kind of recall.
+MEMORY_INTENTS = ("recall", "remember", "forget_one", "forget_me", "about_me", "statement")
+RECALL_INTENTS = ("recall", "about_me")
 TOOL_AGENTS = ("search_agent", "knowledge_rag_agent", "vision_agent")
 PLAN_AGENTS = (*TOOL_AGENTS, "response_agent")
-
-# Labels a model may answer with that mean one of ours; anything else becomes neutral.
-_LABEL_ALIASES = {
-    "joy": "happy", "happiness": "happy", "excited": "happy", "sadness": "sad", "anger": "angry",
-    "fear": "fearful", "afraid": "fearful", "disgust": "disgusted", "surprise": "surprised",
-}
-
-
-def coerce_label(label: object) -> EmotionLabel:
-    text = str(label or "").strip().lower()
-    text = _LABEL_ALIASES.get(text, text)
-    return text if text in EMOTION_LABELS else "neutral"  # type: ignore[return-value]
-
 
 class Emotion(BaseModel):
     label: EmotionLabel = "neutral"
@@ -53,11 +40,24 @@ class TurnUnderstanding(BaseModel):
     intent: str = "continue_conversation"
     emotion: Emotion = Emotion()  # Nadine's own reaction: drives tone and PAD
     user_emotion: Emotion = Emotion()  # what the user feels now: drives scene storage
-    is_recall: bool = False
+    is_recall: bool = False  # always memory_intent in RECALL_INTENTS once the guards ran
+    memory_intent: str | None = None  # one of MEMORY_INTENTS; None: the model did not say
+    memory_text: str | None = None  # a remember request's fact, in the user's words (model only)
     plan: list[PlanStep] = []
     language: str | None = None  # target language named by a language_change turn
+
+    @field_validator("memory_intent", mode="before")
+    @classmethod
+    def _memory_intent(cls, v: object) -> str | None:
+        text = str(v or "").strip().lower()
+        return text if text in MEMORY_INTENTS else None
+
+    @field_validator("memory_text", mode="before")
+    @classmethod
+    def _memory_text(cls, v: object) -> str | None:
+        return v.strip() or None if isinstance(v, str) else None
 
     @classmethod
     def safe(cls, text: str) -> TurnUnderstanding:
         """The fallback for any failure: carry on talking, neutral, one response step."""
-        return cls(plan=[PlanStep(agent="response_agent", message=text)])
+        return cls(memory_intent="statement", plan=[PlanStep(agent="response_agent", message=text)])

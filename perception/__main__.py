@@ -11,6 +11,7 @@ from pathlib import Path
 from common.runtime import base_parser, start_process
 from perception.assemble import build
 from perception.camera import Camera, make_source
+from perception.preview import preview_unavailable
 
 log = logging.getLogger("nadine.perception")
 
@@ -24,9 +25,14 @@ def main(argv: list[str] | None = None) -> int:
         args.config_override += ["perception.fer.enabled=true", "perception.fer.novelty=true"]
     ctx = start_process("perception", args)
     settings = ctx.settings  # start_process has already swept leftovers of a killed writer
+    preview = args.preview or settings.perception.camera.preview
+    if preview and (reason := preview_unavailable()):
+        # start_nadine.sh refuses --preview before starting anything; run directly, the process
+        # says so once and serves headless
+        log.error("preview window unavailable: %s. Continuing headless.", reason)
+        preview = False
     camera = Camera(make_source(settings.perception.camera, Path.cwd()), settings.perception.camera)
-    perception = build(settings, ctx.layout, ctx.bus, ctx.clock,
-                       preview=args.preview or settings.perception.camera.preview)
+    perception = build(settings, ctx.layout, ctx.bus, ctx.clock, preview=preview)
     perception.subscribe()
     # connect only once the models are loaded: the retained `online` status then means "ready"
     ctx.bus.start()

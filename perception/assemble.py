@@ -70,7 +70,7 @@ def load_backends(settings: NadineSettings, faces: FaceStore, profiles: ProfileS
 def fer_log_path(settings: NadineSettings, layout: DataLayout) -> Path:
     configured = settings.perception.fer.log_path
     if not configured:
-        return layout.study_logs_dir / "fer_samples.jsonl"
+        return layout.fer_samples_file
     path = Path(configured).expanduser()
     return path if path.is_absolute() else layout.root / path
 
@@ -105,6 +105,5 @@ def build(settings: NadineSettings, layout: DataLayout, bus: Bus, clock: Clock,
         registrar=Registrar(p.faces, layout, faces, profiles, b.recognizer, bus, clock, memory),
         memory=memory, capture=ViewCapture(layout, bus, p.camera.frame_timeout_s),
         identify_every_n=p.faces.identify_every_n_frames, detect_max_side=p.faces.detect_max_side, fer=fer, preview=preview,
-        log_dir=settings.common.log_dir,
     )
     return perception

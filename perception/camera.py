@@ -141,18 +141,24 @@ def _mtime(path: Path) -> float:
 
 
 class ImageFolder:
-    """The folder's images in name order, one per frame, once or looped; corrupt files are skipped."""
+    """The folder's images in name order, one per frame, once or looped; corrupt files are skipped.
+    A single image file is a folder of one. Showing the same image again is not a cut (the same
+    pixels: one face track, no new detection), so a one-photo camera keeps one track."""
 
     def __init__(self, folder: Path, loop: bool) -> None:
         self.folder = folder
         self.loop = loop
-        self.description = f"image folder {folder}"
+        self.description = f"image {folder}" if folder.suffix.lower() in IMAGE_SUFFIXES else f"image folder {folder}"
         self._files: list[Path] = []
         self._index = 0
         self._seq = 0
         self._bad: set[Path] = set()
+        self._last: tuple[Path, np.ndarray] | None = None
 
     def open(self) -> None:
+        if self.folder.is_file():
+            self._files, self._index = [self.folder], 0
+            return
         if not self.folder.is_dir():
             raise CameraError(f"image folder {self.folder} does not exist")
         self._files = sorted(_list_images(self.folder))
@@ -170,12 +176,15 @@ class ImageFolder:
             self._index += 1
             if path in self._bad:
                 continue
+            self._seq += 1
+            if self._last is not None and self._last[0] == path:
+                return Frame(self._last[1], self._seq, static=True)  # the same still again
             rgb = decode_image(path)
             if rgb is None:
                 self._bad.add(path)
                 log.warning("camera: %s is not a readable image; skipped", path)
                 continue
-            self._seq += 1
+            self._last = (path, rgb)
             return Frame(rgb, self._seq, cut=True)
         return None
 
@@ -248,7 +257,7 @@ class RealSense:
             import pyrealsense2 as rs
         except ImportError as exc:
             raise CameraError(
-                "pyrealsense2 is not installed; install the `lab` extra (pip install -e .[lab]) "
+                "pyrealsense2 is not installed; install the `lab` extra (.venv/bin/pip install -e .[lab]) "
                 "or choose another camera source"
             ) from exc
         pipeline = rs.pipeline()
@@ -307,7 +316,7 @@ def make_source(settings: CameraSettings, base_dir: Path | None = None) -> Sourc
     if spec.isdigit():
         return VideoCapture(int(spec), settings.loop)
     path = path_of(spec)
-    if path.is_dir():
+    if path.is_dir() or path.suffix.lower() in IMAGE_SUFFIXES:
         return ImageFolder(path, settings.loop)
     return VideoCapture(str(path), settings.loop)
 

@@ -6,7 +6,6 @@ pending registration for that id. Answered on user_forgotten."""
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 from common import topics as t
 from common.bus import Bus
@@ -22,18 +21,18 @@ log = logging.getLogger("nadine.perception.forget")
 
 def forget_in_perception(
     user_id: str, layout: DataLayout, recognizer: Recognizer | None, registrar: Registrar,
-    tracker: ActiveUserTracker, bus: Bus, pseudonym: str | None = None, log_dir: Path | None = None,
+    tracker: ActiveUserTracker, bus: Bus, pseudonym: str | None = None,
 ) -> dict[str, int]:
     """Runs on the frame-loop thread, so no frame sees half of it. The id is validated by the caller."""
     names = [n for n in [recognizer.name_of(user_id) if recognizer else None] if n]
     registrar.drop(user_id)
-    removed = forget_user_files(layout, user_id, names, pseudonym, log_dir)
+    removed = forget_user_files(layout, user_id, names, pseudonym)
     if recognizer is not None:
         recognizer.forget_name(user_id)
         recognizer.reload()
     track = tracker.track
     if track is not None and track.identity is not None and track.identity.user_id == user_id:
         track.identity = None  # re-identified against the smaller gallery on the next frame
-    log.info("forgot a user: %s", removed)  # no id: the logs were just masked
+    log.info("forgot %s: %s", user_id, removed)  # the log filter writes a pseudonym for the id
     bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=user_id, process="perception", removed=removed))
     return removed

@@ -60,6 +60,12 @@ class Recognizer:
             return Identity(None, best, embedding)
         return Identity(user_id, best, embedding, self.name_of(user_id))
 
+    def is_someone_else(self, user_id: str, embedding: np.ndarray) -> bool:
+        """The face does not match `user_id`'s stored faces (same calibrated threshold as identify);
+        False when they have no stored face to compare with."""
+        best = self.gallery.best_of(user_id, embedding)
+        return best is not None and best <= self.threshold
+
     def learn_name(self, user_id: str, user_name: str) -> None:
         self._learned_names[user_id] = user_name
 

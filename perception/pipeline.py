@@ -13,7 +13,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import cv2
@@ -40,6 +39,7 @@ from perception.capture import ViewCapture
 from perception.fer_sampler import FerSampler
 from perception.forget import forget_in_perception
 from perception.identity import Recognizer
+from perception.preview import GUI_FIX
 from perception.registration import Registrar
 from perception.selective_memory.module import NoVisualMemory, SelectiveMemory
 from perception.tracking import ActiveUserTracker, Identity, Track
@@ -76,7 +76,6 @@ class Perception:
         self, *, bus: Bus, backends: Backends, tracker: ActiveUserTracker, announcer: Announcer,
         registrar: Registrar, memory: SelectiveMemory | NoVisualMemory, capture: ViewCapture,
         identify_every_n: int, detect_max_side: int = 0, fer: FerSampler | None = None, preview: bool = False,
-        log_dir: Path | None = None,
     ) -> None:
         self.bus = bus
         self.b = backends
@@ -89,10 +88,10 @@ class Perception:
         self.detect_max_side = detect_max_side
         self.fer = fer
         self.preview = preview
-        self.log_dir = log_dir  # a forget also masks the user in the process logs
         self._stage_errors: set[tuple[str, str, str]] = set()
         self.events: queue.Queue[tuple[Callable[[Any, float], None], Any, float]] = queue.Queue()
         self._was_tracking = False
+        self._last_logged: str | None = None  # who the last "identified as" line named
         self._last_faces: list[FaceBox] | None = None
         if backends.detector is None:
             log.error("no face detector: nobody will ever be seen (see the backend error above)")
@@ -132,7 +131,7 @@ class Perception:
             log.warning("forget_user with invalid user id %r refused", msg.user_id)
             return
         forget_in_perception(msg.user_id, self.registrar.layout, self.b.recognizer, self.registrar,
-                             self.tracker, self.bus, msg.pseudonym, self.log_dir)
+                             self.tracker, self.bus, msg.pseudonym)
 
     def _on_forget_memory(self, msg: ForgetMemory, at: float) -> None:
         """Perception writes moments: it deletes the scene's files too (idempotent with interaction)
@@ -190,11 +189,11 @@ class Perception:
         if self.b.recognizer is None:
             track.identity = Identity(None, -1.0)
         else:
-            previous = track.identity
             track.identity = self.b.recognizer.identify(frame.rgb, track.box)
-            if previous is None or previous.user_id != track.identity.user_id:
-                log.info("track %d identified as %s (cos %.3f)", track.track_id,
-                         track.identity.user_id or "unknown", track.identity.best_cos)
+            who = track.identity.user_id or "unknown"
+            if who != self._last_logged:  # a folder of photos of one person logs once, not per photo
+                log.info("track %d identified as %s (cos %.3f)", track.track_id, who, track.identity.best_cos)
+                self._last_logged = who
         track.frames_since_identify = 1
         return True
 
@@ -285,8 +284,8 @@ class Perception:
             cv2.imshow(PREVIEW_WINDOW, img)
             cv2.waitKey(1)
         except cv2.error as exc:
-            log.error("preview window unavailable (%s); install opencv-python instead of the headless "
-                      "build for --preview. Continuing headless.", str(exc).splitlines()[0] if str(exc) else exc)
+            log.error("preview window unavailable (%s); for --preview: %s. Continuing headless.",
+                      str(exc).splitlines()[0] if str(exc) else exc, GUI_FIX)
             self.preview = False
 
     def run(self, camera: Camera, stop: threading.Event) -> None:

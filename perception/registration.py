@@ -3,7 +3,8 @@
 A request waits up to registration_wait_s for a visible tracked face (and for the id to be known:
 interaction mints it into user_ids.json before it publishes user_info). At most one face per
 face_store_cooldown_s and max_face_images per user; the first face of an id also stores the
-first_meeting scene. A face that is recognised as somebody else is never filed under this id.
+first_meeting scene. A face that is recognised as somebody else, or that does not match the faces
+already stored for this id, is never filed under it.
 """
 
 from __future__ import annotations
@@ -99,6 +100,11 @@ class Registrar:
         if tracked_user is not None and tracked_user != uid:
             log.warning("user_info for %s ignored: the tracked face is recognised as %s", uid, tracked_user)
             return False
+        embedding = self.recognizer.identifier.embed(rgb, box)
+        if self.recognizer.is_someone_else(uid, embedding):
+            # a name alone never opens someone's gallery: interaction gives such a speaker a new id
+            log.warning("user_info for %s ignored: the face in view does not match their stored faces", uid)
+            return False
         count = self.faces.count(uid)
         if count >= self.cfg.max_face_images:
             log.info("%s already has %d stored faces; none added", uid, count)
@@ -107,7 +113,6 @@ class Registrar:
         if last is not None and time.time() - last < self.cfg.face_store_cooldown_s:
             log.info("face of %s stored less than %.0f s ago; none added", uid, self.cfg.face_store_cooldown_s)
             return False
-        embedding = self.recognizer.identifier.embed(rgb, box)
         path = self.faces.add(uid, encode_jpeg(crop_box(rgb, box.x1, box.y1, box.x2, box.y2, self.cfg.crop_margin)), embedding,
                               self.recognizer.identifier.name, self.clock.now())
         first = count == 0

@@ -21,12 +21,12 @@ OTHER_TEXT_KINDS = ("conversation", "turn")  # listed by count only: transcripts
 
 
 def _documents(settings: NadineSettings, layout: DataLayout, user_id: str) -> list[Any]:
-    from interaction.memory.chroma_store import make_client
+    from interaction.memory.chroma_store import episodic_client
     from interaction.memory.documents import list_documents
 
     if settings.interaction.chroma.mode == "embedded" and not layout.chroma_dir.is_dir():
         return []
-    return list_documents(make_client(settings.interaction.chroma, layout.chroma_dir), user_id)
+    return list_documents(episodic_client(settings, layout), user_id)
 
 
 def facts_of(profile: Any) -> list[dict[str, Any]]:

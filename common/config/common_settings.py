@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 
 from common.config.base import Section
+
+# lower case: it also names a Chroma database and a part of every user id and topic
+ROBOT_ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 
 
 class TlsSettings(Section):
@@ -33,6 +37,9 @@ class MqttSettings(Section):
 class CommonSettings(Section):
     mqtt: MqttSettings = MqttSettings()
     topic_root: str = Field("nadine", description="NADINE_TOPIC_ROOT; e.g. nadine/robot7 for a shared broker")
+    robot_id: str | None = Field(
+        None, description="NADINE_ROBOT_ID; robots sharing a broker and a Chroma server: namespaces the topic "
+        "root (<root>/<robot_id>), new user ids (<robot_id>-YYMMDD_NNNN) and the Chroma database")
     data_dir: Path = Field(Path("interaction/db"), description="NADINE_DATA_DIR; relative to the project root")
     log_dir: Path = Field(Path("logs"), description="NADINE_LOG_DIR; one <process>.log each")
     log_level: str = Field("INFO", description="NADINE_LOG_LEVEL")
@@ -53,3 +60,18 @@ class CommonSettings(Section):
         if not v or any(c in v for c in "#+ ") or "//" in v:
             raise ValueError("must be topic segments such as 'nadine' or 'nadine/robot7' (no wildcards, spaces)")
         return v
+
+    @field_validator("robot_id")
+    @classmethod
+    def _robot(cls, v: str | None) -> str | None:
+        if v is not None and not ROBOT_ID_RE.fullmatch(v):
+            raise ValueError("must be 1-32 of a-z, 0-9 and '-', starting with a letter or digit (e.g. robot7)")
+        return v
+
+    @model_validator(mode="after")
+    def _robot_topic_root(self) -> CommonSettings:
+        """A robot's topics live under <topic_root>/<robot_id>, so robots on one broker never meet."""
+        if self.robot_id and self.topic_root.rsplit("/", 1)[-1] != self.robot_id:
+            # object.__setattr__: plain assignment would run this validator again (validate_assignment)
+            object.__setattr__(self, "topic_root", f"{self.topic_root}/{self.robot_id}")
+        return self

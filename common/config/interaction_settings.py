@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
@@ -15,7 +16,7 @@ class LlmProfile(Section):
     base_url: str | None = Field(None, description="any OpenAI-compatible server; None = the llm.base_url")
     temperature: float = Field(0.0, ge=0, le=2)
     max_tokens: int = Field(300, ge=1)
-    timeout: float | None = Field(2.5, gt=0)
+    timeout: float | None = Field(None, gt=0, description="caps one call; None = the turn budget alone")
     max_retries: int = Field(2, ge=0)
     format: Literal["json", "text"] = "text"
     vision: bool = Field(False, description="the model accepts image_url content: remembered scene images are attached")
@@ -38,11 +39,13 @@ class CircuitBreakerSettings(Section):
     cooldown_s: float = Field(30.0, gt=0, description="how long an open endpoint is left alone before one probe")
 
 
+# The turn budget (LlmBudget) bounds the agents' calls; `timeout` only caps one call further. The vision
+# question runs outside the budget, so its profile keeps a timeout.
 DEFAULT_PROFILES: dict[str, LlmProfile] = {
-    "understand_gpt": LlmProfile(format="json", max_tokens=300, timeout=2.5),
-    "response_gpt": LlmProfile(temperature=0.3, max_tokens=160, timeout=15.0, vision=True),
-    "gpt_json": LlmProfile(format="json", max_tokens=300, timeout=2.5),
-    "gpt_text": LlmProfile(max_tokens=120, timeout=2.5),
+    "understand_gpt": LlmProfile(format="json", max_tokens=300),
+    "response_gpt": LlmProfile(temperature=0.3, max_tokens=160, vision=True),
+    "gpt_json": LlmProfile(format="json", max_tokens=300),
+    "gpt_text": LlmProfile(max_tokens=120),
     "vision_gpt": LlmProfile(max_tokens=150, timeout=2.5, vision=True),
     "offline": LlmProfile(backend="offline", model="rules"),
 }
@@ -75,6 +78,8 @@ class LlmSettings(Section):
     def _profiles_over_defaults(cls, data: Any) -> Any:
         if not isinstance(data, dict) or not isinstance(data.get("profiles"), dict):
             return data
+        if all(isinstance(p, LlmProfile) for p in data["profiles"].values()):
+            return data  # already merged (re-validation on assignment)
         merged: dict[str, Any] = {name: p.model_dump(exclude_unset=True) for name, p in DEFAULT_PROFILES.items()}
         for name, given in data["profiles"].items():
             given = given.model_dump(exclude_unset=True) if isinstance(given, LlmProfile) else given
@@ -162,6 +167,9 @@ class ChromaSettings(Section):
     mode: Literal["embedded", "http"] = "embedded"
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
+    server_persist_dir: Path | None = Field(
+        None, description="NADINE_CHROMA_SERVER_PATH; the server's `chroma run --path` folder when this machine "
+        "reaches it: a forget vacuums it (else deleted rows linger in the server's free pages)")
 
 
 class StudySettings(Section):
@@ -172,7 +180,6 @@ class StudySettings(Section):
 
 
 class InteractionSettings(Section):
-    pipeline_mode: Literal["merged", "legacy"] = Field("merged", description="NADINE_PIPELINE_MODE")
     enable_vision_agent: bool = Field(True, description="NADINE_ENABLE_VISION_AGENT")
     enable_memory_agents: bool = Field(True, description="NADINE_ENABLE_MEMORY_AGENTS")
     default_language: str = "en-US"
@@ -180,6 +187,15 @@ class InteractionSettings(Section):
     name_high_similarity: float = Field(0.8, ge=0, le=1)
     name_low_similarity: float = Field(0.6, ge=0, le=1)
     vision_capture_timeout_s: float = Field(3.0, gt=0)
+    presence_grace_s: float = Field(
+        30.0, ge=0, description="NADINE_PRESENCE_GRACE_S; out of view for less than this and back: same session")
+    knowledge_thresholds: dict[str, float] = Field(
+        {"minilm_onnx": 0.333}, description="per text embedder: a knowledge chunk less similar to the question "
+        "is no answer (python -m scripts.eval.knowledge_relevance --write); an embedder without one answers "
+        "with the nearest chunk")
+    profile_facts: Literal["spacy_parse", "rules"] = Field(
+        "spacy_parse", description="how position/company/location are read from self-descriptions offline"
+    )
     llm: LlmSettings = LlmSettings()
     visual_memory: VisualMemorySettings = VisualMemorySettings()
     retrieval: RetrievalSettings = RetrievalSettings()

@@ -20,7 +20,7 @@ class OpenAIEmbedder:
         try:
             import openai
         except ImportError:
-            raise BackendUnavailable(self.name, "the openai package is missing", "pip install openai") from None
+            raise BackendUnavailable(self.name, "the openai package is missing", ".venv/bin/pip install openai") from None
         key = os.environ.get(api_key_env)
         if not key and base_url is None:
             raise BackendUnavailable(

@@ -59,17 +59,26 @@ class Gallery:
     def __len__(self) -> int:
         return len(self.user_ids)
 
-    def best_match(self, embedding: np.ndarray) -> tuple[str | None, float]:
-        """(user_id, cosine) of the most similar stored face; (None, -1.0) for an empty gallery."""
-        if not self.user_ids:
-            return None, -1.0
+    def _similarities(self, embedding: np.ndarray) -> np.ndarray | None:
         vec = np.asarray(embedding, dtype=np.float32).ravel()
         norm = float(np.linalg.norm(vec))
-        if norm == 0 or vec.shape[0] != self.matrix.shape[1]:
+        if not self.user_ids or norm == 0 or vec.shape[0] != self.matrix.shape[1]:
+            return None
+        return self.matrix @ (vec / norm)
+
+    def best_match(self, embedding: np.ndarray) -> tuple[str | None, float]:
+        """(user_id, cosine) of the most similar stored face; (None, -1.0) for an empty gallery."""
+        sims = self._similarities(embedding)
+        if sims is None:
             return None, -1.0
-        sims = self.matrix @ (vec / norm)
         i = int(np.argmax(sims))
         return self.user_ids[i], float(sims[i])
+
+    def best_of(self, user_id: str, embedding: np.ndarray) -> float | None:
+        """Cosine of the most similar stored face of `user_id`; None when they have none here."""
+        sims = self._similarities(embedding)
+        rows = [i for i, uid in enumerate(self.user_ids) if uid == user_id]
+        return None if sims is None or not rows else float(sims[rows].max())
 
 
 class FaceStore:
@@ -78,12 +87,13 @@ class FaceStore:
 
     def images(self, user_id: str) -> list[Path]:
         folder = self.layout.faces_dir(user_id)
-        if not folder.is_dir():
+        try:
+            return sorted(
+                p for p in folder.iterdir()
+                if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith(".")
+            )
+        except FileNotFoundError:  # no faces yet, or a forget renamed the folder away just now
             return []
-        return sorted(
-            p for p in folder.iterdir()
-            if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith(".")
-        )
 
     def count(self, user_id: str) -> int:
         return len(self.images(user_id))

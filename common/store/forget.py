@@ -26,7 +26,7 @@ from pathlib import Path
 
 from common.store.atomic import TMP_PREFIX, atomic_write_bytes, file_lock, read_json
 from common.store.faces import FaceStore
-from common.store.ids import validate_user_id
+from common.store.ids import UNSCRUBBABLE_NAMES, validate_user_id
 from common.store.layout import DataLayout
 from common.store.profiles import ProfileStore
 from common.store.scenes import SCENE_ID_RE, SceneStore
@@ -34,8 +34,6 @@ from common.store.scenes import SCENE_ID_RE, SceneStore
 log = logging.getLogger("nadine.store.forget")
 
 PSEUDONYM_PREFIX = "forgotten-"
-# names too generic to scrub from free text without mangling every other record
-_UNSCRUBBABLE_NAMES = {"", "unknown", "none", "null", "user", "nadine"}
 _CHROMA_SQLITE = "chroma.sqlite3"
 
 
@@ -50,7 +48,7 @@ def known_names(layout: DataLayout, user_id: str, also: Iterable[str] = ()) -> s
     info = read_json(layout.user_info_file(user_id), default={})
     if isinstance(info, dict) and isinstance(info.get("user_name"), str):
         names.add(info["user_name"])
-    return {n.strip() for n in names if n and n.strip().casefold() not in _UNSCRUBBABLE_NAMES}
+    return {n.strip() for n in names if n and n.strip().casefold() not in UNSCRUBBABLE_NAMES}
 
 
 def remove_user_folder(layout: DataLayout, user_id: str) -> dict[str, int]:
@@ -68,7 +66,11 @@ def remove_user_folder(layout: DataLayout, user_id: str) -> dict[str, int]:
         folder.rename(doomed)
     except FileNotFoundError:
         return counts
-    shutil.rmtree(doomed, ignore_errors=True)
+    # a writer that resolved the old path just before the rename may still drop a file in: go again
+    for _ in range(3):
+        shutil.rmtree(doomed, ignore_errors=True)
+        if not doomed.exists():
+            break
     return counts
 
 
@@ -211,33 +213,11 @@ def _looks_like_segment(name: str) -> bool:
     return bool(_SEGMENT_RE.match(name))
 
 
-def mask_logs(log_dir: Path, user_id: str, names: Iterable[str]) -> int:
-    """Overwrite the user's id and names with '#' in every log file under log_dir, in place and at the
-    same length: the running processes keep appending to these files (a rename would cut them off)."""
-    patterns = _scrub_patterns(user_id, set(names))
-    changed = 0
-    for path in sorted(p for p in log_dir.rglob("*") if p.is_file()) if log_dir.is_dir() else []:
-        try:
-            data = path.read_bytes()
-            spans = [m.span() for pat in patterns for m in pat.finditer(data)]
-            if not spans:
-                continue
-            with open(path, "r+b") as fh:
-                for start, end in spans:
-                    fh.seek(start)
-                    fh.write(b"#" * (end - start))
-            changed += 1
-        except OSError as exc:
-            log.warning("could not mask a log file %s: %s", path, exc)
-    return changed
-
-
 def forget_user_files(
     layout: DataLayout, user_id: str, names: Iterable[str] = (), pseudonym: str | None = None,
-    log_dir: Path | None = None,
 ) -> dict[str, int]:
-    """Everything on disk outside Chroma: user folder, user_ids.json entry, captures, study logs, and
-    the id and names in the process logs under log_dir (which normally lies outside the data root).
+    """Everything on disk outside Chroma: user folder, user_ids.json entry, captures, study logs.
+    Process logs need nothing: they never held the id or a name (common/logs.py PseudonymFilter).
 
     Raises InvalidUserId for an id that is not a safe folder name (nothing is touched then).
     """
@@ -247,7 +227,5 @@ def forget_user_files(
     counts["user_ids"] = int(ProfileStore(layout).remove_id(user_id))
     counts["captures"] = clear_captures(layout)
     counts["study_log_files"] = pseudonymise_study_logs(layout, user_id, names, pseudonym or new_pseudonym())
-    log.info("forgot a user on disk: %s", counts)  # no id or name: this line lands in a log masked next
-    if log_dir is not None:
-        counts["log_files"] = mask_logs(log_dir, user_id, names)
+    log.info("forgot %s on disk: %s", user_id, counts)  # the log filter writes a pseudonym for the id
     return counts

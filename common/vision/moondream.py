@@ -39,7 +39,7 @@ class MoondreamCaptioner:
             raise BackendUnavailable(
                 NAME,
                 f"Moondream2's code needs {e.name or e}",
-                f"pip install {e.name}" if e.name else f"install what this names: {e}",
+                f".venv/bin/pip install {e.name}" if e.name else f"install what this names: {e}",
             ) from e
         self._model = model.eval()
         self.revision = revision

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from common.emotions import canonical_label
 from common.vision.base import Caption, CaptionFacts, SceneLabeller
 
 NAME = "tags"
-# how the paper's emotion labels (and the LLM's synonyms) read after "looking ..."
+# how an emotion reads after "looking ...": the appraisal labels (facial labels and synonyms are read
+# into them by common.emotions), and contempt, the facial label with no appraisal counterpart
 EMOTION_PHRASES = {
-    "happy": "looking happy", "joy": "looking happy", "sad": "looking sad", "sadness": "looking sad",
-    "surprise": "looking surprised", "surprised": "looking surprised", "fear": "looking afraid",
-    "fearful": "looking afraid", "disgust": "looking disgusted", "disgusted": "looking disgusted",
-    "anger": "looking angry", "angry": "looking angry", "contempt": "looking contemptuous",
+    "happy": "looking happy", "sad": "looking sad", "surprised": "looking surprised", "fearful": "looking afraid",
+    "disgusted": "looking disgusted", "angry": "looking angry", "contempt": "looking contemptuous",
     "neutral": "with a neutral expression",
 }  # fmt: skip
 
@@ -24,7 +24,7 @@ def people_phrase(facts: CaptionFacts) -> str:
     if count == 0:
         return "no one in view"
     emotion = (facts.emotion or "").strip().lower()
-    mood = EMOTION_PHRASES.get(emotion, f"looking {emotion}") if emotion else ""
+    mood = EMOTION_PHRASES.get(canonical_label(emotion) or emotion, f"looking {emotion}") if emotion else ""
     details = ", ".join(d for d in (facts.user_name, mood) if d)
     if count == 1:
         return f"a person ({details})" if details else "a person"

@@ -25,6 +25,7 @@ from interaction.llm.json_answer import repair_messages, validated
 from interaction.memory.contracts import MemoryServices
 from interaction.profiles import ProfileKeeper
 from interaction.search import WebSearch
+from interaction.state import TurnState
 from interaction.turn_understanding import TurnUnderstanding
 
 log = logging.getLogger("nadine.interaction.agents")
@@ -44,7 +45,7 @@ class AgentDeps:
     search: WebSearch
     affect: AffectState = field(default_factory=AffectState)
     # called right after understanding (the DM publishes AFFECT_STATE from it)
-    on_understood: Callable[[dict, TurnUnderstanding], None] = lambda state, u: None
+    on_understood: Callable[[TurnState, TurnUnderstanding], None] = lambda state, u: None
     timings: dict[str, float] = field(default_factory=dict)
     turn_offline: bool = False  # set for the rest of a turn after an endpoint failure
     budget: TurnBudget = field(init=False)

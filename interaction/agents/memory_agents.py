@@ -13,6 +13,7 @@ from interaction.offline import fact_changes
 from interaction.offline.extract import extract_profile
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
+from interaction.state import TurnState
 
 log = logging.getLogger("nadine.interaction.memory_agents")
 
@@ -33,7 +34,7 @@ def extract(deps: AgentDeps, text: str, identity: Identity, history: list[tuple[
     return extract_profile(text)
 
 
-def update_profile(deps: AgentDeps, state: dict) -> dict:
+def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     if state.get("name_confirmation") or not deps.settings.interaction.enable_memory_agents:
         return {}
     identity: Identity = state["identity"]
@@ -80,7 +81,7 @@ def _with_changes(update: MemoryUpdate, changes: list[FactChange]) -> MemoryUpda
     return MemoryUpdate.model_validate(data)
 
 
-def retrieve(deps: AgentDeps, state: dict) -> RetrievalResult | None:
+def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
     identity: Identity = state["identity"]
     if deps.services is None or not deps.settings.interaction.enable_memory_agents or not identity.known:
         return None

@@ -7,6 +7,7 @@ import logging
 
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.llm.reply_text import spoken_part
+from interaction.memory_requests import recall_facts, volunteered_fact
 from interaction.names import confirmation_question
 from interaction.offline.replies import offline_reply
 from interaction.prompts import (
@@ -19,13 +20,14 @@ from interaction.prompts import (
     response_messages,
 )
 from interaction.reply_inputs import ReplyInputs
+from interaction.state import TurnState
 
 log = logging.getLogger("nadine.interaction.response")
 
 AGENT = "response_agent"
 
 
-def reply_inputs(deps: AgentDeps, state: dict) -> ReplyInputs:
+def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
     u = state["understanding"]
     retrieval = state.get("retrieval")
     recall = bool(state.get("is_recall"))
@@ -40,6 +42,7 @@ def reply_inputs(deps: AgentDeps, state: dict) -> ReplyInputs:
         identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
         # text memories reach the prompt on recall turns only ([P])
         recall=retrieval.recall if retrieval and recall else None,
+        fact=recall_facts(deps, state) if recall else volunteered_fact(deps, state),
         search=state.get("search_results"), vision=state.get("vision_results"),
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),
         history=list(state.get("messages") or [])[-deps.settings.interaction.conversation_limit:],
@@ -47,13 +50,14 @@ def reply_inputs(deps: AgentDeps, state: dict) -> ReplyInputs:
     )
 
 
-def respond(deps: AgentDeps, state: dict) -> str:
+def respond(deps: AgentDeps, state: TurnState) -> str:
     r = reply_inputs(deps, state)
     if r.confirmation:
         return confirmation_question(r.confirmation)
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
     if model is not None:
-        image = image_data_url(deps.layout, r.scene.image_path) if r.scene and model.profile.vision else None
+        image = image_data_url(deps.layout, r.scene.image_path) if r.scene and r.scene.image_path \
+            and model.profile.vision else None
         messages = response_messages(r, image)
         answer = deps.ask(AGENT, messages, json_mode=False, phase=RESPONSE, stop=REPLY_STOPS)
         if answer:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from interaction.agents.context import AgentDeps
+from interaction.state import TurnState
 from interaction.turn_understanding import PlanStep
 
 log = logging.getLogger("nadine.interaction.tools")
@@ -12,7 +13,7 @@ log = logging.getLogger("nadine.interaction.tools")
 VISION_OFF = "My camera answers are switched off right now, so I cannot say what I see."
 
 
-def take_step(state: dict, agent: str) -> tuple[str, list[PlanStep]]:
+def take_step(state: TurnState, agent: str) -> tuple[str, list[PlanStep]]:
     """The query of this agent's step and the plan without it."""
     plan = list(state.get("plan_steps") or [])
     for i, step in enumerate(plan):
@@ -21,12 +22,12 @@ def take_step(state: dict, agent: str) -> tuple[str, list[PlanStep]]:
     return state["text"], plan
 
 
-def search(deps: AgentDeps, state: dict) -> dict:
+def search(deps: AgentDeps, state: TurnState) -> dict:
     query, rest = take_step(state, "search_agent")
     return {"search_results": deps.search.search(query), "plan_steps": rest}
 
 
-def knowledge(deps: AgentDeps, state: dict) -> dict:
+def knowledge(deps: AgentDeps, state: TurnState) -> dict:
     query, rest = take_step(state, "knowledge_rag_agent")
     found = None
     if deps.services is not None:
@@ -37,7 +38,7 @@ def knowledge(deps: AgentDeps, state: dict) -> dict:
     return {"knowledge_retrieval": found, "plan_steps": rest}
 
 
-def vision(deps: AgentDeps, state: dict) -> dict:
+def vision(deps: AgentDeps, state: TurnState) -> dict:
     query, rest = take_step(state, "vision_agent")
     if not deps.settings.interaction.enable_vision_agent or deps.services is None:
         return {"vision_results": VISION_OFF, "plan_steps": rest}

@@ -7,9 +7,11 @@ from typing import Any
 
 from interaction.agents.context import AgentDeps
 from interaction.guards import GuardContext, apply_guards
+from interaction.memory_intent.classifier import classify
 from interaction.offline import understand_rules as offline
 from interaction.prompts import UNDERSTAND_SYSTEM, history_text
-from interaction.turn_understanding import INTENTS, Emotion, PlanStep, TurnUnderstanding
+from interaction.state import TurnState
+from interaction.turn_understanding import INTENTS, RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 log = logging.getLogger("nadine.interaction.understand")
 
@@ -40,6 +42,8 @@ def apply_pins(u: TurnUnderstanding, pins: dict[str, Any], text: str) -> TurnUnd
             update["emotion"] = Emotion(label=offline.REACTION[felt.label], intensity=felt.intensity * 0.8)
     if pins.get("is_recall") is not None:
         update["is_recall"] = bool(pins["is_recall"])
+        if update["is_recall"] != (u.memory_intent in RECALL_INTENTS):
+            update["memory_intent"] = "recall" if update["is_recall"] else "statement"
     if pins.get("intent") in INTENTS:
         update["intent"] = pins["intent"]
         if pins["intent"] in ("first_greeting", "end_conversation"):
@@ -47,7 +51,7 @@ def apply_pins(u: TurnUnderstanding, pins: dict[str, Any], text: str) -> TurnUnd
     return u.model_copy(update=update) if update else u
 
 
-def understand(deps: AgentDeps, state: dict) -> TurnUnderstanding:
+def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
     text = state["text"]
     identity = state["identity"]
     pending = bool(state.get("name_confirmation"))
@@ -55,6 +59,9 @@ def understand(deps: AgentDeps, state: dict) -> TurnUnderstanding:
     try:
         # a pending name confirmation decides the intent before any model call ([P])
         u = None if pending else _from_model(deps, text, state.get("messages", []))
+        if u is not None and u.memory_intent is None and not u.is_recall:
+            # a model that gave no memory intent: the classifier is its fallback, never its judge
+            u = u.model_copy(update={"memory_intent": classify(text).intent})
         u = apply_guards(u or offline.understand(text), text, ctx)
     except Exception:  # the turn must still be answered
         log.exception("understanding failed; answering with a single safe response step")

@@ -26,7 +26,8 @@ class LlmUnusable(LlmError):
 
 
 class LlmSkipped(LlmError):
-    """No call was made: the budget is spent or the endpoint's circuit breaker is open."""
+    """Nothing the endpoint is to blame for: the budget was spent (before or while waiting), or the
+    request cannot be sent to it (an image for a text-only model with no caption)."""
 
 
 class LlmCircuitOpen(LlmSkipped):

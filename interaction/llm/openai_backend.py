@@ -26,12 +26,18 @@ log = logging.getLogger("nadine.interaction.llm")
 # optional request features, in the order they are given up when a server refuses a request
 CONTENT_PARTS, JSON_MODE, STOP = "content parts", "JSON mode", "stop sequences"
 DEGRADE_ORDER = (CONTENT_PARTS, JSON_MODE, STOP)
-# statuses with which servers refuse a request's shape: llama.cpp's server answers 500 when its chat
-# template cannot render list content; others say 400 or 422
-SHAPE_REFUSALS = {400, 415, 422, 500, 501}
+# statuses with which servers refuse a request's shape: 400 / 422 mostly; llama.cpp's server answers 500
+# when its chat template cannot render list content. A 500 is not taken as refusing JSON mode or stop
+# sequences (it is more often transient, and the feature would be given up for good).
+CLIENT_REFUSALS = {400, 415, 422, 501}
+REFUSALS = {CONTENT_PARTS: CLIENT_REFUSALS | {500}, JSON_MODE: CLIENT_REFUSALS, STOP: CLIENT_REFUSALS}
 TRANSIENT = {429, 500, 502, 503, 504}
 MIN_ATTEMPT_S = 0.05  # less time than this left: no new attempt
+# A timeout counts against the endpoint only when the call had (nearly) the whole allowance; the tail of
+# a budget that earlier answers used up says nothing about the endpoint.
+FULL_ALLOWANCE = 0.9
 CONNECT_S = 10.0
+DEFAULT_TIMEOUT_S = 60.0  # a call outside any turn budget, from a profile with no timeout
 BACKOFF_S = 0.25
 MAX_STOPS = 4  # OpenAI's limit
 JSON_INSTRUCTION = "Answer with one JSON object only, no other text."
@@ -95,7 +101,7 @@ class OpenAIChat:
         """The model's answer text. Raises LlmSkipped (breaker open, no time left, or a text-only
         server and an image with no caption to stand in for it), LlmTimeout, LlmError (down,
         refused) or LlmUnusable (an empty answer)."""
-        deadline = deadline or Deadline(self.profile.timeout or 60.0)
+        deadline = deadline or Deadline(self.profile.timeout or DEFAULT_TIMEOUT_S)
         breaker = self.endpoint.breaker
         if not breaker.allow():
             raise LlmCircuitOpen(f"{self._name()}: circuit open")
@@ -148,7 +154,8 @@ class OpenAIChat:
         dropped: set[str] = set()
         attempt, last_error = 0, None
         while True:
-            timeout = min(self.profile.timeout or 60.0, deadline.remaining())
+            allowance = min(self.profile.timeout or deadline.seconds, deadline.seconds)
+            timeout = min(allowance, deadline.remaining())
             if timeout < MIN_ATTEMPT_S:
                 raise last_error or LlmSkipped(f"{self._name()}: no time left in this turn's budget")
             try:
@@ -157,10 +164,12 @@ class OpenAIChat:
                     timeout=httpx.Timeout(timeout, connect=min(timeout, CONNECT_S)))
                 break
             except openai.APITimeoutError:
+                if timeout < FULL_ALLOWANCE * allowance:  # an earlier call used most of the budget
+                    raise LlmSkipped(f"{self._name()}: the budget ran out ({timeout:.1f} s were left)") from None
                 raise LlmTimeout(f"{self._name()}: no answer within {timeout:.1f} s") from None
             except openai.APIStatusError as exc:
-                refused = next((f for f in DEGRADE_ORDER if f in active), None)
-                if exc.status_code in SHAPE_REFUSALS and refused:
+                refused = next((f for f in DEGRADE_ORDER if f in active and exc.status_code in REFUSALS[f]), None)
+                if refused:
                     active.discard(refused)
                     dropped.add(refused)
                     continue  # the same request without that feature, at once

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 ECHO_WORDS = 8
 TEMPLATE_DELIMITERS = ("<|", "|>")
 _WORD = re.compile(r"\w+(?:'\w+)?")
+# a later line in the transcript's "Speaker: text" shape: a short capitalised label, a colon, a space
+_SPEAKER_LINE = re.compile(r"\n[ \t]*[A-Z][\w .'-]{0,30}:[ \t]")
 
 
 def _ngrams(words: Sequence[str], n: int) -> set[tuple[str, ...]]:
@@ -28,6 +30,7 @@ def spoken_part(answer: str, *, labels: Sequence[str], own_label: str, headings:
     while text.startswith(own):  # the model announced itself: what follows is the reply
         text = text[len(own):].lstrip()
     cuts = [text.find(marker) for marker in (*(f"{label}:" for label in labels), *TEMPLATE_DELIMITERS)]
+    cuts += [m.start() for m in [_SPEAKER_LINE.search(text)] if m]
     cuts += [m.start() for heading in headings for m in [re.search(rf"(?m)^\s*{re.escape(heading)}\b", text)] if m]
     seen = set().union(*(_ngrams(_WORD.findall(i.lower()), ECHO_WORDS) for i in instructions)) if instructions else set()
     words = list(_WORD.finditer(text))

@@ -14,8 +14,10 @@ from chromadb.api.models.Collection import Collection
 from chromadb.config import Settings
 from chromadb.errors import NotFoundError
 
+from common.config import NadineSettings
 from common.config.interaction_settings import ChromaSettings
 from common.embedding.chroma import NadineEmbeddingFunction, function_id, persisted_embedder
+from common.store.layout import DataLayout
 
 log = logging.getLogger("nadine.memory.chroma")
 
@@ -27,13 +29,45 @@ def _cosine() -> dict[str, Any]:
     return {"hnsw": {"space": "cosine"}}
 
 
-def make_client(settings: ChromaSettings, path: Path) -> ClientAPI:
-    """Embedded (PersistentClient at `path`) or a `chroma run` server (settings.host/port)."""
+def robot_database(robot_id: str | None) -> str | None:
+    """The Chroma database of one robot of a fleet on a shared server (None: the default database)."""
+    return f"nadine-{robot_id}" if robot_id else None
+
+
+def make_client(settings: ChromaSettings, path: Path, database: str | None = None) -> ClientAPI:
+    """Embedded (PersistentClient at `path`) or a `chroma run` server (settings.host/port), there in
+    `database` (created on first use) when robots share the server."""
     chroma_settings = Settings(anonymized_telemetry=False)
     if settings.mode == "http":
-        return chromadb.HttpClient(host=settings.host, port=settings.port, settings=chroma_settings)
+        if database is None:
+            return chromadb.HttpClient(host=settings.host, port=settings.port, settings=chroma_settings)
+        admin = chromadb.AdminClient(Settings(
+            anonymized_telemetry=False, chroma_api_impl="chromadb.api.fastapi.FastAPI",
+            chroma_server_host=settings.host, chroma_server_http_port=settings.port))
+        try:
+            admin.get_database(database)
+        except NotFoundError:
+            admin.create_database(database)
+        return chromadb.HttpClient(host=settings.host, port=settings.port, settings=chroma_settings,
+                                   database=database)
     path.mkdir(parents=True, exist_ok=True)
     return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+
+
+def episodic_client(settings: NadineSettings, layout: DataLayout) -> ClientAPI:
+    """The episodic store's client: the data root's Chroma folder, or this robot's database on a server."""
+    return make_client(settings.interaction.chroma, layout.chroma_dir, robot_database(settings.common.robot_id))
+
+
+def episodic_persist_dir(settings: ChromaSettings, local: Path) -> Path | None:
+    """Where the episodic documents lie on disk, for the purge after a forget: the local folder, the
+    server's folder when configured, else None (a remote server keeps deleted rows until it vacuums)."""
+    if settings.mode == "embedded":
+        return local
+    if settings.server_persist_dir is None:
+        log.warning("chroma server at %s:%d: set interaction.chroma.server_persist_dir so a forget also "
+                    "vacuums its files; until then deleted rows linger in its free pages", settings.host, settings.port)
+    return settings.server_persist_dir
 
 
 def collection_name(user_id: str) -> str:

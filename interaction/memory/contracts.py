@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel
 
 from common.messages import RecallReport
+
+if TYPE_CHECKING:
+    from interaction.memory.explicit_memories import ExplicitMemories
 
 
 class EpisodicSave(BaseModel):
@@ -73,6 +76,8 @@ class RetrievalResult:
 
 
 class MemoryServices(Protocol):
+    explicit: ExplicitMemories  # facts the person asked Nadine to remember (kind explicit_memory)
+
     def retrieve(self, user_id: str, query: str, is_recall: bool) -> RetrievalResult:
         """Episode + conversation queries on the latest message and visual scene retrieval, for a
         known user only. Never returns another user's memory."""

@@ -14,6 +14,8 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -70,6 +72,13 @@ class EpisodicMemory:
 
     def _collection(self, user_id: str, create: bool) -> Collection | None:
         return open_collection(self._client, collection_name(user_id), self._function, create=create)
+
+    @contextmanager
+    def locked_collection(self, user_id: str, create: bool) -> Iterator[Collection | None]:
+        """The user's collection (None: none yet, or an invalid id) under this store's lock, for the
+        other kinds of document that live in it (interaction/memory/explicit_memories.py)."""
+        with self._lock:
+            yield self._collection(user_id, create) if is_valid_user_id(user_id) else None
 
     def save(
         self, user_id: str, user_name: str, transcript: list[TranscriptTurn], summary: EpisodicSave

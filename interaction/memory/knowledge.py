@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -26,6 +27,16 @@ TOP_K = 3
 SUFFIXES = {".md", ".markdown", ".txt"}
 SHIPPED = Path(__file__).resolve().parents[1] / "knowledge"
 _HEADERS = [("#", "h1"), ("##", "h2")]
+CANDIDATES = 20  # chunks fetched per query form before the two are averaged
+_SECOND_PERSON = [(re.compile(r"\byourself\b", re.I), "Nadine"), (re.compile(r"\byour\b", re.I), "Nadine's"),
+                  (re.compile(r"\byou\b", re.I), "Nadine")]
+
+
+def about_nadine(question: str) -> str:
+    """The question as one about Nadine, whom it addresses ("who built you?" -> "who built Nadine?")."""
+    for pattern, name in _SECOND_PERSON:
+        question = pattern.sub(name, question)
+    return question
 
 
 def seed_rag_files(rag_dir: Path) -> list[Path]:
@@ -111,6 +122,14 @@ class KnowledgeBase:
 
     def query(self, text: str, k: int = TOP_K) -> list[str]:
         """The k chunks nearest to the question, best first."""
+        return [chunk for chunk, _ in self.scored(text, k)]
+
+    def scored(self, text: str, k: int = TOP_K) -> list[tuple[str, float]]:
+        """(chunk, similarity to the question) for the k nearest chunks, best first. The similarity is
+        the mean cosine of the question as asked and as a question about Nadine ("how old are you?"
+        -> "how old are Nadine?"): the knowledge speaks of Nadine in the third person, people ask her
+        in the second (scripts/eval/knowledge_relevance measured the mean to separate questions the
+        knowledge answers from the rest best)."""
         if not text.strip():
             return []
         with self._lock:
@@ -118,11 +137,25 @@ class KnowledgeBase:
                 collection = self._ensure()
                 if collection is None:
                     return []
-                res = collection.query(query_texts=[text], n_results=min(k, collection.count()), include=["documents"])
+                n = min(max(k, CANDIDATES), collection.count())
+                res = collection.query(query_texts=[text, about_nadine(text)], n_results=n,
+                                       include=["documents", "distances"])
             except EmbeddingFailed as exc:
                 log.warning("knowledge retrieval skipped: %s", exc)
                 return []
-        return [d for d in res["documents"][0] if d]
+        # the collection's space is cosine: similarity = 1 - distance; a chunk one query did not
+        # return counts with that query's lowest similarity
+        per_query = [dict(zip(docs, (1.0 - float(d) for d in dists), strict=True))
+                     for docs, dists in zip(res["documents"], res["distances"], strict=True)]
+        chunks = {c for found in per_query for c in found if c}
+        mean = {c: sum(found.get(c, min(found.values())) for found in per_query) / len(per_query) for c in chunks}
+        return sorted(mean.items(), key=lambda item: -item[1])[:k]
+
+    def relevant(self, text: str, threshold: float, k: int = TOP_K) -> str | None:
+        """The chunks at least `threshold` similar to the question, best first (None: the knowledge
+        does not answer it, and Nadine says she does not know rather than read an unrelated chunk)."""
+        chunks = [chunk for chunk, similarity in self.scored(text, k) if similarity >= threshold]
+        return "\n\n".join(chunks) if chunks else None
 
     def answer(self, text: str) -> str | None:
         """The chunks flattened to one text for the prompt, or None."""

@@ -20,17 +20,18 @@ from common.clock import Clock
 from common.config import NadineSettings
 from common.embedding.base import TextEmbedder
 from common.embedding.chroma import NadineEmbeddingFunction
-from common.embedding.registry import build_text_embedder, offline_text_embedder
+from common.embedding.registry import build_text_embedder, offline_text_embedder, profile_key
 from common.messages import RecalledMemory, RecallReport
 from common.store.ids import is_valid_user_id
 from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
 from common.vision.base import BackendUnavailable
-from interaction.agents.vision import VisionAgent
-from interaction.memory.chroma_store import make_client
+from interaction.current_view import VisionAgent
+from interaction.memory.chroma_store import episodic_client, make_client
 from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.documents import Deleted
 from interaction.memory.episodic import EpisodicMemory
+from interaction.memory.explicit_memories import ExplicitMemories
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
 from interaction.memory.observation import should_store, store_observation
@@ -73,9 +74,10 @@ class LocalMemoryServices:
         # text memory stays local whatever the retrieval embedder (reference §8 item 11)
         recall = settings.interaction.retrieval.recall
         self.episodic = EpisodicMemory(
-            make_client(settings.interaction.chroma, layout.chroma_dir), NadineEmbeddingFunction(offline), clock,
+            episodic_client(settings, layout), NadineEmbeddingFunction(offline), clock,
             context_turns=recall.context_turns,
         )
+        self.explicit = ExplicitMemories(self.episodic, clock)
         self.text_pools = TextPools(self.episodic, offline.name, offline.dim)
         seed_rag_files(layout.rag_files_dir)
         self.knowledge_base = KnowledgeBase(
@@ -84,6 +86,10 @@ class LocalMemoryServices:
         )
         self.scene_index = SceneIndex(settings, self.scenes, active, offline)
         self.core = self._core(settings, offline)
+        self.knowledge_threshold = settings.interaction.knowledge_thresholds.get(profile_key(active))
+        if self.knowledge_threshold is None:
+            log.warning("no knowledge threshold for embedder %s (python -m scripts.eval.knowledge_relevance): "
+                        "every question about Nadine gets the nearest knowledge", profile_key(active))
         self.vision = VisionAgent(settings, layout, bus, clock) if bus is not None else None
 
     @staticmethod
@@ -177,7 +183,8 @@ class LocalMemoryServices:
         return self.episodic.save(user_id, user_name, transcript, summary)
 
     def knowledge(self, query: str) -> str | None:
-        return self.knowledge_base.answer(query)
+        return self.knowledge_base.relevant(query, self.knowledge_threshold if self.knowledge_threshold is not None
+                                            else float("-inf"))
 
     def look(self, question: str, user_id: str | None, is_recall: bool) -> str:
         if self.vision is None or not self.settings.interaction.enable_vision_agent:

@@ -185,6 +185,8 @@ class SceneIndex:
         meta = self._store.read(path)
         if meta is None or not meta.description.strip() or not meta.retrieval_text:
             return None
+        if meta.text_only:
+            return meta  # no image to check: found by its text like any other scene
         try:
             image = self._layout.inside(meta.image_path)
             if self._layout.scenes_dir(user_id) not in image.parents:

@@ -1,4 +1,8 @@
-"""Rule-based profile extraction: "my name is / I'm … / call me / I work at / I live in / I like …".
+"""Profile extraction: name, hobbies and interests by rules ("my name is / call me / I like …"); the
+work and place fields (position, company, location) from the spaCy parse reader
+(interaction/offline/self_description.py) when `interaction.profile_facts` is `spacy_parse` (the
+default; it measured 92.5 / 94.9 % field accuracy on dev / test against the rules' 72.7 / 73.2 %,
+python -m scripts.eval.profile_facts), else, or when spaCy cannot load, by the rules below.
 
 Only currently-true, present-tense self statements become profile fields ([P] rule): "I worked at",
 "I lived in", "I used to" are memories and are left to the episode summary. Questions never fill
@@ -7,10 +11,14 @@ fields ("do you know where I live?").
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 
 from interaction import cues
 from interaction.profiles import MemoryUpdate
+
+log = logging.getLogger("nadine.interaction.extract")
 
 _I = re.IGNORECASE
 _NAME_REST = r"[A-Za-zÀ-ÖØ-öø-ÿ'\-]*"
@@ -114,13 +122,71 @@ def _items(value: str) -> list[str]:
     return items
 
 
-def extract_profile(text: str) -> MemoryUpdate:
+def extract_profile_rules(text: str) -> MemoryUpdate:
     update: dict = {"user_name": extract_name(text), "hobbies": [], "interests": []}
     for sentence in _statements(text):
         _lists(sentence, update)
         for clause in _clauses(sentence):
             _facts(clause, update)
     return MemoryUpdate.model_validate(update)
+
+
+class _ReaderSlot:
+    """The configured work/place reader, loaded once per process (a 4-8 s load, done off the turn
+    path by warm_up() at start-up)."""
+
+    def __init__(self) -> None:
+        self.backend = "spacy_parse"
+        self._reader = None
+        self._loaded = False
+        self._lock = threading.Lock()
+
+    def use(self, backend: str) -> None:
+        with self._lock:
+            self.backend, self._reader, self._loaded = backend, None, False
+
+    def get(self):  # noqa: ANN201 - SelfDescriptionReader | None
+        with self._lock:
+            if not self._loaded:
+                self._loaded = True
+                if self.backend == "spacy_parse":
+                    self._reader = _load_reader()
+            return self._reader
+
+
+def _load_reader():  # noqa: ANN202
+    from common.embedding.registry import offline_text_embedder
+    from common.vision.base import BackendUnavailable
+    from interaction.offline.self_description import ParserUnavailable, SelfDescriptionReader, load_parser
+
+    try:
+        return SelfDescriptionReader(load_parser(), offline_text_embedder().embed)
+    except (ParserUnavailable, BackendUnavailable) as exc:
+        log.warning("profile facts from rules only: %s", exc)
+        return None
+
+
+_READER = _ReaderSlot()
+
+
+def use_profile_facts_backend(backend: str, warm_up: bool = True) -> None:
+    """Select `spacy_parse` or `rules` (interaction.profile_facts); load in the background."""
+    _READER.use(backend)
+    if warm_up:
+        threading.Thread(target=_READER.get, name="profile-facts-load", daemon=True).start()
+
+
+def extract_profile(text: str) -> MemoryUpdate:
+    """Name, hobbies and interests from the rules; position, company and location from the
+    configured work/place reader (its fields replace the rules' ones, found or not)."""
+    update = extract_profile_rules(text)
+    reader = _READER.get()
+    if reader is None:
+        return update
+    from interaction.offline.self_description import FIELDS
+
+    facts = reader.facts(text)
+    return update.model_copy(update={field: facts.get(field) for field in FIELDS})
 
 
 def _facts(clause: str, update: dict) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-_WORD = re.compile(r"[a-z]{4,}")
 _SUBJECT = re.compile(r"\b(?:Nadine|She|she)\s+(\w+)")
 _IRREGULAR = {"is": "am", "has": "have", "does": "do", "was": "was"}
 
@@ -37,15 +36,9 @@ def _body(chunk: str) -> str:
     return " ".join(ln.strip("# ").strip() for ln in lines)
 
 
-def spoken_knowledge(knowledge: str, question: str, sentences: int = 2) -> str:
-    """The chunk sharing most words with the question, else the introduction (the chunk without a
-    sub-header), else the first retrieved; its first sentences in the first person."""
+def spoken_knowledge(knowledge: str, sentences: int = 2) -> str:
+    """The first (best-ranked) chunk's first sentences, in the first person. The knowledge base hands
+    over only chunks similar enough to the question, best first, so the first one answers it."""
     chunks = [c for c in knowledge.split("\n\n") if c.strip()]
-    asked = set(_WORD.findall(question.lower()))
-
-    def score(c: str) -> tuple[int, bool, int]:
-        return len(asked & set(_WORD.findall(c.lower()))), " > " not in c.split("\n", 1)[0], -chunks.index(c)
-
-    best = max(chunks, key=score)
-    said = re.split(r"(?<=[.!?])\s+", _body(best))
+    said = re.split(r"(?<=[.!?])\s+", _body(chunks[0]))
     return first_person(" ".join(said[:sentences]))

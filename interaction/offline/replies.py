@@ -10,6 +10,7 @@ from common.messages import RecalledMemory
 from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
 from interaction import cues
+from interaction.memory_intent.phrasing import second_person
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
@@ -121,6 +122,10 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
 
 
 def _recall(r: ReplyInputs) -> str:
+    if r.fact and r.fact.kind == "explicit_memory":
+        return f"You asked me to remember that {second_person(r.fact.text.rstrip(' .!?'))}."
+    if r.fact:
+        return f"Earlier you told me: '{_quote(r.fact.text)}'"
     memories = r.recall.memories if r.recall else []
     if r.recall and r.recall.outcome == "asserted" and memories:
         return "Of course — " + "; and ".join(_said(m, r) for m in memories) + "."
@@ -161,13 +166,15 @@ def offline_reply(r: ReplyInputs) -> str:
         parts.append(answer)
     elif r.is_recall:
         parts.append(_recall(r))
+    elif r.fact:  # an ordinary turn that strongly matches something the person asked Nadine to remember
+        parts.append(_recall(r))
     elif r.scene and r.scene.user_message:
         parts.append(f"That reminds me — {_relative_day(r.scene.timestamp, r.now)} you told me: '{_quote(r.scene.user_message)}'")
     for tool_result in (r.search, r.vision):
         if tool_result:
             parts.append(_quote(tool_result, 300))
     if r.knowledge:
-        parts.append(spoken_knowledge(r.knowledge, r.text))
+        parts.append(spoken_knowledge(r.knowledge))
     if not parts:
         template = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= 0.3 else None
         if template:

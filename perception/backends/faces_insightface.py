@@ -15,7 +15,7 @@ from perception.backends.base import BackendUnavailable, FaceBox
 NAME = "insightface"
 PACK = "buffalo_s"
 DEFAULT_ROOT = "~/.insightface"
-PACKAGE_FIX = "pip install -e '.[lab]' (insightface + onnxruntime-gpu on the lab machine)"
+PACKAGE_FIX = ".venv/bin/pip install -e '.[lab]' (insightface + onnxruntime-gpu on the lab machine)"
 MIN_IOU = 0.2  # the original's box-matching rule between its tracker box and InsightFace detections
 
 

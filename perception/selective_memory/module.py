@@ -6,8 +6,11 @@ Every affect event gets exactly one storage_decision:
 - trigger `interval` ([L]; always for the vision policy): a known user is checked at most every
   memorability_check_interval s with the latest affect state, 15 s cooldown after a store; pending
   events are decided by the next check;
-- an event whose known user is not in view within decision_wait_s is decided "not in view" (or
-  "unknown user" when only an unrecognised face was seen).
+- an event whose known user is not in view within decision_wait_s is decided without a view when
+  interaction names who it is talking with (chat, no camera, the person out of view): the same policy
+  judges it from the affect state alone and a memorable turn is kept as a text-only moment (no
+  image, no image embedding). Without a session identity it is decided "not in view" (or "unknown
+  user" when only an unrecognised face was seen).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from common import topics as t
 from common.bus import Bus
 from common.config.perception_settings import SelectiveMemorySettings
 from common.messages import AffectState, StorageDecision
-from common.store import SceneStore
+from common.store import ProfileStore, SceneStore, is_valid_user_id
 from perception.selective_memory.policies import (
     Verdict,
     arousal_verdict,
@@ -127,13 +130,29 @@ class SelectiveMemory:
             ev.saw_unknown = ev.saw_unknown or unknown_face
         while self._pending and now - self._pending[0].arrived >= wait:
             ev = self._pending.popleft()
+            session = self._session_view(ev.affect)
+            if session is not None and not ev.saw_unknown:
+                self._decide(ev.affect, session, self._evaluate(ev.affect, session))
+                continue
             reason = "unknown user" if ev.saw_unknown else f"user not in view within {wait:g} s"
             publish_decision(self.bus, ev.affect, None, False, 0.0, self.threshold, reason)
+
+    def _session_view(self, affect: AffectState) -> View | None:
+        """A view without pixels for the person interaction is talking with, when that is a known user."""
+        uid = affect.user_id
+        if not is_valid_user_id(uid):
+            return None
+        layout = self.scenes.layout
+        if not layout.user_dir(uid).is_dir() and uid not in ProfileStore(layout).user_ids():
+            return None
+        return View(None, uid, affect.user_name or uid)
 
     def _evaluate(self, affect: AffectState | None, view: View) -> Verdict:
         started = time.perf_counter()
         c = self.cfg
-        if c.policy == "vision":
+        if c.policy == "vision" and view.rgb is None:
+            verdict = Verdict(False, 0.0, self.threshold, "the vision policy needs a camera view", "neutral", 0.0)
+        elif c.policy == "vision":
             embedding = self.recorder.embed(view.rgb)
             verdict = vision_verdict(
                 view.emotion_probs, embedding, self.scenes.embeddings(view.user_id), c,

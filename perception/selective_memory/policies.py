@@ -14,22 +14,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from common.config.perception_settings import SelectiveMemorySettings
+from common.emotions import FACIAL_LABELS, coerce_label
 from common.messages import AffectState
 
-# [L] base memorability per appraised label (reference §3.4), aliases folded in.
+# [L] base memorability per appraised label (reference §3.4); other labels are read through
+# common.emotions (an unknown one is neutral). [L]'s appraiser also says "goodbye".
 MEMORABILITY_AROUSAL_BASE: dict[str, float] = {
-    "anger": 0.85, "angry": 0.85,
-    "fear": 0.80, "fearful": 0.80,
-    "surprise": 0.75, "surprised": 0.75,
-    "joy": 0.60, "happy": 0.60,
-    "disgust": 0.55, "disgusted": 0.55,
-    "sadness": 0.40, "sad": 0.40,
-    "goodbye": 0.30,
+    "angry": 0.85, "fearful": 0.80, "surprised": 0.75, "happy": 0.60, "disgusted": 0.55, "sad": 0.40,
     "neutral": 0.10,
 }
-DEFAULT_AROUSAL_BASE = 0.10
-# Emotions that can make a frame salient (neutral cannot, eq. 2 over the active set).
-ACTIVE_EMOTIONS: tuple[str, ...] = ("happy", "sad", "surprise", "fear", "disgust", "anger", "contempt")
+GOODBYE, GOODBYE_AROUSAL_BASE = "goodbye", 0.30
+# Facial emotions that can make a frame salient (neutral cannot, eq. 2 over the active set).
+ACTIVE_EMOTIONS: tuple[str, ...] = tuple(label for label in FACIAL_LABELS if label != "neutral")
 
 
 @dataclass
@@ -69,7 +65,8 @@ def intensity_verdict(affect: AffectState, source: str, threshold: float) -> Ver
 
 def arousal_verdict(affect: AffectState, source: str, threshold: float, has_scenes: bool) -> Verdict:
     sig = affect_signal(affect, source)
-    base = MEMORABILITY_AROUSAL_BASE.get(sig.label.strip().lower(), DEFAULT_AROUSAL_BASE)
+    label = sig.label.strip().lower()
+    base = GOODBYE_AROUSAL_BASE if label == GOODBYE else MEMORABILITY_AROUSAL_BASE[coerce_label(label)]
     memorability = base * sig.intensity
     detail = f"base({sig.label})={base:.2f} x {sig.source} intensity {sig.intensity:.2f} = {memorability:.2f}"
     if not has_scenes:

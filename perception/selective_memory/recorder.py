@@ -27,6 +27,8 @@ log = logging.getLogger("nadine.perception.scenes")
 
 JPEG_QUALITY = 90
 NO_CAPTION = "none"
+TEXT_ONLY_SOURCE = "text_only"
+TEXT_ONLY_DESCRIPTION = "a moment told without a camera view (text only)"
 
 
 def encode_jpeg(rgb: np.ndarray) -> bytes:
@@ -40,7 +42,7 @@ def encode_jpeg(rgb: np.ndarray) -> bytes:
 class SceneRequest:
     user_id: str
     user_name: str
-    rgb: np.ndarray
+    rgb: np.ndarray | None  # None: a text-only moment (no camera view)
     scene_type: SceneType
     memorability: float
     emotion_label: str
@@ -88,17 +90,20 @@ class SceneRecorder:
     def store(self, req: SceneRequest) -> SceneMetadata:
         started = time.perf_counter()
         now = self.clock.now()
-        description, caption_source = self._caption(req)
-        embedding = req.embedding
-        if embedding is None and req.scene_type in ("moment", "first_meeting"):
-            embedding = self.embed(req.rgb)
+        if req.rgb is None:  # text-only: what was said is the memory; nothing to caption or embed
+            description, caption_source, embedding = TEXT_ONLY_DESCRIPTION, TEXT_ONLY_SOURCE, None
+        else:
+            description, caption_source = self._caption(req)
+            embedding = req.embedding
+            if embedding is None and req.scene_type in ("moment", "first_meeting"):
+                embedding = self.embed(req.rgb)
         meta = SceneMetadata(
             scene_id=new_scene_id(now), timestamp=now.isoformat(timespec="seconds"), image_path="",
             memorability=round(float(req.memorability), 4), emotion_label=req.emotion_label,
             intensity=round(float(req.intensity), 4), description=description, user_message=req.user_message,
             scene_type=req.scene_type, reason=req.reason, caption_source=caption_source, **(req.extra or {}),
         )
-        meta = self.scenes.write(req.user_id, meta, encode_jpeg(req.rgb), embedding)
+        meta = self.scenes.write(req.user_id, meta, None if req.rgb is None else encode_jpeg(req.rgb), embedding)
         self.last_store_s = time.perf_counter() - started
         log.info("stored %s scene %s for %s (memorability %.2f, %s) in %.2f s", req.scene_type, meta.scene_id,
                  req.user_id, meta.memorability, req.reason, self.last_store_s)

@@ -23,10 +23,10 @@ from pathlib import Path
 import numpy as np
 
 from common.config import ConfigError, load_settings
+from common.emotions import FACIAL_LABELS
 from common.vision.base import BackendUnavailable
 from common.vision.image import read_rgb
 from common.vision.registry import build_scene_encoder
-from perception.backends.base import EMOTION_LABELS
 from perception.backends.registry import build_emotion, build_face_detector
 from scripts.eval.memorability_cv import burn_in_novelty, human_consistency, nested_cv
 
@@ -63,9 +63,9 @@ def image_features(paths: list[Path], settings) -> tuple[np.ndarray, np.ndarray]
         boxes = detector.detect(rgb)
         if boxes:
             p = emotion.probabilities(rgb, max(boxes, key=lambda b: b.area))
-            probs.append([p.get(label, 0.0) for label in EMOTION_LABELS])
+            probs.append([p.get(label, 0.0) for label in FACIAL_LABELS])
         else:
-            probs.append([0.0] * len(EMOTION_LABELS))
+            probs.append([0.0] * len(FACIAL_LABELS))
         embeddings.append(encoder.embed_image(rgb))
     return np.array(probs, dtype=float), np.vstack(embeddings)
 

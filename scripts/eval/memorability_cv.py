@@ -1,6 +1,6 @@
 """The paper's memorability protocol (seed 003 §3.2, §4.2) on precomputed features, in numpy only.
 
-Inputs per image: emotion probabilities over EMOTION_LABELS (largest face) and a novelty score. The
+Inputs per image: emotion probabilities over common.emotions.FACIAL_LABELS (largest face) and a novelty score. The
 score is MemScore = w_e * e + w_n * s_n with e = max_k max(0, (p_k - T_k) / (1 - T_k)) (eq. 1-2) and the
 novelty salience s_n = max(0, (n - T_n) / (1 - T_n)), the same normalised activation applied to the
 novelty distance (the paper only says T_n decides "sufficiently distinct"). Complexity (w_c) is left

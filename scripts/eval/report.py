@@ -2,12 +2,16 @@
 
     python -m scripts.eval.report --logs DIR [--png out.png]
 
-Reads every *.jsonl under DIR (one record per turn). Per condition (A: visual memory on, B: off):
+Reads every *.jsonl under DIR (one record per turn) except perception's FER samples, which the
+project writes beside the study records. Per condition (A: visual memory on, B: off):
 turns, participants, p50 / p95 / p99 of each latency field (latency_s: transcript -> reply text;
 latency_first_sentence_s: -> first sentence to TTS; full_latency_s: end of speech -> audio onset),
 the scene-injection rate (turns with an injected scene / turns) and the reply-references-scene rate
-(turns whose reply repeats the injected scene's distinctive words / turns with an injected scene).
-Prints tables and one JSON line; --png draws the same numbers with matplotlib.
+(turns whose reply repeats the injected scene's distinctive words / turns with an injected scene whose
+reply came from a language model). A figure no record measured (null in every record: today
+latency_first_sentence_s, since nothing streams, and reply_references_scene when every reply came from
+the offline rules, which quote the scene by template) is reported as "not measured", never as a copy
+of another figure. Prints tables and one JSON line; --png draws the same numbers with matplotlib.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from common.store.layout import FER_SAMPLES_NAME
 from scripts.eval.bar_chart import Panel, write_png
 from scripts.eval.stats import percentile, ratio
 
@@ -32,6 +37,8 @@ def read_records(folder: Path) -> tuple[list[dict[str, Any]], list[tuple[str, st
     """All turn records, and (file name, reason) for each line that was skipped."""
     records, problems = [], []
     for path in sorted(folder.rglob("*.jsonl")):
+        if path.name == FER_SAMPLES_NAME:
+            continue
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
             if not line.strip():
                 continue
@@ -60,7 +67,8 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     for condition in sorted(by_condition):
         turns = by_condition[condition]
         injected = [r for r in turns if (r.get("visual") or {}).get("injected")]
-        references = sum(bool(r.get("reply_references_scene")) for r in injected)
+        judged = [r for r in injected if r.get("reply_references_scene") is not None]
+        references = sum(bool(r["reply_references_scene"]) for r in judged)
         latency = {}
         for name in LATENCY_FIELDS:
             values = [v for r in turns if (v := _number(r.get(name))) is not None]
@@ -70,46 +78,62 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             "participants": len({r.get("participant") for r in turns}),
             "latency": latency,
             "scene_injection_rate": ratio(len(injected), len(turns)),
-            "reply_references_scene_rate": ratio(references, len(injected)),
+            "reply_references_scene_rate": ratio(references, len(judged)),
             "injected_turns": len(injected),
+            "reply_references_scene_n": len(judged),
         }
     return out
+
+
+NOT_MEASURED = "not measured"
 
 
 def _cell(value: float | None, fmt: str, scale: float = 1.0, suffix: str = "") -> str:
     return "-" if value is None else format(value * scale, fmt) + suffix
 
 
+def _measured(summary: dict[str, dict[str, Any]]) -> list[str]:
+    """Latency fields at least one record of some condition measured."""
+    return [name for name in LATENCY_FIELDS if any(s["latency"][name]["n"] for s in summary.values())]
+
+
 def tables(summary: dict[str, dict[str, Any]]) -> str:
     lines = [f"{'condition':<10}{'field':<28}{'n':>6}" + "".join(f"{'p' + str(q) + ' (s)':>10}" for q in PERCENTILES)]
     for condition, s in summary.items():
         for name, stats in s["latency"].items():
-            lines.append(f"{condition:<10}{name:<28}{stats['n']:>6}"
-                         + "".join(f"{_cell(stats[f'p{q}'], '.3f'):>10}" for q in PERCENTILES))
+            cells = ("".join(f"{_cell(stats[f'p{q}'], '.3f'):>10}" for q in PERCENTILES) if stats["n"]
+                     else f"{NOT_MEASURED:>{10 * len(PERCENTILES)}}")
+            lines.append(f"{condition:<10}{name:<28}{stats['n']:>6}" + cells)
     lines.append("")
     lines.append(f"{'condition':<10}{'turns':>7}{'participants':>14}{'scene injected':>16}{'reply refs scene':>18}")
     for condition, s in summary.items():
+        refs = (_cell(s["reply_references_scene_rate"], ".1f", 100, "%") if s["reply_references_scene_n"]
+                or not s["injected_turns"] else NOT_MEASURED)
         lines.append(f"{condition:<10}{s['turns']:>7}{s['participants']:>14}"
-                     f"{_cell(s['scene_injection_rate'], '.1f', 100, '%'):>16}"
-                     f"{_cell(s['reply_references_scene_rate'], '.1f', 100, '%'):>18}")
+                     f"{_cell(s['scene_injection_rate'], '.1f', 100, '%'):>16}{refs:>18}")
     return "\n".join(lines)
 
 
 def panels(summary: dict[str, dict[str, Any]]) -> list[Panel]:
-    groups = [f"{SHORT[name]} p{q}" for name in LATENCY_FIELDS for q in PERCENTILES]
+    measured = _measured(summary)
+    groups = [f"{SHORT[name]} p{q}" for name in measured for q in PERCENTILES]
     latency = {
-        f"condition {c}": [s["latency"][name][f"p{q}"] for name in LATENCY_FIELDS for q in PERCENTILES]
+        f"condition {c}": [s["latency"][name][f"p{q}"] for name in measured for q in PERCENTILES]
         for c, s in summary.items()
     }
+    unmeasured = [SHORT[name] for name in LATENCY_FIELDS if name not in measured]
+    latency_title = "Latency percentiles per condition" + (
+        f" ({', '.join(unmeasured)}: {NOT_MEASURED})" if unmeasured else "")
+    refs_label = "reply refs scene" + (
+        "" if any(s["reply_references_scene_n"] for s in summary.values()) else f" ({NOT_MEASURED})")
     rates = {
         f"condition {c}": [None if s[k] is None else 100 * s[k]
                            for k in ("scene_injection_rate", "reply_references_scene_rate")]
         for c, s in summary.items()
     }
     return [
-        Panel("Latency percentiles per condition", groups, latency, " s"),
-        Panel("Scene injection and replies that reference the scene", ["scene injected", "reply refs scene"],
-              rates, "%"),
+        Panel(latency_title, groups, latency, " s"),
+        Panel("Scene injection and replies that reference the scene", ["scene injected", refs_label], rates, "%"),
     ]
 
 

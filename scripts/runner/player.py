@@ -99,7 +99,18 @@ class TurnOutcome:
             "reply": r.reply if r else None,
             "latency_s": None if self.latency_s is None else round(self.latency_s, 3),
             "expect_ok": self.expect_ok,
-        }
+        } | self._memory_fields()
+
+    def _memory_fields(self) -> dict[str, Any]:
+        """`memory_intent` and `recall` (the RecallReport) only when the suite reports them, so a
+        record from a suite without them keeps exactly the keys above."""
+        r = self.result
+        out: dict[str, Any] = {}
+        if r is not None and r.memory_intent is not None:
+            out["memory_intent"] = r.memory_intent
+        if r is not None and r.recall is not None:
+            out["recall"] = r.recall.model_dump(mode="json")
+        return out
 
 
 Event = SessionStarted | PresenceSeen | TurnOutcome
@@ -125,8 +136,11 @@ class ScriptPlayer:
         self._someone_announced = False
         self._first_presence = True
         self._first_reply = True
+        self._session_users: dict[int, list[str]] = {}  # session -> user ids Nadine held, turn order
 
     def play(self, script: Script, cameras: list[list[Path]]) -> Iterator[Event]:
+        if script.clock_start is not None:
+            self.clock.advance((script.clock_start.replace(tzinfo=None) - self.clock.now()).total_seconds() / 3600)
         for index, (session, images) in enumerate(zip(script.sessions, cameras, strict=True), 1):
             self._leave()
             if session.gap_hours:
@@ -206,7 +220,10 @@ class ScriptPlayer:
         scenes = [s for s in self.observer.since(t.SCENE_STORED, mark) if s.turn_id in (turn_id, None)]
         outcome = TurnOutcome(session, number, turn, result, decision, scenes, latency)
         if expectation is not None:
-            outcome.checks = self._check(expectation, outcome)
+            seen = ex.SeenUsers({s: ids for s, ids in self._session_users.items() if s < session})
+            outcome.checks = self._check(expectation, outcome, seen)
+        if result is not None and result.user_id:
+            self._session_users.setdefault(session, []).append(result.user_id)
         return outcome
 
     def _let_nadine_finish(self) -> None:
@@ -225,12 +242,14 @@ class ScriptPlayer:
         if self.observer.wait_for(t.END_SPEAK, done, mark, self.timeouts.speech_s, self.alive) is None:
             log.warning("Nadine was still speaking %.0f s after the reply", self.timeouts.speech_s)
 
-    def _check(self, expectation: Expect, outcome: TurnOutcome) -> dict[str, bool]:
+    def _check(self, expectation: Expect, outcome: TurnOutcome, seen: ex.SeenUsers) -> dict[str, bool]:
         """Profile updates may land a moment after the reply: re-check those for a short while."""
         deadline = time.monotonic() + self.timeouts.profile_s
         while True:
-            checks = ex.check(expectation, outcome.result, outcome.scenes, self._profile(outcome.result))
-            if checks.get("profile", True) or time.monotonic() > deadline:
+            checks = ex.check(expectation, outcome.result, outcome.scenes, self._profile(outcome.result),
+                              seen, outcome.spec.say)
+            settled = checks.get("profile", True) and checks.get("profile_lacks", True)
+            if settled or time.monotonic() > deadline:
                 return checks
             time.sleep(0.25)
 

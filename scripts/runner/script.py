@@ -7,11 +7,12 @@ nothing. Camera paths are relative to the script file, or to the shared data fol
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from common.messages import EmotionSignal
 from scripts.shared_data import shared_data_dir
@@ -27,12 +28,33 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+RecallOutcome = Literal["asserted", "offered", "abstained", "none"]
+MemoryIntent = Literal["recall", "remember", "forget_one", "forget_me", "statement"]
+
+
+def _as_list(value: Any) -> Any:
+    """A single value where a list of acceptable values is allowed: `recall_outcome: abstained`."""
+    return [value] if isinstance(value, str) else value
+
+
 class Expect(_Strict):
     stored: Literal["moment", "observation", "first_meeting", "none"] | None = None
     recall: bool | None = None
     scene_of: str | None = None
     profile: dict[str, Any] | None = None
     user_name: str | None = None
+    # Keys judged on TurnResult.recall / memory_intent and on the reply (docs/conversation-script.md).
+    recall_outcome: list[RecallOutcome] | None = Field(None, min_length=1)
+    recalled_text: str | None = Field(None, min_length=1)
+    not_recalled_text: str | None = Field(None, min_length=1)
+    memory_intent: list[MemoryIntent] | None = Field(None, min_length=1)
+    reply_has: list[str] | None = Field(None, min_length=1)
+    reply_lacks: list[str] | None = Field(None, min_length=1)
+    same_user_as: int | None = Field(None, ge=1)
+    new_user: bool | None = None
+    profile_lacks: dict[str, Any] | None = None
+
+    _lists = field_validator("recall_outcome", "memory_intent", "reply_has", "reply_lacks", mode="before")(_as_list)
 
     def keys(self) -> list[str]:
         """The expectations actually given (scene_of: null and user_name: null are expectations too)."""
@@ -56,7 +78,20 @@ class Session(_Strict):
 class Script(_Strict):
     name: str = ""
     data_dir: str | None = None
+    # Where the shared clock stands when the first session begins (local time, no zone), so that
+    # "this morning", "on Saturday" and "in May" have one meaning whatever day the script is played.
+    clock_start: datetime | None = None
     sessions: list[Session] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _earlier_sessions_only(self) -> Script:
+        """same_user_as names a session played before the turn (a later one has no user yet)."""
+        for i, session in enumerate(self.sessions, 1):
+            for turn in session.turns:
+                wanted = turn.expect.same_user_as if turn.expect else None
+                if wanted is not None and wanted >= i:
+                    raise ValueError(f"session {i}: same_user_as must name an earlier session, not {wanted}")
+        return self
 
 
 def resolve_image(entry: str, script_dir: Path) -> Path:

@@ -73,7 +73,7 @@ def test_load_pairs_rejects_unknown_kind(tmp_path):
 
 def test_profile_goes_to_the_generated_file_and_the_loader_merges_it(tmp_path):
     cfg = tmp_path / "interaction.yaml"
-    hand_written = "interaction:\n  pipeline_mode: merged   # keep me\n  visual_memory:\n    retrieval_alpha: 0.0\n"
+    hand_written = "interaction:\n  name_high_similarity: 0.9   # keep me\n  visual_memory:\n    retrieval_alpha: 0.0\n"
     cfg.write_text(hand_written)
     profile = {"similarity_threshold": 0.44, "recall_threshold": 0.23, "first_meeting_recall_threshold": 0.33}
     target = write_profile(tmp_path, "minilm_onnx", profile)

@@ -33,6 +33,8 @@ class Interaction:
         self.rec = {spec: Recorder(self.bus, spec) for spec in (
             t.TURN_RESULT, t.AFFECT_STATE, t.SPEAK, t.USER_INFO, t.ANIMATION)}
         online = Recorder(self.bus, t.status_spec("interaction"))
+        # nobody() means the person left for good unless a test sets a presence grace period
+        env = {"NADINE_PRESENCE_GRACE_S": "0", **env}
         self.proc = NadineProcess("interaction", process_env(broker, self.root, self.data, tmp / "logs", **env), args)
         online.wait_for(lambda m: m.value == "online", timeout=60)
 

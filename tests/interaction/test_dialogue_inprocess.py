@@ -1,9 +1,7 @@
-"""The DialogueManager in-process (no bus): legacy wiring still answers, one AFFECT_STATE per turn
+"""The DialogueManager in-process (no bus): one AFFECT_STATE per turn
 whatever path the turn takes, language changes reach the speak locale, a broken graph still answers."""
 
 from __future__ import annotations
-
-import pytest
 
 from common import topics as t
 from common.clock import Clock
@@ -31,9 +29,8 @@ def manager(tmp_path, **env) -> tuple[DialogueManager, Outbox]:
     return DialogueManager(settings, layout, Clock(layout.runtime_dir), out, environ={}), out
 
 
-@pytest.mark.parametrize("mode", ["merged", "legacy"])
-def test_both_pipelines_answer_with_one_affect_per_turn(tmp_path, mode):
-    dm, out = manager(tmp_path, NADINE_PIPELINE_MODE=mode)
+def test_the_pipeline_answers_with_one_affect_per_turn(tmp_path):
+    dm, out = manager(tmp_path)
     texts = ["Hello! My name is Maya.", "I work at CERN.", "Who created you?", "Bye!"]
     turns = [dm.process_input(UserInput(text=x, turn_id=str(i))) for i, x in enumerate(texts)]
     assert [x.intent for x in turns] == ["update_user_info", "update_user_info", "continue_conversation",
@@ -119,3 +116,12 @@ def test_offline_episode_summary_keeps_names_and_claims():
     for claim in ("Lena", "Tokyo", "PhD thesis", "Trafigura", "Maya"):
         assert claim in episode
     assert "happy" in episode and "Sunday 29 November 2026" in episode
+
+
+def test_every_graph_node_does_work(tmp_path):
+    # the reference's pass-through nodes (legacy orchestrator / appraisal, affective_update) are not built
+    dm, _ = manager(tmp_path)
+    nodes = set(dm.graph._graph.get_graph().nodes) - {"__start__", "__end__"}
+    assert nodes == {"understand", "memory_update_agent", "memory_retrieve_agent", "memory_request_agent",
+                     "search_agent", "vision_agent",
+                     "knowledge_rag_agent", "response_agent"}

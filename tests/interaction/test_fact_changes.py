@@ -97,4 +97,4 @@ def test_held_out_accuracy_floor():
     model = default_model()
     test = [e for e in load_examples() if e.split == "test"]
     correct = sum(model.predict(e.text).op == e.op for e in test)
-    assert correct / len(test) >= 0.7  # measured 0.81 (scripts.eval.fact_changes); chance is 0.25
+    assert correct / len(test) >= 0.75  # measured 0.87 (scripts.eval.fact_changes); chance is 0.25

@@ -11,7 +11,7 @@ import pytest
 from common.config import load_settings
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import offline_summary, summarize
-from interaction.llm import LlmRegistry, LlmSkipped
+from interaction.llm import Deadline, LlmError, LlmRegistry, LlmSkipped
 from interaction.llm.openai_backend import JSON_INSTRUCTION
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import TranscriptTurn
@@ -135,6 +135,7 @@ def _cut(answer: str) -> str:
 @pytest.mark.parametrize(("answer", "spoken"), [
     ("Nice to meet you, Zora!\nUser: Thanks!\nNadine: You're welcome.", "Nice to meet you, Zora!"),
     ("Nadine: Hello again!", "Hello again!"),
+    ("Hello, Eileen.\nEileen: Hello!", "Hello, Eileen."),
     ("Hello!<|im_end|>\n<|im_start|>user\nHi", "Hello!"),
     ("BACKGROUND\n- Now: Monday.", ""),
     ("Sure. You are Nadine, a social humanoid robot. You talk with people face to face", "Sure."),
@@ -147,3 +148,27 @@ def test_replies_are_cut_where_they_continue_the_prompt(answer, spoken):
 def test_stop_sequences_come_from_the_prompt_format():
     assert REPLY_STOPS == [f"\n{USER_LABEL}:", f"\n{NADINE_LABEL}:", f"\n{BACKGROUND_HEADING}",
                            f"\n{CONVERSATION_HEADING}"]
+
+
+def test_a_transient_500_is_retried_without_giving_up_json_mode(served):
+    calls = []
+
+    def respond(body):
+        calls.append(body)
+        return (500, "busy") if len(calls) == 1 else (200, json.dumps(UNDERSTOOD))
+    server, settings = served(respond)
+    model = LlmRegistry(settings.interaction.llm, environ={}).for_agent("turn_understanding")
+    assert json.loads(model.complete([{"role": "user", "content": "hi"}]))["is_recall"] is False
+    model.complete([{"role": "user", "content": "hi"}])
+    assert len(server.bodies) == 3 and all("response_format" in b for b in server.bodies)
+
+
+def test_retries_stop_where_the_budget_ends(served):
+    server, settings = served(lambda body: (503, "overloaded"))
+    settings = load_settings(environ={}, overrides=[f"interaction.llm.base_url={server.url}",
+                                                   "interaction.llm.profiles.gpt_json.max_retries=10"])
+    model = LlmRegistry(settings.interaction.llm, environ={}).for_agent("search_router")
+    with pytest.raises(LlmError):
+        model.complete([{"role": "user", "content": "hi"}], deadline=Deadline(0.6))
+    # 0.25 s then 0.5 s apart: the third pause would end past the 0.6 s budget, whatever max_retries says
+    assert 1 <= len(server.bodies) <= 2

@@ -39,8 +39,8 @@ from tests.support import PROJECT_ROOT
 pytestmark = pytest.mark.slow
 
 SCRIPT = Path(__file__).parent / "scripts" / "local_llm_conversation.yaml"
-UNDERSTANDING_S, RESPONSE_S = 6.0, 8.0
-SLACK_S = 4.0  # the rest of a turn (memory, graph) on a loaded 2-core machine
+RESPONSE_S = 30.0  # generous: other work may share the 2 cores; an idle machine needs ~1-2 s
+SLACK_S = 5.0  # the rest of a turn (memory, graph) on a loaded 2-core machine
 MOMENT = "I just heard that I will command the next space shuttle mission. I'm so excited and proud!"
 ECHO_WORDS = 8
 
@@ -70,6 +70,12 @@ def local_llm(tmp_path_factory):
         yield server
 
 
+def _packet(request: dict) -> str:
+    """The text of a reply request's user message (a string, or the text part next to an image)."""
+    content = request["messages"][1]["content"]
+    return content if isinstance(content, str) else next(p["text"] for p in content if p["type"] == "text")
+
+
 def _echoes(reply: str, instructions: str) -> bool:
     words = lambda text: re.findall(r"\w+(?:'\w+)?", text.lower())  # noqa: E731
     said, told = words(reply), words(instructions)
@@ -84,21 +90,26 @@ def test_a_conversation_script_through_a_real_local_server(local_llm, tmp_path):
             [sys.executable, "-m", "scripts.run_script", str(SCRIPT), "--log-dir", str(tmp_path / "logs"),
              "--config-override", f"interaction.llm.base_url={proxy.url}",
              "--config-override", f"interaction.llm.model={MODEL_ALIAS}",
-             "--config-override", f"interaction.llm.budget.understanding_s={UNDERSTANDING_S}",
              "--config-override", f"interaction.llm.budget.response_s={RESPONSE_S}",
-             # profile facts by the offline rules, so the name expectation tests the wire, not a 135M model
+             "--config-override", "interaction.llm.profiles.response_gpt.max_tokens=48",
+             # understanding and profile facts by the offline rules: on a shared 2-core machine a 135M
+             # model's JSON understanding alone can use a 3 s budget (then the breaker rightly opens and
+             # the replies would not reach the server either); JSON against this server is the test below
+             "--config-override", "interaction.llm.agents.turn_understanding=offline",
              "--config-override", "interaction.llm.agents.memory_update_agent=offline"],
             cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
     finally:
         proxy.close()
+    llm_log = "\n".join(line for line in (tmp_path / "logs" / "interaction.log").read_text().splitlines()
+                        if "LLM" in line or "model's reply" in line or "not attached" in line)
     assert out.returncode == 0, out.stdout + out.stderr[-4000:]  # every expectation met: nothing lost
     turns = [json.loads(line) for line in out.stdout.splitlines()[:-1]]
     assert len(turns) == 6 and all(t["reply"] for t in turns)
-    assert all(t["latency_s"] < UNDERSTANDING_S + RESPONSE_S + SLACK_S for t in turns), [t["latency_s"] for t in turns]
+    assert all(t["latency_s"] < RESPONSE_S + SLACK_S for t in turns), [t["latency_s"] for t in turns]
 
     replies = [e for e in proxy.exchanges if "You are Nadine" in json.dumps(e["request"]["messages"][0])]
     answered = [json.loads(e["answer"])["choices"][0]["message"]["content"] for e in replies if e["status"] == 200]
-    assert answered, "no reply came back from the server"
+    assert answered, f"no reply came back from the server:\n{llm_log}"
     assert any(t["reply"] in a or a.strip().startswith(t["reply"]) for t in turns for a in answered), \
         "no spoken reply came from the model"
     system = response_system("en-US", True)
@@ -109,12 +120,14 @@ def test_a_conversation_script_through_a_real_local_server(local_llm, tmp_path):
 
     recall = next(t for t in turns if t["is_recall"])
     assert recall["retrieved"]["injected"]
-    recall_requests = [e["request"] for e in replies if MOMENT in json.dumps(e["request"])]
-    assert recall_requests, "the recalled scene never reached the reply's request"
+    asked = f"{USER_LABEL}: {recall['say']}\n{NADINE_LABEL}:"
+    recall_requests = [e["request"] for e in replies if _packet(e["request"]).endswith(asked)]
+    assert recall_requests and all(MOMENT in json.dumps(r) for r in recall_requests), \
+        f"the recalled scene never reached the reply's request:\n{llm_log}"
     last = recall_requests[-1]["messages"][1]["content"]
     as_image = isinstance(last, list) and any(p.get("type") == "image_url" for p in last)
     as_caption = isinstance(last, str) and "[image: " in last
-    assert as_image or as_caption
+    assert as_image or as_caption, f"{str(last)[-600:]}\n{llm_log}"
     assert all("caption" not in p for e in recall_requests for p in
                (e["messages"][1]["content"] if isinstance(e["messages"][1]["content"], list) else []))
     assert all(e["status"] == 200 for e in proxy.exchanges if not isinstance(
@@ -122,13 +135,22 @@ def test_a_conversation_script_through_a_real_local_server(local_llm, tmp_path):
 
 
 def test_a_small_models_episode_summary_is_used_or_falls_back_cleanly(local_llm):
-    settings = load_settings(environ={}, overrides=[f"interaction.llm.base_url={local_llm.url}",
-                                                   f"interaction.llm.model={MODEL_ALIAS}"])
+    """JSON mode accepted by the real server, the answer validated, one repair, else the offline summary."""
+    proxy = RecordingProxy(local_llm.url)
+    settings = load_settings(environ={}, overrides=[
+        f"interaction.llm.base_url={proxy.url}", f"interaction.llm.model={MODEL_ALIAS}",
+        "interaction.llm.budget.episode_s=40", "interaction.llm.profiles.gpt_json.max_tokens=120"])
     deps = AgentDeps(settings, None, None, LlmRegistry(settings.interaction.llm, environ={}), None, None, None)
-    deps.start_turn()
-    at = datetime(2026, 11, 30, 10)
-    transcript = [TranscriptTurn("user", "My sister Ada moved to Oslo last week.", at),
-                  TranscriptTurn("nadine", "Oh, how exciting for her!", at)]
-    summary = summarize(deps, transcript, "Zora")
+    try:
+        deps.start_turn()
+        at = datetime(2026, 11, 30, 10)
+        transcript = [TranscriptTurn("user", "My sister Ada moved to Oslo last week.", at),
+                      TranscriptTurn("nadine", "Oh, how exciting for her!", at)]
+        summary = summarize(deps, transcript, "Zora")
+    finally:
+        proxy.close()
     assert isinstance(summary, EpisodicSave) and all(getattr(summary, f).strip() for f in EpisodicSave.model_fields)
-    assert not deps.turn_offline  # the server answered: a bad summary is the model's, not an outage
+    assert not deps.turn_offline  # the server answered: a bad answer is the model's, not an outage
+    assert proxy.exchanges and all(e["status"] == 200 for e in proxy.exchanges)
+    assert all(e["request"].get("response_format") == {"type": "json_object"} for e in proxy.exchanges)
+    assert 1 <= len(proxy.exchanges) <= 2  # at most one repair

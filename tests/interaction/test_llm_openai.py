@@ -3,6 +3,8 @@ process and through `python -m interaction`, and the per-turn fallback to offlin
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from common.config import load_settings
@@ -52,7 +54,13 @@ def test_process_uses_the_endpoint_and_falls_back_per_turn(broker, tmp_path, llm
         assert not turn.extra["offline"]
         affect = nadine.affect_of(turn)
         assert (affect.user_label, affect.user_intensity) == ("surprised", 0.65)  # the model's, not VADER's
-        assert nadine.layout.user_info_file(turn.user_id).read_text().count("ACME") == 1
+        # stored once: the current company, and one record in its history (issue 14's facts beside the
+        # reference's plain fields), nowhere else
+        info = json.loads(nadine.layout.user_info_file(turn.user_id).read_text())
+        assert info["current_company"] == "ACME"
+        assert [r["value"] for r in info["facts"]["current_company"]] == ["ACME"]
+        plain = {k: v for k, v in info.items() if k not in ("facts", "current_company")}
+        assert "ACME" not in json.dumps(plain)
 
         # a remembered scene goes to the vision-capable response model as a past-tense line + image
         nadine.make_scene(turn.user_id, "I adopted a kitten called Pixel today!", "photo tags: cat, person")

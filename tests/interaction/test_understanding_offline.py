@@ -99,7 +99,12 @@ def test_guards_reference_rules():
     assert named.language == "it-IT"
     stray = apply_guards(TurnUnderstanding(intent="continue_conversation", language="fr-FR"), "ok", NO_USER)
     assert stray.language is None
-    assert guarded("continue_conversation", "you forgot what I said?").is_recall  # regex fallback
+    # issue 13: no rule overrides the model's memory intent (the recall regex ORed over it is gone)
+    assert not guarded("continue_conversation", "you forgot what I said?").is_recall
+    told = apply_guards(TurnUnderstanding(memory_intent="statement"), "Do you remember my PhD?", NO_USER)
+    assert not told.is_recall and told.memory_intent == "statement"
+    asked = apply_guards(TurnUnderstanding(memory_intent="about_me"), "so?", NO_USER)
+    assert asked.is_recall and asked.memory_intent == "about_me"
     unknown_agent = guarded("continue_conversation", "x", plan=[PlanStep(agent="rm_rf_agent")])
     assert [s.agent for s in unknown_agent.plan] == ["response_agent"]
 

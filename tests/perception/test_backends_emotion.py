@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from common.config import NadineSettings
+from common.emotions import FACIAL_LABELS
 from common.vision.image import read_rgb
-from perception.backends.base import EMOTION_LABELS, FaceBox
+from perception.backends.base import FaceBox
 from perception.backends.emotion_map import to_emotion_labels
 from perception.backends.registry import build_emotion, build_face_detector
 from tests.perception.backend_photos import manifest_photos
@@ -36,7 +37,7 @@ def mean_prob(scored, expression: str, label: str) -> float:
 
 def test_probabilities_are_a_distribution_over_the_eight_labels(scored):
     for _, probs in scored:
-        assert tuple(probs) == EMOTION_LABELS
+        assert tuple(probs) == FACIAL_LABELS
         assert all(0.0 <= v <= 1.0 for v in probs.values())
         assert abs(sum(probs.values()) - 1.0) < 1e-6
         assert probs["contempt"] == 0.0  # FER2013 has no contempt class

@@ -16,6 +16,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from common import topics as t
+from common.logs import log_pseudonym
 from common.messages import AffectState, CaptureRequest, ForgetUser, UserInfo
 from common.store import FIRST_MEETING_ANCHOR, DataLayout, ProfileStore, SceneStore
 from common.store.faces import FaceStore
@@ -252,3 +253,30 @@ def test_visual_memory_disabled_and_headless_preview(broker: Broker, shared_data
         assert r.proc.log_text().count("preview window unavailable") == 1
     finally:
         r.stop()
+
+
+def test_a_known_name_never_files_another_face_in_its_gallery(rig: Rig):
+    """user_info naming someone with stored faces, while a face that does not match them is in view
+    (an impostor giving their name): perception files nothing under that id."""
+    rig.clear()
+    rig.show("df_c_01.jpg")
+    rig.expect(t.USER_DETECTED, lambda m: who(m) == (None, "Unknown"), timeout=15)
+    dora = rig.mint("Dora")
+    rig.bus.publish(t.USER_INFO, UserInfo(user_name="Dora", user_id=dora))
+    assert rig.expect(t.FACE_STORED, lambda m: m.user_id == dora).status == "face_stored_new_user"
+    gallery = FaceStore(rig.layout).images(dora)
+
+    rig.clear()
+    rig.show("df_d_01.jpg")  # somebody else
+    rig.expect(t.USER_DETECTED, lambda m: who(m) == (None, "Unknown"), timeout=15)
+    rig.bus.publish(t.USER_INFO, UserInfo(user_name="Dora", user_id=dora))
+    time.sleep(3.0)  # registration_wait_s is 2 s here
+    assert not rig.rec[t.FACE_STORED].messages
+    assert FaceStore(rig.layout).images(dora) == gallery
+    log = (rig.data.parent / "logs" / "perception.log").read_text()
+    # process logs carry a pseudonym for the id (common/logs.py), never the id itself
+    assert f"user_info for {log_pseudonym(rig.layout, dora)} ignored: the face in view does not match their stored faces" in log
+    assert dora not in log
+    # Dora herself in another photo is still Dora
+    rig.show("df_c_02.jpg")
+    rig.expect(t.USER_DETECTED, lambda m: m.user_id == dora, timeout=15)

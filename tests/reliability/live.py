@@ -16,7 +16,7 @@ from tests.support import Broker, Recorder, make_bus, unique_root
 FAST = (
     "perception.faces.no_face_timeout_s=1.5", "perception.faces.announce_period_s=1.0",
     "perception.faces.registration_wait_s=3.0", "perception.selective_memory.decision_wait_s=3.0",
-    "perception.camera.retry_s=0.5",
+    "perception.camera.retry_s=0.5", "interaction.presence_grace_s=0",
 )
 WATCHED = (t.USER_DETECTED, t.FACE_STORED, t.SCENE_STORED, t.STORAGE_DECISION, t.TURN_RESULT,
            t.USER_FORGOTTEN, t.START_SPEAK)
@@ -31,8 +31,8 @@ def rss_kb(pid: int) -> int:
 
 class LiveSuite:
     def __init__(self, broker: Broker, tmp: Path, overrides: tuple[str, ...] = (), env: dict | None = None,
-                 mqtt_extra: dict | None = None) -> None:
-        self.root = unique_root()
+                 mqtt_extra: dict | None = None, root: str | None = None) -> None:
+        self.root = root or unique_root()
         self.data = tmp / "data"
         self.layout = DataLayout(self.data)
         self.camera = CameraFeeder(tmp / "camera")

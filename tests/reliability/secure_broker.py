@@ -16,13 +16,15 @@ EXAMPLE = PROJECT_ROOT / "config" / "mosquitto-secure.conf.example"
 EXAMPLE_DIR = "/etc/mosquitto/nadine"
 
 
-def passwords() -> dict[str, str]:
-    return {u: f"pw-{u}-{os.getpid()}" for u in USERS}
+def passwords(robots: tuple[str, ...] = ()) -> dict[str, str]:
+    """MQTT user -> password; with robots, one user per process and robot (perception-r1, ...)."""
+    users = [f"{u}-{r}" for r in robots for u in USERS] if robots else USERS
+    return {u: f"pw-{u}-{os.getpid()}" for u in users}
 
 
-def make_credentials(out: Path, root: str, pw: dict[str, str]) -> None:
-    env = dict(os.environ, NADINE_TOPIC_ROOT=root)
-    env.update({f"NADINE_MQTT_PASSWORD_{u.upper()}": p for u, p in pw.items()})
+def make_credentials(out: Path, root: str, pw: dict[str, str], robots: tuple[str, ...] = ()) -> None:
+    env = dict(os.environ, NADINE_TOPIC_ROOT=root, NADINE_ROBOT_IDS=" ".join(robots))
+    env.update({f"NADINE_MQTT_PASSWORD_{u.upper().replace('-', '_')}": p for u, p in pw.items()})
     subprocess.run([str(PROJECT_ROOT / "scripts" / "broker_credentials.sh"), str(out)], env=env, check=True,
                    capture_output=True)
 
@@ -45,10 +47,10 @@ def make_ca(out: Path, name: str = "ca") -> Path:
 class SecureBroker:
     """The example config with its paths pointed at `folder` and its ports at free loopback ports."""
 
-    def __init__(self, folder: Path, root: str) -> None:
+    def __init__(self, folder: Path, root: str, robots: tuple[str, ...] = ()) -> None:
         self.folder = folder
-        self.pw = passwords()
-        make_credentials(folder, root, self.pw)
+        self.pw = passwords(robots)
+        make_credentials(folder, root, self.pw, robots)
         self.ca = make_ca(folder)
         self.tls_port = free_port()
         body = EXAMPLE.read_text().replace(EXAMPLE_DIR, str(folder))

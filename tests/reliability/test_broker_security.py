@@ -23,14 +23,6 @@ def secure(tmp_path_factory):
     broker.stop()
 
 
-@pytest.fixture
-def buses():
-    made: list[Bus] = []
-    yield made
-    for bus in made:
-        bus.stop()
-
-
 def connect(made: list[Bus], name: str, settings, root: str, wait_s: float = 5) -> tuple[Bus, bool]:
     bus = Bus(name, settings, Topics(root))
     made.append(bus)

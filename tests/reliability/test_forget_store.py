@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import threading
+import time
+import traceback
 
 import numpy as np
 import pytest
 
 from common.store import DataLayout, InvalidUserId, ProfileStore, SceneStore
-from common.store.forget import PSEUDONYM_PREFIX, forget_user_files, purge_chroma_remnants
+from common.store.faces import FaceStore
+from common.store.forget import PSEUDONYM_PREFIX, forget_user_files, purge_chroma_remnants, remove_user_folder
 from tests.reliability.populate import plant_chroma, plant_pair, plant_study_logs, plant_user
 from tests.reliability.traces import find_traces
 
@@ -82,28 +87,98 @@ def test_short_names_do_not_eat_other_words(tmp_path):
     assert "Annual" in text and "Joanna" in text and "Ann " not in text and "ANN;" not in text
 
 
-def test_processes_forgetting_at_once_do_not_trip_over_each_other(tmp_path):
-    """perception and interaction both pseudonymise when the same forget_user arrives."""
-    import threading
+def _burn_cpu(stop, budget_s: float) -> None:
+    """Keep a core busy (bounded in time) so the forgetters are preempted mid-step, as under load."""
+    deadline = time.monotonic() + budget_s
+    while not stop.is_set() and time.monotonic() < deadline:
+        sum(i * i for i in range(10_000))
 
-    layout = DataLayout(tmp_path)
-    rng = np.random.default_rng(5)
-    users = [plant_user(layout, f"260101_{i:04d}", f"Person{i}", rng) for i in range(1, 4)]
-    for _ in range(30):
-        plant_study_logs(layout, users)
-    errors: list[BaseException] = []
 
-    def forget() -> None:
-        try:
-            forget_user_files(layout, users[0].user_id, names=["Person1"])
-        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
-            errors.append(exc)
+@pytest.fixture
+def cpu_load():
+    """Another process burning a core for the test's duration (at most two minutes)."""
+    ctx = multiprocessing.get_context("spawn")
+    stop = ctx.Event()
+    burner = ctx.Process(target=_burn_cpu, args=(stop, 120.0))
+    burner.start()
+    yield
+    stop.set()
+    burner.join(timeout=30)
 
-    threads = [threading.Thread(target=forget) for _ in range(4)]
+
+def _in_lockstep(forgetters: int, rounds: int, before_round, forget) -> list[str]:
+    """`forgetters` threads call forget(round) together, round after round (before_round(round)
+    runs first, alone); returns the tracebacks of the calls that raised."""
+    barrier = threading.Barrier(forgetters + 1, timeout=120)
+    errors: list[str] = []
+
+    def forget_each_round() -> None:
+        for i in range(rounds):
+            barrier.wait()
+            try:
+                forget(i)
+            except BaseException:  # noqa: BLE001 - collected for the assertion, which shows it
+                errors.append(traceback.format_exc())
+            barrier.wait()
+
+    threads = [threading.Thread(target=forget_each_round) for _ in range(forgetters)]
     for th in threads:
         th.start()
-    for th in threads:
-        th.join()
-    assert errors == []
-    assert find_traces(layout.root, users[0].needles()) == []
-    assert find_traces(layout.root, users[1].needles())
+    try:
+        for i in range(rounds):
+            before_round(i)
+            barrier.wait()
+            barrier.wait()
+    except BaseException:
+        barrier.abort()  # release the forgetters
+        raise
+    finally:
+        for th in threads:
+            th.join(timeout=120)
+    return errors
+
+
+def test_forgetters_never_find_a_folder_another_one_just_removed(tmp_path, cpu_load):
+    """Under load one forget listed the user's face or scene folder that another forget had just
+    renamed away (FileNotFoundError). Eight forgetters start removing the same freshly stored user
+    folder at the same moment, 300 times, with a core busy elsewhere: the unfixed code failed
+    in every run (15-28 times per run)."""
+    layout = DataLayout(tmp_path)
+    user_id = "260101_0001"
+
+    def store_user(_: int) -> None:
+        metadata = layout.scenes_dir(user_id) / "metadata"
+        metadata.mkdir(parents=True, exist_ok=True)
+        (metadata / "scene_20260101_120000_000000_metadata.json").write_text("{}")
+        layout.faces_dir(user_id).mkdir(parents=True, exist_ok=True)
+        (layout.faces_dir(user_id) / "face_000.jpg").write_bytes(b"jpeg")
+
+    errors = _in_lockstep(8, 300, store_user, lambda _: remove_user_folder(layout, user_id))
+    assert errors == [], f"{len(errors)} of 2400 removals failed; the first:\n{errors[0]}"
+    assert not layout.user_dir(user_id).exists()
+    assert list(layout.profiles_dir.iterdir()) == []  # no half-deleted leftover either
+
+
+def test_processes_forgetting_at_once_do_not_trip_over_each_other(tmp_path, cpu_load):
+    """perception, interaction and the CLI all forget when the same forget_user arrives: eight
+    forgetters forget each of 12 users together, with a core busy elsewhere. Nothing of them is
+    left and nothing of the kept user is lost."""
+    layout = DataLayout(tmp_path)
+    rng = np.random.default_rng(5)
+    kept = plant_user(layout, "260101_0001", "Maya", rng)
+    gone = [plant_user(layout, f"260102_{i:04d}", f"Person{i:03d}", rng) for i in range(12)]
+    for _ in range(10):
+        plant_study_logs(layout, [kept, *gone])
+
+    errors = _in_lockstep(8, len(gone), lambda _: None, lambda i: forget_user_files(layout, gone[i].user_id))
+    assert errors == [], f"{len(errors)} forgets failed; the first:\n{errors[0]}"
+    for user in gone:
+        assert find_traces(layout.root, user.needles()) == [], user.user_id
+    assert ProfileStore(layout).user_ids() == {kept.user_id: kept.name}
+    assert len(SceneStore(layout).list(kept.user_id)) == 2
+    assert FaceStore(layout).count(kept.user_id) == 1
+    records = [json.loads(line) for line in
+               (layout.study_logs_dir / "A_anon_20260101_120000.jsonl").read_text().splitlines()]
+    assert len(records) == 10 * (1 + len(gone))
+    assert sum(r["user_id"] == kept.user_id for r in records) == 10
+    assert (layout.study_logs_dir / "by_user" / f"{kept.user_id}.jsonl").read_text().count("chess") == 1

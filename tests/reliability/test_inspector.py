@@ -107,3 +107,16 @@ def test_forget_one_memory_with_no_broker_says_so_and_erases_on_disk(planted):
         page = client.get(f"/people/{maya.user_id}").text
     assert EXPLICIT not in page and "Paris" not in page and "Lyon" in page
     assert not any(EXPLICIT.encode() in p.read_bytes() for p in layout.chroma_dir.rglob("*") if p.is_file())
+
+
+def test_forget_memory_cli_refuses_bad_ids_and_erases_a_fact(planted, capsys):
+    layout, maya, bob, _ = planted
+    root = ["--data-dir", str(layout.root)]
+    assert memory_cli.main([*root, "forget-memory", "../x", "moment", "scene_20260101_120000"]) == 2
+    assert memory_cli.main([*root, "forget-memory", maya.user_id, "moment", "../../user_info"]) == 2
+    before = ProfileStore(layout).load(bob.user_id).model_dump()
+    assert memory_cli.main([*root, "forget-memory", bob.user_id, "fact", "hobbies:chess", "--no-bus"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["local"] == {"facts": 1}
+    after = ProfileStore(layout).load(bob.user_id)
+    assert before["hobbies"] == ["chess"] and after.hobbies == [] and after.history("hobbies") == []

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -24,12 +25,18 @@ def test_demo_runs_to_completion_and_recalls_the_stored_moment(tmp_path):
                          env=env, capture_output=True, text=True, timeout=400)
     took = time.monotonic() - began
     assert out.returncode == 0, out.stdout + out.stderr[-4000:]
-    turns = [json.loads(line) for line in out.stdout.splitlines()[:-1]]
+    # stdout is the readable transcript only; it ends by naming the file that holds the JSON lines
+    last = out.stdout.strip().splitlines()[-1]
+    assert last.startswith("per-turn JSON lines: ")
+    records = Path(last.removeprefix("per-turn JSON lines: "))
+    assert records.parent.is_relative_to(tmp_path / "logs")
+    assert not [line for line in out.stdout.splitlines() if line.startswith("{")]
+    turns = [json.loads(line) for line in records.read_text().splitlines()[:-1]]
     moment = next(t for t in turns if t["session"] == 1 and t["stored"] and t["stored"]["scene_type"] == "moment")
     recall = next(t for t in turns if t["session"] == 2 and t["is_recall"])
     assert recall["retrieved"]["scene_id"] == moment["stored"]["scene_id"]
     assert recall["retrieved"]["injected"] is True
     assert all(t["user_name"] == "Eileen" for t in turns if t["session"] == 2)
-    assert "=== Session 2, 48 hours later" in out.stderr and "[memory] recalled moment scene" in out.stderr
-    assert "[memory] stored moment scene" in out.stderr
+    assert "=== Session 2, 48 hours later" in out.stdout and "[memory] recalled moment scene" in out.stdout
+    assert "[memory] stored moment scene" in out.stdout
     print(f"demo took {took:.1f} s")

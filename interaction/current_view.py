@@ -1,4 +1,4 @@
-"""Vision agent (reference §4.6): capture the current view through perception and answer about it.
+"""The current view (reference §4.6 vision agent's tool): capture it through perception and answer about it.
 
 Capture: publish CAPTURE_CURRENT_VIEW with a fresh path under <data>/nadine_view/ and wait for the
 matching VIEW_CAPTURED (a threading.Event set by a subscription made at construction). The wait must
@@ -26,7 +26,7 @@ from common.store.layout import DataLayout, PathOutsideDataRoot
 from common.vision.base import BackendUnavailable, Captioner
 from common.vision.image import read_rgb
 
-log = logging.getLogger("nadine.agents.vision")
+log = logging.getLogger("nadine.interaction.current_view")
 
 AGENT = "vision_description"
 UNAVAILABLE = "Sorry, I cannot see anything right now."

@@ -1,0 +1,136 @@
+"""Explicit memories: facts a person asked Nadine to remember ("please remember that ...").
+
+Each one is a document of kind "explicit_memory" in the person's own episodic Chroma collection
+(common contract: metadata kind, occurred_at ISO 8601, occurred_ts epoch seconds, source_turn), so
+the retrieval core finds it like any other candidate, forgetting the person removes it with the
+collection, and forgetting just it is interaction/memory/documents.forget_document. `search` is the one
+place this module is queried by meaning; the retrieval core can take its place without touching the
+dialogue.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from common.clock import Clock
+from common.store.ids import is_valid_user_id
+from interaction import cues
+from interaction.memory.episodic import EpisodicMemory
+
+log = logging.getLogger("nadine.memory.explicit")
+
+KIND = "explicit_memory"
+
+
+@dataclass(frozen=True)
+class ExplicitMemory:
+    memory_id: str
+    text: str
+    occurred_at: str
+    source_turn: str | None = None
+    similarity: float = 0.0  # to the query of a search; 0 from list()
+
+
+class ExplicitMemories:
+    """Explicit memories in the collections of an EpisodicMemory, under its lock."""
+
+    def __init__(self, episodic: EpisodicMemory, clock: Clock) -> None:
+        self._episodic = episodic
+        self._clock = clock
+
+    def add(self, user_id: str, user_name: str, text: str, source_turn: str | None) -> ExplicitMemory | None:
+        """Store one fact for a known user (None for an unknown user or an empty fact)."""
+        text = " ".join(text.split())
+        if not is_valid_user_id(user_id) or not text:
+            return None
+        now = self._clock.now()
+        memory_id = f"explicit_{now.strftime('%Y%m%d_%H%M%S')}_{uuid.uuid4().hex[:6]}"
+        meta = {
+            "user_id": user_id, "user_name": user_name, "kind": KIND, "memory_type": KIND,
+            "occurred_at": now.isoformat(), "occurred_ts": now.timestamp(), "timestamp": now.isoformat(),
+            "source_turn": source_turn or "",
+        }
+        with self._episodic.locked_collection(user_id, create=True) as collection:
+            assert collection is not None
+            collection.add(ids=[memory_id], documents=[text], metadatas=[meta])
+        log.info("explicit memory %s stored for %s", memory_id, user_id)
+        return ExplicitMemory(memory_id, text, meta["occurred_at"], source_turn)
+
+    def list(self, user_id: str) -> list[ExplicitMemory]:
+        """The user's explicit memories, oldest first."""
+        with self._episodic.locked_collection(user_id, create=False) as collection:
+            if collection is None:
+                return []
+            got = collection.get(where={"kind": KIND}, include=["documents", "metadatas"])
+        rows = [_memory(i, d, m, 0.0) for i, d, m in zip(got["ids"], got["documents"] or [], got["metadatas"] or [],
+                                                          strict=True) if (m or {}).get("user_id") == user_id]
+        return sorted(rows, key=lambda m: m.occurred_at)
+
+    def search(self, user_id: str, query: str, n: int = 3) -> list[ExplicitMemory]:
+        """The n explicit memories most similar to the query, best first."""
+        if not query.strip():
+            return []
+        with self._episodic.locked_collection(user_id, create=False) as collection:
+            if collection is None:
+                return []
+            count = len(collection.get(where={"kind": KIND}, include=[])["ids"])
+            if count == 0:
+                return []
+            res = collection.query(query_texts=[query], n_results=min(n, count), where={"kind": KIND},
+                                   include=["documents", "metadatas", "distances"])
+        out = []
+        for i, d, m, dist in zip(res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0],
+                                 strict=True):
+            if (m or {}).get("user_id") == user_id:  # a foreign document never leaves
+                out.append(_memory(i, d, m, 1.0 - float(dist)))
+        return out
+
+    def scrub(self, user_id: str, phrases: list[str], purge: Callable[[str, list[str]], int] | None) -> int:
+        """Take a forgotten memory's words out of every other document of the user (conversation
+        transcripts, episode summaries): the sentences holding them go, the rest stays. A changed
+        document is deleted and added again under a new id with its metadata, and `purge(collection
+        id, old ids)` blanks the old records in Chroma's log (embedded mode). Returns the documents changed."""
+        with self._episodic.locked_collection(user_id, create=False) as collection:
+            if collection is None:
+                return 0
+            got = collection.get(include=["documents", "metadatas"])
+            old, new, texts, metas = [], [], [], []
+            for doc_id, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True):
+                kept = without_phrases(doc or "", phrases)
+                if (meta or {}).get("kind") != KIND and kept != (doc or ""):
+                    old.append(doc_id)
+                    new.append(f"{doc_id.split('~')[0]}~{uuid.uuid4().hex[:6]}")
+                    texts.append(kept or " ")
+                    metas.append(meta or {"user_id": user_id})
+            if old:
+                collection.delete(ids=old)
+                collection.add(ids=new, documents=texts, metadatas=metas)
+        if old and purge is not None:
+            purge(str(collection.id), old)
+        return len(old)
+
+
+def without_phrases(text: str, phrases: list[str]) -> str:
+    """`text` without the sentences that contain any of `phrases` (case-insensitive); lines keep
+    their prefixes ("User: ", "Observation: ") and a line left empty goes."""
+    wanted = [p.casefold() for p in phrases if p.strip()]
+    kept_lines = []
+    for line in text.splitlines():
+        kept = [s for s in cues.sentences(line) if not any(p in s.casefold() for p in wanted)]
+        if len(kept) == len(cues.sentences(line)):
+            kept_lines.append(line)
+        elif kept:
+            label, sep, _ = line.partition(": ")
+            first = kept[0]
+            prefix = f"{label}{sep}" if sep and not first.startswith(f"{label}{sep}") else ""
+            kept_lines.append(prefix + " ".join(kept))
+    return "\n".join(kept_lines)
+
+
+def _memory(memory_id: str, doc: str | None, meta: dict | None, similarity: float) -> ExplicitMemory:
+    meta = meta or {}
+    return ExplicitMemory(memory_id, doc or "", str(meta.get("occurred_at") or ""),
+                          str(meta.get("source_turn") or "") or None, similarity)

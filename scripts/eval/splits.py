@@ -1,0 +1,85 @@
+"""Dev / test split of the memory benchmark scripts (scripts/eval/splits.yaml).
+
+A script's split is fixed by a seeded hash of its file name, never chosen by hand: sha256 of
+"<seed>:<file name>", read as an integer; even -> dev, odd -> test (about 50/50). Changes are tuned
+on dev and reported on test. The manifest records each file's split (so a reader sees it without
+running code) and its category (a new script's file name starts with its category after the number);
+`python -m scripts.eval.splits` prints the manifest for the scripts folder, keeping the categories
+already given, so a new script is added with its hashed split.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+MANIFEST = Path(__file__).resolve().parent / "splits.yaml"
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
+SPLITS = ("dev", "test")
+Split = Literal["dev", "test"]
+# What each category of script probes (the issue-12/13/14 categories; "legacy" is the original 36).
+CATEGORIES = {
+    "legacy": "the original benchmark scripts (recall, storage, profile, recognition)",
+    "untold": "questions about things never told that share words with told things",
+    "paraphrase": "recall of a moment in other words than the moment's own",
+    "time_window": "moments days or weeks apart, recalled by when they were told",
+    "remember": "remember requests recalled later, and statements that only look like memory talk",
+    "impostor": "a different face claiming a known name, and the real person returning",
+    "changing_facts": "facts that change (home, job, hobbies) and questions about the earlier value",
+    "about_me": "what do you know about me",
+    "other": "scripts added later without a category prefix (e.g. by the helper building a change)",
+}
+# The categories written before the issue 12-14 changes, by someone who does not tune rules.
+HELD_OUT_CATEGORIES = ("untold", "paraphrase", "time_window", "remember", "impostor", "changing_facts", "about_me")
+
+
+class Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    split: Split
+    category: str
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seed: str
+    rule: str
+    scripts: dict[str, Entry]
+
+
+def split_of(file_name: str, seed: str) -> Split:
+    digest = hashlib.sha256(f"{seed}:{file_name}".encode()).hexdigest()
+    return "dev" if int(digest, 16) % 2 == 0 else "test"
+
+
+def load_manifest(path: Path = MANIFEST) -> Manifest:
+    return Manifest.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def category_of(file_name: str) -> str:
+    """A new script names its category after its number ("37_untold_first_boat.yaml"); one that does
+    not is "other" (the original 36 are listed as "legacy" in the manifest)."""
+    topic = file_name.split("_", 1)[-1]
+    named = [c for c in CATEGORIES if topic.startswith(c + "_")]
+    return max(named, key=len) if named else "other"
+
+
+def render(manifest: Manifest, folder: Path = SCRIPTS) -> str:
+    """The manifest for every script in `folder`, splits recomputed from the rule."""
+    lines = ["# Dev / test split of scripts/eval/scripts (see scripts/eval/splits.py).",
+             f"# Regenerate after adding scripts: python -m scripts.eval.splits > {MANIFEST.name}",
+             f"seed: {json.dumps(manifest.seed)}", f"rule: {json.dumps(manifest.rule)}", "scripts:"]
+    for path in sorted(folder.glob("*.yaml")):
+        known = manifest.scripts.get(path.name)
+        category = known.category if known else category_of(path.name)
+        lines.append(f"  {path.name}: {{split: {split_of(path.name, manifest.seed)}, category: {category}}}")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(render(load_manifest()))

@@ -1,0 +1,271 @@
+"""Memory intents in the dialogue, in-process with real memory services (Chroma, scenes on disk):
+remember requests store an explicit memory whatever the emotion, forget-one asks first and removes only
+that memory, "what do you know about me?" is answered from what is stored, a recall question is never
+stored as a moment, and an emotional "I forgot ..." statement reaches the memorability policy."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from common import topics as t
+from common.embedding.chroma import NadineEmbeddingFunction
+from common.embedding.registry import offline_text_embedder
+from common.messages import EmotionSignal, UserDetected, UserInput
+from common.store import ProfileStore, SceneStore
+from interaction.dialogue import DialogueManager
+from interaction.memory.chroma_store import collection_name, make_client, open_collection
+from interaction.memory.local_services import LocalMemoryServices
+from perception.selective_memory.policies import intensity_verdict
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
+from tests.interaction.test_dialogue_inprocess import Outbox
+
+
+@pytest.fixture
+def maya(tmp_path):
+    """A DialogueManager with real memory services talking with Maya, known by face."""
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    services = LocalMemoryServices(settings, layout, clock, bus=None)
+    out = Outbox()
+    dm = DialogueManager(settings, layout, clock, out, services=services, environ={})
+    store = ProfileStore(layout)
+    uid = store.mint_user_id("Maya", clock.now())
+    store.update(uid, {"user_name": "Maya"}, clock.now())
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    return dm, out, services, uid
+
+
+def say(dm: DialogueManager, text: str, **pins):
+    return dm.process_input(UserInput(text=text, **pins))
+
+
+def affect_of(out: Outbox, turn):
+    return next(a for a in out.of(t.AFFECT_STATE) if a.turn_id == turn.turn_id)
+
+
+def test_a_remember_request_is_stored_said_back_and_recalled_later(maya):
+    dm, out, services, uid = maya
+    asked = say(dm, "Please remember that my daughter's birthday is on 3 May.",
+                user_emotion=EmotionSignal(label="neutral", intensity=0.0))
+    assert asked.memory_intent == "remember" and not asked.is_recall
+    assert asked.reply == "I'll remember that your daughter's birthday is on 3 May."
+    stored = services.explicit.list(uid)
+    assert [m.text for m in stored] == ["my daughter's birthday is on 3 May"]
+    assert stored[0].source_turn == asked.turn_id
+    dm.close_session("test")  # a later conversation
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    later = say(dm, "When is my daughter's birthday?")
+    assert later.memory_intent == "recall" and later.is_recall
+    assert "3 May" in later.reply and "your daughter" in later.reply
+    assert affect_of(out, later).suppress_storage  # a recall question is never a new moment
+
+
+def test_explicit_memory_is_a_document_every_kind_query_finds(maya):
+    """The retrieval core queries the whole collection: the fact must be there with the contract's
+    metadata, and a paraphrased question must find it first."""
+    dm, _, services, uid = maya
+    say(dm, "Don't forget that I'm allergic to peanuts.")
+    say(dm, "My sister lives in Madrid and works as a nurse.")
+    dm.close_session("test")  # an episode + conversation document join the collection
+    client = make_client(dm.settings.interaction.chroma, dm.layout.chroma_dir)
+    collection = open_collection(client, collection_name(uid), NadineEmbeddingFunction(offline_text_embedder()))
+    got = collection.query(query_texts=["what food can't I eat?"], n_results=collection.count(),
+                           include=["documents", "metadatas"])
+    first = got["metadatas"][0][0]
+    assert got["documents"][0][0] == "I'm allergic to peanuts"
+    assert first["kind"] == "explicit_memory" and first["occurred_at"] and isinstance(first["occurred_ts"], float)
+    assert first["source_turn"]
+
+
+def all_documents(dm, uid) -> list[str]:
+    client = make_client(dm.settings.interaction.chroma, dm.layout.chroma_dir)
+    collection = open_collection(client, collection_name(uid), NadineEmbeddingFunction(offline_text_embedder()))
+    return collection.get(include=["documents"])["documents"]
+
+
+def test_forget_one_asks_and_removes_only_that_memory(maya):
+    dm, out, services, uid = maya
+    say(dm, "Please remember that my sister is expecting a baby.")
+    say(dm, "Please remember that my dog is called Bruno.")
+    dm.close_session("test")  # the transcript and its summary now hold the words too
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    assert any("expecting a baby" in d for d in all_documents(dm, uid) if not d.startswith("my sister"))
+    asked = say(dm, "Forget what I said about my sister.")
+    assert asked.memory_intent == "forget_one"
+    assert asked.reply.startswith("Do you want me to forget that your sister is expecting a baby?")
+    assert affect_of(out, asked).suppress_storage
+    assert len(services.explicit.list(uid)) == 2  # nothing happens before the answer
+    done = say(dm, "Yes, please.")
+    assert "forgotten" in done.reply
+    assert [m.text for m in services.explicit.list(uid)] == ["my dog is called Bruno"]
+    documents = all_documents(dm, uid)
+    assert not [d for d in documents if "expecting a baby" in d]  # transcript and summary scrubbed
+    assert any("Bruno" in d for d in documents if d != "my dog is called Bruno")  # the rest stays
+    assert not [x for x in dm.session.transcript if "expecting a baby" in x.text]
+    on_disk = [f for f in dm.layout.chroma_dir.rglob("*") if f.is_file() and b"expecting a baby" in f.read_bytes()]
+    assert on_disk == []  # nor in Chroma's log or free pages
+    assert say(dm, "Yes").intent != "forget_one_confirmed"  # the question is gone
+
+
+def test_forget_one_kept_on_no_and_never_by_someone_else(maya):
+    dm, _, services, uid = maya
+    say(dm, "Please remember that my sister is expecting a baby.")
+    say(dm, "Forget what I said about my sister.")
+    assert "keep" in say(dm, "No, keep it.").reply
+    say(dm, "Forget what I said about my sister.")
+    other = ProfileStore(dm.layout).mint_user_id("Tom", dm.clock.now())
+    ProfileStore(dm.layout).update(other, {"user_name": "Tom"}, dm.clock.now())
+    dm.on_user_detected(UserDetected(user_name="Tom", confidence=90.0, user_id=other))
+    say(dm, "Yes.")
+    assert len(services.explicit.list(uid)) == 1
+
+
+def test_forget_one_removes_a_moment_scene_from_disk(maya):
+    dm, _, _, uid = maya
+    when = dm.clock.now() - timedelta(days=2)
+    keep = write_scene(dm.layout, uid, "I just defended my PhD thesis today, I'm so happy!", when=when, seed=1)
+    gone = write_scene(dm.layout, uid, "My grandmother's apple pie won a prize at the village fair!",
+                       when=when + timedelta(hours=1), seed=2)
+    asked = say(dm, "Please forget what I told you about my grandmother's pie.")
+    assert "apple pie" in asked.reply and asked.reply.startswith("Do you want me to forget")
+    say(dm, "Yes.")
+    left = [m.scene_id for m in SceneStore(dm.layout).list(uid)]
+    assert left == [keep.scene_id]
+    assert not (dm.layout.scenes_dir(uid) / "images" / f"{gone.scene_id}.jpg").exists()
+    assert not SceneStore(dm.layout).embedding_path(uid, gone.scene_id).exists()
+
+
+def test_what_do_you_know_about_me(maya, tmp_path):
+    dm, out, _, uid = maya
+    little = say(dm, "What do you know about me?")
+    assert little.memory_intent == "recall" and little.is_recall  # about_me is a recall on the wire
+    assert "only know your name" in little.reply and "don't know" not in little.reply
+    ProfileStore(dm.layout).update(uid, {"location": "Geneva", "hobbies": ["hiking"]}, dm.clock.now())
+    dm.close_session("test")  # a later conversation loads the profile afresh
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    say(dm, "Please remember that my dog is called Bruno.")
+    write_scene(dm.layout, uid, "I just defended my PhD thesis today, I'm so happy!", when=dm.clock.now(), seed=1)
+    full = say(dm, "What do you remember about me?")
+    for piece in ("Maya", "Geneva", "hiking", "your dog is called Bruno", "PhD"):
+        assert piece in full.reply, (piece, full.reply)
+
+
+def test_a_question_about_this_session_is_answered_from_its_turns(maya):
+    dm, _, _, _ = maya
+    say(dm, "My brother just bought a sailing boat.")
+    say(dm, "The weather was lovely this morning.")
+    asked = say(dm, "What did I just say about my brother?")
+    assert asked.is_recall and "sailing boat" in asked.reply
+
+
+def test_an_emotional_forgot_statement_goes_to_the_memorability_policy(maya):
+    dm, out, _, _ = maya
+    turn = say(dm, "I'm devastated, I forgot my keys and missed my flight.")
+    assert turn.memory_intent == "statement" and not turn.is_recall
+    affect = affect_of(out, turn)
+    assert not affect.suppress_storage and affect.user_label == "sad"
+    policy = dm.settings.perception.selective_memory
+    assert intensity_verdict(affect, policy.emotion_source, policy.intensity_threshold).store  # a moment
+    plain = say(dm, "Remember to call mum.")
+    assert plain.memory_intent == "statement"
+    assert "I'll remember" not in plain.reply
+
+
+def test_a_pinned_is_recall_still_pins(maya):
+    dm, _, _, _ = maya
+    assert not say(dm, "Do you remember my PhD?", is_recall=False).is_recall
+    pinned = say(dm, "Nice weather today.", is_recall=True)
+    assert pinned.is_recall and pinned.memory_intent == "recall"
+
+
+def test_a_stranger_is_told_nothing_is_stored(tmp_path):
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    services = LocalMemoryServices(settings, layout, clock, bus=None)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=services, environ={})
+    turn = say(dm, "Please remember that my daughter's birthday is on 3 May.")
+    assert "don't know who you are" in turn.reply and "I'll remember" not in turn.reply
+
+
+def test_a_models_memory_intent_decides_and_the_classifier_only_fills_in(maya, monkeypatch):
+    """With an understanding model, its memory intent stands, whatever the classifier would say;
+    a model answer without one falls back to the classifier."""
+    dm, _, services, uid = maya
+    answers = {
+        "Do you remember my PhD?": {"memory_intent": "statement"},
+        "Tell me something nice.": {"memory_intent": "recall"},
+        "Keep this in your head: Lea, my niece, turns six on Friday.":
+            {"memory_intent": "remember", "memory_text": "my niece Lea turns six on Friday"},
+        "When did we first meet?": {},  # no memory intent: the classifier's fallback decides
+    }
+
+    def model(agent, messages, json_mode=None, **_):
+        if agent != "turn_understanding":
+            return None
+        latest = messages[-1]["content"].rsplit("Latest user message: ", 1)[-1]
+        return json.dumps({"intent": "continue_conversation", **answers[latest],
+                           "plan": [{"agent": "response_agent", "message": latest}]})
+
+    monkeypatch.setattr(dm.deps, "ask", model)
+    assert not say(dm, "Do you remember my PhD?").is_recall
+    assert say(dm, "Tell me something nice.").memory_intent == "recall"
+    kept = say(dm, "Keep this in your head: Lea, my niece, turns six on Friday.")
+    assert kept.reply == "I'll remember that your niece Lea turns six on Friday."
+    assert [m.text for m in services.explicit.list(uid)] == ["my niece Lea turns six on Friday"]
+    assert say(dm, "When did we first meet?").is_recall
+
+
+def test_about_me_with_a_model_gets_only_what_is_stored(maya, monkeypatch):
+    dm, _, _, _ = maya
+    say(dm, "Please remember that my dog is called Bruno.")
+    asked = []
+
+    class Model:  # the registry's answer for the response agent: a model is configured
+        profile = None
+
+    def model(agent, messages, json_mode=None, **_):
+        asked.append(messages)
+        return "You're Maya, and your dog is called Bruno." if agent == "response_agent" else None
+
+    monkeypatch.setattr(dm.deps, "ask", model)
+    monkeypatch.setattr(dm.deps.llm, "for_agent", lambda agent: Model())
+    turn = say(dm, "What do you know about me?")
+    assert turn.reply == "You're Maya, and your dog is called Bruno."
+    prompt = asked[-1][-1]["content"]
+    assert "your dog is called Bruno" in prompt and "Maya" in prompt
+
+
+def test_a_recall_of_something_never_told_stores_nothing(maya):
+    dm, out, services, uid = maya
+    turn = say(dm, "Do you remember what I told you about my trip to Peru?")
+    assert turn.is_recall and "don't remember" in turn.reply
+    assert affect_of(out, turn).suppress_storage and services.explicit.list(uid) == []
+
+
+def test_an_ordinary_turn_only_brings_up_a_strongly_matching_explicit_memory(maya):
+    dm, out, _, _ = maya
+    say(dm, "Please remember that my cat is called Mimi.")
+    asked = say(dm, "What's my cat called?", is_recall=False)  # taken for a statement, say
+    assert "your cat is called Mimi" in asked.reply and not affect_of(out, asked).suppress_storage
+    assert "Mimi" not in say(dm, "Do you like animals?").reply
+
+
+def test_forget_one_takes_back_something_said_in_this_conversation(maya):
+    dm, _, _, _ = maya
+    say(dm, "My brother lost his job at the bank last week.")
+    say(dm, "The weather was lovely this morning.")
+    asked = say(dm, "Please forget what I said about my brother.")
+    assert asked.reply.startswith("Do you want me to forget that you told me") and "brother" in asked.reply
+    assert say(dm, "Yes.").intent == "forget_one_confirmed"
+    said = [x.text for x in dm.session.transcript]
+    assert not [x for x in said if "lost his job" in x] and "The weather was lovely this morning." in said
+
+
+def test_a_remember_request_that_names_nothing_asks_what(maya):
+    dm, _, services, uid = maya
+    turn = say(dm, "Remember this, please!")
+    assert turn.memory_intent == "remember" and "What would you like me to remember?" in turn.reply
+    assert services.explicit.list(uid) == []
