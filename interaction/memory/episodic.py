@@ -94,8 +94,11 @@ class EpisodicMemory:
         ids = [f"{session}_{kind}" for kind in docs]
         texts = list(docs.values())
         metas = [{**base, **_when(began), "memory_type": kind, "kind": kind} for kind in docs]
+        explicit = self._explicit_texts(user_id)
         for i, turn in enumerate(transcript):
             if turn.role != "user" or not turn.text.strip():
+                continue
+            if any(e in turn.text.casefold() for e in explicit):  # the explicit memory stands for this turn
                 continue
             ids.append(f"{session}_turn{i:04d}")
             texts.append(self._with_context(transcript, i))
@@ -108,6 +111,15 @@ class EpisodicMemory:
             self.writes += 1
         log.info("episode saved for %s (session %s)", user_id, session)
         return True
+
+    def _explicit_texts(self, user_id: str) -> list[str]:
+        """The user's explicit memories ("please remember that ..."), casefolded."""
+        with self._lock:
+            collection = self._collection(user_id, create=False)
+            if collection is None:
+                return []
+            got = collection.get(where={"kind": "explicit_memory"}, include=["documents"])
+        return [d.casefold() for d in got["documents"] or [] if d and d.strip()]
 
     def _with_context(self, transcript: list[TranscriptTurn], i: int) -> str:
         """The turn after the turns just before it ("Nadine: ..." then the turn as said): an answer

@@ -100,11 +100,14 @@ class ExplicitMemories:
             old, new, texts, metas = [], [], [], []
             for doc_id, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True):
                 kept = without_phrases(doc or "", phrases)
-                if (meta or {}).get("kind") != KIND and kept != (doc or ""):
+                quote = (meta or {}).get("quote")  # a turn document's own words (issue 12)
+                kept_quote = without_phrases(quote, phrases) if isinstance(quote, str) else quote
+                if (meta or {}).get("kind") != KIND and (kept != (doc or "") or kept_quote != quote):
                     old.append(doc_id)
                     new.append(f"{doc_id.split('~')[0]}~{uuid.uuid4().hex[:6]}")
                     texts.append(kept or " ")
-                    metas.append(meta or {"user_id": user_id})
+                    meta = meta or {"user_id": user_id}
+                    metas.append({**meta, "quote": kept_quote or " "} if isinstance(quote, str) else meta)
             if old:
                 collection.delete(ids=old)
                 collection.add(ids=new, documents=texts, metadatas=metas)
