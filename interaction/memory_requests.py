@@ -96,32 +96,15 @@ def similarities(query: str, texts: list[str]) -> list[float]:
 
 
 def recall_facts(deps: AgentDeps, state: dict) -> RecalledFact | None:
-    """The explicit memory or earlier turn of this session a recall question is about: among those
-    that pass the calibrated threshold or share a content word with the question, the most similar."""
-    identity: Identity = state["identity"]
+    """The earlier turn of THIS session a recall question is about ("what did I just say about my
+    brother?"): this session is not in the long-term store yet, so the retrieval core cannot see it.
+    Explicit memories are long-term documents and are recalled, verified, by the retrieval core."""
     question = state["text"]
-    candidates: list[RecalledFact] = []
-    if identity.known:
-        candidates += [RecalledFact("explicit_memory", m.text, m.occurred_at, m.similarity)
-                       for m in explicit_candidates(deps, identity.user_id or "", question)]
     earlier = said_earlier(state.get("transcript") or [])
-    candidates += [RecalledFact("this_session", t.text, t.at.isoformat(), sim)
-                   for t, sim in zip(earlier, similarities(question, [t.text for t in earlier]), strict=True)]
+    candidates = [RecalledFact("this_session", t.text, t.at.isoformat(), sim)
+                  for t, sim in zip(earlier, similarities(question, [t.text for t in earlier]), strict=True)]
     fitting = [c for c in candidates if named(deps, question, c.text, c.similarity)]
     return max(fitting, key=lambda c: c.similarity, default=None)
-
-
-def volunteered_fact(deps: AgentDeps, state: dict) -> RecalledFact | None:
-    """On an ordinary turn, an explicit memory only when it passes the calibrated ordinary-turn
-    threshold (as a scene is volunteered): "what's my cat called?" taken for a statement still finds
-    "my cat is called Mimi", and nothing weaker is brought up."""
-    identity: Identity = state["identity"]
-    if not identity.known:
-        return None
-    hits = explicit_candidates(deps, identity.user_id or "", state["text"], n=1)
-    if not hits or hits[0].similarity < match_threshold(deps):
-        return None
-    return RecalledFact("explicit_memory", hits[0].text, hits[0].occurred_at, hits[0].similarity)
 
 
 def handle(deps: AgentDeps, state: dict) -> dict:

@@ -127,7 +127,8 @@ def recall_lines(r: ReplyInputs) -> list[str]:
     if r.recall is None or not r.is_recall:
         return []
     texts = [m for m in r.recall.memories if m.kind not in ("moment", "first_meeting", "observation")]
-    said = [f'on {when(m.occurred_at)} they said: "{m.text}"' for m in texts]
+    said = [f'on {when(m.occurred_at)} they asked you to remember: "{m.text}"' if m.kind == "explicit_memory"
+            else f'on {when(m.occurred_at)} they said: "{m.text}"' for m in texts]
     if r.recall.outcome == "asserted" and said:
         return ["What this person told you that matches the question: " + "; ".join(said)]
     if r.recall.outcome == "offered" and r.recall.memories:
@@ -154,9 +155,7 @@ def background(r: ReplyInputs) -> str:
         ("Web search results", r.search), ("What you see right now", r.vision), ("Your own knowledge", r.knowledge),
     ) if value]
     lines += recall_lines(r)
-    if r.fact and r.fact.kind == "explicit_memory":
-        lines.append(f"The person asked you to remember this (on {when(r.fact.occurred_at)}): {r.fact.text}")
-    elif r.fact:
+    if r.fact:
         lines.append(f"Earlier in this conversation the person said: {r.fact.text}")
     if r.scene:
         lines.append(scene_line(r.scene))

@@ -19,7 +19,7 @@ from interaction.turn_understanding import Emotion
 class RecalledFact:
     """What a recall question is answered from besides episodes and scenes (issue 13)."""
 
-    kind: str  # explicit_memory | this_session
+    kind: str  # this_session: a turn of the current conversation (long-term memories come from the core)
     text: str  # in the user's words
     occurred_at: str | None
     similarity: float

@@ -118,12 +118,12 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
         return f"{_relative_day(m.occurred_at, r.now)} was the first time we met, when you introduced yourself to me"
     if m.kind == "observation":  # something Nadine saw, not something the person said
         return f"{_relative_day(m.occurred_at, r.now)} I saw: {text}"
+    if m.kind == "explicit_memory":
+        return f"{_relative_day(m.occurred_at, r.now)} you asked me to remember that {second_person(text.rstrip(' .!?'))}"
     return f"{_relative_day(m.occurred_at, r.now)} you told me: '{text}'"
 
 
 def _recall(r: ReplyInputs) -> str:
-    if r.fact and r.fact.kind == "explicit_memory":
-        return f"You asked me to remember that {second_person(r.fact.text.rstrip(' .!?'))}."
     if r.fact:
         return f"Earlier you told me: '{_quote(r.fact.text)}'"
     memories = r.recall.memories if r.recall else []
@@ -165,8 +165,6 @@ def offline_reply(r: ReplyInputs) -> str:
     if answer:
         parts.append(answer)
     elif r.is_recall:
-        parts.append(_recall(r))
-    elif r.fact:  # an ordinary turn that strongly matches something the person asked Nadine to remember
         parts.append(_recall(r))
     elif r.scene and r.scene.user_message:
         parts.append(f"That reminds me — {_relative_day(r.scene.timestamp, r.now)} you told me: '{_quote(r.scene.user_message)}'")

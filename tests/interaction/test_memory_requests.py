@@ -245,12 +245,19 @@ def test_a_recall_of_something_never_told_stores_nothing(maya):
     assert affect_of(out, turn).suppress_storage and services.explicit.list(uid) == []
 
 
-def test_an_ordinary_turn_only_brings_up_a_strongly_matching_explicit_memory(maya):
-    dm, out, _, _ = maya
+def test_an_ordinary_turn_never_volunteers_an_explicit_memory_a_recall_finds_it(maya):
+    # issue 12: ordinary turns never volunteer a text memory; the question, read as a recall, finds it
+    dm, out, _, uid = maya
     say(dm, "Please remember that my cat is called Mimi.")
-    asked = say(dm, "What's my cat called?", is_recall=False)  # taken for a statement, say
-    assert "your cat is called Mimi" in asked.reply and not affect_of(out, asked).suppress_storage
+    dm.close_session("test")  # a later conversation
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    asked = say(dm, "What's my cat called?", is_recall=False)  # pinned as a statement
+    assert "Mimi" not in asked.reply and not affect_of(out, asked).suppress_storage
     assert "Mimi" not in say(dm, "Do you like animals?").reply
+    recalled = say(dm, "What's my cat called?", is_recall=True)
+    assert "Mimi" in recalled.reply and recalled.recall is not None
+    assert recalled.recall.outcome in ("asserted", "offered")
+    assert any(m.kind == "explicit_memory" for m in recalled.recall.memories)
 
 
 def test_forget_one_takes_back_something_said_in_this_conversation(maya):
