@@ -171,4 +171,4 @@ def test_retries_stop_where_the_budget_ends(served):
     with pytest.raises(LlmError):
         model.complete([{"role": "user", "content": "hi"}], deadline=Deadline(0.6))
     # 0.25 s then 0.5 s apart: the third pause would end past the 0.6 s budget, whatever max_retries says
-    assert 1 <= len(server.bodies) <= 2
+    assert len(server.bodies) in (1, 2)
