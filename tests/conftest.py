@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,24 @@ def broker() -> Iterator[Broker]:
     b = Broker().start()
     yield b
     b.stop()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _release_chroma_systems() -> Iterator[None]:
+    """Chroma keeps one system (SQLite connections, HNSW files, worker threads) per data root in a
+    class-level cache for the life of the process. A process has one data root; this test session
+    makes hundreds, and past 1,024 open descriptors paho's select() can no longer watch a new MQTT
+    socket, so every later broker test fails. Stop the systems each test module opened."""
+    yield
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    for system in list(SharedSystemClient._identifier_to_system.values()):
+        try:
+            system.stop()
+        except Exception:  # a system a test already stopped, or half-started: nothing left to release
+            pass
+    SharedSystemClient.clear_system_cache()
+    gc.collect()
 
 
 @pytest.fixture

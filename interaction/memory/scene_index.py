@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,23 +131,25 @@ class SceneIndex:
     def _user(self, user_id: str) -> _UserScenes:
         with self._users_lock:
             if self._checker is None:
-                self._checker = threading.Thread(target=self._check_loop, name="scene-index-check", daemon=True)
+                # the loop holds the index weakly: an index nobody uses any more (a closed session's
+                # services, a test's) is collected and its thread ends instead of polling forever
+                self._checker = threading.Thread(target=_check_loop, args=(weakref.ref(self), self._stop),
+                                                 name="scene-index-check", daemon=True)
                 self._checker.start()
             return self._users.setdefault(user_id, _UserScenes())
 
     def close(self) -> None:
         self._stop.set()
 
-    def _check_loop(self) -> None:
+    def _check_once(self) -> None:
         """Marks a user's index stale when the metadata folder changed (or changed so recently that
         a coarse directory mtime could hide a second write)."""
-        while not self._stop.wait(CHECK_EVERY_S):
-            with self._users_lock:
-                users = list(self._users.items())
-            for user_id, entry in users:
-                mtime_ns = self._folder_mtime(user_id)
-                if mtime_ns != entry.mtime_ns or time.time() - mtime_ns / 1e9 < 2 * CHECK_EVERY_S:
-                    entry.dirty = True
+        with self._users_lock:
+            users = list(self._users.items())
+        for user_id, entry in users:
+            mtime_ns = self._folder_mtime(user_id)
+            if mtime_ns != entry.mtime_ns or time.time() - mtime_ns / 1e9 < 2 * CHECK_EVERY_S:
+                entry.dirty = True
 
     def _folder_mtime(self, user_id: str) -> int:
         try:
@@ -298,3 +301,12 @@ def as_visual_memory(
 
 
 __all__ = ["SceneIndex", "SceneScores", "as_visual_memory", "select"]
+
+
+def _check_loop(index_ref: weakref.ref, stop: threading.Event) -> None:
+    while not stop.wait(CHECK_EVERY_S):
+        index = index_ref()
+        if index is None:
+            return
+        index._check_once()
+        del index  # no strong reference across the wait
