@@ -25,18 +25,18 @@ import sys
 import threading
 import time
 from contextlib import closing
-from pathlib import Path
 from typing import Any
 
 from common import topics as t
 from common.bus import Bus
 from common.clock import Clock
-from common.config import ConfigError, NadineSettings, load_settings
+from common.config import NadineSettings
 from common.messages import ForgetMemory, ForgetUser, UserForgotten
 from common.store import DataLayout, InvalidUserId, ProfileStore, validate_user_id
 from common.store.faces import FaceStore
 from common.store.forget import forget_user_files, known_names, new_pseudonym, purge_chroma_remnants
 from scripts import inventory
+from scripts.cli_settings import cli_settings
 
 log = logging.getLogger("nadine.memory_cli")
 
@@ -228,17 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     fm.add_argument("--no-bus", action="store_true", help="do not ask running processes (disk only)")
     fm.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for each process's answer")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    for noisy in ("nadine.bus", "chromadb", "httpx"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
-
-    overrides = list(args.config_override)
-    if args.data_dir:
-        overrides.append(f"common.data_dir={Path(args.data_dir).resolve()}")
-    try:
-        settings = load_settings(overrides=overrides)
-    except ConfigError as exc:
-        print(f"memory: {exc}", file=sys.stderr)
+    settings = cli_settings(args, "memory")
+    if settings is None:
         return 2
     layout = DataLayout(settings.common.data_dir, settings.common.robot_id)
     if args.command == "list":

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import logging
 import os
 import sys
-from pathlib import Path
 
 import uvicorn
 
-from common.config import ConfigError, load_settings
+from scripts.cli_settings import cli_settings
 from scripts.inspector.app import create_app
 
 TOKEN_ENV = "NADINE_INSPECTOR_TOKEN"
@@ -38,19 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", help="data root (default: NADINE_DATA_DIR / common.data_dir)")
     parser.add_argument("--config-override", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    for noisy in ("nadine.bus", "chromadb", "httpx"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
     if not is_loopback(args.host) and not args.token:
         print(f"inspector: bound to {args.host} a token is required (--token or {TOKEN_ENV})", file=sys.stderr)
         return 2
-    overrides = list(args.config_override)
-    if args.data_dir:
-        overrides.append(f"common.data_dir={Path(args.data_dir).resolve()}")
-    try:
-        settings = load_settings(overrides=overrides)
-    except ConfigError as exc:
-        print(f"inspector: {exc}", file=sys.stderr)
+    settings = cli_settings(args, "inspector")
+    if settings is None:
         return 2
     app = create_app(settings, token=args.token)
     print(f"memory inspector on http://{args.host}:{args.port}/ (data root {settings.common.data_dir})", file=sys.stderr)
