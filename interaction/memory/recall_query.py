@@ -32,21 +32,12 @@ def content_words(query: str) -> list[str]:
     return [w for w in words if w not in _FUNCTION_WORDS and w not in _RECALL_FRAMING and len(w) > 1]
 
 
-def is_generic_recall(query: str) -> bool:
-    return not content_words(query)
-
-
 def _stem(word: str) -> str:
     """Crude plural / verb-ending folding, enough for "plays" ~ "play", "flight" ~ "flights"."""
     for suffix in ("ing", "es", "s", "ed"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
-
-
-def shares_content_word(query: str, scene) -> bool:
-    """Does the recall question name a word of what was said then (its retrieval text)?"""
-    return names_a_word_of(query, scene.retrieval_text)
 
 
 def names_a_word_of(query: str, text: str) -> bool:
