@@ -33,10 +33,16 @@ CATEGORIES = {
     "impostor": "a different face claiming a known name, and the real person returning",
     "changing_facts": "facts that change (home, job, hobbies) and questions about the earlier value",
     "about_me": "what do you know about me",
+    "session_recall": "recall of what was said earlier in the same visit, and of untold things sharing its words",
+    "forget_one": "forget one memory: the right one is named and only it goes; nothing to forget when none matches",
+    "remember_nothing": "remember requests that name nothing (Nadine asks what) beside short real ones",
     "other": "scripts added later without a category prefix (e.g. by the helper building a change)",
 }
-# The categories written before the issue 12-14 changes, by someone who does not tune rules.
-HELD_OUT_CATEGORIES = ("untold", "paraphrase", "time_window", "remember", "impostor", "changing_facts", "about_me")
+# The categories written before the changes they judge (issues 12-14; the last three before the word
+# lists of same-visit recall, forget-one and empty remember requests gave way), by someone who does not
+# tune rules.
+HELD_OUT_CATEGORIES = ("untold", "paraphrase", "time_window", "remember", "impostor", "changing_facts", "about_me",
+                       "session_recall", "forget_one", "remember_nothing")
 
 
 class Entry(BaseModel):
