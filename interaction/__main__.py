@@ -106,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     dm = DialogueManager(ctx.settings, ctx.layout, ctx.clock, ctx.bus, services, build_study_logger(ctx))
     worker = Worker()
     fact_changes.warm_up()
+    if services is not None:
+        threading.Thread(target=services.warm_up, name="memory-warm-up", daemon=True).start()
     wire(ctx, dm, services, worker)
     worker.start()
     threading.Thread(target=tick_every_second, args=(ctx.stop_event, worker, dm), name="presence", daemon=True).start()

@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import numpy as np
+from cachetools import LRUCache
 
 from common.embedding.base import l2_normalise
 from common.vision.base import BackendUnavailable
@@ -20,6 +21,10 @@ log = logging.getLogger("nadine.embedding.minilm")
 
 MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
 BATCH = 32
+# One turn's utterance is read by the memory-intent classifier, the fact-change classifier (sentence by
+# sentence, when routing and again when updating), the occupation reader and retrieval: remembering the
+# latest texts makes that one model run instead of four to six (scripts/bench/turn_latency.py).
+RECENT_TEXTS = 1024
 
 
 class MiniLMOnnxEmbedder:
@@ -50,11 +55,23 @@ class MiniLMOnnxEmbedder:
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self._lock = threading.Lock()  # the tokenizer's padding state is shared
+        self._recent: LRUCache[str, np.ndarray] = LRUCache(RECENT_TEXTS)
+        self._recent_lock = threading.Lock()
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.vstack([self._embed_batch(texts[i:i + BATCH]) for i in range(0, len(texts), BATCH)])
+        with self._recent_lock:
+            found = {t: v for t in texts if (v := self._recent.get(t)) is not None}
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        for i in range(0, len(missing), BATCH):
+            batch = missing[i:i + BATCH]
+            vectors = self._embed_batch(batch)
+            vectors.setflags(write=False)  # rows are shared with later calls
+            found.update(zip(batch, vectors, strict=True))
+            with self._recent_lock:
+                self._recent.update(zip(batch, vectors, strict=True))
+        return np.vstack([found[t] for t in texts])
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         with self._lock:

@@ -124,8 +124,10 @@ class ProfileStore:
         path = self.layout.user_ids_file
         with file_lock(path):
             ids = self.user_ids()
+            before = dict(ids)
             change(ids)
-            atomic_write_json(path, ids)
+            if ids != before:  # every profile update re-states the name: most change nothing
+                atomic_write_json(path, ids)
             return ids
 
     def set_name(self, user_id: str, user_name: str) -> None:

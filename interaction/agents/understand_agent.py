@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
+from common.embedding.registry import offline_text_embedder
+from common.vision.base import BackendUnavailable
+from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.guards import GuardContext, apply_guards
 from interaction.memory_intent.classifier import classify
@@ -51,8 +55,16 @@ def apply_pins(u: TurnUnderstanding, pins: dict[str, Any], text: str) -> TurnUnd
     return u.model_copy(update=update) if update else u
 
 
+def _embed_turn(text: str) -> None:
+    """The memory-intent and fact-change classifiers and retrieval read the utterance and each of its
+    sentences: one model run embeds them all into the embedder's memory of recent texts."""
+    with contextlib.suppress(BackendUnavailable):  # each reader says so itself when it cannot load
+        offline_text_embedder().embed([text, *cues.sentences(text)])
+
+
 def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
     text = state["text"]
+    _embed_turn(text)
     identity = state["identity"]
     pending = bool(state.get("name_confirmation"))
     ctx = GuardContext(identity.user_id, state.get("greeted_user_id"), pending)

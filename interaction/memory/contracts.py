@@ -94,6 +94,10 @@ class MemoryServices(Protocol):
         """Top-k knowledge chunks about Nadine and her world, flattened to text, or None."""
         ...
 
+    def warm_up(self) -> None:
+        """Open (on a new data root: build) what the first turn would otherwise wait for."""
+        ...
+
     def look(self, question: str, user_id: str | None, is_recall: bool) -> str:
         """Vision agent: capture the current view through perception, answer about it (offline: the
         captioner); may store an observation scene by the rules of reference §4.8."""

@@ -120,6 +120,14 @@ class KnowledgeBase:
         log.info("knowledge index rebuilt: %d chunks from %d file(s)", len(texts), len(files))
         return collection
 
+    def prepare(self) -> None:
+        """Open the index (building it when the knowledge files changed) before the first question."""
+        with self._lock:
+            try:
+                self._ensure()
+            except EmbeddingFailed as exc:
+                log.warning("knowledge index not prepared: %s", exc)
+
     def query(self, text: str, k: int = TOP_K) -> list[str]:
         """The k chunks nearest to the question, best first."""
         return [chunk for chunk, _ in self.scored(text, k)]

@@ -186,6 +186,9 @@ class LocalMemoryServices:
         return self.knowledge_base.relevant(query, self.knowledge_threshold if self.knowledge_threshold is not None
                                             else float("-inf"))
 
+    def warm_up(self) -> None:
+        self.knowledge_base.prepare()  # the first question about Nadine waited ~0.2 s for it
+
     def look(self, question: str, user_id: str | None, is_recall: bool) -> str:
         if self.vision is None or not self.settings.interaction.enable_vision_agent:
             return VISION_OFF

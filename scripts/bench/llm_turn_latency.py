@@ -24,7 +24,7 @@ from common.config import load_settings
 from common.messages import UserInput
 from common.store import DataLayout
 from interaction.dialogue import DialogueManager
-from scripts.bench.turn_latency import NAMES, NullOutbox, _store_moment, session
+from scripts.bench.turn_latency import NAMES, NullOutbox, _store_moment, moment, session
 from scripts.eval.stats import percentile
 from scripts.local_llm import MODEL_ALIAS, LocalLlmServer
 
@@ -39,12 +39,13 @@ def play(users: int, overrides: list[str]) -> dict[str, list[float]]:
     layout = DataLayout(root)
     clock = Clock(layout.runtime_dir)
     services = LocalMemoryServices(settings, layout, clock, None)
+    services.warm_up()  # what the interaction process does in the background at start
     dm = DialogueManager(settings, layout, clock, NullOutbox(), services, environ={})
     dm.process_input(UserInput(text="Hello!"))  # warm-up (graph, ONNX, the server's first prompt)
     dm.close_session("warm-up")
     out: dict[str, list[float]] = {"reply": [], "served": [], **{n: [] for n in NODES}}
-    for name in (NAMES * (users // len(NAMES) + 1))[:users]:
-        for i, text in enumerate(session(name)):
+    for n, name in enumerate((NAMES * (users // len(NAMES) + 1))[:users]):
+        for i, text in enumerate(session(name, n)):
             turn = dm.process_input(UserInput(text=text), time.monotonic())
             out["reply"].append(turn.latency_s)
             out["served"].append(0.0 if turn.extra.get("offline") else 1.0)
@@ -52,7 +53,7 @@ def play(users: int, overrides: list[str]) -> dict[str, list[float]]:
                 if node in dm.deps.timings:
                     out[node].append(dm.deps.timings[node])
             if i == 2 and turn.user_id:
-                _store_moment(layout, clock, turn.user_id, dm)
+                _store_moment(layout, clock, turn.user_id, dm, moment(n))
         dm.close_session("bench")
     return out
 

@@ -54,3 +54,15 @@ def test_the_labelled_set_has_a_held_out_split_and_the_scorer_can_fail():
     assert sum(r["split"] == "test" for r in rows) >= 60
     assert field_right(["maths teacher", "teacher"], "The Teacher") and field_right(None, None)
     assert not field_right(None, "engineer") and not field_right("nurse", None)
+
+
+def test_a_text_is_parsed_once_and_each_reader_gets_its_own_copy(parse_backend, monkeypatch):
+    reader = extract._READER.get()
+    parsed: list[str] = []
+    parse = reader.nlp
+    monkeypatch.setattr(reader, "nlp", lambda text: parsed.append(text) or parse(text))
+    text = "I'm a pastry chef at Sprungli in Zurich."
+    first = reader.candidates(text)
+    first["current_position"] = "changed by a caller"
+    assert reader.candidates(text)["current_position"] == "pastry chef"
+    assert parsed == [text]  # routing and the profile update read one parse

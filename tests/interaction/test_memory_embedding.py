@@ -74,3 +74,21 @@ def test_chroma_adapter_identifies_its_embedder():
     assert persisted_embedder({"embedding_function": {"name": "onnx_mini_lm_l6_v2"}}) == "onnx_mini_lm_l6_v2"
     assert persisted_embedder({}) is None
     assert len(fn(["one", "two"])) == 2
+
+
+def test_minilm_embeds_a_recent_text_once_and_gives_the_same_vector(monkeypatch):
+    from common.embedding.minilm import MiniLMOnnxEmbedder
+
+    e = MiniLMOnnxEmbedder()
+    batches: list[list[str]] = []
+    run = e._embed_batch
+    monkeypatch.setattr(e, "_embed_batch", lambda texts: batches.append(list(texts)) or run(texts))
+    first = e.embed(["My brother bought a boat.", "It rained.", "My brother bought a boat."])
+    assert batches == [["My brother bought a boat.", "It rained."]]  # a text twice in one call: one row
+    assert np.array_equal(first[0], first[2])
+    again = e.embed(["It rained.", "The cat slept."])
+    assert batches[1:] == [["The cat slept."]]  # only the new text reaches the model
+    assert np.array_equal(again[0], first[1])
+    assert np.allclose(again[1], run(["The cat slept."])[0], atol=1e-6)
+    again[0] += 1  # a caller's array is its own: the remembered vector is unchanged
+    assert np.array_equal(e.embed(["It rained."])[0], first[1])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 
 import numpy as np
 
@@ -77,3 +78,17 @@ def test_index_is_rebuilt_when_the_embedder_changes(tmp_path, caplog):
 def test_no_files_no_knowledge(tmp_path):
     kb, _ = _kb(tmp_path)
     assert kb.answer("Who created you?") is None
+
+
+def test_prepare_builds_the_index_before_the_first_question(tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    seed_rag_files(tmp_path / "rag")
+    kb, client = _kb(tmp_path)
+    kb.prepare()
+    assert client.get_collection(COLLECTION, embedding_function=None).count() > 0 and "rebuilt" in caplog.text
+    caplog.clear()
+    assert kb.query("Who created you?")[0].startswith("Nadine > Who created Nadine")
+    assert "rebuilt" not in caplog.text  # the question found it ready
+    empty, _ = _kb(tmp_path / "none")
+    empty.prepare()  # no knowledge files: nothing to build, no error
+    assert empty.answer("Who created you?") is None

@@ -138,3 +138,15 @@ def test_two_writer_processes_keep_ids_and_profiles_consistent(tmp_path):
     for uid, name in ids.items():
         info = json.loads((tmp_path / "memory/user_profiles" / uid / "user_info.json").read_text())
         assert info["user_name"] == name and info["location"] == "Bern"
+
+
+def test_a_profile_update_rewrites_the_id_index_only_when_a_name_changes(tmp_path):
+    keeper = keeper_for(tmp_path)
+    maya = keeper.save_user_info(Identity(), MemoryUpdate(user_name="Maya")).identity
+    ids_file = tmp_path / "user_ids.json"
+    written = ids_file.stat().st_ino
+    keeper.save_user_info(maya, MemoryUpdate(location="Geneva"))
+    assert ids_file.stat().st_ino == written  # not replaced: the name did not change
+    keeper.store.set_name(maya.user_id, "Maya Rossi")
+    assert ids_file.stat().st_ino != written
+    assert json.loads(ids_file.read_text()) == {maya.user_id: "Maya Rossi"}
