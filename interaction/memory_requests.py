@@ -12,8 +12,7 @@ import logging
 from dataclasses import dataclass
 from typing import Literal
 
-from common.embedding.registry import offline_text_embedder
-from common.messages import ForgetMemory
+from common.messages import ForgetMemory, RecallReport
 from common.store import SceneStore
 from common.store.forget import purge_chroma_documents
 from common.store.profile_fields import PROFILE_FIELDS
@@ -22,9 +21,9 @@ from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import TranscriptTurn
-from interaction.memory.explicit_memories import ExplicitMemories, ExplicitMemory
-from interaction.memory.recall_query import content_words, names_a_word_of
-from interaction.memory_intent.phrasing import request_content, second_person
+from interaction.memory.explicit_memories import ExplicitMemories
+from interaction.memory_intent.classifier import classify
+from interaction.memory_intent.phrasing import names_something, request_content, second_person
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
 from interaction.reply_inputs import RecalledFact
@@ -36,6 +35,8 @@ MEMORY_REQUESTS = ("remember", "forget_one", "forget_me", "about_me")
 FORGET_INTENTS = ("forget_one", "forget_me")
 AGENT = "response_agent"
 MAX_LISTED = 5  # explicit memories / moments named in one spoken answer
+ASKS_OF_MEMORY = ("recall", "forget_one", "forget_me")  # a turn saying one of these told nothing
+FORGETTABLE = frozenset({"explicit_memory", "moment"})  # besides what was said in this conversation
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class ForgetCandidate:
     kind: Literal["explicit_memory", "moment", "this_session"]
     memory_id: str  # explicit memory id, scene id, or "" for a turn of this session
     text: str  # in the user's words
-    similarity: float = 0.0
+    probability: float = 0.0  # the retrieval core's calibrated probability that it is what was named
 
 
 def wire_memory_intent(result: dict) -> str | None:
@@ -61,50 +62,29 @@ def explicit_store(deps: AgentDeps) -> ExplicitMemories | None:
     return deps.services.explicit
 
 
-def match_threshold(deps: AgentDeps) -> float:
-    """How similar a memory must be to what the person names: the offline embedder's calibrated
-    ordinary-turn threshold (scripts/eval/calibrate)."""
-    return deps.settings.interaction.visual_memory.embedder_profiles["minilm_onnx"].similarity_threshold
-
-
-def named(deps: AgentDeps, query: str, text: str, similarity: float) -> bool:
-    """Does a question or request name this memory: similar enough by the calibrated threshold, or
-    naming one of its content words (MiniLM scores "what did I say about my brother?" against "my
-    brother bought a boat" at 0.2: framing words drown the one word that matters)."""
-    return similarity >= match_threshold(deps) or names_a_word_of(query, text)
-
-
-def explicit_candidates(deps: AgentDeps, user_id: str, query: str, n: int = 3) -> list[ExplicitMemory]:
-    """The explicit memories most similar to a question or request, best first. The one retrieval
-    call of this module: the retrieval core can replace it."""
-    store = explicit_store(deps)
-    return store.search(user_id, query, n=n) if store is not None else []
-
-
 def said_earlier(transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
-    """What the person told earlier in this conversation (the last turn is the current one); their
-    questions are not things they told."""
-    return [t for t in transcript[:-1] if t.role == "user" and not cues.is_question(t.text)]
+    """What the person told earlier in this conversation (the last turn is the current one): not
+    their questions, nor what the memory-intent classifier reads as asking to recall or to forget
+    ("remind me what I said about the car", "scratch the part about my debts")."""
+    return [t for t in transcript[:-1] if t.role == "user" and not cues.is_question(t.text)
+            and classify(t.text).intent not in ASKS_OF_MEMORY]
 
 
-def similarities(query: str, texts: list[str]) -> list[float]:
-    """Cosine of each text to the query on the offline embedder ([] for no texts)."""
-    if not texts:
-        return []
-    vectors = offline_text_embedder().embed([query, *texts])
-    return [float(s) for s in vectors[1:] @ vectors[0]]
-
-
-def recall_facts(deps: AgentDeps, state: dict) -> RecalledFact | None:
+def recall_this_session(deps: AgentDeps, state: dict) -> tuple[RecalledFact, RecallReport] | None:
     """The earlier turn of THIS session a recall question is about ("what did I just say about my
-    brother?"): this session is not in the long-term store yet, so the retrieval core cannot see it.
-    Explicit memories are long-term documents and are recalled, verified, by the retrieval core."""
-    question = state["text"]
+    brother?"), with the decision's report: it is not in the long-term store yet, so the retrieval core
+    decides over this conversation's statements on their own, as it decides over long-term memories.
+    None when it names none of them (asserted or offered)."""
     earlier = said_earlier(state.get("transcript") or [])
-    candidates = [RecalledFact("this_session", t.text, t.at.isoformat(), sim)
-                  for t, sim in zip(earlier, similarities(question, [t.text for t in earlier]), strict=True)]
-    fitting = [c for c in candidates if named(deps, question, c.text, c.similarity)]
-    return max(fitting, key=lambda c: c.similarity, default=None)
+    if deps.services is None or not earlier:
+        return None
+    decided = deps.services.about(state["identity"].user_id or "", state["text"], earlier)
+    if decided is None or decided.outcome not in ("asserted", "offered") or not decided.chosen:
+        return None
+    best = decided.chosen[0]
+    fact = RecalledFact("this_session", best.candidate.quote, best.candidate.occurred_at, best.probability,
+                        decided.outcome)
+    return fact, decided.report()
 
 
 def handle(deps: AgentDeps, state: dict) -> dict:
@@ -127,7 +107,7 @@ def remember(deps: AgentDeps, state: dict) -> str:
     identity: Identity = state["identity"]
     u = state["understanding"]
     fact = u.memory_text or request_content(state["text"])
-    if not content_words(fact):  # "remember this!" names nothing to keep
+    if not names_something(fact):  # "remember this!" names nothing to keep
         return "Of course. What would you like me to remember?"
     store = explicit_store(deps)
     if store is None:
@@ -142,35 +122,21 @@ def remember(deps: AgentDeps, state: dict) -> str:
     return f"I'll remember that {second_person(stored.text)}."
 
 
-def _moment_candidates(deps: AgentDeps, user_id: str, query: str) -> list[ForgetCandidate]:
-    """The person's moments (not the first-meeting anchor), most similar first."""
-    scenes = [m for m in SceneStore(deps.layout).list(user_id) if m.scene_type != "first_meeting" and m.retrieval_text]
-    found = [ForgetCandidate(user_id, "moment", m.scene_id, m.retrieval_text, sim)
-             for m, sim in zip(scenes, similarities(query, [m.retrieval_text for m in scenes]), strict=True)]
-    return sorted(found, key=lambda c: -c.similarity)
-
-
-def _session_candidates(user_id: str, topic: str, transcript: list[TranscriptTurn]) -> list[ForgetCandidate]:
-    """What the person said earlier in this conversation, most similar first."""
-    said = [t.text for t in said_earlier(transcript)]
-    found = [ForgetCandidate(user_id, "this_session", "", text, sim)
-             for text, sim in zip(said, similarities(topic, said), strict=True)]
-    return sorted(found, key=lambda c: -c.similarity)
-
-
 def find_forget_candidate(
     deps: AgentDeps, user_id: str, text: str, transcript: list[TranscriptTurn]
 ) -> ForgetCandidate | None:
-    """Explicit memories first, then remembered moments, then what was said in this conversation:
-    the most similar one the request names."""
-    topic = request_content(text)
-    explicit = [ForgetCandidate(user_id, "explicit_memory", m.memory_id, m.text, m.similarity)
-                for m in explicit_candidates(deps, user_id, topic)]
-    for pool in (explicit, _moment_candidates(deps, user_id, topic), _session_candidates(user_id, topic, transcript)):
-        hit = next((c for c in pool if named(deps, topic, c.text, c.similarity)), None)
-        if hit is not None:
-            return hit
-    return None
+    """The one memory a forget request names: explicit memories, remembered moments and what was
+    said in this conversation, ranked and verified together by the retrieval core. An offered match
+    is enough, since forgetting is asked first; below it there is nothing to forget."""
+    if deps.services is None:
+        return None
+    decided = deps.services.about(user_id, request_content(text), said_earlier(transcript), FORGETTABLE)
+    if decided is None or decided.outcome not in ("asserted", "offered") or not decided.chosen:
+        return None
+    best = decided.chosen[0]
+    c = best.candidate
+    kind = c.kind if c.kind in ("explicit_memory", "moment") else "this_session"
+    return ForgetCandidate(user_id, kind, "" if kind == "this_session" else c.memory_id, c.quote, best.probability)
 
 
 def forget_one_request(deps: AgentDeps, state: dict) -> dict:

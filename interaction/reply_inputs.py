@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Literal
 
 from common.messages import RecallReport
 from common.store import UserProfile
@@ -22,7 +23,8 @@ class RecalledFact:
     kind: str  # this_session: a turn of the current conversation (long-term memories come from the core)
     text: str  # in the user's words
     occurred_at: str | None
-    similarity: float
+    probability: float  # the retrieval core's calibrated probability that it is what was asked about
+    outcome: Literal["asserted", "offered"] = "asserted"  # offered: Nadine asks whether it is meant
 
 
 @dataclass

@@ -9,6 +9,7 @@ from common.store.facts import FactChange, FactSource, current_values
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
+from interaction.memory_requests import recall_this_session
 from interaction.offline import fact_changes
 from interaction.offline.extract import extract_profile
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
@@ -81,7 +82,22 @@ def _with_changes(update: MemoryUpdate, changes: list[FactChange]) -> MemoryUpda
     return MemoryUpdate.model_validate(data)
 
 
-def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
+def retrieve(deps: AgentDeps, state: TurnState) -> dict:
+    """The long-term retrieval; on a recall turn also this conversation's own statements, which win
+    when the core asserts one of them, or offers one where the long-term memories assert nothing: the
+    reply and TurnResult.recall then speak of that turn, and no other memory is shown with it."""
+    found = _long_term(deps, state)
+    this_session = recall_this_session(deps, state) if state.get("is_recall") else None
+    if this_session is None:
+        return {"retrieval": found}
+    fact, report = this_session
+    long_term_asserts = found is not None and found.recall is not None and found.recall.outcome == "asserted"
+    if fact.outcome == "offered" and long_term_asserts:
+        return {"retrieval": found}
+    return {"retrieval": RetrievalResult(recall=report, details={"mode": "this_session"}), "session_fact": fact}
+
+
+def _long_term(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
     identity: Identity = state["identity"]
     if deps.services is None or not deps.settings.interaction.enable_memory_agents or not identity.known:
         return None

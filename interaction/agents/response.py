@@ -7,7 +7,6 @@ import logging
 
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.llm.reply_text import spoken_part
-from interaction.memory_requests import recall_facts
 from interaction.names import confirmation_question
 from interaction.offline.replies import offline_reply
 from interaction.prompts import (
@@ -43,7 +42,7 @@ def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
         # text memories reach the prompt on recall turns only ([P])
         recall=retrieval.recall if retrieval and recall else None,
         # ordinary turns never volunteer a text memory (issue 12); recall turns may answer from this session
-        fact=recall_facts(deps, state) if recall else None,
+        fact=state.get("session_fact") if recall else None,
         search=state.get("search_results"), vision=state.get("vision_results"),
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),
         history=list(state.get("messages") or [])[-deps.settings.interaction.conversation_limit:],

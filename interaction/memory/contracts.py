@@ -13,6 +13,7 @@ from common.messages import RecallReport
 
 if TYPE_CHECKING:
     from interaction.memory.explicit_memories import ExplicitMemories
+    from interaction.memory.retrieval.core import RecallDecision
 
 
 class EpisodicSave(BaseModel):
@@ -88,6 +89,13 @@ class MemoryServices(Protocol):
     ) -> bool:
         """Store the session summary (memory_type episode) and its text (conversation) in the user's
         collection, timestamped with the shared clock. Unknown users are never saved; returns saved."""
+        ...
+
+    def about(self, user_id: str, query: str, said: list[TranscriptTurn],
+              kinds: frozenset[str] = frozenset()) -> RecallDecision | None:
+        """Which of this conversation's statements `said`, or of the user's memories of `kinds`
+        (explicit_memory, moment), a question or request is about: the retrieval core's
+        RecallDecision (asserted / offered / abstained, the candidates it read), None without a core."""
         ...
 
     def knowledge(self, query: str) -> str | None:

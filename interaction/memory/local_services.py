@@ -35,7 +35,7 @@ from interaction.memory.explicit_memories import ExplicitMemories
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
 from interaction.memory.observation import should_store, store_observation
-from interaction.memory.retrieval.candidates import CandidatePool
+from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.core import SCENE_KINDS, RecallDecision, RetrievalCore
 from interaction.memory.retrieval.generic import GenericQuestions
 from interaction.memory.retrieval.text_pool import TextPools
@@ -68,7 +68,7 @@ class LocalMemoryServices:
         self.settings = settings
         self.layout = layout
         self.clock = clock
-        offline = offline_text_embedder()
+        offline = self.offline = offline_text_embedder()
         active = _active_embedder(settings, offline)
         self.scenes = SceneStore(layout)
         # text memory stays local whatever the retrieval embedder (reference §8 item 11)
@@ -147,6 +147,37 @@ class LocalMemoryServices:
                     result.scene = as_visual_memory(meta, judged.dense, 0.0, asserted, "recall")
                 break
         return result
+
+    def about(self, user_id: str, query: str, said: list[TranscriptTurn],
+              kinds: frozenset[str] = frozenset()) -> RecallDecision | None:
+        """Which of `said` (this conversation's statements, not in the long-term store yet) or of the
+        user's memories of `kinds` (explicit_memory, moment) a question or request is about, decided
+        like a recall: ranked, verified and thresholded by the retrieval core. None: no core."""
+        if self.core is None:
+            return None
+        pools: list[tuple[CandidatePool, np.ndarray]] = []
+        vector = self.offline.embed([query])[0]
+        items = [Candidate(kind="this_session", memory_id=str(i), text=t.text, quote=t.text,
+                           occurred_ts=t.at.timestamp(), group="this_session") for i, t in enumerate(said)]
+        if items:
+            pools.append((CandidatePool(items, self.offline.embed([t.text for t in said]), self.offline.name), vector))
+        if "explicit_memory" in kinds and is_valid_user_id(user_id):
+            text = self.text_pools.pool(user_id)
+            pools.append((text.subset(text.kinds == "explicit_memory"), vector))
+        if "moment" in kinds and is_valid_user_id(user_id):
+            pools.append((self._moment_pool(user_id), vector))
+        return self.core.verify(query, pools)
+
+    def _moment_pool(self, user_id: str) -> CandidatePool:
+        """The person's moments by what was said then (read from disk: a forget request finds them
+        even with visual memory switched off)."""
+        moments = [m for m in self.scenes.list(user_id) if m.scene_type == "moment" and m.retrieval_text]
+        items = [Candidate(kind="moment", memory_id=m.scene_id, text=m.retrieval_text,
+                           quote=m.user_message or m.retrieval_text, occurred_ts=_seconds(m.timestamp) or None,
+                           group=m.scene_id, memorability=float(m.memorability)) for m in moments]
+        if not items:
+            return CandidatePool.empty(self.offline.name, self.offline.dim)
+        return CandidatePool(items, self.offline.embed([c.text for c in items]), self.offline.name)
 
     def _retrieve_fusion(self, user_id: str, query: str, is_recall: bool) -> RetrievalResult:
         """Algorithm 1: the winner of the z-scored pools picks its time-nearest partner. A scene that

@@ -17,6 +17,7 @@ from interaction.memory_intent.classifier import MemoryIntentClassifier, default
 
 MAX_PREAMBLE_WORDS = 10  # requests open with a few words ("could you please remember that")
 REQUESTS = ("remember", "forget_one", "forget_me")
+CONTENT_POS = {"NOUN", "PROPN", "NUM", "VERB", "ADJ"}  # Universal Dependencies' open classes, less adverbs
 _LEADING = re.compile(r"^(?:that|this)\b[\s:,-]*|^[\s:,;.!-]+", re.IGNORECASE)  # "... remember that: X" -> "X"
 
 
@@ -45,6 +46,27 @@ def request_content(
     content = [own] if len(own.split()) > 2 else []
     content += [_tidy(p) for p in others]
     return " ".join(c if c.endswith(".") else c + "." for c in content).rstrip(".") if content else own
+
+
+def names_something(content: str, classifier: MemoryIntentClassifier | None = None) -> bool:
+    """Does what is left of a remember request name anything to keep? Not when it is itself still a
+    request ("remember it"), nor when spaCy's tagger finds no content word in it ("this", "please",
+    "okay"): a noun, name, number, verb or adjective that is not a stop word. Without the parser any
+    words left count."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    classifier = classifier or default_classifier()
+    if not content.strip():
+        return False
+    if classifier is not None:
+        asks = [classifier.classes.index(i) for i in REQUESTS]
+        if classifier.probabilities([content])[0, asks].sum() >= 0.5:
+            return False
+    try:
+        parsed = load_parser()(content)
+    except ParserUnavailable:
+        return any(ch.isalnum() for ch in content)
+    return any(t.pos_ in CONTENT_POS and not t.is_stop for t in parsed)
 
 
 def _tail(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:

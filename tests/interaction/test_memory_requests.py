@@ -276,3 +276,54 @@ def test_a_remember_request_that_names_nothing_asks_what(maya):
     turn = say(dm, "Remember this, please!")
     assert turn.memory_intent == "remember" and "What would you like me to remember?" in turn.reply
     assert services.explicit.list(uid) == []
+
+
+def test_a_question_about_something_not_said_in_this_conversation_gets_no_other_turn(maya):
+    dm, _, _, _ = maya
+    say(dm, "My brother's wife got a new job at the bank.")
+    say(dm, "We adopted a grey cat called Pixel.")
+    for question in ("What did I tell you about my mother?", "What did I just say about my boss?"):
+        asked = say(dm, question)
+        assert asked.is_recall and "don't remember" in asked.reply, asked.reply
+        assert "bank" not in asked.reply and "Pixel" not in asked.reply
+
+
+def test_a_forget_request_for_something_never_told_offers_nothing_else(maya):
+    dm, _, services, uid = maya
+    say(dm, "Please remember that my sister is expecting a baby.")
+    say(dm, "We adopted a grey cat called Pixel.")
+    asked = say(dm, "Scratch the part about my debts.")
+    assert asked.memory_intent == "forget_one" and "nothing to forget" in asked.reply, asked.reply
+    assert say(dm, "Yes.").intent != "forget_one_confirmed"
+    assert [m.text for m in services.explicit.list(uid)] == ["my sister is expecting a baby"]
+
+
+def test_an_unsure_match_in_this_conversation_is_asked_about_not_asserted():
+    from datetime import datetime
+
+    from interaction.offline.replies import offline_reply
+    from interaction.prompts import background
+    from interaction.reply_inputs import RecalledFact, ReplyInputs
+    from interaction.turn_understanding import Emotion
+
+    def inputs(outcome):
+        fact = RecalledFact("this_session", "My brother's wife got a new job.", None, 0.9, outcome)
+        return ReplyInputs(text="What did I say about my brother's car?", intent="continue_conversation",
+                           is_recall=True, now=datetime(2026, 11, 30, 12), language="en",
+                           user_emotion=Emotion(label="neutral", intensity=0.0), profile=None, fact=fact)
+
+    offered = offline_reply(inputs("offered"))
+    assert offered.startswith("I'm not sure") and offered.endswith("?") and "new job" in offered
+    assert offline_reply(inputs("asserted")).startswith("Earlier you told me")
+    assert "Ask whether they mean that" in background(inputs("offered"))
+    assert "Ask whether" not in background(inputs("asserted"))
+
+
+@pytest.mark.parametrize(("content", "names"), [
+    ("", False), ("please", False), ("okay", False), ("for me", False), ("this", False),
+    ("dentist on Friday", True), ("42", True), ("I hate olives", True), ("my daughter's birthday is on May 3rd", True),
+])
+def test_what_a_remember_request_names_is_read_by_the_tagger(content, names):
+    from interaction.memory_intent.phrasing import names_something
+
+    assert names_something(content) is names

@@ -54,6 +54,11 @@ class CandidatePool:
             self._lexical = LexicalIndex([c.text for c in self.items])
         return self._lexical
 
+    def subset(self, keep: np.ndarray) -> CandidatePool:
+        """The rows where `keep` is true, as a pool of their own."""
+        rows = np.flatnonzero(keep)
+        return CandidatePool([self.items[i] for i in rows], self.vectors[rows], self.embedder)
+
     @classmethod
     def empty(cls, embedder: str, dim: int) -> CandidatePool:
         return cls([], np.zeros((0, dim), dtype=np.float32), embedder)

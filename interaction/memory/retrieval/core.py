@@ -107,8 +107,17 @@ class RetrievalCore:
         if (window is not None and window.names_event) or (
                 self.generic is not None and self.generic.is_generic(without(query, window.expression if window else None))):
             return self._memorable(query, now, live, window)
+        return self.verify(query, live, window)
+
+    def verify(self, query: str, pools: list[tuple[CandidatePool, np.ndarray]],
+               window: Window | None = None) -> RecallDecision:
+        """The topic path alone: the best fused candidates (inside the window) read by the verifier,
+        the calibrated probability of the best decides. Also what a forget request or a question about
+        this conversation is matched with: they name a topic, never only a time."""
         shortlist: list[Judged] = []
-        for pool, vector in live:
+        for pool, vector in pools:
+            if not len(pool):
+                continue
             ranked = self.rank(pool, query, vector)
             keep = window.mask(pool.occurred_ts) if window else np.ones(len(pool), bool)
             for i in [int(i) for i in ranked.order if keep[i]][: self.settings.verify_top]:
