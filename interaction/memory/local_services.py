@@ -35,6 +35,7 @@ from interaction.memory.explicit_memories import ExplicitMemories
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
 from interaction.memory.observation import should_store, store_observation
+from interaction.memory.retrieval import windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.core import SCENE_KINDS, RecallDecision, RetrievalCore
 from interaction.memory.retrieval.generic import GenericQuestions
@@ -166,7 +167,10 @@ class LocalMemoryServices:
             pools.append((text.subset(text.kinds == "explicit_memory"), vector))
         if "moment" in kinds and is_valid_user_id(user_id):
             pools.append((self._moment_pool(user_id), vector))
-        return self.core.verify(query, pools)
+        # "what did I tell you last week?" is not about this conversation: a window the question names
+        # ("last time" from the saved sessions) leaves out what lies outside it, as in a recall
+        sessions = [self.text_pools.pool(user_id)] if is_valid_user_id(user_id) else []
+        return self.core.verify(query, pools, windows.resolve(query, self.clock.now(), sessions))
 
     def _moment_pool(self, user_id: str) -> CandidatePool:
         """The person's moments by what was said then (read from disk: a forget request finds them

@@ -327,3 +327,13 @@ def test_what_a_remember_request_names_is_read_by_the_tagger(content, names):
     from interaction.memory_intent.phrasing import names_something
 
     assert names_something(content) is names
+
+
+def test_a_question_about_another_time_is_not_answered_from_this_conversation(maya):
+    dm, _, _, _ = maya
+    say(dm, "My brother bought a sailing boat.")
+    asked = say(dm, "What did I tell you about my brother last week?")
+    assert asked.is_recall and "sailing boat" not in asked.reply, asked.reply
+    assert asked.recall is None or not [m for m in asked.recall.memories if "sailing boat" in m.text]
+    today = say(dm, "What did I tell you about my brother today?")
+    assert "sailing boat" in today.reply, today.reply
