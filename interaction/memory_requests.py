@@ -26,7 +26,6 @@ from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, second_person
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
-from interaction.reply_inputs import RecalledFact
 from interaction.session import Session
 
 log = logging.getLogger("nadine.interaction.memory_requests")
@@ -70,21 +69,16 @@ def said_earlier(transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
             and classify(t.text).intent not in ASKS_OF_MEMORY]
 
 
-def recall_this_session(deps: AgentDeps, state: dict) -> tuple[RecalledFact, RecallReport] | None:
-    """The earlier turn of THIS session a recall question is about ("what did I just say about my
-    brother?"), with the decision's report: it is not in the long-term store yet, so the retrieval core
-    decides over this conversation's statements on their own, as it decides over long-term memories.
-    None when it names none of them (asserted or offered)."""
+def recall_this_session(deps: AgentDeps, state: dict) -> RecallReport | None:
+    """What the retrieval core decides about the earlier turns of THIS session for a recall question
+    ("what did I just say about my brother?"): they are not in the long-term store yet, so it decides
+    over this conversation's statements on their own, as it decides over long-term memories. None
+    when it names none of them (neither asserted nor offered)."""
     earlier = said_earlier(state.get("transcript") or [])
     if deps.services is None or not earlier:
         return None
     decided = deps.services.about(state["identity"].user_id or "", state["text"], earlier)
-    if decided is None or decided.outcome not in ("asserted", "offered") or not decided.chosen:
-        return None
-    best = decided.chosen[0]
-    fact = RecalledFact("this_session", best.candidate.quote, best.candidate.occurred_at, best.probability,
-                        decided.outcome)
-    return fact, decided.report()
+    return decided.report() if decided is not None and decided.named is not None else None
 
 
 def handle(deps: AgentDeps, state: dict) -> dict:
@@ -131,9 +125,9 @@ def find_forget_candidate(
     if deps.services is None:
         return None
     decided = deps.services.about(user_id, request_content(text), said_earlier(transcript), FORGETTABLE)
-    if decided is None or decided.outcome not in ("asserted", "offered") or not decided.chosen:
+    best = decided.named if decided is not None else None
+    if best is None:
         return None
-    best = decided.chosen[0]
     c = best.candidate
     kind = c.kind if c.kind in ("explicit_memory", "moment") else "this_session"
     return ForgetCandidate(user_id, kind, "" if kind == "this_session" else c.memory_id, c.quote, best.probability)

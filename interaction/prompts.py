@@ -155,11 +155,6 @@ def background(r: ReplyInputs) -> str:
         ("Web search results", r.search), ("What you see right now", r.vision), ("Your own knowledge", r.knowledge),
     ) if value]
     lines += recall_lines(r)
-    if r.fact and r.fact.outcome == "offered":
-        lines.append(f'You are not sure this is what they mean: earlier in this conversation they said "{r.fact.text}". '
-                     "Ask whether they mean that; do not state it as fact.")
-    elif r.fact:
-        lines.append(f"Earlier in this conversation the person said: {r.fact.text}")
     if r.scene:
         lines.append(scene_line(r.scene))
     if r.knowledge and (r.recall and r.recall.memories or r.scene):

@@ -8,7 +8,6 @@ from common.store.facts import FactChange
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.names import NameConfirmation
 from interaction.profiles import Identity, ProfileOutcome
-from interaction.reply_inputs import RecalledFact
 from interaction.turn_understanding import PlanStep, TurnUnderstanding
 
 
@@ -36,7 +35,6 @@ class TurnState(TypedDict, total=False):
     profile_outcome: ProfileOutcome | None
     fact_changes: list[FactChange]  # profile facts set, superseded or closed this turn
     retrieval: RetrievalResult | None
-    session_fact: RecalledFact | None  # the turn of this conversation a recall question is about
     search_results: str | None
     vision_results: str | None
     knowledge_retrieval: str | None

@@ -82,22 +82,22 @@ def _with_changes(update: MemoryUpdate, changes: list[FactChange]) -> MemoryUpda
     return MemoryUpdate.model_validate(data)
 
 
-def retrieve(deps: AgentDeps, state: TurnState) -> dict:
-    """The long-term retrieval; on a recall turn also this conversation's own statements, which win
-    when the core asserts one of them (unless the long-term memories assert the same words), or offers
-    one where the long-term memories assert nothing: the reply and TurnResult.recall then speak of that
-    turn, and no other memory is shown with it."""
+def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
+    """The long-term retrieval; on a recall turn also this conversation's own statements, whose
+    decision becomes the turn's recall when it asserts one of them (unless the long-term memories
+    assert the same words), or offers one where the long-term memories assert nothing; no other memory
+    is shown with it then."""
     found = _long_term(deps, state)
     this_session = recall_this_session(deps, state) if state.get("is_recall") else None
     if this_session is None:
-        return {"retrieval": found}
-    fact, report = this_session
-    long_term = found.recall if found is not None and found.recall is not None else None
-    if long_term is not None and long_term.outcome == "asserted" and (fact.outcome == "offered" or any(
-            m.text.strip().casefold() == fact.text.strip().casefold() for m in long_term.memories)):
+        return found
+    said = this_session.memories[0].text.strip().casefold()
+    long_term = found.recall if found is not None else None
+    if long_term is not None and long_term.outcome == "asserted" and (this_session.outcome == "offered" or any(
+            m.text.strip().casefold() == said for m in long_term.memories)):
         # the same words already stored (a moment of this conversation): the stored one carries its picture
-        return {"retrieval": found}
-    return {"retrieval": RetrievalResult(recall=report, details={"mode": "this_session"}), "session_fact": fact}
+        return found
+    return RetrievalResult(recall=this_session, details={"mode": "this_session"})
 
 
 def _long_term(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:

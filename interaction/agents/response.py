@@ -41,8 +41,6 @@ def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
         identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
         # text memories reach the prompt on recall turns only ([P])
         recall=retrieval.recall if retrieval and recall else None,
-        # ordinary turns never volunteer a text memory (issue 12); recall turns may answer from this session
-        fact=state.get("session_fact") if recall else None,
         search=state.get("search_results"), vision=state.get("vision_results"),
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),
         history=list(state.get("messages") or [])[-deps.settings.interaction.conversation_limit:],

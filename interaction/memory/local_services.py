@@ -162,14 +162,14 @@ class LocalMemoryServices:
                            occurred_ts=t.at.timestamp(), group="this_session") for i, t in enumerate(said)]
         if items:
             pools.append((CandidatePool(items, self.offline.embed([t.text for t in said]), self.offline.name), vector))
-        if "explicit_memory" in kinds and is_valid_user_id(user_id):
-            text = self.text_pools.pool(user_id)
-            pools.append((text.subset(text.kinds == "explicit_memory"), vector))
-        if "moment" in kinds and is_valid_user_id(user_id):
+        stored = self.text_pools.pool(user_id) if is_valid_user_id(user_id) else None
+        if "explicit_memory" in kinds and stored is not None:
+            pools.append((stored.subset(stored.kinds == "explicit_memory"), vector))
+        if "moment" in kinds and stored is not None:
             pools.append((self._moment_pool(user_id), vector))
         # "what did I tell you last week?" is not about this conversation: a window the question names
         # ("last time" from the saved sessions) leaves out what lies outside it, as in a recall
-        sessions = [self.text_pools.pool(user_id)] if is_valid_user_id(user_id) else []
+        sessions = [stored] if stored is not None else []
         return self.core.verify(query, pools, windows.resolve(query, self.clock.now(), sessions))
 
     def _moment_pool(self, user_id: str) -> CandidatePool:

@@ -124,10 +124,6 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
 
 
 def _recall(r: ReplyInputs) -> str:
-    if r.fact and r.fact.outcome == "offered":
-        return f"I'm not sure — do you mean when you told me earlier: '{_quote(r.fact.text)}'?"
-    if r.fact:
-        return f"Earlier you told me: '{_quote(r.fact.text)}'"
     memories = r.recall.memories if r.recall else []
     if r.recall and r.recall.outcome == "asserted" and memories:
         return "Of course — " + "; and ".join(_said(m, r) for m in memories) + "."

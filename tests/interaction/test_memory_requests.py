@@ -301,20 +301,24 @@ def test_a_forget_request_for_something_never_told_offers_nothing_else(maya):
 def test_an_unsure_match_in_this_conversation_is_asked_about_not_asserted():
     from datetime import datetime
 
+    from common.messages import RecalledMemory, RecallReport
     from interaction.offline.replies import offline_reply
     from interaction.prompts import background
-    from interaction.reply_inputs import RecalledFact, ReplyInputs
+    from interaction.reply_inputs import ReplyInputs
     from interaction.turn_understanding import Emotion
 
     def inputs(outcome):
-        fact = RecalledFact("this_session", "My brother's wife got a new job.", None, 0.9, outcome)
+        said = RecalledMemory(kind="turn", memory_id="0", text="My brother's wife got a new job.",
+                              occurred_at="2026-11-30T11:58:00")
         return ReplyInputs(text="What did I say about my brother's car?", intent="continue_conversation",
                            is_recall=True, now=datetime(2026, 11, 30, 12), language="en",
-                           user_emotion=Emotion(label="neutral", intensity=0.0), profile=None, fact=fact)
+                           user_emotion=Emotion(label="neutral", intensity=0.0), profile=None,
+                           recall=RecallReport(outcome=outcome, memories=[said]))
 
     offered = offline_reply(inputs("offered"))
     assert offered.startswith("I'm not sure") and offered.endswith("?") and "new job" in offered
-    assert offline_reply(inputs("asserted")).startswith("Earlier you told me")
+    asserted = offline_reply(inputs("asserted"))
+    assert "earlier today you told me" in asserted and "new job" in asserted and "not sure" not in asserted
     assert "Ask whether they mean that" in background(inputs("offered"))
     assert "Ask whether" not in background(inputs("asserted"))
 

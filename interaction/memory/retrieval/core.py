@@ -73,6 +73,11 @@ class RecallDecision:
     considered: list[Judged] = field(default_factory=list)  # everything the verifier read, best first
     window: Window | None = None
 
+    @property
+    def named(self) -> Judged | None:
+        """The candidate asserted or offered first; None when the decision abstained."""
+        return self.chosen[0] if self.outcome in ("asserted", "offered") and self.chosen else None
+
     def report(self) -> RecallReport:
         best = self.considered[0].verifier if self.considered else None
         return RecallReport(
