@@ -12,8 +12,9 @@
   been slow even once, go to the dispatcher thread, so a slow handler cannot stall keep-alives;
 - a payload that does not decode (not JSON, wrong types, missing fields, too large) is logged with
   topic and reason, counted and dropped: the handler never sees it and nothing crashes;
-- a state message (QoS 1) published while the bus is reconnecting waits for the reconnection, within a
-  bound, and raises BusNotConnected naming the broker when it does not come back;
+- a state message (QoS 1) published with a wait while the bus is reconnecting waits for the
+  reconnection, within that bound, and raises BusNotConnected naming the broker when it does not
+  come back; without a wait paho queues it and sends it after the reconnect;
 - sync() waits until every message the broker held for the bus's subscriptions (retained ones
   included) has been handled: a tool learns who is online from retained statuses without a sleep.
 """
@@ -208,20 +209,21 @@ class Bus:
 
     def publish(self, spec: t.TopicSpec, message: Message, *, qos: int | None = None,
                 wait_s: float | None = None) -> mqtt.MQTTMessageInfo:
-        """Publish a typed message. A state message (QoS 1) published while the bus is reconnecting
-        waits for the reconnection, up to `wait_s` (default: mqtt.connect_wait_s), then raises
-        BusNotConnected. On paho's network thread (a handler running inline) it cannot wait, since
-        that thread does the reconnecting: paho queues it and sends it after the reconnect. Streams
-        (QoS 0) never wait: published while disconnected they are dropped."""
+        """Publish a typed message. A state message (QoS 1) published while the bus is reconnecting:
+        - with `wait_s` (a tool that waits for answers), waits up to that long for the reconnection, so
+          the returned info can be waited on, and raises BusNotConnected when it does not come back;
+        - without (the processes' fire-and-forget publishes, and any publish from paho's network
+          thread, which does the reconnecting and so must never wait), paho queues it and sends it
+          after the reconnect.
+        Streams (QoS 0) never wait: published while disconnected they are dropped."""
         if not isinstance(message, spec.model):
             raise TypeError(f"{spec.suffix} carries {spec.model.__name__}, not {type(message).__name__}")
         qos = spec.qos if qos is None else qos
         topic = self.topics(spec)
-        if qos > 0 and not self._connected.is_set() and threading.get_ident() != self._network_thread:
-            wait = self.settings.connect_wait_s if wait_s is None else wait_s
-            if not self._connected.wait(wait):
-                raise BusNotConnected(f"{self.process}: no connection to the MQTT broker {self.host}:"
-                                      f"{self.settings.port} within {wait:.1f} s; {topic} was not sent")
+        if wait_s is not None and qos > 0 and threading.get_ident() != self._network_thread \
+                and not self._connected.wait(wait_s):
+            raise BusNotConnected(f"{self.process}: no connection to the MQTT broker {self.host}:"
+                                  f"{self.settings.port} within {wait_s:.1f} s; {topic} was not sent")
         return self._client.publish(topic, message.encode(), qos=qos, retain=spec.retain)
 
     def subscribe(self, spec: t.TopicSpec, handler: Callable[[M], None]) -> None:

@@ -112,6 +112,8 @@ def test_forget_one_memory_with_no_broker_says_so_and_erases_on_disk(planted):
         done = post_form(client, confirm)
         assert done.status_code == 200 and "No broker answered" in done.text
         assert "forget-memory" in done.text and list(layout.root.rglob(f"{scene.scene_id}*")) == []
+        disk_only = post_form(client, done)  # the page's "Erase on disk only now" form carries its own token
+        assert disk_only.status_code == 200 and "No broker answered" not in disk_only.text
         for memory in ("explicit_memory/explicit_1", "fact/location:Paris"):
             assert post_form(client, client.get(f"/people/{maya.user_id}/memories/{memory}/forget")).status_code == 200
         page = client.get(f"/people/{maya.user_id}").text
