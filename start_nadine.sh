@@ -26,7 +26,7 @@ EOF
 }
 
 stop_all() {
-  local pidfile pid name
+  local pidfile pid name limit
   for name in "${PROCESSES[@]}" chat inspector broker; do
     pidfile="$RUN_DIR/$name.pid"
     [ -f "$pidfile" ] || continue
@@ -39,9 +39,13 @@ stop_all() {
     pidfile="$RUN_DIR/$name.pid"
     [ -f "$pidfile" ] || continue
     pid="$(cat "$pidfile")"
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    # interaction finishes the turn in progress and saves the open session's episode first, within
+    # its model budgets (written at start by common.config.check --stop-seconds); the rest stop at once
+    limit=5
+    if [ "$name" = interaction ] && [ -f "$RUN_DIR/interaction.stop_s" ]; then limit="$(cat "$RUN_DIR/interaction.stop_s")"; fi
+    for _ in $(seq 1 "$(( ${limit%.*} * 10 ))"); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     if kill -0 "$pid" 2>/dev/null; then
-      echo "[nadine] $name (pid $pid) did not stop in 5 s; killing it" >&2
+      echo "[nadine] $name (pid $pid) did not stop in $limit s; killing it" >&2
       kill -KILL "$pid" 2>/dev/null || true
     fi
     rm -f "$pidfile"
@@ -89,6 +93,7 @@ done
 
 # Fail before starting anything when the config is invalid: one line naming the key.
 "$PY" -m common.config.check
+"$PY" -m common.config.check --stop-seconds > "$RUN_DIR/interaction.stop_s"
 # --preview needs a GUI OpenCV build and a display: refuse now, with the fix, rather than per frame
 if [ "${NADINE_PREVIEW:-0}" = 1 ] || [ "${NADINE_PREVIEW:-}" = true ]; then
   "$PY" -m perception.preview || exit 2
@@ -118,6 +123,12 @@ fi
 # each process writes logs/<process>.log itself (rotated, ids and names pseudonymised, uncaught
 # exceptions included); <process>.out keeps only what bypasses logging (a crash in native code)
 export NADINE_LOG_CONSOLE=0
+if [ "$DETACH" = 0 ]; then
+  # every error (a camera that cannot be opened, an LLM endpoint that does not answer, no broker, a
+  # model package missing) once, on one line, on this terminal: descriptor 3 is a copy of its stderr
+  exec 3>&2
+  export NADINE_PROBLEMS_FD=3
+fi
 for name in "${PROCESSES[@]}"; do
   "$PY" -m "$name" >> "$LOG_DIR/$name.out" 2>&1 &
   echo $! > "$RUN_DIR/$name.pid"
@@ -132,6 +143,7 @@ fi
 if [ "$DETACH" = 1 ]; then
   # return only when every process says it is online (retained status), or say which did not
   pids="$(for name in "${PROCESSES[@]}"; do printf '%s=%s,' "$name" "$(cat "$RUN_DIR/$name.pid")"; done)"
+  # online, and perception's camera open: a camera that cannot be opened is a degraded start (exit 1)
   if "$PY" -m scripts.wait_online --timeout "${NADINE_START_TIMEOUT:-120}" --pids "$pids" "${PROCESSES[@]}"; then
     echo "[nadine] all processes online; watch the bus: mosquitto_sub -h $HOST -p $PORT -t '${NADINE_TOPIC_ROOT:-nadine}/#' -v" >&2
     exit 0

@@ -31,6 +31,7 @@ class TurnState(TypedDict, total=False):
     memory_intent: str | None  # recall | remember | forget_one | forget_me | about_me | statement
     forget_candidate: Any  # memory_requests.ForgetCandidate a forget-one question was put about
     forget_me_asked: bool  # the understanding heard "forget me": the DM now awaits the yes
+    memory_action: Any  # common.messages.MemoryAction: what a memory request did (TurnResult)
     plan_steps: list[PlanStep]
     profile_outcome: ProfileOutcome | None
     fact_changes: list[FactChange]  # profile facts set, superseded or closed this turn
