@@ -61,7 +61,7 @@ def _retrieved_note(result: TurnResult) -> list[str]:
         return [f"[recalled] {what}, the latest memorable one (the question names no topic): {said}"]
     if scene.injected:
         return [f"[recalled] {what} (similarity {scene.similarity:.2f} >= {scene.threshold:.2f}): {said}"]
-    return [f"[memory] closest {what} not used (similarity {scene.similarity:.2f} < {scene.threshold:.2f})"]
+    return []  # the closest scene was not used: nothing happened to tell
 
 
 def _action_note(result: TurnResult) -> list[str]:

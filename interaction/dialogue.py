@@ -176,7 +176,7 @@ class DialogueManager:
         s = self.session
         if s.identity.known and s.spoke:
             self.deps.start_turn()
-            saved = memory_agents.save_episode(self.deps, s.identity, s.transcript)
+            saved = memory_agents.save_episode(self.deps, s.identity, s.transcript, s.replies)
             log.info("session with %s closed (%s); episode saved: %s", s.identity.user_id, reason, saved)
         self.session = Session()
         self._set_language(self.settings.interaction.default_language)
@@ -208,7 +208,7 @@ class DialogueManager:
             "text": text, "turn_id": self._turn_id, "messages": list(s.history), "transcript": list(s.transcript),
             "identity": s.identity, "name_confirmation": s.confirmation, "identity_event": identity_event,
             "pending_facts": dict(s.pending_facts), "greeted_user_id": s.greeted_user_id, "pins": pins,
-            "language": self.language,
+            "language": self.language, "replies": s.replies + 1,  # this turn's reply included
         }
         self._reply_latency, self._spoken = None, None
         try:

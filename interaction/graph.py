@@ -72,7 +72,8 @@ class TurnGraph:
     def _memory_update(self, state: TurnState) -> dict[str, Any]:
         if state.get("final_message") is not None:  # after the farewell reply: the episodic save
             closing = TranscriptTurn("nadine", state["final_message"], self.deps.clock.now())
-            saved = memory_agents.save_episode(self.deps, state["identity"], [*state.get("transcript", []), closing])
+            saved = memory_agents.save_episode(self.deps, state["identity"], [*state.get("transcript", []), closing],
+                                               state.get("replies"))
             return {"episodic_saved": saved}
         update = memory_agents.update_profile(self.deps, state)
         self.deps.on_understood({**state, **update}, state["understanding"])

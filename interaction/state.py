@@ -24,6 +24,7 @@ class TurnState(TypedDict, total=False):
     greeted_user_id: str | None
     pins: dict[str, Any]  # UserInput's user_emotion / is_recall / intent
     language: str
+    replies: int  # Nadine's replies in this session, this turn's included (the farewell's episode)
     # filled by the nodes
     understanding: TurnUnderstanding
     intent: str

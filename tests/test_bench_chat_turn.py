@@ -19,6 +19,6 @@ def test_the_first_turn_gives_name_and_news_in_one_sentence():
 def test_the_benchmark_prints_the_prompt_ratio_and_a_json_line(capsys):
     assert main(["--users", "1"]) == 0
     out = capsys.readouterr().out
-    assert "prompt p95 / 1000 ms target" in out
+    assert "prompt p95 / 1000 ms target" in out and "prompt, farewells apart p95 / 1000 ms target" in out
     result = json.loads(out.strip().splitlines()[-1])
     assert result["turns"] == 7 and result["first_turns_text_only_moment"] == 1

@@ -68,5 +68,5 @@ class CircuitBreaker:
                 why = f"{self._timeouts} timeout(s)" if self._timeouts >= s.timeouts_to_open else \
                     f"{self._failures} consecutive failures"
                 # an error: the terminal that started the suite hears it once (common.logs)
-                log.error("LLM endpoint %s does not answer (%s): replies are offline; next try in %.0f s",
+                log.error("LLM endpoint %s does not answer (%s): circuit open, replies are offline; next try in %.0f s",
                           self.name, why, s.cooldown_s)

@@ -261,10 +261,28 @@ def test_timestamps_read_as_local_minutes():
     assert when(None) == "" and when("not a time") == "not a time"
 
 
-def test_the_episode_counts_every_reply_of_the_session():
+def test_the_episode_counts_every_reply_even_after_a_forget(tmp_path, monkeypatch):
+    """A forgotten memory takes its turns out of the transcript (the summary must not quote it), which
+    is why "listened and replied 11 times" was said after 13 turns: the count is the session's own."""
+    from interaction.agents import episode
+    from interaction.memory.local_services import LocalMemoryServices
+
+    settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path)})
+    layout = DataLayout(tmp_path)
+    clock = Clock(layout.runtime_dir)
+    dm = DialogueManager(settings, layout, clock, Outbox(), LocalMemoryServices(settings, layout, clock, None),
+                         environ={})
+    summaries = []
+    monkeypatch.setattr(episode, "offline_summary", lambda *a: summaries.append(offline_summary(*a)) or summaries[-1])
+    said = [NEWS, "I work at a bakery.", "My dog Rex died last week.", "Forget what I told you about my dog.", "yes",
+            "The weather is nice.", "Bye!"]
+    turns = [dm.process_input(UserInput(text=x)) for x in said]
+    assert turns[4].intent == "forget_one_confirmed" and turns[-1].intent == "end_conversation"
+    (summary,) = summaries
+    assert summary.action == "Nadine listened and replied 7 times." and "Rex" not in summary.observation
     at = datetime(2026, 12, 1, 12)
-    transcript = [TranscriptTurn(role, f"{role} {i}", at) for i in range(13) for role in ("user", "nadine")]
-    assert offline_summary(transcript, "Lena").action == "Nadine listened and replied 13 times."
+    assert offline_summary([TranscriptTurn("user", "hi", at), TranscriptTurn("nadine", "hello", at)], "L").action \
+        == "Nadine listened and replied 1 times."
 
 
 def test_study_logs_leave_no_lock_files_in_their_folder(tmp_path):
