@@ -25,9 +25,9 @@ usage: ./start_nadine.sh [options]
 EOF
 }
 
-stop_all() {
+stop_group() {
   local pidfile pid name limit
-  for name in "${PROCESSES[@]}" chat inspector broker; do
+  for name in "$@"; do
     pidfile="$RUN_DIR/$name.pid"
     [ -f "$pidfile" ] || continue
     pid="$(cat "$pidfile")"
@@ -35,7 +35,7 @@ stop_all() {
       kill -TERM "$pid" 2>/dev/null || true
     fi
   done
-  for name in "${PROCESSES[@]}" chat inspector broker; do
+  for name in "$@"; do
     pidfile="$RUN_DIR/$name.pid"
     [ -f "$pidfile" ] || continue
     pid="$(cat "$pidfile")"
@@ -51,6 +51,9 @@ stop_all() {
     rm -f "$pidfile"
   done
 }
+
+# the broker last: the processes say `offline` and interaction saves the open episode through it
+stop_all() { stop_group "${PROCESSES[@]}" chat inspector; stop_group broker; }
 
 MODE=run DETACH=0 START_BROKER=1 INSPECTOR=0
 while [ $# -gt 0 ]; do
