@@ -10,6 +10,7 @@ import json
 import logging
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -310,3 +311,29 @@ def test_memory_show_prints_text_for_people_and_json_on_request(tmp_path, capsys
     assert "Lausanne" in text and "{" not in text and ".123456" not in text
     assert memory_cli.main(["--data-dir", str(layout.root), "show", uid, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["user_name"] == "Lena"
+
+
+def test_the_inspector_shows_the_camera_perception_reports_and_local_times(tmp_path):
+    from starlette.testclient import TestClient
+
+    from scripts.inspector.app import create_app
+
+    settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path)})
+    app = create_app(settings, with_bus=False)
+    inspector = app.state.inspector
+    assert inspector.camera_line() == "camera: not known (the inspector runs without the bus)"
+    connected = SimpleNamespace(stop=lambda: None)  # stands in for the bus: what perception reported is shown
+    inspector.bus = connected
+    assert inspector.camera_line() == "camera: not known (perception is not running)"
+    inspector.perception_online = True
+    inspector._on_camera(CameraStatus(source="missing.mp4", ok=False, error="does not exist"))
+    assert inspector.camera_line().startswith("camera: off (missing.mp4: does not exist)")
+    store = ProfileStore(DataLayout(tmp_path))
+    now = datetime(2026, 12, 1, 21, 5, 13, 123456)
+    uid = store.mint_user_id("Lena", now)
+    store.update(uid, {"user_name": "Lena"}, now)
+    with TestClient(app) as client:
+        inspector.bus = connected
+        assert "camera: off (missing.mp4" in client.get("/").text
+        page = client.get(f"/people/{uid}").text
+    assert "Tue 1 Dec 2026, 21:05" in page and "21:05:13.123456" not in page
