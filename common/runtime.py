@@ -50,6 +50,18 @@ def startup_sweep(layout: DataLayout) -> int:
     return removed
 
 
+def problems_stream():  # noqa: ANN201 - a text stream or None
+    """NADINE_PROBLEMS_FD: a descriptor open on the terminal that started the suite (start_nadine.sh),
+    where every error is said once, on one line, while the log file keeps the details."""
+    fd = os.environ.get("NADINE_PROBLEMS_FD", "")
+    if not fd.isdigit():
+        return None
+    try:
+        return os.fdopen(int(fd), "w", buffering=1, closefd=False)
+    except OSError:
+        return None  # not inherited (started by hand with the variable set): the log file still has it
+
+
 def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
     """Load and validate config (exit 2 with one line naming the bad key), set up logging and the bus."""
     try:
@@ -63,7 +75,7 @@ def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
     to_file = os.environ.get("NADINE_LOG_TO_FILE", "1") != "0"
     console = os.environ.get("NADINE_LOG_CONSOLE", "1") != "0"
     setup_logging(name, common.log_dir if to_file else None, common.log_level, data_root=common.data_dir,
-                  console=console)
+                  console=console, problems=problems_stream())
     for line in describe_unknown_env_vars(dict(os.environ)):
         logging.getLogger(f"nadine.{name}").warning(line.removeprefix("warning: "))
     layout = DataLayout(common.data_dir, common.robot_id)

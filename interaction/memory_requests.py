@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass
 from typing import Literal
 
-from common.messages import ForgetMemory, RecallReport
+from common.messages import ForgetMemory, MemoryAction, RecallReport
 from common.store import SceneStore
 from common.store.forget import purge_chroma_documents
 from common.store.profile_fields import PROFILE_FIELDS
@@ -92,29 +92,37 @@ def handle(deps: AgentDeps, state: dict) -> dict:
     if intent == "forget_me":  # the understanding heard a "forget me" the privacy gate's phrases did not
         return {"final_message": forget_question(identity.name), "forget_me_asked": True}
     if intent == "remember":
-        return {"final_message": remember(deps, state)}
+        return remember(deps, state)
     if intent == "forget_one":
         return forget_one_request(deps, state)
     return {"final_message": about_me(deps, state)}
 
 
-def remember(deps: AgentDeps, state: dict) -> str:
+def remember(deps: AgentDeps, state: dict) -> dict:
+    """The reply to "remember that ...", and the memory action (kept, or not and why)."""
     identity: Identity = state["identity"]
     u = state["understanding"]
     fact = u.memory_text or request_content(state["text"])
+
+    def not_kept(reply: str, why: str) -> dict:
+        return {"final_message": reply, "memory_action": MemoryAction(outcome="not_kept", kind="explicit_memory",
+                                                                      reason=why)}
+
     if not names_something(fact):  # "remember this!" names nothing to keep
-        return "Of course. What would you like me to remember?"
+        return not_kept("Of course. What would you like me to remember?", "the request names nothing to keep")
     store = explicit_store(deps)
     if store is None:
-        return "I'm sorry, I can't keep new memories right now."
+        return not_kept("I'm sorry, I can't keep new memories right now.", "memory agents are off")
     try:
         stored = store.add(identity.user_id or "", identity.name or "", fact, state.get("turn_id"))
     except Exception:  # a store failure is said, never hidden behind "I'll remember"
         log.exception("explicit memory not stored for %s", identity.user_id)
         stored = None
     if stored is None:
-        return "I'm sorry, I couldn't store that just now. Could you tell me again later?"
-    return f"I'll remember that {second_person(stored.text)}."
+        return not_kept("I'm sorry, I couldn't store that just now. Could you tell me again later?",
+                        "the memory store failed (see logs/interaction.log)")
+    return {"final_message": f"I'll remember that {second_person(stored.text)}.",
+            "memory_action": MemoryAction(outcome="kept", kind="explicit_memory", text=stored.text)}
 
 
 def find_forget_candidate(
@@ -138,8 +146,10 @@ def forget_one_request(deps: AgentDeps, state: dict) -> dict:
     identity: Identity = state["identity"]
     candidate = find_forget_candidate(deps, identity.user_id or "", state["text"], state.get("transcript") or [])
     if candidate is None:
-        return {"final_message": "I don't think I have a memory of that, so there is nothing to forget."}
-    return {"final_message": forget_one_question(candidate), "forget_candidate": candidate}
+        return {"final_message": "I don't think I have a memory of that, so there is nothing to forget.",
+                "memory_action": MemoryAction(outcome="nothing_to_forget")}
+    return {"final_message": forget_one_question(candidate), "forget_candidate": candidate, "memory_action": MemoryAction(
+        outcome="forget_asked", kind=candidate.kind, text=candidate.text, p_told=round(candidate.probability, 4))}
 
 
 def forget_one_question(candidate: ForgetCandidate) -> str:

@@ -1,7 +1,7 @@
 """Inspect and erase what Nadine remembers, on the data root NADINE_DATA_DIR names.
 
   python -m scripts.memory list
-  python -m scripts.memory show USER_ID [--json]
+  python -m scripts.memory show USER_ID [--json]     (text for people; --json for scripts)
   python -m scripts.memory forget USER_ID [--yes] [--no-bus] [--timeout S]
   python -m scripts.memory forget-memory USER_ID {moment|explicit_memory|episode|fact} ID [--no-bus]
 
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     show = sub.add_parser("show", help="everything held about one user: facts with history, explicit memories, "
                                        "moments, episodes, face images")
     show.add_argument("user_id")
-    show.add_argument("--json", action="store_true", help="JSON (the default and only format; kept for scripts)")
+    show.add_argument("--json", action="store_true", help="JSON for scripts (default: text for people)")
     fg = sub.add_parser("forget", help="erase one user everywhere")
     fg.add_argument("user_id")
     fg.add_argument("--yes", action="store_true", help="do not ask for confirmation")
@@ -271,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 3
     if args.command == "show":
-        print(json.dumps(show_user(settings, layout, user_id), indent=2, ensure_ascii=False))
+        record = show_user(settings, layout, user_id)
+        print(json.dumps(record, indent=2, ensure_ascii=False) if args.json else inventory.as_text(record))
         return 0
     if args.command == "forget-memory":
         request = ForgetMemory(user_id=user_id, kind=args.kind, memory_id=args.memory_id)

@@ -111,13 +111,15 @@ def _long_term(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
         return None
 
 
-def save_episode(deps: AgentDeps, identity: Identity, transcript: list[TranscriptTurn]) -> bool:
-    """Summarise the session and hand it to memory (unknown users are never saved)."""
+def save_episode(deps: AgentDeps, identity: Identity, transcript: list[TranscriptTurn],
+                 replies: int | None = None) -> bool:
+    """Summarise the session and hand it to memory (unknown users are never saved); `replies`: how
+    many times Nadine replied in it."""
     if deps.services is None or not identity.known or not any(t.role == "user" for t in transcript):
         return False
     if not deps.settings.interaction.enable_memory_agents:
         return False
-    summary = summarize(deps, transcript, identity.name or "")
+    summary = summarize(deps, transcript, identity.name or "", replies)
     try:
         return deps.services.save_episode(identity.user_id or "", identity.name or "", transcript, summary)
     except Exception:

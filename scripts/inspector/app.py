@@ -37,7 +37,7 @@ from starlette.templating import Jinja2Templates
 from common import topics as t
 from common.bus import Bus
 from common.config import NadineSettings
-from common.messages import ForgetMemory, SceneStored
+from common.messages import CameraStatus, ForgetMemory, SceneStored
 from common.store import DataLayout, InvalidUserId, ProfileStore, validate_user_id
 from common.store.faces import FaceStore
 from common.store.memory_ids import InvalidMemoryId, validate_memory_id
@@ -49,6 +49,7 @@ from scripts.inspector.guard import TOKEN_FIELD, FormTokens, SameOriginGuard, fo
 log = logging.getLogger("nadine.inspector")
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+TEMPLATES.env.filters["when"] = inventory.when
 TOKEN_COOKIE = "nadine_inspector"
 KINDS = {"moment": "moment", "explicit_memory": "explicit memory", "episode": "episode", "fact": "fact"}
 KEEPALIVE_S = 15.0
@@ -113,14 +114,34 @@ class Inspector:
         self.tokens = FormTokens()
         self.live = LiveMoments()
         self.bus: Bus | None = None
+        self.camera: CameraStatus | None = None  # perception's, from the bus (retained)
+        self.perception_online = False
 
     # --- the bus, for live moments ---------------------------------------------------------------
 
     def start_bus(self) -> None:
         self.bus = Bus("inspector", self.settings.common.mqtt, t.Topics(self.settings.common.topic_root))
         self.bus.subscribe(t.SCENE_STORED, self.live.publish)
+        self.bus.subscribe(t.status_spec("perception"), self._on_perception)
+        self.bus.subscribe(t.CAMERA_STATUS, self._on_camera)
         if not self.bus.start(wait_s=3.0):
             log.warning("no broker answers: live moments start when it does (the bus keeps retrying)")
+
+    def _on_perception(self, msg: Any) -> None:
+        self.perception_online = msg.value == "online"
+
+    def _on_camera(self, msg: CameraStatus) -> None:
+        self.camera = msg
+
+    def camera_line(self) -> str:
+        """Who can see what, as perception reports it on the bus."""
+        if self.bus is None:
+            return "camera: not known (the inspector runs without the bus)"
+        if not self.perception_online or self.camera is None:
+            return "camera: not known (perception is not running)"
+        if self.camera.ok:
+            return f"camera: on ({self.camera.source})"
+        return f"camera: off ({self.camera.source}: {self.camera.error or 'not delivering'}); identity is by name only"
 
     def stop_bus(self) -> None:
         if self.bus is not None:
@@ -161,7 +182,8 @@ class Inspector:
     # --- pages ---------------------------------------------------------------------------------------
 
     async def people(self, request: Request) -> Response:
-        return TEMPLATES.TemplateResponse(request, "people.html", {"people": inventory.people(self.layout)})
+        return TEMPLATES.TemplateResponse(request, "people.html", {"people": inventory.people(self.layout),
+                                                                   "camera": self.camera_line()})
 
     async def person(self, request: Request) -> Response:
         user_id = self._known(self._user_id(request))

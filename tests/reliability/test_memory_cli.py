@@ -62,7 +62,7 @@ def test_list_and_show(planted):
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[1].split()[:4] == ["260101_0001", "Maya", "2", "1"]
-    shown = json.loads(cli("--data-dir", str(layout.root), "show", maya.user_id).stdout)
+    shown = json.loads(cli("--data-dir", str(layout.root), "show", maya.user_id, "--json").stdout)
     assert shown["user_name"] == "Maya" and shown["profile"]["hobbies"] == ["chess"]
     assert len(shown["scenes"]) == 2 and len(shown["faces"]) == 1
 
