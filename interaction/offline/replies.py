@@ -23,6 +23,10 @@ _EMPATHY = {
     "surprised": "Wow, that is surprising!",
     "disgusted": "Oh no, that sounds unpleasant.",
 }
+# Felt this strongly, a person's news deserves an answer even on a turn that introduces them: the
+# storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
+# stays below it.
+_NEWS_INTENSITY = 0.5
 _FIELD_WORDS = {f.name: f.now for f in PROFILE_FIELDS}
 # "where did I live before?": the latest value that ended, from the fact history
 _ASKS_BEFORE = [
@@ -155,7 +159,7 @@ def offline_reply(r: ReplyInputs) -> str:
         parts.append(f"Welcome back, {r.name}! It's good to see you again.")
     elif kind in ("new", "conflict_new") and r.name:
         parts.append(f"Nice to meet you, {r.name}!")
-    elif r.intent == "first_greeting":
+    elif r.intent == "first_greeting" or cues.is_greeting(r.text):
         parts.append(f"Hello {r.name}, it's nice to see you!" if r.name else "Hello! I'm Nadine. What's your name?")
     # learned: what the profile now holds from this turn (or, before a name, what waits for one)
     learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in _FIELD_WORDS}
@@ -167,7 +171,8 @@ def offline_reply(r: ReplyInputs) -> str:
         if not r.name:
             parts.append("May I ask your name?")
     if parts and r.intent in ("first_greeting", "update_user_info"):
-        return " ".join(parts)
+        news = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= _NEWS_INTENSITY else None
+        return " ".join([*parts, news.format(hi="")] if news else parts)
     answer = _profile_answer(r)
     if answer:
         parts.append(answer)
