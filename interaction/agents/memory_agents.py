@@ -76,22 +76,19 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
     only where the speaker said its value about themselves (grounding.py); and each kept value as
     they said it. `current`: the person's current facts (field -> values)."""
     names = (update.user_name, known_name, extract_name(text))
-    update, said = grounded_update(text, update, names)
-    changes, changes_said = _grounded_changes(text, fact_changes.decide(text, update.facts(), current), names)
-    return _with_changes(update, changes), changes, {**said, **changes_said}
-
-
-def _grounded_changes(text: str, changes: list[FactChange], names: tuple) -> tuple[list[FactChange], dict[str, str]]:
-    """The decided changes whose value the speaker said about themselves (a close that names no value
-    ends the field's current one and needs none)."""
-    valued = [c for c in changes if c.value]
-    found = ground(text, [Proposal(c.field, c.value or "", c.op != "close") for c in valued], names)
-    grounded = {id(c): g for c, g in zip(valued, found, strict=True)}
-    kept = [c for c in changes if not c.value or grounded[id(c)] is not None]
-    for c in changes:
-        if c.value and grounded[id(c)] is None:
+    update, kept = grounded_update(text, update, names)
+    decided = fact_changes.decide(text, update.facts(), current)
+    valued = [c for c in decided if c.value]
+    found = dict(zip(map(id, valued), ground(
+        text, [Proposal(c.field, c.value or "", c.op != "close") for c in valued], names, kept), strict=True))
+    changes = []
+    for c in decided:  # a close that names no value ends the field's current one and needs none
+        if c.value and found[id(c)] is None:
             log.info("not stored: %s %s %r is not said by the speaker about themselves", c.op, c.field, c.value)
-    return kept, {g.value: g.said for g in grounded.values() if g is not None}
+        else:
+            changes.append(c)
+    said = {g.value: g.said for g in [*kept, *(g for g in found.values() if g is not None)]}
+    return _with_changes(update, changes), changes, said
 
 
 def _stored(outcome: ProfileOutcome, said: dict[str, str]) -> dict:

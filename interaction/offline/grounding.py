@@ -15,8 +15,8 @@ model's memory update) hands its value here, and a value this module cannot poin
 - never the speaker's own name ("Hello! My name is Eileen" names nobody's hobby);
 - in words whose kind fits the field, by the preposition that governs them and spaCy's entity labels:
   a place ("in Munich", "to Bergen") is not an employer, an employer ("at Prague University") not a
-  home, a person none of a job, employer or home, and the town someone moved away from ("from Oslo")
-  not where they live now;
+  home, a job is no place nor person ("as a nurse", not "in Sydney"), and the town someone moved away
+  from ("from Oslo") not where they live now;
 - and one stretch of words is one fact: "Munich" in "a robotics engineer in Munich" is the location,
   so it is not also the company.
 """
@@ -49,7 +49,6 @@ _SUBJECTS = {"nsubj", "nsubjpass"}
 _PLACE_ENTS = {"GPE", "LOC"}
 _EMPLOYER_PREPS = {"at", "for", "with", "by"}
 _WORD = re.compile(r"\w+")
-_SCALAR = {"current_company", "current_position", "location"}
 _PLACE_PREPS = {"in", "to", "from", "into", "near"}
 
 
@@ -121,12 +120,13 @@ class FactGrounding:
                 self._own[key] = known
         return known
 
-    def ground(self, text: str, proposals: list[Proposal], names: Iterable[str | None] = ()) -> list[Grounded | None]:
+    def ground(self, text: str, proposals: list[Proposal], names: Iterable[str | None] = (),
+               taken: Iterable[Grounded] = ()) -> list[Grounded | None]:
         """For each proposal (in order), where the speaker said it, or None; a stretch of words
-        already grounded for one field grounds no other."""
+        already grounded for one field (here or in `taken`) grounds no other."""
         names = list(names)
         doc = self.doc(text)
-        taken: list[tuple[int, int, str]] = []
+        taken = [(g.start, g.end, g.field) for g in taken]
         out: list[Grounded | None] = []
         for p in proposals:
             found = None if is_name(p.value, names) else self._find(doc, text, p, taken)
@@ -177,22 +177,24 @@ class FactGrounding:
 
 def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     """The governing preposition fits the field, and the entity labels where it says nothing. The small
-    tagger's labels err both ways ("joined Spotify" a place, "to Lyon" an organisation), so a place
-    after "in" / "to" is a home and never an employer, an employer after "at" / "for" no home unless
-    tagged a place."""
+    tagger's labels err every way ("joined Spotify" a place, "to Lyon" an organisation, "for Pfizer" a
+    person), so a place after "in" / "to" is a home and never an employer, an employer after "at" /
+    "for" no home unless tagged a place, and a label decides only a value without a preposition."""
     root = span.root
     labels = {t.ent_type_ for t in span if t.ent_type_}
-    if "PERSON" in labels and field in _SCALAR:
-        return False  # a person is nobody's job, employer or home
     prep = root.head.lower_ if root.dep_ == "pobj" else None
     if field == "current_company":
-        return prep not in _PLACE_PREPS
+        if prep is None:
+            return "PERSON" not in labels
+        return prep in _EMPLOYER_PREPS
     if field == "location":
-        if new and prep == "from":
-            return False  # where they came from is not where they live now
-        return prep not in _EMPLOYER_PREPS or bool(labels & _PLACE_ENTS)
+        if prep is None:
+            return not labels & {"PERSON", "ORG"}
+        if prep == "from":
+            return not new  # where they came from is not where they live now
+        return prep in _PLACE_PREPS or (prep in _EMPLOYER_PREPS and bool(labels & _PLACE_ENTS))
     if field == "current_position":
-        return prep in (None, "as") and not labels & _PLACE_ENTS
+        return prep in (None, "as") and not labels & {"PERSON", *_PLACE_ENTS}
     return True
 
 
@@ -210,10 +212,11 @@ def default_grounding() -> FactGrounding | None:
         return None
 
 
-def ground(text: str, proposals: list[Proposal], names: Iterable[str | None] = ()) -> list[Grounded | None]:
+def ground(text: str, proposals: list[Proposal], names: Iterable[str | None] = (),
+           taken: Iterable[Grounded] = ()) -> list[Grounded | None]:
     grounding = default_grounding()
     if grounding is not None:
-        return grounding.ground(text, proposals, names)
+        return grounding.ground(text, proposals, names, taken)
     names = list(names)
     statements, at = [], 0
     for sentence in cues.sentences(text):
@@ -231,8 +234,8 @@ def ground(text: str, proposals: list[Proposal], names: Iterable[str | None] = (
 
 
 def grounded_update(text: str, update: MemoryUpdate, names: Iterable[str | None] = ()
-                    ) -> tuple[MemoryUpdate, dict[str, str]]:
-    """The extraction's facts that the speaker said about themselves, and each kept value as they said it."""
+                    ) -> tuple[MemoryUpdate, list[Grounded]]:
+    """The extraction's facts that the speaker said about themselves, and where each was said."""
     facts = update.facts()
     proposals = [Proposal(k, v) for k, values in facts.items() for v in (values if isinstance(values, list) else [values])]
     found = ground(text, proposals, names)
@@ -243,4 +246,4 @@ def grounded_update(text: str, update: MemoryUpdate, names: Iterable[str | None]
     for p, g in zip(proposals, found, strict=True):
         if g is None:
             log.info("not stored: %s %r is not said by the speaker about themselves", p.field, p.value)
-    return MemoryUpdate.model_validate(data), {g.value: g.said for g in kept}
+    return MemoryUpdate.model_validate(data), kept

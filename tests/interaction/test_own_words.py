@@ -53,6 +53,19 @@ def test_a_greeting_with_a_question_stores_no_fact(stranger):
     assert facts_of(stranger) == {}
 
 
+def test_a_name_said_with_a_hobby_is_the_name_and_the_hobby_the_hobby(stranger):
+    turn = say(stranger, "Hi, I'm Priya and I love hiking.")
+    assert turn.user_name == "Priya" and facts_of(stranger) == {"hobbies": ["hiking"]}
+    assert "you enjoy hiking" in turn.reply and "Priya." not in turn.reply.split("!", 1)[-1]
+
+
+def test_a_fact_before_the_name_is_not_said_to_be_stored(stranger):
+    turn = say(stranger, "I live in Basel.")
+    assert "I'll remember" not in turn.reply and "May I ask your name?" in turn.reply
+    named = say(stranger, "My name is Nora.")
+    assert named.user_name == "Nora" and facts_of(stranger) == {"location": "Basel"}
+
+
 def test_a_place_is_where_someone_lives_not_where_they_work(maya):
     dm, _, _, _ = maya
     turn = say(dm, "I am a robotics engineer in Munich.")
@@ -114,6 +127,13 @@ def test_a_move_told_in_one_breath_supersedes_the_old_town(maya):
     assert "Bergen" in turn.reply and "you live in Oslo" not in turn.reply
 
 
+def test_my_wife_and_i_is_the_speaker(maya):
+    dm, _, _, _ = maya
+    say(dm, "I live in Oslo.")
+    say(dm, "My wife and I moved to Bergen.")
+    assert history(dm, "location") == (["Bergen"], ["Oslo"])
+
+
 def test_a_new_job_told_in_one_breath_supersedes_the_old_one(maya):
     dm, _, _, _ = maya
     say(dm, "I work at Deutsche Bank.")
@@ -132,6 +152,7 @@ def later(dm: DialogueManager, uid: str) -> None:
     ("Please remember that my passport expires in March.", "When does my passport expire?", "March"),
     ("Please remember that the gate code at my building is 4711.", "What's the gate code at my building?", "4711"),
     ("Don't forget that my flight to Lisbon leaves on Friday at nine.", "When is my flight?", "Friday"),
+    ("Please remember that I parked the car on level 3.", "Where did I park my car?", "level 3"),
 ])
 def test_a_question_about_ones_own_life_is_answered_from_memory(maya, told, asked, value):
     dm, _, _, uid = maya
@@ -172,6 +193,14 @@ def test_forget_finds_a_moment_by_the_topic_named(maya):
     assert asked.reply.startswith("Do you want me to forget") and "Biscuit" in asked.reply, asked.reply
     assert say(dm, "Yes.").intent == "forget_one_confirmed"
     assert dog.scene_id not in [m.scene_id for m in SceneStore(dm.layout).list(uid)]
+
+
+def test_forget_finds_a_moment_named_inside_a_framing_phrase(maya):
+    dm, _, _, uid = maya
+    write_scene(dm.layout, uid, "Our old dog Biscuit died last night and I am heartbroken.",
+                when=dm.clock.now() - timedelta(days=1))
+    asked = say(dm, "Can you delete the thing about my dog?")
+    assert asked.reply.startswith("Do you want me to forget") and "Biscuit" in asked.reply, asked.reply
 
 
 def test_forget_finds_the_interview_told_earlier(maya):
