@@ -64,9 +64,11 @@ def explicit_store(deps: AgentDeps) -> ExplicitMemories | None:
 def said_earlier(transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
     """What the person told earlier in this conversation (the last turn is the current one): not
     their questions, nor what the memory-intent classifier reads as asking to recall or to forget
-    ("remind me what I said about the car", "scratch the part about my debts")."""
+    ("remind me what I said about the car", "scratch the part about my debts"), nor a request to
+    remember, whose content is an explicit memory of its own (forgetting the turn instead would
+    leave the memory)."""
     return [t for t in transcript[:-1] if t.role == "user" and not cues.is_question(t.text)
-            and classify(t.text).intent not in ASKS_OF_MEMORY]
+            and classify(t.text).intent not in (*ASKS_OF_MEMORY, "remember")]
 
 
 def recall_this_session(deps: AgentDeps, state: dict) -> RecallReport | None:

@@ -217,3 +217,13 @@ def test_forget_says_nothing_to_forget_only_when_nothing_is_close(maya):
                 when=dm.clock.now() - timedelta(days=1))
     asked = say(dm, "Forget what I told you about my car.")
     assert "nothing to forget" in asked.reply, asked.reply
+
+
+def test_a_fact_asked_to_be_remembered_in_this_conversation_is_found_and_forgotten_as_the_memory(maya):
+    dm, _, services, uid = maya
+    say(dm, "Please remember that my passport expires in March.")
+    asked = say(dm, "When does my passport expire?")
+    assert "March" in asked.reply and [m.kind for m in asked.recall.memories] == ["explicit_memory"]
+    forget = say(dm, "Forget what I told you about my passport.")
+    assert forget.reply.startswith("Do you want me to forget that your passport expires in March?"), forget.reply
+    assert say(dm, "Yes.").intent == "forget_one_confirmed" and services.explicit.list(uid) == []
