@@ -9,6 +9,7 @@ import logging
 import time
 import uuid
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 from common import topics as t
@@ -37,11 +38,13 @@ from common.store.forget import new_pseudonym
 from interaction import cues
 from interaction.agents import memory_agents
 from interaction.agents.context import AgentDeps
+from interaction.confirmation import next_step, read_reply
 from interaction.forget import ForgetConversation, PrivacyTurn
 from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
 from interaction.memory.contracts import MemoryServices, TranscriptTurn
 from interaction.memory_requests import FORGET_INTENTS, ForgetOneConversation, wire_memory_intent
+from interaction.names import confirmation_question
 from interaction.offline.extract import answer_name
 from interaction.profiles import ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
@@ -195,7 +198,7 @@ class DialogueManager:
         s.away_since = None  # whoever talks is here
         if not text:
             return self._answer_outside_graph(text, PrivacyTurn(reply=NOT_HEARD, intent="continue_conversation"), start)
-        privacy = (self.forgetting.turn(text, s.identity.user_id, s.identity.name)
+        privacy = (self.forgetting.turn(text, s.identity.user_id, s.identity.name, self.deps)
                    or self.forgetting_one.turn(self.deps, text, s))
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start)
@@ -238,11 +241,16 @@ class DialogueManager:
         return done
 
     def _answer_confirmation(self, text: str) -> str | None:
-        """DialogueManager.name_confirmation: consume the answer to "Is your name …?"."""
+        """DialogueManager.name_confirmation: consume the answer to "Is your name …?". Only a clear yes
+        links; an unclear answer that names nobody is asked once more."""
         s = self.session
-        assert s.confirmation is not None
-        outcome = self.keeper.resolve_confirmation(
-            s.identity, s.confirmation, affirmative=bool(cues.AFFIRMATIVE.match(text)), stated_name=answer_name(text))
+        conf = s.confirmation
+        assert conf is not None
+        answer, stated = read_reply(self.deps, confirmation_question(conf), text), answer_name(text)
+        if stated is None and next_step(answer, conf.asked_again) == "ask_again":
+            outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True))
+        else:
+            outcome = self.keeper.resolve_confirmation(s.identity, conf, affirmative=answer == "yes", stated_name=stated)
         self._apply(outcome)
         return outcome.kind
 

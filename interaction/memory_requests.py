@@ -18,6 +18,7 @@ from common.store.forget import purge_chroma_documents
 from common.store.profile_fields import PROFILE_FIELDS
 from interaction import cues
 from interaction.agents.context import RESPONSE, AgentDeps
+from interaction.confirmation import next_step, read_reply
 from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import TranscriptTurn
@@ -143,8 +144,14 @@ def forget_one_request(deps: AgentDeps, state: dict) -> dict:
     candidate = find_forget_candidate(deps, identity.user_id or "", state["text"], state.get("transcript") or [])
     if candidate is None:
         return {"final_message": "I don't think I have a memory of that, so there is nothing to forget."}
-    return {"final_message": f"Do you want me to forget that {_quoted(candidate)}? Please say yes or no.",
-            "forget_candidate": candidate}
+    return {"final_message": forget_one_question(candidate), "forget_candidate": candidate}
+
+
+def forget_one_question(candidate: ForgetCandidate) -> str:
+    return f"Do you want me to forget that {_quoted(candidate)}? Please say yes or no."
+
+
+FORGET_ONE_ASKED_AGAIN = "Sorry, I'm not sure what you mean. Shall I forget it? Please answer yes or no."
 
 
 def _quoted(candidate: ForgetCandidate) -> str:
@@ -182,31 +189,34 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
 
 
 class ForgetOneConversation:
-    """A forget-one request -> "Do you want me to forget that ...?" -> a clear yes from the same
-    person forgets it, a no keeps it; anything else drops the question and is an ordinary turn."""
+    """A forget-one request -> "Do you want me to forget that ...?" -> only a clear yes from the same
+    person forgets it; an unclear answer is asked once more; a no, or a second unclear answer, keeps it."""
 
     def __init__(self) -> None:
         self._pending: ForgetCandidate | None = None
+        self._asked_again = False
 
     def ask(self, candidate: ForgetCandidate) -> None:
-        self._pending = candidate
+        self._pending, self._asked_again = candidate, False
 
     def turn(self, deps: AgentDeps, text: str, session: Session) -> PrivacyTurn | None:
         pending, self._pending = self._pending, None
         if pending is None or pending.user_id != session.identity.user_id:
             return None
-        if cues.AFFIRMATIVE.match(text):
-            try:
-                done = forget(deps, pending, session)
-            except Exception:
-                log.exception("forgetting one memory of %s failed", pending.user_id)
-                done = False
-            if done:  # the reply does not repeat what was forgotten
-                return PrivacyTurn("Done. I have forgotten it.", "forget_one_confirmed")
-            return PrivacyTurn("I'm sorry, I couldn't forget that just now. Please ask me again.", "forget_one_failed")
-        if cues.NEGATIVE.match(text):
+        step = next_step(read_reply(deps, forget_one_question(pending), text), self._asked_again)
+        if step == "ask_again":
+            self._pending, self._asked_again = pending, True
+            return PrivacyTurn(FORGET_ONE_ASKED_AGAIN, "forget_one_asked_again")
+        if step == "keep":
             return PrivacyTurn("All right, I'll keep that memory.", "forget_one_cancelled")
-        return None
+        try:
+            done = forget(deps, pending, session)
+        except Exception:
+            log.exception("forgetting one memory of %s failed", pending.user_id)
+            done = False
+        if done:  # the reply does not repeat what was forgotten
+            return PrivacyTurn("Done. I have forgotten it.", "forget_one_confirmed")
+        return PrivacyTurn("I'm sorry, I couldn't forget that just now. Please ask me again.", "forget_one_failed")
 
 
 def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[str]]:

@@ -66,6 +66,7 @@ class LlmSettings(Section):
     # agent -> profile name (reference §4.6); NADINE_PROFILE_<agent> overrides one entry
     agents: dict[str, str] = {
         "turn_understanding": "understand_gpt",
+        "confirmation_reader": "gpt_json",
         "memory_update_agent": "gpt_json",
         "search_router": "gpt_json",
         "vision_router": "gpt_json",
