@@ -84,7 +84,7 @@ class TurnGraph:
         return {
             "understand": self._understood,
             "memory_update_agent": self._memory_update,
-            "memory_retrieve_agent": lambda s: {"retrieval": memory_agents.retrieve(d, s)},
+            "memory_retrieve_agent": lambda s: memory_agents.retrieval_step(d, s),
             "memory_request_agent": lambda s: memory_requests.handle(d, s),
             "search_agent": lambda s: tools.search(d, s),
             "vision_agent": lambda s: tools.vision(d, s),

@@ -24,7 +24,7 @@ from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.explicit_memories import ExplicitMemories
 from interaction.memory_intent.classifier import classify
-from interaction.memory_intent.phrasing import names_something, request_content, second_person
+from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
 from interaction.session import Session
@@ -65,9 +65,11 @@ def explicit_store(deps: AgentDeps) -> ExplicitMemories | None:
 def said_earlier(transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
     """What the person told earlier in this conversation (the last turn is the current one): not
     their questions, nor what the memory-intent classifier reads as asking to recall or to forget
-    ("remind me what I said about the car", "scratch the part about my debts")."""
+    ("remind me what I said about the car", "scratch the part about my debts"), nor a request to
+    remember, whose content is an explicit memory of its own (forgetting the turn instead would
+    leave the memory)."""
     return [t for t in transcript[:-1] if t.role == "user" and not cues.is_question(t.text)
-            and classify(t.text).intent not in ASKS_OF_MEMORY]
+            and classify(t.text).intent not in (*ASKS_OF_MEMORY, "remember")]
 
 
 def recall_this_session(deps: AgentDeps, state: dict) -> RecallReport | None:
@@ -129,14 +131,17 @@ def find_forget_candidate(
     deps: AgentDeps, user_id: str, text: str, transcript: list[TranscriptTurn]
 ) -> ForgetCandidate | None:
     """The one memory a forget request names: explicit memories, remembered moments and what was
-    said in this conversation, ranked and verified together by the retrieval core. An offered match
-    is enough, since forgetting is asked first; below it there is nothing to forget."""
+    said in this conversation, ranked and verified together by the retrieval core on the topic the
+    request names (request_topics: its noun phrases, not its framing words). An offered match is
+    enough, since forgetting is asked first; below it there is nothing to forget."""
     if deps.services is None:
         return None
-    decided = deps.services.about(user_id, request_content(text), said_earlier(transcript), FORGETTABLE)
-    best = decided.named if decided is not None else None
-    if best is None:
+    earlier = said_earlier(transcript)
+    named = [d.named for topic in request_topics(text)
+             if (d := deps.services.about(user_id, topic, earlier, FORGETTABLE)) is not None and d.named is not None]
+    if not named:
         return None
+    best = max(named, key=lambda j: j.probability)
     c = best.candidate
     kind = c.kind if c.kind in ("explicit_memory", "moment") else "this_session"
     return ForgetCandidate(user_id, kind, "" if kind == "this_session" else c.memory_id, c.quote, best.probability)

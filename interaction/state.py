@@ -36,6 +36,7 @@ class TurnState(TypedDict, total=False):
     plan_steps: list[PlanStep]
     profile_outcome: ProfileOutcome | None
     fact_changes: list[FactChange]  # profile facts set, superseded or closed this turn
+    fact_wording: dict[str, str]  # each value heard this turn as the person said it ("a nurse")
     retrieval: RetrievalResult | None
     search_results: str | None
     vision_results: str | None

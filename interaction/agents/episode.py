@@ -10,6 +10,7 @@ from pydantic import Field
 from interaction.agents.context import EPISODE, AgentDeps
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.offline.extract import extract_profile
+from interaction.offline.grounding import grounded_update
 from interaction.offline.understand_rules import user_emotion
 from interaction.prompts import EPISODE_SYSTEM
 
@@ -36,7 +37,8 @@ def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: i
     feelings = Counter(e.label for e in (user_emotion(t.text) for t in said) if e.label != "neutral")
     learned: dict[str, object] = {}
     for turn in said:
-        learned.update({k: v for k, v in extract_profile(turn.text).model_dump().items() if v not in (None, [], "")})
+        update, _ = grounded_update(turn.text, extract_profile(turn.text), (user_name,))
+        learned.update({k: v for k, v in update.model_dump().items() if v not in (None, [], "")})
     facts = "; ".join(f"{k.replace('_', ' ')}: {v if not isinstance(v, list) else ', '.join(v)}" for k, v in learned.items())
     return EpisodicSave(
         observation=f"On {day}, {user_name} talked with Nadine and said: " + " ".join(quotes) if quotes

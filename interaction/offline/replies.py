@@ -79,6 +79,13 @@ def _listing(value: object) -> str:
     return str(value)
 
 
+def _as_said(value: object, r: ReplyInputs) -> object:
+    """A value in the person's own words ("a nurse" for the stored "nurse")."""
+    if isinstance(value, list):
+        return [r.fact_wording.get(v, v) for v in value]
+    return r.fact_wording.get(str(value), value)
+
+
 def _episode_gist(text: str) -> str:
     found = re.search(r"Observation:\s*(.+)", text)
     return _quote(found.group(1) if found else text, 220)
@@ -154,11 +161,13 @@ def offline_reply(r: ReplyInputs) -> str:
         parts.append(f"Nice to meet you, {r.name}!")
     elif r.intent == "first_greeting" or cues.is_greeting(r.text):
         parts.append(f"Hello {r.name}, it's nice to see you!" if r.name else "Hello! I'm Nadine. What's your name?")
+    # learned: what the profile now holds from this turn (or, before a name, what waits for one)
     learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in _FIELD_WORDS}
     ended = [FIELDS_BY_NAME[c.field].ended.format(c.value) for c in r.fact_changes if c.op == "close" and c.value]
     if learned or ended:
-        said = [_FIELD_WORDS[k].format(_listing(v)) for k, v in learned.items()] + ended
-        parts.append("I'll remember that " + _listing(said) + ".")
+        said = [_FIELD_WORDS[k].format(_listing(_as_said(v, r))) for k, v in learned.items()] + ended
+        waits = r.outcome is not None and r.outcome.kind == "pending"  # nothing is stored before a name
+        parts.append(("I'd like to remember that " if waits else "I'll remember that ") + _listing(said) + ".")
         if not r.name:
             parts.append("May I ask your name?")
     if parts and r.intent in ("first_greeting", "update_user_info"):
