@@ -22,7 +22,7 @@ from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, f
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.explicit_memories import ExplicitMemories
-from interaction.memory_intent.classifier import classify
+from interaction.memory.told import is_told
 from interaction.memory_intent.phrasing import names_something, request_content, second_person
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
@@ -34,7 +34,6 @@ MEMORY_REQUESTS = ("remember", "forget_one", "forget_me", "about_me")
 FORGET_INTENTS = ("forget_one", "forget_me")
 AGENT = "response_agent"
 MAX_LISTED = 5  # explicit memories / moments named in one spoken answer
-ASKS_OF_MEMORY = ("recall", "forget_one", "forget_me")  # a turn saying one of these told nothing
 FORGETTABLE = frozenset({"explicit_memory", "moment"})  # besides what was said in this conversation
 
 
@@ -63,10 +62,10 @@ def explicit_store(deps: AgentDeps) -> ExplicitMemories | None:
 
 def said_earlier(transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
     """What the person told earlier in this conversation (the last turn is the current one): not
-    their questions, nor what the memory-intent classifier reads as asking to recall or to forget
-    ("remind me what I said about the car", "scratch the part about my debts")."""
-    return [t for t in transcript[:-1] if t.role == "user" and not cues.is_question(t.text)
-            and classify(t.text).intent not in ASKS_OF_MEMORY]
+    their questions, greetings or farewells, nor what the memory-intent classifier reads as asking to
+    recall or to forget ("remind me what I said about the car", "scratch the part about my debts"):
+    interaction/memory/told.py, as for the long-term memories."""
+    return [t for t in transcript[:-1] if t.role == "user" and is_told(t.text)]
 
 
 def recall_this_session(deps: AgentDeps, state: dict) -> RecallReport | None:
