@@ -158,13 +158,13 @@ class RecallSettings(Section):
     generic_threshold: float = Field(
         0.6482, ge=-1, le=1, description="MiniLM cosine to the nearest labelled generic question (calibrate_recall)")
     # per text-embedder profile (embedder_profiles keys). Fitted by scripts.eval.calibrate_recall on
-    # scripts/eval/recall_labels/dev.jsonl and half the near-miss people (the rest reported) and written to
+    # scripts/eval/recall_labels/dev.jsonl (the weights; the entity thresholds on it and half the
+    # near-miss people, the conflict rule only using them) and written to
     # config/generated/recall_calibration.yaml with --write; this default is the same fit
     calibration: dict[str, RecallCalibration] = {
-        "minilm_onnx": RecallCalibration(intercept=1.2172, dense=6.3624, lexical=-0.4133, verifier=0.4091,
-                                         agreement=0.4496, absent=0.1239, names_missing=-1.24, conflict=-2.9192,
-                                         margin=0.0, head_threshold=0.7, possessor_threshold=0.7,
-                                         abstain_below=0.8437, assert_above=0.9651),
+        "minilm_onnx": RecallCalibration(intercept=5.3336, dense=3.742, lexical=-0.1505, verifier=0.6894,
+                                         head_threshold=0.7, possessor_threshold=0.7,
+                                         abstain_below=0.8534, assert_above=0.9817),
     }
 
     def decision_for(self, profile: str) -> RecallCalibration | None:

@@ -60,7 +60,8 @@ def first_person(question: str, name: str, nlp) -> str:
             role = t.dep_
             nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
             if t.text == name and nxt is not None and nxt.tag_ == "POS":
-                word = "my"
+                out.append("my" + nxt.whitespace_)  # "Caroline's " -> "my "
+                continue
             elif t.lower_ == "her":
                 word = "my" if role == "poss" else "me"
             elif t.text == name:

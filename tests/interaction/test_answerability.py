@@ -77,8 +77,8 @@ def test_a_conflicting_entity_is_never_asserted(told, question):
 
 @pytest.mark.parametrize("question,said", [
     pytest.param("Do you recall what happened to my pet?", DOG, marks=pytest.mark.xfail(
-        strict=True, reason="known limit: the verifier scores this pair about -7 and the decision abstains; "
-        "the entity reader agrees (pet ~ dog) but its weight does not carry it over the assert line")),
+        strict=True, reason="known limit: the verifier scores this pair about -7 and the decision abstains; the "
+        "entity reader agrees (pet ~ dog), but the shipped weights give agreement no weight")),
     ("What did I tell you about my brother's exam?", BROTHER),
 ])
 def test_a_hypernym_or_paraphrase_of_what_was_told_is_asserted(told, question, said):
