@@ -16,13 +16,13 @@ from common.messages import ForgetMemory, MemoryAction, RecallReport
 from common.store import SceneStore
 from common.store.forget import purge_chroma_documents
 from common.store.profile_fields import PROFILE_FIELDS
-from interaction import cues
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.confirmation import next_step, read_reply
 from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.explicit_memories import ExplicitMemories
+from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
 from interaction.profiles import Identity
@@ -35,7 +35,6 @@ MEMORY_REQUESTS = ("remember", "forget_one", "forget_me", "about_me")
 FORGET_INTENTS = ("forget_one", "forget_me")
 AGENT = "response_agent"
 MAX_LISTED = 5  # explicit memories / moments named in one spoken answer
-ASKS_OF_MEMORY = ("recall", "forget_one", "forget_me")  # a turn saying one of these told nothing
 FORGETTABLE = frozenset({"explicit_memory", "moment"})  # besides what was said in this conversation
 
 
@@ -64,12 +63,11 @@ def explicit_store(deps: AgentDeps) -> ExplicitMemories | None:
 
 def said_earlier(transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
     """What the person told earlier in this conversation (the last turn is the current one): not
-    their questions, nor what the memory-intent classifier reads as asking to recall or to forget
-    ("remind me what I said about the car", "scratch the part about my debts"), nor a request to
-    remember, whose content is an explicit memory of its own (forgetting the turn instead would
-    leave the memory)."""
-    return [t for t in transcript[:-1] if t.role == "user" and not cues.is_question(t.text)
-            and classify(t.text).intent not in (*ASKS_OF_MEMORY, "remember")]
+    their questions, greetings or farewells, nor what the memory-intent classifier reads as asking to
+    recall or to forget ("remind me what I said about the car", "scratch the part about my debts")
+    (interaction/memory/told.py, as for the long-term memories), nor a request to remember, whose
+    content is an explicit memory of its own (forgetting the turn instead would leave the memory)."""
+    return [t for t in transcript[:-1] if t.role == "user" and is_told(t.text) and classify(t.text).intent != "remember"]
 
 
 def recall_this_session(deps: AgentDeps, state: dict) -> RecallReport | None:

@@ -106,14 +106,26 @@ class LlmSettings(Section):
 
 class RecallCalibration(Section):
     """The recall decision of one text embedder (written by scripts/eval/calibrate_recall --write):
-    P(told) = sigmoid(intercept + dense * cosine + lexical * BM25 coverage + verifier * logit), fitted
-    on labelled told / untold (question, memory) pairs; below abstain_below Nadine says she does not
-    remember, between the two she asks "do you mean ...?", from assert_above she recalls."""
+    P(told) = sigmoid(intercept + dense * cosine + lexical * BM25 coverage + verifier * logit +
+    agreement * share of the question's mentions the memory agrees with + absent * share it lacks +
+    names_missing * (a name of the question missing) + conflict * (a conflicting entity) + margin *
+    verifier margin over the runner-up), fitted on labelled told / untold (question, memory) pairs;
+    below abstain_below Nadine says she does not remember, between the two she asks "do you mean
+    ...?", from assert_above she recalls (never a memory with a conflicting entity). Two mentions
+    agree when their head phrases' MiniLM cosine reaches head_threshold, possessors when theirs
+    reaches possessor_threshold (interaction/memory/retrieval/entities.py)."""
 
     intercept: float
     dense: float
     lexical: float
     verifier: float
+    agreement: float = 0.0
+    absent: float = 0.0
+    names_missing: float = 0.0
+    conflict: float = 0.0
+    margin: float = 0.0
+    head_threshold: float = Field(1.0, ge=-1, le=1)
+    possessor_threshold: float = Field(1.0, ge=-1, le=1)
     abstain_below: float = Field(ge=0, le=1)
     assert_above: float = Field(ge=0, le=1)
 
@@ -157,10 +169,12 @@ class RecallSettings(Section):
     generic_threshold: float = Field(
         0.6482, ge=-1, le=1, description="MiniLM cosine to the nearest labelled generic question (calibrate_recall)")
     # per text-embedder profile (embedder_profiles keys). Fitted by scripts.eval.calibrate_recall on
-    # scripts/eval/recall_labels/dev.jsonl (test.jsonl reported, never fitted) and written to
+    # scripts/eval/recall_labels/dev.jsonl (the weights; the entity thresholds on it and half the
+    # near-miss people, the conflict rule only using them) and written to
     # config/generated/recall_calibration.yaml with --write; this default is the same fit
     calibration: dict[str, RecallCalibration] = {
         "minilm_onnx": RecallCalibration(intercept=5.3336, dense=3.742, lexical=-0.1505, verifier=0.6894,
+                                         head_threshold=0.7, possessor_threshold=0.7,
                                          abstain_below=0.8534, assert_above=0.9817),
     }
 

@@ -38,6 +38,7 @@ from interaction.memory.observation import should_store, store_observation
 from interaction.memory.retrieval import windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.core import SCENE_KINDS, RecallDecision, RetrievalCore
+from interaction.memory.retrieval.entities import Thresholds, build_reader
 from interaction.memory.retrieval.generic import GenericQuestions
 from interaction.memory.retrieval.text_pool import TextPools
 from interaction.memory.retrieval.verifier import build_verifier
@@ -102,7 +103,9 @@ class LocalMemoryServices:
                       "Fix: python -m scripts.eval.calibrate_recall --write")
             return None
         generic = GenericQuestions(offline, recall.generic_threshold)
-        return RetrievalCore(recall, build_verifier(recall.verifier, recall.verifier_model), calibration, generic)
+        entities = build_reader(offline.embed, Thresholds(calibration.head_threshold, calibration.possessor_threshold))
+        return RetrievalCore(recall, build_verifier(recall.verifier, recall.verifier_model), calibration, generic,
+                             entities)
 
     # --- MemoryServices --------------------------------------------------------------------------
 

@@ -2,8 +2,10 @@
 
 rank(): dense cosine (one matrix product) and BM25 over a pool, fused (fused_score.py).
 decide(): the time window (windows.py) removes candidates outside it; the best fused candidates of
-every pool are read by the verifier; the calibrated probability (decision.py) of the best says
-asserted / offered / abstained; an asserted recall hands up to top_k memories that pass on their own.
+every pool are read by the verifier and by the entity reader (entities.py: does the memory name what
+the question names?); the calibrated probability (decision.py) of the best says asserted / offered /
+abstained, through the chooser (decision.Chooser); an asserted recall hands up to top_k memories that
+pass on their own, never one naming a conflicting entity.
 A question that names no topic (generic.py), or names an event that is its own window ("the first
 time we met"), recalls the most memorable item of the window it names,
 or of the last session when it names none ("do you remember what I told you?"); a question that names
@@ -21,6 +23,7 @@ from common.config.interaction_settings import RecallCalibration, RecallSettings
 from common.messages import RecalledMemory, RecallReport
 from interaction.memory.retrieval import decision, windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
+from interaction.memory.retrieval.entities import EntityReader
 from interaction.memory.retrieval.fused_score import fuse
 from interaction.memory.retrieval.generic import GenericQuestions, without
 from interaction.memory.retrieval.verifier import Verifier
@@ -53,6 +56,11 @@ class Judged:
     coverage: float
     fused: float
     verifier: float | None = None
+    agreement: float = 0.0  # what the question names against what the memory names (entities.py)
+    absent: float = 0.0
+    names_missing: float = 0.0
+    conflict: bool = False
+    margin: float = 0.0  # its verifier logit over the best other shortlisted candidate's
     probability: float = 0.0
 
     def memory(self) -> RecalledMemory:
@@ -62,7 +70,9 @@ class Judged:
             occurred_at=self.candidate.occurred_at, fused_score=round(self.fused, 4),
             verifier_score=None if self.verifier is None else round(self.verifier, 3),
             channels={"dense": round(self.dense, 4), "lexical": round(self.lexical, 3),
-                      "coverage": round(self.coverage, 3), "p_told": round(self.probability, 3)},
+                      "coverage": round(self.coverage, 3), "p_told": round(self.probability, 3),
+                      "entity_agreement": round(self.agreement, 3), "entity_conflict": float(self.conflict),
+                      "margin": round(self.margin, 3)},
         )
 
 
@@ -95,11 +105,14 @@ class RecallDecision:
 
 class RetrievalCore:
     def __init__(self, settings: RecallSettings, verifier: Verifier | None, calibration: RecallCalibration,
-                 generic: GenericQuestions | None = None) -> None:
+                 generic: GenericQuestions | None = None, entities: EntityReader | None = None,
+                 chooser: decision.Chooser | None = None) -> None:
         self.settings = settings
         self.verifier = verifier
         self.calibration = calibration
         self.generic = generic
+        self.entities = entities
+        self.chooser = chooser or decision.CalibratedChooser(calibration)
 
     def rank(self, pool: CandidatePool, query: str, query_vector: np.ndarray) -> Ranked:
         dense = np.einsum("ij,j->i", pool.vectors, query_vector) if len(pool) else np.zeros(0, np.float32)
@@ -138,10 +151,8 @@ class RetrievalCore:
         shortlist = _distinct(shortlist)[: self.settings.verify_top]
         self.judge(query, shortlist)
         shortlist.sort(key=lambda j: -j.probability)
-        best = decision.outcome(self.calibration, shortlist[0].probability)
-        chosen = ([j for j in shortlist if j.probability >= self.calibration.assert_above][: self.settings.top_k]
-                  if best == "asserted" else shortlist[:1] if best == "offered" else [])
-        return RecallDecision(best, chosen, shortlist, window, "probability",
+        outcome, named = self.chooser.choose(query, shortlist, self.settings.top_k)
+        return RecallDecision(outcome, [shortlist[i] for i in named], shortlist, window, "probability",
                               (self.calibration.assert_above, self.calibration.abstain_below))
 
     def _memorable(self, query: str, now: datetime, live: list[tuple[CandidatePool, np.ndarray]],
@@ -159,15 +170,34 @@ class RetrievalCore:
         return RecallDecision("asserted", [memorable], [memorable], window, "memorable")
 
     def judge(self, query: str, judged: list[Judged]) -> None:
-        """Verifier scores and the calibrated probability, in place."""
+        """Verifier scores, what the question names against each memory, margins over the runner-up
+        and the calibrated probability, in place."""
         if self.verifier is not None and judged:
             scores = self.verifier.score(query, [j.candidate.text for j in judged])
         else:
             scores = np.zeros(len(judged), np.float32)
-        p = decision.probability(
-            self.calibration, np.array([j.dense for j in judged]), np.array([j.coverage for j in judged]), scores)
-        for j, s, pj in zip(judged, scores, p, strict=True):
+        for j, s, margin in zip(judged, scores, decision.margins(scores), strict=True):
             j.verifier = float(s) if self.verifier is not None else None
+            j.margin = float(margin) if self.verifier is not None else 0.0
+        self.read(query, judged)
+        self.score(judged)
+
+    def read(self, query: str, judged: list[Judged]) -> None:
+        """What the question names against what each memory says (its quote), in place."""
+        if self.entities is None:
+            return
+        self.entities.prepare([query] + [j.candidate.quote for j in judged])
+        for j in judged:
+            compared = self.entities.compare(query, j.candidate.quote)
+            j.agreement = compared.agreement
+            j.absent = compared.absent / compared.asked if compared.asked else 0.0
+            j.names_missing = float(compared.names_missing > 0)
+            j.conflict = compared.conflict
+
+    def score(self, judged: list[Judged], calibration: RecallCalibration | None = None) -> None:
+        """The calibrated probability of each judged candidate, in place."""
+        p = decision.probability(calibration or self.calibration, decision.feature_rows(judged))
+        for j, pj in zip(judged, p, strict=True):
             j.probability = float(pj)
 
 

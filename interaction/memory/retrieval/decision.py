@@ -1,26 +1,102 @@
-"""The recall decision: one calibrated probability that a candidate is what the person told, from
-the channels together (dense cosine, BM25 coverage, verifier logit), and two thresholds on it.
-No single score separates told from untold (shared/spec/retrieval-notes.md); a logistic regression
-over the three, fitted on labelled pairs by scripts/eval/calibrate_recall.py, is the smallest model
-that weighs them against each other."""
+"""The recall decision: does the best shortlisted memory answer the question, and how sure is Nadine?
+
+One calibrated probability that a candidate is what the person told, from everything the core knows
+about it together (FEATURES): the dense cosine, the BM25 coverage, the verifier's logit, what the
+question names against what the memory names (entities.py: the share of the question's mentions
+found in it, the share absent, a name of the question missing, a conflicting entity) and the margin
+of its verifier logit over the best other shortlisted candidate (a recognised face is named only
+with a margin over the runner-up). No single score separates told from untold
+(shared/spec/retrieval-notes.md); a logistic regression, fitted on labelled pairs by
+scripts/eval/calibrate_recall.py, is the smallest model that weighs them against each other. Every
+feature reads one (question, memory) pair or the shortlist, never the size of the store: a person
+with three memories is asked the same question as one with thousands.
+
+Three outcomes on the best: asserted from assert_above, asked about ("do you mean ...?") from
+abstain_below, else abstained. A memory that names something conflicting with what the question
+names ("our dog" for "my neighbour's cat") is never asserted; it may be asked about.
+
+`Chooser` is the interface of this choice: CalibratedChooser is the offline one; another (a model
+reading the shortlist) can stand behind the same call.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import Literal, Protocol
 
 import numpy as np
 
 from common.config.interaction_settings import RecallCalibration
 
 Outcome = Literal["asserted", "offered", "abstained"]
+FEATURES = ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict", "margin")
+MARGIN_CLIP = 8.0  # verifier logits span about -11..+8; no runner-up counts as the widest margin
 
 
-def probability(cal: RecallCalibration, dense: np.ndarray, coverage: np.ndarray, verifier: np.ndarray) -> np.ndarray:
-    z = cal.intercept + cal.dense * dense + cal.lexical * coverage + cal.verifier * verifier
-    return 1.0 / (1.0 + np.exp(-np.asarray(z, dtype=np.float64)))
+class Scored(Protocol):
+    """What the decision reads of a shortlisted candidate (core.Judged)."""
+
+    dense: float
+    coverage: float
+    verifier: float | None
+    agreement: float
+    absent: float
+    names_missing: float
+    conflict: bool
+    margin: float
+    probability: float
 
 
-def outcome(cal: RecallCalibration, p: float) -> Outcome:
-    if p >= cal.assert_above:
+def margins(verifier: np.ndarray) -> np.ndarray:
+    """Each candidate's verifier logit minus the best other one's (clipped; alone: the widest)."""
+    v = np.asarray(verifier, np.float64)
+    if len(v) < 2:
+        return np.full(len(v), MARGIN_CLIP)
+    top2 = np.sort(v)[-2:]
+    others = np.where(v >= top2[1], top2[0], top2[1])
+    return np.clip(v - others, -MARGIN_CLIP, MARGIN_CLIP)
+
+
+def feature_rows(judged: Sequence[Scored]) -> np.ndarray:
+    return np.array([[j.dense, j.coverage, j.verifier or 0.0, j.agreement, j.absent, j.names_missing,
+                      float(j.conflict), j.margin] for j in judged], dtype=np.float64).reshape(len(judged), len(FEATURES))
+
+
+def weights(cal: RecallCalibration) -> np.ndarray:
+    return np.array([getattr(cal, name) for name in FEATURES], dtype=np.float64)
+
+
+def probability(cal: RecallCalibration, rows: np.ndarray) -> np.ndarray:
+    z = cal.intercept + np.asarray(rows, np.float64) @ weights(cal)
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def outcome(cal: RecallCalibration, p: float, conflict: bool = False) -> Outcome:
+    if p >= cal.assert_above and not conflict:
         return "asserted"
     return "offered" if p >= cal.abstain_below else "abstained"
+
+
+class Chooser(Protocol):
+    def choose(self, query: str, shortlist: Sequence[Scored], top_k: int) -> tuple[Outcome, list[int]]:
+        """The outcome and the shortlist indices it names (asserted: up to top_k; offered: one)."""
+        ...
+
+
+class CalibratedChooser:
+    """The offline decision on the calibrated probabilities (already in the shortlist)."""
+
+    def __init__(self, cal: RecallCalibration) -> None:
+        self.cal = cal
+
+    def choose(self, query: str, shortlist: Sequence[Scored], top_k: int) -> tuple[Outcome, list[int]]:
+        if not shortlist:
+            return "abstained", []
+        order = sorted(range(len(shortlist)), key=lambda i: -shortlist[i].probability)
+        asserted = [i for i in order if outcome(self.cal, shortlist[i].probability, shortlist[i].conflict) == "asserted"]
+        if asserted:
+            return "asserted", asserted[:top_k]
+        best = order[0]  # may name a conflicting entity: asked about, never asserted
+        if shortlist[best].probability >= self.cal.abstain_below:
+            return "offered", [best]
+        return "abstained", []

@@ -1,10 +1,15 @@
 """A user's text memories (every document of the Chroma collection but the whole-session transcript,
 whose turns are candidates themselves) as a CandidatePool, cached until the collection changes (a
-write through EpisodicMemory, or a different document count: explicit memories are added beside it)."""
+write through EpisodicMemory, or a different document count: explicit memories are added beside it).
+
+Only what the person told is a candidate: a turn that is a question, a greeting or farewell, or a
+request to recall or forget (interaction/memory/told.py) is never recalled as a memory. Each turn is
+read once (kept by document id across rebuilds of the pool)."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import datetime
 
 import numpy as np
@@ -13,6 +18,7 @@ from interaction.memory.episodic import EpisodicMemory
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 
 SKIPPED_KINDS = {"conversation"}  # truncated transcript: its turns are indexed one by one
+READ_KINDS = {"turn"}  # what the person said as such; summaries and explicit memories are told by nature
 
 
 def _ts(meta: dict) -> float | None:
@@ -34,12 +40,25 @@ def _candidate(doc_id: str, text: str, meta: dict) -> Candidate:
 
 
 class TextPools:
-    def __init__(self, memory: EpisodicMemory, embedder_name: str, dim: int) -> None:
+    def __init__(self, memory: EpisodicMemory, embedder_name: str, dim: int,
+                 told: Callable[[str], bool] | None = None) -> None:
         self._memory = memory
         self._name = embedder_name
         self._dim = dim
         self._cache: dict[str, tuple[tuple[int, int], CandidatePool]] = {}
         self._lock = threading.Lock()
+        if told is None:
+            from interaction.memory.told import is_told as told
+        self._told = told
+        self._read: dict[str, bool] = {}  # document id -> told
+
+    def _is_told(self, doc_id: str, meta: dict, text: str) -> bool:
+        if str(meta.get("kind") or meta.get("memory_type")) not in READ_KINDS:
+            return True
+        told = self._read.get(doc_id)
+        if told is None:
+            told = self._read[doc_id] = self._told(str(meta.get("quote") or text))
+        return told
 
     def pool(self, user_id: str) -> CandidatePool:
         version = (self._memory.writes, self._memory.count(user_id))
@@ -53,7 +72,8 @@ class TextPools:
             ids, docs, metas, vectors = got
             rows = [i for i, m in enumerate(metas)
                     if str(m.get("kind") or m.get("memory_type")) not in SKIPPED_KINDS
-                    and m.get("user_id") in (None, user_id)]  # a foreign document never leaves
+                    and m.get("user_id") in (None, user_id)  # a foreign document never leaves
+                    and self._is_told(ids[i], m, docs[i])]
             if rows:
                 pool = CandidatePool([_candidate(ids[i], docs[i], metas[i]) for i in rows],
                                      np.asarray([vectors[i] for i in rows], dtype=np.float32), self._name)

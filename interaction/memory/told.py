@@ -1,0 +1,38 @@
+"""Is a turn something the person told, that a recall may bring back as a memory?
+
+Not a question ("how are you?"), not a greeting or a farewell with nothing else in it ("Bye,
+Nadine."), not a request to recall or to forget (the memory-intent classifier's reading: what
+such a request names is stored as an explicit memory, or is what is asked about). A turn is told when
+the classifier reads it as none of those requests and one of its sentences is neither a question nor,
+once its greeting or farewell is taken out, empty of content words (spaCy's tagger, as for a
+remember request that names nothing).
+"""
+
+from __future__ import annotations
+
+from interaction import cues
+from interaction.memory_intent.classifier import classify
+from interaction.memory_intent.phrasing import names_something
+from interaction.prompts import NADINE_LABEL
+
+# a remember request tells what it asks to keep (stored as an explicit memory in its place)
+ASKS_OF_MEMORY = {"recall", "about_me", "forget_one", "forget_me"}
+
+
+def _sentence_tells(sentence: str) -> bool:
+    if cues.is_question(sentence):
+        return False
+    rest = sentence
+    for cue in (cues.GREETING, cues.FAREWELL, cues.FAREWELL_ALONE):
+        rest = cue.sub(" ", rest)
+    if rest == sentence:
+        return True
+    # what a greeting or farewell leaves: the robot's name and punctuation name nothing
+    rest = rest.replace(NADINE_LABEL, " ")
+    return names_something(rest)
+
+
+def is_told(text: str) -> bool:
+    if not text.strip() or classify(text).intent in ASKS_OF_MEMORY:
+        return False
+    return any(_sentence_tells(s) for s in cues.sentences(text))

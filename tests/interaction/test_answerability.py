@@ -1,0 +1,142 @@
+"""Answerability of recall questions: what the question names against what the memory names
+(entities.py), the margin over the runner-up, and only told things as candidates — on a real data
+root (ChromaDB, the offline MiniLM, the int8 cross-encoder, spaCy) with the shipped calibration."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+import pytest
+
+from interaction.memory.contracts import EpisodicSave, TranscriptTurn
+from interaction.memory.local_services import LocalMemoryServices
+from interaction.memory.retrieval.decision import MARGIN_CLIP, CalibratedChooser, margins
+from interaction.memory.retrieval.entities import SPEAKER, Mention
+from interaction.memory.told import is_told
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings
+
+MAYA = "251008_0001"
+SUMMARY = EpisodicSave(observation="Maya talked with Nadine.", thought="-", action="-", result="-")
+DOG = "Our dog Biscuit died last week, we buried him under the apple tree."
+NEIGHBOUR_DOG = "My neighbour's dog barked all night again."
+BROTHER = "My brother Luca passed his driving test on the first try."
+
+
+def _services(tmp_path):
+    layout, clock = layout_and_clock(tmp_path)
+    return LocalMemoryServices(make_settings(tmp_path), layout, clock, bus=None), clock
+
+
+def _say(services, clock, *said: str) -> None:
+    now = clock.now()
+    turns = []
+    for i, text in enumerate(said):
+        turns += [TranscriptTurn("user", text, now + timedelta(seconds=2 * i)),
+                  TranscriptTurn("nadine", "I see.", now + timedelta(seconds=2 * i + 1))]
+    assert services.save_episode(MAYA, "Maya", turns, SUMMARY)
+    clock.advance(24)
+
+
+@pytest.fixture
+def told(tmp_path):
+    services, clock = _services(tmp_path)
+    _say(services, clock, "Hello Nadine!", DOG, "How are you today?", "Bye, Nadine.")
+    _say(services, clock, BROTHER, "I have to go now. Goodbye!")
+    return services
+
+
+def test_the_parse_reads_possessor_and_head(told):
+    reader = told.core.entities
+    assert reader.mentions("What did I tell you about my neighbour's cat?") == (
+        Mention("neighbour", SPEAKER), Mention("cat", "neighbour"))
+    assert Mention("driving test", "nephew") in reader.mentions("What did I tell you about my nephew's driving test?")
+    assert reader.mentions("Do you remember the trip I took?") == (Mention("trip", SPEAKER),)
+    assert all(m.head != "week" for m in reader.mentions(DOG))  # a date is the window's, not a topic
+
+
+def test_another_owner_or_another_head_in_a_named_frame_conflicts_and_a_hypernym_agrees(told):
+    reader = told.core.entities
+    assert reader.compare("What did I tell you about my neighbour's dog?", "Our dog died.").conflict
+    assert reader.compare("What did I say about my neighbour's cat?", NEIGHBOUR_DOG).conflict
+    assert reader.compare("Did I tell you about my brother's new job?", "My brother's wife got a new job.").conflict
+    pet = reader.compare("Do you recall what happened to my pet?", "Our dog died.")
+    assert not pet.conflict and pet.agreeing == 1
+
+
+@pytest.mark.parametrize("question", [
+    "What did I tell you about my neighbour's cat?",
+    "Do you remember what happened to my neighbour's dog?",
+])
+def test_a_conflicting_entity_is_never_asserted(told, question):
+    report = told.retrieve(MAYA, question, is_recall=True).recall
+    assert report.outcome != "asserted", report
+    decided = told.core.verify(question, [(told.text_pools.pool(MAYA), told.episodic.embed_query(question))])
+    assert all(not j.conflict for j in decided.chosen if decided.outcome == "asserted")
+
+
+@pytest.mark.parametrize("question,said", [
+    pytest.param("Do you recall what happened to my pet?", DOG, marks=pytest.mark.xfail(
+        strict=True, reason="known limit: the verifier scores this pair about -7 and the decision abstains; the "
+        "entity reader agrees (pet ~ dog), but the shipped weights give agreement no weight")),
+    ("What did I tell you about my brother's exam?", BROTHER),
+])
+def test_a_hypernym_or_paraphrase_of_what_was_told_is_asserted(told, question, said):
+    report = told.retrieve(MAYA, question, is_recall=True).recall
+    assert report.outcome == "asserted" and report.memories[0].text == said, report
+
+
+def test_greetings_farewells_and_questions_are_never_memories(told):
+    quotes = {c.quote for c in told.text_pools.pool(MAYA).items if c.kind == "turn"}
+    assert quotes == {DOG, BROTHER}
+    not_told = {"Hello Nadine!", "How are you today?", "Bye, Nadine.", "I have to go now. Goodbye!"}
+    for question in ("What did I say when I came in?", "Do you remember how I said goodbye?",
+                     "What did I ask you?"):
+        report = told.retrieve(MAYA, question, is_recall=True).recall
+        assert not not_told & {m.text for m in report.memories}, report
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Bye, Nadine.", False), ("Hello! My name is Maya.", True), ("I have to go now. Goodbye!", False),
+    ("How are you?", False), ("Hi Nadine, my dog died yesterday.", True), ("Good morning!", False),
+    ("Can you remind me what I said about the car?", False), ("I adopted a cat. Do you like cats?", True),
+])
+def test_what_counts_as_told(text, expected):
+    assert is_told(text) is expected
+
+
+def test_one_memory_is_still_asked_whether_it_answers(tmp_path):
+    """With a single memory the decision reads the pair, not a threshold made for thousands."""
+    services, clock = _services(tmp_path)
+    _say(services, clock, DOG)
+    assert services.retrieve(MAYA, "What happened to our dog Biscuit?", is_recall=True).recall.outcome == "asserted"
+    car = services.retrieve(MAYA, "What did I tell you about my new car?", is_recall=True).recall
+    assert car.outcome != "asserted"
+
+
+def test_margins_over_the_runner_up():
+    assert margins(np.array([2.0, 1.5, -3.0])).tolist() == [0.5, -0.5, -5.0]
+    assert margins(np.array([4.0])).tolist() == [MARGIN_CLIP]
+    assert margins(np.array([-11.0, 9.0])).tolist() == [-MARGIN_CLIP, MARGIN_CLIP]
+
+
+def test_two_close_memories_of_one_frame_are_told_apart_by_whose_they_are(tmp_path):
+    """Two memories about a dog, close in every score: the one whose dog it is wins, the other is
+    never asserted for it."""
+    services, clock = _services(tmp_path)
+    _say(services, clock, DOG, NEIGHBOUR_DOG)
+    mine = services.retrieve(MAYA, "What happened to our dog?", is_recall=True).recall
+    assert mine.outcome == "asserted" and mine.memories[0].text == DOG
+    theirs = services.retrieve(MAYA, "What did I say about my neighbour's dog?", is_recall=True).recall
+    assert theirs.outcome == "asserted" and [m.text for m in theirs.memories] == [NEIGHBOUR_DOG]
+
+
+def test_the_chooser_never_asserts_a_conflicting_candidate(told):
+    cal = told.core.calibration
+
+    class Sure:
+        def __init__(self, conflict: bool) -> None:
+            self.conflict, self.probability = conflict, 1.0
+
+    assert CalibratedChooser(cal).choose("q", [Sure(True)], 3) == ("offered", [0])
+    assert CalibratedChooser(cal).choose("q", [Sure(True), Sure(False)], 3) == ("asserted", [1])
