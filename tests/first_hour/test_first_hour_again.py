@@ -332,7 +332,7 @@ def test_the_inspector_shows_the_camera_perception_reports_and_local_times(tmp_p
     now = datetime(2026, 12, 1, 21, 5, 13, 123456)
     uid = store.mint_user_id("Lena", now)
     store.update(uid, {"user_name": "Lena"}, now)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:  # the address it answers as
         inspector.bus = connected
         assert "camera: off (missing.mp4" in client.get("/").text
         page = client.get(f"/people/{uid}").text
