@@ -25,9 +25,9 @@ usage: ./start_nadine.sh [options]
 EOF
 }
 
-stop_all() {
-  local pidfile pid name
-  for name in "${PROCESSES[@]}" chat inspector broker; do
+stop_group() {
+  local pidfile pid name limit
+  for name in "$@"; do
     pidfile="$RUN_DIR/$name.pid"
     [ -f "$pidfile" ] || continue
     pid="$(cat "$pidfile")"
@@ -35,18 +35,25 @@ stop_all() {
       kill -TERM "$pid" 2>/dev/null || true
     fi
   done
-  for name in "${PROCESSES[@]}" chat inspector broker; do
+  for name in "$@"; do
     pidfile="$RUN_DIR/$name.pid"
     [ -f "$pidfile" ] || continue
     pid="$(cat "$pidfile")"
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    # interaction finishes the turn in progress and saves the open session's episode first, within
+    # its model budgets (written at start by common.config.check --stop-seconds); the rest stop at once
+    limit=5
+    if [ "$name" = interaction ] && [ -f "$RUN_DIR/interaction.stop_s" ]; then limit="$(cat "$RUN_DIR/interaction.stop_s")"; fi
+    for _ in $(seq 1 "$(( ${limit%.*} * 10 ))"); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     if kill -0 "$pid" 2>/dev/null; then
-      echo "[nadine] $name (pid $pid) did not stop in 5 s; killing it" >&2
+      echo "[nadine] $name (pid $pid) did not stop in $limit s; killing it" >&2
       kill -KILL "$pid" 2>/dev/null || true
     fi
     rm -f "$pidfile"
   done
 }
+
+# the broker last: the processes say `offline` and interaction saves the open episode through it
+stop_all() { stop_group "${PROCESSES[@]}" chat inspector; stop_group broker; }
 
 MODE=run DETACH=0 START_BROKER=1 INSPECTOR=0
 while [ $# -gt 0 ]; do
@@ -89,6 +96,7 @@ done
 
 # Fail before starting anything when the config is invalid: one line naming the key.
 "$PY" -m common.config.check
+"$PY" -m common.config.check --stop-seconds > "$RUN_DIR/interaction.stop_s"
 # --preview needs a GUI OpenCV build and a display: refuse now, with the fix, rather than per frame
 if [ "${NADINE_PREVIEW:-0}" = 1 ] || [ "${NADINE_PREVIEW:-}" = true ]; then
   "$PY" -m perception.preview || exit 2
@@ -118,6 +126,12 @@ fi
 # each process writes logs/<process>.log itself (rotated, ids and names pseudonymised, uncaught
 # exceptions included); <process>.out keeps only what bypasses logging (a crash in native code)
 export NADINE_LOG_CONSOLE=0
+if [ "$DETACH" = 0 ]; then
+  # every error (a camera that cannot be opened, an LLM endpoint that does not answer, no broker, a
+  # model package missing) once, on one line, on this terminal: descriptor 3 is a copy of its stderr
+  exec 3>&2
+  export NADINE_PROBLEMS_FD=3
+fi
 for name in "${PROCESSES[@]}"; do
   "$PY" -m "$name" >> "$LOG_DIR/$name.out" 2>&1 &
   echo $! > "$RUN_DIR/$name.pid"
@@ -132,6 +146,7 @@ fi
 if [ "$DETACH" = 1 ]; then
   # return only when every process says it is online (retained status), or say which did not
   pids="$(for name in "${PROCESSES[@]}"; do printf '%s=%s,' "$name" "$(cat "$RUN_DIR/$name.pid")"; done)"
+  # online, and perception's camera open: a camera that cannot be opened is a degraded start (exit 1)
   if "$PY" -m scripts.wait_online --timeout "${NADINE_START_TIMEOUT:-120}" --pids "$pids" "${PROCESSES[@]}"; then
     echo "[nadine] all processes online; watch the bus: mosquitto_sub -h $HOST -p $PORT -t '${NADINE_TOPIC_ROOT:-nadine}/#' -v" >&2
     exit 0

@@ -11,7 +11,12 @@
   bus's latency over raw paho, scripts/bench/mqtt_latency); its first call, and every call once it has
   been slow even once, go to the dispatcher thread, so a slow handler cannot stall keep-alives;
 - a payload that does not decode (not JSON, wrong types, missing fields, too large) is logged with
-  topic and reason, counted and dropped: the handler never sees it and nothing crashes.
+  topic and reason, counted and dropped: the handler never sees it and nothing crashes;
+- a state message (QoS 1) published with a wait while the bus is reconnecting waits for the
+  reconnection, within that bound, and raises BusNotConnected naming the broker when it does not
+  come back; without a wait paho queues it and sends it after the reconnect;
+- sync() waits until every message the broker held for the bus's subscriptions (retained ones
+  included) has been handled: a tool learns who is online from retained statuses without a sleep.
 """
 
 from __future__ import annotations
@@ -47,6 +52,10 @@ Handler = Callable[[Any], None]
 WildcardHandler = Callable[[t.TopicSpec, Any], None]
 
 
+class BusNotConnected(RuntimeError):
+    """A state message was not sent: the broker did not answer within the wait."""
+
+
 @dataclass
 class _Subscription:
     topic: str
@@ -77,6 +86,15 @@ class Bus:
         self._resubscribed_mid: int | None = None
         self._connected = threading.Event()
         self._closing = False
+        self._network_thread: int | None = None  # paho's loop thread: it reconnects, so it never waits
+        # sync(): a private topic this bus alone subscribes to once sync() is first called (the process
+        # ACLs grant no such topic, so processes never subscribe to it); the broker sends our echo on it
+        # after everything it queued for us before it
+        self._sync_topic = topics(f"bus/sync/{uuid.uuid4().hex}")
+        self._sync_subscribed = False
+        self._sync_sent = 0
+        self._sync_echoed = 0
+        self._sync_cond = threading.Condition()
         # SimpleQueue (C, no Python-level Condition) keeps the one thread hop of every message cheap;
         # the bound and the drain count are kept by hand in _pending
         self._inbox: queue.SimpleQueue[tuple[_Subscription, str, bytes] | None] = queue.SimpleQueue()
@@ -166,16 +184,47 @@ class Bus:
     def wait_connected(self, timeout: float) -> bool:
         return self._connected.wait(timeout)
 
+    def sync(self, timeout: float) -> bool:
+        """Wait until every message the broker held for this bus's subscriptions when sync() was
+        called (the retained ones a fresh subscription gets included) has been handled. The broker
+        delivers a client's messages in order, so our own echo on the sync topic comes after them.
+        False when the broker did not answer within `timeout`."""
+        deadline = time.monotonic() + timeout
+        with self._subs_lock:
+            subscribe = not self._sync_subscribed
+            self._sync_subscribed = True
+        if not self._connected.wait(timeout):
+            return False
+        if subscribe:  # before the echo below: the broker handles a client's packets in order
+            self._client.subscribe(self._sync_topic, t.QOS_STATE)
+        with self._sync_cond:
+            self._sync_sent += 1
+            token = self._sync_sent
+        self._client.publish(self._sync_topic, str(token).encode(), qos=t.QOS_STATE)
+        with self._sync_cond:
+            echoed = self._sync_cond.wait_for(lambda: self._sync_echoed >= token, deadline - time.monotonic())
+        return echoed and self.drain(max(0.0, deadline - time.monotonic()))
+
     # --- publish / subscribe -----------------------------------------------------------------
 
-    def publish(self, spec: t.TopicSpec, message: Message, *, qos: int | None = None) -> mqtt.MQTTMessageInfo:
-        """Publish a typed message. QoS 1 messages published while disconnected are queued by paho
-        and sent after the reconnect; QoS 0 ones are dropped (they are high-rate streams)."""
+    def publish(self, spec: t.TopicSpec, message: Message, *, qos: int | None = None,
+                wait_s: float | None = None) -> mqtt.MQTTMessageInfo:
+        """Publish a typed message. A state message (QoS 1) published while the bus is reconnecting:
+        - with `wait_s` (a tool that waits for answers), waits up to that long for the reconnection, so
+          the returned info can be waited on, and raises BusNotConnected when it does not come back;
+        - without (the processes' fire-and-forget publishes, and any publish from paho's network
+          thread, which does the reconnecting and so must never wait), paho queues it and sends it
+          after the reconnect.
+        Streams (QoS 0) never wait: published while disconnected they are dropped."""
         if not isinstance(message, spec.model):
             raise TypeError(f"{spec.suffix} carries {spec.model.__name__}, not {type(message).__name__}")
-        return self._client.publish(
-            self.topics(spec), message.encode(), qos=spec.qos if qos is None else qos, retain=spec.retain
-        )
+        qos = spec.qos if qos is None else qos
+        topic = self.topics(spec)
+        if wait_s is not None and qos > 0 and threading.get_ident() != self._network_thread \
+                and not self._connected.wait(wait_s):
+            raise BusNotConnected(f"{self.process}: no connection to the MQTT broker {self.host}:"
+                                  f"{self.settings.port} within {wait_s:.1f} s; {topic} was not sent")
+        return self._client.publish(topic, message.encode(), qos=qos, retain=spec.retain)
 
     def subscribe(self, spec: t.TopicSpec, handler: Callable[[M], None]) -> None:
         """Call handler(message) for every well-formed message on this topic (dispatcher thread)."""
@@ -201,17 +250,19 @@ class Bus:
     # --- paho callbacks (network thread: keep them short) -------------------------------------
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        self._network_thread = threading.get_ident()
         if reason.is_failure:
             log.error("broker %s refused the connection: %s", self.host, reason)
             return
         with self._subs_lock:
             self._session = True
             subs = list(self._subs)
+            sync = self._sync_subscribed
         log.info("connected to %s:%s as %s (%d subscriptions)", self.host, self.settings.port, self.process, len(subs))
-        if not subs:
+        if not subs and not sync:
             self._ready(client)
             return
-        topics: dict[str, int] = {}
+        topics: dict[str, int] = {self._sync_topic: t.QOS_STATE} if sync else {}
         for sub in subs:  # one SUBSCRIBE packet, one acknowledgement to wait for
             topics[sub.topic] = max(sub.qos, topics.get(sub.topic, 0))
         _, self._resubscribed_mid = client.subscribe(list(topics.items()))
@@ -238,6 +289,9 @@ class Bus:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         topic = msg.topic
+        if topic == self._sync_topic:
+            self._on_sync_echo(msg.payload)
+            return
         matches = self._routes.get(topic)
         if matches is None:
             with self._subs_lock:
@@ -258,6 +312,16 @@ class Bus:
                 self._drop(topic, "inbox full: handlers are not keeping up")
             else:
                 self._inbox.put((sub, topic, msg.payload))
+
+    def _on_sync_echo(self, payload: bytes) -> None:
+        try:
+            token = int(payload)
+        except ValueError:
+            self._drop(self._sync_topic, "not a sync token")
+            return
+        with self._sync_cond:
+            self._sync_echoed = max(self._sync_echoed, token)
+            self._sync_cond.notify_all()
 
     # --- dispatcher thread ---------------------------------------------------------------------
 

@@ -127,16 +127,53 @@ def log_pseudonym(layout: DataLayout, user_id: str) -> str:
     return PseudonymFilter(layout, pseudonym_key(layout)).pseudonym(user_id)
 
 
+class ProblemLine(logging.Formatter):
+    """One line per problem for the terminal that started the suite: no traceback (the log has it)."""
+
+    def __init__(self, process: str) -> None:
+        super().__init__(f"[nadine] {process}: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        return super().format(logging.makeLogRecord({**record.__dict__, "exc_info": None, "exc_text": None,
+                                                     "stack_info": None})).splitlines()[0]
+
+
+class OncePerProblem(logging.Filter):
+    """Each kind of problem (one message template of one logger) reaches the terminal once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen: set[tuple[str, str]] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, str(record.msg))
+        if key in self._seen:
+            return False
+        self._seen.add(key)
+        return True
+
+
+def problems_handler(process: str, stream) -> logging.Handler:  # noqa: ANN001 - a text stream
+    """Errors only, one line each, once per kind (start_nadine.sh passes its terminal as a descriptor)."""
+    handler = logging.StreamHandler(stream)
+    handler.setLevel(logging.ERROR)
+    handler.setFormatter(ProblemLine(process))
+    handler.addFilter(OncePerProblem())
+    return handler
+
+
 def _log_uncaught(exc_type, exc, tb) -> None:
     logging.getLogger("nadine").critical("uncaught exception", exc_info=(exc_type, exc, tb))
 
 
 def setup_logging(
     process: str, log_dir: Path | None, level: str = "INFO", data_root: Path | None = None, console: bool = True,
+    problems=None,  # noqa: ANN001 - a text stream
 ) -> None:
     """`data_root`: where user_ids.json lives; given, every handler pseudonymises ids and names.
     `console`: also write to stderr (off under start_nadine.sh, which keeps stderr only for crashes of
-    native code). Uncaught exceptions, of any thread, go through the same handlers and filter."""
+    native code). `problems`: a stream that gets each error once, on one line (the user's terminal).
+    Uncaught exceptions, of any thread, go through the same handlers and filter."""
     root = logging.getLogger()
     root.setLevel(level)
     for handler in list(root.handlers):
@@ -147,12 +184,15 @@ def setup_logging(
         log_dir.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.handlers.RotatingFileHandler(
             log_dir / f"{process}.log", maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"))
+    for handler in handlers:
+        handler.setFormatter(formatter)
+    if problems is not None:
+        handlers.append(problems_handler(process, problems))
     privacy = None
     if data_root is not None:
         layout = DataLayout(data_root)
         privacy = PseudonymFilter(layout, pseudonym_key(layout))
     for handler in handlers:
-        handler.setFormatter(formatter)
         if privacy is not None:
             handler.addFilter(privacy)
         root.addHandler(handler)

@@ -77,7 +77,8 @@ def _non_empty(value: str) -> str:
 
 
 class UserDetected(Message):
-    """Who is in front of the robot. confidence is a percentage, (best_cosine + 1) / 2 * 100."""
+    """Who is in front of the robot. confidence is a percentage, (best_cosine + 1) / 2 * 100, of the
+    recognised user; 0 for an unknown face ("Unknown"), which matched nobody."""
 
     user_name: str | None
     confidence: float = Field(ge=0.0, le=100.0)
@@ -115,8 +116,10 @@ class StorageDecision(Message):
 
     user_id: str | None = None  # None (and absent on the wire) when nobody known was in view
     stored: bool
-    memorability: float
-    threshold: float
+    # None (absent on the wire) when no policy judged the turn: nobody to keep it for, visual memory
+    # off, a newer event superseded it, a cooldown
+    memorability: float | None = None
+    threshold: float | None = None
     reason: str
     scene_id: str | None = None
     turn_id: str | None = None
@@ -140,6 +143,7 @@ class ViewCaptured(Message):
 class UserInfo(Message):
     user_name: str
     user_id: str
+    turn_id: str | None = None  # our addition: the turn that settled the name (its first-meeting scene)
 
     _check_name = field_validator("user_name", "user_id")(_non_empty)
 
@@ -160,6 +164,7 @@ class AffectState(Message):
     user_intensity: float | None = Field(default=None, ge=0.0, le=1.0)
     user_message: str | None = Field(default=None, max_length=USER_MESSAGE_MAX_CHARS)
     suppress_storage: bool = False
+    suppress_reason: str | None = None  # what the turn was ("a request to forget"), said in the decision
     turn_id: str | None = None
     # who interaction is talking with (identity by name or face), so a memorable turn without a
     # camera view can still be kept as a text-only moment for that person
@@ -221,6 +226,15 @@ class ProcessStatus(PlainText):
     """Retained `online` / `offline` (the latter is also the last will)."""
 
     value: Literal["online", "offline"]
+
+
+class CameraStatus(Message):
+    """Retained beside perception's online/offline: what its camera is. `ok` false means there is no
+    view (nothing can be seen, who is talking is known by name only); `error` says why."""
+
+    source: str
+    ok: bool
+    error: str | None = None
 
 
 class ForgetUser(Message):
@@ -311,6 +325,23 @@ class RecallReport(Message):
     window_end: str | None = None
     window_expression: str | None = None  # the words that named it ("last week")
     verifier_score: float | None = None  # best candidate's verifier score
+    # what decided the outcome: "probability" (the best candidate's calibrated p_told against the two
+    # thresholds) or "memorable" (a question naming no topic: the most memorable memory of its window)
+    decided_by: Literal["probability", "memorable"] | None = None
+    p_told: float | None = None  # the best candidate's calibrated probability (decided_by probability)
+    assert_above: float | None = None
+    abstain_below: float | None = None
+
+
+class MemoryAction(Message):
+    """What a memory request did besides the moment decision (the notes under a reply say it):
+    an explicit memory kept or not, a memory a forget request named (asked about) or none."""
+
+    outcome: Literal["kept", "not_kept", "forget_asked", "nothing_to_forget"]
+    kind: str | None = None  # explicit_memory, moment, this_session
+    text: str | None = None
+    p_told: float | None = None  # how surely the memory a forget request named is the one meant
+    reason: str | None = None  # why not kept
 
 
 class TurnResult(Message):
@@ -328,5 +359,6 @@ class TurnResult(Message):
     recall: RecallReport | None = None
     # recall | remember | forget_one | forget_me | statement (issue: memory intents)
     memory_intent: str | None = None
+    memory_action: MemoryAction | None = None
     latency_s: float
     extra: dict[str, Any] = Field(default_factory=dict)

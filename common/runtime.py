@@ -51,6 +51,18 @@ def startup_sweep(layout: DataLayout) -> int:
     return removed
 
 
+def problems_stream():  # noqa: ANN201 - a text stream or None
+    """NADINE_PROBLEMS_FD: a descriptor open on the terminal that started the suite (start_nadine.sh),
+    where every error is said once, on one line, while the log file keeps the details."""
+    fd = os.environ.get("NADINE_PROBLEMS_FD", "")
+    if not fd.isdigit():
+        return None
+    try:
+        return os.fdopen(int(fd), "w", buffering=1, closefd=False)
+    except OSError:
+        return None  # not inherited (started by hand with the variable set): the log file still has it
+
+
 def refuse_changed_models(name: str, files: ModelFiles, console: bool) -> None:
     """Exit 2 with one line naming the file and its package when a model file the process loads is
     not the published one (the line goes to the log, and to stderr also when the log does not)."""
@@ -77,7 +89,7 @@ def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
     to_file = os.environ.get("NADINE_LOG_TO_FILE", "1") != "0"
     console = os.environ.get("NADINE_LOG_CONSOLE", "1") != "0"
     setup_logging(name, common.log_dir if to_file else None, common.log_level, data_root=common.data_dir,
-                  console=console)
+                  console=console, problems=problems_stream())
     for line in describe_unknown_env_vars(dict(os.environ)):
         logging.getLogger(f"nadine.{name}").warning(line.removeprefix("warning: "))
     refuse_changed_models(name, MODEL_FILES, console)

@@ -2,7 +2,8 @@
 
 The reference (§2.1) names the topics under `nadine/`; NADINE_TOPIC_ROOT lets several robots share a
 broker (`nadine/robot7/...`). QoS policy lives here and nowhere else: QoS 1 for messages that change
-state, QoS 0 for high-rate streams. Nothing is retained except the process status.
+state, QoS 0 for high-rate streams. Nothing is retained except the process status and perception's
+camera status (a subtopic of its status, so `status/+` still reads only online/offline strings).
 """
 
 from __future__ import annotations
@@ -50,11 +51,12 @@ USER_FORGOTTEN = TopicSpec("memory/user_forgotten", m.UserForgotten)
 FORGET_MEMORY = TopicSpec("memory/forget_memory", m.ForgetMemory)
 USER_INPUT = TopicSpec("interaction/user_input", m.UserInput)
 TURN_RESULT = TopicSpec("interaction/turn_result", m.TurnResult)
+CAMERA_STATUS = TopicSpec("status/perception/camera", m.CameraStatus, QOS_STATE, retain=True)
 
 ALL_TOPICS: tuple[TopicSpec, ...] = (
     USER_DETECTED, FACE_STORED, SCENE_STORED, STORAGE_DECISION, VIEW_CAPTURED, LOOK_AT, USER_INFO,
     CAPTURE_CURRENT_VIEW, AFFECT_STATE, SPEAK, ANIMATION, LOOK_AT_TARGET, STOP_SPEAK, START_SPEAK,
-    END_SPEAK, FORGET_USER, USER_FORGOTTEN, FORGET_MEMORY, USER_INPUT, TURN_RESULT,
+    END_SPEAK, FORGET_USER, USER_FORGOTTEN, FORGET_MEMORY, USER_INPUT, TURN_RESULT, CAMERA_STATUS,
 )
 
 CONTROL_WILDCARD = "agent/control/#"  # control subscribes to the whole subtree, as in the reference

@@ -117,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         ctx.stop_event.wait()
     finally:
-        worker.stop(final=dm.shutdown)
+        # the open session's episode is saved before exit, within the turn and episode budgets
+        worker.stop(final=dm.shutdown, timeout=ctx.settings.interaction.llm.budget.shutdown_s)
         ctx.bus.stop()
     return 0
 

@@ -1,7 +1,8 @@
 """Chat mode: python -m interaction.chat. Type a line, it goes out as USER_INPUT, the reply from
-TURN_RESULT is printed, and under it what memory did with the turn: the scene recalled (and why) and
-perception's storage decision (stored, as a text-only moment when no camera sees the person, or
-not, and why). The rest of the suite runs as usual (start_nadine.sh --chat)."""
+TURN_RESULT is printed, and under it what memory did with the turn (common/turn_notes.py): what was
+recalled and the scores that decided it, what a memory request did, what was stored (first-meeting
+scene, moment, text-only without a camera view) or not and why. The first line says what camera
+perception has, as it reports it on the bus; it joins a running suite (start_nadine.sh --chat starts one)."""
 
 from __future__ import annotations
 
@@ -9,58 +10,48 @@ import argparse
 import sys
 import threading
 import uuid
-from pathlib import Path
 
 from common import topics as t
 from common.bus import Bus
 from common.config import ConfigError, load_settings
-from common.config.perception_settings import CameraSettings
-from common.messages import StorageDecision, TurnResult, UserInput
+from common.messages import CameraStatus, SceneStored, StorageDecision, TurnResult, UserInput
 from common.topics import Topics
+from common.turn_notes import turn_notes
 
 REPLY_TIMEOUT_S = 120.0
 READY_TIMEOUT_S = 90.0  # interaction loads its models before it subscribes
-DECISION_GRACE_S = 3.0  # beyond perception's decision_wait_s (a turn without a view waits that long)
+CAMERA_TIMEOUT_S = 10.0  # perception publishes its camera status after its first frame attempt
+DECISION_GRACE_S = 3.0  # beyond perception's decision_wait_s (a camera that sees nobody waits that long)
+QUIT_COMMANDS = ("/quit", "/exit")
+HELP = ("Type to talk with Nadine; an empty line is skipped. /quit (or Ctrl-D) ends the chat. Under each reply: "
+        "what memory did with the turn.")
 
 
-def camera_line(camera: CameraSettings, cwd: Path) -> str:
-    """Whether a camera can be on, from the configured source: a webcam index needs its device, a
-    file or folder must exist. Without one, who is talking is known only by the name they give."""
-    spec = camera.source.strip()
-    if spec.isdigit():
-        present = Path(f"/dev/video{spec}").exists()
-    elif spec.lower() == "realsense":
-        present = True  # perception reports in its log whether the device answers
-    else:
-        path = Path(spec.removeprefix("watch:")).expanduser()
-        present = (path if path.is_absolute() else cwd / path).exists()
-    if present:
-        return f"camera: on ({spec}); Nadine recognises faces and tells people apart by them"
-    return (f"camera: off ({spec} not found); identity is by name only: the name you give is who you are to "
-            "Nadine (she cannot check it by face, so a name links its memories), and what you say is remembered "
-            "as text-only moments")
+def camera_line(status: CameraStatus | None, perception_online: bool) -> str:
+    """Who can see what, as perception reports it on the bus (retained status/perception/camera)."""
+    if not perception_online or status is None:
+        return ("camera: unknown (perception is not running); identity is by name only until it reports a camera")
+    if status.ok:
+        return f"camera: on ({status.source}); Nadine recognises faces and tells people apart by them"
+    return (f"camera: off ({status.source}: {status.error or 'not delivering'}); identity is by name only: the name "
+            "you give is who you are to Nadine (she cannot check it by face, so a name links its memories), and "
+            "what you say is remembered as text-only moments")
 
 
-def memory_lines(result: TurnResult, decision: StorageDecision | None) -> list[str]:
-    """What memory did with one turn, as the demo transcript shows it."""
-    lines = []
-    scene = result.retrieved
-    if scene is not None and scene.injected:
-        lines.append(f"  [recalled] {scene.scene_type or 'scene'} {scene.scene_id} (similarity "
-                     f"{scene.similarity:.2f} >= {scene.threshold:.2f}, by {scene.selected_by or 'similarity'}): "
-                     f"\"{scene.user_message or scene.description}\"")
-    if result.recall is not None and result.recall.memories:
-        for memory in result.recall.memories[:3]:
-            lines.append(f"  [recall {result.recall.outcome}] {memory.kind}: \"{memory.text[:160]}\"")
-    if decision is None:
-        lines.append("  [memory] no storage decision (perception not running?)")
-    elif decision.stored:
-        lines.append(f"  [stored] scene {decision.scene_id} (memorability {decision.memorability:.2f} >= "
-                     f"{decision.threshold:.2f}): {decision.reason}")
-    else:
-        lines.append(f"  [not stored] {decision.reason} (memorability {decision.memorability:.2f}, "
-                     f"threshold {decision.threshold:.2f})")
-    return lines
+def memory_lines(result: TurnResult, decision: StorageDecision | None,
+                 scenes: list[SceneStored] | None = None) -> list[str]:
+    """What memory did with one turn, indented under the reply."""
+    return [f"  {line}" for line in turn_notes(result, decision, scenes or [])]
+
+
+def circuit_line(before: set[str], now: set[str]) -> str | None:
+    """Said once when a language model stops answering (replies are offline) and once when it is back."""
+    opened, closed = sorted(now - before), sorted(before - now)
+    if opened:
+        return f"(the language model at {', '.join(opened)} does not answer: replies are offline until it does)"
+    if closed:
+        return f"(the language model at {', '.join(closed)} answers again: replies use it again)"
+    return None
 
 
 class ChatClient:
@@ -68,18 +59,32 @@ class ChatClient:
         self.bus = bus
         self._replies: dict[str, TurnResult] = {}
         self._decisions: dict[str, StorageDecision] = {}
+        self._scenes: dict[str, list[SceneStored]] = {}
         self._cond = threading.Condition()
         self.interaction_online = threading.Event()
+        self.perception_online = False
+        self.camera: CameraStatus | None = None
+        self.camera_known = threading.Event()
         bus.subscribe(t.TURN_RESULT, self._on_result)
         bus.subscribe(t.STORAGE_DECISION, self._on_decision)
+        bus.subscribe(t.SCENE_STORED, self._on_scene)
+        bus.subscribe(t.CAMERA_STATUS, self._on_camera)
         # retained status: a message sent before interaction subscribes would be lost, so wait for it
         bus.subscribe(t.status_spec("interaction"), self._on_status)
+        bus.subscribe(t.status_spec("perception"), self._on_perception)
 
     def _on_status(self, msg) -> None:
         if msg.value == "online":
             self.interaction_online.set()
         else:
             self.interaction_online.clear()
+
+    def _on_perception(self, msg) -> None:
+        self.perception_online = msg.value == "online"
+
+    def _on_camera(self, msg: CameraStatus) -> None:
+        self.camera = msg
+        self.camera_known.set()
 
     def _on_result(self, msg: TurnResult) -> None:
         with self._cond:
@@ -93,11 +98,17 @@ class ChatClient:
                 self._decisions[msg.turn_id] = msg
                 self._cond.notify_all()
 
-    def decision(self, turn_id: str | None, timeout: float) -> StorageDecision | None:
-        """Perception's storage decision for the turn (every affect event gets exactly one)."""
+    def _on_scene(self, msg: SceneStored) -> None:
+        with self._cond:
+            if msg.turn_id:
+                self._scenes.setdefault(msg.turn_id, []).append(msg)
+
+    def decision(self, turn_id: str | None, timeout: float) -> tuple[StorageDecision | None, list[SceneStored]]:
+        """Perception's storage decision for the turn (every affect event gets exactly one), and the
+        scenes stored for it (the first-meeting scene comes before the turn's decision)."""
         with self._cond:
             self._cond.wait_for(lambda: turn_id in self._decisions, timeout)
-            return self._decisions.pop(turn_id, None)
+            return self._decisions.pop(turn_id, None), self._scenes.pop(turn_id or "", [])
 
     def say(self, text: str, timeout: float = REPLY_TIMEOUT_S) -> TurnResult | None:
         turn_id = f"chat-{uuid.uuid4().hex[:10]}"
@@ -126,23 +137,31 @@ def main(argv: list[str] | None = None) -> int:
         bus.stop()
         return 1
     interactive = sys.stdin.isatty()
-    print(camera_line(settings.perception.camera, Path.cwd()), flush=True)
-    print("Type to talk with Nadine; an empty line or Ctrl-D ends the chat.", file=sys.stderr)
+    client.camera_known.wait(CAMERA_TIMEOUT_S)  # retained: at once from a running perception
+    print(camera_line(client.camera, client.perception_online), flush=True)
+    print(HELP, file=sys.stderr)
     decision_wait = settings.perception.selective_memory.decision_wait_s + DECISION_GRACE_S
+    circuits: set[str] = set()
     try:
         while True:
             if interactive:
                 print("you> ", end="", flush=True)
             line = sys.stdin.readline()
-            if not line or not line.strip():
+            if not line or line.strip().lower() in QUIT_COMMANDS:
                 break
+            if not line.strip():
+                continue
             result = client.say(line.strip())
             if result is None:
                 print(f"(no reply from interaction within {REPLY_TIMEOUT_S:.0f} s)", file=sys.stderr)
                 continue
+            now_open = set(result.extra.get("llm_circuits_open") or [])
+            if (change := circuit_line(circuits, now_open)) is not None:
+                print(change, flush=True)
+            circuits = now_open
             print(f"nadine> {result.reply}", flush=True)
-            for line in memory_lines(result, client.decision(result.turn_id, decision_wait)):
-                print(line, flush=True)
+            for note in memory_lines(result, *client.decision(result.turn_id, decision_wait)):
+                print(note, flush=True)
     except KeyboardInterrupt:
         pass
     finally:

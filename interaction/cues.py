@@ -30,12 +30,6 @@ FIRST_MEETING_QUESTION = re.compile(
     r"(?:day|time) i introduced myself|introduced myself to you)",
     _I,
 )
-AFFIRMATIVE = re.compile(
-    r"^\W*(yes|yeah|yep|yup|correct|right|exactly|indeed|that's me|that is me|that's right|that is right|"
-    r"sure|of course|absolutely|oui)\b",
-    _I,
-)
-NEGATIVE = re.compile(r"^\W*(no|nope|nah|not really|wrong|incorrect|that's not|non)\b", _I)
 VISUAL = re.compile(
     r"\b(what (?:do|can) you see|can you see|look at|watch (?:me|this)|what am i (?:holding|wearing|doing)|"
     r"what(?:'s| is) (?:this|that) (?:i|in my)|what colou?r|how do i look|in front of you|show you)\b",

@@ -9,6 +9,7 @@ import logging
 import time
 import uuid
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 from common import topics as t
@@ -37,11 +38,14 @@ from common.store.forget import new_pseudonym
 from interaction import cues
 from interaction.agents import memory_agents
 from interaction.agents.context import AgentDeps
+from interaction.confirmation import next_step, read_reply
 from interaction.forget import ForgetConversation, PrivacyTurn
 from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
+from interaction.llm.endpoints import open_circuits
 from interaction.memory.contracts import MemoryServices, TranscriptTurn
 from interaction.memory_requests import FORGET_INTENTS, ForgetOneConversation, wire_memory_intent
+from interaction.names import confirmation_question
 from interaction.offline.extract import answer_name
 from interaction.profiles import ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
@@ -175,7 +179,7 @@ class DialogueManager:
         s = self.session
         if s.identity.known and s.spoke:
             self.deps.start_turn()
-            saved = memory_agents.save_episode(self.deps, s.identity, s.transcript)
+            saved = memory_agents.save_episode(self.deps, s.identity, s.transcript, s.replies)
             log.info("session with %s closed (%s); episode saved: %s", s.identity.user_id, reason, saved)
         self.session = Session()
         self._set_language(self.settings.interaction.default_language)
@@ -195,7 +199,7 @@ class DialogueManager:
         s.away_since = None  # whoever talks is here
         if not text:
             return self._answer_outside_graph(text, PrivacyTurn(reply=NOT_HEARD, intent="continue_conversation"), start)
-        privacy = (self.forgetting.turn(text, s.identity.user_id, s.identity.name)
+        privacy = (self.forgetting.turn(text, s.identity.user_id, s.identity.name, self.deps)
                    or self.forgetting_one.turn(self.deps, text, s))
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start)
@@ -207,7 +211,7 @@ class DialogueManager:
             "text": text, "turn_id": self._turn_id, "messages": list(s.history), "transcript": list(s.transcript),
             "identity": s.identity, "name_confirmation": s.confirmation, "identity_event": identity_event,
             "pending_facts": dict(s.pending_facts), "greeted_user_id": s.greeted_user_id, "pins": pins,
-            "language": self.language,
+            "language": self.language, "replies": s.replies + 1,  # this turn's reply included
         }
         self._reply_latency, self._spoken = None, None
         try:
@@ -230,7 +234,9 @@ class DialogueManager:
             self.session.transcript.append(TranscriptTurn("user", text, self.clock.now()))
         result = {"text": text, "final_message": turn.reply, "intent": turn.intent, "is_recall": False,
                   "memory_intent": "forget_me" if turn.intent == "forget_request" else "statement"}
-        self._publish_affect(result, TurnUnderstanding.safe(text), suppress=True)  # never keep a "forget me"
+        # never keep a "forget me" (nor its confirmation, nor the answer to "forget that?")
+        self._publish_affect(result, TurnUnderstanding.safe(text),
+                             suppressed="a request to forget" if text else "nothing was said")
         self._speak(text, result, start)
         done = self._finish(text, result)
         if turn.forget_user_id is not None:
@@ -238,11 +244,16 @@ class DialogueManager:
         return done
 
     def _answer_confirmation(self, text: str) -> str | None:
-        """DialogueManager.name_confirmation: consume the answer to "Is your name …?"."""
+        """DialogueManager.name_confirmation: consume the answer to "Is your name …?". Only a clear yes
+        links; an unclear answer that names nobody is asked once more."""
         s = self.session
-        assert s.confirmation is not None
-        outcome = self.keeper.resolve_confirmation(
-            s.identity, s.confirmation, affirmative=bool(cues.AFFIRMATIVE.match(text)), stated_name=answer_name(text))
+        conf = s.confirmation
+        assert conf is not None
+        answer, stated = read_reply(self.deps, confirmation_question(conf), text), answer_name(text)
+        if stated is None and next_step(answer, conf.asked_again) == "ask_again":
+            outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True))
+        else:
+            outcome = self.keeper.resolve_confirmation(s.identity, conf, affirmative=answer == "yes", stated_name=stated)
         self._apply(outcome)
         return outcome.kind
 
@@ -259,7 +270,8 @@ class DialogueManager:
             s.ignored_face_id = before.user_id  # that face is this person, whatever recognition says
         if outcome.settled:
             ident = outcome.identity
-            self.out.publish(t.USER_INFO, UserInfo(user_name=ident.name or "", user_id=ident.user_id or ""))
+            self.out.publish(t.USER_INFO, UserInfo(user_name=ident.name or "", user_id=ident.user_id or "",
+                                                   turn_id=self._turn_id))
             log.info("name settled: %s is %s (%s)", ident.name, ident.user_id, outcome.kind)
 
     def _speak(self, text: str, result: TurnState, start: float) -> None:
@@ -299,12 +311,13 @@ class DialogueManager:
         turn = TurnResult(
             turn_id=self._turn_id, text=text, reply=reply, user_id=s.identity.user_id, user_name=s.identity.name,
             intent=intent, is_recall=bool(result.get("is_recall")), memory_intent=wire_memory_intent(result),
+            memory_action=result.get("memory_action"),
             user_emotion=EmotionSignal(label=u.user_emotion.label, intensity=u.user_emotion.intensity) if u else None,
             retrieved=self._retrieved(result), recall=self._recall_report(result), latency_s=round(latency, 4),
             extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},
                    "episodic_saved": bool(result.get("episodic_saved")), "offline": self.deps.turn_offline
                    or not self.deps.llm.any_online(), "pending_confirmation": s.confirmation is not None,
-                   "session_id": s.session_id},
+                   "session_id": s.session_id, "llm_circuits_open": open_circuits()},
         )
         self.out.publish(t.TURN_RESULT, turn)
         self._study_completed(turn, u, latency)
@@ -332,16 +345,21 @@ class DialogueManager:
             scene_type=scene.scene_type, selected_by=scene.selected_by,
         )
 
-    def _publish_affect(self, state: TurnState, u: TurnUnderstanding, suppress: bool = False) -> None:
+    def _publish_affect(self, state: TurnState, u: TurnUnderstanding, suppressed: str | None = None) -> None:
         self._affect_sent = True
+        # a self-introduction is published after the profile update, so the person it names (maybe
+        # new this very turn) is who a text-only moment is kept for
+        outcome: ProfileOutcome | None = state.get("profile_outcome")
+        who = outcome.identity if outcome is not None else self.session.identity
+        # remembering is not a new moment, and a polite goodbye or a request to forget is not one either ([P])
+        why = suppressed or ("a request to forget" if u.memory_intent in FORGET_INTENTS else "a recall question"
+                             if u.is_recall else "a goodbye" if u.intent == "end_conversation" else None)
         self.out.publish(t.AFFECT_STATE, AffectState(
             label=u.emotion.label, arousal=self.deps.affect.arousal, intensity=u.emotion.intensity,
             user_label=u.user_emotion.label, user_intensity=u.user_emotion.intensity,
             user_message=str(state.get("text", ""))[:USER_MESSAGE_MAX_CHARS],
-            # remembering is not a new moment, and a polite goodbye or a request to forget is not one either ([P])
-            suppress_storage=suppress or u.is_recall or u.intent == "end_conversation"
-            or u.memory_intent in FORGET_INTENTS, turn_id=self._turn_id,
-            user_id=self.session.identity.user_id, user_name=self.session.identity.name,
+            suppress_storage=why is not None, suppress_reason=why, turn_id=self._turn_id,
+            user_id=who.user_id, user_name=who.name,
         ))
 
     def _study_completed(self, turn: TurnResult, u: TurnUnderstanding | None, latency: float) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from common.config import NadineSettings
 from common.messages import ForgetMemory
@@ -30,10 +31,13 @@ from common.store.forget import (
     purge_chroma_documents,
     purge_chroma_remnants,
 )
-from interaction import cues
+from interaction.confirmation import next_step, read_reply
 from interaction.memory.chroma_store import episodic_persist_dir
 from interaction.memory.contracts import MemoryServices
 from interaction.memory.documents import Deleted
+
+if TYPE_CHECKING:
+    from interaction.agents.context import AgentDeps
 
 log = logging.getLogger("nadine.interaction.forget")
 
@@ -113,6 +117,11 @@ def forget_question(name: str | None) -> str:
             "This cannot be undone. Please say yes or no.")
 
 
+FORGET_ASKED_AGAIN = ("Sorry, I'm not sure what you mean. Shall I erase everything I know about you? "
+                      "Please answer yes or no.")
+FORGET_KEPT = "All right, I will keep our memories."
+
+
 @dataclass(frozen=True)
 class PrivacyTurn:
     """A turn of the spoken forget flow, answered outside the dialogue graph."""
@@ -123,22 +132,26 @@ class PrivacyTurn:
 
 
 class ForgetConversation:
-    """"Forget me" / "delete my data" -> a confirmation question -> "yes" forgets, "no" keeps.
+    """"Forget me" / "delete my data" -> a confirmation question -> only a clear yes forgets.
 
-    Anything else in answer to the question cancels it quietly and goes on as a normal turn, so a
-    misheard request never erases anyone."""
+    An unclear answer is asked once more; a no, or a second unclear answer, keeps everything. A
+    different person answering drops the question and goes on as a normal turn."""
 
     def __init__(self) -> None:
         self._pending: str | None = None  # the user id the question was put to
+        self._asked_again = False
 
-    def turn(self, text: str, user_id: str | None, name: str | None) -> PrivacyTurn | None:
+    def turn(self, text: str, user_id: str | None, name: str | None, deps: AgentDeps | None = None) -> PrivacyTurn | None:
         pending, self._pending = self._pending, None
         if pending is not None and pending == user_id:
-            if cues.AFFIRMATIVE.match(text):
+            step = next_step(read_reply(deps, forget_question(name), text), self._asked_again)
+            if step == "act":
                 return PrivacyTurn(f"Done{', ' + name if name else ''}. I have forgotten everything I knew "
                                    "about you.", "forget_confirmed", pending)
-            if cues.NEGATIVE.match(text):
-                return PrivacyTurn("All right, I will keep our memories.", "forget_cancelled")
+            if step == "ask_again":
+                self._pending, self._asked_again = pending, True
+                return PrivacyTurn(FORGET_ASKED_AGAIN, "forget_request")
+            return PrivacyTurn(FORGET_KEPT, "forget_cancelled")
         if not FORGET_REQUEST.search(text):
             return None
         return self.ask(user_id, name)
@@ -147,5 +160,5 @@ class ForgetConversation:
         """Put the question (also when the turn's understanding, not the phrase above, heard "forget me")."""
         if user_id is None:
             return PrivacyTurn(NOTHING_STORED, "forget_request")
-        self._pending = user_id
+        self._pending, self._asked_again = user_id, False
         return PrivacyTurn(forget_question(name), "forget_request")

@@ -63,23 +63,28 @@ class TurnGraph:
     def _understood(self, state: TurnState) -> dict[str, Any]:
         u = understand(self.deps, state)
         self.deps.affect.update(u.emotion)  # the reference's affective appraisal, from the same call
-        self.deps.on_understood(state, u)
-        return {"understanding": u, "intent": u.intent, "is_recall": u.is_recall, "plan_steps": u.plan,
-                "memory_intent": u.memory_intent, "language": u.language or state.get("language")}
+        update = {"understanding": u, "intent": u.intent, "is_recall": u.is_recall, "plan_steps": u.plan,
+                  "memory_intent": u.memory_intent, "language": u.language or state.get("language")}
+        if self._after_understanding({**state, **update}) != "memory_update_agent":
+            self.deps.on_understood(state, u)  # else once the profile update knows who is speaking
+        return update
 
     def _memory_update(self, state: TurnState) -> dict[str, Any]:
         if state.get("final_message") is not None:  # after the farewell reply: the episodic save
             closing = TranscriptTurn("nadine", state["final_message"], self.deps.clock.now())
-            saved = memory_agents.save_episode(self.deps, state["identity"], [*state.get("transcript", []), closing])
+            saved = memory_agents.save_episode(self.deps, state["identity"], [*state.get("transcript", []), closing],
+                                               state.get("replies"))
             return {"episodic_saved": saved}
-        return memory_agents.update_profile(self.deps, state)
+        update = memory_agents.update_profile(self.deps, state)
+        self.deps.on_understood({**state, **update}, state["understanding"])
+        return update
 
     def _nodes(self) -> dict[str, Node]:
         d = self.deps
         return {
             "understand": self._understood,
             "memory_update_agent": self._memory_update,
-            "memory_retrieve_agent": lambda s: {"retrieval": memory_agents.retrieve(d, s)},
+            "memory_retrieve_agent": lambda s: memory_agents.retrieval_step(d, s),
             "memory_request_agent": lambda s: memory_requests.handle(d, s),
             "search_agent": lambda s: tools.search(d, s),
             "vision_agent": lambda s: tools.vision(d, s),

@@ -12,18 +12,19 @@ import logging
 from dataclasses import dataclass
 from typing import Literal
 
-from common.messages import ForgetMemory, RecallReport
+from common.messages import ForgetMemory, MemoryAction, RecallReport
 from common.store import SceneStore
 from common.store.forget import purge_chroma_documents
 from common.store.profile_fields import PROFILE_FIELDS
 from interaction import cues
 from interaction.agents.context import RESPONSE, AgentDeps
+from interaction.confirmation import next_step, read_reply
 from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.explicit_memories import ExplicitMemories
 from interaction.memory_intent.classifier import classify
-from interaction.memory_intent.phrasing import names_something, request_content, second_person
+from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
 from interaction.session import Session
@@ -64,9 +65,11 @@ def explicit_store(deps: AgentDeps) -> ExplicitMemories | None:
 def said_earlier(transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
     """What the person told earlier in this conversation (the last turn is the current one): not
     their questions, nor what the memory-intent classifier reads as asking to recall or to forget
-    ("remind me what I said about the car", "scratch the part about my debts")."""
+    ("remind me what I said about the car", "scratch the part about my debts"), nor a request to
+    remember, whose content is an explicit memory of its own (forgetting the turn instead would
+    leave the memory)."""
     return [t for t in transcript[:-1] if t.role == "user" and not cues.is_question(t.text)
-            and classify(t.text).intent not in ASKS_OF_MEMORY]
+            and classify(t.text).intent not in (*ASKS_OF_MEMORY, "remember")]
 
 
 def recall_this_session(deps: AgentDeps, state: dict) -> RecallReport | None:
@@ -91,43 +94,54 @@ def handle(deps: AgentDeps, state: dict) -> dict:
     if intent == "forget_me":  # the understanding heard a "forget me" the privacy gate's phrases did not
         return {"final_message": forget_question(identity.name), "forget_me_asked": True}
     if intent == "remember":
-        return {"final_message": remember(deps, state)}
+        return remember(deps, state)
     if intent == "forget_one":
         return forget_one_request(deps, state)
     return {"final_message": about_me(deps, state)}
 
 
-def remember(deps: AgentDeps, state: dict) -> str:
+def remember(deps: AgentDeps, state: dict) -> dict:
+    """The reply to "remember that ...", and the memory action (kept, or not and why)."""
     identity: Identity = state["identity"]
     u = state["understanding"]
     fact = u.memory_text or request_content(state["text"])
+
+    def not_kept(reply: str, why: str) -> dict:
+        return {"final_message": reply, "memory_action": MemoryAction(outcome="not_kept", kind="explicit_memory",
+                                                                      reason=why)}
+
     if not names_something(fact):  # "remember this!" names nothing to keep
-        return "Of course. What would you like me to remember?"
+        return not_kept("Of course. What would you like me to remember?", "the request names nothing to keep")
     store = explicit_store(deps)
     if store is None:
-        return "I'm sorry, I can't keep new memories right now."
+        return not_kept("I'm sorry, I can't keep new memories right now.", "memory agents are off")
     try:
         stored = store.add(identity.user_id or "", identity.name or "", fact, state.get("turn_id"))
     except Exception:  # a store failure is said, never hidden behind "I'll remember"
         log.exception("explicit memory not stored for %s", identity.user_id)
         stored = None
     if stored is None:
-        return "I'm sorry, I couldn't store that just now. Could you tell me again later?"
-    return f"I'll remember that {second_person(stored.text)}."
+        return not_kept("I'm sorry, I couldn't store that just now. Could you tell me again later?",
+                        "the memory store failed (see logs/interaction.log)")
+    return {"final_message": f"I'll remember that {second_person(stored.text)}.",
+            "memory_action": MemoryAction(outcome="kept", kind="explicit_memory", text=stored.text)}
 
 
 def find_forget_candidate(
     deps: AgentDeps, user_id: str, text: str, transcript: list[TranscriptTurn]
 ) -> ForgetCandidate | None:
     """The one memory a forget request names: explicit memories, remembered moments and what was
-    said in this conversation, ranked and verified together by the retrieval core. An offered match
-    is enough, since forgetting is asked first; below it there is nothing to forget."""
+    said in this conversation, ranked and verified together by the retrieval core on the topic the
+    request names (request_topics: its noun phrases, not its framing words). An offered match is
+    enough, since forgetting is asked first; below it there is nothing to forget."""
     if deps.services is None:
         return None
-    decided = deps.services.about(user_id, request_content(text), said_earlier(transcript), FORGETTABLE)
-    best = decided.named if decided is not None else None
-    if best is None:
+    earlier = said_earlier(transcript)
+    named = [d.named for topic in request_topics(text)
+             if (d := deps.services.about(user_id, topic, earlier, FORGETTABLE)) is not None and d.named is not None]
+    if not named:
         return None
+    best = max(named, key=lambda j: j.probability)
     c = best.candidate
     kind = c.kind if c.kind in ("explicit_memory", "moment") else "this_session"
     return ForgetCandidate(user_id, kind, "" if kind == "this_session" else c.memory_id, c.quote, best.probability)
@@ -137,9 +151,17 @@ def forget_one_request(deps: AgentDeps, state: dict) -> dict:
     identity: Identity = state["identity"]
     candidate = find_forget_candidate(deps, identity.user_id or "", state["text"], state.get("transcript") or [])
     if candidate is None:
-        return {"final_message": "I don't think I have a memory of that, so there is nothing to forget."}
-    return {"final_message": f"Do you want me to forget that {_quoted(candidate)}? Please say yes or no.",
-            "forget_candidate": candidate}
+        return {"final_message": "I don't think I have a memory of that, so there is nothing to forget.",
+                "memory_action": MemoryAction(outcome="nothing_to_forget")}
+    return {"final_message": forget_one_question(candidate), "forget_candidate": candidate, "memory_action": MemoryAction(
+        outcome="forget_asked", kind=candidate.kind, text=candidate.text, p_told=round(candidate.probability, 4))}
+
+
+def forget_one_question(candidate: ForgetCandidate) -> str:
+    return f"Do you want me to forget that {_quoted(candidate)}? Please say yes or no."
+
+
+FORGET_ONE_ASKED_AGAIN = "Sorry, I'm not sure what you mean. Shall I forget it? Please answer yes or no."
 
 
 def _quoted(candidate: ForgetCandidate) -> str:
@@ -177,31 +199,34 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
 
 
 class ForgetOneConversation:
-    """A forget-one request -> "Do you want me to forget that ...?" -> a clear yes from the same
-    person forgets it, a no keeps it; anything else drops the question and is an ordinary turn."""
+    """A forget-one request -> "Do you want me to forget that ...?" -> only a clear yes from the same
+    person forgets it; an unclear answer is asked once more; a no, or a second unclear answer, keeps it."""
 
     def __init__(self) -> None:
         self._pending: ForgetCandidate | None = None
+        self._asked_again = False
 
     def ask(self, candidate: ForgetCandidate) -> None:
-        self._pending = candidate
+        self._pending, self._asked_again = candidate, False
 
     def turn(self, deps: AgentDeps, text: str, session: Session) -> PrivacyTurn | None:
         pending, self._pending = self._pending, None
         if pending is None or pending.user_id != session.identity.user_id:
             return None
-        if cues.AFFIRMATIVE.match(text):
-            try:
-                done = forget(deps, pending, session)
-            except Exception:
-                log.exception("forgetting one memory of %s failed", pending.user_id)
-                done = False
-            if done:  # the reply does not repeat what was forgotten
-                return PrivacyTurn("Done. I have forgotten it.", "forget_one_confirmed")
-            return PrivacyTurn("I'm sorry, I couldn't forget that just now. Please ask me again.", "forget_one_failed")
-        if cues.NEGATIVE.match(text):
+        step = next_step(read_reply(deps, forget_one_question(pending), text), self._asked_again)
+        if step == "ask_again":
+            self._pending, self._asked_again = pending, True
+            return PrivacyTurn(FORGET_ONE_ASKED_AGAIN, "forget_one_asked_again")
+        if step == "keep":
             return PrivacyTurn("All right, I'll keep that memory.", "forget_one_cancelled")
-        return None
+        try:
+            done = forget(deps, pending, session)
+        except Exception:
+            log.exception("forgetting one memory of %s failed", pending.user_id)
+            done = False
+        if done:  # the reply does not repeat what was forgotten
+            return PrivacyTurn("Done. I have forgotten it.", "forget_one_confirmed")
+        return PrivacyTurn("I'm sorry, I couldn't forget that just now. Please ask me again.", "forget_one_failed")
 
 
 def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[str]]:

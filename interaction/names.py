@@ -45,6 +45,7 @@ class NameConfirmation:
     similar_ids: tuple[str, ...]
     similarity_scores: tuple[float, ...]
     pending_fields: dict = field(default_factory=dict)  # profile facts said with the name
+    asked_again: bool = False  # the answer about the top candidate was unclear once already
 
     @property
     def top_name(self) -> str:
@@ -53,7 +54,7 @@ class NameConfirmation:
     def rotated(self) -> NameConfirmation:
         return replace(
             self, similar_names=self.similar_names[1:], similar_ids=self.similar_ids[1:],
-            similarity_scores=self.similarity_scores[1:],
+            similarity_scores=self.similarity_scores[1:], asked_again=False,
         )
 
 
@@ -90,4 +91,6 @@ def match_name(given: str, known: dict[str, str], high: float, low: float) -> Na
 
 
 def confirmation_question(confirmation: NameConfirmation) -> str:
+    if confirmation.asked_again:
+        return f"Sorry, I didn't quite get that. Are you {confirmation.top_name}? Please say yes or no."
     return f"Sorry, just to be sure: is your name {confirmation.top_name}?"

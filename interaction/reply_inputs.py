@@ -26,6 +26,7 @@ class ReplyInputs:
     profile: UserProfile | None = None
     outcome: ProfileOutcome | None = None
     fact_changes: list[FactChange] = field(default_factory=list)  # applied this turn
+    fact_wording: dict[str, str] = field(default_factory=dict)  # a value heard this turn -> as it was said
     identity_event: str | None = None
     confirmation: NameConfirmation | None = None
     scene: VisualMemory | None = None  # only an injected scene

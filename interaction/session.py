@@ -26,10 +26,13 @@ class Session:
     # perception recognised this session's person by face at least once: an unknown face is someone else
     face_seen: bool = False
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # reported in TurnResult.extra
+    # every reply of the session: a forgotten memory takes its turns out of the transcript, not the count
+    replies: int = 0
 
     def record_exchange(self, user_text: str, reply: TranscriptTurn, limit: int) -> None:
         """The user's words are already in the transcript (the graph summarises it); add the reply."""
         self.transcript.append(reply)
+        self.replies += 1
         self.history += [("user", user_text), ("nadine", reply.text)]
         del self.history[:-limit]
 

@@ -24,6 +24,7 @@ class TurnState(TypedDict, total=False):
     greeted_user_id: str | None
     pins: dict[str, Any]  # UserInput's user_emotion / is_recall / intent
     language: str
+    replies: int  # Nadine's replies in this session, this turn's included (the farewell's episode)
     # filled by the nodes
     understanding: TurnUnderstanding
     intent: str
@@ -31,9 +32,11 @@ class TurnState(TypedDict, total=False):
     memory_intent: str | None  # recall | remember | forget_one | forget_me | about_me | statement
     forget_candidate: Any  # memory_requests.ForgetCandidate a forget-one question was put about
     forget_me_asked: bool  # the understanding heard "forget me": the DM now awaits the yes
+    memory_action: Any  # common.messages.MemoryAction: what a memory request did (TurnResult)
     plan_steps: list[PlanStep]
     profile_outcome: ProfileOutcome | None
     fact_changes: list[FactChange]  # profile facts set, superseded or closed this turn
+    fact_wording: dict[str, str]  # each value heard this turn as the person said it ("a nurse")
     retrieval: RetrievalResult | None
     search_results: str | None
     vision_results: str | None

@@ -220,5 +220,5 @@ class StudyLogger:
     @staticmethod
     def _append(path: Path, line: str) -> None:
         # held under forget's lock so a pseudonymisation never races an append
-        with file_lock(path), path.open("a", encoding="utf-8") as fh:
+        with file_lock(path, outside=True), path.open("a", encoding="utf-8") as fh:
             fh.write(line.replace("\n", " ") + "\n")

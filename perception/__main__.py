@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from common import topics as t
+from common.messages import CameraStatus
 from common.runtime import base_parser, start_process
 from perception.assemble import build
 from perception.camera import Camera, make_source
@@ -41,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         perception.run(camera, ctx.stop_event)
     finally:
         camera.close()
+        # the retained camera status outlives the process: it must not claim a view nobody serves
+        ctx.bus.publish(t.CAMERA_STATUS, CameraStatus(source=camera.source.description, ok=False,
+                                                      error="perception is not running"))
         ctx.bus.stop()
     return 0
 

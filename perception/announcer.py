@@ -37,7 +37,9 @@ class Announcer:
         if not changed and now - self._last < self.period_s:
             return None
         self._who, self._last = who, now
-        msg = UserDetected(user_name=name, confidence=round(confidence, 2), user_id=user_id)
+        # an unknown face matched nobody: the best cosine belongs to someone it is not, so no confidence
+        msg = UserDetected(user_name=name, confidence=round(confidence, 2) if user_id is not None else 0.0,
+                           user_id=user_id)
         return Announcement(msg, t.QOS_STATE if changed else t.QOS_STREAM)
 
     def gone(self) -> Announcement | None:

@@ -334,6 +334,12 @@ class Camera:
         self._next_try = 0.0
         self._next_frame = 0.0
         self._failing = False
+        self.error: str | None = None  # why the source is not delivering, while it is not
+
+    @property
+    def ok(self) -> bool:
+        """The source is open: there is a view (an empty folder is a view with nobody in it)."""
+        return self._open
 
     def _ensure_open(self) -> bool:
         if self._open:
@@ -352,6 +358,7 @@ class Camera:
         else:
             log.info("camera %s opened", self.source.description)
         self._failing = False
+        self.error = None
         return True
 
     def _fail(self, reason: str) -> None:
@@ -359,6 +366,7 @@ class Camera:
             log.error("camera %s unavailable: %s; retrying every %.1f s", self.source.description, reason,
                       self.retry_s)
         self._failing = True
+        self.error = reason
         self._open = False
         self._next_try = time.monotonic() + self.retry_s
 

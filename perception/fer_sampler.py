@@ -45,7 +45,7 @@ class FerSampler:
                 sample["novelty"] = round(n, 4)
         try:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
-            with file_lock(self.log_path), self.log_path.open("a", encoding="utf-8") as fh:  # vs. forget's rewrite
+            with file_lock(self.log_path, outside=True), self.log_path.open("a", encoding="utf-8") as fh:  # vs. forget's rewrite
                 fh.write(json.dumps(sample) + "\n")
         except OSError as exc:
             log.warning("FER sample not written to %s: %s", self.log_path, exc)

@@ -22,6 +22,7 @@ from common import topics as t
 from common.bus import Bus
 from common.messages import (
     AffectState,
+    CameraStatus,
     CaptureRequest,
     ForgetMemory,
     ForgetUser,
@@ -93,6 +94,7 @@ class Perception:
         self._was_tracking = False
         self._last_logged: str | None = None  # who the last "identified as" line named
         self._last_faces: list[FaceBox] | None = None
+        self._camera_status: CameraStatus | None = None
         if backends.detector is None:
             log.error("no face detector: nobody will ever be seen (see the backend error above)")
 
@@ -220,7 +222,10 @@ class Perception:
         if (x, y, z) != (0.0, 0.0, 0.0):
             self.bus.publish(t.LOOK_AT, LookAt(x=x, y=y, z=z))
 
-    def step(self, frame: Frame | None, now: float | None = None, force_identify: bool = False) -> StepTimes:
+    def step(self, frame: Frame | None, now: float | None = None, force_identify: bool = False,
+             camera_on: bool = True) -> StepTimes:
+        """One frame (None: nothing to see). `camera_on` false: no camera delivers at all, so turns
+        waiting for the person to come into view are decided at once."""
         now = time.monotonic() if now is None else now
         times = StepTimes()
         started = time.perf_counter()
@@ -252,7 +257,7 @@ class Perception:
         identity = track.identity if track else None
         rgb = frame.rgb if frame is not None else None
         view = View(rgb, identity.user_id if identity else None, identity.user_name if identity else None,
-                    visible, probs, faces=len(faces))
+                    visible, probs, faces=len(faces), camera_on=camera_on)
         if self.registrar.on_frame(view, track.box if visible else None, now):
             self.b.recognizer.reload()
             track.identity = None  # re-identify against the new gallery on the next frame
@@ -276,7 +281,7 @@ class Perception:
             b = track.box
             ident = track.identity
             label = f"{(ident.user_name or ident.user_id or 'Unknown') if ident else '...'}"
-            if ident is not None:
+            if ident is not None and ident.user_id is not None:  # an unknown face has no confidence
                 label += f" ({ident.confidence:.0f}%)"
             cv2.rectangle(img, (b.x1, b.y1), (b.x2, b.y2), (0, 255, 0), 2)
             cv2.putText(img, label, (b.x1, max(12, b.y1 - 6)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 255, 0), 2)
@@ -288,13 +293,21 @@ class Perception:
                       str(exc).splitlines()[0] if str(exc) else exc, GUI_FIX)
             self.preview = False
 
+    def publish_camera(self, camera: Camera) -> None:
+        """The retained camera status, whenever the camera opens or fails (who can see what)."""
+        status = CameraStatus(source=camera.source.description, ok=camera.ok, error=camera.error)
+        if status != self._camera_status:
+            self._camera_status = status
+            self.bus.publish(t.CAMERA_STATUS, status)
+
     def run(self, camera: Camera, stop: threading.Event) -> None:
         while not stop.is_set():
             try:
                 frame = camera.read(stop.wait)
                 if stop.is_set():
                     break
-                self.step(frame)
+                self.publish_camera(camera)
+                self.step(frame, camera_on=camera.ok)
             except Exception:  # one bad frame (a model or camera error) must not end the process
                 log.exception("frame step failed; continuing with the next frame")
                 stop.wait(0.1)

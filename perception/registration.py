@@ -123,7 +123,7 @@ class Registrar:
             user_name=name, user_id=uid, status="face_stored_new_user" if first else "face_stored"))
         if first:
             try:
-                self.memory.store_first_meeting(uid, name, view)
+                self.memory.store_first_meeting(uid, name, view, info.turn_id)
             except (OSError, ValueError) as exc:  # the face is stored: the gallery must still reload
                 log.error("first_meeting scene of %s not stored: %s", uid, exc)
         return True

@@ -17,6 +17,8 @@ class View:
     face_visible: bool = False
     emotion_probs: dict[str, float] | None = None
     faces: int = 0
+    camera_on: bool = True  # False: no camera delivers, so nobody can come into view
+
 
     @property
     def face_emotion(self) -> str | None:

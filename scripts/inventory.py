@@ -9,6 +9,7 @@ readers.
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,20 @@ from common.store.faces import FaceStore
 from common.store.profile_fields import PROFILE_FIELDS
 
 OTHER_TEXT_KINDS = ("conversation", "turn")  # listed by count only: transcripts, not memories
+
+
+def when(value: Any) -> str:
+    """An ISO 8601 time as a person reads it, in local time to the minute ("Tue 1 Dec 2026, 21:05");
+    a time without a zone is taken as local already. Anything else is shown as given ("" for none)."""
+    if value is None or value == "":
+        return ""
+    try:
+        moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M}"
 
 
 def _documents(settings: NadineSettings, layout: DataLayout, user_id: str) -> list[Any]:
@@ -87,3 +102,29 @@ def people(layout: DataLayout) -> list[dict[str, Any]]:
         rows.append({"user_id": user_id, "user_name": names.get(user_id), "face": images[0].name if images else None,
                      "faces": len(images), "moments": len(SceneStore(layout).metadata_files(user_id))})
     return rows
+
+
+def as_text(record: dict[str, Any]) -> str:
+    """One person's record (person()) for a terminal: what is held, when and why, one item a line."""
+    lines = [f"{record['user_name'] or '(no name)'} ({record['user_id']}); profile last updated "
+             f"{when(record['profile_updated']) or 'never'}; {record['face_images']} face image(s)"]
+
+    def section(title: str, rows: list[str]) -> None:
+        lines.extend(["", f"{title}:", *(f"  {row}" for row in rows)] if rows else ["", f"{title}: none"])
+
+    facts = []
+    for fact in record["facts"]:
+        for r in fact["history"]:
+            span = f"since {when(r.get('valid_from')) or 'before Nadine knew'}"
+            if r.get("valid_to"):
+                span += f", until {when(r['valid_to'])} ({'replaced' if r.get('ended') == 'superseded' else 'ended'})"
+            facts.append(f"{fact['label']}: {r['value']} ({span})")
+    section("Profile facts", facts)
+    section("Explicit memories", [f"{when(e['date'])}: \"{e['text']}\"" for e in record["explicit_memories"]])
+    section("Moments", [f"{when(m['date'])} {m['scene_type']} {m['id']}: \"{m['utterance'] or m['caption'] or ''}\" "
+                        f"(why: {m['why']}; {'image ' + m['image_path'] if m['image_path'] else 'text only'})"
+                        for m in record["moments"]])
+    section("Episodes", [f"{when(e['date'])}: {e['summary']}" for e in record["episodes"]])
+    others = ", ".join(f"{n} {k} document(s)" for k, n in record["other_text_memories"].items())
+    lines += ["", f"Also held: {others}."]
+    return "\n".join(lines)

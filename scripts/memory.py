@@ -1,18 +1,19 @@
 """Inspect and erase what Nadine remembers, on the data root NADINE_DATA_DIR names.
 
   python -m scripts.memory list
-  python -m scripts.memory show USER_ID [--json]
+  python -m scripts.memory show USER_ID [--json]     (text for people; --json for scripts)
   python -m scripts.memory forget USER_ID [--yes] [--no-bus] [--timeout S]
   python -m scripts.memory forget-memory USER_ID {moment|explicit_memory|episode|fact} ID [--no-bus]
 
 `forget` first asks the running processes over MQTT (nadine/memory/forget_user) so they also drop
 what they hold in memory (perception's face gallery, interaction's scene index and Chroma client),
-waits for each online process's nadine/memory/user_forgotten, then erases on disk whatever is left
+waits for the nadine/memory/user_forgotten of each process online when it asked (their retained
+status; a publish while the bus reconnects waits for it), then erases on disk whatever is left
 (idempotent): the user's folder, the user_ids.json entry, the Chroma collection (only when
 interaction is not running: a second Chroma client on a live database is not safe), and the user's
 name and id in the study logs (replaced by a pseudonym). Exit code 0 when everything answered and
 was erased, 1 when a running process did not answer, 2 for a bad id or config, 3 for an id the
-data root does not know (nothing is touched).
+data root does not know (nothing is touched). Ids are checked before anything goes on the bus.
 """
 
 from __future__ import annotations
@@ -23,18 +24,18 @@ import logging
 import sqlite3
 import sys
 import threading
-import time
 from contextlib import closing
 from typing import Any
 
 from common import topics as t
-from common.bus import Bus
+from common.bus import Bus, BusNotConnected
 from common.clock import Clock
 from common.config import NadineSettings
 from common.messages import ForgetMemory, ForgetUser, UserForgotten
 from common.store import DataLayout, InvalidUserId, ProfileStore, validate_user_id
 from common.store.faces import FaceStore
 from common.store.forget import forget_user_files, known_names, new_pseudonym, purge_chroma_remnants
+from common.store.memory_ids import InvalidMemoryId, validate_memory_id
 from scripts import inventory
 from scripts.cli_settings import cli_settings
 
@@ -84,12 +85,13 @@ def show_user(settings: NadineSettings, layout: DataLayout, user_id: str) -> dic
 
 
 class _Answers:
-    """Who is online (retained status) and who answered the forget request."""
+    """Who is online (retained status), who was asked and who answered the forget request."""
 
     def __init__(self, user_id: str, memory_id: str | None = None) -> None:
         self.user_id = user_id
         self.memory_id = memory_id  # None: the whole person
         self.online: set[str] = set()
+        self.asked: set[str] = set()  # online when the request went out: a process started later never got it
         self.answers: dict[str, dict[str, int]] = {}
         self._cond = threading.Condition()
 
@@ -97,6 +99,18 @@ class _Answers:
         process = spec.suffix.split("/", 1)[1]
         with self._cond:
             (self.online.add if msg.value == "online" else self.online.discard)(process)
+            self._cond.notify_all()
+
+    def ask(self) -> None:
+        with self._cond:
+            self.asked = {p for p in self.online if p in PROCESSES}
+
+    @property
+    def missing(self) -> set[str]:
+        """Asked, still online (a process that stopped since does not hold the person any more) and
+        silent."""
+        with self._cond:
+            return (self.asked & self.online) - set(self.answers)
 
     def on_forgotten(self, msg: UserForgotten) -> None:
         if msg.user_id == self.user_id and msg.memory_id == self.memory_id:
@@ -105,19 +119,15 @@ class _Answers:
                 self._cond.notify_all()
 
     def wait(self, timeout: float) -> set[str]:
-        """Wait until every online Nadine process answered; returns the ones that did not."""
-        deadline = time.monotonic() + timeout
+        """Wait until every process asked answered (or went offline); returns the ones that did not."""
         with self._cond:
-            while True:
-                missing = {p for p in self.online if p in PROCESSES} - set(self.answers)
-                left = deadline - time.monotonic()
-                if not missing or left <= 0:
-                    return missing
-                self._cond.wait(left)
+            self._cond.wait_for(lambda: not self.missing, timeout)
+            return self.missing
 
 
 def ask_processes(settings: NadineSettings, request: ForgetUser | ForgetMemory, timeout: float) -> _Answers | None:
-    """Publish forget_user / forget_memory to the running processes; None when no broker answers."""
+    """Publish forget_user / forget_memory to the running processes and wait for each one's
+    user_forgotten (within `timeout`); None when no broker answers."""
     answers = _Answers(request.user_id, request.memory_id if isinstance(request, ForgetMemory) else None)
     bus = Bus(CLI_PROCESS, settings.common.mqtt, t.Topics(settings.common.topic_root))
     bus.subscribe_tree("status/+", answers.on_status)
@@ -126,9 +136,15 @@ def ask_processes(settings: NadineSettings, request: ForgetUser | ForgetMemory, 
         if not bus.start(wait_s=min(3.0, timeout)):
             log.warning("no broker answers: erasing on disk only (running processes keep what they hold in memory)")
             return None
-        time.sleep(0.5)  # retained status messages arrive right after the subscription
+        if not bus.sync(timeout):  # the retained statuses: who is online
+            log.warning("the broker did not deliver the process statuses within %.0f s", timeout)
+        answers.ask()
         spec = t.FORGET_MEMORY if isinstance(request, ForgetMemory) else t.FORGET_USER
-        bus.publish(spec, request).wait_for_publish(timeout)
+        try:
+            bus.publish(spec, request, wait_s=timeout)
+        except BusNotConnected as exc:  # the broker went away: every process asked stays missing
+            log.error("%s", exc)
+            return answers
         missing = answers.wait(timeout)
         if missing:
             log.error("no answer from %s within %.0f s", ", ".join(sorted(missing)), timeout)
@@ -156,14 +172,20 @@ def forget_chroma(settings: NadineSettings, layout: DataLayout, user_id: str) ->
     return removed
 
 
+def _add_answers(report: dict[str, Any], answers: _Answers | None) -> None:
+    """What the processes said: `broker` False when none was asked (no broker, or --no-bus)."""
+    report["broker"] = answers is not None
+    if answers is not None:
+        report["processes"] = answers.answers
+        report["missing"] = sorted(answers.missing)
+
+
 def forget(settings: NadineSettings, layout: DataLayout, user_id: str, use_bus: bool, timeout: float) -> tuple[dict, bool]:
     names = known_names(layout, user_id)  # before any process deletes the files that hold them
     report: dict[str, Any] = {"user_id": user_id, "processes": {}, "missing": []}
     pseudonym = new_pseudonym()  # one for every process, so a study's records still link up
     answers = ask_processes(settings, ForgetUser(user_id=user_id, pseudonym=pseudonym), timeout) if use_bus else None
-    if answers is not None:
-        report["processes"] = answers.answers
-        report["missing"] = sorted({p for p in answers.online if p in PROCESSES} - set(answers.answers))
+    _add_answers(report, answers)
     interaction_live = answers is not None and "interaction" in answers.online
     local = forget_user_files(layout, user_id, names, pseudonym)
     if not interaction_live:
@@ -183,9 +205,7 @@ def forget_memory(settings: NadineSettings, layout: DataLayout, request: ForgetM
     report: dict[str, Any] = {"user_id": request.user_id, "kind": request.kind, "memory_id": request.memory_id,
                               "processes": {}, "missing": []}
     answers = ask_processes(settings, request, timeout) if use_bus else None
-    if answers is not None:
-        report["processes"] = answers.answers
-        report["missing"] = sorted({p for p in answers.online if p in PROCESSES} - set(answers.answers))
+    _add_answers(report, answers)
     if answers is None or "interaction" not in answers.online:
         embedded = settings.interaction.chroma.mode == "embedded"
         client = episodic_client(settings, layout) \
@@ -215,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     show = sub.add_parser("show", help="everything held about one user: facts with history, explicit memories, "
                                        "moments, episodes, face images")
     show.add_argument("user_id")
-    show.add_argument("--json", action="store_true", help="JSON (the default and only format; kept for scripts)")
+    show.add_argument("--json", action="store_true", help="JSON for scripts (default: text for people)")
     fg = sub.add_parser("forget", help="erase one user everywhere")
     fg.add_argument("user_id")
     fg.add_argument("--yes", action="store_true", help="do not ask for confirmation")
@@ -241,7 +261,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         user_id = validate_user_id(args.user_id)
-    except InvalidUserId as exc:
+        if args.command == "forget-memory":
+            validate_memory_id(args.kind, args.memory_id)
+    except (InvalidUserId, InvalidMemoryId) as exc:
         print(f"memory: {exc}", file=sys.stderr)
         return 2
     if not user_is_known(settings, layout, user_id):
@@ -249,15 +271,12 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 3
     if args.command == "show":
-        print(json.dumps(show_user(settings, layout, user_id), indent=2, ensure_ascii=False))
+        record = show_user(settings, layout, user_id)
+        print(json.dumps(record, indent=2, ensure_ascii=False) if args.json else inventory.as_text(record))
         return 0
     if args.command == "forget-memory":
-        try:
-            request = ForgetMemory(user_id=user_id, kind=args.kind, memory_id=args.memory_id)
-            report, complete = forget_memory(settings, layout, request, not args.no_bus, args.timeout)
-        except ValueError as exc:  # a malformed scene id
-            print(f"memory: {exc}", file=sys.stderr)
-            return 2
+        request = ForgetMemory(user_id=user_id, kind=args.kind, memory_id=args.memory_id)
+        report, complete = forget_memory(settings, layout, request, not args.no_bus, args.timeout)
         print(json.dumps(report, indent=2))
         return 0 if complete else 1
     if not args.yes and not _confirm(layout, user_id):

@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         if not bus.start(wait_s=10):
             raise SuiteError("the runner could not connect to the broker")
         player = ScriptPlayer(bus, observer, camera, data_dir, settings.perception.faces.no_face_timeout_s,
-                              alive=suite.check_alive, wait_for_speech=args.demo)
+                              alive=suite.check_alive, settings=settings, wait_for_speech=args.demo)
         for event in player.play(script, cameras):
             if transcript is not None:
                 transcript.show(event)

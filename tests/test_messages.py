@@ -44,6 +44,7 @@ SAMPLES: dict[str, m.Message] = {
         text="Do you remember?", turn_id="s1t2", is_recall=True,
         user_emotion=m.EmotionSignal(label="happy", intensity=0.4),
     ),
+    t.CAMERA_STATUS.suffix: m.CameraStatus(source="missing.mp4", ok=False, error="video file missing.mp4 does not exist"),
     t.TURN_RESULT.suffix: m.TurnResult(
         text="hi", reply="Hello!", intent="first_greeting", is_recall=False, latency_s=0.1,
         retrieved=m.RetrievedScene(scene_id="scene_20260101_101010_abcdef", similarity=0.4, threshold=0.2,

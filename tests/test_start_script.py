@@ -31,12 +31,17 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _env(tmp_path, port: int, root: str, camera: str) -> dict[str, str]:
+    return dict(os.environ, NADINE_MQTT_PORT=str(port), NADINE_MQTT_FALLBACK_HOST="", NADINE_TOPIC_ROOT=root,
+                NADINE_RUN_DIR=str(tmp_path / "run"), NADINE_LOG_DIR=str(tmp_path / "logs"),
+                NADINE_DATA_DIR=str(tmp_path / "data"), NADINE_CAMERA=camera)
+
+
 def test_start_detach_then_stop(tmp_path):
     port = free_port()
     root = unique_root()
-    env = dict(os.environ, NADINE_MQTT_PORT=str(port), NADINE_MQTT_FALLBACK_HOST="", NADINE_TOPIC_ROOT=root,
-               NADINE_RUN_DIR=str(tmp_path / "run"), NADINE_LOG_DIR=str(tmp_path / "logs"),
-               NADINE_DATA_DIR=str(tmp_path / "data"), NADINE_CAMERA=str(tmp_path / "no-camera-here"))
+    (tmp_path / "camera").mkdir()  # a camera that opens and sees nobody: a missing one is a degraded start
+    env = _env(tmp_path, port, root, f"watch:{tmp_path / 'camera'}")
     script = PROJECT_ROOT / "start_nadine.sh"
     out = subprocess.run([str(script), "--detach"], env=env, capture_output=True, text=True, timeout=180)
     assert out.returncode == 0, out.stderr
@@ -68,4 +73,19 @@ def test_invalid_config_stops_before_anything_starts(tmp_path):
                          text=True, timeout=120)
     assert out.returncode == 2
     assert "perception.selective_memory.trigger = 'hourly'" in out.stderr
+    assert not list((tmp_path / "run").glob("*.pid"))
+
+
+def test_detach_with_a_camera_that_cannot_be_opened_says_so_and_exits_non_zero(tmp_path):
+    port = free_port()
+    env = _env(tmp_path, port, unique_root(), "missing.mp4")
+    script = PROJECT_ROOT / "start_nadine.sh"
+    try:
+        out = subprocess.run([str(script), "--detach"], env=env, capture_output=True, text=True, timeout=180)
+        assert out.returncode == 1, out.stderr
+        assert "all processes online" not in out.stderr
+        (line,) = [x for x in out.stderr.splitlines() if x.startswith("degraded:")]
+        assert "perception has no camera: " in line and "missing.mp4" in line and "does not exist" in line
+    finally:
+        subprocess.run([str(script), "--stop"], env=env, capture_output=True, text=True, timeout=120)
     assert not list((tmp_path / "run").glob("*.pid"))

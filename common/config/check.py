@@ -1,4 +1,6 @@
-"""python -m common.config.check [--print]: validate config + env once (start_nadine.sh runs this first).
+"""python -m common.config.check [--print] [--stop-seconds]: validate config + env once (start_nadine.sh
+runs this first; --stop-seconds prints only how long interaction may take to stop: a turn, then the
+open session's episodic save, within their budgets).
 
 Prints one line summing up the effective settings when everything is valid (and a warning for each
 NADINE_* variable nothing reads); exits 2 with one line naming the key when something is not."""
@@ -28,6 +30,9 @@ def main(argv: list[str]) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
+    if "--stop-seconds" in argv:
+        print(f"{settings.interaction.llm.budget.shutdown_s:g}")
+        return 0
     if "--print" in argv:
         print(dump_effective(settings))
     print(summary(settings))

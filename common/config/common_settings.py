@@ -22,7 +22,7 @@ class TlsSettings(Section):
 
 class MqttSettings(Section):
     primary_host: str = Field("127.0.0.1", description="broker tried first")
-    fallback_host: str | None = Field("emqx", description="broker tried when the primary does not answer")
+    fallback_host: str | None = Field(None, description="broker tried when the primary does not answer (none unless set)")
     port: int = Field(1883, ge=1, le=65535)
     keepalive: int = Field(30, ge=5, le=3600, description="seconds")
     username: str | None = Field(None, description="from NADINE_MQTT_USERNAME; never in a committed file")

@@ -27,6 +27,8 @@ ENV_KEYS: dict[str, str] = {
     "NADINE_PREVIEW": "perception.camera.preview",
     "NADINE_LLM_BASE_URL": "interaction.llm.base_url",
     "NADINE_LLM_MODEL": "interaction.llm.model",
+    "NADINE_LLM_BUDGET_UNDERSTANDING_S": "interaction.llm.budget.understanding_s",
+    "NADINE_LLM_BUDGET_RESPONSE_S": "interaction.llm.budget.response_s",
     "NADINE_RETRIEVAL_MODE": "interaction.retrieval.mode",
     "NADINE_CHROMA_MODE": "interaction.chroma.mode",
     "NADINE_CHROMA_HOST": "interaction.chroma.host",
@@ -88,7 +90,7 @@ def env_overrides(environ: dict[str, str], process: str | None = None) -> dict[s
 OTHER_VARS = frozenset({
     "NADINE_CONFIG_DIR", "NADINE_SHARED_DATA", "NADINE_VENV", "NADINE_PYTHON", "NADINE_RUN_DIR",
     "NADINE_LOG_TO_FILE", "NADINE_LOG_CONSOLE", "NADINE_START_TIMEOUT", "NADINE_WHEELHOUSE", "NADINE_INSPECTOR_PORT",
-    "NADINE_INSPECTOR_TOKEN", "NADINE_ROBOT_IDS",
+    "NADINE_INSPECTOR_TOKEN", "NADINE_ROBOT_IDS", "NADINE_PROBLEMS_FD",
 })
 
 

@@ -22,12 +22,22 @@ class LlmProfile(Section):
     vision: bool = Field(False, description="the model accepts image_url content: remembered scene images are attached")
 
 
+STOP_MARGIN_S = 10.0
+
+
 class LlmBudget(Section):
     """Seconds of model time per turn; retries and repairs never run past them (then offline rules answer)."""
 
-    understanding_s: float = Field(3.0, gt=0, description="every model call before the reply (understanding, profile facts)")
-    response_s: float = Field(10.0, gt=0, description="the reply")
+    understanding_s: float = Field(3.0, gt=0, description="NADINE_LLM_BUDGET_UNDERSTANDING_S: every model call "
+                                   "before the reply (understanding, profile facts)")
+    response_s: float = Field(10.0, gt=0, description="NADINE_LLM_BUDGET_RESPONSE_S: the reply")
     episode_s: float = Field(20.0, gt=0, description="the session summary, written after the farewell is spoken")
+
+    @property
+    def shutdown_s(self) -> float:
+        """The longest a stop can take: the turn in progress, then the open session's summary and save
+        (STOP_MARGIN_S for the memory writes after the model's time)."""
+        return self.understanding_s + self.response_s + self.episode_s + STOP_MARGIN_S
 
 
 class CircuitBreakerSettings(Section):
@@ -66,6 +76,7 @@ class LlmSettings(Section):
     # agent -> profile name (reference §4.6); NADINE_PROFILE_<agent> overrides one entry
     agents: dict[str, str] = {
         "turn_understanding": "understand_gpt",
+        "confirmation_reader": "gpt_json",
         "memory_update_agent": "gpt_json",
         "search_router": "gpt_json",
         "vision_router": "gpt_json",

@@ -9,6 +9,7 @@ processes cannot lose each other's update. Temp files left by a killed writer ar
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -24,6 +25,8 @@ from filelock import FileLock
 log = logging.getLogger("nadine.store")
 
 TMP_PREFIX = ".tmp-"
+# per user: flock needs every process of one machine to open the same lock file
+LOCK_DIR = Path(tempfile.gettempdir()) / f"nadine-locks-{os.getuid()}"
 LEFTOVER_AGE_S = 60.0
 
 
@@ -60,11 +63,22 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
+def _lock_path(path: Path, outside: bool) -> Path:
+    if not outside:
+        return path.with_name(path.name + ".lock")
+    digest = hashlib.sha256(str(path.resolve()).encode("utf-8")).hexdigest()[:32]
+    return LOCK_DIR / f"{digest}.lock"
+
+
 @contextlib.contextmanager
-def file_lock(path: Path) -> Iterator[None]:
-    """Exclusive advisory lock tied to `path` (held on `<path>.lock`), across processes and threads."""
-    lock_path = path.with_name(path.name + ".lock")
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
+def file_lock(path: Path, outside: bool = False) -> Iterator[None]:
+    """Exclusive advisory lock tied to `path` (held on `<path>.lock`), across processes and threads.
+
+    `outside`: the lock file goes to one machine-local folder instead (LOCK_DIR), named by a hash of
+    the path: for folders people read and hand on (study logs), which would otherwise fill with empty
+    lock files named after participants. Every user of one path must pass the same choice."""
+    lock_path = _lock_path(path, outside)
+    lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     # A fresh FileLock per call: each holds its own descriptor, so two threads of one process exclude
     # each other exactly as two processes do (flock locks open file descriptions, not processes).
     with FileLock(lock_path, mode=0o600):

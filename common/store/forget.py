@@ -123,7 +123,7 @@ def _scrub(text: bytes, patterns: list[re.Pattern[bytes]], replacement: bytes) -
 
 
 def _pseudonymise_file(path: Path, patterns: list[re.Pattern[bytes]], replacement: bytes) -> bool:
-    with file_lock(path):  # the study logger appends under the same lock
+    with file_lock(path, outside=True):  # the study logger appends under the same lock
         data = path.read_bytes()
         new = _scrub(data, patterns, replacement)
         if new != data:
@@ -151,7 +151,7 @@ def pseudonymise_study_logs(layout: DataLayout, user_id: str, names: set[str], p
             changed += _pseudonymise_file(path, patterns, replacement)
         except FileNotFoundError:
             continue
-    # lock files are named after their file, e.g. by_user/<user_id>.log.lock
+    # lock files of earlier versions were named after their file, e.g. by_user/<user_id>.log.lock
     for lock in folder.rglob("*.lock"):
         if _scrub(lock.name.encode("utf-8"), patterns, replacement) != lock.name.encode("utf-8"):
             lock.unlink(missing_ok=True)

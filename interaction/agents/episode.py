@@ -10,6 +10,7 @@ from pydantic import Field
 from interaction.agents.context import EPISODE, AgentDeps
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.offline.extract import extract_profile
+from interaction.offline.grounding import grounded_update
 from interaction.offline.understand_rules import user_emotion
 from interaction.prompts import EPISODE_SYSTEM
 
@@ -21,7 +22,9 @@ def _transcript_text(transcript: list[TranscriptTurn], user_name: str) -> str:
     return "\n".join(f"{user_name if t.role == 'user' else 'Nadine'}: {t.text}" for t in transcript)
 
 
-def offline_summary(transcript: list[TranscriptTurn], user_name: str) -> EpisodicSave:
+def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: int | None = None) -> EpisodicSave:
+    """`replies`: how many times Nadine replied in the session (default: her turns in the transcript,
+    which leaves out turns taken away by a forget)."""
     said = [t for t in transcript if t.role == "user"]
     day = transcript[0].at.strftime("%A %d %B %Y") if transcript else "an unknown day"
     quotes, used = [], 0
@@ -34,14 +37,16 @@ def offline_summary(transcript: list[TranscriptTurn], user_name: str) -> Episodi
     feelings = Counter(e.label for e in (user_emotion(t.text) for t in said) if e.label != "neutral")
     learned: dict[str, object] = {}
     for turn in said:
-        learned.update({k: v for k, v in extract_profile(turn.text).model_dump().items() if v not in (None, [], "")})
+        update, _ = grounded_update(turn.text, extract_profile(turn.text), (user_name,))
+        learned.update({k: v for k, v in update.model_dump().items() if v not in (None, [], "")})
     facts = "; ".join(f"{k.replace('_', ' ')}: {v if not isinstance(v, list) else ', '.join(v)}" for k, v in learned.items())
     return EpisodicSave(
         observation=f"On {day}, {user_name} talked with Nadine and said: " + " ".join(quotes) if quotes
         else f"On {day}, {user_name} met Nadine but said nothing memorable.",
         thought=f"{user_name} seemed mostly {feelings.most_common(1)[0][0]}." if feelings
         else f"{user_name} seemed calm.",
-        action=f"Nadine listened and replied {sum(t.role == 'nadine' for t in transcript)} times.",
+        action=f"Nadine listened and replied "
+               f"{replies if replies is not None else sum(t.role == 'nadine' for t in transcript)} times.",
         result=f"Nadine learned about {user_name}: {facts}." if facts
         else f"Nadine should remember what {user_name} told her.",
     )
@@ -56,11 +61,12 @@ class ModelEpisode(EpisodicSave):
     result: str = Field(min_length=1)
 
 
-def summarize(deps: AgentDeps, transcript: list[TranscriptTurn], user_name: str) -> EpisodicSave:
+def summarize(deps: AgentDeps, transcript: list[TranscriptTurn], user_name: str,
+              replies: int | None = None) -> EpisodicSave:
     summary = deps.ask_json(AGENT, [
         {"role": "system", "content": EPISODE_SYSTEM},
         {"role": "user", "content": _transcript_text(transcript, user_name)},
     ], ModelEpisode, phase=EPISODE)
     if summary is not None:
         return EpisodicSave(**summary.model_dump())
-    return offline_summary(transcript, user_name)
+    return offline_summary(transcript, user_name, replies)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import logging
 
-from common.store.facts import FactChange, FactSource, current_values
+from common.store.facts import FactChange, FactSource, current_values, same_value
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory_requests import recall_this_session
 from interaction.offline import fact_changes
-from interaction.offline.extract import extract_profile
+from interaction.offline.extract import extract_name, extract_profile
+from interaction.offline.grounding import Proposal, ground, grounded_update
+from interaction.own_life import recall_own_life
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
 from interaction.state import TurnState
@@ -39,11 +41,11 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     if state.get("name_confirmation") or not deps.settings.interaction.enable_memory_agents:
         return {}
     identity: Identity = state["identity"]
-    update = extract(deps, state["text"], identity, state.get("messages", []))
+    text = state["text"]
     profile = identity.profile
     current = {k: current_values(v) for k, v in profile.facts.items()} if profile and identity.user_id else {}
-    changes = fact_changes.decide(state["text"], update.facts(), current)
-    update = _with_changes(update, changes)
+    update, changes, said = decide_facts(text, extract(deps, text, identity, state.get("messages", [])), current,
+                                         identity.name)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
     applied: list[FactChange] = []
     if identity.user_id and not update.user_name:  # before the keeper's merge, so records keep the turn id
@@ -56,7 +58,9 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         outcome.identity.profile = deps.keeper.store.load(outcome.identity.user_id) or outcome.identity.profile
         if outcome.kind == "none":
             outcome = ProfileOutcome("updated", outcome.identity, learned=outcome.learned)
-    result: dict = {"profile_outcome": outcome, "identity": outcome.identity, "fact_changes": applied}
+    outcome.learned = _stored(outcome, said) if outcome.kind != "pending" else outcome.learned
+    result: dict = {"profile_outcome": outcome, "identity": outcome.identity, "fact_changes": applied,
+                    "fact_wording": said}
     if outcome.kind == "confirm":
         result["name_confirmation"] = outcome.confirmation
     elif outcome.kind == "pending":
@@ -64,6 +68,44 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     elif outcome.kind != "none":
         result["pending_facts"] = {}
     return result
+
+
+def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]], known_name: str | None = None,
+                 ) -> tuple[MemoryUpdate, list[FactChange], dict[str, str]]:
+    """What one utterance does to the profile: the extraction's facts and the fact changes, each kept
+    only where the speaker said its value about themselves (grounding.py); and each kept value as
+    they said it. `current`: the person's current facts (field -> values)."""
+    names = (update.user_name, known_name, extract_name(text))
+    update, kept = grounded_update(text, update, names)
+    decided = fact_changes.decide(text, update.facts(), current)
+    valued = [c for c in decided if c.value]
+    found = dict(zip(map(id, valued), ground(
+        text, [Proposal(c.field, c.value or "", c.op != "close") for c in valued], names, kept), strict=True))
+    changes = []
+    for c in decided:  # a close that names no value ends the field's current one and needs none
+        if c.value and found[id(c)] is None:
+            log.info("not stored: %s %s %r is not said by the speaker about themselves", c.op, c.field, c.value)
+        else:
+            changes.append(c)
+    said = {g.value: g.said for g in [*kept, *(g for g in found.values() if g is not None)]}
+    return _with_changes(update, changes), changes, said
+
+
+def _stored(outcome: ProfileOutcome, said: dict[str, str]) -> dict:
+    """Of the facts heard this turn, those the profile now holds as current: what a reply may confirm."""
+    profile = outcome.identity.profile
+    if profile is None:
+        return {}
+    stored: dict = {}
+    for key, value in outcome.learned.items():
+        held = getattr(profile, key, None)
+        if isinstance(value, list):
+            items = [v for v in value if isinstance(held, list) and any(same_value(v, h) for h in held)]
+            if items:
+                stored[key] = items
+        elif isinstance(held, str) and same_value(str(value), held):
+            stored[key] = value
+    return stored
 
 
 def _with_changes(update: MemoryUpdate, changes: list[FactChange]) -> MemoryUpdate:
@@ -80,6 +122,18 @@ def _with_changes(update: MemoryUpdate, changes: list[FactChange]) -> MemoryUpda
             else:
                 data[change.field] = change.value
     return MemoryUpdate.model_validate(data)
+
+
+def retrieval_step(deps: AgentDeps, state: TurnState) -> dict:
+    """The turn's retrieval. A question about the person's own life that memory answers becomes a
+    recall of that memory, ahead of the web search and the knowledge base (own_life.py); what Nadine sees now is not asked
+    of memory."""
+    plan = state.get("plan_steps") or []
+    own = None if any(s.agent == "vision_agent" for s in plan) else recall_own_life(deps, state)
+    if own is None:
+        return {"retrieval": retrieve(deps, state)}
+    return {"retrieval": RetrievalResult(recall=own, details={"mode": "own_life"}), "is_recall": True,
+            "memory_intent": "recall", "plan_steps": [s for s in plan if s.agent not in ("search_agent", "knowledge_rag_agent")]}
 
 
 def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
@@ -111,13 +165,15 @@ def _long_term(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
         return None
 
 
-def save_episode(deps: AgentDeps, identity: Identity, transcript: list[TranscriptTurn]) -> bool:
-    """Summarise the session and hand it to memory (unknown users are never saved)."""
+def save_episode(deps: AgentDeps, identity: Identity, transcript: list[TranscriptTurn],
+                 replies: int | None = None) -> bool:
+    """Summarise the session and hand it to memory (unknown users are never saved); `replies`: how
+    many times Nadine replied in it."""
     if deps.services is None or not identity.known or not any(t.role == "user" for t in transcript):
         return False
     if not deps.settings.interaction.enable_memory_agents:
         return False
-    summary = summarize(deps, transcript, identity.name or "")
+    summary = summarize(deps, transcript, identity.name or "", replies)
     try:
         return deps.services.save_episode(identity.user_id or "", identity.name or "", transcript, summary)
     except Exception:

@@ -37,7 +37,7 @@ def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
         text=state["text"], intent=state["intent"], is_recall=recall, now=deps.clock.now(),
         language=state.get("language") or deps.settings.interaction.default_language,
         user_emotion=u.user_emotion, profile=state["identity"].profile, outcome=state.get("profile_outcome"),
-        fact_changes=list(state.get("fact_changes") or []),
+        fact_changes=list(state.get("fact_changes") or []), fact_wording=dict(state.get("fact_wording") or {}),
         identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
         # text memories reach the prompt on recall turns only ([P])
         recall=retrieval.recall if retrieval and recall else None,

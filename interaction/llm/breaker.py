@@ -67,5 +67,6 @@ class CircuitBreaker:
                 self._opened_at = self._clock()
                 why = f"{self._timeouts} timeout(s)" if self._timeouts >= s.timeouts_to_open else \
                     f"{self._failures} consecutive failures"
-                log.warning("LLM endpoint %s: circuit open after %s; turns use the offline backend, "
-                            "next probe in %.0f s", self.name, why, s.cooldown_s)
+                # an error: the terminal that started the suite hears it once (common.logs)
+                log.error("LLM endpoint %s does not answer (%s): circuit open, replies are offline; next try in %.0f s",
+                          self.name, why, s.cooldown_s)

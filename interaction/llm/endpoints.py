@@ -39,3 +39,9 @@ def endpoint(base_url: str | None, breaker: CircuitBreakerSettings) -> Endpoint:
         if url not in _endpoints:
             _endpoints[url] = Endpoint(url, CircuitBreaker(url, breaker))
         return _endpoints[url]
+
+
+def open_circuits() -> list[str]:
+    """The endpoints whose circuit is open now: their turns are answered offline (TurnResult.extra)."""
+    with _lock:
+        return sorted(url for url, e in _endpoints.items() if e.breaker.is_open)

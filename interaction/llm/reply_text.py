@@ -4,22 +4,48 @@ Small models continue the transcript they were shown ("... User: ... Nadine: ...
 instructions. The markers come from the prompt format the caller sent (its speaker labels and
 section headings), plus the reserved-token delimiters `<|` `|>` that ChatML-family chat templates
 (SmolLM2, Qwen, Llama 3, Phi-3) use around roles: no spoken sentence contains them. A reply that
-repeats ECHO_WORDS consecutive words of the instructions is cut where the copy starts."""
+repeats ECHO_WORDS consecutive words of the instructions is cut where the copy starts, and so is one
+whose sentence is made of the instructions' words in its own order ("... from the facts listed above,
+in a warm spoken summary; no lists or emojis"): a sentence whose content words (function words set
+aside, scikit-learn's general English stop list) are ECHO_SHARE of them the instructions' own, and at
+least ECHO_CONTENT_WORDS of them, restates the instructions instead of talking to the person. A line
+that starts a list item ("- Profile: ...") is cut too: spoken sentences are never list items, and small
+models copy the prompt's list of facts that way. A reply with no word left is no reply ("")."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
 ECHO_WORDS = 8
+ECHO_SHARE = 0.75
+ECHO_CONTENT_WORDS = 4
 TEMPLATE_DELIMITERS = ("<|", "|>")
 _WORD = re.compile(r"\w+(?:'\w+)?")
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+")
 # a later line in the transcript's "Speaker: text" shape: a short capitalised label, a colon, a space
 _SPEAKER_LINE = re.compile(r"\n[ \t]*[A-Z][\w .'-]{0,30}:[ \t]")
 
 
 def _ngrams(words: Sequence[str], n: int) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def _content(words: Sequence[str]) -> list[str]:
+    return [w for w in words if w not in ENGLISH_STOP_WORDS and not w.isdigit()]
+
+
+def _restating_sentence(text: str, instruction_words: set[str]) -> int | None:
+    """Where the first sentence that restates the instructions starts, or None."""
+    for m in _SENTENCE.finditer(text):
+        content = _content([w.lower() for w in _WORD.findall(m.group())])
+        shared = [w for w in content if w in instruction_words]
+        if len(shared) >= ECHO_CONTENT_WORDS and len(shared) >= ECHO_SHARE * len(content):
+            return m.start()
+    return None
 
 
 def spoken_part(answer: str, *, labels: Sequence[str], own_label: str, headings: Sequence[str] = (),
@@ -30,7 +56,7 @@ def spoken_part(answer: str, *, labels: Sequence[str], own_label: str, headings:
     while text.startswith(own):  # the model announced itself: what follows is the reply
         text = text[len(own):].lstrip()
     cuts = [text.find(marker) for marker in (*(f"{label}:" for label in labels), *TEMPLATE_DELIMITERS)]
-    cuts += [m.start() for m in [_SPEAKER_LINE.search(text)] if m]
+    cuts += [m.start() for m in [_SPEAKER_LINE.search(text), _LIST_ITEM.search(text)] if m]
     cuts += [m.start() for heading in headings for m in [re.search(rf"(?m)^\s*{re.escape(heading)}\b", text)] if m]
     seen = set().union(*(_ngrams(_WORD.findall(i.lower()), ECHO_WORDS) for i in instructions)) if instructions else set()
     words = list(_WORD.finditer(text))
@@ -38,5 +64,9 @@ def spoken_part(answer: str, *, labels: Sequence[str], own_label: str, headings:
         if tuple(w.group().lower() for w in words[i:i + ECHO_WORDS]) in seen:
             cuts.append(words[i].start())
             break
+    if instructions:
+        restated = _restating_sentence(text, {w.lower() for i in instructions for w in _WORD.findall(i)})
+        cuts += [restated] if restated is not None else []
     end = min((c for c in cuts if c >= 0), default=len(text))
-    return text[:end].strip()
+    spoken = text[:end].strip()
+    return spoken if _WORD.search(spoken) else ""

@@ -15,9 +15,10 @@ retrieval core resolves them from the sessions it knows.
 from __future__ import annotations
 
 import re
+import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import lru_cache
 
 import parsedatetime
 from dateutil.relativedelta import relativedelta
@@ -52,13 +53,43 @@ class TimeWindow:
         return self.start <= when < self.end
 
 
-@lru_cache(maxsize=1)
-def _calendar() -> parsedatetime.Calendar:
-    constants = parsedatetime.Constants()
-    constants.DOWParseStyle = -1  # "on Monday" = the one before now
-    constants.CurrentDOWParseStyle = False  # said on a Monday, "on Monday" is last week's
-    constants.YearParseStyle = 0  # "in May" = this year's May (moved back a year below if still ahead)
-    return parsedatetime.Calendar(constants, version=parsedatetime.VERSION_CONTEXT_STYLE)
+class _ClockedCalendar(parsedatetime.Calendar):
+    """A calendar whose every parse is relative to the time it is given.
+
+    parsedatetime resolves a modifier before a time of day ("this morning", "this afternoon", "this
+    evening") by parsing the time word with no source time, i.e. against the machine's clock, so the
+    window fell on the real date whatever `sourceTime` said (and moved with the real day, not with the
+    shared clock scripts move). Here a parse without a source time uses the one `nlp` was called with.
+    """
+
+    def __init__(self, constants: parsedatetime.Constants) -> None:
+        super().__init__(constants, version=parsedatetime.VERSION_CONTEXT_STYLE)
+        self.source_time: time.struct_time | None = None
+
+    def parse(self, datetimeString, sourceTime=None, version=None):  # noqa: N803 - parsedatetime's names
+        return super().parse(datetimeString, self.source_time if sourceTime is None else sourceTime, version)
+
+    def nlp_at(self, text: str, now: datetime):
+        self.source_time = now.timetuple()
+        try:
+            return self.nlp(text, sourceTime=now)
+        finally:
+            self.source_time = None
+
+
+# parsedatetime keeps parse state on the calendar, and the source time above is per call: one per thread.
+_calendars = threading.local()
+
+
+def _calendar() -> _ClockedCalendar:
+    calendar = getattr(_calendars, "calendar", None)
+    if calendar is None:
+        constants = parsedatetime.Constants()
+        constants.DOWParseStyle = -1  # "on Monday" = the one before now
+        constants.CurrentDOWParseStyle = False  # said on a Monday, "on Monday" is last week's
+        constants.YearParseStyle = 0  # "in May" = this year's May (moved back a year below if still ahead)
+        calendar = _calendars.calendar = _ClockedCalendar(constants)
+    return calendar
 
 
 def _precision(context: parsedatetime.pdtContext) -> int | None:
@@ -105,7 +136,7 @@ def parse_window(text: str, now: datetime) -> TimeWindow | None:
         text = pattern.sub(replacement, text)
     if _WEEKEND.search(text):
         return _latest_weekend(now)
-    matches = _calendar().nlp(text, sourceTime=now) or ()
+    matches = _calendar().nlp_at(text, now) or ()
     best: TimeWindow | None = None
     for point, context, offset, _end, expression in matches:
         precision = _precision(context)

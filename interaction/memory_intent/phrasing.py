@@ -48,6 +48,26 @@ def request_content(
     return " ".join(c if c.endswith(".") else c + "." for c in content).rstrip(".") if content else own
 
 
+def request_topics(text: str) -> list[str]:
+    """What a forget request names, as the retrieval core is asked about it: the noun phrases of the
+    request that are not pronouns ("Forget what I told you about my dog" -> "my dog"; the framing
+    words "what I told you about" would only dilute the match), and, when some are the objects of a
+    preposition ("the thing about my dog"), those alone as a second phrasing. Without the parser, or
+    when the request names no noun phrase, the request's content (request_content)."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(" ".join(text.split()))
+    except ParserUnavailable:
+        return [request_content(text)]
+    chunks = [c for c in doc.noun_chunks if c.root.pos_ != "PRON"]
+    if not chunks:
+        return [request_content(text)]
+    topics = [" ".join(c.text for c in chunks)]
+    inner = " ".join(c.text for c in chunks if c.root.dep_ == "pobj")
+    return topics + [inner] if inner and inner != topics[0] else topics
+
+
 def names_something(content: str, classifier: MemoryIntentClassifier | None = None) -> bool:
     """Does what is left of a remember request name anything to keep? Not when it is itself still a
     request ("remember it"), nor when spaCy's tagger finds no content word in it ("this", "please",

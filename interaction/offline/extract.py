@@ -16,6 +16,7 @@ import re
 import threading
 
 from interaction import cues
+from interaction.confirmation import read_offline
 from interaction.profiles import MemoryUpdate
 
 log = logging.getLogger("nadine.interaction.extract")
@@ -219,6 +220,7 @@ def answer_name(text: str) -> str | None:
         return name
     bare = re.sub(r"^\W*(?:no|nope|nah|non)\b[\s,.!]*", "", text.strip(), flags=_I).strip(" .!")
     if re.fullmatch(rf"{_NAME_TOKEN}(?:\s+{_NAME_TOKEN})?", bare) and bare[:1].isupper():
-        if bare.split()[0].casefold() not in _NOT_NAMES and not cues.AFFIRMATIVE.match(bare):
+        # "Absolutely", "Yes please": an answer the confirmation reader understands is not a name
+        if bare.split()[0].casefold() not in _NOT_NAMES and read_offline(bare) == "unclear":
             return _title(bare)
     return None

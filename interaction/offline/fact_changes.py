@@ -202,6 +202,33 @@ def states_a_change(text: str, model: FactChangeModel | None = None) -> bool:
                for s in cues.sentences(text))
 
 
+def clauses(sentence: str) -> list[str]:
+    """The sentence's coordinated predicates as clauses of their own, each with its subject: "I left
+    the bank and joined a startup" -> "I left the bank", "I joined a startup" (a change told in one
+    breath is two operations); the sentence itself when it has one predicate or spaCy cannot load."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(sentence)
+    except ParserUnavailable:
+        return [sentence]
+    out: list[str] = []
+    for sent in doc.sents:
+        root = sent.root
+        predicates = [root, *(t for t in root.children if t.dep_ == "conj" and t.pos_ in {"VERB", "AUX"})]
+        if len(predicates) == 1:
+            out.append(sent.text)
+            continue
+        subject = [t for t in root.children if t.dep_ in {"nsubj", "nsubjpass"}]
+        for pred in predicates:
+            others = {t.i for p in predicates[1:] if p is not pred for t in p.subtree}  # the root's holds them all
+            words = [t for t in pred.subtree if t.i not in others and not (t.dep_ == "cc" and t.head in predicates)]
+            if pred is not root and not any(t.dep_ in {"nsubj", "nsubjpass"} for t in pred.children):
+                words = [t for s in subject for t in s.subtree] + words
+            out.append(" ".join(t.text for t in sorted(words, key=lambda t: t.i)).strip(" ,"))
+    return [c for c in out if c]
+
+
 def decide(text: str, extracted: dict, current: dict[str, list[str]],
            model: FactChangeModel | None = None) -> list[FactChange]:
     """The changes one utterance makes, given the extraction's fields (field -> value or list) and the
@@ -209,16 +236,14 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     model = model or default_model()
     extracted = {k: _as_list(v) for k, v in extracted.items() if k in FIELDS_BY_NAME and _as_list(v)}
     changes: list[FactChange] = []
-    closed_fields: set[str] = set()
-    for sentence in cues.sentences(text):
-        if cues.is_question(sentence):
-            continue
+    closing: dict[str, list[str]] = {}  # field -> the clauses that ended one of its values
+    for sentence in (c for s in cues.sentences(text) if not cues.is_question(s) for c in clauses(s)):
         pred = model.predict(sentence)
         if pred.op == "none" or pred.op_p < MIN_CONFIDENCE:
             continue
         confidence = round(pred.op_p, 3)
         if pred.op == "close":
-            closed_fields.add(pred.field)
+            closing.setdefault(pred.field, []).append(sentence.casefold())
             multi = FIELDS_BY_NAME[pred.field].multi
             have = current.get(pred.field, [])
             named = _matching(pred.value, sentence, have)
@@ -229,8 +254,10 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
             continue
         values = extracted.get(pred.field) or _as_list(pred.value)
         changes += [FactChange(field=pred.field, op=pred.op, value=v, confidence=confidence) for v in values]
-    for field, values in extracted.items():  # what the extraction found that no sentence decided
-        if field in closed_fields or any(c.field == field for c in changes):
+    for field, values in extracted.items():  # what the extraction found that no clause decided
+        if any(c.field == field and c.op != "close" for c in changes):
             continue
-        changes += [FactChange(field=field, op="set", value=v) for v in values]
+        # a value named in the clause that ended it is not new ("I don't play tennis any more")
+        changes += [FactChange(field=field, op="set", value=v) for v in values
+                    if not any(v.casefold() in c for c in closing.get(field, []))]
     return changes

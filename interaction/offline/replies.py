@@ -23,6 +23,10 @@ _EMPATHY = {
     "surprised": "Wow, that is surprising!",
     "disgusted": "Oh no, that sounds unpleasant.",
 }
+# Felt this strongly, a person's news deserves an answer even on a turn that introduces them: the
+# storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
+# stays below it.
+_NEWS_INTENSITY = 0.5
 _FIELD_WORDS = {f.name: f.now for f in PROFILE_FIELDS}
 # "where did I live before?": the latest value that ended, from the fact history
 _ASKS_BEFORE = [
@@ -73,6 +77,13 @@ def _listing(value: object) -> str:
     if isinstance(value, list):
         return value[0] if len(value) == 1 else ", ".join(value[:-1]) + " and " + value[-1]
     return str(value)
+
+
+def _as_said(value: object, r: ReplyInputs) -> object:
+    """A value in the person's own words ("a nurse" for the stored "nurse")."""
+    if isinstance(value, list):
+        return [r.fact_wording.get(v, v) for v in value]
+    return r.fact_wording.get(str(value), value)
 
 
 def _episode_gist(text: str) -> str:
@@ -148,17 +159,20 @@ def offline_reply(r: ReplyInputs) -> str:
         parts.append(f"Welcome back, {r.name}! It's good to see you again.")
     elif kind in ("new", "conflict_new") and r.name:
         parts.append(f"Nice to meet you, {r.name}!")
-    elif r.intent == "first_greeting":
+    elif r.intent == "first_greeting" or cues.is_greeting(r.text):
         parts.append(f"Hello {r.name}, it's nice to see you!" if r.name else "Hello! I'm Nadine. What's your name?")
+    # learned: what the profile now holds from this turn (or, before a name, what waits for one)
     learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in _FIELD_WORDS}
     ended = [FIELDS_BY_NAME[c.field].ended.format(c.value) for c in r.fact_changes if c.op == "close" and c.value]
     if learned or ended:
-        said = [_FIELD_WORDS[k].format(_listing(v)) for k, v in learned.items()] + ended
-        parts.append("I'll remember that " + _listing(said) + ".")
+        said = [_FIELD_WORDS[k].format(_listing(_as_said(v, r))) for k, v in learned.items()] + ended
+        waits = r.outcome is not None and r.outcome.kind == "pending"  # nothing is stored before a name
+        parts.append(("I'd like to remember that " if waits else "I'll remember that ") + _listing(said) + ".")
         if not r.name:
             parts.append("May I ask your name?")
     if parts and r.intent in ("first_greeting", "update_user_info"):
-        return " ".join(parts)
+        news = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= _NEWS_INTENSITY else None
+        return " ".join([*parts, news.format(hi="")] if news else parts)
     answer = _profile_answer(r)
     if answer:
         parts.append(answer)

@@ -1,7 +1,7 @@
 """Work and place facts (current_position, current_company, location) from how people describe
 themselves, read off spaCy's dependency parse and named entities instead of word patterns.
 
-A fact comes only from a clause whose subject is the speaker ("I"), that is not a question, not
+A fact comes only from a clause whose subject is the speaker ("I", "we", "my wife and I"), that is not a question, not
 negated, not in the past (except a change of state that is still true: "I moved to", "I retired")
 and not wished for ("I want to be a doctor": the predicate hangs under another verb). Which relation
 fills which field is the schema: being something (attr) or working as something -> position; working
@@ -118,13 +118,21 @@ def _speaker_predicate(pred) -> bool:
     """A predicate the speaker is the subject of (directly, or by sharing it in a conjunction, or
     through a relative clause / participle on something the speaker is: "a night owl who lives in";
     "my job is ..." counts as the speaker being it)."""
-    if any(c.dep_ in _SUBJECTS and (c.lower_ in {"i", "im"} or _my_job(c)) for c in pred.children):
+    if any(c.dep_ in _SUBJECTS and (_speaker(c) or _my_job(c)) for c in pred.children):
         return _asserted(pred)
     if pred.dep_ == "conj" and not any(c.dep_ in _SUBJECTS for c in pred.children):
         return _speaker_predicate(pred.head) and _asserted(pred)
     if pred.dep_ in {"relcl", "acl"} and pred.head.dep_ == "attr":
         return _speaker_predicate(pred.head.head) and _asserted(pred)
     return False
+
+
+def _speaker(subject) -> bool:
+    """"I", "we", "my wife and I": a first-person subject, or one coordinated with one."""
+    from interaction.offline.grounding import first_person
+
+    return subject.lower_ == "im" or first_person(subject) and "Yes" not in subject.morph.get("Poss") or any(
+        c.dep_ == "conj" and first_person(c) for c in subject.children)
 
 
 def _my_job(subject) -> bool:
@@ -200,7 +208,8 @@ def _read_clause(pred, found: dict[str, str]) -> None:
     lemma = pred.lemma_.lower()
     if lemma in _RESIDE or (lemma == "base" and pred.tag_ == "VBN"):
         for prep, obj in _preps(pred):
-            if prep in {"in", "to"} and _is_place(obj):
+            # living / moving in or to a proper name is a place whatever the small tagger labels it ("to Bergen": ORG)
+            if prep in {"in", "to"} and (_is_place(obj) or obj.pos_ == "PROPN"):
                 found.setdefault("location", _entity_text(obj))
                 found["_residence"] = "1"
         return

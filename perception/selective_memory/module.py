@@ -45,13 +45,15 @@ class _Pending:
 
 
 def publish_decision(
-    bus: Bus, affect: AffectState | None, user_id: str | None, stored: bool, memorability: float,
-    threshold: float, reason: str, scene_id: str | None = None,
+    bus: Bus, affect: AffectState | None, user_id: str | None, stored: bool, memorability: float | None,
+    threshold: float | None, reason: str, scene_id: str | None = None,
 ) -> None:
+    """memorability and threshold None: no policy judged this event (the reason says why)."""
     log.info("storage decision for %s (turn %s): %s, %s", user_id, affect.turn_id if affect else None,
              "stored" if stored else "not stored", reason)
     bus.publish(t.STORAGE_DECISION, StorageDecision(
-        user_id=user_id, stored=stored, memorability=round(float(memorability), 4), threshold=threshold,
+        user_id=user_id, stored=stored, threshold=threshold,
+        memorability=None if memorability is None else round(float(memorability), 4),
         reason=reason, scene_id=scene_id, turn_id=affect.turn_id if affect else None,
     ))
 
@@ -65,12 +67,12 @@ class NoVisualMemory:
         self.bus = bus
 
     def on_affect(self, affect: AffectState, now: float, view_user: str | None) -> None:
-        publish_decision(self.bus, affect, view_user, False, 0.0, 0.0, self.REASON)
+        publish_decision(self.bus, affect, view_user, False, None, None, self.REASON)
 
     def on_frame(self, view: View, now: float) -> None:
         pass
 
-    def store_first_meeting(self, user_id: str, user_name: str, view: View) -> None:
+    def store_first_meeting(self, user_id: str, user_name: str, view: View, turn_id: str | None = None) -> None:
         pass
 
 
@@ -115,16 +117,17 @@ class SelectiveMemory:
             return
         self._interval_check(view, now)
 
-    def store_first_meeting(self, user_id: str, user_name: str, view: View) -> None:
+    def store_first_meeting(self, user_id: str, user_name: str, view: View, turn_id: str | None = None) -> None:
         if any(m.scene_type == "first_meeting" for m in self.scenes.list(user_id)):
             log.info("%s already has a first_meeting scene; not storing another", user_id)
             return
-        self.recorder.store_first_meeting(user_id, user_name, view)
+        self.recorder.store_first_meeting(user_id, user_name, view, turn_id)
 
     # --- decisions ------------------------------------------------------------------------------
 
     def _expire(self, view: View, now: float) -> None:
-        wait = self.cfg.decision_wait_s
+        # without a camera nobody can come into view: waiting would only delay the decision
+        wait = self.cfg.decision_wait_s if view.camera_on else 0.0
         unknown_face = view.face_visible and view.user_id is None
         for ev in self._pending:
             ev.saw_unknown = ev.saw_unknown or unknown_face
@@ -134,8 +137,13 @@ class SelectiveMemory:
             if session is not None and not ev.saw_unknown:
                 self._decide(ev.affect, session, self._evaluate(ev.affect, session))
                 continue
-            reason = "unknown user" if ev.saw_unknown else f"user not in view within {wait:g} s"
-            publish_decision(self.bus, ev.affect, None, False, 0.0, self.threshold, reason)
+            if ev.saw_unknown:
+                reason = "unknown user"
+            elif not view.camera_on:
+                reason = "no camera view, and nobody known by name yet"
+            else:
+                reason = f"user not in view within {wait:g} s"
+            publish_decision(self.bus, ev.affect, None, False, None, None, reason)
 
     def _session_view(self, affect: AffectState) -> View | None:
         """A view without pixels for the person interaction is talking with, when that is a known user."""
@@ -166,11 +174,10 @@ class SelectiveMemory:
                                       has_scenes=bool(self.scenes.metadata_files(view.user_id)))
         else:
             verdict = intensity_verdict(affect, c.emotion_source, c.intensity_threshold)
-        if affect is not None and affect.suppress_storage and verdict.store:
+        if affect is not None and affect.suppress_storage:
+            why = f"suppressed ({affect.suppress_reason or 'interaction asked not to keep this turn'})"
+            verdict.reason = f"{why}; would have stored: {verdict.reason}" if verdict.store else f"{why}; {verdict.reason}"
             verdict.store = False
-            verdict.reason = f"suppressed (recall or closing turn); would have stored: {verdict.reason}"
-        elif affect is not None and affect.suppress_storage:
-            verdict.reason = f"suppressed (recall or closing turn); {verdict.reason}"
         self.last_decision_s = time.perf_counter() - started
         return verdict
 
@@ -207,13 +214,13 @@ class SelectiveMemory:
         events = list(self._pending)
         self._pending.clear()
         for ev in events[:-1]:
-            publish_decision(self.bus, ev.affect, uid, False, 0.0, self.threshold,
+            publish_decision(self.bus, ev.affect, uid, False, None, None,
                              "superseded by a newer affect event before the next check")
         current = events[-1].affect if events else None
         left = self._cooldown_until.get(uid, 0.0) - now
         if left > 0:
             if current is not None:
-                publish_decision(self.bus, current, uid, False, 0.0, self.threshold,
+                publish_decision(self.bus, current, uid, False, None, None,
                                  f"cooldown: {left:.1f} s until this user's next scene may be stored")
             return
         affect = current or self._latest

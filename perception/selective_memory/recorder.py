@@ -115,11 +115,11 @@ class SceneRecorder:
         ))
         return meta
 
-    def store_first_meeting(self, user_id: str, user_name: str, view: View) -> SceneMetadata:
+    def store_first_meeting(self, user_id: str, user_name: str, view: View, turn_id: str | None = None) -> SceneMetadata:
         """[P] store_first_meeting_scene: memorability 1.0, neutral, the canonical anchor as utterance."""
         return self.store(SceneRequest(
             user_id=user_id, user_name=user_name, rgb=view.rgb, scene_type="first_meeting", memorability=1.0,
             emotion_label="neutral", intensity=0.0, reason="first face registration",
             user_message=FIRST_MEETING_ANCHOR.format(user_name=user_name),
-            faces=view.faces, face_emotion=view.face_emotion,
+            faces=view.faces, face_emotion=view.face_emotion, turn_id=turn_id,
         ))

@@ -5,7 +5,8 @@
 Reads scripts/eval/profile_facts/self_descriptions.jsonl (written for this repo: one sentence, its
 split, and for current_position / current_company / location the accepted values or null). A field
 is right when the extractor's value equals one accepted value (case, articles and punctuation aside)
-or both are empty. Prints per extractor and split: field accuracy, sentences with all three fields
+or both are empty. `as_stored` is the whole offline path of a turn: the extraction, the fact-change
+classifier and the grounding of each value in the speaker's words (what the profile would hold). Prints per extractor and split: field accuracy, sentences with all three fields
 right, and milliseconds per sentence. --calibrate picks the parse reader's occupation threshold on
 the dev split only (the test split is never used for choosing) and prints it.
 """
@@ -56,6 +57,16 @@ def score(rows: list[dict], predict: Callable[[str], dict]) -> dict:
             "ms_per_sentence": 1000 * elapsed / max(1, len(rows)), "misses": misses}
 
 
+def stored_predict(text: str) -> dict:
+    """What a turn stores for a new person offline: the configured extraction (rules + parse reader),
+    the fact-change classifier, and the grounding of every value in the speaker's own words."""
+    from interaction.agents.memory_agents import decide_facts
+    from interaction.offline.extract import extract_profile
+
+    update, _, _ = decide_facts(text, extract_profile(text), {})
+    return update.model_dump()
+
+
 def rules_predict(text: str) -> dict:
     from interaction.offline.extract import extract_profile_rules
 
@@ -96,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.calibrate:
         reader.threshold = calibrate(reader, splits["dev"])
         print(f"occupation threshold chosen on dev: {reader.threshold:.3f}")
-    extractors = {"rules": rules_predict, "spacy_parse": reader.facts}
+    extractors = {"rules": rules_predict, "spacy_parse": reader.facts, "as_stored": stored_predict}
     results = {}
     for name, predict in extractors.items():
         for split, subset in splits.items():

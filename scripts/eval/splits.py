@@ -36,13 +36,20 @@ CATEGORIES = {
     "session_recall": "recall of what was said earlier in the same visit, and of untold things sharing its words",
     "forget_one": "forget one memory: the right one is named and only it goes; nothing to forget when none matches",
     "remember_nothing": "remember requests that name nothing (Nadine asks what) beside short real ones",
+    "confirm": "replies to forget me / forget one / is your name ...?: yes-like refusals, hedges, real yeses",
+    "self_facts": "facts only from self-descriptions, never from introductions, questions, plans, others",
+    "life_question": "plain questions about one's own life answered from what was told; unanswerable ones",
+    "forget_topic": "forget a memory named in other words (only it goes after a yes); never-told topics",
+    "worth_keeping": "moments worth keeping: feeling without emotion words, emotion words without feeling",
     "other": "scripts added later without a category prefix (e.g. by the helper building a change)",
 }
 # The categories written before the changes they judge (issues 12-14; the last three before the word
 # lists of same-visit recall, forget-one and empty remember requests gave way), by someone who does not
-# tune rules.
+# tune rules; the last five before the understanding of ordinary sentences (confirmations, facts, personal
+# questions, forget topics, what is worth keeping) was changed.
 HELD_OUT_CATEGORIES = ("untold", "paraphrase", "time_window", "remember", "impostor", "changing_facts", "about_me",
-                       "session_recall", "forget_one", "remember_nothing")
+                       "session_recall", "forget_one", "remember_nothing",
+                       "confirm", "self_facts", "life_question", "forget_topic", "worth_keeping")
 
 
 class Entry(BaseModel):

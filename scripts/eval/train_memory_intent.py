@@ -3,12 +3,9 @@
     python -m scripts.eval.train_memory_intent [--write]
 
 Data: interaction/memory_intent/utterances.tsv (intent, split, text); the split column is fixed
-(train / dev / test by a hash of the text, written once). Steps, all on the train split unless said:
-1. the lexical vocabulary: word uni/bigrams seen in at least two training utterances;
-2. L2-regularised multinomial logistic regression (lbfgs, deterministic) for each C and lexical weight
-   of a small grid; the pair with the lowest dev log-loss wins;
-3. a softmax temperature fitted on dev (minimum negative log-likelihood), so the probabilities are
-   calibrated; expected calibration error is reported before and after;
+(train / dev / test by a hash of the text, written once). Steps:
+1-3. vocabulary, logistic regression and softmax temperature, fitted as scripts/eval/linear_text.py
+   says (expected calibration error is reported before and after the temperature);
 4. each non-statement intent's minimum confidence: the smallest of 0.40, 0.45, ... 0.90 at which its
    dev precision is at least PRECISION_TARGET (forgetting asks most: it deletes); recall never below
    0.5 (when unsure between recall and statement, a statement: a wrong recall is worse);
@@ -21,14 +18,9 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import sys
-from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize_scalar
-from sklearn.feature_extraction.text import CountVectorizer
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import log_loss, precision_recall_fscore_support
+from sklearn.metrics import precision_recall_fscore_support
 
 from common.embedding.registry import offline_text_embedder
 from interaction.memory_intent.classifier import (
@@ -37,22 +29,14 @@ from interaction.memory_intent.classifier import (
     UTTERANCES,
     WEIGHTS,
     MemoryIntentClassifier,
-    lexical_tokens,
 )
+from scripts.eval.linear_text import Split, evaluate, fit
 
-C_GRID = (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
-LEXICAL_WEIGHTS = (0.0, 0.5, 1.0)
 CONFIDENCE_GRID = tuple(round(0.40 + 0.05 * i, 2) for i in range(11))
 PRECISION_TARGET = {"forget_one": 0.95, "forget_me": 0.95}  # wrong forgets cost most; others 0.90
 DEFAULT_PRECISION_TARGET = 0.90
 # a recall must be more likely than not: unsure between recall and statement, Nadine takes a statement
 LOWEST_CONFIDENCE = {"recall": 0.5}
-
-
-@dataclass
-class Split:
-    texts: list[str]
-    labels: np.ndarray  # class indices
 
 
 def load() -> dict[str, Split]:
@@ -65,25 +49,7 @@ def load() -> dict[str, Split]:
     return {s: Split(t, np.array(y)) for s, (t, y) in rows.items()}
 
 
-def ece(probs: np.ndarray, labels: np.ndarray, bins: int = 10) -> float:
-    """Expected calibration error of the top class (equal-width confidence bins)."""
-    conf, pred = probs.max(axis=1), probs.argmax(axis=1)
-    edges = np.linspace(0.0, 1.0, bins + 1)
-    total = 0.0
-    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
-        inside = (conf > lo) & (conf <= hi)
-        if inside.any():
-            total += inside.mean() * abs((pred[inside] == labels[inside]).mean() - conf[inside].mean())
-    return float(total)
-
-
-def softmax(logits: np.ndarray) -> np.ndarray:
-    z = logits - logits.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
-
-
-def report(name: str, predicted: np.ndarray, labels: np.ndarray) -> dict[str, dict[str, float]]:
+def report(predicted: np.ndarray, labels: np.ndarray) -> dict[str, dict[str, float]]:
     idx = list(range(len(MEMORY_INTENTS)))
     p, r, _, n = precision_recall_fscore_support(labels, predicted, labels=idx, zero_division=0)
     out = {c: {"precision": round(float(p[i]), 3), "recall": round(float(r[i]), 3), "n": int(n[i])}
@@ -98,37 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data = load()
     embedder = offline_text_embedder()
-    vectors = {s: embedder.embed(d.texts) for s, d in data.items()}
-    counter = CountVectorizer(analyzer=lexical_tokens, binary=True, min_df=2)
-    counter.fit(data["train"].texts)
-    vocabulary = sorted(counter.vocabulary_, key=counter.vocabulary_.get)
-
-    def lexical(texts: list[str]) -> np.ndarray:
-        m = counter.transform(texts).toarray().astype(np.float32)
-        return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
-
-    lex = {s: lexical(d.texts) for s, d in data.items()}
-    best = None
-    for weight in LEXICAL_WEIGHTS:
-        feats = {s: np.hstack([vectors[s], weight * lex[s]]) for s in data}
-        for c in C_GRID:
-            model = LogisticRegression(C=c, max_iter=5000, solver="lbfgs")
-            model.fit(feats["train"], data["train"].labels)
-            loss = log_loss(data["dev"].labels, model.predict_proba(feats["dev"]), labels=model.classes_)
-            print(f"lexical_weight={weight} C={c}: dev log-loss {loss:.4f}", file=sys.stderr)
-            if best is None or loss < best[0]:
-                best = (loss, weight, c, model, feats)
-    assert best is not None
-    _, weight, c, model, feats = best
-    dev_logits = feats["dev"] @ model.coef_.T + model.intercept_
-    fit = minimize_scalar(lambda t: log_loss(data["dev"].labels, softmax(dev_logits / t), labels=model.classes_),
-                          bounds=(0.05, 10.0), method="bounded")
-    temperature = float(fit.x)
-
-    def probs_of(split: str) -> np.ndarray:
-        return softmax((feats[split] @ model.coef_.T + model.intercept_) / temperature)
-
-    dev_probs = probs_of("dev")
+    fitted = fit(embedder, data, list(MEMORY_INTENTS))
+    weight, c, temperature = fitted.weights["lexical_weight"], fitted.weights["C"], fitted.weights["temperature"]
+    dev_probs = fitted.calibrated["dev"]
     min_confidence: dict[str, float] = {}
     for i, intent in enumerate(MEMORY_INTENTS):
         if intent == STATEMENT:
@@ -141,28 +79,9 @@ def main(argv: list[str] | None = None) -> int:
                 break
         else:
             min_confidence[intent] = CONFIDENCE_GRID[-1]
-    weights = {
-        "embedder": embedder.name, "classes": list(MEMORY_INTENTS), "vocabulary": vocabulary,
-        "lexical_weight": weight, "C": c, "temperature": round(temperature, 6),
-        "coef": np.round(model.coef_, 6).tolist(), "intercept": np.round(model.intercept_, 6).tolist(),
-        "min_confidence": min_confidence,
-    }
-    tmp = WEIGHTS.with_suffix(".candidate.json")
-    tmp.write_text(json.dumps(weights), encoding="utf-8")
-    try:
-        shipped = MemoryIntentClassifier(embedder, tmp)  # evaluate exactly what inference will run
-        results = {}
-        for split in ("dev", "test"):
-            probs = shipped.probabilities(data[split].texts)
-            predicted = np.array([MEMORY_INTENTS.index(shipped.decide(p)) for p in probs])
-            results[split] = report(split, predicted, data[split].labels)
-            results[split]["ece_uncalibrated"] = round(ece(softmax(feats[split] @ model.coef_.T + model.intercept_),
-                                                           data[split].labels), 3)
-            results[split]["ece_calibrated"] = round(ece(probs, data[split].labels), 3)
-        if args.write:
-            tmp.replace(WEIGHTS)
-    finally:
-        tmp.unlink(missing_ok=True)
+    results, _ = evaluate(WEIGHTS, {**fitted.weights, "min_confidence": min_confidence},
+                          lambda path: MemoryIntentClassifier(embedder, path), data, fitted, list(MEMORY_INTENTS),
+                          report, args.write)
     print(f"chosen: lexical_weight={weight} C={c} temperature={temperature:.3f} min_confidence={min_confidence}")
     print(f"{'intent':<12}{'dev P':>8}{'dev R':>8}{'dev n':>7}{'test P':>9}{'test R':>8}{'test n':>8}")
     for intent in MEMORY_INTENTS:

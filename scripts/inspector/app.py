@@ -7,8 +7,9 @@ a page of its own, then goes through scripts.memory's forget, the same as the CL
 forget topics so every running process confirms; with no broker the page says so and offers the
 disk-only path. New moments arrive live: MQTT scene_stored -> server-sent events (/events).
 
-Every id from a request is validated (common.store.ids, scene ids) and images are served only from
-the person's own scene and face folders.
+Every id from a request is validated (common.store: user and memory ids) and images are served only
+from the person's own scene and face folders. Every request must name this server as its Host, and a
+change (a POST) must come from one of its own pages with its form's token (scripts/inspector/guard.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -35,16 +37,19 @@ from starlette.templating import Jinja2Templates
 from common import topics as t
 from common.bus import Bus
 from common.config import NadineSettings
-from common.messages import ForgetMemory, SceneStored
+from common.messages import CameraStatus, ForgetMemory, SceneStored
 from common.store import DataLayout, InvalidUserId, ProfileStore, validate_user_id
 from common.store.faces import FaceStore
+from common.store.memory_ids import InvalidMemoryId, validate_memory_id
 from common.store.scenes import SCENE_ID_RE
 from scripts import inventory
 from scripts import memory as memory_cli
+from scripts.inspector.guard import TOKEN_FIELD, FormTokens, SameOriginGuard, form_action, served_hosts
 
 log = logging.getLogger("nadine.inspector")
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+TEMPLATES.env.filters["when"] = inventory.when
 TOKEN_COOKIE = "nadine_inspector"
 KINDS = {"moment": "moment", "explicit_memory": "explicit memory", "episode": "episode", "fact": "fact"}
 KEEPALIVE_S = 15.0
@@ -106,16 +111,37 @@ class Inspector:
         self.settings = settings
         self.layout = DataLayout(settings.common.data_dir)
         self.forget_timeout_s = forget_timeout_s
+        self.tokens = FormTokens()
         self.live = LiveMoments()
         self.bus: Bus | None = None
+        self.camera: CameraStatus | None = None  # perception's, from the bus (retained)
+        self.perception_online = False
 
     # --- the bus, for live moments ---------------------------------------------------------------
 
     def start_bus(self) -> None:
         self.bus = Bus("inspector", self.settings.common.mqtt, t.Topics(self.settings.common.topic_root))
         self.bus.subscribe(t.SCENE_STORED, self.live.publish)
+        self.bus.subscribe(t.status_spec("perception"), self._on_perception)
+        self.bus.subscribe(t.CAMERA_STATUS, self._on_camera)
         if not self.bus.start(wait_s=3.0):
             log.warning("no broker answers: live moments start when it does (the bus keeps retrying)")
+
+    def _on_perception(self, msg: Any) -> None:
+        self.perception_online = msg.value == "online"
+
+    def _on_camera(self, msg: CameraStatus) -> None:
+        self.camera = msg
+
+    def camera_line(self) -> str:
+        """Who can see what, as perception reports it on the bus."""
+        if self.bus is None:
+            return "camera: not known (the inspector runs without the bus)"
+        if not self.perception_online or self.camera is None:
+            return "camera: not known (perception is not running)"
+        if self.camera.ok:
+            return f"camera: on ({self.camera.source})"
+        return f"camera: off ({self.camera.source}: {self.camera.error or 'not delivering'}); identity is by name only"
 
     def stop_bus(self) -> None:
         if self.bus is not None:
@@ -136,11 +162,15 @@ class Inspector:
 
     def _memory(self, request: Request) -> tuple[str, str]:
         kind, memory_id = request.path_params["kind"], request.path_params["memory_id"]
-        if kind not in KINDS or not memory_id or len(memory_id) > 300:
-            raise HTTPException(404, "unknown kind of memory")
-        if kind == "moment" and not SCENE_ID_RE.match(memory_id):
-            raise HTTPException(404, "invalid scene id")
-        return kind, memory_id
+        try:
+            return kind, validate_memory_id(kind, memory_id)
+        except InvalidMemoryId as exc:
+            raise HTTPException(404, str(exc)) from exc
+
+    def _form(self, action_path: str, query: str = "") -> dict[str, str]:
+        """A form's action (URL-quoted) and the token the guard expects with it."""
+        return {"action": form_action(quote(action_path), query),
+                "token": self.tokens.token(form_action(action_path, query)), "field": TOKEN_FIELD}
 
     @staticmethod
     def _inside(path: Path, folder: Path) -> Path:
@@ -152,7 +182,8 @@ class Inspector:
     # --- pages ---------------------------------------------------------------------------------------
 
     async def people(self, request: Request) -> Response:
-        return TEMPLATES.TemplateResponse(request, "people.html", {"people": inventory.people(self.layout)})
+        return TEMPLATES.TemplateResponse(request, "people.html", {"people": inventory.people(self.layout),
+                                                                   "camera": self.camera_line()})
 
     async def person(self, request: Request) -> Response:
         user_id = self._known(self._user_id(request))
@@ -180,7 +211,7 @@ class Inspector:
         name = ProfileStore(self.layout).user_ids().get(user_id)
         return TEMPLATES.TemplateResponse(request, "confirm.html", {
             "user_id": user_id, "name": name, "kind": kind, "kind_label": KINDS.get(kind or ""),
-            "memory_id": memory_id, "action": request.url.path})
+            "memory_id": memory_id, "form": self._form(request.scope["path"])})
 
     async def forget(self, request: Request) -> Response:
         user_id = self._user_id(request)
@@ -193,12 +224,13 @@ class Inspector:
             request_msg = ForgetMemory(user_id=user_id, kind=kind, memory_id=memory_id)
             report, complete = await asyncio.to_thread(
                 memory_cli.forget_memory, self.settings, self.layout, request_msg, use_bus, self.forget_timeout_s)
-        no_broker = use_bus and not report["processes"]
+        no_broker = use_bus and not report["broker"]
         cli = f"python -m scripts.memory forget {user_id} --no-bus" if kind is None else \
             f"python -m scripts.memory forget-memory {user_id} {kind} '{memory_id}' --no-bus"
         return TEMPLATES.TemplateResponse(request, "forgotten.html", {
             "user_id": user_id, "kind_label": KINDS.get(kind or ""), "report": report, "complete": complete,
             "no_broker": no_broker, "cli": cli, "whole": kind is None,
+            "disk_only_form": self._form(request.scope["path"], "disk_only=1"),
             "report_json": json.dumps(report, indent=2)}, status_code=200 if complete else 503)
 
     async def events(self, request: Request) -> Response:
@@ -207,7 +239,8 @@ class Inspector:
 
 
 def create_app(settings: NadineSettings, token: str | None = None, with_bus: bool = True,
-               forget_timeout_s: float = 15.0) -> Starlette:
+               forget_timeout_s: float = 15.0, hosts: frozenset[str] = served_hosts("127.0.0.1", 8765)) -> Starlette:
+    """`hosts`: the Host values this server answers to (guard.served_hosts of its binding)."""
     inspector = Inspector(settings, forget_timeout_s)
     memory = "/people/{user_id}/memories/{kind}/{memory_id:path}"
     routes = [
@@ -231,6 +264,7 @@ def create_app(settings: NadineSettings, token: str | None = None, with_bus: boo
         finally:
             await asyncio.to_thread(inspector.stop_bus)
 
-    app = Starlette(routes=routes, middleware=[Middleware(TokenGate, token=token)], lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[
+        Middleware(SameOriginGuard, hosts=hosts, tokens=inspector.tokens), Middleware(TokenGate, token=token)])
     app.state.inspector = inspector
     return app

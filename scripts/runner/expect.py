@@ -214,9 +214,22 @@ def profile_lacks(profile: dict[str, Any] | None, unwanted: dict[str, Any]) -> b
     return True
 
 
+def memory_counts(person: Mapping[str, Any]) -> dict[str, int]:
+    """A person's memories by the kinds the `memories` key names, from scripts.inventory.person."""
+    counts = {"explicit": len(person.get("explicit_memories") or []), "moment": 0, "first_meeting": 0, "observation": 0}
+    for moment in person.get("moments") or []:
+        kind = moment.get("scene_type") or "moment"
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def memories_met(counts: Mapping[str, int] | None, wanted: Mapping[str, int]) -> bool:
+    return counts is not None and all(counts.get(kind, 0) == n for kind, n in wanted.items())
+
+
 def check(
     expect: Expect, result: TurnResult | None, scenes: list[SceneStored], profile: dict[str, Any] | None,
-    seen: SeenUsers | None = None, say: str = "",
+    seen: SeenUsers | None = None, say: str = "", counts: Mapping[str, int] | None = None,
 ) -> dict[str, bool]:
     """expect key -> met. A turn without a result meets nothing."""
     if result is None:
@@ -234,6 +247,8 @@ def check(
             out[key] = profile_matches(profile, expect.profile or {})
         elif key == "profile_lacks":
             out[key] = profile_lacks(profile, expect.profile_lacks or {})
+        elif key == "memories":
+            out[key] = memories_met(counts, expect.memories or {})
         elif key == "user_name":
             out[key] = user_name_met(expect.user_name, result.user_name)
     return dict(sorted(out.items()))

@@ -20,6 +20,7 @@ from typing import Any
 from common import topics as t
 from common.bus import Bus
 from common.clock import Clock
+from common.config import NadineSettings
 from common.messages import SceneStored, StorageDecision, TurnResult, UserDetected, UserInput
 from common.store import DataLayout
 from common.store.profiles import ProfileStore
@@ -119,13 +120,14 @@ Event = SessionStarted | PresenceSeen | TurnOutcome
 class ScriptPlayer:
     def __init__(
         self, bus: Bus, observer: Observer, camera: CameraFeeder, data_dir: Path,
-        no_face_timeout_s: float, alive: Callable[[], None], timeouts: Timeouts | None = None,
-        wait_for_speech: bool = False,
+        no_face_timeout_s: float, alive: Callable[[], None], settings: NadineSettings,
+        timeouts: Timeouts | None = None, wait_for_speech: bool = False,
     ) -> None:
         self.bus = bus
         self.observer = observer
         self.camera = camera
         self.layout = DataLayout(data_dir)
+        self.settings = settings
         self.clock = Clock(self.layout.runtime_dir)
         self.no_face_timeout_s = no_face_timeout_s
         self.alive = alive
@@ -243,15 +245,30 @@ class ScriptPlayer:
             log.warning("Nadine was still speaking %.0f s after the reply", self.timeouts.speech_s)
 
     def _check(self, expectation: Expect, outcome: TurnOutcome, seen: ex.SeenUsers) -> dict[str, bool]:
-        """Profile updates may land a moment after the reply: re-check those for a short while."""
+        """Profile updates and stored memories may land a moment after the reply: re-check those for a
+        short while."""
         deadline = time.monotonic() + self.timeouts.profile_s
         while True:
+            counts = self._memory_counts(outcome.result) if expectation.memories is not None else None
             checks = ex.check(expectation, outcome.result, outcome.scenes, self._profile(outcome.result),
-                              seen, outcome.spec.say)
-            settled = checks.get("profile", True) and checks.get("profile_lacks", True)
+                              seen, outcome.spec.say, counts)
+            settled = all(checks.get(key, True) for key in ("profile", "profile_lacks", "memories"))
             if settled or time.monotonic() > deadline:
                 return checks
             time.sleep(0.25)
+
+    def _memory_counts(self, result: TurnResult | None) -> dict[str, int] | None:
+        """What the person Nadine believes she talks to holds, read from the data root as the
+        inspector reads it."""
+        if result is None or not result.user_id:
+            return None
+        from scripts.inventory import person  # reads Chroma: only for scripts that count memories
+
+        try:
+            return ex.memory_counts(person(self.settings, self.layout, result.user_id))
+        except ValueError as exc:  # an invalid id must not be turned into a path
+            log.warning("turn result names an invalid user id: %s", exc)
+            return None
 
     def _profile(self, result: TurnResult | None) -> dict[str, Any] | None:
         if result is None or not result.user_id:

@@ -30,6 +30,8 @@ class _Strict(BaseModel):
 
 RecallOutcome = Literal["asserted", "offered", "abstained", "none"]
 MemoryIntent = Literal["recall", "remember", "forget_one", "forget_me", "statement"]
+# What the `memories` key counts: explicit memories and the scene types a person holds.
+MemoryKind = Literal["explicit", "moment", "first_meeting", "observation"]
 
 
 def _as_list(value: Any) -> Any:
@@ -53,8 +55,18 @@ class Expect(_Strict):
     same_user_as: int | None = Field(None, ge=1)
     new_user: bool | None = None
     profile_lacks: dict[str, Any] | None = None
+    # How many memories of each kind given the person holds after the turn (what a refused
+    # confirmation must leave and a confirmed forget must remove).
+    memories: dict[MemoryKind, int] | None = None
 
     _lists = field_validator("recall_outcome", "memory_intent", "reply_has", "reply_lacks", mode="before")(_as_list)
+
+    @field_validator("memories")
+    @classmethod
+    def _counts_not_negative(cls, value: dict[str, int] | None) -> dict[str, int] | None:
+        if value and any(n < 0 for n in value.values()):
+            raise ValueError("memories: counts are 0 or more")
+        return value
 
     def keys(self) -> list[str]:
         """The expectations actually given (scene_of: null and user_name: null are expectations too)."""

@@ -4,6 +4,7 @@ dev / test manifest covers each file with the split its seeded hash gives."""
 from pathlib import Path
 
 import pytest
+import yaml
 
 from scripts.eval.splits import (
     CATEGORIES,
@@ -24,7 +25,10 @@ FILES = sorted(SCRIPTS.glob("*.yaml"))
 def test_script_parses_and_starts_with_what_it_probes(shared_data, path: Path):
     script, cameras = load_script(path)
     assert script.name == path.stem
-    assert all(images for images in cameras), "every benchmark session shows someone"
+    # A chat without a camera is written out as `camera: []`, so a forgotten camera line still fails.
+    sessions = yaml.safe_load(path.read_text(encoding="utf-8"))["sessions"]
+    assert all(images or "camera" in raw for images, raw in zip(cameras, sessions, strict=True)), \
+        "every benchmark session shows someone, or says it is a chat without a camera (camera: [])"
     assert path.read_text(encoding="utf-8").startswith("# "), "a header comment says what the script probes"
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from common import topics as t
 from common.clock import Clock
-from common.config.perception_settings import CameraSettings, SelectiveMemorySettings
+from common.config.perception_settings import SelectiveMemorySettings
 from common.embedding import offline_text_embedder
-from common.messages import AffectState, RetrievedScene, StorageDecision, TurnResult
+from common.messages import AffectState, CameraStatus, RetrievedScene, StorageDecision, TurnResult
 from common.store import DataLayout, ProfileStore, SceneStore
 from common.store.forget import forget_user_files
 from interaction.chat import camera_line, memory_lines
@@ -106,7 +106,8 @@ def test_the_chat_says_what_memory_did_and_whether_a_camera_is_on(tmp_path):
     assert lines[0].startswith("  [recalled] moment scene_x (similarity 0.61 >= 0.26") and NEWS in lines[0]
     assert lines[1].startswith("  [not stored] suppressed")
     assert "perception not running" in memory_lines(result, None)[0]
-    off = camera_line(CameraSettings(source="7"), tmp_path)
+    # what perception reports on the bus (status/perception/camera), not a guess from the config
+    off = camera_line(CameraStatus(source="7", ok=False, error="no /dev/video7"), perception_online=True)
     assert off.startswith("camera: off") and "identity is by name only" in off
-    (tmp_path / "shots").mkdir()
-    assert camera_line(CameraSettings(source="shots"), tmp_path).startswith("camera: on")
+    assert camera_line(CameraStatus(source="watch:shots", ok=True), perception_online=True).startswith("camera: on")
+    assert "perception is not running" in camera_line(CameraStatus(source="0", ok=True), perception_online=False)

@@ -16,7 +16,7 @@ import pytest
 
 from interaction.memory_intent.classifier import UTTERANCES, default_classifier
 from interaction.memory_intent.phrasing import request_content, second_person
-from scripts.eval.train_memory_intent import ece
+from scripts.eval.linear_text import ece
 
 
 @pytest.fixture(scope="module")

@@ -72,3 +72,22 @@ def test_windows_never_reach_past_now() -> None:
     for question in ("earlier today", "this week", "this morning", "an hour ago"):
         window = parse_window(question, NOW)
         assert window is not None and window.end <= NOW and window.start < window.end, question
+
+
+@pytest.mark.parametrize("now", [datetime(2019, 7, 4, 23, 30), datetime(2031, 3, 12, 23, 0), datetime(2026, 11, 30, 23, 59)])
+@pytest.mark.parametrize("question", ["what did I tell you this morning?", "this afternoon I said something",
+                                      "remember what I said this evening?", "what did I mention tonight?",
+                                      "earlier today I told you"])
+def test_parts_of_today_fall_on_the_day_of_the_clock_given(now: datetime, question: str) -> None:
+    # parsedatetime parses "this <part of day>" against the machine's clock unless told otherwise; the
+    # window must follow the clock the question was asked on (the shared clock scripts move), on any date.
+    window = parse_window(question, now)
+    assert window is not None, question
+    today = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    assert today <= window.start < window.end <= now, (question, window)
+
+
+def test_this_morning_is_the_morning_of_the_clock_given_not_of_the_machine() -> None:
+    early = datetime(2030, 1, 15, 9, 30)
+    window = parse_window("what did I say this morning?", early)
+    assert window is not None and (window.start, window.end) == (datetime(2030, 1, 15), early)

@@ -176,3 +176,18 @@ def test_offline_reply_answers_profile_questions_worded_freely(question, expecte
                           current_position="data engineer", location="Zurich")
     reply = offline_reply(_inputs(text=question, is_recall=False, profile=profile))
     assert expected in reply
+
+
+def test_a_greeting_with_a_name_is_greeted_not_congratulated():
+    # "good morning" reads as mildly happy; a returning person saying hello is greeted, not told "that's wonderful"
+    reply = offline_reply(_inputs(text="Good morning Nadine, it's Dmitri.", intent="update_user_info", is_recall=False,
+                                  user_emotion=Emotion(label="happy", intensity=0.35)))
+    assert reply.startswith("Hello Maya") and "wonderful" not in reply
+
+
+def test_news_told_while_introducing_oneself_gets_an_answer():
+    text = "Hi, I'm Lena and I just got engaged, I'm so happy!"
+    u = understand(text)
+    reply = offline_reply(_inputs(text=text, intent=u.intent, is_recall=False, user_emotion=u.user_emotion,
+                                  identity_event="new", profile=UserProfile(user_id="261129_0002", user_name="Lena")))
+    assert reply.startswith("Nice to meet you, Lena!") and "happy for you" in reply

@@ -1,4 +1,5 @@
-"""The spoken forget flow's decisions (interaction/forget.py): ask first, forget only on a clear yes."""
+"""The spoken forget flow's decisions (interaction/forget.py): ask first, forget only on a clear yes,
+ask once more when the answer is unclear."""
 
 from __future__ import annotations
 
@@ -22,13 +23,32 @@ def test_request_then_yes_forgets_the_person_asked(request_text):
     assert done is not None and done.forget_user_id == MAYA and done.intent == "forget_confirmed"
 
 
-@pytest.mark.parametrize("answer,expected", [("No, keep them.", "forget_cancelled"), ("What's the weather?", None)])
-def test_anything_but_yes_keeps_everything(answer, expected):
+@pytest.mark.parametrize("answer", ["No, keep them.", "Absolutely not!", "Of course not.", "I'd rather you didn't."])
+def test_a_no_keeps_everything(answer):
     flow = ForgetConversation()
     flow.turn("forget me", MAYA, "Maya")
     outcome = flow.turn(answer, MAYA, "Maya")
-    assert (outcome.intent if outcome else None) == expected
+    assert outcome is not None and outcome.intent == "forget_cancelled" and outcome.forget_user_id is None
     assert flow.turn("yes", MAYA, "Maya") is None  # the question is gone
+
+
+def test_an_unclear_answer_is_asked_once_more_then_everything_is_kept():
+    flow = ForgetConversation()
+    flow.turn("forget me", MAYA, "Maya")
+    again = flow.turn("What's the weather?", MAYA, "Maya")
+    assert again is not None and again.intent == "forget_request" and again.forget_user_id is None
+    assert "yes or no" in again.reply
+    kept = flow.turn("Hmm, maybe.", MAYA, "Maya")
+    assert kept is not None and kept.intent == "forget_cancelled" and kept.forget_user_id is None
+    assert flow.turn("yes", MAYA, "Maya") is None
+
+
+def test_asked_again_a_clear_yes_forgets():
+    flow = ForgetConversation()
+    flow.turn("delete my data", MAYA, "Maya")
+    flow.turn("Hmm, maybe.", MAYA, "Maya")
+    done = flow.turn("Yes, go ahead.", MAYA, "Maya")
+    assert done is not None and done.forget_user_id == MAYA
 
 
 def test_a_yes_from_someone_else_forgets_nobody():

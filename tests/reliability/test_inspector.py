@@ -4,7 +4,9 @@ missing token), and forgetting one memory with no broker answering (disk path, s
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import socket
 from datetime import datetime
 
@@ -22,6 +24,14 @@ from tests.reliability.populate import plant_pair
 from tests.reliability.test_memory_cli import save_episodes
 
 EXPLICIT = "the spare key is under the blue flower pot"
+BASE = "http://127.0.0.1:8765"  # the default binding: the only Host and Origin the app accepts
+
+
+def post_form(client: TestClient, page, **headers: str):
+    """What a browser does on a page with one form: post it, with its token, from the page's origin."""
+    action = re.search(r'<form method="post" action="([^"]+)">', page.text).group(1)
+    token = re.search(r'name="form_token" value="([0-9a-f]+)"', page.text).group(1)
+    return client.post(html.unescape(action), data={"form_token": token}, headers={"Origin": BASE, **headers})
 
 
 def _closed_port() -> int:
@@ -67,7 +77,7 @@ def test_show_prints_everything_held_about_a_person(planted, capsys):
 
 def test_pages_show_people_and_refuse_bad_ids_and_paths(planted):
     layout, maya, bob, settings = planted
-    with TestClient(create_app(settings, with_bus=False)) as client:
+    with TestClient(create_app(settings, with_bus=False), base_url=BASE) as client:
         people = client.get("/").text
         assert "Maya" in people and "Bob" in people and f"/people/{maya.user_id}/face" in people
         page = client.get(f"/people/{maya.user_id}").text
@@ -86,7 +96,7 @@ def test_a_token_is_required_off_loopback(planted, capsys):
     _, maya, _, settings = planted
     assert inspector_main(["--host", "0.0.0.0", "--port", "1"]) == 2
     assert "token is required" in capsys.readouterr().err
-    with TestClient(create_app(settings, token="s3cret", with_bus=False)) as client:
+    with TestClient(create_app(settings, token="s3cret", with_bus=False), base_url=BASE) as client:
         assert client.get("/").status_code == 401
         assert client.get("/?token=wrong").status_code == 401
         assert client.get("/?token=s3cret").status_code == 200
@@ -96,14 +106,16 @@ def test_a_token_is_required_off_loopback(planted, capsys):
 def test_forget_one_memory_with_no_broker_says_so_and_erases_on_disk(planted):
     layout, maya, _, settings = planted
     scene = SceneStore(layout).list(maya.user_id)[-1]
-    with TestClient(create_app(settings, with_bus=False, forget_timeout_s=2.0)) as client:
+    with TestClient(create_app(settings, with_bus=False, forget_timeout_s=2.0), base_url=BASE) as client:
         confirm = client.get(f"/people/{maya.user_id}/memories/moment/{scene.scene_id}/forget")
         assert "Yes, forget" in confirm.text and not list(layout.root.rglob(f"{scene.scene_id}*")) == []
-        done = client.post(f"/people/{maya.user_id}/memories/moment/{scene.scene_id}/forget")
+        done = post_form(client, confirm)
         assert done.status_code == 200 and "No broker answered" in done.text
         assert "forget-memory" in done.text and list(layout.root.rglob(f"{scene.scene_id}*")) == []
-        client.post(f"/people/{maya.user_id}/memories/explicit_memory/explicit_1/forget")
-        client.post(f"/people/{maya.user_id}/memories/fact/location:Paris/forget")
+        disk_only = post_form(client, done)  # the page's "Erase on disk only now" form carries its own token
+        assert disk_only.status_code == 200 and "No broker answered" not in disk_only.text
+        for memory in ("explicit_memory/explicit_1", "fact/location:Paris"):
+            assert post_form(client, client.get(f"/people/{maya.user_id}/memories/{memory}/forget")).status_code == 200
         page = client.get(f"/people/{maya.user_id}").text
     assert EXPLICIT not in page and "Paris" not in page and "Lyon" in page
     assert not any(EXPLICIT.encode() in p.read_bytes() for p in layout.chroma_dir.rglob("*") if p.is_file())

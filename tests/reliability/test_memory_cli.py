@@ -19,7 +19,7 @@ from common.messages import ForgetUser, UserForgotten
 from common.store import DataLayout, ProfileStore
 from tests.reliability.populate import plant_pair
 from tests.reliability.traces import find_traces, vector_needles
-from tests.support import PROJECT_ROOT
+from tests.support import PROJECT_ROOT, Recorder
 
 pytest.importorskip("interaction.memory.episodic")
 
@@ -62,7 +62,7 @@ def test_list_and_show(planted):
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[1].split()[:4] == ["260101_0001", "Maya", "2", "1"]
-    shown = json.loads(cli("--data-dir", str(layout.root), "show", maya.user_id).stdout)
+    shown = json.loads(cli("--data-dir", str(layout.root), "show", maya.user_id, "--json").stdout)
     assert shown["user_name"] == "Maya" and shown["profile"]["hobbies"] == ["chess"]
     assert len(shown["scenes"]) == 2 and len(shown["faces"]) == 1
 
@@ -123,3 +123,33 @@ def test_forget_waits_for_every_online_process(planted, broker, root, bus_factor
     out = cli("--data-dir", str(layout.root), "forget", "260101_0002", "--yes", "--timeout", "2", env=env)
     assert out.returncode == 1 and json.loads(out.stdout)["missing"] == ["interaction"]
     assert silent.connected
+
+
+BAD_MEMORY_IDS = [
+    ("moment", "../../user_info"), ("moment", "scene_20260101_120000\n"), ("fact", "passwords:x"),
+    ("fact", "hobbies:"), ("fact", "hobbies"), ("episode", "a\x1bb"), ("explicit_memory", "x" * 301),
+]
+
+
+def test_bad_memory_ids_are_refused_before_the_bus(planted, broker, root, bus_factory):
+    from common.store.memory_ids import InvalidMemoryId, validate_memory_id
+
+    layout, maya, _ = planted
+    watcher = bus_factory("watcher")
+    sent = Recorder(watcher, t.FORGET_MEMORY)
+    env = dict(os.environ, NADINE_MQTT_HOST=broker.host, NADINE_MQTT_PORT=str(broker.port),
+               NADINE_MQTT_FALLBACK_HOST="", NADINE_TOPIC_ROOT=root)
+    for kind, memory_id in BAD_MEMORY_IDS:
+        with pytest.raises(InvalidMemoryId):
+            validate_memory_id(kind, memory_id)
+        out = cli("--data-dir", str(layout.root), "forget-memory", maya.user_id, kind, memory_id, env=env)
+        assert out.returncode == 2 and "invalid" in out.stderr, (kind, memory_id, out.stderr)
+    assert watcher.sync(10) and sent.messages == []  # whatever the broker had for us has arrived: nothing
+
+
+def test_good_memory_ids_pass():
+    from common.store.memory_ids import validate_memory_id
+
+    for kind, memory_id in (("moment", "scene_20260101_120000_a1b2c3"), ("fact", "location:New York"),
+                            ("episode", "session 2026-01-01 12:00"), ("explicit_memory", "explicit_1")):
+        assert validate_memory_id(kind, memory_id) == memory_id

@@ -37,6 +37,7 @@ def test_demo_runs_to_completion_and_recalls_the_stored_moment(tmp_path):
     assert recall["retrieved"]["scene_id"] == moment["stored"]["scene_id"]
     assert recall["retrieved"]["injected"] is True
     assert all(t["user_name"] == "Eileen" for t in turns if t["session"] == 2)
-    assert "=== Session 2, 48 hours later" in out.stdout and "[memory] recalled moment scene" in out.stdout
-    assert "[memory] stored moment scene" in out.stdout
+    # the same notes as the chat's (common/turn_notes.py)
+    assert "=== Session 2, 48 hours later" in out.stdout and "[recalled] moment scene" in out.stdout
+    assert "[stored] scene" in out.stdout
     print(f"demo took {took:.1f} s")

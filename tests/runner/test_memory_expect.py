@@ -126,3 +126,25 @@ def test_same_user_as_must_name_an_earlier_session(tmp_path):
     path.write_text(yaml.safe_dump({"sessions": [{"turns": [{"say": "hi", "expect": {"same_user_as": 1}}]}]}))
     with pytest.raises(ScriptError, match="earlier session"):
         load_script(path)
+
+
+def test_memories_counts_each_kind_the_inventory_lists():
+    from scripts.runner.expect import memory_counts
+
+    person = {"explicit_memories": [{"id": "e1"}, {"id": "e2"}],
+              "moments": [{"scene_type": "moment"}, {"scene_type": None}, {"scene_type": "first_meeting"}]}
+    assert memory_counts(person) == {"explicit": 2, "moment": 2, "first_meeting": 1, "observation": 0}
+    counts = memory_counts(person)
+    assert check(Expect.model_validate({"memories": {"explicit": 2, "first_meeting": 1}}), result(), [], None,
+                 SEEN, "x", counts) == {"memories": True}
+    # a memory too many (a refused forget that deleted nothing is met; one that was deleted is not)
+    assert check(Expect.model_validate({"memories": {"moment": 1}}), result(), [], None, SEEN, "x", counts) == {
+        "memories": False}
+    assert check(Expect.model_validate({"memories": {"moment": 2}}), result(), [], None, SEEN, "x", None) == {
+        "memories": False}
+
+
+@pytest.mark.parametrize("bad", [{"memories": {"explicit": -1}}, {"memories": {"episode": 1}}])
+def test_memories_refuses_unknown_kinds_and_negative_counts(bad):
+    with pytest.raises(ValueError):
+        Expect.model_validate(bad)

@@ -72,6 +72,8 @@ class RecallDecision:
     chosen: list[Judged] = field(default_factory=list)  # asserted: up to top_k; offered: the one asked about
     considered: list[Judged] = field(default_factory=list)  # everything the verifier read, best first
     window: Window | None = None
+    decided_by: str | None = None  # "probability" or "memorable" (RecallReport.decided_by)
+    bounds: tuple[float, float] | None = None  # (assert_above, abstain_below) when by probability
 
     @property
     def named(self) -> Judged | None:
@@ -85,7 +87,9 @@ class RecallDecision:
             window_start=self.window.start.isoformat() if self.window else None,
             window_end=self.window.end.isoformat() if self.window else None,
             window_expression=(self.window.expression or None) if self.window else None,
-            verifier_score=None if best is None else round(best, 3),
+            verifier_score=None if best is None else round(best, 3), decided_by=self.decided_by,  # type: ignore[arg-type]
+            p_told=round(self.considered[0].probability, 4) if self.considered and self.bounds else None,
+            assert_above=self.bounds[0] if self.bounds else None, abstain_below=self.bounds[1] if self.bounds else None,
         )
 
 
@@ -135,12 +139,10 @@ class RetrievalCore:
         self.judge(query, shortlist)
         shortlist.sort(key=lambda j: -j.probability)
         best = decision.outcome(self.calibration, shortlist[0].probability)
-        if best == "asserted":
-            chosen = [j for j in shortlist if j.probability >= self.calibration.assert_above][: self.settings.top_k]
-            return RecallDecision("asserted", chosen, shortlist, window)
-        if best == "offered":
-            return RecallDecision("offered", shortlist[:1], shortlist, window)
-        return RecallDecision("abstained", [], shortlist, window)
+        chosen = ([j for j in shortlist if j.probability >= self.calibration.assert_above][: self.settings.top_k]
+                  if best == "asserted" else shortlist[:1] if best == "offered" else [])
+        return RecallDecision(best, chosen, shortlist, window, "probability",
+                              (self.calibration.assert_above, self.calibration.abstain_below))
 
     def _memorable(self, query: str, now: datetime, live: list[tuple[CandidatePool, np.ndarray]],
                    window: Window | None) -> RecallDecision:
@@ -154,7 +156,7 @@ class RetrievalCore:
         if memorable is None:
             return RecallDecision("abstained", window=window)
         self.judge(query, [memorable])
-        return RecallDecision("asserted", [memorable], [memorable], window)
+        return RecallDecision("asserted", [memorable], [memorable], window, "memorable")
 
     def judge(self, query: str, judged: list[Judged]) -> None:
         """Verifier scores and the calibrated probability, in place."""

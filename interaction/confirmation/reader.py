@@ -1,0 +1,110 @@
+"""What a person's reply to a yes / no question says: yes, no, or unclear.
+
+Every confirmation reads its answer here ("Do you want me to forget ...?", "is your name ...?"). With a
+model configured for the confirmation_reader agent, the model is asked for one of the three (a JSON
+enum, inside the turn's understanding budget); otherwise, or when it gives nothing usable, the
+offline reader decides: a calibrated linear text model (interaction/linear_text.py) trained by
+scripts/eval/train_confirmation.py on replies.tsv. Its "yes" needs P(yes) >= yes_above, the threshold
+the training script chose on the dev split so that at most 1 % of no / unclear dev replies read as
+yes; anything but a confident yes is not a yes. Below it, the likelier of no and unclear.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from common.embedding.base import TextEmbedder
+from common.vision.base import BackendUnavailable
+from interaction.linear_text import LinearTextModel
+
+if TYPE_CHECKING:
+    from interaction.agents.context import AgentDeps
+
+log = logging.getLogger("nadine.interaction.confirmation")
+
+HERE = Path(__file__).parent
+WEIGHTS = HERE / "weights.json"
+REPLIES = HERE / "replies.tsv"
+Answer = Literal["yes", "no", "unclear"]
+ANSWERS: tuple[Answer, ...] = ("yes", "no", "unclear")
+AGENT = "confirmation_reader"
+# A reply's split follows its paraphrase group, so near-copies of one reply never straddle splits.
+SPLIT_SEED = "nadine-confirmation-replies-1"
+
+SYSTEM = (
+    "You read a person's reply to a yes/no question a robot asked them. Say whether the reply, taken as "
+    "a whole, clearly answers yes, clearly answers no, or is unclear. Negations, refusals and corrections "
+    "count: 'absolutely not' and 'yes - no, wait' are no; a hedge ('maybe', 'I guess'), a question back or "
+    "an unrelated sentence is unclear. Answer with only a JSON object: {\"answer\": \"yes\" | \"no\" | \"unclear\"}."
+)
+
+
+def split_of(group: str, seed: str = SPLIT_SEED) -> Literal["train", "dev", "test"]:
+    """sha256 of "<seed>:<group>" as an integer, mod 10: 0-5 train, 6-7 dev, 8-9 test."""
+    bucket = int(hashlib.sha256(f"{seed}:{group}".encode()).hexdigest(), 16) % 10
+    return "train" if bucket < 6 else "dev" if bucket < 8 else "test"
+
+
+class ReplyReading(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    answer: Answer
+
+
+class ConfirmationReader:
+    def __init__(self, embedder: TextEmbedder, weights: Path = WEIGHTS) -> None:
+        data = json.loads(weights.read_text(encoding="utf-8"))
+        self._model = LinearTextModel(embedder, data, "confirmation", "run python -m scripts.eval.train_confirmation")
+        if tuple(self._model.classes) != ANSWERS:
+            raise ValueError(f"confirmation weights have classes {self._model.classes}, expected {list(ANSWERS)}")
+        self.yes_above = float(data["yes_above"])
+
+    def probabilities(self, texts: list[str]) -> np.ndarray:
+        """(len(texts), 3) calibrated probabilities of yes, no, unclear."""
+        return self._model.probabilities(texts)
+
+    def decide(self, probs: np.ndarray) -> Answer:
+        if probs[0] >= self.yes_above:
+            return "yes"
+        return "no" if probs[1] >= probs[2] else "unclear"
+
+    def read(self, text: str) -> Answer:
+        return self.decide(self.probabilities([text])[0]) if text.strip() else "unclear"
+
+
+@functools.cache
+def default_reader() -> ConfirmationReader | None:
+    """The shipped reader on the offline embedder, loaded once per process; None (one log line) when it
+    cannot load: every reply is then unclear, so nothing is ever deleted or linked on a guess."""
+    from common.embedding.registry import offline_text_embedder
+
+    try:
+        return ConfirmationReader(offline_text_embedder())
+    except (BackendUnavailable, OSError, KeyError, ValueError) as exc:
+        log.error("confirmation reader unavailable (%s); every answer to a yes/no question reads as unclear", exc)
+        return None
+
+
+def read_offline(reply: str) -> Answer:
+    reader = default_reader()
+    return reader.read(reply) if reader is not None else "unclear"
+
+
+def read_reply(deps: AgentDeps | None, question: str, reply: str) -> Answer:
+    """The answer `reply` gives to `question`: the model's reading when one is configured and answers,
+    else the offline reader's."""
+    if deps is not None and reply.strip():
+        reading = deps.ask_json(AGENT, [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": f"Question: {question}\nReply: {reply}"},
+        ], ReplyReading)
+        if reading is not None:
+            return reading.answer
+    return read_offline(reply)

@@ -1,0 +1,82 @@
+"""A calibrated linear classifier of one sentence, with weights shipped as JSON.
+
+Multinomial logistic regression over the offline MiniLM sentence vector, optionally the vectors of its
+first and last clause (where a correction such as "yes - no, wait" turns), plus binary word uni/bigram
+features (L2-normalised, scaled by a fitted lexical weight), its softmax temperature fitted on a dev
+split so the probabilities are calibrated. Inference is one embedding and one matrix product in numpy.
+The memory-intent classifier and the confirmation reader are both this model, each trained on its own
+labelled sentences by a script under scripts/eval/ (scripts/eval/linear_text.py fits it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from common.embedding.base import TextEmbedder
+from common.vision.base import BackendUnavailable
+
+_TOKEN = re.compile(r"[a-z0-9']+")
+# a clause ends at a comma, semicolon, colon, ! or ?, an ellipsis, a sentence's full stop or a spaced dash
+_CLAUSE_END = re.compile(r"\s*(?:[,;:!?]|\.\.\.|…|\.\s|\s[-–—]\s)\s*")
+
+
+def lexical_tokens(text: str) -> list[str]:
+    """Lower-cased words and adjacent word pairs; the same function builds the training vocabulary."""
+    words = _TOKEN.findall(text.lower().replace("\u2019", "'"))
+    return words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+
+
+def first_and_last_clause(text: str) -> tuple[str, str]:
+    parts = [p for p in _CLAUSE_END.split(text.strip()) if p.strip(" .")]
+    return (parts[0], parts[-1]) if parts else (text, text)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def sentence_vectors(embedder: TextEmbedder, texts: list[str], clauses: bool) -> np.ndarray:
+    """Each text's vector, followed with `clauses` by its first and its last clause's (one model run)."""
+    if not clauses:
+        return embedder.embed(texts)
+    ends = [first_and_last_clause(t) for t in texts]
+    vectors = embedder.embed([*texts, *(f for f, _ in ends), *(last for _, last in ends)])
+    n = len(texts)
+    return np.hstack([vectors[:n], vectors[n:2 * n], vectors[2 * n:]])
+
+
+class LinearTextModel:
+    """The model stored in `data` (the weights JSON): "embedder", "classes", "vocabulary",
+    "lexical_weight", "coef", "intercept", "temperature", and "clause_vectors" (absent = false). `component` and `retrain` name the model
+    and its training command when the weights belong to another embedder."""
+
+    def __init__(self, embedder: TextEmbedder, data: dict[str, Any], component: str, retrain: str) -> None:
+        if data["embedder"] != embedder.name:
+            raise BackendUnavailable(component, f"weights were trained on {data['embedder']}, not {embedder.name}",
+                                     retrain)
+        self._embedder = embedder
+        self.classes: list[str] = data["classes"]
+        self._vocab: dict[str, int] = {w: i for i, w in enumerate(data["vocabulary"])}
+        self._lexical_weight = float(data["lexical_weight"])
+        self._coef = np.asarray(data["coef"], dtype=np.float32)
+        self._intercept = np.asarray(data["intercept"], dtype=np.float32)
+        self._temperature = float(data["temperature"])
+        self._clauses = bool(data.get("clause_vectors", False))
+
+    def features(self, texts: list[str]) -> np.ndarray:
+        lexical = np.zeros((len(texts), len(self._vocab)), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for token in lexical_tokens(text):
+                if token in self._vocab:
+                    lexical[row, self._vocab[token]] = 1.0
+        norms = np.maximum(np.linalg.norm(lexical, axis=1, keepdims=True), 1e-12)
+        return np.hstack([sentence_vectors(self._embedder, texts, self._clauses), self._lexical_weight * lexical / norms])
+
+    def probabilities(self, texts: list[str]) -> np.ndarray:
+        """(len(texts), len(classes)) calibrated class probabilities."""
+        return softmax((self.features(texts) @ self._coef.T + self._intercept) / self._temperature)

@@ -1,0 +1,249 @@
+"""Where a proposed profile fact was said: the words of the utterance that hold its value, in a clause
+the speaker is the subject of.
+
+Whatever proposes a fact (the rules and the spaCy reader of extract.py, the fact-change classifier, a
+model's memory update) hands its value here, and a value this module cannot point to is not stored:
+- the value's words must occur in the utterance (a model's "Prague University" nobody said does not);
+- in a sentence that is not a question ("What did I tell you about my paper?" states nothing);
+- in a clause whose subject is the speaker, read off spaCy's dependency parse: a first-person subject
+  ("I", "we", "my wife and I"), or something of the speaker's that is the field's own notion rather
+  than another person ("my job is ...", "my hobbies are ..."; "my sister lives in Madrid" is her life,
+  not theirs): the possessed noun's MiniLM similarity to the field's notion against that of a person
+  the speaker knows (on 24 people and 33 field nouns written for this check, 12 of 120 person-field
+  pairs read as the field, none of the field nouns as a person);
+- a new value not negated nor wished ("I don't work at Google", "I'd love to live in Rome");
+- never the speaker's own name ("Hello! My name is Eileen" names nobody's hobby);
+- in words whose kind fits the field, by the preposition that governs them and spaCy's entity labels:
+  a place ("in Munich", "to Bergen") is not an employer, an employer ("at Prague University") not a
+  home, a job is no place nor person ("as a nurse", not "in Sydney"), and the town someone moved away
+  from ("from Oslo") not where they live now;
+- and one stretch of words is one fact: "Munich" in "a robotics engineer in Munich" is the location,
+  so it is not also the company.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from cachetools import LRUCache
+
+from interaction import cues
+from interaction.profiles import MemoryUpdate
+
+log = logging.getLogger("nadine.interaction.grounding")
+
+# a possessed subject ("my N is ...") nearer the field's notion than PERSON_NOTION is the speaker's own
+PERSON_NOTION = "family member or friend"
+FIELD_NOTIONS = {
+    "current_company": "my employer, the company I work for", "current_position": "my job, my profession",
+    "location": "my home, the town I live in", "hobbies": "my hobby, my pastime", "interests": "my interest, my passion",
+}
+
+_SUBJECTS = {"nsubj", "nsubjpass"}
+_PLACE_ENTS = {"GPE", "LOC"}
+_EMPLOYER_PREPS = {"at", "for", "with", "by"}
+_WORD = re.compile(r"\w+")
+_PLACE_PREPS = {"in", "to", "from", "into", "near"}
+
+
+@dataclass(frozen=True)
+class Proposal:
+    field: str
+    value: str
+    new: bool = True  # a value that becomes true (set / supersede); False: one that ends (close)
+
+
+@dataclass(frozen=True)
+class Grounded:
+    field: str
+    value: str
+    start: int  # the character span of the value in the utterance
+    end: int
+    said: str  # the value as the person said it, with their article ("a nurse")
+
+
+def first_person(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    return "1" in tok.morph.get("Person")
+
+
+def _value_pattern(value: str) -> re.Pattern | None:
+    words = _WORD.findall(value)
+    if not words:
+        return None
+    return re.compile(r"(?<!\w)" + r"\W*".join(re.escape(w) for w in words) + r"(?!\w)", re.IGNORECASE)
+
+
+def _words(text: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(text)]
+
+
+def is_name(value: str, names: Iterable[str | None]) -> bool:
+    """The value is (part of) one of the speaker's names."""
+    words = set(_words(value))
+    return bool(words) and any(words <= set(_words(n)) for n in names if n)
+
+
+class FactGrounding:
+    def __init__(self, nlp, embed: Callable[[list[str]], np.ndarray]) -> None:  # noqa: ANN001
+        self.nlp = nlp
+        self.embed = embed
+        fields = list(FIELD_NOTIONS)
+        vectors = embed([PERSON_NOTION, *(FIELD_NOTIONS[f] for f in fields)])
+        self._towards = {f: vectors[i + 1] - vectors[0] for i, f in enumerate(fields)}
+        self._docs: LRUCache[str, object] = LRUCache(32)
+        self._own: LRUCache[tuple[str, str], bool] = LRUCache(256)
+        self._lock = threading.Lock()
+
+    def doc(self, text: str):  # noqa: ANN201 - a spaCy Doc, parsed once per text
+        with self._lock:
+            doc = self._docs.get(text)
+        if doc is None:
+            doc = self.nlp(text)
+            with self._lock:
+                self._docs[text] = doc
+        return doc
+
+    def is_own(self, noun: str, field: str) -> bool:
+        """"my <noun>" names the speaker's own `field` (their job, home, hobby), not a person they know."""
+        key = (noun.casefold(), field)
+        with self._lock:
+            known = self._own.get(key)
+        if known is None:
+            known = field in self._towards and float(self.embed([noun])[0] @ self._towards[field]) > 0.0
+            with self._lock:
+                self._own[key] = known
+        return known
+
+    def ground(self, text: str, proposals: list[Proposal], names: Iterable[str | None] = (),
+               taken: Iterable[Grounded] = ()) -> list[Grounded | None]:
+        """For each proposal (in order), where the speaker said it, or None; a stretch of words
+        already grounded for one field (here or in `taken`) grounds no other."""
+        names = list(names)
+        doc = self.doc(text)
+        taken = [(g.start, g.end, g.field) for g in taken]
+        out: list[Grounded | None] = []
+        for p in proposals:
+            found = None if is_name(p.value, names) else self._find(doc, text, p, taken)
+            if found is not None:
+                taken.append((found.start, found.end, found.field))
+            out.append(found)
+        return out
+
+    def _find(self, doc, text: str, p: Proposal, taken: list[tuple[int, int, str]]) -> Grounded | None:  # noqa: ANN001
+        pattern = _value_pattern(p.value)
+        if pattern is None:
+            return None
+        for match in pattern.finditer(text):
+            if any(a < match.end() and match.start() < b and f != p.field for a, b, f in taken):
+                continue
+            span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
+            if span is None or cues.is_question(span.sent.text):
+                continue
+            if self._speakers(span.root, p) and _fits(p.field, span, p.new):
+                before = doc[span.start - 1] if span.start else None
+                article = before is not None and before.morph.get("PronType") == ["Art"]
+                said = f"{before.lower_} {p.value}" if article else p.value
+                return Grounded(p.field, p.value, match.start(), match.end(), said)
+        return None
+
+    def _speakers(self, tok, p: Proposal) -> bool:  # noqa: ANN001
+        """The nearest clause above `tok` that has a subject has the speaker for it (a relative clause
+        on something the speaker is passes up to it); a new value's clause is not negated or modal."""
+        node = tok
+        while True:
+            subject = next((c for c in node.children if c.dep_ in _SUBJECTS), None)
+            if subject is not None and subject.i != tok.i and not subject.tag_.startswith("W"):
+                if p.new and any(c.dep_ == "neg" or c.tag_ == "MD" for c in node.children):
+                    return False
+                return self._is_speaker(subject, p.field)
+            if node.head.i == node.i:
+                # a clause without a subject ("Moved to Lyon last month."): only the speaker is meant,
+                # unless it is an order to someone else
+                return node.tag_ != "VB"
+            node = node.head
+
+    def _is_speaker(self, subject, field: str) -> bool:  # noqa: ANN001
+        if first_person(subject) or any(c.dep_ == "conj" and first_person(c) for c in subject.children):
+            return True
+        owner = next((c for c in subject.children if c.dep_ == "poss"), None)
+        return owner is not None and first_person(owner) and self.is_own(subject.lemma_, field)
+
+
+def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
+    """The governing preposition fits the field, and the entity labels where it says nothing. The small
+    tagger's labels err every way ("joined Spotify" a place, "to Lyon" an organisation, "for Pfizer" a
+    person), so a place after "in" / "to" is a home and never an employer, an employer after "at" /
+    "for" no home unless tagged a place, and a label decides only a value without a preposition."""
+    root = span.root
+    labels = {t.ent_type_ for t in span if t.ent_type_}
+    prep = root.head.lower_ if root.dep_ == "pobj" else None
+    if field == "current_company":
+        if prep is None:
+            return "PERSON" not in labels
+        return prep in _EMPLOYER_PREPS
+    if field == "location":
+        if prep is None:
+            return not labels & {"PERSON", "ORG"}
+        if prep == "from":
+            return not new  # where they came from is not where they live now
+        return prep in _PLACE_PREPS or (prep in _EMPLOYER_PREPS and bool(labels & _PLACE_ENTS))
+    if field == "current_position":
+        return prep in (None, "as") and not labels & {"PERSON", *_PLACE_ENTS}
+    return True
+
+
+@functools.cache
+def default_grounding() -> FactGrounding | None:
+    """The parser and the offline text embedder, or None when either cannot load (the caller then
+    keeps only values that occur in the utterance's statements)."""
+    from common.embedding.registry import offline_text_embedder
+    from common.vision.base import BackendUnavailable
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return FactGrounding(load_parser(), offline_text_embedder().embed)
+    except (ParserUnavailable, BackendUnavailable):
+        return None
+
+
+def ground(text: str, proposals: list[Proposal], names: Iterable[str | None] = (),
+           taken: Iterable[Grounded] = ()) -> list[Grounded | None]:
+    grounding = default_grounding()
+    if grounding is not None:
+        return grounding.ground(text, proposals, names, taken)
+    names = list(names)
+    statements, at = [], 0
+    for sentence in cues.sentences(text):
+        at = text.find(sentence, at)
+        if not cues.is_question(sentence):
+            statements.append((at, sentence))
+    out: list[Grounded | None] = []
+    for p in proposals:  # without the parser: the value said in a statement, and not the name
+        pattern = _value_pattern(p.value)
+        found = None if pattern is None or is_name(p.value, names) else next(
+            ((at, m) for at, sentence in statements if (m := pattern.search(sentence))), None)
+        out.append(None if found is None else Grounded(
+            p.field, p.value, found[0] + found[1].start(), found[0] + found[1].end(), p.value))
+    return out
+
+
+def grounded_update(text: str, update: MemoryUpdate, names: Iterable[str | None] = ()
+                    ) -> tuple[MemoryUpdate, list[Grounded]]:
+    """The extraction's facts that the speaker said about themselves, and where each was said."""
+    facts = update.facts()
+    proposals = [Proposal(k, v) for k, values in facts.items() for v in (values if isinstance(values, list) else [values])]
+    found = ground(text, proposals, names)
+    kept = [g for g in found if g is not None]
+    data = {**update.model_dump(), **{k: [] if isinstance(v, list) else None for k, v in facts.items()}}
+    for g in kept:
+        data[g.field] = [*data[g.field], g.value] if isinstance(data[g.field], list) else data[g.field] or g.value
+    for p, g in zip(proposals, found, strict=True):
+        if g is None:
+            log.info("not stored: %s %r is not said by the speaker about themselves", p.field, p.value)
+    return MemoryUpdate.model_validate(data), kept

@@ -1,0 +1,59 @@
+"""Questions about the person's own life ("when does my passport expire?", "what's the gate code at my
+building?"), answered from memory when memory holds the answer, whether or not they are phrased as a
+recall ("what did I tell you about ...").
+
+Such a question is one whose subject or possessor is the speaker in spaCy's parse ("my X", "I ...");
+it goes to the retrieval core before the search and knowledge steps, over the person's explicit
+memories, remembered moments and this conversation's statements (LocalMemoryServices.about, the same
+decision as a recall and a forget request). When the core names one, the turn becomes a recall of it;
+when memory has nothing close, the question is answered as any other.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from common.messages import RecallReport
+from interaction import cues
+from interaction.agents.context import AgentDeps
+from interaction.memory_requests import said_earlier
+from interaction.offline.grounding import first_person
+from interaction.profiles import Identity
+
+log = logging.getLogger("nadine.interaction.own_life")
+
+REMEMBERED = frozenset({"explicit_memory", "moment"})  # besides what was said in this conversation
+_SPEAKER_DEPS = {"nsubj", "nsubjpass", "poss"}
+
+
+def asks_about_own_life(text: str) -> bool:
+    """A question sentence whose subject or a possessor in it is the speaker; without the parser, no
+    question is read as one."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    questions = [s for s in cues.sentences(text) if cues.is_question(s) and not cues.is_about_nadine(s)]
+    if not questions:
+        return False
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return False
+    return any(tok.dep_ in _SPEAKER_DEPS and first_person(tok) for doc in nlp.pipe(questions) for tok in doc)
+
+
+def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
+    """The retrieval core's decision about a question on the person's own life, when it names a memory
+    (asserted, or offered to be asked about); None otherwise, and when the turn's input pinned
+    whether it is a recall (scripts test memory apart from understanding)."""
+    identity: Identity = state["identity"]
+    if (deps.services is None or not deps.settings.interaction.enable_memory_agents or not identity.known
+            or state.get("is_recall") or (state.get("pins") or {}).get("is_recall") is not None
+            or not asks_about_own_life(state["text"])):
+        return None
+    try:
+        decided = deps.services.about(identity.user_id or "", state["text"], said_earlier(state.get("transcript") or []),
+                                      REMEMBERED)
+    except Exception:  # memory trouble must not cost the reply
+        log.exception("own-life lookup failed for %s; answering without memories", identity.user_id)
+        return None
+    return decided.report() if decided is not None and decided.named is not None else None

@@ -1,0 +1,118 @@
+"""Fitting interaction/linear_text.py's model, deterministically (the memory-intent classifier and the
+confirmation reader are trained with it). All on the train split unless said:
+1. the lexical vocabulary: word uni/bigrams seen in at least two training sentences;
+2. L2-regularised multinomial logistic regression (lbfgs, deterministic) for each C, lexical weight
+   and (when the caller offers both) with or without clause vectors; the lowest dev log-loss wins;
+3. a softmax temperature fitted on dev (minimum negative log-likelihood), so the probabilities are
+   calibrated. The test split is never used to choose anything.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import log_loss
+
+from common.embedding.base import TextEmbedder
+from interaction.linear_text import lexical_tokens, sentence_vectors, softmax
+
+C_GRID = (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
+LEXICAL_WEIGHTS = (0.0, 0.5, 1.0)
+
+
+@dataclass
+class Split:
+    texts: list[str]
+    labels: np.ndarray  # class indices
+
+
+@dataclass
+class Fitted:
+    weights: dict[str, Any]  # the weights JSON interaction/linear_text.py loads (without model-specific keys)
+    uncalibrated: dict[str, np.ndarray]  # per split: the probabilities before temperature scaling
+    calibrated: dict[str, np.ndarray]  # after
+
+
+def ece(probs: np.ndarray, labels: np.ndarray, bins: int = 10) -> float:
+    """Expected calibration error of the top class (equal-width confidence bins)."""
+    conf, pred = probs.max(axis=1), probs.argmax(axis=1)
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    total = 0.0
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        inside = (conf > lo) & (conf <= hi)
+        if inside.any():
+            total += inside.mean() * abs((pred[inside] == labels[inside]).mean() - conf[inside].mean())
+    return float(total)
+
+
+def fit(embedder: TextEmbedder, data: dict[str, Split], classes: list[str],
+        clause_options: tuple[bool, ...] = (False,)) -> Fitted:
+    counter = CountVectorizer(analyzer=lexical_tokens, binary=True, min_df=2)
+    counter.fit(data["train"].texts)
+    vocabulary = sorted(counter.vocabulary_, key=counter.vocabulary_.get)
+
+    def lexical(texts: list[str]) -> np.ndarray:
+        m = counter.transform(texts).toarray().astype(np.float32)
+        return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
+
+    lex = {s: lexical(d.texts) for s, d in data.items()}
+    best = None
+    for clauses in clause_options:
+        vectors = {s: sentence_vectors(embedder, d.texts, clauses) for s, d in data.items()}
+        for weight in LEXICAL_WEIGHTS:
+            feats = {s: np.hstack([vectors[s], weight * lex[s]]) for s in data}
+            for c in C_GRID:
+                model = LogisticRegression(C=c, max_iter=5000, solver="lbfgs")
+                model.fit(feats["train"], data["train"].labels)
+                loss = log_loss(data["dev"].labels, model.predict_proba(feats["dev"]), labels=model.classes_)
+                print(f"clauses={clauses} lexical_weight={weight} C={c}: dev log-loss {loss:.4f}", file=sys.stderr)
+                if best is None or loss < best[0]:
+                    best = (loss, clauses, weight, c, model, feats)
+    assert best is not None
+    _, clauses, weight, c, model, feats = best
+    logits = {s: feats[s] @ model.coef_.T + model.intercept_ for s in data}
+    found = minimize_scalar(lambda t: log_loss(data["dev"].labels, softmax(logits["dev"] / t), labels=model.classes_),
+                            bounds=(0.05, 10.0), method="bounded")
+    temperature = float(found.x)
+    weights = {
+        "embedder": embedder.name, "classes": list(classes), "vocabulary": vocabulary,
+        "lexical_weight": weight, "C": c, "temperature": round(temperature, 6),
+        "coef": np.round(model.coef_, 6).tolist(), "intercept": np.round(model.intercept_, 6).tolist(),
+    }
+    if clauses:
+        weights["clause_vectors"] = True
+    return Fitted(weights, {s: softmax(v) for s, v in logits.items()},
+                  {s: softmax(v / temperature) for s, v in logits.items()})
+
+
+def evaluate(path: Path, weights: dict[str, Any], load: Callable[[Path], Any], data: dict[str, Split],
+             fitted: Fitted, classes: list[str], report: Callable[[np.ndarray, np.ndarray], dict],
+             write: bool) -> tuple[dict[str, dict], dict[str, np.ndarray]]:
+    """`report` of dev and test for exactly what inference will load: `weights` go to a candidate file
+    beside `path`, `load` reads it into the shipped model (with probabilities() and decide()), and only
+    `write` replaces the shipped file with it. Also the predicted class indices per split."""
+    tmp = path.with_suffix(".candidate.json")
+    tmp.write_text(json.dumps(weights), encoding="utf-8")
+    try:
+        shipped = load(tmp)
+        results, predicted = {}, {}
+        for split in ("dev", "test"):
+            probs = shipped.probabilities(data[split].texts)
+            predicted[split] = np.array([classes.index(shipped.decide(p)) for p in probs])
+            results[split] = report(predicted[split], data[split].labels)
+            results[split]["ece_uncalibrated"] = round(ece(fitted.uncalibrated[split], data[split].labels), 3)
+            results[split]["ece_calibrated"] = round(ece(probs, data[split].labels), 3)
+        if write:
+            tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return results, predicted

@@ -1,0 +1,115 @@
+"""Train the confirmation reader (interaction/confirmation) and report it, deterministically.
+
+    python -m scripts.eval.train_confirmation [--write]
+
+Data: interaction/confirmation/replies.tsv (group, label, text): replies to yes / no questions, labelled
+yes / no / unclear, in paraphrase groups: written one by one, and composed (groups "c_...": a yes / no /
+unclear core with a tail, a correction or a hedge, each group's copies differing in opener and
+punctuation). A reply's split is its group's
+(interaction.confirmation.reader.split_of: a seeded hash of the group id), so near-copies never
+straddle splits. Steps:
+1-3. vocabulary, logistic regression (with and without first / last clause vectors) and softmax
+   temperature, fitted as scripts/eval/linear_text.py says;
+4. yes_above, the smallest P(yes) threshold of 0.50, 0.51, ... 0.99 at which at most MAX_FALSE_YES of
+   the dev replies labelled no or unclear read as yes (a wrong yes deletes or links);
+5. accuracy, the false-yes rate, per-class precision / recall and calibration error on dev and on the
+   held-out test split (and on its written replies alone), printed as a table and one JSON line.
+   --write stores weights.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+
+import numpy as np
+from sklearn.metrics import precision_recall_fscore_support
+
+from common.embedding.registry import offline_text_embedder
+from interaction.confirmation.reader import ANSWERS, REPLIES, WEIGHTS, ConfirmationReader, split_of
+from scripts.eval.linear_text import Split, evaluate, fit
+
+MAX_FALSE_YES = 0.01
+YES_GRID = tuple(round(0.50 + 0.01 * i, 2) for i in range(50))
+SPLITS = ("train", "dev", "test")
+COMPOSED = "c_"  # the group prefix of composed replies
+
+
+def load() -> tuple[dict[str, Split], dict[str, np.ndarray]]:
+    """The splits, and per split which replies were written one by one (not composed)."""
+    rows: dict[str, tuple[list[str], list[int], list[bool]]] = {s: ([], [], []) for s in SPLITS}
+    with REPLIES.open(encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            texts, labels, written = rows[split_of(row["group"])]
+            texts.append(row["text"])
+            labels.append(ANSWERS.index(row["label"]))
+            written.append(not row["group"].startswith(COMPOSED))
+    return ({s: Split(t, np.array(y)) for s, (t, y, _) in rows.items()},
+            {s: np.array(w) for s, (_, _, w) in rows.items()})
+
+
+def false_yes_rate(p_yes: np.ndarray, labels: np.ndarray, threshold: float) -> float:
+    """The share of replies labelled no or unclear whose P(yes) reaches the threshold."""
+    not_yes = labels != 0
+    return float((p_yes[not_yes] >= threshold).mean()) if not_yes.any() else 0.0
+
+
+def choose_yes_above(p_yes: np.ndarray, labels: np.ndarray) -> float:
+    return next((t for t in YES_GRID if false_yes_rate(p_yes, labels, t) <= MAX_FALSE_YES), YES_GRID[-1])
+
+
+def report(predicted: np.ndarray, labels: np.ndarray) -> dict:
+    p, r, _, n = precision_recall_fscore_support(labels, predicted, labels=list(range(len(ANSWERS))), zero_division=0)
+    out: dict = {c: {"precision": round(float(p[i]), 3), "recall": round(float(r[i]), 3), "n": int(n[i])}
+                 for i, c in enumerate(ANSWERS)}
+    out["accuracy"] = {"value": round(float((predicted == labels).mean()), 3), "n": int(len(labels))}
+    not_yes = labels != 0
+    wrong = int(((predicted == 0) & not_yes).sum())
+    out["false_yes"] = {"value": round(wrong / max(int(not_yes.sum()), 1), 4), "wrong": wrong, "n": int(not_yes.sum())}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--write", action="store_true", help="store interaction/confirmation/weights.json")
+    args = parser.parse_args(argv)
+    data, written = load()
+    embedder = offline_text_embedder()
+    fitted = fit(embedder, data, list(ANSWERS), clause_options=(False, True))
+    yes_above = choose_yes_above(fitted.calibrated["dev"][:, 0], data["dev"].labels)
+    results, predicted = evaluate(WEIGHTS, {**fitted.weights, "yes_above": yes_above},
+                                  lambda path: ConfirmationReader(embedder, path), data, fitted, list(ANSWERS),
+                                  report, args.write)
+    mine = written["test"]
+    results["test_written"] = report(predicted["test"][mine], data["test"].labels[mine])
+    for split in ("dev", "test"):
+        results[split]["misread"] = [
+            f"{ANSWERS[g]} -> {ANSWERS[p]}: {t}"
+            for t, g, p in zip(data[split].texts, data[split].labels, predicted[split], strict=True) if g != p]
+    sizes = {s: len(d.texts) for s, d in data.items()}
+    w = fitted.weights
+    print(f"replies per split {sizes}; chosen: clause_vectors={w.get('clause_vectors', False)} "
+          f"lexical_weight={w['lexical_weight']} C={w['C']} "
+          f"temperature={w['temperature']:.3f} yes_above={yes_above}")
+    print(f"{'answer':<10}{'dev P':>8}{'dev R':>8}{'dev n':>7}{'test P':>9}{'test R':>8}{'test n':>8}")
+    for answer in ANSWERS:
+        d, t = results["dev"][answer], results["test"][answer]
+        print(f"{answer:<10}{d['precision']:>8.3f}{d['recall']:>8.3f}{d['n']:>7}"
+              f"{t['precision']:>9.3f}{t['recall']:>8.3f}{t['n']:>8}")
+    for split in ("dev", "test", "test_written"):
+        r = results[split]
+        print(f"{split}: accuracy {r['accuracy']['value']:.3f} (n={r['accuracy']['n']}), false yes "
+              f"{r['false_yes']['wrong']}/{r['false_yes']['n']} = {r['false_yes']['value']:.3f}"
+              + (f", ECE {r['ece_uncalibrated']:.3f} -> {r['ece_calibrated']:.3f} after temperature scaling"
+                 if "ece_calibrated" in r else f", yes recall {r['yes']['recall']:.3f}"))
+        for line in r.get("misread", []):
+            print(f"  {split} misread {line}")
+    print(json.dumps({"chosen": {"clause_vectors": w.get("clause_vectors", False), "lexical_weight": w["lexical_weight"],
+                                 "C": w["C"], "temperature": w["temperature"],
+                                 "yes_above": yes_above}, "replies": sizes, **results}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

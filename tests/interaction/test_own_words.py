@@ -1,0 +1,229 @@
+"""Whole turns with real memory services: profile facts come only from what the speaker says about
+themselves (never a name, a question, another person's life, or words a model made up), a change told
+in one breath supersedes the old fact, the reply confirms only what was stored; a question about the
+person's own life is answered from memory; forget-one finds the memory by the topic named."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from common.messages import UserDetected
+from common.store import ProfileStore, SceneStore
+from common.store.facts import current_values
+from interaction.dialogue import DialogueManager
+from interaction.memory.local_services import LocalMemoryServices
+from tests.interaction import test_memory_requests
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
+from tests.interaction.test_dialogue_inprocess import Outbox
+from tests.interaction.test_memory_requests import say
+
+maya = test_memory_requests.maya  # Maya, known by face, with real memory services
+
+FACT_FIELDS = ("current_company", "current_position", "location", "hobbies", "interests")
+
+
+@pytest.fixture
+def stranger(tmp_path):
+    """A DialogueManager with real memory services and nobody in view yet."""
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    services = LocalMemoryServices(settings, layout, clock, bus=None)
+    return DialogueManager(settings, layout, clock, Outbox(), services=services, environ={})
+
+
+def facts_of(dm: DialogueManager) -> dict:
+    profile = ProfileStore(dm.layout).load(dm.session.identity.user_id)
+    return {f: getattr(profile, f) for f in FACT_FIELDS if getattr(profile, f)}
+
+
+def test_an_introduction_is_a_name_and_nothing_else(stranger):
+    turn = say(stranger, "Hello! My name is Eileen.")
+    assert turn.user_name == "Eileen" and turn.reply.startswith("Nice to meet you, Eileen!")
+    assert "remember" not in turn.reply and facts_of(stranger) == {}
+
+
+def test_a_greeting_with_a_question_stores_no_fact(stranger):
+    turn = say(stranger, "Hi, I'm Bea. What did I tell you about my paper?")
+    assert turn.user_name == "Bea"
+    for wrong in ("work as", "interested in", "enjoy", "I'll remember"):
+        assert wrong not in turn.reply, turn.reply
+    assert facts_of(stranger) == {}
+
+
+def test_a_name_said_with_a_hobby_is_the_name_and_the_hobby_the_hobby(stranger):
+    turn = say(stranger, "Hi, I'm Priya and I love hiking.")
+    assert turn.user_name == "Priya" and facts_of(stranger) == {"hobbies": ["hiking"]}
+    assert "you enjoy hiking" in turn.reply and "Priya." not in turn.reply.split("!", 1)[-1]
+
+
+def test_a_fact_before_the_name_is_not_said_to_be_stored(stranger):
+    turn = say(stranger, "I live in Basel.")
+    assert "I'll remember" not in turn.reply and "May I ask your name?" in turn.reply
+    named = say(stranger, "My name is Nora.")
+    assert named.user_name == "Nora" and facts_of(stranger) == {"location": "Basel"}
+
+
+def test_a_place_is_where_someone_lives_not_where_they_work(maya):
+    dm, _, _, _ = maya
+    turn = say(dm, "I am a robotics engineer in Munich.")
+    assert facts_of(dm) == {"current_position": "robotics engineer", "location": "Munich"}
+    assert "you work as a robotics engineer" in turn.reply and "you live in Munich" in turn.reply
+    assert "work at" not in turn.reply
+
+
+@pytest.mark.parametrize("text", [
+    "My sister lives in Madrid and works as a nurse.",
+    "My husband works at Siemens.",
+    "Where do I live, do you think?",
+    "I'd love to live in Rome one day.",
+    "I don't work at Google.",
+])
+def test_other_lives_questions_and_wishes_are_not_profile_facts(maya, text):
+    dm, _, _, _ = maya
+    turn = say(dm, text)
+    assert facts_of(dm) == {}, text
+    assert "I'll remember" not in turn.reply
+
+
+def test_the_article_the_person_used_is_said_back(maya):
+    dm, _, _, _ = maya
+    turn = say(dm, "I work as a nurse at the Charite in Berlin.")
+    assert "you work as a nurse" in turn.reply, turn.reply
+    assert facts_of(dm)["current_position"] == "nurse"
+
+
+def test_a_models_made_up_facts_are_not_stored(maya, monkeypatch):
+    """A small model's memory update names a university, a home and hobbies nobody said: none is kept;
+    what the speaker did say about themselves is."""
+    dm, _, _, _ = maya
+
+    def model(agent, messages, json_mode=None, **_):
+        if agent == "memory_update_agent":
+            return json.dumps({"user_name": None, "current_company": "Prague University",
+                               "location": "Prague University", "current_position": "student",
+                               "hobbies": ["Biology", "Fashion"], "interests": []})
+        return None
+
+    monkeypatch.setattr(dm.deps, "ask", model)
+    turn = say(dm, "I'm a student and I live in Prague.")
+    assert facts_of(dm) == {"current_position": "student", "location": "Prague"}
+    assert "Prague University" not in turn.reply and "Biology" not in turn.reply
+
+
+def history(dm: DialogueManager, field: str) -> tuple[list[str], list[str]]:
+    profile = ProfileStore(dm.layout).load(dm.session.identity.user_id)
+    records = profile.history(field)
+    return current_values(records), [r.value for r in records if not r.current]
+
+
+def test_a_move_told_in_one_breath_supersedes_the_old_town(maya):
+    dm, _, _, _ = maya
+    say(dm, "I live in Oslo.")
+    turn = say(dm, "We moved from Oslo to Bergen last month.")
+    assert history(dm, "location") == (["Bergen"], ["Oslo"])
+    assert "Bergen" in turn.reply and "you live in Oslo" not in turn.reply
+
+
+def test_my_wife_and_i_is_the_speaker(maya):
+    dm, _, _, _ = maya
+    say(dm, "I live in Oslo.")
+    say(dm, "My wife and I moved to Bergen.")
+    assert history(dm, "location") == (["Bergen"], ["Oslo"])
+
+
+def test_a_new_job_told_in_one_breath_supersedes_the_old_one(maya):
+    dm, _, _, _ = maya
+    say(dm, "I work at Deutsche Bank.")
+    say(dm, "I left Deutsche Bank and joined Spotify.")
+    assert history(dm, "current_company") == (["Spotify"], ["Deutsche Bank"])
+
+
+# --- questions about one's own life ---------------------------------------------------------------
+
+def later(dm: DialogueManager, uid: str) -> None:
+    dm.close_session("test")
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+
+
+@pytest.mark.parametrize(("told", "asked", "value"), [
+    ("Please remember that my passport expires in March.", "When does my passport expire?", "March"),
+    ("Please remember that the gate code at my building is 4711.", "What's the gate code at my building?", "4711"),
+    ("Don't forget that my flight to Lisbon leaves on Friday at nine.", "When is my flight?", "Friday"),
+    ("Please remember that I parked the car on level 3.", "Where did I park my car?", "level 3"),
+])
+def test_a_question_about_ones_own_life_is_answered_from_memory(maya, told, asked, value):
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    turn = say(dm, asked)
+    assert value in turn.reply and "don't know" not in turn.reply, turn.reply
+    assert turn.is_recall and turn.recall is not None and turn.recall.outcome in ("asserted", "offered")
+
+
+def test_a_question_about_ones_own_life_said_in_this_conversation(maya):
+    dm, _, _, _ = maya
+    say(dm, "My dentist appointment is on Tuesday at ten.")
+    say(dm, "The weather was lovely this morning.")
+    turn = say(dm, "When is my dentist appointment?")
+    assert "Tuesday" in turn.reply, turn.reply
+
+
+def test_a_question_memory_cannot_answer_is_answered_as_before(maya):
+    dm, _, _, uid = maya
+    say(dm, "Please remember that my passport expires in March.")
+    later(dm, uid)
+    for question in ("When is my sister's wedding?", "What time does my train leave tomorrow?"):
+        turn = say(dm, question)
+        assert "March" not in turn.reply and "passport" not in turn.reply, turn.reply
+        assert turn.recall is None or turn.recall.outcome == "abstained"
+
+
+# --- forgetting one memory by its topic --------------------------------------------------------------
+
+def test_forget_finds_a_moment_by_the_topic_named(maya):
+    dm, _, _, uid = maya
+    when = dm.clock.now() - timedelta(days=1)
+    write_scene(dm.layout, uid, "I got a new bike for my birthday!", when=when, seed=1)
+    dog = write_scene(dm.layout, uid, "Our old dog Biscuit died last night and I am heartbroken.",
+                      when=when + timedelta(hours=1), seed=2)
+    asked = say(dm, "Forget what I told you about my dog.")
+    assert asked.reply.startswith("Do you want me to forget") and "Biscuit" in asked.reply, asked.reply
+    assert say(dm, "Yes.").intent == "forget_one_confirmed"
+    assert dog.scene_id not in [m.scene_id for m in SceneStore(dm.layout).list(uid)]
+
+
+def test_forget_finds_a_moment_named_inside_a_framing_phrase(maya):
+    dm, _, _, uid = maya
+    write_scene(dm.layout, uid, "Our old dog Biscuit died last night and I am heartbroken.",
+                when=dm.clock.now() - timedelta(days=1))
+    asked = say(dm, "Can you delete the thing about my dog?")
+    assert asked.reply.startswith("Do you want me to forget") and "Biscuit" in asked.reply, asked.reply
+
+
+def test_forget_finds_the_interview_told_earlier(maya):
+    dm, _, _, uid = maya
+    say(dm, "I had a job interview at the hospital this morning and I think it went well.")
+    say(dm, "We adopted a grey cat called Pixel.")
+    asked = say(dm, "Please forget the interview.")
+    assert asked.reply.startswith("Do you want me to forget") and "interview" in asked.reply, asked.reply
+
+
+def test_forget_says_nothing_to_forget_only_when_nothing_is_close(maya):
+    dm, _, _, uid = maya
+    write_scene(dm.layout, uid, "Our old dog Biscuit died last night and I am heartbroken.",
+                when=dm.clock.now() - timedelta(days=1))
+    asked = say(dm, "Forget what I told you about my car.")
+    assert "nothing to forget" in asked.reply, asked.reply
+
+
+def test_a_fact_asked_to_be_remembered_in_this_conversation_is_found_and_forgotten_as_the_memory(maya):
+    dm, _, services, uid = maya
+    say(dm, "Please remember that my passport expires in March.")
+    asked = say(dm, "When does my passport expire?")
+    assert "March" in asked.reply and [m.kind for m in asked.recall.memories] == ["explicit_memory"]
+    forget = say(dm, "Forget what I told you about my passport.")
+    assert forget.reply.startswith("Do you want me to forget that your passport expires in March?"), forget.reply
+    assert say(dm, "Yes.").intent == "forget_one_confirmed" and services.explicit.list(uid) == []
