@@ -78,7 +78,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-"$ROOT/scripts/bootstrap.sh"
+"$ROOT/scripts/bootstrap.sh" run
 PY="${NADINE_VENV:-$ROOT/.venv}/bin/python"
 
 if [ "$MODE" = demo ]; then

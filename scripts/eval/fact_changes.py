@@ -1,11 +1,12 @@
-"""Accuracy of the fact-change models (interaction/offline/fact_changes.py) on the labelled set's splits.
+"""Accuracy of the shipped fact-change models (interaction/offline/fact_changes.py) on the labelled set's splits.
 
     python -m scripts.eval.fact_changes [--json]
 
-Trains on the train split, reports per split: operation accuracy (set / supersede / close / none),
-field accuracy and exact value-span accuracy on the sentences that change a fact, and how many "none"
-sentences (questions, other people, plans, memories) would have changed a fact at MIN_CONFIDENCE.
-The dev split chose the features and C; the test split was not looked at while choosing.
+Loads the shipped weights (fitted on the train split by scripts.eval.train_fact_changes) and reports per
+split: operation accuracy (set / supersede / close / none), field accuracy and exact value-span accuracy
+on the sentences that change a fact, and how many "none" sentences (questions, other people, plans,
+memories) would have changed a fact at MIN_CONFIDENCE. The dev split chose the features and C; the test
+split was not looked at while choosing.
 """
 
 from __future__ import annotations
@@ -32,20 +33,26 @@ def evaluate(model: FactChangeModel, examples: list[Example]) -> dict:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.eval.fact_changes", description=__doc__.split("\n")[0])
-    parser.add_argument("--json", action="store_true", help="one JSON line instead of a table")
-    args = parser.parse_args(argv)
-    examples = load_examples()
-    model = FactChangeModel([e for e in examples if e.split == "train"], offline_text_embedder())
-    results = {split: evaluate(model, [e for e in examples if e.split == split]) for split in ("train", "dev", "test")}
-    if args.json:
-        print(json.dumps(results))
-        return 0
+def report(model: FactChangeModel, examples: list[Example]) -> dict[str, dict]:
+    return {split: evaluate(model, [e for e in examples if e.split == split]) for split in ("train", "dev", "test")}
+
+
+def print_table(results: dict[str, dict]) -> None:
     print(f"{'split':<7}{'n':>5}{'operation':>11}{'field':>8}{'value':>8}{'none acted on':>15}")
     for split, r in results.items():
         print(f"{split:<7}{r['n']:>5}" + "".join(f"{100 * (r[k] or 0):>{w}.1f}%" for k, w in (
             ("op_accuracy", 10), ("field_accuracy", 7), ("value_exact", 7), ("none_acted_on", 14))))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scripts.eval.fact_changes", description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="one JSON line instead of a table")
+    args = parser.parse_args(argv)
+    results = report(FactChangeModel.load(offline_text_embedder()), load_examples())
+    if args.json:
+        print(json.dumps(results))
+    else:
+        print_table(results)
     return 0
 
 

