@@ -36,13 +36,21 @@ CATEGORIES = {
     "session_recall": "recall of what was said earlier in the same visit, and of untold things sharing its words",
     "forget_one": "forget one memory: the right one is named and only it goes; nothing to forget when none matches",
     "remember_nothing": "remember requests that name nothing (Nadine asks what) beside short real ones",
+    "recall_paraphrase": "a told moment asked for in words it shares little with (synonyms, hypernyms: pet, sibling)",
+    "recall_one_memory": "a person with exactly one memory asks about it plainly or vaguely",
+    "recall_many_memories": "a person with 4-8 memories over several visits asks about one: that one, not a neighbour",
+    "recall_first_meeting": "the first meeting asked about beside other moments: the first meeting comes back",
+    "untold_neighbour": "a told thing's frame with another entity (a friend's dog, a cousin's graduation): never asserted",
+    "small_talk": "ordinary remarks sharing words with a moment, greetings and farewells: nothing volunteered or offered",
     "other": "scripts added later without a category prefix (e.g. by the helper building a change)",
 }
-# The categories written before the changes they judge (issues 12-14; the last three before the word
-# lists of same-visit recall, forget-one and empty remember requests gave way), by someone who does not
-# tune rules.
+# The categories written before the changes they judge (issues 12-14; session_recall, forget_one and
+# remember_nothing before the word lists of same-visit recall, forget-one and empty remember requests
+# gave way; the recall_* / untold_neighbour / small_talk scripts before the answerability decision that
+# asserts what was told and never its neighbour), by someone who does not tune rules or read the code.
 HELD_OUT_CATEGORIES = ("untold", "paraphrase", "time_window", "remember", "impostor", "changing_facts", "about_me",
-                       "session_recall", "forget_one", "remember_nothing")
+                       "session_recall", "forget_one", "remember_nothing", "recall_paraphrase", "recall_one_memory",
+                       "recall_many_memories", "recall_first_meeting", "untold_neighbour", "small_talk")
 
 
 class Entry(BaseModel):
