@@ -41,15 +41,24 @@ CATEGORIES = {
     "life_question": "plain questions about one's own life answered from what was told; unanswerable ones",
     "forget_topic": "forget a memory named in other words (only it goes after a yes); never-told topics",
     "worth_keeping": "moments worth keeping: feeling without emotion words, emotion words without feeling",
+    "recall_paraphrase": "a told moment asked for in words it shares little with (synonyms, hypernyms: pet, sibling)",
+    "recall_one_memory": "a person with exactly one memory asks about it plainly or vaguely",
+    "recall_many_memories": "a person with 4-8 memories over several visits asks about one: that one, not a neighbour",
+    "recall_first_meeting": "the first meeting asked about beside other moments: the first meeting comes back",
+    "untold_neighbour": "a told thing's frame with another entity (a friend's dog, a cousin's graduation): never asserted",
+    "small_talk": "ordinary remarks sharing words with a moment, greetings and farewells: nothing volunteered or offered",
     "other": "scripts added later without a category prefix (e.g. by the helper building a change)",
 }
-# The categories written before the changes they judge (issues 12-14; the last three before the word
-# lists of same-visit recall, forget-one and empty remember requests gave way), by someone who does not
-# tune rules; the last five before the understanding of ordinary sentences (confirmations, facts, personal
-# questions, forget topics, what is worth keeping) was changed.
+# The categories written before the changes they judge, by someone who does not tune rules or read the
+# code: session_recall, forget_one and remember_nothing before the word lists of same-visit recall,
+# forget-one and empty remember requests gave way; confirm ... worth_keeping before the understanding of
+# ordinary sentences (confirmations, facts, personal questions, forget topics, what is worth keeping)
+# changed; recall_* / untold_neighbour / small_talk before the answerability decision.
 HELD_OUT_CATEGORIES = ("untold", "paraphrase", "time_window", "remember", "impostor", "changing_facts", "about_me",
                        "session_recall", "forget_one", "remember_nothing",
-                       "confirm", "self_facts", "life_question", "forget_topic", "worth_keeping")
+                       "confirm", "self_facts", "life_question", "forget_topic", "worth_keeping",
+                       "recall_paraphrase", "recall_one_memory", "recall_many_memories", "recall_first_meeting",
+                       "untold_neighbour", "small_talk")
 
 
 class Entry(BaseModel):
