@@ -176,7 +176,8 @@ class SelectiveMemory:
             verdict = intensity_verdict(affect, c.emotion_source, c.intensity_threshold)
         if affect is not None and affect.suppress_storage:
             why = f"suppressed ({affect.suppress_reason or 'interaction asked not to keep this turn'})"
-            verdict.reason = f"{why}; would have stored: {verdict.reason}" if verdict.store else f"{why}; {verdict.reason}"
+            # what the policy said only matters when suppression changed it
+            verdict.reason = f"{why}; would have stored: {verdict.reason}" if verdict.store else why
             verdict.store = False
         self.last_decision_s = time.perf_counter() - started
         return verdict

@@ -79,7 +79,17 @@ def test_suppressed_event_is_decided_but_not_stored(tmp_path: Path):
     mem.on_frame(KNOWN, 0.1)
     (d,) = bus.of(t.STORAGE_DECISION)
     assert not d.stored and d.reason.startswith("suppressed") and d.memorability == 0.95
+    assert "would have stored" in d.reason
     assert scenes.list("u1") == []
+
+
+def test_a_suppressed_event_below_threshold_gives_only_the_suppression_as_reason(tmp_path: Path):
+    # "suppressed (a goodbye); below threshold: ..." told two reasons for one decision
+    mem, bus, _ = make(tmp_path)
+    mem.on_affect(affect("t1", 0.1, suppress=True), 0.0, None)
+    mem.on_frame(KNOWN, 0.1)
+    (d,) = bus.of(t.STORAGE_DECISION)
+    assert not d.stored and d.reason.startswith("suppressed") and "threshold" not in d.reason
 
 
 def test_interval_trigger_checks_and_cools_down(tmp_path: Path):
