@@ -140,8 +140,11 @@ def _recall(r: ReplyInputs) -> str:
         return "Of course — " + "; and ".join(_said(m, r) for m in memories) + "."
     if r.recall and r.recall.outcome == "offered" and memories:
         m = memories[0]
+        day = _relative_day(m.occurred_at, r.now)
+        if m.kind == "episode":  # a whole conversation's summary: quoting it would read out every turn
+            return f"I'm not sure — do you mean something you told me {day}? Tell me a little more."
         what = "our first meeting" if m.kind == "first_meeting" else f"'{_quote(m.text)}'"
-        return f"I'm not sure — do you mean when you told me {_relative_day(m.occurred_at, r.now)} about {what}?"
+        return f"I'm not sure — do you mean when you told me {day} about {what}?"
     if r.name:
         return f"I'm sorry {r.name}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"

@@ -191,3 +191,12 @@ def test_news_told_while_introducing_oneself_gets_an_answer():
     reply = offline_reply(_inputs(text=text, intent=u.intent, is_recall=False, user_emotion=u.user_emotion,
                                   identity_event="new", profile=UserProfile(user_id="261129_0002", user_name="Lena")))
     assert reply.startswith("Nice to meet you, Lena!") and "happy for you" in reply
+
+
+def test_an_offered_conversation_is_asked_about_without_reading_its_summary_out():
+    episode = RecalledMemory(kind="episode", memory_id="s_episode", occurred_at="2026-11-30T09:00:00",
+                             text='Observation: On Monday 30 November 2026, Maya talked with Nadine and said: "Hi." '
+                                  '"My daughter got into medical school."\nThought: x')
+    reply = offline_reply(_inputs(recall=RecallReport(outcome="offered", memories=[episode])))
+    assert reply.startswith("I'm not sure") and reply.endswith("Tell me a little more.")
+    assert "Observation" not in reply and "talked with Nadine" not in reply
