@@ -67,7 +67,8 @@ def test_turns_are_stored_with_their_sessions_date_and_labelled_back(stored):
     assert len(durations) == 3
     labels = locomo.label_pool(pool, conv)
     turns = {dia: int(s) for dia, s in zip(labels.dia_id, labels.session, strict=True) if dia}
-    assert turns == {f"D{n}:{i}": n for n in (1, 2, 3) for i in (1, 2, 3)}
+    # every turn that tells something; "Did you see any wildlife?" is a question, never a memory
+    assert turns == {f"D{n}:{i}": n for n in (1, 2, 3) for i in (1, 2, 3) if f"D{n}:{i}" != "D2:2"}
     for c, number in zip(pool.items, labels.session, strict=True):
         when = conv.sessions[int(number) - 1].when
         assert when <= datetime.fromtimestamp(c.occurred_ts) < when.replace(minute=when.minute + 1)  # never "now"

@@ -8,6 +8,7 @@ read once (kept by document id across rebuilds of the pool)."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from datetime import datetime
@@ -39,6 +40,16 @@ def _candidate(doc_id: str, text: str, meta: dict) -> Candidate:
                      occurred_ts=_ts(meta), group=str(meta.get("session") or doc_id))
 
 
+# A replayed transcript (LoCoMo's) names its speaker in the turn's text: "Melanie: We went camping."
+_SPEAKER_LABEL = re.compile(r"^[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?: (?=\S)")
+
+
+def _spoken(text: str) -> str:
+    """The words said, without a speaker label: the label is no part of whether they tell something
+    (the memory-intent classifier read "Melanie: We went camping ..." as a recall request)."""
+    return _SPEAKER_LABEL.sub("", text, count=1)
+
+
 class TextPools:
     def __init__(self, memory: EpisodicMemory, embedder_name: str, dim: int,
                  told: Callable[[str], bool] | None = None) -> None:
@@ -57,7 +68,7 @@ class TextPools:
             return True
         told = self._read.get(doc_id)
         if told is None:
-            told = self._read[doc_id] = self._told(str(meta.get("quote") or text))
+            told = self._read[doc_id] = self._told(_spoken(str(meta.get("quote") or text)))
         return told
 
     def pool(self, user_id: str) -> CandidatePool:
