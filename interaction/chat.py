@@ -63,6 +63,7 @@ class ChatClient:
         self._cond = threading.Condition()
         self.interaction_online = threading.Event()
         self.perception_online = False
+        self.perception_known = threading.Event()  # its retained status arrived (online or offline)
         self.camera: CameraStatus | None = None
         self.camera_known = threading.Event()
         bus.subscribe(t.TURN_RESULT, self._on_result)
@@ -81,6 +82,7 @@ class ChatClient:
 
     def _on_perception(self, msg) -> None:
         self.perception_online = msg.value == "online"
+        self.perception_known.set()
 
     def _on_camera(self, msg: CameraStatus) -> None:
         self.camera = msg
@@ -137,7 +139,12 @@ def main(argv: list[str] | None = None) -> int:
         bus.stop()
         return 1
     interactive = sys.stdin.isatty()
-    client.camera_known.wait(CAMERA_TIMEOUT_S)  # retained: at once from a running perception
+    # both retained, each on its own subscription: the camera's may be handled before perception's status
+    client.perception_known.wait(CAMERA_TIMEOUT_S)
+    client.camera_known.wait(CAMERA_TIMEOUT_S if client.perception_online else 0)
+    if not client.camera_known.is_set() and client.perception_online:
+        # perception is up and reports its camera once it has tried it, later on a busy machine
+        client.camera_known.wait(READY_TIMEOUT_S)
     print(camera_line(client.camera, client.perception_online), flush=True)
     print(HELP, file=sys.stderr)
     decision_wait = settings.perception.selective_memory.decision_wait_s + DECISION_GRACE_S
