@@ -84,7 +84,8 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
     changes = []
     for c in decided:  # a close that names no value ends the field's current one and needs none
         if c.value and found[id(c)] is None:
-            log.info("not stored: %s %s %r is not said by the speaker about themselves", c.op, c.field, c.value)
+            # the value stays out of the log: it is the person's words (a name, a place), erased by a forget
+            log.info("not stored: %s %s: not said by the speaker about themselves", c.op, c.field)
         else:
             changes.append(c)
     said = {g.value: g.said for g in [*kept, *(g for g in found.values() if g is not None)]}

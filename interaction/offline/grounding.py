@@ -245,5 +245,6 @@ def grounded_update(text: str, update: MemoryUpdate, names: Iterable[str | None]
         data[g.field] = [*data[g.field], g.value] if isinstance(data[g.field], list) else data[g.field] or g.value
     for p, g in zip(proposals, found, strict=True):
         if g is None:
-            log.info("not stored: %s %r is not said by the speaker about themselves", p.field, p.value)
+            # the value stays out of the log: it is the person's words (a name, a place), erased by a forget
+            log.info("not stored: %s: not said by the speaker about themselves", p.field)
     return MemoryUpdate.model_validate(data), kept
