@@ -41,7 +41,8 @@ def recall_note(report: RecallReport) -> list[str]:
                  else f"between {lo:.3f} and {hi:.3f}")
         head = f"[recall] {verb[report.outcome]}{window}: best p_told {p:.3f} {bound}"
     elif report.outcome == "abstained":
-        head = f"[recall] abstained{window}: nothing stored to recall"
+        # with a window, memories may exist outside it: say which emptiness decided
+        head = f"[recall] abstained{window}: " + ("nothing told in that time" if window else "nothing stored to recall")
     else:
         head = f"[recall] {verb[report.outcome]}{window}"
     lines = [head]

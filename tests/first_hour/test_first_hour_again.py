@@ -337,3 +337,12 @@ def test_the_inspector_shows_the_camera_perception_reports_and_local_times(tmp_p
         assert "camera: off (missing.mp4" in client.get("/").text
         page = client.get(f"/people/{uid}").text
     assert "Tue 1 Dec 2026, 21:05" in page and "21:05:13.123456" not in page
+
+
+def test_an_empty_time_window_is_not_reported_as_an_empty_memory():
+    from common.messages import RecallReport
+    from common.turn_notes import recall_note
+
+    assert recall_note(RecallReport(outcome="abstained", window_expression="yesterday"))[0] == \
+        "[recall] abstained in 'yesterday': nothing told in that time"
+    assert recall_note(RecallReport(outcome="abstained"))[0] == "[recall] abstained: nothing stored to recall"
