@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scripts.shared_data import shared_data_dir
-from tests.support import Broker, make_bus, unique_root
+from tests.support import Broker, NadineProcess, make_bus, unique_root
 
 
 @pytest.fixture(scope="session")
@@ -35,6 +35,14 @@ def _release_chroma_systems() -> Iterator[None]:
             pass
     SharedSystemClient.clear_system_cache()
     gc.collect()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _stop_leftover_processes() -> Iterator[None]:
+    """A process a test module started and did not stop (its test failed before the cleanup) is stopped
+    when the module ends: left running it holds ~600 MB and slows every later test."""
+    yield
+    NadineProcess.stop_all()
 
 
 @pytest.fixture

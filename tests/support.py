@@ -69,8 +69,22 @@ def process_env(broker: Broker, root: str, data_dir: Path, log_dir: Path, **extr
     return env
 
 
+def _die_with_the_test_run() -> None:
+    """Runs in the child before exec: SIGTERM when the process that started it dies, so a test run that
+    is killed (a timeout, Ctrl-C, CI cancelling) leaves no process holding memory and the broker."""
+    import ctypes
+    import signal
+
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 class NadineProcess:
     """One of perception / interaction / control started as `python -m <name>`."""
+
+    # every process a test started and has not stopped: the conftest stops the rest after each module,
+    # so a test that fails before its own cleanup (a process that never came online) leaks none
+    started: list[NadineProcess] = []
 
     def __init__(self, name: str, env: dict[str, str], args: list[str] | None = None) -> None:
         self.name = name
@@ -79,8 +93,14 @@ class NadineProcess:
         self.stderr_path = log_dir / f"{name}.stderr"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", name, *(args or [])], cwd=PROJECT_ROOT, env=env,
-            stdout=subprocess.DEVNULL, stderr=open(self.stderr_path, "ab"),
+            stdout=subprocess.DEVNULL, stderr=open(self.stderr_path, "ab"), preexec_fn=_die_with_the_test_run,
         )
+        NadineProcess.started.append(self)
+
+    @classmethod
+    def stop_all(cls) -> None:
+        while cls.started:
+            cls.started.pop().stop()
 
     def stop(self, timeout: float = 10.0) -> int:
         if self.proc.poll() is None:
