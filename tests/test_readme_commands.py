@@ -62,7 +62,7 @@ def test_no_command_uses_a_bare_python_or_pip():
 def test_the_runner_names_its_private_broker_with_a_ready_mosquitto_sub_line():
     import shutil
 
-    from scripts.mosquitto import Broker
+    from common.supervisor.broker import Broker
     from scripts.run_script import watch_line
 
     line = watch_line("127.0.0.1", 40123, "nadine/robot7")
