@@ -1,8 +1,8 @@
 """The one emotion vocabulary: its labels and how any other label is read into it.
 
 Two label sets meet in Nadine. The understanding step, the affect model, the wire (EmotionSignal in
-common/messages.py, AffectState's labels) and the study logs use the reference's seven appraisal labels
-(§4.7). The facial-emotion backends answer over the paper's eight facial labels (seed 003 §3.2), on
+common/messages.py, AffectState's labels) and the study logs use the understand step's seven appraisal
+labels. The facial-emotion backends answer over the paper's eight facial labels (FER2013's), on
 which perception's thresholds are keyed. coerce_label() reads any of them, or a synonym a model may
 answer with, as an appraisal label; anything unknown is neutral.
 """

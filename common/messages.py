@@ -1,7 +1,7 @@
 """Payload models: one per topic (see common/topics.py for which topic carries which).
 
-The wire format is the reference's (nadine-reference.md §2.1) exactly: JSON objects where it documents
-JSON, plain UTF-8 strings where it documents a plain string. Every model knows how to encode itself
+The wire format is the original robot's exactly, so its clients keep working: JSON objects where it
+sent JSON, plain UTF-8 strings where it sent a plain string. Every model knows how to encode itself
 and how to decode bytes from the wire; decoding raises PayloadError with a human-readable reason.
 """
 
@@ -95,7 +95,8 @@ class FaceStored(Message):
 
 
 class SceneStored(Message):
-    """Perception stored a memorable scene. [P] fields plus what a monitor needs to show why."""
+    """Perception stored a memorable scene: what the original study clients read, plus what a monitor
+    needs to show why (scene type and id, image path, reason, turn id)."""
 
     user_id: str
     user_name: str
@@ -155,7 +156,8 @@ class CaptureRequest(PlainText):
 
 
 class AffectState(Message):
-    """Nadine's appraised emotion after a turn ([L] fields) plus the user's ([P] fields)."""
+    """Nadine's appraised emotion after a turn (label, arousal, intensity) plus the user's (user_*
+    fields, absent from a client that appraises only Nadine)."""
 
     label: str
     arousal: float

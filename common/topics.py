@@ -1,6 +1,6 @@
 """Every topic of the wire contract, its payload model and its QoS, built from one configurable root.
 
-The reference (§2.1) names the topics under `nadine/`; NADINE_TOPIC_ROOT lets several robots share a
+The original robot's clients use the topics under `nadine/`; NADINE_TOPIC_ROOT lets several robots share a
 broker (`nadine/robot7/...`). QoS policy lives here and nowhere else: QoS 1 for messages that change
 state, QoS 0 for high-rate streams. Nothing is retained except the process status and perception's
 camera status (a subtopic of its status, so `status/+` still reads only online/offline strings).
@@ -60,6 +60,9 @@ ALL_TOPICS: tuple[TopicSpec, ...] = (
 )
 
 CONTROL_WILDCARD = "agent/control/#"  # control subscribes to the whole subtree, as in the reference
+
+
+PROCESSES = ("perception", "interaction", "control")  # each reports on status/<process>
 
 
 def status_spec(process: str) -> TopicSpec:

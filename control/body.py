@@ -1,6 +1,6 @@
-"""What the body does with gesture, posture and gaze commands (reference §5.4, §5.6).
+"""What the body does with gesture, posture and gaze commands.
 
-Kept from the reference: animations are found by <animation_name>; gestures start from the rest
+Kept from the original robot: animations are found by <animation_name>; gestures start from the rest
 posture (or the latched gaze posture); `LOOKUP_Waving` clears pending moves; a look_at_target posture
 latches and suppresses look_at until `LOOKUPPostureDefault` clears it; nod/shake suppress look_at
 until the head is idle; gestures leave head and eyes to a look_at that happened within the last 2 s.
@@ -68,7 +68,8 @@ class Body:
         self.motion.play(anim, skip=skip)
 
     def prepare_for_speech(self) -> None:
-        """Speaking starts from the rest posture unless a gaze posture is latched (reference §5.5)."""
+        """Speaking starts from the rest posture unless a gaze posture is latched (she keeps looking
+        where she was told)."""
         with self._lock:
             if self.latched is None:
                 self._base_posture(leave=set(HEAD_AND_EYES) if self._look_at_recent() else set())

@@ -1,4 +1,4 @@
-"""Routes everything under <root>/agent/control/# to speech, gestures and gaze (reference §5.2).
+"""Routes everything under <root>/agent/control/# to speech, gestures and gaze.
 
 Runs on the bus dispatcher thread, so every branch only hands work over: speech goes to the speech
 worker's queue, gestures and gaze set joint tracks that the motion loop plays.

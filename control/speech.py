@@ -1,6 +1,6 @@
 """The speech worker: one thread that synthesizes and plays utterances in order.
 
-Fixed from the reference (§5.5, §8 quirk 1): start_speak is published when the audio begins (after
+Fixed from the original robot, which announced both at once: start_speak goes out when the audio begins (after
 synthesis), end_speak when it has finished, never earlier than the WAV's length after onset.
 A speak request that arrives while Nadine is speaking is QUEUED (she finishes her sentence first; the
 dialogue sends one reply per turn, so queueing never delays a barge-in). stop_speak interrupts the

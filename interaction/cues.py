@@ -1,4 +1,4 @@
-"""Cue lexicons shared by the guards (§4.5) and the offline understanding: one place for each phrase list."""
+"""Cue lexicons shared by the guards and the offline understanding: one place for each phrase list."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ ABOUT_NADINE = re.compile(
     _I,
 )
 # A question about how Nadine and the person first met: the first_meeting scene's canonical anchor
-# is what answers it, whatever the text embedder scores (reference §4.8, design history 2026-06-30).
+# is what answers it, whatever the text embedder scores (the anchor's words are not the question's).
 FIRST_MEETING_QUESTION = re.compile(
     r"\b(first (?:time )?(?:we|you and i|i) (?:met|meet|talked|spoke)|(?:met|meet|talked|spoke) (?:for )?the first time|"
     r"our (?:very )?first (?:meeting|conversation|chat|talk|encounter)|"
@@ -41,7 +41,7 @@ REALTIME = re.compile(
     _I,
 )
 QUESTION = re.compile(r"\?\s*$|^\W*(who|what|when|where|why|how|do|does|did|can|could|is|are|will|would)\b", _I)
-# Past-tense statements are memories, not profile fields ([P] memory update rule).
+# Past-tense statements are memories, not profile fields: a profile holds what is true now.
 PAST_MARKERS = re.compile(
     r"\b(used to|was|were|had|did|previously|formerly|back then|years ago|last (?:year|month|week)|"
     r"when i was)\b",

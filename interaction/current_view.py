@@ -1,4 +1,4 @@
-"""The current view (reference §4.6 vision agent's tool): capture it through perception and answer about it.
+"""The current view (the vision agent's tool): capture it through perception and answer about it.
 
 Capture: publish CAPTURE_CURRENT_VIEW with a fresh path under <data>/nadine_view/ and wait for the
 matching VIEW_CAPTURED (a threading.Event set by a subscription made at construction). The wait must

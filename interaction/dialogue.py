@@ -1,4 +1,4 @@
-"""DialogueManager (reference §4.2): user switches, name confirmation, the session transcript, the
+"""DialogueManager: user switches, name confirmation, the session transcript, the
 turn graph, and what a turn publishes (AFFECT_STATE, SPEAK, ANIMATION, USER_INFO, TURN_RESULT).
 
 All methods run on the interaction worker thread; bus handlers only enqueue."""
@@ -351,7 +351,7 @@ class DialogueManager:
         # new this very turn) is who a text-only moment is kept for
         outcome: ProfileOutcome | None = state.get("profile_outcome")
         who = outcome.identity if outcome is not None else self.session.identity
-        # remembering is not a new moment, and a polite goodbye or a request to forget is not one either ([P])
+        # remembering is not a new moment, and a polite goodbye or a request to forget is not one either
         why = suppressed or ("a request to forget" if u.memory_intent in FORGET_INTENTS else "a recall question"
                              if u.is_recall else "a goodbye" if u.intent == "end_conversation" else None)
         self.out.publish(t.AFFECT_STATE, AffectState(

@@ -1,4 +1,4 @@
-"""The LangGraph turn graph (reference §4.4, [P] merged wiring):
+"""The LangGraph turn graph (one merged understand step, then the agents it plans):
 
     START -> understand -> memory_update_agent | memory_retrieve_agent -> tool agents by plan
           -> response_agent -> (end_conversation: memory_update_agent) -> END

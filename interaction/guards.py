@@ -1,4 +1,5 @@
-"""The deterministic guards of reference §4.5, applied around whatever produced the understanding."""
+"""The deterministic guards (greeting, goodbye, language change, name confirmation, recall routing),
+applied around whatever produced the understanding, so a model's slip cannot skip them."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
     is_recall = memory_intent in RECALL_INTENTS
     plan = [s for s in u.plan if s.agent in PLAN_AGENTS]
     if is_recall:
-        # §4.7: recalling the user's own past goes straight to the response (profile and scene loaded)
+        # recalling the user's own past goes straight to the response (profile and scene loaded): a web
+        # search or a camera look would answer about something else
         plan = [s for s in plan if s.agent not in ("search_agent", "vision_agent")]
     if intent in ("first_greeting", "end_conversation") or not plan:
         plan = [PlanStep(agent="response_agent", message=text)]

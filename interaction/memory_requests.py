@@ -1,4 +1,4 @@
-"""Turns that ask something of memory itself (issue 13): "please remember that ...", "forget what I
+"""Turns that ask something of memory itself: "please remember that ...", "forget what I
 said about ...", "forget me" when only the understanding caught it, and "what do you know about me?".
 
 The graph routes such a turn here after understanding (interaction/graph.py); forgetting one memory
@@ -20,8 +20,7 @@ from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.confirmation import next_step, read_reply
 from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question
 from interaction.llm.reply_text import spoken_part
-from interaction.memory.contracts import TranscriptTurn
-from interaction.memory.explicit_memories import ExplicitMemories
+from interaction.memory.contracts import ExplicitMemoryStore, TranscriptTurn
 from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
@@ -55,7 +54,7 @@ def wire_memory_intent(result: dict) -> str | None:
     return "recall" if intent == "about_me" else intent
 
 
-def explicit_store(deps: AgentDeps) -> ExplicitMemories | None:
+def explicit_store(deps: AgentDeps) -> ExplicitMemoryStore | None:
     if deps.services is None or not deps.settings.interaction.enable_memory_agents:
         return None
     return deps.services.explicit

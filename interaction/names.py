@@ -1,4 +1,5 @@
-"""Name matching against user_ids.json (reference §4.5): Levenshtein ratio, strong / ambiguous / none."""
+"""Name matching against user_ids.json (a heard name may be misspelt): Levenshtein ratio, strong,
+ambiguous or none."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""User profiles on the interaction side: MemoryUpdate merge and the name logic of reference §4.5.
+"""User profiles on the interaction side: MemoryUpdate merge and the name logic (new, known, to confirm).
 
 Who Nadine believes she is talking to is an Identity; every change goes through common.store's
 ProfileStore (locked, atomic), so user_ids.json and user_info.json stay consistent with perception.
@@ -24,7 +24,7 @@ _NO_NAMES = {"", "unknown", "none", "null", "user", "n/a"}
 
 
 class _MemoryUpdateBase(BaseModel):
-    """Profile fields extracted from one utterance (reference §4.6 memory update agent); the fact
+    """Profile fields extracted from one utterance (the memory update agent's output); the fact
     fields come from common.store.profile_fields."""
 
     user_name: str | None = None

@@ -1,4 +1,4 @@
-"""Prompt parts (reference §4.6-4.8): understanding, profile extraction, episode summary, response."""
+"""Prompt parts: understanding, profile extraction, episode summary, response."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The graph state of one turn (reference §4.3 CustomState, plus what our DM hands in and reads back)."""
+"""The graph state of one turn (the original graph's fields, plus what the DialogueManager hands in and
+reads back)."""
 
 from __future__ import annotations
 

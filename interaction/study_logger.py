@@ -1,5 +1,5 @@
-"""Study logging for --study (reference §4.9): one JSONL record per turn, a human-readable .log line,
-and per-user transcripts, under <data>/study_logs/.
+"""Study logging for --study (the A/B study's records): one JSONL record per turn, a human-readable
+.log line, and per-user transcripts, under <data>/study_logs/.
 
     <condition>_<participant>_<start>.jsonl   one JSON record per turn
     <condition>_<participant>_<start>.log     the same turns, one readable line each

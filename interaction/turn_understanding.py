@@ -1,4 +1,4 @@
-"""TurnUnderstanding (reference §4.7): what the understand step decides about one user turn."""
+"""TurnUnderstanding: what the understand step decides about one user turn."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pydantic import BaseModel, Field, field_validator
 from common.emotions import EmotionLabel, coerce_label
 
 INTENTS = ("first_greeting", "update_user_info", "end_conversation", "language_change", "continue_conversation")
-# What a turn asks of memory (issue 13). about_me ("what do you know about me?") is a kind of recall.
+# What a turn asks of memory: recall, keep, forget, or nothing (a plain statement). about_me ("what do
+# you know about me?") is a kind of recall.
 MEMORY_INTENTS = ("recall", "remember", "forget_one", "forget_me", "about_me", "statement")
 RECALL_INTENTS = ("recall", "about_me")
 TOOL_AGENTS = ("search_agent", "knowledge_rag_agent", "vision_agent")

@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preview", action="store_true", help="open the preview window (NADINE_PREVIEW=1)")
     parser.add_argument("--study", action="store_true", help="FER sampling and FER novelty on")
     args = parser.parse_args(argv)
-    if args.study:  # NADINE_FER_NOVELTY follows FER sampling (reference §1.4)
+    if args.study:  # FER novelty needs the FER samples, so --study turns both on
         args.config_override += ["perception.fer.enabled=true", "perception.fer.novelty=true"]
     ctx = start_process("perception", args)
     settings = ctx.settings  # start_process has already swept leftovers of a killed writer

@@ -1,4 +1,4 @@
-"""When to publish user_detected (reference §2.1): on every change of who is seen (QoS 1), as a
+"""When to publish user_detected: on every change of who is seen (QoS 1), as a
 heartbeat every announce_period_s (QoS 0), and once all-null when the track ended after someone
 had been announced."""
 

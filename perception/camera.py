@@ -241,7 +241,8 @@ class VideoCapture:
 
 
 class RealSense:
-    """Intel RealSense colour 640x480 + depth aligned to colour (reference §1.1)."""
+    """Intel RealSense colour 640x480 + depth aligned to colour (the robot's head camera; depth picks the
+    closest face)."""
 
     description = "realsense"
 

@@ -1,4 +1,4 @@
-"""capture_current_view (reference §3.7): write the next frame to the requested path, reply view_captured.
+"""capture_current_view (the vision agent looks): write the next frame to the given path, reply view_captured.
 
 Only image files (.jpg/.jpeg/.png) directly in <data>/nadine_view/ are written — the one place interaction
 asks for — so a capture request can never replace stored memory (user_ids.json, a profile, a scene).

@@ -1,4 +1,4 @@
-"""[P] FER sampler (reference §3.3): facial emotion of the tracked known user every interval_s, one
+"""FER sampler (study logging): facial emotion of the tracked known user every interval_s, one
 JSON line per sample, for aligning the facial signal with study turns offline. It only appends to its
 log and never influences storage."""
 

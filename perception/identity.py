@@ -1,6 +1,6 @@
 """Who a tracked face is: identity embedding vs the gallery of registered faces, names from the profiles.
 
-Recognition follows the reference (§3.2 step 4): best cosine over every stored face, a user id only
+Recognition is the original robot's: best cosine over every stored face, a user id only
 above the identity backend's threshold, confidence (best_cos + 1) / 2 * 100.
 """
 

@@ -1,4 +1,4 @@
-"""The per-frame loop (reference §3.2): detect, track, identify, announce, register, decide, capture.
+"""The per-frame loop: detect, track, identify, announce, register, decide, capture.
 
 Bus handlers only put events on one queue; everything that touches the camera, the models or the
 data folder runs here, on the frame-loop thread, in arrival order.

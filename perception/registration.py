@@ -1,4 +1,4 @@
-"""Registration on user_info (reference §3.2 step 9): store the tracked face for the given user id.
+"""Registration on user_info (a newly named person): store the tracked face for the given user id.
 
 A request waits up to registration_wait_s for a visible tracked face (and for the id to be known:
 interaction mints it into user_ids.json before it publishes user_info). At most one face per

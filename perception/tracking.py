@@ -1,4 +1,4 @@
-"""Which detected face is the active user, with the reference's 2.5 s switch hysteresis (§3.2 step 3).
+"""Which detected face is the active user, with a 2.5 s switch hysteresis (a passer-by does not take over).
 
 The active user is the closest face by depth (RealSense), else the largest. A different face only
 takes over after it has been the better candidate for `hold_s`, or the tracked face has been gone

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 
 from common.model_files import MODEL_FILES, ModelPackageMissing
-from scripts.mosquitto import free_port
+from common.supervisor.broker import free_port
 
 MODEL_ALIAS = "smollm2"
 CONTEXT_TOKENS = 4096  # the response packet with a history of 40 messages fits

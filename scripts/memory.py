@@ -20,29 +20,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
-import sqlite3
 import sys
-import threading
-from contextlib import closing
 from typing import Any
 
-from common import topics as t
-from common.bus import Bus, BusNotConnected
-from common.clock import Clock
 from common.config import NadineSettings
-from common.messages import ForgetMemory, ForgetUser, UserForgotten
+from common.messages import ForgetMemory
 from common.store import DataLayout, InvalidUserId, ProfileStore, validate_user_id
 from common.store.faces import FaceStore
-from common.store.forget import forget_user_files, known_names, new_pseudonym, purge_chroma_remnants
 from common.store.memory_ids import InvalidMemoryId, validate_memory_id
-from scripts import inventory
+from interaction.forget_everywhere import forget_memory, forget_person
+from interaction.memory import inventory
 from scripts.cli_settings import cli_settings
-
-log = logging.getLogger("nadine.memory_cli")
-
-PROCESSES = ("perception", "interaction", "control")
-CLI_PROCESS = "memory-cli"
 
 
 def list_users(layout: DataLayout) -> list[dict[str, Any]]:
@@ -51,27 +39,8 @@ def list_users(layout: DataLayout) -> list[dict[str, Any]]:
             for row in inventory.people(layout)]
 
 
-def user_is_known(settings: NadineSettings, layout: DataLayout, user_id: str) -> bool:
-    """True when anything on disk belongs to this id: its user_ids.json entry, its folder, or (a
-    forget interrupted after the files went) its Chroma collection."""
-    if user_id in ProfileStore(layout).user_ids() or layout.user_dir(user_id).is_dir():
-        return True
-    from interaction.memory.chroma_store import collection_name, make_client
-
-    name = collection_name(user_id)
-    if settings.interaction.chroma.mode == "http":
-        return name in {c if isinstance(c, str) else c.name for c in
-                        make_client(settings.interaction.chroma, layout.chroma_dir).list_collections()}
-    db = layout.chroma_dir / "chroma.sqlite3"
-    if not db.is_file():
-        return False
-    # read-only SQLite, not a second Chroma client: interaction may have the database open
-    with closing(sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)) as conn:
-        return conn.execute("SELECT 1 FROM collections WHERE name = ?", (name,)).fetchone() is not None
-
-
 def show_user(settings: NadineSettings, layout: DataLayout, user_id: str) -> dict[str, Any]:
-    """scripts.inventory's whole record, plus the keys earlier versions printed (profile, faces, scenes)."""
+    """The inventory's whole record, plus the keys earlier versions printed (profile, faces, scenes)."""
     profile = ProfileStore(layout).load(user_id)
     record = inventory.person(settings, layout, user_id)
     return {
@@ -82,138 +51,6 @@ def show_user(settings: NadineSettings, layout: DataLayout, user_id: str) -> dic
                     "memorability": m["memorability"], "emotion_label": m["emotion"], "user_message": m["utterance"]}
                    for m in record["moments"]],
     }
-
-
-class _Answers:
-    """Who is online (retained status), who was asked and who answered the forget request."""
-
-    def __init__(self, user_id: str, memory_id: str | None = None) -> None:
-        self.user_id = user_id
-        self.memory_id = memory_id  # None: the whole person
-        self.online: set[str] = set()
-        self.asked: set[str] = set()  # online when the request went out: a process started later never got it
-        self.answers: dict[str, dict[str, int]] = {}
-        self._cond = threading.Condition()
-
-    def on_status(self, spec: t.TopicSpec, msg: Any) -> None:
-        process = spec.suffix.split("/", 1)[1]
-        with self._cond:
-            (self.online.add if msg.value == "online" else self.online.discard)(process)
-            self._cond.notify_all()
-
-    def ask(self) -> None:
-        with self._cond:
-            self.asked = {p for p in self.online if p in PROCESSES}
-
-    @property
-    def missing(self) -> set[str]:
-        """Asked, still online (a process that stopped since does not hold the person any more) and
-        silent."""
-        with self._cond:
-            return (self.asked & self.online) - set(self.answers)
-
-    def on_forgotten(self, msg: UserForgotten) -> None:
-        if msg.user_id == self.user_id and msg.memory_id == self.memory_id:
-            with self._cond:
-                self.answers[msg.process] = msg.removed
-                self._cond.notify_all()
-
-    def wait(self, timeout: float) -> set[str]:
-        """Wait until every process asked answered (or went offline); returns the ones that did not."""
-        with self._cond:
-            self._cond.wait_for(lambda: not self.missing, timeout)
-            return self.missing
-
-
-def ask_processes(settings: NadineSettings, request: ForgetUser | ForgetMemory, timeout: float) -> _Answers | None:
-    """Publish forget_user / forget_memory to the running processes and wait for each one's
-    user_forgotten (within `timeout`); None when no broker answers."""
-    answers = _Answers(request.user_id, request.memory_id if isinstance(request, ForgetMemory) else None)
-    bus = Bus(CLI_PROCESS, settings.common.mqtt, t.Topics(settings.common.topic_root))
-    bus.subscribe_tree("status/+", answers.on_status)
-    bus.subscribe(t.USER_FORGOTTEN, answers.on_forgotten)
-    try:
-        if not bus.start(wait_s=min(3.0, timeout)):
-            log.warning("no broker answers: erasing on disk only (running processes keep what they hold in memory)")
-            return None
-        if not bus.sync(timeout):  # the retained statuses: who is online
-            log.warning("the broker did not deliver the process statuses within %.0f s", timeout)
-        answers.ask()
-        spec = t.FORGET_MEMORY if isinstance(request, ForgetMemory) else t.FORGET_USER
-        try:
-            bus.publish(spec, request, wait_s=timeout)
-        except BusNotConnected as exc:  # the broker went away: every process asked stays missing
-            log.error("%s", exc)
-            return answers
-        missing = answers.wait(timeout)
-        if missing:
-            log.error("no answer from %s within %.0f s", ", ".join(sorted(missing)), timeout)
-        return answers
-    finally:
-        bus.stop()
-
-
-def forget_chroma(settings: NadineSettings, layout: DataLayout, user_id: str) -> int:
-    """Delete the user's collection with interaction's own code, then purge what Chroma leaves."""
-    from common.embedding.chroma import NadineEmbeddingFunction
-    from common.embedding.registry import offline_text_embedder
-    from interaction.memory.chroma_store import episodic_client, episodic_persist_dir
-    from interaction.memory.episodic import EpisodicMemory
-
-    chroma = settings.interaction.chroma
-    if chroma.mode == "embedded" and not layout.chroma_dir.is_dir():
-        return 0
-    client = episodic_client(settings, layout)
-    episodic = EpisodicMemory(client, NadineEmbeddingFunction(offline_text_embedder()), Clock(None))
-    removed = episodic.forget(user_id)
-    persist_dir = episodic_persist_dir(chroma, layout.chroma_dir)
-    if persist_dir is not None:
-        purge_chroma_remnants(persist_dir)
-    return removed
-
-
-def _add_answers(report: dict[str, Any], answers: _Answers | None) -> None:
-    """What the processes said: `broker` False when none was asked (no broker, or --no-bus)."""
-    report["broker"] = answers is not None
-    if answers is not None:
-        report["processes"] = answers.answers
-        report["missing"] = sorted(answers.missing)
-
-
-def forget(settings: NadineSettings, layout: DataLayout, user_id: str, use_bus: bool, timeout: float) -> tuple[dict, bool]:
-    names = known_names(layout, user_id)  # before any process deletes the files that hold them
-    report: dict[str, Any] = {"user_id": user_id, "processes": {}, "missing": []}
-    pseudonym = new_pseudonym()  # one for every process, so a study's records still link up
-    answers = ask_processes(settings, ForgetUser(user_id=user_id, pseudonym=pseudonym), timeout) if use_bus else None
-    _add_answers(report, answers)
-    interaction_live = answers is not None and "interaction" in answers.online
-    local = forget_user_files(layout, user_id, names, pseudonym)
-    if not interaction_live:
-        local["text_memories"] = forget_chroma(settings, layout, user_id)
-    report["local"] = local
-    return report, not report["missing"]
-
-
-def forget_memory(settings: NadineSettings, layout: DataLayout, request: ForgetMemory, use_bus: bool,
-                  timeout: float) -> tuple[dict, bool]:
-    """Forget one memory: the running processes first; on disk here when interaction is not running
-    (a second Chroma client on a live database is not safe)."""
-    from interaction.forget import forget_one_memory
-    from interaction.memory.chroma_store import episodic_client
-    from interaction.memory.documents import forget_document
-
-    report: dict[str, Any] = {"user_id": request.user_id, "kind": request.kind, "memory_id": request.memory_id,
-                              "processes": {}, "missing": []}
-    answers = ask_processes(settings, request, timeout) if use_bus else None
-    _add_answers(report, answers)
-    if answers is None or "interaction" not in answers.online:
-        embedded = settings.interaction.chroma.mode == "embedded"
-        client = episodic_client(settings, layout) \
-            if not embedded or layout.chroma_dir.is_dir() else None
-        report["local"] = forget_one_memory(
-            layout, request, Clock(layout.runtime_dir).now(),
-            (lambda uid, doc: forget_document(client, uid, doc)) if client is not None else None, embedded)
-    return report, not report["missing"]
 
 
 def _confirm(layout: DataLayout, user_id: str) -> bool:
@@ -266,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     except (InvalidUserId, InvalidMemoryId) as exc:
         print(f"memory: {exc}", file=sys.stderr)
         return 2
-    if not user_is_known(settings, layout, user_id):
+    if not inventory.user_is_known(settings, layout, user_id):
         print(f"memory: no user {user_id} in {layout.root} (`list` shows the known ids); nothing changed",
               file=sys.stderr)
         return 3
@@ -282,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.yes and not _confirm(layout, user_id):
         print("memory: not confirmed; nothing erased", file=sys.stderr)
         return 1
-    report, complete = forget(settings, layout, user_id, not args.no_bus, args.timeout)
+    report, complete = forget_person(settings, layout, user_id, not args.no_bus, args.timeout)
     print(json.dumps(report, indent=2))
     return 0 if complete else 1
 

@@ -28,12 +28,12 @@ from common.bus import Bus
 from common.config import ConfigError, load_settings
 from common.config.loader import PROJECT_ROOT
 from common.logs import FORMAT
+from common.supervisor.suite import Suite, SuiteError
 from scripts.runner.camera import CameraFeeder
 from scripts.runner.observer import Observer
 from scripts.runner.player import ScriptPlayer, TurnOutcome
 from scripts.runner.script import ScriptError, load_script
 from scripts.runner.transcript import Transcript
-from scripts.suite import Suite, SuiteError
 
 log = logging.getLogger("nadine.runner")
 

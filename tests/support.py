@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from common.bus import Bus
+from common.supervisor.broker import Broker, free_port  # noqa: F401  (re-exported for tests)
 from common.topics import Topics, TopicSpec
-from scripts.mosquitto import Broker, free_port  # noqa: F401  (re-exported for tests)
 from scripts.runner.observer import Observer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,5 @@
-"""The documented NADINE_* environment variables (reference §1.4 plus ours), mapped onto config keys.
+"""The documented NADINE_* environment variables (the original start scripts' and ours), mapped onto
+config keys.
 
 This table is the only place that knows an env var name. NADINE_PROFILE_<agent> is the one dynamic
 family: it overrides interaction.llm.agents.<agent>.
@@ -38,7 +39,7 @@ ENV_KEYS: dict[str, str] = {
     "NADINE_TTS": "control.tts.provider",
     "NADINE_ROBOT_DRIVER": "control.driver.kind",
     "NADINE_SERIAL_PORT": "control.driver.serial_port",
-    # reference §1.4
+    # the original start scripts' switches, kept so their studies run unchanged
     "NADINE_ENABLE_VISION_AGENT": "interaction.enable_vision_agent",
     "NADINE_ENABLE_MEMORY_AGENTS": "interaction.enable_memory_agents",
     "NADINE_ENABLE_VISUAL_MEMORY": "common.enable_visual_memory",

@@ -73,7 +73,7 @@ class LlmSettings(Section):
     breaker: CircuitBreakerSettings = CircuitBreakerSettings()
     # YAML or overrides that name one profile (or one key of it) change only that; the rest keep their defaults
     profiles: dict[str, LlmProfile] = dict(DEFAULT_PROFILES)
-    # agent -> profile name (reference §4.6); NADINE_PROFILE_<agent> overrides one entry
+    # agent -> profile name (which model serves each agent); NADINE_PROFILE_<agent> overrides one entry
     agents: dict[str, str] = {
         "turn_understanding": "understand_gpt",
         "confirmation_reader": "gpt_json",
@@ -183,7 +183,8 @@ class RecallSettings(Section):
 
 
 class RetrievalSettings(Section):
-    mode: Literal["phd", "fusion"] = Field("phd", description="[P] utterance-anchored, or the paper's Algorithm 1")
+    mode: Literal["phd", "fusion"] = Field(
+        "phd", description="utterance-anchored (scene text similarity only), or the paper's Algorithm 1")
     fusion_epsilon: float = Field(1e-6, gt=0)
     recall: RecallSettings = RecallSettings()
 

@@ -28,7 +28,8 @@ class FaceSettings(Section):
     model_root: str | None = Field(None, description="InsightFace model root (lab backend)")
     # cosine similarity between identity embeddings above which a face is recognised, per backend.
     # dlib: midpoint of the gap measured on shared/data/faces (upsample 1, 1 jitter): same identity
-    # min 0.932 (93 pairs), different identity max 0.907 (1447 pairs) -> 0.92. insightface: reference §3.2.
+    # min 0.932 (93 pairs), different identity max 0.907 (1447 pairs) -> 0.92. insightface: the
+    # original robot's 0.3.
     recognition_threshold: dict[str, float] = {"dlib": 0.92, "insightface": 0.3}
     identify_every_n_frames: int = Field(10, ge=1, description="re-identify a stable track every N frames")
     track_hold_s: float = Field(2.5, ge=0, description="active-user switch hysteresis")
@@ -80,7 +81,8 @@ class SelectiveMemorySettings(Section):
     vision_rule: Literal["paper", "weighted"] = Field(
         "paper",
         description="vision policy: 'paper' stores if e > 0 or n > novelty_threshold (seed 003 eq. 4); "
-        "'weighted' stores if w_emotion*e + w_novelty*n_salience >= memorability_threshold ([L] code)",
+        "'weighted' stores if w_emotion*e + w_novelty*n_salience >= memorability_threshold "
+        "(the local robot's code)",
     )
     emotion_thresholds: dict[str, float] = {
         "neutral": 1.0, "happy": 0.5, "sad": 0.7, "surprise": 0.7, "anger": 0.7, "contempt": 0.7,

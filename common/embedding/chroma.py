@@ -3,7 +3,8 @@
 Chroma persists the embedding function's name() and get_config() with each collection. The name is
 stable ("nadine_text_embedder") and the config names the embedder, so opening a collection that was
 made with another function (chroma's own ONNXMiniLM_L6_V2, or our OpenAI embedder) is detected by
-`persisted_embedder()` != `embedder_id` and the caller rebuilds it (reference §4.6, §8 item 10).
+`persisted_embedder()` != `embedder_id` and the caller rebuilds it: vectors of two embedders in one
+collection would be compared as if they were alike.
 """
 
 from __future__ import annotations

@@ -31,8 +31,9 @@ def is_valid_user_id(user_id: object) -> bool:
 
 
 def new_user_id(existing: Iterable[str], now: datetime, issued_today: int = 0) -> str:
-    """Next free id for today, e.g. 251008_0001 (paper §3.4), above `issued_today` (the highest
-    number ever issued today: a forgotten person's id is never given to someone else)."""
+    """Next free id for today, e.g. 251008_0001 (the original robot's YYMMDD_NNNN), above
+    `issued_today` (the highest number ever issued today: a forgotten person's id is never given to
+    someone else)."""
     day = now.strftime("%y%m%d")
     taken = {int(i[7:]) for i in existing if i.startswith(day + "_") and i[7:].isdigit()}
     n = issued_today + 1

@@ -31,7 +31,8 @@ FIRST_MEETING_ANCHOR = "The first time we met — {user_name} introduced themsel
 
 
 class SceneMetadata(BaseModel):
-    """[P] metadata fields (reference §3.5); policy-specific extras are kept."""
+    """A scene's metadata.json: the fields the original study robot wrote (its tools read them), plus
+    ours; policy-specific extras are kept."""
 
     model_config = ConfigDict(extra="allow")
 

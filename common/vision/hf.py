@@ -30,7 +30,7 @@ def hub_fix(model: str, revision: str | None = None) -> str:
 
 
 def torch_device() -> str:
-    """cuda:0, else Apple MPS, else CPU (reference §3.6)."""
+    """cuda:0, else Apple MPS, else CPU: the fastest device this machine has."""
     import torch
 
     if torch.cuda.is_available():

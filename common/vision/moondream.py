@@ -1,5 +1,5 @@
 """Lab captioner: Moondream2 (`vikhyatk/moondream2`, pinned revision) through transformers'
-remote code, from local files only; one short caption sentence per scene (reference §3.5-3.6)."""
+remote code, from local files only; one short caption sentence per scene (its description for retrieval)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Response agent (reference §4.6, §4.8): the name-confirmation question, else the model's reply to
+"""Response agent: the name-confirmation question, else the model's reply to
 the background packet (scene image attached for a vision model), else the offline template."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
         user_emotion=u.user_emotion, profile=state["identity"].profile, outcome=state.get("profile_outcome"),
         fact_changes=list(state.get("fact_changes") or []), fact_wording=dict(state.get("fact_wording") or {}),
         identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
-        # text memories reach the prompt on recall turns only ([P])
+        # text memories reach the prompt on recall turns only: elsewhere they would be brought up unasked
         recall=retrieval.recall if retrieval and recall else None,
         search=state.get("search_results"), vision=state.get("vision_results"),
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),

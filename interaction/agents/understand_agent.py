@@ -1,4 +1,4 @@
-"""The merged understand step (reference §4.7): one structured call, guards around it, pins after it."""
+"""The merged understand step: one structured call, guards around it, pins after it."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
     pending = bool(state.get("name_confirmation"))
     ctx = GuardContext(identity.user_id, state.get("greeted_user_id"), pending)
     try:
-        # a pending name confirmation decides the intent before any model call ([P])
+        # a pending name confirmation decides the intent before any model call (a yes or no needs no model)
         u = None if pending else _from_model(deps, text, state.get("messages", []))
         if u is not None and u.memory_intent is None and not u.is_recall:
             # a model that gave no memory intent: the classifier is its fallback, never its judge

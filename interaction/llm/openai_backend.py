@@ -47,8 +47,8 @@ _shared_lock = threading.Lock()
 
 
 def _http_client() -> httpx.Client:
-    """One pooled HTTP client for every profile (reference §4.10: 10 keep-alive connections, 300 s
-    keep-alive expiry); timeouts are set per request from the deadline."""
+    """One pooled HTTP client for every profile (10 keep-alive connections, 300 s keep-alive expiry: a
+    turn's calls reuse warm connections); timeouts are set per request from the deadline."""
     global _shared
     with _shared_lock:
         if _shared is None:

@@ -1,4 +1,4 @@
-"""Which model serves which agent (reference §4.10): agent -> profile -> backend, offline by default.
+"""Which model serves which agent: agent -> profile -> backend, offline by default.
 
 An agent is offline (deterministic rules and templates) when its profile says so, or when no endpoint
 is configured at all: interaction.llm.base_url unset, no profile base_url and no API key in the

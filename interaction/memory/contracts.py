@@ -3,6 +3,7 @@ memory package implements it. Typed domain objects shared by both sides live her
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -12,12 +13,12 @@ from pydantic import BaseModel
 from common.messages import RecallReport
 
 if TYPE_CHECKING:
-    from interaction.memory.explicit_memories import ExplicitMemories
     from interaction.memory.retrieval.core import RecallDecision
 
 
 class EpisodicSave(BaseModel):
-    """Summary of one session (reference §4.6): concrete names and claims preserved."""
+    """Summary of one session in four parts; concrete names and claims are preserved so a later recall
+    can quote them."""
 
     observation: str
     thought: str
@@ -50,7 +51,7 @@ class MemoryHit:
 
 @dataclass(frozen=True)
 class VisualMemory:
-    """The best scene candidate of a turn (reference §4.8 output fields + decision details)."""
+    """The best scene candidate of a turn: what the response shows of it, and how it was decided."""
 
     scene_id: str
     image_path: str
@@ -76,8 +77,39 @@ class RetrievalResult:
     recall: RecallReport | None = None  # the retrieval core's decision (recall turns)
 
 
+@dataclass(frozen=True)
+class ExplicitMemory:
+    """A fact the person asked Nadine to remember ("please remember that ...")."""
+
+    memory_id: str
+    text: str
+    occurred_at: str
+    source_turn: str | None = None
+    similarity: float = 0.0  # to the query of a search; 0 from list()
+
+
+class ExplicitMemoryStore(Protocol):
+    """The person's explicit memories (interaction/memory/explicit_memories.py keeps them in Chroma)."""
+
+    def add(self, user_id: str, user_name: str, text: str, source_turn: str | None) -> ExplicitMemory | None:
+        """Store one fact for a known user (None for an unknown user or an empty fact)."""
+        ...
+
+    def list(self, user_id: str) -> list[ExplicitMemory]:
+        """The user's explicit memories, oldest first."""
+        ...
+
+    def search(self, user_id: str, query: str, n: int = 3) -> list[ExplicitMemory]:
+        """The n explicit memories most similar to the query, best first."""
+        ...
+
+    def scrub(self, user_id: str, phrases: list[str], purge: Callable[[str, list[str]], int] | None) -> int:
+        """Take a forgotten memory's words out of the user's other documents; returns those changed."""
+        ...
+
+
 class MemoryServices(Protocol):
-    explicit: ExplicitMemories  # facts the person asked Nadine to remember (kind explicit_memory)
+    explicit: ExplicitMemoryStore  # facts the person asked Nadine to remember (kind explicit_memory)
 
     def retrieve(self, user_id: str, query: str, is_recall: bool) -> RetrievalResult:
         """Episode + conversation queries on the latest message and visual scene retrieval, for a
@@ -108,7 +140,7 @@ class MemoryServices(Protocol):
 
     def look(self, question: str, user_id: str | None, is_recall: bool) -> str:
         """Vision agent: capture the current view through perception, answer about it (offline: the
-        captioner); may store an observation scene by the rules of reference §4.8."""
+        captioner); may store an observation scene (interaction/memory/observation.py)."""
         ...
 
     def on_scene_stored(self, user_id: str) -> None:

@@ -1,4 +1,4 @@
-"""Episodic and conversation memory (reference §4.6): one Chroma collection per user, embedded locally
+"""Episodic and conversation memory: one Chroma collection per user, embedded locally
 with MiniLM (text memory never leaves the machine).
 
 A saved session is its summary (memory_type "episode"), its transcript ("conversation", kept for the

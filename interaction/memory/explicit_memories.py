@@ -13,25 +13,16 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from common.clock import Clock
 from common.store.ids import is_valid_user_id
 from interaction import cues
+from interaction.memory.contracts import ExplicitMemory
 from interaction.memory.episodic import EpisodicMemory
 
 log = logging.getLogger("nadine.memory.explicit")
 
 KIND = "explicit_memory"
-
-
-@dataclass(frozen=True)
-class ExplicitMemory:
-    memory_id: str
-    text: str
-    occurred_at: str
-    source_turn: str | None = None
-    similarity: float = 0.0  # to the query of a search; 0 from list()
 
 
 class ExplicitMemories:
@@ -100,7 +91,7 @@ class ExplicitMemories:
             old, new, texts, metas = [], [], [], []
             for doc_id, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True):
                 kept = without_phrases(doc or "", phrases)
-                quote = (meta or {}).get("quote")  # a turn document's own words (issue 12)
+                quote = (meta or {}).get("quote")  # a turn document's own words, which recall quotes
                 kept_quote = without_phrases(quote, phrases) if isinstance(quote, str) else quote
                 if (meta or {}).get("kind") != KIND and (kept != (doc or "") or kept_quote != quote):
                     old.append(doc_id)

@@ -1,6 +1,6 @@
 """The image channel of scene retrieval: combined = alpha * sim_image + (1 - alpha) * sim_desc, where
 sim_image compares the scene encoder's text embedding of the question with the stored image
-embedding (reference §4.8). Only CLIP-like encoders embed text; with the offline MobileNetV2 (or no
+embedding. Only CLIP-like encoders embed text; with the offline MobileNetV2 (or no
 vision registry) alpha is ignored, said once in the log."""
 
 from __future__ import annotations

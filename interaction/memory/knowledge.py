@@ -1,7 +1,7 @@
-"""Knowledge RAG over <data>/knowledge/rag_files (reference §4.6 [P]): markdown split on # and ##,
-each chunk prefixed by its header path, k = 3, Chroma collection "nadine-knowledge" in
-<data>/knowledge/chroma. The collection records the files' hash and the embedder; a change of either
-rebuilds it (the original needed the folder deleted by hand)."""
+"""Knowledge RAG over <data>/knowledge/rag_files (what Nadine knows of herself and her world):
+markdown split on # and ##, each chunk prefixed by its header path, k = 3, Chroma collection
+"nadine-knowledge" in <data>/knowledge/chroma. The collection records the files' hash and the
+embedder; a change of either rebuilds it (the original needed the folder deleted by hand)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Per-user text memory (session summaries and turns, ChromaDB, MiniLM), visual scenes (in-memory
 index), knowledge RAG and the vision agent. Recall turns are decided by the retrieval core
 (interaction/memory/retrieval) over the user's text memories and scenes together; ordinary turns
-only ever bring up a scene that passes the strict similarity threshold ([P] utterance-anchored) or
+only ever bring up a scene that passes the strict similarity threshold (utterance-anchored) or
 the paper's fusion. Every method takes the user id it serves and reads only that user's collection
 and scene folder.
 """
@@ -73,7 +73,7 @@ class LocalMemoryServices:
         offline = self.offline = offline_text_embedder()
         active = _active_embedder(settings, offline)
         self.scenes = SceneStore(layout)
-        # text memory stays local whatever the retrieval embedder (reference §8 item 11)
+        # text memory stays local whatever the retrieval embedder: a person's words never leave the machine
         recall = settings.interaction.retrieval.recall
         self.episodic = EpisodicMemory(
             episodic_client(settings, layout), NadineEmbeddingFunction(offline), clock,

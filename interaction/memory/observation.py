@@ -1,4 +1,4 @@
-"""Observation scenes (reference §4.8, graph._maybe_store_observation): after the vision agent
+"""Observation scenes: after the vision agent
 answered, keep the snapshot when the person pointed at something specific. Written by interaction,
 published nowhere, no image embedding (retrieval does not use the image channel for them)."""
 

@@ -1,4 +1,4 @@
-"""Visual scene retrieval (reference §4.8) over an in-memory index of each user's scenes.
+"""Visual scene retrieval over an in-memory index of each user's scenes.
 
 Each user's candidate scenes (non-empty description) and their retrieval-text vectors are kept as
 one matrix per text embedder; a turn costs one query embedding and one matrix product, and never

@@ -4,7 +4,7 @@ work and place fields (position, company, location) from the spaCy parse reader
 default; it measured 92.5 / 94.9 % field accuracy on dev / test against the rules' 72.7 / 73.2 %,
 python -m scripts.eval.profile_facts), else, or when spaCy cannot load, by the rules below.
 
-Only currently-true, present-tense self statements become profile fields ([P] rule): "I worked at",
+Only currently-true, present-tense self statements become profile fields (they say what is): "I worked at",
 "I lived in", "I used to" are memories and are left to the episode summary. Questions never fill
 fields ("do you know where I live?").
 """

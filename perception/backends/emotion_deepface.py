@@ -1,4 +1,4 @@
-"""Lab facial emotion: DeepFace's FER2013 CNN (the [P] FER sampler's model), CPU or GPU TensorFlow.
+"""Lab facial emotion: DeepFace's FER2013 CNN (the original study's FER sampler model), CPU or GPU TensorFlow.
 
 DeepFace downloads its weights on first use; Nadine never does, so the file is checked first.
 """

@@ -1,5 +1,5 @@
 """Lab face detection + identity: InsightFace `buffalo_s` (SCRFD detector, ArcFace 512-d), as in the
-original (reference §3.1-3.2). Weights are never downloaded: FaceAnalysis would fetch buffalo_s from
+original robot. Weights are never downloaded: FaceAnalysis would fetch buffalo_s from
 GitHub when its folder is missing, so the folder is checked first."""
 
 from __future__ import annotations

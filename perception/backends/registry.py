@@ -11,7 +11,7 @@ from perception.backends.emotion_fer import FerTfliteEmotion
 from perception.backends.faces_dlib import DlibFaceDetector, DlibFaceIdentifier
 from perception.backends.faces_insightface import InsightFaceDetector, InsightFaceIdentifier, InsightFaceModel
 
-INSIGHTFACE_DET_SIZE = 640  # reference §3.1: det_size=(640, 640)
+INSIGHTFACE_DET_SIZE = 640  # det_size=(640, 640), as the original robot ran it
 
 _dlib_detector = load_once(DlibFaceDetector)
 _dlib_identifier = load_once(DlibFaceIdentifier)

@@ -1,9 +1,9 @@
-"""Ties affect events and frames to storage decisions (reference §3.4, briefing turn protocol).
+"""Ties affect events and frames to storage decisions (one decision per turn's affect event).
 
 Every affect event gets exactly one storage_decision:
-- trigger `event` ([P] default): evaluated once on the next frame in which the tracked face is a known
+- trigger `event` (default): evaluated once on the next frame in which the tracked face is a known
   user, then consumed (at most one scene per turn, no cooldown);
-- trigger `interval` ([L]; always for the vision policy): a known user is checked at most every
+- trigger `interval` (the local robot's; always for the vision policy): a known user is checked at most every
   memorability_check_interval s with the latest affect state, 15 s cooldown after a store; pending
   events are decided by the next check;
 - an event whose known user is not in view within decision_wait_s is decided without a view when
@@ -84,7 +84,7 @@ class SelectiveMemory:
         self.bus = bus
         self.trigger = "interval" if cfg.policy == "vision" else cfg.trigger
         if cfg.policy == "vision" and cfg.trigger != "interval":
-            log.info("the vision policy always uses the interval trigger (reference §3.4)")
+            log.info("the vision policy always uses the interval trigger (novelty is between frames)")
         self._pending: deque[_Pending] = deque()
         self._latest: AffectState | None = None
         self._next_check: dict[str, float] = {}

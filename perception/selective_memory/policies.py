@@ -1,9 +1,9 @@
 """Storage policies: pure functions of the inputs, so the decision can be checked against the paper.
 
-- `intensity` ([P] default): memorability = the chosen affect intensity; store iff >= intensity_threshold.
-- `pad_arousal` ([L]): memorability = MEMORABILITY_AROUSAL_BASE[label] x intensity; store iff
+- `intensity` (default): memorability = the chosen affect intensity; store iff >= intensity_threshold.
+- `pad_arousal` (the local robot's): memorability = MEMORABILITY_AROUSAL_BASE[label] x intensity; store iff
   >= arousal_threshold, and always when the user has no stored scene yet.
-- `vision` (seed 003 eq. 1-4): facial-emotion salience and scene novelty.
+- `vision` (the paper's eq. 1-4): facial-emotion salience and scene novelty.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from common.config.perception_settings import SelectiveMemorySettings
 from common.emotions import FACIAL_LABELS, coerce_label
 from common.messages import AffectState
 
-# [L] base memorability per appraised label (reference §3.4); other labels are read through
-# common.emotions (an unknown one is neutral). [L]'s appraiser also says "goodbye".
+# The local robot's base memorability per appraised label; other labels are read through
+# common.emotions (an unknown one is neutral). Its appraiser also says "goodbye".
 MEMORABILITY_AROUSAL_BASE: dict[str, float] = {
     "angry": 0.85, "fearful": 0.80, "surprised": 0.75, "happy": 0.60, "disgusted": 0.55, "sad": 0.40,
     "neutral": 0.10,
@@ -47,10 +47,10 @@ class Signal:
 
 
 def affect_signal(affect: AffectState, source: str) -> Signal:
-    """The emotion that drives storage: the user's ([P] default) or Nadine's own appraisal."""
+    """The emotion that drives storage: the user's (default) or Nadine's own appraisal."""
     if source == "user" and affect.user_intensity is not None:
         return Signal(affect.user_label or affect.label, affect.user_intensity, "user")
-    # an [L] client sends no user fields: Nadine's appraisal is all there is
+    # a client that appraises only Nadine sends no user fields: her appraisal is all there is
     return Signal(affect.label, affect.intensity, "robot")
 
 
@@ -77,7 +77,7 @@ def arousal_verdict(affect: AffectState, source: str, threshold: float, has_scen
                    sig.label, sig.intensity)
 
 
-# --- vision policy (seed 003 §3.2) -------------------------------------------------------------
+# --- vision policy (the paper's salience and novelty) ---------------------------------------------
 
 
 def salience(p: float, t: float) -> float:

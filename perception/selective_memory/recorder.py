@@ -1,4 +1,4 @@
-"""Write one memorable scene (reference §3.5) and announce it on scene_stored.
+"""Write one memorable scene and announce it on scene_stored.
 
 The image is the raw frame (no overlays) as JPEG; moment and first_meeting scenes get a scene-encoder
 embedding; the caption comes from the captioner, and a scene is stored without a description when
@@ -116,7 +116,8 @@ class SceneRecorder:
         return meta
 
     def store_first_meeting(self, user_id: str, user_name: str, view: View, turn_id: str | None = None) -> SceneMetadata:
-        """[P] store_first_meeting_scene: memorability 1.0, neutral, the canonical anchor as utterance."""
+        """The first-meeting scene, which answers "how did we meet?": memorability 1.0, neutral, the
+        canonical anchor as utterance."""
         return self.store(SceneRequest(
             user_id=user_id, user_name=user_name, rgb=view.rgb, scene_type="first_meeting", memorability=1.0,
             emotion_label="neutral", intensity=0.0, reason="first face registration",

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from common.bus import Bus
 from common.config.perception_settings import SelectiveMemorySettings
+from common.supervisor.suite import Suite
 from interaction.chat import DECISION_GRACE_S, ChatClient
 from scripts.bench.turn_latency import NAMES, moment, session
 from scripts.eval.stats import percentile
-from scripts.suite import Suite
 
 TARGET_P95_S = {"prompt": 1.0, "prompt, farewells apart": 1.0}
 

@@ -29,8 +29,8 @@ import numpy as np
 from common import topics as t
 from common.bus import Bus
 from common.messages import EmotionSignal, UserInput
+from common.supervisor.suite import Suite
 from scripts.eval.stats import percentile
-from scripts.suite import Suite
 
 DEMO_PHOTO = Path(__file__).resolve().parents[1] / "demo" / "eileen.jpg"
 RSS_FLAT = 1.10

@@ -23,9 +23,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from common import topics as t
 from common.bus import Bus
 from common.messages import AffectState
+from common.supervisor.broker import Broker
 from common.topics import Topics
 from scripts.eval.stats import percentile
-from scripts.mosquitto import Broker
 
 PAYLOAD = AffectState(
     label="happy", arousal=0.6, intensity=0.7, user_label="happy", user_intensity=0.9,

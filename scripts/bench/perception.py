@@ -31,6 +31,7 @@ from common.config import load_settings
 from common.messages import AffectState, UserInfo
 from common.store import DataLayout, ProfileStore, SceneStore
 from common.store.faces import FaceStore
+from common.supervisor.broker import Broker
 from common.topics import Topics
 from common.vision.image import read_rgb
 from perception.assemble import build, load_backends
@@ -39,7 +40,6 @@ from perception.selective_memory.module import SelectiveMemory
 from perception.selective_memory.recorder import SceneRecorder
 from perception.view import View
 from scripts.eval.stats import percentile
-from scripts.mosquitto import Broker
 from scripts.shared_data import shared_path
 
 PAPER_DECISION_S = 0.08

@@ -1,4 +1,4 @@
-"""Speed of the retrieval core (issue 12), every ratio measured in this one run.
+"""Speed of the retrieval core (interaction/memory/retrieval), every ratio measured in this one run.
 
     .venv/bin/python -m scripts.bench.retrieval_core [--scenes 10000 100000] [--queries 40] [--sessions 30]
 

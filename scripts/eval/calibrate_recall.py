@@ -166,8 +166,8 @@ def report(core: RetrievalCore, cal: RecallCalibration, asked: list[Asked]) -> d
 
 
 def dense_only(asked: list[Asked], threshold: float) -> dict[str, int]:
-    """The decision before issue 12 without its word rules: the most similar memory, asserted when its
-    cosine reaches the embedder profile's recall_threshold (no offer band)."""
+    """The decision before the retrieval core, without its word rules: the most similar memory,
+    asserted when its cosine reaches the embedder profile's recall_threshold (no offer band)."""
     counts: Counter[str] = Counter()
     for a in asked:
         top = max(a.judged, key=lambda j: j.dense)

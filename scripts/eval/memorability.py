@@ -1,4 +1,4 @@
-"""Memorability protocol of the paper (seed 003 §4.2) on any image folder plus a ratings CSV.
+"""Memorability protocol of the paper on any image folder plus a ratings CSV.
 
     python -m scripts.eval.memorability --images DIR --ratings CSV [--repeats 20] [--outer 5] [--inner 3]
         [--weights 0.5,0.5 1,0 0,1] [--novelty-repeats 1000] [--burn-in 5] [--seed 0]

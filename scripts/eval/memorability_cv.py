@@ -1,4 +1,4 @@
-"""The paper's memorability protocol (seed 003 §3.2, §4.2) on precomputed features, in numpy only.
+"""The paper's memorability protocol on precomputed features, in numpy only.
 
 Inputs per image: emotion probabilities over common.emotions.FACIAL_LABELS (largest face) and a novelty score. The
 score is MemScore = w_e * e + w_n * s_n with e = max_k max(0, (p_k - T_k) / (1 - T_k)) (eq. 1-2) and the
@@ -29,7 +29,7 @@ SWEEPS = 2
 
 
 def burn_in_novelty(embeddings: np.ndarray, burn_in: int = 5, repeats: int = 1000, seed: int = 0) -> np.ndarray:
-    """Paper §4.2: in each run the images come in a random order; the first `burn_in` are not scored;
+    """The paper's novelty: in each run the images come in a random order; the first `burn_in` are not scored;
     every later image scores its minimum cosine distance to all images before it in that run. The
     novelty of an image is its mean score over the runs in which it was scored (NaN if never)."""
     x = np.asarray(embeddings, dtype=np.float64)
@@ -179,8 +179,8 @@ def nested_cv(
 
 
 def human_consistency(ratings_by_rater: dict[str, dict[str, float]]) -> float | None:
-    """Mean Spearman between each rater and the mean of all other raters (paper §4.2), over the images
-    both have; None with fewer than two raters."""
+    """Mean Spearman between each rater and the mean of all other raters (the paper's human
+    consistency), over the images both have; None with fewer than two raters."""
     raters = list(ratings_by_rater)
     if len(raters) < 2:
         return None

@@ -1,4 +1,4 @@
-"""Study report from the study logs (interaction/study_logger.py JSONL, reference §4.9), per condition.
+"""Study report from the study logs (interaction/study_logger.py JSONL), per condition.
 
     python -m scripts.eval.report --logs DIR [--png out.png]
 

@@ -1,4 +1,4 @@
-"""Multimodal retrieval protocol of the paper (seed 003 §4.3): Recall@K for text, image and fusion.
+"""Multimodal retrieval protocol of the paper: Recall@K for text, image and fusion.
 
     python -m scripts.eval.retrieval --images DIR --captions CSV [--alphas 0,0.1,...,1] [--k 1 5 10]
         [--descriptions CSV]

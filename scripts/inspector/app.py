@@ -3,7 +3,7 @@
 Pages: the people list (/) with a face thumbnail each; per person (/people/<id>) the profile facts
 with their history, moments with image, caption and utterance, explicit memories and episodes, each
 with when and why it was stored. Forgetting (one memory, or the whole person) asks for confirmation on
-a page of its own, then goes through scripts.memory's forget, the same as the CLI: published on the
+a page of its own, then goes through interaction/forget_everywhere.py, the same as the CLI: published on the
 forget topics so every running process confirms; with no broker the page says so and offers the
 disk-only path. New moments arrive live: MQTT scene_stored -> server-sent events (/events).
 
@@ -42,8 +42,8 @@ from common.store import DataLayout, InvalidUserId, ProfileStore, validate_user_
 from common.store.faces import FaceStore
 from common.store.memory_ids import InvalidMemoryId, validate_memory_id
 from common.store.scenes import SCENE_ID_RE
-from scripts import inventory
-from scripts import memory as memory_cli
+from interaction import forget_everywhere
+from interaction.memory import inventory
 from scripts.inspector.guard import TOKEN_FIELD, FormTokens, SameOriginGuard, form_action, served_hosts
 
 log = logging.getLogger("nadine.inspector")
@@ -219,11 +219,13 @@ class Inspector:
         use_bus = request.query_params.get("disk_only") != "1"
         if kind is None:
             report, complete = await asyncio.to_thread(
-                memory_cli.forget, self.settings, self.layout, user_id, use_bus, self.forget_timeout_s)
+                forget_everywhere.forget_person, self.settings, self.layout, user_id, use_bus,
+                self.forget_timeout_s)
         else:
             request_msg = ForgetMemory(user_id=user_id, kind=kind, memory_id=memory_id)
             report, complete = await asyncio.to_thread(
-                memory_cli.forget_memory, self.settings, self.layout, request_msg, use_bus, self.forget_timeout_s)
+                forget_everywhere.forget_memory, self.settings, self.layout, request_msg, use_bus,
+                self.forget_timeout_s)
         no_broker = use_bus and not report["broker"]
         cli = f"python -m scripts.memory forget {user_id} --no-bus" if kind is None else \
             f"python -m scripts.memory forget-memory {user_id} {kind} '{memory_id}' --no-bus"

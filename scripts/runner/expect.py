@@ -215,7 +215,7 @@ def profile_lacks(profile: dict[str, Any] | None, unwanted: dict[str, Any]) -> b
 
 
 def memory_counts(person: Mapping[str, Any]) -> dict[str, int]:
-    """A person's memories by the kinds the `memories` key names, from scripts.inventory.person."""
+    """A person's memories by the kinds the `memories` key names, from interaction.memory.inventory.person."""
     counts = {"explicit": len(person.get("explicit_memories") or []), "moment": 0, "first_meeting": 0, "observation": 0}
     for moment in person.get("moments") or []:
         kind = moment.get("scene_type") or "moment"

@@ -262,7 +262,7 @@ class ScriptPlayer:
         inspector reads it."""
         if result is None or not result.user_id:
             return None
-        from scripts.inventory import person  # reads Chroma: only for scripts that count memories
+        from interaction.memory.inventory import person  # reads Chroma: only for scripts that count memories
 
         try:
             return ex.memory_counts(person(self.settings, self.layout, result.user_id))

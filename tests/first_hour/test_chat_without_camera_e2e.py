@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from common.store import DataLayout, ProfileStore, SceneStore
-from scripts.suite import Suite
+from common.supervisor.suite import Suite
 from tests.support import PROJECT_ROOT, unique_root
 
 pytestmark = pytest.mark.slow

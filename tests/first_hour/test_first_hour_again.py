@@ -36,11 +36,11 @@ from interaction.agents.episode import offline_summary
 from interaction.chat import circuit_line
 from interaction.dialogue import DialogueManager
 from interaction.memory.contracts import TranscriptTurn
+from interaction.memory.inventory import when
 from perception.announcer import Announcer
 from perception.selective_memory.module import NoVisualMemory, SelectiveMemory
 from perception.selective_memory.recorder import SceneRecorder
 from perception.view import View
-from scripts.inventory import when
 from tests.interaction.test_dialogue_inprocess import Outbox
 from tests.perception.doubles import RecordingBus
 

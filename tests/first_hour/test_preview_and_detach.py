@@ -15,8 +15,8 @@ import pytest
 
 from common import topics as t
 from common.messages import ProcessStatus
+from common.supervisor.online import wait_online
 from perception.preview import GUI_FIX, preview_unavailable
-from scripts.wait_online import wait_online
 from tests.support import PROJECT_ROOT
 
 HEADLESS = re.search(r"^\s*GUI:\s*NONE", cv2.getBuildInformation(), re.M) is not None

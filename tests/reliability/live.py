@@ -1,4 +1,4 @@
-"""The whole suite (D's scripts.suite.Suite) on a test broker, with a watched camera folder fed by the
+"""The whole suite (common.supervisor.suite.Suite) on a test broker, with a watched camera folder fed by the
 runner's CameraFeeder and a test bus that talks to it the way the script runner does."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 from common import topics as t
 from common.messages import EmotionSignal, TurnResult, UserInput
 from common.store import DataLayout
+from common.supervisor.suite import Suite
 from scripts.runner.camera import CameraFeeder
-from scripts.suite import Suite
 from tests.support import Broker, Recorder, make_bus, unique_root
 
 FAST = (

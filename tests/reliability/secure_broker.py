@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from common.config.common_settings import MqttSettings, TlsSettings
-from scripts.mosquitto import Broker, free_port
+from common.supervisor.broker import Broker, free_port
 from tests.support import PROJECT_ROOT
 
 USERS = ("perception", "interaction", "control", "operator")

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from common import topics as t
-from scripts.suite import PROCESSES
+from common.topics import PROCESSES
 from tests.reliability.live import LiveSuite
 from tests.support import Broker, Recorder
 

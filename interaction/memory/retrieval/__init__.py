@@ -1,3 +1,3 @@
-"""The retrieval core (issue 12): candidates -> channel scores (dense, lexical) -> fused score ->
+"""The retrieval core: candidates -> channel scores (dense, lexical) -> fused score ->
 verification -> time window -> selection. Scene recall, episodic recall and scripts/eval/locomo.py
 all rank through it; its decision becomes TurnResult.recall."""

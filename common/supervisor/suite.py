@@ -22,12 +22,11 @@ from common.bus import Bus
 from common.config.common_settings import MqttSettings
 from common.config.loader import PROJECT_ROOT
 from common.messages import ProcessStatus
-from common.topics import Topics
-from scripts.mosquitto import Broker
+from common.supervisor.broker import Broker
+from common.topics import PROCESSES, Topics
 
 log = logging.getLogger("nadine.suite")
 
-PROCESSES = ("perception", "interaction", "control")
 RETAINED_WAIT_S = 0.5
 LOG_TAIL_CHARS = 1500
 

@@ -1,6 +1,6 @@
 """Everything the data root holds about one person, as plain data: profile facts with their history,
-explicit memories, moments (scenes), episodes, face images. Read by `scripts.memory show` and the
-memory inspector; nothing here writes.
+explicit memories, moments (scenes), episodes, face images. Read by `scripts.memory show`, the
+memory inspector and the script runner; nothing here writes.
 
 Chroma is read with its own client and no embedding function (no model load, never a rebuild); with
 interaction running on an embedded database this reads the same SQLite file, which Chroma allows for
@@ -9,6 +9,8 @@ readers.
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -90,6 +92,25 @@ def person(settings: NadineSettings, layout: DataLayout, user_id: str) -> dict[s
         "other_text_memories": {k: sum(d.kind == k for d in docs) for k in OTHER_TEXT_KINDS},
         "face_images": FaceStore(layout).count(user_id),
     }
+
+
+def user_is_known(settings: NadineSettings, layout: DataLayout, user_id: str) -> bool:
+    """True when anything on disk belongs to this id: its user_ids.json entry, its folder, or (a
+    forget interrupted after the files went) its Chroma collection."""
+    if user_id in ProfileStore(layout).user_ids() or layout.user_dir(user_id).is_dir():
+        return True
+    from interaction.memory.chroma_store import collection_name, make_client
+
+    name = collection_name(user_id)
+    if settings.interaction.chroma.mode == "http":
+        return name in {c if isinstance(c, str) else c.name for c in
+                        make_client(settings.interaction.chroma, layout.chroma_dir).list_collections()}
+    db = layout.chroma_dir / "chroma.sqlite3"
+    if not db.is_file():
+        return False
+    # read-only SQLite, not a second Chroma client: interaction may have the database open
+    with closing(sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)) as conn:
+        return conn.execute("SELECT 1 FROM collections WHERE name = ?", (name,)).fetchone() is not None
 
 
 def people(layout: DataLayout) -> list[dict[str, Any]]:
