@@ -143,3 +143,17 @@ def test_a_truncated_state_dict_is_refused(tmp_path):
     cut.write_bytes(whole[: len(whole) - 1000])
     with pytest.raises(StateDictError, match="truncated"):
         read_state_dict(cut)
+
+
+def test_no_product_module_imports_torch_when_it_is_imported():
+    """torch is only in the lab extra: the lab backends (CLIP, Moondream) import it when they load."""
+    import ast
+
+    offenders = []
+    for package in ("common", "interaction", "perception", "control", "scripts"):
+        for path in sorted((PROJECT_ROOT / package).rglob("*.py")):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                    [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+                offenders += [f"{path.relative_to(PROJECT_ROOT)}: {n}" for n in names if n.split(".")[0] == "torch"]
+    assert not offenders, offenders
