@@ -78,6 +78,7 @@ class LlmSettings(Section):
         "turn_understanding": "understand_gpt",
         "confirmation_reader": "gpt_json",
         "memory_update_agent": "gpt_json",
+        "recall_chooser": "gpt_json",
         "search_router": "gpt_json",
         "vision_router": "gpt_json",
         "vision_description": "vision_gpt",
