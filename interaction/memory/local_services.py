@@ -104,9 +104,9 @@ class LocalMemoryServices:
                       "Fix: python -m scripts.eval.calibrate_recall --write")
             return None
         generic = GenericQuestions(offline, recall.generic_threshold)
-        entities = build_reader(offline.embed, Thresholds(calibration.head_threshold, calibration.possessor_threshold))
-        return RetrievalCore(recall, build_verifier(recall.verifier, recall.verifier_model), calibration, generic,
-                             entities)
+        verifier = build_verifier(recall.verifier, recall.verifier_model)
+        entities = build_reader(offline.embed, Thresholds.of(calibration), verifier.score if verifier else None)
+        return RetrievalCore(recall, verifier, calibration, generic, entities)
 
     # --- MemoryServices --------------------------------------------------------------------------
 

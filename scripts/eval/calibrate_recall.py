@@ -61,13 +61,16 @@ MAX_UNTOLD_OFFERED = 0.25
 MAX_SPECIFIC_AS_GENERIC = 0.02
 PROFILE = "minilm_onnx"
 NEAR_MISS_DEV = ("hannah", "tom", "grace", "ravi")  # the first half of near_miss.jsonl; the rest is reported
-HEAD_GRID = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
-POSSESSOR_GRID = (0.7, 0.8, 0.9)
+HEAD_GRID = (0.6, 0.7, 0.8)
+POSSESSOR_GRID = (0.7, 0.8)
+RELEVANCE_GRID = (float("inf"), 0.0, -2.0, -4.0)  # cross-encoder logit of a hypernym's head (inf: cosines alone)
+RIVAL_GRID = (0.4, 0.5, 0.6)  # cosine from which a head not agreeing is a sister word
 # which features the regression may weigh (the others get 0): chosen on dev with the thresholds, since
 # a feature that separates pairs (the margin does) can still blur which question to assert
 FEATURE_SETS = (
     ("dense", "lexical", "verifier"),
     ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict"),
+    ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict", "rival"),
     decision.FEATURES,
 )
 
@@ -107,7 +110,9 @@ def fit_weights(asked: list[Asked], thresholds: Thresholds, features: tuple[str,
         rows(asked)[:, columns], labels(asked))
     w = dict.fromkeys(decision.FEATURES, 0.0) | dict(zip(features, (float(v) for v in model.coef_[0]), strict=True))
     return RecallCalibration(intercept=float(model.intercept_[0]), **w, head_threshold=thresholds.head,
-                             possessor_threshold=thresholds.possessor, abstain_below=0.5, assert_above=0.5)
+                             possessor_threshold=thresholds.possessor, relevance_threshold=thresholds.relevance,
+                             rival_threshold=thresholds.rival,
+                             abstain_below=0.5, assert_above=0.5)
 
 
 def best_probability(core: RetrievalCore, cal: RecallCalibration, a: Asked) -> tuple[float, float, bool]:
@@ -140,8 +145,8 @@ def fit(core: RetrievalCore, asked: list[Asked]) -> RecallCalibration:
     dev questions rightly (ties: the first); core.entities is left on the chosen thresholds."""
     assert core.entities is not None
     best: tuple[int, RecallCalibration] | None = None
-    for head, possessor in itertools.product(HEAD_GRID, POSSESSOR_GRID):
-        core.entities.thresholds = Thresholds(head, possessor)
+    for head, possessor, relevance, rival in itertools.product(HEAD_GRID, POSSESSOR_GRID, RELEVANCE_GRID, RIVAL_GRID):
+        core.entities.thresholds = Thresholds(head, possessor, relevance, rival)
         reread(core, asked)
         for features in FEATURE_SETS:
             cal = thresholds_for(core, fit_weights(asked, core.entities.thresholds, features), asked)
@@ -150,7 +155,7 @@ def fit(core: RetrievalCore, asked: list[Asked]) -> RecallCalibration:
                 best = (right, cal)
     assert best is not None
     cal = best[1]
-    core.entities.thresholds = Thresholds(cal.head_threshold, cal.possessor_threshold)
+    core.entities.thresholds = Thresholds.of(cal)
     reread(core, asked)
     return cal
 
@@ -242,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     embedder = offline_text_embedder()
     verifier = build_verifier(recall.verifier, recall.verifier_model)
     placeholder = RecallCalibration(intercept=0, dense=0, lexical=0, verifier=0, abstain_below=0.5, assert_above=0.5)
-    entities = build_reader(embedder.embed, Thresholds(HEAD_GRID[0], POSSESSOR_GRID[0]))
+    entities = build_reader(embedder.embed, Thresholds(HEAD_GRID[0], POSSESSOR_GRID[0]), verifier.score if verifier else None)
     core = RetrievalCore(recall, verifier, placeholder, entities=entities)
     near = load_people(args.labels / "near_miss.jsonl")
     dev = shortlists(core, load_people(args.labels / "dev.jsonl"), embedder)

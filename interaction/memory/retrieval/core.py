@@ -59,6 +59,7 @@ class Judged:
     agreement: float = 0.0  # what the question names against what the memory names (entities.py)
     absent: float = 0.0
     names_missing: float = 0.0
+    rival: float = 0.0  # share of the question's mentions with only a sister word in the memory
     conflict: bool = False
     margin: float = 0.0  # its verifier logit over the best other shortlisted candidate's
     probability: float = 0.0
@@ -194,6 +195,7 @@ class RetrievalCore:
             j.agreement = compared.agreement
             j.absent = compared.absent / compared.asked if compared.asked else 0.0
             j.names_missing = float(compared.names_missing > 0)
+            j.rival = compared.rivals / compared.asked if compared.asked else 0.0
             j.conflict = compared.conflict
 
     def score(self, judged: list[Judged], calibration: RecallCalibration | None = None) -> None:
