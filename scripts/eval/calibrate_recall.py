@@ -1,6 +1,6 @@
 """Fit and test the recall decision (interaction/memory/retrieval/decision.py).
 
-    python -m scripts.eval.calibrate_recall [--labels scripts/eval/recall_labels] [--no-locomo] [--write]
+    python -m scripts.eval.calibrate_recall [--labels scripts/eval/recall_labels] [--no-locomo] [--write | --shipped]
 
 For every person of a split their moments become one candidate pool (dated `days_ago` before a fixed
 "now"); each question goes through the retrieval core (dense + BM25 fused, the shortlist read by the
@@ -170,6 +170,21 @@ def report(core: RetrievalCore, cal: RecallCalibration, asked: list[Asked]) -> d
     return dict(counts)
 
 
+def coverage_curve(core: RetrievalCore, cal: RecallCalibration, asked: list[Asked],
+                   bounds: tuple[float, ...] = (0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995)) -> str:
+    """Coverage (told questions asserted with their own memory) against the false-assert rate
+    (questions asserted with a memory that does not answer them, over all questions) as assert_above
+    moves; `cal`'s own bound is marked *."""
+    scored = [(*best_probability(core, cal, a), bool(a.told)) for a in asked]
+    told = sum(t for *_, t in scored)
+    cells = []
+    for bound in sorted({*bounds, cal.assert_above}):
+        right = sum(p >= bound and r and t for p, _, r, t in scored)
+        mark = "*" if bound == cal.assert_above else ""
+        cells.append(f"{bound:g}{mark}: {100 * right / max(told, 1):.0f}% / {100 * _wrong_share(scored, bound):.1f}%")
+    return "coverage / false-assert at assert_above " + "; ".join(cells)
+
+
 def dense_only(asked: list[Asked], threshold: float) -> dict[str, int]:
     """The decision before issue 12 without its word rules: the most similar memory, asserted when its
     cosine reaches the embedder profile's recall_threshold (no offer band)."""
@@ -241,7 +256,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--no-locomo", action="store_true", help="fit without LoCoMo's dev conversations")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--shipped", action="store_true",
+                        help="report the configured calibration on every split, without fitting")
     args = parser.parse_args(argv)
+    if args.shipped and args.write:
+        parser.error("--shipped reports the configured calibration; --write writes a new fit")
     settings = load_settings()
     recall = settings.interaction.retrieval.recall
     embedder = offline_text_embedder()
@@ -255,10 +274,17 @@ def main(argv: list[str] | None = None) -> int:
     near_test = shortlists(core, [p for p in near if p["person"] not in NEAR_MISS_DEV], embedder)
     test = shortlists(core, load_people(args.labels / "test.jsonl"), embedder)
     locomo = [] if args.no_locomo else locomo_dev(core, embedder)
-    cal = fit(core, dev + near_dev + locomo)
-    reread(core, test + near_test)
+    if args.shipped:
+        cal = recall.decision_for(PROFILE)
+        assert cal is not None and entities is not None
+        entities.thresholds = Thresholds.of(cal)
+        reread(core, dev + near_dev + locomo + test + near_test)
+    else:
+        cal = fit(core, dev + near_dev + locomo)
+        reread(core, test + near_test)
     print(f"verifier {verifier.name if verifier else 'none'}; dev {len(dev)} + near-miss dev {len(near_dev)} + "
-          f"LoCoMo dev {len(locomo)} questions fitted; test {len(test)}, near-miss test {len(near_test)} reported")
+          f"LoCoMo dev {len(locomo)} questions {'dev' if args.shipped else 'fitted'}; test {len(test)}, "
+          f"near-miss test {len(near_test)} reported")
     print("calibration:", json.dumps(cal.model_dump()))
     print("labels dev    :", _rates(report(core, cal, dev)))
     print("labels test   :", _rates(report(core, cal, test)))
@@ -266,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     print("near-miss test:", _rates(report(core, cal, near_test)))
     if locomo:
         print("LoCoMo dev    :", _rates(report(core, cal, locomo)))
+    print("dev           :", coverage_curve(core, cal, dev + near_dev + locomo))
+    print("test          :", coverage_curve(core, cal, test + near_test))
     recall_threshold = settings.interaction.visual_memory.embedder_profiles[PROFILE].recall_threshold
     print(f"baseline, dense cosine >= recall_threshold {recall_threshold} alone:")
     print("  labels dev :", _rates(dense_only(dev, recall_threshold)))
