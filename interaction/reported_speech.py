@@ -16,6 +16,8 @@ from __future__ import annotations
 import functools
 import logging
 
+from interaction.memory_intent.phrasing import second_person
+
 log = logging.getLogger("nadine.reported_speech")
 
 # personal pronouns by grammatical person: closed grammar, not a list fitted to examples
@@ -32,14 +34,22 @@ _PRONOUN_TAGS = {"PRP", "PRP$"}  # Penn tags: a personal or possessive pronoun (
 
 @functools.cache
 def _parser():
-    from interaction.offline.self_description import load_parser
+    """The shipped spaCy pipeline; None (one log line) when it cannot load."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
 
-    return load_parser()
+    try:
+        return load_parser()
+    except ParserUnavailable as exc:
+        log.error("%s; recalled words are said back with their pronouns swapped word by word", exc)
+        return None
 
 
 def reported(text: str, nlp=None) -> str:
     """The words of `text` as the clause after "you told me" (see the module docstring)."""
     nlp = nlp or _parser()
+    if nlp is None:  # without a parse: the word-by-word swap the remember confirmations use
+        said = second_person(text.strip().rstrip(" .!?"))
+        return said if said.startswith(("I ", "I'")) else said[:1].lower() + said[1:]
     doc = nlp(" ".join(text.replace("\u2019", "'").split()))
     words: list[str] = [t.text_with_ws for t in doc]
     subject_became: dict[int, str] = {}  # head token index -> "you" / "I": whose verb must agree

@@ -58,3 +58,10 @@ def test_the_offline_reply_and_the_prompt_say_it_in_the_same_words(outcome):
         reply == f"I'm not sure — do you mean that yesterday {words}?")
     prompt = "\n".join(recall_lines(_inputs(outcome)))
     assert f'"{words}"' in prompt and "I'll command" not in prompt
+
+
+def test_without_the_parser_the_pronouns_are_still_swapped(monkeypatch):
+    import interaction.reported_speech as speech
+
+    monkeypatch.setattr(speech, "_parser", lambda: None)
+    assert speech.reported("My dog died and I cried.") == "your dog died and you cried"
