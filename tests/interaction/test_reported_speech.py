@@ -65,3 +65,13 @@ def test_without_the_parser_the_pronouns_are_still_swapped(monkeypatch):
 
     monkeypatch.setattr(speech, "_parser", lambda: None)
     assert speech.reported("My dog died and I cried.") == "your dog died and you cried"
+
+
+def test_forgetting_a_memory_finds_nadines_reported_words_too():
+    """A forgotten memory is scrubbed from transcripts wherever Nadine said it back."""
+    from interaction.memory_requests import ForgetCandidate, phrases_of
+
+    phrases = phrases_of(ForgetCandidate("u", "moment", "m1", "I'll command the next shuttle mission!"))
+    reply = offline_reply(_inputs("asserted"))
+    assert any(p.casefold() in reply.casefold() for p in phrases)
+    assert "you'd command the next shuttle mission" in phrases
