@@ -90,7 +90,7 @@ def test_told_things_asked_in_other_words_are_recalled_and_quoted_with_their_dat
     report, reply = _reply(services, question)
     assert report.outcome == "asserted" and report.memories[0].text == said
     assert report.memories[0].occurred_at and report.memories[0].kind == "turn"
-    assert said[:40] in reply  # the turn itself, not a transcript
+    assert told_back("turn", said)[:40] in reply  # the turn itself said back, not a transcript
     best = report.memories[0]
     assert {"dense", "lexical", "p_told"} <= set(best.channels) and best.verifier_score is not None
 
