@@ -24,6 +24,7 @@ from interaction.memory.contracts import ExplicitMemoryStore, TranscriptTurn
 from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
+from interaction.reported_speech import reported
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
 from interaction.session import Session
@@ -167,9 +168,10 @@ def _quoted(candidate: ForgetCandidate) -> str:
 
 
 def phrases_of(candidate: ForgetCandidate) -> list[str]:
-    """The words a memory was said in, by the person and back by Nadine."""
+    """The words a memory was said in, by the person and back by Nadine (a confirmation swaps the
+    pronouns word by word, a recall reply says it as reported speech)."""
     text = candidate.text.strip().rstrip(" .!?")
-    return [text, second_person(text)]
+    return list(dict.fromkeys([text, second_person(text), reported(text)]))
 
 
 def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> bool:

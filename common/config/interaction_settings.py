@@ -78,6 +78,7 @@ class LlmSettings(Section):
         "turn_understanding": "understand_gpt",
         "confirmation_reader": "gpt_json",
         "memory_update_agent": "gpt_json",
+        "recall_chooser": "gpt_json",
         "search_router": "gpt_json",
         "vision_router": "gpt_json",
         "vision_description": "vision_gpt",
@@ -109,11 +110,12 @@ class RecallCalibration(Section):
     P(told) = sigmoid(intercept + dense * cosine + lexical * BM25 coverage + verifier * logit +
     agreement * share of the question's mentions the memory agrees with + absent * share it lacks +
     names_missing * (a name of the question missing) + conflict * (a conflicting entity) + margin *
-    verifier margin over the runner-up), fitted on labelled told / untold (question, memory) pairs;
+    verifier margin over the runner-up + rival * share of its mentions with only a sister word in the memory), fitted on labelled told / untold (question, memory) pairs;
     below abstain_below Nadine says she does not remember, between the two she asks "do you mean
     ...?", from assert_above she recalls (never a memory with a conflicting entity). Two mentions
     agree when their head phrases' MiniLM cosine reaches head_threshold, possessors when theirs
-    reaches possessor_threshold (interaction/memory/retrieval/entities.py)."""
+    reaches possessor_threshold, or when the cross-encoder's logit of the memory's head for the question's
+    reaches relevance_threshold (a hypernym: "my pet" for "my dog"; interaction/memory/retrieval/entities.py)."""
 
     intercept: float
     dense: float
@@ -122,10 +124,15 @@ class RecallCalibration(Section):
     agreement: float = 0.0
     absent: float = 0.0
     names_missing: float = 0.0
+    rival: float = 0.0
     conflict: float = 0.0
     margin: float = 0.0
     head_threshold: float = Field(1.0, ge=-1, le=1)
     possessor_threshold: float = Field(1.0, ge=-1, le=1)
+    relevance_threshold: float = Field(float("inf"), description="heads also agree when the cross-encoder "
+                                       "scores the memory's head at least this relevant to the question's")
+    rival_threshold: float = Field(float("inf"), description="heads at least this close (MiniLM cosine) that "
+                                   "do not agree are sister words (the rival feature)")
     abstain_below: float = Field(ge=0, le=1)
     assert_above: float = Field(ge=0, le=1)
 

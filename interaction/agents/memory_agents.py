@@ -9,6 +9,7 @@ from common.store.facts import FactChange, FactSource, current_values, same_valu
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
+from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_requests import recall_this_session
 from interaction.offline import fact_changes
 from interaction.offline.extract import extract_name, extract_profile
@@ -21,6 +22,7 @@ from interaction.state import TurnState
 log = logging.getLogger("nadine.interaction.memory_agents")
 
 AGENT = "memory_update_agent"
+RECALL_CHOOSER = "recall_chooser"  # which shortlisted memory answers a recall question (an index or none)
 
 
 def extract(deps: AgentDeps, text: str, identity: Identity, history: list[tuple[str, str]]) -> MemoryUpdate:
@@ -160,10 +162,21 @@ def _long_term(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
     if deps.services is None or not deps.settings.interaction.enable_memory_agents or not identity.known:
         return None
     try:
-        return deps.services.retrieve(identity.user_id or "", state["text"], bool(state.get("is_recall")))
+        return deps.services.retrieve(identity.user_id or "", state["text"], bool(state.get("is_recall")),
+                                      recall_chooser(deps) if state.get("is_recall") else None)
     except Exception:  # memory trouble must not cost the reply
         log.exception("memory retrieval failed for %s; answering without memories", identity.user_id)
         return None
+
+
+def recall_chooser(deps: AgentDeps) -> ModelChooser | None:
+    """The configured model as the recall decision, inside the turn's understanding budget (the
+    reply has not been asked for yet); None when the agent is offline: the calibrated decision."""
+    core = getattr(deps.services, "core", None)
+    if deps.turn_offline or core is None or deps.llm.for_agent(RECALL_CHOOSER) is None:
+        return None
+    return ModelChooser(lambda messages, schema: deps.ask_json(RECALL_CHOOSER, messages, schema),
+                        core.chooser, lambda judged: judged.candidate.quote)
 
 
 def save_episode(deps: AgentDeps, identity: Identity, transcript: list[TranscriptTurn],

@@ -14,6 +14,7 @@ from common.messages import RecallReport
 
 if TYPE_CHECKING:
     from interaction.memory.retrieval.core import RecallDecision
+    from interaction.memory.retrieval.decision import Chooser
 
 
 class EpisodicSave(BaseModel):
@@ -111,9 +112,10 @@ class ExplicitMemoryStore(Protocol):
 class MemoryServices(Protocol):
     explicit: ExplicitMemoryStore  # facts the person asked Nadine to remember (kind explicit_memory)
 
-    def retrieve(self, user_id: str, query: str, is_recall: bool) -> RetrievalResult:
+    def retrieve(self, user_id: str, query: str, is_recall: bool, chooser: Chooser | None = None) -> RetrievalResult:
         """Episode + conversation queries on the latest message and visual scene retrieval, for a
-        known user only. Never returns another user's memory."""
+        known user only. Never returns another user's memory. chooser: who decides a recall turn's
+        shortlist (a configured model); the offline decision when None."""
         ...
 
     def save_episode(

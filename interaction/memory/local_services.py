@@ -38,6 +38,7 @@ from interaction.memory.observation import should_store, store_observation
 from interaction.memory.retrieval import windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.core import SCENE_KINDS, RecallDecision, RetrievalCore
+from interaction.memory.retrieval.decision import Chooser
 from interaction.memory.retrieval.entities import Thresholds, build_reader
 from interaction.memory.retrieval.generic import GenericQuestions
 from interaction.memory.retrieval.text_pool import TextPools
@@ -103,13 +104,13 @@ class LocalMemoryServices:
                       "Fix: python -m scripts.eval.calibrate_recall --write")
             return None
         generic = GenericQuestions(offline, recall.generic_threshold)
-        entities = build_reader(offline.embed, Thresholds(calibration.head_threshold, calibration.possessor_threshold))
-        return RetrievalCore(recall, build_verifier(recall.verifier, recall.verifier_model), calibration, generic,
-                             entities)
+        verifier = build_verifier(recall.verifier, recall.verifier_model)
+        entities = build_reader(offline.embed, Thresholds.of(calibration), verifier.score if verifier else None)
+        return RetrievalCore(recall, verifier, calibration, generic, entities)
 
     # --- MemoryServices --------------------------------------------------------------------------
 
-    def retrieve(self, user_id: str, query: str, is_recall: bool) -> RetrievalResult:
+    def retrieve(self, user_id: str, query: str, is_recall: bool, chooser: Chooser | None = None) -> RetrievalResult:
         if not is_valid_user_id(user_id) or not self.settings.interaction.enable_memory_agents:
             return RetrievalResult()
         if self.settings.interaction.retrieval.mode == "fusion":  # the paper's algorithm, recall turns included
@@ -121,11 +122,11 @@ class LocalMemoryServices:
                     occurred_at=result.episode.timestamp, fused_score=result.details.get("z_episode"))])
             return result
         if is_recall:
-            return self._recall(user_id, query)
+            return self._recall(user_id, query, chooser)
         scene = self.scene_index.retrieve(user_id, query, is_recall)
         return RetrievalResult(scene=scene, details={"mode": "phd"})  # never text memories on ordinary turns
 
-    def _recall(self, user_id: str, query: str) -> RetrievalResult:
+    def _recall(self, user_id: str, query: str, chooser: Chooser | None = None) -> RetrievalResult:
         """The retrieval core decides over the user's text memories and scenes together."""
         if self.core is None:
             return RetrievalResult(recall=RecallDecision("abstained").report(), details={"mode": "core"})
@@ -139,7 +140,7 @@ class LocalMemoryServices:
             pool, embedder = scenes
             same = text_vector is not None and embedder.name == text.embedder
             pools.append((pool, text_vector if same else embedder.embed([query])[0]))
-        decision = self.core.decide(query, self.clock.now(), pools)
+        decision = self.core.decide(query, self.clock.now(), pools, chooser)
         report = decision.report()
         asserted = decision.outcome == "asserted"
         result = RetrievalResult(recall=report, details={"mode": "core"})

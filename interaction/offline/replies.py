@@ -1,5 +1,6 @@
 """Template replies for the offline backend. They only state what the inputs hold: a remembered
-moment is quoted from its stored utterance, and with no memory the reply says so."""
+moment is said back from its stored utterance as reported speech (reported_speech.py, the wording
+the model's prompt gives too), and with no memory the reply says so."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from common.messages import RecalledMemory
 from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
 from interaction import cues
-from interaction.memory_intent.phrasing import second_person
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
+from interaction.reported_speech import told_back
 
 _EMPATHY = {
     "happy": "That's wonderful{hi}! I'm really happy for you.",
@@ -129,9 +130,9 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
         return f"{_relative_day(m.occurred_at, r.now)} was the first time we met, when you introduced yourself to me"
     if m.kind == "observation":  # something Nadine saw, not something the person said
         return f"{_relative_day(m.occurred_at, r.now)} I saw: {text}"
-    if m.kind == "explicit_memory":
-        return f"{_relative_day(m.occurred_at, r.now)} you asked me to remember that {second_person(text.rstrip(' .!?'))}"
-    return f"{_relative_day(m.occurred_at, r.now)} you told me: '{text}'"
+    if m.kind == "episode":  # a summary, already in the third person: quoted
+        return f"{_relative_day(m.occurred_at, r.now)} you told me: '{text}'"
+    return f"{_relative_day(m.occurred_at, r.now)} {told_back(m.kind, text)}"
 
 
 def _recall(r: ReplyInputs) -> str:
@@ -143,8 +144,9 @@ def _recall(r: ReplyInputs) -> str:
         day = _relative_day(m.occurred_at, r.now)
         if m.kind == "episode":  # a whole conversation's summary: quoting it would read out every turn
             return f"I'm not sure — do you mean something you told me {day}? Tell me a little more."
-        what = "our first meeting" if m.kind == "first_meeting" else f"'{_quote(m.text)}'"
-        return f"I'm not sure — do you mean when you told me {day} about {what}?"
+        if m.kind == "first_meeting":
+            return f"I'm not sure — do you mean when you told me {day} about our first meeting?"
+        return f"I'm not sure — do you mean that {day} {told_back(m.kind, _quote(m.text))}?"
     if r.name:
         return f"I'm sorry {r.name}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
@@ -182,7 +184,8 @@ def offline_reply(r: ReplyInputs) -> str:
     elif r.is_recall:
         parts.append(_recall(r))
     elif r.scene and r.scene.user_message:
-        parts.append(f"That reminds me — {_relative_day(r.scene.timestamp, r.now)} you told me: '{_quote(r.scene.user_message)}'")
+        parts.append(f"That reminds me — {_relative_day(r.scene.timestamp, r.now)} "
+                     f"{told_back('moment', _quote(r.scene.user_message))}.")
     for tool_result in (r.search, r.vision):
         if tool_result:
             parts.append(_quote(tool_result, 300))

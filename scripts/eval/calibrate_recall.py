@@ -1,6 +1,6 @@
 """Fit and test the recall decision (interaction/memory/retrieval/decision.py).
 
-    python -m scripts.eval.calibrate_recall [--labels scripts/eval/recall_labels] [--no-locomo] [--write]
+    python -m scripts.eval.calibrate_recall [--labels scripts/eval/recall_labels] [--no-locomo] [--write | --shipped]
 
 For every person of a split their moments become one candidate pool (dated `days_ago` before a fixed
 "now"); each question goes through the retrieval core (dense + BM25 fused, the shortlist read by the
@@ -61,13 +61,16 @@ MAX_UNTOLD_OFFERED = 0.25
 MAX_SPECIFIC_AS_GENERIC = 0.02
 PROFILE = "minilm_onnx"
 NEAR_MISS_DEV = ("hannah", "tom", "grace", "ravi")  # the first half of near_miss.jsonl; the rest is reported
-HEAD_GRID = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
-POSSESSOR_GRID = (0.7, 0.8, 0.9)
+HEAD_GRID = (0.6, 0.7, 0.8)
+POSSESSOR_GRID = (0.7, 0.8)
+RELEVANCE_GRID = (float("inf"), 0.0, -2.0, -4.0)  # cross-encoder logit of a hypernym's head (inf: cosines alone)
+RIVAL_GRID = (0.4, 0.5, 0.6)  # cosine from which a head not agreeing is a sister word
 # which features the regression may weigh (the others get 0): chosen on dev with the thresholds, since
 # a feature that separates pairs (the margin does) can still blur which question to assert
 FEATURE_SETS = (
     ("dense", "lexical", "verifier"),
     ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict"),
+    ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict", "rival"),
     decision.FEATURES,
 )
 
@@ -107,7 +110,9 @@ def fit_weights(asked: list[Asked], thresholds: Thresholds, features: tuple[str,
         rows(asked)[:, columns], labels(asked))
     w = dict.fromkeys(decision.FEATURES, 0.0) | dict(zip(features, (float(v) for v in model.coef_[0]), strict=True))
     return RecallCalibration(intercept=float(model.intercept_[0]), **w, head_threshold=thresholds.head,
-                             possessor_threshold=thresholds.possessor, abstain_below=0.5, assert_above=0.5)
+                             possessor_threshold=thresholds.possessor, relevance_threshold=thresholds.relevance,
+                             rival_threshold=thresholds.rival,
+                             abstain_below=0.5, assert_above=0.5)
 
 
 def best_probability(core: RetrievalCore, cal: RecallCalibration, a: Asked) -> tuple[float, float, bool]:
@@ -140,8 +145,8 @@ def fit(core: RetrievalCore, asked: list[Asked]) -> RecallCalibration:
     dev questions rightly (ties: the first); core.entities is left on the chosen thresholds."""
     assert core.entities is not None
     best: tuple[int, RecallCalibration] | None = None
-    for head, possessor in itertools.product(HEAD_GRID, POSSESSOR_GRID):
-        core.entities.thresholds = Thresholds(head, possessor)
+    for head, possessor, relevance, rival in itertools.product(HEAD_GRID, POSSESSOR_GRID, RELEVANCE_GRID, RIVAL_GRID):
+        core.entities.thresholds = Thresholds(head, possessor, relevance, rival)
         reread(core, asked)
         for features in FEATURE_SETS:
             cal = thresholds_for(core, fit_weights(asked, core.entities.thresholds, features), asked)
@@ -150,7 +155,7 @@ def fit(core: RetrievalCore, asked: list[Asked]) -> RecallCalibration:
                 best = (right, cal)
     assert best is not None
     cal = best[1]
-    core.entities.thresholds = Thresholds(cal.head_threshold, cal.possessor_threshold)
+    core.entities.thresholds = Thresholds.of(cal)
     reread(core, asked)
     return cal
 
@@ -163,6 +168,21 @@ def report(core: RetrievalCore, cal: RecallCalibration, asked: list[Asked]) -> d
         kind = "untold" if not a.told else ("told" if right or outcome == "abstained" else "told_wrong_best")
         counts[f"{kind}:{outcome}"] += 1
     return dict(counts)
+
+
+def coverage_curve(core: RetrievalCore, cal: RecallCalibration, asked: list[Asked],
+                   bounds: tuple[float, ...] = (0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995)) -> str:
+    """Coverage (told questions asserted with their own memory) against the false-assert rate
+    (questions asserted with a memory that does not answer them, over all questions) as assert_above
+    moves; `cal`'s own bound is marked *."""
+    scored = [(*best_probability(core, cal, a), bool(a.told)) for a in asked]
+    told = sum(t for *_, t in scored)
+    cells = []
+    for bound in sorted({*bounds, cal.assert_above}):
+        right = sum(p >= bound and r and t for p, _, r, t in scored)
+        mark = "*" if bound == cal.assert_above else ""
+        cells.append(f"{bound:g}{mark}: {100 * right / max(told, 1):.0f}% / {100 * _wrong_share(scored, bound):.1f}%")
+    return "coverage / false-assert at assert_above " + "; ".join(cells)
 
 
 def dense_only(asked: list[Asked], threshold: float) -> dict[str, int]:
@@ -236,13 +256,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--no-locomo", action="store_true", help="fit without LoCoMo's dev conversations")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--shipped", action="store_true",
+                        help="report the configured calibration on every split, without fitting")
     args = parser.parse_args(argv)
+    if args.shipped and args.write:
+        parser.error("--shipped reports the configured calibration; --write writes a new fit")
     settings = load_settings()
     recall = settings.interaction.retrieval.recall
     embedder = offline_text_embedder()
     verifier = build_verifier(recall.verifier, recall.verifier_model)
     placeholder = RecallCalibration(intercept=0, dense=0, lexical=0, verifier=0, abstain_below=0.5, assert_above=0.5)
-    entities = build_reader(embedder.embed, Thresholds(HEAD_GRID[0], POSSESSOR_GRID[0]))
+    entities = build_reader(embedder.embed, Thresholds(HEAD_GRID[0], POSSESSOR_GRID[0]), verifier.score if verifier else None)
     core = RetrievalCore(recall, verifier, placeholder, entities=entities)
     near = load_people(args.labels / "near_miss.jsonl")
     dev = shortlists(core, load_people(args.labels / "dev.jsonl"), embedder)
@@ -250,10 +274,17 @@ def main(argv: list[str] | None = None) -> int:
     near_test = shortlists(core, [p for p in near if p["person"] not in NEAR_MISS_DEV], embedder)
     test = shortlists(core, load_people(args.labels / "test.jsonl"), embedder)
     locomo = [] if args.no_locomo else locomo_dev(core, embedder)
-    cal = fit(core, dev + near_dev + locomo)
-    reread(core, test + near_test)
+    if args.shipped:
+        cal = recall.decision_for(PROFILE)
+        assert cal is not None and entities is not None
+        entities.thresholds = Thresholds.of(cal)
+        reread(core, dev + near_dev + locomo + test + near_test)
+    else:
+        cal = fit(core, dev + near_dev + locomo)
+        reread(core, test + near_test)
     print(f"verifier {verifier.name if verifier else 'none'}; dev {len(dev)} + near-miss dev {len(near_dev)} + "
-          f"LoCoMo dev {len(locomo)} questions fitted; test {len(test)}, near-miss test {len(near_test)} reported")
+          f"LoCoMo dev {len(locomo)} questions {'dev' if args.shipped else 'fitted'}; test {len(test)}, "
+          f"near-miss test {len(near_test)} reported")
     print("calibration:", json.dumps(cal.model_dump()))
     print("labels dev    :", _rates(report(core, cal, dev)))
     print("labels test   :", _rates(report(core, cal, test)))
@@ -261,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     print("near-miss test:", _rates(report(core, cal, near_test)))
     if locomo:
         print("LoCoMo dev    :", _rates(report(core, cal, locomo)))
+    print("dev           :", coverage_curve(core, cal, dev + near_dev + locomo))
+    print("test          :", coverage_curve(core, cal, test + near_test))
     recall_threshold = settings.interaction.visual_memory.embedder_profiles[PROFILE].recall_threshold
     print(f"baseline, dense cosine >= recall_threshold {recall_threshold} alone:")
     print("  labels dev :", _rates(dense_only(dev, recall_threshold)))

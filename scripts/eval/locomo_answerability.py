@@ -176,11 +176,12 @@ def main(argv: list[str] | None = None) -> int:
     recall = settings.interaction.retrieval.recall
     cal = recall.decision_for(embedder.name)
     assert cal is not None
-    entities = build_reader(embedder.embed, Thresholds(cal.head_threshold, cal.possessor_threshold))
+    verifier = build_verifier(recall.verifier, recall.verifier_model)
+    entities = build_reader(embedder.embed, Thresholds.of(cal), verifier.score if verifier else None)
     if entities is None:
         print("locomo_answerability: the spaCy pipeline is needed to ask in the person's words", file=sys.stderr)
         return 2
-    core = RetrievalCore(recall, build_verifier(recall.verifier, recall.verifier_model), cal, entities=entities)
+    core = RetrievalCore(recall, verifier, cal, entities=entities)
     split = questions(core, conversations, embedder, entities.nlp)
     if args.split != "all":
         split = {args.split: split[args.split]}

@@ -52,7 +52,7 @@ def test_the_fixed_slice_is_scored_per_category(shared_data, nlp):
     recall = settings.interaction.retrieval.recall
     embedder = offline_text_embedder()
     cal = recall.decision_for(embedder.name)
-    entities = build_reader(embedder.embed, Thresholds(cal.head_threshold, cal.possessor_threshold))
+    entities = build_reader(embedder.embed, Thresholds.of(cal))
     from interaction.memory.retrieval.verifier import build_verifier
 
     core = RetrievalCore(recall, build_verifier(recall.verifier, recall.verifier_model), cal, entities=entities)

@@ -12,7 +12,7 @@ from tests.interaction.llm_servers import completion, send_json
 TEXT_REPLY = "Lovely to talk with you, this answer came from the language model."
 
 
-def _answer(body: dict) -> str:
+def _answer(body: dict, recall_answer: str) -> str:
     system = str(body["messages"][0]["content"])
     user = body["messages"][-1]["content"]
     user_text = user if isinstance(user, str) else " ".join(p.get("text", "") for p in user if isinstance(p, dict))
@@ -29,6 +29,8 @@ def _answer(body: dict) -> str:
     if "Summarise this conversation" in system:
         return json.dumps({"observation": "Zora said she works at ACME.", "thought": "calm",
                            "action": "Nadine listened.", "result": "Zora works at ACME."})
+    if "whether something a person told you answers" in system:
+        return recall_answer
     return TEXT_REPLY
 
 
@@ -36,6 +38,7 @@ class FakeLlmServer:
     def __init__(self) -> None:
         self.requests: list[dict] = []
         self.fail = False
+        self.recall_answer = '{"answer": 1}'  # the recall chooser's answer: the first memory shown
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -46,7 +49,7 @@ class FakeLlmServer:
                     send_json(self, 500 if server.fail else 404,
                               b'{"error": {"message": "boom", "type": "server_error"}}')
                     return
-                send_json(self, 200, json.dumps(completion(_answer(body), body.get("model"))).encode())
+                send_json(self, 200, json.dumps(completion(_answer(body, server.recall_answer), body.get("model"))).encode())
 
             def log_message(self, *args: object) -> None:
                 pass

@@ -18,6 +18,7 @@ from interaction.memory.retrieval.core import RetrievalCore
 from interaction.offline.replies import offline_reply
 from interaction.prompts import background
 from interaction.reply_inputs import ReplyInputs
+from interaction.reported_speech import told_back
 from interaction.turn_understanding import Emotion
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
 
@@ -89,7 +90,7 @@ def test_told_things_asked_in_other_words_are_recalled_and_quoted_with_their_dat
     report, reply = _reply(services, question)
     assert report.outcome == "asserted" and report.memories[0].text == said
     assert report.memories[0].occurred_at and report.memories[0].kind == "turn"
-    assert said[:40] in reply  # the turn itself, not a transcript
+    assert told_back("turn", said)[:40] in reply  # the turn itself said back, not a transcript
     best = report.memories[0]
     assert {"dense", "lexical", "p_told"} <= set(best.channels) and best.verifier_score is not None
 
@@ -156,7 +157,7 @@ def test_a_recall_turn_hands_up_to_k_memories_and_an_ordinary_turn_none(tmp_path
         assert ordinary.recall is None and not ordinary.text_injected
 
 
-def test_the_prompt_and_the_template_quote_the_matching_turns_with_dates():
+def test_the_prompt_and_the_template_say_back_the_matching_turns_with_dates():
     now = datetime(2026, 12, 1, 10, 0)
     memories = [RecalledMemory(kind="turn", memory_id="a", text="My sister Anna got married in Lisbon.",
                                occurred_at="2026-11-30T09:00:00"),
@@ -165,9 +166,9 @@ def test_the_prompt_and_the_template_quote_the_matching_turns_with_dates():
                 user_emotion=Emotion(), profile=UserProfile(user_id=MAYA, user_name="Maya"))
     asserted = ReplyInputs(**base, recall=RecallReport(outcome="asserted", memories=memories))
     packet, reply = background(asserted), offline_reply(asserted)
-    for m in memories:
-        assert m.text in packet and m.text in reply
-    assert "yesterday" in reply
+    for m in memories:  # said back as reported speech, the same words in both (interaction/reported_speech.py)
+        assert told_back(m.kind, m.text) in packet and told_back(m.kind, m.text) in reply
+    assert "your sister Anna got married in Lisbon" in reply and "yesterday" in reply
     offered = ReplyInputs(**base, recall=RecallReport(outcome="offered", memories=memories[:1]))
     assert "do you mean" in offline_reply(offered) and "Ask whether they mean" in background(offered)
     abstained = ReplyInputs(**base, recall=RecallReport(outcome="abstained"))

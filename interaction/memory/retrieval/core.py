@@ -59,6 +59,7 @@ class Judged:
     agreement: float = 0.0  # what the question names against what the memory names (entities.py)
     absent: float = 0.0
     names_missing: float = 0.0
+    rival: float = 0.0  # share of the question's mentions with only a sister word in the memory
     conflict: bool = False
     margin: float = 0.0  # its verifier logit over the best other shortlisted candidate's
     probability: float = 0.0
@@ -120,8 +121,10 @@ class RetrievalCore:
         fused = fuse(dense, lexical, self.settings.fusion, self.settings.dense_weight, self.settings.lexical_weight)
         return Ranked(pool, dense, lexical, coverage, fused)
 
-    def decide(self, query: str, now: datetime, pools: list[tuple[CandidatePool, np.ndarray]]) -> RecallDecision:
-        """pools: each with the query embedded in that pool's vector space."""
+    def decide(self, query: str, now: datetime, pools: list[tuple[CandidatePool, np.ndarray]],
+               chooser: decision.Chooser | None = None) -> RecallDecision:
+        """pools: each with the query embedded in that pool's vector space; chooser: this turn's,
+        in place of the core's (a model reading the shortlist)."""
         live = [(p, v) for p, v in pools if len(p)]
         if not live:
             return RecallDecision(None)
@@ -129,10 +132,10 @@ class RetrievalCore:
         if (window is not None and window.names_event) or (
                 self.generic is not None and self.generic.is_generic(without(query, window.expression if window else None))):
             return self._memorable(query, now, live, window)
-        return self.verify(query, live, window)
+        return self.verify(query, live, window, chooser)
 
     def verify(self, query: str, pools: list[tuple[CandidatePool, np.ndarray]],
-               window: Window | None = None) -> RecallDecision:
+               window: Window | None = None, chooser: decision.Chooser | None = None) -> RecallDecision:
         """The topic path alone: the best fused candidates (inside the window) read by the verifier,
         the calibrated probability of the best decides. Also what a forget request or a question about
         this conversation is matched with: they name a topic, never only a time."""
@@ -151,7 +154,7 @@ class RetrievalCore:
         shortlist = _distinct(shortlist)[: self.settings.verify_top]
         self.judge(query, shortlist)
         shortlist.sort(key=lambda j: -j.probability)
-        outcome, named = self.chooser.choose(query, shortlist, self.settings.top_k)
+        outcome, named = (chooser or self.chooser).choose(query, shortlist, self.settings.top_k)
         return RecallDecision(outcome, [shortlist[i] for i in named], shortlist, window, "probability",
                               (self.calibration.assert_above, self.calibration.abstain_below))
 
@@ -192,6 +195,7 @@ class RetrievalCore:
             j.agreement = compared.agreement
             j.absent = compared.absent / compared.asked if compared.asked else 0.0
             j.names_missing = float(compared.names_missing > 0)
+            j.rival = compared.rivals / compared.asked if compared.asked else 0.0
             j.conflict = compared.conflict
 
     def score(self, judged: list[Judged], calibration: RecallCalibration | None = None) -> None:

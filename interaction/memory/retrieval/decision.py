@@ -3,7 +3,8 @@
 One calibrated probability that a candidate is what the person told, from everything the core knows
 about it together (FEATURES): the dense cosine, the BM25 coverage, the verifier's logit, what the
 question names against what the memory names (entities.py: the share of the question's mentions
-found in it, the share absent, a name of the question missing, a conflicting entity) and the margin
+found in it, the share absent, the share with only a sister word in it, a name of the question
+missing, a conflicting entity) and the margin
 of its verifier logit over the best other shortlisted candidate (a recognised face is named only
 with a margin over the runner-up). No single score separates told from untold
 (shared/spec/retrieval-notes.md); a logistic regression, fitted on labelled pairs by
@@ -29,7 +30,7 @@ import numpy as np
 from common.config.interaction_settings import RecallCalibration
 
 Outcome = Literal["asserted", "offered", "abstained"]
-FEATURES = ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict", "margin")
+FEATURES = ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict", "margin", "rival")
 MARGIN_CLIP = 8.0  # verifier logits span about -11..+8; no runner-up counts as the widest margin
 
 
@@ -42,6 +43,7 @@ class Scored(Protocol):
     agreement: float
     absent: float
     names_missing: float
+    rival: float
     conflict: bool
     margin: float
     probability: float
@@ -59,7 +61,7 @@ def margins(verifier: np.ndarray) -> np.ndarray:
 
 def feature_rows(judged: Sequence[Scored]) -> np.ndarray:
     return np.array([[j.dense, j.coverage, j.verifier or 0.0, j.agreement, j.absent, j.names_missing,
-                      float(j.conflict), j.margin] for j in judged], dtype=np.float64).reshape(len(judged), len(FEATURES))
+                      float(j.conflict), j.margin, j.rival] for j in judged], dtype=np.float64).reshape(len(judged), len(FEATURES))
 
 
 def weights(cal: RecallCalibration) -> np.ndarray:

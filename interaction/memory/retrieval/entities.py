@@ -6,10 +6,13 @@ possessor is the neighbour, the neighbour's is the speaker), or the speaker when
 says the speaker did it ("the trip I took"). Dates and numbers are the time window's business, not a
 topic, and are left out (spaCy's entity types).
 
-A question's mention and a memory's are compared by the MiniLM cosine of their head phrases (a
-synonym or a hypernym is near: "pet" and "dog", "sibling" and "brother"; a sister word is further:
-"cat" and "dog") and of their possessors; names only agree with the same name. The thresholds are
-fitted on dev by scripts/eval/calibrate_recall. The question's mention then
+A question's mention and a memory's are compared by the MiniLM cosine of their head phrases and of
+their possessors; names only agree with the same name. A cosine alone cannot tell a hypernym from a
+sister word (MiniLM: "sibling"-"brother" 0.53, but "sister"-"brother" 0.65), so heads also agree
+when the cross-encoder (verifier.py) finds the memory's head relevant to the question's, both read as
+the speaker's ("my pet" -> "my dog" +1.6, "my sibling" -> "my brother" +0.3, against "my cat" ->
+"my dog" -8.8, "my sister" -> "my brother" -6.1): relevance runs from the general to the specific,
+not back. The thresholds are fitted on dev by scripts/eval/calibrate_recall. The question's mention then
 
 - agrees with the memory when some mention of the memory has an agreeing head and a compatible
   possessor (the same one, or one the memory leaves unsaid or gives as a pronoun);
@@ -19,6 +22,9 @@ fitted on dev by scripts/eval/calibrate_recall. The question's mention then
   another possessor ("my son's tooth" against "my daughter's tooth", "my neighbour's dog" against
   "our dog", "my brother's job" against "my brother's wife got a job": without a possessor, a
   thing is the subject's that got it);
+- has a rival otherwise when the memory names a sister word of its head (close in meaning, below
+  agreeing: "the train" against "the bus", "my father" against "my mother"), a feature the decision
+  weighs rather than a rule, since a paraphrase can land there too ("the heating" for "the boiler");
 - is absent otherwise.
 
 Parses and head-phrase vectors are kept per text: a memory is read once however often it is asked about.
@@ -60,6 +66,7 @@ class Comparison:
     conflicting: int
     agreement: float  # mean over the question's mentions of the best head cosine in the memory (0: none asked)
     names_missing: int  # names of the question the memory does not contain
+    rivals: int = 0  # of the absent ones, those whose head has a sister word in the memory
 
     @property
     def conflict(self) -> bool:
@@ -126,18 +133,28 @@ def read_mentions(doc) -> tuple[Mention, ...]:
 class Thresholds:
     head: float  # head phrases at least this close (MiniLM cosine) name the same thing
     possessor: float  # possessors at least this close are the same person
+    relevance: float = float("inf")  # or the memory's head at least this relevant to the question's (cross-encoder logit)
+    rival: float = float("inf")  # heads at least this close but not agreeing are sister words
+
+    @classmethod
+    def of(cls, calibration) -> Thresholds:
+        """The thresholds a RecallCalibration was fitted with."""
+        return cls(calibration.head_threshold, calibration.possessor_threshold, calibration.relevance_threshold,
+                   calibration.rival_threshold)
 
 
 class EntityReader:
     """Mentions of texts (spaCy, cached per text) and their comparison (MiniLM cosines, cached)."""
 
     def __init__(self, nlp, embed: Callable[[list[str]], np.ndarray], thresholds: Thresholds,
-                 cache_size: int = 4096) -> None:
+                 cache_size: int = 4096, relate: Callable[[str, list[str]], np.ndarray] | None = None) -> None:
         self.nlp = nlp
         self._embed = embed
         self.thresholds = thresholds
+        self._relate = relate  # the cross-encoder's score(query, texts); None: cosines alone
         self._mentions: LRUCache[str, tuple[Mention, ...]] = LRUCache(cache_size)
         self._vectors: LRUCache[str, np.ndarray] = LRUCache(cache_size)
+        self._relevance: LRUCache[tuple[str, str], float] = LRUCache(cache_size * 4)
         self._lock = threading.Lock()  # the episode save reads on its own thread
 
     def prepare(self, texts: list[str]) -> None:
@@ -180,6 +197,27 @@ class EntityReader:
         b = np.array([vectors[w] for w in right]).reshape(len(right), -1)
         return a @ b.T
 
+    def relevance(self, asked: list[str], told: list[str]) -> np.ndarray:
+        """(len(asked), len(told)) cross-encoder logits of "my <told>" for the query "my <asked>"
+        (each pair scored once per process); -inf without a cross-encoder."""
+        out = np.full((len(asked), len(told)), -np.inf)
+        if self._relate is None or not asked or not told:
+            return out
+        for i, q in enumerate(asked):
+            with self._lock:
+                missing = list(dict.fromkeys(m for m in told if (q, m) not in self._relevance))
+            if missing:
+                scores = self._relate(f"my {q}", [f"my {m}" for m in missing])
+                with self._lock:
+                    for m, score in zip(missing, scores, strict=True):
+                        self._relevance[(q, m)] = float(score)
+            with self._lock:
+                known = [self._relevance.get((q, m)) for m in told]
+            if any(k is None for k in known):  # evicted meanwhile by another thread
+                known = [float(x) for x in self._relate(f"my {q}", [f"my {m}" for m in told])]
+            out[i] = known
+        return out
+
     def head_similarity(self, question: Mention, memory: Mention) -> float:
         if question.name or memory.name:
             return float(question.head.casefold() == memory.head.casefold())
@@ -203,13 +241,16 @@ class EntityReader:
         if not told:
             return Comparison(len(asked), 0, 0, 0.0, sum(q.name for q in asked))
         heads = self._cosines([q.head for q in asked], [m.head for m in told])
+        general = self.relevance([q.head for q in asked], [m.head for m in told]) \
+            if np.isfinite(self.thresholds.relevance) else np.full(heads.shape, -np.inf)
         for i, q in enumerate(asked):
             for j, m in enumerate(told):
                 if q.name or m.name:
                     heads[i, j] = float(q.head.casefold() == m.head.casefold())
-        agreeing = conflicting = 0
+                    general[i, j] = -np.inf
+        agreeing = conflicting = rivals = 0
         for i, q in enumerate(asked):
-            same_head = heads[i] >= self.thresholds.head
+            same_head = (heads[i] >= self.thresholds.head) | (general[i] >= self.thresholds.relevance)
             # an agreeing head must belong to the same person (said, or the subject that has it)
             owners = [self._same_possessor(q.possessor, m.possessor or m.owner) for m in told]
             if any(h and o is not False for h, o in zip(same_head, owners, strict=True)):
@@ -221,18 +262,21 @@ class EntityReader:
             if any(h and o is False for h, o in zip(same_head, owners, strict=True)) or (named_frame and any(
                     self._same_possessor(q.possessor, m.possessor) is True for m in told)):
                 conflicting += 1
+            elif not q.name and any(h >= self.thresholds.rival and not m.name for h, m in zip(heads[i], told, strict=True)):
+                rivals += 1
         names = {m.head.casefold() for m in told if m.name}
         missing = sum(q.name and q.head.casefold() not in names for q in asked)
-        return Comparison(len(asked), agreeing, conflicting, float(heads.max(axis=1).mean()), missing)
+        return Comparison(len(asked), agreeing, conflicting, float(heads.max(axis=1).mean()), missing, rivals)
 
 
-def build_reader(embed: Callable[[list[str]], np.ndarray], thresholds: Thresholds) -> EntityReader | None:
-    """The reader on the shipped spaCy pipeline; None (one log line) when it cannot load: the
-    decision then sees no mentions in any text."""
+def build_reader(embed: Callable[[list[str]], np.ndarray], thresholds: Thresholds,
+                 relate: Callable[[str, list[str]], np.ndarray] | None = None) -> EntityReader | None:
+    """The reader on the shipped spaCy pipeline (relate: the verifier's score, for hypernyms); None
+    (one log line) when it cannot load: the decision then sees no mentions in any text."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
-        return EntityReader(load_parser(), embed, thresholds)
+        return EntityReader(load_parser(), embed, thresholds, relate=relate)
     except ParserUnavailable as exc:
         log.error("%s; recall decides without reading what the question names", exc)
         return None

@@ -1,0 +1,119 @@
+"""What a person told, as Nadine says it back: reported speech after "you told me", read from spaCy's
+parse rather than replaced word by word. "I'll command the next shuttle mission" -> "you'd command
+the next shuttle mission"; "My sister gave me her old car" -> "your sister gave you her old car";
+"You helped me so much" -> "I helped you so much".
+
+Only the person's own words change: the speaker's pronouns become the listener's (I, my, we ... ->
+you, your ...), Nadine's become hers (you -> I where it is a subject, me elsewhere), a verb whose
+subject changed person agrees with its new one (am -> are, was -> were), and a modal of the future
+or of ability moves one step back (will -> would, can -> could), since what was said lies in the
+past. A leading interjection ("Oh", "Guess what") and the closing punctuation are left out, and
+every sentence after the first is joined to it: the whole is one clause after "you told me".
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from interaction.memory_intent.phrasing import second_person
+
+log = logging.getLogger("nadine.reported_speech")
+
+# personal pronouns by grammatical person: closed grammar, not a list fitted to examples
+_SPEAKER_TO_LISTENER = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
+                        "we": "you", "us": "you", "our": "your", "ours": "yours", "ourselves": "yourselves"}
+_LISTENER_TO_SPEAKER = {"your": "my", "yours": "mine", "yourself": "myself", "yourselves": "ourselves"}
+_BE_FOR_YOU = {"am": "are", "'m": "'re", "was": "were"}
+_BE_FOR_I = {"are": "am", "'re": "'m", "were": "was"}
+_BACKSHIFT = {"will": "would", "'ll": "'d", "wo": "would", "shall": "should", "sha": "should",
+              "can": "could", "ca": "could", "may": "might"}
+_SUBJECTS = {"nsubj", "nsubjpass", "expl"}
+_PRONOUN_TAGS = {"PRP", "PRP$"}  # Penn tags: a personal or possessive pronoun ("mine", never "a coal mine")
+
+
+@functools.cache
+def _parser():
+    """The shipped spaCy pipeline; None (one log line) when it cannot load."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return load_parser()
+    except ParserUnavailable as exc:
+        log.error("%s; recalled words are said back with their pronouns swapped word by word", exc)
+        return None
+
+
+def reported(text: str, nlp=None) -> str:
+    """The words of `text` as the clause after "you told me" (see the module docstring)."""
+    nlp = nlp or _parser()
+    if nlp is None:  # without a parse: the word-by-word swap the remember confirmations use
+        said = second_person(text.strip().rstrip(" .!?"))
+        return said if said.startswith(("I ", "I'")) else said[:1].lower() + said[1:]
+    doc = nlp(" ".join(text.replace("\u2019", "'").split()))
+    words: list[str] = [t.text_with_ws for t in doc]
+    subject_became: dict[int, str] = {}  # head token index -> "you" / "I": whose verb must agree
+    for t in doc:
+        low = t.lower_
+        new = None
+        if t.tag_ not in _PRONOUN_TAGS:
+            continue
+        if low in _SPEAKER_TO_LISTENER:
+            new = _SPEAKER_TO_LISTENER[low]
+        elif low == "you":
+            new = "I" if t.dep_ in _SUBJECTS else "me"
+        elif low in _LISTENER_TO_SPEAKER:
+            new = _LISTENER_TO_SPEAKER[low]
+        if new is None:
+            continue
+        if t.dep_ in _SUBJECTS:
+            subject_became[t.head.i] = "I" if new == "I" else "you" if low in ("i", "we") else ""
+        words[t.i] = _cased(t, new) + t.whitespace_
+    for t in doc:
+        low = t.lower_
+        became = subject_became.get(t.head.i if t.dep_ in ("aux", "auxpass") else t.i)
+        if became == "you" and low in _BE_FOR_YOU:
+            words[t.i] = _cased(t, _BE_FOR_YOU[low]) + t.whitespace_
+        elif became == "I" and low in _BE_FOR_I:
+            words[t.i] = _cased(t, _BE_FOR_I[low]) + t.whitespace_
+        if t.tag_ == "MD" and low in _BACKSHIFT:
+            # spaCy splits "won't" / "can't" as "wo" / "ca" + "n't"
+            words[t.i] = _cased(t, _BACKSHIFT[low]) + t.whitespace_
+    return _one_clause(doc, words)
+
+
+def _cased(token, new: str) -> str:
+    """A word's new form, capitalised only where the old one was for a reason of its own (a
+    sentence's first word is lower-cased later; "I" always is capitalised)."""
+    if new == "I":
+        return new
+    kept = token.text[:1].isupper() and token.lower_ != "i" and token.i != token.sent.start
+    return new[:1].upper() + new[1:] if kept else new
+
+
+def _one_clause(doc, words: list[str]) -> str:
+    """The sentences as one clause: leading interjections and closing punctuation dropped, each
+    sentence's first word lower-cased (unless a name or "I"), sentences after the first joined by ";"."""
+    clauses: list[str] = []
+    for sent in doc.sents:
+        tokens = list(sent)
+        while tokens and (tokens[0].dep_ == "intj" or tokens[0].pos_ in ("INTJ", "PUNCT")):
+            tokens.pop(0)
+        while tokens and tokens[-1].pos_ == "PUNCT" and tokens[-1].text in ".!?…":
+            tokens.pop()
+        if not tokens:
+            continue
+        first = tokens[0]
+        text = "".join(words[t.i] for t in tokens).strip()
+        if first.pos_ != "PROPN" and not text.startswith(("I ", "I'")):
+            text = text[:1].lower() + text[1:]
+        clauses.append(text)
+    return "; ".join(clauses)
+
+
+def told_back(kind: str, text: str) -> str:
+    """How Nadine says one remembered thing the person said or asked her to keep, in the offline
+    reply and in the model's prompt alike ("you told me you'd command the next shuttle mission")."""
+    if kind == "explicit_memory":
+        return f"you asked me to remember that {reported(text)}"
+    return f"you told me {reported(text)}"

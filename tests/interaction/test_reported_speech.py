@@ -1,0 +1,77 @@
+"""Recall replies say what was told as reported speech (interaction/reported_speech.py, spaCy's
+parse): the person's pronouns become the listener's, Nadine's become hers, verbs agree and future
+modals move back; the offline reply and the model's prompt give the same words."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from common.messages import RecalledMemory, RecallReport
+from interaction.offline.replies import offline_reply
+from interaction.prompts import recall_lines
+from interaction.reply_inputs import ReplyInputs
+from interaction.reported_speech import reported, told_back
+from interaction.turn_understanding import Emotion
+
+
+@pytest.mark.parametrize("said,expected", [
+    ("I'll command the next shuttle mission!", "you'd command the next shuttle mission"),
+    ("My sister gave me her old car.", "your sister gave you her old car"),
+    ("You helped me so much, Nadine.", "I helped you so much, Nadine"),
+    ("I'm allergic to peanuts.", "you're allergic to peanuts"),
+    ("I am going to Paris with my wife, and you should come too.",
+     "you are going to Paris with your wife, and I should come too"),
+    ("Oh, I was so scared. We won't go back there.", "you were so scared; you wouldn't go back there"),
+    ("I can't believe my daughter is getting married.", "you couldn't believe your daughter is getting married"),
+    ("They made me head nurse of the children's ward today, I'm so proud I could cry!",
+     "they made you head nurse of the children's ward today, you're so proud you could cry"),
+    ("Our parrot Kiwi passed away this morning.", "your parrot Kiwi passed away this morning"),
+    ("I have been working on it myself.", "you have been working on it yourself"),
+    ("Mining is hard work, my uncle worked in a coal mine.", "mining is hard work, your uncle worked in a coal mine"),
+    ("Luca passed his driving test.", "Luca passed his driving test"),
+])
+def test_what_was_told_as_reported_speech(said, expected):
+    assert reported(said) == expected
+
+
+def test_an_explicit_memory_is_what_she_was_asked_to_remember():
+    assert told_back("explicit_memory", "My locker number is 4417.") == \
+        "you asked me to remember that your locker number is 4417"
+
+
+def _inputs(outcome: str) -> ReplyInputs:
+    memory = RecalledMemory(kind="turn", memory_id="t1", text="I'll command the next shuttle mission!",
+                            occurred_at="2026-06-14T10:00:00")
+    return ReplyInputs(text="What did I tell you about space?", intent="continue_conversation", is_recall=True,
+                       now=datetime(2026, 6, 15, 18, 0), language="en-US", user_emotion=Emotion(label="neutral", intensity=0.0),
+                       recall=RecallReport(outcome=outcome, memories=[memory]))
+
+
+@pytest.mark.parametrize("outcome", ["asserted", "offered"])
+def test_the_offline_reply_and_the_prompt_say_it_in_the_same_words(outcome):
+    words = "you told me you'd command the next shuttle mission"
+    reply = offline_reply(_inputs(outcome))
+    assert words in reply and "I'll command" not in reply
+    assert (reply == f"Of course — yesterday {words}.") if outcome == "asserted" else (
+        reply == f"I'm not sure — do you mean that yesterday {words}?")
+    prompt = "\n".join(recall_lines(_inputs(outcome)))
+    assert f'"{words}"' in prompt and "I'll command" not in prompt
+
+
+def test_without_the_parser_the_pronouns_are_still_swapped(monkeypatch):
+    import interaction.reported_speech as speech
+
+    monkeypatch.setattr(speech, "_parser", lambda: None)
+    assert speech.reported("My dog died and I cried.") == "your dog died and you cried"
+
+
+def test_forgetting_a_memory_finds_nadines_reported_words_too():
+    """A forgotten memory is scrubbed from transcripts wherever Nadine said it back."""
+    from interaction.memory_requests import ForgetCandidate, phrases_of
+
+    phrases = phrases_of(ForgetCandidate("u", "moment", "m1", "I'll command the next shuttle mission!"))
+    reply = offline_reply(_inputs("asserted"))
+    assert any(p.casefold() in reply.casefold() for p in phrases)
+    assert "you'd command the next shuttle mission" in phrases
