@@ -48,6 +48,7 @@ class MiniLMOnnxEmbedder:
         self._session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         self._tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_file))
         self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._tokenizer.no_padding()  # tokenizer.json pads to 128 tokens; batches are padded here, to their longest
         self._lock = threading.Lock()  # one tokenizer for every thread that embeds
         self._recent: LRUCache[str, np.ndarray] = LRUCache(RECENT_TEXTS)
         self._recent_lock = threading.Lock()
