@@ -346,6 +346,17 @@ class MemoryAction(Message):
     reason: str | None = None  # why not kept
 
 
+class EpisodeSaved(Message):
+    """A conversation ended and its episode was handed to memory (or not, and why): published after the
+    farewell's TurnResult, so the reply never waits for the save, and on a user switch or shutdown."""
+
+    user_id: str | None = None
+    session_id: str
+    saved: bool
+    reason: str  # what ended the session: "farewell", "nobody in view", "shutdown", ...
+    turn_id: str | None = None  # the farewell's turn
+
+
 class TurnResult(Message):
     """Our addition: what interaction did with one user turn (for the runner, monitors, study tools)."""
 

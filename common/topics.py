@@ -51,12 +51,13 @@ USER_FORGOTTEN = TopicSpec("memory/user_forgotten", m.UserForgotten)
 FORGET_MEMORY = TopicSpec("memory/forget_memory", m.ForgetMemory)
 USER_INPUT = TopicSpec("interaction/user_input", m.UserInput)
 TURN_RESULT = TopicSpec("interaction/turn_result", m.TurnResult)
+EPISODE_SAVED = TopicSpec("interaction/episode_saved", m.EpisodeSaved)
 CAMERA_STATUS = TopicSpec("status/perception/camera", m.CameraStatus, QOS_STATE, retain=True)
 
 ALL_TOPICS: tuple[TopicSpec, ...] = (
     USER_DETECTED, FACE_STORED, SCENE_STORED, STORAGE_DECISION, VIEW_CAPTURED, LOOK_AT, USER_INFO,
     CAPTURE_CURRENT_VIEW, AFFECT_STATE, SPEAK, ANIMATION, LOOK_AT_TARGET, STOP_SPEAK, START_SPEAK,
-    END_SPEAK, FORGET_USER, USER_FORGOTTEN, FORGET_MEMORY, USER_INPUT, TURN_RESULT, CAMERA_STATUS,
+    END_SPEAK, FORGET_USER, USER_FORGOTTEN, FORGET_MEMORY, USER_INPUT, TURN_RESULT, EPISODE_SAVED, CAMERA_STATUS,
 )
 
 CONTROL_WILDCARD = "agent/control/#"  # control subscribes to the whole subtree, as in the reference

@@ -1,5 +1,6 @@
 """DialogueManager: user switches, name confirmation, the session transcript, the
-turn graph, and what a turn publishes (AFFECT_STATE, SPEAK, ANIMATION, USER_INFO, TURN_RESULT).
+turn graph, and what a turn publishes (AFFECT_STATE, SPEAK, ANIMATION, USER_INFO, TURN_RESULT, and
+EPISODE_SAVED when a conversation ends).
 
 All methods run on the interaction worker thread; bus handlers only enqueue."""
 
@@ -20,6 +21,7 @@ from common.messages import (
     AffectState,
     Animation,
     EmotionSignal,
+    EpisodeSaved,
     FaceStored,
     ForgetUser,
     Message,
@@ -54,6 +56,7 @@ from interaction.state import TurnState
 from interaction.turn_understanding import TurnUnderstanding
 
 log = logging.getLogger("nadine.interaction.dm")
+EPISODE_SAVE = "episode save"  # its timing, beside the graph's nodes (after the TurnResult of a farewell)
 
 WAVE = "LOOKUP_Waving"
 SAFE_REPLY = "Sorry, I lost my train of thought. Could you say that again?"
@@ -176,12 +179,31 @@ class DialogueManager:
 
     def close_session(self, reason: str) -> None:
         """The episodic save hook of a user switch (and of shutdown)."""
+        if self.session.identity.known and self.session.spoke:
+            self.deps.start_turn()
+            self._save_episode(reason)
+        self.session = Session()
+        self._set_language(self.settings.interaction.default_language)
+
+    def _save_episode(self, reason: str, turn_id: str | None = None) -> None:
+        """Summarise the session and hand it to memory, then say so (EPISODE_SAVED)."""
+        s = self.session
+        start = time.perf_counter()
+        saved = memory_agents.save_episode(self.deps, s.identity, s.transcript, s.replies)
+        self.deps.timings[EPISODE_SAVE] = time.perf_counter() - start
+        log.info("session with %s closed (%s); episode saved: %s", s.identity.user_id, reason, saved)
+        self.out.publish(t.EPISODE_SAVED, EpisodeSaved(user_id=s.identity.user_id, session_id=s.session_id,
+                                                       saved=saved, reason=reason, turn_id=turn_id))
+
+    def _end_conversation(self, turn_id: str | None) -> None:
+        """After the farewell's reply and TurnResult, on this worker thread: the episode is saved (the
+        next turn and a stop wait for it there, nobody waits for it before the reply), and the next
+        conversation starts fresh, in the default language."""
         s = self.session
         if s.identity.known and s.spoke:
-            self.deps.start_turn()
-            saved = memory_agents.save_episode(self.deps, s.identity, s.transcript, s.replies)
-            log.info("session with %s closed (%s); episode saved: %s", s.identity.user_id, reason, saved)
-        self.session = Session()
+            self._save_episode("farewell", turn_id)
+        s.history.clear()
+        s.transcript.clear()
         self._set_language(self.settings.interaction.default_language)
 
     # --- a turn ----------------------------------------------------------------------------------
@@ -224,7 +246,10 @@ class DialogueManager:
             self._publish_affect(result, result.get("understanding") or TurnUnderstanding.safe(text))
         if self._reply_latency is None:
             self._speak(text, result, start)
-        return self._finish(text, result)
+        turn = self._finish(text, result)
+        if turn.intent == "end_conversation":
+            self._end_conversation(turn.turn_id)
+        return turn
 
     def _answer_outside_graph(self, text: str, turn: PrivacyTurn, start: float) -> TurnResult:
         """"Forget me" and its confirmation (interaction/forget.py), the answer to "Do you want me to
@@ -315,17 +340,12 @@ class DialogueManager:
             user_emotion=EmotionSignal(label=u.user_emotion.label, intensity=u.user_emotion.intensity) if u else None,
             retrieved=self._retrieved(result), recall=self._recall_report(result), latency_s=round(latency, 4),
             extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},
-                   "episodic_saved": bool(result.get("episodic_saved")), "offline": self.deps.turn_offline
+                   "offline": self.deps.turn_offline
                    or not self.deps.llm.any_online(), "pending_confirmation": s.confirmation is not None,
                    "session_id": s.session_id, "llm_circuits_open": open_circuits()},
         )
         self.out.publish(t.TURN_RESULT, turn)
         self._study_completed(turn, u, latency)
-        if intent == "end_conversation":
-            # the episode was saved by the graph; the next conversation starts fresh, in the default language
-            s.history.clear()
-            s.transcript.clear()
-            self._set_language(self.settings.interaction.default_language)
         return turn
 
     @staticmethod

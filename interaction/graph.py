@@ -1,9 +1,11 @@
 """The LangGraph turn graph (one merged understand step, then the agents it plans):
 
     START -> understand -> memory_update_agent | memory_retrieve_agent -> tool agents by plan
-          -> response_agent -> (end_conversation: memory_update_agent) -> END
+          -> response_agent -> END
     A memory request (remember, forget one, forget me, what do you know about me) goes from
-    understanding to memory_request_agent, which answers it, then on as after response_agent.
+    understanding to memory_request_agent, which answers it, then ends the turn as response_agent.
+The farewell's episodic save is no node: the dialogue manager runs it once the turn's reply and
+TurnResult are out (interaction/dialogue.py), so nobody waits for it.
 
 The reference's legacy wiring (intention_classifier / affective_appraisal / orchestrator) is not built:
 here those three roles are one understanding call, so its extra nodes could only pass the state on,
@@ -24,7 +26,6 @@ from interaction.agents import memory_agents, tools
 from interaction.agents.context import AgentDeps
 from interaction.agents.response import respond
 from interaction.agents.understand_agent import understand
-from interaction.memory.contracts import TranscriptTurn
 from interaction.state import TurnState
 from interaction.turn_understanding import TOOL_AGENTS
 
@@ -38,7 +39,7 @@ class TurnGraph:
 
     def run(self, state: TurnState, on_reply: Callable[[TurnState], None]) -> TurnState:
         """Run one turn; `on_reply(state)` fires as soon as the reply text exists, before what follows
-        it (the farewell's episodic save), so speech never waits for memory writes."""
+        it, so speech never waits for it."""
         final: TurnState = state
         replied = False
         for final in self._graph.stream(state, stream_mode="values"):
@@ -51,13 +52,11 @@ class TurnGraph:
 
     def _timed(self, name: str, fn: Node) -> Node:
         def node(state: TurnState) -> dict[str, Any]:
-            # memory_update_agent runs twice in meaning: profile update, or the farewell's episodic save
-            label = f"{name} (episode)" if name == "memory_update_agent" and state.get("final_message") else name
             start = time.perf_counter()
             try:
                 return fn(state)
             finally:
-                self.deps.timings[label] = self.deps.timings.get(label, 0.0) + time.perf_counter() - start
+                self.deps.timings[name] = self.deps.timings.get(name, 0.0) + time.perf_counter() - start
         return node
 
     def _understood(self, state: TurnState) -> dict[str, Any]:
@@ -70,11 +69,6 @@ class TurnGraph:
         return update
 
     def _memory_update(self, state: TurnState) -> dict[str, Any]:
-        if state.get("final_message") is not None:  # after the farewell reply: the episodic save
-            closing = TranscriptTurn("nadine", state["final_message"], self.deps.clock.now())
-            saved = memory_agents.save_episode(self.deps, state["identity"], [*state.get("transcript", []), closing],
-                                               state.get("replies"))
-            return {"episodic_saved": saved}
         update = memory_agents.update_profile(self.deps, state)
         self.deps.on_understood({**state, **update}, state["understanding"])
         return update
@@ -103,7 +97,7 @@ class TurnGraph:
 
     @staticmethod
     def _after_memory_update(state: TurnState) -> str:
-        if state.get("final_message") is not None or state["intent"] == "end_conversation":
+        if state["intent"] == "end_conversation":
             return END
         if state.get("name_confirmation"):
             return "response_agent"
@@ -118,10 +112,6 @@ class TurnGraph:
                 return step.agent
         return "response_agent"
 
-    @staticmethod
-    def _after_response(state: TurnState) -> str:
-        return "memory_update_agent" if state["intent"] == "end_conversation" else END
-
     def _build(self) -> StateGraph:
         graph = StateGraph(TurnState)
         for name, fn in self._nodes().items():
@@ -132,6 +122,6 @@ class TurnGraph:
         graph.add_conditional_edges("memory_retrieve_agent", self._route_by_plan)
         for tool in TOOL_AGENTS:
             graph.add_conditional_edges(tool, self._route_by_plan)
-        graph.add_conditional_edges("response_agent", self._after_response)
-        graph.add_conditional_edges("memory_request_agent", self._after_response)
+        graph.add_edge("response_agent", END)
+        graph.add_edge("memory_request_agent", END)
         return graph

@@ -43,5 +43,4 @@ class TurnState(TypedDict, total=False):
     vision_results: str | None
     knowledge_retrieval: str | None
     final_message: str
-    episodic_saved: bool
     llm_failed: bool  # a configured endpoint failed: the rest of this turn runs offline

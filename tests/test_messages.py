@@ -44,6 +44,8 @@ SAMPLES: dict[str, m.Message] = {
         text="Do you remember?", turn_id="s1t2", is_recall=True,
         user_emotion=m.EmotionSignal(label="happy", intensity=0.4),
     ),
+    t.EPISODE_SAVED.suffix: m.EpisodeSaved(user_id="251008_0001", session_id="a1b2c3d4e5f6", saved=True,
+                                           reason="farewell", turn_id="s1t7"),
     t.CAMERA_STATUS.suffix: m.CameraStatus(source="missing.mp4", ok=False, error="video file missing.mp4 does not exist"),
     t.TURN_RESULT.suffix: m.TurnResult(
         text="hi", reply="Hello!", intent="first_greeting", is_recall=False, latency_s=0.1,

@@ -219,7 +219,12 @@ class LocalMemoryServices:
     ) -> bool:
         if not self.settings.interaction.enable_memory_agents:
             return False
-        return self.episodic.save(user_id, user_name, transcript, summary)
+        saved = self.episodic.save(user_id, user_name, transcript, summary)
+        if saved and self.core is not None and self.core.entities is not None:
+            # what a recall reads of a memory (the things it names) is read now, on the save's thread,
+            # so that a recall parses only its question: the turns as quoted, and the summary
+            self.core.entities.prepare([t.text for t in transcript if t.role == "user"] + [summary.as_text()])
+        return saved
 
     def knowledge(self, query: str) -> str | None:
         return self.knowledge_base.relevant(query, self.knowledge_threshold if self.knowledge_threshold is not None

@@ -96,18 +96,11 @@ class FactGrounding:
         fields = list(FIELD_NOTIONS)
         vectors = embed([PERSON_NOTION, *(FIELD_NOTIONS[f] for f in fields)])
         self._towards = {f: vectors[i + 1] - vectors[0] for i, f in enumerate(fields)}
-        self._docs: LRUCache[str, object] = LRUCache(32)
         self._own: LRUCache[tuple[str, str], bool] = LRUCache(256)
         self._lock = threading.Lock()
 
-    def doc(self, text: str):  # noqa: ANN201 - a spaCy Doc, parsed once per text
-        with self._lock:
-            doc = self._docs.get(text)
-        if doc is None:
-            doc = self.nlp(text)
-            with self._lock:
-                self._docs[text] = doc
-        return doc
+    def doc(self, text: str):  # noqa: ANN201 - a spaCy Doc (load_parser's pipeline remembers recent parses)
+        return self.nlp(text)
 
     def is_own(self, noun: str, field: str) -> bool:
         """"my <noun>" names the speaker's own `field` (their job, home, hobby), not a person they know."""

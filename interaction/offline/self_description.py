@@ -25,6 +25,7 @@ import numpy as np
 from cachetools import LRUCache
 
 from common.model_files import MODEL_FILES, ModelFileMismatch
+from interaction.offline.parsing import CachedParser
 
 FIELDS = ("current_position", "current_company", "location")
 # an occupation phrase is nearer the first notion than the second (one MiniLM embedding each)
@@ -52,7 +53,7 @@ def load_parser():
     try:
         import spacy
 
-        return spacy.load(MODEL_FILES.folder("spacy_en"))
+        return CachedParser(spacy.load(MODEL_FILES.folder("spacy_en")))
     except ModelFileMismatch:
         raise  # a changed model file stops the process: never parse with it, never fall back silently
     except Exception as exc:  # noqa: BLE001 - any other failure to load means: use the rules

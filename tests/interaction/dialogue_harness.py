@@ -31,7 +31,7 @@ class Interaction:
         self.layout = DataLayout(self.data)
         self.bus: Bus = make_bus("tester", broker, self.root)
         self.rec = {spec: Recorder(self.bus, spec) for spec in (
-            t.TURN_RESULT, t.AFFECT_STATE, t.SPEAK, t.USER_INFO, t.ANIMATION)}
+            t.TURN_RESULT, t.AFFECT_STATE, t.SPEAK, t.USER_INFO, t.ANIMATION, t.EPISODE_SAVED)}
         online = Recorder(self.bus, t.status_spec("interaction"))
         # nobody() means the person left for good unless a test sets a presence grace period
         env = {"NADINE_PRESENCE_GRACE_S": "0", **env}

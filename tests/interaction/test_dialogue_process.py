@@ -147,7 +147,9 @@ def test_guards_greeting_once_recall_and_farewell_with_affect(fresh):
     bye = fresh.say("Thanks, bye! See you soon.")
     assert bye.intent == "end_conversation" and fresh.affect_of(bye).suppress_storage
     assert fresh.rec[t.ANIMATION].wait_for().value == "LOOKUP_Waving"
-    assert bye.extra["episodic_saved"] is True
+    # the reply is out before the episode is saved; the save says so once done
+    saved = fresh.rec[t.EPISODE_SAVED].wait_for(lambda m: m.turn_id == bye.turn_id)
+    assert saved.saved and saved.reason == "farewell" and saved.user_id == ada
 
 
 def test_recall_without_memory_says_so_honestly(fresh):

@@ -18,7 +18,7 @@ FAST = (
     "perception.faces.registration_wait_s=3.0", "perception.selective_memory.decision_wait_s=3.0",
     "perception.camera.retry_s=0.5", "interaction.presence_grace_s=0",
 )
-WATCHED = (t.USER_DETECTED, t.FACE_STORED, t.SCENE_STORED, t.STORAGE_DECISION, t.TURN_RESULT,
+WATCHED = (t.USER_DETECTED, t.FACE_STORED, t.SCENE_STORED, t.STORAGE_DECISION, t.TURN_RESULT, t.EPISODE_SAVED,
            t.USER_FORGOTTEN, t.START_SPEAK)
 
 

@@ -139,7 +139,8 @@ def test_the_acl_example_covers_every_topic():
                    for _, a, pattern in rules)
 
     typed_by_tools = {t.USER_INPUT}
-    read_by_tools = {t.TURN_RESULT, t.USER_FORGOTTEN, t.CAMERA_STATUS}  # the chat, inspector and start script
+    # the chat, inspector, start script and monitors (EPISODE_SAVED: that a conversation's episode is kept)
+    read_by_tools = {t.TURN_RESULT, t.USER_FORGOTTEN, t.CAMERA_STATUS, t.EPISODE_SAVED}
     for spec in t.ALL_TOPICS:
         assert spec in typed_by_tools or granted("write", spec.suffix), f"no process may publish {spec.suffix}"
         assert spec in read_by_tools or granted("read", spec.suffix), f"no process may read {spec.suffix}"

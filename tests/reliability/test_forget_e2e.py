@@ -59,7 +59,8 @@ def meet(live: LiveSuite, photo, name: str, moment: str) -> str:
     live.rec[t.FACE_STORED].wait_for(lambda m: m.user_name == name, timeout=30)
     stored = live.say(moment, emotion=("happy", 0.95))
     assert live.decision(stored.turn_id).stored
-    live.say("I have to go now. Goodbye, Nadine!")
+    bye = live.say("I have to go now. Goodbye, Nadine!")
+    live.rec[t.EPISODE_SAVED].wait_for(lambda m: m.turn_id == bye.turn_id, timeout=60)  # saved after the reply
     return intro.user_id or stored.user_id
 
 
