@@ -12,6 +12,7 @@ from common.runtime import ProcessContext, base_parser, start_process
 from common.store import is_valid_user_id
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction, forget_one_memory
+from interaction.llm import sentences
 from interaction.memory.contracts import MemoryServices
 from interaction.offline import fact_changes
 from interaction.offline.extract import use_profile_facts_backend
@@ -86,7 +87,7 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
     bus.subscribe(t.FACE_STORED, lambda msg: worker.submit(dm.on_face_stored, msg))
     bus.subscribe(t.USER_INPUT, lambda msg: worker.submit(dm.process_input, msg, time.monotonic()))
     bus.subscribe(t.START_SPEAK, lambda msg: worker.submit(dm.on_audio_onset, time.monotonic()))
-    bus.subscribe(t.END_SPEAK, lambda msg: log.debug("control finished speaking"))
+    bus.subscribe(t.END_SPEAK, lambda msg: worker.submit(dm.on_speech_ended))
     bus.subscribe(t.SCENE_STORED, scene_stored)
     bus.subscribe(t.FORGET_USER, forget)
     bus.subscribe(t.FORGET_MEMORY, forget_memory)
@@ -106,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     dm = DialogueManager(ctx.settings, ctx.layout, ctx.clock, ctx.bus, services, build_study_logger(ctx))
     worker = Worker()
     fact_changes.warm_up()
+    if dm.deps.streams("response_agent"):
+        sentences.warm_up()
     if services is not None:
         threading.Thread(target=services.warm_up, name="memory-warm-up", daemon=True).start()
     wire(ctx, dm, services, worker)
