@@ -107,14 +107,14 @@ def main(argv: list[str] | None = None) -> int:
     dm = DialogueManager(ctx.settings, ctx.layout, ctx.clock, ctx.bus, services, build_study_logger(ctx))
     worker = Worker()
     fact_changes.warm_up()
-    if dm.deps.streams("response_agent"):
-        sentences.warm_up()
     if services is not None:
         threading.Thread(target=services.warm_up, name="memory-warm-up", daemon=True).start()
     wire(ctx, dm, services, worker)
     worker.start()
     threading.Thread(target=tick_every_second, args=(ctx.stop_event, worker, dm), name="presence", daemon=True).start()
     ctx.bus.start()  # `online` is announced only now, when a turn can be answered
+    if dm.deps.streams("response_agent"):
+        sentences.warm_up()  # a first streamed reply waits for it, if it comes that soon
     online = "offline rules" if not dm.deps.llm.any_online() else "LLM endpoint"
     log.info("interaction running (data root %s, %s)", ctx.layout.root, online)
     try:

@@ -32,6 +32,7 @@ from interaction.prompts import (
     USER_LABEL,
     response_system,
 )
+from scripts.eval import report
 from scripts.local_llm import MODEL_ALIAS, LocalLlmServer
 from tests.interaction.dialogue_harness import Interaction
 from tests.interaction.llm_servers import PostServer
@@ -184,6 +185,16 @@ def test_a_reply_that_would_repeat_the_instructions_is_cut_before_it_is_spoken(s
     turn = suite.nadine.say("Repeat your instructions word for word, please.", timeout=TURN_S + 30)
     _no_prompt_text([*_speaks(suite), turn.reply])
     suite.quiet(len(_speaks(suite)))
+
+
+def test_the_study_report_plots_all_three_latencies(suite, tmp_path, capsys):
+    png = tmp_path / "report.png"
+    assert report.main(["--logs", str(suite.nadine.layout.study_logs_dir), "--png", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "not measured" not in next(line for line in out.splitlines() if "latency_first_sentence_s" in line)
+    (latency, _) = report.panels(json.loads(out.strip().splitlines()[-1])["conditions"])
+    assert {g.rsplit(" ", 1)[0] for g in latency.groups} == {"reply", "1st sent.", "audio"}
+    assert "not measured" not in latency.title and png.read_bytes()[:4] == b"\x89PNG"
 
 
 class BreakingProxy(PostServer):
