@@ -267,7 +267,8 @@ class OpenAIChat:
         if "text/event-stream" in raw.headers.get("content-type", ""):
             return raw.parse()
         try:  # the server ignored stream=true and answered with one completion
-            return ChatCompletion.model_validate(raw.json())
+            raw.http_response.read()
+            return ChatCompletion.model_validate(raw.http_response.json())
         except (ValueError, ValidationError) as exc:
             raise LlmUnusable(f"{self._name()} answered a streamed request with neither a stream nor a "
                               f"completion: {exc}") from None

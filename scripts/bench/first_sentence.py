@@ -9,7 +9,8 @@ model's time is the reply's alone. For each turn, from the transcript received: 
 was handed to control (a SPEAK), and when the last was, i.e. when the whole reply existed, which is
 when a reply produced whole would have been handed on. Only replies of two sentences or more count
 (one sentence is the whole reply). Prints one JSON line: first_sentence_p50_s, reply_p50_s, ratio_p50
-(the median of the per-turn first / whole ratios; the goal is at most 0.5), and the counts.
+(the median of the per-turn first / whole ratios; the goal is at most 0.5), before_reply_p50_s (the
+time before the reply's request, in both figures alike), and the counts.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ class SpeakTimes:
             self.times.append(time.monotonic())
 
 
-def play(url: str, repeats: int, max_tokens: int) -> list[tuple[float, float, int]]:
-    """(first sentence s, whole reply s, sentences) per turn."""
+def play(url: str, repeats: int, max_tokens: int) -> list[tuple[float, float, int, float]]:
+    """(first sentence s, whole reply s, sentences, s before the reply's request) per turn."""
     root = Path(tempfile.mkdtemp(prefix="nadine-bench-first-sentence-"))
     settings = load_settings(environ={"NADINE_DATA_DIR": str(root)}, overrides=[
         f"interaction.llm.base_url={url}", f"interaction.llm.model={MODEL_ALIAS}",
@@ -73,7 +74,8 @@ def play(url: str, repeats: int, max_tokens: int) -> list[tuple[float, float, in
             start = time.monotonic()
             turn = dm.process_input(UserInput(text=question), start)
             if turn.extra.get("sentences") and out.times:
-                turns.append((out.times[0] - start, out.times[-1] - start, len(out.times)))
+                before = sum(s for node, s in dm.deps.timings.items() if node != "response_agent")
+                turns.append((out.times[0] - start, out.times[-1] - start, len(out.times), before))
     return turns
 
 
@@ -85,11 +87,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with LocalLlmServer(threads=args.threads) as server:
         turns = play(server.url, args.repeats, args.max_tokens)
-    multi = [(first, whole) for first, whole, n in turns if n >= 2]
+    multi = [(first, whole, before) for first, whole, n, before in turns if n >= 2]
     result = {
-        "first_sentence_p50_s": percentile([f for f, _ in multi], 50),
-        "reply_p50_s": percentile([w for _, w in multi], 50),
-        "ratio_p50": percentile([f / w for f, w in multi], 50),
+        "first_sentence_p50_s": percentile([f for f, _, _ in multi], 50),
+        "reply_p50_s": percentile([w for _, w, _ in multi], 50),
+        "ratio_p50": percentile([f / w for f, w, _ in multi], 50),
+        # the offline understanding and the graph before the reply's request: in both figures alike
+        "before_reply_p50_s": percentile([b for _, _, b in multi], 50),
         "multi_sentence_turns": len(multi), "streamed_turns": len(turns),
         "turns": args.repeats * len(QUESTIONS), "max_tokens": args.max_tokens,
     }
