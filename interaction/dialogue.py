@@ -350,7 +350,8 @@ class DialogueManager:
             memory_action=result.get("memory_action"),
             user_emotion=EmotionSignal(label=u.user_emotion.label, intensity=u.user_emotion.intensity) if u else None,
             retrieved=self._retrieved(result), recall=self._recall_report(result), latency_s=round(latency, 4),
-            extra={"sentences": len(self._sentences),"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},
+            extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},
+                   "sentences": len(self._sentences),  # streamed to control one by one (0: the reply went whole)
                    "episodic_saved": bool(result.get("episodic_saved")), "offline": self.deps.turn_offline
                    or not self.deps.llm.any_online(), "pending_confirmation": s.confirmation is not None,
                    "session_id": s.session_id, "llm_circuits_open": open_circuits()},
@@ -413,7 +414,9 @@ class DialogueManager:
             "latency_s": round(latency, 4), "latency_first_sentence_s": None if self._first_sentence_latency is None
             else round(self._first_sentence_latency, 4),
             # offline replies quote the scene by template, so "the reply references it" measures nothing
-            "reply_offline": self.deps.turn_offline or self.deps.llm.for_agent("response_agent") is None,
+            # (a stream that broke sends the turn offline, but what it spoke is the model's)
+            "reply_offline": not self._sentences and (self.deps.turn_offline
+                                                      or self.deps.llm.for_agent("response_agent") is None),
         })
 
     # --- runtime language ------------------------------------------------------------------------

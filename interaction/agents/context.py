@@ -2,10 +2,10 @@
 
 `ask` / `ask_json` / `ask_spoken` (a streamed reply, handed on sentence by sentence) are the one way a
 node calls a model. Each call runs inside the turn's budget for its phase (understanding, response,
-episode). When the endpoint fails or times out, one line is logged and
-the rest of that turn runs on the offline backends; when its circuit breaker is open no call is made
-at all; an answer that is unusable (no valid JSON after one repair, nothing speakable) is replaced by
-the offline backend's for that step only."""
+episode). When the endpoint fails or times out, one line is logged and the rest of that turn runs on
+the offline backends; when its circuit breaker is open no call is made at all; an answer that is
+unusable (no valid JSON after one repair, nothing speakable) is replaced by the offline backend's for
+that step only."""
 
 from __future__ import annotations
 

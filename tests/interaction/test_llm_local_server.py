@@ -79,7 +79,7 @@ def _packet(request: dict) -> str:
 
 def _content(answer: str) -> str:
     """The answer's text: a completion's message, or a stream's deltas (stream=true) joined."""
-    if not answer.startswith("data:"):
+    if answer.lstrip().startswith("{"):
         return json.loads(answer)["choices"][0]["message"]["content"]
     chunks = [json.loads(line[5:]) for line in answer.splitlines() if line.startswith("data:") and "[DONE]" not in line]
     return "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks if c.get("choices"))
