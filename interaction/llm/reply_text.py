@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+# spaCy's list, not scikit-learn's: spaCy ships with the processes, scikit-learn only with the eval extra
+from spacy.lang.en.stop_words import STOP_WORDS
 
 ECHO_WORDS = 8
 ECHO_SHARE = 0.75
@@ -40,7 +41,7 @@ def _ngrams(words: Sequence[str], n: int) -> set[tuple[str, ...]]:
 
 
 def _content(words: Sequence[str]) -> list[str]:
-    return [w for w in words if w not in ENGLISH_STOP_WORDS and not w.isdigit()]
+    return [w for w in words if w not in STOP_WORDS and not w.isdigit()]
 
 
 def has_word(text: str) -> bool:
