@@ -2,9 +2,10 @@
 
 Fixed from the original robot, which announced both at once: start_speak goes out when the audio begins (after
 synthesis), end_speak when it has finished, never earlier than the WAV's length after onset.
-A speak request that arrives while Nadine is speaking is QUEUED (she finishes her sentence first; the
-dialogue sends one reply per turn, so queueing never delays a barge-in). stop_speak interrupts the
-utterance that is playing (then end_speak) and drops everything queued behind it.
+A speak request that arrives while Nadine is speaking is QUEUED and spoken in order, the next starting
+as the previous ends: a streamed reply comes as one request per sentence, handed on while the model
+is still generating the rest. stop_speak interrupts the utterance that is playing (then end_speak) and
+drops everything queued behind it; the dialogue sends it when a new user turn barges in.
 """
 
 from __future__ import annotations

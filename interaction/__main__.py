@@ -12,6 +12,7 @@ from common.runtime import ProcessContext, base_parser, start_process
 from common.store import is_valid_user_id
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction, forget_one_memory
+from interaction.llm import sentences
 from interaction.memory.contracts import MemoryServices
 from interaction.offline import fact_changes
 from interaction.offline.extract import use_profile_facts_backend
@@ -86,7 +87,7 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
     bus.subscribe(t.FACE_STORED, lambda msg: worker.submit(dm.on_face_stored, msg))
     bus.subscribe(t.USER_INPUT, lambda msg: worker.submit(dm.process_input, msg, time.monotonic()))
     bus.subscribe(t.START_SPEAK, lambda msg: worker.submit(dm.on_audio_onset, time.monotonic()))
-    bus.subscribe(t.END_SPEAK, lambda msg: log.debug("control finished speaking"))
+    bus.subscribe(t.END_SPEAK, lambda msg: worker.submit(dm.on_speech_ended))
     bus.subscribe(t.SCENE_STORED, scene_stored)
     bus.subscribe(t.FORGET_USER, forget)
     bus.subscribe(t.FORGET_MEMORY, forget_memory)
@@ -112,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     worker.start()
     threading.Thread(target=tick_every_second, args=(ctx.stop_event, worker, dm), name="presence", daemon=True).start()
     ctx.bus.start()  # `online` is announced only now, when a turn can be answered
+    if dm.deps.streams("response_agent"):
+        sentences.warm_up()  # a first streamed reply waits for it, if it comes that soon
     online = "offline rules" if not dm.deps.llm.any_online() else "LLM endpoint"
     log.info("interaction running (data root %s, %s)", ctx.layout.root, online)
     try:

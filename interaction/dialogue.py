@@ -28,6 +28,7 @@ from common.messages import (
     RecallReport,
     RetrievedScene,
     Speak,
+    StopSpeak,
     TurnResult,
     UserDetected,
     UserInfo,
@@ -93,7 +94,7 @@ class DialogueManager:
         self._stranger_in_view = False  # perception reports a face it matched against the gallery: nobody
         self.deps = AgentDeps(
             settings, layout, clock, LlmRegistry(cfg.llm, environ), self.keeper, services, WebSearch(environ),
-            on_understood=self._publish_affect,
+            on_understood=self._publish_affect, on_sentence=self._say_sentence,
         )
         self.graph = TurnGraph(self.deps)
         self.forgetting = ForgetConversation()
@@ -104,8 +105,12 @@ class DialogueManager:
         self._affect_sent = False
         self._turn_id: str | None = None
         self._reply_latency: float | None = None
+        self._first_sentence_latency: float | None = None
         self._spoken: str | None = None
+        self._sentences: list[str] = []  # this turn's streamed sentences, as handed to control
+        self._turn_text, self._turn_start = "", 0.0
         self._greets = False
+        self._unfinished = 0  # utterances handed to control whose end_speak has not come back
 
     # --- perception events ---------------------------------------------------------------------
 
@@ -177,6 +182,16 @@ class DialogueManager:
         if self.study is not None:
             self.study.audio_onset(at)
 
+    def on_speech_ended(self) -> None:
+        self._unfinished = max(0, self._unfinished - 1)
+
+    def _interrupt_speech(self) -> None:
+        """A new turn while Nadine is still speaking (or has sentences queued) is a barge-in: control
+        stops and drops what is queued, so the new reply is not spoken behind the old one."""
+        if self._unfinished > 0:
+            self.out.publish(t.STOP_SPEAK, StopSpeak(value=""))
+            self._unfinished = 0
+
     def close_session(self, reason: str) -> None:
         """The episodic save hook of a user switch (and of shutdown)."""
         if self.session.identity.known and self.session.spoke:
@@ -210,8 +225,11 @@ class DialogueManager:
 
     def process_input(self, msg: UserInput, t_received: float | None = None) -> TurnResult:
         start = t_received if t_received is not None else time.monotonic()
+        self._interrupt_speech()
         text = " ".join(msg.text.split())
         self._turn_id = msg.turn_id or uuid.uuid4().hex[:12]
+        self._turn_text, self._turn_start = text, start
+        self._reply_latency, self._first_sentence_latency, self._spoken, self._sentences = None, None, None, []
         self._affect_sent = False
         self.deps.start_turn()
         if self.study is not None:
@@ -235,7 +253,6 @@ class DialogueManager:
             "pending_facts": dict(s.pending_facts), "greeted_user_id": s.greeted_user_id, "pins": pins,
             "language": self.language, "replies": s.replies + 1,  # this turn's reply included
         }
-        self._reply_latency, self._spoken = None, None
         try:
             result = self.graph.run(state, lambda ready: self._speak(text, ready, start))
         except Exception:
@@ -300,14 +317,33 @@ class DialogueManager:
             log.info("name settled: %s is %s (%s)", ident.name, ident.user_id, outcome.kind)
 
     def _speak(self, text: str, result: TurnState, start: float) -> None:
-        """The reply is ready: say it (and wave on a greeting or farewell) before anything else runs."""
+        """The reply is ready: say it (and wave on a greeting or farewell) before anything else runs;
+        a streamed reply's sentences were handed on already."""
         self._reply_latency = time.monotonic() - start
-        if result.get("language") and result["language"] != self.language:
-            self._set_language(result["language"])
-        intent = result.get("intent", "continue_conversation")
+        if self._sentences:
+            self._spoken = " ".join(self._sentences)
+            return
         self._spoken = result.get("final_message") or SAFE_REPLY
-        self.out.publish(t.SPEAK, Speak(text=self._spoken, locale=self.language))
-        who = result.get("identity") or self.session.identity
+        self._hand_on(text, result, self._spoken)
+
+    def _say_sentence(self, state: TurnState, sentence: str) -> None:
+        """One sentence of a streamed reply, checked and complete: to control at once."""
+        if not self._sentences:
+            self._first_sentence_latency = time.monotonic() - self._turn_start
+        self._sentences.append(sentence)
+        self._spoken = " ".join(self._sentences)
+        self._hand_on(self._turn_text, state, sentence, first=len(self._sentences) == 1)
+
+    def _hand_on(self, text: str, state: TurnState, utterance: str, first: bool = True) -> None:
+        """An utterance to control; with a turn's first, its language and the wave of a greeting or farewell."""
+        if first and state.get("language") and state["language"] != self.language:
+            self._set_language(state["language"])
+        self.out.publish(t.SPEAK, Speak(text=utterance, locale=self.language))
+        self._unfinished += 1
+        if not first:
+            return
+        intent = state.get("intent", "continue_conversation")
+        who = state.get("identity") or self.session.identity
         # a self-introduction that opens with "hello" is the first greeting too
         greets = intent == "first_greeting" or (
             intent == "update_user_info" and cues.is_greeting(text) and self.session.greeted_user_id != who.user_id)
@@ -340,6 +376,7 @@ class DialogueManager:
             user_emotion=EmotionSignal(label=u.user_emotion.label, intensity=u.user_emotion.intensity) if u else None,
             retrieved=self._retrieved(result), recall=self._recall_report(result), latency_s=round(latency, 4),
             extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},
+                   "sentences": len(self._sentences),  # streamed to control one by one (0: the reply went whole)
                    "offline": self.deps.turn_offline
                    or not self.deps.llm.any_online(), "pending_confirmation": s.confirmation is not None,
                    "session_id": s.session_id, "llm_circuits_open": open_circuits()},
@@ -393,10 +430,13 @@ class DialogueManager:
             "robot_intensity": u.emotion.intensity if u else None,
             "visual": {"injected": r.injected, "scene_id": r.scene_id, "similarity": r.similarity,
                        "description": r.description, "user_message": r.user_message} if r else None,
-            # nothing streams: the reply is produced whole, so a first-sentence latency is not measured
-            "latency_s": round(latency, 4), "latency_first_sentence_s": None,
+            # a reply produced whole has no first sentence ahead of it: measured only when it streamed
+            "latency_s": round(latency, 4), "latency_first_sentence_s": None if self._first_sentence_latency is None
+            else round(self._first_sentence_latency, 4),
             # offline replies quote the scene by template, so "the reply references it" measures nothing
-            "reply_offline": self.deps.turn_offline or self.deps.llm.for_agent("response_agent") is None,
+            # (a stream that broke sends the turn offline, but what it spoke is the model's)
+            "reply_offline": not self._sentences and (self.deps.turn_offline
+                                                      or self.deps.llm.for_agent("response_agent") is None),
         })
 
     # --- runtime language ------------------------------------------------------------------------

@@ -17,9 +17,11 @@ API (called by the dialogue manager):
         "visual": {"injected", "scene_id", "similarity", "description", "user_message"} | None,
         "reply_references_scene" (optional: computed by reply_references_scene() when absent),
         "reply_offline" (the offline rules wrote the reply: reply_references_scene is null, not measured),
-        "latency_s", "latency_first_sentence_s" (null: not measured, nothing streams today),
+        "latency_s", "latency_first_sentence_s" (transcript -> first sentence of a streamed reply handed
+        to control; null when the reply was produced whole: no sentence went ahead of it),
     })
     logger.audio_onset(time.monotonic())   # on each start_speak; the first after a turn's start counts
+                                            # (a streamed reply has one per sentence)
     logger.close()                          # writes what is still waiting
 t_* are time.monotonic() values. full_latency_s = audio onset - (t_speech_end or t_received).
 Writes never raise into the caller: a failed write is logged.

@@ -20,6 +20,8 @@ class LlmProfile(Section):
     max_retries: int = Field(2, ge=0)
     format: Literal["json", "text"] = "text"
     vision: bool = Field(False, description="the model accepts image_url content: remembered scene images are attached")
+    stream: bool = Field(True, description="replies are requested as a stream (stream=true) and spoken sentence by "
+                         "sentence as they are generated (the response agent)")
 
 
 STOP_MARGIN_S = 10.0

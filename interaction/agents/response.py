@@ -1,12 +1,14 @@
-"""Response agent: the name-confirmation question, else the model's reply to
-the background packet (scene image attached for a vision model), else the offline template."""
+"""Response agent: the name-confirmation question, else the model's reply to the background packet
+(scene image attached for a vision model), else the offline template. A model that streams is spoken
+sentence by sentence while it generates (AgentDeps.ask_spoken); when nothing of its reply could be
+spoken, the offline template is the reply."""
 
 from __future__ import annotations
 
 import logging
 
 from interaction.agents.context import RESPONSE, AgentDeps
-from interaction.llm.reply_text import spoken_part
+from interaction.llm.reply_text import ReplyCheck
 from interaction.names import confirmation_question
 from interaction.offline.replies import offline_reply
 from interaction.prompts import (
@@ -57,12 +59,14 @@ def respond(deps: AgentDeps, state: TurnState) -> str:
         image = image_data_url(deps.layout, r.scene.image_path) if r.scene and r.scene.image_path \
             and model.profile.vision else None
         messages = response_messages(r, image)
-        answer = deps.ask(AGENT, messages, json_mode=False, phase=RESPONSE, stop=REPLY_STOPS)
-        if answer:
-            spoken = spoken_part(answer, labels=(USER_LABEL, NADINE_LABEL), own_label=NADINE_LABEL,
-                                 headings=(BACKGROUND_HEADING, CONVERSATION_HEADING),
-                                 instructions=[messages[0]["content"]])
-            if spoken:
+        check = ReplyCheck(labels=(USER_LABEL, NADINE_LABEL), own_label=NADINE_LABEL,
+                           headings=(BACKGROUND_HEADING, CONVERSATION_HEADING), instructions=[messages[0]["content"]])
+        if deps.streams(AGENT):
+            # each sentence is spoken as soon as it is complete and checked; what was spoken is the reply
+            if sentences := deps.ask_spoken(AGENT, messages, check, state, phase=RESPONSE, stop=REPLY_STOPS):
+                return " ".join(sentences)
+        elif answer := deps.ask(AGENT, messages, json_mode=False, phase=RESPONSE, stop=REPLY_STOPS):
+            if spoken := check.spoken(answer):
                 return spoken
             log.warning("the model's reply only continued the prompt (%r); offline reply instead", answer[:80])
     return offline_reply(r)

@@ -7,6 +7,7 @@ budget or an open breaker (LlmSkipped) never reached the endpoint at all."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 from common.config.interaction_settings import LlmProfile
@@ -43,3 +44,7 @@ class ChatModel(Protocol):
         self, messages: list[dict[str, Any]], *, json_mode: bool | None = None,
         stop: list[str] | None = None, deadline: Deadline | None = None,
     ) -> str: ...
+
+    def stream(
+        self, messages: list[dict[str, Any]], *, stop: list[str] | None = None, deadline: Deadline | None = None,
+    ) -> Iterator[str]: ...

@@ -11,10 +11,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
 import openai
+from openai.types.chat import ChatCompletion
+from pydantic import ValidationError
 
 from common.config.interaction_settings import LlmProfile
 from interaction.llm.budget import Deadline
@@ -23,14 +27,16 @@ from interaction.llm.endpoints import Endpoint
 
 log = logging.getLogger("nadine.interaction.llm")
 
-# optional request features, in the order they are given up when a server refuses a request
-CONTENT_PARTS, JSON_MODE, STOP = "content parts", "JSON mode", "stop sequences"
-DEGRADE_ORDER = (CONTENT_PARTS, JSON_MODE, STOP)
+# optional request features, in the order they are given up when a server refuses a request (streaming
+# last: a reply spoken sentence by sentence is worth more than the others)
+CONTENT_PARTS, JSON_MODE, STOP, STREAM = "content parts", "JSON mode", "stop sequences", "streaming"
+DEGRADE_ORDER = (CONTENT_PARTS, JSON_MODE, STOP, STREAM)
 # statuses with which servers refuse a request's shape: 400 / 422 mostly; llama.cpp's server answers 500
 # when its chat template cannot render list content. A 500 is not taken as refusing JSON mode or stop
 # sequences (it is more often transient, and the feature would be given up for good).
 CLIENT_REFUSALS = {400, 415, 422, 501}
-REFUSALS = {CONTENT_PARTS: CLIENT_REFUSALS | {500}, JSON_MODE: CLIENT_REFUSALS, STOP: CLIENT_REFUSALS}
+REFUSALS = {CONTENT_PARTS: CLIENT_REFUSALS | {500}, JSON_MODE: CLIENT_REFUSALS, STOP: CLIENT_REFUSALS,
+            STREAM: CLIENT_REFUSALS}
 TRANSIENT = {429, 500, 502, 503, 504}
 MIN_ATTEMPT_S = 0.05  # less time than this left: no new attempt
 # A timeout counts against the endpoint only when the call had (nearly) the whole allowance; the tail of
@@ -102,17 +108,46 @@ class OpenAIChat:
         server and an image with no caption to stand in for it), LlmTimeout, LlmError (down,
         refused) or LlmUnusable (an empty answer)."""
         deadline = deadline or Deadline(self.profile.timeout or DEFAULT_TIMEOUT_S)
+        with self._guarded():
+            return self._send(messages, self.profile.format == "json" if json_mode is None else json_mode,
+                              stop or [], deadline)
+
+    def stream(self, messages: list[dict[str, Any]], *, stop: list[str] | None = None,
+               deadline: Deadline | None = None) -> Iterator[str]:
+        """The answer's text as it is generated (stream=true), in deltas. A server that refuses streaming,
+        or ignores it and answers whole, gives its answer as one delta. Raises as `complete` does, before
+        the first delta or while the stream runs (the endpoint broke off, or the deadline passed: at most
+        one read of the stream waits past it). Closing the generator closes the request."""
+        deadline = deadline or Deadline(self.profile.timeout or DEFAULT_TIMEOUT_S)
+        got_any = False
+        with self._guarded(answered=lambda: got_any):
+            deltas = self._deltas(self._request(messages, False, stop or [], deadline, stream=True), deadline)
+            try:
+                for delta in deltas:
+                    got_any = True
+                    yield delta
+            finally:
+                deltas.close()
+            if not got_any:
+                raise LlmUnusable(f"{self._name()} returned an empty answer")
+
+    @contextmanager
+    def _guarded(self, answered: Callable[[], bool] = lambda: False) -> Iterator[None]:
+        """One call under the endpoint's circuit breaker: what the call's outcome says about the endpoint.
+        `answered`: the endpoint already sent part of its answer (a stream cut short by the budget)."""
         breaker = self.endpoint.breaker
         if not breaker.allow():
             raise LlmCircuitOpen(f"{self._name()}: circuit open")
         try:
-            text = self._send(messages, self.profile.format == "json" if json_mode is None else json_mode,
-                              stop or [], deadline)
+            yield
         except LlmTimeout:
             breaker.failure(timeout=True)
             raise
         except LlmSkipped:
-            breaker.release()  # nothing was sent: the breaker learns nothing
+            if answered():
+                breaker.success()
+            else:
+                breaker.release()  # nothing was sent: the breaker learns nothing
             raise
         except LlmUnusable:
             breaker.success()  # it answered
@@ -120,8 +155,10 @@ class OpenAIChat:
         except LlmError:
             breaker.failure(timeout=False)
             raise
+        except GeneratorExit:  # a stream's reader stopped listening (the rest is not spoken): it answered
+            breaker.success()
+            raise
         breaker.success()
-        return text
 
     def _features(self, messages: list[dict[str, Any]], json_mode: bool, stop: list[str]) -> set[str]:
         used = set()
@@ -150,7 +187,40 @@ class OpenAIChat:
         return body
 
     def _send(self, messages: list[dict[str, Any]], json_mode: bool, stop: list[str], deadline: Deadline) -> str:
-        active = self._features(messages, json_mode, stop)
+        reply = self._request(messages, json_mode, stop, deadline, stream=False)
+        if not reply.choices or not (text := reply.choices[0].message.content):
+            raise LlmUnusable(f"{self._name()} returned an empty answer")
+        return text
+
+    def _deltas(self, reply: Any, deadline: Deadline) -> Iterator[str]:
+        if isinstance(reply, ChatCompletion):  # answered whole
+            if reply.choices and reply.choices[0].message.content:
+                yield reply.choices[0].message.content
+            return
+        finished = False
+        try:
+            for chunk in reply:
+                if chunk.choices and (text := chunk.choices[0].delta.content):
+                    yield text
+                finished = finished or bool(chunk.choices and chunk.choices[0].finish_reason)
+                if deadline.remaining() <= 0 and not finished:
+                    raise LlmSkipped(f"{self._name()}: the reply's budget ran out while it streamed")
+            if not finished:  # a stream closed without its last chunk: the rest of the reply is missing
+                raise LlmError(f"{self._name()}: the stream ended before the reply did (no finish_reason)")
+        except (httpx.TimeoutException, openai.APITimeoutError):
+            raise LlmTimeout(f"{self._name()}: the stream stalled") from None
+        except (httpx.HTTPError, openai.OpenAIError) as exc:
+            raise LlmError(f"{self._name()}: the stream broke off ({type(exc).__name__}: {exc})") from None
+        finally:
+            reply.close()
+
+    def _request(self, messages: list[dict[str, Any]], json_mode: bool, stop: list[str], deadline: Deadline,
+                 stream: bool) -> Any:
+        """One chat completion request within the deadline: retried while transient, sent again without
+        each optional feature the server refuses. With `stream`, an open Stream of chunks (or, from a
+        server that does not stream, the whole ChatCompletion)."""
+        active = self._features(messages, json_mode, stop) | ({STREAM} if stream and not
+                                                                self.endpoint.refuses(self.model, STREAM) else set())
         dropped: set[str] = set()
         attempt, last_error = 0, None
         while True:
@@ -159,9 +229,8 @@ class OpenAIChat:
             if timeout < MIN_ATTEMPT_S:
                 raise last_error or LlmSkipped(f"{self._name()}: no time left in this turn's budget")
             try:
-                reply = self._client.chat.completions.create(
-                    **self._body(messages, active, json_mode, stop),
-                    timeout=httpx.Timeout(timeout, connect=min(timeout, CONNECT_S)))
+                reply = self._create(self._body(messages, active, json_mode, stop), STREAM in active,
+                                     httpx.Timeout(timeout, connect=min(timeout, CONNECT_S)))
                 break
             except openai.APITimeoutError:
                 if timeout < FULL_ALLOWANCE * allowance:  # an earlier call used most of the budget
@@ -189,6 +258,17 @@ class OpenAIChat:
             self.endpoint.remember_refused(self.model, dropped)
             log.warning("LLM endpoint %s refused %s for model %s; sending requests without them from now on",
                         self.endpoint.url, " and ".join(sorted(dropped)), self.model)
-        if not reply.choices or not (text := reply.choices[0].message.content):
-            raise LlmUnusable(f"{self._name()} returned an empty answer")
-        return text
+        return reply
+
+    def _create(self, body: dict[str, Any], stream: bool, timeout: httpx.Timeout) -> Any:
+        if not stream:
+            return self._client.chat.completions.create(**body, timeout=timeout)
+        raw = self._client.chat.completions.with_raw_response.create(**body, stream=True, timeout=timeout)
+        if "text/event-stream" in raw.headers.get("content-type", ""):
+            return raw.parse()
+        try:  # the server ignored stream=true and answered with one completion
+            raw.http_response.read()
+            return ChatCompletion.model_validate(raw.http_response.json())
+        except (ValueError, ValidationError) as exc:
+            raise LlmUnusable(f"{self._name()} answered a streamed request with neither a stream nor a "
+                              f"completion: {exc}") from None

@@ -8,10 +8,11 @@ turns, participants, p50 / p95 / p99 of each latency field (latency_s: transcrip
 latency_first_sentence_s: -> first sentence to TTS; full_latency_s: end of speech -> audio onset),
 the scene-injection rate (turns with an injected scene / turns) and the reply-references-scene rate
 (turns whose reply repeats the injected scene's distinctive words / turns with an injected scene whose
-reply came from a language model). A figure no record measured (null in every record: today
-latency_first_sentence_s, since nothing streams, and reply_references_scene when every reply came from
-the offline rules, which quote the scene by template) is reported as "not measured", never as a copy
-of another figure. Prints tables and one JSON line; --png draws the same numbers with matplotlib.
+reply came from a language model). A figure no record measured (null in every record:
+latency_first_sentence_s when no reply was streamed, as with the offline rules, and
+reply_references_scene when every reply came from the offline rules, which quote the scene by
+template) is reported as "not measured", never as a copy of another figure; once records measure all
+three latencies, the table and the plot show all three. Prints tables and one JSON line; --png draws the same numbers with matplotlib.
 """
 
 from __future__ import annotations

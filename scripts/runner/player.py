@@ -134,6 +134,7 @@ class ScriptPlayer:
         self.timeouts = timeouts or Timeouts()
         self.wait_for_speech = wait_for_speech
         self._last_reply_mark: int | None = None  # where the last answered turn began (speech pacing)
+        self._last_reply_utterances = 1  # what control was handed for it: one, or one per streamed sentence
         self._run = uuid.uuid4().hex[:8]
         self._someone_announced = False
         self._first_presence = True
@@ -219,6 +220,7 @@ class ScriptPlayer:
                                    self.timeouts.first_meeting_s, self.alive)
         if result is not None:
             self._last_reply_mark = mark
+            self._last_reply_utterances = max(1, int(result.extra.get("sentences") or 0))
         scenes = [s for s in self.observer.since(t.SCENE_STORED, mark) if s.turn_id in (turn_id, None)]
         outcome = TurnOutcome(session, number, turn, result, decision, scenes, latency)
         if expectation is not None:
@@ -231,15 +233,19 @@ class ScriptPlayer:
     def _let_nadine_finish(self) -> None:
         """With speech pacing, a person waits for the spoken reply to end before talking again or
         leaving (the lab's microphone reopens on end_speak). end_speak carries no turn id: count
-        onsets and ends since the last answered turn began."""
+        onsets and ends since the last answered turn began, and at least one end per utterance (a
+        streamed reply's next sentence may not have started when the previous one ends)."""
         mark, self._last_reply_mark = self._last_reply_mark, None
         if not self.wait_for_speech or mark is None:
             return
         if self.observer.wait_for(t.START_SPEAK, lambda m: True, mark, self.timeouts.speech_onset_s, self.alive) is None:
             return
 
+        utterances = self._last_reply_utterances
+
         def done(_: object) -> bool:
-            return len(self.observer.since(t.END_SPEAK, mark)) >= len(self.observer.since(t.START_SPEAK, mark))
+            ends = len(self.observer.since(t.END_SPEAK, mark))
+            return ends >= max(utterances, len(self.observer.since(t.START_SPEAK, mark)))
 
         if self.observer.wait_for(t.END_SPEAK, done, mark, self.timeouts.speech_s, self.alive) is None:
             log.warning("Nadine was still speaking %.0f s after the reply", self.timeouts.speech_s)

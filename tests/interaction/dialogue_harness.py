@@ -25,7 +25,8 @@ def tiny_jpeg() -> bytes:
 
 
 class Interaction:
-    def __init__(self, broker: Broker, tmp: Path, args: list[str] | None = None, **env: str) -> None:
+    def __init__(self, broker: Broker, tmp: Path, args: list[str] | None = None, online_s: float = 60.0,
+                 **env: str) -> None:
         self.root = unique_root()
         self.data = tmp / "data"
         self.layout = DataLayout(self.data)
@@ -36,7 +37,7 @@ class Interaction:
         # nobody() means the person left for good unless a test sets a presence grace period
         env = {"NADINE_PRESENCE_GRACE_S": "0", **env}
         self.proc = NadineProcess("interaction", process_env(broker, self.root, self.data, tmp / "logs", **env), args)
-        online.wait_for(lambda m: m.value == "online", timeout=60)
+        online.wait_for(lambda m: m.value == "online", timeout=online_s)
 
     def say(self, text: str, timeout: float = 30.0, **pins) -> TurnResult:
         turn_id = f"t{next(_turns)}"

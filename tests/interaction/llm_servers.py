@@ -38,11 +38,12 @@ class SilentServer:
             conn.close()
 
 
-def send_json(handler: BaseHTTPRequestHandler, status: int, data: bytes) -> None:
-    """Answer a request with a JSON body; a client that went away (its budget ran out) is no error."""
+def send_json(handler: BaseHTTPRequestHandler, status: int, data: bytes, content_type: str = "application/json") -> None:
+    """Answer a request with a JSON body (or another of `content_type`, as a pass-through relays it); a
+    client that went away (its budget ran out) is no error."""
     try:
         handler.send_response(status)
-        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Type", content_type)
         handler.send_header("Content-Length", str(len(data)))
         handler.end_headers()
         handler.wfile.write(data)

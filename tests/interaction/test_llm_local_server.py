@@ -59,7 +59,8 @@ class RecordingProxy(PostServer):
             except httpx.HTTPError:
                 return
             self.exchanges.append({"request": json.loads(raw), "status": answer.status_code, "answer": answer.text})
-            send_json(handler, answer.status_code, answer.content)
+            send_json(handler, answer.status_code, answer.content,
+                      answer.headers.get("content-type", "application/json"))  # a streamed answer stays one
 
         super().__init__(on_post)
 
@@ -74,6 +75,14 @@ def _packet(request: dict) -> str:
     """The text of a reply request's user message (a string, or the text part next to an image)."""
     content = request["messages"][1]["content"]
     return content if isinstance(content, str) else next(p["text"] for p in content if p["type"] == "text")
+
+
+def _content(answer: str) -> str:
+    """The answer's text: a completion's message, or a stream's deltas (stream=true) joined."""
+    if answer.lstrip().startswith("{"):
+        return json.loads(answer)["choices"][0]["message"]["content"]
+    chunks = [json.loads(line[5:]) for line in answer.splitlines() if line.startswith("data:") and "[DONE]" not in line]
+    return "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks if c.get("choices"))
 
 
 def _echoes(reply: str, instructions: str) -> bool:
@@ -108,7 +117,7 @@ def test_a_conversation_script_through_a_real_local_server(local_llm, tmp_path):
     assert all(t["latency_s"] < RESPONSE_S + SLACK_S for t in turns), [t["latency_s"] for t in turns]
 
     replies = [e for e in proxy.exchanges if "You are Nadine" in json.dumps(e["request"]["messages"][0])]
-    answered = [json.loads(e["answer"])["choices"][0]["message"]["content"] for e in replies if e["status"] == 200]
+    answered = [_content(e["answer"]) for e in replies if e["status"] == 200]
     assert answered, f"no reply came back from the server:\n{llm_log}"
     assert any(t["reply"] in a or a.strip().startswith(t["reply"]) for t in turns for a in answered), \
         "no spoken reply came from the model"
