@@ -25,6 +25,7 @@ from interaction.memory.explicit_memories import ExplicitMemories
 from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
+from interaction.offline.articles import spoken
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
 from interaction.session import Session
@@ -230,7 +231,7 @@ class ForgetOneConversation:
 def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[str]]:
     """What Nadine knows about the person, in her words: profile facts, explicit memories, moments."""
     p = identity.profile
-    facts = [spec.now.format(_and(value) if spec.multi else value) for spec in PROFILE_FIELDS
+    facts = [spec.now.format(_and(value) if spec.multi else spoken(spec.name, value)) for spec in PROFILE_FIELDS
              if p is not None and (value := getattr(p, spec.name, None))]
     store = explicit_store(deps)
     explicit = [second_person(m.text.rstrip(" .!?")) for m in (store.list(identity.user_id or "") if store else [])]
