@@ -85,3 +85,30 @@ def test_the_profile_answer_says_the_job_with_its_article():
                                       now=datetime(2026, 11, 30, 12), language="en",
                                       user_emotion=Emotion(label="neutral", intensity=0.0), profile=profile))
     assert "You work as a paralegal." in reply, reply
+
+
+HOME_KNOWN = {"location": ["Lisbon"]}
+
+
+@pytest.mark.parametrize(("sentence", "current", "location"), [
+    # a job's or a workplace's town while a home is known: the home stays
+    ("I work at an architecture studio in Porto.", HOME_KNOWN, None),
+    ("I'm a pharmacist in Coimbra.", HOME_KNOWN, None),
+    ("I drive a delivery van in Faro.", HOME_KNOWN, None),
+    # the same with no home known yet: the town is the best the profile has
+    ("I work at an architecture studio in Porto.", {}, "Porto"),
+    ("I'm a pharmacist in Coimbra.", {}, "Coimbra"),
+    # said as where they live: it replaces the home
+    ("We moved to Braga in the spring.", HOME_KNOWN, "Braga"),
+    ("I live in a small flat in Aveiro now.", HOME_KNOWN, "Aveiro"),
+    # the known home said again with the job: still the home
+    ("I'm a pharmacist in Lisbon.", HOME_KNOWN, "Lisbon"),
+])
+def test_a_workplaces_town_never_replaces_a_known_home(sentence, current, location):
+    from interaction.agents.memory_agents import decide_facts
+    from interaction.offline.extract import extract_profile
+
+    update, changes, _ = decide_facts(sentence, extract_profile(sentence), current)
+    assert update.location == location, (sentence, update.location)
+    if location is None:
+        assert not [c for c in changes if c.field == "location"]
