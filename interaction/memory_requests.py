@@ -165,7 +165,8 @@ FORGET_ONE_ASKED_AGAIN = "Sorry, I'm not sure what you mean. Shall I forget it? 
 
 def _quoted(candidate: ForgetCandidate) -> str:
     said = second_person(candidate.text.rstrip(" .!?"))
-    return said if candidate.kind == "explicit_memory" else f"you told me: \"{said}\""
+    # said back in Nadine's words ("you told me you failed ..."): a quotation would be the person's own
+    return said if candidate.kind == "explicit_memory" else f"you told me {said}"
 
 
 def phrases_of(candidate: ForgetCandidate) -> list[str]:

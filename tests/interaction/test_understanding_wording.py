@@ -112,3 +112,11 @@ def test_a_workplaces_town_never_replaces_a_known_home(sentence, current, locati
     assert update.location == location, (sentence, update.location)
     if location is None:
         assert not [c for c in changes if c.field == "location"]
+
+
+def test_a_forget_question_says_a_moment_back_in_nadines_words_not_as_a_quotation():
+    from interaction.memory_requests import ForgetCandidate, forget_one_question
+
+    asked = forget_one_question(ForgetCandidate("u1", "moment", "scene_1", "I failed my driving test and I feel awful."))
+    assert asked == ("Do you want me to forget that you told me you failed your driving test and you feel awful? "
+                     "Please say yes or no.")
