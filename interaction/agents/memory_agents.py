@@ -129,7 +129,9 @@ def _with_changes(update: MemoryUpdate, changes: list[FactChange]) -> MemoryUpda
     for change in changes:
         if change.op != "close" and change.value:
             if isinstance(data[change.field], list):
-                data[change.field] = [*data[change.field], change.value]
+                # the extraction and a fact change may both find one value: it is one fact
+                if not any(same_value(change.value, v) for v in data[change.field]):
+                    data[change.field] = [*data[change.field], change.value]
             else:
                 data[change.field] = change.value
     return MemoryUpdate.model_validate(data)

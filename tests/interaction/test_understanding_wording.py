@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from interaction.memory_intent.classifier import UTTERANCES, default_classifier
-from interaction.memory_intent.phrasing import names_something, request_content
 from common.messages import UserDetected
 from common.store import ProfileStore
+from interaction.memory_intent.classifier import UTTERANCES, default_classifier
+from interaction.memory_intent.phrasing import names_something, request_content
 from interaction.offline.articles import spoken, with_article
 from tests.interaction.test_memory_requests import maya, say  # noqa: F401 - the fixture
 
@@ -63,7 +63,7 @@ def test_only_a_position_takes_an_article():
     assert spoken("current_company", "law firm") == "law firm"
 
 
-def test_what_do_you_know_about_me_says_the_job_with_its_article(maya):
+def test_what_do_you_know_about_me_says_the_job_with_its_article(maya):  # noqa: F811 - the imported fixture
     dm, _, _, uid = maya
     ProfileStore(dm.layout).update(uid, {"current_position": "paralegal", "location": "Porto"}, dm.clock.now())
     dm.close_session("test")  # a later conversation loads the profile afresh
@@ -120,3 +120,13 @@ def test_a_forget_question_says_a_moment_back_in_nadines_words_not_as_a_quotatio
     asked = forget_one_question(ForgetCandidate("u1", "moment", "scene_1", "I failed my driving test and I feel awful."))
     assert asked == ("Do you want me to forget that you told me you failed your driving test and you feel awful? "
                      "Please say yes or no.")
+
+
+@pytest.mark.parametrize("sentence", ["I love the food in Lisbon.", "I really enjoy the markets in Valencia."])
+def test_a_value_found_by_the_extraction_and_a_fact_change_is_one_fact(sentence):
+    from interaction.agents.memory_agents import decide_facts
+    from interaction.offline.extract import extract_profile
+
+    update, _, _ = decide_facts(sentence, extract_profile(sentence), {})
+    for values in (update.hobbies, update.interests):
+        assert len(values) == len({v.casefold() for v in values}), values
