@@ -24,6 +24,7 @@ from interaction.memory.contracts import ExplicitMemoryStore, TranscriptTurn
 from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
+from interaction.offline.articles import spoken
 from interaction.reported_speech import reported
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
@@ -164,7 +165,8 @@ FORGET_ONE_ASKED_AGAIN = "Sorry, I'm not sure what you mean. Shall I forget it? 
 
 def _quoted(candidate: ForgetCandidate) -> str:
     said = second_person(candidate.text.rstrip(" .!?"))
-    return said if candidate.kind == "explicit_memory" else f"you told me: \"{said}\""
+    # said back in Nadine's words ("you told me you failed ..."): a quotation would be the person's own
+    return said if candidate.kind == "explicit_memory" else f"you told me {said}"
 
 
 def phrases_of(candidate: ForgetCandidate) -> list[str]:
@@ -231,7 +233,7 @@ class ForgetOneConversation:
 def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[str]]:
     """What Nadine knows about the person, in her words: profile facts, explicit memories, moments."""
     p = identity.profile
-    facts = [spec.now.format(_and(value) if spec.multi else value) for spec in PROFILE_FIELDS
+    facts = [spec.now.format(_and(value) if spec.multi else spoken(spec.name, value)) for spec in PROFILE_FIELDS
              if p is not None and (value := getattr(p, spec.name, None))]
     store = explicit_store(deps)
     explicit = [second_person(m.text.rstrip(" .!?")) for m in (store.list(identity.user_id or "") if store else [])]

@@ -90,7 +90,17 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
             log.info("not stored: %s %s: not said by the speaker about themselves", c.op, c.field)
         else:
             changes.append(c)
-    said = {g.value: g.said for g in [*kept, *(g for g in found.values() if g is not None)]}
+    grounded = [*kept, *(g for g in found.values() if g is not None)]
+    # a job's or a workplace's town is where they live only while no home is known: it never replaces
+    # one said before ("I live in Lisbon", later "I work at a law firm in Porto")
+    homes = current.get("location") or []
+    away = {g.value for g in grounded if g.field == "location" and not g.home and homes
+            and not any(same_value(g.value, h) for h in homes)}
+    if away:
+        log.info("not stored: location: a workplace's place while a home is known")
+        update = update.model_copy(update={"location": None}) if update.location in away else update
+        changes = [c for c in changes if not (c.field == "location" and c.value in away)]
+    said = {g.value: g.said for g in grounded}
     return _with_changes(update, changes), changes, said
 
 
@@ -121,7 +131,9 @@ def _with_changes(update: MemoryUpdate, changes: list[FactChange]) -> MemoryUpda
     for change in changes:
         if change.op != "close" and change.value:
             if isinstance(data[change.field], list):
-                data[change.field] = [*data[change.field], change.value]
+                # the extraction and a fact change may both find one value: it is one fact
+                if not any(same_value(change.value, v) for v in data[change.field]):
+                    data[change.field] = [*data[change.field], change.value]
             else:
                 data[change.field] = change.value
     return MemoryUpdate.model_validate(data)

@@ -66,6 +66,7 @@ class Grounded:
     start: int  # the character span of the value in the utterance
     end: int
     said: str  # the value as the person said it, with their article ("a nurse")
+    home: bool = False  # a location said as where they live ("I live in"), not a job's place ("a nurse in")
 
 
 def first_person(tok) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -142,7 +143,8 @@ class FactGrounding:
                 before = doc[span.start - 1] if span.start else None
                 article = before is not None and before.morph.get("PronType") == ["Art"]
                 said = f"{before.lower_} {p.value}" if article else p.value
-                return Grounded(p.field, p.value, match.start(), match.end(), said)
+                return Grounded(p.field, p.value, match.start(), match.end(), said,
+                                p.field == "location" and said_as_home(span))
         return None
 
     def _speakers(self, tok, p: Proposal) -> bool:  # noqa: ANN001
@@ -189,6 +191,22 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     if field == "current_position":
         return prep in (None, "as") and not labels & {"PERSON", *_PLACE_ENTS}
     return True
+
+
+def said_as_home(span) -> bool:  # noqa: ANN001 - a spaCy Span
+    """The place is where the speaker lives by the predicate that governs it: a residence verb ("I live
+    in a flat in Porto", "we moved to Cardiff") or being there or from there ("I'm from Porto"), not
+    the place of a job or a workplace ("I'm a nurse in Porto", "I work at a law firm in Porto", "I
+    drive a tram in Zurich")."""
+    from interaction.offline.self_description import RESIDE
+
+    node, through_noun = span.root, False
+    while node.head.i != node.i and node.head.pos_ not in {"VERB", "AUX"}:
+        node = node.head
+        through_noun = through_noun or node.pos_ in {"NOUN", "PROPN"}
+    verb = node.head
+    lemma = verb.lemma_.lower()
+    return lemma in RESIDE or (lemma == "be" and not through_noun)
 
 
 @functools.cache

@@ -12,6 +12,7 @@ from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
 from interaction import cues
 from interaction.names import confirmation_question
+from interaction.offline.articles import spoken
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import told_back
@@ -80,11 +81,11 @@ def _listing(value: object) -> str:
     return str(value)
 
 
-def _as_said(value: object, r: ReplyInputs) -> object:
-    """A value in the person's own words ("a nurse" for the stored "nurse")."""
+def _as_said(field: str, value: object, r: ReplyInputs) -> object:
+    """A value in the person's own words ("a nurse" for the stored "nurse"), else as Nadine says it."""
     if isinstance(value, list):
         return [r.fact_wording.get(v, v) for v in value]
-    return r.fact_wording.get(str(value), value)
+    return r.fact_wording.get(str(value), spoken(field, str(value)))
 
 
 def _episode_gist(text: str) -> str:
@@ -103,8 +104,8 @@ def _before_answer(r: ReplyInputs) -> str | None:
             if old is None:
                 return "I don't know — you haven't told me about an earlier one."
             now = getattr(r.profile, key)
-            current = f" Now {spec.now.format(_listing(now))}." if now else ""
-            return f"Before, {spec.before.format(old.value)}.{current}"
+            current = f" Now {spec.now.format(_listing(now if isinstance(now, list) else spoken(key, now)))}." if now else ""
+            return f"Before, {spec.before.format(spoken(key, old.value))}.{current}"
     return None
 
 
@@ -119,7 +120,7 @@ def _profile_answer(r: ReplyInputs) -> str | None:
             value = getattr(r.profile, key, None)
             if key == "user_name":
                 value = r.name
-            return template.format(_listing(value)) if value else None
+            return template.format(_listing(value if isinstance(value, list) else spoken(key, value))) if value else None
     return None
 
 
@@ -168,9 +169,9 @@ def offline_reply(r: ReplyInputs) -> str:
         parts.append(f"Hello {r.name}, it's nice to see you!" if r.name else "Hello! I'm Nadine. What's your name?")
     # learned: what the profile now holds from this turn (or, before a name, what waits for one)
     learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in _FIELD_WORDS}
-    ended = [FIELDS_BY_NAME[c.field].ended.format(c.value) for c in r.fact_changes if c.op == "close" and c.value]
+    ended = [FIELDS_BY_NAME[c.field].ended.format(spoken(c.field, c.value)) for c in r.fact_changes if c.op == "close" and c.value]
     if learned or ended:
-        said = [_FIELD_WORDS[k].format(_listing(_as_said(v, r))) for k, v in learned.items()] + ended
+        said = [_FIELD_WORDS[k].format(_listing(_as_said(k, v, r))) for k, v in learned.items()] + ended
         waits = r.outcome is not None and r.outcome.kind == "pending"  # nothing is stored before a name
         parts.append(("I'd like to remember that " if waits else "I'll remember that ") + _listing(said) + ".")
         if not r.name:

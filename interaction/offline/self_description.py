@@ -36,7 +36,7 @@ OCCUPATION_THRESHOLD = 0.004
 
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _WORK = {"work", "employ"}
-_RESIDE = {"live", "reside", "base", "move", "relocate", "stay"}
+RESIDE = {"live", "reside", "base", "move", "relocate", "stay"}  # predicates of where one lives
 _STILL_TRUE_IN_PAST = {"move", "relocate", "retire"}  # a past change of state that still holds
 _PLACE_ENTS = {"GPE", "LOC"}
 _ORG_ENTS = {"ORG", "FAC"}
@@ -207,12 +207,16 @@ def _place_within(obj, found: dict[str, str]) -> None:
 
 def _read_clause(pred, found: dict[str, str]) -> None:
     lemma = pred.lemma_.lower()
-    if lemma in _RESIDE or (lemma == "base" and pred.tag_ == "VBN"):
+    if lemma in RESIDE or (lemma == "base" and pred.tag_ == "VBN"):
         for prep, obj in _preps(pred):
             # living / moving in or to a proper name is a place whatever the small tagger labels it ("to Bergen": ORG)
             if prep in {"in", "to"} and (_is_place(obj) or obj.pos_ == "PROPN"):
                 found.setdefault("location", _entity_text(obj))
                 found["_residence"] = "1"
+            elif prep in {"in", "to", "into"}:  # "in a flat in Porto": the town the home is in
+                _place_within(obj, found)
+                if "location" in found:
+                    found["_residence"] = "1"
         return
     if lemma in _WORK:
         for prep, obj in _preps(pred):

@@ -1,0 +1,59 @@
+"""A stored job said back as a person says it: "you work as a paralegal", not "as paralegal".
+
+The profile keeps a position without its determiner ("paralegal", so "a paralegal" and "the
+paralegal" are one value); the turn that heard it has the person's own wording (grounding.Grounded.said),
+a later turn does not. A singular common noun heading the phrase takes the indefinite article
+(spaCy's tag NN, or a lower-case word it tags a proper name: "paralegal", "head chef", "midwife"); a plural, a proper name or an adjective does not
+("nurses", "NASA", "retired", "self-employed"). Which of "a" / "an" goes by how the next word sounds,
+read by the inflect library ("an MRI technician", "a university lecturer", "an hour").
+"""
+
+from __future__ import annotations
+
+import functools
+
+import inflect
+from cachetools import LRUCache
+
+_ENGINE = inflect.engine()
+_SAID: LRUCache[str, str] = LRUCache(256)
+
+
+def with_article(phrase: str) -> str:
+    """`phrase` with "a" / "an" in front when its head is a singular common noun; as it is otherwise,
+    and when it already starts with a determiner or spaCy cannot load."""
+    phrase = " ".join(phrase.split())
+    if not phrase:
+        return phrase
+    said = _SAID.get(phrase)
+    if said is None:
+        said = _SAID[phrase] = _ENGINE.a(phrase) if _takes_article(phrase) else phrase
+    return said
+
+
+def _takes_article(phrase: str) -> bool:
+    nlp = _parser()
+    if nlp is None:
+        return False
+    doc = nlp(phrase)
+    if doc[0].pos_ in {"DET", "PRON"}:
+        return False
+    head = next((t for t in doc if t.head.i == t.i), doc[-1])
+    # a lone lower-case word is sometimes tagged a proper name ("midwife", "barista"): a name is written with a capital
+    return head.tag_ == "NN" or (head.tag_ == "NNP" and head.text.islower())
+
+
+@functools.cache
+def _parser():  # noqa: ANN202 - a spaCy Language or None
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return load_parser()
+    except ParserUnavailable:
+        return None
+
+
+def spoken(field: str, value: str) -> str:
+    """A stored value of `field` as Nadine says it after its frame ("you work as {}"): a position with
+    its article, every other field as stored."""
+    return with_article(value) if field == "current_position" else value
