@@ -270,6 +270,6 @@ def about_me_offline(name: str, facts: list[str], explicit: list[str], moments: 
     if explicit:
         parts.append("You asked me to remember that " + _and(explicit) + ".")
     if moments:
-        quoted = [f"\"{m.rstrip(' .!?')}\"" for m in moments]
-        parts.append("And I remember you telling me " + _and(quoted) + ".")
+        # said back in Nadine's words, as a recall says them: a quotation would be the person's own "I"
+        parts.append("And you told me " + _and([reported(m) for m in moments]) + ".")
     return " ".join(parts)

@@ -98,7 +98,13 @@ def _one_clause(doc, words: list[str]) -> str:
     for sent in doc.sents:
         tokens = list(sent)
         while tokens and (tokens[0].dep_ == "intj" or tokens[0].pos_ in ("INTJ", "PUNCT")):
-            tokens.pop(0)
+            # an interjection goes with the words that hang on it ("Hi there", "oh well")
+            dropped = {t.i for t in tokens[0].subtree} if tokens[0].dep_ == "intj" else {tokens[0].i}
+            tokens = [t for t in tokens if t.i not in dropped]
+            # a name set off by a comma before the clause is who was addressed ("Nadine, my sister ...")
+            if len(tokens) > 2 and tokens[0].pos_ == "PROPN" and tokens[0].dep_ not in _SUBJECTS \
+                    and tokens[1].text == ",":
+                tokens = tokens[2:]
         while tokens and tokens[-1].pos_ == "PUNCT" and tokens[-1].text in ".!?…":
             tokens.pop()
         if not tokens:

@@ -31,6 +31,9 @@ from interaction.turn_understanding import Emotion
     ("I have been working on it myself.", "you have been working on it yourself"),
     ("Mining is hard work, my uncle worked in a coal mine.", "mining is hard work, your uncle worked in a coal mine"),
     ("Luca passed his driving test.", "Luca passed his driving test"),
+    ("Hi there, I'm Tomasz and I just adopted a puppy called Pixel!",
+     "you're Tomasz; and you just adopted a puppy called Pixel"),
+    ("Hey Nadine, my brother is moving to Chile.", "your brother is moving to Chile"),
 ])
 def test_what_was_told_as_reported_speech(said, expected):
     assert reported(said) == expected
@@ -75,3 +78,10 @@ def test_forgetting_a_memory_finds_nadines_reported_words_too():
     reply = offline_reply(_inputs("asserted"))
     assert any(p.casefold() in reply.casefold() for p in phrases)
     assert "you'd command the next shuttle mission" in phrases
+
+
+def test_what_do_you_know_about_me_says_moments_back_in_her_words():
+    from interaction.memory_requests import about_me_offline
+
+    reply = about_me_offline("Ines", ["you live in Faro"], [], ["Wow, I won the chess tournament today!"])
+    assert reply == "You're Ines, you live in Faro. And you told me you won the chess tournament today."
