@@ -139,7 +139,7 @@ def test_guards_greeting_once_recall_and_farewell_with_affect(fresh):
     # chosen by the retrieval core's calibrated decision (issue 12), not by a similarity threshold
     assert recall.retrieved.injected and recall.retrieved.selected_by == "recall"
     assert recall.recall is not None and recall.recall.outcome == "asserted"
-    assert "I just defended my PhD thesis today" in recall.reply
+    assert "you told me you just defended your PhD thesis today" in recall.reply  # said back as reported speech
 
     question = fresh.say("Can you say goodbye in French?")
     assert question.intent == "continue_conversation"

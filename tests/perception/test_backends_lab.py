@@ -27,8 +27,9 @@ LAB = [
         lambda: build_face_identifier(settings("faces", "backend", "insightface")),
     ),
     ("deepface", "deepface", lambda: build_emotion(settings("emotion", "backend", "deepface"))),
-    ("clip", "transformers", lambda: build_scene_encoder(settings("scene_encoder", "backend", "clip"))),
-    ("moondream2", "transformers", lambda: build_captioner(settings("captioner", "backend", "moondream2"))),
+    # torch left the plain install with the lab extra: it is the first missing package CLIP and Moondream need
+    ("clip", "torch", lambda: build_scene_encoder(settings("scene_encoder", "backend", "clip"))),
+    ("moondream2", "torch", lambda: build_captioner(settings("captioner", "backend", "moondream2"))),
 ]
 
 
