@@ -4,4 +4,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$ROOT/scripts/bootstrap.sh" test
 cd "$ROOT"
-exec "${NADINE_VENV:-$ROOT/.venv}/bin/python" -m pytest "$@"
+# Test files run on NADINE_TEST_WORKERS processes (pytest-xdist), each file whole on one of them, so a
+# module's suite fixture starts once; most of a test's time is waiting for processes and the broker,
+# so three workers keep two cores busy.
+exec "${NADINE_VENV:-$ROOT/.venv}/bin/python" -m pytest -n "${NADINE_TEST_WORKERS:-3}" --dist loadfile "$@"
