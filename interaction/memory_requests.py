@@ -164,8 +164,9 @@ FORGET_ONE_ASKED_AGAIN = "Sorry, I'm not sure what you mean. Shall I forget it? 
 
 
 def _quoted(candidate: ForgetCandidate) -> str:
-    said = second_person(candidate.text.rstrip(" .!?"))
-    # said back in Nadine's words ("you told me you failed ..."): a quotation would be the person's own
+    said = reported(candidate.text)
+    # said back in Nadine's words ("you told me you failed ..."), as a recall says them: a quotation
+    # would be the person's own
     return said if candidate.kind == "explicit_memory" else f"you told me {said}"
 
 

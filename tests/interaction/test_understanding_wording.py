@@ -130,3 +130,10 @@ def test_a_value_found_by_the_extraction_and_a_fact_change_is_one_fact(sentence)
     update, _, _ = decide_facts(sentence, extract_profile(sentence), {})
     for values in (update.hobbies, update.interests):
         assert len(values) == len({v.casefold() for v in values}), values
+
+
+def test_a_forget_question_keeps_a_possessive_lower_case_mid_sentence():
+    from interaction.memory_requests import ForgetCandidate, forget_one_question
+
+    asked = forget_one_question(ForgetCandidate("u1", "moment", "scene_2", "My son won the regional chess final!"))
+    assert asked == "Do you want me to forget that you told me your son won the regional chess final? Please say yes or no."
