@@ -202,7 +202,7 @@ def fit(rows: list[Rated], embedder: TextEmbedder, turns: list[ScriptedTurn], th
         score = {alpha: spearmanr(x_dev @ c + b, y_dev).statistic for alpha, (c, b) in fits.items()}
         alpha = max(score, key=lambda a: score[a])
         coef, intercept = fits[alpha]
-        log.info("%s: ridge penalty %g (dev Spearman %s)", name, alpha, {a: round(s, 4) for a, s in score.items()})
+        log.info("%s: ridge penalty %g (dev Spearman %s)", name, alpha, {a: round(float(s), 4) for a, s in score.items()})
         data[name] = {"alpha": alpha, "coef": coef.round(DECIMALS).tolist(), "intercept": round(intercept, DECIMALS)}
         raw_dev[name] = x_dev @ np.asarray(data[name]["coef"]) + data[name]["intercept"]
     iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(raw_dev["intensity"],
