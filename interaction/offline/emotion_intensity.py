@@ -8,7 +8,8 @@ sentences that people rated from -4 (extremely negative) to +4 (extremely positi
   piecewise linearly so that the storage decision point chosen on dev (the dev writers and the dev
   conversation scripts) lands on the storage threshold: `cut` maps to `threshold`, 0 to 0 and 1 to 1.
   Order is kept, so the ranking reported against the raters is the ranking used.
-- valence: mean rating / 4, whose sign says whether the feeling is pleasant.
+- valence: mean rating / 4, whose sign says whether the feeling is pleasant once it is at least
+  `sign_margin` from 0 (chosen on dev: the sign is then right for 95 % of the sentences raters felt).
 Inference is one embedding (shared with the other readers of the turn) and two dot products in numpy.
 """
 
@@ -64,8 +65,8 @@ def stretch(calibrated: np.ndarray, cut: float, threshold: float) -> np.ndarray:
 
 class EmotionIntensityModel:
     """The model stored in `data` (the weights JSON): "embedder", "mean", "scale", "intensity" and
-    "valence" ({"coef", "intercept"}), "calibration" ({"x", "y"}: the isotonic steps), "cut" and
-    "threshold"."""
+    "valence" ({"coef", "intercept"}), "calibration" ({"x", "y"}: the isotonic steps), "cut",
+    "threshold" and "sign_margin"."""
 
     def __init__(self, embedder: TextEmbedder, data: dict[str, Any]) -> None:
         if data["embedder"] != embedder.name:
@@ -79,6 +80,7 @@ class EmotionIntensityModel:
         self._calibration = (np.asarray(data["calibration"]["x"]), np.asarray(data["calibration"]["y"]))
         self._cut = float(data["cut"])
         self._threshold = float(data["threshold"])
+        self.sign_margin = float(data.get("sign_margin", 0.0))
 
     def raw(self, texts: list[str]) -> np.ndarray:
         """(len(texts), 2): the regressions' uncalibrated intensity and valence."""

@@ -57,11 +57,20 @@ def negated(before: str) -> bool:
     return bool(_NEGATION_BEFORE.search(before)) and not _NOT_A_NEGATION.search(before)
 
 
-def _named(sentence: str, pleasant: bool) -> EmotionLabel:
-    """The emotion a felt sentence names, if its words name one of the feeling's sign; else happy / sad."""
+def _named(sentence: str, valence: float, margin: float) -> EmotionLabel:
+    """The feeling a felt sentence names: its emotion words decide when those of one sign outnumber the
+    other's ("my dog died, I can't stop crying" is sad whatever the model reads in "can't stop");
+    without them the model's valence once it is `margin` from 0; else the feeling is left unnamed
+    rather than answered with the wrong sign."""
     named = Counter(label for label, pattern in EMOTION_PATTERNS.items() for found in pattern.finditer(sentence)
-                    if not negated(sentence[: found.start()]) and (label in PLEASANT) == pleasant)
-    return named.most_common(1)[0][0] if named else ("happy" if pleasant else "sad")
+                    if not negated(sentence[: found.start()]))
+    pleasant = sum(n for label, n in named.items() if label in PLEASANT)
+    unpleasant = sum(named.values()) - pleasant
+    if pleasant != unpleasant:
+        return next(label for label, _ in named.most_common() if (label in PLEASANT) == (pleasant > unpleasant))
+    if abs(valence) < margin:
+        return "neutral"
+    return "happy" if valence > 0 else "sad"
 
 
 def felt_parts(text: str) -> dict[str, str]:
@@ -76,9 +85,7 @@ def felt_parts(text: str) -> dict[str, str]:
 
 
 def read_emotion(text: str, model: EmotionIntensityModel | None) -> Emotion:
-    """The most strongly felt part decides the intensity; the sign of its whole sentence's valence the
-    label ("my dog died, I can't stop crying" is not pleasant however its last clause reads), named
-    more finely by an emotion word of that sign."""
+    """The most strongly felt part decides the intensity, its whole sentence the label."""
     parts = felt_parts(text)
     if model is None or not parts:
         return Emotion()
@@ -86,7 +93,8 @@ def read_emotion(text: str, model: EmotionIntensityModel | None) -> Emotion:
     readings = dict(zip(texts, model.read(texts), strict=True))
     best = max(parts, key=lambda p: readings[p].intensity)
     sentence = parts[best]
-    label = _named(sentence, readings[sentence].valence >= 0) if readings[best].rated >= SLIGHTLY else "neutral"
+    felt = readings[best].rated >= SLIGHTLY
+    label = _named(sentence, readings[sentence].valence, model.sign_margin) if felt else "neutral"
     return Emotion(label=label, intensity=readings[best].intensity)
 
 

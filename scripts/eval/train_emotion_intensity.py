@@ -60,6 +60,8 @@ CORPORA = {"tweets": "tweets_GroundTruth.txt", "nyt": "nytEditorialSnippets_Grou
 SEED = "nadine-emotion-intensity-split-1"
 ALPHAS = (30.0, 100.0, 300.0, 1000.0, 3000.0, 10000.0, 30000.0)
 CUTS = tuple(round(0.15 + 0.01 * i, 2) for i in range(56))  # 0.15 .. 0.70
+MARGINS = tuple(round(0.01 * i, 2) for i in range(31))  # 0 .. 0.30
+SIGN_ACCURACY = 0.95  # of the valence's sign, on sentences raters felt at least slightly
 DECIMALS = 6
 CACHE = Path.home() / ".cache" / "nadine" / "emotion_intensity"
 SLICE = Path(__file__).resolve().parents[2] / "tests" / "interaction" / "fixtures" / "emotion_intensity_slice.json"
@@ -82,7 +84,7 @@ class Rated:
 def recipe_fingerprint() -> str:
     """sha256 of what the weights are fitted from: the package, the corpora, the split and the penalties."""
     recipe = {"sdist": SDIST_SHA256, "corpora": CORPORA, "seed": SEED,
-              "alphas": ALPHAS, "cuts": CUTS}
+              "alphas": ALPHAS, "cuts": CUTS, "margins": MARGINS, "sign_accuracy": SIGN_ACCURACY}
     return hashlib.sha256(json.dumps(recipe, sort_keys=True).encode()).hexdigest()
 
 
@@ -177,6 +179,25 @@ def calibration_knots(x: np.ndarray, y: np.ndarray) -> dict[str, list[float]]:
     return {"x": np.round(xs, DECIMALS).tolist(), "y": np.round(ys, DECIMALS).tolist()}
 
 
+def sign_margin(valence: np.ndarray, rating: np.ndarray) -> float:
+    """The smallest distance from 0 at which the predicted valence has the sign of the raters' for
+    SIGN_ACCURACY of the sentences they felt at least slightly (|rating| >= 1)."""
+    felt = np.abs(rating) >= 1
+    for margin in MARGINS:
+        sure = felt & (np.abs(valence) >= margin)
+        if sure.any() and ((valence[sure] > 0) == (rating[sure] > 0)).mean() >= SIGN_ACCURACY:
+            return margin
+    return MARGINS[-1]
+
+
+def sign_scores(rows: list[Rated], model: EmotionIntensityModel) -> dict[str, float]:
+    felt = [r for r in rows if abs(r.rating) >= 1]
+    valence = model.raw([r.text for r in felt])[:, 1]
+    sure = np.abs(valence) >= model.sign_margin
+    right = (valence > 0) == np.array([r.rating > 0 for r in felt])
+    return {"felt": len(felt), "signed": round(float(sure.mean()), 3), "right": round(float(right[sure].mean()), 3)}
+
+
 def f1(scores: dict[str, Any]) -> float:
     p, r = scores["precision"], scores["recall"]
     return 2 * p * r / (p + r) if p + r else 0.0
@@ -208,6 +229,7 @@ def fit(rows: list[Rated], embedder: TextEmbedder, turns: list[ScriptedTurn], th
     iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(raw_dev["intensity"],
                                                                               targets["intensity"][1])
     data["calibration"] = calibration_knots(iso.X_thresholds_, iso.y_thresholds_)
+    data["sign_margin"] = sign_margin(raw_dev["valence"], np.array([r.rating for r in dev]))
     data["cut"], data["threshold"] = threshold, threshold  # no stretch while the cut is chosen
     calibrated = EmotionIntensityModel(embedder, data)
     dev_rows = [r for r in rows if r.split == "dev"]
@@ -238,12 +260,13 @@ def held_out_scores(rows: list[Rated], read: Callable[[str], Emotion], threshold
 
 def report(rows: list[Rated], model: EmotionIntensityModel, turns: list[ScriptedTurn], threshold: float) -> dict:
     readers = {"word lists": word_list_emotion, "model": lambda text: read_emotion(text, model)}
-    result: dict[str, Any] = {"writers": {}, "scripts": {}}
+    result: dict[str, Any] = {"writers": {}, "scripts": {}, "sign": {}}
     for split in ("dev", "test"):
         for corpus in ("all", *CORPORA):
             part = [r for r in rows if r.split == split and corpus in ("all", r.corpus)]
             for name, read in readers.items():
                 result["writers"][f"{split}/{corpus}/{name}"] = held_out_scores(part, read, threshold)
+        result["sign"][split] = sign_scores([r for r in rows if r.split == split], model)
         part_turns = [t for t in turns if t.split == split]
         for name, read in readers.items():
             result["scripts"][f"{split}/{name}"] = keep_scores([t.keep for t in part_turns],
@@ -262,6 +285,9 @@ def print_report(result: dict, rows: list[Rated], data: dict) -> None:
         split, corpus, name = key.split("/")
         print(f"| {split} | {corpus} | {name} | {s['n']} | {s['keep']} | {s['precision']:.3f} | {s['recall']:.3f} "
               f"| {s['spearman']:.3f} |")
+    print(f"\nValence sign, on sentences rated at least slightly felt (named when |valence| >= "
+          f"{data['sign_margin']:.2f}): " + "; ".join(f"{split}: {s['felt']} felt, {s['signed']:.1%} named, "
+                                                    f"{s['right']:.1%} of them right" for split, s in result["sign"].items()))
     print("\nConversation scripts' turns with a `stored` expectation (scripts.eval.worth_keeping):\n")
     print("| split | reader | turns | keep | precision | recall | accuracy |\n|---|---|---|---|---|---|---|")
     for key, s in result["scripts"].items():
