@@ -25,9 +25,9 @@ _EMPATHY = {
     "surprised": "Wow, that is surprising!",
     "disgusted": "Oh no, that sounds unpleasant.",
 }
-# Felt this strongly, a person's news deserves an answer in kind (even on a turn that introduces them):
-# the storage threshold, where a moment becomes worth keeping. The offline intensity is stretched so
-# that its decision point lies there, so an everyday remark reads just below it and gets no sympathy.
+# Felt this strongly, a person's news deserves an answer even on a turn that introduces them: the
+# storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
+# stays below it.
 _NEWS_INTENSITY = 0.5
 _FIELD_WORDS = {f.name: f.now for f in PROFILE_FIELDS}
 # "where did I live before?": the latest value that ended, from the fact history
@@ -193,7 +193,8 @@ def offline_reply(r: ReplyInputs) -> str:
     if r.knowledge:
         parts.append(spoken_knowledge(r.knowledge))
     if not parts:
-        template = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= _NEWS_INTENSITY else None
+        # offline, a feeling is only named once raters would call it at least slight (understand_rules)
+        template = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= 0.3 else None
         if template:
             parts.append(template.format(hi=hi))
         elif cues.is_question(r.text):

@@ -99,15 +99,17 @@ def test_a_chat_keeps_the_felt_moment_not_the_word_in_passing_and_answers_in_kin
     dm = DialogueManager(settings, layout, Clock(layout.runtime_dir), out, environ={})
     bus, scenes, memory = perception(tmp_path)
     said = ["Hi, my name is Bjorn.", "Our old dog Biscuit died last night and I am heartbroken.",
-            "We bought tickets for a comedy called Angry Neighbours."]
+            "We bought tickets for a comedy called Angry Neighbours.",
+            "My grandfather died on Tuesday and the funeral is on Saturday."]
     replies = [dm.process_input(UserInput(text=x, turn_id=str(i))).reply for i, x in enumerate(said)]
     affects = out.of(t.AFFECT_STATE)
-    assert [a.turn_id for a in affects] == ["0", "1", "2"]
+    assert [a.turn_id for a in affects] == ["0", "1", "2", "3"]
     dog, comedy = affects[1], affects[2]
+    assert affects[3].user_label == "sad" and "sorry" in replies[3].lower()  # a sad event, a sad reply
     assert dog.user_label == "sad" and dog.user_intensity >= THRESHOLD and not dog.suppress_storage
     assert "sorry" in replies[1].lower()
     assert comedy.user_intensity < THRESHOLD and "frustrating" not in replies[2].lower()
-    for i, affect in enumerate(affects[1:]):
+    for i, affect in enumerate([dog, comedy]):
         memory.on_affect(affect, 10.0 * i, None)
         memory.on_frame(View(None), 10.0 * i + 1.0)  # no camera: text-only moments
     kept = [m.user_message for m in scenes.list(dog.user_id)]
