@@ -29,8 +29,13 @@ def lexical_tokens(text: str) -> list[str]:
     return words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
 
 
+def clauses(text: str) -> list[str]:
+    """The text's clauses, in order, without the punctuation that ends them."""
+    return [p for p in _CLAUSE_END.split(text.strip()) if p.strip(" .")]
+
+
 def first_and_last_clause(text: str) -> tuple[str, str]:
-    parts = [p for p in _CLAUSE_END.split(text.strip()) if p.strip(" .")]
+    parts = clauses(text)
     return (parts[0], parts[-1]) if parts else (text, text)
 
 

@@ -57,9 +57,10 @@ def apply_pins(u: TurnUnderstanding, pins: dict[str, Any], text: str) -> TurnUnd
 
 def _embed_turn(text: str) -> None:
     """The memory-intent and fact-change classifiers and retrieval read the utterance and each of its
-    sentences: one model run embeds them all into the embedder's memory of recent texts."""
+    sentences, the emotion reading its sentences and clauses: one model run embeds them all into the
+    embedder's memory of recent texts."""
     with contextlib.suppress(BackendUnavailable):  # each reader says so itself when it cannot load
-        offline_text_embedder().embed([text, *cues.sentences(text)])
+        offline_text_embedder().embed(list(dict.fromkeys([text, *cues.sentences(text), *offline.felt_parts(text)])))
 
 
 def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:

@@ -193,6 +193,7 @@ def offline_reply(r: ReplyInputs) -> str:
     if r.knowledge:
         parts.append(spoken_knowledge(r.knowledge))
     if not parts:
+        # offline, a feeling is only named once raters would call it at least slight (understand_rules)
         template = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= 0.3 else None
         if template:
             parts.append(template.format(hi=hi))

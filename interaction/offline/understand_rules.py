@@ -1,18 +1,18 @@
-"""Deterministic turn understanding: cue lexicons for intent and plan, the memory-intent classifier for
-recall / remember / forget, VADER plus emotion words and intensifiers for the user's emotion. Used when
-no model endpoint is configured or it failed."""
+"""Offline turn understanding: cue lexicons for intent and plan, the memory-intent classifier for
+recall / remember / forget, the fitted emotion-intensity model for how strongly the user feels (the
+emotion words only name the feeling it found). Used when no model endpoint is configured or it failed."""
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-
-from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+from collections import Counter
 
 from common.emotions import EmotionLabel
 from interaction import cues
+from interaction.linear_text import clauses
 from interaction.memory_intent.classifier import classify
 from interaction.offline import fact_changes
+from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped_model
 from interaction.offline.extract import extract_profile
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
@@ -32,18 +32,18 @@ EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
     "surprised": ("surprised", "wow", "unbelievable", "shocked", "astonished", "unexpected", "can't believe",
                   "cannot believe", "no way", "omg"),
 }
-INTENSIFIERS = ("very", "so", "really", "extremely", "incredibly", "super", "totally", "absolutely", "truly",
-                "deeply", "completely", "utterly", "terribly", "awfully", "such")
 # "can't stop smiling" / "couldn't be happier" intensify rather than negate
-_NEGATION = re.compile(r"\b(not|never|no|n't|hardly)\W+(?:\w+\W+)?$", re.IGNORECASE)
+_NEGATION_BEFORE = re.compile(r"\b(not|never|no|n't|hardly)\W+(?:\w+\W+)?$", re.IGNORECASE)
 _NOT_A_NEGATION = re.compile(r"\b(?:can't|cannot|couldn't) (?:stop|help|be)\W+(?:\w+\W+)?$", re.IGNORECASE)
 # a question names a feeling it asks about ("what was that happy thing?"); only "I'm / I feel ..." is felt now
-_FELT_NOW = re.compile(r"\b(?:i(?:'m| am)|i feel|i'm feeling|i am feeling|makes me|made me)\b", re.IGNORECASE)
-_PATTERNS = {
+FELT_NOW = re.compile(r"\b(?:i(?:'m| am)|i feel|i'm feeling|i am feeling|makes me|made me)\b", re.IGNORECASE)
+EMOTION_PATTERNS = {
     label: re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
     for label, words in EMOTION_WORDS.items()
 }
-_INTENSIFIER_BEFORE = re.compile(r"\b(" + "|".join(INTENSIFIERS) + r")\W+(?:\w+\W+)?$", re.IGNORECASE)
+PLEASANT: frozenset[EmotionLabel] = frozenset({"happy", "surprised"})
+# A feeling is named once raters would call it at least slight: 1 of 4 on their scale
+SLIGHTLY = 0.25
 
 # Nadine's reaction to what the user feels: she shares joy and surprise, meets distress with concern
 REACTION: dict[EmotionLabel, EmotionLabel] = {
@@ -52,40 +52,54 @@ REACTION: dict[EmotionLabel, EmotionLabel] = {
 }
 
 
-@lru_cache(maxsize=1)
-def _vader() -> SentimentIntensityAnalyzer:
-    return SentimentIntensityAnalyzer()
+def negated(before: str) -> bool:
+    """Whether the words just before an emotion word negate it ("not happy", but "can't stop smiling")."""
+    return bool(_NEGATION_BEFORE.search(before)) and not _NOT_A_NEGATION.search(before)
+
+
+def _named(sentence: str, valence: float, margin: float) -> EmotionLabel:
+    """The feeling a felt sentence names: its emotion words decide when those of one sign outnumber the
+    other's ("my dog died, I can't stop crying" is sad whatever the model reads in "can't stop");
+    without them the model's valence once it is `margin` from 0; else the feeling is left unnamed
+    rather than answered with the wrong sign."""
+    named = Counter(label for label, pattern in EMOTION_PATTERNS.items() for found in pattern.finditer(sentence)
+                    if not negated(sentence[: found.start()]))
+    pleasant = sum(n for label, n in named.items() if label in PLEASANT)
+    unpleasant = sum(named.values()) - pleasant
+    if pleasant != unpleasant:
+        return next(label for label, _ in named.most_common() if (label in PLEASANT) == (pleasant > unpleasant))
+    if abs(valence) < margin:
+        return "neutral"
+    return "happy" if valence > 0 else "sad"
+
+
+def felt_parts(text: str) -> dict[str, str]:
+    """The sentences that may say a feeling and their clauses of two words or more, each with the
+    sentence it belongs to: a feeling said in a clause of its own ("..., I'm furious.") is read as
+    strongly as when it stands alone. A question names a feeling it asks about ("what was that happy
+    thing?"), so only one saying "I'm / I feel ..." is read; a greeting or a goodbye is politeness,
+    so a part that is one ("Hello!", "Hi, I'm Oskar.") is not read, while the rest of its sentence is."""
+    felt = [s for s in cues.sentences(text) if not cues.is_question(s) or FELT_NOW.search(s)]
+    parts = {part: s for s in felt for part in (s, *(c for c in clauses(s) if len(c.split()) >= 2))}
+    return {part: s for part, s in parts.items() if not (cues.is_greeting(part) or cues.is_farewell(part))}
+
+
+def read_emotion(text: str, model: EmotionIntensityModel | None) -> Emotion:
+    """The most strongly felt part decides the intensity, its whole sentence the label."""
+    parts = felt_parts(text)
+    if model is None or not parts:
+        return Emotion()
+    texts = list(dict.fromkeys([*parts, *parts.values()]))  # a greeting's sentence still has a sign
+    readings = dict(zip(texts, model.read(texts), strict=True))
+    best = max(parts, key=lambda p: readings[p].intensity)
+    sentence = parts[best]
+    felt = readings[best].rated >= SLIGHTLY
+    label = _named(sentence, readings[sentence].valence, model.sign_margin) if felt else "neutral"
+    return Emotion(label=label, intensity=readings[best].intensity)
 
 
 def user_emotion(text: str) -> Emotion:
-    """Label from emotion words (negated ones skipped), else from VADER's sign; intensity from VADER's
-    |compound| raised by each further emotion word, intensifiers before them and exclamation marks."""
-    compound = _vader().polarity_scores(text)["compound"]
-    hits: dict[EmotionLabel, float] = {}
-    boosts = 0
-    for label, pattern in _PATTERNS.items():
-        for found in pattern.finditer(text):
-            before = text[: found.start()]
-            if _NEGATION.search(before) and not _NOT_A_NEGATION.search(before):
-                continue
-            hits[label] = hits.get(label, 0.0) + 1.0
-            boosts += bool(_INTENSIFIER_BEFORE.search(before))
-    exclaim = min(text.count("!"), 3) * 0.05
-    if hits and cues.is_question(text) and not _FELT_NOW.search(text):
-        hits = {}
-    if hits:
-        label = max(hits, key=lambda k: hits[k])
-        intensity = max(abs(compound), 0.5) + 0.15 * (hits[label] - 1) + 0.1 * boosts + exclaim
-    elif cues.is_question(text):
-        # "what's the weather like?" is not a feeling: without emotion words a question is neutral
-        label, intensity = "neutral", abs(compound) * 0.3
-    elif compound >= 0.35:
-        label, intensity = "happy", abs(compound) * 0.8 + exclaim
-    elif compound <= -0.35:
-        label, intensity = "sad", abs(compound) * 0.8 + exclaim
-    else:
-        label, intensity = "neutral", abs(compound) * 0.3
-    return Emotion(label=label, intensity=round(min(1.0, intensity), 3))
+    return read_emotion(text, shipped_model())
 
 
 def plan_for(text: str) -> list[PlanStep]:
