@@ -260,9 +260,9 @@ class EpisodicMemory:
                 self._rewrite_session(docs, forgotten, summarize, change)
             if not change.old:
                 return None
-            collection.delete(ids=change.old)
-            if change.ids:
+            if change.ids:  # added before the old ones go: a failing embedder loses nothing
                 collection.add(ids=change.ids, documents=change.texts, metadatas=change.metas)
+            collection.delete(ids=change.old)
             if change.renumbered:
                 collection.update(ids=list(change.renumbered), metadatas=list(change.renumbered.values()))
             self.writes += 1
