@@ -14,6 +14,7 @@ from interaction.agents.episode import summarize
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction, forget_one_memory
 from interaction.llm import sentences
+from interaction.memory_requests import forget_in_session
 from interaction.memory.contracts import MemoryServices
 from interaction.offline import fact_changes
 from interaction.offline.extract import use_profile_facts_backend
@@ -81,7 +82,7 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
         if services is not None and msg.kind == "moment":
             services.on_scene_forgotten(msg.user_id)
         if dm.session.identity.user_id == msg.user_id and forgotten is not None:  # the conversation going on
-            dm.session.forget(forgotten)
+            forget_in_session(ctx.layout, dm.session, forgotten, ctx.clock.now(), bool(removed.get("fact_records")))
         if dm.session.identity.user_id == msg.user_id and msg.kind == "fact":
             dm.session.identity = dm.keeper.load(msg.user_id, dm.session.identity.name)
         bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=msg.user_id, process="interaction", removed=removed,

@@ -121,21 +121,24 @@ def forget_one_memory(
                 texts.append(gone.forgotten.text)
                 turn_ids.append(str(gone.forgotten.metadata.get("source_turn") or ""))
     forgotten = Forgotten.of(texts, turn_ids)
-    removed.update(forget_words(layout, msg.user_id, forgotten, text_memory, summarize, chroma_embedded, deleted))
+    removed.update(forget_words(layout, msg.user_id, forgotten, text_memory, summarize, chroma_embedded, deleted, now))
     return removed, forgotten
 
 
 def forget_words(
     layout: DataLayout, user_id: str, forgotten: Forgotten, text_memory: TextMemory | None, summarize: Summarizer,
-    chroma_embedded: bool, deleted: Sequence[Deleted] = (),
+    chroma_embedded: bool, deleted: Sequence[Deleted] = (), now: datetime | None = None,
 ) -> dict[str, int]:
-    """Take what was forgotten out of the saved sessions that hold it, then blank the log records of
-    every document deleted or replaced (`deleted`: those already gone): Chroma keeps an added record,
-    text included, in its log after a delete."""
+    """Take what was forgotten out of the saved sessions that hold it and the profile facts learned
+    in its turns, then blank the log records of every document deleted or replaced (`deleted`: those
+    already gone): Chroma keeps an added record, text included, in its log after a delete."""
     removed: dict[str, int] = {}
     rewritten = text_memory.forget_words(user_id, forgotten, summarize) if text_memory and forgotten else None
     if rewritten is not None:
         removed["session_documents"] = len(rewritten.doc_ids)
+    turns = forgotten.turn_ids | (rewritten.turn_ids if rewritten else frozenset())
+    if turns and now is not None:
+        removed["fact_records"] = ProfileStore(layout).forget_turns(user_id, turns, now)
     ids = [i for d in [*deleted, rewritten] if d is not None for i in d.doc_ids]
     if ids and chroma_embedded:
         collection_id = next(d.collection_id for d in [*deleted, rewritten] if d is not None)

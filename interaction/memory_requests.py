@@ -9,11 +9,12 @@ way interaction/forget.py handles "forget me".
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Literal
 
 from common.messages import ForgetMemory, MemoryAction, RecallReport
-from common.store import SceneStore
+from common.store import DataLayout, ProfileStore, SceneStore
 from common.store.profile_fields import PROFILE_FIELDS
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.confirmation import next_step, read_reply
@@ -191,8 +192,25 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
             deps.clock.now(), services, summary, embedded, said=[candidate.text])
     if services is not None and candidate.kind == "moment":
         services.on_scene_forgotten(candidate.user_id)
+    said_now = forget_in_session(deps.layout, session, forgotten, deps.clock.now(), bool(removed.get("fact_records")))
+    return bool(said_now) if candidate.kind == "this_session" else any(
+        removed.get(k) for k in ("scene_files", "text_memories"))
+
+
+def forget_in_session(layout: DataLayout, session: Session, forgotten: Forgotten, now: datetime,
+                      facts_changed: bool) -> list[TranscriptTurn]:
+    """The conversation in progress's part of a forget: its turns that hold the memory, the profile
+    facts those turns told, and the profile the session holds (`facts_changed`: the forget already
+    took facts out of the stored profile). Returns the turns taken out."""
     said_now = session.forget(forgotten)
-    return said_now if candidate.kind == "this_session" else any(removed.get(k) for k in ("scene_files", "text_memories"))
+    user_id = session.identity.user_id
+    if user_id is None:
+        return said_now
+    profiles = ProfileStore(layout)
+    said_ids = frozenset(t.turn_id for t in said_now if t.role == "user" and t.turn_id)
+    if profiles.forget_turns(user_id, said_ids, now) or facts_changed:
+        session.identity = replace(session.identity, profile=profiles.load(user_id) or session.identity.profile)
+    return said_now
 
 
 class ForgetOneConversation:

@@ -37,14 +37,15 @@ class Session:
         self.history += [("user", user_text), ("nadine", reply.text)]
         del self.history[:-limit]
 
-    def forget(self, forgotten: Forgotten) -> bool:
+    def forget(self, forgotten: Forgotten) -> list[TranscriptTurn]:
         """A memory was forgotten: no turn of this session that holds it is kept, nor the reply to such
-        a turn (nor summarised into the episode at the end). Returns whether any turn held it."""
+        a turn (nor summarised into the episode at the end). Returns the turns taken out."""
         gone = forgotten_turns(self.transcript, forgotten)
-        said = {self.transcript[i].text for i in gone}
+        taken = [self.transcript[i] for i in sorted(gone)]
+        said = {t.text for t in taken}
         self.transcript = [t for i, t in enumerate(self.transcript) if i not in gone]
         self.history = [h for h in self.history if h[1] not in said and not forgotten.said_in(h[1])]
-        return bool(gone)
+        return taken
 
     def drop_last_exchange(self) -> None:
         """The last turn asked something of memory itself (to forget, or the answer to "shall I forget

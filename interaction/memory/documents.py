@@ -66,6 +66,7 @@ class Deleted:
     collection_id: str
     doc_ids: list[str]
     forgotten: StoredDocument | None = None  # the document asked for (its words go from the other documents)
+    turn_ids: frozenset[str] = frozenset()  # the person's turns taken out of saved sessions (their ids)
 
 
 def forget_document(client: ClientAPI, user_id: str, doc_id: str) -> Deleted | None:

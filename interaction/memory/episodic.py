@@ -267,7 +267,7 @@ class EpisodicMemory:
                 collection.update(ids=list(change.renumbered), metadatas=list(change.renumbered.values()))
             self.writes += 1
         log.info("a forgotten memory of %s left %d documents", user_id, len(change.old))
-        return Deleted(str(collection.id), change.old)
+        return Deleted(str(collection.id), change.old, turn_ids=frozenset(change.turns))
 
     def _rewrite_session(self, docs: list[_Doc], forgotten: Forgotten, summarize: Summarizer, change: _Change) -> None:
         conversation = next((d for d in docs if d.kind == "conversation"), None)
@@ -293,6 +293,7 @@ class EpisodicMemory:
             return
         left = [i for i in range(len(transcript)) if i not in gone]
         kept = [transcript[i] for i in left]
+        change.turns.update(t.turn_id for i, t in enumerate(transcript) if i in gone and t.turn_id)
         if not any(t.role == "user" for t in kept):  # nothing else was said: the session goes whole
             change.old += [d.doc_id for d in docs]
             return
@@ -346,6 +347,7 @@ class _Change:
     texts: list[str] = field(default_factory=list)
     metas: list[dict] = field(default_factory=list)
     renumbered: dict[str, dict] = field(default_factory=dict)
+    turns: set[str] = field(default_factory=set)  # ids of the person's turns taken out
 
     def replace(self, doc: _Doc, text: str, meta: dict, tag: str) -> None:
         self.old.append(doc.doc_id)

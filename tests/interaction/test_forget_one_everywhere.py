@@ -212,3 +212,34 @@ def test_the_live_session_drops_a_forgotten_turn_with_the_reply_to_it():
 ])
 def test_a_turn_holds_a_memory_only_with_all_its_words(memory, turn, holds):
     assert Forgotten.of([memory]).said_in(turn) is holds
+
+
+def test_a_forgotten_episode_goes_with_its_transcript_and_turns(maya):
+    dm, services, uid = maya
+    visit(dm, uid, "Hello Nadine.", BROTHER, "Bye.")
+    visit(dm, uid, "Hi.", KEPT, "Bye.")
+    docs = documents(dm, uid)
+    (episode,) = [i for i, (d, m) in docs.items() if m["kind"] == "episode" and "Tobias" in d]
+    removed, _ = forget_one_memory(dm.layout, ForgetMemory(user_id=uid, kind="episode", memory_id=episode),
+                                   dm.clock.now(), services, offline_summary)
+    assert removed["text_memories"] == 5  # summary, transcript, and the turns hello, brother, bye
+    assert find_traces(dm.layout.root, ENGAGED) == []
+    assert sorted(m["kind"] for _, m in documents(dm, uid).values()) == ["conversation", "episode", "turn", "turn", "turn"]
+
+
+def test_the_profile_facts_a_forgotten_turn_told_go_with_it(maya):
+    dm, services, uid = maya
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    dm.process_input(UserInput(text="I live in Geneva."))
+    dm.close_session("test")
+    moved = "My brother Tobias and I moved to Lisbon last week! We are all thrilled."
+    said = visit(dm, uid, "Hello Nadine.", moved, "Bye.")
+    assert ProfileStore(dm.layout).load(uid).location == "Lisbon"
+    write_scene(dm.layout, uid, moved, when=dm.clock.now(), seed=6, turn_id=said[1].turn_id)
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    assert "Lisbon" in dm.process_input(UserInput(text="Forget what I told you about my brother Tobias.")).reply
+    dm.process_input(UserInput(text="Yes."))
+    profile = ProfileStore(dm.layout).load(uid)
+    assert profile.location == "Geneva"  # as if the forgotten words were never said
+    assert not [r for r in profile.facts["location"] if r.value == "Lisbon"]
+    assert "Lisbon" not in dm.process_input(UserInput(text="What do you know about me?")).reply
