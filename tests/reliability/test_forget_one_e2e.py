@@ -78,7 +78,7 @@ def test_forgotten_by_voice_and_by_the_cli_nothing_of_it_is_left(live: LiveSuite
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["processes"]["interaction"]["text_memories"] == 1, report
-    assert report["processes"]["interaction"]["session_documents"] >= 3, report
+    assert report["processes"]["interaction"]["session_documents"] >= 2, report  # its summary and transcript
     assert find_traces(live.layout.root, PARKED) == []
 
     recall = live.say("Do you remember where I parked at the airport?")
@@ -87,4 +87,4 @@ def test_forgotten_by_voice_and_by_the_cli_nothing_of_it_is_left(live: LiveSuite
     assert "112" in live.say("What's my gym locker number?").reply  # the other memory stays
     goodbye(live)  # the session that asked is saved without the requests and their answers
     assert find_traces(live.layout.root, {**ENGAGED, **PARKED}) == []
-    assert find_traces(live.layout.root, text_needles("Forget what I told you"))  == []
+    assert find_traces(live.layout.root, text_needles("Forget what I told you")) == []
