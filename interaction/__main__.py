@@ -14,8 +14,8 @@ from interaction.agents.episode import summarize
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction, forget_one_memory
 from interaction.llm import sentences
-from interaction.memory_requests import forget_in_session
 from interaction.memory.contracts import MemoryServices
+from interaction.memory_requests import forget_in_session
 from interaction.offline import fact_changes
 from interaction.offline.extract import use_profile_facts_backend
 from interaction.worker import Worker

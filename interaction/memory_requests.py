@@ -17,8 +17,8 @@ from common.messages import ForgetMemory, MemoryAction, RecallReport
 from common.store import DataLayout, ProfileStore, SceneStore
 from common.store.profile_fields import PROFILE_FIELDS
 from interaction.agents.context import RESPONSE, AgentDeps
-from interaction.confirmation import next_step, read_reply
 from interaction.agents.episode import summarize
+from interaction.confirmation import next_step, read_reply
 from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question, forget_words
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import EpisodicSave, ExplicitMemoryStore, TranscriptTurn
@@ -27,9 +27,9 @@ from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
 from interaction.offline.articles import spoken
-from interaction.reported_speech import reported
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
+from interaction.reported_speech import reported
 from interaction.session import Session
 
 log = logging.getLogger("nadine.interaction.memory_requests")

@@ -31,8 +31,8 @@ from interaction.memory.chroma_store import episodic_client, make_client
 from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.documents import Deleted
 from interaction.memory.episodic import EpisodicMemory, Summarizer
-from interaction.memory.forgotten import Forgotten
 from interaction.memory.explicit_memories import ExplicitMemories
+from interaction.memory.forgotten import Forgotten
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
 from interaction.memory.observation import should_store, store_observation
