@@ -10,10 +10,12 @@ from common import topics as t
 from common.messages import ForgetMemory, ForgetUser, SceneStored, UserForgotten
 from common.runtime import ProcessContext, base_parser, start_process
 from common.store import is_valid_user_id
+from interaction.agents.episode import summarize
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction, forget_one_memory
 from interaction.llm import sentences
 from interaction.memory.contracts import MemoryServices
+from interaction.memory_requests import forget_in_session
 from interaction.offline import fact_changes
 from interaction.offline.extract import use_profile_facts_backend
 from interaction.worker import Worker
@@ -71,13 +73,16 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
 
     def forget_memory_now(msg: ForgetMemory) -> None:
         try:
-            removed = forget_one_memory(ctx.layout, msg, ctx.clock.now(), services.forget_document if services else None,
-                                        ctx.settings.interaction.chroma.mode == "embedded")
+            removed, forgotten = forget_one_memory(ctx.layout, msg, ctx.clock.now(), services,
+                                                   lambda turns, name: summarize(dm.deps, turns, name),
+                                                   ctx.settings.interaction.chroma.mode == "embedded")
         except ValueError as exc:  # a malformed scene id
             log.warning("forget_memory refused: %s", exc)
-            removed = {}
+            removed, forgotten = {}, None
         if services is not None and msg.kind == "moment":
             services.on_scene_forgotten(msg.user_id)
+        if dm.session.identity.user_id == msg.user_id and forgotten is not None:  # the conversation going on
+            forget_in_session(ctx.layout, dm.session, forgotten, ctx.clock.now(), bool(removed.get("fact_records")))
         if dm.session.identity.user_id == msg.user_id and msg.kind == "fact":
             dm.session.identity = dm.keeper.load(msg.user_id, dm.session.identity.name)
         bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=msg.user_id, process="interaction", removed=removed,

@@ -244,7 +244,7 @@ class DialogueManager:
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start)
         identity_event = self._answer_confirmation(text) if s.confirmation else None
-        s.transcript.append(TranscriptTurn("user", text, self.clock.now()))
+        s.transcript.append(TranscriptTurn("user", text, self.clock.now(), self._turn_id))
         pins = {"user_emotion": msg.user_emotion.model_dump() if msg.user_emotion else None,
                 "is_recall": msg.is_recall, "intent": msg.intent}
         state = {
@@ -264,6 +264,8 @@ class DialogueManager:
         if self._reply_latency is None:
             self._speak(text, result, start)
         turn = self._finish(text, result)
+        if result.get("memory_intent") in FORGET_INTENTS:  # a request to forget is not something told
+            s.drop_last_exchange()
         if turn.intent == "end_conversation":
             self._end_conversation(turn.turn_id)
         return turn
@@ -281,6 +283,8 @@ class DialogueManager:
                              suppressed="a request to forget" if text else "nothing was said")
         self._speak(text, result, start)
         done = self._finish(text, result)
+        if text:  # nor the answer to a forget question: neither is kept for the episode
+            self.session.drop_last_exchange()
         if turn.forget_user_id is not None:
             self.out.publish(t.FORGET_USER, ForgetUser(user_id=turn.forget_user_id, pseudonym=new_pseudonym()))
         return done

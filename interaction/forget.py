@@ -13,15 +13,15 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from common.config import NadineSettings
 from common.messages import ForgetMemory
-from common.store import DataLayout, ProfileStore
+from common.store import DataLayout, ProfileStore, SceneStore
 from common.store.forget import (
     forget_scene,
     forget_user_files,
@@ -35,6 +35,8 @@ from interaction.confirmation import next_step, read_reply
 from interaction.memory.chroma_store import episodic_persist_dir
 from interaction.memory.contracts import MemoryServices
 from interaction.memory.documents import Deleted
+from interaction.memory.episodic import Summarizer
+from interaction.memory.forgotten import Forgotten
 
 if TYPE_CHECKING:
     from interaction.agents.context import AgentDeps
@@ -80,25 +82,67 @@ def forget_in_interaction(
     return removed
 
 
+class TextMemory(Protocol):
+    """Where a person's text memories live: interaction's services, or the CLI's own EpisodicMemory."""
+
+    def forget_document(self, user_id: str, doc_id: str) -> Deleted | None: ...
+
+    def forget_words(self, user_id: str, forgotten: Forgotten, summarize: Summarizer) -> Deleted | None: ...
+
+
 def forget_one_memory(
-    layout: DataLayout, msg: ForgetMemory, now: datetime, forget_document: Callable[[str, str], Deleted | None] | None,
-    chroma_embedded: bool = True,
-) -> dict[str, int]:
-    """Forget one memory (nadine/memory/forget_memory, the inspector, the CLI): a scene's files, a text
-    memory through `forget_document` (interaction's live Chroma client, or the CLI's own when
-    interaction is down), or a profile fact's records. The id was validated by the caller."""
+    layout: DataLayout, msg: ForgetMemory, now: datetime, text_memory: TextMemory | None, summarize: Summarizer,
+    chroma_embedded: bool = True, said: Iterable[str] = (),
+) -> tuple[dict[str, int], Forgotten]:
+    """Forget one memory (nadine/memory/forget_memory, the inspector, the CLI, a confirmed spoken
+    request): a scene's files, a text memory (interaction's live Chroma client, or the CLI's own when
+    interaction is down), or a profile fact's records; then, for a moment or an explicit memory, its
+    words (and `said`: how the dialogue named it) wherever a saved session holds them, the session's
+    summary made again by `summarize`. The id was validated by the caller. Returns the counts per
+    kind and what marks the memory in a conversation (for the one in progress)."""
     removed: dict[str, int] = {}
+    texts, turn_ids = list(said), []
     if msg.kind == "moment":
+        scene = SceneStore(layout).get(msg.user_id, msg.memory_id)
         removed["scene_files"] = forget_scene(layout, msg.user_id, msg.memory_id)
+        if scene is not None and scene.scene_type != "first_meeting":  # the anchor is Nadine's words, not said
+            texts.append(scene.user_message or "")
+            turn_ids.append(scene.turn_id)
     elif msg.kind == "fact":
         field, _, value = msg.memory_id.partition(":")
         removed["facts"] = ProfileStore(layout).forget_fact(msg.user_id, field, value, now)
-    elif forget_document is not None:
-        deleted = forget_document(msg.user_id, msg.memory_id)
-        removed["text_memories"] = len(deleted.doc_ids) if deleted else 0
-        if deleted and chroma_embedded:
-            # Chroma keeps the added record (text included) in its log after a delete: drop it too
-            removed["log_records"] = purge_chroma_documents(layout.chroma_dir, deleted.collection_id, deleted.doc_ids)
+    deleted = []
+    if msg.kind in ("explicit_memory", "episode") and text_memory is not None:
+        gone = text_memory.forget_document(msg.user_id, msg.memory_id)
+        removed["text_memories"] = len(gone.doc_ids) if gone else 0
+        if gone is not None:
+            deleted.append(gone)
+            if gone.forgotten is not None and gone.forgotten.kind == "explicit_memory":
+                texts.append(gone.forgotten.text)
+                turn_ids.append(str(gone.forgotten.metadata.get("source_turn") or ""))
+    forgotten = Forgotten.of(texts, turn_ids)
+    removed.update(forget_words(layout, msg.user_id, forgotten, text_memory, summarize, chroma_embedded, deleted, now))
+    return removed, forgotten
+
+
+def forget_words(
+    layout: DataLayout, user_id: str, forgotten: Forgotten, text_memory: TextMemory | None, summarize: Summarizer,
+    chroma_embedded: bool, deleted: Sequence[Deleted] = (), now: datetime | None = None,
+) -> dict[str, int]:
+    """Take what was forgotten out of the saved sessions that hold it and the profile facts learned
+    in its turns, then blank the log records of every document deleted or replaced (`deleted`: those
+    already gone): Chroma keeps an added record, text included, in its log after a delete."""
+    removed: dict[str, int] = {}
+    rewritten = text_memory.forget_words(user_id, forgotten, summarize) if text_memory and forgotten else None
+    if rewritten is not None:
+        removed["session_documents"] = len(rewritten.doc_ids)
+    turns = forgotten.turn_ids | (rewritten.turn_ids if rewritten else frozenset())
+    if turns and now is not None:
+        removed["fact_records"] = ProfileStore(layout).forget_turns(user_id, turns, now)
+    ids = [i for d in [*deleted, rewritten] if d is not None for i in d.doc_ids]
+    if ids and chroma_embedded:
+        collection_id = next(d.collection_id for d in [*deleted, rewritten] if d is not None)
+        removed["log_records"] = purge_chroma_documents(layout.chroma_dir, collection_id, ids)
     return removed
 
 

@@ -96,19 +96,26 @@ def ask_processes(settings: NadineSettings, request: ForgetUser | ForgetMemory, 
         bus.stop()
 
 
-def forget_chroma(settings: NadineSettings, layout: DataLayout, user_id: str) -> int:
-    """Delete the user's collection with interaction's own code, then purge what Chroma leaves."""
+def _episodic(settings: NadineSettings, layout: DataLayout):
+    """Interaction's episodic memory on its own Chroma client (only while interaction is down)."""
     from common.embedding.chroma import NadineEmbeddingFunction
     from common.embedding.registry import offline_text_embedder
-    from interaction.memory.chroma_store import episodic_client, episodic_persist_dir
+    from interaction.memory.chroma_store import episodic_client
     from interaction.memory.episodic import EpisodicMemory
+
+    recall = settings.interaction.retrieval.recall
+    return EpisodicMemory(episodic_client(settings, layout), NadineEmbeddingFunction(offline_text_embedder()),
+                          Clock(layout.runtime_dir), context_turns=recall.context_turns)
+
+
+def forget_chroma(settings: NadineSettings, layout: DataLayout, user_id: str) -> int:
+    """Delete the user's collection with interaction's own code, then purge what Chroma leaves."""
+    from interaction.memory.chroma_store import episodic_persist_dir
 
     chroma = settings.interaction.chroma
     if chroma.mode == "embedded" and not layout.chroma_dir.is_dir():
         return 0
-    client = episodic_client(settings, layout)
-    episodic = EpisodicMemory(client, NadineEmbeddingFunction(offline_text_embedder()), Clock(None))
-    removed = episodic.forget(user_id)
+    removed = _episodic(settings, layout).forget(user_id)
     persist_dir = episodic_persist_dir(chroma, layout.chroma_dir)
     if persist_dir is not None:
         purge_chroma_remnants(persist_dir)
@@ -144,9 +151,8 @@ def forget_memory(settings: NadineSettings, layout: DataLayout, request: ForgetM
                   timeout: float) -> tuple[dict, bool]:
     """Forget one memory: the running processes first; on disk here when interaction is not running
     (a second Chroma client on a live database is not safe)."""
+    from interaction.agents.episode import offline_summary
     from interaction.forget import forget_one_memory
-    from interaction.memory.chroma_store import episodic_client
-    from interaction.memory.documents import forget_document
 
     report: dict[str, Any] = {"user_id": request.user_id, "kind": request.kind, "memory_id": request.memory_id,
                               "processes": {}, "missing": []}
@@ -154,9 +160,8 @@ def forget_memory(settings: NadineSettings, layout: DataLayout, request: ForgetM
     _add_answers(report, answers)
     if answers is None or "interaction" not in answers.online:
         embedded = settings.interaction.chroma.mode == "embedded"
-        client = episodic_client(settings, layout) \
-            if not embedded or layout.chroma_dir.is_dir() else None
-        report["local"] = forget_one_memory(
-            layout, request, Clock(layout.runtime_dir).now(),
-            (lambda uid, doc: forget_document(client, uid, doc)) if client is not None else None, embedded)
+        episodic = _episodic(settings, layout) if not embedded or layout.chroma_dir.is_dir() else None
+        # interaction's model is not loaded here: a session that held the memory is summarised offline
+        report["local"], _ = forget_one_memory(layout, request, Clock(layout.runtime_dir).now(), episodic,
+                                               offline_summary, embedded)
     return report, not report["missing"]

@@ -9,25 +9,27 @@ way interaction/forget.py handles "forget me".
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Literal
 
 from common.messages import ForgetMemory, MemoryAction, RecallReport
-from common.store import SceneStore
-from common.store.forget import purge_chroma_documents
+from common.store import DataLayout, ProfileStore, SceneStore
 from common.store.profile_fields import PROFILE_FIELDS
 from interaction.agents.context import RESPONSE, AgentDeps
+from interaction.agents.episode import summarize
 from interaction.confirmation import next_step, read_reply
-from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question
+from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question, forget_words
 from interaction.llm.reply_text import spoken_part
-from interaction.memory.contracts import ExplicitMemoryStore, TranscriptTurn
+from interaction.memory.contracts import EpisodicSave, ExplicitMemoryStore, TranscriptTurn
+from interaction.memory.forgotten import Forgotten
 from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
 from interaction.offline.articles import spoken
-from interaction.reported_speech import reported
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
+from interaction.reported_speech import reported
 from interaction.session import Session
 
 log = logging.getLogger("nadine.interaction.memory_requests")
@@ -170,34 +172,45 @@ def _quoted(candidate: ForgetCandidate) -> str:
     return said if candidate.kind == "explicit_memory" else f"you told me {said}"
 
 
-def phrases_of(candidate: ForgetCandidate) -> list[str]:
-    """The words a memory was said in, by the person and back by Nadine (a confirmation swaps the
-    pronouns word by word, a recall reply says it as reported speech)."""
-    text = candidate.text.strip().rstrip(" .!?")
-    return list(dict.fromkeys([text, second_person(text), reported(text)]))
-
-
 def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> bool:
     """Remove only that memory, from every store that holds it: its own document or scene (the same
-    path as nadine/memory/forget_memory, Chroma's log records included), the sentences that repeat it
-    in transcripts and episode summaries, and this session's turns."""
+    path as nadine/memory/forget_memory, Chroma's log records included), every saved session that
+    holds its words or its turn (rewritten without them, the summary made again), and this session's
+    turns."""
     services = deps.services
     embedded = deps.settings.interaction.chroma.mode == "embedded"
-    removed: dict[str, int] = {}
-    if candidate.kind != "this_session":  # a turn of this conversation is only in the session (below)
-        removed = forget_one_memory(
+
+    def summary(turns: list[TranscriptTurn], name: str) -> EpisodicSave:
+        return summarize(deps, turns, name)
+
+    if candidate.kind == "this_session":  # not in the long-term store yet, unless said before in the same words
+        forgotten = Forgotten.of([candidate.text])
+        removed = forget_words(deps.layout, candidate.user_id, forgotten, services, summary, embedded)
+    else:
+        removed, forgotten = forget_one_memory(
             deps.layout, ForgetMemory(user_id=candidate.user_id, kind=candidate.kind, memory_id=candidate.memory_id),
-            deps.clock.now(), services.forget_document if services is not None else None, embedded)
+            deps.clock.now(), services, summary, embedded, said=[candidate.text])
     if services is not None and candidate.kind == "moment":
         services.on_scene_forgotten(candidate.user_id)
-    phrases = phrases_of(candidate)
-    said_now = any(p.casefold() in t.text.casefold() for p in phrases for t in session.transcript)
-    store = explicit_store(deps)
-    if store is not None:
-        store.scrub(candidate.user_id, phrases, (lambda collection_id, ids: purge_chroma_documents(
-            deps.layout.chroma_dir, collection_id, ids)) if embedded else None)
-    session.forget_phrases(phrases)
-    return said_now if candidate.kind == "this_session" else any(removed.get(k) for k in ("scene_files", "text_memories"))
+    said_now = forget_in_session(deps.layout, session, forgotten, deps.clock.now(), bool(removed.get("fact_records")))
+    return bool(said_now) if candidate.kind == "this_session" else any(
+        removed.get(k) for k in ("scene_files", "text_memories"))
+
+
+def forget_in_session(layout: DataLayout, session: Session, forgotten: Forgotten, now: datetime,
+                      facts_changed: bool) -> list[TranscriptTurn]:
+    """The conversation in progress's part of a forget: its turns that hold the memory, the profile
+    facts those turns told, and the profile the session holds (`facts_changed`: the forget already
+    took facts out of the stored profile). Returns the turns taken out."""
+    said_now = session.forget(forgotten)
+    user_id = session.identity.user_id
+    if user_id is None:
+        return said_now
+    profiles = ProfileStore(layout)
+    said_ids = frozenset(t.turn_id for t in said_now if t.role == "user" and t.turn_id)
+    if profiles.forget_turns(user_id, said_ids, now) or facts_changed:
+        session.identity = replace(session.identity, profile=profiles.load(user_id) or session.identity.profile)
+    return said_now
 
 
 class ForgetOneConversation:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from interaction.memory.contracts import TranscriptTurn
+from interaction.memory.forgotten import Forgotten, forgotten_turns
 from interaction.names import NameConfirmation
 from interaction.profiles import Identity
 
@@ -36,12 +37,22 @@ class Session:
         self.history += [("user", user_text), ("nadine", reply.text)]
         del self.history[:-limit]
 
-    def forget_phrases(self, phrases: list[str]) -> None:
-        """A memory was forgotten: no turn of this session that holds its words is kept (nor summarised
-        into the episode at the end)."""
-        wanted = [p.casefold() for p in phrases if p.strip()]
-        self.transcript = [t for t in self.transcript if not any(p in t.text.casefold() for p in wanted)]
-        self.history = [h for h in self.history if not any(p in h[1].casefold() for p in wanted)]
+    def forget(self, forgotten: Forgotten) -> list[TranscriptTurn]:
+        """A memory was forgotten: no turn of this session that holds it is kept, nor the reply to such
+        a turn (nor summarised into the episode at the end). Returns the turns taken out."""
+        gone = forgotten_turns(self.transcript, forgotten)
+        taken = [self.transcript[i] for i in sorted(gone)]
+        said = {t.text for t in taken}
+        self.transcript = [t for i, t in enumerate(self.transcript) if i not in gone]
+        self.history = [h for h in self.history if h[1] not in said and not forgotten.said_in(h[1])]
+        return taken
+
+    def drop_last_exchange(self) -> None:
+        """The last turn asked something of memory itself (to forget, or the answer to "shall I forget
+        ...?"): not something told, so neither the episode nor the chat history keeps it with its reply."""
+        if len(self.transcript) >= 2 and self.transcript[-2].role == "user":
+            del self.transcript[-2:]
+            del self.history[-2:]
 
     @property
     def spoke(self) -> bool:

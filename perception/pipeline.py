@@ -31,7 +31,6 @@ from common.messages import (
     UserInfo,
 )
 from common.store import is_valid_user_id
-from common.store.forget import forget_scene
 from common.vision.base import Captioner, SceneEncoder
 from perception.announcer import Announcement, Announcer
 from perception.backends.base import EmotionRecognizer, FaceBox, FaceDetector
@@ -136,18 +135,14 @@ class Perception:
                              self.tracker, self.bus, msg.pseudonym)
 
     def _on_forget_memory(self, msg: ForgetMemory, at: float) -> None:
-        """Perception writes moments: it deletes the scene's files too (idempotent with interaction)
-        and confirms; other kinds it does not hold, it only confirms."""
+        """Perception holds no single memory outside the files, so it only confirms. A moment's files
+        are deleted by interaction (or by the CLI when interaction is down), which first reads what
+        was said in it to take those words out of the saved conversations: deleting them here could
+        win that race."""
         if not is_valid_user_id(msg.user_id):
             log.warning("forget_memory with invalid user id %r refused", msg.user_id)
             return
-        removed = {}
-        if msg.kind == "moment":
-            try:
-                removed["scene_files"] = forget_scene(self.registrar.layout, msg.user_id, msg.memory_id)
-            except ValueError as exc:
-                log.warning("forget_memory refused: %s", exc)
-        self.bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=msg.user_id, process="perception", removed=removed,
+        self.bus.publish(t.USER_FORGOTTEN, UserForgotten(user_id=msg.user_id, process="perception", removed={},
                                                          memory_id=msg.memory_id))
 
     # --- the frame step ----------------------------------------------------------------------------

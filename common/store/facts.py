@@ -81,6 +81,17 @@ def apply(records: list[FactRecord], multi: bool, change: FactChange, now: datet
     return True
 
 
+def without_turns(records: list[FactRecord], turn_ids: frozenset[str]) -> list[FactRecord]:
+    """A field's records less those learned in `turn_ids` (turns a forgotten memory took away); a
+    record one of them superseded is current again, as if the forgotten words were never said."""
+    gone = [r for r in records if r.source.turn_id in turn_ids]
+    kept = [r for r in records if r.source.turn_id not in turn_ids]
+    for record in kept:
+        if record.ended == "superseded" and any(g.valid_from and g.valid_from == record.valid_to for g in gone):
+            record.valid_to, record.ended = None, None
+    return kept
+
+
 def reconcile(facts: dict[str, list[FactRecord]], plain: dict[str, object], stamp: str | None) -> None:
     """Bring the records in line with the plain fields (an older file, or an old tool's edit)."""
     for spec in PROFILE_FIELDS:

@@ -23,6 +23,7 @@ from common.store.facts import (
     plain_values,
     reconcile,
     same_value,
+    without_turns,
 )
 from common.store.ids import new_user_id, validate_user_id
 from common.store.layout import DataLayout
@@ -193,14 +194,28 @@ class ProfileStore:
     def forget_fact(self, user_id: str, field: str, value: str, now: datetime) -> int:
         """Erase every record of `value` in `field` (history included: a forgotten fact leaves no
         trace, unlike a closed one); returns the records removed."""
+        if not is_field(field):
+            return 0
+        return self._keep_facts(user_id, now, lambda k, records: [
+            r for r in records if not (k == field and same_value(r.value, value))])
+
+    def forget_turns(self, user_id: str, turn_ids: frozenset[str], now: datetime) -> int:
+        """Erase the fact records learned in `turn_ids` (what a forgotten memory's turns told);
+        returns the records removed."""
+        if not turn_ids:
+            return 0
+        return self._keep_facts(user_id, now, lambda _, records: without_turns(records, turn_ids))
+
+    def _keep_facts(self, user_id: str, now: datetime,
+                    keep: Callable[[str, list[FactRecord]], list[FactRecord]]) -> int:
+        """Locked: each field's records become keep(field, records); returns the records removed."""
         path = self.layout.user_info_file(user_id)
         with file_lock(path):
             current = self.load(user_id)
-            if current is None or not is_field(field):
+            if current is None:
                 return 0
-            facts = {k: [r for r in v if not (k == field and same_value(r.value, value))]
-                     for k, v in current.facts.items()}
-            removed = len(current.facts.get(field, [])) - len(facts.get(field, []))
+            facts = {k: keep(k, v) for k, v in current.facts.items()}
+            removed = sum(len(v) for v in current.facts.values()) - sum(len(v) for v in facts.values())
             if removed:
                 data = {**current.model_dump(), **plain_values(facts), "facts": facts,
                         "last_updated": now.isoformat(timespec="seconds")}

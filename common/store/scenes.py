@@ -47,6 +47,7 @@ class SceneMetadata(BaseModel):
     scene_type: SceneType = "moment"
     reason: str = ""
     episode_context: str | None = None  # legacy, read only
+    turn_id: str | None = None  # the dialogue turn whose words it keeps: forgetting it finds them there
 
     @property
     def text_only(self) -> bool:
@@ -134,6 +135,12 @@ class SceneStore:
 
     def list(self, user_id: str) -> list[SceneMetadata]:
         return [m for p in self.metadata_files(user_id) if (m := self.read(p)) is not None]
+
+    def get(self, user_id: str, scene_id: str) -> SceneMetadata | None:
+        if not SCENE_ID_RE.match(scene_id):
+            raise ValueError(f"invalid scene id {scene_id!r}")
+        _, _, metadata = self._dirs(user_id)
+        return self.read(metadata / f"{scene_id}_metadata.json")
 
     def embedding_path(self, user_id: str, scene_id: str) -> Path:
         _, embeddings, _ = self._dirs(user_id)

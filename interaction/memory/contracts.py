@@ -3,7 +3,6 @@ memory package implements it. Typed domain objects shared by both sides live her
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -38,6 +37,7 @@ class TranscriptTurn:
     role: Literal["user", "nadine"]
     text: str
     at: datetime
+    turn_id: str | None = None  # the person's turn as TurnResult names it (what a memory's source_turn holds)
 
 
 @dataclass(frozen=True)
@@ -104,10 +104,6 @@ class ExplicitMemoryStore(Protocol):
         """The n explicit memories most similar to the query, best first."""
         ...
 
-    def scrub(self, user_id: str, phrases: list[str], purge: Callable[[str, list[str]], int] | None) -> int:
-        """Take a forgotten memory's words out of the user's other documents; returns those changed."""
-        ...
-
 
 class MemoryServices(Protocol):
     explicit: ExplicitMemoryStore  # facts the person asked Nadine to remember (kind explicit_memory)
@@ -155,6 +151,11 @@ class MemoryServices(Protocol):
 
     def forget_document(self, user_id: str, doc_id: str) -> Any:
         """Delete one text memory (explicit memory, episode); returns documents.Deleted or None."""
+        ...
+
+    def forget_words(self, user_id: str, forgotten: Any, summarize: Any) -> Any:
+        """Take a forgotten memory (forgotten.Forgotten) out of every saved session that holds it, the
+        summary made again by `summarize` (episodic.Summarizer); returns documents.Deleted or None."""
         ...
 
     def on_scene_forgotten(self, user_id: str) -> None:

@@ -2,8 +2,9 @@
 CLI and the inspector read them without loading a model, and a collection is never rebuilt here).
 
 Every document carries metadata `kind` (episode, conversation, turn, explicit_memory, ...;
-older saves call it memory_type) and `occurred_at` / `timestamp`. An episode and its conversation
-share a `session`: forgetting one forgets both, since each holds what the other summarises.
+older saves call it memory_type) and `occurred_at` / `timestamp`. An episode, its conversation and
+its turns share a `session`: forgetting the episode or the conversation forgets them all, since each
+holds what the others say.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from interaction.memory.chroma_store import collection_name
 log = logging.getLogger("nadine.memory.documents")
 
 SESSION_KINDS = ("episode", "conversation")
+SESSION_PARTS = (*SESSION_KINDS, "turn")
 
 
 @dataclass(frozen=True)
@@ -63,15 +65,17 @@ def list_documents(client: ClientAPI, user_id: str) -> list[StoredDocument]:
 class Deleted:
     collection_id: str
     doc_ids: list[str]
+    forgotten: StoredDocument | None = None  # the document asked for (its words go from the other documents)
+    turn_ids: frozenset[str] = frozenset()  # the person's turns taken out of saved sessions (their ids)
 
 
 def forget_document(client: ClientAPI, user_id: str, doc_id: str) -> Deleted | None:
-    """Delete one document (with its session partner for an episode / conversation); None when the
-    person has no such document."""
+    """Delete one document (with the rest of its session for an episode / conversation); None when
+    the person has no such document."""
     collection = _collection(client, user_id)
     if collection is None:
         return None
-    got = collection.get(ids=[doc_id], include=["metadatas"])
+    got = collection.get(ids=[doc_id], include=["documents", "metadatas"])
     if not got["ids"]:
         return None
     meta = (got["metadatas"] or [{}])[0] or {}
@@ -79,6 +83,8 @@ def forget_document(client: ClientAPI, user_id: str, doc_id: str) -> Deleted | N
     if _kind(meta) in SESSION_KINDS and meta.get("session"):
         partners = collection.get(where={"session": str(meta["session"])}, include=["metadatas"])
         ids += [i for i, m in zip(partners["ids"], partners["metadatas"] or [], strict=False)
-                if i != doc_id and _kind(m or {}) in SESSION_KINDS]
+                if i != doc_id and _kind(m or {}) in SESSION_PARTS]
     collection.delete(ids=ids)
-    return Deleted(str(collection.id), ids)
+    when = meta.get("occurred_at") or meta.get("timestamp")
+    asked = StoredDocument(doc_id, _kind(meta), (got["documents"] or [""])[0] or "", str(when) if when else None, meta)
+    return Deleted(str(collection.id), ids, asked)

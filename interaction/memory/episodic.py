@@ -7,16 +7,22 @@ neighbouring context, the speaker, the session id and the time it was said. The 
 embedding that MiniLM truncates after ~256 word pieces; the turns are what the retrieval core ranks
 (a session ranks by its best turn). Every document carries `kind`, `occurred_at` (ISO 8601) and
 `occurred_ts` (epoch seconds): when it happened, which for a replayed conversation (LoCoMo) is the
-session's own date, never "now"."""
+session's own date, never "now".
+
+Forgetting one memory rewrites every saved session that holds it (forget_words): its turns and
+Nadine's replies to them leave the transcript, the summary is made again from what is left, and the
+turn documents whose text changed are embedded again, under new ids so that Chroma's log records of
+the old ones can be blanked (common/store/forget.py purge_chroma_documents)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
@@ -29,12 +35,19 @@ from common.embedding.chroma import NadineEmbeddingFunction
 from common.store.ids import is_valid_user_id
 from interaction.memory.chroma_store import collection_name, open_collection
 from interaction.memory.contracts import EpisodicSave, MemoryHit, TranscriptTurn
-from interaction.memory.documents import Deleted, forget_document
+from interaction.memory.documents import SESSION_PARTS, Deleted, forget_document
+from interaction.memory.forgotten import Forgotten, forgotten_turns
 
 log = logging.getLogger("nadine.memory.episodic")
 
 MemoryType = Literal["episode", "conversation"]
 UNKNOWN_NAMES = {"", "unknown"}
+TURN_IDS = "turn_ids"  # a conversation's metadata: JSON list of each line's turn id ("" for Nadine's)
+Role = Literal["user", "nadine"]
+SPEAKERS: dict[str, Role] = {"User": "user", "Nadine": "nadine"}
+# a session's summary made again from the turns left after a forget (the dialogue's model or the
+# offline summary): transcript, the person's name
+Summarizer = Callable[[list[TranscriptTurn], str], EpisodicSave]
 
 
 def is_known_user(user_id: str | None, user_name: str | None) -> bool:
@@ -43,6 +56,19 @@ def is_known_user(user_id: str | None, user_name: str | None) -> bool:
 
 def conversation_text(transcript: list[TranscriptTurn]) -> str:
     return "\n".join(f"{'User' if t.role == 'user' else 'Nadine'}: {t.text}" for t in transcript)
+
+
+def conversation_lines(text: str) -> list[tuple[Role, str]]:
+    """(role, text) of each turn of a conversation document (a line without a speaker continues the
+    turn before it)."""
+    turns: list[tuple[Role, str]] = []
+    for line in text.splitlines():
+        label, sep, said = line.partition(": ")
+        if sep and label in SPEAKERS:
+            turns.append((SPEAKERS[label], said))
+        elif turns:
+            turns[-1] = (turns[-1][0], f"{turns[-1][1]}\n{line}")
+    return turns
 
 
 @dataclass(frozen=True)
@@ -94,6 +120,7 @@ class EpisodicMemory:
         ids = [f"{session}_{kind}" for kind in docs]
         texts = list(docs.values())
         metas = [{**base, **_when(began), "memory_type": kind, "kind": kind} for kind in docs]
+        metas[1][TURN_IDS] = json.dumps([t.turn_id or "" for t in transcript])
         explicit = self._explicit_texts(user_id)
         for i, turn in enumerate(transcript):
             if turn.role != "user" or not turn.text.strip():
@@ -103,7 +130,7 @@ class EpisodicMemory:
             ids.append(f"{session}_turn{i:04d}")
             texts.append(self._with_context(transcript, i))
             metas.append({**base, **_when(turn.at), "memory_type": "turn", "kind": "turn", "turn_index": i,
-                          "speaker": user_name, "quote": turn.text})
+                          "speaker": user_name, "quote": turn.text, "turn_id": turn.turn_id or ""})
         with self._lock:
             collection = self._collection(user_id, create=True)
             assert collection is not None
@@ -211,6 +238,83 @@ class EpisodicMemory:
             self.writes += 1
             return forget_document(self._client, user_id, doc_id)
 
+    def forget_words(self, user_id: str, forgotten: Forgotten, summarize: Summarizer) -> Deleted | None:
+        """Take a forgotten memory out of every saved session of the user that holds it (see the module
+        docstring); other sessions and documents are not touched. Returns the ids replaced or deleted
+        (None: nothing held it)."""
+        if not forgotten or not is_valid_user_id(user_id):
+            return None
+        with self._lock:
+            collection = self._collection(user_id, create=False)
+            if collection is None:
+                return None
+            got = collection.get(include=["documents", "metadatas"])
+            sessions: dict[str, list[_Doc]] = {}
+            for doc_id, text, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True):
+                meta = meta or {}
+                kind = str(meta.get("kind") or meta.get("memory_type"))
+                if meta.get("session") and kind in SESSION_PARTS and meta.get("user_id") in (None, user_id):
+                    sessions.setdefault(str(meta["session"]), []).append(_Doc(doc_id, kind, text or "", meta))
+            change = _Change()
+            for docs in sessions.values():
+                self._rewrite_session(docs, forgotten, summarize, change)
+            if not change.old:
+                return None
+            if change.ids:  # added before the old ones go: a failing embedder loses nothing
+                collection.add(ids=change.ids, documents=change.texts, metadatas=change.metas)
+            collection.delete(ids=change.old)
+            if change.renumbered:
+                collection.update(ids=list(change.renumbered), metadatas=list(change.renumbered.values()))
+            self.writes += 1
+        log.info("a forgotten memory of %s left %d documents", user_id, len(change.old))
+        return Deleted(str(collection.id), change.old, turn_ids=frozenset(change.turns))
+
+    def _rewrite_session(self, docs: list[_Doc], forgotten: Forgotten, summarize: Summarizer, change: _Change) -> None:
+        conversation = next((d for d in docs if d.kind == "conversation"), None)
+        if conversation is None:
+            return
+        lines = conversation_lines(conversation.text)
+        turn_docs = {d.meta["turn_index"]: d for d in docs if d.kind == "turn" and isinstance(d.meta.get("turn_index"), int)}
+        try:
+            ids = [str(i) for i in json.loads(str(conversation.meta.get(TURN_IDS) or "[]"))]
+        except ValueError:
+            ids = []
+        ids = ids if len(ids) == len(lines) else [""] * len(lines)
+        at = _datetime(conversation.meta.get("occurred_at")) or self._clock.now()
+        transcript = []
+        for i, (role, text) in enumerate(lines):
+            doc = turn_docs.get(i)
+            if doc is not None:
+                at = _datetime(doc.meta.get("occurred_at")) or at
+                ids[i] = ids[i] or str(doc.meta.get("turn_id") or "")
+            transcript.append(TranscriptTurn(role, text, at, ids[i] or None))
+        gone = forgotten_turns(transcript, forgotten)
+        if not gone:
+            return
+        left = [i for i in range(len(transcript)) if i not in gone]
+        kept = [transcript[i] for i in left]
+        change.turns.update(t.turn_id for i, t in enumerate(transcript) if i in gone and t.turn_id)
+        if not any(t.role == "user" for t in kept):  # nothing else was said: the session goes whole
+            change.old += [d.doc_id for d in docs]
+            return
+        tag = uuid.uuid4().hex[:6]
+        change.replace(conversation, conversation_text(kept), {**conversation.meta,
+                                                               TURN_IDS: json.dumps([t.turn_id or "" for t in kept])}, tag)
+        for episode in (d for d in docs if d.kind == "episode"):
+            change.replace(episode, summarize(kept, str(episode.meta.get("user_name") or "The person")).as_text(),
+                           episode.meta, tag)
+        for index, doc in turn_docs.items():
+            if index in gone:
+                change.old.append(doc.doc_id)
+                continue
+            now = left.index(index)
+            meta = {**doc.meta, "turn_index": now}
+            text = self._with_context(kept, now)
+            if text != doc.text:
+                change.replace(doc, text, meta, tag)
+            elif now != index:
+                change.renumbered[doc.doc_id] = meta
+
     def forget(self, user_id: str) -> int:
         """Delete the user's collection; returns the number of documents removed."""
         if not is_valid_user_id(user_id):
@@ -223,6 +327,40 @@ class EpisodicMemory:
             self._client.delete_collection(collection.name)
             self.writes += 1
         return count
+
+
+@dataclass(frozen=True)
+class _Doc:
+    doc_id: str
+    kind: str
+    text: str
+    meta: dict
+
+
+@dataclass
+class _Change:
+    """What a forget does to a collection: ids deleted, documents added in their place, turn
+    documents that only move up in their session (metadata updated)."""
+
+    old: list[str] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    metas: list[dict] = field(default_factory=list)
+    renumbered: dict[str, dict] = field(default_factory=dict)
+    turns: set[str] = field(default_factory=set)  # ids of the person's turns taken out
+
+    def replace(self, doc: _Doc, text: str, meta: dict, tag: str) -> None:
+        self.old.append(doc.doc_id)
+        self.ids.append(f"{doc.doc_id.split('~')[0]}~{tag}")
+        self.texts.append(text)
+        self.metas.append(meta)
+
+
+def _datetime(value: object) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
 
 
 def _when(at: datetime) -> dict:

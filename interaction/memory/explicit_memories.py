@@ -3,7 +3,8 @@
 Each one is a document of kind "explicit_memory" in the person's own episodic Chroma collection
 (common contract: metadata kind, occurred_at ISO 8601, occurred_ts epoch seconds, source_turn), so
 the retrieval core finds it like any other candidate, forgetting the person removes it with the
-collection, and forgetting just it is interaction/memory/documents.forget_document. `search` is the one
+collection, and forgetting just it is interaction/forget.forget_one_memory (the document, then its words
+in the saved sessions). `search` is the one
 place this module is queried by meaning; the retrieval core can take its place without touching the
 dialogue.
 """
@@ -12,11 +13,9 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
 
 from common.clock import Clock
 from common.store.ids import is_valid_user_id
-from interaction import cues
 from interaction.memory.contracts import ExplicitMemory
 from interaction.memory.episodic import EpisodicMemory
 
@@ -78,50 +77,6 @@ class ExplicitMemories:
             if (m or {}).get("user_id") == user_id:  # a foreign document never leaves
                 out.append(_memory(i, d, m, 1.0 - float(dist)))
         return out
-
-    def scrub(self, user_id: str, phrases: list[str], purge: Callable[[str, list[str]], int] | None) -> int:
-        """Take a forgotten memory's words out of every other document of the user (conversation
-        transcripts, episode summaries): the sentences holding them go, the rest stays. A changed
-        document is deleted and added again under a new id with its metadata, and `purge(collection
-        id, old ids)` blanks the old records in Chroma's log (embedded mode). Returns the documents changed."""
-        with self._episodic.locked_collection(user_id, create=False) as collection:
-            if collection is None:
-                return 0
-            got = collection.get(include=["documents", "metadatas"])
-            old, new, texts, metas = [], [], [], []
-            for doc_id, doc, meta in zip(got["ids"], got["documents"] or [], got["metadatas"] or [], strict=True):
-                kept = without_phrases(doc or "", phrases)
-                quote = (meta or {}).get("quote")  # a turn document's own words, which recall quotes
-                kept_quote = without_phrases(quote, phrases) if isinstance(quote, str) else quote
-                if (meta or {}).get("kind") != KIND and (kept != (doc or "") or kept_quote != quote):
-                    old.append(doc_id)
-                    new.append(f"{doc_id.split('~')[0]}~{uuid.uuid4().hex[:6]}")
-                    texts.append(kept or " ")
-                    meta = meta or {"user_id": user_id}
-                    metas.append({**meta, "quote": kept_quote or " "} if isinstance(quote, str) else meta)
-            if old:
-                collection.delete(ids=old)
-                collection.add(ids=new, documents=texts, metadatas=metas)
-        if old and purge is not None:
-            purge(str(collection.id), old)
-        return len(old)
-
-
-def without_phrases(text: str, phrases: list[str]) -> str:
-    """`text` without the sentences that contain any of `phrases` (case-insensitive); lines keep
-    their prefixes ("User: ", "Observation: ") and a line left empty goes."""
-    wanted = [p.casefold() for p in phrases if p.strip()]
-    kept_lines = []
-    for line in text.splitlines():
-        kept = [s for s in cues.sentences(line) if not any(p in s.casefold() for p in wanted)]
-        if len(kept) == len(cues.sentences(line)):
-            kept_lines.append(line)
-        elif kept:
-            label, sep, _ = line.partition(": ")
-            first = kept[0]
-            prefix = f"{label}{sep}" if sep and not first.startswith(f"{label}{sep}") else ""
-            kept_lines.append(prefix + " ".join(kept))
-    return "\n".join(kept_lines)
 
 
 def _memory(memory_id: str, doc: str | None, meta: dict | None, similarity: float) -> ExplicitMemory:

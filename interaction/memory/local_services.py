@@ -30,8 +30,9 @@ from interaction.current_view import VisionAgent
 from interaction.memory.chroma_store import episodic_client, make_client
 from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
 from interaction.memory.documents import Deleted
-from interaction.memory.episodic import EpisodicMemory
+from interaction.memory.episodic import EpisodicMemory, Summarizer
 from interaction.memory.explicit_memories import ExplicitMemories
+from interaction.memory.forgotten import Forgotten
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
 from interaction.memory.observation import should_store, store_observation
@@ -249,6 +250,9 @@ class LocalMemoryServices:
 
     def forget_document(self, user_id: str, doc_id: str) -> Deleted | None:
         return self.episodic.forget_document(user_id, doc_id)
+
+    def forget_words(self, user_id: str, forgotten: Forgotten, summarize: Summarizer) -> Deleted | None:
+        return self.episodic.forget_words(user_id, forgotten, summarize)
 
     def on_scene_forgotten(self, user_id: str) -> None:
         if is_valid_user_id(user_id):

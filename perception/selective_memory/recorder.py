@@ -101,7 +101,8 @@ class SceneRecorder:
             scene_id=new_scene_id(now), timestamp=now.isoformat(timespec="seconds"), image_path="",
             memorability=round(float(req.memorability), 4), emotion_label=req.emotion_label,
             intensity=round(float(req.intensity), 4), description=description, user_message=req.user_message,
-            scene_type=req.scene_type, reason=req.reason, caption_source=caption_source, **(req.extra or {}),
+            scene_type=req.scene_type, reason=req.reason, turn_id=req.turn_id, caption_source=caption_source,
+            **(req.extra or {}),
         )
         meta = self.scenes.write(req.user_id, meta, None if req.rgb is None else encode_jpeg(req.rgb), embedding)
         self.last_store_s = time.perf_counter() - started

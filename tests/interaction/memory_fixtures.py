@@ -37,14 +37,14 @@ def jpeg(seed: int = 0, size: int = 96) -> bytes:
 def write_scene(
     layout: DataLayout, user_id: str, user_message: str | None, *, when: datetime,
     scene_type: str = "moment", description: str = "A photo with a person (looking happy).",
-    memorability: float = 0.9, user_name: str = "Maya", seed: int = 0,
+    memorability: float = 0.9, user_name: str = "Maya", seed: int = 0, turn_id: str | None = None,
 ) -> SceneMetadata:
     if scene_type == "first_meeting":
         user_message = FIRST_MEETING_ANCHOR.format(user_name=user_name)
     meta = SceneMetadata(
         scene_id=new_scene_id(when), timestamp=when.isoformat(), image_path="", memorability=memorability,
         emotion_label="happy", intensity=memorability, description=description, user_message=user_message,
-        scene_type=scene_type, reason="test",
+        scene_type=scene_type, reason="test", turn_id=turn_id,
     )
     return SceneStore(layout).write(user_id, meta, jpeg(seed), np.ones(8, np.float32))
 

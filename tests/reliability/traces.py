@@ -15,11 +15,17 @@ import numpy as np
 
 _WINDOW_FLOATS = 4  # 16 bytes of float32: no accidental match in a few MB of unrelated data
 _IMAGE_WINDOW = 64
+TEXT_LABELS = ("name:", "id:", "words:")  # needles matched case-insensitively, in paths too
 
 
 def name_needles(name: str) -> list[bytes]:
     forms = {name, json.dumps(name)[1:-1]}
     return [f.lower().encode("utf-8") for f in forms] + [name.lower().encode("utf-16-le")]
+
+
+def text_needles(*words: str) -> dict[str, list[bytes]]:
+    """A memory's distinctive words, matched case-insensitively like names."""
+    return {f"words:{w}": name_needles(w) for w in words}
 
 
 def vector_needles(vec: np.ndarray) -> list[bytes]:
@@ -46,7 +52,7 @@ def find_traces(root: Path, needles: dict[str, Iterable[bytes]]) -> list[tuple[s
     for path in sorted(root.rglob("*")):
         rel = str(path.relative_to(root))
         for label, needle in flat:
-            if label.startswith(("name:", "id:")) and needle in rel.lower().encode("utf-8"):
+            if label.startswith(TEXT_LABELS) and needle in rel.lower().encode("utf-8"):
                 hits.append((rel, f"{label} in path"))
         if not path.is_file():
             continue
@@ -57,7 +63,7 @@ def find_traces(root: Path, needles: dict[str, Iterable[bytes]]) -> list[tuple[s
         # random float bytes by chance (seen: "maya" in a kept user's data_level0.bin)
         text_can_hide_here = path.suffix != ".bin"
         for label, needle in flat:
-            is_text = label.startswith(("name:", "id:"))
+            is_text = label.startswith(TEXT_LABELS)
             if is_text and not text_can_hide_here:
                 continue
             if needle in (lowered if is_text else data):

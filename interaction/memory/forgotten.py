@@ -1,0 +1,69 @@
+"""What marks a forgotten memory in the conversations that mention it: its own words, as the person
+said them and as Nadine says them back, and the turn it came from.
+
+A turn holds the memory when it is that turn (its id), or when its words contain the memory's whole
+text in order, case and punctuation aside. Nothing looser: a forget must never take another memory
+with it, so a text shorter than MIN_PHRASE_WORDS words has to be the whole turn ("I won!" never takes
+"I won the lottery" along). Nadine's reply to a turn that holds it goes too: it answers what is
+forgotten ("I'll remember that ...", "Congratulations on ...").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from interaction.memory.contracts import TranscriptTurn
+from interaction.memory_intent.phrasing import second_person
+from interaction.reported_speech import reported
+
+MIN_PHRASE_WORDS = 3
+_WORD = re.compile(r"\w+")
+
+
+def words(text: str) -> str:
+    """The text's words, casefolded, one space apart (typographic apostrophes split like plain ones)."""
+    return " ".join(_WORD.findall(text.casefold()))
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    phrases: tuple[str, ...]  # normalised by words()
+    turn_ids: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, texts: Iterable[str | None], turn_ids: Iterable[str | None] = ()) -> Forgotten:
+        """The memory said by the person (`texts`), as a confirmation says it back (pronouns swapped
+        word by word) and as a recall does (reported speech)."""
+        forms: dict[str, None] = {}
+        for text in texts:
+            base = (text or "").strip().rstrip(" .!?")
+            if base:
+                for form in (base, second_person(base), reported(base)):
+                    if normal := words(form):
+                        forms[normal] = None
+        return cls(tuple(forms), frozenset(i for i in turn_ids if i))
+
+    def __bool__(self) -> bool:
+        return bool(self.phrases or self.turn_ids)
+
+    def said_in(self, text: str) -> bool:
+        said = words(text)
+        if not said:
+            return False
+        padded = f" {said} "
+        return any(said == p or (len(p.split()) >= MIN_PHRASE_WORDS and f" {p} " in padded) for p in self.phrases)
+
+    def holds(self, turn: TranscriptTurn) -> bool:
+        return (turn.turn_id is not None and turn.turn_id in self.turn_ids) or self.said_in(turn.text)
+
+
+def forgotten_turns(transcript: Sequence[TranscriptTurn], forgotten: Forgotten) -> set[int]:
+    """Indexes of the turns that hold the memory, with Nadine's replies to the person's ones."""
+    gone: set[int] = set()
+    for i, turn in enumerate(transcript):
+        answers_gone = turn.role == "nadine" and i - 1 in gone and transcript[i - 1].role == "user"
+        if answers_gone or forgotten.holds(turn):
+            gone.add(i)
+    return gone
