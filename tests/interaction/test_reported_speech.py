@@ -72,12 +72,12 @@ def test_without_the_parser_the_pronouns_are_still_swapped(monkeypatch):
 
 def test_forgetting_a_memory_finds_nadines_reported_words_too():
     """A forgotten memory is scrubbed from transcripts wherever Nadine said it back."""
-    from interaction.memory_requests import ForgetCandidate, phrases_of
+    from interaction.memory.forgotten import Forgotten, words
 
-    phrases = phrases_of(ForgetCandidate("u", "moment", "m1", "I'll command the next shuttle mission!"))
+    forgotten = Forgotten.of(["I'll command the next shuttle mission!"])
     reply = offline_reply(_inputs("asserted"))
-    assert any(p.casefold() in reply.casefold() for p in phrases)
-    assert "you'd command the next shuttle mission" in phrases
+    assert forgotten.said_in(reply)
+    assert words("you'd command the next shuttle mission") in forgotten.phrases
 
 
 def test_what_do_you_know_about_me_says_moments_back_in_her_words():
