@@ -131,10 +131,13 @@ class RecallCalibration(Section):
     margin: float = 0.0
     head_threshold: float = Field(1.0, ge=-1, le=1)
     possessor_threshold: float = Field(1.0, ge=-1, le=1)
-    relevance_threshold: float = Field(float("inf"), description="heads also agree when the cross-encoder "
-                                       "scores the memory's head at least this relevant to the question's")
+    sister_depth: int = Field(2, ge=0, description="WordNet sister words: both at most this many kind-of links "
+                              "below a common ancestor")
+    ancestor_depth: int = Field(5, ge=0, description="... that lies at least this many links below the root")
     rival_threshold: float = Field(float("inf"), description="heads at least this close (MiniLM cosine) that "
                                    "do not agree are sister words (the rival feature)")
+    agree_dense: float = Field(float("inf"), description="a memory agreeing with everything the question names "
+                               "and closest by dense cosine is asserted from this cosine (inf: never by agreement)")
     abstain_below: float = Field(ge=0, le=1)
     assert_above: float = Field(ge=0, le=1)
 

@@ -130,7 +130,8 @@ class EpisodicMemory:
             ids.append(f"{session}_turn{i:04d}")
             texts.append(self._with_context(transcript, i))
             metas.append({**base, **_when(turn.at), "memory_type": "turn", "kind": "turn", "turn_index": i,
-                          "speaker": user_name, "quote": turn.text, "turn_id": turn.turn_id or ""})
+                          "speaker": user_name, "quote": turn.text, "turn_id": turn.turn_id or "",
+                          "answers_question": turn.answers_question})
         with self._lock:
             collection = self._collection(user_id, create=True)
             assert collection is not None

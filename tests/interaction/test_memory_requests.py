@@ -341,3 +341,25 @@ def test_a_question_about_another_time_is_not_answered_from_this_conversation(ma
     assert asked.recall is None or not [m for m in asked.recall.memories if "sailing boat" in m.text]
     today = say(dm, "What did I tell you about my brother today?")
     assert "sailing boat" in today.reply, today.reply
+
+
+def test_an_answer_to_nadines_own_question_is_never_a_memory(maya):
+    """"No, actually, keep it." answers "Do you want me to forget ...?": kept as that answer on the
+    stored turn, it is never a recall candidate nor quoted in the session's summary, and a later
+    question about the moment in other words finds the moment, not the answer."""
+    dm, _, services, uid = maya
+    news = "My daughter was accepted into medical school today, I'm so proud of her!"
+    say(dm, news)
+    say(dm, "Forget what I told you about my daughter.")
+    assert "keep" in say(dm, "No, actually, keep it.").reply
+    said = [(x.text, x.answers_question) for x in dm.session.transcript if x.role == "user"]
+    assert said[-1] == ("No, actually, keep it.", True) and not any(a for _, a in said[:-1])
+    dm.close_session("test")
+    pool = services.text_pools.pool(uid)
+    assert not [c for c in pool.items if "keep it" in c.quote], [c.quote for c in pool.items]
+    dm.clock.advance(22)
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    later = say(dm, "Do you remember what happened with my kid?")
+    assert later.recall is not None and later.recall.outcome == "asserted", later.recall
+    assert later.recall.memories[0].text == news
+    assert "keep it" not in later.reply

@@ -61,6 +61,7 @@ class Judged:
     names_missing: float = 0.0
     rival: float = 0.0  # share of the question's mentions with only a sister word in the memory
     conflict: bool = False
+    all_agree: bool = False  # the memory agrees with everything the question names (and it names something)
     margin: float = 0.0  # its verifier logit over the best other shortlisted candidate's
     probability: float = 0.0
 
@@ -197,6 +198,7 @@ class RetrievalCore:
             j.names_missing = float(compared.names_missing > 0)
             j.rival = compared.rivals / compared.asked if compared.asked else 0.0
             j.conflict = compared.conflict
+            j.all_agree = compared.asked > 0 and compared.agreeing == compared.asked
 
     def score(self, judged: list[Judged], calibration: RecallCalibration | None = None) -> None:
         """The calibrated probability of each judged candidate, in place."""
