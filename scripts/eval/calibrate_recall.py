@@ -71,7 +71,7 @@ HEAD_GRID = (0.7, 0.8)
 POSSESSOR_GRID = (0.7,)
 SISTER_GRID = ((2, 5), (3, 5), (3, 6))  # WordNet sisters: (kind-of links to the common ancestor, its least depth)
 RIVAL_GRID = (float("inf"),)  # cosine from which heads WordNet does not know are sister words
-AGREE_GRID = (float("inf"), 0.3, 0.35, 0.4, 0.45, 0.5)  # dense cosine asserting a memory that agrees (inf: off)
+AGREE_GRID = (float("inf"), 0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5)  # dense cosine asserting a memory that agrees (inf: off)
 # which features the regression may weigh (the others get 0): chosen on dev with the thresholds, since
 # a feature that separates pairs (the margin does) can still blur which question to assert
 FEATURE_SETS = (

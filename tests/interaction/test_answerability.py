@@ -6,6 +6,7 @@ WordNet) with the shipped calibration."""
 from __future__ import annotations
 
 from datetime import timedelta
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -67,7 +68,6 @@ def test_another_owner_or_another_head_in_a_named_frame_conflicts_and_a_hypernym
 
 
 @pytest.mark.parametrize("question,said", [
-    ("What did my cousin win at the fair?", "My aunt Rosa won a prize for her quilts at the county fair."),
     ("How was my daughter's first week at nursery?", "My son started nursery this week and cried at the gate."),
     ("Where did we scatter my mother's ashes?", "We scattered my father's ashes over the lake."),
     ("What did I say about the bus to Leeds?", "The train to Leeds was cancelled this morning."),
@@ -181,6 +181,7 @@ def test_the_chooser_never_asserts_a_conflicting_candidate(told):
     class Sure:
         def __init__(self, conflict: bool) -> None:
             self.conflict, self.probability, self.dense, self.all_agree = conflict, 1.0, 0.9, True
+            self.candidate = SimpleNamespace(kind="turn")
 
     assert CalibratedChooser(cal).choose("q", [Sure(True)], 3) == ("offered", [0])
     assert CalibratedChooser(cal).choose("q", [Sure(True), Sure(False)], 3) == ("asserted", [1])
@@ -192,14 +193,17 @@ def test_a_memory_agreeing_with_everything_asked_is_asserted_only_when_closest(t
     cal = told.core.calibration.model_copy(update={"agree_dense": 0.3, "assert_above": 1.0})
 
     class Judged:
-        def __init__(self, dense: float, all_agree: bool, conflict: bool = False) -> None:
+        def __init__(self, dense: float, all_agree: bool, conflict: bool = False, kind: str = "turn") -> None:
             self.dense, self.all_agree, self.conflict, self.probability = dense, all_agree, conflict, 0.0
+            self.candidate = SimpleNamespace(kind=kind)
 
     chooser = CalibratedChooser(cal)
     assert chooser.choose("q", [Judged(0.5, True), Judged(0.4, False)], 3) == ("asserted", [0])
     assert chooser.choose("q", [Judged(0.4, True), Judged(0.5, False)], 3)[0] != "asserted"  # not the closest
     assert chooser.choose("q", [Judged(0.5, True, conflict=True)], 3)[0] != "asserted"
     assert chooser.choose("q", [Judged(0.2, True)], 3)[0] != "asserted"  # below agree_dense
+    # a session's summary holds many things told and agrees with much: never asserted by agreement
+    assert chooser.choose("q", [Judged(0.6, True, kind="episode"), Judged(0.4, True)], 3) == ("asserted", [1])
 
 
 def test_of_two_close_memories_the_one_of_the_kind_asked_is_asserted_never_its_sister(tmp_path):
@@ -209,8 +213,14 @@ def test_of_two_close_memories_the_one_of_the_kind_asked_is_asserted_never_its_s
     daughter = "My daughter started at the village school this week and made a friend."
     son = "My son started at the village school this week and cried at the gate."
     _say(services, clock, daughter, son)
-    mine = services.retrieve(MAYA, "How is my daughter getting on at the village school?", is_recall=True).recall
-    assert mine.outcome == "asserted" and mine.memories[0].text == daughter, mine
-    assert son not in [m.text for m in mine.memories]
-    niece = services.retrieve(MAYA, "How is my niece getting on at the village school?", is_recall=True).recall
-    assert niece.outcome != "asserted", niece
+    for who, told, sister in (("daughter", daughter, son), ("son", son, daughter)):
+        report = services.retrieve(MAYA, f"How is my {who} getting on at the village school?", is_recall=True).recall
+        assert report.outcome == "asserted" and report.memories[0].text == told, report
+        assert sister not in [m.text for m in report.memories]
+
+
+def test_with_only_the_sister_told_nothing_is_asserted(tmp_path):
+    services, clock = _services(tmp_path)
+    _say(services, clock, "My son started at the village school this week and cried at the gate.")
+    report = services.retrieve(MAYA, "How is my daughter getting on at the village school?", is_recall=True).recall
+    assert report.outcome != "asserted", report

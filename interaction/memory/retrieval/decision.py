@@ -34,9 +34,11 @@ from typing import Literal, Protocol
 import numpy as np
 
 from common.config.interaction_settings import RecallCalibration
+from interaction.memory.retrieval.candidates import Candidate
 
 Outcome = Literal["asserted", "offered", "abstained"]
 FEATURES = ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict", "margin", "rival")
+SUMMARY_KINDS = {"episode", "conversation"}  # a session's summary or transcript: many things told at once
 MARGIN_CLIP = 8.0  # verifier logits span about -11..+8; no runner-up counts as the widest margin
 
 
@@ -54,6 +56,7 @@ class Scored(Protocol):
     all_agree: bool
     margin: float
     probability: float
+    candidate: Candidate
 
 
 def margins(verifier: np.ndarray) -> np.ndarray:
@@ -87,11 +90,13 @@ def outcome(cal: RecallCalibration, p: float, conflict: bool = False) -> Outcome
 
 
 def agreeing(cal: RecallCalibration, shortlist: Sequence[Scored]) -> int | None:
-    """The shortlisted memory asserted by agreement: the closest by dense cosine, from agree_dense,
-    agreeing with everything the question names and conflicting with nothing; None when there is none."""
-    if not shortlist:
+    """The shortlisted memory asserted by agreement: of the things told one by one (a session's
+    summary holds many, so agrees with much), the closest by dense cosine, from agree_dense, agreeing
+    with everything the question names and conflicting with nothing; None when there is none."""
+    single = [i for i, j in enumerate(shortlist) if j.candidate.kind not in SUMMARY_KINDS]
+    if not single:
         return None
-    closest = max(range(len(shortlist)), key=lambda i: shortlist[i].dense)
+    closest = max(single, key=lambda i: shortlist[i].dense)
     j = shortlist[closest]
     return closest if j.all_agree and not j.conflict and j.dense >= cal.agree_dense else None
 
