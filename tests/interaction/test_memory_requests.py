@@ -365,4 +365,4 @@ def test_an_answer_to_nadines_own_question_is_never_a_memory(maya):
         assert later.recall is not None and "keep it" not in later.reply, later
         assert not [m for m in later.recall.memories if "keep it" in m.text], later.recall
     told = say(dm, "What did I tell you about my daughter?").recall
-    assert told.outcome == "asserted" and told.memories[0].text == news, told
+    assert told.outcome == "asserted" and news in [m.text for m in told.memories], told
