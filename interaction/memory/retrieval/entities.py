@@ -252,10 +252,11 @@ class EntityReader:
         """(cosines, relations) of every question head against every memory head: AGREE, SISTER
         or NONE. A name agrees only with the same name unless WordNet knows both ("Japan" ⊇ "Tokyo").
         Heads agree when WordNet relates them (the same, a kind or a whole of the other), or when
-        their cosine reaches the head threshold and WordNet does not know them or has them only
-        as distant sisters ("pet" / "dog"; not direct ones: "mother" / "father", cosine 0.73, nor
-        words it knows apart: "weather forecast" / "weather"); they are sisters when WordNet says
-        so, or, for a pair it does not know, from the rival threshold."""
+        their cosine reaches the head threshold and WordNet does not know them or files the two
+        words apart ("pet" / "dog", "pet" / "cat"), unless as direct sisters ("mother" / "father",
+        cosine 0.73) or as phrases whose heads it already told apart ("weather forecast" /
+        "weather"); they are sisters when WordNet says so, or, for a pair it does not know, from
+        the rival threshold."""
         heads = self._cosines([q.head for q in asked], [m.head for m in told])
         related = np.zeros(heads.shape, np.int8)
         for i, q in enumerate(asked):
@@ -269,10 +270,11 @@ class EntityReader:
                 if kind is Relation.UNKNOWN and (q.name or m.name):
                     heads[i, j] = 0.0
                     continue
-                # WordNet's verdict stands where it knows both words, but for sisters that are not
-                # direct ones, which a close cosine still joins
+                # a close cosine joins two words WordNet files apart ("pet" / "cat"), not direct
+                # sisters, nor phrases its heads already told apart ("weather forecast" / "weather")
+                words = " " not in q.head and " " not in m.head
                 close = heads[i, j] >= self.thresholds.head and (
-                    kind is Relation.UNKNOWN or (kind is Relation.SISTER and distance != 1))
+                    kind is Relation.UNKNOWN or (words and not (kind is Relation.SISTER and distance == 1)))
                 if kind.agrees or close:
                     related[i, j] = AGREE
                 elif kind is Relation.SISTER or (kind is Relation.UNKNOWN and heads[i, j] >= self.thresholds.rival):
