@@ -7,7 +7,8 @@ Only the person's own words change: the speaker's pronouns become the listener's
 you, your ...), Nadine's become hers (you -> I where it is a subject, me elsewhere), a verb whose
 subject changed person agrees with its new one (am -> are, was -> were), and a modal of the future
 or of ability moves one step back (will -> would, can -> could), since what was said lies in the
-past. A leading interjection ("Oh", "Guess what") and the closing punctuation are left out, and
+past. A leading interjection ("Oh", "Guess what") or conjunction ("And our cat ...": it joined the
+words to what was said before them) and the closing punctuation are left out, and
 every sentence after the first is joined to it: the whole is one clause after "you told me".
 
 Said back on a later day, the words that placed it in time from the day it was said move with it:
@@ -129,7 +130,9 @@ def _one_clause(doc, words: list[str]) -> str:
     clauses: list[str] = []
     for sent in doc.sents:
         tokens = list(sent)
-        while tokens and (tokens[0].dep_ == "intj" or tokens[0].pos_ in ("INTJ", "PUNCT")):
+        # a conjunction opening the first sentence joined it to words before it, not to "you told me"
+        while tokens and (tokens[0].dep_ == "intj" or tokens[0].pos_ in ("INTJ", "PUNCT")
+                          or (tokens[0].pos_ == "CCONJ" and not clauses)):
             # an interjection goes with the words that hang on it ("Hi there", "oh well")
             dropped = {t.i for t in tokens[0].subtree} if tokens[0].dep_ == "intj" else {tokens[0].i}
             tokens = [t for t in tokens if t.i not in dropped]

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from common.turn_notes import recall_note
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.memory.local_services import LocalMemoryServices
 from interaction.memory.retrieval.decision import MARGIN_CLIP, CalibratedChooser, margins
@@ -128,6 +129,9 @@ def test_a_conflicting_entity_is_never_asserted(told, question):
 def test_a_hypernym_or_paraphrase_of_what_was_told_is_asserted(told, question, said):
     report = told.retrieve(MAYA, question, is_recall=True).recall
     assert report.outcome == "asserted" and report.memories[0].text == said, report
+    if report.p_told < report.assert_above:  # the verifier read it as irrelevant: asserted by agreement
+        assert report.decided_by == "agreement"
+        assert "agrees with everything the question names" in recall_note(report)[0]
 
 
 def test_greetings_farewells_and_questions_are_never_memories(told):

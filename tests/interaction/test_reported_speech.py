@@ -28,6 +28,8 @@ from interaction.turn_understanding import Emotion
     ("They made me head nurse of the children's ward today, I'm so proud I could cry!",
      "they made you head nurse of the children's ward today, you're so proud you could cry"),
     ("Our parrot Kiwi passed away this morning.", "your parrot Kiwi passed away this morning"),
+    ("And our old cat Marmalade had to be put to sleep, I'm heartbroken.",
+     "your old cat Marmalade had to be put to sleep, you're heartbroken"),
     ("I have been working on it myself.", "you have been working on it yourself"),
     ("Mining is hard work, my uncle worked in a coal mine.", "mining is hard work, your uncle worked in a coal mine"),
     ("Luca passed his driving test.", "Luca passed his driving test"),

@@ -84,7 +84,7 @@ class RecallDecision:
     chosen: list[Judged] = field(default_factory=list)  # asserted: up to top_k; offered: the one asked about
     considered: list[Judged] = field(default_factory=list)  # everything the verifier read, best first
     window: Window | None = None
-    decided_by: str | None = None  # "probability" or "memorable" (RecallReport.decided_by)
+    decided_by: str | None = None  # "probability", "agreement" or "memorable" (RecallReport.decided_by)
     bounds: tuple[float, float] | None = None  # (assert_above, abstain_below) when by probability
 
     @property
@@ -156,7 +156,9 @@ class RetrievalCore:
         self.judge(query, shortlist)
         shortlist.sort(key=lambda j: -j.probability)
         outcome, named = (chooser or self.chooser).choose(query, shortlist, self.settings.top_k)
-        return RecallDecision(outcome, [shortlist[i] for i in named], shortlist, window, "probability",
+        by_agreement = outcome == "asserted" and named and shortlist[named[0]].probability < self.calibration.assert_above
+        return RecallDecision(outcome, [shortlist[i] for i in named], shortlist, window,
+                              "agreement" if by_agreement else "probability",
                               (self.calibration.assert_above, self.calibration.abstain_below))
 
     def _memorable(self, query: str, now: datetime, live: list[tuple[CandidatePool, np.ndarray]],
