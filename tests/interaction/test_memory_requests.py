@@ -366,3 +366,17 @@ def test_an_answer_to_nadines_own_question_is_never_a_memory(maya):
         assert not [m for m in later.recall.memories if "keep it" in m.text], later.recall
     told = say(dm, "What did I tell you about my daughter?").recall
     assert told.outcome == "asserted" and news in [m.text for m in told.memories], told
+
+
+def test_the_answer_to_is_your_name_is_kept_as_an_answer(tmp_path):
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    store = ProfileStore(layout)
+    for name in ("Maya", "Maja"):
+        store.update(store.mint_user_id(name, clock.now()), {"user_name": name}, clock.now())
+    assert say(dm, "Hi, I'm Maia.").extra["pending_confirmation"]
+    say(dm, "Yes, that's me.")
+    said = [(x.text, x.answers_question) for x in dm.session.transcript if x.role == "user"]
+    assert said == [("Hi, I'm Maia.", False), ("Yes, that's me.", True)]
