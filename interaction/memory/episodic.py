@@ -288,7 +288,8 @@ class EpisodicMemory:
             if doc is not None:
                 at = _datetime(doc.meta.get("occurred_at")) or at
                 ids[i] = ids[i] or str(doc.meta.get("turn_id") or "")
-            transcript.append(TranscriptTurn(role, text, at, ids[i] or None))
+            answers = doc is not None and bool(doc.meta.get("answers_question"))
+            transcript.append(TranscriptTurn(role, text, at, ids[i] or None, answers_question=answers))
         gone = forgotten_turns(transcript, forgotten)
         if not gone:
             return
