@@ -344,16 +344,17 @@ def test_a_question_about_another_time_is_not_answered_from_this_conversation(ma
 
 
 def test_an_answer_to_nadines_own_question_is_never_a_memory(maya):
-    """"No, actually, keep it." answers "Do you want me to forget ...?": kept as that answer on the
-    stored turn, it is never a recall candidate nor quoted in the session's summary: no later
-    question gets it back, and a question about the moment finds the moment."""
+    """"No, actually, keep it." answers "Do you want me to forget ...?": never kept as something told
+    (left out of the transcript, or marked as that answer on the stored turn), never a recall
+    candidate nor quoted in the session's summary: no later question gets it back, and a question
+    about the moment finds the moment."""
     dm, _, services, uid = maya
     news = "My daughter was accepted into medical school today, I'm so proud of her!"
     say(dm, news)
     say(dm, "Forget what I told you about my daughter.")
     assert "keep" in say(dm, "No, actually, keep it.").reply
     said = [(x.text, x.answers_question) for x in dm.session.transcript if x.role == "user"]
-    assert said[-1] == ("No, actually, keep it.", True) and not any(a for _, a in said[:-1])
+    assert (news, False) in said and not [text for text, answers in said if "keep it" in text and not answers]
     dm.close_session("test")
     pool = services.text_pools.pool(uid)
     assert not [c for c in pool.items if "keep it" in c.quote], [c.quote for c in pool.items]
