@@ -328,8 +328,10 @@ class RecallReport(Message):
     window_expression: str | None = None  # the words that named it ("last week")
     verifier_score: float | None = None  # best candidate's verifier score
     # what decided the outcome: "probability" (the best candidate's calibrated p_told against the two
-    # thresholds) or "memorable" (a question naming no topic: the most memorable memory of its window)
-    decided_by: Literal["probability", "memorable"] | None = None
+    # thresholds), "agreement" (asserted below assert_above: the memory agrees with everything the
+    # question names and is the closest) or "memorable" (a question naming no topic: the most
+    # memorable memory of its window)
+    decided_by: Literal["probability", "agreement", "memorable"] | None = None
     p_told: float | None = None  # the best candidate's calibrated probability (decided_by probability)
     assert_above: float | None = None
     abstain_below: float | None = None

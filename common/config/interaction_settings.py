@@ -110,14 +110,17 @@ class LlmSettings(Section):
 class RecallCalibration(Section):
     """The recall decision of one text embedder (written by scripts/eval/calibrate_recall --write):
     P(told) = sigmoid(intercept + dense * cosine + lexical * BM25 coverage + verifier * logit +
-    agreement * share of the question's mentions the memory agrees with + absent * share it lacks +
+    agreement * mean head cosine of the question's mentions + absent * share the memory lacks +
     names_missing * (a name of the question missing) + conflict * (a conflicting entity) + margin *
-    verifier margin over the runner-up + rival * share of its mentions with only a sister word in the memory), fitted on labelled told / untold (question, memory) pairs;
-    below abstain_below Nadine says she does not remember, between the two she asks "do you mean
-    ...?", from assert_above she recalls (never a memory with a conflicting entity). Two mentions
-    agree when their head phrases' MiniLM cosine reaches head_threshold, possessors when theirs
-    reaches possessor_threshold, or when the cross-encoder's logit of the memory's head for the question's
-    reaches relevance_threshold (a hypernym: "my pet" for "my dog"; interaction/memory/retrieval/entities.py)."""
+    verifier margin over the runner-up + rival * share with only another owner's sister word), fitted
+    on labelled told / untold (question, memory) pairs; below abstain_below Nadine says she does not
+    remember, between the two she asks "do you mean ...?", from assert_above she recalls (never a
+    memory with a conflicting entity). A memory agreeing with everything the question names and
+    closest by dense cosine is asserted from agree_dense too. What the question and the memory name
+    is compared through WordNet (sister words: at most sister_depth kind-of links below a common
+    ancestor at least ancestor_depth deep) and, for words WordNet does not know, by the MiniLM cosine
+    of head phrases (head_threshold) and possessors (possessor_threshold); interaction/memory/
+    retrieval/entities.py."""
 
     intercept: float
     dense: float
@@ -131,10 +134,13 @@ class RecallCalibration(Section):
     margin: float = 0.0
     head_threshold: float = Field(1.0, ge=-1, le=1)
     possessor_threshold: float = Field(1.0, ge=-1, le=1)
-    relevance_threshold: float = Field(float("inf"), description="heads also agree when the cross-encoder "
-                                       "scores the memory's head at least this relevant to the question's")
+    sister_depth: int = Field(2, ge=0, description="WordNet sister words: both at most this many kind-of links "
+                              "below a common ancestor")
+    ancestor_depth: int = Field(5, ge=0, description="... that lies at least this many links below the root")
     rival_threshold: float = Field(float("inf"), description="heads at least this close (MiniLM cosine) that "
                                    "do not agree are sister words (the rival feature)")
+    agree_dense: float = Field(float("inf"), description="a memory agreeing with everything the question names "
+                               "and closest by dense cosine is asserted from this cosine (inf: never by agreement)")
     abstain_below: float = Field(ge=0, le=1)
     assert_above: float = Field(ge=0, le=1)
 
@@ -177,14 +183,15 @@ class RecallSettings(Section):
     context_turns: int = Field(1, ge=0, le=3, description="neighbouring turns indexed with each turn")
     generic_threshold: float = Field(
         0.6482, ge=-1, le=1, description="MiniLM cosine to the nearest labelled generic question (calibrate_recall)")
-    # per text-embedder profile (embedder_profiles keys). Fitted by scripts.eval.calibrate_recall on
-    # scripts/eval/recall_labels/dev.jsonl (the weights; the entity thresholds on it and half the
-    # near-miss people, the conflict rule only using them) and written to
-    # config/generated/recall_calibration.yaml with --write; this default is the same fit
+    # per text-embedder profile (embedder_profiles keys). Fitted by scripts.eval.calibrate_recall (the
+    # weights on recall_labels/dev.jsonl, the near-miss dev people and LoCoMo's dev conversations, the
+    # bounds and entity thresholds on the people) and written to config/generated/recall_calibration.yaml
+    # with --write; this default is the same fit
     calibration: dict[str, RecallCalibration] = {
-        "minilm_onnx": RecallCalibration(intercept=5.3336, dense=3.742, lexical=-0.1505, verifier=0.6894,
-                                         head_threshold=0.7, possessor_threshold=0.7,
-                                         abstain_below=0.8534, assert_above=0.9817),
+        "minilm_onnx": RecallCalibration(intercept=1.497847, dense=0.293145, lexical=-4.605345, verifier=0.29402,
+                                         head_threshold=0.7, possessor_threshold=0.7, sister_depth=3,
+                                         ancestor_depth=6, agree_dense=0.35,
+                                         abstain_below=0.471146, assert_above=0.60646),
     }
 
     def decision_for(self, profile: str) -> RecallCalibration | None:

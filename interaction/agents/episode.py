@@ -25,7 +25,7 @@ def _transcript_text(transcript: list[TranscriptTurn], user_name: str) -> str:
 def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: int | None = None) -> EpisodicSave:
     """`replies`: how many times Nadine replied in the session (default: her turns in the transcript,
     which leaves out turns taken away by a forget)."""
-    said = [t for t in transcript if t.role == "user"]
+    said = [t for t in transcript if t.role == "user" and not t.answers_question]  # a yes / no tells nothing
     day = transcript[0].at.strftime("%A %d %B %Y") if transcript else "an unknown day"
     quotes, used = [], 0
     for turn in said:

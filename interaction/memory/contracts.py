@@ -38,6 +38,9 @@ class TranscriptTurn:
     text: str
     at: datetime
     turn_id: str | None = None  # the person's turn as TurnResult names it (what a memory's source_turn holds)
+    # the person's answer to a question Nadine put and was waiting on (a yes / no to "is your name
+    # ...?" or "do you want me to forget ...?"): part of the conversation, never something told
+    answers_question: bool = False
 
 
 @dataclass(frozen=True)

@@ -130,7 +130,8 @@ class EpisodicMemory:
             ids.append(f"{session}_turn{i:04d}")
             texts.append(self._with_context(transcript, i))
             metas.append({**base, **_when(turn.at), "memory_type": "turn", "kind": "turn", "turn_index": i,
-                          "speaker": user_name, "quote": turn.text, "turn_id": turn.turn_id or ""})
+                          "speaker": user_name, "quote": turn.text, "turn_id": turn.turn_id or "",
+                          "answers_question": turn.answers_question})
         with self._lock:
             collection = self._collection(user_id, create=True)
             assert collection is not None
@@ -287,7 +288,8 @@ class EpisodicMemory:
             if doc is not None:
                 at = _datetime(doc.meta.get("occurred_at")) or at
                 ids[i] = ids[i] or str(doc.meta.get("turn_id") or "")
-            transcript.append(TranscriptTurn(role, text, at, ids[i] or None))
+            answers = doc is not None and bool(doc.meta.get("answers_question"))
+            transcript.append(TranscriptTurn(role, text, at, ids[i] or None, answers_question=answers))
         gone = forgotten_turns(transcript, forgotten)
         if not gone:
             return

@@ -106,7 +106,7 @@ class LocalMemoryServices:
             return None
         generic = GenericQuestions(offline, recall.generic_threshold)
         verifier = build_verifier(recall.verifier, recall.verifier_model)
-        entities = build_reader(offline.embed, Thresholds.of(calibration), verifier.score if verifier else None)
+        entities = build_reader(offline.embed, Thresholds.of(calibration))
         return RetrievalCore(recall, verifier, calibration, generic, entities)
 
     # --- MemoryServices --------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from interaction.names import confirmation_question
 from interaction.offline.articles import spoken
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
-from interaction.reported_speech import told_back
+from interaction.reported_speech import days_between, told_back
 
 _EMPATHY = {
     "happy": "That's wonderful{hi}! I'm really happy for you.",
@@ -133,7 +133,7 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
         return f"{_relative_day(m.occurred_at, r.now)} I saw: {text}"
     if m.kind == "episode":  # a summary, already in the third person: quoted
         return f"{_relative_day(m.occurred_at, r.now)} you told me: '{text}'"
-    return f"{_relative_day(m.occurred_at, r.now)} {told_back(m.kind, text)}"
+    return f"{_relative_day(m.occurred_at, r.now)} {told_back(m.kind, text, days_between(m.occurred_at, r.now))}"
 
 
 def _recall(r: ReplyInputs) -> str:

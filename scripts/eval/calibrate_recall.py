@@ -11,12 +11,17 @@ question about something untold).
 Dev (fitted): dev.jsonl, the near-miss people of NEAR_MISS_DEV (near_miss.jsonl split by person: the
 others are only reported) and LoCoMo's dev conversations read as scripts/eval/locomo_answerability.py
 reads them (real phrasing nobody here wrote; skipped with a warning when the shared data is absent).
-On dev: for each pair of entity thresholds of the grid (head phrases, possessors: entities.py), a
-class-balanced logistic regression (scikit-learn) and two thresholds on the question's best
-probability: assert_above = the lowest at which at most MAX_WRONG_ASSERTS of the dev questions
-would be asserted wrongly (untold, or another memory: the false-assert rate over all questions); abstain_below = the lowest at which at most
-MAX_UNTOLD_OFFERED of the untold dev questions still reach an offer. The grid point asserting the
-most told dev questions rightly wins. test.jsonl and the other near-miss people are only reported,
+On dev: for each point of the entity grid (head phrases and possessors by cosine, WordNet sister
+words by depth, sister words by cosine where WordNet knows neither: entities.py) and each feature set,
+a class-balanced logistic regression (scikit-learn) fitted on every dev pair, and two thresholds on
+the question's best probability, chosen on the people's dev questions (dev.jsonl and the near-miss dev
+people; LoCoMo's speakers have hundreds of turns each and are reported beside them):
+assert_above = the lowest at which at most MAX_WRONG_ASSERTS of those questions would be asserted
+wrongly (untold, or another memory: the false-assert rate over all questions); abstain_below = the
+lowest at which at most MAX_UNTOLD_OFFERED of their untold questions still reach an offer;
+agree_dense (decision.agreeing: a memory agreeing with everything the question names, asserted from
+this dense cosine) is chosen from AGREE_GRID with assert_above, under the same rate. The grid
+point asserting the most told dev questions rightly wins. test.jsonl and the other near-miss people are only reported,
 side by side with dev, never fitted (LoCoMo's test conversations: locomo_answerability). --write puts
 the calibration into config/generated/recall_calibration.yaml (interaction.retrieval.recall.
 calibration.<embedder profile> and generic_threshold), which the config loader merges over
@@ -36,6 +41,7 @@ import itertools
 import json
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -61,10 +67,11 @@ MAX_UNTOLD_OFFERED = 0.25
 MAX_SPECIFIC_AS_GENERIC = 0.02
 PROFILE = "minilm_onnx"
 NEAR_MISS_DEV = ("hannah", "tom", "grace", "ravi")  # the first half of near_miss.jsonl; the rest is reported
-HEAD_GRID = (0.6, 0.7, 0.8)
-POSSESSOR_GRID = (0.7, 0.8)
-RELEVANCE_GRID = (float("inf"), 0.0, -2.0, -4.0)  # cross-encoder logit of a hypernym's head (inf: cosines alone)
-RIVAL_GRID = (0.4, 0.5, 0.6)  # cosine from which a head not agreeing is a sister word
+HEAD_GRID = (0.7, 0.8)
+POSSESSOR_GRID = (0.7,)
+SISTER_GRID = ((2, 5), (3, 5), (3, 6))  # WordNet sisters: (kind-of links to the common ancestor, its least depth)
+RIVAL_GRID = (float("inf"),)  # cosine from which heads WordNet does not know are sister words
+AGREE_GRID = (float("inf"), 0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5)  # dense cosine asserting a memory that agrees (inf: off)
 # which features the regression may weigh (the others get 0): chosen on dev with the thresholds, since
 # a feature that separates pairs (the margin does) can still blur which question to assert
 FEATURE_SETS = (
@@ -110,47 +117,83 @@ def fit_weights(asked: list[Asked], thresholds: Thresholds, features: tuple[str,
         rows(asked)[:, columns], labels(asked))
     w = dict.fromkeys(decision.FEATURES, 0.0) | dict(zip(features, (float(v) for v in model.coef_[0]), strict=True))
     return RecallCalibration(intercept=float(model.intercept_[0]), **w, head_threshold=thresholds.head,
-                             possessor_threshold=thresholds.possessor, relevance_threshold=thresholds.relevance,
-                             rival_threshold=thresholds.rival,
+                             possessor_threshold=thresholds.possessor, sister_depth=thresholds.sister_depth,
+                             ancestor_depth=thresholds.ancestor_depth, rival_threshold=thresholds.rival,
                              abstain_below=0.5, assert_above=0.5)
 
 
-def best_probability(core: RetrievalCore, cal: RecallCalibration, a: Asked) -> tuple[float, float, bool]:
-    """(best probability of a candidate that may be asserted, best probability of any, that one answers)."""
+@dataclass(frozen=True)
+class Scored:
+    """What the decision can do with one question, whatever its two bounds."""
+
+    best: float  # best probability of a candidate that may be asserted
+    best_right: bool  # that one answers
+    anyone: float  # best probability of any candidate (an offer may name a conflicting one)
+    agreed: float  # dense cosine of the candidate asserted by agreement (-inf: none agrees)
+    agreed_right: bool
+    told: bool
+
+    def asserted(self, assert_above: float, agree_dense: float) -> bool | None:
+        """Asserted rightly, wrongly, or not asserted (None)."""
+        if self.best >= assert_above:
+            return self.best_right and self.told
+        if self.agreed >= agree_dense:
+            return self.agreed_right and self.told
+        return None
+
+
+def scored(core: RetrievalCore, cal: RecallCalibration, a: Asked) -> Scored:
     core.score(a.judged, cal)
     free = [j for j in a.judged if not j.conflict]
     top = max(free, key=lambda j: j.probability) if free else None
-    anyone = max(j.probability for j in a.judged) if a.judged else 0.0
-    return (top.probability if top else 0.0), anyone, top is not None and top.candidate.memory_id in a.told
+    agreed = decision.agreeing(cal.model_copy(update={"agree_dense": -1.0}), a.judged)
+    return Scored(top.probability if top else 0.0, top is not None and top.candidate.memory_id in a.told,
+                  max((j.probability for j in a.judged), default=0.0),
+                  a.judged[agreed].dense if agreed is not None else -np.inf,
+                  agreed is not None and a.judged[agreed].candidate.memory_id in a.told, bool(a.told))
 
 
 def thresholds_for(core: RetrievalCore, cal: RecallCalibration, asked: list[Asked]) -> RecallCalibration:
-    scored = [(*best_probability(core, cal, a), bool(a.told)) for a in asked]
-    grid = sorted({round(p, 6) for p, _, _, _ in scored} | {0.5, 0.999999})
-    assert_above = next((t for t in grid if _wrong_share(scored, t) <= MAX_WRONG_ASSERTS), 0.999999)
-    untold = [p for _, p, _, told in scored if not told]
+    """For each agree_dense of AGREE_GRID the lowest assert_above keeping MAX_WRONG_ASSERTS; the pair
+    asserting the most told questions rightly (ties: the first)."""
+    rows = [scored(core, cal, a) for a in asked]
+    grid = sorted({round(r.best, 6) for r in rows} | {0.5, 0.999999})
+    best: tuple[int, float, float] | None = None
+    for agree_dense in AGREE_GRID:
+        assert_above = next((t for t in grid if _wrong_share(rows, t, agree_dense) <= MAX_WRONG_ASSERTS), None)
+        if assert_above is None:
+            continue
+        right = sum(r.asserted(assert_above, agree_dense) is True for r in rows)
+        if best is None or right > best[0]:
+            best = (right, assert_above, agree_dense)
+    _, assert_above, agree_dense = best or (0, 0.999999, float("inf"))
+    untold = [r.anyone for r in rows if not r.told]
     abstain_below = next((t for t in grid if sum(p >= t for p in untold) <= MAX_UNTOLD_OFFERED * len(untold)), 0.5)
-    return cal.model_copy(update={"assert_above": round(assert_above, 6),
+    return cal.model_copy(update={"assert_above": round(assert_above, 6), "agree_dense": agree_dense,
                                   "abstain_below": round(min(abstain_below, assert_above), 6)})
 
 
-def _wrong_share(scored: list[tuple[float, float, bool, bool]], t: float) -> float:
-    """The false-assert rate at t: questions asserted with a memory that does not answer them (an
-    untold question, or another memory), over all questions."""
-    return sum(p >= t and not (right and told) for p, _, right, told in scored) / len(scored) if scored else 0.0
+def _wrong_share(rows: list[Scored], assert_above: float, agree_dense: float) -> float:
+    """The false-assert rate: questions asserted with a memory that does not answer them (an untold
+    question, or another memory), over all questions."""
+    return sum(r.asserted(assert_above, agree_dense) is False for r in rows) / len(rows) if rows else 0.0
 
 
-def fit(core: RetrievalCore, asked: list[Asked]) -> RecallCalibration:
+def fit(core: RetrievalCore, asked: list[Asked], people: list[Asked]) -> RecallCalibration:
     """The grid point (entity thresholds, feature set) whose fitted decision asserts the most told
-    dev questions rightly (ties: the first); core.entities is left on the chosen thresholds."""
+    dev questions of `people` rightly (ties: the first); the weights are fitted on every dev question
+    (`asked`: the people's and LoCoMo's), the bounds on the people's questions alone (a person's few
+    memories, the scale Nadine decides at: a LoCoMo speaker has hundreds of turns, and the other
+    speaker's experiences told in their own words). core.entities is left on the chosen thresholds."""
     assert core.entities is not None
     best: tuple[int, RecallCalibration] | None = None
-    for head, possessor, relevance, rival in itertools.product(HEAD_GRID, POSSESSOR_GRID, RELEVANCE_GRID, RIVAL_GRID):
-        core.entities.thresholds = Thresholds(head, possessor, relevance, rival)
+    for head, possessor, (sister, ancestor), rival in itertools.product(HEAD_GRID, POSSESSOR_GRID, SISTER_GRID,
+                                                                       RIVAL_GRID):
+        core.entities.thresholds = Thresholds(head, possessor, sister, ancestor, rival)
         reread(core, asked)
         for features in FEATURE_SETS:
-            cal = thresholds_for(core, fit_weights(asked, core.entities.thresholds, features), asked)
-            right = tally(core, cal, asked)["told:asserted_right"]
+            cal = thresholds_for(core, fit_weights(asked, core.entities.thresholds, features), people)
+            right = tally(core, cal, people)["told:asserted_right"]
             if best is None or right > best[0]:
                 best = (right, cal)
     assert best is not None
@@ -174,14 +217,14 @@ def coverage_curve(core: RetrievalCore, cal: RecallCalibration, asked: list[Aske
                    bounds: tuple[float, ...] = (0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995)) -> str:
     """Coverage (told questions asserted with their own memory) against the false-assert rate
     (questions asserted with a memory that does not answer them, over all questions) as assert_above
-    moves; `cal`'s own bound is marked *."""
-    scored = [(*best_probability(core, cal, a), bool(a.told)) for a in asked]
-    told = sum(t for *_, t in scored)
+    moves, agree_dense as fitted; `cal`'s own bound is marked *."""
+    rows = [scored(core, cal, a) for a in asked]
+    told = sum(r.told for r in rows)
     cells = []
     for bound in sorted({*bounds, cal.assert_above}):
-        right = sum(p >= bound and r and t for p, _, r, t in scored)
+        right = sum(r.asserted(bound, cal.agree_dense) is True for r in rows)
         mark = "*" if bound == cal.assert_above else ""
-        cells.append(f"{bound:g}{mark}: {100 * right / max(told, 1):.0f}% / {100 * _wrong_share(scored, bound):.1f}%")
+        cells.append(f"{bound:g}{mark}: {100 * right / max(told, 1):.0f}% / {100 * _wrong_share(rows, bound, cal.agree_dense):.1f}%")
     return "coverage / false-assert at assert_above " + "; ".join(cells)
 
 
@@ -266,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     embedder = offline_text_embedder()
     verifier = build_verifier(recall.verifier, recall.verifier_model)
     placeholder = RecallCalibration(intercept=0, dense=0, lexical=0, verifier=0, abstain_below=0.5, assert_above=0.5)
-    entities = build_reader(embedder.embed, Thresholds(HEAD_GRID[0], POSSESSOR_GRID[0]), verifier.score if verifier else None)
+    entities = build_reader(embedder.embed, Thresholds(HEAD_GRID[0], POSSESSOR_GRID[0]))
     core = RetrievalCore(recall, verifier, placeholder, entities=entities)
     near = load_people(args.labels / "near_miss.jsonl")
     dev = shortlists(core, load_people(args.labels / "dev.jsonl"), embedder)
@@ -280,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         entities.thresholds = Thresholds.of(cal)
         reread(core, dev + near_dev + locomo + test + near_test)
     else:
-        cal = fit(core, dev + near_dev + locomo)
+        cal = fit(core, dev + near_dev + locomo, dev + near_dev)
         reread(core, test + near_test)
     print(f"verifier {verifier.name if verifier else 'none'}; dev {len(dev)} + near-miss dev {len(near_dev)} + "
           f"LoCoMo dev {len(locomo)} questions {'dev' if args.shipped else 'fitted'}; test {len(test)}, "

@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     cal = recall.decision_for(embedder.name)
     assert cal is not None
     verifier = build_verifier(recall.verifier, recall.verifier_model)
-    entities = build_reader(embedder.embed, Thresholds.of(cal), verifier.score if verifier else None)
+    entities = build_reader(embedder.embed, Thresholds.of(cal))
     if entities is None:
         print("locomo_answerability: the spaCy pipeline is needed to ask in the person's words", file=sys.stderr)
         return 2

@@ -341,3 +341,43 @@ def test_a_question_about_another_time_is_not_answered_from_this_conversation(ma
     assert asked.recall is None or not [m for m in asked.recall.memories if "sailing boat" in m.text]
     today = say(dm, "What did I tell you about my brother today?")
     assert "sailing boat" in today.reply, today.reply
+
+
+def test_an_answer_to_nadines_own_question_is_never_a_memory(maya):
+    """"No, actually, keep it." answers "Do you want me to forget ...?": never kept as something told
+    (left out of the transcript, or marked as that answer on the stored turn), never a recall
+    candidate nor quoted in the session's summary: no later question gets it back, and a question
+    about the moment finds the moment."""
+    dm, _, services, uid = maya
+    news = "My daughter was accepted into medical school today, I'm so proud of her!"
+    say(dm, news)
+    say(dm, "Forget what I told you about my daughter.")
+    assert "keep" in say(dm, "No, actually, keep it.").reply
+    said = [(x.text, x.answers_question) for x in dm.session.transcript if x.role == "user"]
+    assert (news, False) in said and not [text for text, answers in said if "keep it" in text and not answers]
+    dm.close_session("test")
+    pool = services.text_pools.pool(uid)
+    assert not [c for c in pool.items if "keep it" in c.quote], [c.quote for c in pool.items]
+    dm.clock.advance(22)
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    for question in ("Do you remember what happened with my kid?", "What did I tell you about my daughter?",
+                     "What did I say when you asked me?"):
+        later = say(dm, question)
+        assert later.recall is not None and "keep it" not in later.reply, later
+        assert not [m for m in later.recall.memories if "keep it" in m.text], later.recall
+    told = say(dm, "What did I tell you about my daughter?").recall
+    assert told.outcome == "asserted" and news in [m.text for m in told.memories], told
+
+
+def test_the_answer_to_is_your_name_is_kept_as_an_answer(tmp_path):
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    store = ProfileStore(layout)
+    for name in ("Maya", "Maja"):
+        store.update(store.mint_user_id(name, clock.now()), {"user_name": name}, clock.now())
+    assert say(dm, "Hi, I'm Maia.").extra["pending_confirmation"]
+    say(dm, "Yes, that's me.")
+    said = [(x.text, x.answers_question) for x in dm.session.transcript if x.role == "user"]
+    assert said == [("Hi, I'm Maia.", False), ("Yes, that's me.", True)]

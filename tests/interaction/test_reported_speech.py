@@ -28,6 +28,8 @@ from interaction.turn_understanding import Emotion
     ("They made me head nurse of the children's ward today, I'm so proud I could cry!",
      "they made you head nurse of the children's ward today, you're so proud you could cry"),
     ("Our parrot Kiwi passed away this morning.", "your parrot Kiwi passed away this morning"),
+    ("And our old cat Marmalade had to be put to sleep, I'm heartbroken.",
+     "your old cat Marmalade had to be put to sleep, you're heartbroken"),
     ("I have been working on it myself.", "you have been working on it yourself"),
     ("Mining is hard work, my uncle worked in a coal mine.", "mining is hard work, your uncle worked in a coal mine"),
     ("Luca passed his driving test.", "Luca passed his driving test"),
@@ -85,3 +87,36 @@ def test_what_do_you_know_about_me_says_moments_back_in_her_words():
 
     reply = about_me_offline("Ines", ["you live in Faro"], [], ["Wow, I won the chess tournament today!"])
     assert reply == "You're Ines, you live in Faro. And you told me you won the chess tournament today."
+
+
+@pytest.mark.parametrize("said,days_ago,expected", [
+    ("My daughter was accepted into medical school today, I'm so proud of her!", 1,
+     "your daughter was accepted into medical school that day, you're so proud of her"),
+    ("My daughter was accepted into medical school today!", 0, "your daughter was accepted into medical school today"),
+    ("Our parrot Kiwi passed away this morning.", 3, "your parrot Kiwi passed away that morning"),
+    ("I ran the marathon yesterday and tonight I'm celebrating.", 2,
+     "you ran the marathon the day before and that night you're celebrating"),
+    ("We had a power cut last night.", 1, "you had a power cut the night before"),
+    ("I start my new job tomorrow.", 5, "you start your new job the day after"),
+])
+def test_time_words_move_with_the_day_it_was_said(said, days_ago, expected):
+    assert reported(said, days_ago=days_ago) == expected
+
+
+def test_a_recall_on_a_later_day_says_that_day_not_today():
+    memory = RecalledMemory(kind="turn", memory_id="m1", text="My daughter was accepted into medical school today!",
+                            occurred_at="2026-05-04T10:00:00")
+    inputs = ReplyInputs(text="Do you remember what happened with my kid yesterday?", intent="continue_conversation",
+                         is_recall=True, now=datetime(2026, 5, 5, 8, 0), language="en-US",
+                         user_emotion=Emotion(label="neutral", intensity=0.0),
+                         recall=RecallReport(outcome="asserted", memories=[memory]))
+    reply = offline_reply(inputs)
+    assert "yesterday you told me your daughter was accepted into medical school that day" in reply, reply
+    assert "that day" in " ".join(recall_lines(inputs))
+
+
+def test_what_do_you_know_about_me_moves_the_time_words_of_an_earlier_day():
+    from interaction.memory_requests import about_me_offline
+
+    reply = about_me_offline("Ines", [], [], ["Wow, I won the chess tournament today!"], [2])
+    assert reply == "You're Ines. And you told me you won the chess tournament that day."

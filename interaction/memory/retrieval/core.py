@@ -61,6 +61,7 @@ class Judged:
     names_missing: float = 0.0
     rival: float = 0.0  # share of the question's mentions with only a sister word in the memory
     conflict: bool = False
+    all_agree: bool = False  # the memory agrees with everything the question names (and it names something)
     margin: float = 0.0  # its verifier logit over the best other shortlisted candidate's
     probability: float = 0.0
 
@@ -83,7 +84,7 @@ class RecallDecision:
     chosen: list[Judged] = field(default_factory=list)  # asserted: up to top_k; offered: the one asked about
     considered: list[Judged] = field(default_factory=list)  # everything the verifier read, best first
     window: Window | None = None
-    decided_by: str | None = None  # "probability" or "memorable" (RecallReport.decided_by)
+    decided_by: str | None = None  # "probability", "agreement" or "memorable" (RecallReport.decided_by)
     bounds: tuple[float, float] | None = None  # (assert_above, abstain_below) when by probability
 
     @property
@@ -155,7 +156,9 @@ class RetrievalCore:
         self.judge(query, shortlist)
         shortlist.sort(key=lambda j: -j.probability)
         outcome, named = (chooser or self.chooser).choose(query, shortlist, self.settings.top_k)
-        return RecallDecision(outcome, [shortlist[i] for i in named], shortlist, window, "probability",
+        by_agreement = outcome == "asserted" and named and shortlist[named[0]].probability < self.calibration.assert_above
+        return RecallDecision(outcome, [shortlist[i] for i in named], shortlist, window,
+                              "agreement" if by_agreement else "probability",
                               (self.calibration.assert_above, self.calibration.abstain_below))
 
     def _memorable(self, query: str, now: datetime, live: list[tuple[CandidatePool, np.ndarray]],
@@ -197,6 +200,7 @@ class RetrievalCore:
             j.names_missing = float(compared.names_missing > 0)
             j.rival = compared.rivals / compared.asked if compared.asked else 0.0
             j.conflict = compared.conflict
+            j.all_agree = compared.asked > 0 and compared.agreeing == compared.asked
 
     def score(self, judged: list[Judged], calibration: RecallCalibration | None = None) -> None:
         """The calibrated probability of each judged candidate, in place."""

@@ -14,7 +14,13 @@ with three memories is asked the same question as one with thousands.
 
 Three outcomes on the best: asserted from assert_above, asked about ("do you mean ...?") from
 abstain_below, else abstained. A memory that names something conflicting with what the question
-names ("our dog" for "my neighbour's cat") is never asserted; it may be asked about.
+names ("our dog" for "my neighbour's cat", "my aunt" for "my cousin") is never asserted; it may be
+asked about. A memory is also asserted, whatever the verifier says of the pair, when it agrees with
+everything the question names (the same things or their kinds: "my kid" for "my daughter") and is
+the closest of the shortlist by the dense cosine, from agree_dense: with a person's few memories
+the question is whether this memory answers, and the cross-encoder, trained on web search, reads
+paraphrases of a memory as irrelevant (`python -m scripts.eval.calibrate_recall` chooses
+agree_dense with assert_above, on dev, for the same false-assert rate).
 
 `Chooser` is the interface of this choice: CalibratedChooser is the offline one; another (a model
 reading the shortlist) can stand behind the same call.
@@ -28,9 +34,11 @@ from typing import Literal, Protocol
 import numpy as np
 
 from common.config.interaction_settings import RecallCalibration
+from interaction.memory.retrieval.candidates import Candidate
 
 Outcome = Literal["asserted", "offered", "abstained"]
 FEATURES = ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict", "margin", "rival")
+SUMMARY_KINDS = {"episode", "conversation"}  # a session's summary or transcript: many things told at once
 MARGIN_CLIP = 8.0  # verifier logits span about -11..+8; no runner-up counts as the widest margin
 
 
@@ -45,8 +53,10 @@ class Scored(Protocol):
     names_missing: float
     rival: float
     conflict: bool
+    all_agree: bool
     margin: float
     probability: float
+    candidate: Candidate
 
 
 def margins(verifier: np.ndarray) -> np.ndarray:
@@ -79,6 +89,18 @@ def outcome(cal: RecallCalibration, p: float, conflict: bool = False) -> Outcome
     return "offered" if p >= cal.abstain_below else "abstained"
 
 
+def agreeing(cal: RecallCalibration, shortlist: Sequence[Scored]) -> int | None:
+    """The shortlisted memory asserted by agreement: of the things told one by one (a session's
+    summary holds many, so agrees with much), the closest by dense cosine, from agree_dense, agreeing
+    with everything the question names and conflicting with nothing; None when there is none."""
+    single = [i for i, j in enumerate(shortlist) if j.candidate.kind not in SUMMARY_KINDS]
+    if not single:
+        return None
+    closest = max(single, key=lambda i: shortlist[i].dense)
+    j = shortlist[closest]
+    return closest if j.all_agree and not j.conflict and j.dense >= cal.agree_dense else None
+
+
 class Chooser(Protocol):
     def choose(self, query: str, shortlist: Sequence[Scored], top_k: int) -> tuple[Outcome, list[int]]:
         """The outcome and the shortlist indices it names (asserted: up to top_k; offered: one)."""
@@ -96,6 +118,9 @@ class CalibratedChooser:
             return "abstained", []
         order = sorted(range(len(shortlist)), key=lambda i: -shortlist[i].probability)
         asserted = [i for i in order if outcome(self.cal, shortlist[i].probability, shortlist[i].conflict) == "asserted"]
+        agreed = agreeing(self.cal, shortlist)
+        if agreed is not None and agreed not in asserted:
+            asserted.append(agreed)
         if asserted:
             return "asserted", asserted[:top_k]
         best = order[0]  # may name a conflicting entity: asked about, never asserted

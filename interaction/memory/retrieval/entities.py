@@ -6,25 +6,27 @@ possessor is the neighbour, the neighbour's is the speaker), or the speaker when
 says the speaker did it ("the trip I took"). Dates and numbers are the time window's business, not a
 topic, and are left out (spaCy's entity types).
 
-A question's mention and a memory's are compared by the MiniLM cosine of their head phrases and of
-their possessors; names only agree with the same name. A cosine alone cannot tell a hypernym from a
-sister word (MiniLM: "sibling"-"brother" 0.53, but "sister"-"brother" 0.65), so heads also agree
-when the cross-encoder (verifier.py) finds the memory's head relevant to the question's, both read as
-the speaker's ("my pet" -> "my dog" +1.6, "my sibling" -> "my brother" +0.3, against "my cat" ->
-"my dog" -8.8, "my sister" -> "my brother" -6.1): relevance runs from the general to the specific,
-not back. The thresholds are fitted on dev by scripts/eval/calibrate_recall. The question's mention then
+A question's mention and a memory's are compared by what their head phrases mean (WordNet's noun
+hierarchy, lexicon.py): the same thing, a kind or a whole of it ("my kid" for "my son", "Japan" for
+"Tokyo"), or a sister word ("my cousin" for "my aunt", "my daughter" for "my son"). A sentence
+embedding cannot tell these apart (MiniLM: "kid"-"daughter" 0.53, "daughter"-"son" 0.52); where
+WordNet knows neither phrase the MiniLM cosine decides, and a close cosine also agrees where WordNet
+files two words apart ("pet" / "dog" 0.80) unless WordNet has them as direct sisters ("mother" /
+"father" 0.73). Possessors are people and compared the same way; names only agree with the same name
+or what WordNet contains them in. The thresholds are chosen on dev by scripts/eval/calibrate_recall.
+The question's mention then
 
 - agrees with the memory when some mention of the memory has an agreeing head and a compatible
   possessor (the same one, or one the memory leaves unsaid or gives as a pronoun);
-- conflicts when none agrees but the memory names something in the same frame with another head
-  (the same possessor, named: "my neighbour's cat" against "my neighbour's dog"; not "my", which
-  nearly everything a person tells has), or the same head with
-  another possessor ("my son's tooth" against "my daughter's tooth", "my neighbour's dog" against
-  "our dog", "my brother's job" against "my brother's wife got a job": without a possessor, a
-  thing is the subject's that got it);
-- has a rival otherwise when the memory names a sister word of its head (close in meaning, below
-  agreeing: "the train" against "the bus", "my father" against "my mother"), a feature the decision
-  weighs rather than a rule, since a paraphrase can land there too ("the heating" for "the boiler");
+- conflicts when none agrees but the memory names a sister word with a compatible possessor ("my
+  cousin" against "my aunt", "my mother's ashes" against "my father's ashes" through the possessor),
+  the same head with another possessor ("my son's tooth" against "my daughter's tooth", "my
+  neighbour's dog" against "our dog", "my brother's job" against "my brother's wife got a job":
+  without a possessor, a thing is the subject's that got it), or something else in the same frame
+  said by name ("my neighbour's car" against "my neighbour's dog"; not "my", which nearly
+  everything a person tells has);
+- has a rival otherwise when the memory names a sister word of another owner's (a feature the
+  decision weighs);
 - is absent otherwise.
 
 Parses and head-phrase vectors are kept per text: a memory is read once however often it is asked about.
@@ -39,6 +41,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from cachetools import LRUCache
+
+from interaction.memory.retrieval.lexicon import Relation, WordNet, load_wordnet
 
 log = logging.getLogger("nadine.memory.entities")
 
@@ -131,30 +135,35 @@ def read_mentions(doc) -> tuple[Mention, ...]:
 
 @dataclass(frozen=True)
 class Thresholds:
-    head: float  # head phrases at least this close (MiniLM cosine) name the same thing
-    possessor: float  # possessors at least this close are the same person
-    relevance: float = float("inf")  # or the memory's head at least this relevant to the question's (cross-encoder logit)
-    rival: float = float("inf")  # heads at least this close but not agreeing are sister words
+    head: float  # head phrases WordNet cannot relate agree from this MiniLM cosine
+    possessor: float  # possessors WordNet cannot relate are the same person from this cosine
+    sister_depth: int = 2  # WordNet sisters: at most this many kind-of links below a common ancestor
+    ancestor_depth: int = 5  # ... that lies at least this deep
+    rival: float = float("inf")  # unknown to WordNet and at least this close but not agreeing: sister words
 
     @classmethod
     def of(cls, calibration) -> Thresholds:
         """The thresholds a RecallCalibration was fitted with."""
-        return cls(calibration.head_threshold, calibration.possessor_threshold, calibration.relevance_threshold,
-                   calibration.rival_threshold)
+        return cls(calibration.head_threshold, calibration.possessor_threshold, calibration.sister_depth,
+                   calibration.ancestor_depth, calibration.rival_threshold)
+
+
+AGREE, NONE, SISTER = 1, 0, -1  # how a memory's head relates to a question's
 
 
 class EntityReader:
-    """Mentions of texts (spaCy, cached per text) and their comparison (MiniLM cosines, cached)."""
+    """Mentions of texts (spaCy, cached per text) and their comparison (WordNet's relations, MiniLM
+    cosines where WordNet knows neither word; both cached)."""
 
     def __init__(self, nlp, embed: Callable[[list[str]], np.ndarray], thresholds: Thresholds,
-                 cache_size: int = 4096, relate: Callable[[str, list[str]], np.ndarray] | None = None) -> None:
+                 cache_size: int = 4096, lexicon: WordNet | None = None) -> None:
         self.nlp = nlp
         self._embed = embed
         self.thresholds = thresholds
-        self._relate = relate  # the cross-encoder's score(query, texts); None: cosines alone
+        self.lexicon = lexicon
         self._mentions: LRUCache[str, tuple[Mention, ...]] = LRUCache(cache_size)
         self._vectors: LRUCache[str, np.ndarray] = LRUCache(cache_size)
-        self._relevance: LRUCache[tuple[str, str], float] = LRUCache(cache_size * 4)
+        self._relations: LRUCache[tuple[str, str, int, int], tuple[Relation, int | None]] = LRUCache(cache_size * 4)
         self._lock = threading.Lock()  # the episode save reads on its own thread
 
     def prepare(self, texts: list[str]) -> None:
@@ -197,26 +206,80 @@ class EntityReader:
         b = np.array([vectors[w] for w in right]).reshape(len(right), -1)
         return a @ b.T
 
-    def relevance(self, asked: list[str], told: list[str]) -> np.ndarray:
-        """(len(asked), len(told)) cross-encoder logits of "my <told>" for the query "my <asked>"
-        (each pair scored once per process); -inf without a cross-encoder."""
-        out = np.full((len(asked), len(told)), -np.inf)
-        if self._relate is None or not asked or not told:
-            return out
+    def relation(self, asked: str, told: str) -> tuple[Relation, int | None]:
+        """WordNet's relation of two head phrases: of the whole phrases where WordNet has them, else
+        of their last words, with what stands before them weighed (_phrases); UNKNOWN without WordNet."""
+        if self.lexicon is None:
+            return Relation.UNKNOWN, None
+        key = (asked, told, self.thresholds.sister_depth, self.thresholds.ancestor_depth)
+        with self._lock:
+            known = self._relations.get(key)
+        if known is None:
+            known = self._words(asked, told)
+            if known[0] is Relation.UNKNOWN:
+                known = self._phrases(asked.split(), told.split())
+            with self._lock:
+                self._relations[key] = known
+        return known
+
+    def _words(self, asked: str, told: str) -> tuple[Relation, int | None]:
+        assert self.lexicon is not None
+        return self.lexicon.relation(asked, told, self.thresholds.sister_depth, self.thresholds.ancestor_depth)
+
+    def _phrases(self, asked: list[str], told: list[str]) -> tuple[Relation, int | None]:
+        """Phrases WordNet lacks ("math exam", "coffee machine") by their heads, where the words before
+        them can only narrow: two phrases whose modifiers differ agree only when those do, and are
+        sisters when those are ("math exam" / "driving test": unrelated); a phrase asked of a plain
+        word names more than the memory says ("basketball final" / "final", "coffee machine" /
+        "printer"), a plain word asked of a phrase names its kind ("test" / "driving test")."""
+        if len(asked) == 1 and len(told) == 1:
+            return Relation.UNKNOWN, None
+        heads = self._words(asked[-1], told[-1])
+        if not heads[0].agrees:
+            return heads
+        if len(asked) > 1 and len(told) > 1:
+            if asked[:-1] == told[:-1]:
+                return heads
+            modifiers = self._words(" ".join(asked[:-1]), " ".join(told[:-1]))
+            if modifiers[0].agrees:
+                return heads
+            return modifiers if modifiers[0] is Relation.SISTER else (Relation.UNRELATED, None)
+        if len(asked) > 1:
+            return Relation.UNRELATED, None
+        return heads
+
+    def _relate(self, asked: list[Mention], told: list[Mention]) -> tuple[np.ndarray, np.ndarray]:
+        """(cosines, relations) of every question head against every memory head: AGREE, SISTER
+        or NONE. A name agrees only with the same name unless WordNet knows both ("Japan" ⊇ "Tokyo").
+        Heads agree when WordNet relates them (the same, a kind or a whole of the other), or when
+        their cosine reaches the head threshold and WordNet does not know them or files the two
+        words apart ("pet" / "dog", "pet" / "cat"), unless as direct sisters ("mother" / "father",
+        cosine 0.73) or as phrases whose heads it already told apart ("weather forecast" /
+        "weather"); they are sisters when WordNet says so, or, for a pair it does not know, from
+        the rival threshold."""
+        heads = self._cosines([q.head for q in asked], [m.head for m in told])
+        related = np.zeros(heads.shape, np.int8)
         for i, q in enumerate(asked):
-            with self._lock:
-                missing = list(dict.fromkeys(m for m in told if (q, m) not in self._relevance))
-            if missing:
-                scores = self._relate(f"my {q}", [f"my {m}" for m in missing])
-                with self._lock:
-                    for m, score in zip(missing, scores, strict=True):
-                        self._relevance[(q, m)] = float(score)
-            with self._lock:
-                known = [self._relevance.get((q, m)) for m in told]
-            if any(k is None for k in known):  # evicted meanwhile by another thread
-                known = [float(x) for x in self._relate(f"my {q}", [f"my {m}" for m in told])]
-            out[i] = known
-        return out
+            for j, m in enumerate(told):
+                same_name = q.head.casefold() == m.head.casefold()
+                if same_name:
+                    related[i, j] = AGREE
+                    heads[i, j] = 1.0
+                    continue
+                kind, distance = self.relation(q.head, m.head)
+                if kind is Relation.UNKNOWN and (q.name or m.name):
+                    heads[i, j] = 0.0
+                    continue
+                # a close cosine joins two words WordNet files apart ("pet" / "cat"), not direct
+                # sisters, nor phrases its heads already told apart ("weather forecast" / "weather")
+                words = " " not in q.head and " " not in m.head
+                close = heads[i, j] >= self.thresholds.head and (
+                    kind is Relation.UNKNOWN or (words and not (kind is Relation.SISTER and distance == 1)))
+                if kind.agrees or close:
+                    related[i, j] = AGREE
+                elif kind is Relation.SISTER or (kind is Relation.UNKNOWN and heads[i, j] >= self.thresholds.rival):
+                    related[i, j] = SISTER
+        return heads, related
 
     def head_similarity(self, question: Mention, memory: Mention) -> float:
         if question.name or memory.name:
@@ -224,13 +287,18 @@ class EntityReader:
         return float(self._cosines([question.head], [memory.head])[0, 0])
 
     def _same_possessor(self, q: str | None, m: str | None) -> bool | None:
-        """True / False when both are said; None when either is not (nothing to compare)."""
+        """True / False when both are said; None when either is not (nothing to compare). People
+        named by kinship words are the same when WordNet relates the words ("mum" / "mother"),
+        others when close by cosine."""
         if q is None or m is None:
             return None
         if q == m:
             return True
         if SPEAKER in (q, m):
             return False
+        kind, _ = self.relation(q, m)
+        if kind is not Relation.UNKNOWN:
+            return kind.agrees
         return bool(self._cosines([q], [m])[0, 0] >= self.thresholds.possessor)
 
     def compare(self, question: str, memory: str) -> Comparison:
@@ -240,43 +308,36 @@ class EntityReader:
         told = self.mentions(memory)
         if not told:
             return Comparison(len(asked), 0, 0, 0.0, sum(q.name for q in asked))
-        heads = self._cosines([q.head for q in asked], [m.head for m in told])
-        general = self.relevance([q.head for q in asked], [m.head for m in told]) \
-            if np.isfinite(self.thresholds.relevance) else np.full(heads.shape, -np.inf)
-        for i, q in enumerate(asked):
-            for j, m in enumerate(told):
-                if q.name or m.name:
-                    heads[i, j] = float(q.head.casefold() == m.head.casefold())
-                    general[i, j] = -np.inf
+        heads, related = self._relate(list(asked), list(told))
         agreeing = conflicting = rivals = 0
         for i, q in enumerate(asked):
-            same_head = (heads[i] >= self.thresholds.head) | (general[i] >= self.thresholds.relevance)
             # an agreeing head must belong to the same person (said, or the subject that has it)
             owners = [self._same_possessor(q.possessor, m.possessor or m.owner) for m in told]
-            if any(h and o is not False for h, o in zip(same_head, owners, strict=True)):
+            if any(r == AGREE and o is not False for r, o in zip(related[i], owners, strict=True)):
                 agreeing += 1
                 continue
-            # the same head with another owner is a rival; another head is one only in the same
-            # frame said by name ("my neighbour's ..."): nearly everything a person tells is "my" something
+            # the same thing with another owner, another thing of the same kind with the same owner,
+            # or another thing in a frame said by name ("my neighbour's ..."): nearly everything a
+            # person tells is "my" something, so only a sister word conflicts there
             named_frame = q.possessor not in (None, SPEAKER)
-            if any(h and o is False for h, o in zip(same_head, owners, strict=True)) or (named_frame and any(
+            if any((r == AGREE and o is False) or (r == SISTER and o is not False and not q.name)
+                   for r, o in zip(related[i], owners, strict=True)) or (named_frame and any(
                     self._same_possessor(q.possessor, m.possessor) is True for m in told)):
                 conflicting += 1
-            elif not q.name and any(h >= self.thresholds.rival and not m.name for h, m in zip(heads[i], told, strict=True)):
+            elif any(r == SISTER for r in related[i]):
                 rivals += 1
-        names = {m.head.casefold() for m in told if m.name}
-        missing = sum(q.name and q.head.casefold() not in names for q in asked)
+        # a name of the question that nothing in the memory agrees with ("Japan" agrees with "Tokyo")
+        missing = sum(q.name and not (related[i] == AGREE).any() for i, q in enumerate(asked))
         return Comparison(len(asked), agreeing, conflicting, float(heads.max(axis=1).mean()), missing, rivals)
 
 
-def build_reader(embed: Callable[[list[str]], np.ndarray], thresholds: Thresholds,
-                 relate: Callable[[str, list[str]], np.ndarray] | None = None) -> EntityReader | None:
-    """The reader on the shipped spaCy pipeline (relate: the verifier's score, for hypernyms); None
-    (one log line) when it cannot load: the decision then sees no mentions in any text."""
+def build_reader(embed: Callable[[list[str]], np.ndarray], thresholds: Thresholds) -> EntityReader | None:
+    """The reader on the shipped spaCy pipeline and WordNet (cosines alone without it); None (one
+    log line) when spaCy cannot load: the decision then sees no mentions in any text."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
-        return EntityReader(load_parser(), embed, thresholds, relate=relate)
+        return EntityReader(load_parser(), embed, thresholds, lexicon=load_wordnet())
     except ParserUnavailable as exc:
         log.error("%s; recall decides without reading what the question names", exc)
         return None

@@ -3,7 +3,9 @@ whose turns are candidates themselves) as a CandidatePool, cached until the coll
 write through EpisodicMemory, or a different document count: explicit memories are added beside it).
 
 Only what the person told is a candidate: a turn that is a question, a greeting or farewell, or a
-request to recall or forget (interaction/memory/told.py) is never recalled as a memory. Each turn is
+request to recall or forget (interaction/memory/told.py), or that answered a question Nadine put
+(stored with answers_question: "No, actually, keep it." to "do you want me to forget ...?") is
+never recalled as a memory. Each turn is
 read once (kept by document id across rebuilds of the pool)."""
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ class TextPools:
     def _is_told(self, doc_id: str, meta: dict, text: str) -> bool:
         if str(meta.get("kind") or meta.get("memory_type")) not in READ_KINDS:
             return True
+        if meta.get("answers_question"):  # a yes / no to Nadine's own question (interaction.dialogue)
+            return False
         told = self._read.get(doc_id)
         if told is None:
             told = self._read[doc_id] = self._told(_spoken(str(meta.get("quote") or text)))

@@ -1,0 +1,158 @@
+"""How two nouns are related in meaning: the same thing, one the kind or the whole of the other, or
+sister words (another thing of the same kind) — Princeton WordNet 3.0's noun hierarchy.
+
+Sentence embeddings put sister words as close as synonyms and hypernyms (MiniLM: "kid"-"daughter"
+0.53 but "daughter"-"son" 0.52, "grandfather"-"grandmother" 0.80 but "grandfather"-"grandad" 0.54),
+and the cross-encoder does no better on a pair of words; a recall that must never assert a
+neighbour ("my cousin" when the aunt was told) needs the relation itself. WordNet is a general
+lexical database written for no example here; its database files (index.noun, data.noun,
+noun.exc) are read as they are published, from the registry package that carries them
+(common/model_files.py: "wordnet"; its own code is never imported). Without them the reader answers
+UNKNOWN for every pair and the entity reader falls back on cosines.
+
+Containment reads every noun sense of both words (no sense disambiguation): a pair agrees when some
+pair of senses does.
+- SAME: they share a synset ("girl" / "daughter", "grandad" / "grandfather").
+- BROADER: the first is an ancestor of the second through kind-of (hypernym, instance) or
+  part-of / member-of links ("kid" ⊇ "son", "Japan" ⊇ "Tokyo", "leg" ⊇ "knee", "family" ⊇ "grandmother").
+- NARROWER: the other way round ("mum" under "mother").
+- SISTER: neither contains the other, and their most frequent senses are both at most
+  `sister_depth` kind-of links below a common ancestor ("mother" / "father": 1, "cousin" / "aunt":
+  2) that lies at least `ancestor_depth` links below the root ("relative": 5, while "person" and
+  "artifact", under which nearly everything is a sister, lie at 4); the distance is returned.
+- UNRELATED: both are known, nothing above holds.
+- UNKNOWN: either word is not in WordNet (a compound it lacks, most names).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from enum import Enum
+from pathlib import Path
+
+from common.model_files import MODEL_FILES, ModelFiles
+from common.vision.base import BackendUnavailable
+
+log = logging.getLogger("nadine.memory.lexicon")
+
+KIND_OF = frozenset({"@", "@i"})  # hypernym, instance hypernym
+CONTAINED_IN = KIND_OF | {"#p", "#m"}  # ... and part holonym, member holonym
+
+
+class Relation(Enum):
+    SAME = "same"
+    BROADER = "broader"
+    NARROWER = "narrower"
+    SISTER = "sister"
+    UNRELATED = "unrelated"
+    UNKNOWN = "unknown"
+
+    @property
+    def agrees(self) -> bool:
+        """One names what the other names, or a kind or whole of it."""
+        return self in (Relation.SAME, Relation.BROADER, Relation.NARROWER)
+
+
+class WordNet:
+    """The noun part of a WordNet database folder (Princeton's file format)."""
+
+    def __init__(self, folder: Path) -> None:
+        self._senses: dict[str, tuple[int, ...]] = {}
+        with (folder / "index.noun").open(encoding="utf-8") as f:
+            for line in f:
+                if line.startswith(" "):  # the licence header
+                    continue
+                p = line.split()
+                synsets, pointers = int(p[2]), int(p[3])
+                self._senses[p[0]] = tuple(int(o) for o in p[4 + pointers + 2:][:synsets])
+        # keyed by the synset offset each line starts with: the published files have CRLF line ends,
+        # so the offsets are not byte positions in them
+        self._lines: dict[int, str] = {}
+        with (folder / "data.noun").open(encoding="utf-8") as f:
+            for line in f:
+                if line[:1].isdigit():
+                    self._lines[int(line[:8])] = line
+        self._exceptions: dict[str, str] = {}
+        with (folder / "noun.exc").open(encoding="utf-8") as f:
+            for line in f:
+                words = line.split()
+                if len(words) >= 2:
+                    self._exceptions[words[0]] = words[1]
+        self._lock = threading.Lock()
+
+    def senses(self, word: str) -> tuple[int, ...]:
+        """The noun synsets of a word or phrase ("driving test" -> driving_test), by its base form."""
+        key = "_".join(word.casefold().replace("-", " ").split())
+        for form in (key, self._exceptions.get(key, ""), key[:-1] if key.endswith("s") else ""):
+            if form and form in self._senses:
+                return self._senses[form]
+        return ()
+
+    def _links(self, offset: int) -> tuple[tuple[str, int], ...]:
+        p = self._lines[offset].split()
+        words = int(p[3], 16)
+        at = 4 + 2 * words
+        count = int(p[at])
+        at += 1
+        links = []
+        for _ in range(count):
+            symbol, target, pos = p[at], int(p[at + 1]), p[at + 2]
+            at += 4
+            if pos == "n":
+                links.append((symbol, target))
+        return tuple(links)
+
+    @functools.lru_cache(maxsize=8192)  # noqa: B019 - one WordNet per process, kept for its life
+    def ancestors(self, offset: int, through: frozenset[str]) -> dict[int, int]:
+        """Every synset above this one through the given links, with its distance (itself: 0)."""
+        out = {offset: 0}
+        frontier = [offset]
+        depth = 0
+        while frontier:
+            depth += 1
+            reached = []
+            for o in frontier:
+                for symbol, target in self._links(o):
+                    if symbol in through and target not in out:
+                        out[target] = depth
+                        reached.append(target)
+            frontier = reached
+        return out
+
+    def relation(self, first: str, second: str, sister_depth: int = 2, ancestor_depth: int = 5
+                 ) -> tuple[Relation, int | None]:
+        """How `first` relates to `second`, and for sisters the kind-of distance to their nearest
+        common ancestor (the larger of the two)."""
+        a, b = self.senses(first), self.senses(second)
+        if not a or not b:
+            return Relation.UNKNOWN, None
+        if set(a) & set(b):
+            return Relation.SAME, 0
+        with self._lock:
+            if any(x in self.ancestors(y, CONTAINED_IN) for y in b for x in a):
+                return Relation.BROADER, None
+            if any(y in self.ancestors(x, CONTAINED_IN) for x in a for y in b):
+                return Relation.NARROWER, None
+            # sisters by each word's most frequent sense (WordNet lists senses by frequency): a rare
+            # sense of nearly any noun has some sister ("cat" / "grey", a horse's colour)
+            up_x, up_y = self.ancestors(a[0], KIND_OF), self.ancestors(b[0], KIND_OF)
+            common = min(up_x.keys() & up_y.keys(), key=lambda c: max(up_x[c], up_y[c]), default=None)
+            if common is None:
+                return Relation.UNRELATED, None
+            nearest = max(up_x[common], up_y[common])
+            # below a common ancestor as general as "person" or "artifact" nearly everything is a sister
+            specific = max(self.ancestors(common, KIND_OF).values()) >= ancestor_depth
+        if nearest <= sister_depth and specific:
+            return Relation.SISTER, nearest
+        return Relation.UNRELATED, nearest
+
+
+def load_wordnet(files: ModelFiles = MODEL_FILES) -> WordNet | None:
+    """WordNet from its registry package; None (one log line) when it is not installed."""
+    try:
+        return WordNet(files.folder("wordnet"))
+    except BackendUnavailable as exc:
+        log.error("%s; what a question names is compared by cosines alone", exc)
+        return None
