@@ -35,7 +35,7 @@ from common.messages import (
     UserInput,
 )
 from common.store import DataLayout, ProfileStore, is_valid_user_id
-from common.store.atomic import atomic_write_json, read_json
+from common.store.atomic import atomic_write_json, folder_syncs_deferred, read_json
 from common.store.faces import FaceStore
 from common.store.forget import new_pseudonym
 from interaction import cues
@@ -224,7 +224,14 @@ class DialogueManager:
     # --- a turn ----------------------------------------------------------------------------------
 
     def process_input(self, msg: UserInput, t_received: float | None = None) -> TurnResult:
-        start = t_received if t_received is not None else time.monotonic()
+        # the folders' fsync after this turn's profile writes waits until its TurnResult is out
+        with folder_syncs_deferred():
+            turn = self._answer(msg, t_received if t_received is not None else time.monotonic())
+        if turn.intent == "end_conversation":
+            self._end_conversation(turn.turn_id)
+        return turn
+
+    def _answer(self, msg: UserInput, start: float) -> TurnResult:
         self._interrupt_speech()
         text = " ".join(msg.text.split())
         self._turn_id = msg.turn_id or uuid.uuid4().hex[:12]
@@ -269,8 +276,6 @@ class DialogueManager:
         turn = self._finish(text, result)
         if result.get("memory_intent") in FORGET_INTENTS:  # a request to forget is not something told
             s.drop_last_exchange()
-        if turn.intent == "end_conversation":
-            self._end_conversation(turn.turn_id)
         return turn
 
     def _answer_outside_graph(self, text: str, turn: PrivacyTurn, start: float, answers: bool = False) -> TurnResult:

@@ -8,7 +8,7 @@ import json
 from common.clock import Clock
 from common.config import load_settings
 from common.messages import UserInput
-from common.store import DataLayout, ProfileStore
+from common.store import DataLayout, ProfileStore, atomic
 from common.store.facts import FactChange
 from common.store.profiles import apply_changes
 from interaction.dialogue import DialogueManager
@@ -98,3 +98,16 @@ def test_held_out_accuracy_floor():
     test = [e for e in load_examples() if e.split == "test"]
     correct = sum(model.predict(e.text).op == e.op for e in test)
     assert correct / len(test) >= 0.75  # measured 0.87 (scripts.eval.fact_changes); chance is 0.25
+
+
+def test_a_turn_that_states_facts_writes_the_profile_once(tmp_path, monkeypatch):
+    dm, layout = _dm(tmp_path)
+    uid = dm.process_input(UserInput(text="Hello, my name is Maya.", turn_id="t0")).user_id
+    written = []
+    write = atomic.atomic_write_bytes
+    monkeypatch.setattr(atomic, "atomic_write_bytes", lambda path, data: written.append(path) or write(path, data))
+    dm.process_input(UserInput(text="I work at CERN and I live in Paris.", turn_id="t1"))
+    profile = ProfileStore(layout).load(uid)
+    assert profile.current_company == "CERN" and profile.location == "Paris"
+    assert written.count(layout.user_info_file(uid)) == 1
+
