@@ -44,6 +44,7 @@ from common.config import load_settings
 from common.messages import UserInput
 from common.store import DataLayout, SceneMetadata, SceneStore, new_scene_id
 from interaction.dialogue import DialogueManager
+from interaction.offline import fact_changes
 from scripts.eval.stats import percentile
 
 TARGET_P95_S = {"reply (latency_s)": 0.150, "reply, ordinary turns": 0.030, "reply, recall turns": 0.080}
@@ -132,6 +133,7 @@ def run(users: int, memory: bool) -> dict[str, Any]:
     settings = load_settings(environ={"NADINE_DATA_DIR": str(root)})
     layout = DataLayout(root)
     clock = Clock(layout.runtime_dir)
+    fact_changes.warm_up().join()  # what the interaction process does in the background at start
     services = None
     if memory:
         from interaction.memory.local_services import LocalMemoryServices
