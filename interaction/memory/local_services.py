@@ -222,9 +222,11 @@ class LocalMemoryServices:
             return False
         saved = self.episodic.save(user_id, user_name, transcript, summary)
         if saved and self.core is not None and self.core.entities is not None:
-            # what a recall reads of a memory (the things it names) is read now, on the save's thread,
-            # so that a recall parses only its question: the turns as quoted, and the summary
+            # what a recall reads of a memory (the things it names, their vectors) is read now, after
+            # the farewell's reply, so that a recall reads only its question: the turns as quoted, and the summary
             self.core.entities.prepare([t.text for t in transcript if t.role == "user"] + [summary.as_text()])
+        if saved:
+            self.text_pools.pool(user_id)  # and the candidates a recall ranks, each new turn read as told or not
         return saved
 
     def knowledge(self, query: str) -> str | None:
@@ -233,6 +235,8 @@ class LocalMemoryServices:
 
     def warm_up(self) -> None:
         self.knowledge_base.prepare()  # the first question about Nadine waited ~0.2 s for it
+        if self.core is not None:
+            self.core.warm_up(self.clock.now())
 
     def look(self, question: str, user_id: str | None, is_recall: bool) -> str:
         if self.vision is None or not self.settings.interaction.enable_vision_agent:
