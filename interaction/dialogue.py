@@ -224,16 +224,18 @@ class DialogueManager:
     # --- a turn ----------------------------------------------------------------------------------
 
     def process_input(self, msg: UserInput, t_received: float | None = None) -> TurnResult:
+        text = " ".join(msg.text.split())
         # the folders' fsync after this turn's profile writes waits until its TurnResult is out
         with folder_syncs_deferred():
-            turn = self._answer(msg, t_received if t_received is not None else time.monotonic())
+            turn = self._answer(text, msg, t_received if t_received is not None else time.monotonic())
         if turn.intent == "end_conversation":
             self._end_conversation(turn.turn_id)
+        elif self.deps.services is not None and text:
+            self.deps.services.read_ahead(text)  # the reply is out: what a later recall reads of it, read now
         return turn
 
-    def _answer(self, msg: UserInput, start: float) -> TurnResult:
+    def _answer(self, text: str, msg: UserInput, start: float) -> TurnResult:
         self._interrupt_speech()
-        text = " ".join(msg.text.split())
         self._turn_id = msg.turn_id or uuid.uuid4().hex[:12]
         self._turn_text, self._turn_start = text, start
         self._reply_latency, self._first_sentence_latency, self._spoken, self._sentences = None, None, None, []

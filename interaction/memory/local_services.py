@@ -44,6 +44,7 @@ from interaction.memory.retrieval.entities import Thresholds, build_reader
 from interaction.memory.retrieval.generic import GenericQuestions
 from interaction.memory.retrieval.text_pool import TextPools
 from interaction.memory.retrieval.verifier import build_verifier
+from interaction.memory.told import is_told
 from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
 
 log = logging.getLogger("nadine.memory")
@@ -176,6 +177,10 @@ class LocalMemoryServices:
         # ("last time" from the saved sessions) leaves out what lies outside it, as in a recall
         sessions = [stored] if stored is not None else []
         return self.core.verify(query, pools, windows.resolve(query, self.clock.now(), sessions))
+
+    def read_ahead(self, said: str) -> None:
+        if self.core is not None and self.core.entities is not None and is_told(said):
+            self.core.entities.prepare([said])
 
     def _moment_pool(self, user_id: str) -> CandidatePool:
         """The person's moments by what was said then (read from disk: a forget request finds them

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from common.config.interaction_settings import RecallCalibration
-from common.messages import RecalledMemory, RecallReport
+from common.messages import RecalledMemory, RecallReport, UserInput
 from common.store import UserProfile
+from interaction.dialogue import DialogueManager
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.memory.local_services import LocalMemoryServices
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
@@ -24,6 +25,7 @@ from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import told_back
 from interaction.turn_understanding import Emotion
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
+from tests.interaction.test_dialogue_inprocess import Outbox
 
 MAYA = "251008_0001"
 SUMMARY = EpisodicSave(observation="Maya talked with Nadine.", thought="-", action="-", result="-")
@@ -265,3 +267,19 @@ def test_a_saved_conversation_is_read_for_recall_when_it_is_saved(tmp_path, monk
     report = services.retrieve(MAYA, "What did I tell you about the house we bought?", is_recall=True).recall
     assert report.outcome == "asserted" and report.memories[0].text == HOUSE
     assert fetched == []  # the recall read the candidates the save had read
+
+
+def test_a_recall_in_the_conversation_embeds_only_what_its_question_names(tmp_path):
+    services, layout, clock = _services(tmp_path)
+    dm = DialogueManager(services.settings, layout, clock, Outbox(), services=services, environ={})
+    for text in ("Hello, my name is Maya.", KITTEN, HOUSE):
+        dm.process_input(UserInput(text=text))
+    reader = services.core.entities
+    embedded = []
+    embed = reader._embed
+    reader._embed = lambda texts: embedded.append(list(texts)) or embed(texts)
+    question = "What did I tell you about the grey kitten we adopted?"
+    turn = dm.process_input(UserInput(text=question))
+    assert turn.is_recall and turn.recall.memories[0].text == KITTEN
+    # what the earlier turns name was embedded after their replies
+    assert embedded and all(word in question for phrases in embedded for phrase in phrases for word in phrase.split())
