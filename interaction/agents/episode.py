@@ -9,7 +9,7 @@ from pydantic import Field
 
 from interaction.agents.context import EPISODE, AgentDeps
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
-from interaction.offline.extract import extract_profile
+from interaction.offline.extract import extract_profile, parse_ahead
 from interaction.offline.grounding import grounded_update
 from interaction.offline.understand_rules import user_emotion
 from interaction.prompts import EPISODE_SYSTEM
@@ -36,6 +36,7 @@ def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: i
         used += len(quote)
     feelings = Counter(e.label for e in (user_emotion(t.text) for t in said) if e.label != "neutral")
     learned: dict[str, object] = {}
+    parse_ahead([t.text for t in said])
     for turn in said:
         update, _ = grounded_update(turn.text, extract_profile(turn.text), (user_name,))
         learned.update({k: v for k, v in update.model_dump().items() if v not in (None, [], "")})
