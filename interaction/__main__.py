@@ -10,6 +10,7 @@ from common import topics as t
 from common.messages import ForgetMemory, ForgetUser, SceneStored, UserForgotten
 from common.runtime import ProcessContext, base_parser, start_process
 from common.store import is_valid_user_id
+from interaction.agents import understand_agent
 from interaction.agents.episode import summarize
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_in_interaction, forget_one_memory
@@ -112,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     dm = DialogueManager(ctx.settings, ctx.layout, ctx.clock, ctx.bus, services, build_study_logger(ctx))
     worker = Worker()
     fact_changes.warm_up()
+    understand_agent.warm_up()
     if services is not None:
         threading.Thread(target=services.warm_up, name="memory-warm-up", daemon=True).start()
     wire(ctx, dm, services, worker)

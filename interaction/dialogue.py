@@ -35,7 +35,7 @@ from common.messages import (
     UserInput,
 )
 from common.store import DataLayout, ProfileStore, is_valid_user_id
-from common.store.atomic import atomic_write_json, read_json
+from common.store.atomic import atomic_write_json, folder_syncs_deferred, read_json
 from common.store.faces import FaceStore
 from common.store.forget import new_pseudonym
 from interaction import cues
@@ -224,9 +224,18 @@ class DialogueManager:
     # --- a turn ----------------------------------------------------------------------------------
 
     def process_input(self, msg: UserInput, t_received: float | None = None) -> TurnResult:
-        start = t_received if t_received is not None else time.monotonic()
-        self._interrupt_speech()
         text = " ".join(msg.text.split())
+        # the folders' fsync after this turn's profile writes waits until its TurnResult is out
+        with folder_syncs_deferred():
+            turn = self._answer(text, msg, t_received if t_received is not None else time.monotonic())
+        if turn.intent == "end_conversation":
+            self._end_conversation(turn.turn_id)
+        elif self.deps.services is not None and text:
+            self.deps.services.read_ahead(text)  # the reply is out: what a later recall reads of it, read now
+        return turn
+
+    def _answer(self, text: str, msg: UserInput, start: float) -> TurnResult:
+        self._interrupt_speech()
         self._turn_id = msg.turn_id or uuid.uuid4().hex[:12]
         self._turn_text, self._turn_start = text, start
         self._reply_latency, self._first_sentence_latency, self._spoken, self._sentences = None, None, None, []
@@ -269,8 +278,6 @@ class DialogueManager:
         turn = self._finish(text, result)
         if result.get("memory_intent") in FORGET_INTENTS:  # a request to forget is not something told
             s.drop_last_exchange()
-        if turn.intent == "end_conversation":
-            self._end_conversation(turn.turn_id)
         return turn
 
     def _answer_outside_graph(self, text: str, turn: PrivacyTurn, start: float, answers: bool = False) -> TurnResult:

@@ -1,7 +1,9 @@
 """Crash- and concurrency-safe file writes for the shared data folder.
 
 A write goes to a temp file in the same folder, is fsynced, then renamed over the target, so a reader
-sees the old file or the new one, never half of one. Read-modify-write cycles (user_ids.json,
+sees the old file or the new one, never half of one. The folder is fsynced after the rename so that the
+rename itself survives a power cut; inside folder_syncs_deferred() that waits until the block ends
+(once per folder), which leaves a crash the old file or the new one all the same. Read-modify-write cycles (user_ids.json,
 user_info.json) hold an advisory lock (filelock's FileLock, an flock on a sibling .lock file) so two
 processes cannot lose each other's update. Temp files left by a killed writer are removed by sweep_leftovers().
 """
@@ -15,6 +17,7 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +31,7 @@ TMP_PREFIX = ".tmp-"
 # per user: flock needs every process of one machine to open the same lock file
 LOCK_DIR = Path(tempfile.gettempdir()) / f"nadine-locks-{os.getuid()}"
 LEFTOVER_AGE_S = 60.0
+_deferred = threading.local()  # .folders: this thread's folders whose fsync waits, in order
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -43,15 +47,51 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
+    waiting: dict[Path, None] | None = getattr(_deferred, "folders", None)
+    if waiting is None:
+        _fsync_dir(path.parent)
+    else:
+        waiting[path.parent] = None
 
 
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def _json_bytes(data: Any) -> bytes:
+    return (json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n").encode("utf-8")
+
+
 def atomic_write_json(path: Path, data: Any) -> None:
-    atomic_write_text(path, json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    atomic_write_bytes(path, _json_bytes(data))
+
+
+def write_json_if_changed(path: Path, data: Any) -> bool:
+    """atomic_write_json, skipped when the file already holds exactly these bytes (no fsync for a
+    write that would change nothing); True when it wrote."""
+    encoded = _json_bytes(data)
+    with contextlib.suppress(OSError):
+        if path.read_bytes() == encoded:
+            return False
+    atomic_write_bytes(path, encoded)
+    return True
+
+
+@contextlib.contextmanager
+def folder_syncs_deferred() -> Iterator[None]:
+    """This thread's atomic writes inside the block fsync their folder when it ends, once per folder
+    (a dialogue turn: its reply does not wait for them). Nested blocks sync when the outermost ends."""
+    if getattr(_deferred, "folders", None) is not None:
+        yield
+        return
+    waiting: dict[Path, None] = {}
+    _deferred.folders = waiting
+    try:
+        yield
+    finally:
+        _deferred.folders = None
+        for folder in waiting:
+            _fsync_dir(folder)
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model, model_validator
 
-from common.store.atomic import atomic_write_json, file_lock, read_json
+from common.store.atomic import atomic_write_json, file_lock, read_json, write_json_if_changed
 from common.store.facts import (
     FactChange,
     FactRecord,
@@ -186,7 +186,8 @@ class ProfileStore:
         with file_lock(path):
             current = self.load(user_id) or UserProfile(user_id=user_id)
             merged = merge_profile(current, change, now, source)
-            atomic_write_json(path, merged.model_dump(exclude_none=False))
+            # a turn's facts were often applied just before (apply): then the file already holds them
+            write_json_if_changed(path, merged.model_dump(exclude_none=False))
         if merged.known:
             self.set_name(user_id, merged.user_name)
         return merged

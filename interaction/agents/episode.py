@@ -3,15 +3,18 @@ deterministic summary that quotes what the user said, so names and claims surviv
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 
 from pydantic import Field
 
+from common.embedding.registry import offline_text_embedder
+from common.vision.base import BackendUnavailable
 from interaction.agents.context import EPISODE, AgentDeps
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
-from interaction.offline.extract import extract_profile
+from interaction.offline.extract import extract_profile, parse_ahead
 from interaction.offline.grounding import grounded_update
-from interaction.offline.understand_rules import user_emotion
+from interaction.offline.understand_rules import felt_parts, user_emotion
 from interaction.prompts import EPISODE_SYSTEM
 
 AGENT = "memory_update_agent"
@@ -20,6 +23,15 @@ MAX_QUOTES_CHARS = 3000
 
 def _transcript_text(transcript: list[TranscriptTurn], user_name: str) -> str:
     return "\n".join(f"{user_name if t.role == 'user' else 'Nadine'}: {t.text}" for t in transcript)
+
+
+def _embed_felt(said: list[str]) -> None:
+    """The emotion reading embeds a turn's felt parts and their sentences as it reads the turn: one
+    batched call for all of a session's turns instead (a replayed session, such as LoCoMo's, was never
+    embedded turn by turn; a conversation's turns were, as they were said)."""
+    felt = [text for s in said for part, sentence in felt_parts(s).items() for text in (part, sentence)]
+    with contextlib.suppress(BackendUnavailable):  # the emotion reading says so itself when it cannot load
+        offline_text_embedder().embed(list(dict.fromkeys(felt)))
 
 
 def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: int | None = None) -> EpisodicSave:
@@ -34,8 +46,10 @@ def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: i
             break
         quotes.append(f'"{quote}"')
         used += len(quote)
+    _embed_felt([t.text for t in said])
     feelings = Counter(e.label for e in (user_emotion(t.text) for t in said) if e.label != "neutral")
     learned: dict[str, object] = {}
+    parse_ahead([t.text for t in said])
     for turn in said:
         update, _ = grounded_update(turn.text, extract_profile(turn.text), (user_name,))
         learned.update({k: v for k, v in update.model_dump().items() if v not in (None, [], "")})

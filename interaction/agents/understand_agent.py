@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 from typing import Any
 
 from common.embedding.registry import offline_text_embedder
@@ -61,6 +62,19 @@ def _embed_turn(text: str) -> None:
     embedder's memory of recent texts."""
     with contextlib.suppress(BackendUnavailable):  # each reader says so itself when it cannot load
         offline_text_embedder().embed(list(dict.fromkeys([text, *cues.sentences(text), *offline.felt_parts(text)])))
+
+
+def warm_up() -> threading.Thread:
+    """Load in the background at process start what the first turn's understanding would otherwise
+    load on its reply path: the emotion reading's model and VADER's lexicon (20-40 ms), and the
+    memory-intent classifier (a greeting is not read for a feeling: the sentence is a felt one)."""
+    def load() -> None:
+        offline.user_emotion("I am glad to be here.")
+        classify("I am glad to be here.")
+
+    thread = threading.Thread(target=load, name="understanding-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:

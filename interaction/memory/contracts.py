@@ -131,6 +131,11 @@ class MemoryServices(Protocol):
         RecallDecision (asserted / offered / abstained, the candidates it read), None without a core."""
         ...
 
+    def read_ahead(self, said: str) -> None:
+        """After a turn's reply: read now what a recall later in this conversation would read of what
+        the person said (the things it names), instead of on that recall's reply path."""
+        ...
+
     def knowledge(self, query: str) -> str | None:
         """Top-k knowledge chunks about Nadine and her world, flattened to text, or None."""
         ...

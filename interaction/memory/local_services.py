@@ -44,6 +44,7 @@ from interaction.memory.retrieval.entities import Thresholds, build_reader
 from interaction.memory.retrieval.generic import GenericQuestions
 from interaction.memory.retrieval.text_pool import TextPools
 from interaction.memory.retrieval.verifier import build_verifier
+from interaction.memory.told import is_told
 from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
 
 log = logging.getLogger("nadine.memory")
@@ -177,6 +178,10 @@ class LocalMemoryServices:
         sessions = [stored] if stored is not None else []
         return self.core.verify(query, pools, windows.resolve(query, self.clock.now(), sessions))
 
+    def read_ahead(self, said: str) -> None:
+        if self.core is not None and self.core.entities is not None and is_told(said):
+            self.core.entities.prepare([said])
+
     def _moment_pool(self, user_id: str) -> CandidatePool:
         """The person's moments by what was said then (read from disk: a forget request finds them
         even with visual memory switched off)."""
@@ -222,9 +227,11 @@ class LocalMemoryServices:
             return False
         saved = self.episodic.save(user_id, user_name, transcript, summary)
         if saved and self.core is not None and self.core.entities is not None:
-            # what a recall reads of a memory (the things it names) is read now, on the save's thread,
-            # so that a recall parses only its question: the turns as quoted, and the summary
+            # what a recall reads of a memory (the things it names, their vectors) is read now, after
+            # the farewell's reply, so that a recall reads only its question: the turns as quoted, and the summary
             self.core.entities.prepare([t.text for t in transcript if t.role == "user"] + [summary.as_text()])
+        if saved:
+            self.text_pools.pool(user_id)  # and the candidates a recall ranks, each new turn read as told or not
         return saved
 
     def knowledge(self, query: str) -> str | None:
@@ -233,6 +240,8 @@ class LocalMemoryServices:
 
     def warm_up(self) -> None:
         self.knowledge_base.prepare()  # the first question about Nadine waited ~0.2 s for it
+        if self.core is not None:
+            self.core.warm_up(self.clock.now())
 
     def look(self, question: str, user_id: str | None, is_recall: bool) -> str:
         if self.vision is None or not self.settings.interaction.enable_vision_agent:

@@ -16,6 +16,7 @@ fact a close ends. When unsure it changes nothing: a wrong fact is worse than a 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -150,7 +151,17 @@ class FactChangeModel:
         return text[toks[best[0]][1]:toks[best[-1]][2]].strip(" '\"") or None
 
     def predict(self, text: str) -> Prediction:
-        vector = self.embedder.embed([text])
+        return self.predict_each([text])[0]
+
+    def predict_each(self, texts: list[str]) -> list[Prediction]:
+        """predict() of each text, the texts embedded in one model run (the embedder gives every
+        text the vector it gives it alone)."""
+        if not texts:
+            return []
+        vectors = self.embedder.embed(texts)
+        return [self._predicted(text, vectors[i:i + 1]) for i, text in enumerate(texts)]
+
+    def _predicted(self, text: str, vector: np.ndarray) -> Prediction:
         op_p = self.op_model.probabilities(vector)[0]
         op = self.op_model.classes[int(np.argmax(op_p))]
         field_p = self.field_model.probabilities(vector)[0]
@@ -175,9 +186,13 @@ def default_model() -> FactChangeModel:
 
 
 def warm_up() -> threading.Thread:
-    """Load the shipped weights and the embedder in the background at process start, so the first turn
-    does not wait for them."""
-    thread = threading.Thread(target=default_model, name="fact-changes-warm-up", daemon=True)
+    """Load the shipped weights and the embedder in the background at process start, and the fact
+    grounding the changes are checked with (its notions embedded: 30 ms), so the first turn does not
+    wait for them."""
+    from interaction.offline.grounding import default_grounding
+
+    thread = threading.Thread(target=lambda: (default_model(), default_grounding()), name="fact-changes-warm-up",
+                              daemon=True)
     thread.start()
     return thread
 
@@ -229,6 +244,17 @@ def clauses(sentence: str) -> list[str]:
     return [c for c in out if c]
 
 
+def _clauses_of(text: str) -> list[str]:
+    """The clauses of the statements of `text`; their sentences are parsed in one batch (spaCy's
+    pipe gives the same parse as one call each, and is faster for two or three)."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    statements = [s for s in cues.sentences(text) if not cues.is_question(s)]
+    with contextlib.suppress(ParserUnavailable):
+        load_parser().pipe(statements)  # kept by the parser for clauses()
+    return [c for s in statements for c in clauses(s)]
+
+
 def decide(text: str, extracted: dict, current: dict[str, list[str]],
            model: FactChangeModel | None = None) -> list[FactChange]:
     """The changes one utterance makes, given the extraction's fields (field -> value or list) and the
@@ -237,8 +263,8 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     extracted = {k: _as_list(v) for k, v in extracted.items() if k in FIELDS_BY_NAME and _as_list(v)}
     changes: list[FactChange] = []
     closing: dict[str, list[str]] = {}  # field -> the clauses that ended one of its values
-    for sentence in (c for s in cues.sentences(text) if not cues.is_question(s) for c in clauses(s)):
-        pred = model.predict(sentence)
+    said = _clauses_of(text)
+    for sentence, pred in zip(said, model.predict_each(said), strict=True):
         if pred.op == "none" or pred.op_p < MIN_CONFIDENCE:
             continue
         confidence = round(pred.op_p, 3)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import tempfile
 import time
@@ -75,15 +76,19 @@ def transcript(session: Session) -> list[TranscriptTurn]:
     ]
 
 
-def store_conversation(memory: EpisodicMemory, clock: SessionClock, conv: Conversation) -> list[float]:
-    """Save every session with its own date; returns the seconds each save took."""
+def store_conversation(memory: EpisodicMemory, clock: SessionClock, conv: Conversation,
+                       cpu: list[float] | None = None) -> list[float]:
+    """Save every session with its own date; returns the seconds each save took (and adds the CPU
+    seconds of each to `cpu`: a machine shared with other jobs stretches the first, far less the second)."""
     durations: list[float] = []
     for session in conv.sessions:
         clock.at = session.when
         turns = transcript(session)
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         saved = memory.save(conv.sample_id, conv.speaker_a, turns, offline_summary(turns, conv.speaker_a))
         durations.append(time.perf_counter() - started)
+        if cpu is not None:
+            cpu.append(time.process_time() - cpu_started)
         if not saved:
             raise RuntimeError(f"{conv.sample_id} session {session.number} was not saved")
     return durations
@@ -167,18 +172,22 @@ def verified(core: RetrievalCore, ranked: Ranked, question: str, n: int) -> np.n
 
 
 def evaluate(core: RetrievalCore, memory: EpisodicMemory, pool: CandidatePool, conv: Conversation, ks: list[int],
-             tallies: dict[str, Tally], split: str, query_times: list[float], rerank: int = 0) -> int:
-    """Adds each answerable question to its category's tally, its split's and 'all'; returns questions skipped."""
+             tallies: dict[str, Tally], split: str, query_times: list[float], rerank: int = 0,
+             query_cpu: list[float] | None = None) -> int:
+    """Adds each answerable question to its category's tally, its split's and 'all'; returns questions
+    skipped. Each question's seconds go to `query_times`, its CPU seconds to `query_cpu`."""
     labels = label_pool(pool, conv)
     skipped = 0
     for q in conv.questions:
         if not q.sessions:
             skipped += 1
             continue
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         ranked = core.rank(pool, q.question, memory.embed_query(q.question))
         fused = verified(core, ranked, q.question, rerank) if rerank else ranked.fused
         query_times.append(time.perf_counter() - started)
+        if query_cpu is not None:
+            query_cpu.append(time.process_time() - cpu_started)
         ranking, turns = ranked_sessions(fused, labels), ranked_turns(fused, labels, max(ks))
         for key in (_category(q), split, "all"):
             tallies[key].add(ranking, turns, q, len(conv.sessions), ks)
@@ -232,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     tallies: dict[str, Tally] = defaultdict(Tally)
     store_times: list[float] = []
     query_times: list[float] = []
+    store_cpu: list[float] = []
+    query_cpu: list[float] = []
     skipped = 0
     with tempfile.TemporaryDirectory(prefix="nadine-locomo-") as tmp:
         layout = DataLayout(Path(tmp))
@@ -241,10 +252,10 @@ def main(argv: list[str] | None = None) -> int:
                                 context_turns=recall.context_turns)
         pools = TextPools(memory, embedder.name, embedder.dim)
         for n, conv in enumerate(conversations):
-            store_times += store_conversation(memory, clock, conv)
+            store_times += store_conversation(memory, clock, conv, store_cpu)
             split = "dev" if n < DEV_CONVERSATIONS else "test"
             skipped += evaluate(core, memory, pools.pool(conv.sample_id), conv, ks, tallies, split, query_times,
-                                args.rerank)
+                                args.rerank, query_cpu)
     print(f"{len(conversations)} conversations, {len(store_times)} sessions stored with {embedder.name}; "
           f"{tallies['all'].questions} questions ({skipped} without resolvable evidence skipped); "
           f"fusion {recall.fusion} (lexical weight {recall.lexical_weight}), context turns {recall.context_turns}, "
@@ -252,9 +263,13 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(_table(tallies, ks)))
     times = {"mean": sum(store_times) / len(store_times) if store_times else None,
              "p50": percentile(store_times, 50), "p95": percentile(store_times, 95)}
-    q95 = percentile(query_times, 95)
-    print("store time per session (s): " + ", ".join(f"{k} {v:.3f}" for k, v in times.items() if v is not None))
-    print(f"query time p95 (ms, embedding + dense + BM25 + fusion): {1000 * q95:.1f}" if q95 is not None else "")
+    cpu = {"mean": sum(store_cpu) / len(store_cpu) if store_cpu else None,
+           "p50": percentile(store_cpu, 50), "p95": percentile(store_cpu, 95)}
+    q95, q95_cpu = percentile(query_times, 95), percentile(query_cpu, 95)
+    print("store time per session (s): " + ", ".join(f"{k} {v:.3f}" for k, v in times.items() if v is not None)
+          + "; CPU time " + ", ".join(f"{k} {v:.3f}" for k, v in cpu.items() if v is not None))
+    print(f"query time p95 (ms, embedding + dense + BM25 + fusion + verification): {1000 * q95:.1f}; CPU time "
+          f"{1000 * q95_cpu:.1f}; load average {os.getloadavg()[0]:.1f}" if q95 is not None else "")
     rows = [k for k in tallies]
     print(json.dumps({
         "conversations": len(conversations), "sessions": len(store_times), "skipped_questions": skipped,
@@ -263,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
                    for key in rows},
         "turn_recall": {key: {str(k): v for k, v in tallies[key].recall(ks, "turns").items()} for key in rows},
         "chance": {key: {str(k): v for k, v in tallies[key].recall(ks, "chance").items()} for key in rows},
-        "store_time_s": times, "query_p95_s": q95,
+        "store_time_s": times, "query_p95_s": q95, "store_cpu_s": cpu, "query_cpu_p95_s": q95_cpu,
     }))
     return 0
 

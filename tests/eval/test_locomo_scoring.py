@@ -103,3 +103,4 @@ def test_the_cli_prints_dev_test_and_all(tmp_path, capsys):
     assert result["sessions"] == 3 and result["recall"]["all"]["n"] == 4
     assert result["recall"]["all"]["1"] == 1.0 and "dev" in result["recall"] and "turn_recall" in result
     assert result["query_p95_s"] > 0 and result["store_time_s"]["p95"] > 0
+    assert result["query_cpu_p95_s"] > 0 and result["store_cpu_s"]["p95"] > 0

@@ -66,3 +66,53 @@ def test_a_text_is_parsed_once_and_each_reader_gets_its_own_copy(parse_backend, 
     first["current_position"] = "changed by a caller"
     assert reader.candidates(text)["current_position"] == "pastry chef"
     assert parsed == [text]  # routing and the profile update read one parse
+
+
+def test_a_session_summary_parses_its_turns_in_one_batch(parse_backend, monkeypatch):
+    from datetime import datetime
+
+    from interaction.agents.episode import offline_summary
+    from interaction.memory.contracts import TranscriptTurn
+
+    parser = extract._READER.get().nlp
+    spacy_calls: list[object] = []
+
+    class Counted:
+        def __init__(self, nlp) -> None:
+            self.nlp = nlp
+
+        def __call__(self, text):
+            spacy_calls.append(text)
+            return self.nlp(text)
+
+        def pipe(self, texts):
+            spacy_calls.append(list(texts))
+            return self.nlp.pipe(spacy_calls[-1])
+
+    monkeypatch.setattr(parser, "nlp", Counted(parser.nlp))
+    said = ["I'm a glass blower in Murano, Lia.", "I moved to a flat near the canal last spring.",
+            "My cat Pepe sleeps on the piano all day."]
+    now = datetime(2026, 5, 1, 10)
+    summary = offline_summary([TranscriptTurn("user", text, now) for text in said], "Lia")
+    assert spacy_calls == [said]  # one batch, then every reader found its parse
+    assert "glass blower" in summary.result
+
+
+def test_a_session_summary_embeds_its_turns_felt_parts_in_one_call(monkeypatch):
+    from datetime import datetime
+
+    from common.embedding.registry import offline_text_embedder
+    from interaction.agents.episode import offline_summary
+    from interaction.memory.contracts import TranscriptTurn
+
+    said = ["Our boat finally sank in the harbour, I'm gutted.", "The harbour master laughed, I was furious!",
+            "We sold the sails to a museum in Brest."]
+    turns = [TranscriptTurn("user", text, datetime(2026, 5, 1, 10)) for text in said]
+    expected = offline_summary(turns, "Lia")
+    embedder = offline_text_embedder()
+    embedder._recent.clear()  # as if the session had never been said here (a replayed one)
+    calls: list[list[str]] = []
+    embed = embedder.embed
+    monkeypatch.setattr(embedder, "embed", lambda texts: calls.append(list(texts)) or embed(texts))
+    assert offline_summary(turns, "Lia") == expected
+    assert len(calls[0]) > len(said) and all(set(c) <= set(calls[0]) for c in calls[1:])

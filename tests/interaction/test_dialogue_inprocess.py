@@ -1,5 +1,6 @@
 """The DialogueManager in-process (no bus): one AFFECT_STATE per turn
-whatever path the turn takes, language changes reach the speak locale, a broken graph still answers."""
+whatever path the turn takes, language changes reach the speak locale, a broken graph still answers,
+the folders of a turn's profile writes are synced after its TurnResult."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from common import topics as t
 from common.clock import Clock
 from common.config import load_settings
 from common.messages import UserInput
-from common.store import DataLayout
+from common.store import DataLayout, ProfileStore, atomic
 from interaction.dialogue import SAFE_REPLY, DialogueManager
 
 
@@ -125,3 +126,17 @@ def test_every_graph_node_does_work(tmp_path):
     assert nodes == {"understand", "memory_update_agent", "memory_retrieve_agent", "memory_request_agent",
                      "search_agent", "vision_agent",
                      "knowledge_rag_agent", "response_agent"}
+
+
+def test_a_turns_profile_writes_sync_their_folders_after_its_turn_result(tmp_path, monkeypatch):
+    dm, out = manager(tmp_path)
+    synced: list = []
+    monkeypatch.setattr(atomic, "_fsync_dir", lambda folder: synced.append((folder, len(out.sent))))
+    turn = dm.process_input(UserInput(text="Hello! My name is Maya.", turn_id="0"))
+    sent = [s for s, _ in out.sent]
+    assert sent.index(t.SPEAK.suffix) < sent.index(t.TURN_RESULT.suffix) == len(sent) - 1
+    profile = ProfileStore(dm.layout).load(turn.user_id)
+    assert profile is not None and profile.user_name == "Maya"
+    # the profile's folder, the id index's and the id counter's, each once, after everything was published
+    assert tmp_path / "memory" / "user_profiles" / turn.user_id in [f for f, _ in synced]
+    assert len({f for f, _ in synced}) == len(synced) and all(n == len(sent) for _, n in synced)

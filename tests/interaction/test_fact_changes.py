@@ -8,11 +8,12 @@ import json
 from common.clock import Clock
 from common.config import load_settings
 from common.messages import UserInput
-from common.store import DataLayout, ProfileStore
+from common.store import DataLayout, ProfileStore, atomic
 from common.store.facts import FactChange
 from common.store.profiles import apply_changes
 from interaction.dialogue import DialogueManager
-from interaction.offline.fact_changes import decide, default_model, load_examples
+from interaction.offline.fact_changes import FactChangeModel, decide, default_model, load_examples, warm_up
+from interaction.offline.grounding import default_grounding
 from interaction.prompts import background
 from tests.interaction.test_dialogue_inprocess import Outbox
 
@@ -98,3 +99,40 @@ def test_held_out_accuracy_floor():
     test = [e for e in load_examples() if e.split == "test"]
     correct = sum(model.predict(e.text).op == e.op for e in test)
     assert correct / len(test) >= 0.75  # measured 0.87 (scripts.eval.fact_changes); chance is 0.25
+
+
+def test_a_turn_that_states_facts_writes_the_profile_once(tmp_path, monkeypatch):
+    dm, layout = _dm(tmp_path)
+    uid = dm.process_input(UserInput(text="Hello, my name is Maya.", turn_id="t0")).user_id
+    written = []
+    write = atomic.atomic_write_bytes
+    monkeypatch.setattr(atomic, "atomic_write_bytes", lambda path, data: written.append(path) or write(path, data))
+    dm.process_input(UserInput(text="I work at CERN and I live in Paris.", turn_id="t1"))
+    profile = ProfileStore(layout).load(uid)
+    assert profile.current_company == "CERN" and profile.location == "Paris"
+    assert written.count(layout.user_info_file(uid)) == 1
+
+
+def test_the_clauses_of_a_turn_are_embedded_in_one_model_run():
+    shipped = default_model()
+    runs = []
+
+    class Counted:
+        name = shipped.embedder.name
+
+        def embed(self, texts):
+            runs.append(list(texts))
+            return shipped.embedder.embed(texts)
+
+    counted = FactChangeModel.load(Counted())
+    text = "I left the bank and joined a startup. I moved to Oslo and I sold my car."
+    assert decide(text, {}, {}, counted) == decide(text, {}, {}, shipped)
+    assert len(runs) == 1 and len(runs[0]) == 4
+    clauses = runs[0]
+    assert counted.predict_each(clauses) == [shipped.predict(c) for c in clauses]
+
+
+def test_the_warm_up_also_builds_the_fact_grounding():
+    default_grounding.cache_clear()
+    warm_up().join()
+    assert default_grounding.cache_info().currsize == 1

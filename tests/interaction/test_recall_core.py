@@ -9,18 +9,23 @@ import numpy as np
 import pytest
 
 from common.config.interaction_settings import RecallCalibration
-from common.messages import RecalledMemory, RecallReport
+from common.messages import RecalledMemory, RecallReport, UserInput
 from common.store import UserProfile
+from interaction.dialogue import DialogueManager
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.memory.local_services import LocalMemoryServices
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
+from interaction.memory.retrieval import windows
 from interaction.memory.retrieval.core import RetrievalCore
+from interaction.memory.retrieval.entities import EntityReader, Thresholds
 from interaction.offline.replies import offline_reply
+from interaction.offline.self_description import load_parser
 from interaction.prompts import background
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import told_back
 from interaction.turn_understanding import Emotion
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
+from tests.interaction.test_dialogue_inprocess import Outbox
 
 MAYA = "251008_0001"
 SUMMARY = EpisodicSave(observation="Maya talked with Nadine.", thought="-", action="-", result="-")
@@ -217,3 +222,64 @@ def test_last_time_means_what_was_said_then_not_the_first_meeting_anchor(tmp_pat
     assert result.recall.outcome == "asserted" and result.scene.scene_id == moment.scene_id
     first = services.retrieve(MAYA, "Do you remember the first time we met?", is_recall=True)
     assert first.scene.scene_type == "first_meeting"
+
+
+def test_the_warm_up_loads_what_a_first_recall_would_wait_for(tmp_path, monkeypatch):
+    services, _, clock = _services(tmp_path)
+    settings = services.settings.interaction.retrieval.recall
+    parsed, scored = [], []
+    monkeypatch.setattr(windows, "_calendar", lambda query, now: parsed.append(query))
+
+    class Counted(_Refuses):
+        def score(self, query: str, texts: list[str]) -> np.ndarray:
+            scored.append(query)
+            return super().score(query, texts)
+
+    RetrievalCore(settings, Counted(), settings.decision_for("minilm_onnx")).warm_up(clock.now())
+    assert len(parsed) == 1 and len(scored) == 1
+
+
+def test_a_recall_embeds_what_its_question_and_memories_name_in_one_model_run(tmp_path):
+    services, _, _ = _services(tmp_path)
+    runs = []
+
+    def embed(texts):
+        runs.append(list(texts))
+        return services.offline.embed(texts)
+
+    thresholds = Thresholds.of(services.settings.interaction.retrieval.recall.decision_for("minilm_onnx"))
+    counted = EntityReader(load_parser(), embed, thresholds)
+    question = "What did I tell you about my neighbour's grey kitten?"
+    memories = [KITTEN, HOUSE, GIG, "My neighbour's dog Rex barked all night."]
+    counted.prepare([question, *memories])
+    compared = [counted.compare(question, m) for m in memories]
+    assert len(runs) == 1
+    assert compared == [EntityReader(load_parser(), services.offline.embed, thresholds).compare(question, m)
+                        for m in memories]
+
+
+def test_a_saved_conversation_is_read_for_recall_when_it_is_saved(tmp_path, monkeypatch):
+    services, _, clock = _services(tmp_path)
+    _say(services, clock, HOUSE, KITTEN)
+    fetched = []
+    documents = services.episodic.documents
+    monkeypatch.setattr(services.episodic, "documents", lambda user_id: fetched.append(user_id) or documents(user_id))
+    report = services.retrieve(MAYA, "What did I tell you about the house we bought?", is_recall=True).recall
+    assert report.outcome == "asserted" and report.memories[0].text == HOUSE
+    assert fetched == []  # the recall read the candidates the save had read
+
+
+def test_a_recall_in_the_conversation_embeds_only_what_its_question_names(tmp_path):
+    services, layout, clock = _services(tmp_path)
+    dm = DialogueManager(services.settings, layout, clock, Outbox(), services=services, environ={})
+    for text in ("Hello, my name is Maya.", KITTEN, HOUSE):
+        dm.process_input(UserInput(text=text))
+    reader = services.core.entities
+    embedded = []
+    embed = reader._embed
+    reader._embed = lambda texts: embedded.append(list(texts)) or embed(texts)
+    question = "What did I tell you about the grey kitten we adopted?"
+    turn = dm.process_input(UserInput(text=question))
+    assert turn.is_recall and turn.recall.memories[0].text == KITTEN
+    # what the earlier turns name was embedded after their replies
+    assert embedded and all(word in question for phrases in embedded for phrase in phrases for word in phrase.split())

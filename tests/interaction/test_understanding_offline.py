@@ -201,3 +201,13 @@ def test_an_offered_conversation_is_asked_about_without_reading_its_summary_out(
     reply = offline_reply(_inputs(recall=RecallReport(outcome="offered", memories=[episode])))
     assert reply.startswith("I'm not sure") and reply.endswith("Tell me a little more.")
     assert "Observation" not in reply and "talked with Nadine" not in reply
+
+
+def test_the_warm_up_loads_the_emotion_reader_and_the_memory_intent_classifier(monkeypatch):
+    from interaction.agents import understand_agent
+
+    read = []
+    monkeypatch.setattr(understand_agent.offline, "user_emotion", lambda text: read.append(("emotion", text)))
+    monkeypatch.setattr(understand_agent, "classify", lambda text: read.append(("intent", text)))
+    understand_agent.warm_up().join()
+    assert [kind for kind, _ in read] == ["emotion", "intent"]

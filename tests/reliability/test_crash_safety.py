@@ -1,4 +1,5 @@
-"""kill -9 in the middle of writes leaves nothing unreadable; concurrent profile writers lose nothing."""
+"""kill -9 in the middle of writes leaves nothing unreadable; concurrent profile writers lose nothing; a
+turn's folder syncs wait for its end but always come."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from common.runtime import startup_sweep
 from common.store import DataLayout, ProfileStore, SceneStore
+from common.store import atomic
 from common.store.atomic import TMP_PREFIX, sweep_leftovers
 from tests.reliability.writers import SHARED_USER
 from tests.support import PROJECT_ROOT
@@ -137,3 +139,26 @@ def test_concurrent_profile_writers_lose_no_update(tmp_path):
     assert len(minted) == len(set(minted)) == len(tags) * len(range(0, n, 10))
     assert all(i in ids for i in minted)
     assert leftovers(tmp_path) == []
+
+
+def test_deferred_folder_syncs_run_once_per_folder_when_the_outer_block_ends(tmp_path, monkeypatch):
+    synced: list[Path] = []
+    monkeypatch.setattr(atomic, "_fsync_dir", synced.append)
+    with atomic.folder_syncs_deferred():
+        atomic.atomic_write_json(tmp_path / "a" / "x.json", 1)
+        atomic.atomic_write_json(tmp_path / "a" / "y.json", 2)
+        with atomic.folder_syncs_deferred():
+            atomic.atomic_write_json(tmp_path / "b" / "z.json", 3)
+        assert synced == []
+        assert json.loads((tmp_path / "a" / "x.json").read_text()) == 1  # readers see it at once: only the sync waits
+    assert synced == [tmp_path / "a", tmp_path / "b"]
+    atomic.atomic_write_json(tmp_path / "c.json", 4)
+    assert synced[-1] == tmp_path
+
+
+def test_a_json_file_that_would_not_change_is_not_rewritten(tmp_path):
+    path = tmp_path / "p.json"
+    assert atomic.write_json_if_changed(path, {"a": 1})
+    inode = path.stat().st_ino
+    assert not atomic.write_json_if_changed(path, {"a": 1}) and path.stat().st_ino == inode
+    assert atomic.write_json_if_changed(path, {"a": 2}) and json.loads(path.read_text()) == {"a": 2}

@@ -168,15 +168,27 @@ class EntityReader:
 
     def prepare(self, texts: list[str]) -> None:
         """Parse the texts not read yet in one batch (spaCy's pipe is about three times faster per
-        text than one call each)."""
+        text than one call each), and embed the phrases they name in one model run (one run per
+        memory compared cost more than the cross-encoder's)."""
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._mentions))
-        if not missing:
-            return
-        read = [read_mentions(doc) for doc in self.nlp.pipe(missing)]
+        if missing:
+            read = [read_mentions(doc) for doc in self.nlp.pipe(missing)]
+            with self._lock:
+                for text, found in zip(missing, read, strict=True):
+                    self._mentions[text] = found
+        self._remember([w for t in texts for m in self.mentions(t) for w in (m.head, m.possessor, m.owner)
+                        if w is not None and w != SPEAKER])
+
+    def _remember(self, words: list[str]) -> None:
+        """Embed the phrases not embedded yet (the embedder gives a phrase the same vector in any batch)."""
         with self._lock:
-            for text, found in zip(missing, read, strict=True):
-                self._mentions[text] = found
+            missing = list(dict.fromkeys(w for w in words if w not in self._vectors))
+        if missing:
+            rows = self._embed(missing)
+            with self._lock:
+                for w, row in zip(missing, rows, strict=True):
+                    self._vectors[w] = row
 
     def mentions(self, text: str) -> tuple[Mention, ...]:
         with self._lock:
@@ -190,13 +202,7 @@ class EntityReader:
     def _cosines(self, left: list[str], right: list[str]) -> np.ndarray:
         """(len(left), len(right)) cosine of the phrases (each embedded once per process)."""
         words = list(dict.fromkeys(left + right))
-        with self._lock:
-            missing = [w for w in words if w not in self._vectors]
-        if missing:
-            rows = self._embed(missing)
-            with self._lock:
-                for w, row in zip(missing, rows, strict=True):
-                    self._vectors[w] = row
+        self._remember(words)
         with self._lock:
             vectors = {w: self._vectors.get(w) for w in words}
         if any(v is None for v in vectors.values()):  # evicted meanwhile by another thread
