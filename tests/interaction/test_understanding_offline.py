@@ -157,8 +157,8 @@ def test_offline_recall_reply_says_the_scene_back_and_never_invents():
     scene = RecalledMemory(kind="moment", memory_id="scene_20261129_101500_abcdef", occurred_at="2026-11-29T10:15:00",
                            text="I just defended my PhD thesis today, I'm so happy!")
     reply = offline_reply(_inputs(recall=RecallReport(outcome="asserted", memories=[scene])))
-    # the scene's words as reported speech, not a first-person quote
-    assert "you told me you just defended your PhD thesis today" in reply and reply.startswith("Of course")
+    # the scene's words as reported speech, not a first-person quote; told two days ago, so "today" is "that day"
+    assert "you told me you just defended your PhD thesis that day" in reply and reply.startswith("Of course")
     honest = offline_reply(_inputs())
     assert "don't remember" in honest
     episode = RecalledMemory(kind="episode", memory_id="s_episode", occurred_at="2026-11-30T09:00:00",
