@@ -44,6 +44,8 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
         # recalling the user's own past goes straight to the response (profile and scene loaded): a web
         # search or a camera look would answer about something else
         plan = [s for s in plan if s.agent not in ("search_agent", "vision_agent")]
+    elif any(s.agent == "vision_agent" for s in plan) and not cues.is_about_view(text):
+        plan = [s for s in plan if s.agent != "vision_agent"]  # a who / what question about the past asks memory
     if intent in ("first_greeting", "end_conversation") or not plan:
         plan = [PlanStep(agent="response_agent", message=text)]
     return u.model_copy(update={
