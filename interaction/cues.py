@@ -75,7 +75,8 @@ def is_first_meeting_question(text: str) -> bool:
     return bool(FIRST_MEETING_QUESTION.search(text))
 
 
-FAREWELL_ALONE = re.compile(r"^\W*(?:ok(?:ay)?,?\s+)?(?:later|laters|cheers)\W*$", _I)  # "Later!" on its own
+# "Later!", "Night!" on their own
+FAREWELL_ALONE = re.compile(r"^\W*(?:ok(?:ay)?,?\s+)?(?:later|laters|cheers|night(?: night)?|nite)\W*$", _I)
 
 
 def is_farewell(text: str) -> bool:

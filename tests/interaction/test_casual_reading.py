@@ -131,7 +131,19 @@ def test_after_a_goodbye_the_next_typist_is_nobody_until_they_say_who_they_are(t
     dm, _ = _chat(tmp_path)
     hedda = dm.process_input(UserInput(text="Evening. Hedda here."))
     assert hedda.user_name == "Hedda"
-    dm.process_input(UserInput(text="Good night!"))
+    assert dm.process_input(UserInput(text="Night!")).intent == "end_conversation"
     someone = dm.process_input(UserInput(text="hi its me again"))
     assert someone.user_id is None and someone.user_name is None
     assert dm.process_input(UserInput(text="hedda here")).user_id == hedda.user_id
+
+
+def test_a_goodbye_with_an_unrecognised_face_in_view_keeps_who_they_said_they_are(tmp_path):
+    """The face in view is the person who gave the name (perception files it under them): the
+    conversation may go on after the goodbye."""
+    from common.messages import UserDetected
+
+    dm, _ = _chat(tmp_path)
+    dm.on_user_detected(UserDetected(user_name="Unknown", confidence=40.0, user_id=None))
+    named = dm.process_input(UserInput(text="Hello, I'm Hedda."))
+    dm.process_input(UserInput(text="Bye!"))
+    assert dm.process_input(UserInput(text="Oh, one more thing.")).user_id == named.user_id
