@@ -10,7 +10,7 @@ _I = re.IGNORECASE
 FAREWELL = re.compile(
     r"\b(good ?bye|bye(?: bye)?|(?<!to )see you(?: soon| later| tomorrow| next time)?|farewell|"
     r"(?:i )?(?:have|got|need) to go(?: now)?|i(?:'m| am) (?:off|leaving)|take care|good ?night|"
-    r"talk to you later|until next time|ciao|au revoir|(?:catch you|see ya) later|cheers,? (?:later|bye|then))\b",
+    r"talk to you later|until next time|ciao|au revoir|(?:catch you|see ya) later|see ya|cya|cheers,? (?:later|bye|then))\b",
     _I,
 )
 # a bare "Morning." / "Evening, Nadine" greets; "Evening classes start today" does not

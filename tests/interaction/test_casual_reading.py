@@ -147,3 +147,10 @@ def test_a_goodbye_with_an_unrecognised_face_in_view_keeps_who_they_said_they_ar
     named = dm.process_input(UserInput(text="Hello, I'm Hedda."))
     dm.process_input(UserInput(text="Bye!"))
     assert dm.process_input(UserInput(text="Oh, one more thing.")).user_id == named.user_id
+
+
+@pytest.mark.parametrize(("said", "farewell"), [
+    ("Night!", True), ("ok cya", True), ("see ya!", True), ("night shift again", False), ("Cyan suits you", False),
+])
+def test_casual_goodbyes(said, farewell):
+    assert cues.is_farewell(said) is farewell
