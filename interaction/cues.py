@@ -10,11 +10,13 @@ _I = re.IGNORECASE
 FAREWELL = re.compile(
     r"\b(good ?bye|bye(?: bye)?|(?<!to )see you(?: soon| later| tomorrow| next time)?|farewell|"
     r"(?:i )?(?:have|got|need) to go(?: now)?|i(?:'m| am) (?:off|leaving)|take care|good ?night|"
-    r"talk to you later|until next time|ciao|au revoir|(?:catch you|see ya) later|cheers,? (?:later|bye|then))\b",
+    r"talk to you later|until next time|ciao|au revoir|(?:catch you|see ya) later|see ya|cya|cheers,? (?:later|bye|then))\b",
     _I,
 )
+# a bare "Morning." / "Evening, Nadine" greets; "Evening classes start today" does not
 GREETING = re.compile(
-    r"^\W*(hello|hi|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening)|bonjour|hallo|hola)\b", _I
+    r"^\W*(hello|hi|hey|heya|hiya|howdy|greetings|yo|sup|good (?:morning|afternoon|evening)|bonjour|hallo|hola|"
+    r"(?:morning|afternoon|evening)(?=\s*(?:[.,!]|$|nadine\b)))\b", _I
 )
 ABOUT_NADINE = re.compile(
     r"\b(who are you|what are you|tell me about yourself|about you\b|your name|who (?:made|built|created) you|"
@@ -30,6 +32,7 @@ FIRST_MEETING_QUESTION = re.compile(
     r"(?:day|time) i introduced myself|introduced myself to you)",
     _I,
 )
+# the view's cue words, read only when spaCy cannot load (is_about_view)
 VISUAL = re.compile(
     r"\b(what (?:do|can) you see|can you see|look at|watch (?:me|this)|what am i (?:holding|wearing|doing)|"
     r"what(?:'s| is) (?:this|that) (?:i|in my)|what colou?r|how do i look|in front of you|show you)\b",
@@ -40,6 +43,7 @@ REALTIME = re.compile(
     r"today's|this week's)\b",
     _I,
 )
+# a question's cue words, read only when spaCy cannot load (is_question)
 QUESTION = re.compile(r"\?\s*$|^\W*(who|what|when|where|why|how|do|does|did|can|could|is|are|will|would)\b", _I)
 # Past-tense statements are memories, not profile fields: a profile holds what is true now.
 PAST_MARKERS = re.compile(
@@ -64,14 +68,15 @@ TAG_QUESTION = re.compile(r",\s*(?:isn't|is not|aren't|don't|doesn't|right|no|eh
 
 def is_information_question(text: str) -> bool:
     """A question that asks for facts ("what's the weather in Geneva?"), not a tag on small talk."""
-    return bool(QUESTION.search(text)) and not TAG_QUESTION.search(text)
+    return is_question(text) and not TAG_QUESTION.search(text)
 
 
 def is_first_meeting_question(text: str) -> bool:
     return bool(FIRST_MEETING_QUESTION.search(text))
 
 
-FAREWELL_ALONE = re.compile(r"^\W*(?:ok(?:ay)?,?\s+)?(?:later|laters|cheers)\W*$", _I)  # "Later!" on its own
+# "Later!", "Night!" on their own
+FAREWELL_ALONE = re.compile(r"^\W*(?:ok(?:ay)?,?\s+)?(?:later|laters|cheers|night(?: night)?|nite)\W*$", _I)
 
 
 def is_farewell(text: str) -> bool:
@@ -93,7 +98,23 @@ def is_about_nadine(text: str) -> bool:
 
 
 def is_question(text: str) -> bool:
-    return bool(QUESTION.search(text.strip()))
+    """A question by its form, with or without its question mark (offline/question_form.py reads the
+    parse); QUESTION's cue words only when spaCy cannot load."""
+    from interaction.offline.question_form import asks_question  # spaCy loads on the first question
+
+    text = text.strip()
+    if not text:
+        return False
+    read = asks_question(text)
+    return bool(QUESTION.search(text)) if read is None else read
+
+
+def is_about_view(text: str) -> bool:
+    """A question or request about what Nadine sees now (offline/question_form.py), not any question
+    that opens with who or what: "who came with me to the concert?" asks memory."""
+    from interaction.offline.question_form import asks_about_view
+
+    return asks_about_view(text)
 
 
 def language_request(text: str) -> str | None:

@@ -213,12 +213,17 @@ class DialogueManager:
     def _end_conversation(self, turn_id: str | None) -> None:
         """After the farewell's reply and TurnResult, on this worker thread: the episode is saved (the
         next turn and a stop wait for it there, nobody waits for it before the reply), and the next
-        conversation starts fresh, in the default language."""
+        conversation starts fresh, in the default language, and with nobody known when the person was
+        known only by what they said and no face is in view (a chat without a camera)."""
         s = self.session
         if s.identity.known and s.spoke:
             self._save_episode("farewell", turn_id)
         s.history.clear()
         s.transcript.clear()
+        if s.identity.source == "dialogue" and not s.face_seen and not self._stranger_in_view:
+            # known only by the name they typed, no face in view: whoever types next is nobody until
+            # they say who they are, never linked to the one who left
+            self.session = Session()
         self._set_language(self.settings.interaction.default_language)
 
     # --- a turn ----------------------------------------------------------------------------------

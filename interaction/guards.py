@@ -15,6 +15,7 @@ class GuardContext:
     user_id: str | None
     greeted_user_id: str | None
     confirmation_pending: bool
+    named: bool = False  # Nadine knows the speaker's name: a word alone after "Hi." is no introduction
 
 
 def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnderstanding:
@@ -23,9 +24,10 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
     if intent == "language_change":
         language = cues.as_locale(u.language) or cues.language_request(text)
         intent = "continue_conversation"
-    if intent == "first_greeting" and extract_name(text):
-        intent = "update_user_info"
-    if intent == "update_user_info" and cues.is_about_nadine(text) and not extract_name(text):
+    said_name = extract_name(text, loose=not ctx.named)
+    if intent in ("first_greeting", "continue_conversation") and said_name:
+        intent = "update_user_info"  # "Hi. Tomas." / "Evening. Marta here." introduce
+    if intent == "update_user_info" and cues.is_about_nadine(text) and not said_name:
         intent = "continue_conversation"
     if intent == "end_conversation" and not cues.is_farewell(text):
         intent = "continue_conversation"
@@ -44,6 +46,8 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
         # recalling the user's own past goes straight to the response (profile and scene loaded): a web
         # search or a camera look would answer about something else
         plan = [s for s in plan if s.agent not in ("search_agent", "vision_agent")]
+    elif any(s.agent == "vision_agent" for s in plan) and not cues.is_about_view(text):
+        plan = [s for s in plan if s.agent != "vision_agent"]  # a who / what question about the past asks memory
     if intent in ("first_greeting", "end_conversation") or not plan:
         plan = [PlanStep(agent="response_agent", message=text)]
     return u.model_copy(update={

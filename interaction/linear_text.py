@@ -2,8 +2,10 @@
 
 Multinomial logistic regression over the offline MiniLM sentence vector, optionally the vectors of its
 first and last clause (where a correction such as "yes - no, wait" turns), plus binary word uni/bigram
-features (L2-normalised, scaled by a fitted lexical weight), its softmax temperature fitted on a dev
-split so the probabilities are calibrated. Inference is one embedding and one matrix product in numpy.
+features (L2-normalised, scaled by a fitted lexical weight) and, when the weights carry them, binary
+character 3-5-grams within words (L2-normalised, scaled by a fitted weight: a misspelt "remeber" or
+"rember" still shares most of its character n-grams with "remember", where its word feature is
+unknown), its softmax temperature fitted on a dev split so the probabilities are calibrated. Inference is one embedding and one matrix product in numpy.
 The memory-intent classifier and the confirmation reader are both this model, each trained on its own
 labelled sentences by a script under scripts/eval/ (scripts/eval/linear_text.py fits it).
 """
@@ -11,6 +13,7 @@ labelled sentences by a script under scripts/eval/ (scripts/eval/linear_text.py 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -27,6 +30,31 @@ def lexical_tokens(text: str) -> list[str]:
     """Lower-cased words and adjacent word pairs; the same function builds the training vocabulary."""
     words = _TOKEN.findall(text.lower().replace("\u2019", "'"))
     return words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+
+
+CHAR_NGRAMS = (3, 5)  # the shortest and longest character n-gram
+
+
+def char_ngrams(text: str) -> list[str]:
+    """The character 3-5-grams of each lower-cased word padded with a space on both sides (so a
+    word's start and end are n-grams of their own), as scikit-learn's "char_wb" analyser reads them;
+    the same function builds the training vocabulary."""
+    grams: list[str] = []
+    for word in _TOKEN.findall(text.lower().replace("\u2019", "'")):
+        padded = f" {word} "
+        for n in range(CHAR_NGRAMS[0], CHAR_NGRAMS[1] + 1):
+            grams.extend(padded[i:i + n] for i in range(len(padded) - n + 1))
+    return grams
+
+
+def _binary_rows(texts: list[str], analyse: Callable[[str], list[str]], vocab: dict[str, int]) -> np.ndarray:
+    """Binary bag-of-features rows, L2-normalised (an empty row stays zero)."""
+    rows = np.zeros((len(texts), len(vocab)), dtype=np.float32)
+    for row, text in enumerate(texts):
+        for token in analyse(text):
+            if token in vocab:
+                rows[row, vocab[token]] = 1.0
+    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
 
 
 def clauses(text: str) -> list[str]:
@@ -57,7 +85,8 @@ def sentence_vectors(embedder: TextEmbedder, texts: list[str], clauses: bool) ->
 
 class LinearTextModel:
     """The model stored in `data` (the weights JSON): "embedder", "classes", "vocabulary",
-    "lexical_weight", "coef", "intercept", "temperature", and "clause_vectors" (absent = false). `component` and `retrain` name the model
+    "lexical_weight", "coef", "intercept", "temperature", "clause_vectors" (absent = false) and
+    "char_vocabulary" with "char_weight" (absent = no character n-grams). `component` and `retrain` name the model
     and its training command when the weights belong to another embedder."""
 
     def __init__(self, embedder: TextEmbedder, data: dict[str, Any], component: str, retrain: str) -> None:
@@ -72,15 +101,15 @@ class LinearTextModel:
         self._intercept = np.asarray(data["intercept"], dtype=np.float32)
         self._temperature = float(data["temperature"])
         self._clauses = bool(data.get("clause_vectors", False))
+        self._char_vocab: dict[str, int] = {g: i for i, g in enumerate(data.get("char_vocabulary", []))}
+        self._char_weight = float(data.get("char_weight", 0.0))
 
     def features(self, texts: list[str]) -> np.ndarray:
-        lexical = np.zeros((len(texts), len(self._vocab)), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for token in lexical_tokens(text):
-                if token in self._vocab:
-                    lexical[row, self._vocab[token]] = 1.0
-        norms = np.maximum(np.linalg.norm(lexical, axis=1, keepdims=True), 1e-12)
-        return np.hstack([sentence_vectors(self._embedder, texts, self._clauses), self._lexical_weight * lexical / norms])
+        parts = [sentence_vectors(self._embedder, texts, self._clauses),
+                 self._lexical_weight * _binary_rows(texts, lexical_tokens, self._vocab)]
+        if self._char_vocab:
+            parts.append(self._char_weight * _binary_rows(texts, char_ngrams, self._char_vocab))
+        return np.hstack(parts)
 
     def probabilities(self, texts: list[str]) -> np.ndarray:
         """(len(texts), len(classes)) calibrated class probabilities."""

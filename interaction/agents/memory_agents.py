@@ -36,7 +36,7 @@ def extract(deps: AgentDeps, text: str, identity: Identity, history: list[tuple[
         if update.user_name and update.user_name.split()[0].casefold() not in text.casefold():
             update = update.model_copy(update={"user_name": None})  # a name nobody said is a guess
         return update
-    return extract_profile(text)
+    return extract_profile(text, loose_names=not identity.known)
 
 
 def update_profile(deps: AgentDeps, state: TurnState) -> dict:

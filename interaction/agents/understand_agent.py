@@ -82,7 +82,7 @@ def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
     _embed_turn(text)
     identity = state["identity"]
     pending = bool(state.get("name_confirmation"))
-    ctx = GuardContext(identity.user_id, state.get("greeted_user_id"), pending)
+    ctx = GuardContext(identity.user_id, state.get("greeted_user_id"), pending, identity.known)
     try:
         # a pending name confirmation decides the intent before any model call (a yes or no needs no model)
         u = None if pending else _from_model(deps, text, state.get("messages", []))

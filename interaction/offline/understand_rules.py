@@ -109,7 +109,7 @@ def plan_for(text: str) -> list[PlanStep]:
         steps.append(PlanStep(agent="search_agent", message=text))
     if cues.is_about_nadine(text):
         steps.append(PlanStep(agent="knowledge_rag_agent", message=text))
-    if cues.VISUAL.search(text):
+    if cues.is_about_view(text):
         steps.append(PlanStep(agent="vision_agent", message=text))
     return [*steps, PlanStep(agent="response_agent", message=text)]
 

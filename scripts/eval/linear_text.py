@@ -1,8 +1,10 @@
 """Fitting interaction/linear_text.py's model, deterministically (the memory-intent classifier and the
 confirmation reader are trained with it). All on the train split unless said:
-1. the lexical vocabulary: word uni/bigrams seen in at least two training sentences;
-2. L2-regularised multinomial logistic regression (lbfgs, deterministic) for each C, lexical weight
-   and (when the caller offers both) with or without clause vectors; the lowest dev log-loss wins;
+1. the lexical vocabulary: word uni/bigrams seen in at least two training sentences, and (when the
+   caller offers character weights above 0) character 3-5-grams seen in at least two;
+2. L2-regularised multinomial logistic regression (lbfgs, deterministic) for each C, lexical weight,
+   character weight and (when the caller offers both) with or without clause vectors; the lowest dev
+   log-loss wins;
 3. a softmax temperature fitted on dev (minimum negative log-likelihood), so the probabilities are
    calibrated. The test split is never used to choose anything.
 """
@@ -23,7 +25,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import log_loss
 
 from common.embedding.base import TextEmbedder
-from interaction.linear_text import lexical_tokens, sentence_vectors, softmax
+from interaction.linear_text import char_ngrams, lexical_tokens, sentence_vectors, softmax
 
 C_GRID = (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 LEXICAL_WEIGHTS = (0.0, 0.5, 1.0)
@@ -54,31 +56,40 @@ def ece(probs: np.ndarray, labels: np.ndarray, bins: int = 10) -> float:
     return float(total)
 
 
-def fit(embedder: TextEmbedder, data: dict[str, Split], classes: list[str],
-        clause_options: tuple[bool, ...] = (False,)) -> Fitted:
-    counter = CountVectorizer(analyzer=lexical_tokens, binary=True, min_df=2)
+def _bag(analyse: Callable[[str], list[str]], data: dict[str, Split]) -> tuple[list[str], dict[str, np.ndarray]]:
+    """The vocabulary of `analyse`'s features seen in two or more training sentences, and each split's
+    binary rows over it, L2-normalised."""
+    counter = CountVectorizer(analyzer=analyse, binary=True, min_df=2)
     counter.fit(data["train"].texts)
     vocabulary = sorted(counter.vocabulary_, key=counter.vocabulary_.get)
+    rows = {}
+    for s, d in data.items():
+        m = counter.transform(d.texts).toarray().astype(np.float32)
+        rows[s] = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
+    return vocabulary, rows
 
-    def lexical(texts: list[str]) -> np.ndarray:
-        m = counter.transform(texts).toarray().astype(np.float32)
-        return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
 
-    lex = {s: lexical(d.texts) for s, d in data.items()}
+def fit(embedder: TextEmbedder, data: dict[str, Split], classes: list[str],
+        clause_options: tuple[bool, ...] = (False,), char_weights: tuple[float, ...] = (0.0,)) -> Fitted:
+    vocabulary, lex = _bag(lexical_tokens, data)
+    char_vocabulary, chars = _bag(char_ngrams, data) if any(char_weights) else ([], {})
     best = None
     for clauses in clause_options:
         vectors = {s: sentence_vectors(embedder, d.texts, clauses) for s, d in data.items()}
         for weight in LEXICAL_WEIGHTS:
-            feats = {s: np.hstack([vectors[s], weight * lex[s]]) for s in data}
-            for c in C_GRID:
-                model = LogisticRegression(C=c, max_iter=5000, solver="lbfgs")
-                model.fit(feats["train"], data["train"].labels)
-                loss = log_loss(data["dev"].labels, model.predict_proba(feats["dev"]), labels=model.classes_)
-                print(f"clauses={clauses} lexical_weight={weight} C={c}: dev log-loss {loss:.4f}", file=sys.stderr)
-                if best is None or loss < best[0]:
-                    best = (loss, clauses, weight, c, model, feats)
+            for char_weight in char_weights:
+                feats = {s: np.hstack([vectors[s], weight * lex[s], *([char_weight * chars[s]] if char_weight else [])])
+                         for s in data}
+                for c in C_GRID:
+                    model = LogisticRegression(C=c, max_iter=5000, solver="lbfgs")
+                    model.fit(feats["train"], data["train"].labels)
+                    loss = log_loss(data["dev"].labels, model.predict_proba(feats["dev"]), labels=model.classes_)
+                    print(f"clauses={clauses} lexical_weight={weight} char_weight={char_weight} C={c}: "
+                          f"dev log-loss {loss:.4f}", file=sys.stderr)
+                    if best is None or loss < best[0]:
+                        best = (loss, clauses, weight, char_weight, c, model, feats)
     assert best is not None
-    _, clauses, weight, c, model, feats = best
+    _, clauses, weight, char_weight, c, model, feats = best
     logits = {s: feats[s] @ model.coef_.T + model.intercept_ for s in data}
     found = minimize_scalar(lambda t: log_loss(data["dev"].labels, softmax(logits["dev"] / t), labels=model.classes_),
                             bounds=(0.05, 10.0), method="bounded")
@@ -90,6 +101,8 @@ def fit(embedder: TextEmbedder, data: dict[str, Split], classes: list[str],
     }
     if clauses:
         weights["clause_vectors"] = True
+    if char_weight:
+        weights["char_vocabulary"], weights["char_weight"] = char_vocabulary, char_weight
     return Fitted(weights, {s: softmax(v) for s, v in logits.items()},
                   {s: softmax(v / temperature) for s, v in logits.items()})
 

@@ -47,6 +47,7 @@ CATEGORIES = {
     "recall_first_meeting": "the first meeting asked about beside other moments: the first meeting comes back",
     "untold_neighbour": "a told thing's frame with another entity (a friend's dog, a cousin's graduation): never asserted",
     "small_talk": "ordinary remarks sharing words with a moment, greetings and farewells: nothing volunteered or offered",
+    "reading": "casual, terse and misspelt speech: names without a camera, remember / forget requests, questions without a mark",
     "other": "scripts added later without a category prefix (e.g. by the helper building a change)",
 }
 # The categories written before the changes they judge, by someone who does not tune rules or read the

@@ -1,0 +1,179 @@
+"""Names said in casual or terse introductions, read from where the word stands, not from a list of
+names: "Tomas here.", "hey its dunja", "sup, im lee", "Hi. Ivo. I keep bees.", "yo milo again".
+
+A candidate is the single word of one of these slots (a clause is a stretch between punctuation):
+- "it's / I'm / this is <word>" closing its clause, "again" or "here" may follow; in lower case too
+  (the explicit forms with a capital are extract.py's own patterns);
+- "<word> here" as a clause of its own ("Radek here", "nurse here" is a job, below);
+- loose, only while the speaker has no name yet: a sentence that is that one word right after a
+  greeting sentence ("Hi. Tomas."), and "<word> again" in a turn that greets ("yo milo again").
+
+The word must then read as a name: in the clause with casual contractions written out ("its" ->
+"it's", so "its freezing" is a verb) spaCy's tagger does not read it as an adjective, verb or adverb
+that the English lexicon shipped with the pipeline knows ("tired", "raining"; the tagger's guesses on
+unknown lower-case names are not trusted), it is no stop word, no greeting, no date or time, not
+Nadine's own name, and MiniLM places it no nearer an occupation ("Hi. Plumber.") or a city ("Lisbon
+here") than a person's name by the margins chosen on the dev split of
+scripts/eval/name_reading/intros.tsv (python -m scripts.eval.name_reading: no made-up name on dev).
+A name missed is asked for again; a name invented makes a person nobody is, so every doubt reads as
+no name.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from dataclasses import dataclass
+
+from interaction import cues
+
+log = logging.getLogger("nadine.interaction.name_reading")
+
+ROBOT_NAME = "nadine"
+# MiniLM's nearness of the word to each notion; a word nearer an occupation or a place than a name
+# by at least the margin is not read as a name (margins: the dev split, see the module docstring)
+NAME_NOTION = "first name of a person"
+JOB_NOTION = "job title, profession"
+PLACE_NOTION = "city, town, country"
+JOB_MARGIN = 0.04
+PLACE_MARGIN = 0.225
+_NAME_POS = {"PROPN", "NOUN", "X"}
+_LEXICON_POS = {"ADJ": "adj", "VERB": "verb", "ADV": "adv"}  # tags the lexicon can back (WordNet's index)
+_NOT_NAME_ENTS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
+# words that may trail a name in its slot ("dunja again", "Radek here")
+_TRAILING = r"(?:\s+(?:again|here|now))*"
+_WORD = r"([^\W\d_][\w'\-]*)"
+_SAYS_WHO = re.compile(rf"^(?:it'?s|it is|i'?m|i am|this is){_TRAILING}\s+{_WORD}{_TRAILING}$", re.IGNORECASE)
+_HERE = re.compile(rf"^{_WORD}\s+here(?:\s+again)?$", re.IGNORECASE)
+_AGAIN = re.compile(rf"^{_WORD}\s+again$", re.IGNORECASE)
+_LONE = re.compile(rf"^{_WORD}$")
+# casual spellings of the contractions that open a self-introduction, written out for the tagger
+_CASUAL = [(re.compile(r"\bits\b(?=\s+\w+\W*$)", re.IGNORECASE), "it's"), (re.compile(r"\bim\b", re.IGNORECASE), "I'm"),
+           (re.compile(r"\bi\b"), "I")]
+_CLAUSE = re.compile(r"\s*[,;:]\s*|\s+[-–—]\s+")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    word: str
+    clause: str  # the clause it stands in, as said
+
+
+def _lemma_index(nlp) -> dict[str, frozenset[str]]:  # noqa: ANN001 - spaCy pipeline
+    """The English lexicon shipped in the pipeline's rule lemmatizer (WordNet's lemma index, part of
+    speech -> lemmas); empty when the pipeline has none, and then every such tag counts."""
+    try:
+        table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    except (KeyError, AttributeError):
+        return {}
+    return {pos: frozenset(table[pos]) for pos in (*_LEXICON_POS.values(), "noun") if pos in table}
+
+
+def _greets(sentence: str) -> bool:
+    return bool(cues.GREETING.search(sentence))
+
+
+def _strip_greeting(clause: str) -> str:
+    found = cues.GREETING.search(clause)
+    rest = clause[found.end():] if found else clause
+    return re.sub(rf"^(?:\W*\b(?:{ROBOT_NAME}|there|again|all|everyone)\b)*\W*", "", rest, flags=re.IGNORECASE).strip(" .!")
+
+
+def candidates(text: str, loose: bool) -> list[Candidate]:
+    """The words standing where a name would, in the order said."""
+    found: list[Candidate] = []
+    sentences = cues.sentences(text)
+    greeted = any(_greets(c) for s in sentences for c in _CLAUSE.split(s))
+    for i, sentence in enumerate(sentences):
+        if sentence.rstrip().endswith("?"):
+            continue
+        body = sentence.strip(" .!")
+        for clause in _CLAUSE.split(body):
+            bare = _strip_greeting(clause)
+            for pattern in (_SAYS_WHO, _HERE, *((_AGAIN,) if loose and greeted else ())):
+                match = pattern.match(bare)
+                if match:
+                    found.append(Candidate(match.group(1), clause))
+                    break
+        if loose and i > 0 and _LONE.match(body) and _greets(sentences[i - 1]) and not _strip_greeting(sentences[i - 1]):
+            found.append(Candidate(body, body))
+    return found
+
+
+class NameReader:
+    """The checks of a candidate word, on spaCy's tags and MiniLM's notions."""
+
+    def __init__(self, nlp, embed) -> None:  # noqa: ANN001 - spaCy pipeline, TextEmbedder.embed
+        self.nlp = nlp
+        self.embed = embed
+        self._notions = embed([NAME_NOTION, JOB_NOTION, PLACE_NOTION])
+        self._lexicon = _lemma_index(nlp)
+
+    def margins(self, word: str) -> tuple[float, float]:
+        """(job - name, place - name) cosine margins of the word."""
+        name, job, place = (self.embed([word.lower()]) @ self._notions.T)[0]
+        return float(job - name), float(place - name)
+
+    def tagged_as_name(self, candidate: Candidate) -> bool:
+        clause = candidate.clause
+        for pattern, written in _CASUAL:
+            clause = pattern.sub(written, clause)
+        doc = self.nlp(clause)
+        tokens = [t for t in doc if t.text.casefold() == candidate.word.casefold()]
+        if not tokens:
+            return False
+        token = tokens[-1]
+        return (not self._ordinary_word(token) and not token.is_stop and token.ent_type_ not in _NOT_NAME_ENTS
+                and token.text.casefold() != ROBOT_NAME and not _greets(token.text))
+
+    def _ordinary_word(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
+        """Tagged as an adjective, verb or adverb that the English lexicon knows ("tired", "raining",
+        "late"), as an interjection the lexicon knows ("wow"), or a noun known only as one of those:
+        the tagger guesses such tags for unknown lower-case names too ("amara", "ahmed", "tereza"), so
+        only a guess the lexicon backs counts (without a lexicon, every such tag does)."""
+        if token.pos_ in _NAME_POS:
+            # a word the lexicon knows only as an adjective, verb or adverb, tagged a noun in a clause
+            # without a verb ("its chilly")
+            return token.lower_ not in self._lexicon.get("noun", ()) and any(
+                token.lower_ in self._lexicon.get(pos, ()) for pos in _LEXICON_POS.values())
+        if token.pos_ not in _LEXICON_POS:  # an interjection or a function word: known to the lexicon at all
+            return any(token.lower_ in words for words in self._lexicon.values()) or not self._lexicon
+        known = self._lexicon[_LEXICON_POS[token.pos_]] if self._lexicon else {token.lower_}
+        return token.lemma_.casefold() in known or token.lower_ in known
+
+    def is_name(self, candidate: Candidate, job_margin: float = JOB_MARGIN, place_margin: float = PLACE_MARGIN) -> bool:
+        if len(candidate.word) < 2 or not self.tagged_as_name(candidate):
+            return False
+        job, place = self.margins(candidate.word)
+        return job < job_margin and place < place_margin
+
+    def read(self, text: str, loose: bool) -> str | None:
+        for candidate in candidates(text, loose):
+            if self.is_name(candidate):
+                return candidate.word[:1].upper() + candidate.word[1:]
+        return None
+
+
+@functools.cache
+def default_reader() -> NameReader | None:
+    """The reader on the project's spaCy pipeline and the offline embedder, once per process; None
+    (one log line) when either cannot load: then only the explicit introductions are read."""
+    from common.embedding.registry import offline_text_embedder
+    from common.vision.base import BackendUnavailable
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return NameReader(load_parser(), offline_text_embedder().embed)
+    except (ParserUnavailable, BackendUnavailable) as exc:
+        log.warning("casual introductions are not read: %s", exc)
+        return None
+
+
+def read_casual_name(text: str, loose: bool = False) -> str | None:
+    """The name of a casual introduction in `text`; `loose`: the speaker has no name yet, so a word
+    alone after a greeting counts too."""
+    if not candidates(text, loose):
+        return None  # most turns: no slot, nothing to load or parse
+    reader = default_reader()
+    return reader.read(text, loose) if reader is not None else None

@@ -1,0 +1,159 @@
+"""Whether a sentence asks, and whether it asks about what Nadine sees now, read from spaCy's parse.
+
+A question: typed speech often drops the question mark ("whats my pin", "where do i work"), so a
+sentence also asks when, after a lead-in (an interjection, a conjunction, an adverb, a name called
+out), its clause opens with
+- an interrogative word (the tagger's WDT / WP / WP$ / WRB) whose clause goes on with an auxiliary or
+  a form of "be" ("where do i work", "whats my pin", "how many kids do I have"), an adposition ("what
+  about my pin"), or with the main verb when the interrogative phrase is its subject ("who came with
+  me"); nothing else: "where I grew up it snowed", "what a week", "what I want is a rest" state;
+- an auxiliary before its subject ("do you know ...", "can u remember ...").
+
+About the view: a question or request about the present scene, which only the camera can answer,
+says so in its form: a verb of seeing or looking heading the present clause, whose subject is Nadine
+or that is an imperative ("what do you see", "look at this", or "how do I look"), the speaker's present progressive
+("what am I holding"), or a demonstrative pointing at something ("what is this", "who is that"),
+never a past or perfect clause ("who came with me to the concert?", "did you see my photos?"), and a
+demonstrative that names a time ("this morning") or that a relative clause ties to something said
+("that song you mentioned") does not point.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from interaction import cues
+
+log = logging.getLogger("nadine.interaction.question_form")
+
+WH_TAGS = {"WDT", "WP", "WP$", "WRB"}
+_LEAD_IN_POS = {"INTJ", "CCONJ", "ADV", "PROPN", "X"}
+_MAX_LEAD_IN = 3
+_WH_PHRASE_POS = {"ADJ", "ADV", "NOUN", "PROPN", "NUM"}
+_SUBJECTS = {"nsubj", "nsubjpass", "expl", "csubj"}
+_PERCEIVE = {"see", "look", "watch", "notice", "spot", "show"}  # the verbs of the camera's answer
+_PAST = {"VBD", "VBN"}
+_TIME_ENTS = {"DATE", "TIME"}
+
+
+def _parser() -> Any | None:
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return load_parser()
+    except ParserUnavailable as exc:
+        log.debug("question form from the cue words: %s", exc)
+        return None
+
+
+def _words(sentence: Any) -> list[Any]:
+    return [t for t in sentence if not (t.is_punct or t.is_space)]
+
+
+def _clause_start(tokens: list[Any]) -> int:
+    """The index of the first word after the lead-in (at most three words: "oh and nadine ...")."""
+    i = 0
+    while i < min(len(tokens), _MAX_LEAD_IN) and tokens[i].tag_ not in WH_TAGS and _leads_in(tokens[i]):
+        i += 1
+    return i if i < len(tokens) else 0
+
+
+def _leads_in(token: Any) -> bool:
+    """An interjection, conjunction, adverb or name before the clause, or any word called out before a
+    comma ("Nadine, what's my name")."""
+    called_out = token.i + 1 < len(token.doc) and token.nbor().text == ","
+    return token.pos_ in _LEAD_IN_POS or (token.pos_ == "NOUN" and called_out)
+
+
+def _is_be_or_aux(token: Any) -> bool:
+    return token.pos_ == "AUX" or token.tag_ == "MD" or token.lemma_ in ("be", "do", "have") or token.lower_ in ("s", "'s")
+
+
+def _wh_asks(tokens: list[Any], i: int) -> bool:
+    wh = tokens[i]
+    k = i + 1
+    while k < len(tokens) and tokens[k].pos_ in _WH_PHRASE_POS and tokens[k].tag_ not in WH_TAGS:
+        k += 1  # the interrogative phrase: "how many kids", "which level", "what time"
+    if k == len(tokens):
+        return k == i + 1  # "why" alone asks; "how nice" exclaims
+    nxt = tokens[k]
+    if _is_be_or_aux(nxt) or nxt.pos_ == "ADP":
+        return True
+    if nxt.pos_ == "VERB" and nxt.dep_ in ("ROOT", "conj"):
+        subjects = [c for c in nxt.children if c.dep_ in _SUBJECTS]
+        return all(i <= c.i < k for c in subjects) and (bool(subjects) or wh.dep_ in _SUBJECTS)
+    return False
+
+
+def _inverted(tokens: list[Any], i: int) -> bool:
+    aux = tokens[i]
+    if not (aux.pos_ == "AUX" or aux.tag_ == "MD"):
+        return False
+    head = aux.head if aux.dep_ in ("aux", "auxpass", "neg") else aux
+    return any(c.dep_ in _SUBJECTS and c.i > aux.i for c in head.children)
+
+
+def sentence_asks(sentence: Any) -> bool:
+    """One parsed sentence (a spaCy Span) is a question."""
+    if sentence.text.rstrip().endswith("?"):
+        return True
+    tokens = _words(sentence)
+    if not tokens:
+        return False
+    i = _clause_start(tokens)
+    return _wh_asks(tokens, i) if tokens[i].tag_ in WH_TAGS else _inverted(tokens, i)
+
+
+def asks_question(text: str) -> bool | None:
+    """Some sentence of `text` is a question; None when the parser cannot load."""
+    nlp = _parser()
+    if nlp is None:
+        return None
+    return any(sentence_asks(sent) for s in cues.sentences(text) for sent in nlp(s).sents)
+
+
+def _past(token: Any) -> bool:
+    """The clause of `token` is in the past or the perfect: its verb's tag, or an auxiliary's."""
+    verb = token if token.pos_ in ("VERB", "AUX") else token.head
+    return verb.tag_ in _PAST or any(c.dep_ in ("aux", "auxpass") and c.tag_ in _PAST for c in verb.children)
+
+
+def _points(token: Any) -> bool:
+    """A demonstrative that points at something in view: not a time ("this morning"), not a
+    complementiser ("so that"), not tied by a relative clause to something said ("that song you
+    mentioned")."""
+    if token.lower_ not in ("this", "that", "these", "those") or token.tag_ != "DT" or token.ent_type_ in _TIME_ENTS:
+        return False
+    noun = token.head if token.dep_ == "det" else token
+    return not any(c.dep_ in ("relcl", "acl") for c in noun.children)
+
+
+def _sentence_about_view(sentence: Any) -> bool:
+    tokens = _words(sentence)
+    if not tokens:
+        return False
+    root = sentence.root
+    request = root.tag_ == "VB" and not any(c.dep_ in _SUBJECTS for c in root.children)  # "look at this"
+    if not (sentence_asks(sentence) or request) or _past(root):
+        return False
+    for token in tokens:
+        if token.lemma_ in _PERCEIVE and token.pos_ == "VERB" and token.dep_ in ("ROOT", "conj") and not _past(token):
+            subjects = {c.lower_ for c in token.children if c.dep_ in _SUBJECTS}
+            # Nadine seeing ("do you see"), an imperative ("look at me"), how the speaker looks ("how do I look");
+            # "remember I see the physio" is no question about the view
+            if not subjects or subjects & {"you", "u"} or (token.lemma_ == "look" and subjects & {"i"}):
+                return True
+        if _points(token) and not _past(token.head):
+            return True
+    # the speaker's present progressive: "what am I holding", "what am I wearing"
+    return root.tag_ == "VBG" and any(c.dep_ == "aux" and c.lower_ in ("am", "'m", "m") for c in root.children) \
+        and not any(t.ent_type_ in _TIME_ENTS for t in tokens)
+
+
+def asks_about_view(text: str) -> bool:
+    """Some sentence of `text` asks about what Nadine sees now; without the parser, the cue words."""
+    nlp = _parser()
+    if nlp is None:
+        return bool(cues.VISUAL.search(text))
+    return any(_sentence_about_view(sent) for s in cues.sentences(text) for sent in nlp(s).sents)
