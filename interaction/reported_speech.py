@@ -24,6 +24,7 @@ import logging
 from datetime import datetime
 
 from interaction.memory_intent.phrasing import second_person
+from interaction.offline.question_form import asks_question
 
 log = logging.getLogger("nadine.reported_speech")
 
@@ -82,7 +83,9 @@ def reported(text: str, nlp=None, days_ago: int = 0) -> str:
             subject_became[t.head.i] = "I" if new == "I" else "you" if low in ("i", "we") else ""
         words[t.i] = _cased(t, new) + t.whitespace_
     for t in doc:
-        low = t.lower_
+        low = _contraction(doc, t)
+        if low != t.lower_:  # "im" typed without its apostrophe: said back with it ("you're", "you've")
+            words[t.i] = low + t.whitespace_
         became = subject_became.get(t.head.i if t.dep_ in ("aux", "auxpass") else t.i)
         if became == "you" and low in _BE_FOR_YOU:
             words[t.i] = _cased(t, _BE_FOR_YOU[low]) + t.whitespace_
@@ -94,6 +97,18 @@ def reported(text: str, nlp=None, days_ago: int = 0) -> str:
     if days_ago >= 1:
         _shift_time_words(doc, words)
     return _one_clause(doc, words)
+
+
+def _contraction(doc, token) -> str:
+    """The token's lower-case form, with the apostrophe a contracted verb typed without one lacks:
+    spaCy splits "im" / "ive" / "youre" after a pronoun as it splits "I'm" ("i" + "m"), so the verb
+    reads "m" where the pronoun's new person needs "'m" -> "'re" (no verb of one or two letters
+    follows a pronoun without a space otherwise)."""
+    low = token.lower_
+    if (token.i > 0 and not doc[token.i - 1].whitespace_ and doc[token.i - 1].tag_ in _PRONOUN_TAGS
+            and token.tag_.startswith(("VB", "MD")) and low.isalpha() and len(low) <= 2):
+        return "'" + low
+    return low
 
 
 def _shift_time_words(doc, words: list[str]) -> None:
@@ -125,10 +140,14 @@ def _cased(token, new: str) -> str:
 
 
 def _one_clause(doc, words: list[str]) -> str:
-    """The sentences as one clause: leading interjections and closing punctuation dropped, each
+    """The sentences as one clause: questions asked along the way, leading interjections and closing
+    punctuation dropped, each
     sentence's first word lower-cased (unless a name or "I"), sentences after the first joined by ";"."""
     clauses: list[str] = []
-    for sent in doc.sents:
+    sentences = list(doc.sents)
+    # a question asked on the way ("You know what?", "Can you believe it?") is not what was told
+    told = [s for s in sentences if s[-1].text != "?"] or sentences
+    for sent in told:
         tokens = list(sent)
         # a conjunction opening the first sentence joined it to words before it, not to "you told me"
         while tokens and (tokens[0].dep_ == "intj" or tokens[0].pos_ in ("INTJ", "PUNCT")
@@ -140,6 +159,7 @@ def _one_clause(doc, words: list[str]) -> str:
             if len(tokens) > 2 and tokens[0].pos_ == "PROPN" and tokens[0].dep_ not in _SUBJECTS \
                     and tokens[1].text == ",":
                 tokens = tokens[2:]
+        tokens = _without_tag_question(tokens)
         while tokens and tokens[-1].pos_ == "PUNCT" and tokens[-1].text in ".!?…":
             tokens.pop()
         if not tokens:
@@ -150,6 +170,19 @@ def _one_clause(doc, words: list[str]) -> str:
             text = text[:1].lower() + text[1:]
         clauses.append(text)
     return "; ".join(clauses)
+
+
+def _without_tag_question(tokens: list) -> list:
+    """A statement without the question tagged on after its last comma ("we bought a house in
+    Tavira, can you believe it"): the statement is what was told."""
+    commas = [k for k, t in enumerate(tokens) if t.text == ","]
+    if not commas:
+        return tokens
+    head, tail = tokens[: commas[-1]], tokens[commas[-1] + 1:]
+    said = "".join(t.text_with_ws for t in head).strip()
+    if tail and asks_question("".join(t.text_with_ws for t in tail)) and not asks_question(said):
+        return head
+    return tokens
 
 
 def told_back(kind: str, text: str, days_ago: int = 0) -> str:

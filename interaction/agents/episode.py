@@ -46,10 +46,10 @@ def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: i
             break
         quotes.append(f'"{quote}"')
         used += len(quote)
+    parse_ahead([t.text for t in said])  # the emotion and profile readers below parse each turn
     _embed_felt([t.text for t in said])
     feelings = Counter(e.label for e in (user_emotion(t.text) for t in said) if e.label != "neutral")
     learned: dict[str, object] = {}
-    parse_ahead([t.text for t in said])
     for turn in said:
         update, _ = grounded_update(turn.text, extract_profile(turn.text), (user_name,))
         learned.update({k: v for k, v in update.model_dump().items() if v not in (None, [], "")})

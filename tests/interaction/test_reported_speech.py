@@ -36,6 +36,14 @@ from interaction.turn_understanding import Emotion
     ("Hi there, I'm Tomasz and I just adopted a puppy called Pixel!",
      "you're Tomasz; and you just adopted a puppy called Pixel"),
     ("Hey Nadine, my brother is moving to Chile.", "your brother is moving to Chile"),
+    # typed without apostrophes: the verb gets the one its new person needs
+    ("im moving to Lisbon next month", "you're moving to Lisbon next month"),
+    ("ive got a new puppy", "you've got a new puppy"),
+    # a question asked on the way, or tagged on after the news, is not what was told
+    ("You know what? I was promoted!", "you were promoted"),
+    ("We bought a house in Tavira, can you believe it?", "you bought a house in Tavira"),
+    ("My sister had twins, isn't that wild?", "your sister had twins"),
+    ("I'm going to Rome, Paris, and Berlin.", "you're going to Rome, Paris, and Berlin"),
 ])
 def test_what_was_told_as_reported_speech(said, expected):
     assert reported(said) == expected
