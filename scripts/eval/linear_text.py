@@ -79,14 +79,17 @@ def fit(embedder: TextEmbedder, data: dict[str, Split], classes: list[str],
                     best = (loss, clauses, weight, c, model, feats)
     assert best is not None
     _, clauses, weight, c, model, feats = best
-    logits = {s: feats[s] @ model.coef_.T + model.intercept_ for s in data}
+    coef, intercept = model.coef_, model.intercept_
+    if coef.shape[0] == 1:  # two classes: one logit for the second; a zero logit for the first gives the same softmax
+        coef, intercept = np.vstack([np.zeros_like(coef), coef]), np.concatenate([[0.0], intercept])
+    logits = {s: feats[s] @ coef.T + intercept for s in data}
     found = minimize_scalar(lambda t: log_loss(data["dev"].labels, softmax(logits["dev"] / t), labels=model.classes_),
                             bounds=(0.05, 10.0), method="bounded")
     temperature = float(found.x)
     weights = {
         "embedder": embedder.name, "classes": list(classes), "vocabulary": vocabulary,
         "lexical_weight": weight, "C": c, "temperature": round(temperature, 6),
-        "coef": np.round(model.coef_, 6).tolist(), "intercept": np.round(model.intercept_, 6).tolist(),
+        "coef": np.round(coef, 6).tolist(), "intercept": np.round(intercept, 6).tolist(),
     }
     if clauses:
         weights["clause_vectors"] = True
