@@ -119,3 +119,18 @@ def evaluate(path: Path, weights: dict[str, Any], load: Callable[[Path], Any], d
     finally:
         tmp.unlink(missing_ok=True)
     return results, predicted
+
+
+THRESHOLD_GRID = tuple(round(0.50 + 0.01 * i, 2) for i in range(50))
+
+
+def false_first_rate(p_first: np.ndarray, labels: np.ndarray, threshold: float) -> float:
+    """The share of sentences labelled other than the first class whose P(first class) reaches the threshold."""
+    others = labels != 0
+    return float((p_first[others] >= threshold).mean()) if others.any() else 0.0
+
+
+def lowest_safe_threshold(p_first: np.ndarray, labels: np.ndarray, max_false: float) -> float:
+    """The smallest threshold of 0.50, 0.51, ... 0.99 at which at most `max_false` of the sentences of
+    other classes read as the first (a yes that deletes, a job nobody has)."""
+    return next((t for t in THRESHOLD_GRID if false_first_rate(p_first, labels, t) <= max_false), THRESHOLD_GRID[-1])

@@ -8,7 +8,7 @@ this repo; a sentence's split is a seeded hash of it (verb_jobs.split_of). Steps
 1-3. vocabulary, logistic regression (with and without first / last clause vectors) and softmax
    temperature, fitted as scripts/eval/linear_text.py says;
 4. job_above, the smallest P(job) threshold of 0.50, 0.51, ... 0.99 at which at most MAX_FALSE_JOB of
-   the dev sentences labelled other read as jobs;
+   the dev sentences labelled other read as jobs (linear_text.lowest_safe_threshold);
 5. accuracy, precision and recall of "job" on dev and on the held-out test split, the sentences read
    wrong, and one JSON line. --write stores the weights (with the training rows' fingerprint).
 """
@@ -30,9 +30,8 @@ from interaction.offline.verb_jobs import (
     split_of,
     training_fingerprint,
 )
-from scripts.eval.linear_text import Split, evaluate, fit
+from scripts.eval.linear_text import Split, evaluate, fit, lowest_safe_threshold
 
-JOB_GRID = tuple(round(0.50 + 0.01 * i, 2) for i in range(50))
 SPLITS = ("train", "dev", "test")
 
 
@@ -45,13 +44,6 @@ def load() -> dict[str, Split]:
     return {s: Split(t, np.array(y)) for s, (t, y) in rows.items()}
 
 
-def false_job_rate(p_job: np.ndarray, labels: np.ndarray, threshold: float) -> float:
-    other = labels != 0
-    return float((p_job[other] >= threshold).mean()) if other.any() else 0.0
-
-
-def choose_job_above(p_job: np.ndarray, labels: np.ndarray) -> float:
-    return next((t for t in JOB_GRID if false_job_rate(p_job, labels, t) <= MAX_FALSE_JOB), JOB_GRID[-1])
 
 
 def report(predicted: np.ndarray, labels: np.ndarray) -> dict:
@@ -69,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     data = load()
     embedder = offline_text_embedder()
     fitted = fit(embedder, data, list(CLASSES), clause_options=(False, True))
-    job_above = choose_job_above(fitted.calibrated["dev"][:, 0], data["dev"].labels)
+    job_above = lowest_safe_threshold(fitted.calibrated["dev"][:, 0], data["dev"].labels, MAX_FALSE_JOB)
     weights = {**fitted.weights, "job_above": job_above, "training_fingerprint": training_fingerprint(load_rows())}
     results, predicted = evaluate(WEIGHTS, weights, lambda path: VerbJobModel(embedder, path), data, fitted,
                                   list(CLASSES), report, args.write)
