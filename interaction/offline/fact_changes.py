@@ -211,10 +211,12 @@ def _as_list(value: object) -> list[str]:
 
 
 def states_a_change(text: str, model: FactChangeModel | None = None) -> bool:
-    """Some sentence of `text` sets, supersedes or closes a profile fact (routes to the profile update)."""
+    """Some clause of `text` sets, supersedes or closes a profile fact (routes to the profile update):
+    the clauses decide() reads, so a change told in one breath ("I left Ikea and started at Volvo")
+    reaches it."""
     model = model or default_model()
-    return any(not cues.is_question(s) and (p := model.predict(s)).op != "none" and p.op_p >= MIN_CONFIDENCE
-               for s in cues.sentences(text))
+    return any((p := model.predict(c)).op != "none" and p.op_p >= MIN_CONFIDENCE
+               for s in cues.sentences(text) if not cues.is_question(s) for c in clauses(s))
 
 
 def clauses(sentence: str) -> list[str]:

@@ -15,8 +15,9 @@ model's memory update) hands its value here, and a value this module cannot poin
 - never the speaker's own name ("Hello! My name is Eileen" names nobody's hobby);
 - in words whose kind fits the field, by the preposition that governs them and spaCy's entity labels:
   a place ("in Munich", "to Bergen") is not an employer, an employer ("at Prague University") not a
-  home, a job is no place nor person ("as a nurse", not "in Sydney"), and the town someone moved away
-  from ("from Oslo") not where they live now;
+  home, a job is no place nor person ("as a nurse", not "in Sydney"), the town someone moved away
+  from ("from Oslo") not where they live now, and a hobby no day, place, firm or person ("I play
+  squash on Tuesdays", "I drive a blue Volvo");
 - and one stretch of words is one fact: "Munich" in "a robotics engineer in Munich" is the location,
   so it is not also the company.
 """
@@ -51,6 +52,9 @@ _PLACE_ENTS = {"GPE", "LOC"}
 _EMPLOYER_PREPS = {"at", "for", "with", "by"}
 _WORD = re.compile(r"\w+")
 _PLACE_PREPS = {"in", "to", "from", "into", "near"}
+# entity labels a hobby's or an interest's words never carry ("on Tuesdays", "a blue Volvo", "in Kona")
+_NOT_A_TOPIC = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
+_NOT_A_PASTIME = _NOT_A_TOPIC | {"GPE", "LOC", "FAC", "ORG", "PERSON", "PRODUCT", "NORP"}
 CLAUSE_FIELDS = {"current_position", "current_company", "location"}  # said back in their clause (not a hobby's list)
 MAX_CLAUSE_WORDS = 20  # a longer clause is said back by its fields' own words
 
@@ -215,6 +219,10 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
         return prep in _PLACE_PREPS or (prep in _EMPLOYER_PREPS and bool(labels & _PLACE_ENTS))
     if field == "current_position":
         return prep in (None, "as") and not labels & {"PERSON", *_PLACE_ENTS}
+    if field == "hobbies":  # a pastime is done: never a day, an amount, a place, a firm or a person
+        return not labels & _NOT_A_PASTIME
+    if field == "interests":  # a topic may be a band or a country, never a day or an amount
+        return not labels & _NOT_A_TOPIC
     return True
 
 

@@ -151,10 +151,18 @@ def _speaker_predicate(pred) -> bool:
     if any(c.dep_ in _SUBJECTS and (_speaker(c) or _my_job(c)) for c in pred.children):
         return _asserted(pred)
     if pred.dep_ == "conj" and not any(c.dep_ in _SUBJECTS for c in pred.children):
-        return _speaker_predicate(pred.head) and _asserted(pred)
+        # the subject is shared, the tense is its own: "we sold the flat and moved to Cardiff"
+        return _shares_the_speaker(pred.head) and _asserted(pred)
     if pred.dep_ in {"relcl", "acl"} and pred.head.dep_ == "attr":
         return _speaker_predicate(pred.head.head) and _asserted(pred)
     return False
+
+
+def _shares_the_speaker(pred) -> bool:
+    """The speaker is the subject of `pred`, or of the predicate it is joined to."""
+    if any(c.dep_ in _SUBJECTS and (_speaker(c) or _my_job(c)) for c in pred.children):
+        return True
+    return pred.dep_ == "conj" and not any(c.dep_ in _SUBJECTS for c in pred.children) and _shares_the_speaker(pred.head)
 
 
 def _speaker(subject) -> bool:
@@ -205,13 +213,24 @@ def _entity_text(tok) -> str:
     if tok.ent_type_:
         for ent in tok.doc.ents:
             if ent.start <= tok.i < ent.end:
-                words = [t.text for t in ent if not (t.i == ent.start and t.dep_ == "det")]
+                # the small tagger runs a name into its place ("Boots in Sheffield"): the name ends where a
+                # prepositional phrase on it starts ("Bank of America" keeps its "of")
+                joins = [t.i for t in ent if t.dep_ == "prep" and t.lower_ != "of"]
+                start = max([ent.start, *(i + 1 for i in joins if i < tok.i)])
+                end = min([ent.end, *(i for i in joins if i > tok.i)])
+                words = [t.text for t in ent if start <= t.i < end and not (t.i == start and t.dep_ == "det")]
                 return " ".join(words).replace(" 's", "'s")
     return _phrase(tok)
 
 
 def _is_place(tok) -> bool:
     return tok.ent_type_ in _PLACE_ENTS or (tok.pos_ == "PROPN" and not tok.ent_type_)
+
+
+def _named_in(obj) -> bool:
+    """A proper name after "in" on a job or workplace is its town, whatever the small tagger labels it
+    ("at Yamaha in Hamamatsu" and "at Boots in Sheffield" are tagged organisations); a person is not."""
+    return obj.ent_type_ in _PLACE_ENTS or (obj.pos_ == "PROPN" and obj.ent_type_ != "PERSON")
 
 
 def _is_org(tok) -> bool:
@@ -228,10 +247,9 @@ def _preps(tok):
 
 
 def _place_within(obj, found: dict[str, str]) -> None:
-    """"at a hotel in Dubai", "at Charite in Berlin": the place hangs under the workplace (a proper name
-    there is a place whatever the small tagger labels it: "at Yamaha in Hamamatsu" tags an ORG)."""
+    """"at a hotel in Dubai", "at Charite in Berlin": the place hangs under the workplace."""
     for prep, inner in _preps(obj):
-        if prep == "in" and (inner.ent_type_ in _PLACE_ENTS or inner.pos_ == "PROPN" and inner.ent_type_ != "PERSON"):
+        if prep == "in" and _named_in(inner):
             found.setdefault("location", _entity_text(inner))
 
 
@@ -317,7 +335,7 @@ def _read_doing(pred, found: dict[str, str]) -> None:
     for prep, obj in [*_preps(pred), *inner]:
         if prep in {"at", "for", "with"} and (employer := _workplace(obj)):
             found.setdefault("current_company", employer)
-        elif prep == "in" and _is_place(obj):
+        elif prep == "in" and _named_in(obj):
             found.setdefault("location", _entity_text(obj))
         _place_within(obj, found)
 
@@ -360,7 +378,7 @@ def _read_work_complements(job, found: dict[str, str]) -> None:
     for prep, obj in _preps(job):
         if prep in {"at", "for", "with"} and (employer := _workplace(obj)):
             found.setdefault("current_company", employer)
-        elif prep == "in" and _is_place(obj):
+        elif prep == "in" and _named_in(obj):
             found.setdefault("location", _entity_text(obj))
         _place_within(obj, found)
     for child in job.children:
