@@ -2,8 +2,9 @@
 St Mary's hospital in Leeds", "you drive a tram in Zurich"), so a reply never says more or other than
 what was said, else by the field's own words ("you work as a paralegal", "you enjoy chess").
 
-A clause is said for every fact heard in it while all of them still hold: once one has ended ("I moved
-to York" after "I work as a nurse in Leeds"), the others are said by their own words. A place said as
+A clause is said for every fact heard in it while all of them still hold: once one has ended (a new job
+after "I work as a nurse at St Mary's hospital"), the others are said by their own words; a job's town
+that a home replaced as the location still holds as the job's place. A place said as
 where a job is ("a nurse in Leeds", "I drive a tram in Zurich") is where they work, never "you live
 in": the profile keeps it as the location while no home is known, but only a place said as a home
 ("I live in Leeds", "we moved to Cardiff") is said as one. A job said with a verb ("drive a tram") is
@@ -93,14 +94,18 @@ def current(profile: UserProfile | None, fields: Iterable[str] | None = None) ->
         return []
     wanted = set(fields) if fields is not None else {f.name for f in PROFILE_FIELDS}
     records = [(name, r) for name in FIELDS_BY_NAME for r in profile.history(name)]
-    stale = {value_key(r.clause) for _, r in records if r.clause and not r.current}
-    ended = [r.value for _, r in records if not r.current]
+    # a job's town that a home replaced as the location still is where the job is: its clause holds
+    home_now = any(r.current and r.home is not False for r in profile.history("location"))
+    ended = [(name, r) for name, r in records if not r.current
+             and not (name == "location" and r.home is False and r.ended == "superseded" and home_now)]
+    stale = {value_key(r.clause) for _, r in ended if r.clause}
+    ended_values = [r.value for _, r in ended]
     held = {value_key(r.value) for _, r in records if r.current}
     out = []
     for name, r in records:
         if name in wanted and r.current:
             usable = r.clause and value_key(r.clause) not in stale and not any(
-                says(r.clause, v) and value_key(v) not in held for v in ended)
+                says(r.clause, v) and value_key(v) not in held for v in ended_values)
             out.append(_told(name, r.value, r.clause if usable else None, r.home, r.clause))
     return out
 

@@ -101,9 +101,11 @@ def apply(records: list[FactRecord], multi: bool, change: FactChange, now: datet
         return False
     again = next((r for r in current if same_value(r.value, change.value)), None)
     if again is not None:
-        # said again: the record keeps the time it first became true, and takes the newer wording
-        # (a town first named as a job's place, then as their home)
-        if change.clause is None or (again.clause, again.home) == (change.clause, change.home):
+        # said again: the record keeps the time it first became true, and takes the newer wording (a town
+        # first named as a job's place, then as their home), except that their home stays their home when
+        # a job there is named ("I live in Delft", then "I'm a cashier in Delft")
+        if change.clause is None or (again.clause, again.home) == (change.clause, change.home) or (
+                again.home and change.home is False):
             return False
         again.clause, again.home = change.clause, change.home
         return True

@@ -321,12 +321,11 @@ def _read_doing(pred, found: dict[str, str]) -> None:
     if not objects and not preps:
         return
     words = {pred.i} | {c.i for c in pred.children if c.dep_ == "prt"}
+    if not objects and preps[0].i == pred.i + 1 and preps[0].lower_ not in _EMPLOYER_OR_PLACE_PREPS:
+        words.add(preps[0].i)  # "look after elderly people (in a care home)": the object is the preposition's
+        objects = [c for c in preps[0].children if c.dep_ == "pobj"]
     for obj in objects:
         words |= {t.i for t in obj.subtree if not _in_complement(t, obj)}
-    if not objects and preps[0].i == pred.i + 1 and preps[0].lower_ not in _EMPLOYER_OR_PLACE_PREPS:
-        first = preps[0]  # "look after elderly people (in a care home)"
-        words |= {first.i} | {t.i for obj in first.children if obj.dep_ == "pobj"
-                               for t in obj.subtree if not _in_complement(t, obj)}
     doc = pred.doc
     found["current_position"] = " ".join(doc[i].text for i in sorted(words)).replace(" - ", "-")
     found[_DOING] = clause_text(pred)
