@@ -59,16 +59,16 @@ def phrases(told: Iterable[Told]) -> list[str]:
     """The facts as Nadine says them, in field order: a clause once for the facts said in it, each other
     fact by its field's words, a list field's values together ("you enjoy chess and running")."""
     told = sorted(told, key=lambda t: [f.name for f in PROFILE_FIELDS].index(t.field))
-    job = [t for t in told if t.field == "current_position" and not t.clause and not t.with_verb]
-    employer = [t for t in told if t.field == "current_company" and not t.clause]
-    if len(job) == 1 and len(employer) == 1:  # "you work as a nurse at St Mary's hospital", not two sentences
-        told = [t for t in told if t not in employer]
-        told[told.index(job[0])] = Told(job[0].field, f"{job[0].value} at {employer[0].value}")
+    job, absorbed = _job_with_its_place(told)
     out: list[str] = []
     seen_clauses: set[str] = set()
     listed: dict[str, list[str]] = {}
     for t in told:
-        if t.clause:
+        if t in absorbed:
+            continue
+        if job is not None and t.field == "current_position" and not t.clause:
+            out.append(job)
+        elif t.clause:
             key = value_key(t.clause)
             if key not in seen_clauses:
                 seen_clauses.add(key)
@@ -81,6 +81,23 @@ def phrases(told: Iterable[Told]) -> list[str]:
         else:
             out.append(own_words(t))
     return [FIELDS_BY_NAME[p].now.format(listing(listed[p])) if p in listed else p for p in out]
+
+
+def _job_with_its_place(told: list[Told]) -> tuple[str | None, list[Told]]:
+    """A job said by its own words with the workplace and the job's town that are too, as one phrase
+    ("you work as a nurse at St Mary's hospital in Leeds", "you drive a tram in Zurich"), and the facts
+    it took in; None when there is no such job. A job said with a verb takes no employer (its
+    preposition is unknown: "for DHL", "at a bakery")."""
+    jobs = [t for t in told if t.field == "current_position" and not t.clause]
+    if len(jobs) != 1:
+        return None, []
+    job = jobs[0]
+    employers = [t for t in told if t.field == "current_company" and not t.clause and not job.with_verb]
+    towns = [t for t in told if t.works_here and not t.clause]
+    absorbed = employers[:1] if len(employers) == 1 else []
+    absorbed += towns[:1] if len(towns) == 1 else []
+    phrase = own_words(job) + "".join(f" {'at' if t.field == 'current_company' else 'in'} {t.value}" for t in absorbed)
+    return phrase, absorbed
 
 
 def listing(items: list[str]) -> str:
