@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import logging
 
-from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, value_key
+from common.store import UserProfile
+from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, says, value_key
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
@@ -50,6 +51,8 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         if profile and identity.user_id else []
     update, changes, heard = decide_facts(text, extract(deps, text, identity, state.get("messages", [])), current,
                                           identity.name, homes)
+    if profile is not None and identity.user_id:
+        changes += jobs_ending_with_their_employer(profile, update, changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
     applied: list[FactChange] = []
     if identity.user_id and not update.user_name:  # before the keeper's merge, so records keep the turn id
@@ -74,6 +77,24 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     elif outcome.kind != "none":
         result["pending_facts"] = {}
     return result
+
+
+def jobs_ending_with_their_employer(profile: UserProfile, update: MemoryUpdate, changes: list[FactChange]
+                                   ) -> list[FactChange]:
+    """A job told with its employer ("I'm a cashier at Spar") ends when that employer does ("I left
+    Spar", "I started at Volvo"), unless a job is told in the same breath: it was the job there."""
+    if update.current_position or any(c.field == "current_position" and c.op != "close" for c in changes):
+        return []
+    held = current_values(profile.history("current_company"))
+    ended = [c.value or v for c in changes if c.field == "current_company" and c.op == "close" for v in held
+             if c.value is None or same_value(c.value, v)]
+    new = [v for v in [update.current_company, *(c.value for c in changes if c.field == "current_company"
+                                                  and c.op != "close")] if v]
+    if new:  # a new employer: the one before has ended (the same one said again has not)
+        ended += [h for h in held if not any(same_value(h, n) for n in new)]
+    return [FactChange(field="current_position", op="close", value=r.value)
+            for r in profile.history("current_position")
+            if r.current and any(says(r.clause, company) for company in ended)]
 
 
 def heard_wording(heard: dict[str, Grounded]) -> Wording:

@@ -208,8 +208,8 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     labels = {t.ent_type_ for t in span if t.ent_type_}
     prep = root.head.lower_ if root.dep_ == "pobj" else None
     if field == "current_company":
-        if prep is None:
-            return "PERSON" not in labels
+        if prep is None:  # a value that ends is one they have: the tagger's person there ("I left Spar") is that
+            return not new or "PERSON" not in labels
         return prep in _EMPLOYER_PREPS
     if field == "location":
         if prep is None:

@@ -196,3 +196,15 @@ def test_the_model_prompt_says_facts_as_told_and_asks_for_the_answer_first():
         own_life=True, answer=answered(question, report)))
     assert "you repair pianos in Bristol" in packet and "lives in Bristol" not in packet, packet
     assert '"on Monday at nine". Say the answer first' in packet, packet
+
+
+def test_a_job_told_with_its_employer_ends_with_it(maya):
+    """"I stopped working at Greggs, now I ..." (a comma splice the parser hangs on the second clause): the
+    employer ends, and the job told with it ends too; the same employer said again ends nothing."""
+    dm, _, _, _ = maya
+    say(dm, "I'm a baker at Greggs.")
+    say(dm, "I work at Greggs.")
+    assert facts_of(dm) == {"current_position": "baker", "current_company": "Greggs"}
+    turn = say(dm, "I stopped working at Greggs, now I look for something new.")
+    assert facts_of(dm) == {}, facts_of(dm)
+    assert "you no longer work at Greggs" in turn.reply, turn.reply
