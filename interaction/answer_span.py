@@ -19,9 +19,11 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from common.messages import RecallReport, RecalledMemory
+from interaction.reported_speech import days_between, reported
 
 log = logging.getLogger("nadine.interaction.answer_span")
 
@@ -220,6 +222,10 @@ class Answered:
     @property
     def first(self) -> str:
         return self.answer.said_first(self.memory.text)
+
+    def said_first(self, now: datetime) -> str:
+        """The answer's words as Nadine says them on `now` ("on your birthday", "the day before")."""
+        return reported(self.first, days_ago=days_between(self.memory.occurred_at, now))
 
     @property
     def rest(self) -> str:

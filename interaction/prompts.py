@@ -135,7 +135,7 @@ def recall_lines(r: ReplyInputs) -> list[str]:
     if r.answer is not None:
         m = r.answer.memory
         return [f'The answer to their question, from what they told you on {when(m.occurred_at)} '
-                f'("{_told_back(m, r.now)}"): "{r.answer.first}". Say the answer first, then that they told you.']
+                f'("{_told_back(m, r.now)}"): "{r.answer.said_first(r.now)}". Say the answer first, then that they told you.']
     if r.recall.outcome == "asserted" and said:
         how = ("They asked a plain question about their own life: answer it from this, without saying "
                "'of course'. " if r.own_life else "")

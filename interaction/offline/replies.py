@@ -150,10 +150,11 @@ def _recall(r: ReplyInputs) -> str:
     memories = r.recall.memories if r.recall else []
     if r.answer is not None:  # the answer first, then where it comes from
         m, day = r.answer.memory, _relative_day(r.answer.memory.occurred_at, r.now)
+        ago = days_between(m.occurred_at, r.now)
         if r.answer.answer.asks == "value":  # the memory itself says it ("my locker code is 5512")
             so = "you asked me to remember it" if m.kind == "explicit_memory" else "you told me so"
-            return f"{_capital(reported(m.text))} — {so} {day}."
-        return f"{_capital(r.answer.first)} — {day} {told_back(m.kind, r.answer.rest)}."
+            return f"{_capital(reported(m.text, days_ago=ago))} — {so} {day}."
+        return f"{_capital(r.answer.said_first(r.now))} — {day} {told_back(m.kind, r.answer.rest, ago)}."
     if r.recall and r.recall.outcome == "asserted" and memories:
         said = "; and ".join(_said(m, r) for m in memories) + "."
         # a plain question about their life is answered with what they told; "of course" answers "do you remember?"
