@@ -224,8 +224,8 @@ def states_a_change(text: str, model: FactChangeModel | None = None) -> bool:
     the clauses decide() reads, so a change told in one breath ("I left Ikea and started at Volvo")
     reaches it."""
     model = model or default_model()
-    return any((p := model.predict(c)).op != "none" and p.op_p >= MIN_CONFIDENCE
-               for s in cues.sentences(text) if not cues.is_question(s) for c in clauses(s))
+    said = _clauses_of(text)
+    return any(p.op != "none" and p.op_p >= MIN_CONFIDENCE for p in model.predict_each(said))
 
 
 def _spliced(tok, root) -> bool:  # noqa: ANN001 - spaCy Tokens
