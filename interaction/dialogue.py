@@ -146,8 +146,9 @@ class DialogueManager:
             # recognition caught up with someone already talking: same conversation, now with a profile
             s.identity = self.keeper.load(uid, msg.user_name)
             if s.pending_facts:
-                s.identity.profile = self.store.update(uid, s.pending_facts, self.clock.now())
+                s.identity.profile = self.store.update(uid, s.pending_facts, self.clock.now(), wording=s.pending_wording)
                 s.pending_facts.clear()
+                s.pending_wording.clear()
         else:
             self.close_session(f"{uid} detected")
             self.session = Session(identity=self.keeper.load(uid, msg.user_name))
@@ -267,7 +268,8 @@ class DialogueManager:
         state = {
             "text": text, "turn_id": self._turn_id, "messages": list(s.history), "transcript": list(s.transcript),
             "identity": s.identity, "name_confirmation": s.confirmation, "identity_event": identity_event,
-            "pending_facts": dict(s.pending_facts), "greeted_user_id": s.greeted_user_id, "pins": pins,
+            "pending_facts": dict(s.pending_facts), "pending_wording": dict(s.pending_wording),
+            "greeted_user_id": s.greeted_user_id, "pins": pins,
             "language": self.language, "replies": s.replies + 1,  # this turn's reply included
         }
         try:
@@ -325,8 +327,10 @@ class DialogueManager:
         s.confirmation = outcome.confirmation if outcome.kind == "confirm" else None
         if outcome.kind == "pending":
             s.pending_facts.update(outcome.learned)
+            s.pending_wording.update(outcome.wording)
         elif outcome.kind != "none":
             s.pending_facts.clear()
+            s.pending_wording.clear()
         if before.source == "face" and before.user_id and before.user_id != outcome.identity.user_id:
             s.ignored_face_id = before.user_id  # that face is this person, whatever recognition says
         if outcome.settled:

@@ -15,7 +15,7 @@ from typing import Literal
 
 from common.messages import ForgetMemory, MemoryAction, RecallReport
 from common.store import DataLayout, ProfileStore, SceneStore
-from common.store.profile_fields import PROFILE_FIELDS
+from interaction import profile_wording
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.agents.episode import summarize
 from interaction.confirmation import next_step, read_reply
@@ -26,7 +26,6 @@ from interaction.memory.forgotten import Forgotten
 from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
-from interaction.offline.articles import spoken
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
 from interaction.reported_speech import days_between, reported
@@ -253,9 +252,7 @@ class ForgetOneConversation:
 def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[tuple[str, int]]]:
     """What Nadine knows about the person, in her words: profile facts, explicit memories, moments
     (what was said, and how many calendar days ago)."""
-    p = identity.profile
-    facts = [spec.now.format(_and(value) if spec.multi else spoken(spec.name, value)) for spec in PROFILE_FIELDS
-             if p is not None and (value := getattr(p, spec.name, None))]
+    facts = profile_wording.phrases(profile_wording.current(identity.profile))
     store = explicit_store(deps)
     explicit = [second_person(m.text.rstrip(" .!?")) for m in (store.list(identity.user_id or "") if store else [])]
     scenes = sorted((m for m in SceneStore(deps.layout).list(identity.user_id or "")
@@ -263,10 +260,6 @@ def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[st
     now = deps.clock.now()
     moments = [(m.user_message.strip(), days_between(m.when, now)) for m in scenes if m.user_message]
     return facts, explicit[-MAX_LISTED:], moments[-MAX_LISTED:]
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def about_me(deps: AgentDeps, state: dict) -> str:
@@ -289,11 +282,12 @@ def about_me_offline(name: str, facts: list[str], explicit: list[str], moments: 
                      days_ago: list[int] | None = None) -> str:
     if not (facts or explicit or moments):
         return f"I only know your name so far, {name}. Tell me something about yourself and I'll remember it."
-    parts = [f"You're {name}" + (", " + _and(facts) if facts else "") + "."]
+    parts = [f"You're {name}" + (", " + profile_wording.listing(facts) if facts else "") + "."]
     if explicit:
-        parts.append("You asked me to remember that " + _and(explicit) + ".")
+        parts.append("You asked me to remember that " + profile_wording.listing(explicit) + ".")
     if moments:
         # said back in Nadine's words, as a recall says them: a quotation would be the person's own "I"
         ages = days_ago or [0] * len(moments)
-        parts.append("And you told me " + _and([reported(m, days_ago=d) for m, d in zip(moments, ages, strict=True)]) + ".")
+        parts.append("And you told me " + profile_wording.listing(
+            [reported(m, days_ago=d) for m, d in zip(moments, ages, strict=True)]) + ".")
     return " ".join(parts)

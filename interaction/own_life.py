@@ -2,11 +2,15 @@
 building?"), answered from memory when memory holds the answer, whether or not they are phrased as a
 recall ("what did I tell you about ...").
 
-Such a question is one whose subject or possessor is the speaker in spaCy's parse ("my X", "I ...");
-it goes to the retrieval core before the search and knowledge steps, over the person's explicit
-memories, remembered moments and this conversation's statements (LocalMemoryServices.about, the same
-decision as a recall and a forget request). When the core names one, the turn becomes a recall of it;
-when memory has nothing close, the question is answered as any other.
+Such a question is one whose subject or possessor is the speaker in spaCy's parse ("my X", "I ..."),
+or one that names something without asking Nadine about herself ("when is the wedding?", "when is
+yoga now?": a thing told before need not be said to be theirs); whether it is something they told is
+the retrieval core's call, not the question's words. It goes to the core before the search and
+knowledge steps, over the person's explicit memories, remembered moments and this conversation's
+statements (LocalMemoryServices.about, the same decision as a recall and a forget request). When the
+core names one, the turn becomes a recall of it, answered as an answer (the reply names the value
+first: answer_span.py); when memory has nothing close ("what's the capital of Canada?"), the question
+is answered as any other.
 """
 
 from __future__ import annotations
@@ -24,11 +28,13 @@ log = logging.getLogger("nadine.interaction.own_life")
 
 REMEMBERED = frozenset({"explicit_memory", "moment"})  # besides what was said in this conversation
 _SPEAKER_DEPS = {"nsubj", "nsubjpass", "poss"}
+_NAMING = {"NOUN", "PROPN"}
 
 
 def asks_about_own_life(text: str) -> bool:
-    """A question sentence whose subject or a possessor in it is the speaker; without the parser, no
-    question is read as one."""
+    """A question sentence whose subject or a possessor in it is the speaker, or that names something
+    and is not about Nadine (no second-person subject or possessor: "do you like music?", "how was your
+    day?"); without the parser, no question is read as one."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     questions = [s for s in cues.sentences(text) if cues.is_question(s) and not cues.is_about_nadine(s)]
@@ -38,7 +44,13 @@ def asks_about_own_life(text: str) -> bool:
         nlp = load_parser()
     except ParserUnavailable:
         return False
-    return any(tok.dep_ in _SPEAKER_DEPS and first_person(tok) for doc in nlp.pipe(questions) for tok in doc)
+    for doc in nlp.pipe(questions):
+        if any(tok.dep_ in _SPEAKER_DEPS and first_person(tok) for tok in doc):
+            return True
+        to_nadine = any(tok.dep_ in _SPEAKER_DEPS and "2" in tok.morph.get("Person") for tok in doc)
+        if not to_nadine and any(tok.pos_ in _NAMING for tok in doc):
+            return True
+    return False
 
 
 def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:

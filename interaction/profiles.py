@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationInfo, create_model, field_validator
 
 from common.clock import Clock
 from common.store import ProfileStore, UserProfile, validate_user_id
+from common.store.facts import Wording
 from common.store.profile_fields import LIST_FIELDS, PROFILE_FIELDS
 from interaction.names import NameConfirmation, match_name, name_similarity
 
@@ -80,6 +81,7 @@ class ProfileOutcome:
     identity: Identity
     confirmation: NameConfirmation | None = None
     learned: dict = field(default_factory=dict)
+    wording: Wording = field(default_factory=dict)  # how the facts heard were said (kept with them while pending)
 
     @property
     def settled(self) -> bool:
@@ -106,8 +108,10 @@ class ProfileKeeper:
             profile = UserProfile(user_id=user_id, user_name=name or "Unknown")
         return Identity(user_id, profile, "face")
 
-    def save_user_info(self, identity: Identity, update: MemoryUpdate, carried: dict | None = None) -> ProfileOutcome:
-        """Merge `update` into the right profile, deciding who the speaker is by the stated name."""
+    def save_user_info(self, identity: Identity, update: MemoryUpdate, carried: dict | None = None,
+                       wording: Wording | None = None) -> ProfileOutcome:
+        """Merge `update` into the right profile, deciding who the speaker is by the stated name;
+        `wording`: how its values were said."""
         facts = {**(carried or {}), **update.facts()}
         name = update.user_name
         same_as_current = bool(name and identity.known and (
@@ -122,17 +126,18 @@ class ProfileKeeper:
                     # the face says A, the words say B: ask rather than hand A's face B's memories
                     return ProfileOutcome("confirm", identity, NameConfirmation(
                         name, (found.user_name or name,), (found.user_id,), (1.0,), facts))
-                return self._link(found.user_id, facts, same=found.user_id == identity.user_id, claimed=name)
+                return self._link(found.user_id, facts, same=found.user_id == identity.user_id, claimed=name,
+                                  wording=wording)
             if found.kind == "ambiguous" and found.confirmation:
                 conf = found.confirmation
                 return ProfileOutcome("confirm", identity, NameConfirmation(
                     conf.given_name, conf.similar_names, conf.similar_ids, conf.similarity_scores, facts))
-            return self._create(identity, name, facts)
+            return self._create(identity, name, facts, wording)
         if identity.user_id is None:
             return ProfileOutcome("pending" if facts else "none", identity, learned=facts)
         if not facts:
             return ProfileOutcome("none", identity)
-        profile = self.store.update(identity.user_id, facts, self.clock.now())
+        profile = self.store.update(identity.user_id, facts, self.clock.now(), wording=wording)
         return ProfileOutcome("updated", Identity(identity.user_id, profile, identity.source), learned=facts)
 
     def resolve_confirmation(
@@ -152,18 +157,19 @@ class ProfileKeeper:
             return self._create(identity, conf.given_name, conf.pending_fields)
         return ProfileOutcome("confirm", identity, rest)
 
-    def _link(self, user_id: str, facts: dict, same: bool = False, claimed: str = "") -> ProfileOutcome:
+    def _link(self, user_id: str, facts: dict, same: bool = False, claimed: str = "",
+              wording: Wording | None = None) -> ProfileOutcome:
         if not same and self.face_refutes(user_id):
             # a different face giving a known name: a new person who shares the name, told nothing
             log.info("identity: the face in view is not %s's; the speaker becomes a new user", user_id)
-            return self._create(Identity(), claimed or self.store.user_ids().get(user_id, "Unknown"), facts)
+            return self._create(Identity(), claimed or self.store.user_ids().get(user_id, "Unknown"), facts, wording)
         now = self.clock.now()
-        profile = self.store.update(user_id, facts, now) if facts else self.store.load(user_id)
+        profile = self.store.update(user_id, facts, now, wording=wording) if facts else self.store.load(user_id)
         if profile is None:  # listed in user_ids.json without a profile folder yet
             profile = self.store.update(user_id, {"user_name": self.store.user_ids().get(user_id, "Unknown")}, now)
         return ProfileOutcome("updated" if same else "linked", Identity(user_id, profile, "dialogue"), learned=facts)
 
-    def _create(self, identity: Identity, name: str, facts: dict) -> ProfileOutcome:
+    def _create(self, identity: Identity, name: str, facts: dict, wording: Wording | None = None) -> ProfileOutcome:
         now = self.clock.now()
         if identity.user_id is not None and not identity.known:
             user_id, kind = identity.user_id, "new"
@@ -171,7 +177,7 @@ class ProfileKeeper:
             # a recognised face stating a different, unmatched name is someone else: never overwrite
             kind = "conflict_new" if identity.known else "new"
             user_id = self.store.mint_user_id(name, now)
-        profile = self.store.update(user_id, {"user_name": name, **facts}, now)
+        profile = self.store.update(user_id, {"user_name": name, **facts}, now, wording=wording)
         if kind == "conflict_new":
             log.info("identity conflict: face said %s but the speaker is %s; new user %s", identity.user_id, name, user_id)
         return ProfileOutcome(kind, Identity(user_id, profile, "dialogue"), learned=facts)

@@ -12,6 +12,7 @@ from typing import Any
 from common.store import DataLayout, PathOutsideDataRoot
 from common.store.facts import latest_ended
 from common.store.profile_fields import PROFILE_FIELDS
+from interaction import profile_wording
 from interaction.memory.contracts import VisualMemory
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, told_back
@@ -106,12 +107,9 @@ def _profile_line(r: ReplyInputs) -> str:
     p = r.profile
     if p is None or not p.known:
         return "The person: not introduced yet (you do not know their name)."
-    facts = [f"name {p.user_name}"]
-    for spec in PROFILE_FIELDS:
-        value = getattr(p, spec.name)
-        if value:
-            facts.append(f"{spec.label} {', '.join(value) if spec.multi else value}")
-    line = "The person: " + "; ".join(facts) + "."
+    told = profile_wording.phrases(profile_wording.current(p))
+    line = f"The person: {p.user_name}." + (
+        " What they told you about themselves, as you say it back to them: " + "; ".join(told) + "." if told else "")
     before = []
     for spec in PROFILE_FIELDS:
         old = latest_ended(p.history(spec.name))
@@ -134,8 +132,14 @@ def recall_lines(r: ReplyInputs) -> list[str]:
         return []
     texts = [m for m in r.recall.memories if m.kind not in ("moment", "first_meeting", "observation")]
     said = [f'on {when(m.occurred_at)}: "{_told_back(m, r.now)}"' for m in texts]
+    if r.answer is not None:
+        m = r.answer.memory
+        return [f'The answer to their question, from what they told you on {when(m.occurred_at)} '
+                f'("{_told_back(m, r.now)}"): "{r.answer.said_first(r.now)}". Say the answer first, then that they told you.']
     if r.recall.outcome == "asserted" and said:
-        return ["What this person told you that matches the question, as you say it back to them "
+        how = ("They asked a plain question about their own life: answer it from this, without saying "
+               "'of course'. " if r.own_life else "")
+        return [how + "What this person told you that matches the question, as you say it back to them "
                 "(reported speech, not their words quoted): " + "; ".join(said)]
     if r.recall.outcome == "offered" and r.recall.memories:
         m = r.recall.memories[0]
@@ -150,7 +154,8 @@ def background(r: ReplyInputs) -> str:
     lines = [f"Now: {r.now.strftime('%A %d %B %Y, %H:%M')}.", f"Your affect: {r.affect}." if r.affect else "",
              _profile_line(r)]
     if r.outcome and r.outcome.learned:
-        lines.append("You just learned: " + "; ".join(f"{k} = {v}" for k, v in r.outcome.learned.items()) + ".")
+        learned = profile_wording.phrases(profile_wording.heard(r.outcome.learned, r.fact_wording))
+        lines.append("You just learned (say it back only as it is written here): " + "; ".join(learned) + ".")
     ended = [c for c in r.fact_changes if c.op == "close"]
     if ended:
         lines.append("The person just told you this stopped being true: "

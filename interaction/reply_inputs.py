@@ -9,8 +9,10 @@ from datetime import datetime
 from common.messages import RecallReport
 from common.store import UserProfile
 from common.store.facts import FactChange
+from interaction.answer_span import Answered
 from interaction.memory.contracts import VisualMemory
 from interaction.names import NameConfirmation
+from interaction.offline.grounding import Grounded
 from interaction.profiles import ProfileOutcome
 from interaction.turn_understanding import Emotion
 
@@ -26,7 +28,7 @@ class ReplyInputs:
     profile: UserProfile | None = None
     outcome: ProfileOutcome | None = None
     fact_changes: list[FactChange] = field(default_factory=list)  # applied this turn
-    fact_wording: dict[str, str] = field(default_factory=dict)  # a value heard this turn -> as it was said
+    fact_wording: dict[str, Grounded] = field(default_factory=dict)  # a value heard this turn -> how it was said
     identity_event: str | None = None
     confirmation: NameConfirmation | None = None
     scene: VisualMemory | None = None  # only an injected scene
@@ -34,6 +36,10 @@ class ReplyInputs:
     # conversation's turns); its memories are what matched (asserted: up to top_k, each with its date;
     # offered: the one Nadine asks about)
     recall: RecallReport | None = None
+    # a plain question about their own life ("when is the wedding?"), not a request to recall: answered
+    # as an answer; `answer`: the words of the asserted memory that answer it (answer_span.py)
+    own_life: bool = False
+    answer: Answered | None = None
     search: str | None = None
     vision: str | None = None
     knowledge: str | None = None

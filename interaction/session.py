@@ -6,6 +6,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from common.store.facts import Wording
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.forgotten import Forgotten, forgotten_turns
 from interaction.names import NameConfirmation
@@ -20,6 +21,7 @@ class Session:
     confirmation: NameConfirmation | None = None
     greeted_user_id: str | None = None
     pending_facts: dict = field(default_factory=dict)
+    pending_wording: Wording = field(default_factory=dict)  # how the pending facts were said
     # the face id perception keeps reporting for someone who said they are someone else
     ignored_face_id: str | None = None
     # when perception last reported nobody in view (shared clock); None while the person is here

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from common.store.facts import FactChange
+from common.store.facts import FactChange, Wording
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.names import NameConfirmation
+from interaction.offline.grounding import Grounded
 from interaction.profiles import Identity, ProfileOutcome
 from interaction.turn_understanding import PlanStep, TurnUnderstanding
 
@@ -22,6 +23,7 @@ class TurnState(TypedDict, total=False):
     name_confirmation: NameConfirmation | None
     identity_event: str | None  # the DM settled a name confirmation before the graph ran
     pending_facts: dict  # profile facts heard before the speaker's name was known
+    pending_wording: Wording  # how they were said
     greeted_user_id: str | None
     pins: dict[str, Any]  # UserInput's user_emotion / is_recall / intent
     language: str
@@ -37,7 +39,7 @@ class TurnState(TypedDict, total=False):
     plan_steps: list[PlanStep]
     profile_outcome: ProfileOutcome | None
     fact_changes: list[FactChange]  # profile facts set, superseded or closed this turn
-    fact_wording: dict[str, str]  # each value heard this turn as the person said it ("a nurse")
+    fact_wording: dict[str, Grounded]  # each value heard this turn: where and how the person said it ("a nurse")
     retrieval: RetrievalResult | None
     search_results: str | None
     vision_results: str | None

@@ -25,7 +25,17 @@ class FactSource(BaseModel):
     via: Literal["dialogue", "legacy", "edit"] = "dialogue"  # legacy: a plain value found in an older file
 
 
-class FactRecord(BaseModel):
+class FactWords(BaseModel):
+    """How a value was said: the clause it was heard in, in the person's own words ("I work as a nurse at
+    St Mary's hospital in Leeds"), so Nadine says back what was said rather than a field's template;
+    and, for a place, whether it was said as their home ("I live in Leeds") or as where their work is
+    ("a nurse in Leeds"). None where unknown (a value from an older file, an edit, a model)."""
+
+    clause: str | None = None
+    home: bool | None = None
+
+
+class FactRecord(FactWords):
     value: str
     valid_from: str | None = None  # None: true since before Nadine knew
     valid_to: str | None = None  # None while current
@@ -38,17 +48,34 @@ class FactRecord(BaseModel):
         return self.valid_to is None
 
 
-class FactChange(BaseModel):
-    """One decided operation on one field: a new value (set / supersede) or the end of one (close)."""
+class FactChange(FactWords):
+    """One decided operation on one field: a new value (set / supersede) or the end of one (close),
+    with how a new value was said."""
 
     field: str
     op: Operation
     value: str | None = None  # close without a value ends the field's current value (one-valued fields)
     confidence: float = 1.0
 
+    @property
+    def words(self) -> FactWords:
+        return FactWords(clause=self.clause, home=self.home)
+
+
+def value_key(value: str) -> str:
+    return " ".join(value.casefold().split())
+
 
 def same_value(a: str, b: str) -> bool:
-    return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
+    return value_key(a) == value_key(b)
+
+
+Wording = dict[tuple[str, str], FactWords]  # (field, value_key(value)) -> how that value was said
+
+
+def says(clause: str | None, value: str) -> bool:
+    """The clause holds the value's words (a forgotten value must not live on in another fact's clause)."""
+    return bool(clause) and value_key(value) in value_key(clause or "")
 
 
 def current_values(records: list[FactRecord]) -> list[str]:
@@ -72,12 +99,21 @@ def apply(records: list[FactRecord], multi: bool, change: FactChange, now: datet
         return bool(targets)
     if not change.value:
         return False
-    if any(same_value(r.value, change.value) for r in current):
-        return False  # said again: the record keeps the time it first became true
+    again = next((r for r in current if same_value(r.value, change.value)), None)
+    if again is not None:
+        # said again: the record keeps the time it first became true, and takes the newer wording (a town
+        # first named as a job's place, then as their home), except that their home stays their home when
+        # a job there is named ("I live in Delft", then "I'm a cashier in Delft")
+        if change.clause is None or (again.clause, again.home) == (change.clause, change.home) or (
+                again.home and change.home is False):
+            return False
+        again.clause, again.home = change.clause, change.home
+        return True
     if not multi:
         for record in current:
             _close(record, when, "superseded")
-    records.append(FactRecord(value=change.value, valid_from=when, confidence=change.confidence, source=source))
+    records.append(FactRecord(value=change.value, valid_from=when, confidence=change.confidence, source=source,
+                              clause=change.clause, home=change.home))
     return True
 
 

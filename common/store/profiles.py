@@ -17,12 +17,15 @@ from common.store.facts import (
     FactChange,
     FactRecord,
     FactSource,
+    Wording,
     apply,
     current_values,
     is_field,
     plain_values,
     reconcile,
     same_value,
+    says,
+    value_key,
     without_turns,
 )
 from common.store.ids import new_user_id, validate_user_id
@@ -86,23 +89,25 @@ def apply_changes(profile: _ProfileBase, changes: list[FactChange], now: datetim
     return UserProfile.model_validate(data), applied
 
 
-def changes_from_fields(update: dict) -> list[FactChange]:
-    """Plain extracted fields (field -> value or list) as "set" changes."""
+def changes_from_fields(update: dict, wording: Wording | None = None) -> list[FactChange]:
+    """Plain extracted fields (field -> value or list) as "set" changes, each with how it was said."""
     changes = []
     for key, value in update.items():
         if not is_field(key) or value in (None, "", []):
             continue
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str) and item.strip():
-                changes.append(FactChange(field=key, op="set", value=item.strip()))
+                words = (wording or {}).get((key, value_key(item)))
+                changes.append(FactChange(field=key, op="set", value=item.strip(),
+                                          **(words.model_dump() if words else {})))
     return changes
 
 
 def merge_profile(profile: _ProfileBase, update: dict, now: datetime,
-                  source: FactSource | None = None) -> _ProfileBase:
+                  source: FactSource | None = None, wording: Wording | None = None) -> _ProfileBase:
     """Merge extracted fields: a new one-valued fact supersedes the old, list values are added;
     other keys (user_name, face_image_path, a lab's own) replace when given."""
-    merged, _ = apply_changes(profile, changes_from_fields(update), now, source)
+    merged, _ = apply_changes(profile, changes_from_fields(update, wording), now, source)
     others = {k: v for k, v in update.items() if not is_field(k) and v not in (None, "", [])}
     data = {**merged.model_dump(), **others, "last_updated": now.isoformat(timespec="seconds")}
     return UserProfile.model_validate(data)
@@ -180,12 +185,13 @@ class ProfileStore:
             log.warning("profile of %s unreadable (%s); ignored", user_id, exc.errors()[0]["msg"])
             return None
 
-    def update(self, user_id: str, change: dict, now: datetime, source: FactSource | None = None) -> UserProfile:
+    def update(self, user_id: str, change: dict, now: datetime, source: FactSource | None = None,
+               wording: Wording | None = None) -> UserProfile:
         """Locked merge of `change` into user_info.json; keeps user_ids.json's name in step."""
         path = self.layout.user_info_file(user_id)
         with file_lock(path):
             current = self.load(user_id) or UserProfile(user_id=user_id)
-            merged = merge_profile(current, change, now, source)
+            merged = merge_profile(current, change, now, source, wording)
             # a turn's facts were often applied just before (apply): then the file already holds them
             write_json_if_changed(path, merged.model_dump(exclude_none=False))
         if merged.known:
@@ -216,8 +222,13 @@ class ProfileStore:
             if current is None:
                 return 0
             facts = {k: keep(k, v) for k, v in current.facts.items()}
-            removed = sum(len(v) for v in current.facts.values()) - sum(len(v) for v in facts.values())
+            kept = {id(r) for records in facts.values() for r in records}
+            gone = [r.value for records in current.facts.values() for r in records if id(r) not in kept]
+            removed = len(gone)
             if removed:
+                for record in (r for records in facts.values() for r in records):
+                    if any(says(record.clause, value) for value in gone):
+                        record.clause = None  # the words a forgotten value was said in go with it
                 data = {**current.model_dump(), **plain_values(facts), "facts": facts,
                         "last_updated": now.isoformat(timespec="seconds")}
                 atomic_write_json(path, UserProfile.model_validate(data).model_dump(exclude_none=False))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import logging
 
-from common.store.facts import FactChange, FactSource, current_values, same_value
+from common.store import UserProfile
+from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, says, value_key
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
@@ -13,7 +14,7 @@ from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_requests import recall_this_session
 from interaction.offline import fact_changes
 from interaction.offline.extract import extract_name, extract_profile
-from interaction.offline.grounding import Proposal, ground, grounded_update
+from interaction.offline.grounding import Grounded, Proposal, ground, grounded_update
 from interaction.own_life import recall_own_life
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
@@ -46,23 +47,29 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     text = state["text"]
     profile = identity.profile
     current = {k: current_values(v) for k, v in profile.facts.items()} if profile and identity.user_id else {}
-    update, changes, said = decide_facts(text, extract(deps, text, identity, state.get("messages", [])), current,
-                                         identity.name)
+    homes = [r.value for r in profile.history("location") if r.current and r.home is not False] \
+        if profile and identity.user_id else []
+    update, changes, heard = decide_facts(text, extract(deps, text, identity, state.get("messages", [])), current,
+                                          identity.name, homes)
+    if profile is not None and identity.user_id:
+        changes += jobs_ending_with_their_employer(profile, update, changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
     applied: list[FactChange] = []
     if identity.user_id and not update.user_name:  # before the keeper's merge, so records keep the turn id
         _, applied = deps.keeper.store.apply(identity.user_id, changes, deps.clock.now(), source)
     carried = state.get("pending_facts") or {}
-    outcome = deps.keeper.save_user_info(identity, update, carried)
+    wording = {**(state.get("pending_wording") or {}), **heard_wording(heard)}
+    outcome = deps.keeper.save_user_info(identity, update, carried, wording)
     if outcome.kind in ("updated", "linked", "new", "conflict_new") and outcome.identity.user_id and not applied:
         _, applied = deps.keeper.store.apply(outcome.identity.user_id, changes, deps.clock.now(), source)
     if applied and outcome.identity.user_id:
         outcome.identity.profile = deps.keeper.store.load(outcome.identity.user_id) or outcome.identity.profile
         if outcome.kind == "none":
             outcome = ProfileOutcome("updated", outcome.identity, learned=outcome.learned)
-    outcome.learned = _stored(outcome, said) if outcome.kind != "pending" else outcome.learned
+    outcome.learned = _stored(outcome) if outcome.kind != "pending" else outcome.learned
+    outcome.wording = wording
     result: dict = {"profile_outcome": outcome, "identity": outcome.identity, "fact_changes": applied,
-                    "fact_wording": said}
+                    "fact_wording": heard}
     if outcome.kind == "confirm":
         result["name_confirmation"] = outcome.confirmation
     elif outcome.kind == "pending":
@@ -72,11 +79,35 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     return result
 
 
+def jobs_ending_with_their_employer(profile: UserProfile, update: MemoryUpdate, changes: list[FactChange]
+                                   ) -> list[FactChange]:
+    """A job told with its employer ("I'm a cashier at Spar") ends when that employer does ("I left
+    Spar", "I started at Volvo"), unless a job is told in the same breath: it was the job there."""
+    if update.current_position or any(c.field == "current_position" and c.op != "close" for c in changes):
+        return []
+    held = current_values(profile.history("current_company"))
+    ended = [c.value or v for c in changes if c.field == "current_company" and c.op == "close" for v in held
+             if c.value is None or same_value(c.value, v)]
+    new = [v for v in [update.current_company, *(c.value for c in changes if c.field == "current_company"
+                                                  and c.op != "close")] if v]
+    if new:  # a new employer: the one before has ended (the same one said again has not)
+        ended += [h for h in held if not any(same_value(h, n) for n in new)]
+    return [FactChange(field="current_position", op="close", value=r.value)
+            for r in profile.history("current_position")
+            if r.current and any(says(r.clause, company) for company in ended)]
+
+
+def heard_wording(heard: dict[str, Grounded]) -> Wording:
+    """How each value heard this turn was said, as the profile keeps it."""
+    return {(g.field, value_key(g.value)): g.words for g in heard.values()}
+
+
 def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]], known_name: str | None = None,
-                 ) -> tuple[MemoryUpdate, list[FactChange], dict[str, str]]:
-    """What one utterance does to the profile: the extraction's facts and the fact changes, each kept
-    only where the speaker said its value about themselves (grounding.py); and each kept value as
-    they said it. `current`: the person's current facts (field -> values)."""
+                 homes: list[str] | None = None) -> tuple[MemoryUpdate, list[FactChange], dict[str, Grounded]]:
+    """What one utterance does to the profile: the extraction's facts and the fact changes (each with
+    how it was said), each kept only where the speaker said its value about themselves (grounding.py);
+    and each kept value's grounding. `current`: the person's current facts (field -> values); `homes`:
+    the current places said as their home (default: every current location)."""
     names = (update.user_name, known_name, extract_name(text))
     update, kept = grounded_update(text, update, names)
     decided = fact_changes.decide(text, update.facts(), current)
@@ -85,26 +116,26 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
         text, [Proposal(c.field, c.value or "", c.op != "close") for c in valued], names, kept), strict=True))
     changes = []
     for c in decided:  # a close that names no value ends the field's current one and needs none
-        if c.value and found[id(c)] is None:
+        g = found.get(id(c))
+        if c.value and g is None:
             # the value stays out of the log: it is the person's words (a name, a place), erased by a forget
             log.info("not stored: %s %s: not said by the speaker about themselves", c.op, c.field)
         else:
-            changes.append(c)
+            changes.append(c.model_copy(update=g.words.model_dump()) if g is not None and c.op != "close" else c)
     grounded = [*kept, *(g for g in found.values() if g is not None)]
     # a job's or a workplace's town is where they live only while no home is known: it never replaces
     # one said before ("I live in Lisbon", later "I work at a law firm in Porto")
-    homes = current.get("location") or []
+    homes = (current.get("location") or []) if homes is None else homes
     away = {g.value for g in grounded if g.field == "location" and not g.home and homes
             and not any(same_value(g.value, h) for h in homes)}
     if away:
         log.info("not stored: location: a workplace's place while a home is known")
         update = update.model_copy(update={"location": None}) if update.location in away else update
         changes = [c for c in changes if not (c.field == "location" and c.value in away)]
-    said = {g.value: g.said for g in grounded}
-    return _with_changes(update, changes), changes, said
+    return _with_changes(update, changes), changes, {g.value: g for g in grounded}
 
 
-def _stored(outcome: ProfileOutcome, said: dict[str, str]) -> dict:
+def _stored(outcome: ProfileOutcome) -> dict:
     """Of the facts heard this turn, those the profile now holds as current: what a reply may confirm."""
     profile = outcome.identity.profile
     if profile is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 
 from interaction.agents.context import RESPONSE, AgentDeps
+from interaction.answer_span import answered
 from interaction.llm.reply_text import ReplyCheck
 from interaction.names import confirmation_question
 from interaction.offline.replies import offline_reply
@@ -35,14 +36,16 @@ def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
     scene = retrieval.scene if retrieval and retrieval.scene and retrieval.scene.injected else None
     if not deps.settings.common.enable_visual_memory:
         scene = None
+    # text memories reach the prompt on recall turns only: elsewhere they would be brought up unasked
+    report = retrieval.recall if retrieval and recall else None
     return ReplyInputs(
         text=state["text"], intent=state["intent"], is_recall=recall, now=deps.clock.now(),
         language=state.get("language") or deps.settings.interaction.default_language,
         user_emotion=u.user_emotion, profile=state["identity"].profile, outcome=state.get("profile_outcome"),
         fact_changes=list(state.get("fact_changes") or []), fact_wording=dict(state.get("fact_wording") or {}),
         identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
-        # text memories reach the prompt on recall turns only: elsewhere they would be brought up unasked
-        recall=retrieval.recall if retrieval and recall else None,
+        recall=report, own_life=bool(retrieval and retrieval.details.get("mode") == "own_life"),
+        answer=answered(state["text"], report),
         search=state.get("search_results"), vision=state.get("vision_results"),
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),
         history=list(state.get("messages") or [])[-deps.settings.interaction.conversation_limit:],

@@ -53,6 +53,16 @@ def _parser():  # noqa: ANN202 - a spaCy Language or None
         return None
 
 
+def said_with_verb(value: str, clause: str | None) -> bool:
+    """The job was said with a verb ("I drive a tram": "drive a tram"), read off the clause it was said
+    in (a value alone parses either way: "fix bikes" as a noun compound); without one, it is a title."""
+    nlp = _parser()
+    if not clause or nlp is None:
+        return False
+    first = value.split()[0].casefold() if value.split() else ""
+    return any(t.lower_ == first and t.pos_ == "VERB" and t.tag_ in {"VB", "VBP", "VBZ"} for t in nlp(clause))
+
+
 def spoken(field: str, value: str) -> str:
     """A stored value of `field` as Nadine says it after its frame ("you work as {}"): a position with
     its article, every other field as stored."""

@@ -162,9 +162,11 @@ def _load_reader():  # noqa: ANN202
     from common.embedding.registry import offline_text_embedder
     from common.vision.base import BackendUnavailable
     from interaction.offline.self_description import ParserUnavailable, SelfDescriptionReader, load_parser
+    from interaction.offline.verb_jobs import default_model
 
     try:
-        return SelfDescriptionReader(load_parser(), offline_text_embedder().embed)
+        jobs = default_model()
+        return SelfDescriptionReader(load_parser(), offline_text_embedder().embed, jobs=jobs.is_job if jobs else None)
     except (ParserUnavailable, BackendUnavailable) as exc:
         log.warning("profile facts from rules only: %s", exc)
         return None

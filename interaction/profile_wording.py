@@ -1,0 +1,176 @@
+"""Profile facts as Nadine says them back: in the clause the person said them in ("you work as a nurse at
+St Mary's hospital in Leeds", "you drive a tram in Zurich"), so a reply never says more or other than
+what was said, else by the field's own words ("you work as a paralegal", "you enjoy chess").
+
+A clause is said for every fact heard in it while all of them still hold: once one has ended (a new job
+after "I work as a nurse at St Mary's hospital"), the others are said by their own words; a job's town
+that a home replaced as the location still holds as the job's place. A place said as
+where a job is ("a nurse in Leeds", "I drive a tram in Zurich") is where they work, never "you live
+in": the profile keeps it as the location while no home is known, but only a place said as a home
+("I live in Leeds", "we moved to Cardiff") is said as one. A job said with a verb ("drive a tram") is
+said with it ("you drive a tram"), not as a title ("you work as ...").
+
+The offline replies (confirmations, "what do you know about me?", "where do I work?") and the model's
+prompt read the same phrases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from common.store import UserProfile
+from common.store.facts import says, value_key
+from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
+from interaction.offline.articles import said_with_verb, spoken
+from interaction.reported_speech import reported
+
+WORK_FIELDS = ("current_position", "current_company")
+
+
+@dataclass(frozen=True)
+class Told:
+    """One fact as it was told: its field and value, the clause it was said in (the person's words),
+    and for a place whether it was said as their home."""
+
+    field: str
+    value: str
+    clause: str | None = None  # None: not to be said (unknown, or a fact said in it has ended)
+    home: bool | None = None
+    with_verb: bool = False  # a job said with a verb ("drive a tram")
+
+    @property
+    def works_here(self) -> bool:
+        """A place said as where their work is, not as a home."""
+        return self.field == "location" and self.home is False
+
+
+def own_words(t: Told) -> str:
+    """One fact by its field's words, as Nadine says it ("you work as a nurse", "you drive a tram",
+    "you work in Zurich" for a job's place)."""
+    if t.field == "current_position" and t.with_verb:
+        return f"you {t.value}"
+    if t.works_here:
+        return f"you work in {t.value}"
+    return FIELDS_BY_NAME[t.field].now.format(spoken(t.field, t.value))
+
+
+def phrases(told: Iterable[Told]) -> list[str]:
+    """The facts as Nadine says them, in field order: a clause once for the facts said in it, each other
+    fact by its field's words, a list field's values together ("you enjoy chess and running")."""
+    told = sorted(told, key=lambda t: [f.name for f in PROFILE_FIELDS].index(t.field))
+    job, absorbed = _job_with_its_place(told)
+    out: list[str] = []
+    seen_clauses: set[str] = set()
+    listed: dict[str, list[str]] = {}
+    for t in told:
+        if t in absorbed:
+            continue
+        if job is not None and t.field == "current_position" and not t.clause:
+            out.append(job)
+        elif t.clause:
+            key = value_key(t.clause)
+            if key not in seen_clauses:
+                seen_clauses.add(key)
+                out.append(reported(t.clause))
+        elif FIELDS_BY_NAME[t.field].multi:
+            if t.field not in listed:
+                listed[t.field] = []
+                out.append(t.field)  # placeholder, filled below with every value of the field
+            listed[t.field].append(t.value)
+        else:
+            out.append(own_words(t))
+    return [FIELDS_BY_NAME[p].now.format(listing(listed[p])) if p in listed else p for p in out]
+
+
+def _job_with_its_place(told: list[Told]) -> tuple[str | None, list[Told]]:
+    """A job said by its own words with the workplace and the job's town that are too, as one phrase
+    ("you work as a nurse at St Mary's hospital in Leeds", "you drive a tram in Zurich"), and the facts
+    it took in; None when there is no such job. A job said with a verb takes no employer (its
+    preposition is unknown: "for DHL", "at a bakery")."""
+    jobs = [t for t in told if t.field == "current_position" and not t.clause]
+    if len(jobs) != 1:
+        return None, []
+    job = jobs[0]
+    employers = [t for t in told if t.field == "current_company" and not t.clause and not job.with_verb]
+    towns = [t for t in told if t.works_here and not t.clause]
+    absorbed = employers[:1] if len(employers) == 1 else []
+    absorbed += towns[:1] if len(towns) == 1 else []
+    phrase = own_words(job) + "".join(f" {'at' if t.field == 'current_company' else 'in'} {t.value}" for t in absorbed)
+    return phrase, absorbed
+
+
+def listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def current(profile: UserProfile | None, fields: Iterable[str] | None = None) -> list[Told]:
+    """What the profile holds now, each fact with its clause while every fact said in that clause still
+    holds (and the clause names no value that was forgotten or has ended)."""
+    if profile is None:
+        return []
+    wanted = set(fields) if fields is not None else {f.name for f in PROFILE_FIELDS}
+    records = [(name, r) for name in FIELDS_BY_NAME for r in profile.history(name)]
+    # a job's town that a home replaced as the location still is where the job is: its clause holds
+    home_now = any(r.current and r.home is not False for r in profile.history("location"))
+    ended = [(name, r) for name, r in records if not r.current
+             and not (name == "location" and r.home is False and r.ended == "superseded" and home_now)]
+    stale = {value_key(r.clause) for _, r in ended if r.clause}
+    ended_values = [r.value for _, r in ended]
+    held = {value_key(r.value) for _, r in records if r.current}
+    out = []
+    for name, r in records:
+        if name in wanted and r.current:
+            usable = r.clause and value_key(r.clause) not in stale and not any(
+                says(r.clause, v) and value_key(v) not in held for v in ended_values)
+            out.append(_told(name, r.value, r.clause if usable else None, r.home, r.clause))
+    return out
+
+
+def _told(field: str, value: str, clause: str | None, home: bool | None, said_in: str | None) -> Told:
+    return Told(field, value, clause, home, field == "current_position" and said_with_verb(value, said_in))
+
+
+def heard(learned: dict, said: dict) -> list[Told]:
+    """The facts learned this turn (field -> value or values) with how each was said (`said`: value ->
+    grounding.Grounded, the turn's fact_wording); a value without it is said by its field's words."""
+    out = []
+    for field, value in learned.items():
+        if field not in FIELDS_BY_NAME:
+            continue
+        for v in value if isinstance(value, list) else [value]:
+            g = said.get(str(v))
+            clause = g.clause if g is not None else None
+            out.append(_told(field, str(v), clause, g.words.home if g is not None else None, clause))
+    return out
+
+
+def work(profile: UserProfile | None) -> list[str]:
+    """What they do and where, as said: the job, the workplace and a job's place."""
+    facts = current(profile)
+    at_work = [t for t in facts if t.field in WORK_FIELDS or t.works_here]
+    clauses = {value_key(t.clause) for t in at_work if t.clause}
+    # a home said in the same clause as the job ("I live in Oslo, where I teach maths") goes with it
+    return phrases([*at_work, *(t for t in facts if t.field == "location" and not t.works_here
+                                and t.clause and value_key(t.clause) in clauses)])
+
+
+def home(profile: UserProfile | None) -> Told | None:
+    """Where they live, when a place was said as their home (or kept from before it was known how)."""
+    return next((t for t in current(profile, ["location"]) if not t.works_here), None)
+
+
+def ended_words(profile: UserProfile | None, field: str, value: str) -> str:
+    """A fact that stopped, as Nadine says it: "you no longer live in Oslo", "you no longer drive a tram"."""
+    said_in = next((r.clause for r in (profile.history(field) if profile else []) if value_key(r.value) == value_key(value)), None)
+    if field == "current_position" and said_with_verb(value, said_in):
+        return f"you no longer {value}"
+    return FIELDS_BY_NAME[field].ended.format(spoken(field, value))
+
+
+def before_words(field: str, value: str, clause: str | None) -> str:
+    """An earlier value, as Nadine says it: in the clause it was told in when there is one ("you told me
+    you drove a tram in Zurich" reads "you told me you drive a tram in Zurich"), else by the field."""
+    if clause:
+        return f"you told me {reported(clause)}"
+    return FIELDS_BY_NAME[field].before.format(spoken(field, value))

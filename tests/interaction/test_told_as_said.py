@@ -1,0 +1,210 @@
+"""What a person says about themselves is said back as they said it, and a plain question about their
+life is answered with its answer first. Whole turns with real memory services (the offline path); the
+sentences are new: in none of the benchmark scripts, nor the verb-job model's training data.
+
+- A job said with a verb is a job ("I repair pianos for a living"), a pastime or a belonging said the
+  same way is not ("I drive a blue Volvo"); a workplace a proper name names is the employer.
+- A job's town is kept as the location while no home is known, but never said as a home; a home said
+  later replaces it as the location, and the job is still said with its town.
+- "When is the recital?" (no "my") and "what time does my brother's train get in?" are answered with
+  the value first, grounded in what was told, without "of course"; a question memory cannot answer is
+  answered as before.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from common.messages import UserDetected
+from common.store import ProfileStore
+from common.store.facts import FactChange
+from interaction.answer_span import answer_in
+from interaction.offline.verb_jobs import load_rows
+from tests.interaction import test_memory_requests
+from tests.interaction.memory_fixtures import write_scene
+from tests.interaction.test_memory_requests import say
+from tests.interaction.test_own_words import facts_of, later
+
+maya = test_memory_requests.maya  # Maya, known by face, with real memory services
+
+JOBS = [
+    ("I repair pianos for a living.", "repair pianos", "you repair pianos for a living"),
+    ("I drive an ambulance in Glasgow.", "drive an ambulance", "you drive an ambulance in Glasgow"),
+    ("We run a bed and breakfast in Cornwall.", "run a bed and breakfast", "you run a bed and breakfast in Cornwall"),
+]
+NOT_JOBS = ["I drive a blue Volvo.", "I play squash on Tuesdays.", "I walk my neighbour's dog at weekends."]
+
+
+def test_the_sentences_are_not_training_data():
+    trained = {text for _, text in load_rows()}
+    for sentence in [s for s, _, _ in JOBS] + NOT_JOBS:
+        assert sentence not in trained, sentence
+
+
+@pytest.mark.parametrize(("sentence", "job", "said"), JOBS)
+def test_a_job_said_with_a_verb_is_stored_and_said_back_as_said(maya, sentence, job, said):
+    dm, _, _, _ = maya
+    turn = say(dm, sentence)
+    assert facts_of(dm).get("current_position") == job, facts_of(dm)
+    assert f"I'll remember that {said}." in turn.reply, turn.reply
+    assert "work as" not in turn.reply and "live in" not in turn.reply
+
+
+@pytest.mark.parametrize("sentence", NOT_JOBS)
+def test_a_pastime_or_a_belonging_said_with_a_verb_is_no_job(maya, sentence):
+    dm, _, _, _ = maya
+    turn = say(dm, sentence)
+    assert "current_position" not in facts_of(dm) and "I'll remember" not in turn.reply, turn.reply
+
+
+def test_a_named_workplace_and_its_town_are_said_back_as_told(maya):
+    dm, _, _, _ = maya
+    turn = say(dm, "I'm a paramedic at Queen Elizabeth hospital in Birmingham.")
+    assert facts_of(dm) == {"current_position": "paramedic", "current_company": "Queen Elizabeth hospital",
+                            "location": "Birmingham"}
+    assert "you're a paramedic at Queen Elizabeth hospital in Birmingham" in turn.reply, turn.reply
+    asked = say(dm, "Where do I work?")
+    assert asked.reply == "You're a paramedic at Queen Elizabeth hospital in Birmingham.", asked.reply
+    home = say(dm, "Where do I live?")
+    assert "You haven't told me where you live" in home.reply and "Birmingham" in home.reply, home.reply
+    about = say(dm, "What do you know about me?")
+    assert "paramedic at Queen Elizabeth hospital in Birmingham" in about.reply and "live in" not in about.reply
+
+
+def test_a_home_said_later_replaces_the_jobs_town_and_the_job_stays(maya):
+    dm, _, _, _ = maya
+    say(dm, "I work as a sound technician at the Apollo theatre in Manchester.")
+    turn = say(dm, "I live in Stockport, actually.")
+    assert facts_of(dm)["location"] == "Stockport" and "you live in Stockport" in turn.reply, turn.reply
+    about = say(dm, "What do you know about me?")
+    assert "you live in Stockport" in about.reply, about.reply
+    assert "a sound technician at the Apollo theatre in Manchester" in about.reply  # still where the job is
+    assert "live in Manchester" not in about.reply
+
+
+def test_a_jobs_town_never_replaces_a_home(maya):
+    dm, _, _, _ = maya
+    say(dm, "I live in Bath.")
+    turn = say(dm, "I repair pianos in Bristol.")
+    assert facts_of(dm) == {"location": "Bath", "current_position": "repair pianos"}
+    assert "you repair pianos in Bristol" in turn.reply and "live in Bristol" not in turn.reply, turn.reply
+    assert say(dm, "Where do I live?").reply == "You live in Bath."
+
+
+def test_a_forgotten_place_leaves_no_clause_that_says_it(maya):
+    dm, _, _, uid = maya
+    say(dm, "I'm a florist in Ghent.")
+    store = ProfileStore(dm.layout)
+    assert store.forget_fact(uid, "location", "Ghent", datetime(2026, 12, 1)) == 1
+    profile = store.load(uid)
+    assert not any("Ghent" in (r.clause or "") for f in ("current_position", "location") for r in profile.history(f))
+
+
+def test_a_newer_wording_of_the_same_value_is_kept():
+    """A town first named as a job's place, then as a home: the record keeps its time and takes the home."""
+    from common.store.facts import FactSource, apply
+
+    records: list = []
+    now = datetime(2026, 12, 1)
+    assert apply(records, False, FactChange(field="location", op="set", value="Ghent", clause="I'm a florist in Ghent",
+                                            home=False), now, FactSource())
+    assert apply(records, False, FactChange(field="location", op="set", value="Ghent", clause="I live in Ghent",
+                                            home=True), now, FactSource())
+    assert len(records) == 1 and records[0].home is True and records[0].clause == "I live in Ghent"
+
+
+# --- the answer to a question, read off what was told --------------------------------------------
+
+@pytest.mark.parametrize(("question", "memory", "answer"), [
+    ("When does my brother's train get in?", "my brother's train gets in at a quarter past nine", "at a quarter past nine"),
+    ("What's the code for my bike lock?", "the code for my bike lock is 3321", "3321"),
+    ("Where did I put my spare key?", "I put my spare key under the blue flowerpot", "under the blue flowerpot"),
+    ("When is the recital?", "my daughter's piano recital is on Saturday the 3rd of May", "on Saturday the 3rd of May"),
+    ("Which gate does my flight leave from?", "my flight to Oslo leaves from gate 22 at noon", "gate 22"),
+    ("How long is the drive to Oslo?", "my flight to Oslo leaves from gate 22 at noon", None),
+    ("Do I have a dentist appointment?", "my dentist appointment is on Monday", None),
+])
+def test_the_words_that_answer_a_question(question, memory, answer):
+    found = answer_in(question, memory)
+    assert (found.words(memory) if found else None) == answer
+
+
+def test_a_plain_question_is_answered_with_the_value_first(maya):
+    dm, _, _, uid = maya
+    say(dm, "Please remember that my brother's train gets in at a quarter past nine on Friday.")
+    later(dm, uid)
+    turn = say(dm, "What time does my brother's train get in?")
+    assert turn.reply.startswith("At a quarter past nine on Friday — "), turn.reply
+    assert "your brother's train gets in then" in turn.reply and "Of course" not in turn.reply
+
+
+def test_a_question_without_my_about_something_told_is_answered(maya):
+    dm, _, _, uid = maya
+    write_scene(dm.layout, uid, "My daughter's piano recital is on Saturday the 3rd of May and I'm so nervous for her!",
+                when=dm.clock.now(), seed=3)
+    later(dm, uid)
+    turn = say(dm, "When is the recital?")
+    assert turn.is_recall and turn.reply.startswith("On Saturday the 3rd of May — "), turn.reply
+    assert "That reminds me" not in turn.reply
+
+
+def test_a_general_question_is_not_answered_from_memory(maya):
+    dm, _, _, uid = maya
+    say(dm, "Please remember that my bike lock code is 3321.")
+    later(dm, uid)
+    for question in ("What's the capital of Peru?", "How long do you boil an egg?"):
+        turn = say(dm, question)
+        assert "3321" not in turn.reply and "lock" not in turn.reply, turn.reply
+        assert turn.recall is None or turn.recall.outcome == "abstained"
+
+
+def test_a_question_about_nadines_name_is_answered_as_one(maya):
+    """Her knowledge held no section on her name, so the nearest one (privacy) was read out."""
+    dm, _, _, _ = maya
+    turn = say(dm, "Sorry, what was your name again?")
+    assert "My name is Nadine" in turn.reply and "forgotten" not in turn.reply, turn.reply
+
+
+def test_who_am_i_going_to_see_is_not_who_am_i(maya):
+    dm, _, _, uid = maya
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    turn = say(dm, "Who am I going to see at the station?")
+    assert "You're Maya" not in turn.reply, turn.reply
+
+
+def test_the_model_prompt_says_facts_as_told_and_asks_for_the_answer_first():
+    from common.messages import RecalledMemory, RecallReport
+    from common.store import UserProfile
+    from interaction.answer_span import answered
+    from interaction.prompts import background
+    from interaction.reply_inputs import ReplyInputs
+    from interaction.turn_understanding import Emotion
+
+    profile = UserProfile.model_validate({
+        "user_id": "261201_0001", "user_name": "Ines", "current_position": "repair pianos", "location": "Bristol",
+        "facts": {"current_position": [{"value": "repair pianos", "clause": "I repair pianos in Bristol"}],
+                  "location": [{"value": "Bristol", "clause": "I repair pianos in Bristol", "home": False}]}})
+    report = RecallReport(outcome="asserted", memories=[RecalledMemory(
+        kind="explicit_memory", memory_id="m1", text="my piano tuner comes on Monday at nine",
+        occurred_at="2026-11-30T10:00:00")])
+    question = "When does my piano tuner come?"
+    packet = background(ReplyInputs(
+        text=question, intent="continue_conversation", is_recall=True, now=datetime(2026, 12, 1),
+        language="en-US", user_emotion=Emotion(label="neutral", intensity=0.0), profile=profile, recall=report,
+        own_life=True, answer=answered(question, report)))
+    assert "you repair pianos in Bristol" in packet and "lives in Bristol" not in packet, packet
+    assert '"on Monday at nine". Say the answer first' in packet, packet
+
+
+def test_a_job_told_with_its_employer_ends_with_it(maya):
+    """"I stopped working at Greggs, now I ..." (a comma splice the parser hangs on the second clause): the
+    employer ends, and the job told with it ends too; the same employer said again ends nothing."""
+    dm, _, _, _ = maya
+    say(dm, "I'm a baker at Greggs.")
+    say(dm, "I work at Greggs.")
+    assert facts_of(dm) == {"current_position": "baker", "current_company": "Greggs"}
+    turn = say(dm, "I stopped working at Greggs, now I look for something new.")
+    assert facts_of(dm) == {}, facts_of(dm)
+    assert "you no longer work at Greggs" in turn.reply, turn.reply
