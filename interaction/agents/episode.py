@@ -38,7 +38,8 @@ def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: i
     """`replies`: how many times Nadine replied in the session (default: her turns in the transcript,
     which leaves out turns taken away by a forget)."""
     said = [t for t in transcript if t.role == "user" and not t.answers_question]  # a yes / no tells nothing
-    day = transcript[0].at.strftime("%A %d %B %Y") if transcript else "an unknown day"
+    first = transcript[0].at if transcript else None
+    day = f"{first:%A} {first.day} {first:%B %Y}" if first else "an unknown day"
     quotes, used = [], 0
     for turn in said:
         quote = " ".join(turn.text.split())

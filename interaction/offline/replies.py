@@ -64,7 +64,7 @@ def _relative_day(ts: str | None, now: datetime) -> str:
         return "earlier today"
     if days == 1:
         return "yesterday"
-    return f"when we met on {then.strftime('%A %d %B')}"
+    return f"when we met on {then:%A} {then.day} {then:%B}"  # spoken: "the 2nd" reads "2", never "02"
 
 
 def _quote(text: str, limit: int = 160) -> str:

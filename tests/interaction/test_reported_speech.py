@@ -123,6 +123,16 @@ def test_a_recall_on_a_later_day_says_that_day_not_today():
     assert "that day" in " ".join(recall_lines(inputs))
 
 
+def test_an_older_day_is_said_by_its_name_and_number_without_a_leading_zero():
+    memory = RecalledMemory(kind="turn", memory_id="m1", text="I adopted a greyhound called Bolt.",
+                            occurred_at="2026-12-02T10:00:00")
+    inputs = ReplyInputs(text="Do you remember what I told you about my dog?", intent="continue_conversation",
+                         is_recall=True, now=datetime(2026, 12, 9, 8, 0), language="en-US",
+                         user_emotion=Emotion(label="neutral", intensity=0.0),
+                         recall=RecallReport(outcome="asserted", memories=[memory]))
+    assert "when we met on Wednesday 2 December" in offline_reply(inputs)
+
+
 def test_what_do_you_know_about_me_moves_the_time_words_of_an_earlier_day():
     from interaction.memory_requests import about_me_offline
 
