@@ -23,6 +23,7 @@ import functools
 import logging
 from datetime import datetime
 
+from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory_intent.phrasing import second_person
 from interaction.offline.question_form import asks_question
 
@@ -151,7 +152,7 @@ def _one_clause(doc, words: list[str]) -> str:
         tokens = list(sent)
         # a conjunction opening the first sentence joined it to words before it, not to "you told me"
         while tokens and (tokens[0].dep_ == "intj" or tokens[0].pos_ in ("INTJ", "PUNCT")
-                          or (tokens[0].pos_ == "CCONJ" and not clauses)):
+                          or (tokens[0].pos_ == "CCONJ" and not clauses) or _unread_interjection(tokens)):
             # an interjection goes with the words that hang on it ("Hi there", "oh well")
             dropped = {t.i for t in tokens[0].subtree} if tokens[0].dep_ == "intj" else {tokens[0].i}
             tokens = [t for t in tokens if t.i not in dropped]
@@ -170,6 +171,21 @@ def _one_clause(doc, words: list[str]) -> str:
             text = text[:1].lower() + text[1:]
         clauses.append(text)
     return "; ".join(clauses)
+
+
+def _unread_interjection(tokens: list) -> bool:
+    """An opening word the tagger did not read as an interjection ("ugh", "omg", "lol" typed in a
+    chat, which it tags as an adverb, a preposition or a name): a word on its own before the
+    clause's subject that is no English word at all, so it carries no part of what was told."""
+    first = tokens[0]
+    set_off = tokens[1].text == ","  # then not the subject, whatever the tagger says ("Ugh, the boiler broke")
+    if len(tokens) < 3 or not first.is_alpha or first.is_stop or list(first.children) \
+            or (first.dep_ in _SUBJECTS and not set_off):
+        return False
+    if not (first.is_lower or set_off):  # a capitalised word run into the clause may be its name
+        return False
+    lexicon = load_wordnet()
+    return lexicon is not None and not lexicon.knows(first.text)
 
 
 def _without_tag_question(tokens: list) -> list:

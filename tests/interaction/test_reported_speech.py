@@ -44,6 +44,11 @@ from interaction.turn_understanding import Emotion
     ("We bought a house in Tavira, can you believe it?", "you bought a house in Tavira"),
     ("My sister had twins, isn't that wild?", "your sister had twins"),
     ("I'm going to Rome, Paris, and Berlin.", "you're going to Rome, Paris, and Berlin"),
+    # a chat's opening noise that the tagger reads as an adverb, a preposition or a name
+    ("ugh my landlord is selling the flat", "your landlord is selling the flat"),
+    ("omg my sister is pregnant", "your sister is pregnant"),
+    ("Ugh, the boiler broke again.", "the boiler broke again"),
+    ("tomas bought a boat", "tomas bought a boat"),
 ])
 def test_what_was_told_as_reported_speech(said, expected):
     assert reported(said) == expected

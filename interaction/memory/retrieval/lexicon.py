@@ -80,7 +80,22 @@ class WordNet:
                 words = line.split()
                 if len(words) >= 2:
                     self._exceptions[words[0]] = words[1]
+        self._other_lemmas: frozenset[str] | None = None  # verbs, adjectives, adverbs: read when first asked
+        self._folder = folder
         self._lock = threading.Lock()
+
+    def knows(self, word: str) -> bool:
+        """Whether the word is an English noun, verb, adjective or adverb at all ("ugh", "omg" and
+        names are not)."""
+        key = "_".join(word.casefold().split())
+        if self.senses(key):
+            return True
+        with self._lock:
+            if self._other_lemmas is None:
+                self._other_lemmas = frozenset(
+                    line.split(" ", 1)[0] for part in ("verb", "adj", "adv")
+                    for line in (self._folder / f"index.{part}").open(encoding="utf-8") if not line.startswith(" "))
+        return key in self._other_lemmas
 
     def senses(self, word: str) -> tuple[int, ...]:
         """The noun synsets of a word or phrase ("driving test" -> driving_test), by its base form."""
@@ -149,6 +164,7 @@ class WordNet:
         return Relation.UNRELATED, nearest
 
 
+@functools.cache
 def load_wordnet(files: ModelFiles = MODEL_FILES) -> WordNet | None:
     """WordNet from its registry package; None (one log line) when it is not installed."""
     try:
