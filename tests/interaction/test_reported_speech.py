@@ -116,25 +116,25 @@ def test_time_words_move_with_the_day_it_was_said(said, days_ago, expected):
     assert reported(said, days_ago=days_ago) == expected
 
 
+def _asserted(question: str, said: str, said_at: str, now: datetime) -> ReplyInputs:
+    memory = RecalledMemory(kind="turn", memory_id="m1", text=said, occurred_at=said_at)
+    return ReplyInputs(text=question, intent="continue_conversation", is_recall=True, now=now, language="en-US",
+                       user_emotion=Emotion(label="neutral", intensity=0.0),
+                       recall=RecallReport(outcome="asserted", memories=[memory]))
+
+
 def test_a_recall_on_a_later_day_says_that_day_not_today():
-    memory = RecalledMemory(kind="turn", memory_id="m1", text="My daughter was accepted into medical school today!",
-                            occurred_at="2026-05-04T10:00:00")
-    inputs = ReplyInputs(text="Do you remember what happened with my kid yesterday?", intent="continue_conversation",
-                         is_recall=True, now=datetime(2026, 5, 5, 8, 0), language="en-US",
-                         user_emotion=Emotion(label="neutral", intensity=0.0),
-                         recall=RecallReport(outcome="asserted", memories=[memory]))
+    inputs = _asserted("Do you remember what happened with my kid yesterday?",
+                       "My daughter was accepted into medical school today!", "2026-05-04T10:00:00",
+                       datetime(2026, 5, 5, 8, 0))
     reply = offline_reply(inputs)
     assert "yesterday you told me your daughter was accepted into medical school that day" in reply, reply
     assert "that day" in " ".join(recall_lines(inputs))
 
 
 def test_an_older_day_is_said_by_its_name_and_number_without_a_leading_zero():
-    memory = RecalledMemory(kind="turn", memory_id="m1", text="I adopted a greyhound called Bolt.",
-                            occurred_at="2026-12-02T10:00:00")
-    inputs = ReplyInputs(text="Do you remember what I told you about my dog?", intent="continue_conversation",
-                         is_recall=True, now=datetime(2026, 12, 9, 8, 0), language="en-US",
-                         user_emotion=Emotion(label="neutral", intensity=0.0),
-                         recall=RecallReport(outcome="asserted", memories=[memory]))
+    inputs = _asserted("Do you remember what I told you about my dog?", "I adopted a greyhound called Bolt.",
+                       "2026-12-02T10:00:00", datetime(2026, 12, 9, 8, 0))
     assert "when we met on Wednesday 2 December" in offline_reply(inputs)
 
 
