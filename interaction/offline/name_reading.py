@@ -12,8 +12,8 @@ The word must then read as a name: in the clause with casual contractions writte
 "it's", so "its freezing" is a verb) spaCy's tagger does not read it as an adjective, verb or adverb
 that the English lexicon shipped with the pipeline knows ("tired", "raining"; the tagger's guesses on
 unknown lower-case names are not trusted), it is no stop word, no greeting, no date or time, not
-Nadine's own name, and MiniLM places it no nearer an occupation ("Hi. Plumber.") or a city ("Lisbon
-here") than a person's name by the margins chosen on the dev split of
+Nadine's own name, and MiniLM places it no nearer an occupation ("Hi. Plumber."; only a noun WordNet
+knows can be one) or a city ("Lisbon here") than a person's name by the margins chosen on the dev split of
 scripts/eval/name_reading/intros.tsv (python -m scripts.eval.name_reading: no made-up name on dev).
 A name missed is asked for again; a name invented makes a person nobody is, so every doubt reads as
 no name.
@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from interaction import cues
+from interaction.memory.retrieval.lexicon import load_wordnet
 
 log = logging.getLogger("nadine.interaction.name_reading")
 
@@ -109,11 +110,15 @@ class NameReader:
         self.embed = embed
         self._notions = embed([NAME_NOTION, JOB_NOTION, PLACE_NOTION])
         self._lexicon = _lemma_index(nlp)
+        self._wordnet = load_wordnet()
 
     def margins(self, word: str) -> tuple[float, float]:
-        """(job - name, place - name) cosine margins of the word."""
+        """(job - name, place - name) cosine margins of the word. An occupation is an English noun
+        WordNet knows ("plumber", "barista"): a word it does not know ("Marta", "Rafa") is no job,
+        however near one MiniLM puts it (job margin -inf)."""
         name, job, place = (self.embed([word.lower()]) @ self._notions.T)[0]
-        return float(job - name), float(place - name)
+        english_noun = self._wordnet is None or bool(self._wordnet.senses(word))
+        return float(job - name) if english_noun else float("-inf"), float(place - name)
 
     def tagged_as_name(self, candidate: Candidate) -> bool:
         clause = candidate.clause

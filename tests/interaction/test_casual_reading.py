@@ -23,6 +23,8 @@ INTRODUCTIONS = [
     ("Hello. Wiktor. Welder, Katowice.", "Wiktor"), ("Evening. Hedda here.", "Hedda"),
     ("hey its marisol", "Marisol"), ("sup, im jun", "Jun"), ("Morning. Oyelaran. I mend clocks.", "Oyelaran"),
     ("hiya, tereza again", "Tereza"), ("Benedek here.", "Benedek"), ("hello im stanko, i sell tyres", "Stanko"),
+    # names MiniLM puts near an occupation: no English noun, so no job
+    ("Evening. Marta here.", "Marta"), ("hey its rafa", "Rafa"),
 ]
 NO_NAME = [
     "Hi. Plumber.", "Evening. Electrician here.", "Morning. Shattered today.", "hey its pouring out there",
@@ -48,7 +50,7 @@ def test_a_word_alone_after_a_greeting_is_a_name_only_while_nadine_knows_none():
 
 def test_the_name_reader_on_its_held_out_openings():
     """The test split of scripts/eval/name_reading/intros.tsv with the shipped margins: no made-up
-    name (every doubt reads as none) and most names read (shipped: precision 1.0, recall 0.865)."""
+    name (every doubt reads as none) and most names read (shipped: precision 1.0, recall 0.973)."""
     from interaction.offline.name_reading import default_reader
 
     reader = default_reader()
@@ -56,7 +58,7 @@ def test_the_name_reader_on_its_held_out_openings():
     read = [reader.read(text, loose=True) or "" for text, _ in rows]
     scored = name_reading.score(read, [name for _, name in rows])
     assert scored["false_names"] == 0, scored
-    assert scored["recall"] >= 0.75, scored
+    assert scored["recall"] >= 0.9, scored
 
 
 @pytest.mark.parametrize("said", [
