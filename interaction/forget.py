@@ -171,7 +171,7 @@ class PrivacyTurn:
     """A turn of the spoken forget flow, answered outside the dialogue graph."""
 
     reply: str
-    intent: str  # forget_request | forget_confirmed | forget_cancelled
+    intent: str  # forget_request | forget_confirmed | forget_cancelled | forget_nobody_known
     forget_user_id: str | None = None
 
 
@@ -207,6 +207,6 @@ class ForgetConversation:
     def ask(self, user_id: str | None, name: str | None) -> PrivacyTurn:
         """Put the question (also when the turn's understanding, not the phrase above, heard "forget me")."""
         if user_id is None:
-            return PrivacyTurn(NOTHING_STORED, "forget_request")
+            return PrivacyTurn(NOTHING_STORED, "forget_nobody_known")
         self._pending, self._asked_again = user_id, False
         return PrivacyTurn(forget_question(name), "forget_request")

@@ -58,13 +58,17 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     (asserted, or offered to be asked about); None otherwise, and when the turn's input pinned
     whether it is a recall (scripts test memory apart from understanding)."""
     identity: Identity = state["identity"]
-    if (deps.services is None or not deps.settings.interaction.enable_memory_agents or not identity.known
+    if (deps.services is None or not deps.settings.interaction.enable_memory_agents
             or state.get("is_recall") or (state.get("pins") or {}).get("is_recall") is not None
             or not asks_about_own_life(state["text"])):
         return None
+    said = said_earlier(state.get("transcript") or [])
+    if not identity.known and not said:
+        return None
     try:
-        decided = deps.services.about(identity.user_id or "", state["text"], said_earlier(state.get("transcript") or []),
-                                      REMEMBERED)
+        # someone not known yet has only what they said in this conversation
+        decided = deps.services.about(identity.user_id or "", state["text"], said,
+                                      REMEMBERED if identity.known else frozenset())
     except Exception:  # memory trouble must not cost the reply
         log.exception("own-life lookup failed for %s; answering without memories", identity.user_id)
         return None

@@ -131,15 +131,20 @@ def _told(field: str, value: str, clause: str | None, home: bool | None, said_in
     return Told(field, value, clause, home, field == "current_position" and said_with_verb(value, said_in))
 
 
-def heard(learned: dict, said: dict) -> list[Told]:
+def heard(learned: dict, said: dict, profile: UserProfile | None = None) -> list[Told]:
     """The facts learned this turn (field -> value or values) with how each was said (`said`: value ->
-    grounding.Grounded, the turn's fact_wording); a value without it is said by its field's words."""
+    grounding.Grounded, the turn's fact_wording); a value said on an earlier turn (kept until a name
+    was known) as the profile now holds it; else by its field's words."""
+    held = {(t.field, value_key(t.value)): t for t in current(profile)}
     out = []
     for field, value in learned.items():
         if field not in FIELDS_BY_NAME:
             continue
         for v in value if isinstance(value, list) else [value]:
             g = said.get(str(v))
+            if g is None and (field, value_key(str(v))) in held:
+                out.append(held[(field, value_key(str(v)))])
+                continue
             clause = g.clause if g is not None else None
             out.append(_told(field, str(v), clause, g.words.home if g is not None else None, clause))
     return out

@@ -134,7 +134,8 @@ class ProfileKeeper:
                     conf.given_name, conf.similar_names, conf.similar_ids, conf.similarity_scores, facts))
             return self._create(identity, name, facts, wording)
         if identity.user_id is None:
-            return ProfileOutcome("pending" if facts else "none", identity, learned=facts)
+            # learned: this turn's facts, what a reply may mention; the ones carried wait on as they are
+            return ProfileOutcome("pending" if facts else "none", identity, learned=update.facts())
         if not facts:
             return ProfileOutcome("none", identity)
         profile = self.store.update(identity.user_id, facts, self.clock.now(), wording=wording)

@@ -154,7 +154,7 @@ def background(r: ReplyInputs) -> str:
     lines = [f"Now: {r.now.strftime('%A %d %B %Y, %H:%M')}.", f"Your affect: {r.affect}." if r.affect else "",
              _profile_line(r)]
     if r.outcome and r.outcome.learned:
-        learned = profile_wording.phrases(profile_wording.heard(r.outcome.learned, r.fact_wording))
+        learned = profile_wording.phrases(profile_wording.heard(r.outcome.learned, r.fact_wording, r.profile))
         lines.append("You just learned (say it back only as it is written here): " + "; ".join(learned) + ".")
     ended = [c for c in r.fact_changes if c.op == "close"]
     if ended:

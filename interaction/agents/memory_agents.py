@@ -121,7 +121,9 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
             # the value stays out of the log: it is the person's words (a name, a place), erased by a forget
             log.info("not stored: %s %s: not said by the speaker about themselves", c.op, c.field)
         else:
-            changes.append(c.model_copy(update=g.words.model_dump()) if g is not None and c.op != "close" else c)
+            # the value as the grounding found its words ("new bakery" where the tagger marked its "the")
+            changes.append(c.model_copy(update={**g.words.model_dump(), "value": g.value})
+                           if g is not None and c.op != "close" else c)
     grounded = [*kept, *(g for g in found.values() if g is not None)]
     # a job's or a workplace's town is where they live only while no home is known: it never replaces
     # one said before ("I live in Lisbon", later "I work at a law firm in Porto")

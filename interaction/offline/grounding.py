@@ -17,7 +17,8 @@ model's memory update) hands its value here, and a value this module cannot poin
   a place ("in Munich", "to Bergen") is not an employer, an employer ("at Prague University") not a
   home, a job is no place nor person ("as a nurse", not "in Sydney"), the town someone moved away
   from ("from Oslo") not where they live now, and a hobby no day, place, firm or person ("I play
-  squash on Tuesdays", "I drive a blue Volvo");
+  squash on Tuesdays", "I drive a blue Volvo"), and a topic of interest named as one is ("interested
+  in", "into", "keen on"; not the "way" of "I'm Marta by the way");
 - and one stretch of words is one fact: "Munich" in "a robotics engineer in Munich" is the location,
   so it is not also the company.
 """
@@ -49,10 +50,14 @@ FIELD_NOTIONS = {
 
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _PLACE_ENTS = {"GPE", "LOC"}
+_CONTENT_POS = {"NOUN", "PROPN", "NUM", "ADJ", "VERB", "X"}  # a value's words hold one of these
 _EMPLOYER_PREPS = {"at", "for", "with", "by"}
 _WORD = re.compile(r"\w+")
 _PLACE_PREPS = {"in", "to", "from", "into", "near"}
 # entity labels a hobby's or an interest's words never carry ("on Tuesdays", "a blue Volvo", "in Kona")
+# the prepositions a topic of interest is said with ("interested in", "into", "keen on", "fond of",
+# "obsessed with", "a passion for", "crazy about"); "by the way" names no topic
+_TOPIC_PREPS = {"in", "into", "about", "on", "of", "with", "for"}
 _NOT_A_TOPIC = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
 _NOT_A_PASTIME = _NOT_A_TOPIC | {"GPE", "LOC", "FAC", "ORG", "PERSON", "PRODUCT", "NORP"}
 CLAUSE_FIELDS = {"current_position", "current_company", "location"}  # said back in their clause (not a hobby's list)
@@ -152,12 +157,16 @@ class FactGrounding:
             span = doc.char_span(match.start(), match.end(), alignment_mode="expand")
             if span is None or cues.is_question(span.sent.text):
                 continue
+            span = _holding_words(span)
+            if span is None:
+                continue
             clause = self._speakers(span.root, p)
             if clause is not None and _fits(p.field, span, p.new):
                 before = doc[span.start - 1] if span.start else None
                 article = before is not None and before.morph.get("PronType") == ["Art"]
-                said = f"{before.lower_} {p.value}" if article else p.value
-                return Grounded(p.field, p.value, match.start(), match.end(), said,
+                value = p.value if span.text.casefold() == match.group(0).casefold() else span.text
+                said = f"{before.lower_} {value}" if article else value
+                return Grounded(p.field, value, span.start_char, span.end_char, said,
                                 p.field == "location" and said_as_home(span), _clause_words(clause, p.field))
         return None
 
@@ -185,6 +194,18 @@ class FactGrounding:
             return True
         owner = next((c for c in subject.children if c.dep_ == "poss"), None)
         return owner is not None and first_person(owner) and self.is_own(subject.lemma_, field)
+
+
+def _holding_words(span):  # noqa: ANN001, ANN202 - a spaCy Span or None
+    """The words that hold a value: the span itself when it has a content word; the noun phrase a
+    lone article or determiner opens ("the" of "at the new bakery", all a tagger may mark), without
+    that article; None for other function words alone ("the" is nowhere anyone works)."""
+    if any(t.pos_ in _CONTENT_POS for t in span):
+        return span
+    root = span.root
+    if root.dep_ == "det" and root.head.pos_ in ("NOUN", "PROPN") and root.head.i > root.i and span.end == root.i + 1:
+        return span.doc[root.i + 1: root.head.i + 1]
+    return None
 
 
 def _clause_words(pred, field: str) -> str | None:  # noqa: ANN001
@@ -222,7 +243,7 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     if field == "hobbies":  # a pastime is done: never a day, an amount, a place, a firm or a person
         return not labels & _NOT_A_PASTIME
     if field == "interests":  # a topic may be a band or a country, never a day or an amount
-        return not labels & _NOT_A_TOPIC
+        return (prep is None or prep in _TOPIC_PREPS) and not labels & _NOT_A_TOPIC
     return True
 
 

@@ -190,7 +190,7 @@ def offline_reply(r: ReplyInputs) -> str:
     learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in FIELDS_BY_NAME}
     ended = [profile_wording.ended_words(r.profile, c.field, c.value) for c in r.fact_changes if c.op == "close" and c.value]
     if learned or ended:
-        said = profile_wording.phrases(profile_wording.heard(learned, r.fact_wording)) + ended
+        said = profile_wording.phrases(profile_wording.heard(learned, r.fact_wording, r.profile)) + ended
         waits = r.outcome is not None and r.outcome.kind == "pending"  # nothing is stored before a name
         parts.append(("I'd like to remember that " if waits else "I'll remember that ") + _listing(said) + ".")
         if not r.name:

@@ -66,6 +66,39 @@ def test_a_fact_before_the_name_is_not_said_to_be_stored(stranger):
     assert named.user_name == "Nora" and facts_of(stranger) == {"location": "Basel"}
 
 
+def test_a_fact_waiting_for_a_name_is_mentioned_once_and_said_as_told_when_kept(stranger):
+    first = say(stranger, "I'm a bit nervous, I start at the new bakery on Monday.")
+    assert "the new bakery" in first.reply and "at the." not in first.reply, first.reply
+    other = say(stranger, "I bought a new kettle today.")
+    assert "bakery" not in other.reply and "remember" not in other.reply, other.reply
+    named = say(stranger, "I'm Marta by the way.")
+    assert "you start at the new bakery on Monday" in named.reply, named.reply
+    assert facts_of(stranger) == {"current_company": "new bakery"}
+
+
+def test_an_article_alone_is_no_value(stranger):
+    """A tagger that marks only the article of "at the new bakery" has pointed at no workplace: the
+    value is the noun phrase the article opens, never "the"."""
+    say(stranger, "Hi, I'm Oona.")
+    say(stranger, "I start at the new bakery on Monday.")
+    assert facts_of(stranger) == {"current_company": "new bakery"}
+
+
+def test_someone_not_known_yet_is_answered_from_this_conversation(stranger):
+    say(stranger, "hello")
+    say(stranger, "my husband Tomek is a firefighter")
+    turn = say(stranger, "what does my husband do?")
+    assert turn.user_id is None and "firefighter" in turn.reply, turn.reply
+
+
+def test_forget_me_from_someone_not_known_yet_says_so_in_the_note(stranger):
+    from common.turn_notes import PRIVACY_NOTES
+
+    turn = say(stranger, "please forget everything about me")
+    assert turn.intent == "forget_nobody_known" and "nothing stored" in turn.reply
+    assert "nothing to forget" in PRIVACY_NOTES[turn.intent]
+
+
 def test_a_jobs_town_is_said_back_as_told_never_as_a_home(maya):
     """The town is kept as the location while no home is known, but said as where the job is: the
     person never said they live there."""
