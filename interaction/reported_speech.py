@@ -177,9 +177,11 @@ def _unread_interjection(tokens: list) -> bool:
     """An opening word the tagger did not read as an interjection ("ugh", "omg", "lol" typed in a
     chat, which it tags as an adverb, a preposition or a name): a word on its own before the
     clause's subject that is no English word at all, so it carries no part of what was told."""
+    if len(tokens) < 3:
+        return False
     first = tokens[0]
     set_off = tokens[1].text == ","  # then not the subject, whatever the tagger says ("Ugh, the boiler broke")
-    if len(tokens) < 3 or not first.is_alpha or first.is_stop or list(first.children) \
+    if not first.is_alpha or first.is_stop or list(first.children) \
             or (first.dep_ in _SUBJECTS and not set_off):
         return False
     if not (first.is_lower or set_off):  # a capitalised word run into the clause may be its name

@@ -143,3 +143,9 @@ def test_what_do_you_know_about_me_moves_the_time_words_of_an_earlier_day():
 
     reply = about_me_offline("Ines", [], [], ["Wow, I won the chess tournament today!"], [2])
     assert reply == "You're Ines. And you told me you won the chess tournament that day."
+
+
+@pytest.mark.parametrize("fragment", ["Seville", "my sister", "ugh", "in Lisbon", "on the 14th"])
+def test_an_answers_words_alone_are_said_back(fragment):
+    """The answer said first is a few words of the memory: too short for an opening word to be set off."""
+    assert reported(fragment).casefold() == fragment.replace("my ", "your ").casefold()
