@@ -5,8 +5,11 @@ A candidate is the single word of one of these slots (a clause is a stretch betw
 - "it's / I'm / this is <word>" closing its clause, "again" or "here" may follow; in lower case too
   (the explicit forms with a capital are extract.py's own patterns);
 - "<word> here" as a clause of its own ("Radek here", "nurse here" is a job, below);
-- loose, only while the speaker has no name yet: a sentence that is that one word right after a
-  greeting sentence ("Hi. Tomas."), and "<word> again" in a turn that greets ("yo milo again").
+- loose, only while the speaker has no name yet: a sentence or clause that is that one word right
+  after a greeting said on its own ("Hi. Tomas.", "Hi, Tomas."), and "<word> again" in a turn that
+  greets or as a clause of its own ("yo milo again", "Doris again.").
+A hyphenated name ("Hyun-woo") is read by its first part, unless WordNet knows the whole word as an
+English compound ("check-in", "self-employed").
 
 The word must then read as a name: in the clause with casual contractions written out ("its" ->
 "it's", so "its freezing" is a verb) spaCy's tagger does not read it as an adjective, verb or adverb
@@ -90,13 +93,19 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
         if sentence.rstrip().endswith("?"):
             continue
         body = sentence.strip(" .!")
-        for clause in _CLAUSE.split(body):
+        clauses = _CLAUSE.split(body)
+        for k, clause in enumerate(clauses):
             bare = _strip_greeting(clause)
-            for pattern in (_SAYS_WHO, _HERE, *((_AGAIN,) if loose and greeted else ())):
+            for pattern in (_SAYS_WHO, _HERE, *((_AGAIN,) if loose and (greeted or bare == clause) else ())):
                 match = pattern.match(bare)
                 if match:
                     found.append(Candidate(match.group(1), clause))
                     break
+            else:
+                # "Hi, Tomas." as "Hi. Tomas.": the word alone right after a greeting said on its own
+                if loose and k > 0 and _LONE.match(clause) and _greets(clauses[k - 1]) \
+                        and not _strip_greeting(clauses[k - 1]):
+                    found.append(Candidate(clause, clause))
         if loose and i > 0 and _LONE.match(body) and _greets(sentences[i - 1]) and not _strip_greeting(sentences[i - 1]):
             found.append(Candidate(body, body))
     return found
@@ -125,7 +134,11 @@ class NameReader:
         for pattern, written in _CASUAL:
             clause = pattern.sub(written, clause)
         doc = self.nlp(clause)
-        tokens = [t for t in doc if t.text.casefold() == candidate.word.casefold()]
+        # a hyphenated name ("Hyun-woo", "anne-marie") is split by the tokenizer: its first part is read
+        word = candidate.word.split("-")[0] if "-" in candidate.word else candidate.word
+        if word != candidate.word and self._wordnet is not None and self._wordnet.knows(candidate.word):
+            return False  # an English compound ("check-in", "self-employed")
+        tokens = [t for t in doc if t.text.casefold() == word.casefold()]
         if not tokens:
             return False
         token = tokens[-1]
@@ -156,7 +169,8 @@ class NameReader:
     def read(self, text: str, loose: bool) -> str | None:
         for candidate in candidates(text, loose):
             if self.is_name(candidate):
-                return candidate.word[:1].upper() + candidate.word[1:]
+                word = candidate.word  # as typed when it has a capital ("Hyun-woo"), else each part capitalised
+                return word if not word.islower() else "-".join(p[:1].upper() + p[1:] for p in word.split("-"))
         return None
 
 

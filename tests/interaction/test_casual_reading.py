@@ -25,10 +25,14 @@ INTRODUCTIONS = [
     ("hiya, tereza again", "Tereza"), ("Benedek here.", "Benedek"), ("hello im stanko, i sell tyres", "Stanko"),
     # names MiniLM puts near an occupation: no English noun, so no job
     ("Evening. Marta here.", "Marta"), ("hey its rafa", "Rafa"),
+    # a returning typist's reintroduction, a greeting and a name, a hyphenated name
+    ("Ottilie again.", "Ottilie"), ("Hi, Bashir.", "Bashir"), ("Hello, Seo-yeon again.", "Seo-yeon"),
+    ("Ola, Dagny again.", "Dagny"), ("hey its anne-marie", "Anne-Marie"),
 ]
 NO_NAME = [
     "Hi. Plumber.", "Evening. Electrician here.", "Morning. Shattered today.", "hey its pouring out there",
     "hi its me again", "Hello again. Foggy in Hamburg.", "hey im starving", "Hi. Good evening.", "hey its tuesday",
+    "Drizzly again.", "Hi, again.", "Hi, there.", "hi, check-in here", "Evening. Self-employed.",
 ]
 
 

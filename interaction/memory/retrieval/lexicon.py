@@ -90,12 +90,13 @@ class WordNet:
         key = "_".join(word.casefold().split())
         if self.senses(key):
             return True
+        keys = {key, key.replace("-", "_")}  # WordNet writes some compounds with a hyphen, some with "_"
         with self._lock:
             if self._other_lemmas is None:
                 self._other_lemmas = frozenset(
                     line.split(" ", 1)[0] for part in ("verb", "adj", "adv")
                     for line in (self._folder / f"index.{part}").open(encoding="utf-8") if not line.startswith(" "))
-        return key in self._other_lemmas
+        return bool(keys & self._other_lemmas)
 
     def senses(self, word: str) -> tuple[int, ...]:
         """The noun synsets of a word or phrase ("driving test" -> driving_test), by its base form."""
