@@ -96,12 +96,27 @@ def answer_in(question: str, memory: str) -> Answer | None:
         return None
     asks, noun = asked
     said = {t.lower_ for t in q if not t.is_punct}
-    for found, span in _candidates(m, asks, noun):
+    named = {t.lemma_.lower() for t in q if t.pos_ in ("NOUN", "PROPN", "VERB") and not t.is_stop}
+    # a memory of several clauses: the answer in the clause about what the question names first ("where
+    # does my daughter study?" over "my wife is a pharmacist in York, and my daughter studies in Edinburgh")
+    found_spans = sorted(_candidates(m, asks, noun), key=lambda c: -len(named & _clause_lemmas(c[1][0])))
+    for found, span in found_spans:
         if any(t.lower_ not in said for t in span if not t.is_punct and not t.is_stop):
             first = span[0]
             replaceable = found in ("time", "place") and (first.lower_ in _AT or first.pos_ != "ADP")
             return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable)
     return None
+
+
+def _clause_lemmas(tok) -> set[str]:  # noqa: ANN001 - a spaCy Token
+    """The lemmas of the clause a word stands in: the nearest verb above it with a subject (or the
+    root), without the clauses joined to it by "and"."""
+    head = tok
+    while head.head.i != head.i and not (head.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass")
+                                                                           for c in head.children)):
+        head = head.head
+    joined = {t.i for c in head.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX") for t in c.subtree}
+    return {t.lemma_.lower() for t in head.subtree if t.i not in joined}
 
 
 def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spaCy Doc

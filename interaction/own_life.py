@@ -26,7 +26,9 @@ from interaction.profiles import Identity
 
 log = logging.getLogger("nadine.interaction.own_life")
 
-REMEMBERED = frozenset({"explicit_memory", "moment"})  # besides what was said in this conversation
+# besides what was said in this conversation: what they asked to be kept, their moments, and what they
+# said in earlier conversations ("my wife Rosa is a nurse" a week ago answers "what does my wife do?")
+REMEMBERED = frozenset({"explicit_memory", "moment", "turn"})
 _SPEAKER_DEPS = {"nsubj", "nsubjpass", "poss"}
 _NAMING = {"NOUN", "PROPN"}
 

@@ -51,6 +51,7 @@ log = logging.getLogger("nadine.memory")
 
 FUSION_EPISODE_POOL = 50  # episodes z-scored per turn in fusion mode (the best ones; most users have fewer)
 VISION_OFF = "Sorry, my vision is switched off."
+STORED_TEXT_KINDS = frozenset({"explicit_memory", "turn"})  # kept in the episodic text store, not on disk as scenes
 
 
 def _seconds(timestamp: str | None) -> float:
@@ -158,7 +159,8 @@ class LocalMemoryServices:
     def about(self, user_id: str, query: str, said: list[TranscriptTurn],
               kinds: frozenset[str] = frozenset()) -> RecallDecision | None:
         """Which of `said` (this conversation's statements, not in the long-term store yet) or of the
-        user's memories of `kinds` (explicit_memory, moment) a question or request is about, decided
+        user's memories of `kinds` (explicit_memory, moment, turn: a statement of an earlier
+        conversation) a question or request is about, decided
         like a recall: ranked, verified and thresholded by the retrieval core. None: no core."""
         if self.core is None:
             return None
@@ -169,8 +171,9 @@ class LocalMemoryServices:
         if items:
             pools.append((CandidatePool(items, self.offline.embed([t.text for t in said]), self.offline.name), vector))
         stored = self.text_pools.pool(user_id) if is_valid_user_id(user_id) else None
-        if "explicit_memory" in kinds and stored is not None:
-            pools.append((stored.subset(stored.kinds == "explicit_memory"), vector))
+        stored_kinds = sorted(kinds & STORED_TEXT_KINDS)
+        if stored_kinds and stored is not None:
+            pools.append((stored.subset(np.isin(stored.kinds, stored_kinds)), vector))
         if "moment" in kinds and stored is not None:
             pools.append((self._moment_pool(user_id), vector))
         # "what did I tell you last week?" is not about this conversation: a window the question names

@@ -198,6 +198,18 @@ def test_a_question_about_ones_own_life_is_answered_from_memory(maya, told, aske
     assert turn.is_recall and turn.recall is not None and turn.recall.outcome in ("asserted", "offered")
 
 
+def test_what_was_said_about_family_in_an_earlier_conversation_answers_a_question(maya):
+    """Not a moment, not asked to be remembered: a plain statement of an earlier conversation, kept
+    as its turn, answers a plain question about the people it names, and only those."""
+    dm, _, _, uid = maya
+    say(dm, "My husband Ivo teaches history in Split, and my son Luka works at a boatyard in Trogir.")
+    later(dm, uid)
+    turn = say(dm, "Where does my son work?")
+    assert "boatyard" in turn.reply and turn.reply.startswith("At a boatyard"), turn.reply
+    other = say(dm, "What does my sister do?")
+    assert "boatyard" not in other.reply and "history" not in other.reply, other.reply
+
+
 def test_a_question_about_ones_own_life_said_in_this_conversation(maya):
     dm, _, _, _ = maya
     say(dm, "My dentist appointment is on Tuesday at ten.")
