@@ -132,6 +132,8 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         return "person", None
     if word not in ("what", "which"):
         return None  # "how long ...?", "why ...?": not a value a memory names
+    if wh.dep_ in ("dobj", "pobj") and wh.head.lemma_ != "be":
+        return None  # "what does my husband do?" asks for what is done, not for what a thing is
     noun = wh.head if wh.dep_ == "det" else next(
         (t for t in q if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN") and t.i != wh.i), None)
     if noun is None:

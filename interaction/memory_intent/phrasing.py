@@ -90,18 +90,23 @@ def names_something(content: str, classifier: MemoryIntentClassifier | None = No
 
 
 def _tail(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:
-    """The longest tail of one sentence that no longer asks (clause boundaries tried first); None
-    when every tail still asks (the sentence is only the request)."""
+    """The longest tail of one sentence that no longer asks, cut at a clause boundary when one works
+    (after a comma or colon, after "that"); None when every tail still asks (the sentence is only
+    the request). A boundary is passed over when the words before it that the shortest cut would
+    keep name something themselves: in "remember my bike lock code is 0417, I keep forgetting it"
+    the fact comes before the comma."""
     words = sentence.split()
-    cuts = range(1, min(len(words), MAX_PREAMBLE_WORDS + 1))
+    cuts = list(range(1, min(len(words), MAX_PREAMBLE_WORDS + 1)))
     if not cuts:
         return None
-    # clause boundaries first (after a comma or colon, after "that"), then any word
-    boundaries = [i for i in cuts if words[i - 1][-1] in ",:;-" or words[i - 1].lower() == "that"]
-    order = [*boundaries, *(i for i in cuts if i not in boundaries)]
-    tails = [" ".join(words[i:]) for i in order]
-    plain = np.flatnonzero(classifier.probabilities(tails)[:, asks].sum(axis=1) < 0.5)
-    return tails[int(plain[0])] if plain.size else None
+    asking = classifier.probabilities([" ".join(words[i:]) for i in cuts])[:, asks].sum(axis=1) >= 0.5
+    plain = [i for i, still in zip(cuts, asking, strict=True) if not still]
+    if not plain:
+        return None
+    boundary = next((i for i in plain if words[i - 1][-1] in ",:;-" or words[i - 1].lower() == "that"), None)
+    if boundary is None or boundary == plain[0] or names_something(" ".join(words[plain[0]:boundary]), classifier):
+        return " ".join(words[plain[0]:])
+    return " ".join(words[boundary:])
 
 
 def _tidy(text: str) -> str:

@@ -66,6 +66,11 @@ def test_request_content_and_second_person():
         "my daughter's birthday is on 3 May"
     assert request_content("For the record, my middle name is Ada. Please remember that.") == \
         "For the record, my middle name is Ada"
+    # the fact may come before the first comma: the comma after it is no boundary of the request
+    assert request_content("pls remember my gym pin is 2291, I always forget it") == \
+        "my gym pin is 2291, I always forget it"
+    assert request_content("Can you remember for me that the boiler man comes Thursday") == \
+        "the boiler man comes Thursday"
     assert second_person("my daughter's birthday is on 3 May") == "your daughter's birthday is on 3 May"
     assert second_person("I am sure I was right, it's mine") == "you are sure you were right, it's yours"
     assert second_person("you promised me a dance") == "I promised you a dance"

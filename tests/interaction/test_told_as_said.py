@@ -125,6 +125,7 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     ("Which gate does my flight leave from?", "my flight to Oslo leaves from gate 22 at noon", "gate 22"),
     ("How long is the drive to Oslo?", "my flight to Oslo leaves from gate 22 at noon", None),
     ("Do I have a dentist appointment?", "my dentist appointment is on Monday", None),
+    ("What does my wife do?", "my wife Ines repairs clocks in Porto", None),  # what is done: said as told
     # two clauses: the one about what the question names answers it
     ("Where does my son work?", "my husband teaches in Bergen, and my son works at a garage in Voss", "at a garage in Voss"),
     ("Where does my husband teach?", "my husband teaches in Bergen, and my son works at a garage in Voss", "in Bergen"),
