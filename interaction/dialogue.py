@@ -217,6 +217,9 @@ class DialogueManager:
         conversation starts fresh, in the default language, and with nobody known when the person was
         known only by what they said and no face is in view (a chat without a camera)."""
         s = self.session
+        # the goodbye is part of the conversation, never something told ("ok gotta run, bye")
+        s.transcript[:] = [replace(t, farewell=True) if t.role == "user" and t.turn_id == turn_id else t
+                           for t in s.transcript]
         if s.identity.known and s.spoke:
             self._save_episode("farewell", turn_id)
         s.history.clear()

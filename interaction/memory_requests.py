@@ -70,7 +70,7 @@ def said_earlier(transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
     (interaction/memory/told.py, as for the long-term memories), nor a request to remember, whose
     content is an explicit memory of its own (forgetting the turn instead would leave the memory), nor
     an answer to a question Nadine put ("No, actually, keep it.")."""
-    return [t for t in transcript[:-1] if t.role == "user" and not t.answers_question and is_told(t.text)
+    return [t for t in transcript[:-1] if t.tells and is_told(t.text)
             and classify(t.text).intent != "remember"]
 
 

@@ -37,7 +37,7 @@ def _embed_felt(said: list[str]) -> None:
 def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: int | None = None) -> EpisodicSave:
     """`replies`: how many times Nadine replied in the session (default: her turns in the transcript,
     which leaves out turns taken away by a forget)."""
-    said = [t for t in transcript if t.role == "user" and not t.answers_question]  # a yes / no tells nothing
+    said = [t for t in transcript if t.tells]  # a yes / no and a goodbye tell nothing
     first = transcript[0].at if transcript else None
     day = f"{first:%A} {first.day} {first:%B %Y}" if first else "an unknown day"
     quotes, used = [], 0

@@ -41,6 +41,13 @@ class TranscriptTurn:
     # the person's answer to a question Nadine put and was waiting on (a yes / no to "is your name
     # ...?" or "do you want me to forget ...?"): part of the conversation, never something told
     answers_question: bool = False
+    # the turn the conversation ended on ("ok gotta run, bye"): part of it, never something told
+    farewell: bool = False
+
+    @property
+    def tells(self) -> bool:
+        """Said by the person and neither an answer to Nadine's question nor their goodbye."""
+        return self.role == "user" and not self.answers_question and not self.farewell
 
 
 @dataclass(frozen=True)

@@ -131,7 +131,7 @@ class EpisodicMemory:
             texts.append(self._with_context(transcript, i))
             metas.append({**base, **_when(turn.at), "memory_type": "turn", "kind": "turn", "turn_index": i,
                           "speaker": user_name, "quote": turn.text, "turn_id": turn.turn_id or "",
-                          "answers_question": turn.answers_question})
+                          "answers_question": turn.answers_question, "farewell": turn.farewell})
         with self._lock:
             collection = self._collection(user_id, create=True)
             assert collection is not None
@@ -289,7 +289,8 @@ class EpisodicMemory:
                 at = _datetime(doc.meta.get("occurred_at")) or at
                 ids[i] = ids[i] or str(doc.meta.get("turn_id") or "")
             answers = doc is not None and bool(doc.meta.get("answers_question"))
-            transcript.append(TranscriptTurn(role, text, at, ids[i] or None, answers_question=answers))
+            farewell = doc is not None and bool(doc.meta.get("farewell"))
+            transcript.append(TranscriptTurn(role, text, at, ids[i] or None, answers_question=answers, farewell=farewell))
         gone = forgotten_turns(transcript, forgotten)
         if not gone:
             return

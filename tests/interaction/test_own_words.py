@@ -210,6 +210,17 @@ def test_what_was_said_about_family_in_an_earlier_conversation_answers_a_questio
     assert "boatyard" not in other.reply and "history" not in other.reply, other.reply
 
 
+def test_the_goodbye_a_conversation_ended_on_is_never_a_memory(maya):
+    """"ok gotta run, bye" has content words besides its farewell; it is still no memory."""
+    dm, _, _, uid = maya
+    say(dm, "Please remember that my gym pin is 2291.")
+    say(dm, "ok gotta run to the gym, bye")
+    later(dm, uid)
+    turn = say(dm, "what's my gym pin again?")
+    assert "2291" in turn.reply and "gotta run" not in turn.reply, turn.reply
+    assert all("gotta run" not in m.text for m in turn.recall.memories)
+
+
 def test_a_question_about_ones_own_life_said_in_this_conversation(maya):
     dm, _, _, _ = maya
     say(dm, "My dentist appointment is on Tuesday at ten.")

@@ -68,7 +68,7 @@ class TextPools:
     def _is_told(self, doc_id: str, meta: dict, text: str) -> bool:
         if str(meta.get("kind") or meta.get("memory_type")) not in READ_KINDS:
             return True
-        if meta.get("answers_question"):  # a yes / no to Nadine's own question (interaction.dialogue)
+        if meta.get("answers_question") or meta.get("farewell"):  # a yes / no to Nadine's question, a goodbye
             return False
         told = self._read.get(doc_id)
         if told is None:
