@@ -3,8 +3,10 @@
 A nearest-neighbour classifier: the question, its time expression removed, is generic when its
 MiniLM cosine to the nearest labelled generic question (generic_questions.txt, the dev half) reaches
 interaction.retrieval.recall.generic_threshold, fitted by scripts.eval.calibrate_recall against the
-specific dev questions and reported on held-out ones. It replaces the hand-written word lists that
-decided this before (they were written after seeing the benchmark's misses)."""
+specific dev questions and reported on held-out ones, and when it names no noun that nearest question
+lacks (spaCy's tagger; nouns of telling and thinking such as "talk" or "idea", by WordNet's
+lexicographer file, are no topic). It replaces the hand-written word lists that decided this before
+(they were written after seeing the benchmark's misses)."""
 
 from __future__ import annotations
 
@@ -24,14 +26,46 @@ class GenericQuestions:
     def __init__(self, embedder: TextEmbedder, threshold: float, questions: list[str] | None = None) -> None:
         self._embedder = embedder
         self.threshold = threshold
-        self._prototypes = embedder.embed(questions or load_questions())
+        self._questions = questions or load_questions()
+        self._prototypes = embedder.embed(self._questions)
+
+    def nearest(self, question: str) -> tuple[float, str]:
+        """Cosine to the nearest labelled generic question, and that question."""
+        sims = self._prototypes @ self._embedder.embed([question])[0]
+        best = int(sims.argmax())
+        return float(sims[best]), self._questions[best]
 
     def closeness(self, question: str) -> float:
-        """Cosine to the nearest labelled generic question."""
-        return float((self._prototypes @ self._embedder.embed([question])[0]).max())
+        return self.nearest(question)[0]
 
     def is_generic(self, question: str) -> bool:
-        return self.closeness(question) >= self.threshold
+        """Near a generic question, and naming no noun that question lacks: MiniLM puts "do you
+        remember what I told you about my father?" near "do you remember what I told you?", but
+        "father" is a topic."""
+        closeness, prototype = self.nearest(question)
+        return closeness >= self.threshold and not _nouns(question) - _nouns(prototype)
+
+
+# nouns of telling and thinking ("our talk", "the conversation", "any idea"): what every recall question
+# is about, so they name no topic (WordNet's lexicographer files of their most frequent sense)
+_ABOUT_TELLING = {"noun.communication", "noun.cognition"}
+
+
+def _nouns(text: str) -> set[str]:
+    """The lemmas of the nouns and names a question says that could be a topic (spaCy's tagger;
+    none without it)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return set()
+    wordnet = load_wordnet()
+    # a noun that says when ("last time", "the other day": an adverbial or a date) is no topic either
+    return {t.lemma_.casefold() for t in doc if t.pos_ in ("NOUN", "PROPN") and t.dep_ != "npadvmod"
+            and t.ent_type_ not in ("DATE", "TIME")
+            and (wordnet is None or wordnet.lexical_file(t.lemma_) not in _ABOUT_TELLING)}
 
 
 def without(question: str, expression: str | None) -> str:

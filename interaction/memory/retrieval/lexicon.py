@@ -81,6 +81,7 @@ class WordNet:
                 if len(words) >= 2:
                     self._exceptions[words[0]] = words[1]
         self._other_lemmas: frozenset[str] | None = None  # verbs, adjectives, adverbs: read when first asked
+        self._lexnames: dict[int, str] | None = None  # lexicographer file number -> name: read when first asked
         self._folder = folder
         self._lock = threading.Lock()
 
@@ -97,6 +98,18 @@ class WordNet:
                     line.split(" ", 1)[0] for part in ("verb", "adj", "adv")
                     for line in (self._folder / f"index.{part}").open(encoding="utf-8") if not line.startswith(" "))
         return bool(keys & self._other_lemmas)
+
+    def lexical_file(self, word: str) -> str | None:
+        """The lexicographer file of the word's most frequent noun sense ("noun.person" for "father",
+        "noun.communication" for "talk"); None for a word that is no noun here."""
+        senses = self.senses(word)
+        if not senses:
+            return None
+        with self._lock:
+            if self._lexnames is None:
+                rows = (line.split() for line in (self._folder / "lexnames").open(encoding="utf-8"))
+                self._lexnames = {int(r[0]): r[1] for r in rows if len(r) >= 2}
+        return self._lexnames.get(int(self._lines[senses[0]].split()[1]))
 
     def senses(self, word: str) -> tuple[int, ...]:
         """The noun synsets of a word or phrase ("driving test" -> driving_test), by its base form."""

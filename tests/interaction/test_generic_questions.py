@@ -1,0 +1,32 @@
+"""Does a recall question name a topic, or only a time (interaction/memory/retrieval/generic.py)?
+MiniLM puts a question that names a topic inside a generic frame near the frame itself; the nouns
+the question adds to its nearest generic question decide, unless they are nouns of telling."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.embedding.registry import offline_text_embedder
+from common.config.interaction_settings import RecallSettings
+from interaction.memory.retrieval.generic import GenericQuestions
+
+
+@pytest.fixture(scope="module")
+def generic() -> GenericQuestions:
+    return GenericQuestions(offline_text_embedder(), RecallSettings().generic_threshold)
+
+
+@pytest.mark.parametrize("question", [
+    "Do you remember what I told you about my uncle?", "Do you still remember what I said about the allotment?",
+    "What did I tell you about Marek?",
+])
+def test_a_topic_inside_a_generic_frame_is_a_topic(generic, question):
+    assert not generic.is_generic(question)
+
+
+@pytest.mark.parametrize("question", [
+    "Do you remember what I told you?", "Remember our chat?", "What was our conversation about?",
+    "Any idea what I told you?", "Do you remember what I told you last time?",
+])
+def test_nouns_of_telling_name_no_topic(generic, question):
+    assert generic.is_generic(question)
