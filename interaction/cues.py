@@ -76,6 +76,8 @@ def is_first_meeting_question(text: str) -> bool:
 
 
 # "Later!", "Night!" on their own
+# the formula a thanks opens with ("Thanks so much", "Thank you for listening", "Cheers for that")
+THANKS = re.compile(r"^\W*(?:(?:oh|well|ok(?:ay)?)\W+)?(?:thank(?:s|\s+you)|many\s+thanks|cheers|ta)\b", _I)
 FAREWELL_ALONE = re.compile(r"^\W*(?:ok(?:ay)?,?\s+)?(?:later|laters|cheers|night(?: night)?|nite)\W*$", _I)
 
 

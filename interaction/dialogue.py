@@ -47,6 +47,7 @@ from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
 from interaction.llm.endpoints import open_circuits
 from interaction.memory.contracts import MemoryServices, TranscriptTurn
+from interaction.memory.told import only_thanks
 from interaction.memory_requests import FORGET_INTENTS, ForgetOneConversation, wire_memory_intent
 from interaction.names import confirmation_question
 from interaction.offline.extract import answer_name
@@ -434,9 +435,10 @@ class DialogueManager:
         # new this very turn) is who a text-only moment is kept for
         outcome: ProfileOutcome | None = state.get("profile_outcome")
         who = outcome.identity if outcome is not None else self.session.identity
-        # remembering is not a new moment, and a polite goodbye or a request to forget is not one either
+        # remembering is not a new moment, and a polite goodbye or thanks or a request to forget is not one either
         why = suppressed or ("a request to forget" if u.memory_intent in FORGET_INTENTS else "a recall question"
-                             if u.is_recall else "a goodbye" if u.intent == "end_conversation" else None)
+                             if u.is_recall else "a goodbye" if u.intent == "end_conversation"
+                             else "a thanks" if only_thanks(str(state.get("text", ""))) else None)
         self.out.publish(t.AFFECT_STATE, AffectState(
             label=u.emotion.label, arousal=self.deps.affect.arousal, intensity=u.emotion.intensity,
             user_label=u.user_emotion.label, user_intensity=u.user_emotion.intensity,

@@ -25,7 +25,7 @@ from datetime import datetime
 
 from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory_intent.phrasing import second_person
-from interaction.offline.question_form import asks_question
+from interaction.offline.question_form import tagged_question
 
 log = logging.getLogger("nadine.reported_speech")
 
@@ -197,10 +197,7 @@ def _without_tag_question(tokens: list) -> list:
     if not commas:
         return tokens
     head, tail = tokens[: commas[-1]], tokens[commas[-1] + 1:]
-    said = "".join(t.text_with_ws for t in head).strip()
-    if tail and asks_question("".join(t.text_with_ws for t in tail)) and not asks_question(said):
-        return head
-    return tokens
+    return head if tagged_question(*("".join(t.text_with_ws for t in part) for part in (head, tail))) else tokens
 
 
 def told_back(kind: str, text: str, days_ago: int = 0) -> str:

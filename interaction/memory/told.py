@@ -19,8 +19,24 @@ from interaction.prompts import NADINE_LABEL
 ASKS_OF_MEMORY = {"recall", "about_me", "forget_one", "forget_me"}
 
 
+def only_thanks(text: str) -> bool:
+    """Every sentence opens with a thanks and has no subject of its own ("Cheers for listening,
+    really.", "thanks so much Nadine"; not "Thanks, I got the job!"): gratitude for the conversation,
+    which tells nothing about the person."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    sentences = cues.sentences(text)
+    if not sentences or not all(cues.THANKS.search(s) for s in sentences):
+        return False
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return False
+    return not any(t.dep_ in ("nsubj", "nsubjpass", "expl") for doc in nlp.pipe(sentences) for t in doc)
+
+
 def _sentence_tells(sentence: str) -> bool:
-    if cues.is_question(sentence):
+    if cues.is_question(sentence) or only_thanks(sentence):
         return False
     rest = sentence
     for cue in (cues.GREETING, cues.FAREWELL, cues.FAREWELL_ALONE):

@@ -34,7 +34,7 @@ def request_content(
     asks = [classifier.classes.index(i) for i in asking]
     parts = cues.sentences(text)
     if len(parts) == 1:
-        return _tidy(_tail(text, classifier, asks) or text)
+        return _without_tag_question(_tidy(_tail(text, classifier, asks) or text), text)
     # the sentence that asks most is the request; what it leaves, and the other sentences, are the
     # content ("For the record, my name is Ada. Please remember that." -> "For the record, my name is Ada")
     asked = classifier.probabilities(parts)[:, asks].sum(axis=1)
@@ -107,6 +107,16 @@ def _tail(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) ->
     if boundary is None or boundary == plain[0] or names_something(" ".join(words[plain[0]:boundary]), classifier):
         return " ".join(words[plain[0]:])
     return " ".join(words[boundary:])
+
+
+def _without_tag_question(content: str, said: str) -> str:
+    """The content without a question tagged on after its last comma when the request was asked as
+    one ("remember my sister's birthday is on the 9th of June, ok?"): the tag is not part of the fact."""
+    from interaction.offline.question_form import tagged_question
+
+    head, comma, tail = content.rpartition(",")
+    asked = said.rstrip().endswith("?")  # the content lost the request's question mark
+    return head.strip() if comma and asked and tagged_question(head, tail.strip() + "?") else content
 
 
 def _tidy(text: str) -> str:

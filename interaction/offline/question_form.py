@@ -113,6 +113,12 @@ def asks_question(text: str) -> bool | None:
     return any(sentence_asks(sent) for s in cues.sentences(text) for sent in nlp(s).sents)
 
 
+def tagged_question(statement: str, tag: str) -> bool:
+    """`tag`, said after the last comma of a statement, is a question tagged onto it ("we bought a
+    house, can you believe it?", "... on the 9th of June, ok?"), so what was told is the statement."""
+    return bool(statement.strip() and tag.strip() and asks_question(tag) and not asks_question(statement))
+
+
 def _past(token: Any) -> bool:
     """The clause of `token` is in the past or the perfect: its verb's tag, or an auxiliary's."""
     verb = token if token.pos_ in ("VERB", "AUX") else token.head

@@ -11,6 +11,7 @@ from common.messages import RecalledMemory
 from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
+from interaction.memory.told import only_thanks
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
@@ -214,7 +215,9 @@ def offline_reply(r: ReplyInputs) -> str:
     if not parts:
         # offline, a feeling is only named once raters would call it at least slight (understand_rules)
         template = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= 0.3 else None
-        if template:
+        if only_thanks(r.text):  # the warmth of a thanks is for Nadine, not news to be happy about
+            parts.append(f"You're welcome{hi}! I'm glad we talked.")
+        elif template:
             parts.append(template.format(hi=hi))
         elif cues.is_question(r.text):
             parts.append("That's a good question. I'm afraid I don't know the answer.")

@@ -91,6 +91,17 @@ def test_someone_not_known_yet_is_answered_from_this_conversation(stranger):
     assert turn.user_id is None and "firefighter" in turn.reply, turn.reply
 
 
+def test_a_thanks_is_welcomed_and_kept_as_no_moment(maya):
+    from common import topics as t
+
+    dm, out, _, _ = maya
+    turn = say(dm, "Cheers for the chat, Nadine, really.")
+    assert turn.reply.startswith("You're welcome") and "happy for you" not in turn.reply, turn.reply
+    assert out.of(t.AFFECT_STATE)[-1].suppress_reason == "a thanks"
+    news = say(dm, "Thanks, my knee is finally healed!")
+    assert "welcome" not in news.reply and out.of(t.AFFECT_STATE)[-1].suppress_reason is None, news.reply
+
+
 def test_forget_me_from_someone_not_known_yet_says_so_in_the_note(stranger):
     from common.turn_notes import PRIVACY_NOTES
 
