@@ -33,6 +33,8 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
         intent = "continue_conversation"
     if cues.is_unambiguous_farewell(text):
         intent = "end_conversation"  # gates the episodic save, the language reset and the wave
+    if intent == "end_conversation" and said_name:
+        intent = "update_user_info"  # "Ciao, I'm Chiara.": who introduces themselves is not leaving
     if intent == "first_greeting" and ctx.user_id is not None and ctx.greeted_user_id == ctx.user_id:
         intent = "continue_conversation"
     if ctx.confirmation_pending:

@@ -16,6 +16,7 @@ from interaction.dialogue import DialogueManager
 from interaction.guards import GuardContext, apply_guards
 from interaction.memory_intent.classifier import UTTERANCES, default_classifier
 from interaction.offline.extract import extract_name
+from interaction.offline.understand_rules import understand
 from interaction.turn_understanding import PlanStep, TurnUnderstanding
 from scripts.eval import name_reading
 
@@ -160,3 +161,10 @@ def test_a_goodbye_with_an_unrecognised_face_in_view_keeps_who_they_said_they_ar
 ])
 def test_casual_goodbyes(said, farewell):
     assert cues.is_farewell(said) is farewell
+
+
+@pytest.mark.parametrize(("said", "intent"), [
+    ("Ciao, I'm Loredana.", "update_user_info"), ("Cheers, Dermot here.", "update_user_info"), ("Ciao!", "end_conversation"),
+])
+def test_who_introduces_themselves_with_a_word_of_parting_is_arriving(said, intent):
+    assert apply_guards(understand(said), said, GuardContext(None, None, False)).intent == intent
