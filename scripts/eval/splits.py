@@ -48,18 +48,21 @@ CATEGORIES = {
     "untold_neighbour": "a told thing's frame with another entity (a friend's dog, a cousin's graduation): never asserted",
     "small_talk": "ordinary remarks sharing words with a moment, greetings and farewells: nothing volunteered or offered",
     "reading": "casual, terse and misspelt speech: names without a camera, remember / forget requests, questions without a mark",
+    "outsider": "whole conversations (h01-h30) by a writer who read neither the code nor the other scripts: "
+                "plain, typo-ridden and terse people, with and without a camera, over three visits",
     "other": "scripts added later without a category prefix (e.g. by the helper building a change)",
 }
 # The categories written before the changes they judge, by someone who does not tune rules or read the
 # code: session_recall, forget_one and remember_nothing before the word lists of same-visit recall,
 # forget-one and empty remember requests gave way; confirm ... worth_keeping before the understanding of
 # ordinary sentences (confirmations, facts, personal questions, forget topics, what is worth keeping)
-# changed; recall_* / untold_neighbour / small_talk before the answerability decision.
+# changed; recall_* / untold_neighbour / small_talk before the answerability decision; outsider before the
+# second round of both (its baseline: main at 9b77fa9).
 HELD_OUT_CATEGORIES = ("untold", "paraphrase", "time_window", "remember", "impostor", "changing_facts", "about_me",
                        "session_recall", "forget_one", "remember_nothing",
                        "confirm", "self_facts", "life_question", "forget_topic", "worth_keeping",
                        "recall_paraphrase", "recall_one_memory", "recall_many_memories", "recall_first_meeting",
-                       "untold_neighbour", "small_talk")
+                       "untold_neighbour", "small_talk", "outsider")
 
 
 class Entry(BaseModel):
@@ -85,9 +88,13 @@ def load_manifest(path: Path = MANIFEST) -> Manifest:
 
 
 def category_of(file_name: str) -> str:
-    """A new script names its category after its number ("37_untold_first_boat.yaml"); one that does
-    not is "other" (the original 36 are listed as "legacy" in the manifest)."""
-    topic = file_name.split("_", 1)[-1]
+    """A new script names its category after its number ("37_untold_first_boat.yaml"), an outsider's
+    is numbered "h01" on ("h01_baker_lyon_daughter.yaml", the names it was played under before it
+    joined the folder); one that does neither is "other" (the original 36 are listed as "legacy" in
+    the manifest)."""
+    number, _, topic = file_name.partition("_")
+    if number[:1] == "h" and number[1:].isdigit():
+        return "outsider"
     named = [c for c in CATEGORIES if topic.startswith(c + "_")]
     return max(named, key=len) if named else "other"
 
