@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 
+from common.messages import RecallReport
 from common.store import UserProfile
 from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, says, value_key
 from interaction.agents.context import AgentDeps
@@ -192,6 +193,10 @@ def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
     found = _long_term(deps, state)
     this_session = recall_this_session(deps, state) if state.get("is_recall") else None
     if this_session is None:
+        if found is None and state.get("is_recall") and not state["identity"].known:
+            # nobody known holds no memory: the recall is decided, and abstains (a stranger's "do you
+            # remember when we met?" is told so, and the notes say nothing was stored to recall)
+            return RetrievalResult(recall=RecallReport(outcome="abstained"), details={"mode": "nobody known"})
         return found
     said = this_session.memories[0].text.strip().casefold()
     long_term = found.recall if found is not None else None

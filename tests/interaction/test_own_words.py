@@ -102,6 +102,15 @@ def test_a_thanks_is_welcomed_and_kept_as_no_moment(maya):
     assert "welcome" not in news.reply and out.of(t.AFFECT_STATE)[-1].suppress_reason is None, news.reply
 
 
+def test_a_recall_from_someone_not_known_yet_abstains_and_says_why(stranger):
+    from common.turn_notes import recall_note
+
+    turn = say(stranger, "Do you remember when we first met?")
+    assert turn.is_recall and turn.recall is not None and turn.recall.outcome == "abstained"
+    assert "don't think I know you" in turn.reply
+    assert recall_note(turn.recall) == ["[recall] abstained: nothing stored to recall"]
+
+
 def test_forget_me_from_someone_not_known_yet_says_so_in_the_note(stranger):
     from common.turn_notes import PRIVACY_NOTES
 
