@@ -16,6 +16,7 @@ from interaction import profile_wording
 from interaction.memory.contracts import VisualMemory
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, told_back
+from interaction.session_gist import gist
 
 log = logging.getLogger("nadine.interaction.prompts")
 
@@ -121,8 +122,9 @@ def _profile_line(r: ReplyInputs) -> str:
 
 
 def _told_back(m, now: datetime) -> str:
-    """A remembered thing as the offline reply says it (a session summary as it was written)."""
-    return m.text if m.kind == "episode" else told_back(m.kind, m.text, days_between(m.occurred_at, now))
+    """A remembered thing as the offline reply says it (a session summary by its gist)."""
+    days = days_between(m.occurred_at, now)
+    return gist(m.text, days) if m.kind == "episode" else told_back(m.kind, m.text, days)
 
 
 def recall_lines(r: ReplyInputs) -> list[str]:

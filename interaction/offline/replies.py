@@ -15,6 +15,7 @@ from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, reported, told_back
+from interaction.session_gist import gist
 
 _EMPATHY = {
     "happy": "That's wonderful{hi}! I'm really happy for you.",
@@ -84,11 +85,6 @@ def _sentence(phrase: str) -> str:
     return _capital(phrase) + "."
 
 
-def _episode_gist(text: str) -> str:
-    found = re.search(r"Observation:\s*(.+)", text)
-    return _quote(found.group(1) if found else text, 220)
-
-
 def _before_answer(r: ReplyInputs) -> str | None:
     """The latest ended value of the field the question asks about, or an honest "I don't know"."""
     if r.profile is None or not _BEFORE.search(r.text):
@@ -136,13 +132,13 @@ def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
 
 def _said(m: RecalledMemory, r: ReplyInputs) -> str:
     """One remembered thing as it was said (a session summary by its gist), with its day."""
-    text = _episode_gist(m.text) if m.kind == "episode" else _quote(m.text, 300)
+    text = _quote(m.text, 300)
     if m.kind == "first_meeting":
         return f"{_relative_day(m.occurred_at, r.now)} was the first time we met, when you introduced yourself to me"
     if m.kind == "observation":  # something Nadine saw, not something the person said
         return f"{_relative_day(m.occurred_at, r.now)} I saw: {text}"
-    if m.kind == "episode":  # a summary, already in the third person: quoted
-        return f"{_relative_day(m.occurred_at, r.now)} you told me: '{text}'"
+    if m.kind == "episode":  # a summary: its gist in Nadine's words, never quoted as the person's
+        return f"{_relative_day(m.occurred_at, r.now)} {gist(m.text, days_between(m.occurred_at, r.now))}"
     return f"{_relative_day(m.occurred_at, r.now)} {told_back(m.kind, text, days_between(m.occurred_at, r.now))}"
 
 
