@@ -112,7 +112,10 @@ def _owner(token) -> str | None:
 
 
 def _head_phrase(token) -> str:
-    parts = [c for c in token.children if c.dep_ in _PHRASE_DEPS and c.i < token.i and c.pos_ in _NOUNS | {"VERB"}]
+    """The head with the nouns and gerunds before it that say which one ("driving exam", "swimming
+    race"; spaCy files a gerund as a compound or an adjectival modifier), not its adjectives ("new")."""
+    parts = [c for c in token.children if c.i < token.i and (
+        (c.dep_ in _PHRASE_DEPS and c.pos_ in _NOUNS | {"VERB"}) or (c.dep_ == "amod" and c.tag_ in ("VBG", "NN")))]
     words = [c.lemma_.lower() for c in parts] + [token.lemma_.lower()]
     return " ".join(words)
 
@@ -278,7 +281,8 @@ class EntityReader:
                     continue
                 # a close cosine joins two words WordNet files apart ("pet" / "cat"), not direct
                 # sisters, nor phrases its heads already told apart ("weather forecast" / "weather")
-                words = " " not in q.head and " " not in m.head
+                # nor a name WordNet knows as a word ("Dad" / "my mother"): names agree by WordNet alone
+                words = " " not in q.head and " " not in m.head and not (q.name or m.name)
                 close = heads[i, j] >= self.thresholds.head and (
                     kind is Relation.UNKNOWN or (words and not (kind is Relation.SISTER and distance == 1)))
                 if kind.agrees or close:
