@@ -17,13 +17,13 @@ from interaction.memory.contracts import VisualMemory
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, told_back
 from interaction.session_gist import gist
+from interaction.speaker_labels import NADINE_LABEL, USER_LABEL
 
 log = logging.getLogger("nadine.interaction.prompts")
 
 MAX_IMAGE_BYTES = 8_000_000
 # The response prompt's format: speaker labels of the transcript and section headings. A reply is cut
 # where it starts to continue that format (interaction.llm.reply_text), and servers get the same as stops.
-USER_LABEL, NADINE_LABEL = "User", "Nadine"
 BACKGROUND_HEADING, CONVERSATION_HEADING = "BACKGROUND", "CONVERSATION"
 REPLY_STOPS = [f"\n{USER_LABEL}:", f"\n{NADINE_LABEL}:", f"\n{BACKGROUND_HEADING}", f"\n{CONVERSATION_HEADING}"]
 

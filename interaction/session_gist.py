@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from interaction.memory.told import is_told
 from interaction.reported_speech import told_back
 
 _OBSERVATION = re.compile(r"Observation:\s*(.+?)\s*(?:\nThought:|$)", re.S)
@@ -28,8 +29,6 @@ def observation(summary: str) -> str:
 
 def gist(summary: str, days_ago: int = 0) -> str:
     """The clause after the day: "we talked, and you told me ..." (`days_ago`: calendar days since)."""
-    from interaction.memory.told import is_told  # told.py reads the prompt's speaker label: imported late
-
     said = observation(summary)
     quotes = _QUOTED.findall(said)
     if not quotes:
