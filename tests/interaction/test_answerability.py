@@ -97,8 +97,34 @@ def test_a_hypernym_synonym_or_whole_agrees_and_its_sister_does_not(told, questi
     assert reader.compare(sister, said).agreeing < general.agreeing
 
 
+@pytest.mark.parametrize("question,said", [
+    ("Did the landlord fix the boiler?", "My landlord finally fixed the leaking roof."),
+    ("What did I say about cutting down on alcohol?", "I'm trying to cut down on sugar."),
+    ("What had the butcher run out of?", "The shop had run out of bread by noon."),
+    ("What did I say about my mother?", "Dad moved into a care home last month."),  # a name is no word's cosine
+])
+def test_another_thing_in_the_same_place_of_the_same_verb_conflicts(told, question, said):
+    assert told.core.entities.compare(question, said).conflict
+
+
+@pytest.mark.parametrize("question,said", [
+    ("What did I lose on my commute?", "I lost my wallet on the train with all my cards."),  # a place, not an argument
+    ("Did I finish the race?", "I finished the Paris marathon in under four hours."),  # a kind of it
+    ("What did we adopt?", "We adopted a little grey kitten from the shelter."),
+])
+def test_the_same_verb_with_a_place_or_a_kind_of_the_thing_does_not_conflict(told, question, said):
+    assert not told.core.entities.compare(question, said).conflict
+
+
+def test_a_gerund_before_a_noun_is_part_of_what_it_names(told):
+    reader = told.core.entities
+    assert Mention("driving exam", SPEAKER) in reader.mentions("How did my driving exam go?")
+    assert reader.compare("How did my driving exam go?", "I failed my accountancy exam by two points.").agreeing == 0
+
+
 @pytest.mark.parametrize("first,second,relation", [
     ("kid", "son", Relation.BROADER), ("girl", "daughter", Relation.SAME), ("mum", "mother", Relation.NARROWER),
+    ("mum", "dad", Relation.SISTER),  # "mum" is a flower first; beside "dad", the person
     ("Japan", "Tokyo", Relation.BROADER), ("leg", "knee", Relation.BROADER), ("grandad", "grandfather", Relation.SAME),
     ("mother", "father", Relation.SISTER), ("cousin", "aunt", Relation.SISTER), ("cat", "dog", Relation.SISTER),
     ("child", "neighbour", Relation.UNRELATED),  # under "person" nearly every word is a sister
