@@ -232,8 +232,28 @@ def test_a_memory_agreeing_with_everything_asked_is_asserted_only_when_closest(t
     assert chooser.choose("q", [Judged(0.4, True), Judged(0.5, False)], 3)[0] != "asserted"  # not the closest
     assert chooser.choose("q", [Judged(0.5, True, conflict=True)], 3)[0] != "asserted"
     assert chooser.choose("q", [Judged(0.2, True)], 3)[0] != "asserted"  # below agree_dense
-    # a session's summary holds many things told and agrees with much: never asserted by agreement
-    assert chooser.choose("q", [Judged(0.6, True, kind="episode"), Judged(0.4, True)], 3) == ("asserted", [1])
+
+
+def test_the_closest_memory_standing_out_and_naming_no_conflict_is_asked_about(told):
+    """The margin route: a vague question no probability reaches is asked about ("do you mean ...?")
+    when its closest memory stands out from the others by the dense cosine; never a conflicting one,
+    never one with a close runner-up."""
+    cal = told.core.calibration.model_copy(update={"offer_margin": 0.2, "abstain_below": 0.9, "assert_above": 0.95,
+                                                   "agree_dense": float("inf")})
+
+    class Judged:
+        def __init__(self, dense: float, conflict: bool = False) -> None:
+            self.dense, self.conflict, self.all_agree, self.probability = dense, conflict, False, 0.1
+            self.candidate = SimpleNamespace(kind="turn")
+
+    chooser = CalibratedChooser(cal)
+    assert chooser.choose("q", [Judged(0.2), Judged(0.45)], 3) == ("offered", [1])
+    assert chooser.choose("q", [Judged(0.35), Judged(0.45)], 3) == ("abstained", [])  # a close runner-up
+    assert chooser.choose("q", [Judged(0.2), Judged(0.45, conflict=True)], 3) == ("abstained", [])
+    assert chooser.choose("q", [Judged(0.3)], 3) == ("offered", [0])  # alone: over nothing
+    assert chooser.choose("q", [Judged(0.15)], 3) == ("abstained", [])
+    never = cal.model_copy(update={"offer_margin": float("inf")})
+    assert CalibratedChooser(never).choose("q", [Judged(0.2), Judged(0.45)], 3) == ("abstained", [])
 
 
 def test_of_two_close_memories_the_one_of_the_kind_asked_is_asserted_never_its_sister(tmp_path):

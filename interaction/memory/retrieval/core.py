@@ -87,7 +87,7 @@ class RecallDecision:
     chosen: list[Judged] = field(default_factory=list)  # asserted: up to top_k; offered: the one asked about
     considered: list[Judged] = field(default_factory=list)  # everything the verifier read, best first
     window: Window | None = None
-    decided_by: str | None = None  # "probability", "agreement" or "memorable" (RecallReport.decided_by)
+    decided_by: str | None = None  # "probability", "agreement", "margin" or "memorable" (RecallReport.decided_by)
     bounds: tuple[float, float] | None = None  # (assert_above, abstain_below) when by probability
 
     @property
@@ -170,10 +170,18 @@ class RetrievalCore:
         self.judge(query, shortlist)
         shortlist.sort(key=lambda j: -j.probability)
         outcome, named = (chooser or self.chooser).choose(query, shortlist, self.settings.top_k)
-        by_agreement = outcome == "asserted" and named and shortlist[named[0]].probability < self.calibration.assert_above
         return RecallDecision(outcome, [shortlist[i] for i in named], shortlist, window,
-                              "agreement" if by_agreement else "probability",
+                              self._decided_by(outcome, shortlist[named[0]].probability if named else 0.0),
                               (self.calibration.assert_above, self.calibration.abstain_below))
+
+    def _decided_by(self, outcome: decision.Outcome, p: float) -> str:
+        """Which route named the memory: below its bound, an assertion was by agreement and an
+        offer by the margin over the runner-up (decision.py)."""
+        if outcome == "asserted" and p < self.calibration.assert_above:
+            return "agreement"
+        if outcome == "offered" and p < self.calibration.abstain_below:
+            return "margin"
+        return "probability"
 
     def _memorable(self, query: str, now: datetime, live: list[tuple[CandidatePool, np.ndarray]],
                    window: Window | None) -> RecallDecision:
