@@ -31,7 +31,7 @@ FIRST_MEETING_QUESTION = re.compile(
     r"first (?:time )?you (?:saw|met) me|you first (?:saw|met) me|"
     r"our (?:very )?first (?:meeting|conversation|chat|talk|encounter)|"
     r"(?:how|where) (?:did |do )?(?:we|you and i) (?:first )?(?:met|meet|get to know)|"
-    r"when (?:did )?we (?:first )?(?:met|meet)\b(?! last)|"
+    r"when (?:did )?(?:we|you and i) (?:first )?(?:met|meet|got to know|get to know)\b(?! last)|"
     r"(?<!last )(?<!previous )\b(?:day|evening|morning|night|moment) (?:that |when )?(?:we|you and i) (?:first )?met\b|"
     r"(?:day|time) i introduced myself|introduced myself to you)",
     _I,

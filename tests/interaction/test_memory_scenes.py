@@ -80,7 +80,7 @@ def test_small_talk_does_not_inject_the_moment(maya):
     "Do you remember when we first met?", "How did we meet?", "Do you remember the first time we met?",
     "When did we meet for the first time?", "Can you recall the day I introduced myself?",
     "Do you remember our very first conversation?", "Do you remember how we met?", "Can you remember the day we met?",
-    "What was I wearing the first time you saw me?",
+    "What was I wearing the first time you saw me?", "Remember when we first got to know each other?",
 ])
 def test_first_meeting_question_gets_the_first_meeting_scene(tmp_path, question):
     services, layout = _services(tmp_path)
