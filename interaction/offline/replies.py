@@ -55,17 +55,23 @@ _ASKS = [
 ]
 
 
-def _relative_day(ts: str | None, now: datetime) -> str:
+def _day(ts: str | None, now: datetime) -> str | None:
+    """The day itself: "earlier today", "yesterday", "on Wednesday 2 December"; None when unknown."""
     try:
         then = datetime.fromisoformat(ts or "")
     except ValueError:
-        return "when we met before"
+        return None
     days = (now.date() - then.date()).days
     if days <= 0:
         return "earlier today"
     if days == 1:
         return "yesterday"
-    return f"when we met on {then:%A} {then.day} {then:%B}"  # spoken: "the 2nd" reads "2", never "02"
+    return f"on {then:%A} {then.day} {then:%B}"  # spoken: "the 2nd" reads "2", never "02"
+
+
+def _relative_day(ts: str | None, now: datetime) -> str:
+    day = _day(ts, now)
+    return "when we met before" if day is None else day if not day.startswith("on ") else f"when we met {day}"
 
 
 def _quote(text: str, limit: int = 160) -> str:
@@ -134,7 +140,11 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
     """One remembered thing as it was said (a session summary by its gist), with its day."""
     text = _quote(m.text, 300)
     if m.kind == "first_meeting":
-        return f"{_relative_day(m.occurred_at, r.now)} was the first time we met, when you introduced yourself to me"
+        # the meeting is the day's own event: "the first time we met was on Wednesday 2 December", never
+        # "when we met on Wednesday 2 December was the first time we met"
+        day = _day(m.occurred_at, r.now)
+        return f"the first time we met was {day}, when you introduced yourself to me" if day else \
+            "the first time we met, you introduced yourself to me"
     if m.kind == "observation":  # something Nadine saw, not something the person said
         return f"{_relative_day(m.occurred_at, r.now)} I saw: {text}"
     if m.kind == "episode":  # a summary: its gist in Nadine's words, never quoted as the person's

@@ -228,3 +228,14 @@ def test_a_recalled_conversation_is_said_as_its_gist_never_quoted_as_the_persons
     greetings = episode.model_copy(update={"text": 'Observation: On Monday, Maya talked with Nadine and said: "Hi." "Bye."'})
     said = offline_reply(_inputs(recall=RecallReport(outcome="asserted", memories=[greetings])))
     assert "you didn't tell me anything in particular" in said and "Bye" not in said
+
+
+@pytest.mark.parametrize("occurred_at,said", [
+    ("2026-11-27T09:00:00", "the first time we met was on Friday 27 November, when you introduced yourself"),
+    ("2026-11-30T09:00:00", "the first time we met was yesterday, when you introduced yourself"),
+])
+def test_the_first_meeting_is_said_as_the_days_own_event(occurred_at, said):
+    first = RecalledMemory(kind="first_meeting", memory_id="scene_first", occurred_at=occurred_at,
+                           text="The first time we met — Maya introduced themselves to me.")
+    reply = offline_reply(_inputs(text="How did we meet?", recall=RecallReport(outcome="asserted", memories=[first])))
+    assert said in reply and "when we met on" not in reply, reply
