@@ -329,9 +329,10 @@ class RecallReport(Message):
     verifier_score: float | None = None  # best candidate's verifier score
     # what decided the outcome: "probability" (the best candidate's calibrated p_told against the two
     # thresholds), "agreement" (asserted below assert_above: the memory agrees with everything the
-    # question names and is the closest) or "memorable" (a question naming no topic: the most
-    # memorable memory of its window)
-    decided_by: Literal["probability", "agreement", "memorable"] | None = None
+    # question names and is the closest), "margin" (asked about below abstain_below: the closest
+    # memory stands out from the others by its dense cosine) or "memorable" (a question naming no
+    # topic: what was told in its window)
+    decided_by: Literal["probability", "agreement", "margin", "memorable"] | None = None
     p_told: float | None = None  # the best candidate's calibrated probability (decided_by probability)
     assert_above: float | None = None
     abstain_below: float | None = None

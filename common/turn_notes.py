@@ -33,12 +33,15 @@ def recall_note(report: RecallReport) -> list[str]:
     verb = {"asserted": "asserted", "offered": "asked about", "abstained": "abstained", "none": "nothing recalled"}
     window = f" in '{report.window_expression}'" if report.window_expression else ""
     if report.decided_by == "memorable":
-        why = "the most memorable memory of the time named (the question names no topic)" if window else \
-            "the most memorable memory of the last conversation (the question names no topic)"
+        why = "what was told in the time named (the question names no topic)" if window else \
+            "what was told in the last conversation (the question names no topic)"
         head = f"[recall] {verb[report.outcome]}{window}: {why}"
     elif report.decided_by == "agreement":
         head = (f"[recall] asserted{window}: the memory agrees with everything the question names and is "
                 f"the closest (best p_told {report.p_told or 0.0:.3f} below {report.assert_above or 0.0:.3f})")
+    elif report.decided_by == "margin":
+        head = (f"[recall] asked about{window}: the closest memory stands out from the others by its dense cosine "
+                f"(best p_told {report.p_told or 0.0:.3f} below {report.abstain_below or 0.0:.3f})")
     elif report.decided_by == "probability" and report.p_told is not None:
         p, hi, lo = report.p_told, report.assert_above, report.abstain_below
         bound = (f">= {hi:.3f}" if report.outcome == "asserted" else f"< {lo:.3f}" if report.outcome == "abstained"

@@ -25,10 +25,14 @@ ABOUT_NADINE = re.compile(
 )
 # A question about how Nadine and the person first met: the first_meeting scene's canonical anchor
 # is what answers it, whatever the text embedder scores (the anchor's words are not the question's).
+# "We met" said of the two of them without "last" is their first meeting ("how we met", "the day we met").
 FIRST_MEETING_QUESTION = re.compile(
     r"\b(first (?:time )?(?:we|you and i|i) (?:met|meet|talked|spoke)|(?:met|meet|talked|spoke) (?:for )?the first time|"
+    r"first (?:time )?you (?:saw|met) me|you first (?:saw|met) me|"
     r"our (?:very )?first (?:meeting|conversation|chat|talk|encounter)|"
-    r"how (?:did|do) (?:we|you and i) (?:first )?(?:meet|get to know)|when (?:did )?we (?:first )?(?:met|meet)\b(?! last)|"
+    r"(?:how|where) (?:did |do )?(?:we|you and i) (?:first )?(?:met|meet|get to know)|"
+    r"when (?:did )?(?:we|you and i) (?:first )?(?:met|meet|got to know|get to know)\b(?! last)|"
+    r"(?<!last )(?<!previous )\b(?:day|evening|morning|night|moment) (?:that |when )?(?:we|you and i) (?:first )?met\b|"
     r"(?:day|time) i introduced myself|introduced myself to you)",
     _I,
 )

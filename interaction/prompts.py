@@ -16,13 +16,14 @@ from interaction import profile_wording
 from interaction.memory.contracts import VisualMemory
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, told_back
+from interaction.session_gist import gist
+from interaction.speaker_labels import NADINE_LABEL, USER_LABEL
 
 log = logging.getLogger("nadine.interaction.prompts")
 
 MAX_IMAGE_BYTES = 8_000_000
 # The response prompt's format: speaker labels of the transcript and section headings. A reply is cut
 # where it starts to continue that format (interaction.llm.reply_text), and servers get the same as stops.
-USER_LABEL, NADINE_LABEL = "User", "Nadine"
 BACKGROUND_HEADING, CONVERSATION_HEADING = "BACKGROUND", "CONVERSATION"
 REPLY_STOPS = [f"\n{USER_LABEL}:", f"\n{NADINE_LABEL}:", f"\n{BACKGROUND_HEADING}", f"\n{CONVERSATION_HEADING}"]
 
@@ -121,8 +122,9 @@ def _profile_line(r: ReplyInputs) -> str:
 
 
 def _told_back(m, now: datetime) -> str:
-    """A remembered thing as the offline reply says it (a session summary as it was written)."""
-    return m.text if m.kind == "episode" else told_back(m.kind, m.text, days_between(m.occurred_at, now))
+    """A remembered thing as the offline reply says it (a session summary by its gist)."""
+    days = days_between(m.occurred_at, now)
+    return gist(m.text, days) if m.kind == "episode" else told_back(m.kind, m.text, days)
 
 
 def recall_lines(r: ReplyInputs) -> list[str]:

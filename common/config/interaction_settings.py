@@ -116,7 +116,8 @@ class RecallCalibration(Section):
     on labelled told / untold (question, memory) pairs; below abstain_below Nadine says she does not
     remember, between the two she asks "do you mean ...?", from assert_above she recalls (never a
     memory with a conflicting entity). A memory agreeing with everything the question names and
-    closest by dense cosine is asserted from agree_dense too. What the question and the memory name
+    closest by dense cosine is asserted from agree_dense too; the closest memory is asked about when
+    its cosine is offer_margin above the next one's and it names nothing conflicting. What the question and the memory name
     is compared through WordNet (sister words: at most sister_depth kind-of links below a common
     ancestor at least ancestor_depth deep) and, for words WordNet does not know, by the MiniLM cosine
     of head phrases (head_threshold) and possessors (possessor_threshold); interaction/memory/
@@ -141,6 +142,8 @@ class RecallCalibration(Section):
                                    "do not agree are sister words (the rival feature)")
     agree_dense: float = Field(float("inf"), description="a memory agreeing with everything the question names "
                                "and closest by dense cosine is asserted from this cosine (inf: never by agreement)")
+    offer_margin: float = Field(float("inf"), description="the closest memory by dense cosine, naming nothing "
+                                "conflicting, is asked about when it is this much closer than the next one (inf: never)")
     abstain_below: float = Field(ge=0, le=1)
     assert_above: float = Field(ge=0, le=1)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from interaction import cues
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something
-from interaction.prompts import NADINE_LABEL
+from interaction.speaker_labels import NADINE_LABEL
 
 # a remember request tells what it asks to keep (stored as an explicit memory in its place)
 ASKS_OF_MEMORY = {"recall", "about_me", "forget_one", "forget_me"}

@@ -16,6 +16,7 @@ from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, reported, told_back
+from interaction.session_gist import gist
 
 _EMPATHY = {
     "happy": "That's wonderful{hi}! I'm really happy for you.",
@@ -55,17 +56,23 @@ _ASKS = [
 ]
 
 
-def _relative_day(ts: str | None, now: datetime) -> str:
+def _day(ts: str | None, now: datetime) -> str | None:
+    """The day itself: "earlier today", "yesterday", "on Wednesday 2 December"; None when unknown."""
     try:
         then = datetime.fromisoformat(ts or "")
     except ValueError:
-        return "when we met before"
+        return None
     days = (now.date() - then.date()).days
     if days <= 0:
         return "earlier today"
     if days == 1:
         return "yesterday"
-    return f"when we met on {then:%A} {then.day} {then:%B}"  # spoken: "the 2nd" reads "2", never "02"
+    return f"on {then:%A} {then.day} {then:%B}"  # spoken: "the 2nd" reads "2", never "02"
+
+
+def _relative_day(ts: str | None, now: datetime) -> str:
+    day = _day(ts, now)
+    return "when we met before" if day is None else day if not day.startswith("on ") else f"when we met {day}"
 
 
 def _quote(text: str, limit: int = 160) -> str:
@@ -83,11 +90,6 @@ def _capital(text: str) -> str:
 
 def _sentence(phrase: str) -> str:
     return _capital(phrase) + "."
-
-
-def _episode_gist(text: str) -> str:
-    found = re.search(r"Observation:\s*(.+)", text)
-    return _quote(found.group(1) if found else text, 220)
 
 
 def _before_answer(r: ReplyInputs) -> str | None:
@@ -137,13 +139,17 @@ def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
 
 def _said(m: RecalledMemory, r: ReplyInputs) -> str:
     """One remembered thing as it was said (a session summary by its gist), with its day."""
-    text = _episode_gist(m.text) if m.kind == "episode" else _quote(m.text, 300)
+    text = _quote(m.text, 300)
     if m.kind == "first_meeting":
-        return f"{_relative_day(m.occurred_at, r.now)} was the first time we met, when you introduced yourself to me"
+        # the meeting is the day's own event: "the first time we met was on Wednesday 2 December", never
+        # "when we met on Wednesday 2 December was the first time we met"
+        day = _day(m.occurred_at, r.now)
+        return f"the first time we met was {day}, when you introduced yourself to me" if day else \
+            "the first time we met, you introduced yourself to me"
     if m.kind == "observation":  # something Nadine saw, not something the person said
         return f"{_relative_day(m.occurred_at, r.now)} I saw: {text}"
-    if m.kind == "episode":  # a summary, already in the third person: quoted
-        return f"{_relative_day(m.occurred_at, r.now)} you told me: '{text}'"
+    if m.kind == "episode":  # a summary: its gist in Nadine's words, never quoted as the person's
+        return f"{_relative_day(m.occurred_at, r.now)} {gist(m.text, days_between(m.occurred_at, r.now))}"
     return f"{_relative_day(m.occurred_at, r.now)} {told_back(m.kind, text, days_between(m.occurred_at, r.now))}"
 
 

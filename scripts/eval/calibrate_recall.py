@@ -9,18 +9,21 @@ features (decision.FEATURES), label = this memory is the one the question asks a
 question about something untold).
 
 Dev (fitted): dev.jsonl, the near-miss people of NEAR_MISS_DEV (near_miss.jsonl split by person: the
-others are only reported) and LoCoMo's dev conversations read as scripts/eval/locomo_answerability.py
+others are only reported), the people of VAGUE_DEV (vague.jsonl: a few memories each, asked vaguely;
+split by person the same way) and LoCoMo's dev conversations read as scripts/eval/locomo_answerability.py
 reads them (real phrasing nobody here wrote; skipped with a warning when the shared data is absent).
 On dev: for each point of the entity grid (head phrases and possessors by cosine, WordNet sister
 words by depth, sister words by cosine where WordNet knows neither: entities.py) and each feature set,
 a class-balanced logistic regression (scikit-learn) fitted on every dev pair, and two thresholds on
-the question's best probability, chosen on the people's dev questions (dev.jsonl and the near-miss dev
-people; LoCoMo's speakers have hundreds of turns each and are reported beside them):
+the question's best probability, chosen on the people's dev questions (dev.jsonl and the near-miss and
+vague dev people; LoCoMo's speakers have hundreds of turns each and are reported beside them):
 assert_above = the lowest at which at most MAX_WRONG_ASSERTS of those questions would be asserted
-wrongly (untold, or another memory: the false-assert rate over all questions); abstain_below = the
-lowest at which at most MAX_UNTOLD_OFFERED of their untold questions still reach an offer;
-agree_dense (decision.agreeing: a memory agreeing with everything the question names, asserted from
-this dense cosine) is chosen from AGREE_GRID with assert_above, under the same rate. The grid
+wrongly (untold, or another memory: the false-assert rate over all questions); agree_dense
+(decision.agreeing: a memory agreeing with everything the question names, asserted from this dense
+cosine) is chosen from AGREE_GRID with assert_above, under the same rate. abstain_below and
+offer_margin (decision.standing_out: the closest memory asked about by its dense margin over the next)
+together: the pair asking about or asserting the most told questions rightly while at most
+MAX_UNTOLD_OFFERED of the untold ones are asked about or asserted. The grid
 point asserting the most told dev questions rightly wins. test.jsonl and the other near-miss people are only reported,
 side by side with dev, never fitted (LoCoMo's test conversations: locomo_answerability). --write puts
 the calibration into config/generated/recall_calibration.yaml (interaction.retrieval.recall.
@@ -56,7 +59,7 @@ from interaction.memory.retrieval import decision
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.core import RetrievalCore
 from interaction.memory.retrieval.entities import Thresholds, build_reader
-from interaction.memory.retrieval.generic import load_questions
+from interaction.memory.retrieval.generic import GenericQuestions, load_questions
 from interaction.memory.retrieval.verifier import build_verifier
 from scripts.eval.recall_questions import Asked, decide, labels, rows, shortlist, tally
 
@@ -67,11 +70,13 @@ MAX_UNTOLD_OFFERED = 0.25
 MAX_SPECIFIC_AS_GENERIC = 0.02
 PROFILE = "minilm_onnx"
 NEAR_MISS_DEV = ("hannah", "tom", "grace", "ravi")  # the first half of near_miss.jsonl; the rest is reported
+VAGUE_DEV = ("marta", "kwame", "fiona", "bernard")  # the first half of vague.jsonl; the rest is reported
 HEAD_GRID = (0.7, 0.8)
 POSSESSOR_GRID = (0.7,)
 SISTER_GRID = ((2, 5), (3, 5), (3, 6))  # WordNet sisters: (kind-of links to the common ancestor, its least depth)
 RIVAL_GRID = (float("inf"),)  # cosine from which heads WordNet does not know are sister words
 AGREE_GRID = (float("inf"), 0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5)  # dense cosine asserting a memory that agrees (inf: off)
+OFFER_GRID = (float("inf"), 0.1, 0.12, 0.15, 0.18, 0.2, 0.22, 0.25, 0.3, 0.35)  # dense margin asking about the closest
 # which features the regression may weigh (the others get 0): chosen on dev with the thresholds, since
 # a feature that separates pairs (the margin does) can still blur which question to assert
 FEATURE_SETS = (
@@ -124,13 +129,16 @@ def fit_weights(asked: list[Asked], thresholds: Thresholds, features: tuple[str,
 
 @dataclass(frozen=True)
 class Scored:
-    """What the decision can do with one question, whatever its two bounds."""
+    """What the decision can do with one question, whatever its bounds."""
 
     best: float  # best probability of a candidate that may be asserted
     best_right: bool  # that one answers
     anyone: float  # best probability of any candidate (an offer may name a conflicting one)
+    anyone_right: bool
     agreed: float  # dense cosine of the candidate asserted by agreement (-inf: none agrees)
     agreed_right: bool
+    standing: float  # dense margin of the closest candidate over the next (-inf: it names a conflict)
+    standing_right: bool
     told: bool
 
     def asserted(self, assert_above: float, agree_dense: float) -> bool | None:
@@ -141,16 +149,31 @@ class Scored:
             return self.agreed_right and self.told
         return None
 
+    def reached(self, cal: RecallCalibration) -> bool | None:
+        """Asserted or asked about, rightly or wrongly; None: abstained."""
+        asserted = self.asserted(cal.assert_above, cal.agree_dense)
+        if asserted is not None:
+            return asserted
+        if self.anyone >= cal.abstain_below:
+            return self.anyone_right and self.told
+        if self.standing >= cal.offer_margin:
+            return self.standing_right and self.told
+        return None
+
 
 def scored(core: RetrievalCore, cal: RecallCalibration, a: Asked) -> Scored:
     core.score(a.judged, cal)
     free = [j for j in a.judged if not j.conflict]
     top = max(free, key=lambda j: j.probability) if free else None
+    anyone = max(a.judged, key=lambda j: j.probability, default=None)
     agreed = decision.agreeing(cal.model_copy(update={"agree_dense": -1.0}), a.judged)
+    closest = decision.closest(a.judged)
+    standing = -np.inf if closest is None or a.judged[closest[0]].conflict else closest[1]
     return Scored(top.probability if top else 0.0, top is not None and top.candidate.memory_id in a.told,
-                  max((j.probability for j in a.judged), default=0.0),
+                  anyone.probability if anyone else 0.0, anyone is not None and anyone.candidate.memory_id in a.told,
                   a.judged[agreed].dense if agreed is not None else -np.inf,
-                  agreed is not None and a.judged[agreed].candidate.memory_id in a.told, bool(a.told))
+                  agreed is not None and a.judged[agreed].candidate.memory_id in a.told,
+                  standing, closest is not None and a.judged[closest[0]].candidate.memory_id in a.told, bool(a.told))
 
 
 def thresholds_for(core: RetrievalCore, cal: RecallCalibration, asked: list[Asked]) -> RecallCalibration:
@@ -167,10 +190,25 @@ def thresholds_for(core: RetrievalCore, cal: RecallCalibration, asked: list[Aske
         if best is None or right > best[0]:
             best = (right, assert_above, agree_dense)
     _, assert_above, agree_dense = best or (0, 0.999999, float("inf"))
-    untold = [r.anyone for r in rows if not r.told]
-    abstain_below = next((t for t in grid if sum(p >= t for p in untold) <= MAX_UNTOLD_OFFERED * len(untold)), 0.5)
-    return cal.model_copy(update={"assert_above": round(assert_above, 6), "agree_dense": agree_dense,
-                                  "abstain_below": round(min(abstain_below, assert_above), 6)})
+    return asking(cal.model_copy(update={"assert_above": round(assert_above, 6), "agree_dense": agree_dense}), rows)
+
+
+def asking(cal: RecallCalibration, rows: list[Scored]) -> RecallCalibration:
+    """abstain_below and offer_margin together: the pair reaching (asserting or asking about) the most
+    told questions rightly while at most MAX_UNTOLD_OFFERED of the untold ones are reached at all
+    (ties: the stricter pair, fewer questions asked)."""
+    bounds = sorted({round(r.anyone, 6) for r in rows if r.anyone <= cal.assert_above} | {cal.assert_above}, reverse=True)
+    untold = sum(not r.told for r in rows)
+    best: tuple[int, RecallCalibration] | None = None
+    for abstain_below, offer_margin in itertools.product(bounds, sorted(OFFER_GRID, reverse=True)):
+        option = cal.model_copy(update={"abstain_below": abstain_below, "offer_margin": offer_margin})
+        reached = [r.reached(option) for r in rows]
+        if sum(h is not None for h, r in zip(reached, rows, strict=True) if not r.told) > MAX_UNTOLD_OFFERED * untold:
+            continue
+        right = sum(h is True for h in reached)
+        if best is None or right > best[0]:
+            best = (right, option)
+    return best[1] if best else cal.model_copy(update={"abstain_below": cal.assert_above})
 
 
 def _wrong_share(rows: list[Scored], assert_above: float, agree_dense: float) -> float:
@@ -245,8 +283,8 @@ def _rates(counts: dict[str, int]) -> str:
     right = counts.get("told:asserted", 0)
     wrong = counts.get("told_wrong_best:asserted", 0) + counts.get("untold:asserted", 0)
     asserted = right + wrong
-    return (f"told {told}: asserted right {right} ({100 * right / max(told, 1):.0f}%), offered "
-            f"{counts.get('told:offered', 0) + counts.get('told_wrong_best:offered', 0)}, abstained "
+    return (f"told {told}: asserted right {right} ({100 * right / max(told, 1):.0f}%), asked about "
+            f"{counts.get('told:offered', 0)} (another memory {counts.get('told_wrong_best:offered', 0)}), abstained "
             f"{counts.get('told:abstained', 0) + counts.get('told_wrong_best:abstained', 0)}, asserted wrong memory "
             f"{counts.get('told_wrong_best:asserted', 0)} | untold {untold}: asserted {counts.get('untold:asserted', 0)} "
             f"({100 * counts.get('untold:asserted', 0) / max(untold, 1):.1f}%), "
@@ -264,8 +302,9 @@ def generic_threshold(embedder, generic_dev: list[str], specific_dev: list[str])
 
 
 def generic_rates(embedder, threshold: float, generic: list[str], specific: list[str]) -> str:
-    g = embedder.embed(load_questions())
-    as_generic = lambda qs: int(((embedder.embed(qs) @ g.T).max(axis=1) >= threshold).sum())  # noqa: E731
+    """How the shipped reading (cosine, then the nouns the nearest generic question lacks) sorts them."""
+    reader = GenericQuestions(embedder, threshold)
+    as_generic = lambda qs: sum(reader.is_generic(q) for q in qs)  # noqa: E731
     return (f"generic questions called generic {as_generic(generic)}/{len(generic)}, "
             f"specific questions called generic {as_generic(specific)}/{len(specific)}")
 
@@ -279,6 +318,7 @@ def write(cal: RecallCalibration, generic: float, path: Path) -> None:
     }}}}
     header = ("# Generated by `python -m scripts.eval.calibrate_recall --write`; do not edit by hand (re-run it).\n"
               "# Fitted on recall_labels/dev.jsonl, the near-miss people " + ", ".join(NEAR_MISS_DEV)
+              + ", the vague-question people " + ", ".join(VAGUE_DEV)
               + " (and LoCoMo's dev conversations unless --no-locomo); the rest is reported, never fitted.\n")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(header + yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
@@ -315,35 +355,38 @@ def main(argv: list[str] | None = None) -> int:
     dev = shortlists(core, load_people(args.labels / "dev.jsonl"), embedder)
     near_dev = shortlists(core, [p for p in near if p["person"] in NEAR_MISS_DEV], embedder)
     near_test = shortlists(core, [p for p in near if p["person"] not in NEAR_MISS_DEV], embedder)
+    vague = load_people(args.labels / "vague.jsonl")
+    vague_dev = shortlists(core, [p for p in vague if p["person"] in VAGUE_DEV], embedder)
+    vague_test = shortlists(core, [p for p in vague if p["person"] not in VAGUE_DEV], embedder)
     test = shortlists(core, load_people(args.labels / "test.jsonl"), embedder)
     locomo = [] if args.no_locomo else locomo_dev(core, embedder)
+    people_dev = dev + near_dev + vague_dev
     if args.shipped:
         cal = recall.decision_for(PROFILE)
         assert cal is not None and entities is not None
         entities.thresholds = Thresholds.of(cal)
-        reread(core, dev + near_dev + locomo + test + near_test)
+        reread(core, people_dev + locomo + test + near_test + vague_test)
     else:
-        cal = fit(core, dev + near_dev + locomo, dev + near_dev)
-        reread(core, test + near_test)
+        cal = fit(core, people_dev + locomo, people_dev)
+        reread(core, test + near_test + vague_test)
     print(f"verifier {verifier.name if verifier else 'none'}; dev {len(dev)} + near-miss dev {len(near_dev)} + "
-          f"LoCoMo dev {len(locomo)} questions {'dev' if args.shipped else 'fitted'}; test {len(test)}, "
-          f"near-miss test {len(near_test)} reported")
+          f"vague dev {len(vague_dev)} + LoCoMo dev {len(locomo)} questions {'dev' if args.shipped else 'fitted'}; "
+          f"test {len(test)}, near-miss test {len(near_test)}, vague test {len(vague_test)} reported")
     print("calibration:", json.dumps(cal.model_dump()))
-    print("labels dev    :", _rates(report(core, cal, dev)))
-    print("labels test   :", _rates(report(core, cal, test)))
-    print("near-miss dev :", _rates(report(core, cal, near_dev)))
-    print("near-miss test:", _rates(report(core, cal, near_test)))
-    if locomo:
-        print("LoCoMo dev    :", _rates(report(core, cal, locomo)))
-    print("dev           :", coverage_curve(core, cal, dev + near_dev + locomo))
-    print("test          :", coverage_curve(core, cal, test + near_test))
+    for name, asked in (("labels dev", dev), ("labels test", test), ("near-miss dev", near_dev),
+                        ("near-miss test", near_test), ("vague dev", vague_dev), ("vague test", vague_test),
+                        ("LoCoMo dev", locomo)):
+        if asked:
+            print(f"{name:<14}:", _rates(report(core, cal, asked)))
+    print("dev           :", coverage_curve(core, cal, people_dev + locomo))
+    print("test          :", coverage_curve(core, cal, test + near_test + vague_test))
     recall_threshold = settings.interaction.visual_memory.embedder_profiles[PROFILE].recall_threshold
     print(f"baseline, dense cosine >= recall_threshold {recall_threshold} alone:")
     print("  labels dev :", _rates(dense_only(dev, recall_threshold)))
     print("  labels test:", _rates(dense_only(test, recall_threshold)))
-    people_dev, people_test = load_people(args.labels / "dev.jsonl"), load_people(args.labels / "test.jsonl")
-    specific_dev = [q["q"] for p in people_dev for q in p["questions"]]
-    specific_test = [q["q"] for p in people_test for q in p["questions"]]
+    labelled_dev, labelled_test = load_people(args.labels / "dev.jsonl"), load_people(args.labels / "test.jsonl")
+    specific_dev = [q["q"] for p in labelled_dev for q in p["questions"]]
+    specific_test = [q["q"] for p in labelled_test for q in p["questions"]]
     generic_test = load_questions(args.labels / "generic_test.txt")
     threshold = generic_threshold(embedder, load_questions(), specific_dev)
     print(f"generic_threshold {threshold:.4f}")

@@ -142,12 +142,12 @@ def test_recall_notes_give_the_deciding_score_and_never_a_zero_threshold():
                             channels={"dense": 0.2, "p_told": 0.15})
     chosen = RetrievedScene(scene_id="scene_x", similarity=0.2, threshold=0.0, injected=True,
                             user_message="I got engaged", scene_type="moment", selected_by="recall")
-    # a question that names no topic: asserted as the most memorable, not by a probability
+    # a question that names no topic: what was told then is asserted, not by a probability
     memorable = RecallReport(outcome="asserted", memories=[memory], decided_by="memorable")
     notes = turn_notes(_turn(is_recall=True, recall=memorable, retrieved=chosen), None)
     text = "\n".join(notes)
     assert notes[0] == '[recalled] moment scene_x, chosen by the recall decision: "I got engaged"'
-    assert "most memorable" in notes[1] and "0.15" not in text and "0.00" not in text
+    assert "names no topic" in notes[1] and "0.15" not in text and "0.00" not in text
     told = RecallReport(outcome="asserted", memories=[memory], decided_by="probability", p_told=0.9981,
                         assert_above=0.99583, abstain_below=0.881218)
     assert turn_notes(_turn(recall=told), None)[0] == "[recall] asserted: best p_told 0.998 >= 0.996"

@@ -97,8 +97,34 @@ def test_a_hypernym_synonym_or_whole_agrees_and_its_sister_does_not(told, questi
     assert reader.compare(sister, said).agreeing < general.agreeing
 
 
+@pytest.mark.parametrize("question,said", [
+    ("Did the landlord fix the boiler?", "My landlord finally fixed the leaking roof."),
+    ("What did I say about cutting down on alcohol?", "I'm trying to cut down on sugar."),
+    ("What had the butcher run out of?", "The shop had run out of bread by noon."),
+    ("What did I say about my mother?", "Dad moved into a care home last month."),  # a name is no word's cosine
+])
+def test_another_thing_in_the_same_place_of_the_same_verb_conflicts(told, question, said):
+    assert told.core.entities.compare(question, said).conflict
+
+
+@pytest.mark.parametrize("question,said", [
+    ("What did I lose on my commute?", "I lost my wallet on the train with all my cards."),  # a place, not an argument
+    ("Did I finish the race?", "I finished the Paris marathon in under four hours."),  # a kind of it
+    ("What did we adopt?", "We adopted a little grey kitten from the shelter."),
+])
+def test_the_same_verb_with_a_place_or_a_kind_of_the_thing_does_not_conflict(told, question, said):
+    assert not told.core.entities.compare(question, said).conflict
+
+
+def test_a_gerund_before_a_noun_is_part_of_what_it_names(told):
+    reader = told.core.entities
+    assert Mention("driving exam", SPEAKER) in reader.mentions("How did my driving exam go?")
+    assert reader.compare("How did my driving exam go?", "I failed my accountancy exam by two points.").agreeing == 0
+
+
 @pytest.mark.parametrize("first,second,relation", [
     ("kid", "son", Relation.BROADER), ("girl", "daughter", Relation.SAME), ("mum", "mother", Relation.NARROWER),
+    ("mum", "dad", Relation.SISTER),  # "mum" is a flower first; beside "dad", the person
     ("Japan", "Tokyo", Relation.BROADER), ("leg", "knee", Relation.BROADER), ("grandad", "grandfather", Relation.SAME),
     ("mother", "father", Relation.SISTER), ("cousin", "aunt", Relation.SISTER), ("cat", "dog", Relation.SISTER),
     ("child", "neighbour", Relation.UNRELATED),  # under "person" nearly every word is a sister
@@ -207,8 +233,28 @@ def test_a_memory_agreeing_with_everything_asked_is_asserted_only_when_closest(t
     assert chooser.choose("q", [Judged(0.4, True), Judged(0.5, False)], 3)[0] != "asserted"  # not the closest
     assert chooser.choose("q", [Judged(0.5, True, conflict=True)], 3)[0] != "asserted"
     assert chooser.choose("q", [Judged(0.2, True)], 3)[0] != "asserted"  # below agree_dense
-    # a session's summary holds many things told and agrees with much: never asserted by agreement
-    assert chooser.choose("q", [Judged(0.6, True, kind="episode"), Judged(0.4, True)], 3) == ("asserted", [1])
+
+
+def test_the_closest_memory_standing_out_and_naming_no_conflict_is_asked_about(told):
+    """The margin route: a vague question no probability reaches is asked about ("do you mean ...?")
+    when its closest memory stands out from the others by the dense cosine; never a conflicting one,
+    never one with a close runner-up."""
+    cal = told.core.calibration.model_copy(update={"offer_margin": 0.2, "abstain_below": 0.9, "assert_above": 0.95,
+                                                   "agree_dense": float("inf")})
+
+    class Judged:
+        def __init__(self, dense: float, conflict: bool = False) -> None:
+            self.dense, self.conflict, self.all_agree, self.probability = dense, conflict, False, 0.1
+            self.candidate = SimpleNamespace(kind="turn")
+
+    chooser = CalibratedChooser(cal)
+    assert chooser.choose("q", [Judged(0.2), Judged(0.45)], 3) == ("offered", [1])
+    assert chooser.choose("q", [Judged(0.35), Judged(0.45)], 3) == ("abstained", [])  # a close runner-up
+    assert chooser.choose("q", [Judged(0.2), Judged(0.45, conflict=True)], 3) == ("abstained", [])
+    assert chooser.choose("q", [Judged(0.3)], 3) == ("offered", [0])  # alone: over nothing
+    assert chooser.choose("q", [Judged(0.15)], 3) == ("abstained", [])
+    never = cal.model_copy(update={"offer_margin": float("inf")})
+    assert CalibratedChooser(never).choose("q", [Judged(0.2), Judged(0.45)], 3) == ("abstained", [])
 
 
 def test_of_two_close_memories_the_one_of_the_kind_asked_is_asserted_never_its_sister(tmp_path):

@@ -79,7 +79,8 @@ def test_small_talk_does_not_inject_the_moment(maya):
 @pytest.mark.parametrize("question", [
     "Do you remember when we first met?", "How did we meet?", "Do you remember the first time we met?",
     "When did we meet for the first time?", "Can you recall the day I introduced myself?",
-    "Do you remember our very first conversation?",
+    "Do you remember our very first conversation?", "Do you remember how we met?", "Can you remember the day we met?",
+    "What was I wearing the first time you saw me?", "Remember when we first got to know each other?",
 ])
 def test_first_meeting_question_gets_the_first_meeting_scene(tmp_path, question):
     services, layout = _services(tmp_path)
@@ -93,6 +94,7 @@ def test_first_meeting_question_gets_the_first_meeting_scene(tmp_path, question)
 @pytest.mark.parametrize("question", [
     "Do you remember what I told you last time?", "Can you recall what happened when we last met?",
     "What did we talk about last time?", "Do you remember my PhD defense?", "What do you remember about me?",
+    "Do you remember the last time we met?",
 ])
 def test_other_recall_questions_do_not_get_the_first_meeting_scene(tmp_path, question):
     services, layout = _services(tmp_path)

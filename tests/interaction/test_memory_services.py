@@ -38,7 +38,8 @@ def test_recall_turn_injects_text_and_scene_ordinary_turn_does_not(tmp_path):
     phd = _remember_maya(services, layout, clock)
     recall = services.retrieve(MAYA, "Do you remember my PhD defense?", is_recall=True)
     assert recall.recall.outcome == "asserted" and "PhD" in _texts(recall)
-    assert recall.text_injected  # the session summary comes with the moment
+    # a question naming a topic is answered by what was told, never by the session's summary
+    assert all(m.kind != "episode" for m in recall.recall.memories)
     assert recall.scene.scene_id == phd.scene_id and recall.scene.injected
     chat = services.retrieve(MAYA, "I'm having a great day today!", is_recall=False)
     assert chat.recall is None and not chat.text_injected  # an ordinary turn never volunteers text

@@ -283,3 +283,26 @@ def test_a_recall_in_the_conversation_embeds_only_what_its_question_names(tmp_pa
     assert turn.is_recall and turn.recall.memories[0].text == KITTEN
     # what the earlier turns name was embedded after their replies
     assert embedded and all(word in question for phrases in embedded for phrase in phrases for word in phrase.split())
+
+
+def test_a_summary_is_never_the_answer_to_a_topic_and_what_we_talked_about_is_what_was_told(tmp_path):
+    """The offline summary quotes every turn; a topic question is answered by the turn, and "what did
+    we talk about last time?" by the things told one by one (not the greeting, not the summary)."""
+    from interaction.agents.episode import offline_summary
+
+    services, _, clock = _services(tmp_path)
+    now = clock.now()
+    said = ["Hello Nadine!", KITTEN, HOUSE, "Bye for now."]
+    turns = [TranscriptTurn(role, text if role == "user" else "Tell me more!", now + timedelta(seconds=2 * i + (role == "nadine")))
+             for i, text in enumerate(said) for role in ("user", "nadine")]
+    assert services.save_episode(MAYA, "Maya", turns, offline_summary(turns, "Maya"))
+    clock.advance(24 * 3)
+    for question in ("What did we call the kitten we adopted?", "Where is the home we bought?"):
+        report, reply = _reply(services, question)
+        assert report.memories and all(m.kind == "turn" for m in report.memories), report
+        assert "talked with Nadine" not in reply
+    report, reply = _reply(services, "What did we talk about last time?")
+    assert report.outcome == "asserted" and report.decided_by == "memorable"
+    assert [m.text for m in report.memories] == [KITTEN, HOUSE]
+    assert reply.startswith("Of course") and "Hello" not in reply and "talked with Nadine" not in reply
+    assert told_back("turn", KITTEN)[:40] in reply

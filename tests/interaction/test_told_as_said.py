@@ -212,3 +212,15 @@ def test_a_job_told_with_its_employer_ends_with_it(maya):
     turn = say(dm, "I stopped working at Greggs, now I look for something new.")
     assert facts_of(dm) == {}, facts_of(dm)
     assert "you no longer work at Greggs" in turn.reply, turn.reply
+
+
+def test_a_recall_naming_no_topic_is_said_whole_never_a_time_read_off_it_first():
+    """'Remember when we ...?' asks what happened then: the reply does not open with 'All night —'."""
+    from common.messages import RecalledMemory, RecallReport
+    from interaction.answer_span import answered
+
+    said = RecalledMemory(kind="moment", memory_id="s1", occurred_at="2026-11-30T10:00:00",
+                          text="Our dog swallowed a sock and needed emergency surgery, I was terrified all night.")
+    question = "Remember when we went to the vet?"
+    assert answered(question, RecallReport(outcome="asserted", memories=[said], decided_by="probability")) is not None
+    assert answered(question, RecallReport(outcome="asserted", memories=[said], decided_by="memorable")) is None

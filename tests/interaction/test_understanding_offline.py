@@ -14,6 +14,7 @@ from interaction.guards import GuardContext, apply_guards
 from interaction.offline.extract import answer_name, extract_profile
 from interaction.offline.replies import offline_reply
 from interaction.offline.understand_rules import understand, user_emotion
+from interaction.prompts import background
 from interaction.reply_inputs import ReplyInputs
 from interaction.turn_understanding import Emotion, PlanStep, TurnUnderstanding
 
@@ -163,7 +164,8 @@ def test_offline_recall_reply_says_the_scene_back_and_never_invents():
     assert "don't remember" in honest
     episode = RecalledMemory(kind="episode", memory_id="s_episode", occurred_at="2026-11-30T09:00:00",
                              text="Observation: Maya said she adopted a cat called Pixel.\nThought: x")
-    assert "Pixel" in offline_reply(_inputs(recall=RecallReport(outcome="asserted", memories=[episode])))
+    notes = offline_reply(_inputs(recall=RecallReport(outcome="asserted", memories=[episode])))
+    assert "my notes of it say: Maya said she adopted a cat called Pixel" in notes and "you told me:" not in notes
 
 
 @pytest.mark.parametrize("question,expected", [
@@ -211,3 +213,29 @@ def test_the_warm_up_loads_the_emotion_reader_and_the_memory_intent_classifier(m
     monkeypatch.setattr(understand_agent, "classify", lambda text: read.append(("intent", text)))
     understand_agent.warm_up().join()
     assert [kind for kind, _ in read] == ["emotion", "intent"]
+
+
+def test_a_recalled_conversation_is_said_as_its_gist_never_quoted_as_the_persons_words():
+    summary = ('Observation: On Monday 30 November 2026, Maya talked with Nadine and said: "Hi." '
+               '"My daughter got into medical school." "Bye, Nadine."\nThought: x')
+    episode = RecalledMemory(kind="episode", memory_id="s_episode", occurred_at="2026-11-30T09:00:00", text=summary)
+    reply = offline_reply(_inputs(recall=RecallReport(outcome="asserted", memories=[episode])))
+    assert "we talked, and you told me your daughter got into medical school" in reply
+    assert "Observation" not in reply and "talked with Nadine" not in reply and "Hi" not in reply
+    assert "Bye" not in reply and "'" not in reply
+    packet = background(_inputs(recall=RecallReport(outcome="asserted", memories=[episode])))
+    assert "you told me your daughter got into medical school" in packet and "talked with Nadine" not in packet
+    greetings = episode.model_copy(update={"text": 'Observation: On Monday, Maya talked with Nadine and said: "Hi." "Bye."'})
+    said = offline_reply(_inputs(recall=RecallReport(outcome="asserted", memories=[greetings])))
+    assert "you didn't tell me anything in particular" in said and "Bye" not in said
+
+
+@pytest.mark.parametrize("occurred_at,said", [
+    ("2026-11-27T09:00:00", "the first time we met was on Friday 27 November, when you introduced yourself"),
+    ("2026-11-30T09:00:00", "the first time we met was yesterday, when you introduced yourself"),
+])
+def test_the_first_meeting_is_said_as_the_days_own_event(occurred_at, said):
+    first = RecalledMemory(kind="first_meeting", memory_id="scene_first", occurred_at=occurred_at,
+                           text="The first time we met — Maya introduced themselves to me.")
+    reply = offline_reply(_inputs(text="How did we meet?", recall=RecallReport(outcome="asserted", memories=[first])))
+    assert said in reply and "when we met on" not in reply, reply

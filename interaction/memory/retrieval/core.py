@@ -7,9 +7,11 @@ the question names?); the calibrated probability (decision.py) of the best says 
 abstained, through the chooser (decision.Chooser); an asserted recall hands up to top_k memories that
 pass on their own, never one naming a conflicting entity.
 A question that names no topic (generic.py), or names an event that is its own window ("the first
-time we met"), recalls the most memorable item of the window it names,
-or of the last session when it names none ("do you remember what I told you?"); a question that names
-a topic never falls back to another moment: nothing passes, Nadine says she does not remember.
+time we met"), recalls what was told in the window it names, or in the last session when it names
+none ("do you remember what I told you?"): the things told one by one, the most memorable first (a
+session's summary only when nothing was); a question that names a topic is answered by the things
+told one by one, never by a summary, and never falls back to another moment: nothing passes, Nadine
+says she does not remember.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ class RecallDecision:
     chosen: list[Judged] = field(default_factory=list)  # asserted: up to top_k; offered: the one asked about
     considered: list[Judged] = field(default_factory=list)  # everything the verifier read, best first
     window: Window | None = None
-    decided_by: str | None = None  # "probability", "agreement" or "memorable" (RecallReport.decided_by)
+    decided_by: str | None = None  # "probability", "agreement", "margin" or "memorable" (RecallReport.decided_by)
     bounds: tuple[float, float] | None = None  # (assert_above, abstain_below) when by probability
 
     @property
@@ -155,6 +157,9 @@ class RetrievalCore:
                 continue
             ranked = self.rank(pool, query, vector)
             keep = window.mask(pool.occurred_ts) if window else np.ones(len(pool), bool)
+            # a session's summary holds everything said then: a question naming a topic is answered
+            # by the things told one by one, never by the summary that quotes them all
+            keep &= ~np.isin(pool.kinds, list(decision.SUMMARY_KINDS))
             for i in [int(i) for i in ranked.order if keep[i]][: self.settings.verify_top]:
                 shortlist.append(Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
                                         float(ranked.coverage[i]), float(ranked.fused[i])))
@@ -165,24 +170,32 @@ class RetrievalCore:
         self.judge(query, shortlist)
         shortlist.sort(key=lambda j: -j.probability)
         outcome, named = (chooser or self.chooser).choose(query, shortlist, self.settings.top_k)
-        by_agreement = outcome == "asserted" and named and shortlist[named[0]].probability < self.calibration.assert_above
         return RecallDecision(outcome, [shortlist[i] for i in named], shortlist, window,
-                              "agreement" if by_agreement else "probability",
+                              self._decided_by(outcome, shortlist[named[0]].probability if named else 0.0),
                               (self.calibration.assert_above, self.calibration.abstain_below))
+
+    def _decided_by(self, outcome: decision.Outcome, p: float) -> str:
+        """Which route named the memory: below its bound, an assertion was by agreement and an
+        offer by the margin over the runner-up (decision.py)."""
+        if outcome == "asserted" and p < self.calibration.assert_above:
+            return "agreement"
+        if outcome == "offered" and p < self.calibration.abstain_below:
+            return "margin"
+        return "probability"
 
     def _memorable(self, query: str, now: datetime, live: list[tuple[CandidatePool, np.ndarray]],
                    window: Window | None) -> RecallDecision:
-        """A question that names no topic: the most memorable item of its window (of the last
-        session when it names no time), asserted; nothing in the window: abstained."""
+        """A question that names no topic: what was told in its window (of the last session when it
+        names none), asserted (_told_in); nothing in the window: abstained."""
         window = window or windows.last_session(now, [p for p, _ in live])
         if window is None:
             return RecallDecision("abstained")
         in_window = [(self.rank(pool, query, vector), window.mask(pool.occurred_ts)) for pool, vector in live]
-        memorable = _most_memorable(in_window, window.names_event)
-        if memorable is None:
+        chosen = _told_in(in_window, window.names_event, self.settings.top_k)
+        if not chosen:
             return RecallDecision("abstained", window=window)
-        self.judge(query, [memorable])
-        return RecallDecision("asserted", [memorable], [memorable], window, "memorable")
+        self.judge(query, chosen)
+        return RecallDecision("asserted", chosen, chosen, window, "memorable")
 
     def judge(self, query: str, judged: list[Judged]) -> None:
         """Verifier scores, what the question names against each memory, margins over the runner-up
@@ -233,19 +246,23 @@ def _distinct(judged: list[Judged]) -> list[Judged]:
     return out
 
 
-def _most_memorable(in_window: list[tuple[Ranked, np.ndarray]], first_meeting: bool) -> Judged | None:
-    """The window's most memorable item. A first-meeting window is about its first-meeting scene;
-    any other window about what was said then, so the first-meeting anchor comes last there. Then
-    memorability (scenes carry it), then a session's summary (what "what did we talk about?" asks
-    for) over single turns, then the latest."""
-    best: tuple[tuple, Judged] | None = None
-    for ranked, keep in in_window:
-        pool = ranked.pool
-        for i in np.flatnonzero(keep):
-            c = pool.items[i]
-            key = ((c.kind == "first_meeting") == first_meeting, float(pool.memorability[i]), c.kind == "episode",
-                   float(pool.occurred_ts[i]))
-            if best is None or key > best[0]:
-                best = (key, Judged(c, float(ranked.dense[i]), float(ranked.lexical[i]),
-                                    float(ranked.coverage[i]), float(ranked.fused[i])))
-    return None if best is None else best[1]
+def _told_in(in_window: list[tuple[Ranked, np.ndarray]], first_meeting: bool, top_k: int) -> list[Judged]:
+    """What a window holds for a question that names only the window. A first-meeting window: its
+    first-meeting scene where there is one. Otherwise: the things told one by one, up to top_k, the most memorable
+    (scenes carry memorability) then the latest chosen, said in the order told; a session's summary
+    only when nothing was told one by one (it quotes every turn, greetings included), and the
+    first-meeting anchor last of all."""
+    items = [Judged(ranked.pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
+                    float(ranked.coverage[i]), float(ranked.fused[i]))
+             for ranked, keep in in_window for i in np.flatnonzero(keep)]
+    anchors = [j for j in items if j.candidate.kind == "first_meeting"]
+    if first_meeting and anchors:
+        return [min(anchors, key=lambda j: j.candidate.occurred_ts or 0.0)]
+    ranked_items = sorted(items, key=lambda j: (j.candidate.memorability, j.candidate.occurred_ts or 0.0), reverse=True)
+    for kinds in (None, decision.SUMMARY_KINDS, {"first_meeting"}):
+        found = [j for j in ranked_items if (j.candidate.kind in kinds if kinds else
+                                              j.candidate.kind not in decision.SUMMARY_KINDS | {"first_meeting"})]
+        if found:
+            chosen = _distinct(found)[: top_k if kinds is None else 1]
+            return sorted(chosen, key=lambda j: j.candidate.occurred_ts or 0.0)
+    return []

@@ -13,7 +13,13 @@ feature reads one (question, memory) pair or the shortlist, never the size of th
 with three memories is asked the same question as one with thousands.
 
 Three outcomes on the best: asserted from assert_above, asked about ("do you mean ...?") from
-abstain_below, else abstained. A memory that names something conflicting with what the question
+abstain_below, else abstained; and one more way to be asked about: the closest memory by the dense
+cosine when it stands out from the person's other memories by offer_margin and names nothing
+conflicting. Asked vaguely ("do you remember my big news?", "my late husband" for "since Jorge passed
+away"), a told thing shares no word with the question and the cross-encoder reads it as irrelevant,
+so no probability reaches a bound; what still says it is the one meant is that nothing else the
+person told comes near it. It is only asked about: untold neighbours stand out as well (the near-miss
+labels), and asking is what the person can answer. A memory that names something conflicting with what the question
 names ("our dog" for "my neighbour's cat", "my aunt" for "my cousin") is never asserted; it may be
 asked about. A memory is also asserted, whatever the verifier says of the pair, when it agrees with
 everything the question names (the same things or their kinds: "my kid" for "my daughter") and is
@@ -21,6 +27,8 @@ the closest of the shortlist by the dense cosine, from agree_dense: with a perso
 the question is whether this memory answers, and the cross-encoder, trained on web search, reads
 paraphrases of a memory as irrelevant (`python -m scripts.eval.calibrate_recall` chooses
 agree_dense with assert_above, on dev, for the same false-assert rate).
+
+The margins here read only the shortlist (the verify_top best), never the size of the store.
 
 `Chooser` is the interface of this choice: CalibratedChooser is the offline one; another (a model
 reading the shortlist) can stand behind the same call.
@@ -89,16 +97,33 @@ def outcome(cal: RecallCalibration, p: float, conflict: bool = False) -> Outcome
     return "offered" if p >= cal.abstain_below else "abstained"
 
 
-def agreeing(cal: RecallCalibration, shortlist: Sequence[Scored]) -> int | None:
-    """The shortlisted memory asserted by agreement: of the things told one by one (a session's
-    summary holds many, so agrees with much), the closest by dense cosine, from agree_dense, agreeing
-    with everything the question names and conflicting with nothing; None when there is none."""
-    single = [i for i, j in enumerate(shortlist) if j.candidate.kind not in SUMMARY_KINDS]
-    if not single:
+def closest(shortlist: Sequence[Scored]) -> tuple[int, float] | None:
+    """The shortlisted memory closest by dense cosine, and its cosine over the next closest one's
+    (alone: over nothing, its cosine); None for an empty shortlist."""
+    if not shortlist:
         return None
-    closest = max(single, key=lambda i: shortlist[i].dense)
-    j = shortlist[closest]
-    return closest if j.all_agree and not j.conflict and j.dense >= cal.agree_dense else None
+    best = max(range(len(shortlist)), key=lambda i: shortlist[i].dense)
+    others = [j.dense for i, j in enumerate(shortlist) if i != best]
+    return best, shortlist[best].dense - max(max(others, default=0.0), 0.0)
+
+
+def agreeing(cal: RecallCalibration, shortlist: Sequence[Scored]) -> int | None:
+    """The shortlisted memory asserted by agreement: the closest by dense cosine, from agree_dense,
+    agreeing with everything the question names and conflicting with nothing; None when there is none."""
+    found = closest(shortlist)
+    if found is None:
+        return None
+    j = shortlist[found[0]]
+    return found[0] if j.all_agree and not j.conflict and j.dense >= cal.agree_dense else None
+
+
+def standing_out(cal: RecallCalibration, shortlist: Sequence[Scored]) -> int | None:
+    """The shortlisted memory asked about by its margin: the closest by dense cosine, at least
+    offer_margin above the next closest, naming nothing conflicting; None when there is none."""
+    found = closest(shortlist)
+    if found is None or shortlist[found[0]].conflict or found[1] < cal.offer_margin:
+        return None
+    return found[0]
 
 
 class Chooser(Protocol):
@@ -126,4 +151,7 @@ class CalibratedChooser:
         best = order[0]  # may name a conflicting entity: asked about, never asserted
         if shortlist[best].probability >= self.cal.abstain_below:
             return "offered", [best]
+        standing = standing_out(self.cal, shortlist)
+        if standing is not None:
+            return "offered", [standing]
         return "abstained", []

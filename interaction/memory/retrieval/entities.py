@@ -22,9 +22,12 @@ The question's mention then
   cousin" against "my aunt", "my mother's ashes" against "my father's ashes" through the possessor),
   the same head with another possessor ("my son's tooth" against "my daughter's tooth", "my
   neighbour's dog" against "our dog", "my brother's job" against "my brother's wife got a job":
-  without a possessor, a thing is the subject's that got it), or something else in the same frame
+  without a possessor, a thing is the subject's that got it; "my race" against "your race was
+  amazing!", said to someone else about theirs), something else in the same frame
   said by name ("my neighbour's car" against "my neighbour's dog"; not "my", which nearly
-  everything a person tells has);
+  everything a person tells has), or something else in the same place of the same verb ("did the
+  landlord fix the boiler?" against "my landlord fixed the leaking roof", "cutting down on alcohol"
+  against "cut down on sugar", "what did my cousin win?" against "my aunt won a prize");
 - has a rival otherwise when the memory names a sister word of another owner's (a feature the
   decision weighs);
 - is absent otherwise.
@@ -37,7 +40,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from cachetools import LRUCache
@@ -48,6 +51,11 @@ log = logging.getLogger("nadine.memory.entities")
 
 SPEAKER = "\u0001speaker"  # my / our / I / we: the person talking (never a word of the text)
 _SPEAKER_WORDS = {"i", "my", "mine", "me", "we", "our", "ours", "us", "myself", "ourselves"}
+# your / you: whom the person was talking to when they said it. Never the speaker: "your new job
+# sounds great" tells of the listener's job, not of one the speaker has
+LISTENER = "\u0001listener"
+_LISTENER_WORDS = {"you", "your", "yours", "yourself", "yourselves"}
+PEOPLE = (SPEAKER, LISTENER)
 _NOUNS = {"NOUN", "PROPN"}
 _NOT_TOPICS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 _PHRASE_DEPS = {"compound"}  # "driving test", "bank job": part of what the head names
@@ -56,9 +64,12 @@ _PHRASE_DEPS = {"compound"}  # "driving test", "bank job": part of what the head
 @dataclass(frozen=True)
 class Mention:
     head: str  # the head phrase, lemmatised and lower-cased ("driving test"), or a name as written
-    possessor: str | None  # SPEAKER, a possessor's lemma, or None (unsaid, or a pronoun of unknown referent)
+    possessor: str | None  # SPEAKER, LISTENER, a possessor's lemma, or None (unsaid, or a third person's pronoun)
     name: bool = False  # a proper name: agrees only with the same name
     owner: str | None = None  # without a possessor: the subject that got, lost or did it ("my brother's wife got a job")
+    # the verb it is an argument of and how ("fix", "obj"; "cut", "on"): two texts naming two things
+    # in one frame ("fix the boiler" / "fixed the roof") speak of different things
+    frame: tuple[str, str] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,8 @@ def _possessor(token) -> str | None:
             word = child.lower_
             if word in _SPEAKER_WORDS:
                 return SPEAKER
+            if word in _LISTENER_WORDS:
+                return LISTENER
             if child.pos_ in _NOUNS:
                 return child.text if child.pos_ == "PROPN" else child.lemma_.lower()
             return None  # his / her / their: whose is not resolved here
@@ -100,20 +113,47 @@ def _possessor(token) -> str | None:
 
 
 def _owner(token) -> str | None:
-    """Whose a thing is when no possessor says it: the subject of the verb it is the object of."""
-    if token.dep_ not in ("dobj", "attr") or token.head.pos_ not in ("VERB", "AUX"):
-        return None
-    for child in token.head.children:
-        if child.dep_ == "nsubj":
-            if child.lower_ in _SPEAKER_WORDS:
-                return SPEAKER
-            return child.lemma_.lower() if child.pos_ == "NOUN" else child.text if child.pos_ == "PROPN" else None
+    """Whose a thing is when no possessor says it: the subject of the verb it is the object of; and
+    anything in a clause whose subject is "you" is the listener's ("did you and Max have fun on the
+    camping trip?", "you must be proud of the garden")."""
+    if token.dep_ in ("dobj", "attr") and token.head.pos_ in ("VERB", "AUX"):
+        for child in token.head.children:
+            if child.dep_ == "nsubj":
+                if child.lower_ in _SPEAKER_WORDS:
+                    return SPEAKER
+                if child.lower_ in _LISTENER_WORDS:
+                    return LISTENER
+                return child.lemma_.lower() if child.pos_ == "NOUN" else child.text if child.pos_ == "PROPN" else None
+    clause = next((t for t in token.ancestors if t.pos_ in ("VERB", "AUX")), None)
+    if clause is not None and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in _LISTENER_WORDS
+                                  for c in clause.children):
+        return LISTENER
     return None
 
 
+def _frame(token) -> tuple[str, str] | None:
+    """The verb a noun is the subject, object or phrasal verb's object of, with that role; None under
+    a verb as light as "have", "get" or "say" (spaCy's stop words: it frames nearly anything)."""
+    if token.dep_ in ("nsubj", "nsubjpass", "dobj"):
+        verb, role = token.head, "subj" if token.dep_.startswith("nsubj") else "obj"
+    elif token.dep_ == "pobj" and token.head.dep_ == "prep" and any(c.dep_ == "prt" for c in token.head.head.children):
+        # the object of a phrasal verb's preposition ("cut down on sugar", "run out of bread"); other
+        # prepositions place or time it, and two places can be one ("on my commute" / "on the train")
+        verb, role = token.head.head, token.head.lower_
+    else:
+        return None
+    if verb.pos_ != "VERB" or verb.vocab[verb.lemma_.lower()].is_stop:  # "getting" is "get"
+        return None
+    return verb.lemma_.lower(), role
+
+
 def _head_phrase(token) -> str:
-    parts = [c for c in token.children if c.dep_ in _PHRASE_DEPS and c.i < token.i and c.pos_ in _NOUNS | {"VERB"}]
-    words = [c.lemma_.lower() for c in parts] + [token.lemma_.lower()]
+    """The head with the nouns and gerunds before it that say which one ("driving exam", "swimming
+    race"; spaCy files a gerund as a compound or an adjectival modifier), not its adjectives ("new")."""
+    parts = [c for c in token.children if c.i < token.i and (
+        (c.dep_ in _PHRASE_DEPS and c.pos_ in _NOUNS | {"VERB"}) or (c.dep_ == "amod" and c.tag_ in ("VBG", "NN")))]
+    # a gerund keeps its -ing: "driving test" is how WordNet and the memory say it, "drive test" neither
+    words = [c.lower_ if c.tag_ == "VBG" else c.lemma_.lower() for c in parts] + [token.lemma_.lower()]
     return " ".join(words)
 
 
@@ -128,7 +168,7 @@ def read_mentions(doc) -> tuple[Mention, ...]:
         name = token.pos_ == "PROPN" or token.ent_type_ in ("PERSON", "GPE", "LOC", "ORG", "FAC", "NORP")
         possessor = _possessor(token)
         mention = Mention(token.text if name else _head_phrase(token), possessor, name,
-                          None if possessor is not None else _owner(token))
+                          None if possessor is not None else _owner(token), _frame(token))
         seen.setdefault((mention.head.casefold(), mention.possessor), mention)
     return tuple(seen.values())
 
@@ -278,7 +318,8 @@ class EntityReader:
                     continue
                 # a close cosine joins two words WordNet files apart ("pet" / "cat"), not direct
                 # sisters, nor phrases its heads already told apart ("weather forecast" / "weather")
-                words = " " not in q.head and " " not in m.head
+                # nor a name WordNet knows as a word ("Dad" / "my mother"): names agree by WordNet alone
+                words = " " not in q.head and " " not in m.head and not (q.name or m.name)
                 close = heads[i, j] >= self.thresholds.head and (
                     kind is Relation.UNKNOWN or (words and not (kind is Relation.SISTER and distance == 1)))
                 if kind.agrees or close:
@@ -300,7 +341,7 @@ class EntityReader:
             return None
         if q == m:
             return True
-        if SPEAKER in (q, m):
+        if q in PEOPLE or m in PEOPLE:  # the speaker and the listener are no one else
             return False
         kind, _ = self.relation(q, m)
         if kind is not Relation.UNKNOWN:
@@ -318,16 +359,17 @@ class EntityReader:
         agreeing = conflicting = rivals = 0
         for i, q in enumerate(asked):
             # an agreeing head must belong to the same person (said, or the subject that has it)
-            owners = [self._same_possessor(q.possessor, m.possessor or m.owner) for m in told]
+            owners = [self._same_possessor(q.possessor or q.owner, m.possessor or m.owner) for m in told]
             if any(r == AGREE and o is not False for r, o in zip(related[i], owners, strict=True)):
                 agreeing += 1
                 continue
             # the same thing with another owner, another thing of the same kind with the same owner,
             # or another thing in a frame said by name ("my neighbour's ..."): nearly everything a
             # person tells is "my" something, so only a sister word conflicts there
-            named_frame = q.possessor not in (None, SPEAKER)
+            named_frame = q.possessor not in (None, *PEOPLE)
             if any((r == AGREE and o is False) or (r == SISTER and o is not False and not q.name)
-                   for r, o in zip(related[i], owners, strict=True)) or (named_frame and any(
+                   or (q.frame is not None and m.frame == q.frame and o is not False)
+                   for r, o, m in zip(related[i], owners, told, strict=True)) or (named_frame and any(
                     self._same_possessor(q.possessor, m.possessor) is True for m in told)):
                 conflicting += 1
             elif any(r == SISTER for r in related[i]):

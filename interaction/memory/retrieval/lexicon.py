@@ -150,6 +150,20 @@ class WordNet:
             frontier = reached
         return out
 
+    def field(self, offset: int) -> str:
+        """A synset's lexicographer file (noun.person, noun.plant, ...), as its number."""
+        return self._lines[offset].split()[1]
+
+    def _in_one_field(self, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, int]:
+        """The most frequent senses of two words, moved to a pair in one field where that exists."""
+        if self.field(a[0]) == self.field(b[0]):
+            return a[0], b[0]
+        for first, other, swap in ((b[0], a, False), (a[0], b, True)):
+            same = next((o for o in other if self.field(o) == self.field(first)), None)
+            if same is not None:
+                return (first, same) if swap else (same, first)
+        return a[0], b[0]
+
     def relation(self, first: str, second: str, sister_depth: int = 2, ancestor_depth: int = 5
                  ) -> tuple[Relation, int | None]:
         """How `first` relates to `second`, and for sisters the kind-of distance to their nearest
@@ -165,8 +179,11 @@ class WordNet:
             if any(y in self.ancestors(x, CONTAINED_IN) for x in a for y in b):
                 return Relation.NARROWER, None
             # sisters by each word's most frequent sense (WordNet lists senses by frequency): a rare
-            # sense of nearly any noun has some sister ("cat" / "grey", a horse's colour)
-            up_x, up_y = self.ancestors(a[0], KIND_OF), self.ancestors(b[0], KIND_OF)
+            # sense of nearly any noun has some sister ("cat" / "grey", a horse's colour); where the
+            # two most frequent senses lie in different fields, by the first sense of one in the
+            # other's field ("mum" is a flower first, a person second: beside "dad", the person)
+            x, y = self._in_one_field(a, b)
+            up_x, up_y = self.ancestors(x, KIND_OF), self.ancestors(y, KIND_OF)
             common = min(up_x.keys() & up_y.keys(), key=lambda c: max(up_x[c], up_y[c]), default=None)
             if common is None:
                 return Relation.UNRELATED, None
