@@ -191,10 +191,10 @@ class RecallSettings(Section):
     # bounds and entity thresholds on the people) and written to config/generated/recall_calibration.yaml
     # with --write; this default is the same fit
     calibration: dict[str, RecallCalibration] = {
-        "minilm_onnx": RecallCalibration(intercept=1.497847, dense=0.293145, lexical=-4.605345, verifier=0.29402,
+        "minilm_onnx": RecallCalibration(intercept=1.465392, dense=0.511336, lexical=-5.14858, verifier=0.285892,
                                          head_threshold=0.7, possessor_threshold=0.7, sister_depth=3,
-                                         ancestor_depth=6, agree_dense=0.35,
-                                         abstain_below=0.471146, assert_above=0.60646),
+                                         ancestor_depth=6, agree_dense=0.3, offer_margin=0.22,
+                                         abstain_below=0.628095, assert_above=0.628095),
     }
 
     def decision_for(self, profile: str) -> RecallCalibration | None:
