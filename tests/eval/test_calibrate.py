@@ -125,3 +125,13 @@ def test_ordinary_turns_let_no_labelled_non_match_through():
     assert strict.threshold == pytest.approx(0.7)
     pairs = [Pair("ordinary", str(i), "s", m) for i, m in enumerate(labels)]
     assert calibrate(pairs, sims)["ordinary"].threshold == pytest.approx(0.7)
+
+
+def test_the_code_default_recall_decision_is_the_shipped_fit():
+    """Tests build services on the code defaults: they judge the decision the generated file ships."""
+    from common.config import load_settings
+    from common.config.interaction_settings import RecallSettings
+
+    shipped = load_settings(environ={}).interaction.retrieval.recall
+    assert shipped.calibration == RecallSettings().calibration
+    assert shipped.generic_threshold == RecallSettings().generic_threshold
