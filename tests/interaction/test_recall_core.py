@@ -308,3 +308,19 @@ def test_a_summary_is_never_the_answer_to_a_topic_and_what_we_talked_about_is_wh
     assert [m.text for m in report.memories] == [KITTEN, HOUSE]
     assert reply.startswith("Of course") and "Hello" not in reply and "talked with Nadine" not in reply
     assert told_back("turn", KITTEN)[:40] in reply
+
+
+def test_what_we_talked_about_last_time_is_the_moment_kept_not_the_introduction(tmp_path):
+    """Beside a moment kept as memorable, the other turns of the visit (an introduction) are no news."""
+    from interaction.agents.episode import offline_summary
+
+    services, layout, clock = _services(tmp_path)
+    now = clock.now()
+    said = ["Hi, my name is Maya.", KITTEN, "We had soup for lunch."]
+    turns = [TranscriptTurn(role, text if role == "user" else "Tell me more!", now + timedelta(seconds=2 * i + (role == "nadine")))
+             for i, text in enumerate(said) for role in ("user", "nadine")]
+    write_scene(layout, MAYA, KITTEN, when=now + timedelta(seconds=2))
+    assert services.save_episode(MAYA, "Maya", turns, offline_summary(turns, "Maya"))
+    clock.advance(24 * 3)
+    report, _ = _reply(services, "What did I tell you last time?")
+    assert report.outcome == "asserted" and [m.text for m in report.memories] == [KITTEN], report

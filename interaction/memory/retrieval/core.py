@@ -33,6 +33,7 @@ from interaction.memory.retrieval.verifier import Verifier
 from interaction.memory.retrieval.windows import Window
 
 SCENE_KINDS = {"moment", "first_meeting", "observation"}
+KEPT_KINDS = {"moment", "explicit_memory"}  # kept because they were worth it: memorable, or asked to be kept
 REPORT_KINDS = {"moment", "first_meeting", "observation", "turn", "episode", "explicit_memory", "fact"}
 
 
@@ -248,10 +249,12 @@ def _distinct(judged: list[Judged]) -> list[Judged]:
 
 def _told_in(in_window: list[tuple[Ranked, np.ndarray]], first_meeting: bool, top_k: int) -> list[Judged]:
     """What a window holds for a question that names only the window. A first-meeting window: its
-    first-meeting scene where there is one. Otherwise: the things told one by one, up to top_k, the most memorable
-    (scenes carry memorability) then the latest chosen, said in the order told; a session's summary
-    only when nothing was told one by one (it quotes every turn, greetings included), and the
-    first-meeting anchor last of all."""
+    first-meeting scene where there is one. Otherwise, up to top_k said in the order told: what was
+    kept as worth remembering (moments, the most memorable first, and what they asked to be kept);
+    only without those the other things told one by one, the latest first ("Hello! My name is
+    Eileen." is no news of the last visit beside its moment); a session's summary only when nothing
+    was told one by one (it quotes every turn, greetings included), and the first-meeting anchor last
+    of all."""
     items = [Judged(ranked.pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
                     float(ranked.coverage[i]), float(ranked.fused[i]))
              for ranked, keep in in_window for i in np.flatnonzero(keep)]
@@ -259,10 +262,10 @@ def _told_in(in_window: list[tuple[Ranked, np.ndarray]], first_meeting: bool, to
     if first_meeting and anchors:
         return [min(anchors, key=lambda j: j.candidate.occurred_ts or 0.0)]
     ranked_items = sorted(items, key=lambda j: (j.candidate.memorability, j.candidate.occurred_ts or 0.0), reverse=True)
-    for kinds in (None, decision.SUMMARY_KINDS, {"first_meeting"}):
+    for kinds in (KEPT_KINDS, None, decision.SUMMARY_KINDS, {"first_meeting"}):
         found = [j for j in ranked_items if (j.candidate.kind in kinds if kinds else
                                               j.candidate.kind not in decision.SUMMARY_KINDS | {"first_meeting"})]
         if found:
-            chosen = _distinct(found)[: top_k if kinds is None else 1]
+            chosen = _distinct(found)[: top_k if kinds in (None, KEPT_KINDS) else 1]
             return sorted(chosen, key=lambda j: j.candidate.occurred_ts or 0.0)
     return []
