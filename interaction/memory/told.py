@@ -20,9 +20,9 @@ ASKS_OF_MEMORY = {"recall", "about_me", "forget_one", "forget_me"}
 
 
 def only_thanks(text: str) -> bool:
-    """Every sentence opens with a thanks and has no subject of its own ("Cheers for listening,
-    really.", "thanks so much Nadine"; not "Thanks, I got the job!"): gratitude for the conversation,
-    which tells nothing about the person."""
+    """Every sentence opens with a thanks and has no subject of its own, or only one pointing back at
+    Nadine's kindness ("Cheers for listening, really.", "thanks, that's really kind"; not "Thanks, I got
+    the job!"): gratitude for the conversation, which tells nothing about the person."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     sentences = cues.sentences(text)
@@ -32,7 +32,17 @@ def only_thanks(text: str) -> bool:
         nlp = load_parser()
     except ParserUnavailable:
         return False
-    return not any(t.dep_ in ("nsubj", "nsubjpass", "expl") for doc in nlp.pipe(sentences) for t in doc)
+    return not any(t.dep_ in ("nsubj", "nsubjpass", "expl") and not _about_the_kindness(t)
+                   for doc in nlp.pipe(sentences) for t in doc)
+
+
+def _about_the_kindness(subject) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A subject that points back at what Nadine did or said ("that's really kind", "it helped",
+    "you're a star"): a demonstrative or "it" / "you" in a clause that says nothing of the person's
+    own (no first person in it)."""
+    pointing = subject.morph.get("PronType") == ["Dem"] or subject.lower_ in ("it", "you", "that", "this")
+    # "this is my last week at work" says something of theirs
+    return pointing and not any("1" in t.morph.get("Person") for t in subject.head.subtree)
 
 
 def _sentence_tells(sentence: str) -> bool:

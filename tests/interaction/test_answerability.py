@@ -175,6 +175,7 @@ def test_greetings_farewells_and_questions_are_never_memories(told):
     ("How are you?", False), ("Hi Nadine, my dog died yesterday.", True), ("Good morning!", False),
     ("Can you remind me what I said about the car?", False), ("I adopted a cat. Do you like cats?", True),
     ("Many thanks for the chat, really.", False), ("Thanks, my knee is much better now!", True),
+    ("Thanks, that was ever so kind.", False), ("Thanks, this is my final week at the mill.", True),
 ])
 def test_what_counts_as_told(text, expected):
     assert is_told(text) is expected
