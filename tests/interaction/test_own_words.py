@@ -249,13 +249,20 @@ def test_a_question_about_ones_own_life_said_in_this_conversation(maya):
     assert "Tuesday" in turn.reply, turn.reply
 
 
-def test_a_question_memory_cannot_answer_is_answered_as_before(maya):
+@pytest.mark.parametrize(("told", "value", "words", "questions"), [
+    ("Please remember that my passport expires in March.", "March", "passport",
+     ("When is my sister's wedding?", "What time does my train leave tomorrow?")),
+    # general questions, not about their life at all
+    ("Please remember that my bike lock code is 3321.", "3321", "lock",
+     ("What's the capital of Peru?", "How long do you boil an egg?")),
+])
+def test_a_question_memory_cannot_answer_is_answered_as_before(maya, told, value, words, questions):
     dm, _, _, uid = maya
-    say(dm, "Please remember that my passport expires in March.")
+    say(dm, told)
     later(dm, uid)
-    for question in ("When is my sister's wedding?", "What time does my train leave tomorrow?"):
+    for question in questions:
         turn = say(dm, question)
-        assert "March" not in turn.reply and "passport" not in turn.reply, turn.reply
+        assert value not in turn.reply and words not in turn.reply, turn.reply
         assert turn.recall is None or turn.recall.outcome == "abstained"
 
 

@@ -154,16 +154,6 @@ def test_a_question_without_my_about_something_told_is_answered(maya):
     assert "That reminds me" not in turn.reply
 
 
-def test_a_general_question_is_not_answered_from_memory(maya):
-    dm, _, _, uid = maya
-    say(dm, "Please remember that my bike lock code is 3321.")
-    later(dm, uid)
-    for question in ("What's the capital of Peru?", "How long do you boil an egg?"):
-        turn = say(dm, question)
-        assert "3321" not in turn.reply and "lock" not in turn.reply, turn.reply
-        assert turn.recall is None or turn.recall.outcome == "abstained"
-
-
 def test_a_question_about_nadines_name_is_answered_as_one(maya):
     """Her knowledge held no section on her name, so the nearest one (privacy) was read out."""
     dm, _, _, _ = maya
