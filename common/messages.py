@@ -330,9 +330,10 @@ class RecallReport(Message):
     # what decided the outcome: "probability" (the best candidate's calibrated p_told against the two
     # thresholds), "agreement" (asserted below assert_above: the memory agrees with everything the
     # question names and is the closest), "margin" (asked about below abstain_below: the closest
-    # memory stands out from the others by its dense cosine) or "memorable" (a question naming no
-    # topic: what was told in its window)
-    decided_by: Literal["probability", "agreement", "margin", "memorable"] | None = None
+    # memory stands out from the others by its dense cosine), "window" (asked about below abstain_below:
+    # the one memory of the time the question names that agrees with everything it names) or
+    # "memorable" (a question naming no topic: what was told in its window)
+    decided_by: Literal["probability", "agreement", "margin", "window", "memorable"] | None = None
     p_told: float | None = None  # the best candidate's calibrated probability (decided_by probability)
     assert_above: float | None = None
     abstain_below: float | None = None

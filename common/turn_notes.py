@@ -42,6 +42,9 @@ def recall_note(report: RecallReport) -> list[str]:
     elif report.decided_by == "margin":
         head = (f"[recall] asked about{window}: the closest memory stands out from the others by its dense cosine "
                 f"(best p_told {report.p_told or 0.0:.3f} below {report.abstain_below or 0.0:.3f})")
+    elif report.decided_by == "window":
+        head = (f"[recall] asked about{window}: the one memory of that time that agrees with everything the "
+                f"question names (best p_told {report.p_told or 0.0:.3f} below {report.abstain_below or 0.0:.3f})")
     elif report.decided_by == "probability" and report.p_told is not None:
         p, hi, lo = report.p_told, report.assert_above, report.abstain_below
         bound = (f">= {hi:.3f}" if report.outcome == "asserted" else f"< {lo:.3f}" if report.outcome == "abstained"

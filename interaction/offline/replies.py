@@ -173,7 +173,7 @@ def _recall(r: ReplyInputs) -> str:
             return f"I'm not sure — do you mean something you told me {day}? Tell me a little more."
         if m.kind == "first_meeting":
             return f"I'm not sure — do you mean when you told me {day} about our first meeting?"
-        return f"I'm not sure — do you mean that {day} {told_back(m.kind, _quote(m.text))}?"
+        return f"I'm not sure — do you mean that {day} {told_back(m.kind, _quote(m.text), days_between(m.occurred_at, r.now))}?"
     if r.name:
         return f"I'm sorry {r.name}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"

@@ -324,3 +324,22 @@ def test_what_we_talked_about_last_time_is_the_moment_kept_not_the_introduction(
     clock.advance(24 * 3)
     report, _ = _reply(services, "What did I tell you last time?")
     assert report.outcome == "asserted" and [m.text for m in report.memories] == [KITTEN], report
+
+
+def test_the_one_memory_of_the_time_named_that_agrees_is_asked_about(tmp_path):
+    """'What happened with my boy last week?' when the only thing told then that agrees is about a
+    son: asked about (the probability alone abstained), and said with its time words moved."""
+    services, layout, clock = _services(tmp_path)
+    told = "My son passed his swimming exam today!"
+    write_scene(layout, MAYA, told, when=clock.now())
+    _say(services, clock, "Please remember that the plumber comes on Friday.")
+    clock.advance(24 * 6)
+    report, reply = _reply(services, "What happened with my boy last week?")
+    assert report.outcome in ("offered", "asserted") and report.memories[0].text == told, report
+    assert "today" not in reply, reply
+    if report.decided_by == "window":
+        from common.turn_notes import recall_note
+
+        assert recall_note(report)[0].startswith("[recall] asked about in 'last week': the one memory of that time")
+    cousin, _ = _reply(services, "What happened with my cousin last week?")
+    assert cousin.outcome != "asserted" and all(m.text != told for m in cousin.memories)

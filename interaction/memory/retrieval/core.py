@@ -88,7 +88,7 @@ class RecallDecision:
     chosen: list[Judged] = field(default_factory=list)  # asserted: up to top_k; offered: the one asked about
     considered: list[Judged] = field(default_factory=list)  # everything the verifier read, best first
     window: Window | None = None
-    decided_by: str | None = None  # "probability", "agreement", "margin" or "memorable" (RecallReport.decided_by)
+    decided_by: str | None = None  # "probability", "agreement", "margin", "window" or "memorable" (RecallReport.decided_by)
     bounds: tuple[float, float] | None = None  # (assert_above, abstain_below) when by probability
 
     @property
@@ -171,8 +171,11 @@ class RetrievalCore:
         self.judge(query, shortlist)
         shortlist.sort(key=lambda j: -j.probability)
         outcome, named = (chooser or self.chooser).choose(query, shortlist, self.settings.top_k)
-        return RecallDecision(outcome, [shortlist[i] for i in named], shortlist, window,
-                              self._decided_by(outcome, shortlist[named[0]].probability if named else 0.0),
+        decided_by = self._decided_by(outcome, shortlist[named[0]].probability if named else 0.0)
+        alone = _alone_in_window(shortlist) if outcome == "abstained" and window is not None else None
+        if alone is not None:
+            outcome, named, decided_by = "offered", [alone], "window"
+        return RecallDecision(outcome, [shortlist[i] for i in named], shortlist, window, decided_by,
                               (self.calibration.assert_above, self.calibration.abstain_below))
 
     def _decided_by(self, outcome: decision.Outcome, p: float) -> str:
@@ -245,6 +248,16 @@ def _distinct(judged: list[Judged]) -> list[Judged]:
         elif j.candidate.kind in SCENE_KINDS and out[kept[key]].candidate.kind not in SCENE_KINDS:
             out[kept[key]] = j
     return out
+
+
+def _alone_in_window(shortlist: list[Judged]) -> int | None:
+    """In the time the question names, the one thing told that agrees with everything it names and
+    conflicts with nothing ("what happened with my kid yesterday?" and yesterday's "my daughter was
+    accepted into medical school"), when no other does: asked about, never asserted, since the
+    probability found too little to assert."""
+    agreeing = [i for i, j in enumerate(shortlist)
+                if j.all_agree and not j.conflict and j.candidate.kind not in decision.SUMMARY_KINDS]
+    return agreeing[0] if len(agreeing) == 1 else None
 
 
 def _told_in(in_window: list[tuple[Ranked, np.ndarray]], first_meeting: bool, top_k: int) -> list[Judged]:
