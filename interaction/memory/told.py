@@ -40,7 +40,7 @@ def _about_the_kindness(subject) -> bool:  # noqa: ANN001 - a spaCy Token
     """A subject that points back at what Nadine did or said ("that's really kind", "it helped",
     "you're a star"): a demonstrative or "it" / "you" in a clause that says nothing of the person's
     own (no first person in it)."""
-    pointing = subject.morph.get("PronType") == ["Dem"] or subject.lower_ in ("it", "you", "that", "this")
+    pointing = subject.morph.get("PronType") == ["Dem"] or subject.lower_ in ("it", "you")
     # "this is my last week at work" says something of theirs
     return pointing and not any("1" in t.morph.get("Person") for t in subject.head.subtree)
 

@@ -80,9 +80,15 @@ class WordNet:
                 words = line.split()
                 if len(words) >= 2:
                     self._exceptions[words[0]] = words[1]
-        self._other_lemmas: frozenset[str] | None = None  # verbs, adjectives, adverbs: read when first asked
-        self._lexnames: dict[int, str] | None = None  # lexicographer file number -> name: read when first asked
-        self._folder = folder
+        # the verbs', adjectives' and adverbs' lemmas (whether a word is English at all), and the
+        # lexicographer files' names: read here, with the nouns, never on a turn
+        other: set[str] = set()
+        for part in ("verb", "adj", "adv"):
+            with (folder / f"index.{part}").open(encoding="utf-8") as f:
+                other.update(line.split(" ", 1)[0] for line in f if not line.startswith(" "))
+        self._other_lemmas = frozenset(other)
+        with (folder / "lexnames").open(encoding="utf-8") as f:
+            self._lexnames = {int(r[0]): r[1] for r in (line.split() for line in f) if len(r) >= 2}
         self._lock = threading.Lock()
 
     def knows(self, word: str) -> bool:
@@ -92,11 +98,6 @@ class WordNet:
         if self.senses(key):
             return True
         keys = {key, key.replace("-", "_")}  # WordNet writes some compounds with a hyphen, some with "_"
-        with self._lock:
-            if self._other_lemmas is None:
-                self._other_lemmas = frozenset(
-                    line.split(" ", 1)[0] for part in ("verb", "adj", "adv")
-                    for line in (self._folder / f"index.{part}").open(encoding="utf-8") if not line.startswith(" "))
         return bool(keys & self._other_lemmas)
 
     def lexical_file(self, word: str) -> str | None:
@@ -105,10 +106,6 @@ class WordNet:
         senses = self.senses(word)
         if not senses:
             return None
-        with self._lock:
-            if self._lexnames is None:
-                rows = (line.split() for line in (self._folder / "lexnames").open(encoding="utf-8"))
-                self._lexnames = {int(r[0]): r[1] for r in rows if len(r) >= 2}
         return self._lexnames.get(int(self._lines[senses[0]].split()[1]))
 
     def senses(self, word: str) -> tuple[int, ...]:
