@@ -10,7 +10,7 @@ _I = re.IGNORECASE
 FAREWELL = re.compile(
     r"\b(good ?bye|bye(?: bye)?|(?<!to )see you(?: soon| later| tomorrow| next time)?|farewell|"
     r"(?:i )?(?:have|got|need) to go(?: now)?|i(?:'m| am) (?:off|leaving)|take care|good ?night|"
-    r"talk to you later|until next time|ciao|au revoir|(?:catch you|see ya) later|see ya|cya|cheers,? (?:later|bye|then))\b",
+    r"talk to you later|until next time|ciao|au revoir|ta-ra|(?:catch you|see ya) later|see ya|cya|cheers,? (?:later|bye|then))\b",
     _I,
 )
 # a bare "Morning." / "Evening, Nadine" greets; "Evening classes start today" does not
@@ -81,7 +81,7 @@ def is_first_meeting_question(text: str) -> bool:
 
 # "Later!", "Night!" on their own
 # the formula a thanks opens with ("Thanks so much", "Thank you for listening", "Cheers for that")
-THANKS = re.compile(r"^\W*(?:(?:oh|well|ok(?:ay)?)\W+)?(?:thank(?:s|\s+you)|many\s+thanks|cheers|ta)\b", _I)
+THANKS = re.compile(r"^\W*(?:(?:oh|well|ok(?:ay)?)\W+)?(?:thank(?:s|\s+you)|many\s+thanks|cheers|ta(?![-\w]))", _I)
 FAREWELL_ALONE = re.compile(r"^\W*(?:ok(?:ay)?,?\s+)?(?:later|laters|cheers|night(?: night)?|nite)\W*$", _I)
 
 

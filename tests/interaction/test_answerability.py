@@ -116,6 +116,18 @@ def test_the_same_verb_with_a_place_or_a_kind_of_the_thing_does_not_conflict(tol
     assert not told.core.entities.compare(question, said).conflict
 
 
+@pytest.mark.parametrize("question,said", [
+    ("Where does my brother Tomas live?", "Tomas lives in Vilnius with two parrots."),
+    ("What did I tell you about my brother Luca's exam?", "My brother Luca passed his driving test."),
+    ("How did Luca's exam go?", "My brother Luca passed his driving test."),
+])
+def test_one_person_called_two_ways_agrees_and_never_conflicts(told, question, said):
+    """A relation and a name in apposition ("my brother Tomas") are one person: the memory naming
+    either is about the one asked about, in the same frame or as whose a thing is."""
+    compared = told.core.entities.compare(question, said)
+    assert not compared.conflict and compared.agreeing == compared.asked, compared
+
+
 def test_a_gerund_before_a_noun_is_part_of_what_it_names(told):
     reader = told.core.entities
     assert Mention("driving exam", SPEAKER) in reader.mentions("How did my driving exam go?")

@@ -157,10 +157,16 @@ def test_a_goodbye_with_an_unrecognised_face_in_view_keeps_who_they_said_they_ar
 
 
 @pytest.mark.parametrize(("said", "farewell"), [
-    ("Night!", True), ("ok cya", True), ("see ya!", True), ("night shift again", False), ("Cyan suits you", False),
+    ("Night!", True), ("ok cya", True), ("see ya!", True), ("Ta-ra.", True), ("night shift again", False),
+    ("Cyan suits you", False), ("I'm Tara.", False),
 ])
 def test_casual_goodbyes(said, farewell):
     assert cues.is_farewell(said) is farewell
+
+
+@pytest.mark.parametrize(("said", "thanks"), [("Ta, that helps.", True), ("Ta-ra.", False), ("Tamsin here.", False)])
+def test_a_thanks_is_its_own_word(said, thanks):
+    assert bool(cues.THANKS.search(said)) is thanks
 
 
 @pytest.mark.parametrize(("said", "intent"), [

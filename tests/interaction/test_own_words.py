@@ -230,6 +230,34 @@ def test_what_was_said_about_family_in_an_earlier_conversation_answers_a_questio
     assert "boatyard" not in other.reply and "history" not in other.reply, other.reply
 
 
+def told_before(maya, *said: str) -> DialogueManager:
+    """Maya's manager after she told `said` in a conversation that has ended."""
+    dm, _, _, uid = maya
+    for text in said:
+        say(dm, text)
+    later(dm, uid)
+    return dm
+
+
+def test_a_person_named_one_way_is_found_when_asked_about_the_other_way(maya):
+    """Told "my brother Tomas" once and "Tomas ..." later: a question about "my brother" finds what
+    was said of Tomas, and one about "Tomas" what was said of "my brother"."""
+    dm = told_before(maya, "My brother Tomas finally got his pilot licence.",
+                     "Tomas lives in Vilnius with two noisy parrots.", "My brother is terrified of spiders, funnily enough.")
+    where = say(dm, "Where does my brother live?")
+    assert "Vilnius" in where.reply, where.reply
+    fear = say(dm, "What is Tomas scared of?")
+    assert "spiders" in fear.reply, fear.reply
+
+
+def test_two_people_called_the_same_way_are_not_guessed_between(maya):
+    dm = told_before(maya, "My cousin Ada moved to Lyon last spring.", "My cousin Bruno keeps bees.",
+                     "Ada's bakery opened in March.")
+    turn = say(dm, "When did my cousin's bakery open?")
+    assert not (turn.recall is not None and turn.recall.outcome == "asserted"
+                and any("Ada's bakery" in m.text for m in turn.recall.memories)), turn.reply
+
+
 def test_the_goodbye_a_conversation_ended_on_is_never_a_memory(maya):
     """"ok gotta run, bye" has content words besides its farewell; it is still no memory."""
     dm, _, _, uid = maya

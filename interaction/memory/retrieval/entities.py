@@ -70,6 +70,18 @@ class Mention:
     # the verb it is an argument of and how ("fix", "obj"; "cut", "on"): two texts naming two things
     # in one frame ("fix the boiler" / "fixed the roof") speak of different things
     frame: tuple[str, str] | None = field(default=None, compare=False)
+    # the other way the same one is called in apposition ("my brother Tomas": "tomas" for "brother"
+    # and "brother" for "Tomas"), lower-cased: one of them agreeing is the one asked about agreeing
+    alias: str | None = field(default=None, compare=False)
+    # the same for whose it is: "Luca" for "my brother Luca's exam", "brother" for "Luca's" when the
+    # text calls him both ways; written as possessor is
+    whose_alias: str | None = field(default=None, compare=False)
+
+    @property
+    def whose(self) -> tuple[str, ...]:
+        """Every way the text calls whose it is (possessor or owner, and its alias)."""
+        said = self.possessor or self.owner
+        return () if said is None else (said,) if self.whose_alias is None else (said, self.whose_alias)
 
 
 @dataclass(frozen=True)
@@ -157,6 +169,33 @@ def _head_phrase(token) -> str:
     return " ".join(words)
 
 
+def _partner(token):  # noqa: ANN202 - a spaCy Token or None
+    """The noun or name that calls the same one `token` does: in apposition ("my brother Tomas",
+    "Lena, my sister"), or a kinship noun compounded onto a name ("my brother Luca's exam")."""
+    if token.dep_ == "appos" and token.head.pos_ in _NOUNS:
+        return token.head
+    return next((c for c in token.children if c.pos_ in _NOUNS and (
+        c.dep_ == "appos" or (c.dep_ == "compound" and token.pos_ == "PROPN" and c.pos_ == "NOUN"))), None)
+
+
+def _alias(token) -> str | None:
+    """The partner's head as `token`'s mention would write it, lower-cased."""
+    partner = _partner(token)
+    return None if partner is None else (partner.text if partner.pos_ == "PROPN" else _head_phrase(partner)).casefold()
+
+
+def _whose_alias(token) -> str | None:
+    """The other way the text calls whose `token` is: the partner of its possessor or of the subject
+    that has it, written as a possessor is."""
+    whose = next((c for c in token.children if c.dep_ == "poss" and c.pos_ in _NOUNS), None)
+    if whose is None and token.dep_ in ("dobj", "attr"):
+        whose = next((c for c in token.head.children if c.dep_ == "nsubj" and c.pos_ in _NOUNS), None)
+    partner = _partner(whose) if whose is not None else None
+    if partner is None:
+        return None
+    return partner.text if partner.pos_ == "PROPN" else partner.lemma_.lower()
+
+
 def read_mentions(doc) -> tuple[Mention, ...]:
     """The mentions of a parsed text, in order, each once."""
     seen: dict[tuple, Mention] = {}
@@ -168,7 +207,8 @@ def read_mentions(doc) -> tuple[Mention, ...]:
         name = token.pos_ == "PROPN" or token.ent_type_ in ("PERSON", "GPE", "LOC", "ORG", "FAC", "NORP")
         possessor = _possessor(token)
         mention = Mention(token.text if name else _head_phrase(token), possessor, name,
-                          None if possessor is not None else _owner(token), _frame(token))
+                          None if possessor is not None else _owner(token), _frame(token), _alias(token),
+                          _whose_alias(token))
         seen.setdefault((mention.head.casefold(), mention.possessor), mention)
     return tuple(seen.values())
 
@@ -217,7 +257,7 @@ class EntityReader:
             with self._lock:
                 for text, found in zip(missing, read, strict=True):
                     self._mentions[text] = found
-        self._remember([w for t in texts for m in self.mentions(t) for w in (m.head, m.possessor, m.owner)
+        self._remember([w for t in texts for m in self.mentions(t) for w in (m.head, m.possessor, m.owner, m.whose_alias)
                         if w is not None and w != SPEAKER])
 
     def _remember(self, words: list[str]) -> None:
@@ -333,6 +373,14 @@ class EntityReader:
             return float(question.head.casefold() == memory.head.casefold())
         return float(self._cosines([question.head], [memory.head])[0, 0])
 
+    def _same_owner(self, q: Mention, m: Mention) -> bool | None:
+        """Whether two mentions belong to the same one, however each text calls them ("my brother
+        Luca's exam" / "Luca passed his test"): True when some way agrees, None when either leaves it unsaid."""
+        found = [self._same_possessor(a, b) for a in q.whose for b in m.whose]
+        if not found:
+            return None
+        return True if any(found) else False
+
     def _same_possessor(self, q: str | None, m: str | None) -> bool | None:
         """True / False when both are said; None when either is not (nothing to compare). People
         named by kinship words are the same when WordNet relates the words ("mum" / "mother"),
@@ -356,11 +404,16 @@ class EntityReader:
         if not told:
             return Comparison(len(asked), 0, 0, 0.0, sum(q.name for q in asked))
         heads, related = self._relate(list(asked), list(told))
+        # an agreeing head must belong to the same person (said, or the subject that has it)
+        owners = [[self._same_owner(q, m) for m in told] for q in asked]
+        agrees = [any(r == AGREE and o is not False for r, o in zip(related[i], owners[i], strict=True))
+                  for i in range(len(asked))]
+        by_head = {q.head.casefold(): i for i, q in enumerate(asked)}
+        # "my brother Tomas" is one person: the memory naming Tomas is about the brother asked about
+        agrees = [a or (q.alias is not None and agrees[by_head.get(q.alias, i)]) for i, (a, q) in enumerate(zip(agrees, asked, strict=True))]
         agreeing = conflicting = rivals = 0
         for i, q in enumerate(asked):
-            # an agreeing head must belong to the same person (said, or the subject that has it)
-            owners = [self._same_possessor(q.possessor or q.owner, m.possessor or m.owner) for m in told]
-            if any(r == AGREE and o is not False for r, o in zip(related[i], owners, strict=True)):
+            if agrees[i]:
                 agreeing += 1
                 continue
             # the same thing with another owner, another thing of the same kind with the same owner,
@@ -369,13 +422,13 @@ class EntityReader:
             named_frame = q.possessor not in (None, *PEOPLE)
             if any((r == AGREE and o is False) or (r == SISTER and o is not False and not q.name)
                    or (q.frame is not None and m.frame == q.frame and o is not False)
-                   for r, o, m in zip(related[i], owners, told, strict=True)) or (named_frame and any(
+                   for r, o, m in zip(related[i], owners[i], told, strict=True)) or (named_frame and any(
                     self._same_possessor(q.possessor, m.possessor) is True for m in told)):
                 conflicting += 1
             elif any(r == SISTER for r in related[i]):
                 rivals += 1
         # a name of the question that nothing in the memory agrees with ("Japan" agrees with "Tokyo")
-        missing = sum(q.name and not (related[i] == AGREE).any() for i, q in enumerate(asked))
+        missing = sum(q.name and not agrees[i] and not (related[i] == AGREE).any() for i, q in enumerate(asked))
         return Comparison(len(asked), agreeing, conflicting, float(heads.max(axis=1).mean()), missing, rivals)
 
 
