@@ -152,7 +152,8 @@ def _one_clause(doc, words: list[str]) -> str:
         tokens = list(sent)
         # a conjunction opening the first sentence joined it to words before it, not to "you told me"
         while tokens and (tokens[0].dep_ == "intj" or tokens[0].pos_ in ("INTJ", "PUNCT")
-                          or (tokens[0].pos_ == "CCONJ" and not clauses) or _unread_interjection(tokens)):
+                          or (tokens[0].pos_ == "CCONJ" and not clauses) or _unread_interjection(tokens)
+                          or _linking_adverb(tokens[0])):
             # an interjection goes with the words that hang on it ("Hi there", "oh well")
             dropped = {t.i for t in tokens[0].subtree} if tokens[0].dep_ == "intj" else {tokens[0].i}
             tokens = [t for t in tokens if t.i not in dropped]
@@ -171,6 +172,14 @@ def _one_clause(doc, words: list[str]) -> str:
             text = text[:1].lower() + text[1:]
         clauses.append(text)
     return "; ".join(clauses)
+
+
+def _linking_adverb(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """An opening adverb as common as a stop word, on its own, on the clause's verb ahead of its
+    subject ("also my cat had kittens", "so we moved", "anyway I passed"): it tied the words to what
+    was said before them, not to "you told me"."""
+    return (token.dep_ == "advmod" and token.is_stop and not list(token.children) and token.head.pos_ in ("VERB", "AUX")
+            and any(c.dep_ in _SUBJECTS and c.i > token.i for c in token.head.children))
 
 
 def _unread_interjection(tokens: list) -> bool:

@@ -49,6 +49,12 @@ from interaction.turn_understanding import Emotion
     ("omg my sister is pregnant", "your sister is pregnant"),
     ("Ugh, the boiler broke again.", "the boiler broke again"),
     ("tomas bought a boat", "tomas bought a boat"),
+    # an adverb that tied the words to what came before them, not one that says something
+    ("also my cat had kittens today", "your cat had kittens today"),
+    ("So we finally moved to Leeds.", "you finally moved to Leeds"),
+    ("Yesterday my dog died.", "yesterday your dog died"),
+    ("Even my boss came to the party.", "even your boss came to the party"),
+    ("Never have I seen such rain.", "never have you seen such rain"),
 ])
 def test_what_was_told_as_reported_speech(said, expected):
     assert reported(said) == expected
