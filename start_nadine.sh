@@ -120,6 +120,17 @@ if ! broker_answers; then
   for _ in $(seq 1 50); do broker_answers && break; sleep 0.1; done
   broker_answers || { echo "[nadine] Mosquitto did not start; see $LOG_DIR/mosquitto.log" >&2; stop_all; exit 1; }
   echo "[nadine] started Mosquitto on $HOST:$PORT (pid $(cat "$RUN_DIR/broker.pid"))" >&2
+else
+  # a second suite on the same broker and topic root would answer this one's turns and keep its
+  # memories: the running one says so in its retained status (its last will clears it)
+  TOPIC_ROOT="${NADINE_TOPIC_ROOT:-nadine}"
+  LIVE="$({ mosquitto_sub -h "$HOST" -p "$PORT" -t "$TOPIC_ROOT/status/+" -v -W 1 2>/dev/null || true; } \
+          | awk '$2 == "online" && $1 ~ /\/status\/(perception|interaction|control)$/ {print $1}' | sort -u | paste -sd' ')"
+  if [ -n "$LIVE" ]; then
+    echo "[nadine] another Nadine is already running on $HOST:$PORT under topic root '$TOPIC_ROOT' ($LIVE online);" \
+         "stop it (./start_nadine.sh --stop) or give this one its own NADINE_MQTT_PORT or NADINE_TOPIC_ROOT" >&2
+    exit 1
+  fi
 fi
 
 [ "$DETACH" = 1 ] || trap cleanup INT TERM EXIT

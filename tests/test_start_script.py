@@ -89,3 +89,16 @@ def test_detach_with_a_camera_that_cannot_be_opened_says_so_and_exits_non_zero(t
     finally:
         subprocess.run([str(script), "--stop"], env=env, capture_output=True, text=True, timeout=120)
     assert not list((tmp_path / "run").glob("*.pid"))
+
+
+def test_a_second_suite_on_a_broker_where_one_is_online_refuses_to_start(tmp_path, broker, root, bus_factory):
+    """Two suites under one topic root would answer each other's turns and keep each other's
+    memories: the second says which is online and how to give it its own, and starts nothing."""
+    bus_factory("interaction")  # a running suite's interaction: its retained status says online
+    env = _env(tmp_path, broker.port, root, "0")
+    out = subprocess.run([str(PROJECT_ROOT / "start_nadine.sh"), "--detach"], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 1, out.stderr
+    (line,) = [x for x in out.stderr.splitlines() if "another Nadine" in x]
+    assert f"{root}/status/interaction online" in line and "NADINE_TOPIC_ROOT" in line
+    assert not list((tmp_path / "run").glob("*.pid"))
