@@ -344,7 +344,7 @@ class MemoryAction(Message):
     an explicit memory kept or not, a memory a forget request named (asked about) or none."""
 
     outcome: Literal["kept", "not_kept", "forget_asked", "nothing_to_forget"]
-    kind: str | None = None  # explicit_memory, moment, this_session
+    kind: str | None = None  # explicit_memory, moment, turn (said in an earlier conversation), this_session
     text: str | None = None
     p_told: float | None = None  # how surely the memory a forget request named is the one meant
     reason: str | None = None  # why not kept

@@ -37,7 +37,9 @@ MEMORY_REQUESTS = ("remember", "forget_one", "forget_me", "about_me")
 FORGET_INTENTS = ("forget_one", "forget_me")
 AGENT = "response_agent"
 MAX_LISTED = 5  # explicit memories / moments named in one spoken answer
-FORGETTABLE = frozenset({"explicit_memory", "moment"})  # besides what was said in this conversation
+# besides what was said in this conversation: what they asked to be kept, their moments, and what they
+# said in earlier conversations (a recall quotes those too: all of it can be taken back)
+FORGETTABLE = frozenset({"explicit_memory", "moment", "turn"})
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,8 @@ class ForgetCandidate:
     """The one memory a forget-one request points at."""
 
     user_id: str
-    kind: Literal["explicit_memory", "moment", "this_session"]
-    memory_id: str  # explicit memory id, scene id, or "" for a turn of this session
+    kind: Literal["explicit_memory", "moment", "turn", "this_session"]
+    memory_id: str  # explicit memory id, scene id, a saved turn's document id, or "" for a turn of this session
     text: str  # in the user's words
     probability: float = 0.0  # the retrieval core's calibrated probability that it is what was named
 
@@ -145,7 +147,7 @@ def find_forget_candidate(
         return None
     best = max(named, key=lambda j: j.probability)
     c = best.candidate
-    kind = c.kind if c.kind in ("explicit_memory", "moment") else "this_session"
+    kind = c.kind if c.kind in ("explicit_memory", "moment", "turn") else "this_session"
     return ForgetCandidate(user_id, kind, "" if kind == "this_session" else c.memory_id, c.quote, best.probability)
 
 
@@ -184,9 +186,13 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
     def summary(turns: list[TranscriptTurn], name: str) -> EpisodicSave:
         return summarize(deps, turns, name)
 
-    if candidate.kind == "this_session":  # not in the long-term store yet, unless said before in the same words
+    if candidate.kind in ("this_session", "turn"):
+        # words said (this session's are not in the long-term store yet, unless said before in the
+        # same words): every saved session that holds them is rewritten without them
         forgotten = Forgotten.of([candidate.text])
-        removed = forget_words(deps.layout, candidate.user_id, forgotten, services, summary, embedded)
+        # the profile facts learned in a saved turn go with it; this session's are taken back below
+        removed = forget_words(deps.layout, candidate.user_id, forgotten, services, summary, embedded,
+                               now=deps.clock.now() if candidate.kind == "turn" else None)
     else:
         removed, forgotten = forget_one_memory(
             deps.layout, ForgetMemory(user_id=candidate.user_id, kind=candidate.kind, memory_id=candidate.memory_id),
@@ -194,8 +200,9 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
     if services is not None and candidate.kind == "moment":
         services.on_scene_forgotten(candidate.user_id)
     said_now = forget_in_session(deps.layout, session, forgotten, deps.clock.now(), bool(removed.get("fact_records")))
-    return bool(said_now) if candidate.kind == "this_session" else any(
-        removed.get(k) for k in ("scene_files", "text_memories"))
+    if candidate.kind == "this_session":
+        return bool(said_now)
+    return any(removed.get(k) for k in ("scene_files", "text_memories", "session_documents"))
 
 
 def forget_in_session(layout: DataLayout, session: Session, forgotten: Forgotten, now: datetime,

@@ -105,6 +105,30 @@ def test_a_forgotten_explicit_memory_leaves_no_word_in_any_saved_session(maya):
     assert later.recall is None or not [m for m in later.recall.memories if "row K" in m.text]
 
 
+def test_a_statement_of_an_earlier_conversation_is_forgotten_by_the_topic_named(maya):
+    """Neither a moment nor asked to be kept, a statement a later recall quotes ("what does my wife
+    do?") can be taken back by its topic like those, and only after a yes."""
+    dm, services, uid = maya
+    bakery, needles = "My wife Ada runs a bakery near the old market.", text_needles("runs a bakery", "old market")
+    visit(dm, uid, "Hello Nadine.", bakery, KEPT, "Bye.")
+    assert "bakery" in visit(dm, uid, "Hi.", "What does my wife do?", "Bye.")[1].reply
+
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    asked = dm.process_input(UserInput(text="Please forget what I told you about my wife's bakery."))
+    assert asked.reply.startswith("Do you want me to forget that you told me") and "bakery" in asked.reply
+    assert dm.process_input(UserInput(text="No, keep it.")).intent != "forget_one_confirmed"
+    assert {label for _, label in find_traces(dm.layout.root, needles)} == set(needles)
+    asked = dm.process_input(UserInput(text="Actually, do forget what I said about the bakery."))
+    assert asked.reply.startswith("Do you want me to forget") and "bakery" in asked.reply
+    assert dm.process_input(UserInput(text="Yes, please.")).intent == "forget_one_confirmed"
+    dm.close_session("test")
+
+    assert find_traces(dm.layout.root, needles) == []  # every saved session, Chroma's log included
+    assert any(KEPT in d for d, m in documents(dm, uid).values() if m["kind"] == "turn")
+    later = visit(dm, uid, "Hi.", "What does my wife do?", "Bye.")[1]
+    assert "bakery" not in later.reply and "market" not in later.reply
+
+
 def test_a_forgotten_moment_goes_with_its_turns_and_the_summary_that_quoted_it(maya):
     dm, services, uid = maya
     said = visit(dm, uid, "Hello Nadine.", BROTHER, KEPT, "Bye.")
