@@ -42,6 +42,8 @@ _CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", "am", "pm", "a.
 # Thursday" -> "lands then"); "moved to Friday" cannot
 _AT = {"on", "at", "in"}
 _JOINING = {"to", "until", "till", "from", "for", "by", "into", "onto", "towards"}
+STANDS_FOR = {"time": "then", "place": "there"}  # the word said in the answer's place after it
+ANSWER_FIRST = " — "  # between the answer said first and the memory it comes from
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class Answer:
     def stands_for(self) -> str | None:
         """The word that can take the answer's place when the memory is said after it ("lands then");
         None: the memory is said whole."""
-        return {"time": "then", "place": "there"}.get(self.asks) if self.replaceable else None
+        return STANDS_FOR.get(self.asks) if self.replaceable else None
 
 
 @functools.cache

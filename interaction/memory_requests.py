@@ -141,11 +141,17 @@ def find_forget_candidate(
     if deps.services is None:
         return None
     earlier = said_earlier(transcript)
-    named = [d.named for topic in request_topics(text)
-             if (d := deps.services.about(user_id, topic, earlier, FORGETTABLE)) is not None and d.named is not None]
-    if not named:
+    decisions = [d for topic in request_topics(text)
+                 if (d := deps.services.about(user_id, topic, earlier, FORGETTABLE)) is not None and d.named is not None]
+    if not decisions:
         return None
-    best = max(named, key=lambda j: j.probability)
+    best = max((d.named for d in decisions), key=lambda j: j.probability)
+    if best.candidate.kind == "turn":
+        # the turn that asked for something to be kept: the memory it asked for is what to forget
+        # (forgetting it takes its words out of the saved sessions too, the turn's among them)
+        said = best.candidate.quote.casefold()
+        best = next((j for d in decisions for j in d.considered if j.candidate.kind == "explicit_memory"
+                     and j.candidate.quote.casefold() in said), best)
     c = best.candidate
     kind = c.kind if c.kind in ("explicit_memory", "moment", "turn") else "this_session"
     return ForgetCandidate(user_id, kind, "" if kind == "this_session" else c.memory_id, c.quote, best.probability)

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from interaction.answer_span import ANSWER_FIRST, STANDS_FOR
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory_intent.phrasing import second_person
 from interaction.reported_speech import reported
@@ -49,14 +50,27 @@ class Forgotten:
         return bool(self.phrases or self.turn_ids)
 
     def said_in(self, text: str) -> bool:
-        said = words(text)
-        if not said:
-            return False
-        padded = f" {said} "
-        return any(said == p or (len(p.split()) >= MIN_PHRASE_WORDS and f" {p} " in padded) for p in self.phrases)
+        for form in _with_the_answer_in_place(text):
+            said = words(form)
+            padded = f" {said} "
+            if said and any(said == p or (len(p.split()) >= MIN_PHRASE_WORDS and f" {p} " in padded)
+                            for p in self.phrases):
+                return True
+        return False
 
     def holds(self, turn: TranscriptTurn) -> bool:
         return (turn.turn_id is not None and turn.turn_id in self.turn_ids) or self.said_in(turn.text)
+
+
+def _with_the_answer_in_place(text: str) -> list[str]:
+    """The text, and where it says an answer first ("At the airport, level 3 — you asked me to
+    remember that you left your car there."), the memory it comes from with the answer back in the
+    place of the word that stood for it: a recall's reply holds the memory's words that way."""
+    first, dash, rest = text.partition(ANSWER_FIRST)
+    if not dash:
+        return [text]
+    places = re.finditer(r"\b(?:" + "|".join(STANDS_FOR.values()) + r")\b", rest)
+    return [text, *(rest[:m.start()] + first + rest[m.end():] for m in places)]
 
 
 def forgotten_turns(transcript: Sequence[TranscriptTurn], forgotten: Forgotten) -> set[int]:

@@ -11,6 +11,7 @@ from common.messages import RecalledMemory
 from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
+from interaction.answer_span import ANSWER_FIRST
 from interaction.memory.told import only_thanks
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
@@ -161,7 +162,7 @@ def _recall(r: ReplyInputs) -> str:
         if r.answer.answer.asks == "value":  # the memory itself says it ("my locker code is 5512")
             so = "you asked me to remember it" if m.kind == "explicit_memory" else "you told me so"
             return f"{_capital(reported(m.text, days_ago=ago))} — {so} {day}."
-        return f"{_capital(r.answer.said_first(r.now))} — {day} {told_back(m.kind, r.answer.rest, ago)}."
+        return f"{_capital(r.answer.said_first(r.now))}{ANSWER_FIRST}{day} {told_back(m.kind, r.answer.rest, ago)}."
     if r.recall and r.recall.outcome == "asserted" and memories:
         said = "; and ".join(_said(m, r) for m in memories) + "."
         # a plain question about their life is answered with what they told; "of course" answers "do you remember?"

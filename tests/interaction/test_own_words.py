@@ -258,6 +258,26 @@ def test_two_people_called_the_same_way_are_not_guessed_between(maya):
                 and any("Ada's bakery" in m.text for m in turn.recall.memories)), turn.reply
 
 
+def test_what_was_said_next_is_not_taken_for_what_came_before_it(maya):
+    """A saved turn is found with the turn before it as context; whether it is what was named is
+    judged on its own words (else "I forgot my keys" is the birthday as much as the birthday is)."""
+    dm = told_before(maya, "Please remember that my daughter's birthday is on 3 May.",
+                     "I'm devastated, I forgot my keys and missed my flight.")
+    asked = say(dm, "Please forget what I told you about my daughter's birthday.")
+    assert "3 May" in asked.reply and "keys" not in asked.reply, asked.reply
+
+
+def test_forgetting_what_was_asked_to_be_kept_forgets_the_kept_memory_not_only_the_request(maya):
+    dm, _, services, uid = maya
+    told_before(maya, "Please remember that my allotment plot is number 17.", "The tomatoes are doing well this year.")
+    asked = say(dm, "Forget what I told you about my allotment plot.")
+    assert asked.reply.startswith("Do you want me to forget that your allotment plot is number 17"), asked.reply
+    assert say(dm, "Yes.").intent == "forget_one_confirmed"
+    assert services.explicit.list(uid) == []
+    later(dm, uid)
+    assert "17" not in say(dm, "What's my allotment plot number?").reply
+
+
 def test_the_goodbye_a_conversation_ended_on_is_never_a_memory(maya):
     """"ok gotta run, bye" has content words besides its farewell; it is still no memory."""
     dm, _, _, uid = maya

@@ -101,6 +101,19 @@ def test_forgetting_a_memory_finds_nadines_reported_words_too():
     assert words("you'd command the next shuttle mission") in forgotten.phrases
 
 
+@pytest.mark.parametrize(("memory", "reply"), [
+    ("I left my car at the airport, level 3, row K",
+     "At the airport, level 3, row K — earlier today you asked me to remember that you left your car there."),
+    ("My sister's flight lands on Thursday at six",
+     "On Thursday at six — yesterday you asked me to remember that your sister's flight lands then."),
+])
+def test_forgetting_a_memory_finds_it_in_a_reply_that_said_its_answer_first(memory, reply):
+    from interaction.memory.forgotten import Forgotten
+
+    assert Forgotten.of([memory]).said_in(reply)
+    assert not Forgotten.of(["I left my bike at the station, rack 4"]).said_in(reply)
+
+
 def test_what_do_you_know_about_me_says_moments_back_in_her_words():
     from interaction.memory_requests import about_me_offline
 

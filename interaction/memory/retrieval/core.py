@@ -205,7 +205,7 @@ class RetrievalCore:
         """Verifier scores, what the question names against each memory, margins over the runner-up
         and the calibrated probability, in place."""
         if self.verifier is not None and judged:
-            scores = self.verifier.score(query, [j.candidate.text for j in judged])
+            scores = self.verifier.score(query, [j.candidate.quote for j in judged])
         else:
             scores = np.zeros(len(judged), np.float32)
         for j, s, margin in zip(judged, scores, decision.margins(scores), strict=True):
