@@ -10,13 +10,18 @@ remember request that names nothing).
 
 from __future__ import annotations
 
+import re
+
 from interaction import cues
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something
+from interaction.offline.extract import extract_name
 from interaction.speaker_labels import NADINE_LABEL
 
 # a remember request tells what it asks to keep (stored as an explicit memory in its place)
 ASKS_OF_MEMORY = {"recall", "about_me", "forget_one", "forget_me"}
+# the words an introduction is made of besides the name ("my name is", "call me", "Bob speaking")
+_INTRODUCING = re.compile(r"(?i)\b(?:name|call|called|speaking)\b")
 
 
 def only_thanks(text: str) -> bool:
@@ -51,10 +56,16 @@ def _sentence_tells(sentence: str) -> bool:
     rest = sentence
     for cue in (cues.GREETING, cues.FAREWELL, cues.FAREWELL_ALONE):
         rest = cue.sub(" ", rest)
-    if rest == sentence:
+    name = extract_name(rest, loose=True)
+    if rest == sentence and name is None:
         return True
-    # what a greeting or farewell leaves: the robot's name and punctuation name nothing
+    # what a greeting, a farewell or an introduction leaves: the robot's name, the person's own name
+    # (kept as their name, never a memory: "hello, I'm Maria" is no answer to "what did I tell you
+    # about my family?"), the introduction's own words and punctuation name nothing
     rest = rest.replace(NADINE_LABEL, " ")
+    if name is not None:
+        rest = re.sub(r"(?i)\b(?:" + "|".join(map(re.escape, name.split())) + r")\b", " ", rest)
+        rest = _INTRODUCING.sub(" ", rest)
     return names_something(rest)
 
 

@@ -183,7 +183,9 @@ def test_greetings_farewells_and_questions_are_never_memories(told):
 
 
 @pytest.mark.parametrize("text,expected", [
-    ("Bye, Nadine.", False), ("Hello! My name is Maya.", True), ("I have to go now. Goodbye!", False),
+    ("Bye, Nadine.", False), ("I have to go now. Goodbye!", False),
+    # an introduction tells the name, which is kept as the name; with news in it, the news is told
+    ("Hello! My name is Maya.", False), ("hello, I'm Maria", False), ("Hi, I'm Lena and I just got engaged!", True),
     ("How are you?", False), ("Hi Nadine, my dog died yesterday.", True), ("Good morning!", False),
     ("Can you remind me what I said about the car?", False), ("I adopted a cat. Do you like cats?", True),
     ("Many thanks for the chat, really.", False), ("Thanks, my knee is much better now!", True),
