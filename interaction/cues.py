@@ -9,8 +9,8 @@ _I = re.IGNORECASE
 # "good to see you (again)" greets: "see you" right after "to " is not a farewell
 FAREWELL = re.compile(
     r"\b(good ?bye|bye(?: bye)?|(?<!to )see you(?: soon| later| tomorrow| next time)?|farewell|"
-    r"(?:i )?(?:have|got|need) to go(?: now)?|i(?:'m| am) (?:off|leaving)|take care|good ?night|"
-    r"talk to you later|until next time|ciao|au revoir|ta-ra|(?:catch you|see ya) later|see ya|cya|cheers,? (?:later|bye|then))\b",
+    r"(?:i )?(?:have|got|need) to (?:go|run)(?: now)?|i(?:'m| am) (?:off|leaving)|take care|good ?night|"
+    r"talk (?:to you )?(?:later|soon)|until next time|ciao|au revoir|adi[oó]s|cheerio|tsch[uü]ss|ta-ra|(?:catch you|see ya) later|see ya|cya|cheers,? (?:later|bye|then))\b",
     _I,
 )
 # a bare "Morning." / "Evening, Nadine" greets; "Evening classes start today" does not
@@ -85,6 +85,16 @@ THANKS = re.compile(r"^\W*(?:(?:oh|well|ok(?:ay)?)\W+)?(?:thank(?:s|\s+you)|many
 FAREWELL_ALONE = re.compile(r"^\W*(?:ok(?:ay)?,?\s+)?(?:later|laters|cheers|night(?: night)?|nite)\W*$", _I)
 
 
+# small talk that asks after Nadine herself, answered as a person would, never looked up
+HOW_ARE_YOU = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))\b[^?]*?[,!.]\s*)?(?:and\s+)?"
+    r"(?:how are you(?: doing| today| feeling| this (?:morning|afternoon|evening))?|how(?:'s| is) it going|"
+    r"how have you been|how are things|how's your day(?: going)?)(?:,? nadine)?\W*$", _I)
+# what today is or what time it is: Nadine's own clock answers
+ASKS_DATE = re.compile(r"\b(?:what(?:'s| is) (?:the )?date|what day is (?:it|today)|what(?:'s| is) today)\b", _I)
+ASKS_TIME = re.compile(r"\b(?:what time is it|what(?:'s| is) the time)\b", _I)
+
+
 def is_farewell(text: str) -> bool:
     return bool(FAREWELL.search(text) or FAREWELL_ALONE.search(text))
 
@@ -100,7 +110,16 @@ def is_greeting(text: str) -> bool:
 
 
 def is_about_nadine(text: str) -> bool:
-    return bool(ABOUT_NADINE.search(text))
+    """A question about Nadine herself: one of ABOUT_NADINE's, or one whose subject is "you" ("what
+    can you do?", "where were you built?"), which her knowledge answers when it holds the answer.
+    Asking after her ("how are you?") is small talk, answered as such."""
+    if ABOUT_NADINE.search(text):
+        return True
+    if HOW_ARE_YOU.search(text) or not is_question(text) or is_about_view(text):  # "what do you see?" is the camera's
+        return False
+    from interaction.offline.question_form import addresses_nadine  # spaCy loads on the first question
+
+    return addresses_nadine(text)
 
 
 def is_question(text: str) -> bool:

@@ -11,7 +11,8 @@ import httpx
 log = logging.getLogger("nadine.interaction.search")
 
 SERPER_URL = "https://google.serper.dev/search"
-UNAVAILABLE = "Web search is unavailable offline (no SERPER_API_KEY is set), so I cannot look up current facts."
+# said to the person: the reason in the setup's terms (no SERPER_API_KEY) goes to the log, not to them
+UNAVAILABLE = "I'm sorry, I can't look that up: I have no web search to ask for current facts."
 
 
 class WebSearch:
@@ -19,6 +20,8 @@ class WebSearch:
         env = os.environ if environ is None else environ
         self.key = env.get("SERPER_API_KEY") or None
         self.timeout_s = timeout_s
+        if self.key is None:
+            log.info("web search is off: no SERPER_API_KEY is set")
 
     def search(self, query: str) -> str:
         if self.key is None:

@@ -16,6 +16,7 @@ from interaction.memory_requests import recall_this_session
 from interaction.offline import fact_changes
 from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.grounding import Grounded, Proposal, ground, grounded_update
+from interaction.offline.name_reading import asked_for_name
 from interaction.own_life import recall_own_life
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
@@ -38,7 +39,8 @@ def extract(deps: AgentDeps, text: str, identity: Identity, history: list[tuple[
         if update.user_name and update.user_name.split()[0].casefold() not in text.casefold():
             update = update.model_copy(update={"user_name": None})  # a name nobody said is a guess
         return update
-    return extract_profile(text, loose_names=not identity.known)
+    return extract_profile(text, loose_names=not identity.known,
+                           name_asked=not identity.known and asked_for_name(history))
 
 
 def update_profile(deps: AgentDeps, state: TurnState) -> dict:

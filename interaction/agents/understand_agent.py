@@ -14,6 +14,7 @@ from interaction.agents.context import AgentDeps
 from interaction.guards import GuardContext, apply_guards
 from interaction.memory_intent.classifier import classify
 from interaction.offline import understand_rules as offline
+from interaction.offline.name_reading import asked_for_name, read_answered_name
 from interaction.prompts import UNDERSTAND_SYSTEM, history_text
 from interaction.state import TurnState
 from interaction.turn_understanding import INTENTS, RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
@@ -90,6 +91,9 @@ def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
             # a model that gave no memory intent: the classifier is its fallback, never its judge
             u = u.model_copy(update={"memory_intent": classify(text).intent})
         u = apply_guards(u or offline.understand(text), text, ctx)
+        if (u.intent == "continue_conversation" and not identity.known and not pending
+                and asked_for_name(state.get("messages", [])) and read_answered_name(text)):
+            u = u.model_copy(update={"intent": "update_user_info"})  # "Pierre" to "What's your name?"
     except Exception:  # the turn must still be answered
         log.exception("understanding failed; answering with a single safe response step")
         u = TurnUnderstanding.safe(text)

@@ -17,7 +17,7 @@ import threading
 
 from interaction import cues
 from interaction.confirmation import read_offline
-from interaction.offline.name_reading import read_casual_name
+from interaction.offline.name_reading import read_answered_name, read_casual_name
 from interaction.profiles import MemoryUpdate
 
 log = logging.getLogger("nadine.interaction.extract")
@@ -94,9 +94,10 @@ def _clean(value: str) -> str | None:
     return value or None
 
 
-def extract_name(text: str, loose: bool = False) -> str | None:
+def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | None:
     """The name the speaker gives: "my name is ...", "call me ...", "I'm / it's <Capitalised>", else a
-    casual or terse introduction (name_reading.py; `loose` while the speaker has no name yet)."""
+    casual or terse introduction (name_reading.py; `loose` while the speaker has no name yet), else,
+    when Nadine has just `asked` for it, the name said alone ("Pierre")."""
     for sentence in cues.sentences(text):
         if sentence.rstrip().endswith("?") or cues.is_about_nadine(sentence):
             continue
@@ -110,7 +111,7 @@ def extract_name(text: str, loose: bool = False) -> str | None:
             surname = _SURNAME.match(sentence[found.end():])
             name = found.group(1) + (f" {surname.group(1)}" if surname and surname.group(1).casefold() not in _NOT_NAMES else "")
             return _title(name)
-    return read_casual_name(text, loose)
+    return read_casual_name(text, loose) or (read_answered_name(text) if asked else None)
 
 
 def _title(name: str) -> str:
@@ -126,8 +127,8 @@ def _items(value: str) -> list[str]:
     return items
 
 
-def extract_profile_rules(text: str, loose_names: bool = False) -> MemoryUpdate:
-    update: dict = {"user_name": extract_name(text, loose_names), "hobbies": [], "interests": []}
+def extract_profile_rules(text: str, loose_names: bool = False, name_asked: bool = False) -> MemoryUpdate:
+    update: dict = {"user_name": extract_name(text, loose_names, name_asked), "hobbies": [], "interests": []}
     for sentence in _statements(text):
         _lists(sentence, update)
         for clause in _clauses(sentence):
@@ -190,11 +191,11 @@ def parse_ahead(texts: list[str]) -> None:
         reader.nlp.pipe(texts)
 
 
-def extract_profile(text: str, loose_names: bool = False) -> MemoryUpdate:
+def extract_profile(text: str, loose_names: bool = False, name_asked: bool = False) -> MemoryUpdate:
     """Name, hobbies and interests from the rules; position, company and location from the
     configured work/place reader (its fields replace the rules' ones, found or not). `loose_names`:
-    the speaker has no name yet (extract_name)."""
-    update = extract_profile_rules(text, loose_names)
+    the speaker has no name yet; `name_asked`: Nadine has just asked for it (extract_name)."""
+    update = extract_profile_rules(text, loose_names, name_asked)
     reader = _READER.get()
     if reader is None:
         return update

@@ -189,6 +189,27 @@ def default_reader() -> NameReader | None:
         return None
 
 
+def asked_for_name(messages: list[tuple[str, str]]) -> bool:
+    """Nadine's last words in the conversation ended on asking the person's name ("What's your
+    name?", "May I ask your name?")."""
+    said = next((text for role, text in reversed(messages) if role != "user"), "")
+    last = (cues.sentences(said) or [""])[-1]
+    return last.rstrip().endswith("?") and "your name" in last.casefold()
+
+
+def read_answered_name(text: str) -> str | None:
+    """The name given as the whole answer to Nadine's question for it ("Pierre", "pierre dubois",
+    "Hi, Amara."): one or two words, each read as a name by the checks of a casual introduction."""
+    bare = _strip_greeting(text.strip()).strip(" .!")
+    words = bare.split()
+    if not 1 <= len(words) <= 2 or not all(re.fullmatch(_WORD, w) for w in words):
+        return None
+    reader = default_reader()
+    if reader is None or not all(reader.is_name(Candidate(w, bare)) for w in words):
+        return None
+    return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in words)
+
+
 def read_casual_name(text: str, loose: bool = False) -> str | None:
     """The name of a casual introduction in `text`; `loose`: the speaker has no name yet, so a word
     alone after a greeting counts too."""

@@ -163,3 +163,15 @@ def asks_about_view(text: str) -> bool:
     if nlp is None:
         return bool(cues.VISUAL.search(text))
     return any(_sentence_about_view(sent) for s in cues.sentences(text) for sent in nlp(s).sents)
+
+
+def addresses_nadine(text: str) -> bool:
+    """Some question of `text` has "you" as the subject of its main verb and nothing of the speaker
+    in it ("what can you do?", "where were you built?"; not "can you help me?", "do you remember my
+    dog?": those ask something of her for the speaker); without the parser, none."""
+    nlp = _parser()
+    if nlp is None:
+        return False
+    return any(sentence_asks(sent) and not any("1" in t.morph.get("Person") for t in sent) and any(
+        c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == "you" for c in sent.root.children)
+        for s in cues.sentences(text) for sent in nlp(s).sents)

@@ -85,6 +85,16 @@ def _listing(value: object) -> str:
     return profile_wording.listing(value) if isinstance(value, list) else str(value)
 
 
+def _clock_answer(question: str, now: datetime) -> str:
+    """Today's date or the time, from the clock the turn runs on."""
+    said = []
+    if cues.ASKS_DATE.search(question):
+        said.append(f"today is {now.strftime('%A')} {now.day} {now.strftime('%B %Y')}")
+    if cues.ASKS_TIME.search(question):
+        said.append(f"it's {now.strftime('%H:%M')}")
+    return _capital(" and ".join(said)) + "."
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -193,7 +203,9 @@ def offline_reply(r: ReplyInputs) -> str:
     elif kind in ("new", "conflict_new") and r.name:
         parts.append(f"Nice to meet you, {r.name}!")
     elif r.intent == "first_greeting" or cues.is_greeting(r.text):
-        parts.append(f"Hello {r.name}, it's nice to see you!" if r.name else "Hello! I'm Nadine. What's your name?")
+        # "Hello Nadine, how are you?" asks after her too
+        well = " I'm very well, thank you." if cues.HOW_ARE_YOU.search(r.text) else ""
+        parts.append(f"Hello {r.name}, it's nice to see you!{well}" if r.name else f"Hello!{well} I'm Nadine. What's your name?")
     # learned: what the profile now holds from this turn (or, before a name, what waits for one), as said
     learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in FIELDS_BY_NAME}
     ended = [profile_wording.ended_words(r.profile, c.field, c.value) for c in r.fact_changes if c.op == "close" and c.value]
@@ -226,6 +238,10 @@ def offline_reply(r: ReplyInputs) -> str:
             parts.append(f"You're welcome{hi}! I'm glad we talked.")
         elif template:
             parts.append(template.format(hi=hi))
+        elif cues.HOW_ARE_YOU.search(r.text):
+            parts.append(f"I'm very well, thank you{hi}! And how are you?")
+        elif cues.ASKS_DATE.search(r.text) or cues.ASKS_TIME.search(r.text):
+            parts.append(_clock_answer(r.text, r.now))
         elif cues.is_question(r.text):
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         else:

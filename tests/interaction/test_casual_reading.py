@@ -158,7 +158,8 @@ def test_a_goodbye_with_an_unrecognised_face_in_view_keeps_who_they_said_they_ar
 
 @pytest.mark.parametrize(("said", "farewell"), [
     ("Night!", True), ("ok cya", True), ("see ya!", True), ("Ta-ra.", True), ("night shift again", False),
-    ("Cyan suits you", False), ("I'm Tara.", False),
+    ("Cyan suits you", False), ("I'm Tara.", False), ("ok I have to run, talk later", True), ("that's all, adios", True),
+    ("cheerio then", True), ("tschuss", True), ("I run a café and talk a lot", False),
 ])
 def test_casual_goodbyes(said, farewell):
     assert cues.is_farewell(said) is farewell
@@ -174,3 +175,33 @@ def test_a_thanks_is_its_own_word(said, thanks):
 ])
 def test_who_introduces_themselves_with_a_word_of_parting_is_arriving(said, intent):
     assert apply_guards(understand(said), said, GuardContext(None, None, False)).intent == intent
+
+
+@pytest.mark.parametrize("said", ["How are you today?", "how's it going", "Hi Nadine! How are you doing?"])
+def test_how_are_you_is_answered_as_a_person_would(tmp_path, said):
+    dm, _ = _chat(tmp_path)
+    dm.process_input(UserInput(text="Hi, I'm Oskar."))
+    reply = dm.process_input(UserInput(text=said)).reply
+    assert "I'm very well, thank you" in reply and "don't know" not in reply, reply
+
+
+def test_the_date_and_the_time_come_from_the_clock_the_turn_runs_on(tmp_path):
+    dm, _ = _chat(tmp_path)
+    dm.process_input(UserInput(text="Hi, I'm Oskar."))
+    dm.clock.advance(24 * 40)  # the shared clock moved, as in scripts: never the wall clock's day
+    now = dm.clock.now()
+    day = dm.process_input(UserInput(text="what day is it today?")).reply
+    assert day == f"Today is {now:%A} {now.day} {now:%B %Y}.", day
+    assert dm.process_input(UserInput(text="What time is it?")).reply.startswith("It's ")
+
+
+@pytest.mark.parametrize(("answer", "name"), [("Pierre", "Pierre"), ("ines moreau", "Ines Moreau"), ("Tired.", None),
+                                              ("no idea", None)])
+def test_a_name_said_alone_answers_nadines_question_for_it(tmp_path, answer, name):
+    """"Hello" gets "What's your name?"; the answer alone is the name (when it reads as one), and
+    the news that follows is kept for that person."""
+    dm, store = _chat(tmp_path)
+    assert dm.process_input(UserInput(text="hello")).reply.endswith("What's your name?")
+    said = dm.process_input(UserInput(text=answer))
+    assert said.user_name == name, said.reply
+    assert sorted(store.user_ids().values()) == ([name] if name else [])

@@ -60,6 +60,11 @@ def test_recall_cues_and_plan():
     agents = [s.agent for s in understand("What's the weather like in Geneva?").plan]
     assert agents == ["search_agent", "response_agent"]
     assert [s.agent for s in understand("Who created you?").plan][0] == "knowledge_rag_agent"
+    # a question with "you" as its subject is about her; one that asks her something for the speaker is not
+    for about_her in ("What can you do?", "Where were you built?", "Do you speak Spanish?"):
+        assert [s.agent for s in understand(about_her).plan][0] == "knowledge_rag_agent", about_her
+    for for_them in ("Can you help me with my homework?", "Do you remember my dog?", "How are you today?"):
+        assert "knowledge_rag_agent" not in [s.agent for s in understand(for_them).plan], for_them
     assert [s.agent for s in understand("What do you see?").plan][0] == "vision_agent"
 
 
