@@ -140,3 +140,25 @@ def test_a_turns_profile_writes_sync_their_folders_after_its_turn_result(tmp_pat
     # the profile's folder, the id index's and the id counter's, each once, after everything was published
     assert tmp_path / "memory" / "user_profiles" / turn.user_id in [f for f, _ in synced]
     assert len({f for f, _ in synced}) == len(synced) and all(n == len(sent) for _, n in synced)
+
+
+def test_a_turns_profile_writes_wait_for_its_reply_and_are_on_disk_before_its_turn_result(tmp_path):
+    dm, out = manager(tmp_path)
+    uid = dm.process_input(UserInput(text="Hello! My name is Maya.", turn_id="0")).user_id
+    info = dm.layout.user_info_file(uid)
+    on_disk: dict[str, str] = {}
+    publish = out.publish
+
+    def noting(spec, message) -> None:
+        if spec.suffix not in on_disk:
+            on_disk[spec.suffix] = info.read_text()
+        publish(spec, message)
+
+    out.publish = noting
+    turn = dm.process_input(UserInput(text="I work at CERN and I live in Paris.", turn_id="1"))
+    assert "CERN" in turn.reply and "Paris" in turn.reply  # the reply read what the turn stored
+    assert "CERN" not in on_disk[t.SPEAK.suffix]  # its writes waited until the reply was handed on
+    assert "CERN" in on_disk[t.TURN_RESULT.suffix]  # and were on disk before the turn was reported
+    profile = ProfileStore(dm.layout).load(uid)
+    assert profile.current_company == "CERN" and profile.location == "Paris"
+    assert not list(tmp_path.rglob(f"{atomic.TMP_PREFIX}*"))
