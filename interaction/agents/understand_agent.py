@@ -15,6 +15,7 @@ from interaction.guards import GuardContext, apply_guards
 from interaction.memory_intent.classifier import classify
 from interaction.offline import fact_changes
 from interaction.offline import understand_rules as offline
+from interaction.offline.extract import texts_ahead
 from interaction.offline.self_description import ParserUnavailable, load_parser
 from interaction.prompts import UNDERSTAND_SYSTEM, history_text
 from interaction.state import TurnState
@@ -63,15 +64,16 @@ def _read_ahead(text: str) -> None:
     form, the felt clauses, the fact-change clauses and the profile reader parse the utterance and each
     of its sentences, in one spaCy batch (pipe gives every text the parse one call gives it, at about
     half the cost); the memory-intent and fact-change classifiers and retrieval embed the utterance, its
-    sentences and the clauses of its statements, the emotion reading its sentences and clauses, in one
-    model run (a batch gives every text the vector it gets alone). Both keep what they made for the
-    readers, which then find it instead of running the models once each."""
+    sentences and the clauses of its statements, the emotion reading its sentences and clauses, the
+    verb-job model its clauses said with a verb, in one model run (a batch gives every text the vector
+    it gets alone). Both keep what they made, and the readers find it instead of running the models
+    once each."""
     sentences = cues.sentences(text)
     with contextlib.suppress(ParserUnavailable):  # each reader says so itself when it cannot load
         load_parser().pipe([text, *sentences])
     with contextlib.suppress(BackendUnavailable):
-        offline_text_embedder().embed(list(dict.fromkeys(
-            [text, *sentences, *offline.felt_parts(text), *fact_changes.statement_clauses(text)])))
+        offline_text_embedder().embed(list(dict.fromkeys([text, *sentences, *offline.felt_parts(text),
+                                                          *fact_changes.statement_clauses(text), *texts_ahead(text)])))
 
 
 def warm_up() -> threading.Thread:

@@ -251,8 +251,9 @@ def test_a_turns_readers_find_its_parses_and_vectors_made_in_one_batch_each(monk
     from interaction.offline.self_description import load_parser
     from interaction.offline.understand_rules import felt_parts
 
-    text = "I left the bank and joined a startup. It rained all day, so I stayed in. Are you happy for me?"
+    text = "I left the bank and joined a startup. I drive a tram in Zurich. It rained all day, so I stayed in. Are you ok?"
     nlp, embedder = load_parser(), offline_text_embedder()
+    extract_profile("I fix bikes.")  # the readers loaded (their own prompts embedded) before counting
     alone = {s: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp.nlp(s)] for s in [text, *cues.sentences(text)]}
     calls: list[list[str]] = []
     embedded: list[list[str]] = []
@@ -279,6 +280,8 @@ def test_a_turns_readers_find_its_parses_and_vectors_made_in_one_batch_each(monk
     clauses = fact_changes.statement_clauses(text)
     assert "I joined a startup" in clauses and set(clauses) <= set(embedded[0])
     assert set(felt_parts(text)) <= set(embedded[0])
+    assert extract_profile(text).current_position == "drive a tram"  # its verb-job reading found its vectors
+    assert fact_changes.decide(text, {}, {}) is not None
     assert {s: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp(s)] for s in alone} == alone
     assert (embedder.embed(clauses[:1]) == run(clauses[:1])).all()
     assert len(calls) == 1 and len(embedded) == 1  # the readers found everything (the check ran the model itself)
