@@ -8,15 +8,17 @@ user_info.json) hold an advisory lock (filelock's FileLock, an flock on a siblin
 processes cannot lose each other's update. Temp files left by a killed writer are removed by sweep_leftovers().
 
 Inside writes_deferred() a thread's writes wait in memory until write_deferred_now() or the block's
-end (however it ends) writes them, each as above: a dialogue turn's profile writes wait until its reply
-is handed to control. Meanwhile this process reads them from memory (read_json, write_json_if_changed),
-and a lock a waiting write was made under stays held until it is on disk, so no other process reads the
-file before it or loses an update over it. A thread that would wait for a lock another holds writes its
-waiting files first and lets their locks go: it never waits while holding a lock it need not.
+end (however it ends; the process's normal end, if a daemon thread is not let finish it) writes them,
+each as above: a dialogue turn's profile writes wait until its reply is handed to control. Meanwhile
+this process reads them from memory (read_json, write_json_if_changed), and a lock a waiting write was
+made under stays held until it is on disk, so no other process reads the file before it or loses an
+update over it. A thread that would wait for a lock another holds writes its waiting files first and
+lets their locks go: it never waits while holding a lock it need not.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import json
@@ -175,6 +177,21 @@ def write_deferred_now() -> None:
             lock.release()
     if failed is not None:
         raise failed
+
+
+def _write_waiting_at_exit() -> None:
+    """The process ends normally while a thread's writes still wait (a daemon thread is not let finish
+    its block): they are written here, as that thread would have."""
+    with _waiting_lock:
+        waiting = dict(_waiting)
+    for path, data in waiting.items():
+        try:
+            _write_file(path, data)
+        except OSError as exc:
+            log.error("deferred write of %s failed at exit: %s", path, exc)
+
+
+atexit.register(_write_waiting_at_exit)
 
 
 def _fsync_dir(folder: Path) -> None:

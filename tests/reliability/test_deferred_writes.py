@@ -109,3 +109,16 @@ def test_waiting_for_a_lock_first_writes_and_lets_go_of_the_kept_ones(tmp_path):
         t.join(timeout=60)
     assert not any(t.is_alive() for t in threads)
     assert sorted(done) == [("one", "from one"), ("two", "from one")]  # two read A as written on disk
+
+
+def test_a_daemon_thread_not_let_finish_its_block_has_its_writes_written_when_the_process_ends(tmp_path):
+    path = tmp_path / "info.json"
+    code = ("import threading; from pathlib import Path\n"
+            "from common.store.atomic import atomic_write_json, writes_deferred\n"
+            "staged = threading.Event()\n"
+            "def turn():\n    with writes_deferred():\n"
+            f"        atomic_write_json(Path({str(path)!r}), {{'told': 'late'}})\n"
+            "        staged.set()\n        threading.Event().wait()  # never ends its block\n"
+            "threading.Thread(target=turn, daemon=True).start()\nstaged.wait(30)\n")
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=60)
+    assert json.loads(path.read_text()) == {"told": "late"}
