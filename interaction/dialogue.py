@@ -346,6 +346,7 @@ class DialogueManager:
             s.ignored_face_id = before.user_id  # that face is this person, whatever recognition says
         if outcome.settled:
             ident = outcome.identity
+            write_deferred_now()  # perception, told of this person, finds their id and folder on disk
             self.out.publish(t.USER_INFO, UserInfo(user_name=ident.name or "", user_id=ident.user_id or "",
                                                    turn_id=self._turn_id))
             log.info("name settled: %s is %s (%s)", ident.name, ident.user_id, outcome.kind)
