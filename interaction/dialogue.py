@@ -35,7 +35,13 @@ from common.messages import (
     UserInput,
 )
 from common.store import DataLayout, ProfileStore, is_valid_user_id
-from common.store.atomic import atomic_write_json, folder_syncs_deferred, read_json
+from common.store.atomic import (
+    atomic_write_json,
+    folder_syncs_deferred,
+    read_json,
+    write_deferred_now,
+    writes_deferred,
+)
 from common.store.faces import FaceStore
 from common.store.forget import new_pseudonym
 from interaction import cues
@@ -235,8 +241,9 @@ class DialogueManager:
 
     def process_input(self, msg: UserInput, t_received: float | None = None) -> TurnResult:
         text = " ".join(msg.text.split())
-        # the folders' fsync after this turn's profile writes waits until its TurnResult is out
-        with folder_syncs_deferred():
+        # this turn's profile writes wait until its reply is handed to control, the folders' fsync after
+        # them until its TurnResult is out
+        with folder_syncs_deferred(), writes_deferred():
             turn = self._answer(text, msg, t_received if t_received is not None else time.monotonic())
         if turn.intent == "end_conversation":
             self._end_conversation(turn.turn_id)
@@ -339,6 +346,7 @@ class DialogueManager:
             s.ignored_face_id = before.user_id  # that face is this person, whatever recognition says
         if outcome.settled:
             ident = outcome.identity
+            write_deferred_now()  # perception, told of this person, finds their id and folder on disk
             self.out.publish(t.USER_INFO, UserInfo(user_name=ident.name or "", user_id=ident.user_id or "",
                                                    turn_id=self._turn_id))
             log.info("name settled: %s is %s (%s)", ident.name, ident.user_id, outcome.kind)
@@ -377,6 +385,7 @@ class DialogueManager:
         if greets or intent == "end_conversation":
             self.out.publish(t.ANIMATION, Animation(value=WAVE))
         self._greets = greets
+        write_deferred_now()  # the reply is out: what the turn stored goes to disk now
 
     def _finish(self, text: str, result: TurnState) -> TurnResult:
         s = self.session
@@ -408,6 +417,7 @@ class DialogueManager:
                    or not self.deps.llm.any_online(), "pending_confirmation": s.confirmation is not None,
                    "session_id": s.session_id, "llm_circuits_open": open_circuits()},
         )
+        write_deferred_now()  # whoever reads the TurnResult finds on disk what the turn stored
         self.out.publish(t.TURN_RESULT, turn)
         self._study_completed(turn, u, latency)
         return turn

@@ -73,12 +73,19 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def embedded_texts(texts: list[str], clauses: bool) -> list[str]:
+    """What sentence_vectors() embeds: the texts, with `clauses` then their first and their last clauses."""
+    if not clauses:
+        return list(texts)
+    ends = [first_and_last_clause(t) for t in texts]
+    return [*texts, *(f for f, _ in ends), *(last for _, last in ends)]
+
+
 def sentence_vectors(embedder: TextEmbedder, texts: list[str], clauses: bool) -> np.ndarray:
     """Each text's vector, followed with `clauses` by its first and its last clause's (one model run)."""
+    vectors = embedder.embed(embedded_texts(texts, clauses))
     if not clauses:
-        return embedder.embed(texts)
-    ends = [first_and_last_clause(t) for t in texts]
-    vectors = embedder.embed([*texts, *(f for f, _ in ends), *(last for _, last in ends)])
+        return vectors
     n = len(texts)
     return np.hstack([vectors[:n], vectors[n:2 * n], vectors[2 * n:]])
 
@@ -110,6 +117,10 @@ class LinearTextModel:
         if self._char_vocab:
             parts.append(self._char_weight * _binary_rows(texts, char_ngrams, self._char_vocab))
         return np.hstack(parts)
+
+    def texts_read(self, texts: list[str]) -> list[str]:
+        """The texts whose vectors reading `texts` takes (to embed them ahead, with others)."""
+        return embedded_texts(texts, self._clauses)
 
     def probabilities(self, texts: list[str]) -> np.ndarray:
         """(len(texts), len(classes)) calibrated class probabilities."""

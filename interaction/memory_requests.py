@@ -28,7 +28,7 @@ from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
-from interaction.reported_speech import days_between, reported
+from interaction.reported_speech import days_between, read_ahead, reported
 from interaction.session import Session
 
 log = logging.getLogger("nadine.interaction.memory_requests")
@@ -301,6 +301,7 @@ def about_me_offline(name: str, facts: list[str], explicit: list[str], moments: 
     if moments:
         # said back in Nadine's words, as a recall says them: a quotation would be the person's own "I"
         ages = days_ago or [0] * len(moments)
+        read_ahead(moments)
         parts.append("And you told me " + profile_wording.listing(
             [reported(m, days_ago=d) for m, d in zip(moments, ages, strict=True)]) + ".")
     return " ".join(parts)

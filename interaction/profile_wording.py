@@ -23,7 +23,7 @@ from common.store import UserProfile
 from common.store.facts import says, value_key
 from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
 from interaction.offline.articles import said_with_verb, spoken
-from interaction.reported_speech import reported
+from interaction.reported_speech import read_ahead, reported
 
 WORK_FIELDS = ("current_position", "current_company")
 
@@ -60,6 +60,7 @@ def phrases(told: Iterable[Told]) -> list[str]:
     fact by its field's words, a list field's values together ("you enjoy chess and running")."""
     told = sorted(told, key=lambda t: [f.name for f in PROFILE_FIELDS].index(t.field))
     job, absorbed = _job_with_its_place(told)
+    read_ahead(t.clause for t in told if t.clause and t not in absorbed)
     out: list[str] = []
     seen_clauses: set[str] = set()
     listed: dict[str, list[str]] = {}

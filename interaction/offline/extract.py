@@ -191,6 +191,15 @@ def parse_ahead(texts: list[str]) -> None:
         reader.nlp.pipe(texts)
 
 
+def texts_ahead(text: str) -> list[str]:
+    """The texts reading `text` for work and place facts may embed: what the verb-job model reads of
+    each clause said with a verb (to embed them ahead, in one model run with the turn's other texts)."""
+    from interaction.offline.verb_jobs import default_model
+
+    reader, jobs = _READER.get(), default_model()
+    return jobs.texts_read(reader.job_clauses(text)) if reader is not None and jobs is not None else []
+
+
 def extract_profile(text: str, loose_names: bool = False, name_asked: bool = False) -> MemoryUpdate:
     """Name, hobbies and interests from the rules; position, company and location from the
     configured work/place reader (its fields replace the rules' ones, found or not). `loose_names`:

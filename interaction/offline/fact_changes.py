@@ -224,7 +224,7 @@ def states_a_change(text: str, model: FactChangeModel | None = None) -> bool:
     the clauses decide() reads, so a change told in one breath ("I left Ikea and started at Volvo")
     reaches it."""
     model = model or default_model()
-    said = _clauses_of(text)
+    said = statement_clauses(text)
     return any(p.op != "none" and p.op_p >= MIN_CONFIDENCE for p in model.predict_each(said))
 
 
@@ -266,7 +266,7 @@ def clauses(sentence: str) -> list[str]:
     return [c for c in out if c]
 
 
-def _clauses_of(text: str) -> list[str]:
+def statement_clauses(text: str) -> list[str]:
     """The clauses of the statements of `text`; their sentences are parsed in one batch (spaCy's
     pipe gives the same parse as one call each, and is faster for two or three)."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
@@ -285,7 +285,7 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     extracted = {k: _as_list(v) for k, v in extracted.items() if k in FIELDS_BY_NAME and _as_list(v)}
     changes: list[FactChange] = []
     closing: dict[str, list[str]] = {}  # field -> the clauses that ended one of its values
-    said = _clauses_of(text)
+    said = statement_clauses(text)
     for sentence, pred in zip(said, model.predict_each(said), strict=True):
         if pred.op == "none" or pred.op_p < MIN_CONFIDENCE:
             continue

@@ -117,6 +117,19 @@ class SelfDescriptionReader:
                     found = read
         return found
 
+    def job_clauses(self, text: str) -> list[str]:
+        """The clauses said with a verb that candidates() may ask the verb-job model about (each
+        speaker predicate's, whatever was read before it), without asking."""
+        out = []
+        for sent in self.nlp(text).sents:
+            if not sent.text.rstrip().endswith("?"):
+                for pred in sent:
+                    read: dict[str, str] = {}
+                    if _speaker_predicate(pred):
+                        _read_clause(pred, read)
+                    out += [read[_DOING]] if _DOING in read else []
+        return out
+
     def facts(self, text: str) -> dict[str, str]:
         found = self.candidates(text)
         return self.decide(found, self.is_occupation(found))

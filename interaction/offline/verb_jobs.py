@@ -65,6 +65,10 @@ class VerbJobModel:
         """(len(clauses), 2) calibrated probabilities of job and other."""
         return self._model.probabilities(clauses)
 
+    def texts_read(self, clauses: list[str]) -> list[str]:
+        """The texts whose vectors deciding `clauses` takes."""
+        return self._model.texts_read(clauses)
+
     def decide(self, probs: np.ndarray) -> str:
         return "job" if probs[0] >= self.job_above else "other"
 

@@ -1,8 +1,11 @@
 """The DialogueManager in-process (no bus): one AFFECT_STATE per turn
 whatever path the turn takes, language changes reach the speak locale, a broken graph still answers,
-the folders of a turn's profile writes are synced after its TurnResult."""
+the folders of a turn's profile writes are synced after its TurnResult, the writes themselves wait for
+its reply and are on disk before its TurnResult or a USER_INFO."""
 
 from __future__ import annotations
+
+import json
 
 from common import topics as t
 from common.clock import Clock
@@ -140,3 +143,46 @@ def test_a_turns_profile_writes_sync_their_folders_after_its_turn_result(tmp_pat
     # the profile's folder, the id index's and the id counter's, each once, after everything was published
     assert tmp_path / "memory" / "user_profiles" / turn.user_id in [f for f, _ in synced]
     assert len({f for f, _ in synced}) == len(synced) and all(n == len(sent) for _, n in synced)
+
+
+def test_a_turns_profile_writes_wait_for_its_reply_and_are_on_disk_before_its_turn_result(tmp_path):
+    dm, out = manager(tmp_path)
+    uid = dm.process_input(UserInput(text="Hello! My name is Maya.", turn_id="0")).user_id
+    info = dm.layout.user_info_file(uid)
+    on_disk: dict[str, str] = {}
+    publish = out.publish
+
+    def noting(spec, message) -> None:
+        if spec.suffix not in on_disk:
+            on_disk[spec.suffix] = info.read_text()
+        publish(spec, message)
+
+    out.publish = noting
+    turn = dm.process_input(UserInput(text="I work at CERN and I live in Paris.", turn_id="1"))
+    assert "CERN" in turn.reply and "Paris" in turn.reply  # the reply read what the turn stored
+    assert "CERN" not in on_disk[t.SPEAK.suffix]  # its writes waited until the reply was handed on
+    assert "CERN" in on_disk[t.TURN_RESULT.suffix]  # and were on disk before the turn was reported
+    profile = ProfileStore(dm.layout).load(uid)
+    assert profile.current_company == "CERN" and profile.location == "Paris"
+    assert not list(tmp_path.rglob(f"{atomic.TMP_PREFIX}*"))
+
+
+def test_a_person_settled_on_a_confirmation_answer_is_on_disk_when_user_info_goes_out(tmp_path):
+    dm, out = manager(tmp_path)
+    dm.process_input(UserInput(text="Hello! My name is Maya.", turn_id="0"))
+    dm.close_session("next person")
+    asked = dm.process_input(UserInput(text="Hi, I'm Maja.", turn_id="1"))
+    assert dm.session.confirmation is not None, asked.reply
+    ids_when_told: list[dict] = []
+    publish = out.publish
+
+    def noting(spec, message) -> None:
+        if spec.suffix == t.USER_INFO.suffix:
+            ids_when_told.append(json.loads(dm.layout.user_ids_file.read_text()))
+        publish(spec, message)
+
+    out.publish = noting
+    turn = dm.process_input(UserInput(text="No, I'm not.", turn_id="2"))  # someone else: a new person
+    told = out.of(t.USER_INFO)[-1]
+    assert told.user_id == turn.user_id and told.user_name == "Maja"
+    assert ids_when_told and ids_when_told[-1].get(told.user_id) == "Maja"  # read off the disk, not this process

@@ -244,3 +244,49 @@ def test_the_first_meeting_is_said_as_the_days_own_event(occurred_at, said):
                            text="The first time we met — Maya introduced themselves to me.")
     reply = offline_reply(_inputs(text="How did we meet?", recall=RecallReport(outcome="asserted", memories=[first])))
     assert said in reply and "when we met on" not in reply, reply
+
+
+def test_a_turns_readers_find_its_parses_and_vectors_made_in_one_batch_each(monkeypatch):
+    """The read-ahead parses the utterance and its sentences in one spaCy batch and embeds what the
+    readers embed in one model run; each text gets the parse and the vector it gets alone."""
+    from common.embedding.registry import offline_text_embedder
+    from interaction import cues
+    from interaction.agents import understand_agent
+    from interaction.offline import fact_changes
+    from interaction.offline.self_description import load_parser
+    from interaction.offline.understand_rules import felt_parts
+
+    text = "I left the bank and joined a startup. I drive a tram in Zurich. It rained all day, so I stayed in. Are you ok?"
+    nlp, embedder = load_parser(), offline_text_embedder()
+    extract_profile("I fix bikes.")  # the readers loaded (their own prompts embedded) before counting
+    alone = {s: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp.nlp(s)] for s in [text, *cues.sentences(text)]}
+    calls: list[list[str]] = []
+    embedded: list[list[str]] = []
+    run = embedder._embed_batch
+
+    class Counted:  # the pipeline, noting each call
+        def __init__(self, inner) -> None:
+            self.inner = inner
+
+        def __call__(self, one: str):
+            calls.append([one])
+            return self.inner(one)
+
+        def pipe(self, texts):
+            calls.append(list(texts))
+            return self.inner.pipe(calls[-1])
+
+    monkeypatch.setattr(nlp, "_docs", type(nlp._docs)(nlp._docs.maxsize))  # nothing parsed before
+    monkeypatch.setattr(nlp, "nlp", Counted(nlp.nlp))
+    monkeypatch.setattr(embedder, "_recent", type(embedder._recent)(embedder._recent.maxsize))
+    monkeypatch.setattr(embedder, "_embed_batch", lambda texts: embedded.append(list(texts)) or run(texts))
+    understand_agent._read_ahead(text)
+    assert len(calls) == 1 and len(embedded) == 1
+    clauses = fact_changes.statement_clauses(text)
+    assert "I joined a startup" in clauses and set(clauses) <= set(embedded[0])
+    assert set(felt_parts(text)) <= set(embedded[0])
+    assert extract_profile(text).current_position == "drive a tram"  # its verb-job reading found its vectors
+    assert fact_changes.decide(text, {}, {}) is not None
+    assert {s: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp(s)] for s in alone} == alone
+    assert (embedder.embed(clauses[:1]) == run(clauses[:1])).all()
+    assert len(calls) == 1 and len(embedded) == 1  # the readers found everything (the check ran the model itself)
