@@ -112,11 +112,12 @@ class RecallCalibration(Section):
     P(told) = sigmoid(intercept + dense * cosine + lexical * BM25 coverage + verifier * logit +
     agreement * mean head cosine of the question's mentions + absent * share the memory lacks +
     names_missing * (a name of the question missing) + conflict * (a conflicting entity) + margin *
-    verifier margin over the runner-up + rival * share with only another owner's sister word), fitted
+    verifier margin over the runner-up + rival * share with only another owner's sister word +
+    dense_margin * dense cosine over the runner-up's + all_agree * (agrees with all it names)), fitted
     on labelled told / untold (question, memory) pairs; below abstain_below Nadine says she does not
     remember, between the two she asks "do you mean ...?", from assert_above she recalls (never a
     memory with a conflicting entity). A memory agreeing with everything the question names and
-    closest by dense cosine is asserted from agree_dense too; the closest memory is asked about when
+    closest by dense cosine is asserted from agree_dense, or agree_margin above the next one, too; the closest memory is asked about when
     its cosine is offer_margin above the next one's and it names nothing conflicting. What the question and the memory name
     is compared through WordNet (sister words: at most sister_depth kind-of links below a common
     ancestor at least ancestor_depth deep) and, for words WordNet does not know, by the MiniLM cosine
@@ -133,6 +134,8 @@ class RecallCalibration(Section):
     rival: float = 0.0
     conflict: float = 0.0
     margin: float = 0.0
+    dense_margin: float = 0.0
+    all_agree: float = 0.0
     head_threshold: float = Field(1.0, ge=-1, le=1)
     possessor_threshold: float = Field(1.0, ge=-1, le=1)
     sister_depth: int = Field(2, ge=0, description="WordNet sister words: both at most this many kind-of links "
@@ -142,6 +145,8 @@ class RecallCalibration(Section):
                                    "do not agree are sister words (the rival feature)")
     agree_dense: float = Field(float("inf"), description="a memory agreeing with everything the question names "
                                "and closest by dense cosine is asserted from this cosine (inf: never by agreement)")
+    agree_margin: float = Field(float("inf"), description="... or when it is this much closer (dense cosine) "
+                                "than the next one (inf: never by that margin)")
     offer_margin: float = Field(float("inf"), description="the closest memory by dense cosine, naming nothing "
                                 "conflicting, is asked about when it is this much closer than the next one (inf: never)")
     abstain_below: float = Field(ge=0, le=1)
@@ -191,10 +196,10 @@ class RecallSettings(Section):
     # bounds and entity thresholds on the people) and written to config/generated/recall_calibration.yaml
     # with --write; this default is the same fit
     calibration: dict[str, RecallCalibration] = {
-        "minilm_onnx": RecallCalibration(intercept=1.465392, dense=0.511336, lexical=-5.14858, verifier=0.285892,
+        "minilm_onnx": RecallCalibration(intercept=2.282259, dense=0.54241, lexical=-16.290485, verifier=0.339334,
                                          head_threshold=0.7, possessor_threshold=0.7, sister_depth=3,
-                                         ancestor_depth=6, agree_dense=0.3, offer_margin=0.22,
-                                         abstain_below=0.628095, assert_above=0.628095),
+                                         ancestor_depth=6, agree_dense=0.2, agree_margin=0.05, offer_margin=0.22,
+                                         abstain_below=0.686934, assert_above=0.686934),
     }
 
     def decision_for(self, profile: str) -> RecallCalibration | None:

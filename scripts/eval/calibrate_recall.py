@@ -13,14 +13,17 @@ others are only reported), the people of VAGUE_DEV (vague.jsonl: a few memories 
 split by person the same way) and LoCoMo's dev conversations read as scripts/eval/locomo_answerability.py
 reads them (real phrasing nobody here wrote; skipped with a warning when the shared data is absent).
 On dev: for each point of the entity grid (head phrases and possessors by cosine, WordNet sister
-words by depth, sister words by cosine where WordNet knows neither: entities.py) and each feature set,
-a class-balanced logistic regression (scikit-learn) fitted on every dev pair, and two thresholds on
+words by depth, sister words by cosine where WordNet knows neither: entities.py), each feature set and
+each regularisation strength, a class-balanced logistic regression (scikit-learn, on standardised
+features) fitted on every dev pair, and two thresholds on
 the question's best probability, chosen on the people's dev questions (dev.jsonl and the near-miss and
 vague dev people; LoCoMo's speakers have hundreds of turns each and are reported beside them):
 assert_above = the lowest at which at most MAX_WRONG_ASSERTS of those questions would be asserted
 wrongly (untold, or another memory: the false-assert rate over all questions); agree_dense
 (decision.agreeing: a memory agreeing with everything the question names, asserted from this dense
-cosine) is chosen from AGREE_GRID with assert_above, under the same rate. abstain_below and
+cosine) is chosen from AGREE_GRID with assert_above, under the same rate, and agree_margin (the same
+memory asserted when it stands that far above the next closest) as the least of AGREE_MARGIN_GRID adding
+no wrong assertion on dev. abstain_below and
 offer_margin (decision.standing_out: the closest memory asked about by its dense margin over the next)
 together: the pair asking about or asserting the most told questions rightly while at most
 MAX_UNTOLD_OFFERED of the untold ones are asked about or asserted. The grid
@@ -76,6 +79,7 @@ POSSESSOR_GRID = (0.7,)
 SISTER_GRID = ((2, 5), (3, 5), (3, 6))  # WordNet sisters: (kind-of links to the common ancestor, its least depth)
 RIVAL_GRID = (float("inf"),)  # cosine from which heads WordNet does not know are sister words
 AGREE_GRID = (float("inf"), 0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5)  # dense cosine asserting a memory that agrees (inf: off)
+AGREE_MARGIN_GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3)  # dense margin over the next asserting a memory that agrees
 OFFER_GRID = (float("inf"), 0.1, 0.12, 0.15, 0.18, 0.2, 0.22, 0.25, 0.3, 0.35)  # dense margin asking about the closest
 # which features the regression may weigh (the others get 0): chosen on dev with the thresholds, since
 # a feature that separates pairs (the margin does) can still blur which question to assert
@@ -83,8 +87,13 @@ FEATURE_SETS = (
     ("dense", "lexical", "verifier"),
     ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict"),
     ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict", "rival"),
+    ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict", "margin", "dense_margin",
+     "all_agree"),
     decision.FEATURES,
 )
+# the regression's inverse L2 strength on standardised features (every feature penalised on one scale:
+# unscaled, a feature spanning 0.3 such as a dense margin needed a weight 30 times a logit's to count)
+C_GRID = (1.0, 0.1)
 
 
 def load_people(path: Path) -> list[dict]:
@@ -113,15 +122,21 @@ def reread(core: RetrievalCore, asked: list[Asked]) -> None:
         core.read(a.question, a.judged)
 
 
-def fit_weights(asked: list[Asked], thresholds: Thresholds, features: tuple[str, ...] = decision.FEATURES
-                ) -> RecallCalibration:
+def fit_weights(asked: list[Asked], thresholds: Thresholds, features: tuple[str, ...] = decision.FEATURES,
+                c: float = 1.0) -> RecallCalibration:
+    """A class-balanced logistic regression on the standardised features, its weights given back on
+    the raw features (the decision reads raw ones)."""
     from sklearn.linear_model import LogisticRegression
 
     columns = [decision.FEATURES.index(f) for f in features]
-    model = LogisticRegression(class_weight="balanced", C=1.0, max_iter=2000).fit(
-        rows(asked)[:, columns], labels(asked))
-    w = dict.fromkeys(decision.FEATURES, 0.0) | dict(zip(features, (float(v) for v in model.coef_[0]), strict=True))
-    return RecallCalibration(intercept=float(model.intercept_[0]), **w, head_threshold=thresholds.head,
+    x = rows(asked)[:, columns]
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    model = LogisticRegression(class_weight="balanced", C=c, max_iter=2000).fit((x - mean) / scale, labels(asked))
+    coef = model.coef_[0] / scale
+    intercept = float(model.intercept_[0] - coef @ mean)
+    w = dict.fromkeys(decision.FEATURES, 0.0) | dict(zip(features, (float(v) for v in coef), strict=True))
+    return RecallCalibration(intercept=intercept, **w, head_threshold=thresholds.head,
                              possessor_threshold=thresholds.possessor, sister_depth=thresholds.sister_depth,
                              ancestor_depth=thresholds.ancestor_depth, rival_threshold=thresholds.rival,
                              abstain_below=0.5, assert_above=0.5)
@@ -137,21 +152,22 @@ class Scored:
     anyone_right: bool
     agreed: float  # dense cosine of the candidate asserted by agreement (-inf: none agrees)
     agreed_right: bool
+    agreed_margin: float  # its dense margin over the next closest (-inf: none agrees)
     standing: float  # dense margin of the closest candidate over the next (-inf: it names a conflict)
     standing_right: bool
     told: bool
 
-    def asserted(self, assert_above: float, agree_dense: float) -> bool | None:
+    def asserted(self, assert_above: float, agree_dense: float, agree_margin: float = float("inf")) -> bool | None:
         """Asserted rightly, wrongly, or not asserted (None)."""
         if self.best >= assert_above:
             return self.best_right and self.told
-        if self.agreed >= agree_dense:
+        if self.agreed >= agree_dense or self.agreed_margin >= agree_margin:
             return self.agreed_right and self.told
         return None
 
     def reached(self, cal: RecallCalibration) -> bool | None:
         """Asserted or asked about, rightly or wrongly; None: abstained."""
-        asserted = self.asserted(cal.assert_above, cal.agree_dense)
+        asserted = self.asserted(cal.assert_above, cal.agree_dense, cal.agree_margin)
         if asserted is not None:
             return asserted
         if self.anyone >= cal.abstain_below:
@@ -173,12 +189,13 @@ def scored(core: RetrievalCore, cal: RecallCalibration, a: Asked) -> Scored:
                   anyone.probability if anyone else 0.0, anyone is not None and anyone.candidate.memory_id in a.told,
                   a.judged[agreed].dense if agreed is not None else -np.inf,
                   agreed is not None and a.judged[agreed].candidate.memory_id in a.told,
+                  closest[1] if agreed is not None and closest is not None else -np.inf,
                   standing, closest is not None and a.judged[closest[0]].candidate.memory_id in a.told, bool(a.told))
 
 
 def thresholds_for(core: RetrievalCore, cal: RecallCalibration, asked: list[Asked]) -> RecallCalibration:
     """For each agree_dense of AGREE_GRID the lowest assert_above keeping MAX_WRONG_ASSERTS; the pair
-    asserting the most told questions rightly (ties: the first)."""
+    asserting the most told questions rightly (ties: the first); then agree_margin (margin_for)."""
     rows = [scored(core, cal, a) for a in asked]
     grid = sorted({round(r.best, 6) for r in rows} | {0.5, 0.999999})
     best: tuple[int, float, float] | None = None
@@ -190,7 +207,18 @@ def thresholds_for(core: RetrievalCore, cal: RecallCalibration, asked: list[Aske
         if best is None or right > best[0]:
             best = (right, assert_above, agree_dense)
     _, assert_above, agree_dense = best or (0, 0.999999, float("inf"))
-    return asking(cal.model_copy(update={"assert_above": round(assert_above, 6), "agree_dense": agree_dense}), rows)
+    cal = cal.model_copy(update={"assert_above": round(assert_above, 6), "agree_dense": agree_dense})
+    return asking(margin_for(cal, rows), rows)
+
+
+def margin_for(cal: RecallCalibration, rows: list[Scored]) -> RecallCalibration:
+    """agree_margin: the least of AGREE_MARGIN_GRID at which the agreement route asserts no dev
+    question wrongly that the bounds already chosen did not (inf: every margin would)."""
+    wrong = sum(r.asserted(cal.assert_above, cal.agree_dense) is False for r in rows)
+    for margin in sorted(AGREE_MARGIN_GRID):
+        if sum(r.asserted(cal.assert_above, cal.agree_dense, margin) is False for r in rows) == wrong:
+            return cal.model_copy(update={"agree_margin": margin})
+    return cal
 
 
 def asking(cal: RecallCalibration, rows: list[Scored]) -> RecallCalibration:
@@ -211,10 +239,11 @@ def asking(cal: RecallCalibration, rows: list[Scored]) -> RecallCalibration:
     return best[1] if best else cal.model_copy(update={"abstain_below": cal.assert_above})
 
 
-def _wrong_share(rows: list[Scored], assert_above: float, agree_dense: float) -> float:
+def _wrong_share(rows: list[Scored], assert_above: float, agree_dense: float,
+                 agree_margin: float = float("inf")) -> float:
     """The false-assert rate: questions asserted with a memory that does not answer them (an untold
     question, or another memory), over all questions."""
-    return sum(r.asserted(assert_above, agree_dense) is False for r in rows) / len(rows) if rows else 0.0
+    return sum(r.asserted(assert_above, agree_dense, agree_margin) is False for r in rows) / len(rows) if rows else 0.0
 
 
 def fit(core: RetrievalCore, asked: list[Asked], people: list[Asked]) -> RecallCalibration:
@@ -229,8 +258,8 @@ def fit(core: RetrievalCore, asked: list[Asked], people: list[Asked]) -> RecallC
                                                                        RIVAL_GRID):
         core.entities.thresholds = Thresholds(head, possessor, sister, ancestor, rival)
         reread(core, asked)
-        for features in FEATURE_SETS:
-            cal = thresholds_for(core, fit_weights(asked, core.entities.thresholds, features), people)
+        for features, c in itertools.product(FEATURE_SETS, C_GRID):
+            cal = thresholds_for(core, fit_weights(asked, core.entities.thresholds, features, c), people)
             right = tally(core, cal, people)["told:asserted_right"]
             if best is None or right > best[0]:
                 best = (right, cal)
@@ -260,9 +289,9 @@ def coverage_curve(core: RetrievalCore, cal: RecallCalibration, asked: list[Aske
     told = sum(r.told for r in rows)
     cells = []
     for bound in sorted({*bounds, cal.assert_above}):
-        right = sum(r.asserted(bound, cal.agree_dense) is True for r in rows)
+        right = sum(r.asserted(bound, cal.agree_dense, cal.agree_margin) is True for r in rows)
         mark = "*" if bound == cal.assert_above else ""
-        cells.append(f"{bound:g}{mark}: {100 * right / max(told, 1):.0f}% / {100 * _wrong_share(rows, bound, cal.agree_dense):.1f}%")
+        cells.append(f"{bound:g}{mark}: {100 * right / max(told, 1):.0f}% / {100 * _wrong_share(rows, bound, cal.agree_dense, cal.agree_margin):.1f}%")
     return "coverage / false-assert at assert_above " + "; ".join(cells)
 
 

@@ -14,7 +14,7 @@ import pytest
 from common.turn_notes import recall_note
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.memory.local_services import LocalMemoryServices
-from interaction.memory.retrieval.decision import MARGIN_CLIP, CalibratedChooser, margins
+from interaction.memory.retrieval.decision import DENSE_MARGIN_CLIP, MARGIN_CLIP, CalibratedChooser, margins
 from interaction.memory.retrieval.entities import SPEAKER, Mention
 from interaction.memory.retrieval.lexicon import Relation, load_wordnet
 from interaction.memory.told import is_told
@@ -236,18 +236,33 @@ def test_the_chooser_never_asserts_a_conflicting_candidate(told):
 def test_a_memory_agreeing_with_everything_asked_is_asserted_only_when_closest(told):
     """The agreement route: what the question names is all in the memory (a kind of it counts), it is
     the closest by dense cosine, and nothing conflicts; a sister memory just as close is not it."""
-    cal = told.core.calibration.model_copy(update={"agree_dense": 0.3, "assert_above": 1.0})
-
-    class Judged:
-        def __init__(self, dense: float, all_agree: bool, conflict: bool = False, kind: str = "turn") -> None:
-            self.dense, self.all_agree, self.conflict, self.probability = dense, all_agree, conflict, 0.0
-            self.candidate = SimpleNamespace(kind=kind)
-
+    cal = told.core.calibration.model_copy(update={"agree_dense": 0.3, "agree_margin": float("inf"),
+                                                   "assert_above": 1.0})
     chooser = CalibratedChooser(cal)
-    assert chooser.choose("q", [Judged(0.5, True), Judged(0.4, False)], 3) == ("asserted", [0])
-    assert chooser.choose("q", [Judged(0.4, True), Judged(0.5, False)], 3)[0] != "asserted"  # not the closest
-    assert chooser.choose("q", [Judged(0.5, True, conflict=True)], 3)[0] != "asserted"
-    assert chooser.choose("q", [Judged(0.2, True)], 3)[0] != "asserted"  # below agree_dense
+    assert chooser.choose("q", [_Agreeing(0.5, True), _Agreeing(0.4, False)], 3) == ("asserted", [0])
+    assert chooser.choose("q", [_Agreeing(0.4, True), _Agreeing(0.5, False)], 3)[0] != "asserted"  # not the closest
+    assert chooser.choose("q", [_Agreeing(0.5, True, conflict=True)], 3)[0] != "asserted"
+    assert chooser.choose("q", [_Agreeing(0.2, True)], 3)[0] != "asserted"  # below agree_dense
+
+
+class _Agreeing:
+    def __init__(self, dense: float, all_agree: bool, conflict: bool = False, kind: str = "turn") -> None:
+        self.dense, self.all_agree, self.conflict, self.probability = dense, all_agree, conflict, 0.0
+        self.candidate = SimpleNamespace(kind=kind)
+
+
+def test_a_memory_agreeing_with_everything_asked_and_standing_out_is_asserted_below_agree_dense(told):
+    """With a person's few memories, the one that agrees with all the question names and stands
+    agree_margin above the next closest is the answer, however low the cosine of a short question to
+    a long memory ("what did I say about my son?", 0.27); not with a close runner-up, never conflicting."""
+    cal = told.core.calibration.model_copy(update={"agree_dense": 0.3, "agree_margin": 0.15, "assert_above": 1.0,
+                                                   "abstain_below": 1.0, "offer_margin": float("inf")})
+    chooser = CalibratedChooser(cal)
+    assert chooser.choose("q", [_Agreeing(0.27, True), _Agreeing(0.07, False)], 3) == ("asserted", [0])
+    assert chooser.choose("q", [_Agreeing(0.27, True)], 3) == ("asserted", [0])  # alone: over nothing
+    assert chooser.choose("q", [_Agreeing(0.27, True), _Agreeing(0.2, False)], 3)[0] == "abstained"
+    assert chooser.choose("q", [_Agreeing(0.27, False), _Agreeing(0.07, False)], 3)[0] == "abstained"
+    assert chooser.choose("q", [_Agreeing(0.27, True, conflict=True), _Agreeing(0.07, False)], 3)[0] == "abstained"
 
 
 def test_the_closest_memory_standing_out_and_naming_no_conflict_is_asked_about(told):
@@ -255,7 +270,7 @@ def test_the_closest_memory_standing_out_and_naming_no_conflict_is_asked_about(t
     when its closest memory stands out from the others by the dense cosine; never a conflicting one,
     never one with a close runner-up."""
     cal = told.core.calibration.model_copy(update={"offer_margin": 0.2, "abstain_below": 0.9, "assert_above": 0.95,
-                                                   "agree_dense": float("inf")})
+                                                   "agree_dense": float("inf"), "agree_margin": float("inf")})
 
     class Judged:
         def __init__(self, dense: float, conflict: bool = False) -> None:
@@ -290,3 +305,15 @@ def test_with_only_the_sister_told_nothing_is_asserted(tmp_path):
     _say(services, clock, "My son started at the village school this week and cried at the gate.")
     report = services.retrieve(MAYA, "How is my daughter getting on at the village school?", is_recall=True).recall
     assert report.outcome != "asserted", report
+
+
+def test_dense_margins_over_the_runner_up_are_clipped_and_alone_the_widest():
+    assert np.allclose(margins(np.array([0.5, 0.4, 0.1]), DENSE_MARGIN_CLIP), [0.1, -0.1, -DENSE_MARGIN_CLIP])
+    assert margins(np.array([0.6]), DENSE_MARGIN_CLIP).tolist() == [DENSE_MARGIN_CLIP]
+
+
+def test_a_recall_reports_each_memory_s_dense_margin(told):
+    """The standing of the asserted memory over the next (a feature of the decision) is in the report."""
+    report = told.retrieve(MAYA, "What happened to our dog Biscuit?", is_recall=True).recall
+    assert report.outcome == "asserted"
+    assert 0.0 < report.memories[0].channels["dense_margin"] <= DENSE_MARGIN_CLIP

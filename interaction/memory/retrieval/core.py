@@ -67,6 +67,7 @@ class Judged:
     conflict: bool = False
     all_agree: bool = False  # the memory agrees with everything the question names (and it names something)
     margin: float = 0.0  # its verifier logit over the best other shortlisted candidate's
+    dense_margin: float = 0.0  # its dense cosine over the best other shortlisted candidate's
     probability: float = 0.0
 
     def memory(self) -> RecalledMemory:
@@ -78,7 +79,7 @@ class Judged:
             channels={"dense": round(self.dense, 4), "lexical": round(self.lexical, 3),
                       "coverage": round(self.coverage, 3), "p_told": round(self.probability, 3),
                       "entity_agreement": round(self.agreement, 3), "entity_conflict": float(self.conflict),
-                      "margin": round(self.margin, 3)},
+                      "margin": round(self.margin, 3), "dense_margin": round(self.dense_margin, 3)},
         )
 
 
@@ -208,9 +209,11 @@ class RetrievalCore:
             scores = self.verifier.score(query, [j.candidate.quote for j in judged])
         else:
             scores = np.zeros(len(judged), np.float32)
-        for j, s, margin in zip(judged, scores, decision.margins(scores), strict=True):
+        dense_margins = decision.margins(np.array([j.dense for j in judged]), decision.DENSE_MARGIN_CLIP)
+        for j, s, margin, dense_margin in zip(judged, scores, decision.margins(scores), dense_margins, strict=True):
             j.verifier = float(s) if self.verifier is not None else None
             j.margin = float(margin) if self.verifier is not None else 0.0
+            j.dense_margin = float(dense_margin)
         self.read(query, judged)
         self.score(judged)
 

@@ -4,9 +4,10 @@ One calibrated probability that a candidate is what the person told, from everyt
 about it together (FEATURES): the dense cosine, the BM25 coverage, the verifier's logit, what the
 question names against what the memory names (entities.py: the share of the question's mentions
 found in it, the share absent, the share with only a sister word in it, a name of the question
-missing, a conflicting entity) and the margin
-of its verifier logit over the best other shortlisted candidate (a recognised face is named only
-with a margin over the runner-up). No single score separates told from untold
+missing, a conflicting entity, whether it agrees with everything the question names) and the margins
+of its verifier logit and of its dense cosine over the best other shortlisted candidate's (a
+recognised face is named only with a margin over the runner-up: with a person's few memories, the
+one a vague question means stands out from the others even where no score of the pair is high). No single score separates told from untold
 (shared/spec/retrieval-notes.md); a logistic regression, fitted on labelled pairs by
 scripts/eval/calibrate_recall.py, is the smallest model that weighs them against each other. Every
 feature reads one (question, memory) pair or the shortlist, never the size of the store: a person
@@ -23,10 +24,12 @@ labels), and asking is what the person can answer. A memory that names something
 names ("our dog" for "my neighbour's cat", "my aunt" for "my cousin") is never asserted; it may be
 asked about. A memory is also asserted, whatever the verifier says of the pair, when it agrees with
 everything the question names (the same things or their kinds: "my kid" for "my daughter") and is
-the closest of the shortlist by the dense cosine, from agree_dense: with a person's few memories
+the closest of the shortlist by the dense cosine, from agree_dense or agree_margin above the next
+closest: with a person's few memories
 the question is whether this memory answers, and the cross-encoder, trained on web search, reads
 paraphrases of a memory as irrelevant (`python -m scripts.eval.calibrate_recall` chooses
-agree_dense with assert_above, on dev, for the same false-assert rate).
+agree_dense with assert_above, on dev, for the same false-assert rate, and agree_margin as the least
+adding no wrong assertion on dev).
 
 The margins here read only the shortlist (the verify_top best), never the size of the store.
 
@@ -45,9 +48,11 @@ from common.config.interaction_settings import RecallCalibration
 from interaction.memory.retrieval.candidates import Candidate
 
 Outcome = Literal["asserted", "offered", "abstained"]
-FEATURES = ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict", "margin", "rival")
+FEATURES = ("dense", "lexical", "verifier", "agreement", "absent", "names_missing", "conflict", "margin", "rival",
+            "dense_margin", "all_agree")
 SUMMARY_KINDS = {"episode", "conversation"}  # a session's summary or transcript: many things told at once
 MARGIN_CLIP = 8.0  # verifier logits span about -11..+8; no runner-up counts as the widest margin
+DENSE_MARGIN_CLIP = 0.3  # a told memory stands at most about this far above the next by dense cosine
 
 
 class Scored(Protocol):
@@ -63,23 +68,25 @@ class Scored(Protocol):
     conflict: bool
     all_agree: bool
     margin: float
+    dense_margin: float
     probability: float
     candidate: Candidate
 
 
-def margins(verifier: np.ndarray) -> np.ndarray:
-    """Each candidate's verifier logit minus the best other one's (clipped; alone: the widest)."""
-    v = np.asarray(verifier, np.float64)
+def margins(scores: np.ndarray, clip: float = MARGIN_CLIP) -> np.ndarray:
+    """Each candidate's score minus the best other one's (clipped; alone: the widest)."""
+    v = np.asarray(scores, np.float64)
     if len(v) < 2:
-        return np.full(len(v), MARGIN_CLIP)
+        return np.full(len(v), clip)
     top2 = np.sort(v)[-2:]
     others = np.where(v >= top2[1], top2[0], top2[1])
-    return np.clip(v - others, -MARGIN_CLIP, MARGIN_CLIP)
+    return np.clip(v - others, -clip, clip)
 
 
 def feature_rows(judged: Sequence[Scored]) -> np.ndarray:
     return np.array([[j.dense, j.coverage, j.verifier or 0.0, j.agreement, j.absent, j.names_missing,
-                      float(j.conflict), j.margin, j.rival] for j in judged], dtype=np.float64).reshape(len(judged), len(FEATURES))
+                      float(j.conflict), j.margin, j.rival, j.dense_margin, float(j.all_agree and not j.conflict)]
+                     for j in judged], dtype=np.float64).reshape(len(judged), len(FEATURES))
 
 
 def weights(cal: RecallCalibration) -> np.ndarray:
@@ -108,13 +115,18 @@ def closest(shortlist: Sequence[Scored]) -> tuple[int, float] | None:
 
 
 def agreeing(cal: RecallCalibration, shortlist: Sequence[Scored]) -> int | None:
-    """The shortlisted memory asserted by agreement: the closest by dense cosine, from agree_dense,
-    agreeing with everything the question names and conflicting with nothing; None when there is none."""
+    """The shortlisted memory asserted by agreement: the closest by dense cosine, agreeing with
+    everything the question names and conflicting with nothing, from agree_dense or when it stands
+    agree_margin above the next closest (a person's one memory of their son, asked "what did I say
+    about my son?", is the answer however low the cosine of a short question to a long memory);
+    None when there is none."""
     found = closest(shortlist)
     if found is None:
         return None
     j = shortlist[found[0]]
-    return found[0] if j.all_agree and not j.conflict and j.dense >= cal.agree_dense else None
+    if not j.all_agree or j.conflict:
+        return None
+    return found[0] if j.dense >= cal.agree_dense or found[1] >= cal.agree_margin else None
 
 
 def standing_out(cal: RecallCalibration, shortlist: Sequence[Scored]) -> int | None:
