@@ -59,6 +59,15 @@ def test_the_parse_reads_possessor_and_head(told):
     assert all(m.head != "week" for m in reader.mentions(DOG))  # a date is the window's, not a topic
 
 
+def test_a_title_before_a_name_is_asked_about_by_itself(told):
+    """spaCy files "grandson" in "my grandson Mateo scored" as a compound of the name: it is still a
+    mention of its own, the speaker's, so "my grandson" agrees with the memory."""
+    said = "My grandson Mateo scored his first goal for the under-tens on Saturday, he ran straight to me."
+    assert Mention("grandson", SPEAKER) in told.core.entities.mentions(said)
+    compared = told.core.entities.compare("Do you remember what I said about my grandson?", said)
+    assert compared.agreeing == compared.asked == 1
+
+
 def test_another_owner_or_another_head_in_a_named_frame_conflicts_and_a_hypernym_agrees(told):
     reader = told.core.entities
     assert reader.compare("What did I tell you about my neighbour's dog?", "Our dog died.").conflict

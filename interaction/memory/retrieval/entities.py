@@ -196,10 +196,25 @@ def _whose_alias(token) -> str | None:
     return partner.text if partner.pos_ == "PROPN" else partner.lemma_.lower()
 
 
+def _titles_a_name(token) -> bool:
+    """A common noun before a name that spaCy files as the name's compound ("my grandson Mateo")."""
+    return (token.dep_ in _PHRASE_DEPS and token.pos_ == "NOUN" and not token.is_stop
+            and token.head.pos_ == "PROPN" and token.i < token.head.i)
+
+
 def read_mentions(doc) -> tuple[Mention, ...]:
     """The mentions of a parsed text, in order, each once."""
     seen: dict[tuple, Mention] = {}
     for token in doc:
+        if _titles_a_name(token):
+            # "my grandson Mateo scored": spaCy files the person's title as a compound of the name;
+            # it is a mention of its own, whose the name is ("what did I say about my grandson?")
+            name = token.head
+            possessor = _possessor(name)
+            mention = Mention(token.lemma_.lower(), possessor, False, None if possessor is not None else _owner(name),
+                              _frame(name), name.text.casefold(), _whose_alias(name))
+            seen.setdefault((mention.head, mention.possessor), mention)
+            continue
         if token.pos_ not in _NOUNS or token.dep_ in _PHRASE_DEPS or token.is_stop:
             continue
         if token.ent_type_ in _NOT_TOPICS or not any(ch.isalpha() for ch in token.text):
