@@ -15,7 +15,8 @@ Fit on train: standardised features, ridge regressions for |rating| / 4 (the int
 (the valence), each ridge penalty chosen on dev; the intensity calibrated by isotonic regression on
 dev. The rated sentences seldom tell a person's own news, so the intensity also learns from the dev
 conversation scripts' turns with a `stored` expectation (told_rows: worth keeping = strongly felt, not
-= not felt; the two kinds weigh the same in all). How much a told row weighs and the decision point on
+= not felt) and from the profile readers' plain facts about oneself ("I work at Siemens": not felt); the
+felt and the not felt told rows weigh the same in all. How much a told row weighs and the decision point on
 the calibrated scale are chosen on dev: the dev scripts are split into folds, each fold's turns read by
 a model fitted without them, and the cut with the best F1 of "keep" on those out-of-fold readings is
 taken among those whose F1 on the dev writers (keep = rated intensity >= the storage threshold) is at
@@ -47,6 +48,7 @@ from sklearn.isotonic import IsotonicRegression
 
 from common.embedding.base import TextEmbedder
 from common.embedding.registry import offline_text_embedder
+from interaction.offline import fact_changes, verb_jobs
 from interaction.offline.emotion_intensity import WEIGHTS, EmotionIntensityModel, features
 from interaction.offline.understand_rules import felt_parts, read_emotion
 from interaction.turn_understanding import Emotion
@@ -96,7 +98,8 @@ def recipe_fingerprint() -> str:
     """sha256 of what the weights are fitted from: the package, the corpora, the split and the penalties."""
     recipe = {"sdist": SDIST_SHA256, "corpora": CORPORA, "seed": SEED, "alphas": ALPHAS, "cuts": CUTS,
               "margins": MARGINS, "sign_accuracy": SIGN_ACCURACY, "told": list(TOLD.items()),
-              "told_weights": TOLD_WEIGHTS, "folds": FOLDS}
+              "told_weights": TOLD_WEIGHTS, "folds": FOLDS,
+              "plain_self_facts": ["fact_changes.jsonl op=set", "verb_jobs.tsv label=job"]}
     return hashlib.sha256(json.dumps(recipe, sort_keys=True).encode()).hexdigest()
 
 
@@ -236,6 +239,15 @@ def told_rows(turns: list[ScriptedTurn]) -> tuple[list[str], np.ndarray, list[st
     return texts, np.array(targets), scripts
 
 
+def plain_self_facts() -> list[str]:
+    """What people say about themselves as profile facts, written for the profile readers: a job, a
+    home, a hobby, told as a fact and not as a change ("I work at Siemens", "I repair washing machines").
+    Told plainly they are no moment: rows not felt, read in every fold (the dev scripts hold few turns
+    that are not worth keeping, so without them a plain first-person sentence read as news)."""
+    return list(dict.fromkeys([e.text for e in fact_changes.load_examples() if e.op == "set"]
+                              + [text for label, text in verb_jobs.load_rows() if label == "job"]))
+
+
 def fold_of(script: str) -> int:
     return int(hashlib.sha256(f"{SEED}:fold:{script}".encode()).hexdigest(), 16) % FOLDS
 
@@ -281,8 +293,10 @@ def fit(rows: list[Rated], embedder: TextEmbedder, turns: list[ScriptedTurn], th
     data["cut"], data["threshold"] = threshold, threshold  # no stretch while the cut is chosen
     dev_turns = [t for t in turns if t.split == "dev"]
     told_texts, told_y, told_scripts = told_rows(dev_turns)
+    facts = plain_self_facts()
+    told_texts, told_y = [*told_texts, *facts], np.concatenate([told_y, np.full(len(facts), TOLD[False])])
     told_x = (features(embedder, told_texts).astype(np.float64) - mean) / scale
-    told_fold = np.array([fold_of(s) for s in told_scripts])
+    told_fold = np.array([fold_of(s) for s in told_scripts] + [-1] * len(facts))  # -1: in every fold's training
     rated_keep = [r.intensity >= threshold for r in dev]
     floor = f1(keep_scores(rated_keep, [word_list_emotion(r.text).intensity >= threshold for r in dev]))
     fit_with = functools.partial(intensity_fit, (x_train, targets["intensity"][0]), alpha=data["intensity"]["alpha"],
@@ -314,6 +328,7 @@ def fit(rows: list[Rated], embedder: TextEmbedder, turns: list[ScriptedTurn], th
     data.update(chosen["fit"])
     data["cut"] = chosen["cut"]
     data["told"] = {"target": {"keep": TOLD[True], "none": TOLD[False]}, "weight": weight, "rows": len(told_texts),
+                    "plain_self_facts": len(facts),
                     "rows_sha256": hashlib.sha256(json.dumps([told_texts, told_y.tolist()]).encode()).hexdigest(),
                     "dev_scripts_out_of_fold": chosen["dev_scripts_out_of_fold"],
                     "selection": {str(w): {k: v for k, v in c.items() if k != "fit"} for w, c in candidates.items()}}
