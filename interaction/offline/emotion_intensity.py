@@ -3,8 +3,12 @@
 Two ridge regressions over the sentence's MiniLM vector and VADER's five scores (standardised), fitted on
 sentences that people rated from -4 (extremely negative) to +4 (extremely positive), split by writer
 (scripts/eval/train_emotion_intensity.py fits and reports them):
-- intensity: |mean rating| / 4. Its raw output is calibrated by isotonic regression on the dev writers
-  (0.7 means raters put such a sentence at 70 % of the way to the scale's extreme), then stretched
+- intensity: |mean rating| / 4. The raters judged tweets, opinion pieces and reviews, seldom a person
+  telling their own news plainly ("I was laid off this morning"), so the dev conversation scripts' turns
+  are rows too, one worth keeping as strongly felt, one not as not felt, and so are plain facts about
+  oneself ("I work at Siemens", not felt); their weight is chosen on those turns read out of fold. Its
+  raw output is calibrated by isotonic regression on the dev writers (0.7 means raters put such a
+  sentence at 70 % of the way to the scale's extreme), then stretched
   piecewise linearly so that the storage decision point chosen on dev (the dev writers and the dev
   conversation scripts) lands on the storage threshold: `cut` maps to `threshold`, 0 to 0 and 1 to 1.
   Order is kept, so the ranking reported against the raters is the ranking used.
