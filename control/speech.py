@@ -100,10 +100,13 @@ class SpeechWorker:
             return
         try:
             if self._interrupt.is_set():
-                log.info("stop_speak arrived during synthesis: %r not spoken", request.text[:60])
+                log.info("stop_speak arrived during synthesis: not spoken")
                 return
             self.listener.speech_started()
-            log.info("speaking (%s, %.2f s): %s", request.locale, utt.duration_s, request.text)
+            # what is said is the person's memory read back ("your locker code is 4471"): the log keeps
+            # it only at debug level, so a forgotten person leaves none of it in the logs
+            log.info("speaking (%s, %.2f s, %d words)", request.locale, utt.duration_s, len(request.text.split()))
+            log.debug("spoken: %s", request.text)
             finished = self.player.play(utt, self._interrupt)
             self.spoken += 1
             if not finished:

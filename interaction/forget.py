@@ -119,7 +119,14 @@ def forget_one_memory(
             deleted.append(gone)
             if gone.forgotten is not None and gone.forgotten.kind == "explicit_memory":
                 texts.append(gone.forgotten.text)
-                turn_ids.append(str(gone.forgotten.metadata.get("source_turn") or ""))
+                source = str(gone.forgotten.metadata.get("source_turn") or "")
+                turn_ids.append(source)
+                # the request to keep it may also have been kept as a moment of its own (felt news
+                # asked to be remembered): the same words, so it goes with them
+                scenes = SceneStore(layout)
+                for scene in scenes.list(msg.user_id) if source else []:
+                    if scene.scene_type == "moment" and scene.turn_id == source:
+                        removed["scene_files"] = removed.get("scene_files", 0) + forget_scene(layout, msg.user_id, scene.scene_id)
     forgotten = Forgotten.of(texts, turn_ids)
     removed.update(forget_words(layout, msg.user_id, forgotten, text_memory, summarize, chroma_embedded, deleted, now))
     return removed, forgotten

@@ -203,7 +203,7 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
         removed, forgotten = forget_one_memory(
             deps.layout, ForgetMemory(user_id=candidate.user_id, kind=candidate.kind, memory_id=candidate.memory_id),
             deps.clock.now(), services, summary, embedded, said=[candidate.text])
-    if services is not None and candidate.kind == "moment":
+    if services is not None and (candidate.kind == "moment" or removed.get("scene_files")):
         services.on_scene_forgotten(candidate.user_id)
     said_now = forget_in_session(deps.layout, session, forgotten, deps.clock.now(), bool(removed.get("fact_records")))
     if candidate.kind == "this_session":

@@ -129,6 +129,27 @@ def test_a_statement_of_an_earlier_conversation_is_forgotten_by_the_topic_named(
     assert "bakery" not in later.reply and "market" not in later.reply
 
 
+def test_forgetting_what_was_asked_to_be_kept_takes_the_moment_of_that_turn_too(maya):
+    """Felt news asked to be remembered is kept twice (the explicit memory and the moment of its
+    turn): "Done, I have forgotten it" must leave neither."""
+    dm, services, uid = maya
+    asked_to_keep = "Please remember that I got engaged to Samir on the beach in Crete today!"
+    said = visit(dm, uid, "Hello Nadine.", asked_to_keep, KEPT, "Bye.")
+    write_scene(dm.layout, uid, asked_to_keep, when=dm.clock.now() - timedelta(minutes=3), seed=5,
+                turn_id=said[1].turn_id)
+    kept_scene = write_scene(dm.layout, uid, KEPT, when=dm.clock.now() - timedelta(minutes=2), seed=6)
+
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    asked = dm.process_input(UserInput(text="Forget what I told you about my engagement."))
+    assert asked.reply.startswith("Do you want me to forget") and "Samir" in asked.reply, asked.reply
+    assert dm.process_input(UserInput(text="Yes.")).intent == "forget_one_confirmed"
+    dm.close_session("test")
+
+    assert find_traces(dm.layout.root, text_needles("engaged to Samir", "beach in Crete")) == []
+    assert [m.scene_id for m in SceneStore(dm.layout).list(uid)] == [kept_scene.scene_id]
+    assert services.explicit.list(uid) == []
+
+
 def test_a_forgotten_moment_goes_with_its_turns_and_the_summary_that_quoted_it(maya):
     dm, services, uid = maya
     said = visit(dm, uid, "Hello Nadine.", BROTHER, KEPT, "Bye.")

@@ -71,7 +71,7 @@ class Suite:
         online = Recorder(bus, t.status_spec("control"))
         self.control_log = tmp / "control-logs" / "control.log"
         env = process_env(broker, self.nadine.root, tmp / "control-data", self.control_log.parent, NADINE_TTS="espeak",
-                          NADINE_ROBOT_DRIVER="simulated")
+                          NADINE_ROBOT_DRIVER="simulated", NADINE_LOG_LEVEL="DEBUG")  # what is spoken: debug only
         self.control = NadineProcess("control", env, ["--config-override", "control.tts.rate_wpm=80"])
         online.wait_for(lambda m: m.value == "online", timeout=180)
 
@@ -88,7 +88,7 @@ class Suite:
     def spoken_by_control(self, since: int) -> list[str]:
         """What control said (its log, in order) after `since` bytes of it."""
         text = self.control_log.read_text(errors="replace")[since:]
-        return re.findall(r"speaking \([^)]*\): (.*)", text)
+        return re.findall(r"spoken: (.*)", text)
 
     def log_size(self) -> int:
         return len(self.control_log.read_text(errors="replace")) if self.control_log.exists() else 0
