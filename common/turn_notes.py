@@ -48,7 +48,9 @@ def recall_note(report: RecallReport) -> list[str]:
     elif report.decided_by == "probability" and report.p_told is not None:
         p, hi, lo = report.p_told, report.assert_above, report.abstain_below
         bound = (f">= {hi:.3f}" if report.outcome == "asserted" else f"< {lo:.3f}" if report.outcome == "abstained"
-                 else f"between {lo:.3f} and {hi:.3f}")
+                 else f"between {lo:.3f} and {hi:.3f}" if p < hi
+                 # sure enough to assert, but it names something other than what was asked
+                 else f">= {hi:.3f}, but it names something the question does not")
         head = f"[recall] {verb[report.outcome]}{window}: best p_told {p:.3f} {bound}"
     elif report.outcome == "abstained":
         # with a window, memories may exist outside it: say which emptiness decided

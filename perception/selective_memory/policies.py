@@ -58,7 +58,9 @@ def intensity_verdict(affect: AffectState, source: str, threshold: float) -> Ver
     sig = affect_signal(affect, source)
     store = sig.intensity >= threshold
     cmp = ">=" if store else "<"
-    reason = f"{sig.source} intensity {sig.intensity:.2f} ({sig.label}) {cmp} threshold {threshold:.2f}"
+    # two decimals unless they would read as the threshold itself ("0.50 < 0.50")
+    digits = next((d for d in (2, 3) if f"{sig.intensity:.{d}f}" != f"{threshold:.{d}f}"), 4)
+    reason = f"{sig.source} intensity {sig.intensity:.{digits}f} ({sig.label}) {cmp} threshold {threshold:.{digits}f}"
     return Verdict(store, sig.intensity, threshold, reason if store else f"below threshold: {reason}",
                    sig.label, sig.intensity)
 

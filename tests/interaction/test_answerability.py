@@ -326,3 +326,12 @@ def test_a_recall_reports_each_memory_s_dense_margin(told):
     report = told.retrieve(MAYA, "What happened to our dog Biscuit?", is_recall=True).recall
     assert report.outcome == "asserted"
     assert 0.0 < report.memories[0].channels["dense_margin"] <= DENSE_MARGIN_CLIP
+
+
+def test_the_note_of_a_memory_asked_about_for_what_it_names_says_why_not_between_equal_bounds():
+    from common.messages import RecalledMemory, RecallReport
+
+    report = RecallReport(outcome="offered", decided_by="probability", p_told=0.93, assert_above=0.687,
+                          abstain_below=0.687, memories=[RecalledMemory(kind="turn", memory_id="1", text="Our dog died.")])
+    head = recall_note(report)[0]
+    assert "between" not in head and "names something the question does not" in head, head

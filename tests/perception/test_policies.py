@@ -122,3 +122,11 @@ def test_pad_arousal_table():
     v = arousal_verdict(affect(label="whatever", intensity=1.0), "robot", 0.25, has_scenes=True)
     assert v.memorability == pytest.approx(0.10)
     assert arousal_verdict(affect(label="neutral", intensity=0.1), "robot", 0.25, has_scenes=False).store
+
+
+def test_an_intensity_just_below_the_threshold_never_reads_as_the_threshold():
+    from common.messages import AffectState
+
+    verdict = intensity_verdict(AffectState(label="happy", arousal=0.0, intensity=0.0, user_label="happy",
+                                            user_intensity=0.4996), "user", 0.5)
+    assert not verdict.store and "0.4996 (happy) < threshold 0.5000" in verdict.reason, verdict.reason
