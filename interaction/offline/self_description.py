@@ -46,6 +46,7 @@ RESIDE = {"live", "reside", "base", "move", "relocate", "stay"}  # predicates of
 _STILL_TRUE_IN_PAST = {"move", "relocate", "retire"}  # a past change of state that still holds
 _PLACE_ENTS = {"GPE", "LOC"}
 _ORG_ENTS = {"ORG", "FAC"}
+_AGE_ENTS = {"DATE", "TIME", "QUANTITY", "CARDINAL"}  # how old someone is, never what they do
 _JOB_NOUNS = {"job", "profession", "occupation", "work"}  # "my job is ...": the subject is the job
 _PHRASE_DEPS = {"compound", "amod", "nmod", "npadvmod", "nummod", "advmod"}
 _NAMING_DEPS = {"compound", "poss", "nmod"}  # "St Mary's hospital", "Morriston hospital": a proper name names the place
@@ -317,11 +318,19 @@ def _read_clause(pred, found: dict[str, str]) -> None:
         if child.dep_ == "attr" and child.pos_ == "NOUN":  # a proper noun here is a name: "I'm Priya"
             found.setdefault("current_position", _phrase(child))
             _read_work_complements(child, found)
-        elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"}:
+        elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not _measure(child):
+            # "I'm retired", "I'm self-employed"; "I am eighty-four years old" is an age
             found.setdefault("current_position", _phrase(child).lower())
     for prep, obj in _preps(pred):  # "my job is in Paris"
         if prep == "in" and obj.ent_type_ in _PLACE_ENTS and any(_my_job(c) for c in pred.children):
             found.setdefault("location", _entity_text(obj))
+
+
+def _measure(adjective) -> bool:  # noqa: ANN001 - a spaCy Token
+    """An adjective said with a number ("eighty-four years old", "six feet tall"), or one the
+    recogniser files as a date or quantity: how old or big someone is, never what they do."""
+    return adjective.ent_type_ in _AGE_ENTS or any(
+        c.dep_ == "npadvmod" and any(t.like_num or t.pos_ == "NUM" for t in c.subtree) for c in adjective.children)
 
 
 def _read_doing(pred, found: dict[str, str]) -> None:

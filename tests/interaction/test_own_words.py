@@ -135,6 +135,7 @@ def test_a_jobs_town_is_said_back_as_told_never_as_a_home(maya):
     "Where do I live, do you think?",
     "I'd love to live in Rome one day.",
     "I don't work at Google.",
+    "Oh, and I am seventy-nine years old, can you believe it.",  # an age is no position
 ])
 def test_other_lives_questions_and_wishes_are_not_profile_facts(maya, text):
     dm, _, _, _ = maya
