@@ -15,7 +15,8 @@ FAREWELL = re.compile(
 )
 # a bare "Morning." / "Evening, Nadine" greets; "Evening classes start today" does not
 GREETING = re.compile(
-    r"^\W*(hello|hi|hey|heya|hiya|howdy|greetings|yo|sup|good (?:morning|afternoon|evening)|bonjour|hallo|hola|"
+    # a chat stretches its letters ("hiii", "heyyy", "helloo")
+    r"^\W*(hel+o+|hi+|he+y+|heya|hiya|howdy|greetings|yo|sup|good (?:morning|afternoon|evening)|bonjour|hallo|hola|"
     r"(?:morning|afternoon|evening)(?=\s*(?:[.,!]|$|nadine\b)))\b", _I
 )
 ABOUT_NADINE = re.compile(

@@ -49,7 +49,8 @@ _NOT_NAME_ENTS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", 
 _TRAILING = r"(?:\s+(?:again|here|now))*"
 _WORD = r"([^\W\d_][\w'\-]*)"
 _SAYS_WHO = re.compile(rf"^(?:it'?s|it is|i'?m|i am|this is){_TRAILING}\s+{_WORD}{_TRAILING}$", re.IGNORECASE)
-_HERE = re.compile(rf"^{_WORD}\s+here(?:\s+again)?$", re.IGNORECASE)
+# a first name and a surname may stand in the slot too ("Aisha Mwangi here", "Bob speaking")
+_HERE = re.compile(rf"^({_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?)\s+(?:here(?:\s+again)?|speaking)$", re.IGNORECASE)
 _AGAIN = re.compile(rf"^{_WORD}\s+again$", re.IGNORECASE)
 _LONE = re.compile(rf"^{_WORD}$")
 # casual spellings of the contractions that open a self-introduction, written out for the tagger
@@ -161,6 +162,9 @@ class NameReader:
         return token.lemma_.casefold() in known or token.lower_ in known
 
     def is_name(self, candidate: Candidate, job_margin: float = JOB_MARGIN, place_margin: float = PLACE_MARGIN) -> bool:
+        if " " in candidate.word:  # a first name and a surname: each must read as a name
+            return all(self.is_name(Candidate(part, candidate.clause), job_margin, place_margin)
+                       for part in candidate.word.split())
         if len(candidate.word) < 2 or not self.tagged_as_name(candidate):
             return False
         job, place = self.margins(candidate.word)
@@ -170,7 +174,8 @@ class NameReader:
         for candidate in candidates(text, loose):
             if self.is_name(candidate):
                 word = candidate.word  # as typed when it has a capital ("Hyun-woo"), else each part capitalised
-                return word if not word.islower() else "-".join(p[:1].upper() + p[1:] for p in word.split("-"))
+                return word if not word.islower() else " ".join(
+                    "-".join(p[:1].upper() + p[1:] for p in w.split("-")) for w in word.split())
         return None
 
 

@@ -29,11 +29,14 @@ INTRODUCTIONS = [
     # a returning typist's reintroduction, a greeting and a name, a hyphenated name
     ("Ottilie again.", "Ottilie"), ("Hi, Bashir.", "Bashir"), ("Hello, Seo-yeon again.", "Seo-yeon"),
     ("Ola, Dagny again.", "Dagny"), ("hey its anne-marie", "Anne-Marie"),
+    # a surname in the slot, a stretched greeting, a name answering the phone's way
+    ("Wanjiru Kamau here.", "Wanjiru Kamau"), ("heyyy im Solveig", "Solveig"), ("Hi, Teodor speaking.", "Teodor"),
 ]
 NO_NAME = [
     "Hi. Plumber.", "Evening. Electrician here.", "Morning. Shattered today.", "hey its pouring out there",
     "hi its me again", "Hello again. Foggy in Hamburg.", "hey im starving", "Hi. Good evening.", "hey its tuesday",
     "Drizzly again.", "Hi, again.", "Hi, there.", "hi, check-in here", "Evening. Self-employed.",
+    "Night nurse speaking.", "Lisbon office here.",
 ]
 
 
