@@ -1,6 +1,8 @@
 """The offline memory-intent classifier: what a turn asks of Nadine's memory.
 
-A calibrated linear text model (interaction/linear_text.py) trained by
+A calibrated linear text model (interaction/linear_text.py), its features the sentence's MiniLM vector,
+its words, character n-grams and what its verbs do by spaCy's parse (verb_frames.py: "don't forget
+that ..." is not "forget that ..."), trained by
 scripts/eval/train_memory_intent.py on utterances.tsv (the fixed train split), its softmax temperature
 fitted on the dev split. The weights ship as weights.json.
 
@@ -22,6 +24,7 @@ import numpy as np
 from common.embedding.base import TextEmbedder
 from common.vision.base import BackendUnavailable
 from interaction.linear_text import LinearTextModel
+from interaction.memory_intent.verb_frames import verb_frames
 
 log = logging.getLogger("nadine.interaction.memory_intent")
 
@@ -44,7 +47,8 @@ class MemoryIntentGuess:
 class MemoryIntentClassifier:
     def __init__(self, embedder: TextEmbedder, weights: Path = WEIGHTS) -> None:
         data = json.loads(weights.read_text(encoding="utf-8"))
-        self._model = LinearTextModel(embedder, data, "memory_intent", "run python -m scripts.eval.train_memory_intent")
+        self._model = LinearTextModel(embedder, data, "memory_intent", "run python -m scripts.eval.train_memory_intent",
+                                      parse_features=verb_frames)
         self.classes = self._model.classes
         self.min_confidence: dict[str, float] = data["min_confidence"]
 
