@@ -8,7 +8,7 @@ object visible to them ("delete my passport details" names one thing, "delete ev
 all of it). So every verb of the turn offers its lemma marked with its polarity (a "not", "n't" or
 "never" on it), its mood (a question: a wh-word on it, its auxiliary before its subject, or a final
 question mark; an imperative: a bare verb without a subject; else a statement), its complements (a
-clause, an object, a preposition and that preposition's object) and its adverbs ("anymore"); the
+clause, an object with its determiner, a preposition and that preposition's object) and its adverbs ("anymore"); the
 turn offers whether it asks with a wh-word and whether it has a verb at all ("bike lock code pls").
 The classifier weighs these tokens as it weighs words, learnt from the labelled utterances.
 
@@ -25,6 +25,7 @@ _SUBJECTS = {"nsubj", "nsubjpass", "expl"}
 _WH_TAGS = {"WDT", "WP", "WP$", "WRB"}
 _OBJECTS = {"dobj", "dative", "attr", "oprd"}
 _CLAUSES = {"ccomp", "xcomp", "advcl"}
+_QUANTIFIERS = {"det", "predet"}  # "all my data", "every detail": how much of something a verb takes
 
 
 def _mood(verb: Any, asks: bool) -> str:
@@ -47,7 +48,8 @@ def _verb_tokens(verb: Any, asks: bool) -> list[str]:
         if child.dep_ in _CLAUSES:
             tokens.append(f"{head}>{child.dep_}")
         elif child.dep_ in _OBJECTS:
-            tokens += [f"{head}>obj", f"{lemma}>obj:{child.lemma_.lower()}"]
+            tokens += [f"{head}>obj", f"{lemma}>obj:{child.lemma_.lower()}",
+                       *(f"{lemma}>obj+{d.lemma_.lower()}" for d in child.children if d.dep_ in _QUANTIFIERS)]
         elif child.dep_ == "prep":
             objects = [g.lemma_.lower() for g in child.children if g.dep_ == "pobj"]
             tokens += [f"{lemma}>{child.lower_}", *(f"{lemma}>{child.lower_}:{o}" for o in objects)]

@@ -74,9 +74,10 @@ def _each(analyse: Callable[[str], list[str]]) -> Callable[[list[str]], list[lis
 def fit(embedder: TextEmbedder, data: dict[str, Split], classes: list[str],
         clause_options: tuple[bool, ...] = (False,), char_weights: tuple[float, ...] = (0.0,),
         parse_features: Callable[[list[str]], list[list[str]]] | None = None,
-        parse_weights: tuple[float, ...] = (0.0,)) -> Fitted:
+        parse_weights: tuple[float, ...] = (0.0,), lexical_weights: tuple[float, ...] = LEXICAL_WEIGHTS) -> Fitted:
     """`parse_features` (texts -> each text's tokens of their parse) is offered at each of
-    `parse_weights` beside the words, as the character n-grams are at each of `char_weights`."""
+    `parse_weights` beside the words, as the character n-grams are at each of `char_weights` and the
+    words at each of `lexical_weights`."""
     vocabulary, lex = _bag(_each(lexical_tokens), data)
     char_vocabulary, chars = _bag(_each(char_ngrams), data) if any(char_weights) else ([], {})
     if parse_features is None:
@@ -85,7 +86,7 @@ def fit(embedder: TextEmbedder, data: dict[str, Split], classes: list[str],
     best = None
     for clauses in clause_options:
         vectors = {s: sentence_vectors(embedder, d.texts, clauses) for s, d in data.items()}
-        for weight, char_weight, parse_weight in product(LEXICAL_WEIGHTS, char_weights, parse_weights):
+        for weight, char_weight, parse_weight in product(lexical_weights, char_weights, parse_weights):
             feats = {s: np.hstack([vectors[s], weight * lex[s], *([char_weight * chars[s]] if char_weight else []),
                                    *([parse_weight * parses[s]] if parse_weight else [])])
                      for s in data}

@@ -61,6 +61,23 @@ def test_the_issue_examples(text, intent):
     assert default_classifier().classify(text).intent == intent
 
 
+@pytest.mark.parametrize("text,intent", [
+    # the same words but a negation apart: forgetting the fact, or keeping it
+    ("please forget that my bike is kept in shed 3", "forget_one"),
+    ("don't forget that my bike is kept in shed 3", "remember"),
+    ("forget that my aunt is in hospital", "forget_one"),
+    ("please don't remember where I work anymore", "forget_one"),
+    # one thing named is one memory; everything about the person is all of them
+    ("delete my insurance details", "forget_one"),
+    ("please delete everything you know about me", "forget_me"),
+    # asking after a kept thing, without any memory verb, is a recall, never a forget
+    ("laptop password pls", "recall"),
+    ("what's the number of my hotel room?", "recall"),
+])
+def test_what_the_memory_verb_does_decides(text, intent):
+    assert default_classifier().classify(text).intent == intent
+
+
 def test_request_content_and_second_person():
     assert request_content("Please remember that my daughter's birthday is on 3 May.") == \
         "my daughter's birthday is on 3 May"
