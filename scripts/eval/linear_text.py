@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 import sys
-from itertools import product
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import product
 from pathlib import Path
 from typing import Any
 
