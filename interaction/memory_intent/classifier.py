@@ -47,6 +47,8 @@ class MemoryIntentGuess:
 class MemoryIntentClassifier:
     def __init__(self, embedder: TextEmbedder, weights: Path = WEIGHTS) -> None:
         data = json.loads(weights.read_text(encoding="utf-8"))
+        if data.get("parse_vocabulary"):
+            _require_parser()
         self._model = LinearTextModel(embedder, data, "memory_intent", "run python -m scripts.eval.train_memory_intent",
                                       parse_features=verb_frames)
         self.classes = self._model.classes
@@ -68,6 +70,17 @@ class MemoryIntentClassifier:
         intent = self.decide(probs)
         table = {c: round(float(p), 4) for c, p in zip(self.classes, probs, strict=True)}
         return MemoryIntentGuess(intent, table[intent], table)
+
+
+def _require_parser() -> None:
+    """spaCy's pipeline loads now, not at the first turn's features: without it the classifier is
+    unavailable (every turn a statement), never a crash in the middle of a turn."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        load_parser()
+    except ParserUnavailable as exc:
+        raise BackendUnavailable("memory_intent", str(exc), "./scripts/bootstrap.sh") from exc
 
 
 @functools.cache

@@ -3,6 +3,8 @@ does, so a negated or asked memory verb reads apart from a bare one."""
 
 from __future__ import annotations
 
+import pytest
+
 from interaction.memory_intent.verb_frames import verb_frames
 
 
@@ -12,6 +14,13 @@ def test_a_negated_memory_verb_is_marked_as_negated():
     assert "forget/yes/bid" in bare and "forget/yes>ccomp" in bare
     assert "forget/not/bid" in negated and "forget/not>ccomp" in negated
     assert not {t for t in negated if t.startswith("forget/yes")}
+
+
+def test_a_question_tagged_on_a_request_leaves_the_request_bidding():
+    (tagged,) = verb_frames(["keep in mind my flight is at noon, ok?"])
+    (asked,) = verb_frames(["do you remember my flight?"])
+    assert "turn/asks" in tagged and "keep/yes/bid" in tagged
+    assert "remember/yes/ask" in asked
 
 
 def test_a_question_without_a_memory_verb_asks():
@@ -28,3 +37,16 @@ def test_the_verbs_object_and_how_much_of_it_is_offered():
 
 def test_a_turn_without_a_verb_says_so():
     assert verb_frames(["hotel room number pls"]) == [["turn/no-verb"]]
+
+
+def test_without_the_parser_the_classifier_is_unavailable_not_broken_mid_turn(monkeypatch):
+    from common.vision.base import BackendUnavailable
+    from interaction.memory_intent.classifier import MemoryIntentClassifier
+    from interaction.offline import self_description
+
+    def missing():
+        raise self_description.ParserUnavailable("spaCy pipeline en_core_web_sm cannot load")
+
+    monkeypatch.setattr(self_description, "load_parser", missing)
+    with pytest.raises(BackendUnavailable, match="en_core_web_sm"):
+        MemoryIntentClassifier(embedder=None)  # the shipped weights read the parse
