@@ -5,7 +5,8 @@ first and last clause (where a correction such as "yes - no, wait" turns), plus 
 features (L2-normalised, scaled by a fitted lexical weight) and, when the weights carry them, binary
 character 3-5-grams within words (L2-normalised, scaled by a fitted weight: a misspelt "remeber" or
 "rember" still shares most of its character n-grams with "remember", where its word feature is
-unknown), its softmax temperature fitted on a dev split so the probabilities are calibrated. Inference is one embedding and one matrix product in numpy.
+unknown), and, for a model whose owner passes them, binary features of the sentence's parse
+(L2-normalised, scaled by a fitted weight), its softmax temperature fitted on a dev split so the probabilities are calibrated. Inference is one embedding and one matrix product in numpy.
 The memory-intent classifier and the confirmation reader are both this model, each trained on its own
 labelled sentences by a script under scripts/eval/ (scripts/eval/linear_text.py fits it).
 """
@@ -47,11 +48,11 @@ def char_ngrams(text: str) -> list[str]:
     return grams
 
 
-def _binary_rows(texts: list[str], analyse: Callable[[str], list[str]], vocab: dict[str, int]) -> np.ndarray:
+def binary_rows(token_lists: list[list[str]], vocab: dict[str, int]) -> np.ndarray:
     """Binary bag-of-features rows, L2-normalised (an empty row stays zero)."""
-    rows = np.zeros((len(texts), len(vocab)), dtype=np.float32)
-    for row, text in enumerate(texts):
-        for token in analyse(text):
+    rows = np.zeros((len(token_lists), len(vocab)), dtype=np.float32)
+    for row, tokens in enumerate(token_lists):
+        for token in tokens:
             if token in vocab:
                 rows[row, vocab[token]] = 1.0
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
@@ -93,10 +94,13 @@ def sentence_vectors(embedder: TextEmbedder, texts: list[str], clauses: bool) ->
 class LinearTextModel:
     """The model stored in `data` (the weights JSON): "embedder", "classes", "vocabulary",
     "lexical_weight", "coef", "intercept", "temperature", "clause_vectors" (absent = false) and
-    "char_vocabulary" with "char_weight" (absent = no character n-grams). `component` and `retrain` name the model
-    and its training command when the weights belong to another embedder."""
+    "char_vocabulary" with "char_weight" (absent = no character n-grams) and "parse_vocabulary" with
+    "parse_weight" (absent = no parse features; present, `parse_features` reads them: texts -> each
+    text's feature tokens). `component` and `retrain` name the model and its training command when the
+    weights belong to another embedder."""
 
-    def __init__(self, embedder: TextEmbedder, data: dict[str, Any], component: str, retrain: str) -> None:
+    def __init__(self, embedder: TextEmbedder, data: dict[str, Any], component: str, retrain: str,
+                 parse_features: Callable[[list[str]], list[list[str]]] | None = None) -> None:
         if data["embedder"] != embedder.name:
             raise BackendUnavailable(component, f"weights were trained on {data['embedder']}, not {embedder.name}",
                                      retrain)
@@ -110,12 +114,19 @@ class LinearTextModel:
         self._clauses = bool(data.get("clause_vectors", False))
         self._char_vocab: dict[str, int] = {g: i for i, g in enumerate(data.get("char_vocabulary", []))}
         self._char_weight = float(data.get("char_weight", 0.0))
+        self._parse_vocab: dict[str, int] = {g: i for i, g in enumerate(data.get("parse_vocabulary", []))}
+        self._parse_weight = float(data.get("parse_weight", 0.0))
+        if self._parse_vocab and parse_features is None:
+            raise ValueError(f"{component} weights use parse features, but none were given to read them")
+        self._parse_features = parse_features
 
     def features(self, texts: list[str]) -> np.ndarray:
         parts = [sentence_vectors(self._embedder, texts, self._clauses),
-                 self._lexical_weight * _binary_rows(texts, lexical_tokens, self._vocab)]
+                 self._lexical_weight * binary_rows([lexical_tokens(t) for t in texts], self._vocab)]
         if self._char_vocab:
-            parts.append(self._char_weight * _binary_rows(texts, char_ngrams, self._char_vocab))
+            parts.append(self._char_weight * binary_rows([char_ngrams(t) for t in texts], self._char_vocab))
+        if self._parse_vocab and self._parse_features is not None:
+            parts.append(self._parse_weight * binary_rows(self._parse_features(texts), self._parse_vocab))
         return np.hstack(parts)
 
     def texts_read(self, texts: list[str]) -> list[str]:

@@ -1,6 +1,8 @@
 """The offline memory-intent classifier: what a turn asks of Nadine's memory.
 
-A calibrated linear text model (interaction/linear_text.py) trained by
+A calibrated linear text model (interaction/linear_text.py), its features the sentence's MiniLM vector,
+its words, character n-grams and what its verbs do by spaCy's parse (verb_frames.py: "don't forget
+that ..." is not "forget that ..."), trained by
 scripts/eval/train_memory_intent.py on utterances.tsv (the fixed train split), its softmax temperature
 fitted on the dev split. The weights ship as weights.json.
 
@@ -22,6 +24,7 @@ import numpy as np
 from common.embedding.base import TextEmbedder
 from common.vision.base import BackendUnavailable
 from interaction.linear_text import LinearTextModel
+from interaction.memory_intent.verb_frames import verb_frames
 
 log = logging.getLogger("nadine.interaction.memory_intent")
 
@@ -44,7 +47,10 @@ class MemoryIntentGuess:
 class MemoryIntentClassifier:
     def __init__(self, embedder: TextEmbedder, weights: Path = WEIGHTS) -> None:
         data = json.loads(weights.read_text(encoding="utf-8"))
-        self._model = LinearTextModel(embedder, data, "memory_intent", "run python -m scripts.eval.train_memory_intent")
+        if data.get("parse_vocabulary"):
+            _require_parser()
+        self._model = LinearTextModel(embedder, data, "memory_intent", "run python -m scripts.eval.train_memory_intent",
+                                      parse_features=verb_frames)
         self.classes = self._model.classes
         self.min_confidence: dict[str, float] = data["min_confidence"]
 
@@ -64,6 +70,17 @@ class MemoryIntentClassifier:
         intent = self.decide(probs)
         table = {c: round(float(p), 4) for c, p in zip(self.classes, probs, strict=True)}
         return MemoryIntentGuess(intent, table[intent], table)
+
+
+def _require_parser() -> None:
+    """spaCy's pipeline loads now, not at the first turn's features: without it the classifier is
+    unavailable (every turn a statement), never a crash in the middle of a turn."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        load_parser()
+    except ParserUnavailable as exc:
+        raise BackendUnavailable("memory_intent", str(exc), "./scripts/bootstrap.sh") from exc
 
 
 @functools.cache

@@ -3,8 +3,8 @@ confirmation reader are trained with it). All on the train split unless said:
 1. the lexical vocabulary: word uni/bigrams seen in at least two training sentences, and (when the
    caller offers character weights above 0) character 3-5-grams seen in at least two;
 2. L2-regularised multinomial logistic regression (lbfgs, deterministic) for each C, lexical weight,
-   character weight and (when the caller offers both) with or without clause vectors; the lowest dev
-   log-loss wins;
+   character weight, parse weight (when the caller offers parse features) and (when the caller offers
+   both) with or without clause vectors; the lowest dev log-loss wins;
 3. a softmax temperature fitted on dev (minimum negative log-likelihood), so the probabilities are
    calibrated. The test split is never used to choose anything.
 """
@@ -15,6 +15,7 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import log_loss
 
 from common.embedding.base import TextEmbedder
-from interaction.linear_text import char_ngrams, lexical_tokens, sentence_vectors, softmax
+from interaction.linear_text import binary_rows, char_ngrams, lexical_tokens, sentence_vectors, softmax
 
 C_GRID = (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 LEXICAL_WEIGHTS = (0.0, 0.5, 1.0)
@@ -56,40 +57,49 @@ def ece(probs: np.ndarray, labels: np.ndarray, bins: int = 10) -> float:
     return float(total)
 
 
-def _bag(analyse: Callable[[str], list[str]], data: dict[str, Split]) -> tuple[list[str], dict[str, np.ndarray]]:
-    """The vocabulary of `analyse`'s features seen in two or more training sentences, and each split's
-    binary rows over it, L2-normalised."""
-    counter = CountVectorizer(analyzer=analyse, binary=True, min_df=2)
-    counter.fit(data["train"].texts)
+def _bag(analyse: Callable[[list[str]], list[list[str]]], data: dict[str, Split]) -> tuple[list[str], dict[str, np.ndarray]]:
+    """The vocabulary of `analyse`'s features (texts -> each text's tokens) seen in two or more
+    training sentences, and each split's binary rows over it, L2-normalised."""
+    tokens = {s: analyse(d.texts) for s, d in data.items()}
+    counter = CountVectorizer(analyzer=list, binary=True, min_df=2)
+    counter.fit(tokens["train"])
     vocabulary = sorted(counter.vocabulary_, key=counter.vocabulary_.get)
-    rows = {}
-    for s, d in data.items():
-        m = counter.transform(d.texts).toarray().astype(np.float32)
-        rows[s] = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
-    return vocabulary, rows
+    return vocabulary, {s: binary_rows(t, {w: i for i, w in enumerate(vocabulary)}) for s, t in tokens.items()}
+
+
+def _each(analyse: Callable[[str], list[str]]) -> Callable[[list[str]], list[list[str]]]:
+    return lambda texts: [analyse(t) for t in texts]
 
 
 def fit(embedder: TextEmbedder, data: dict[str, Split], classes: list[str],
-        clause_options: tuple[bool, ...] = (False,), char_weights: tuple[float, ...] = (0.0,)) -> Fitted:
-    vocabulary, lex = _bag(lexical_tokens, data)
-    char_vocabulary, chars = _bag(char_ngrams, data) if any(char_weights) else ([], {})
+        clause_options: tuple[bool, ...] = (False,), char_weights: tuple[float, ...] = (0.0,),
+        parse_features: Callable[[list[str]], list[list[str]]] | None = None,
+        parse_weights: tuple[float, ...] = (0.0,), lexical_weights: tuple[float, ...] = LEXICAL_WEIGHTS) -> Fitted:
+    """`parse_features` (texts -> each text's tokens of their parse) is offered at each of
+    `parse_weights` beside the words, as the character n-grams are at each of `char_weights` and the
+    words at each of `lexical_weights`."""
+    vocabulary, lex = _bag(_each(lexical_tokens), data)
+    char_vocabulary, chars = _bag(_each(char_ngrams), data) if any(char_weights) else ([], {})
+    if parse_features is None:
+        parse_weights = (0.0,)
+    parse_vocabulary, parses = _bag(parse_features, data) if any(parse_weights) else ([], {})
     best = None
     for clauses in clause_options:
         vectors = {s: sentence_vectors(embedder, d.texts, clauses) for s, d in data.items()}
-        for weight in LEXICAL_WEIGHTS:
-            for char_weight in char_weights:
-                feats = {s: np.hstack([vectors[s], weight * lex[s], *([char_weight * chars[s]] if char_weight else [])])
-                         for s in data}
-                for c in C_GRID:
-                    model = LogisticRegression(C=c, max_iter=5000, solver="lbfgs")
-                    model.fit(feats["train"], data["train"].labels)
-                    loss = log_loss(data["dev"].labels, model.predict_proba(feats["dev"]), labels=model.classes_)
-                    print(f"clauses={clauses} lexical_weight={weight} char_weight={char_weight} C={c}: "
-                          f"dev log-loss {loss:.4f}", file=sys.stderr)
-                    if best is None or loss < best[0]:
-                        best = (loss, clauses, weight, char_weight, c, model, feats)
+        for weight, char_weight, parse_weight in product(lexical_weights, char_weights, parse_weights):
+            feats = {s: np.hstack([vectors[s], weight * lex[s], *([char_weight * chars[s]] if char_weight else []),
+                                   *([parse_weight * parses[s]] if parse_weight else [])])
+                     for s in data}
+            for c in C_GRID:
+                model = LogisticRegression(C=c, max_iter=5000, solver="lbfgs")
+                model.fit(feats["train"], data["train"].labels)
+                loss = log_loss(data["dev"].labels, model.predict_proba(feats["dev"]), labels=model.classes_)
+                print(f"clauses={clauses} lexical_weight={weight} char_weight={char_weight} "
+                      f"parse_weight={parse_weight} C={c}: dev log-loss {loss:.4f}", file=sys.stderr)
+                if best is None or loss < best[0]:
+                    best = (loss, clauses, weight, char_weight, parse_weight, c, model, feats)
     assert best is not None
-    _, clauses, weight, char_weight, c, model, feats = best
+    _, clauses, weight, char_weight, parse_weight, c, model, feats = best
     coef, intercept = model.coef_, model.intercept_
     if coef.shape[0] == 1:  # two classes: one logit for the second; a zero logit for the first gives the same softmax
         coef, intercept = np.vstack([np.zeros_like(coef), coef]), np.concatenate([[0.0], intercept])
@@ -106,6 +116,8 @@ def fit(embedder: TextEmbedder, data: dict[str, Split], classes: list[str],
         weights["clause_vectors"] = True
     if char_weight:
         weights["char_vocabulary"], weights["char_weight"] = char_vocabulary, char_weight
+    if parse_weight:
+        weights["parse_vocabulary"], weights["parse_weight"] = parse_vocabulary, parse_weight
     return Fitted(weights, {s: softmax(v) for s, v in logits.items()},
                   {s: softmax(v / temperature) for s, v in logits.items()})
 

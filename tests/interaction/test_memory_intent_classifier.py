@@ -1,11 +1,11 @@
 """The shipped memory-intent classifier on its fixed held-out test split (never used for training or
 for choosing anything), and the request wording helpers.
 
-Floors: the shipped model scores 0.897 accuracy and 0.981 recall precision on this split, casual and
+Floors: the shipped model scores 0.919 accuracy and 0.983 recall precision on this split, casual and
 misspelt paraphrase groups included (python -m scripts.eval.train_memory_intent); the majority class
 alone scores 0.29. A floor of 0.85 accuracy / 0.90 recall precision leaves room for an honest retrain
 on more data, and fails at once if features, weights, class order or the embedder go wrong.
-Calibration: expected calibration error 0.028 shipped; above 0.10 the probabilities no longer mean
+Calibration: expected calibration error 0.019 shipped; above 0.10 the probabilities no longer mean
 what the thresholds assume."""
 
 from __future__ import annotations
@@ -58,6 +58,22 @@ def test_probabilities_are_calibrated(held_out):
     ("forget what I said about my neighbour", "forget_one"), ("What do you know about me?", "about_me"),
 ])
 def test_the_issue_examples(text, intent):
+    assert default_classifier().classify(text).intent == intent
+
+
+@pytest.mark.parametrize("text,intent", [
+    # the same words but a negation apart: forgetting the fact, or keeping it
+    ("please forget that my bike is kept in shed 3", "forget_one"),
+    ("don't forget that my bike is kept in shed 3", "remember"),
+    ("forget that my aunt is in hospital", "forget_one"),
+    # one thing named is one memory; everything about the person is all of them
+    ("delete my insurance details", "forget_one"),
+    ("please delete everything you know about me", "forget_me"),
+    # asking after a kept thing, without any memory verb, is a recall, never a forget
+    ("laptop password pls", "recall"),
+    ("what's the number of my hotel room?", "recall"),
+])
+def test_what_the_memory_verb_does_decides(text, intent):
     assert default_classifier().classify(text).intent == intent
 
 
