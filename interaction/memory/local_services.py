@@ -36,7 +36,6 @@ from interaction.memory.forgotten import Forgotten
 from interaction.memory.fusion import fuse
 from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
 from interaction.memory.observation import should_store, store_observation
-from interaction.memory.people_named import with_names
 from interaction.memory.retrieval import windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.core import SCENE_KINDS, RecallDecision, RetrievalCore
@@ -136,7 +135,6 @@ class LocalMemoryServices:
             return RetrievalResult(recall=RecallDecision("abstained").report(), details={"mode": "core"})
         pools: list[tuple[CandidatePool, np.ndarray]] = []
         text = self.text_pools.pool(user_id)
-        query = self._with_names(query, [c.quote for c in text.items])
         text_vector = self.episodic.embed_query(query) if len(text) else None
         if text_vector is not None:
             pools.append((text, text_vector))
@@ -169,8 +167,6 @@ class LocalMemoryServices:
         pools: list[tuple[CandidatePool, np.ndarray]] = []
         stored = self.text_pools.pool(user_id) if is_valid_user_id(user_id) else None
         moments = self._moment_pool(user_id) if "moment" in kinds and stored is not None else None
-        query = self._with_names(query, [t.text for t in said] + [
-            c.quote for c in (stored.items if stored is not None and kinds else []) + (moments.items if moments else [])])
         vector = self.offline.embed([query])[0]
         items = [Candidate(kind="this_session", memory_id=str(i), text=t.text, quote=t.text,
                            occurred_ts=t.at.timestamp(), group="this_session") for i, t in enumerate(said)]
@@ -185,19 +181,6 @@ class LocalMemoryServices:
         # ("last time" from the saved sessions) leaves out what lies outside it, as in a recall
         sessions = [stored] if stored is not None else []
         return self.core.verify(query, pools, windows.resolve(query, self.clock.now(), sessions))
-
-    @staticmethod
-    def _with_names(query: str, texts: list[str]) -> str:
-        """The question with the person's people called both ways ("my sister" and "Lena",
-        people_named.py); as asked when the parser is missing."""
-        from interaction.offline.self_description import ParserUnavailable, load_parser
-
-        if not texts:
-            return query
-        try:
-            return with_names(query, texts, load_parser())
-        except ParserUnavailable:
-            return query
 
     def read_ahead(self, said: str) -> None:
         if self.core is not None and self.core.entities is not None and is_told(said):

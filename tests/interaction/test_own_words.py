@@ -240,25 +240,6 @@ def told_before(maya, *said: str) -> DialogueManager:
     return dm
 
 
-def test_a_person_named_one_way_is_found_when_asked_about_the_other_way(maya):
-    """Told "my brother Tomas" once and "Tomas ..." later: a question about "my brother" finds what
-    was said of Tomas, and one about "Tomas" what was said of "my brother"."""
-    dm = told_before(maya, "My brother Tomas finally got his pilot licence.",
-                     "Tomas lives in Vilnius with two noisy parrots.", "My brother is terrified of spiders, funnily enough.")
-    where = say(dm, "Where does my brother live?")
-    assert "Vilnius" in where.reply, where.reply
-    fear = say(dm, "What is Tomas scared of?")
-    assert "spiders" in fear.reply, fear.reply
-
-
-def test_two_people_called_the_same_way_are_not_guessed_between(maya):
-    dm = told_before(maya, "My cousin Ada moved to Lyon last spring.", "My cousin Bruno keeps bees.",
-                     "Ada's bakery opened in March.")
-    turn = say(dm, "When did my cousin's bakery open?")
-    assert not (turn.recall is not None and turn.recall.outcome == "asserted"
-                and any("Ada's bakery" in m.text for m in turn.recall.memories)), turn.reply
-
-
 def test_what_was_said_next_is_not_taken_for_what_came_before_it(maya):
     """A saved turn is found with the turn before it as context; whether it is what was named is
     judged on its own words (else "I forgot my keys" is the birthday as much as the birthday is)."""
