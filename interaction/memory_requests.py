@@ -203,6 +203,14 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
         removed, forgotten = forget_one_memory(
             deps.layout, ForgetMemory(user_id=candidate.user_id, kind=candidate.kind, memory_id=candidate.memory_id),
             deps.clock.now(), services, summary, embedded, said=[candidate.text])
+        if candidate.kind == "moment" and services is not None:
+            # a moment kept from a request to remember: what that turn asked to keep goes with it
+            for kept in services.explicit.list(candidate.user_id):
+                if kept.source_turn and kept.source_turn in forgotten.turn_ids:
+                    also, _ = forget_one_memory(
+                        deps.layout, ForgetMemory(user_id=candidate.user_id, kind="explicit_memory", memory_id=kept.memory_id),
+                        deps.clock.now(), services, summary, embedded)
+                    removed["text_memories"] = removed.get("text_memories", 0) + also.get("text_memories", 0)
     if services is not None and (candidate.kind == "moment" or removed.get("scene_files")):
         services.on_scene_forgotten(candidate.user_id)
     said_now = forget_in_session(deps.layout, session, forgotten, deps.clock.now(), bool(removed.get("fact_records")))

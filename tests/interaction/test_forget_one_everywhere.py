@@ -20,6 +20,7 @@ from common.store import ProfileStore, SceneStore
 from interaction.agents.episode import offline_summary
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_one_memory
+from interaction.memory_requests import ForgetCandidate, forget
 from interaction.memory.chroma_store import make_client
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.documents import list_documents
@@ -148,6 +149,20 @@ def test_forgetting_what_was_asked_to_be_kept_takes_the_moment_of_that_turn_too(
     assert find_traces(dm.layout.root, text_needles("engaged to Samir", "beach in Crete")) == []
     assert [m.scene_id for m in SceneStore(dm.layout).list(uid)] == [kept_scene.scene_id]
     assert services.explicit.list(uid) == []
+
+
+def test_forgetting_the_moment_of_a_request_to_remember_takes_what_it_asked_to_keep_too(maya):
+    dm, services, uid = maya
+    asked_to_keep = "Please remember that my granddaughter Noor won the regional spelling bee today!"
+    said = visit(dm, uid, "Hello Nadine.", asked_to_keep, KEPT, "Bye.")
+    moment = write_scene(dm.layout, uid, asked_to_keep, when=dm.clock.now() - timedelta(minutes=3), seed=7,
+                         turn_id=said[1].turn_id)
+    assert [m.source_turn for m in services.explicit.list(uid)] == [said[1].turn_id]
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    candidate = ForgetCandidate(uid, "moment", moment.scene_id, asked_to_keep)
+    assert forget(dm.deps, candidate, dm.session)
+    assert services.explicit.list(uid) == []
+    assert find_traces(dm.layout.root, text_needles("Noor won", "spelling bee")) == []
 
 
 def test_a_forgotten_moment_goes_with_its_turns_and_the_summary_that_quoted_it(maya):
