@@ -445,8 +445,11 @@ class DialogueManager:
         # new this very turn) is who a text-only moment is kept for
         outcome: ProfileOutcome | None = state.get("profile_outcome")
         who = outcome.identity if outcome is not None else self.session.identity
-        # remembering is not a new moment, and a polite goodbye or thanks or a request to forget is not one either
-        why = suppressed or ("a request to forget" if u.memory_intent in FORGET_INTENTS else "a recall question"
+        # remembering is not a new moment, and a polite goodbye or thanks or a request to forget is not one
+        # either; a request to remember is kept as the explicit memory it asks for, never twice
+        why = suppressed or ("a request to forget" if u.memory_intent in FORGET_INTENTS
+                             else "a request to remember: kept as asked" if u.memory_intent == "remember"
+                             else "a recall question"
                              if u.is_recall else "a goodbye" if u.intent == "end_conversation"
                              else "a thanks" if only_thanks(str(state.get("text", ""))) else None)
         self.out.publish(t.AFFECT_STATE, AffectState(

@@ -11,7 +11,6 @@ from common.emotions import EmotionLabel
 from interaction import cues
 from interaction.linear_text import clauses
 from interaction.memory_intent.classifier import classify
-from interaction.memory_intent.phrasing import request_content
 from interaction.offline import fact_changes
 from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped_model
 from interaction.offline.extract import extract_profile
@@ -116,10 +115,7 @@ def plan_for(text: str) -> list[PlanStep]:
 
 
 def understand(text: str) -> TurnUnderstanding:
-    memory_intent = classify(text).intent
-    # what a request to remember feels is what it asks to keep, not its asking ("please remember that
-    # my gym locker is 112" is no news; "please remember that I got engaged today!" is)
-    felt = user_emotion(request_content(text) if memory_intent == "remember" else text)
+    felt = user_emotion(text)
     language = cues.language_request(text)
     profile = extract_profile(text)
     if language:
@@ -135,6 +131,7 @@ def understand(text: str) -> TurnUnderstanding:
     own = Emotion(label=REACTION[felt.label], intensity=round(felt.intensity * 0.8, 3))
     if intent in ("first_greeting", "end_conversation") and felt.label == "neutral":
         own = Emotion(label="happy", intensity=0.3)
+    memory_intent = classify(text).intent
     return TurnUnderstanding(
         intent=intent, emotion=own, user_emotion=felt, memory_intent=memory_intent,
         is_recall=memory_intent in RECALL_INTENTS, plan=plan_for(text), language=language,

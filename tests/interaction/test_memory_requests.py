@@ -381,3 +381,13 @@ def test_the_answer_to_is_your_name_is_kept_as_an_answer(tmp_path):
     say(dm, "Yes, that's me.")
     said = [(x.text, x.answers_question) for x in dm.session.transcript if x.role == "user"]
     assert said == [("Hi, I'm Maia.", False), ("Yes, that's me.", True)]
+
+
+def test_a_request_to_remember_is_kept_once_as_asked_never_also_as_a_moment(maya):
+    """Felt or not, what is asked to be kept is the explicit memory: a moment of the same words
+    beside it was quoted twice by "what do you know about me?" and outlived a forget of either."""
+    dm, out, _, _ = maya
+    for said in ("Please remember that my sister's flight lands on Thursday at six.",
+                 "Please remember that I got engaged to Sam today, I'm over the moon!"):
+        affect = affect_of(out, say(dm, said))
+        assert affect.suppress_storage and affect.suppress_reason == "a request to remember: kept as asked", said
