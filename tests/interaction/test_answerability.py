@@ -137,6 +137,13 @@ def test_one_person_called_two_ways_agrees_and_never_conflicts(told, question, s
     assert not compared.conflict and compared.agreeing == compared.asked, compared
 
 
+def test_a_phrase_naming_the_other_ones_activity_does_not_conflict(told):
+    """"the hiking trip" is about the hiking told, not a sister of it (WordNet files trip and hike
+    as two kinds of journey)."""
+    compared = told.core.entities.compare("How was my hiking trip?", "We spent a week hiking in the Tatra mountains with my uncle.")
+    assert compared.asked == 1 and not compared.conflict, compared
+
+
 def test_a_gerund_before_a_noun_is_part_of_what_it_names(told):
     reader = told.core.entities
     assert Mention("driving exam", SPEAKER) in reader.mentions("How did my driving exam go?")

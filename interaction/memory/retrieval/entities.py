@@ -337,7 +337,10 @@ class EntityReader:
             return Relation.UNKNOWN, None
         heads = self._words(asked[-1], told[-1])
         if not heads[0].agrees:
-            return heads
+            # one phrase naming the other's head before its own ("the hiking trip" / "a week hiking")
+            # speaks of the same activity from another side: not another thing of the same kind
+            crossed = told[-1] in asked[:-1] or asked[-1] in told[:-1]
+            return (Relation.UNRELATED, None) if crossed and heads[0] is Relation.SISTER else heads
         if len(asked) > 1 and len(told) > 1:
             if asked[:-1] == told[:-1]:
                 return heads
