@@ -57,7 +57,7 @@ class SpeechWorker:
         try:
             self._queue.put_nowait(item)
         except queue.Full:
-            log.warning("speech queue full (%d waiting): dropped %r", self._queue.qsize(), request.text[:60])
+            log.warning("speech queue full (%d waiting): dropped a %d-word reply", self._queue.qsize(), _words(request))
 
     def stop_speaking(self) -> None:
         with self._lock:
@@ -89,14 +89,14 @@ class SpeechWorker:
             try:
                 self._speak(request)
             except Exception:  # one bad utterance must not end speech for the rest of the run
-                log.exception("speaking %r failed", request.text[:60])
+                log.exception("speaking a %d-word reply failed", _words(request))
 
     def _speak(self, request: Speak) -> None:
         out = self._workdir / f"utt_{next(self._names)}.wav"
         try:
             utt = self.tts.synthesize(request.text, request.locale, out)
         except TtsError as exc:
-            log.error("could not synthesize %r: %s", request.text[:60], exc)
+            log.error("could not synthesize a %d-word reply: %s", _words(request), exc)
             return
         try:
             if self._interrupt.is_set():
@@ -105,7 +105,7 @@ class SpeechWorker:
             self.listener.speech_started()
             # what is said is the person's memory read back ("your locker code is 4471"): the log keeps
             # it only at debug level, so a forgotten person leaves none of it in the logs
-            log.info("speaking (%s, %.2f s, %d words)", request.locale, utt.duration_s, len(request.text.split()))
+            log.info("speaking (%s, %.2f s, %d words)", request.locale, utt.duration_s, _words(request))
             log.debug("spoken: %s", request.text)
             finished = self.player.play(utt, self._interrupt)
             self.spoken += 1
@@ -114,3 +114,9 @@ class SpeechWorker:
             self.listener.speech_ended()
         finally:
             out.unlink(missing_ok=True)
+
+
+def _words(request: Speak) -> int:
+    """What a log line may say of a reply: its length. Its words name people (the process logs hold
+    no one's name; control never learns the pseudonyms that stand for them)."""
+    return len(request.text.split())

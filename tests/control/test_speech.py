@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -9,7 +10,7 @@ from common.config.control_settings import TtsSettings
 from common.messages import Speak
 from control.audio import TimedPlayer
 from control.speech import SpeechWorker
-from control.tts import EspeakTts
+from control.tts import EspeakTts, TtsError
 
 
 class Listener:
@@ -93,3 +94,31 @@ def test_device_player_waits_for_the_wav_length_and_stops_the_player(tmp_path):
     began = time.monotonic()
     assert not DevicePlayer([str(slow)]).play(Utterance("x", "en-US", utt.wav, 20.0), stop)
     assert time.monotonic() - began < 3.0
+
+
+class FailingTts(EspeakTts):
+    def __init__(self) -> None:
+        super().__init__(TtsSettings())
+
+    def synthesize(self, text, locale, out):
+        raise TtsError("the voice is broken")
+
+
+def test_a_dropped_or_failed_reply_is_logged_without_its_words(caplog):
+    """Control never learns who a name belongs to, so its logs cannot hide one behind a pseudonym:
+    they say how long a reply was, never what it said."""
+    listener = Listener()
+    worker = SpeechWorker(FailingTts(), TimedPlayer(), listener, queue_limit=1)
+    with caplog.at_level(logging.INFO, logger="nadine.control.speech"):
+        # not started: the first request fills the queue and the second is dropped
+        worker.say(Speak(text="Lovely to see you again, Wilhelmina."))
+        worker.say(Speak(text="Goodbye, Wilhelmina!"))
+        worker.start()
+        try:
+            deadline = time.monotonic() + 10
+            while "could not synthesize" not in caplog.text and time.monotonic() < deadline:
+                time.sleep(0.01)
+        finally:
+            worker.close()
+    assert "dropped a 2-word reply" in caplog.text and "could not synthesize a 6-word reply" in caplog.text
+    assert "wilhelmina" not in caplog.text.lower()
