@@ -18,6 +18,7 @@ from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, reported, told_back
 from interaction.session_gist import gist
+from interaction.turn_understanding import Emotion
 
 _EMPATHY = {
     "happy": "That's wonderful{hi}! I'm really happy for you.",
@@ -31,6 +32,8 @@ _EMPATHY = {
 # storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
 # stays below it.
 _NEWS_INTENSITY = 0.5
+# offline, a feeling is only named once raters would call it at least slight (understand_rules)
+_NAMED_INTENSITY = 0.3
 # "where did I live before?": the latest value that ended, from the fact history
 _ASKS_BEFORE = [
     (re.compile(r"\bwhere (?:did|have) i (?:use to |used to )?(?:work|been working)\b|"
@@ -190,6 +193,11 @@ def _recall(r: ReplyInputs) -> str:
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
 
 
+def named_feeling(felt: Emotion) -> str | None:
+    """The feeling a reply names for what the user said ("happy", "sad", ...), or None."""
+    return felt.label if felt.label in _EMPATHY and felt.intensity >= _NAMED_INTENSITY else None
+
+
 def offline_reply(r: ReplyInputs) -> str:
     if r.confirmation:
         return confirmation_question(r.confirmation)
@@ -232,8 +240,8 @@ def offline_reply(r: ReplyInputs) -> str:
     if r.knowledge:
         parts.append(spoken_knowledge(r.knowledge))
     if not parts:
-        # offline, a feeling is only named once raters would call it at least slight (understand_rules)
-        template = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= 0.3 else None
+        named = named_feeling(r.user_emotion)
+        template = _EMPATHY[named] if named else None
         if only_thanks(r.text):  # the warmth of a thanks is for Nadine, not news to be happy about
             parts.append(f"You're welcome{hi}! I'm glad we talked.")
         elif template:
