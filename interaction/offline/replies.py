@@ -32,8 +32,6 @@ _EMPATHY = {
 # storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
 # stays below it.
 _NEWS_INTENSITY = 0.5
-# offline, a feeling is only named once raters would call it at least slight (understand_rules)
-_NAMED_INTENSITY = 0.3
 # "where did I live before?": the latest value that ended, from the fact history
 _ASKS_BEFORE = [
     (re.compile(r"\bwhere (?:did|have) i (?:use to |used to )?(?:work|been working)\b|"
@@ -194,8 +192,10 @@ def _recall(r: ReplyInputs) -> str:
 
 
 def named_feeling(felt: Emotion) -> str | None:
-    """The feeling a reply names for what the user said ("happy", "sad", ...), or None."""
-    return felt.label if felt.label in _EMPATHY and felt.intensity >= _NAMED_INTENSITY else None
+    """The feeling a reply names for what the user said ("happy", "sad", ...), or None: offline the
+    understanding leaves a feeling neutral unless the calibrated polarity is sure of its sign at the
+    lines chosen on the judge's dev turns (scripts/eval/train_feeling_polarity.py)."""
+    return felt.label if felt.label in _EMPATHY else None
 
 
 def offline_reply(r: ReplyInputs) -> str:
@@ -224,8 +224,8 @@ def offline_reply(r: ReplyInputs) -> str:
         if not r.name:
             parts.append("May I ask your name?")
     if parts and r.intent in ("first_greeting", "update_user_info"):
-        news = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= _NEWS_INTENSITY else None
-        return " ".join([*parts, news.format(hi="")] if news else parts)
+        news = named_feeling(r.user_emotion) if r.user_emotion.intensity >= _NEWS_INTENSITY else None
+        return " ".join([*parts, _EMPATHY[news].format(hi="")] if news else parts)
     answer = _profile_answer(r)
     if answer:
         parts.append(answer)
