@@ -5,7 +5,11 @@
 Data: the rated sentences of vaderSentiment 3.3.2 (fetched and split by writer as in
 scripts/eval/train_emotion_intensity.py): negative when raters put a sentence at -1 ("slightly") or
 below, positive at +1 or above, none between; and the plain facts about oneself the profile readers
-were written with ("I work at Siemens": none). A multinomial logistic regression over the intensity
+were written with ("I work at Siemens": none). The raters judged tweets, opinion pieces and reviews,
+seldom a person's own news told plainly ("Got the promotion.", "My mum's cancer has come back."), so
+`interaction/offline/data/feeling_polarity_told.tsv` adds 100 such sentences written for this model
+(pleasant, unpleasant and plain facts; none of them in the judge), each weighing as many rated
+sentences as the judge's dev turns choose. A multinomial logistic regression over the intensity
 model's features, its penalty chosen by the dev writers' log-loss, its temperature fitted on them.
 
 Then, on the dev split of the reply-feeling judge (scripts/eval/named_feeling.py) only: which text the
@@ -18,6 +22,7 @@ and on the test writers' rated sentences. --write ships the weights.
 from __future__ import annotations
 
 import argparse
+import csv
 import itertools
 import json
 import logging
@@ -42,6 +47,8 @@ TEMPERATURES = tuple(round(0.5 + 0.05 * i, 2) for i in range(51))  # 0.5 .. 3.0
 LINES = tuple(round(0.30 + 0.02 * i, 2) for i in range(31))  # 0.30 .. 0.90
 FELT = (0.0, 0.1, 0.15, 0.2, 0.25)  # least calibrated intensity (|rating| / 4) of the most felt part
 READS = ("part", "turn")
+TOLD = Path(__file__).resolve().parents[2] / "interaction" / "offline" / "data" / "feeling_polarity_told.tsv"
+TOLD_WEIGHTS = (0.0, 5.0, 10.0, 20.0, 40.0)
 DECIMALS = 6
 
 
@@ -58,17 +65,27 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def fit_model(rows: list[Rated], embedder: CachedEmbedder) -> dict[str, Any]:
+def told_rows() -> tuple[list[str], list[int]]:
+    with TOLD.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    return [r["text"] for r in rows], [CLASSES.index(r["label"]) for r in rows]
+
+
+def fit_model(rows: list[Rated], embedder: CachedEmbedder, weight: float) -> dict[str, Any]:
+    """The regression on the rated train writers, the plain self-facts and the told rows (each
+    weighing `weight`), its penalty by the dev writers' log-loss."""
     train = [r for r in rows if r.split == "train"]
     dev = [r for r in rows if r.split == "dev"]
     facts = plain_self_facts()
-    x_train = features(embedder, [r.text for r in train] + facts).astype(np.float64)
+    told_texts, told_y = told_rows()
+    x_train = features(embedder, [r.text for r in train] + facts + told_texts).astype(np.float64)
     mean, scale = x_train.mean(axis=0), np.maximum(x_train.std(axis=0), 1e-6)
     x_train = (x_train - mean) / scale
-    y_train = np.array([sign_class(r) for r in train] + [CLASSES.index("none")] * len(facts))
+    y_train = np.array([sign_class(r) for r in train] + [CLASSES.index("none")] * len(facts) + told_y)
+    w = np.concatenate([np.ones(len(train) + len(facts)), np.full(len(told_y), weight)])
     x_dev = (features(embedder, [r.text for r in dev]).astype(np.float64) - mean) / scale
     y_dev = np.array([sign_class(r) for r in dev])
-    fits = {c: LogisticRegression(C=c, max_iter=3000).fit(x_train, y_train) for c in C_GRID}
+    fits = {c: LogisticRegression(C=c, max_iter=3000).fit(x_train, y_train, sample_weight=w) for c in C_GRID}
     loss = {c: log_loss(m.predict_proba(x_dev), y_dev) for c, m in fits.items()}
     c = min(loss, key=lambda k: loss[k])
     log.info("penalty C=%g (dev writers' log-loss %s)", c, {k: round(v, 4) for k, v in loss.items()})
@@ -77,7 +94,7 @@ def fit_model(rows: list[Rated], embedder: CachedEmbedder) -> dict[str, Any]:
     temperature = min(TEMPERATURES, key=lambda t: log_loss(softmax(logits / t), y_dev))
     return {"embedder": embedder.name, "mean": mean.round(DECIMALS).tolist(), "scale": scale.round(DECIMALS).tolist(),
             "coef": model.coef_.round(DECIMALS).tolist(), "intercept": model.intercept_.round(DECIMALS).tolist(),
-            "C": c, "temperature": temperature, "plain_self_facts": len(facts),
+            "C": c, "temperature": temperature, "plain_self_facts": len(facts), "told_weight": weight,
             "dev_writers_log_loss": round(log_loss(softmax(logits / temperature), y_dev), 4)}
 
 
@@ -110,7 +127,8 @@ def signs_for(readings: list[dict[str, Any]], read: str, felt: float, positive: 
     return said
 
 
-def choose_lines(rows: list[named_feeling.Judged], readings: list[dict[str, Any]]) -> dict[str, Any]:
+def choose_lines(rows: list[named_feeling.Judged], readings: list[dict[str, Any]]) -> tuple[tuple, dict[str, Any]]:
+    """The read, felt and lines of least cost on `rows`, with their ranking key."""
     best: tuple | None = None
     for read, felt, positive, negative in itertools.product(READS, FELT, LINES, LINES):
         s = named_feeling.score(rows, signs_for(readings, read, felt, positive, negative))
@@ -118,7 +136,7 @@ def choose_lines(rows: list[named_feeling.Judged], readings: list[dict[str, Any]
         if best is None or key > best[0]:
             best = (key, {"read": read, "felt": felt, "lines": {"positive": positive, "negative": negative}})
     assert best is not None
-    return best[1]
+    return best
 
 
 def writers_report(rows: list[Rated], model: PolarityModel) -> dict[str, Any]:
@@ -145,16 +163,23 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     rated = read_rated(fetch(args.cache))
     embedder = CachedEmbedder(offline_text_embedder(), args.cache / "minilm_vectors.npz")
-    data = fit_model(rated, embedder)
-    embedder.save()
     judged = named_feeling.load()
-    provisional = PolarityModel(embedder, {**data, "lines": {"positive": 1.0, "negative": 1.0}, "felt": 0.0, "read": "turn"})
-    readings = judge_readings(judged, provisional)
     dev = [i for i, r in enumerate(judged) if r.split == "dev"]
-    data.update(choose_lines([judged[i] for i in dev], [readings[i] for i in dev]))
+    candidates = {}
+    for weight in TOLD_WEIGHTS:
+        fitted = fit_model(rated, embedder, weight)
+        provisional = PolarityModel(embedder, {**fitted, "lines": {"positive": 1.0, "negative": 1.0}, "felt": 0.0,
+                                               "read": "turn"})
+        readings = judge_readings(judged, provisional)
+        key, chosen = choose_lines([judged[i] for i in dev], [readings[i] for i in dev])
+        candidates[weight] = (key, {**fitted, **chosen}, readings)
+        log.info("told rows weighing %g: dev cost %g, accuracy %.3f, %s", weight, -key[0], key[1], chosen)
+    embedder.save()
+    _, data, readings = max(candidates.values(), key=lambda c: c[0])
     model = PolarityModel(embedder, data)
     said = signs_for(readings, data["read"], data["felt"], data["lines"]["positive"], data["lines"]["negative"])
-    result = {"chosen": {k: data[k] for k in ("C", "temperature", "read", "felt", "lines", "dev_writers_log_loss")},
+    result = {"chosen": {k: data[k] for k in ("told_weight", "C", "temperature", "read", "felt", "lines",
+                                              "dev_writers_log_loss")},
               "judge": {split: named_feeling.score([r for r in judged if r.split == split],
                                                    [s for r, s in zip(judged, said, strict=True) if r.split == split])
                         for split in ("dev", "test")},
