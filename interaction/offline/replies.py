@@ -252,6 +252,9 @@ def offline_reply(r: ReplyInputs) -> str:
             parts.append(_clock_answer(r.text, r.now))
         elif cues.is_question(r.text):
             parts.append("That's a good question. I'm afraid I don't know the answer.")
+        elif r.user_emotion.intensity >= _NEWS_INTENSITY:
+            # worth keeping, but its feeling unsure: answer what was told, and ask rather than guess
+            parts.append(f"Thank you for telling me{hi} — {_quote(reported(r.text))}. How do you feel about it?")
         else:
             parts.append(f"I see{hi}. Tell me more!")
     return " ".join(parts)
