@@ -253,8 +253,8 @@ def offline_reply(r: ReplyInputs) -> str:
         elif cues.is_question(r.text):
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:
-            # worth keeping, but its feeling unsure: answer what was told, and ask rather than guess
-            parts.append(f"Thank you for telling me{hi} — {_quote(reported(r.text))}. How do you feel about it?")
+            # worth keeping, but its feeling unsure: answer what was told rather than guess how it felt
+            parts.append(f"Thank you for telling me{hi} — {_quote(reported(r.text))}.")
         else:
             parts.append(f"I see{hi}. Tell me more!")
     return " ".join(parts)
