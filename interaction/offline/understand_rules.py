@@ -57,11 +57,24 @@ def negated(before: str) -> bool:
     return bool(_NEGATION_BEFORE.search(before)) and not _NOT_A_NEGATION.search(before)
 
 
+def _said_feelings(sentence: str) -> Counter[EmotionLabel]:
+    """The feelings the sentence's emotion words name, not negated ("not happy" names none)."""
+    return Counter(label for label, pattern in EMOTION_PATTERNS.items() for found in pattern.finditer(sentence)
+                   if not negated(sentence[: found.start()]))
+
+
 def _named(sentence: str, sign: str) -> EmotionLabel:
     """The feeling of a sign: among the emotion words of that sign the sentence says, the commonest
-    ("terrified" -> fearful, "furious" -> angry); without one, happy or sad."""
-    named = Counter(label for label, pattern in EMOTION_PATTERNS.items() for found in pattern.finditer(sentence)
-                    if (label in PLEASANT) == (sign == "positive") and not negated(sentence[: found.start()]))
+    ("terrified" -> fearful, "furious" -> angry); without one, happy or sad. With no sign (the
+    polarity unsure), the feeling the words say when those of one sign outnumber the other's ("our
+    dog was put down, I can't stop crying": the model reads little in "can't stop"), else none."""
+    said = _said_feelings(sentence)
+    if sign == "none":
+        pleasant = sum(n for label, n in said.items() if label in PLEASANT)
+        if pleasant == sum(said.values()) - pleasant:
+            return "neutral"
+        sign = "positive" if pleasant > sum(said.values()) - pleasant else "negative"
+    named = Counter({label: n for label, n in said.items() if (label in PLEASANT) == (sign == "positive")})
     return named.most_common(1)[0][0] if named else "happy" if sign == "positive" else "sad"
 
 
@@ -96,7 +109,7 @@ def read_emotion(text: str, model: EmotionIntensityModel | None, polarity: Polar
     if polarity is not None and readings[best].rated >= polarity.felt:
         said = feeling_text(parts, best, polarity.read)
         sign = polarity.named(polarity.probabilities([said])[0])
-        label = _named(said, sign) if sign != "none" else "neutral"
+        label = _named(said, sign)
     return Emotion(label=label, intensity=readings[best].intensity)
 
 
