@@ -18,6 +18,7 @@ from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, reported, told_back
 from interaction.session_gist import gist
+from interaction.turn_understanding import Emotion
 
 _EMPATHY = {
     "happy": "That's wonderful{hi}! I'm really happy for you.",
@@ -190,6 +191,13 @@ def _recall(r: ReplyInputs) -> str:
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
 
 
+def named_feeling(felt: Emotion) -> str | None:
+    """The feeling a reply names for what the user said ("happy", "sad", ...), or None: offline the
+    understanding leaves a feeling neutral unless the calibrated polarity is sure of its sign at the
+    lines chosen on the judge's dev turns (scripts/eval/train_feeling_polarity.py)."""
+    return felt.label if felt.label in _EMPATHY else None
+
+
 def offline_reply(r: ReplyInputs) -> str:
     if r.confirmation:
         return confirmation_question(r.confirmation)
@@ -216,8 +224,8 @@ def offline_reply(r: ReplyInputs) -> str:
         if not r.name:
             parts.append("May I ask your name?")
     if parts and r.intent in ("first_greeting", "update_user_info"):
-        news = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= _NEWS_INTENSITY else None
-        return " ".join([*parts, news.format(hi="")] if news else parts)
+        news = named_feeling(r.user_emotion) if r.user_emotion.intensity >= _NEWS_INTENSITY else None
+        return " ".join([*parts, _EMPATHY[news].format(hi="")] if news else parts)
     answer = _profile_answer(r)
     if answer:
         parts.append(answer)
@@ -232,8 +240,8 @@ def offline_reply(r: ReplyInputs) -> str:
     if r.knowledge:
         parts.append(spoken_knowledge(r.knowledge))
     if not parts:
-        # offline, a feeling is only named once raters would call it at least slight (understand_rules)
-        template = _EMPATHY.get(r.user_emotion.label) if r.user_emotion.intensity >= 0.3 else None
+        named = named_feeling(r.user_emotion)
+        template = _EMPATHY[named] if named else None
         if only_thanks(r.text):  # the warmth of a thanks is for Nadine, not news to be happy about
             parts.append(f"You're welcome{hi}! I'm glad we talked.")
         elif template:
@@ -244,6 +252,9 @@ def offline_reply(r: ReplyInputs) -> str:
             parts.append(_clock_answer(r.text, r.now))
         elif cues.is_question(r.text):
             parts.append("That's a good question. I'm afraid I don't know the answer.")
+        elif r.user_emotion.intensity >= _NEWS_INTENSITY:
+            # worth keeping, but its feeling unsure: answer what was told rather than guess how it felt
+            parts.append(f"Thank you for telling me{hi} — {_quote(reported(r.text))}.")
         else:
             parts.append(f"I see{hi}. Tell me more!")
     return " ".join(parts)

@@ -1,6 +1,7 @@
 """Offline turn understanding: cue lexicons for intent and plan, the memory-intent classifier for
-recall / remember / forget, the fitted emotion-intensity model for how strongly the user feels (the
-emotion words only name the feeling it found). Used when no model endpoint is configured or it failed."""
+recall / remember / forget, the fitted emotion-intensity model for how strongly the user feels, the
+calibrated polarity model for whether the feeling is pleasant, unpleasant or unsure (the emotion words
+only choose among the feelings of the sign it found). Used when no model endpoint is configured or it failed."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from interaction.memory_intent.classifier import classify
 from interaction.offline import fact_changes
 from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped_model
 from interaction.offline.extract import extract_profile
+from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
@@ -42,8 +44,6 @@ EMOTION_PATTERNS = {
     for label, words in EMOTION_WORDS.items()
 }
 PLEASANT: frozenset[EmotionLabel] = frozenset({"happy", "surprised"})
-# A feeling is named once raters would call it at least slight: 1 of 4 on their scale
-SLIGHTLY = 0.25
 
 # Nadine's reaction to what the user feels: she shares joy and surprise, meets distress with concern
 REACTION: dict[EmotionLabel, EmotionLabel] = {
@@ -57,20 +57,31 @@ def negated(before: str) -> bool:
     return bool(_NEGATION_BEFORE.search(before)) and not _NOT_A_NEGATION.search(before)
 
 
-def _named(sentence: str, valence: float, margin: float) -> EmotionLabel:
-    """The feeling a felt sentence names: its emotion words decide when those of one sign outnumber the
-    other's ("my dog died, I can't stop crying" is sad whatever the model reads in "can't stop");
-    without them the model's valence once it is `margin` from 0; else the feeling is left unnamed
-    rather than answered with the wrong sign."""
-    named = Counter(label for label, pattern in EMOTION_PATTERNS.items() for found in pattern.finditer(sentence)
-                    if not negated(sentence[: found.start()]))
-    pleasant = sum(n for label, n in named.items() if label in PLEASANT)
-    unpleasant = sum(named.values()) - pleasant
-    if pleasant != unpleasant:
-        return next(label for label, _ in named.most_common() if (label in PLEASANT) == (pleasant > unpleasant))
-    if abs(valence) < margin:
-        return "neutral"
-    return "happy" if valence > 0 else "sad"
+def _said_feelings(sentence: str) -> Counter[EmotionLabel]:
+    """The feelings the sentence's emotion words name, not negated ("not happy" names none)."""
+    return Counter(label for label, pattern in EMOTION_PATTERNS.items() for found in pattern.finditer(sentence)
+                   if not negated(sentence[: found.start()]))
+
+
+def _named(sentence: str, sign: str) -> EmotionLabel:
+    """The feeling of a sign: among the emotion words of that sign the sentence says, the commonest
+    ("terrified" -> fearful, "furious" -> angry); without one, happy or sad. With no sign (the
+    polarity unsure), the feeling the words say when those of one sign outnumber the other's ("our
+    dog was put down, I can't stop crying": the model reads little in "can't stop"), else none."""
+    said = _said_feelings(sentence)
+    if sign == "none":
+        pleasant = sum(n for label, n in said.items() if label in PLEASANT)
+        if pleasant == sum(said.values()) - pleasant:
+            return "neutral"
+        sign = "positive" if pleasant > sum(said.values()) - pleasant else "negative"
+    named = Counter({label: n for label, n in said.items() if (label in PLEASANT) == (sign == "positive")})
+    return named.most_common(1)[0][0] if named else "happy" if sign == "positive" else "sad"
+
+
+def feeling_text(parts: dict[str, str], best: str, read: str) -> str:
+    """What the feeling's sign is read from: the sentence of the most strongly felt part ("part"), or
+    every sentence that may say a feeling ("turn")."""
+    return parts[best] if read == "part" else " ".join(dict.fromkeys(parts.values()))
 
 
 def felt_parts(text: str) -> dict[str, str]:
@@ -84,22 +95,26 @@ def felt_parts(text: str) -> dict[str, str]:
     return {part: s for part, s in parts.items() if not (cues.is_greeting(part) or cues.is_farewell(part))}
 
 
-def read_emotion(text: str, model: EmotionIntensityModel | None) -> Emotion:
-    """The most strongly felt part decides the intensity, its whole sentence the label."""
+def read_emotion(text: str, model: EmotionIntensityModel | None, polarity: PolarityModel | None = None) -> Emotion:
+    """The most strongly felt part decides the intensity; the feeling is named from the calibrated
+    polarity once that part is felt at least `polarity.felt` on the raters' scale, and left neutral
+    when the polarity is unsure (or not given)."""
     parts = felt_parts(text)
     if model is None or not parts:
         return Emotion()
     texts = list(dict.fromkeys([*parts, *parts.values()]))  # a greeting's sentence still has a sign
     readings = dict(zip(texts, model.read(texts), strict=True))
     best = max(parts, key=lambda p: readings[p].intensity)
-    sentence = parts[best]
-    felt = readings[best].rated >= SLIGHTLY
-    label = _named(sentence, readings[sentence].valence, model.sign_margin) if felt else "neutral"
+    label: EmotionLabel = "neutral"
+    if polarity is not None and readings[best].rated >= polarity.felt:
+        said = feeling_text(parts, best, polarity.read)
+        sign = polarity.named(polarity.probabilities([said])[0])
+        label = _named(said, sign)
     return Emotion(label=label, intensity=readings[best].intensity)
 
 
 def user_emotion(text: str) -> Emotion:
-    return read_emotion(text, shipped_model())
+    return read_emotion(text, shipped_model(), shipped_polarity())
 
 
 def plan_for(text: str) -> list[PlanStep]:

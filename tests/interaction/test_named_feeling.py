@@ -1,0 +1,99 @@
+"""The feeling an offline reply names: from the calibrated polarity (interaction/offline/feeling_polarity.py)
+at lines chosen on the reply-feeling judge's dev turns; a plain fact gets none, and what was worth keeping
+but unsure of its sign is answered by what it says."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import pytest
+
+from common.store import UserProfile
+from interaction.offline.feeling_polarity import WEIGHTS, shipped_polarity
+from interaction.offline.replies import named_feeling, offline_reply
+from interaction.offline.understand_rules import user_emotion
+from interaction.reply_inputs import ReplyInputs
+from interaction.turn_understanding import Emotion
+from scripts.eval.named_feeling import Judged, error, load, sign_of
+
+
+def sign(said: str) -> str:
+    return sign_of(named_feeling(user_emotion(said)))
+
+
+@pytest.mark.parametrize("said", [
+    pytest.param("My tortoise hides under the shed all winter.", marks=pytest.mark.xfail(
+        strict=True, reason="read as sad (P(negative) above its line): hiding and winter, a held-out miss")),
+    "My cat Pixie sleeps on the boiler all afternoon.",
+    "There's a shop on my street that sells old maps and globes.",
+    "My nephew plays the tuba in the school band.",
+    "Our parrot is called Sunny.",
+])
+def test_a_plain_fact_gets_no_feeling(said):
+    assert sign(said) == "none", user_emotion(said)
+
+
+@pytest.mark.parametrize("said,felt", [
+    ("Our old cat Tigger died this morning, I can't stop crying.", "negative"),
+    ("I was told today my job is gone, the whole office is closing.", "negative"),
+    ("I got into the conservatory, I'm over the moon!", "positive"),
+    ("My daughter had a healthy baby boy last night, we're all so happy.", "positive"),
+])
+def test_felt_news_is_named_with_its_sign(said, felt):
+    assert sign(said) == felt, user_emotion(said)
+
+
+@pytest.mark.parametrize("said", [
+    "My granddaughter passed her driving test on Monday.",
+    "Our son finally got his pilot's licence.",
+    "My wife's scan came back all clear.",
+])
+def test_good_news_told_plainly_is_never_met_with_sorrow(said):
+    assert sign(said) in ("positive", "none"), user_emotion(said)
+
+
+def _reply(text: str, felt: Emotion) -> str:
+    return offline_reply(ReplyInputs(text=text, intent="continue_conversation", is_recall=False,
+                                     now=datetime(2026, 12, 1, 10, 0), language="en-US", user_emotion=felt,
+                                     profile=UserProfile(user_id="261201_0001", user_name="Odile")))
+
+
+def test_a_kept_turn_of_unsure_feeling_is_answered_by_what_it_says():
+    reply = _reply("My grandson built a boat in his garage.", Emotion(label="neutral", intensity=0.6))
+    assert "your grandson built a boat in his garage" in reply
+    assert "Tell me more" not in reply and "sorry" not in reply and "wonderful" not in reply
+
+
+def test_small_talk_not_worth_keeping_is_still_invited_on():
+    assert _reply("I bought a new umbrella.", Emotion(label="neutral", intensity=0.2)) == "I see, Odile. Tell me more!"
+
+
+def test_a_named_feeling_is_answered_in_kind():
+    assert "sorry" in _reply("My brother's shop burned down.", Emotion(label="sad", intensity=0.7)).lower()
+    assert named_feeling(Emotion(label="neutral", intensity=0.9)) is None
+
+
+def test_the_shipped_lines_were_chosen_and_load():
+    shipped = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    assert set(shipped["lines"]) == {"positive", "negative"} and shipped["read"] in ("part", "turn")
+    assert all(0.3 <= line <= 0.9 for line in shipped["lines"].values())
+    assert shipped_polarity() is not None
+
+
+def test_the_judge_weighs_a_wrong_sign_above_a_missed_feeling():
+    good_news = Judged("dev", "w", "My son got his driving licence.", frozenset({"positive"}))
+    drizzle = Judged("dev", "w", "It's drizzling again.", frozenset({"negative", "none"}))
+    fact = Judged("dev", "w", "My cat sleeps all day.", frozenset({"none"}))
+    assert error(good_news, "negative") == "wrong sign" and error(good_news, "none") == "unnamed"
+    assert error(drizzle, "none") is None and error(drizzle, "positive") == "wrong sign"
+    assert error(fact, "negative") == "named, none said"
+
+
+def test_the_judge_splits_its_written_sentences_by_writer():
+    rows = load()
+    by_writer: dict[str, set[str]] = {}
+    for r in rows:
+        by_writer.setdefault(r.writer, set()).add(r.split)
+    assert all(len(splits) == 1 for splits in by_writer.values())
+    assert {r.split for r in rows} == {"dev", "test"}
