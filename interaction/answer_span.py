@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from common.messages import RecallReport, RecalledMemory
+from common.messages import RecalledMemory, RecallReport
 from interaction.reported_speech import days_between, reported
 
 log = logging.getLogger("nadine.interaction.answer_span")

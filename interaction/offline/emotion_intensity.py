@@ -62,6 +62,22 @@ def features(embedder: TextEmbedder, texts: list[str]) -> np.ndarray:
     return np.hstack([embedder.embed(texts), vader_scores(texts)])
 
 
+class StandardFeatures:
+    """The features of texts, standardised by the mean and scale stored beside a model's weights;
+    the weights must have been fitted on this embedder's vectors (else BackendUnavailable)."""
+
+    def __init__(self, embedder: TextEmbedder, data: dict[str, Any], backend: str, retrain: str) -> None:
+        if data["embedder"] != embedder.name:
+            raise BackendUnavailable(backend, f"weights were trained on {data['embedder']}, not {embedder.name}",
+                                     retrain)
+        self._embedder = embedder
+        self._mean = np.asarray(data["mean"], dtype=np.float64)
+        self._scale = np.asarray(data["scale"], dtype=np.float64)
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        return (features(self._embedder, texts).astype(np.float64) - self._mean) / self._scale
+
+
 def stretch(calibrated: np.ndarray, cut: float, threshold: float) -> np.ndarray:
     """Piecewise linear through (0, 0), (cut, threshold), (1, 1)."""
     return np.interp(calibrated, [0.0, cut, 1.0], [0.0, threshold, 1.0])
@@ -73,12 +89,7 @@ class EmotionIntensityModel:
     "threshold" and "sign_margin"."""
 
     def __init__(self, embedder: TextEmbedder, data: dict[str, Any]) -> None:
-        if data["embedder"] != embedder.name:
-            raise BackendUnavailable("emotion_intensity", f"weights were trained on {data['embedder']}, "
-                                     f"not {embedder.name}", RETRAIN)
-        self._embedder = embedder
-        self._mean = np.asarray(data["mean"], dtype=np.float32)
-        self._scale = np.asarray(data["scale"], dtype=np.float32)
+        self._features = StandardFeatures(embedder, data, "emotion_intensity", RETRAIN)
         self._coef = np.asarray([data["intensity"]["coef"], data["valence"]["coef"]], dtype=np.float32)
         self._intercept = np.asarray([data["intensity"]["intercept"], data["valence"]["intercept"]], dtype=np.float32)
         self._calibration = (np.asarray(data["calibration"]["x"]), np.asarray(data["calibration"]["y"]))
@@ -88,8 +99,7 @@ class EmotionIntensityModel:
 
     def raw(self, texts: list[str]) -> np.ndarray:
         """(len(texts), 2): the regressions' uncalibrated intensity and valence."""
-        x = (features(self._embedder, texts) - self._mean) / self._scale
-        return x @ self._coef.T + self._intercept
+        return self._features(texts).astype(np.float32) @ self._coef.T + self._intercept
 
     def calibrated(self, raw_intensity: np.ndarray) -> np.ndarray:
         return np.interp(raw_intensity, *self._calibration)

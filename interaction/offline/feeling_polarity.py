@@ -22,7 +22,7 @@ import numpy as np
 
 from common.embedding.base import TextEmbedder
 from common.vision.base import BackendUnavailable
-from interaction.offline.emotion_intensity import features
+from interaction.offline.emotion_intensity import StandardFeatures
 
 log = logging.getLogger("nadine.interaction.feeling_polarity")
 
@@ -37,12 +37,7 @@ class PolarityModel:
     "read" (the last three chosen on the judge's dev split)."""
 
     def __init__(self, embedder: TextEmbedder, data: dict[str, Any]) -> None:
-        if data["embedder"] != embedder.name:
-            raise BackendUnavailable("feeling_polarity", f"weights were trained on {data['embedder']}, "
-                                     f"not {embedder.name}", RETRAIN)
-        self._embedder = embedder
-        self._mean = np.asarray(data["mean"], dtype=np.float64)
-        self._scale = np.asarray(data["scale"], dtype=np.float64)
+        self._features = StandardFeatures(embedder, data, "feeling_polarity", RETRAIN)
         self._coef = np.asarray(data["coef"], dtype=np.float64)
         self._intercept = np.asarray(data["intercept"], dtype=np.float64)
         self._temperature = float(data["temperature"])
@@ -52,8 +47,7 @@ class PolarityModel:
 
     def probabilities(self, texts: list[str]) -> np.ndarray:
         """(len(texts), 3): P(negative), P(none), P(positive)."""
-        x = (features(self._embedder, texts).astype(np.float64) - self._mean) / self._scale
-        logits = (x @ self._coef.T + self._intercept) / self._temperature
+        logits = (self._features(texts) @ self._coef.T + self._intercept) / self._temperature
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
 

@@ -377,7 +377,6 @@ def clause_text(pred) -> str:
     """The clause of a predicate as said: from its subject (or the speaker's, when it shares one: "and
     teach maths") to its last word, without the clauses joined to it ("..., and I love painting"),
     the interjections and addresses before the subject ("Me, I'm ...") or the closing punctuation."""
-    doc = pred.doc
     own = {t.i for c in pred.children if c.dep_ in _OWN_CLAUSE for t in c.subtree}
     words = [t for t in pred.subtree if t.i not in own]
     subject = next((c for c in pred.children if c.dep_ in _SUBJECTS), None)

@@ -37,7 +37,14 @@ from interaction.offline.emotion_intensity import features, shipped_model
 from interaction.offline.feeling_polarity import CLASSES, WEIGHTS, PolarityModel
 from interaction.offline.understand_rules import feeling_text, felt_parts
 from scripts.eval import named_feeling
-from scripts.eval.train_emotion_intensity import CACHE, CachedEmbedder, Rated, fetch, plain_self_facts, read_rated
+from scripts.eval.train_emotion_intensity import (
+    CACHE,
+    CachedEmbedder,
+    Rated,
+    fetch,
+    plain_self_facts,
+    read_rated,
+)
 
 log = logging.getLogger("nadine.eval.feeling_polarity")
 

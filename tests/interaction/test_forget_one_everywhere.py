@@ -20,12 +20,12 @@ from common.store import ProfileStore, SceneStore
 from interaction.agents.episode import offline_summary
 from interaction.dialogue import DialogueManager
 from interaction.forget import forget_one_memory
-from interaction.memory_requests import ForgetCandidate, forget
 from interaction.memory.chroma_store import make_client
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.documents import list_documents
 from interaction.memory.forgotten import Forgotten, forgotten_turns
 from interaction.memory.local_services import LocalMemoryServices
+from interaction.memory_requests import ForgetCandidate, forget
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
 from tests.interaction.test_dialogue_inprocess import Outbox
 from tests.reliability.traces import find_traces, text_needles

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from common.embedding.registry import offline_text_embedder
 from common.config.interaction_settings import RecallSettings
+from common.embedding.registry import offline_text_embedder
 from interaction.memory.retrieval.generic import GenericQuestions
 
 

@@ -14,8 +14,8 @@ from common.store import UserProfile
 from interaction.dialogue import DialogueManager
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
 from interaction.memory.local_services import LocalMemoryServices
-from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval import windows
+from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.core import RetrievalCore
 from interaction.memory.retrieval.entities import EntityReader, Thresholds
 from interaction.offline.replies import offline_reply

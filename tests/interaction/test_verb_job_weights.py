@@ -7,7 +7,14 @@ from __future__ import annotations
 import json
 
 from common.embedding.registry import offline_text_embedder
-from interaction.offline.verb_jobs import CLASSES, MAX_FALSE_JOB, WEIGHTS, VerbJobModel, load_rows, training_fingerprint
+from interaction.offline.verb_jobs import (
+    CLASSES,
+    MAX_FALSE_JOB,
+    WEIGHTS,
+    VerbJobModel,
+    load_rows,
+    training_fingerprint,
+)
 from scripts.eval.linear_text import fit, lowest_safe_threshold
 from scripts.eval.train_verb_jobs import load
 

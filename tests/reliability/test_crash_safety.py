@@ -12,8 +12,7 @@ import time
 from pathlib import Path
 
 from common.runtime import startup_sweep
-from common.store import DataLayout, ProfileStore, SceneStore
-from common.store import atomic
+from common.store import DataLayout, ProfileStore, SceneStore, atomic
 from common.store.atomic import TMP_PREFIX, sweep_leftovers
 from tests.reliability.writers import SHARED_USER
 from tests.support import PROJECT_ROOT
