@@ -6,6 +6,18 @@ import re
 
 _I = re.IGNORECASE
 
+# phones and word processors type apostrophes and quotes as curly ones ("I’m Eileen"); every reader
+# here (these cues, the parser's contractions, the classifiers' vocabularies) knows the straight ones
+_TYPOGRAPHIC = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u201b": "'", "\u2032": "'",
+                              "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2026": "..."})
+
+
+def typed_plainly(text: str) -> str:
+    """What a person typed or said, with its whitespace collapsed and typographic apostrophes,
+    quotes and ellipses written as plain ones."""
+    return " ".join(text.translate(_TYPOGRAPHIC).split())
+
+
 # "good to see you (again)" greets: "see you" right after "to " is not a farewell
 FAREWELL = re.compile(
     r"\b(good ?bye|bye(?: bye)?|(?<!to )see you(?: soon| later| tomorrow| next time)?|farewell|"

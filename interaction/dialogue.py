@@ -240,7 +240,7 @@ class DialogueManager:
     # --- a turn ----------------------------------------------------------------------------------
 
     def process_input(self, msg: UserInput, t_received: float | None = None) -> TurnResult:
-        text = " ".join(msg.text.split())
+        text = cues.typed_plainly(msg.text)
         # this turn's profile writes wait until its reply is handed to control, the folders' fsync after
         # them until its TurnResult is out
         with folder_syncs_deferred(), writes_deferred():

@@ -47,13 +47,13 @@ _BEFORE = re.compile(r"\b(?:before|previously|used to|use to|formerly|in the pas
                      r"\b(?:previous|former|old|last) (?:job|employer|company|workplace|position|role|home|address|city|town|place|hobb)",
                      re.I)
 _ASKS = [
-    (re.compile(r"\b(what(?:'s| is) my name|who am i(?=\W*$)|do you know (?:who i am|my name))\b", re.I), "user_name"),
-    (re.compile(r"\bwhere do i (?:work|work at)\b|\bwhat(?:'s| is) my (?:company|employer)\b|"
+    (re.compile(r"\b(what(?:'?s| is) my name|who am i(?=\W*$)|do you know (?:who i am|my name))\b", re.I), "user_name"),
+    (re.compile(r"\bwhere do i (?:work|work at)\b|\bwhat(?:'?s| is) my (?:company|employer)\b|"
                 r"\bwhich (?:company|firm|organi[sz]ation|employer)\b.*\b(?:i|me)\b|\bwho do i work for\b|"
-                r"\bwhat(?:'s| is) my (?:job|position|role)\b|\bwhat do i do for (?:a )?living\b|"
+                r"\bwhat(?:'?s| is) my (?:job|position|role)\b|\bwhat do i do for (?:a )?living\b|"
                 r"\bwhat (?:do|did i say) i do\b|\bwhat is my profession\b", re.I), "work"),
     (re.compile(r"\bwhere do i (?:live|stay)\b|\bwhat (?:city|town|country|place)\b.*\b(?:i|me)\b.*\b(?:live|home|from)\b|"
-                r"\bwhere(?:'s| is) (?:my )?home\b", re.I), "location"),
+                r"\bwhere(?:'?s| is) (?:my )?home\b", re.I), "location"),
     (re.compile(r"\bwhat do i (?:like|enjoy)\b|\bmy hobb", re.I), "hobbies"),
 ]
 

@@ -186,3 +186,16 @@ def test_a_person_settled_on_a_confirmation_answer_is_on_disk_when_user_info_goe
     told = out.of(t.USER_INFO)[-1]
     assert told.user_id == turn.user_id and told.user_name == "Maja"
     assert ids_when_told and ids_when_told[-1].get(told.user_id) == "Maja"  # read off the disk, not this process
+
+
+def test_curly_apostrophes_and_dropped_ones_read_as_typed_plainly(tmp_path):
+    """A phone types "I’m" and "What’s"; a hurried person types "whats": each is read as its plain
+    spelling (the name, the job, the question about them), never taken for a hobby."""
+    dm, _ = manager(tmp_path)
+    texts = ["Hi, I’m Oona.", "I’m a ferry captain in Turku.", "What’s my name?", "whats my job"]
+    turns = [dm.process_input(UserInput(text=x, turn_id=str(i))) for i, x in enumerate(texts)]
+    assert turns[0].user_name == "Oona" and "Oona" in turns[0].reply and "enjoy" not in turns[0].reply
+    assert "ferry captain" in turns[1].reply
+    assert turns[2].reply.startswith("You're Oona") and "ferry captain" in turns[3].reply, [x.reply for x in turns]
+    profile = ProfileStore(DataLayout(tmp_path)).load(turns[0].user_id)
+    assert profile is not None and "Turku" in profile.model_dump_json()
