@@ -53,7 +53,7 @@ class ForgetCandidate:
     memory_id: str  # explicit memory id, scene id, a saved turn's document id, or "" (this session's turn, facts)
     text: str  # in the user's words (profile facts: as Nadine says them, "you live in Porto")
     probability: float = 0.0  # the retrieval core's calibrated probability that it is what was named
-    facts: tuple[str, ...] = ()  # kind "fact": the profile facts told in one statement, each "field:value"
+    facts: tuple[str, ...] = ()  # kind "fact": the profile facts to forget, each "field:value"
 
 
 def wire_memory_intent(result: dict) -> str | None:
@@ -134,15 +134,14 @@ def remember(deps: AgentDeps, state: dict) -> dict:
             "memory_action": MemoryAction(outcome="kept", kind="explicit_memory", text=stored.text)}
 
 
-def _fact_statements(profile: UserProfile | None, at: datetime) -> list[tuple[TranscriptTurn, list[Told]]]:
-    """The person's current profile facts as they would tell them ("I live in Porto", "I enjoy chess"),
-    each statement once with the facts it holds (a job said with its employer is one: "I work for
-    Siemens as an accountant"): a forget request may name one ("forget where I live")."""
-    said: dict[str, list[Told]] = {}
-    for told in profile_wording.current(profile):
-        own = _FIRST_PERSON.sub(lambda m: "I'm" if m.group(0).endswith("re") else "I", profile_wording.own_words(told), count=1)
-        said.setdefault(told.clause or own, []).append(told)
-    return [(TranscriptTurn(role="user", text=text, at=at), facts) for text, facts in said.items()]
+def _fact_statements(profile: UserProfile | None, at: datetime) -> list[tuple[TranscriptTurn, Told]]:
+    """The person's current profile facts by their own words, as they would tell them ("I live in
+    Porto", "I enjoy chess"): a forget request may name one ("forget where I live"). Not the clause
+    it was told in: "my brother and I moved to Porto" is also about the brother, and a request about
+    him means what was told."""
+    return [(TranscriptTurn(role="user", at=at, text=_FIRST_PERSON.sub(
+        lambda m: "I'm" if m.group(0).endswith("re") else "I", profile_wording.own_words(told), count=1)), told)
+        for told in profile_wording.current(profile)]
 
 
 _FIRST_PERSON = re.compile(r"^you(?:'re)?\b")
@@ -155,8 +154,8 @@ def find_forget_candidate(
     this conversation and the current profile facts of `profile`, ranked and verified together by the
     retrieval core on the topic the request names (request_topics: its noun phrases, not its framing
     words). An offered match is enough, since forgetting is asked first; below it there is nothing to
-    forget. A profile fact as close as the best other memory is the one meant ("forget where I live":
-    the fact, not every turn that said it)."""
+    forget. A profile fact closer than every other memory is the one meant ("forget where I live": the
+    fact, not the turn that told it)."""
     if deps.services is None:
         return None
     earlier = said_earlier(transcript)
@@ -170,10 +169,10 @@ def find_forget_candidate(
                    and (d := deps.services.about(user_id, topic, [turn for turn, _ in facts])) is not None
                    and d.named is not None]
     fact = max(named_facts, key=lambda j: j.probability, default=None)
-    if fact is not None and all(fact.probability >= d.named.probability for d in decisions):
+    if fact is not None and all(fact.probability > d.named.probability for d in decisions):
         told = facts[int(fact.candidate.memory_id)][1]
-        return ForgetCandidate(user_id, "fact", "", profile_wording.listing(profile_wording.phrases(told)),
-                               fact.probability, tuple(f"{t.field}:{t.value}" for t in told))
+        return ForgetCandidate(user_id, "fact", "", profile_wording.own_words(told), fact.probability,
+                               (f"{told.field}:{told.value}",))
     if not decisions:
         return None
     best = max((d.named for d in decisions), key=lambda j: j.probability)
