@@ -9,12 +9,13 @@ way interaction/forget.py handles "forget me".
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
 from common.messages import ForgetMemory, MemoryAction, RecallReport
-from common.store import DataLayout, ProfileStore, SceneStore
+from common.store import DataLayout, ProfileStore, SceneStore, UserProfile
 from interaction import profile_wording
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.agents.episode import summarize
@@ -26,6 +27,7 @@ from interaction.memory.forgotten import Forgotten
 from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
+from interaction.profile_wording import Told
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
 from interaction.reported_speech import days_between, read_ahead, reported
@@ -47,10 +49,11 @@ class ForgetCandidate:
     """The one memory a forget-one request points at."""
 
     user_id: str
-    kind: Literal["explicit_memory", "moment", "turn", "this_session"]
-    memory_id: str  # explicit memory id, scene id, a saved turn's document id, or "" for a turn of this session
-    text: str  # in the user's words
+    kind: Literal["explicit_memory", "moment", "turn", "this_session", "fact"]
+    memory_id: str  # explicit memory id, scene id, a saved turn's document id, or "" (this session's turn, facts)
+    text: str  # in the user's words (profile facts: as Nadine says them, "you live in Porto")
     probability: float = 0.0  # the retrieval core's calibrated probability that it is what was named
+    facts: tuple[str, ...] = ()  # kind "fact": the profile facts to forget, each "field:value"
 
 
 def wire_memory_intent(result: dict) -> str | None:
@@ -131,18 +134,45 @@ def remember(deps: AgentDeps, state: dict) -> dict:
             "memory_action": MemoryAction(outcome="kept", kind="explicit_memory", text=stored.text)}
 
 
+def _fact_statements(profile: UserProfile | None, at: datetime) -> list[tuple[TranscriptTurn, Told]]:
+    """The person's current profile facts by their own words, as they would tell them ("I live in
+    Porto", "I enjoy chess"): a forget request may name one ("forget where I live"). Not the clause
+    it was told in: "my brother and I moved to Porto" is also about the brother, and a request about
+    him means what was told."""
+    return [(TranscriptTurn(role="user", at=at, text=_FIRST_PERSON.sub(
+        lambda m: "I'm" if m.group(0).endswith("re") else "I", profile_wording.own_words(told), count=1)), told)
+        for told in profile_wording.current(profile)]
+
+
+_FIRST_PERSON = re.compile(r"^you(?:'re)?\b")
+
+
 def find_forget_candidate(
-    deps: AgentDeps, user_id: str, text: str, transcript: list[TranscriptTurn]
+    deps: AgentDeps, user_id: str, text: str, transcript: list[TranscriptTurn], profile: UserProfile | None = None,
 ) -> ForgetCandidate | None:
-    """The one memory a forget request names: explicit memories, remembered moments and what was
-    said in this conversation, ranked and verified together by the retrieval core on the topic the
-    request names (request_topics: its noun phrases, not its framing words). An offered match is
-    enough, since forgetting is asked first; below it there is nothing to forget."""
+    """The one memory a forget request names: explicit memories, remembered moments, what was said in
+    this conversation and the current profile facts of `profile`, ranked and verified together by the
+    retrieval core on the topic the request names (request_topics: its noun phrases, not its framing
+    words). An offered match is enough, since forgetting is asked first; below it there is nothing to
+    forget. A profile fact closer than every other memory is the one meant ("forget where I live": the
+    fact, not the turn that told it)."""
     if deps.services is None:
         return None
     earlier = said_earlier(transcript)
-    decisions = [d for topic in request_topics(text)
+    topics = request_topics(text)
+    decisions = [d for topic in topics
                  if (d := deps.services.about(user_id, topic, earlier, FORGETTABLE)) is not None and d.named is not None]
+    # the facts are ranked on their own: a turn that told one says it in nearly the same words, and two
+    # near-twins leave neither standing out
+    facts = _fact_statements(profile, deps.clock.now())
+    named_facts = [d.named for topic in topics if facts
+                   and (d := deps.services.about(user_id, topic, [turn for turn, _ in facts])) is not None
+                   and d.named is not None]
+    fact = max(named_facts, key=lambda j: j.probability, default=None)
+    if fact is not None and all(fact.probability > d.named.probability for d in decisions):
+        told = facts[int(fact.candidate.memory_id)][1]
+        return ForgetCandidate(user_id, "fact", "", profile_wording.own_words(told), fact.probability,
+                               (f"{told.field}:{told.value}",))
     if not decisions:
         return None
     best = max((d.named for d in decisions), key=lambda j: j.probability)
@@ -159,7 +189,8 @@ def find_forget_candidate(
 
 def forget_one_request(deps: AgentDeps, state: dict) -> dict:
     identity: Identity = state["identity"]
-    candidate = find_forget_candidate(deps, identity.user_id or "", state["text"], state.get("transcript") or [])
+    candidate = find_forget_candidate(deps, identity.user_id or "", state["text"], state.get("transcript") or [],
+                                      identity.profile)
     if candidate is None:
         return {"final_message": "I don't think I have a memory of that, so there is nothing to forget.",
                 "memory_action": MemoryAction(outcome="nothing_to_forget")}
@@ -176,6 +207,8 @@ FORGET_ONE_ASKED_AGAIN = "Sorry, I'm not sure what you mean. Shall I forget it? 
 
 def _quoted(candidate: ForgetCandidate) -> str:
     said = reported(candidate.text)
+    if candidate.kind == "fact":  # already in Nadine's words
+        return candidate.text
     # said back in Nadine's words ("you told me you failed ..."), as a recall says them: a quotation
     # would be the person's own
     return said if candidate.kind == "explicit_memory" else f"you told me {said}"
@@ -192,6 +225,17 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
     def summary(turns: list[TranscriptTurn], name: str) -> EpisodicSave:
         return summarize(deps, turns, name)
 
+    if candidate.kind == "fact":
+        # the facts themselves, their history included; the turns that told them stay (they may tell
+        # other things)
+        gone = sum(forget_one_memory(deps.layout, ForgetMemory(user_id=candidate.user_id, kind="fact", memory_id=fact),
+                                     deps.clock.now(), services, summary, embedded)[0].get("facts", 0)
+                   for fact in candidate.facts)
+        user_id = session.identity.user_id
+        if gone and user_id:
+            session.identity = replace(session.identity, profile=ProfileStore(deps.layout).load(user_id)
+                                       or session.identity.profile)
+        return bool(gone)
     if candidate.kind in ("this_session", "turn"):
         # words said (this session's are not in the long-term store yet, unless said before in the
         # same words): every saved session that holds them is rewritten without them

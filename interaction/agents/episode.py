@@ -52,7 +52,7 @@ def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: i
     feelings = Counter(e.label for e in (user_emotion(t.text) for t in said) if e.label != "neutral")
     learned: dict[str, object] = {}
     for turn in said:
-        update, _ = grounded_update(turn.text, extract_profile(turn.text), (user_name,))
+        update, _ = grounded_update(turn.text, extract_profile(turn.text), (user_name,), turn.at)
         learned.update({k: v for k, v in update.model_dump().items() if v not in (None, [], "")})
     facts = "; ".join(f"{k.replace('_', ' ')}: {v if not isinstance(v, list) else ', '.join(v)}" for k, v in learned.items())
     return EpisodicSave(

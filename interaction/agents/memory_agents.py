@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import datetime
 
 from common.messages import RecallReport
 from common.store import UserProfile
@@ -53,7 +54,7 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     homes = [r.value for r in profile.history("location") if r.current and r.home is not False] \
         if profile and identity.user_id else []
     update, changes, heard = decide_facts(text, extract(deps, text, identity, state.get("messages", [])), current,
-                                          identity.name, homes)
+                                          identity.name, homes, deps.clock.now())
     if profile is not None and identity.user_id:
         changes += jobs_ending_with_their_employer(profile, update, changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
@@ -106,17 +107,19 @@ def heard_wording(heard: dict[str, Grounded]) -> Wording:
 
 
 def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]], known_name: str | None = None,
-                 homes: list[str] | None = None) -> tuple[MemoryUpdate, list[FactChange], dict[str, Grounded]]:
+                 homes: list[str] | None = None, now: datetime | None = None
+                 ) -> tuple[MemoryUpdate, list[FactChange], dict[str, Grounded]]:
     """What one utterance does to the profile: the extraction's facts and the fact changes (each with
     how it was said), each kept only where the speaker said its value about themselves (grounding.py);
     and each kept value's grounding. `current`: the person's current facts (field -> values); `homes`:
-    the current places said as their home (default: every current location)."""
+    the current places said as their home (default: every current location); `now`: when it was said
+    (a time named ahead of it makes a plan, not a fact)."""
     names = (update.user_name, known_name, extract_name(text))
-    update, kept = grounded_update(text, update, names)
+    update, kept = grounded_update(text, update, names, now)
     decided = fact_changes.decide(text, update.facts(), current)
     valued = [c for c in decided if c.value]
     found = dict(zip(map(id, valued), ground(
-        text, [Proposal(c.field, c.value or "", c.op != "close") for c in valued], names, kept), strict=True))
+        text, [Proposal(c.field, c.value or "", c.op != "close") for c in valued], names, kept, now), strict=True))
     changes = []
     for c in decided:  # a close that names no value ends the field's current one and needs none
         g = found.get(id(c))

@@ -162,3 +162,15 @@ def parse_window(text: str, now: datetime) -> TimeWindow | None:
         if best is None or len(window.expression) > len(best.expression):
             best = window
     return best
+
+
+def names_time_ahead(text: str, now: datetime) -> bool:
+    """The text names a time that has not begun yet ("next month", "tomorrow", "in two weeks"): what
+    it tells is a plan, not what is true now. A time named to the minute or as "now" is not one."""
+    for point, context, offset, _end, expression in _calendar().nlp_at(text, now) or ():
+        precision = _precision(context)
+        if precision is None or precision in (_ACU.ACU_NOW, _ACU.ACU_SEC, _ACU.ACU_MIN):
+            continue
+        if not _is_everyday_word(text, expression, offset) and _unit_window(point, precision)[0] > now:
+            return True
+    return False

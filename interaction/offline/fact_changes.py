@@ -222,10 +222,12 @@ def _as_list(value: object) -> list[str]:
 def states_a_change(text: str, model: FactChangeModel | None = None) -> bool:
     """Some clause of `text` sets, supersedes or closes a profile fact (routes to the profile update):
     the clauses decide() reads, so a change told in one breath ("I left Ikea and started at Volvo")
-    reaches it."""
+    reaches it, and one that says something has stopped ("no, not Berlin anymore"), which decide()
+    closes when it names a current fact."""
     model = model or default_model()
     said = statement_clauses(text)
-    return any(p.op != "none" and p.op_p >= MIN_CONFIDENCE for p in model.predict_each(said))
+    return any(p.op != "none" and p.op_p >= MIN_CONFIDENCE or says_stopped(c)
+               for c, p in zip(said, model.predict_each(said), strict=True))
 
 
 def _spliced(tok, root) -> bool:  # noqa: ANN001 - spaCy Tokens
@@ -266,6 +268,33 @@ def clauses(sentence: str) -> list[str]:
     return [c for c in out if c]
 
 
+def says_stopped(clause: str) -> bool:
+    """The clause, said by the speaker (no subject but "I" / "we", or none: "no, not Berlin anymore"),
+    tells that something no longer holds: a negation with "any more" / "anymore" / "no longer", read
+    off the parse."""
+    from interaction.offline.grounding import first_person
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(clause)
+    except ParserUnavailable:
+        return False
+    if any(t.dep_ in {"nsubj", "nsubjpass"} and not first_person(t) for t in doc):
+        return False  # "my sister doesn't live in Berlin any more" is her life
+    stopped = any(t.lower_ == "anymore" or (t.lower_ in {"more", "longer"} and t.i and doc[t.i - 1].lower_ in {"any", "no"})
+                  for t in doc)
+    return stopped and any(t.dep_ == "neg" for t in doc)
+
+
+def _stopped_facts(sentence: str, current: dict[str, list[str]]) -> list[FactChange]:
+    """The current facts a clause the model left alone says have stopped, by naming them ("no, not
+    Berlin anymore" after "I live in Berlin"): each closed. Nothing unless a current value is named."""
+    if not says_stopped(sentence):
+        return []
+    return [FactChange(field=f, op="close", value=v, confidence=MIN_CONFIDENCE) for f, values in current.items()
+            if f in FIELDS_BY_NAME for v in _matching(None, sentence, values)]
+
+
 def statement_clauses(text: str) -> list[str]:
     """The clauses of the statements of `text`; their sentences are parsed in one batch (spaCy's
     pipe gives the same parse as one call each, and is faster for two or three)."""
@@ -288,6 +317,9 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     said = statement_clauses(text)
     for sentence, pred in zip(said, model.predict_each(said), strict=True):
         if pred.op == "none" or pred.op_p < MIN_CONFIDENCE:
+            for change in _stopped_facts(sentence, current):
+                closing.setdefault(change.field, []).append(sentence.casefold())
+                changes.append(change)
             continue
         confidence = round(pred.op_p, 3)
         if pred.op == "close":

@@ -11,7 +11,10 @@ model's memory update) hands its value here, and a value this module cannot poin
   not theirs): the possessed noun's MiniLM similarity to the field's notion against that of a person
   the speaker knows (on 24 people and 33 field nouns written for this check, 12 of 120 person-field
   pairs read as the field, none of the field nouns as a person);
-- a new value not negated nor wished ("I don't work at Google", "I'd love to live in Rome");
+- a new value not negated nor wished ("I don't work at Google", "I'd love to live in Rome"), nor a
+  plan: a work or place fact under another verb ("I'm going to move to Lyon", "I plan to work at
+  Ikea"), a goal not reached yet ("I'm moving to Oslo": the progressive of going somewhere), or a
+  clause that names a time ahead of the clock ("I start at Volvo next week");
 - never the speaker's own name ("Hello! My name is Eileen" names nobody's hobby);
 - in words whose kind fits the field, by the preposition that governs them and spaCy's entity labels:
   a place ("in Munich", "to Bergen") is not an employer, an employer ("at Prague University") not a
@@ -31,6 +34,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 import numpy as np
 from cachetools import LRUCache
@@ -54,6 +58,7 @@ _CONTENT_POS = {"NOUN", "PROPN", "NUM", "ADJ", "VERB", "X"}  # a value's words h
 _EMPLOYER_PREPS = {"at", "for", "with", "by"}
 _WORD = re.compile(r"\w+")
 _PLACE_PREPS = {"in", "to", "from", "into", "near"}
+_GOAL_PREPS = {"to", "into"}  # where a move ends: not reached while it is still going on ("I'm moving to Oslo")
 # entity labels a hobby's or an interest's words never carry ("on Tuesdays", "a blue Volvo", "in Kona")
 # the prepositions a topic of interest is said with ("interested in", "into", "keen on", "fond of",
 # "obsessed with", "a passion for", "crazy about"); "by the way" names no topic
@@ -133,21 +138,23 @@ class FactGrounding:
         return known
 
     def ground(self, text: str, proposals: list[Proposal], names: Iterable[str | None] = (),
-               taken: Iterable[Grounded] = ()) -> list[Grounded | None]:
+               taken: Iterable[Grounded] = (), now: datetime | None = None) -> list[Grounded | None]:
         """For each proposal (in order), where the speaker said it, or None; a stretch of words
-        already grounded for one field (here or in `taken`) grounds no other."""
+        already grounded for one field (here or in `taken`) grounds no other. `now`: when it was said
+        (a time named ahead of it makes a plan); None: times named are not read."""
         names = list(names)
         doc = self.doc(text)
         taken = [(g.start, g.end, g.field) for g in taken]
         out: list[Grounded | None] = []
         for p in proposals:
-            found = None if is_name(p.value, names) else self._find(doc, text, p, taken)
+            found = None if is_name(p.value, names) else self._find(doc, text, p, taken, now)
             if found is not None:
                 taken.append((found.start, found.end, found.field))
             out.append(found)
         return out
 
-    def _find(self, doc, text: str, p: Proposal, taken: list[tuple[int, int, str]]) -> Grounded | None:  # noqa: ANN001
+    def _find(self, doc, text: str, p: Proposal, taken: list[tuple[int, int, str]],  # noqa: ANN001
+              now: datetime | None) -> Grounded | None:
         pattern = _value_pattern(p.value)
         if pattern is None:
             return None
@@ -161,6 +168,8 @@ class FactGrounding:
             if span is None:
                 continue
             clause = self._speakers(span.root, p)
+            if clause is not None and p.new and _planned(span.root, clause, p.field, now):
+                continue
             if clause is not None and _fits(p.field, span, p.new):
                 before = doc[span.start - 1] if span.start else None
                 article = before is not None and before.morph.get("PronType") == ["Art"]
@@ -208,6 +217,25 @@ def _holding_words(span):  # noqa: ANN001, ANN202 - a spaCy Span or None
     return None
 
 
+def _planned(tok, pred, field: str, now: datetime | None) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """The value `tok` is said in a plan, not as what is true now: a work or place fact whose
+    predicate is the complement of another verb on the way up to the speaker's clause `pred` ("I'm
+    going to move to Lyon", "I hope to work at Ikea"); the goal of a move still in progress ("I'm
+    moving to Oslo"); or a clause naming a time ahead of `now` ("I start at Volvo next week")."""
+    from interaction.memory.time_window import names_time_ahead
+    from interaction.offline.self_description import clause_text
+
+    node, top = tok, tok
+    while node.i != pred.i and node.head.i != node.i:
+        if node.dep_ == "xcomp" and field in CLAUSE_FIELDS:
+            return True
+        node, top = node.head, node
+    progressive = pred.tag_ == "VBG" and any(c.dep_ == "aux" and c.lemma_ == "be" for c in pred.children)
+    if progressive and top.dep_ == "prep" and top.lower_ in _GOAL_PREPS:
+        return True
+    return now is not None and names_time_ahead(clause_text(pred), now)
+
+
 def _clause_words(pred, field: str) -> str | None:  # noqa: ANN001
     """The clause a work or place fact was said in, when it has its own subject and is short enough
     to be said back whole."""
@@ -241,7 +269,9 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     if field == "current_position":
         return prep in (None, "as") and not labels & {"PERSON", *_PLACE_ENTS}
     if field == "hobbies":  # a pastime is done: never a day, an amount, a place, a firm or a person
-        return not labels & _NOT_A_PASTIME
+        # a name after a preposition of place is where something is done, whatever the tagger labels it
+        named_place = prep in _PLACE_PREPS and root.pos_ == "PROPN"
+        return not labels & _NOT_A_PASTIME and not named_place
     if field == "interests":  # a topic may be a band or a country, never a day or an amount
         return (prep is None or prep in _TOPIC_PREPS) and not labels & _NOT_A_TOPIC
     return True
@@ -278,10 +308,10 @@ def default_grounding() -> FactGrounding | None:
 
 
 def ground(text: str, proposals: list[Proposal], names: Iterable[str | None] = (),
-           taken: Iterable[Grounded] = ()) -> list[Grounded | None]:
+           taken: Iterable[Grounded] = (), now: datetime | None = None) -> list[Grounded | None]:
     grounding = default_grounding()
     if grounding is not None:
-        return grounding.ground(text, proposals, names, taken)
+        return grounding.ground(text, proposals, names, taken, now)
     names = list(names)
     statements, at = [], 0
     for sentence in cues.sentences(text):
@@ -298,12 +328,12 @@ def ground(text: str, proposals: list[Proposal], names: Iterable[str | None] = (
     return out
 
 
-def grounded_update(text: str, update: MemoryUpdate, names: Iterable[str | None] = ()
+def grounded_update(text: str, update: MemoryUpdate, names: Iterable[str | None] = (), now: datetime | None = None
                     ) -> tuple[MemoryUpdate, list[Grounded]]:
-    """The extraction's facts that the speaker said about themselves, and where each was said."""
+    """The extraction's facts that the speaker said about themselves (at `now`), and where each was said."""
     facts = update.facts()
     proposals = [Proposal(k, v) for k, values in facts.items() for v in (values if isinstance(values, list) else [values])]
-    found = ground(text, proposals, names)
+    found = ground(text, proposals, names, now=now)
     kept = [g for g in found if g is not None]
     data = {**update.model_dump(), **{k: [] if isinstance(v, list) else None for k, v in facts.items()}}
     for g in kept:

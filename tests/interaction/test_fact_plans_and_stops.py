@@ -1,0 +1,100 @@
+"""Profile facts are what holds now, as the person says it: a plan is no fact yet, a fact said to have
+stopped ends, a town is never a pastime, and a forget request may name a profile fact (asked first,
+erased only on a clear yes)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from common.messages import EmotionSignal
+from common.store import ProfileStore
+from tests.interaction.test_memory_requests import maya, say  # noqa: F401 - the fixture
+
+SAID_AT = datetime(2026, 3, 10, 11, 0)
+CALM = EmotionSignal(label="neutral", intensity=0.0)
+
+
+def _decided(sentence: str, current: dict[str, list[str]]):
+    from interaction.agents.memory_agents import decide_facts
+    from interaction.offline.extract import extract_profile
+
+    return decide_facts(sentence, extract_profile(sentence), current, "Sven", now=SAID_AT)
+
+
+@pytest.mark.parametrize("sentence", [
+    "We're relocating to Aarhus.",  # the goal of a move still going on is not reached
+    "I'm moving to Aarhus in a few weeks.",
+    "I'm going to move to Aarhus.",  # under another verb
+    "I plan to live in Aarhus.",
+    "I join a design studio in Aarhus next week.",  # a time ahead of the clock
+])
+def test_a_planned_move_or_job_is_not_a_current_fact(sentence):
+    update, changes, _ = _decided(sentence, {"location": ["Leeds"], "current_company": ["Arup"]})
+    assert update.location is None and update.current_company is None, sentence
+    assert not [c for c in changes if c.op != "close"], changes
+
+
+@pytest.mark.parametrize("sentence", ["I moved to Aarhus last month.", "I live in Aarhus these days."])
+def test_a_move_that_has_happened_is_one(sentence):
+    update, _, _ = _decided(sentence, {"location": ["Leeds"]})
+    assert update.location == "Aarhus"
+
+
+@pytest.mark.parametrize("sentence, current, closed", [
+    ("nah, not at Arup anymore", {"current_company": ["Arup"], "location": ["Leeds"]}, ("current_company", "Arup")),
+    ("nope, not in Leeds any more", {"location": ["Leeds"]}, ("location", "Leeds")),
+    ("I'm no longer in Leeds.", {"location": ["Leeds"]}, ("location", "Leeds")),
+])
+def test_a_fact_said_to_have_stopped_is_closed(sentence, current, closed):
+    _, changes, _ = _decided(sentence, current)
+    assert [(c.field, c.value) for c in changes if c.op == "close"] == [closed]
+
+
+@pytest.mark.parametrize("sentence", ["My cousin isn't in Leeds anymore.", "not Leeds", "I love Leeds, always will."])
+def test_no_fact_stops_unless_the_speaker_says_it_has(sentence):
+    _, changes, _ = _decided(sentence, {"location": ["Leeds"]})
+    assert not [c for c in changes if c.op == "close"], changes
+
+
+def test_a_fact_said_to_have_stopped_routes_to_the_profile_update():
+    from interaction.offline.fact_changes import states_a_change
+
+    assert states_a_change("nope, not at the bakery any more")
+
+
+@pytest.mark.parametrize("sentence, town", [
+    ("I teach flute in Tartu.", "Tartu"), ("I play squash in Leeds on Fridays.", "Leeds"),
+])
+def test_a_town_is_never_a_hobby(sentence, town):
+    from interaction.offline.grounding import Proposal, ground
+
+    assert ground(sentence, [Proposal("hobbies", town)]) == [None]
+    update, _, _ = _decided(sentence, {})
+    assert town not in update.hobbies
+
+
+def test_a_time_ahead_of_the_clock_is_read_against_the_clock_given():
+    from interaction.memory.time_window import names_time_ahead
+
+    assert names_time_ahead("I start there next month", SAID_AT)
+    assert names_time_ahead("we go on Friday week, tomorrow actually", SAID_AT)
+    assert not names_time_ahead("I started there last month", SAID_AT)
+    assert not names_time_ahead("I live there now", SAID_AT)
+
+
+def test_forget_where_i_live_asks_keeps_on_no_and_erases_the_fact_on_yes(maya):  # noqa: F811
+    dm, _, _, uid = maya
+    assert "Aveiro" in say(dm, "I'm a dentist and I live in Aveiro.", user_emotion=CALM).reply
+    asked = say(dm, "Could you forget the town where I live?", user_emotion=CALM)
+    assert asked.memory_intent == "forget_one" and "Aveiro" in asked.reply and "dentist" not in asked.reply
+    say(dm, "No, keep it.")
+    assert ProfileStore(dm.layout).load(uid).location == "Aveiro"
+    say(dm, "Could you forget the town where I live?", user_emotion=CALM)
+    assert "forgotten" in say(dm, "Yes, please do.").reply
+    profile = ProfileStore(dm.layout).load(uid)
+    assert profile.location is None and not [r for r in profile.facts.get("location", []) if r.value == "Aveiro"]
+    assert profile.current_position == "dentist"  # the other fact of the same turn stays
+    about = say(dm, "What do you know about me?").reply
+    assert "Aveiro" not in about and "dentist" in about
