@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 from common.config import NadineSettings
 from common.messages import ForgetMemory
 from common.store import DataLayout, ProfileStore, SceneStore
+from common.store.facts import same_value
 from common.store.forget import (
     forget_scene,
     forget_user_files,
@@ -110,7 +111,14 @@ def forget_one_memory(
             turn_ids.append(scene.turn_id)
     elif msg.kind == "fact":
         field, _, value = msg.memory_id.partition(":")
-        removed["facts"] = ProfileStore(layout).forget_fact(msg.user_id, field, value, now)
+        profiles = ProfileStore(layout)
+        # the words that told it go too, wherever a saved session or this one holds them: a forgotten
+        # "I live in Porto" must not come back as what the person once said
+        profile = profiles.load(msg.user_id)
+        told = [r for r in profile.history(field) if same_value(r.value, value)] if profile is not None else []
+        texts += [r.clause for r in told if r.clause]
+        turn_ids += [r.source.turn_id for r in told if r.source.turn_id]
+        removed["facts"] = profiles.forget_fact(msg.user_id, field, value, now)
     deleted = []
     if msg.kind in ("explicit_memory", "episode") and text_memory is not None:
         gone = text_memory.forget_document(msg.user_id, msg.memory_id)
@@ -128,7 +136,9 @@ def forget_one_memory(
                     if scene.scene_type == "moment" and scene.turn_id == source:
                         removed["scene_files"] = removed.get("scene_files", 0) + forget_scene(layout, msg.user_id, scene.scene_id)
     forgotten = Forgotten.of(texts, turn_ids)
-    removed.update(forget_words(layout, msg.user_id, forgotten, text_memory, summarize, chroma_embedded, deleted, now))
+    # a forgotten fact takes only itself: the other facts its turns told stay
+    removed.update(forget_words(layout, msg.user_id, forgotten, text_memory, summarize, chroma_embedded, deleted,
+                                now if msg.kind != "fact" else None))
     return removed, forgotten
 
 

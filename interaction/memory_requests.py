@@ -50,10 +50,11 @@ class ForgetCandidate:
 
     user_id: str
     kind: Literal["explicit_memory", "moment", "turn", "this_session", "fact"]
-    memory_id: str  # explicit memory id, scene id, a saved turn's document id, or "" (this session's turn, facts)
+    # explicit memory id, scene id, a saved turn's document id, a profile fact as "field:value", or ""
+    # for a turn of this session
+    memory_id: str
     text: str  # in the user's words (profile facts: as Nadine says them, "you live in Porto")
     probability: float = 0.0  # the retrieval core's calibrated probability that it is what was named
-    facts: tuple[str, ...] = ()  # kind "fact": the profile facts to forget, each "field:value"
 
 
 def wire_memory_intent(result: dict) -> str | None:
@@ -171,8 +172,8 @@ def find_forget_candidate(
     fact = max(named_facts, key=lambda j: j.probability, default=None)
     if fact is not None and all(fact.probability > d.named.probability for d in decisions):
         told = facts[int(fact.candidate.memory_id)][1]
-        return ForgetCandidate(user_id, "fact", "", profile_wording.own_words(told), fact.probability,
-                               (f"{told.field}:{told.value}",))
+        return ForgetCandidate(user_id, "fact", f"{told.field}:{told.value}", profile_wording.own_words(told),
+                               fact.probability)
     if not decisions:
         return None
     best = max((d.named for d in decisions), key=lambda j: j.probability)
@@ -225,17 +226,6 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
     def summary(turns: list[TranscriptTurn], name: str) -> EpisodicSave:
         return summarize(deps, turns, name)
 
-    if candidate.kind == "fact":
-        # the facts themselves, their history included; the turns that told them stay (they may tell
-        # other things)
-        gone = sum(forget_one_memory(deps.layout, ForgetMemory(user_id=candidate.user_id, kind="fact", memory_id=fact),
-                                     deps.clock.now(), services, summary, embedded)[0].get("facts", 0)
-                   for fact in candidate.facts)
-        user_id = session.identity.user_id
-        if gone and user_id:
-            session.identity = replace(session.identity, profile=ProfileStore(deps.layout).load(user_id)
-                                       or session.identity.profile)
-        return bool(gone)
     if candidate.kind in ("this_session", "turn"):
         # words said (this session's are not in the long-term store yet, unless said before in the
         # same words): every saved session that holds them is rewritten without them
@@ -257,23 +247,25 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
                     removed["text_memories"] = removed.get("text_memories", 0) + also.get("text_memories", 0)
     if services is not None and (candidate.kind == "moment" or removed.get("scene_files")):
         services.on_scene_forgotten(candidate.user_id)
-    said_now = forget_in_session(deps.layout, session, forgotten, deps.clock.now(), bool(removed.get("fact_records")))
+    said_now = forget_in_session(deps.layout, session, forgotten, deps.clock.now(),
+                                 bool(removed.get("fact_records") or removed.get("facts")), candidate.kind != "fact")
     if candidate.kind == "this_session":
         return bool(said_now)
-    return any(removed.get(k) for k in ("scene_files", "text_memories", "session_documents"))
+    return any(removed.get(k) for k in ("scene_files", "text_memories", "session_documents", "facts"))
 
 
 def forget_in_session(layout: DataLayout, session: Session, forgotten: Forgotten, now: datetime,
-                      facts_changed: bool) -> list[TranscriptTurn]:
+                      facts_changed: bool, their_facts: bool = True) -> list[TranscriptTurn]:
     """The conversation in progress's part of a forget: its turns that hold the memory, the profile
-    facts those turns told, and the profile the session holds (`facts_changed`: the forget already
-    took facts out of the stored profile). Returns the turns taken out."""
+    facts those turns told (unless not `their_facts`: a forgotten fact takes only itself), and the
+    profile the session holds (`facts_changed`: the forget already took facts out of the stored
+    profile). Returns the turns taken out."""
     said_now = session.forget(forgotten)
     user_id = session.identity.user_id
     if user_id is None:
         return said_now
     profiles = ProfileStore(layout)
-    said_ids = frozenset(t.turn_id for t in said_now if t.role == "user" and t.turn_id)
+    said_ids = frozenset(t.turn_id for t in said_now if t.role == "user" and t.turn_id) if their_facts else frozenset()
     if profiles.forget_turns(user_id, said_ids, now) or facts_changed:
         session.identity = replace(session.identity, profile=profiles.load(user_id) or session.identity.profile)
     return said_now

@@ -98,3 +98,24 @@ def test_forget_where_i_live_asks_keeps_on_no_and_erases_the_fact_on_yes(maya): 
     assert profile.current_position == "dentist"  # the other fact of the same turn stays
     about = say(dm, "What do you know about me?").reply
     assert "Aveiro" not in about and "dentist" in about
+
+
+def test_a_forgotten_fact_told_in_an_earlier_conversation_is_not_recalled_from_its_words(maya):  # noqa: F811
+    """The profile fact goes, and so do the words that told it in the saved session: asked which town
+    was told, Nadine has nothing to quote, and nothing on disk holds the town."""
+    from common.messages import UserDetected
+    from tests.reliability.traces import find_traces, text_needles
+
+    dm, _, _, uid = maya
+    say(dm, "I moved to Aveiro last spring and I love the canals.", user_emotion=CALM)
+    say(dm, "I'm a dentist at a small clinic.", user_emotion=CALM)
+    dm.close_session("test")
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    asked = say(dm, "Please forget where I live.", user_emotion=CALM)
+    assert "Aveiro" in asked.reply
+    assert "forgotten" in say(dm, "Yes.").reply
+    for question in ("Which town did I say I live in?", "What did I tell you about the canals?", "Where do I live?"):
+        assert "Aveiro" not in say(dm, question, user_emotion=CALM).reply, question
+    dm.close_session("test")
+    assert find_traces(dm.layout.root, text_needles("Aveiro")) == []
+    assert ProfileStore(dm.layout).load(uid).current_position == "dentist"
