@@ -41,6 +41,9 @@ _CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", "am", "pm", "a.
 # prepositions of a point in time or space: the phrase can stand as "then" / "there" ("lands on
 # Thursday" -> "lands then"); "moved to Friday" cannot
 _AT = {"on", "at", "in"}
+# what hangs on a sentence's main verb as a clause or a word of its own: beside the answer unless it holds it
+_BESIDE = {"ccomp", "parataxis", "conj", "cc", "intj"}
+_JOINED = {"conj", "parataxis"}  # a clause of its own beside the main one (a reported one, ccomp, is not)
 _JOINING = {"to", "until", "till", "from", "for", "by", "into", "onto", "towards"}
 STANDS_FOR = {"time": "then", "place": "there"}  # the word said in the answer's place after it
 ANSWER_FIRST = " — "  # between the answer said first and the memory it comes from
@@ -64,11 +67,22 @@ class Answer:
             and first in _JOINING else words
 
     def in_its_place(self, memory: str) -> str:
-        """The memory with "then" / "there" where the answer was, when it can stand there; else whole."""
+        """What of the memory tells the answer (`told`), with "then" / "there" where the answer was
+        when it can stand there."""
         word = self.stands_for()
-        return memory if word is None else (memory[:self.start] + word + memory[self.end:])
+        pieces = []
+        for a, b in self.told or ((0, len(memory)),):
+            inside = word is not None and a <= self.start and self.end <= b
+            piece = memory[a:self.start] + word + memory[self.end:b] if inside else memory[a:b]
+            if piece.strip(" ,;-"):
+                pieces.append(piece.strip(" ,;-"))
+        return " ".join(pieces)
 
     replaceable: bool = False  # a time or place said as "on / at / in ..." or on its own ("next Friday")
+    # the character spans of the memory that tell the answer: its sentence, less the clauses beside the
+    # one that holds it ("Morning! I'm Tomasz, I run a bike shop in Gdansk" tells where the shop is in
+    # "I run a bike shop in Gdansk"); empty: the whole memory
+    told: tuple[tuple[int, int], ...] = ()
 
     def stands_for(self) -> str | None:
         """The word that can take the answer's place when the memory is said after it ("lands then");
@@ -106,8 +120,30 @@ def answer_in(question: str, memory: str) -> Answer | None:
         if any(t.lower_ not in said for t in span if not t.is_punct and not t.is_stop):
             first = span[0]
             replaceable = found in ("time", "place") and (first.lower_ in _AT or first.pos_ != "ADP")
-            return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable)
+            return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span))
     return None
+
+
+def _telling(span: list) -> tuple[tuple[int, int], ...]:
+    """The character spans of the answer's sentence without the clauses, greetings and joints that
+    hang beside the one holding the answer ("I'm Tomasz," before "I run a bike shop in Gdansk"; "and
+    I work in Braga" after "I live in Porto")."""
+    answer = {t.i for t in span}
+    clause = span[0].sent.root
+    # the answer in a clause joined to another ("..., and my son works in Voss"): that clause tells it
+    while (joined := next((c for c in clause.children if c.dep_ in _JOINED
+                           and answer <= {t.i for t in c.subtree}), None)) is not None:
+        clause = joined
+    beside = {t.i for c in clause.children if c.dep_ in _BESIDE
+              for t in [*c.subtree] if not answer & {u.i for u in c.subtree}}
+    kept = [t for t in clause.subtree if t.i not in beside]
+    runs: list[list] = []
+    for t in kept:
+        if runs and runs[-1][-1].i == t.i - 1:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return tuple((run[0].idx, run[-1].idx + len(run[-1].text)) for run in runs)
 
 
 def _clause_lemmas(tok) -> set[str]:  # noqa: ANN001 - a spaCy Token

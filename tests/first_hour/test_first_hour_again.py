@@ -113,6 +113,17 @@ def test_an_explicit_memory_turn_never_reads_below_threshold():
     assert not any("below threshold" in n or "[not stored]" in n for n in notes)
 
 
+def test_a_request_to_remember_that_read_above_the_line_says_why_it_is_no_moment():
+    """Read at 0.57 against 0.50 but suppressed as a request to remember: the note says so, never
+    "0.57 < 0.50"."""
+    result = _turn(memory_intent="remember", memory_action=MemoryAction(
+        outcome="kept", kind="explicit_memory", text="my flight lands on Friday"))
+    suppressed = StorageDecision(stored=False, memorability=0.57, threshold=0.5, turn_id="t1",
+                                 reason="suppressed (a request to remember: kept as asked)")
+    notes = turn_notes(result, suppressed)
+    assert notes[1] == "[no moment of its own] suppressed (a request to remember: kept as asked)"
+
+
 def test_a_first_meeting_scene_is_named_and_the_moment_line_does_not_contradict_it():
     first = SceneStored(user_id="u", user_name="Lena", memorability=1.0, emotion_label="neutral", intensity=0.0,
                         description="", scene_type="first_meeting", scene_id="scene_1", image_path="/x.jpg",

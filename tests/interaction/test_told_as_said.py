@@ -135,6 +135,19 @@ def test_the_words_that_answer_a_question(question, memory, answer):
     assert (found.words(memory) if found else None) == answer
 
 
+@pytest.mark.parametrize(("question", "memory", "after"), [
+    # a greeting and an introduction beside the clause that answers are not said after the answer
+    ("Where is my bakery?", "Evening! I'm Dorota, I own a little bakery in Lublin.", "I own a little bakery there"),
+    ("Where do I live?", "I live in Ostrava and I commute to Brno for work.", "I live there"),
+    ("When does my niece arrive?", "Hi Nadine. My niece arrives on Sunday at noon.", "My niece arrives then"),
+    # of two joined clauses, the one the answer is in
+    ("Where does my son work?", "my husband teaches in Bergen, and my son works at a garage in Voss", "my son works there"),
+])
+def test_what_is_said_after_the_answer_is_the_clause_that_told_it(question, memory, after):
+    found = answer_in(question, memory)
+    assert found is not None and found.in_its_place(memory).rstrip(".") == after
+
+
 def test_a_plain_question_is_answered_with_the_value_first(maya):
     dm, _, _, uid = maya
     say(dm, "Please remember that my brother's train gets in at a quarter past nine on Friday.")
