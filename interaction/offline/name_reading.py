@@ -112,6 +112,15 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
     return found
 
 
+def _undoubled(word: str) -> tuple[str, ...]:
+    """The stem of an -ed / -ing form whose last consonant was doubled ("gutted", "chatting"), if any."""
+    for ending in ("ed", "ing"):
+        stem = word.removesuffix(ending)
+        if stem != word and len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiou":
+            return (stem[:-1],)
+    return ()
+
+
 class NameReader:
     """The checks of a candidate word, on spaCy's tags and MiniLM's notions."""
 
@@ -158,8 +167,13 @@ class NameReader:
                 token.lower_ in self._lexicon.get(pos, ()) for pos in _LEXICON_POS.values())
         if token.pos_ not in _LEXICON_POS:  # an interjection or a function word: known to the lexicon at all
             return any(token.lower_ in words for words in self._lexicon.values()) or not self._lexicon
-        known = self._lexicon[_LEXICON_POS[token.pos_]] if self._lexicon else {token.lower_}
-        return token.lemma_.casefold() in known or token.lower_ in known
+        if not self._lexicon:
+            return True
+        # a participle is an adjective as often as a verb ("knackered"), and the rule lemmatizer misses
+        # a doubled consonant before -ed / -ing ("gutted" -> "gutte", not "gut")
+        known = self._lexicon["verb"] | self._lexicon["adj"] if token.pos_ in ("VERB", "ADJ") else \
+            self._lexicon[_LEXICON_POS[token.pos_]]
+        return any(form in known for form in (token.lemma_.casefold(), token.lower_, *_undoubled(token.lower_)))
 
     def is_name(self, candidate: Candidate, job_margin: float = JOB_MARGIN, place_margin: float = PLACE_MARGIN) -> bool:
         if " " in candidate.word:  # a first name and a surname: each must read as a name

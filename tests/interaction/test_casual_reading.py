@@ -37,6 +37,8 @@ NO_NAME = [
     "hi its me again", "Hello again. Foggy in Hamburg.", "hey im starving", "Hi. Good evening.", "hey its tuesday",
     "Drizzly again.", "Hi, again.", "Hi, there.", "hi, check-in here", "Evening. Self-employed.",
     "Night nurse speaking.", "Lisbon office here.",
+    # a feeling said as a participle, tagged a verb: its stem doubles a consonant, or it is an adjective
+    "Our cat ran off last night, I'm gutted.", "Long shift today, I'm knackered.", "hi, im chuffed",
 ]
 
 
