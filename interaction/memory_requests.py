@@ -166,9 +166,11 @@ def find_forget_candidate(
     # the facts are ranked on their own: a turn that told one says it in nearly the same words, and two
     # near-twins leave neither standing out
     facts = _fact_statements(profile, deps.clock.now())
+    # only a fact the request is sure to name: among a person's few facts the closest one always
+    # stands out ("forget about my cat" offered "you work at work")
     named_facts = [d.named for topic in topics if facts
                    and (d := deps.services.about(user_id, topic, [turn for turn, _ in facts])) is not None
-                   and d.named is not None]
+                   and d.outcome == "asserted" and d.named is not None]
     fact = max(named_facts, key=lambda j: j.probability, default=None)
     if fact is not None and all(fact.probability > d.named.probability for d in decisions):
         told = facts[int(fact.candidate.memory_id)][1]

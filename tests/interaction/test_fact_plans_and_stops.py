@@ -119,3 +119,16 @@ def test_a_forgotten_fact_told_in_an_earlier_conversation_is_not_recalled_from_i
     dm.close_session("test")
     assert find_traces(dm.layout.root, text_needles("Aveiro")) == []
     assert ProfileStore(dm.layout).load(uid).current_position == "dentist"
+
+
+def test_a_forget_request_about_something_else_never_names_a_profile_fact(maya):  # noqa: F811
+    from common.messages import UserDetected
+
+    dm, _, _, uid = maya
+    say(dm, "I work as a lab technician at the university.", user_emotion=CALM)
+    dm.close_session("test")
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    asked = say(dm, "Please forget about my tortoise.", user_emotion=CALM)
+    assert "technician" not in asked.reply and "university" not in asked.reply, asked.reply
+    say(dm, "Yes.")
+    assert ProfileStore(dm.layout).load(uid).current_position == "lab technician"
