@@ -28,6 +28,7 @@ from interaction import cues
 log = logging.getLogger("nadine.interaction.question_form")
 
 WH_TAGS = {"WDT", "WP", "WP$", "WRB"}
+_WH_OBJECTS = {"dobj", "attr", "oprd"}  # "what am I holding", "which hat am I wearing"
 _LEAD_IN_POS = {"INTJ", "CCONJ", "ADV", "PROPN", "X"}
 _MAX_LEAD_IN = 3
 _WH_PHRASE_POS = {"ADJ", "ADV", "NOUN", "PROPN", "NUM"}
@@ -152,9 +153,12 @@ def _sentence_about_view(sentence: Any) -> bool:
                 return True
         if _points(token) and not _past(token.head):
             return True
-    # the speaker's present progressive: "what am I holding", "what am I wearing"
+    # the speaker's present progressive: "what am I holding", "what am I wearing", "am I smiling?";
+    # asked where, when, how or why it is their life, not the view ("where am I living now?")
+    wh = [t for t in tokens if t.tag_ in WH_TAGS]
     return root.tag_ == "VBG" and any(c.dep_ == "aux" and c.lower_ in ("am", "'m", "m") for c in root.children) \
-        and not any(t.ent_type_ in _TIME_ENTS for t in tokens)
+        and not any(t.ent_type_ in _TIME_ENTS for t in tokens) \
+        and all((w.head if w.dep_ == "det" else w).dep_ in _WH_OBJECTS for w in wh)
 
 
 def asks_about_view(text: str) -> bool:

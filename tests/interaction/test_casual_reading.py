@@ -94,6 +94,9 @@ def test_a_statement_that_opens_like_a_question_is_a_statement(said):
     ("Who came with me to the concert?", False), ("What colour was my first car?", False),
     ("did you see the photos I sent", False), ("What am I doing this weekend?", False),
     ("And remember I see the physio on Tuesdays.", False), ("what was that song you mentioned", False),
+    # the speaker's present progressive asked where or which place is their life, not the view
+    ("Where am I working at the moment?", False), ("In which town I am staying?", False),
+    ("which scarf am I wearing?", True), ("am I blinking?", True),
 ])
 def test_only_a_question_about_the_present_view_is_for_the_camera(said, about_view):
     assert cues.is_about_view(said) is about_view
