@@ -275,6 +275,8 @@ def says_stopped(clause: str) -> bool:
     from interaction.offline.grounding import first_person
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
+    if not _STOPPED.search(clause):  # most clauses: no parse needed to tell
+        return False
     try:
         doc = load_parser()(clause)
     except ParserUnavailable:
@@ -284,6 +286,9 @@ def says_stopped(clause: str) -> bool:
     stopped = any(t.lower_ == "anymore" or (t.lower_ in {"more", "longer"} and t.i and doc[t.i - 1].lower_ in {"any", "no"})
                   for t in doc)
     return stopped and any(t.dep_ == "neg" for t in doc)
+
+
+_STOPPED = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b", re.IGNORECASE)
 
 
 def _stopped_facts(sentence: str, current: dict[str, list[str]]) -> list[FactChange]:

@@ -253,8 +253,9 @@ def offline_reply(r: ReplyInputs) -> str:
         elif cues.is_question(r.text):
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:
-            # worth keeping, but its feeling unsure: answer what was told rather than guess how it felt
-            parts.append(f"Thank you for telling me{hi} — {_quote(reported(r.text))}.")
+            # worth keeping, but its feeling unsure: thank them rather than guess how it felt (said back
+            # whole, a messy message comes out garbled: "your bday is march 13 not march 3, your bad")
+            parts.append(f"Thank you for telling me{hi}.")
         else:
             parts.append(f"I see{hi}. Tell me more!")
     return " ".join(parts)

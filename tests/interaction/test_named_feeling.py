@@ -59,10 +59,11 @@ def _reply(text: str, felt: Emotion) -> str:
                                      profile=UserProfile(user_id="261201_0001", user_name="Odile")))
 
 
-def test_a_kept_turn_of_unsure_feeling_is_answered_by_what_it_says():
+def test_a_kept_turn_of_unsure_feeling_is_thanked_for_never_guessed_at_or_echoed():
     reply = _reply("My grandson built a boat in his garage.", Emotion(label="neutral", intensity=0.6))
-    assert "your grandson built a boat in his garage" in reply
-    assert "Tell me more" not in reply and "sorry" not in reply and "wonderful" not in reply
+    assert reply == "Thank you for telling me, Odile."
+    messy = _reply("my bday is march 13 not march 3, my bad", Emotion(label="neutral", intensity=0.6))
+    assert "your bad" not in messy and "Tell me more" not in messy
 
 
 def test_small_talk_not_worth_keeping_is_still_invited_on():
