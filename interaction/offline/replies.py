@@ -57,6 +57,9 @@ _ASKS = [
     (re.compile(r"\bwhat do i (?:like|enjoy)\b|\bmy hobb", re.I), "hobbies"),
 ]
 
+# what a profile question asks for, said when the profile holds no answer
+_UNTOLD = {"work": "what you do or where you work", "location": "where you live", "hobbies": "what you like to do"}
+
 
 def _day(ts: str | None, now: datetime) -> str | None:
     """The day itself: "earlier today", "yesterday", "on Wednesday 2 December"; None when unknown."""
@@ -131,6 +134,12 @@ def _profile_answer(r: ReplyInputs) -> str | None:
         if pattern.search(r.text):
             return _answer_from_profile(r, key)
     return None
+
+
+def _untold(r: ReplyInputs) -> str | None:
+    """A question about their work, home or hobbies that the profile holds no answer to, said as such."""
+    key = next((key for pattern, key in _ASKS if pattern.search(r.text)), None)
+    return f"You haven't told me {_UNTOLD[key]} yet." if key in _UNTOLD and r.profile is not None else None
 
 
 def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
@@ -250,6 +259,8 @@ def offline_reply(r: ReplyInputs) -> str:
             parts.append(f"I'm very well, thank you{hi}! And how are you?")
         elif cues.ASKS_DATE.search(r.text) or cues.ASKS_TIME.search(r.text):
             parts.append(_clock_answer(r.text, r.now))
+        elif untold := _untold(r):
+            parts.append(untold)
         elif cues.is_question(r.text):
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:

@@ -199,3 +199,11 @@ def test_curly_apostrophes_and_dropped_ones_read_as_typed_plainly(tmp_path):
     assert turns[2].reply.startswith("You're Oona") and "ferry captain" in turns[3].reply, [x.reply for x in turns]
     profile = ProfileStore(DataLayout(tmp_path)).load(turns[0].user_id)
     assert profile is not None and "Turku" in profile.model_dump_json()
+
+
+def test_a_question_about_work_or_home_not_told_yet_says_so(tmp_path):
+    dm, _ = manager(tmp_path)
+    texts = ["Hello, I'm Ines.", "Where do I work?", "where do i live"]
+    turns = [dm.process_input(UserInput(text=x, turn_id=str(i))) for i, x in enumerate(texts)]
+    assert turns[1].reply == "You haven't told me what you do or where you work yet."
+    assert turns[2].reply == "You haven't told me where you live yet."
