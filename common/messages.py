@@ -374,7 +374,7 @@ class TurnResult(Message):
     user_emotion: EmotionSignal | None = None
     retrieved: RetrievedScene | None = None
     recall: RecallReport | None = None
-    # recall | remember | forget_one | forget_me | statement (issue: memory intents)
+    # recall | remember | forget_one | forget_me | not_keep | statement
     memory_intent: str | None = None
     memory_action: MemoryAction | None = None
     latency_s: float

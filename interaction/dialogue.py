@@ -54,7 +54,7 @@ from interaction.llm import LlmRegistry
 from interaction.llm.endpoints import open_circuits
 from interaction.memory.contracts import MemoryServices, TranscriptTurn
 from interaction.memory.told import only_thanks
-from interaction.memory_requests import FORGET_INTENTS, ForgetOneConversation, wire_memory_intent
+from interaction.memory_requests import FORGET_INTENTS, NOT_KEPT_REASON, NOT_TOLD, ForgetOneConversation, wire_memory_intent
 from interaction.names import confirmation_question
 from interaction.offline.extract import answer_name
 from interaction.profiles import ProfileKeeper, ProfileOutcome
@@ -294,7 +294,7 @@ class DialogueManager:
         if self._reply_latency is None:
             self._speak(text, result, start)
         turn = self._finish(text, result)
-        if result.get("memory_intent") in FORGET_INTENTS:  # a request to forget is not something told
+        if result.get("memory_intent") in NOT_TOLD:  # a request to forget, or not to keep, is not something told
             s.drop_last_exchange()
         return turn
 
@@ -446,8 +446,10 @@ class DialogueManager:
         outcome: ProfileOutcome | None = state.get("profile_outcome")
         who = outcome.identity if outcome is not None else self.session.identity
         # remembering is not a new moment, and a polite goodbye or thanks or a request to forget is not one
-        # either; a request to remember is kept as the explicit memory it asks for, never twice
+        # either, nor what the person asked not to be kept; a request to remember is kept as the explicit
+        # memory it asks for, never twice
         why = suppressed or ("a request to forget" if u.memory_intent in FORGET_INTENTS
+                             else NOT_KEPT_REASON if u.memory_intent == "not_keep"
                              else "a request to remember: kept as asked" if u.memory_intent == "remember"
                              else "a recall question"
                              if u.is_recall else "a goodbye" if u.intent == "end_conversation"

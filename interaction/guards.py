@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from interaction import cues
+from interaction.memory_intent.not_keep import NOT_KEEP, asks_not_to_keep
 from interaction.offline.extract import extract_name
 from interaction.turn_understanding import INTENTS, PLAN_AGENTS, RECALL_INTENTS, PlanStep, TurnUnderstanding
 
@@ -42,6 +43,10 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
     # the understanding's memory intent stands as given (a model's, else the classifier's); a model
     # that only answered is_recall means recall
     memory_intent = u.memory_intent or ("recall" if u.is_recall else "statement")
+    if memory_intent in ("remember", "statement") and asks_not_to_keep(text):
+        # a model, like the classifier, may read "please don't remember that" by its words as a remember
+        # request: asked not to keep it, nothing of the turn is kept
+        memory_intent = NOT_KEEP
     is_recall = memory_intent in RECALL_INTENTS
     plan = [s for s in u.plan if s.agent in PLAN_AGENTS]
     if is_recall:

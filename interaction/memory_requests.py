@@ -35,8 +35,12 @@ from interaction.session import Session
 
 log = logging.getLogger("nadine.interaction.memory_requests")
 
-MEMORY_REQUESTS = ("remember", "forget_one", "forget_me", "about_me")
+MEMORY_REQUESTS = ("remember", "forget_one", "forget_me", "about_me", "not_keep")
 FORGET_INTENTS = ("forget_one", "forget_me")
+# turns that are not something told: neither the episode nor the chat history keeps them
+NOT_TOLD = (*FORGET_INTENTS, "not_keep")
+NOT_KEPT = "All right — I won't keep that."
+NOT_KEPT_REASON = "asked not to keep it"
 AGENT = "response_agent"
 MAX_LISTED = 5  # explicit memories / moments named in one spoken answer
 # besides what was said in this conversation: what they asked to be kept, their moments, and what they
@@ -96,6 +100,8 @@ def handle(deps: AgentDeps, state: dict) -> dict:
     """The reply (and what the DM must remember) for a memory request turn."""
     intent = state.get("memory_intent")
     identity: Identity = state["identity"]
+    if intent == "not_keep":  # whoever asks: nothing of the turn is kept (dialogue.py)
+        return {"final_message": NOT_KEPT, "memory_action": MemoryAction(outcome="not_kept", reason=NOT_KEPT_REASON)}
     if not identity.known:
         return {"final_message": NOTHING_STORED if intent != "remember" else
                 "I'd like to remember that, but I don't know who you are yet. What's your name?"}

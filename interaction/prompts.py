@@ -41,7 +41,8 @@ M is one of: "recall" (the user asks about something from the past they told or 
 conversation included: "when is my daughter's birthday?", "what did I just say about my brother?"),
 "remember" (the user asks Nadine to keep a fact: "please remember that ...", "don't forget that ..."),
 "forget_one" (forget one thing: "forget what I said about my sister"), "forget_me" (forget everything about the
-user), "about_me" ("what do you know / remember about me?"), "statement" (anything else). Statements that only
+user), "about_me" ("what do you know / remember about me?"), "not_keep" (the user asks Nadine not to keep what
+they say: "please don't remember that", "keep this to yourself", "off the record: ..."), "statement" (anything else). Statements that only
 mention forgetting or remembering are statements: "I forgot my keys", "we met at a conference", "remember to call
 mum". When unsure between recall and statement, answer statement.
 A is one of search_agent (real-time facts: weather, news, prices), knowledge_rag_agent (questions about Nadine,

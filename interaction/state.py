@@ -32,7 +32,7 @@ class TurnState(TypedDict, total=False):
     understanding: TurnUnderstanding
     intent: str
     is_recall: bool
-    memory_intent: str | None  # recall | remember | forget_one | forget_me | about_me | statement
+    memory_intent: str | None  # recall | remember | forget_one | forget_me | about_me | not_keep | statement
     forget_candidate: Any  # memory_requests.ForgetCandidate a forget-one question was put about
     forget_me_asked: bool  # the understanding heard "forget me": the DM now awaits the yes
     memory_action: Any  # common.messages.MemoryAction: what a memory request did (TurnResult)

@@ -9,7 +9,7 @@ from common.emotions import EmotionLabel, coerce_label
 INTENTS = ("first_greeting", "update_user_info", "end_conversation", "language_change", "continue_conversation")
 # What a turn asks of memory: recall, keep, forget, or nothing (a plain statement). about_me ("what do
 # you know about me?") is a kind of recall.
-MEMORY_INTENTS = ("recall", "remember", "forget_one", "forget_me", "about_me", "statement")
+MEMORY_INTENTS = ("recall", "remember", "forget_one", "forget_me", "about_me", "not_keep", "statement")
 RECALL_INTENTS = ("recall", "about_me")
 TOOL_AGENTS = ("search_agent", "knowledge_rag_agent", "vision_agent")
 PLAN_AGENTS = (*TOOL_AGENTS, "response_agent")

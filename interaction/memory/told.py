@@ -2,7 +2,8 @@
 
 Not a question ("how are you?"), not a greeting or a farewell with nothing else in it ("Bye,
 Nadine."), not a request to recall or to forget (the memory-intent classifier's reading: what
-such a request names is stored as an explicit memory, or is what is asked about). A turn is told when
+such a request names is stored as an explicit memory, or is what is asked about), nor a request not to
+keep what it says ("don't write that down"). A turn is told when
 the classifier reads it as none of those requests and one of its sentences is neither a question nor,
 once its greeting or farewell is taken out, empty of content words (spaCy's tagger, as for a
 remember request that names nothing).
@@ -13,13 +14,14 @@ from __future__ import annotations
 import re
 
 from interaction import cues
-from interaction.memory_intent.classifier import classify
+from interaction.memory_intent.not_keep import memory_intent
 from interaction.memory_intent.phrasing import names_something
 from interaction.offline.extract import extract_name
 from interaction.speaker_labels import NADINE_LABEL
 
-# a remember request tells what it asks to keep (stored as an explicit memory in its place)
-ASKS_OF_MEMORY = {"recall", "about_me", "forget_one", "forget_me"}
+# a remember request tells what it asks to keep (stored as an explicit memory in its place); what a
+# not_keep turn says ("I failed again, don't write that down") was told on condition it is not kept
+ASKS_OF_MEMORY = {"recall", "about_me", "forget_one", "forget_me", "not_keep"}
 # the words an introduction is made of besides the name ("my name is", "call me", "Bob speaking")
 _INTRODUCING = re.compile(r"(?i)\b(?:name|call|called|speaking)\b")
 
@@ -70,6 +72,6 @@ def _sentence_tells(sentence: str) -> bool:
 
 
 def is_told(text: str) -> bool:
-    if not text.strip() or classify(text).intent in ASKS_OF_MEMORY:
+    if not text.strip() or memory_intent(text) in ASKS_OF_MEMORY:
         return False
     return any(_sentence_tells(s) for s in cues.sentences(text))

@@ -29,7 +29,7 @@ _CLAUSES = {"ccomp", "xcomp", "advcl"}
 _QUANTIFIERS = {"det", "predet"}  # "all my data", "every detail": how much of something a verb takes
 
 
-def _mood(verb: Any) -> str:
+def mood(verb: Any) -> str:
     children = list(verb.children)
     subject = next((c for c in children if c.dep_ in _SUBJECTS), None)
     inverted = subject is not None and any(c.dep_ in ("aux", "auxpass") and c.i < subject.i for c in children)
@@ -44,7 +44,7 @@ def _verb_tokens(verb: Any) -> list[str]:
     lemma = verb.lemma_.lower()
     polarity = "not" if any(c.dep_ in _NEGATIONS for c in verb.children) else "yes"
     head = f"{lemma}/{polarity}"
-    tokens = [lemma, head, f"{head}/{_mood(verb)}"]
+    tokens = [lemma, head, f"{head}/{mood(verb)}"]
     for child in verb.children:
         if child.dep_ in _CLAUSES:
             tokens.append(f"{head}>{child.dep_}")

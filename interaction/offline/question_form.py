@@ -11,7 +11,7 @@ out), its clause opens with
 
 About the view: a question or request about the present scene, which only the camera can answer,
 says so in its form: a verb of seeing or looking heading the present clause, whose subject is Nadine
-or that is an imperative ("what do you see", "look at this", or "how do I look"), the speaker's present progressive
+or that is an imperative, not a negated one ("what do you see", "look at this", or "how do I look"), the speaker's present progressive
 ("what am I holding"), or a demonstrative pointing at something ("what is this", "who is that"),
 never a past or perfect clause ("who came with me to the concert?", "did you see my photos?"), and a
 demonstrative that names a time ("this morning") or that a relative clause ties to something said
@@ -141,7 +141,8 @@ def _sentence_about_view(sentence: Any) -> bool:
     if not tokens:
         return False
     root = sentence.root
-    request = root.tag_ == "VB" and not any(c.dep_ in _SUBJECTS for c in root.children)  # "look at this"
+    # "look at this"; a negated imperative asks the camera for nothing ("please don't remember that one")
+    request = root.tag_ == "VB" and not any(c.dep_ in _SUBJECTS or c.dep_ == "neg" for c in root.children)
     if not (sentence_asks(sentence) or request) or _past(root):
         return False
     for token in tokens:

@@ -1,0 +1,55 @@
+"""A turn that asks Nadine not to keep what it says: "please don't remember that one", "don't write
+that down", "you don't need to remember this".
+
+Read from spaCy's parse and the memory-intent classifier, never from a phrase list: some sentence
+holds a verb that is negated and addressed to Nadine (an imperative, or "you" its subject) and that
+the classifier reads as a request to remember once the negation is taken out ("please remember that
+one", "write that down"). "Don't forget that my dentist is on Friday" is no such turn: without its
+negation it asks to forget. "I don't remember that one" is not addressed to her.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interaction import cues
+from interaction.memory_intent.classifier import classify
+from interaction.memory_intent.verb_frames import mood
+
+NOT_KEEP = "not_keep"
+# what a turn may be read as before it is checked for a negated request: a "don't remember that" reads
+# as a remember request to the classifier, which sees its words more than its negation
+_CHECKED = ("remember", "statement")
+_PAST = {"VBD", "VBN"}
+
+
+def _addressed(verb: Any) -> bool:
+    """An imperative, or "you" the subject of a present clause ("you don't need to ..."; "you didn't
+    remember my birthday" tells what she did)."""
+    past = verb.tag_ in _PAST or any(c.dep_ in ("aux", "auxpass") and c.tag_ in _PAST for c in verb.children)
+    return mood(verb) == "bid" or (not past and any(c.dep_ == "nsubj" and c.lower_ in ("you", "u")
+                                                     for c in verb.children))
+
+
+def _without_negation(verb: Any) -> str:
+    """The verb's sentence with its negation and the "do" that carries it taken out."""
+    dropped = {c.i for c in verb.children if c.dep_ == "neg" or (c.dep_ == "aux" and c.lemma_ == "do")}
+    return "".join(t.text_with_ws for t in verb.doc if t.i not in dropped).strip()
+
+
+def asks_not_to_keep(text: str) -> bool:
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return False
+    return any(classify(_without_negation(verb)).intent == "remember"
+               for doc in nlp.pipe(cues.sentences(text)) for verb in doc
+               if any(c.dep_ == "neg" for c in verb.children) and _addressed(verb))
+
+
+def memory_intent(text: str) -> str:
+    """The classifier's memory intent of `text`, or not_keep when it asks Nadine not to keep it."""
+    intent = classify(text).intent
+    return NOT_KEEP if intent in _CHECKED and asks_not_to_keep(text) else intent

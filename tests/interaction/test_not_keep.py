@@ -1,0 +1,59 @@
+"""A turn asking Nadine not to keep what it says ("please don't write that down"), in-process with
+the real memory services over two sessions: said back plainly, never a view question, and nothing
+of it kept (no moment, explicit memory, profile fact, nor the words as something told), while the
+turns around it are kept as usual."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.messages import UserDetected
+from common.store import ProfileStore
+from interaction.memory.told import is_told
+from interaction.memory_intent.not_keep import memory_intent
+from interaction.memory_requests import NOT_KEPT
+from tests.interaction.test_memory_requests import affect_of, all_documents, maya, say  # noqa: F401
+
+SECRET = "Between you and me, I'm planning to leave my job at Ernst and Young. Please don't write that down."
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    ("Please don't write that down.", "not_keep"),
+    ("I lost my wallet on the bus again. Don't remember that one, ok?", "not_keep"),
+    ("You don't need to remember this.", "not_keep"),
+    ("Don't forget that the plumber comes on Thursday.", "remember"),  # without its "don't" it asks to forget
+    ("I don't remember that film at all.", "statement"),  # not addressed to Nadine
+    ("You didn't remember my birthday last year.", "statement"),  # tells what she did
+])
+def test_a_negated_request_to_remember_asks_not_to_keep(text, intent):
+    assert memory_intent(text) == intent
+    assert (intent == "not_keep") <= (not is_told(text))
+
+
+def test_what_she_is_asked_not_to_keep_is_kept_nowhere(maya):
+    dm, out, services, uid = maya
+    before = say(dm, "I took up rock climbing at the indoor wall last month.")
+    assert not affect_of(out, before).suppress_storage
+    asked = say(dm, SECRET)
+    assert asked.reply == NOT_KEPT and asked.memory_intent == "not_keep"
+    assert "see" not in asked.reply
+    assert asked.memory_action is not None and asked.memory_action.outcome == "not_kept"
+    affect = affect_of(out, asked)
+    assert affect.suppress_storage and affect.suppress_reason == "asked not to keep it"
+    after = say(dm, "My niece is visiting from Lisbon next week.")
+    assert not affect_of(out, after).suppress_storage  # the conversation goes on as before
+    assert services.explicit.list(uid) == []
+    profile = ProfileStore(dm.layout).load(uid)
+    assert "Ernst" not in str(profile.facts)
+    assert not [x for x in dm.session.transcript if "Ernst" in x.text]
+    assert "Ernst" not in say(dm, "What do you know about me?").reply
+
+    dm.close_session("test")  # the next conversation
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    documents = all_documents(dm, uid)
+    assert not [d for d in documents if "Ernst" in d]
+    assert any("rock climbing" in d for d in documents) and any("Lisbon" in d for d in documents)
+    recall = say(dm, "What did I tell you about my job?")
+    assert "Ernst" not in recall.reply and "leave" not in recall.reply
+    assert "Ernst" not in say(dm, "What do you know about me?").reply
+    assert "Lisbon" in say(dm, "Who is visiting me from Lisbon?").reply
