@@ -27,8 +27,12 @@ def _addressed(verb: Any) -> bool:
     """An imperative, or "you" the subject of a present clause ("you don't need to ..."; "you didn't
     remember my birthday" tells what she did)."""
     past = verb.tag_ in _PAST or any(c.dep_ in ("aux", "auxpass") and c.tag_ in _PAST for c in verb.children)
-    return mood(verb) == "bid" or (not past and any(c.dep_ == "nsubj" and c.lower_ in ("you", "u")
-                                                     for c in verb.children))
+    # "don't" before a bare verb without a subject bids, wherever the parser hangs it ("Please don't
+    # remember this: I failed ..." makes it a complement of "failed")
+    bare_negated = verb.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children) \
+        and any(c.dep_ == "aux" and c.lemma_ == "do" for c in verb.children)
+    return mood(verb) == "bid" or bare_negated or (not past and any(c.dep_ == "nsubj" and c.lower_ in ("you", "u")
+                                                                    for c in verb.children))
 
 
 def _without_negation(verb: Any) -> str:

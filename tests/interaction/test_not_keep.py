@@ -21,6 +21,7 @@ SECRET = "Between you and me, I'm planning to leave my job at Ernst and Young. P
     ("Please don't write that down.", "not_keep"),
     ("I lost my wallet on the bus again. Don't remember that one, ok?", "not_keep"),
     ("You don't need to remember this.", "not_keep"),
+    ("Please don't remember this: my landlord still hasn't fixed the heating.", "not_keep"),  # parsed as a complement
     ("Don't forget that the plumber comes on Thursday.", "remember"),  # without its "don't" it asks to forget
     ("I don't remember that film at all.", "statement"),  # not addressed to Nadine
     ("You didn't remember my birthday last year.", "statement"),  # tells what she did
