@@ -77,7 +77,8 @@ def match_name(given: str, known: dict[str, str], high: float, low: float) -> Na
         return NameMatch("strong", user_id=scored[0][1], user_name=scored[0][2])
     # The paper's LOW-HIGH band asks "Is your name ...?"; a sounds-alike spelling below LOW asks too,
     # because creating a second profile for the same person is worse than one confirmation question.
-    close = [s for s in scored if low <= s[0] < high or (s[0] < low and sounds_alike(given, s[2]))]
+    # so does a name that is part of the other ("Kenji" for "Kenji Tanaka", or the other way round)
+    close = [s for s in scored if low <= s[0] < high or (s[0] < low and (sounds_alike(given, s[2]) or _part_of(given, s[2])))]
     if not close:
         return NameMatch("none")
     return NameMatch(
@@ -89,6 +90,12 @@ def match_name(given: str, known: dict[str, str], high: float, low: float) -> Na
             similarity_scores=tuple(round(s[0], 3) for s in close),
         ),
     )
+
+
+def _part_of(a: str, b: str) -> bool:
+    """One name's words are all among the other's: a first name for a full name."""
+    words_a, words_b = set(a.casefold().split()), set(b.casefold().split())
+    return words_a != words_b and (words_a <= words_b or words_b <= words_a)
 
 
 def confirmation_question(confirmation: NameConfirmation) -> str:

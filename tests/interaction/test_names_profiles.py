@@ -37,6 +37,10 @@ def test_similarity_bands():
     # same ratio, different consonants: a different person
     assert match_name("Max", {"261129_0001": "Maya"}, HIGH, LOW).kind == "none"
     assert match_name("Mo", {"261129_0001": "Mia"}, HIGH, LOW).kind == "none"
+    # a first name alone, or a full name for a first name, is asked about: it may be the same person
+    full = match_name("Hiroshi", {"261129_0004": "Hiroshi Sato", "261129_0003": "Bob"}, HIGH, LOW)
+    assert full.kind == "ambiguous" and full.confirmation.similar_names == ("Hiroshi Sato",)
+    assert match_name("Bob Marley", {"261129_0003": "Bob"}, HIGH, LOW).kind == "ambiguous"
 
 
 def test_new_user_then_merge_dedup_and_last_updated(tmp_path):
