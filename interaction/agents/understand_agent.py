@@ -12,6 +12,7 @@ from common.vision.base import BackendUnavailable
 from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.guards import GuardContext, apply_guards
+from interaction.memory.contracts import MemoryServices
 from interaction.memory_intent.classifier import classify
 from interaction.offline import fact_changes
 from interaction.offline import understand_rules as offline
@@ -60,21 +61,22 @@ def apply_pins(u: TurnUnderstanding, pins: dict[str, Any], text: str) -> TurnUnd
     return u.model_copy(update=update) if update else u
 
 
-def _read_ahead(text: str) -> None:
+def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
     """What the turn's readers will ask of the parser and the embedder, asked at once: the question
     form, the felt clauses, the fact-change clauses and the profile reader parse the utterance and each
     of its sentences, in one spaCy batch (pipe gives every text the parse one call gives it, at about
     half the cost); the memory-intent and fact-change classifiers and retrieval embed the utterance, its
     sentences and the clauses of its statements, the emotion reading its sentences and clauses, the
-    verb-job model its clauses said with a verb, in one model run (a batch gives every text the vector
-    it gets alone). Both keep what they made, and the readers find it instead of running the models
-    once each."""
+    verb-job model its clauses said with a verb, the profile reader the positions said without one, and
+    retrieval what a question names, in one embedder call (a batch gives every text the vector it gets
+    alone). Both keep what they made, and the readers find it instead of running the models once each."""
     sentences = cues.sentences(text)
     with contextlib.suppress(ParserUnavailable):  # each reader says so itself when it cannot load
         load_parser().pipe([text, *sentences])
     with contextlib.suppress(BackendUnavailable):
-        offline_text_embedder().embed(list(dict.fromkeys([text, *sentences, *offline.felt_parts(text),
-                                                          *fact_changes.statement_clauses(text), *texts_ahead(text)])))
+        offline_text_embedder().embed(list(dict.fromkeys([
+            text, *sentences, *offline.felt_parts(text), *fact_changes.statement_clauses(text), *texts_ahead(text),
+            *(services.texts_ahead(text) if services is not None else [])])))
 
 
 def warm_up() -> threading.Thread:
@@ -92,7 +94,7 @@ def warm_up() -> threading.Thread:
 
 def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
     text = state["text"]
-    _read_ahead(text)
+    _read_ahead(text, deps.services)
     identity = state["identity"]
     pending = bool(state.get("name_confirmation"))
     ctx = GuardContext(identity.user_id, state.get("greeted_user_id"), pending, identity.known)

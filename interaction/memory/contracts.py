@@ -143,6 +143,12 @@ class MemoryServices(Protocol):
         the person said (the things it names), instead of on that recall's reply path."""
         ...
 
+    def texts_ahead(self, text: str) -> list[str]:
+        """What this turn's retrieval will embed with the offline text embedder for the utterance
+        `text`, which the turn's understanding has just parsed: to embed with the turn's own texts in
+        one call instead of in runs of their own on its reply path."""
+        ...
+
     def knowledge(self, query: str) -> str | None:
         """Top-k knowledge chunks about Nadine and her world, flattened to text, or None."""
         ...

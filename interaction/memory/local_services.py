@@ -26,6 +26,7 @@ from common.store.ids import is_valid_user_id
 from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
 from common.vision.base import BackendUnavailable
+from interaction import cues
 from interaction.current_view import VisionAgent
 from interaction.memory.chroma_store import episodic_client, make_client
 from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
@@ -34,7 +35,7 @@ from interaction.memory.episodic import EpisodicMemory, Summarizer
 from interaction.memory.explicit_memories import ExplicitMemories
 from interaction.memory.forgotten import Forgotten
 from interaction.memory.fusion import fuse
-from interaction.memory.knowledge import KnowledgeBase, seed_rag_files
+from interaction.memory.knowledge import KnowledgeBase, about_nadine, seed_rag_files
 from interaction.memory.observation import should_store, store_observation
 from interaction.memory.retrieval import windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
@@ -45,6 +46,7 @@ from interaction.memory.retrieval.generic import GenericQuestions
 from interaction.memory.retrieval.text_pool import TextPools
 from interaction.memory.retrieval.verifier import build_verifier
 from interaction.memory.told import is_told
+from interaction.reported_speech import reported
 from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
 
 log = logging.getLogger("nadine.memory")
@@ -75,7 +77,7 @@ class LocalMemoryServices:
         self.layout = layout
         self.clock = clock
         offline = self.offline = offline_text_embedder()
-        active = _active_embedder(settings, offline)
+        active = self.active = _active_embedder(settings, offline)
         self.scenes = SceneStore(layout)
         # text memory stays local whatever the retrieval embedder: a person's words never leave the machine
         recall = settings.interaction.retrieval.recall
@@ -183,8 +185,21 @@ class LocalMemoryServices:
         return self.core.verify(query, pools, windows.resolve(query, self.clock.now(), sessions))
 
     def read_ahead(self, said: str) -> None:
-        if self.core is not None and self.core.entities is not None and is_told(said):
+        if not is_told(said):
+            return
+        if self.core is not None and self.core.entities is not None:
             self.core.entities.prepare([said])
+        reported(said)  # a recall says it back: the parses that takes (a question tagged on after a comma)
+
+    def texts_ahead(self, text: str) -> list[str]:
+        """A question's named things, which a recall (or a question about their own life) compares
+        with the memories it reads, and a question about Nadine as the knowledge reads it, when the
+        knowledge is embedded offline too."""
+        if not cues.is_question(text):
+            return []
+        named = self.core.entities.words(text) if self.core is not None and self.core.entities is not None else []
+        about = [about_nadine(text)] if self.active is self.offline and cues.is_about_nadine(text) else []
+        return [*named, *about]
 
     def _moment_pool(self, user_id: str) -> CandidatePool:
         """The person's moments by what was said then (read from disk: a forget request finds them

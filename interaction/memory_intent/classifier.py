@@ -16,10 +16,12 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from cachetools import LRUCache
 
 from common.embedding.base import TextEmbedder
 from common.vision.base import BackendUnavailable
@@ -35,6 +37,9 @@ UTTERANCES = HERE / "utterances.tsv"
 # about_me ("what do you know about me?") is the classifier's own class; on the wire it is a recall
 MEMORY_INTENTS = ("recall", "remember", "forget_one", "forget_me", "about_me", "statement")
 STATEMENT = "statement"
+# A turn's text is classified when it is understood, when it is read for a later recall after the
+# reply, and again, with every earlier statement of the conversation, on each recall turn
+RECENT_TEXTS = 1024
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,8 @@ class MemoryIntentClassifier:
                                       parse_features=verb_frames)
         self.classes = self._model.classes
         self.min_confidence: dict[str, float] = data["min_confidence"]
+        self._recent: LRUCache[str, MemoryIntentGuess] = LRUCache(RECENT_TEXTS)
+        self._recent_lock = threading.Lock()  # the episode save classifies on its own thread
 
     def probabilities(self, texts: list[str]) -> np.ndarray:
         """(len(texts), len(classes)) calibrated class probabilities."""
@@ -66,10 +73,17 @@ class MemoryIntentClassifier:
         return intent
 
     def classify(self, text: str) -> MemoryIntentGuess:
-        probs = self.probabilities([text])[0]
-        intent = self.decide(probs)
-        table = {c: round(float(p), 4) for c, p in zip(self.classes, probs, strict=True)}
-        return MemoryIntentGuess(intent, table[intent], table)
+        """The text's intent (the guess is shared by every caller of the same text: read it only)."""
+        with self._recent_lock:
+            guess = self._recent.get(text)
+        if guess is None:
+            probs = self.probabilities([text])[0]
+            intent = self.decide(probs)
+            table = {c: round(float(p), 4) for c, p in zip(self.classes, probs, strict=True)}
+            guess = MemoryIntentGuess(intent, table[intent], table)
+            with self._recent_lock:
+                self._recent[text] = guess
+        return guess
 
 
 def _require_parser() -> None:

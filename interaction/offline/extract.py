@@ -193,11 +193,14 @@ def parse_ahead(texts: list[str]) -> None:
 
 def texts_ahead(text: str) -> list[str]:
     """The texts reading `text` for work and place facts may embed: what the verb-job model reads of
-    each clause said with a verb (to embed them ahead, in one model run with the turn's other texts)."""
+    each clause said with a verb, and each position said without one, for its occupation score (to
+    embed them ahead, with the turn's other texts)."""
     from interaction.offline.verb_jobs import default_model
 
     reader, jobs = _READER.get(), default_model()
-    return jobs.texts_read(reader.job_clauses(text)) if reader is not None and jobs is not None else []
+    if reader is None:
+        return []
+    return [*(jobs.texts_read(reader.job_clauses(text)) if jobs is not None else []), *reader.positions(text)]
 
 
 def extract_profile(text: str, loose_names: bool = False, name_asked: bool = False) -> MemoryUpdate:

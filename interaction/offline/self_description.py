@@ -121,14 +121,24 @@ class SelfDescriptionReader:
     def job_clauses(self, text: str) -> list[str]:
         """The clauses said with a verb that candidates() may ask the verb-job model about (each
         speaker predicate's, whatever was read before it), without asking."""
+        return [read[_DOING] for read in self._each_predicate(text) if _DOING in read]
+
+    def positions(self, text: str) -> list[str]:
+        """The positions said without a verb that is_occupation() may score (each speaker predicate's,
+        whatever was read before it), without scoring them."""
+        return [read["current_position"] for read in self._each_predicate(text)
+                if "current_position" in read and _DOING not in read]
+
+    def _each_predicate(self, text: str) -> list[dict[str, str]]:
+        """What each speaker predicate of the statements says on its own."""
         out = []
         for sent in self.nlp(text).sents:
             if not sent.text.rstrip().endswith("?"):
                 for pred in sent:
-                    read: dict[str, str] = {}
                     if _speaker_predicate(pred):
+                        read: dict[str, str] = {}
                         _read_clause(pred, read)
-                    out += [read[_DOING]] if _DOING in read else []
+                        out.append(read)
         return out
 
     def facts(self, text: str) -> dict[str, str]:

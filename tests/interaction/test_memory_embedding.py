@@ -92,3 +92,37 @@ def test_minilm_embeds_a_recent_text_once_and_gives_the_same_vector(monkeypatch)
     assert np.allclose(again[1], run(["The cat slept."])[0], atol=1e-6)
     again[0] += 1  # a caller's array is its own: the remembered vector is unchanged
     assert np.array_equal(e.embed(["It rained."])[0], first[1])
+
+
+def test_minilm_runs_a_long_utterance_apart_from_its_short_clauses(monkeypatch):
+    from common.embedding.minilm import RUN_COST_TOKENS, MiniLMOnnxEmbedder, runs_by_length
+
+    e = MiniLMOnnxEmbedder()
+    shapes: list[tuple[int, int]] = []
+
+    class Noted:  # the model session, noting the shape of each run
+        def __init__(self, inner) -> None:
+            self.inner = inner
+
+        def run(self, outputs, feed):
+            shapes.append(feed["input_ids"].shape)
+            return self.inner.run(outputs, feed)
+
+    texts = ["Last spring I moved to Porto with my two kids, our old dog Rufus and a van full of books.",
+             "I moved to Porto", "our old dog", "my two kids"]
+    alone = np.vstack([e.embed([t]) for t in texts])
+    monkeypatch.setattr(e, "_session", Noted(e._session))
+    together = e._embed_batch(texts)
+    # the clauses are not padded to the long sentence: two runs, the same vectors as one by one
+    assert len(shapes) == 2 and sorted(n for n, _ in shapes) == [1, 3]
+    assert np.array_equal(together, alone)
+    # the grouping costs least of every way of cutting the length order into runs
+    lengths = [40, 3, 38, 5, 4, 12, 11, 39]
+    cost = sum(RUN_COST_TOKENS + len(run) * max(lengths[i] for i in run) for run in runs_by_length(lengths))
+    order = sorted(lengths)
+    cuts = [[k for k, bit in zip(range(1, len(order)), f"{mask:07b}", strict=True) if bit == "1"]
+            for mask in range(2 ** (len(order) - 1))]
+    least = min(sum(RUN_COST_TOKENS + (b - a) * order[b - 1] for a, b in zip([0, *c], [*c, len(order)], strict=True))
+                for c in cuts)
+    assert cost == least
+    assert sorted(i for run in runs_by_length(lengths) for i in run) == list(range(len(lengths)))

@@ -93,3 +93,20 @@ def test_request_content_and_second_person():
     assert second_person("I am sure I was right, it's mine") == "you are sure you were right, it's yours"
     assert second_person("you promised me a dance") == "I promised you a dance"
     assert second_person("I'm a nurse and my son is ten") == "you're a nurse and your son is ten"
+
+
+def test_a_text_classified_again_is_not_read_again(monkeypatch):
+    """A recall turn classifies every earlier statement of the conversation, each already classified
+    on its own turn: the classifier answers those from memory, with the same guess."""
+    classifier = default_classifier()
+    assert classifier is not None
+    text = "Remind me what I said about the greenhouse my uncle built?"
+    read: list[list[str]] = []
+    model = classifier._model
+    monkeypatch.setattr(classifier, "_recent", type(classifier._recent)(classifier._recent.maxsize))
+    monkeypatch.setattr(classifier, "_model", type("Noted", (), {
+        "probabilities": lambda self, texts: read.append(list(texts)) or model.probabilities(texts)})())
+    first = classifier.classify(text)
+    assert classifier.classify(text) == first and first.intent == "recall"
+    assert read == [[text]]
+    assert classifier.classify("My uncle built a greenhouse.").intent == "statement" and len(read) == 2

@@ -104,3 +104,39 @@ def test_knowledge_answers_questions_about_nadine(tmp_path, question):
     services, layout, clock = _services(tmp_path)
     answer = services.knowledge(question)
     assert answer.startswith("Nadine > Who created Nadine") and "Magnenat Thalmann" in answer
+
+
+def test_a_questions_named_things_and_its_knowledge_form_are_embedded_ahead_a_statements_are_not(tmp_path, monkeypatch):
+    """What the turn's retrieval will embed goes into the turn's own embedder call; after a told
+    turn's reply, the parses its saying back takes are made, not on a later recall's reply path."""
+    from interaction.memory.knowledge import about_nadine
+    from interaction.offline.self_description import load_parser
+
+    services, _, _ = _services(tmp_path)
+    asked = services.texts_ahead("What did I tell you about my cousin's sailing boat?")
+    assert "boat" in " ".join(asked) and "cousin" in " ".join(asked)
+    assert about_nadine("Who built you?") in services.texts_ahead("Who built you?")
+    assert services.texts_ahead("My cousin sold his sailing boat last winter.") == []
+    nlp = load_parser()
+    parsed: list[str] = []
+    pipeline = nlp.nlp
+
+    class Noted:  # the pipeline, noting each text it parses
+        def __call__(self, text):
+            parsed.append(text)
+            return pipeline(text)
+
+        def pipe(self, texts):
+            texts = list(texts)
+            parsed.extend(texts)
+            return pipeline.pipe(texts)
+
+    monkeypatch.setattr(nlp, "nlp", Noted())
+    told = "My niece won the chess final on Friday, I'm so proud of her!"
+    services.read_ahead(told)
+    assert "I'm so proud of her!" in parsed  # what follows the last comma, read for a tagged question now
+    parsed.clear()
+    from interaction.reported_speech import reported
+
+    assert reported(told) == "your niece won the chess final on Friday, you're so proud of her"
+    assert parsed == []  # saying it back on a recall parses nothing more

@@ -290,3 +290,22 @@ def test_a_turns_readers_find_its_parses_and_vectors_made_in_one_batch_each(monk
     assert {s: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp(s)] for s in alone} == alone
     assert (embedder.embed(clauses[:1]) == run(clauses[:1])).all()
     assert len(calls) == 1 and len(embedded) == 1  # the readers found everything (the check ran the model itself)
+
+
+def test_a_position_said_without_a_verb_is_embedded_with_the_turns_other_texts(monkeypatch):
+    """"I'm a pastry chef": the profile reader's occupation score of "a pastry chef" finds its vector
+    made in the read-ahead's one embedder call, not in a run of its own."""
+    from common.embedding.registry import offline_text_embedder
+    from interaction.agents import understand_agent
+
+    embedder = offline_text_embedder()
+    extract_profile("I fix bikes.")  # the readers loaded (their own prompts embedded) before counting
+    text = "Honestly, I'm a pastry chef these days, and I'm exhausted."
+    embedded: list[list[str]] = []
+    run = embedder._embed_batch
+    monkeypatch.setattr(embedder, "_recent", type(embedder._recent)(embedder._recent.maxsize))
+    monkeypatch.setattr(embedder, "_embed_batch", lambda texts: embedded.append(list(texts)) or run(texts))
+    understand_agent._read_ahead(text)
+    assert len(embedded) == 1
+    assert extract_profile(text).current_position == "pastry chef"
+    assert len(embedded) == 1  # the occupation score found its vector

@@ -272,8 +272,12 @@ class EntityReader:
             with self._lock:
                 for text, found in zip(missing, read, strict=True):
                     self._mentions[text] = found
-        self._remember([w for t in texts for m in self.mentions(t) for w in (m.head, m.possessor, m.owner, m.whose_alias)
-                        if w is not None and w != SPEAKER])
+        self._remember([w for t in texts for w in self.words(t)])
+
+    def words(self, text: str) -> list[str]:
+        """The phrases compare() embeds of `text`: what its mentions name (heads, owners, aliases)."""
+        return [w for m in self.mentions(text) for w in (m.head, m.possessor, m.owner, m.whose_alias)
+                if w is not None and w != SPEAKER]
 
     def _remember(self, words: list[str]) -> None:
         """Embed the phrases not embedded yet (the embedder gives a phrase the same vector in any batch)."""
