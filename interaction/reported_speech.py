@@ -108,9 +108,21 @@ def reported(text: str, nlp=None, days_ago: int = 0) -> str:
         if t.tag_ == "MD" and low in _BACKSHIFT:
             # spaCy splits "won't" / "can't" as "wo" / "ca" + "n't"
             words[t.i] = _cased(t, _BACKSHIFT[low]) + t.whitespace_
+        elif days_ago >= 1 and _felt_then(t):
+            # how they felt is said as how they felt that day ("you were so proud of her"); what they
+            # are ("a nurse") stays as said
+            past = "were" if became == "you" or low in ("are", "'re") else "was"
+            words[t.i] = ("" if t.i == 0 or doc[t.i - 1].whitespace_ else " ") + _cased(t, past) + t.whitespace_
     if days_ago >= 1:
         _shift_time_words(doc, words)
     return _one_clause(doc, words)
+
+
+def _felt_then(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A present "be" whose complement is an adjective: a state of the day it was said ("I'm so
+    proud", "it's exhausting")."""
+    return token.lemma_ == "be" and token.tag_ in ("VBP", "VBZ") and token.dep_ != "aux" \
+        and any(c.dep_ == "acomp" for c in token.children)
 
 
 def _contraction(doc, token) -> str:

@@ -123,7 +123,10 @@ def test_what_do_you_know_about_me_says_moments_back_in_her_words():
 
 @pytest.mark.parametrize("said,days_ago,expected", [
     ("My daughter was accepted into medical school today, I'm so proud of her!", 1,
-     "your daughter was accepted into medical school that day, you're so proud of her"),
+     "your daughter was accepted into medical school that day, you were so proud of her"),
+    # a feeling is how they felt that day; what they are stays as said
+    ("I'm thrilled, the bakery finally made a profit.", 2, "you were thrilled, the bakery finally made a profit"),
+    ("I'm a glassblower in Murano.", 4, "you're a glassblower in Murano"),
     ("My daughter was accepted into medical school today!", 0, "your daughter was accepted into medical school today"),
     ("Our parrot Kiwi passed away this morning.", 3, "your parrot Kiwi passed away that morning"),
     ("I ran the marathon yesterday and tonight I'm celebrating.", 2,
