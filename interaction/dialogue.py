@@ -54,7 +54,13 @@ from interaction.llm import LlmRegistry
 from interaction.llm.endpoints import open_circuits
 from interaction.memory.contracts import MemoryServices, TranscriptTurn
 from interaction.memory.told import only_thanks
-from interaction.memory_requests import FORGET_INTENTS, NOT_KEPT_REASON, NOT_TOLD, ForgetOneConversation, wire_memory_intent
+from interaction.memory_requests import (
+    FORGET_INTENTS,
+    NOT_KEPT_REASON,
+    NOT_TOLD,
+    ForgetOneConversation,
+    wire_memory_intent,
+)
 from interaction.names import confirmation_question
 from interaction.offline.extract import answer_name
 from interaction.profiles import ProfileKeeper, ProfileOutcome

@@ -119,3 +119,12 @@ class NadineProcess:
 
     def log_text(self) -> str:
         return self.stderr_path.read_text(errors="replace") if self.stderr_path.exists() else ""
+
+
+def stop_chroma() -> None:
+    """Close every Chroma system this process opened (as when interaction stops)."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    for system in list(SharedSystemClient._identifier_to_system.values()):
+        system.stop()
+    SharedSystemClient.clear_system_cache()

@@ -45,9 +45,9 @@ from interaction.memory.retrieval.entities import Thresholds, build_reader
 from interaction.memory.retrieval.generic import GenericQuestions
 from interaction.memory.retrieval.text_pool import TextPools
 from interaction.memory.retrieval.verifier import build_verifier
+from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
 from interaction.memory.told import is_told
 from interaction.reported_speech import reported
-from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
 
 log = logging.getLogger("nadine.memory")
 

@@ -38,11 +38,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from common.topics import SPEAK
 from common.clock import Clock
 from common.config import load_settings
 from common.messages import UserInput
 from common.store import DataLayout, SceneMetadata, SceneStore, new_scene_id
+from common.topics import SPEAK
 from interaction.dialogue import DialogueManager
 from interaction.offline import fact_changes
 from scripts.eval.stats import percentile

@@ -29,7 +29,7 @@ from interaction.memory_requests import ForgetCandidate, forget
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
 from tests.interaction.test_dialogue_inprocess import Outbox
 from tests.reliability.traces import find_traces, text_needles
-from tests.support import PROJECT_ROOT
+from tests.support import PROJECT_ROOT, stop_chroma
 
 CAR = "Please remember that I left my car at the airport, level 3, row K."
 BROTHER = "My brother Tobias got engaged to Lena last night! We are all thrilled."
@@ -62,15 +62,6 @@ def visit(dm: DialogueManager, uid: str, *texts: str) -> list:
 def documents(dm: DialogueManager, uid: str) -> dict[str, tuple[str, dict]]:
     client = make_client(dm.settings.interaction.chroma, dm.layout.chroma_dir)
     return {d.doc_id: (d.text, d.metadata) for d in list_documents(client, uid)}
-
-
-def stop_chroma() -> None:
-    """Close every Chroma system this process opened (as when interaction stops)."""
-    from chromadb.api.shared_system_client import SharedSystemClient
-
-    for system in list(SharedSystemClient._identifier_to_system.values()):
-        system.stop()
-    SharedSystemClient.clear_system_cache()
 
 
 def snapshot(root) -> dict[str, str]:

@@ -31,7 +31,7 @@ def test_a_negated_request_to_remember_asks_not_to_keep(text, intent):
     assert (intent == "not_keep") <= (not is_told(text))
 
 
-def test_what_she_is_asked_not_to_keep_is_kept_nowhere(maya):
+def test_what_she_is_asked_not_to_keep_is_kept_nowhere(maya):  # noqa: F811
     dm, out, services, uid = maya
     before = say(dm, "I took up rock climbing at the indoor wall last month.")
     assert not affect_of(out, before).suppress_storage

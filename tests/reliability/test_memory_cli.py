@@ -19,7 +19,7 @@ from common.messages import ForgetUser, UserForgotten
 from common.store import DataLayout, ProfileStore
 from tests.reliability.populate import plant_pair
 from tests.reliability.traces import find_traces, vector_needles
-from tests.support import PROJECT_ROOT, Recorder
+from tests.support import PROJECT_ROOT, Recorder, stop_chroma
 
 pytest.importorskip("interaction.memory.episodic")
 
@@ -47,6 +47,10 @@ def save_episodes(layout: DataLayout, users) -> None:
         assert episodic.save(u.user_id, u.name, turns, summary)
         got = client.get_collection(u.user_id).get(include=["embeddings"])
         u.vectors.extend(np.asarray(e) for e in got["embeddings"])
+    # the sessions were interaction's to save, in a process of its own: this one keeps no Chroma system
+    # open on the folder (its HNSW segments would write their index back whenever they are collected,
+    # after a forget under test has removed them)
+    stop_chroma()
 
 
 @pytest.fixture
