@@ -270,12 +270,12 @@ def clauses(sentence: str) -> list[str]:
 
 def says_stopped(clause: str) -> bool:
     """The clause, said by the speaker (no subject but "I" / "we", or none: "no, not Berlin anymore"),
-    tells that something no longer holds: a negation with "any more" / "anymore" / "no longer", read
-    off the parse."""
+    tells that something no longer holds: "any more" / "anymore" / "no longer" with a negation the
+    parse finds. Only a clause with those words is parsed (most have none)."""
     from interaction.offline.grounding import first_person
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
-    if not _STOPPED.search(clause):  # most clauses: no parse needed to tell
+    if not _STOPPED.search(clause):
         return False
     try:
         doc = load_parser()(clause)
@@ -283,9 +283,7 @@ def says_stopped(clause: str) -> bool:
         return False
     if any(t.dep_ in {"nsubj", "nsubjpass"} and not first_person(t) for t in doc):
         return False  # "my sister doesn't live in Berlin any more" is her life
-    stopped = any(t.lower_ == "anymore" or (t.lower_ in {"more", "longer"} and t.i and doc[t.i - 1].lower_ in {"any", "no"})
-                  for t in doc)
-    return stopped and any(t.dep_ == "neg" for t in doc)
+    return any(t.dep_ == "neg" for t in doc)
 
 
 _STOPPED = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b", re.IGNORECASE)

@@ -102,12 +102,16 @@ def test_without_a_camera_nobody_known_is_decided_at_once_and_without_numbers(tm
 # --- item 3: one account of each turn --------------------------------------------------------------
 
 
-def test_an_explicit_memory_turn_never_reads_below_threshold():
+def _kept_turn_notes(memorability: float, reason: str) -> list[str]:
+    """The notes of a turn whose request to remember was kept, with no moment of its own."""
     result = _turn(memory_intent="remember", memory_action=MemoryAction(
         outcome="kept", kind="explicit_memory", text="my passport expires in March"))
-    below = StorageDecision(stored=False, memorability=0.1, threshold=0.5, turn_id="t1",
-                            reason="below threshold: user intensity 0.10 (neutral) < threshold 0.50")
-    notes = turn_notes(result, below)
+    return turn_notes(result, StorageDecision(stored=False, memorability=memorability, threshold=0.5,
+                                              turn_id="t1", reason=reason))
+
+
+def test_an_explicit_memory_turn_never_reads_below_threshold():
+    notes = _kept_turn_notes(0.1, "below threshold: user intensity 0.10 (neutral) < threshold 0.50")
     assert notes[0] == '[remembered] explicit memory kept: "my passport expires in March"'
     assert notes[1] == "[no moment of its own] memorability 0.10 < 0.50"
     assert not any("below threshold" in n or "[not stored]" in n for n in notes)
@@ -116,11 +120,7 @@ def test_an_explicit_memory_turn_never_reads_below_threshold():
 def test_a_request_to_remember_that_read_above_the_line_says_why_it_is_no_moment():
     """Read at 0.57 against 0.50 but suppressed as a request to remember: the note says so, never
     "0.57 < 0.50"."""
-    result = _turn(memory_intent="remember", memory_action=MemoryAction(
-        outcome="kept", kind="explicit_memory", text="my flight lands on Friday"))
-    suppressed = StorageDecision(stored=False, memorability=0.57, threshold=0.5, turn_id="t1",
-                                 reason="suppressed (a request to remember: kept as asked)")
-    notes = turn_notes(result, suppressed)
+    notes = _kept_turn_notes(0.57, "suppressed (a request to remember: kept as asked)")
     assert notes[1] == "[no moment of its own] suppressed (a request to remember: kept as asked)"
 
 
