@@ -17,6 +17,7 @@ from chromadb.errors import NotFoundError
 from common.config import NadineSettings
 from common.config.interaction_settings import ChromaSettings
 from common.embedding.chroma import NadineEmbeddingFunction, function_id, persisted_embedder
+from common.store.freed_memory import overwrite_freed_memory
 from common.store.layout import DataLayout
 
 log = logging.getLogger("nadine.memory.chroma")
@@ -51,6 +52,7 @@ def make_client(settings: ChromaSettings, path: Path, database: str | None = Non
         return chromadb.HttpClient(host=settings.host, port=settings.port, settings=chroma_settings,
                                    database=database)
     path.mkdir(parents=True, exist_ok=True)
+    overwrite_freed_memory()  # before this process's Chroma writes any index file
     return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
 
 

@@ -1,0 +1,33 @@
+"""Freed memory is overwritten, so a forgotten person's vectors cannot reach another person's file.
+
+Chroma's HNSW index (hnswlib, inside chromadb's native bindings) allocates a segment's whole capacity
+with malloc and writes all of it to data_level0.bin, the slots no vector uses yet included. Those
+bytes are whatever the process freed before: in interaction, the embeddings of any person it talked
+to, a person forgotten since among them (seen: after a forget, a byte scan found the forgotten
+person's vectors in the unused slots of another person's segment). glibc's perturb option fills
+every chunk with a fixed byte when it is freed and when it is handed out again.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import logging
+
+log = logging.getLogger("nadine.store.freed_memory")
+
+_M_PERTURB = -6  # glibc malloc.h
+_FILL_BYTE = 0xA5  # freed chunks hold 0xA5, new ones 0x5A: neither is a plausible float32 pattern
+
+
+@functools.cache
+def overwrite_freed_memory() -> bool:
+    """Ask glibc to overwrite memory on free and on allocation for the rest of this process's life.
+    False where the C library has no such option (not glibc): there, unused index slots may still
+    hold earlier bytes of this process."""
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        log.warning("this C library has no mallopt: unused Chroma index slots may hold freed bytes")
+        return False
+    return bool(mallopt(_M_PERTURB, _FILL_BYTE))

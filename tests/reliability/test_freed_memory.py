@@ -1,0 +1,44 @@
+"""Memory this process frees is overwritten before anything else can be handed it: an HNSW segment
+file, which Chroma writes whole with its unused slots, never carries bytes the process held before
+(a forgotten person's vectors among them)."""
+
+from __future__ import annotations
+
+import ctypes
+
+import pytest
+
+from common.store.freed_memory import overwrite_freed_memory
+
+_SIZE = 4096
+
+
+def _libc() -> ctypes.CDLL:
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    return libc
+
+
+def test_a_freed_chunk_handed_out_again_holds_none_of_its_old_bytes():
+    if not overwrite_freed_memory():
+        pytest.skip("the C library has no mallopt (not glibc)")
+    libc = _libc()
+    held = libc.malloc(_SIZE)
+    ctypes.memset(held, 0x3F, _SIZE)  # what a person's float32 vector could look like: 0.74...
+    libc.free(held)
+    again = libc.malloc(_SIZE)  # glibc hands back the chunk just freed for the same size
+    try:
+        assert b"\x3f\x3f\x3f\x3f" not in ctypes.string_at(again, _SIZE)
+    finally:
+        libc.free(again)
+
+
+def test_opening_chroma_turns_it_on(tmp_path):
+    from common.config.interaction_settings import ChromaSettings
+    from interaction.memory.chroma_store import make_client
+
+    overwrite_freed_memory.cache_clear()
+    make_client(ChromaSettings(), tmp_path / "chroma")
+    assert overwrite_freed_memory.cache_info().currsize == 1
