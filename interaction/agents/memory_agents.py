@@ -14,8 +14,8 @@ from interaction.agents.episode import summarize
 from interaction.forget import forget_one_memory
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
-from interaction.memory_requests import recall_this_session
 from interaction.memory_intent.phrasing import request_content
+from interaction.memory_requests import recall_this_session
 from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction
 from interaction.offline.extract import extract_name, extract_profile
