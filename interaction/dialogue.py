@@ -302,6 +302,10 @@ class DialogueManager:
         turn = self._finish(text, result)
         if result.get("memory_intent") in NOT_TOLD:  # a request to forget, or not to keep, is not something told
             s.drop_last_exchange()
+        elif (fixed := result.get("correction")) is not None:
+            # the slip and its correction become the statement as corrected (kept in the earlier turn's place)
+            s.drop_last_exchange()
+            s.correct(result["corrected_turn"], fixed.earlier, fixed.corrected, fixed.old, fixed.new)
         return turn
 
     def _answer_outside_graph(self, text: str, turn: PrivacyTurn, start: float, answers: bool = False) -> TurnResult:

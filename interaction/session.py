@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from common.store.facts import Wording
@@ -48,6 +48,19 @@ class Session:
         self.transcript = [t for i, t in enumerate(self.transcript) if i not in gone]
         self.history = [h for h in self.history if h[1] not in said and not forgotten.said_in(h[1])]
         return taken
+
+    def correct(self, turn: TranscriptTurn, earlier: str, corrected: str, old: str, new: str) -> None:
+        """A later turn put a value of `turn` right: the conversation keeps the statement as corrected, and
+        Nadine's reply to it says the new value, so the episode and a recall never hold the slip."""
+        for i, said in enumerate(self.transcript):
+            if said is turn or (said.role == "user" and said.turn_id == turn.turn_id and said.text == turn.text):
+                self.transcript[i] = replace(said, text=corrected)
+                if i + 1 < len(self.transcript) and self.transcript[i + 1].role == "nadine":
+                    reply = self.transcript[i + 1]
+                    self.transcript[i + 1] = replace(reply, text=reply.text.replace(old, new))
+                break
+        self.history = [(role, corrected if role == "user" and text == earlier else text.replace(old, new))
+                        for role, text in self.history]
 
     def drop_last_exchange(self) -> None:
         """The last turn asked something of memory itself (to forget, or the answer to "shall I forget

@@ -38,6 +38,8 @@ class TurnState(TypedDict, total=False):
     memory_action: Any  # common.messages.MemoryAction: what a memory request did (TurnResult)
     plan_steps: list[PlanStep]
     profile_outcome: ProfileOutcome | None
+    correction: Any  # offline.corrections.Correction: this turn corrects a value said earlier
+    corrected_turn: Any  # the TranscriptTurn it corrected
     fact_changes: list[FactChange]  # profile facts set, superseded or closed this turn
     fact_wording: dict[str, Grounded]  # each value heard this turn: where and how the person said it ("a nurse")
     retrieval: RetrievalResult | None

@@ -6,15 +6,18 @@ import json
 import logging
 from datetime import datetime
 
-from common.messages import RecallReport
+from common.messages import ForgetMemory, RecallReport
 from common.store import UserProfile
 from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, says, value_key
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
+from interaction.forget import forget_one_memory
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
+from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session
 from interaction.offline import fact_changes
+from interaction.offline.corrections import Correction, read_correction
 from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.grounding import Grounded, Proposal, ground, grounded_update
 from interaction.offline.name_reading import asked_for_name
@@ -48,7 +51,12 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     if state.get("name_confirmation") or not deps.settings.interaction.enable_memory_agents:
         return {}
     identity: Identity = state["identity"]
-    text = state["text"]
+    correction: Correction | None = state.get("correction")
+    # a correction is read as the statement it corrects, with the value it puts right
+    text = correction.corrected if correction else state["text"]
+    if correction is not None and identity.user_id:
+        undo_corrected_turn(deps, identity, state["corrected_turn"], correction)
+        identity.profile = deps.keeper.store.load(identity.user_id) or identity.profile
     profile = identity.profile
     current = {k: current_values(v) for k, v in profile.facts.items()} if profile and identity.user_id else {}
     homes = [r.value for r in profile.history("location") if r.current and r.home is not False] \
@@ -81,6 +89,41 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     elif outcome.kind != "none":
         result["pending_facts"] = {}
     return result
+
+
+CORRECTABLE_TURNS = 3  # a correction puts right one of the person's last few statements
+
+
+def correction_of(state: TurnState, u) -> dict:  # noqa: ANN001 - TurnUnderstanding
+    """The turn corrects a value of one of the person's latest statements in this conversation ("sorry,
+    I meant Gdynia"): {"correction", "corrected_turn"}; {} otherwise (a request of memory, a question,
+    a name still to confirm, or nothing to put right)."""
+    if u.memory_intent not in (None, "statement") or state.get("name_confirmation"):
+        return {}
+    earlier = [t for t in reversed(state.get("transcript", [])[:-1]) if t.role == "user" and t.tells]
+    earlier = earlier[:CORRECTABLE_TURNS]
+    found = read_correction(state["text"], [t.text for t in earlier])
+    if found is None:
+        return {}
+    return {"correction": found, "corrected_turn": next(t for t in earlier if t.text == found.earlier)}
+
+
+def undo_corrected_turn(deps: AgentDeps, identity: Identity, turn: TranscriptTurn, correction: Correction) -> None:
+    """What the corrected turn stored goes: its profile fact records (a value it superseded is current
+    again, as if the slip was never said), and an explicit memory it kept is kept again in the corrected
+    words."""
+    uid = identity.user_id or ""
+    if turn.turn_id:
+        deps.keeper.store.forget_turns(uid, frozenset({turn.turn_id}), deps.clock.now())
+    services = deps.services
+    if services is None or not turn.turn_id:
+        return
+    for kept in services.explicit.list(uid):
+        if kept.source_turn == turn.turn_id:
+            forget_one_memory(deps.layout, ForgetMemory(user_id=uid, kind="explicit_memory", memory_id=kept.memory_id),
+                              deps.clock.now(), services, lambda turns, name: summarize(deps, turns, name),
+                              deps.settings.interaction.chroma.mode == "embedded")
+            services.explicit.add(uid, identity.name or "", request_content(correction.corrected), turn.turn_id)
 
 
 def jobs_ending_with_their_employer(profile: UserProfile, update: MemoryUpdate, changes: list[FactChange]

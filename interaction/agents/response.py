@@ -11,7 +11,7 @@ from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.answer_span import answered
 from interaction.llm.reply_text import ReplyCheck
 from interaction.names import confirmation_question
-from interaction.offline.replies import offline_reply
+from interaction.offline.replies import correction_reply, offline_reply
 from interaction.prompts import (
     BACKGROUND_HEADING,
     CONVERSATION_HEADING,
@@ -57,6 +57,8 @@ def respond(deps: AgentDeps, state: TurnState) -> str:
     r = reply_inputs(deps, state)
     if r.confirmation:
         return confirmation_question(r.confirmation)
+    if (fixed := state.get("correction")) is not None:
+        return correction_reply(fixed.corrected, r.name)  # what is held now, in so many words
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
     if model is not None:
         image = image_data_url(deps.layout, r.scene.image_path) if r.scene and r.scene.image_path \

@@ -17,7 +17,7 @@ import threading
 
 from interaction import cues
 from interaction.confirmation import read_offline
-from interaction.offline.name_reading import read_answered_name, read_casual_name
+from interaction.offline.name_reading import names_no_one, read_answered_name, read_casual_name
 from interaction.profiles import MemoryUpdate
 
 log = logging.getLogger("nadine.interaction.extract")
@@ -107,7 +107,7 @@ def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | N
                 first, *rest = found.group(1).split()
                 return _title(" ".join([first, *(w for w in rest[:1] if w.casefold() not in _NAME_STOPS)]))
         found = _NAME_CAPITALISED.search(sentence)
-        if found and found.group(1).casefold() not in _NOT_NAMES:
+        if found and found.group(1).casefold() not in _NOT_NAMES and not names_no_one(sentence, found.group(1)):
             surname = _SURNAME.match(sentence[found.end():])
             name = found.group(1) + (f" {surname.group(1)}" if surname and surname.group(1).casefold() not in _NOT_NAMES else "")
             return _title(name)

@@ -208,6 +208,18 @@ def default_reader() -> NameReader | None:
         return None
 
 
+def names_no_one(sentence: str, word: str) -> bool:
+    """spaCy reads `word` in `sentence` as part of a date, time, number or amount ("it's March 13,
+    not March 3"): a capitalised word after "it's" that is no name. False when spaCy cannot load."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(sentence)
+    except ParserUnavailable:
+        return False
+    return any(t.text == word and t.ent_type_ in _NOT_NAME_ENTS for t in doc)
+
+
 def asked_for_name(messages: list[tuple[str, str]]) -> bool:
     """Nadine's last words in the conversation ended on asking the person's name ("What's your
     name?", "May I ask your name?")."""

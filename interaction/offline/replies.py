@@ -13,6 +13,8 @@ from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST
 from interaction.memory.told import only_thanks
+from interaction.memory_intent.classifier import classify
+from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.reply_inputs import ReplyInputs
@@ -205,6 +207,14 @@ def named_feeling(felt: Emotion) -> str | None:
     understanding leaves a feeling neutral unless the calibrated polarity is sure of its sign at the
     lines chosen on the judge's dev turns (scripts/eval/train_feeling_polarity.py)."""
     return felt.label if felt.label in _EMPATHY else None
+
+
+def correction_reply(corrected: str, name: str | None) -> str:
+    """The answer to a correction: the statement as it is held now, in Nadine's words ("your birthday
+    is on the 13th of April")."""
+    kept = classify(corrected).intent == "remember"  # "please remember that my code is 241": the code
+    held = second_person((request_content(corrected) if kept else corrected).rstrip(" .!"))
+    return f"Thank you for putting me right{', ' + name if name else ''}. So {held}. I'll remember that."
 
 
 def offline_reply(r: ReplyInputs) -> str:

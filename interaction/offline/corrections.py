@@ -1,0 +1,160 @@
+"""A value corrected in the next breath: "I live in Gdansk" then "sorry, I meant Gdynia"; "my birthday
+is on the 3rd of April" then "no, it's the 13th of April, not the 3rd"; "... my locker number is 214"
+then "actually it's 241, not 214".
+
+A correction is read off spaCy's parse, in one of the forms people repair a slip with: "I meant X"
+(the speaker's own "mean" with an object), "it's X" (an expletive "it" / "that" and the copula), or a
+bare "X, not Y"; and it says nothing else (besides interjections, adverbs and the negation). The
+earlier statement it corrects is the person's latest one that holds the value it replaces: Y when
+they name it ("not the 3rd"), else the one phrase of the earlier statement of X's kind (spaCy's entity
+type: a town for a town, a date for a date). The corrected statement is the earlier one with that
+phrase replaced, a day alone ("it's the 14th") replacing only the day of a date. What cannot be placed
+is no correction: the turn is read as any other.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from interaction import cues
+
+_EXPLETIVE = {"it", "that", "this"}
+_ASIDE_POS = {"INTJ", "ADV", "PUNCT", "CCONJ", "SCONJ"}  # "sorry", "actually", "no", "wait", ","
+_ASIDE_DEPS = {"intj", "advmod", "punct", "dep", "discourse", "cc", "neg", "det", "aux"}
+_DAY = re.compile(r"^\d{1,2}(?:st|nd|rd|th)?$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Correction:
+    earlier: str  # the statement corrected, as said
+    corrected: str  # the same statement with the new value
+    old: str  # the words replaced
+    new: str  # the words put in their place
+
+
+def _parser():
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return load_parser()
+    except ParserUnavailable:
+        return None
+
+
+def _span_text(tokens) -> str:  # noqa: ANN001 - spaCy Tokens
+    tokens = sorted(tokens, key=lambda t: t.i)
+    return "".join(t.text_with_ws for t in tokens).strip(" ,.;!") if tokens else ""
+
+
+def _negated(doc) -> list:  # noqa: ANN001 - a spaCy Doc
+    """The phrase after "not" ("not March 3", "not the 3rd"): up to the next punctuation."""
+    for tok in doc:
+        if tok.dep_ == "neg" and tok.lower_ in {"not", "n't"} and tok.i + 1 < len(doc):
+            out = []
+            for t in doc[tok.i + 1:]:
+                if t.is_punct:
+                    break
+                out.append(t)
+            return out
+    return []
+
+
+def _new_value(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
+    """The words that hold the new value, when the sentence is one of the correction forms and says
+    nothing else; None otherwise."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    skip = {t.i for t in old}
+    subjects = [t for t in root.children if t.dep_ in {"nsubj", "nsubjpass", "expl"}]
+    if root.lemma_ == "mean" and all(s.lower_ == "i" for s in subjects) and subjects:
+        heads = [t for t in root.children if t.dep_ in {"dobj", "ccomp", "attr", "oprd", "pobj", "npadvmod"}]
+    elif root.lemma_ == "be" and subjects and all(s.lower_ in _EXPLETIVE for s in subjects):
+        heads = [t for t in root.children if t.dep_ in {"attr", "acomp", "prep", "npadvmod"}]
+    elif old and not subjects and not any(t.pos_ in {"VERB", "AUX"} for t in doc):
+        # a bare "X, not Y": X is what comes before the "not", as many words as Y has
+        before = [t for t in doc if t.i < old[0].i - 1 and not t.is_punct and t.pos_ not in _ASIDE_POS]
+        heads = before[-len(old):]
+        return heads or None
+    else:
+        return None
+    if len(heads) != 1:  # "it's on a Sunday this year" says more than one new thing
+        return None
+    value = [t for h in heads for t in h.subtree if t.i not in skip and not (t.dep_ == "neg" or t.is_punct)]
+    # the negation's phrase may hang inside X's subtree ("March 13, not March 3"): cut at the "not"
+    neg = next((t.i for t in doc if t.dep_ == "neg"), None)
+    if neg is not None and old:
+        value = [t for t in value if t.i < neg]
+    said = {t.i for t in value} | skip | {s.i for s in subjects} | {root.i}
+    rest = [t for t in doc if t.i not in said and t.pos_ not in _ASIDE_POS and t.dep_ not in _ASIDE_DEPS]
+    return value if value and not rest else None
+
+
+def _find(words: str, doc) -> tuple[int, int] | None:  # noqa: ANN001 - a spaCy Doc
+    """Token span [start, end) of `words` in the earlier statement, case aside."""
+    want = [w.casefold() for w in re.findall(r"\w+", words)]
+    toks = [t.text.casefold() for t in doc]
+    for i in range(len(toks) - len(want) + 1):
+        if want and toks[i:i + len(want)] == want:
+            return i, i + len(want)
+    return None
+
+
+def _of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
+    """The one phrase of the earlier statement of the new value's kind: its entity type, else a proper
+    noun for a proper noun."""
+    kinds = {t.ent_type_ for t in value if t.ent_type_}
+    if kinds:
+        spans = [(e.start, e.end) for e in doc.ents if e.label_ in kinds or {e.label_, *kinds} <= {"DATE", "ORDINAL"}
+                 or {e.label_, *kinds} <= {"GPE", "LOC", "ORG", "FAC", "NORP"}]
+    elif all(t.pos_ in {"PROPN", "DET"} for t in value):
+        spans = [(c.start, c.end) for c in doc.noun_chunks if c.root.pos_ == "PROPN"]
+    else:
+        spans = []
+    return spans[0] if len(spans) == 1 else None
+
+
+def _replacement(new: list, earlier, span: tuple[int, int]) -> str:  # noqa: ANN001 - spaCy Tokens, a Doc
+    """The new words for the earlier phrase: a day alone ("the 14th") changes only the day of a date
+    ("March 3" -> "March 14")."""
+    words = [t for t in new if t.pos_ != "DET"]
+    old = earlier[span[0]:span[1]]
+    days = [t for t in old if _DAY.match(t.text)]
+    if len(words) == 1 and _DAY.match(words[0].text) and len(days) == 1 and len(old) > 1 + (old[0].pos_ == "DET"):
+        day = words[0].text if not days[0].text.isdigit() else re.sub(r"\D", "", words[0].text)
+        return "".join((day + t.whitespace_) if t.i == days[0].i else t.text_with_ws for t in old).strip()
+    return _span_text(new)
+
+
+def read_correction(text: str, earlier: list[str]) -> Correction | None:
+    """`text` corrects a value of one of the `earlier` statements (the person's, latest first): the
+    corrected statement, else None."""
+    nlp = _parser()
+    if nlp is None or not earlier or cues.is_question(text):
+        return None
+    sentences = [s for s in cues.sentences(text) if s.strip()]
+    if len(sentences) != 1:
+        return None
+    doc = nlp(sentences[0])
+    old = _negated(doc)
+    new = _new_value(doc, old)
+    if not new:
+        return None
+    new_text = _span_text(new)
+    for said in earlier:
+        before = nlp(said)
+        span = _find(_span_text(old), before) if old else _of_kind(new, before)
+        if span is None or _find(new_text, before) is not None:
+            continue
+        # the earlier words around the old value that the new one repeats belong to it ("the 3rd of
+        # April" corrected by "the 13th of April")
+        start, end = span
+        repeated = {t.lower_ for t in new if not t.is_punct}
+        while end < len(before) and before[end].lower_ in repeated and not before[end].is_punct:
+            end += 1
+        replaced = _replacement(new, before, (start, end))
+        corrected = before[:start].text_with_ws + replaced + (before[end - 1].whitespace_ if end > start else "") \
+            + before[end:].text
+        return Correction(earlier=said, corrected=corrected.strip(), old=before[start:end].text, new=replaced)
+    return None

@@ -1,0 +1,60 @@
+"""A value corrected in the next breath ("sorry, I meant Gdynia", "no, it's the 13th of April, not the
+3rd", "actually it's 241, not 214") is read as the earlier statement with the value replaced, never
+as a name or a new statement; a date or number said after "it's" is no name."""
+
+from __future__ import annotations
+
+import pytest
+
+from interaction.offline.extract import extract_name
+
+
+@pytest.mark.parametrize("text", [
+    "No, it's March 13, not March 3.", "it's June 2nd actually", "Oh sorry, it is May 30.",
+    "No no, it's August the 1st.",
+])
+def test_a_date_after_its_is_no_name(text):
+    assert extract_name(text) is None
+
+
+@pytest.mark.parametrize(("text", "name"), [("Hi, it's Grace.", "Grace"), ("It's Katarzyna actually, not Kasia.", "Katarzyna"),
+                                            ("Hello, it's Oona.", "Oona")])
+def test_a_name_after_its_is_still_a_name(text, name):
+    assert extract_name(text) == name
+
+
+from interaction.offline.corrections import read_correction  # noqa: E402
+
+
+@pytest.mark.parametrize(("text", "earlier", "corrected"), [
+    ("No, it's March 13, not March 3.", "My birthday is March 3.", "My birthday is March 13."),
+    ("bday march 13 not march 3", "my bday is march 3", "my bday is march 13"),
+    ("Actually it's the 14th.", "My birthday is March 3.", "My birthday is March 14."),
+    ("Sorry, I meant Bradford.", "I live in Leeds.", "I live in Bradford."),
+    ("oh sorry, I meant Gdynia", "I live in Gdansk with my two cats.", "I live in Gdynia with my two cats."),
+    ("No wait, it's the 13th of April, not the 3rd.", "My birthday is on the 3rd of April.",
+     "My birthday is on the 13th of April."),
+    ("Actually it's 241, not 214.", "Please remember that my locker number at the gym is 214.",
+     "Please remember that my locker number at the gym is 241."),
+    ("sorry, I meant Thursday", "My dentist appointment is on Tuesday.", "My dentist appointment is on Thursday."),
+])
+def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier, corrected):
+    found = read_correction(text, [earlier])
+    assert found is not None and found.corrected == corrected and found.earlier == earlier
+
+
+@pytest.mark.parametrize(("text", "earlier"), [
+    ("It's on a Sunday this year.", "My birthday is March 3."),  # says more: no correction
+    ("It's raining.", "I live in Leeds."),
+    ("I meant it.", "I love you."),
+    ("That was great.", "I live in Leeds."),
+    ("When is my birthday?", "My birthday is March 3."),
+    ("Sorry, I meant Bradford.", "I love my dog."),  # nothing of its kind to put right
+])
+def test_what_is_no_correction_is_left_alone(text, earlier):
+    assert read_correction(text, [earlier]) is None
+
+
+def test_the_latest_statement_holding_the_value_is_corrected():
+    found = read_correction("no, it's 52, not 25", ["My flat is number 25.", "I live in Leeds."])
+    assert found is not None and found.corrected == "My flat is number 52."
