@@ -8,7 +8,8 @@ that no memory uses is replaced by the nearest word by optimal-string-alignment 
 `min_similarity`: first among the words of the person's own memories and their stems ("flod" for
 "flooded"), else among WordNet's English lemmas ("acident" -> "accident", which MiniLM then relates
 to "I crashed my bike"). Words WordNet knows are never changed ("cat" stays a cat, however near "car"
-it is spelt), nor a word joined to an apostrophe ("father's", "can't").
+it is spelt), nor a function word (spaCy's English stop words: WordNet holds no "and" or "what"), nor a word
+joined to an apostrophe ("father's", "can't").
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Iterable
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
+from spacy.lang.en.stop_words import STOP_WORDS
 
 from interaction.memory.retrieval.lexical import stems
 from interaction.memory.retrieval.lexicon import WordNet
@@ -42,14 +44,14 @@ def mend(query: str, vocabulary: set[str], lexicon: WordNet | None, min_similari
     def nearest(m: re.Match) -> str:
         word = m.group(0)
         key = word.casefold()
-        if key in vocabulary or lexicon.knows(key):
+        if key in vocabulary or key in STOP_WORDS or lexicon.knows(key):
             return word
         for choices in (own, lexicon.words):
             # the bound is inclusive: rapidfuzz's 1 - 1/5 falls a hair below 0.8
             found = process.extractOne(key, choices, scorer=OSA.normalized_similarity,
                                        score_cutoff=min_similarity - 1e-9)
             if found:
-                return found[0]
+                return found[0].capitalize() if word[0].isupper() else found[0]
         return word
 
     return _WORD.sub(nearest, query)
