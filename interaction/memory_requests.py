@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
+from common.config.interaction_settings import ForgetOfferSettings
 from common.messages import ForgetMemory, MemoryAction, RecallReport
 from common.store import DataLayout, ProfileStore, SceneStore, UserProfile
 from interaction import profile_wording
@@ -24,6 +25,8 @@ from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, f
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import EpisodicSave, ExplicitMemoryStore, TranscriptTurn
 from interaction.memory.forgotten import Forgotten
+from interaction.memory.retrieval.core import Judged, RecallDecision
+from interaction.memory.retrieval.decision import standing_out
 from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
@@ -154,46 +157,79 @@ def _fact_statements(profile: UserProfile | None, at: datetime) -> list[tuple[Tr
 _FIRST_PERSON = re.compile(r"^you(?:'re)?\b")
 
 
-def find_forget_candidate(
+@dataclass(frozen=True)
+class ForgetMatches:
+    """What the retrieval core found for each topic a forget request names."""
+
+    user_id: str
+    decisions: list[RecallDecision]  # over the person's memories, one per topic phrasing
+    fact: tuple[Judged, Told] | None  # a current profile fact the request is sure to name, with how sure
+
+
+def forget_matches(
     deps: AgentDeps, user_id: str, text: str, transcript: list[TranscriptTurn], profile: UserProfile | None = None,
-) -> ForgetCandidate | None:
-    """The one memory a forget request names: explicit memories, remembered moments, what was said in
-    this conversation and the current profile facts of `profile`, ranked and verified together by the
-    retrieval core on the topic the request names (request_topics: its noun phrases, not its framing
-    words). An offered match is enough, since forgetting is asked first; below it there is nothing to
-    forget. A profile fact closer than every other memory is the one meant ("forget where I live": the
-    fact, not the turn that told it)."""
-    if deps.services is None:
-        return None
+    spelling: float | None = None,
+) -> ForgetMatches:
+    """Explicit memories, remembered moments, what was said in this conversation and the current
+    profile facts of `profile`, ranked and verified by the retrieval core on each topic the request
+    names (request_topics: its noun phrases, not its framing words; and what is left of the request
+    without its asking words, which keeps a topic the parser did not read as a noun, "my parents
+    divorced"), a word no dictionary knows read as the nearest one the person used (`spelling`)."""
     earlier = said_earlier(transcript)
-    topics = request_topics(text)
+    topics = list(dict.fromkeys([*request_topics(text), request_content(text)]))
+    kinds = FORGETTABLE
     decisions = [d for topic in topics
-                 if (d := deps.services.about(user_id, topic, earlier, FORGETTABLE)) is not None and d.named is not None]
+                 if (d := deps.services.about(user_id, topic, earlier, kinds, spelling)) is not None]
     # the facts are ranked on their own: a turn that told one says it in nearly the same words, and two
     # near-twins leave neither standing out
     facts = _fact_statements(profile, deps.clock.now())
     # only a fact the request is sure to name: among a person's few facts the closest one always
     # stands out ("forget about my cat" offered "you work at work")
     named_facts = [d.named for topic in topics if facts
-                   and (d := deps.services.about(user_id, topic, [turn for turn, _ in facts])) is not None
-                   and d.outcome == "asserted" and d.named is not None]
+                   and (d := deps.services.about(user_id, topic, [turn for turn, _ in facts], spelling=spelling))
+                   is not None and d.outcome == "asserted" and d.named is not None]
     fact = max(named_facts, key=lambda j: j.probability, default=None)
-    if fact is not None and all(fact.probability > d.named.probability for d in decisions):
-        told = facts[int(fact.candidate.memory_id)][1]
-        return ForgetCandidate(user_id, "fact", f"{told.field}:{told.value}", profile_wording.own_words(told),
+    return ForgetMatches(user_id, decisions, None if fact is None else (fact, facts[int(fact.candidate.memory_id)][1]))
+
+
+def chosen_to_forget(matches: ForgetMatches, offer: ForgetOfferSettings) -> ForgetCandidate | None:
+    """The one memory to offer. What the recall decision asserts or asks about; else, looser, since
+    forgetting is asked first: the closest by the dense cosine, naming nothing that conflicts with
+    the topic ("my cat" for "our dog"), standing offer.offer_margin above the next one (recall asks
+    from its own offer_margin). Below that there is nothing to forget. (A looser bound on the
+    calibrated probability offered near misses on dev before it offered anything meant.) A profile fact closer than every other
+    memory is the one meant ("forget where I live": the fact, not the turn that told it)."""
+    named = [d.named for d in matches.decisions if d.named is not None]
+    if not named:  # nothing the recall decision would name: the looser offer
+        named = [d.considered[i] for d in matches.decisions
+                 if (i := standing_out(offer.offer_margin, d.considered)) is not None]
+    if matches.fact is not None and all(matches.fact[0].probability > j.probability for j in named):
+        fact, told = matches.fact
+        return ForgetCandidate(matches.user_id, "fact", f"{told.field}:{told.value}", profile_wording.own_words(told),
                                fact.probability)
-    if not decisions:
+    if not named:
         return None
-    best = max((d.named for d in decisions), key=lambda j: j.probability)
+    best = max(named, key=lambda j: j.probability)
     if best.candidate.kind == "turn":
         # the turn that asked for something to be kept: the memory it asked for is what to forget
         # (forgetting it takes its words out of the saved sessions too, the turn's among them)
         said = best.candidate.quote.casefold()
-        best = next((j for d in decisions for j in d.considered if j.candidate.kind == "explicit_memory"
+        best = next((j for d in matches.decisions for j in d.considered if j.candidate.kind == "explicit_memory"
                      and j.candidate.quote.casefold() in said), best)
     c = best.candidate
     kind = c.kind if c.kind in ("explicit_memory", "moment", "turn") else "this_session"
-    return ForgetCandidate(user_id, kind, "" if kind == "this_session" else c.memory_id, c.quote, best.probability)
+    return ForgetCandidate(matches.user_id, kind, "" if kind == "this_session" else c.memory_id, c.quote,
+                           best.probability)
+
+
+def find_forget_candidate(
+    deps: AgentDeps, user_id: str, text: str, transcript: list[TranscriptTurn], profile: UserProfile | None = None,
+) -> ForgetCandidate | None:
+    """The one memory a forget request names (forget_matches, chosen_to_forget), or None."""
+    if deps.services is None:
+        return None
+    offer = deps.settings.interaction.retrieval.recall.forget
+    return chosen_to_forget(forget_matches(deps, user_id, text, transcript, profile, offer.spelling), offer)
 
 
 def forget_one_request(deps: AgentDeps, state: dict) -> dict:

@@ -178,6 +178,18 @@ class VisualMemorySettings(Section):
     }
 
 
+class ForgetOfferSettings(Section):
+    """How close a memory must be to the topic a forget request names to be offered ("Do you want me
+    to forget that ...?"), besides what the recall decision would assert or ask about: looser than a
+    recall, since nothing goes without a clear yes. Chosen by `python -m scripts.eval.forget_topics`
+    on its dev people (MiniLM cosines)."""
+
+    offer_margin: float = Field(0.18, description="the memory closest by dense cosine and naming nothing "
+                                "conflicting is offered when it is this much closer than the next one (inf: never)")
+    spelling: float = Field(0.75, ge=0, description="a word no dictionary knows is read as the nearest word "
+                            "of the person's memories from this similarity (above 1: never)")
+
+
 class RecallSettings(Section):
     """The retrieval core (interaction/memory/retrieval) on recall turns."""
 
@@ -201,6 +213,8 @@ class RecallSettings(Section):
                                          ancestor_depth=6, agree_dense=0.2, agree_margin=0.05, offer_margin=0.22,
                                          abstain_below=0.686934, assert_above=0.686934),
     }
+
+    forget: ForgetOfferSettings = ForgetOfferSettings()
 
     def decision_for(self, profile: str) -> RecallCalibration | None:
         return self.calibration.get(profile) or self.calibration.get("minilm_onnx")

@@ -43,6 +43,7 @@ from interaction.memory.retrieval.core import SCENE_KINDS, RecallDecision, Retri
 from interaction.memory.retrieval.decision import Chooser
 from interaction.memory.retrieval.entities import Thresholds, build_reader
 from interaction.memory.retrieval.generic import GenericQuestions
+from interaction.memory.retrieval.spelling import mend, words_of
 from interaction.memory.retrieval.text_pool import TextPools
 from interaction.memory.retrieval.verifier import build_verifier
 from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
@@ -159,30 +160,36 @@ class LocalMemoryServices:
         return result
 
     def about(self, user_id: str, query: str, said: list[TranscriptTurn],
-              kinds: frozenset[str] = frozenset()) -> RecallDecision | None:
+              kinds: frozenset[str] = frozenset(), spelling: float | None = None) -> RecallDecision | None:
         """Which of `said` (this conversation's statements, not in the long-term store yet) or of the
         user's memories of `kinds` (explicit_memory, moment, turn: a statement of an earlier
         conversation) a question or request is about, decided
-        like a recall: ranked, verified and thresholded by the retrieval core. None: no core."""
+        like a recall: ranked, verified and thresholded by the retrieval core. `spelling`: a word
+        of the query no dictionary knows is read as the nearest word these memories use, from this
+        similarity (spelling.py; a forget request). None: no core."""
         if self.core is None:
             return None
-        pools: list[tuple[CandidatePool, np.ndarray]] = []
+        pools: list[CandidatePool] = []
         stored = self.text_pools.pool(user_id) if is_valid_user_id(user_id) else None
         moments = self._moment_pool(user_id) if "moment" in kinds and stored is not None else None
-        vector = self.offline.embed([query])[0]
         items = [Candidate(kind="this_session", memory_id=str(i), text=t.text, quote=t.text,
                            occurred_ts=t.at.timestamp(), group="this_session") for i, t in enumerate(said)]
         if items:
-            pools.append((CandidatePool(items, self.offline.embed([t.text for t in said]), self.offline.name), vector))
+            pools.append(CandidatePool(items, self.offline.embed([t.text for t in said]), self.offline.name))
         stored_kinds = sorted(kinds & STORED_TEXT_KINDS)
         if stored_kinds and stored is not None:
-            pools.append((stored.subset(np.isin(stored.kinds, stored_kinds)), vector))
+            pools.append(stored.subset(np.isin(stored.kinds, stored_kinds)))
         if moments is not None:
-            pools.append((moments, vector))
+            pools.append(moments)
+        if spelling is not None:
+            lexicon = self.core.entities.lexicon if self.core.entities is not None else None
+            query = mend(query, words_of(c.quote for pool in pools for c in pool.items), lexicon, spelling)
+        vector = self.offline.embed([query])[0]
         # "what did I tell you last week?" is not about this conversation: a window the question names
         # ("last time" from the saved sessions) leaves out what lies outside it, as in a recall
         sessions = [stored] if stored is not None else []
-        return self.core.verify(query, pools, windows.resolve(query, self.clock.now(), sessions))
+        return self.core.verify(query, [(pool, vector) for pool in pools],
+                                windows.resolve(query, self.clock.now(), sessions))
 
     def read_ahead(self, said: str) -> None:
         if not is_told(said):

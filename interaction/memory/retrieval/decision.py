@@ -129,11 +129,11 @@ def agreeing(cal: RecallCalibration, shortlist: Sequence[Scored]) -> int | None:
     return found[0] if j.dense >= cal.agree_dense or found[1] >= cal.agree_margin else None
 
 
-def standing_out(cal: RecallCalibration, shortlist: Sequence[Scored]) -> int | None:
+def standing_out(offer_margin: float, shortlist: Sequence[Scored]) -> int | None:
     """The shortlisted memory asked about by its margin: the closest by dense cosine, at least
     offer_margin above the next closest, naming nothing conflicting; None when there is none."""
     found = closest(shortlist)
-    if found is None or shortlist[found[0]].conflict or found[1] < cal.offer_margin:
+    if found is None or shortlist[found[0]].conflict or found[1] < offer_margin:
         return None
     return found[0]
 
@@ -163,7 +163,7 @@ class CalibratedChooser:
         best = order[0]  # may name a conflicting entity: asked about, never asserted
         if shortlist[best].probability >= self.cal.abstain_below:
             return "offered", [best]
-        standing = standing_out(self.cal, shortlist)
+        standing = standing_out(self.cal.offer_margin, shortlist)
         if standing is not None:
             return "offered", [standing]
         return "abstained", []

@@ -28,6 +28,12 @@ def tokenize(texts: list[str]) -> list[list[str]]:
         return bm25s.tokenize(texts, stopwords="en", stemmer=_STEMMER, return_ids=False, show_progress=False)
 
 
+def stems(words: list[str]) -> list[str]:
+    """The Snowball stems BM25 indexes `words` by."""
+    with _LOCK:
+        return _STEMMER.stemWords(words)
+
+
 class LexicalIndex:
     def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75) -> None:
         self.size = len(texts)

@@ -100,6 +100,12 @@ class WordNet:
         keys = {key, key.replace("-", "_")}  # WordNet writes some compounds with a hyphen, some with "_"
         return bool(keys & self._other_lemmas)
 
+    @functools.cached_property
+    def words(self) -> tuple[str, ...]:
+        """Every one-word lemma (nouns, verbs, adjectives, adverbs), sorted: the English a misspelt
+        word may be read as (spelling.py)."""
+        return tuple(sorted(w for w in {*self._senses, *self._other_lemmas} if w.isalpha()))
+
     def lexical_file(self, word: str) -> str | None:
         """The lexicographer file of the word's most frequent noun sense ("noun.person" for "father",
         "noun.communication" for "talk"); None for a word that is no noun here."""

@@ -1,0 +1,57 @@
+"""A misspelt word of a request, read as the word the person meant.
+
+MiniLM and BM25 both lose a misspelt word ("my parnets devorced" shares no token with "my parents
+are getting divorced", and its cosine is near zero), so a request naming its topic with a typo finds
+nothing. A word of the request that WordNet does not know as English (lexicon.WordNet.knows) and
+that no memory uses is replaced by the nearest word by optimal-string-alignment edit distance
+(rapidfuzz; a swapped pair of letters is one edit) whose normalised similarity reaches
+`min_similarity`: first among the words of the person's own memories and their stems ("flod" for
+"flooded"), else among WordNet's English lemmas ("acident" -> "accident", which MiniLM then relates
+to "I crashed my bike"). Words WordNet knows are never changed ("cat" stays a cat, however near "car"
+it is spelt), nor a function word (spaCy's English stop words: WordNet holds no "and" or "what"), nor a word
+joined to an apostrophe ("father's", "can't").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from interaction.memory.retrieval.lexical import stems
+from interaction.memory.retrieval.lexicon import WordNet
+
+_WORD = re.compile(r"(?<![\w'\u2019])[^\W\d_]+(?![\w'\u2019])")
+
+
+def words_of(texts: Iterable[str]) -> set[str]:
+    """The words of `texts`, casefolded, with their stems."""
+    words = {w.casefold() for text in texts for w in _WORD.findall(text)}
+    return words | set(stems(sorted(words)))
+
+
+def mend(query: str, vocabulary: set[str], lexicon: WordNet | None, min_similarity: float) -> str:
+    """`query` with each word WordNet does not know and `vocabulary` lacks replaced by the nearest
+    vocabulary word, else the nearest English lemma, at least `min_similarity` alike; unchanged
+    without WordNet."""
+    if lexicon is None or min_similarity > 1.0:
+        return query
+    own = sorted(vocabulary)
+
+    def nearest(m: re.Match) -> str:
+        word = m.group(0)
+        key = word.casefold()
+        if key in vocabulary or key in STOP_WORDS or lexicon.knows(key):
+            return word
+        for choices in (own, lexicon.words):
+            # the bound is inclusive: rapidfuzz's 1 - 1/5 falls a hair below 0.8
+            found = process.extractOne(key, choices, scorer=OSA.normalized_similarity,
+                                       score_cutoff=min_similarity - 1e-9)
+            if found:
+                return found[0].capitalize() if word[0].isupper() else found[0]
+        return word
+
+    return _WORD.sub(nearest, query)

@@ -1,0 +1,135 @@
+"""Forget one by a topic named vaguely or misspelt: Nadine offers the memory that is close by saying
+it back, forgets it only after a clear yes (every byte of it gone), keeps everything on a no or a
+hedge, and says there is nothing to forget when nothing is close, never offering a greeting, a
+question, a request or another person's memory."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.messages import UserDetected, UserInput
+from common.store import ProfileStore
+from interaction.dialogue import DialogueManager
+from interaction.memory.local_services import LocalMemoryServices
+from interaction.memory.retrieval.lexicon import load_wordnet
+from interaction.memory.retrieval.spelling import mend, words_of
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings
+from tests.interaction.test_dialogue_inprocess import Outbox
+
+ALLOTMENT = "My grandad's allotment got flooded and he lost all his tomatoes."
+SHELTER = "I started volunteering at the animal shelter on Saturdays."
+VIENNA = "My sister Ilse is moving to Vienna for her new job."
+
+
+def meet(dm: DialogueManager, name: str) -> str:
+    store = ProfileStore(dm.layout)
+    uid = store.mint_user_id(name, dm.clock.now())
+    store.update(uid, {"user_name": name}, dm.clock.now())
+    dm.on_user_detected(UserDetected(user_name=name, confidence=90.0, user_id=uid))
+    return uid
+
+
+@pytest.fixture
+def jonas(tmp_path):
+    """Jonas told three things in an earlier conversation (saved: turn documents, a transcript and
+    its summary) and is back."""
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    uid = meet(dm, "Jonas")
+    for said in ("Hi Nadine, how are you doing?", ALLOTMENT, SHELTER, VIENNA, "Can you tell me a joke?", "Bye!"):
+        dm.process_input(UserInput(text=said))
+    dm.close_session("test")
+    dm.on_user_detected(UserDetected(user_name="Jonas", confidence=90.0, user_id=uid))
+    return dm, uid
+
+
+def say(dm: DialogueManager, text: str):
+    return dm.process_input(UserInput(text=text))
+
+
+def holding(dm: DialogueManager, needle: bytes, leaky: bool = True) -> list[str]:
+    """Every file under the data root whose bytes hold `needle` (Chroma's log and free pages too);
+    not `leaky`: leaving out hnswlib's length.bin, which is written from uninitialised memory and so
+    may hold whatever text the process held last (a leak of its own, test_hnsw_length_file_...)."""
+    return [str(f) for f in dm.layout.root.rglob("*") if f.is_file() and needle in f.read_bytes()
+            and (leaky or f.name != "length.bin")]
+
+
+def test_a_misspelt_topic_is_offered_said_back_and_forgotten_on_yes(jonas):
+    dm, _ = jonas
+    assert holding(dm, b"tomatoes")
+    asked = say(dm, "pls forget what i said about my grandads alotment")
+    assert asked.memory_intent == "forget_one"
+    assert asked.reply.startswith("Do you want me to forget") and "tomatoes" in asked.reply, asked.reply
+    assert "Vienna" not in asked.reply and "shelter" not in asked.reply
+    assert holding(dm, b"tomatoes")  # nothing goes before the answer
+    done = say(dm, "Yes, go ahead.")
+    assert done.intent == "forget_one_confirmed", done.reply
+    assert holding(dm, b"tomatoes", leaky=False) == [] and holding(dm, b"allotment", leaky=False) == []
+    assert holding(dm, b"Vienna") and holding(dm, b"animal shelter")  # the rest stays
+
+
+@pytest.mark.xfail(reason="hnswlib writes length.bin from uninitialised memory: text the process held "
+                   "(a saved session's summary) can land in it and outlive a forget", strict=False)
+def test_hnsw_length_file_holds_nothing_forgotten(jonas):
+    dm, _ = jonas
+    say(dm, "pls forget what i said about my grandads alotment")
+    say(dm, "Yes, go ahead.")
+    assert holding(dm, b"tomatoes") == []
+
+
+def test_a_vague_topic_is_offered_and_kept_on_no_or_a_hedge(jonas):
+    dm, _ = jonas
+    before = {needle: holding(dm, needle, leaky=False) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
+    asked = say(dm, "Could you delete the stuff about my volunteer work?")
+    assert asked.reply.startswith("Do you want me to forget") and "animal shelter" in asked.reply, asked.reply
+    assert say(dm, "hmm, not sure").intent == "forget_one_asked_again"
+    assert say(dm, "no, leave it").intent == "forget_one_cancelled"
+    assert {needle: holding(dm, needle, leaky=False) for needle in before} == before
+
+
+def test_nothing_close_is_nothing_to_forget_and_nothing_goes(jonas):
+    dm, _ = jonas
+    before = {needle: holding(dm, needle, leaky=False) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
+    for request in ("forget what I told you about my brother's move", "forget the thing about my horse",
+                    "forget the joke", "forget my greeting"):
+        asked = say(dm, request)
+        assert "nothing to forget" in asked.reply, (request, asked.reply)
+        assert say(dm, "Yes.").intent != "forget_one_confirmed"
+    assert {needle: holding(dm, needle, leaky=False) for needle in before} == before
+
+
+def test_another_persons_memory_is_never_offered(jonas):
+    dm, _ = jonas
+    dm.close_session("test")
+    meet(dm, "Paula")
+    asked = say(dm, "forget the stuff about the alotment and the tomatos")
+    assert "nothing to forget" in asked.reply and "tomatoes" not in asked.reply, asked.reply
+    assert say(dm, "Yes.").intent != "forget_one_confirmed"
+    assert holding(dm, b"tomatoes")
+
+
+def test_a_misspelt_word_is_read_as_the_word_the_person_used_and_english_words_stay():
+    lexicon = load_wordnet()
+    told = words_of([ALLOTMENT, VIENNA])
+    assert mend("my grandads alotment", told, lexicon, 0.75) == "my grandads allotment"
+    assert mend("forget about Veinna", told, lexicon, 0.75) == "forget about Vienna"
+    # English words, and words joined to an apostrophe, are never read as another word
+    assert mend("my cat and my sister's car", {"cap", "sisters", "bar"}, lexicon, 0.75) == "my cat and my sister's car"
+    assert mend("my parnets", set(), lexicon, 1.01) == "my parnets"  # above 1: never
+
+
+def test_a_topic_misspelt_past_what_the_parser_reads_is_still_offered(tmp_path):
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    uid = meet(dm, "Wren")
+    for said in ("My parents are getting divorced after twenty-five years.", SHELTER, "We painted the fence blue."):
+        say(dm, said)
+    dm.close_session("test")
+    dm.on_user_detected(UserDetected(user_name="Wren", confidence=90.0, user_id=uid))
+    asked = say(dm, "forget what i said about my parnets devorce")
+    assert asked.reply.startswith("Do you want me to forget") and "divorced" in asked.reply, asked.reply
