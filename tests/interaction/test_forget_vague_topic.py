@@ -49,12 +49,10 @@ def say(dm: DialogueManager, text: str):
     return dm.process_input(UserInput(text=text))
 
 
-def holding(dm: DialogueManager, needle: bytes, leaky: bool = True) -> list[str]:
-    """Every file under the data root whose bytes hold `needle` (Chroma's log and free pages too);
-    not `leaky`: leaving out hnswlib's length.bin, which is written from uninitialised memory and so
-    may hold whatever text the process held last (a leak of its own, test_hnsw_length_file_...)."""
-    return [str(f) for f in dm.layout.root.rglob("*") if f.is_file() and needle in f.read_bytes()
-            and (leaky or f.name != "length.bin")]
+def holding(dm: DialogueManager, needle: bytes) -> list[str]:
+    """Every file under the data root whose bytes hold `needle` (Chroma's log, free pages and the HNSW
+    index's unused slots too)."""
+    return [str(f) for f in dm.layout.root.rglob("*") if f.is_file() and needle in f.read_bytes()]
 
 
 def test_a_misspelt_topic_is_offered_said_back_and_forgotten_on_yes(jonas):
@@ -67,12 +65,10 @@ def test_a_misspelt_topic_is_offered_said_back_and_forgotten_on_yes(jonas):
     assert holding(dm, b"tomatoes")  # nothing goes before the answer
     done = say(dm, "Yes, go ahead.")
     assert done.intent == "forget_one_confirmed", done.reply
-    assert holding(dm, b"tomatoes", leaky=False) == [] and holding(dm, b"allotment", leaky=False) == []
+    assert holding(dm, b"tomatoes") == [] and holding(dm, b"allotment") == []
     assert holding(dm, b"Vienna") and holding(dm, b"animal shelter")  # the rest stays
 
 
-@pytest.mark.xfail(reason="hnswlib writes length.bin from uninitialised memory: text the process held "
-                   "(a saved session's summary) can land in it and outlive a forget", strict=False)
 def test_hnsw_length_file_holds_nothing_forgotten(jonas):
     dm, _ = jonas
     say(dm, "pls forget what i said about my grandads alotment")
@@ -82,23 +78,23 @@ def test_hnsw_length_file_holds_nothing_forgotten(jonas):
 
 def test_a_vague_topic_is_offered_and_kept_on_no_or_a_hedge(jonas):
     dm, _ = jonas
-    before = {needle: holding(dm, needle, leaky=False) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
+    before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
     asked = say(dm, "Could you delete the stuff about my volunteer work?")
     assert asked.reply.startswith("Do you want me to forget") and "animal shelter" in asked.reply, asked.reply
     assert say(dm, "hmm, not sure").intent == "forget_one_asked_again"
     assert say(dm, "no, leave it").intent == "forget_one_cancelled"
-    assert {needle: holding(dm, needle, leaky=False) for needle in before} == before
+    assert {needle: holding(dm, needle) for needle in before} == before
 
 
 def test_nothing_close_is_nothing_to_forget_and_nothing_goes(jonas):
     dm, _ = jonas
-    before = {needle: holding(dm, needle, leaky=False) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
+    before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
     for request in ("forget what I told you about my brother's move", "forget the thing about my horse",
                     "forget the joke", "forget my greeting"):
         asked = say(dm, request)
         assert "nothing to forget" in asked.reply, (request, asked.reply)
         assert say(dm, "Yes.").intent != "forget_one_confirmed"
-    assert {needle: holding(dm, needle, leaky=False) for needle in before} == before
+    assert {needle: holding(dm, needle) for needle in before} == before
 
 
 def test_another_persons_memory_is_never_offered(jonas):
