@@ -81,7 +81,7 @@ def wire(ctx: ProcessContext, dm: DialogueManager, services: MemoryServices | No
             log.warning("forget_memory refused: %s", exc)
             removed, forgotten = {}, None
         if services is not None and msg.kind == "moment":
-            services.on_scene_forgotten(msg.user_id)
+            services.on_scenes_changed(msg.user_id)
         if dm.session.identity.user_id == msg.user_id and forgotten is not None:  # the conversation going on
             forget_in_session(ctx.layout, dm.session, forgotten, ctx.clock.now(), bool(removed.get("fact_records")))
         if dm.session.identity.user_id == msg.user_id and msg.kind == "fact":

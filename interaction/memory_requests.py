@@ -290,7 +290,7 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
                         deps.clock.now(), services, summary, embedded)
                     removed["text_memories"] = removed.get("text_memories", 0) + also.get("text_memories", 0)
     if services is not None and (candidate.kind == "moment" or removed.get("scene_files")):
-        services.on_scene_forgotten(candidate.user_id)
+        services.on_scenes_changed(candidate.user_id)
     said_now = forget_in_session(deps.layout, session, forgotten, deps.clock.now(),
                                  bool(removed.get("fact_records") or removed.get("facts")), candidate.kind != "fact")
     if candidate.kind == "this_session":

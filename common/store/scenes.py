@@ -20,7 +20,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from common.store.atomic import atomic_write_bytes, atomic_write_json, read_json
+from common.store.atomic import atomic_write_bytes, atomic_write_json, file_lock, read_json
 from common.store.layout import DataLayout
 
 log = logging.getLogger("nadine.store.scenes")
@@ -141,6 +141,20 @@ class SceneStore:
             raise ValueError(f"invalid scene id {scene_id!r}")
         _, _, metadata = self._dirs(user_id)
         return self.read(metadata / f"{scene_id}_metadata.json")
+
+    def reword(self, user_id: str, scene_id: str, user_message: str) -> bool:
+        """The scene keeps `user_message` as the words it was told in (a value put right in the next
+        breath); every other field stays as written. False when the scene is gone."""
+        if not SCENE_ID_RE.match(scene_id):
+            raise ValueError(f"invalid scene id {scene_id!r}")
+        _, _, metadata = self._dirs(user_id)
+        path = metadata / f"{scene_id}_metadata.json"
+        with file_lock(path):
+            data = read_json(path)
+            if not isinstance(data, dict):
+                return False
+            atomic_write_json(path, {**data, "user_message": user_message})
+        return True
 
     def embedding_path(self, user_id: str, scene_id: str) -> Path:
         _, embeddings, _ = self._dirs(user_id)

@@ -7,7 +7,7 @@ import logging
 from datetime import datetime
 
 from common.messages import ForgetMemory, RecallReport
-from common.store import UserProfile
+from common.store import SceneStore, UserProfile
 from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, says, value_key
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
@@ -110,14 +110,19 @@ def correction_of(state: TurnState, u) -> dict:  # noqa: ANN001 - TurnUnderstand
 
 def undo_corrected_turn(deps: AgentDeps, identity: Identity, turn: TranscriptTurn, correction: Correction) -> None:
     """What the corrected turn stored goes: its profile fact records (a value it superseded is current
-    again, as if the slip was never said), and an explicit memory it kept is kept again in the corrected
-    words."""
+    again, as if the slip was never said); an explicit memory it kept is kept again, and a moment it
+    was kept as keeps, the corrected words."""
     uid = identity.user_id or ""
     if turn.turn_id:
         deps.keeper.store.forget_turns(uid, frozenset({turn.turn_id}), deps.clock.now())
     services = deps.services
     if services is None or not turn.turn_id:
         return
+    scenes = SceneStore(deps.layout)
+    reworded = [scenes.reword(uid, s.scene_id, correction.corrected) for s in scenes.list(uid)
+                if s.scene_type == "moment" and s.turn_id == turn.turn_id]
+    if any(reworded):
+        services.on_scenes_changed(uid)
     for kept in services.explicit.list(uid):
         if kept.source_turn == turn.turn_id:
             forget_one_memory(deps.layout, ForgetMemory(user_id=uid, kind="explicit_memory", memory_id=kept.memory_id),

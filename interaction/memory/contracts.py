@@ -179,6 +179,6 @@ class MemoryServices(Protocol):
         summary made again by `summarize` (episodic.Summarizer); returns documents.Deleted or None."""
         ...
 
-    def on_scene_forgotten(self, user_id: str) -> None:
-        """A scene of the user was deleted: drop what the scene index holds for them."""
+    def on_scenes_changed(self, user_id: str) -> None:
+        """A scene of the user was deleted or reworded: drop what the scene index holds for them."""
         ...

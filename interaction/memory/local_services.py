@@ -289,7 +289,7 @@ class LocalMemoryServices:
     def forget_words(self, user_id: str, forgotten: Forgotten, summarize: Summarizer) -> Deleted | None:
         return self.episodic.forget_words(user_id, forgotten, summarize)
 
-    def on_scene_forgotten(self, user_id: str) -> None:
+    def on_scenes_changed(self, user_id: str) -> None:
         if is_valid_user_id(user_id):
             self.scene_index.forget(user_id)  # rebuilt from the files on the next retrieval
 

@@ -150,6 +150,8 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
         # the earlier words around the old value that the new one repeats belong to it ("the 3rd of
         # April" corrected by "the 13th of April")
         start, end = span
+        if start > 0 and before[start - 1].pos_ == "DET" and new[0].pos_ == "DET":
+            start -= 1  # "on the 5th" put right by "the 15th": one article, not "the the 15th"
         repeated = {t.lower_ for t in new if not t.is_punct}
         while end < len(before) and before[end].lower_ in repeated and not before[end].is_punct:
             end += 1

@@ -213,7 +213,10 @@ def correction_reply(corrected: str, name: str | None) -> str:
     """The answer to a correction: the statement as it is held now, in Nadine's words ("your birthday
     is on the 13th of April")."""
     kept = classify(corrected).intent == "remember"  # "please remember that my code is 241": the code
-    held = second_person((request_content(corrected) if kept else corrected).rstrip(" .!"))
+    said = (request_content(corrected) if kept else corrected).rstrip(" .!")
+    held = second_person(said)
+    if held.split(" ", 1)[0].casefold() != said.split(" ", 1)[0].casefold() and not held.startswith("I"):
+        held = held[:1].lower() + held[1:]  # "My ..." opened their sentence; "your ..." goes mid-sentence
     return f"Thank you for putting me right{', ' + name if name else ''}. So {held}. I'll remember that."
 
 

@@ -1,0 +1,44 @@
+"""A value put right in the next breath is what every store holds afterwards: the profile, the moment
+the slip was kept as (its words; perception keeps moments, planted here as it writes them), and what
+Nadine says back, in her words mid-sentence ("So your ...", never "So Your ...")."""
+
+from __future__ import annotations
+
+from common.messages import UserInput
+from common.store import SceneMetadata, SceneStore, new_scene_id
+from interaction.dialogue import DialogueManager
+from interaction.memory.local_services import LocalMemoryServices
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings
+from tests.interaction.test_dialogue_inprocess import Outbox
+from tests.interaction.test_forget_vague_topic import meet
+
+RECITAL = "My niece's piano recital is on the 5th of May and I'm so nervous for her!"
+
+
+def _keep_as_moment(dm: DialogueManager, services: LocalMemoryServices, uid: str) -> str:
+    """The moment perception keeps of the person's last turn (text only: no camera)."""
+    turn = next(t for t in reversed(dm.session.transcript) if t.role == "user")
+    meta = SceneMetadata(scene_id=new_scene_id(dm.clock.now()), timestamp=dm.clock.now().isoformat(), image_path="",
+                         memorability=0.7, emotion_label="fearful", intensity=0.7,
+                         description="a moment told without a camera view (text only)", user_message=turn.text,
+                         turn_id=turn.turn_id)
+    SceneStore(dm.layout).write(uid, meta, None)
+    services.on_scene_stored(uid)
+    return meta.scene_id
+
+
+def test_the_moment_a_slip_was_kept_as_keeps_the_corrected_words(tmp_path):
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    services = LocalMemoryServices(settings, layout, clock, bus=None)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=services, environ={})
+    uid = meet(dm, "Odile")
+    dm.process_input(UserInput(text=RECITAL))
+    scene_id = _keep_as_moment(dm, services, uid)
+    fixed = dm.process_input(UserInput(text="Sorry, I meant the 15th of May."))
+    assert "So your niece's piano recital is on the 15th of May" in fixed.reply, fixed.reply
+    kept = SceneStore(layout).get(uid, scene_id)
+    assert kept is not None and "15th of May" in kept.user_message and "5th of May" not in kept.user_message.replace(
+        "15th", "")
+    told = dm.process_input(UserInput(text="What do you know about me?")).reply
+    assert "15th of May" in told and " 5th of May" not in told, told
