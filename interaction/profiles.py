@@ -109,9 +109,9 @@ class ProfileKeeper:
         return Identity(user_id, profile, "face")
 
     def save_user_info(self, identity: Identity, update: MemoryUpdate, carried: dict | None = None,
-                       wording: Wording | None = None) -> ProfileOutcome:
+                       wording: Wording | None = None, declined: tuple[str, ...] = ()) -> ProfileOutcome:
         """Merge `update` into the right profile, deciding who the speaker is by the stated name;
-        `wording`: how its values were said."""
+        `wording`: how its values were said; `declined`: user ids the speaker just said they are not."""
         facts = {**(carried or {}), **update.facts()}
         name = update.user_name
         same_as_current = bool(name and identity.known and (
@@ -120,7 +120,8 @@ class ProfileKeeper:
         if same_as_current and name and len(name.split()) > len((identity.name or "").split()):
             facts["user_name"] = name  # "Tomas" said "my name is Tomas Novak": the fuller name
         if name and not same_as_current:
-            found = match_name(name, self.store.user_ids(), self.high, self.low)
+            known = {uid: n for uid, n in self.store.user_ids().items() if uid not in declined}
+            found = match_name(name, known, self.high, self.low)
             if found.kind == "strong" and found.user_id:
                 if identity.source == "face" and identity.known and found.user_id != identity.user_id:
                     # the face says A, the words say B: ask rather than hand A's face B's memories
@@ -151,7 +152,9 @@ class ProfileKeeper:
             for uid, cand in zip(conf.similar_ids, conf.similar_names, strict=True):
                 if name_similarity(stated_name, cand) >= self.high:
                     return self._link(uid, conf.pending_fields, claimed=cand)
-            return self.save_user_info(identity, MemoryUpdate(user_name=stated_name), conf.pending_fields)
+            # "no, I'm Ann, not Anna": the names asked about are not theirs, so not asked about again
+            return self.save_user_info(identity, MemoryUpdate(user_name=stated_name), conf.pending_fields,
+                                       declined=conf.similar_ids)
         rest = conf.rotated()
         if not rest.similar_names:
             # the last candidate was declined: the name they gave first is their own

@@ -248,7 +248,9 @@ class InteractionSettings(Section):
     enable_memory_agents: bool = Field(True, description="NADINE_ENABLE_MEMORY_AGENTS")
     default_language: str = "en-US"
     conversation_limit: int = Field(40, ge=2, description="chat-history messages kept in the prompt")
-    name_high_similarity: float = Field(0.8, ge=0, le=1)
+    # a stated name links to a stored person without asking only when it is that name: "Ann" is not
+    # "Anna" (0.86), and handing Anna's memories to Ann is worse than one "is your name Anna?"
+    name_high_similarity: float = Field(1.0, ge=0, le=1)
     name_low_similarity: float = Field(0.6, ge=0, le=1)
     vision_capture_timeout_s: float = Field(3.0, gt=0)
     presence_grace_s: float = Field(

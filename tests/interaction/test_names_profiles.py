@@ -1,5 +1,5 @@
-"""Name matching (Levenshtein ratio, HIGH 0.8 / LOW 0.6) and the profile outcomes of reference §4.5,
-against real files in a temporary data root."""
+"""Name matching (Levenshtein ratio, a HIGH / LOW band) and the profile outcomes of the reference's name
+handling, against real files in a temporary data root."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from common.clock import Clock
+from common.config.interaction_settings import InteractionSettings
 from common.store import DataLayout, ProfileStore
 from common.store.ids import USER_ID_RE
 from interaction.names import match_name, name_similarity
 from interaction.profiles import Identity, MemoryUpdate, ProfileKeeper
 
-HIGH, LOW = 0.8, 0.6
+HIGH, LOW = 0.8, 0.6  # a band with room above LOW and under 1.0; the shipped HIGH is 1.0
 
 
 def keeper_for(root: Path) -> ProfileKeeper:
@@ -84,6 +85,26 @@ def test_confirmation_answers(tmp_path):
     assert other.kind == "new" and other.identity.name == "Zoe"
     named = keeper.resolve_confirmation(Identity(), conf, affirmative=False, stated_name="Maja")
     assert named.kind == "linked" and named.identity.user_id == maja.user_id
+
+
+def test_a_near_name_is_asked_about_and_a_no_keeps_the_stored_person_apart(tmp_path):
+    """With the shipped thresholds a stored person's memories go only to someone who gives that very
+    name; a near one ("Ann" for "Anna") is asked about, and a no, or the speaker's own name, makes
+    them someone new without asking about Anna again."""
+    shipped = InteractionSettings()
+    keeper = ProfileKeeper(ProfileStore(DataLayout(tmp_path)), Clock(DataLayout(tmp_path).runtime_dir),
+                           shipped.name_high_similarity, shipped.name_low_similarity)
+    anna = keeper.save_user_info(Identity(), MemoryUpdate(user_name="Anna", location="Cardiff")).identity
+    assert keeper.save_user_info(Identity(), MemoryUpdate(user_name="anna")).identity.user_id == anna.user_id
+    for near in ("Ann", "Annie", "Hanna"):
+        asked = keeper.save_user_info(Identity(), MemoryUpdate(user_name=near))
+        assert asked.kind == "confirm" and asked.confirmation.similar_ids == (anna.user_id,), near
+    conf = keeper.save_user_info(Identity(), MemoryUpdate(user_name="Ann")).confirmation
+    told = keeper.resolve_confirmation(Identity(), conf, affirmative=False, stated_name="Ann")
+    assert told.kind == "new" and told.identity.name == "Ann" and told.identity.user_id != anna.user_id
+    assert told.identity.profile.location is None
+    declined = keeper.resolve_confirmation(Identity(), conf, affirmative=False, stated_name=None)
+    assert declined.kind == "new" and declined.identity.user_id != anna.user_id
 
 
 def test_identity_conflict_mints_a_new_user(tmp_path):
