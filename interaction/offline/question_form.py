@@ -12,8 +12,10 @@ out), its clause opens with
 About the view: a question or request about the present scene, which only the camera can answer,
 says so in its form: a verb of seeing or looking heading the present clause, whose subject is Nadine
 or that is an imperative, not a negated one ("what do you see", "look at this", or "how do I look"), the speaker's present progressive
-("what am I holding"), or a demonstrative pointing at something ("what is this", "who is that"),
-never a past or perfect clause ("who came with me to the concert?", "did you see my photos?"), and a
+of something a body does ("what am I holding"; not of the mind or of talk, by the domain of the
+verb's most frequent sense in WordNet: "what instrument am I learning"), or a demonstrative pointing
+at something in a question ("what is this", "who is that") or at what a request asks Nadine to look
+at ("look at this"; "keep this to yourself" asks no look), never a past or perfect clause ("who came with me to the concert?", "did you see my photos?"), and a
 demonstrative that names a time ("this morning") or that a relative clause ties to something said
 ("that song you mentioned") does not point.
 """
@@ -36,6 +38,7 @@ _SUBJECTS = {"nsubj", "nsubjpass", "expl", "csubj"}
 _PERCEIVE = {"see", "look", "watch", "notice", "spot", "show"}  # the verbs of the camera's answer
 _PAST = {"VBD", "VBN"}
 _TIME_ENTS = {"DATE", "TIME"}
+_UNSEEN_DOINGS = {"verb.cognition", "verb.communication", "verb.emotion"}  # learning, planning, saying, feeling
 
 
 def _parser() -> Any | None:
@@ -152,14 +155,31 @@ def _sentence_about_view(sentence: Any) -> bool:
             # "remember I see the physio" is no question about the view
             if not subjects or subjects & {"you", "u"} or (token.lemma_ == "look" and subjects & {"i"}):
                 return True
-        if _points(token) and not _past(token.head):
+        if _points(token) and not _past(token.head) and (sentence_asks(sentence) or _looked_at(token)):
             return True
     # the speaker's present progressive: "what am I holding", "what am I wearing", "am I smiling?";
     # asked where, when, how or why it is their life, not the view ("where am I living now?")
     wh = [t for t in tokens if t.tag_ in WH_TAGS]
     return root.tag_ == "VBG" and any(c.dep_ == "aux" and c.lower_ in ("am", "'m", "m") for c in root.children) \
         and not any(t.ent_type_ in _TIME_ENTS for t in tokens) \
-        and all((w.head if w.dep_ == "det" else w).dep_ in _WH_OBJECTS for w in wh)
+        and all((w.head if w.dep_ == "det" else w).dep_ in _WH_OBJECTS for w in wh) and _seen_doing(root)
+
+
+def _looked_at(token: Any) -> bool:
+    """The demonstrative is what a verb of seeing or looking is about ("look at this", "show me that"),
+    or what a question the request holds asks about ("tell me what this is")."""
+    head = token.head if token.dep_ == "det" else token
+    verb = head.head.head if head.dep_ == "pobj" else head.head
+    return verb.lemma_ in _PERCEIVE or any(c.tag_ in WH_TAGS for c in verb.children)
+
+
+def _seen_doing(verb: Any) -> bool:
+    """A doing the camera can see: not one of the mind or of talk ("learning", "planning", "saying");
+    every verb when WordNet is not installed."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is None or wordnet.verb_lexical_file(verb.lemma_) not in _UNSEEN_DOINGS
 
 
 def asks_about_view(text: str) -> bool:

@@ -97,6 +97,10 @@ def test_a_statement_that_opens_like_a_question_is_a_statement(said):
     # the speaker's present progressive asked where or which place is their life, not the view
     ("Where am I working at the moment?", False), ("In which town I am staying?", False),
     ("which scarf am I wearing?", True), ("am I blinking?", True),
+    # a doing of the mind or of talk is no sight; a request that is no look points at nothing in view
+    ("what language am I studying", False), ("am I planning to move?", False), ("what am I saying", False),
+    ("what am I carrying?", True), ("show me this", True), ("what's this thing?", True), ("tell me what this is", True),
+    ("keep this to yourself but I'm changing jobs", False), ("don't tell that to anyone", False),
 ])
 def test_only_a_question_about_the_present_view_is_for_the_camera(said, about_view):
     assert cues.is_about_view(said) is about_view

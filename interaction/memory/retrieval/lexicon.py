@@ -56,9 +56,11 @@ class Relation(Enum):
 
 
 class WordNet:
-    """The noun part of a WordNet database folder (Princeton's file format)."""
+    """The noun part of a WordNet database folder (Princeton's file format), and the domain of a
+    verb's most frequent sense."""
 
     def __init__(self, folder: Path) -> None:
+        self._folder = folder
         self._senses: dict[str, tuple[int, ...]] = {}
         with (folder / "index.noun").open(encoding="utf-8") as f:
             for line in f:
@@ -113,6 +115,34 @@ class WordNet:
         if not senses:
             return None
         return self._lexnames.get(int(self._lines[senses[0]].split()[1]))
+
+    def verb_lexical_file(self, lemma: str) -> str | None:
+        """The lexicographer file of the verb's most frequent sense ("verb.cognition" for "learn",
+        "verb.contact" for "carry"); None for a word that is no verb here."""
+        offset = self._first_verb_senses.get(lemma.casefold())
+        return self._verb_files.get(offset) if offset is not None else None
+
+    @functools.cached_property
+    def _first_verb_senses(self) -> dict[str, int]:
+        firsts: dict[str, int] = {}
+        with (self._folder / "index.verb").open(encoding="utf-8") as f:
+            for line in f:
+                p = line.split()
+                if line.startswith(" ") or len(p) < 4:
+                    continue
+                firsts[p[0]] = int(p[4 + int(p[3]) + 2])
+        return firsts
+
+    @functools.cached_property
+    def _verb_files(self) -> dict[int, str]:
+        # read on the first verb asked about, not at start-up: only a few readers need the verbs
+        wanted = set(self._first_verb_senses.values())
+        files: dict[int, str] = {}
+        with (self._folder / "data.verb").open(encoding="utf-8") as f:
+            for line in f:
+                if line[:1].isdigit() and int(line[:8]) in wanted:
+                    files[int(line[:8])] = self._lexnames.get(int(line.split()[1]), "")
+        return files
 
     def senses(self, word: str) -> tuple[int, ...]:
         """The noun synsets of a word or phrase ("driving test" -> driving_test), by its base form."""
