@@ -27,8 +27,8 @@ from interaction.reported_speech import days_between, reported
 
 log = logging.getLogger("nadine.interaction.answer_span")
 
-Asks = Literal["time", "place", "person", "thing"]
-Found = Literal["time", "place", "person", "thing", "value"]  # value: what the memory says the thing is ("... is 5512")
+Asks = Literal["time", "place", "person", "thing", "name"]
+Found = Literal["time", "place", "person", "thing", "value", "name"]  # value: what the memory says the thing is ("... is 5512")
 _WH_TAGS = {"WRB", "WP", "WDT", "WP$"}
 # nouns that make "what / which N" ask for a time: the units of the calendar and the clock (closed grammar)
 _TIME_NOUNS = {"time", "day", "date", "month", "year", "hour", "week", "weekday", "evening", "morning", "night"}
@@ -38,6 +38,7 @@ _PLACE_PREPS = {"at", "in", "on", "near", "by", "behind", "outside", "inside", "
 _VALUE_DEPS = {"attr", "acomp", "oprd"}
 # the words of a clock time besides its numbers ("at half past seven", "at a quarter to six"): closed grammar
 _CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", "am", "pm", "a.m.", "p.m."}
+_NAMING = {"call", "name"}  # "what is my daughter called?", "a dog called Biscuit": closed grammar
 # prepositions of a point in time or space: the phrase can stand as "then" / "there" ("lands on
 # Thursday" -> "lands then"); "moved to Friday" cannot
 _AT = {"on", "at", "in"}
@@ -120,11 +121,13 @@ def answer_in(question: str, memory: str) -> Answer | None:
         if any(t.lower_ not in said for t in span if not t.is_punct and not t.is_stop):
             first = span[0]
             replaceable = found in ("time", "place") and (first.lower_ in _AT or first.pos_ != "ADP")
-            return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span))
+            # a name stands in the subject of what it tells ("my wife Claire says ..."): what is said after stays
+            beside = _BESIDE - {"ccomp"} if asks == "name" else _BESIDE
+            return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span, beside))
     return None
 
 
-def _telling(span: list) -> tuple[tuple[int, int], ...]:
+def _telling(span: list, beside_deps: set[str] = _BESIDE) -> tuple[tuple[int, int], ...]:
     """The character spans of the answer's sentence without the clauses, greetings and joints that
     hang beside the one holding the answer ("I'm Tomasz," before "I run a bike shop in Gdansk"; "and
     I work in Braga" after "I live in Porto")."""
@@ -134,7 +137,8 @@ def _telling(span: list) -> tuple[tuple[int, int], ...]:
     while (joined := next((c for c in clause.children if c.dep_ in _JOINED
                            and answer <= {t.i for t in c.subtree}), None)) is not None:
         clause = joined
-    beside = {t.i for c in clause.children if c.dep_ in _BESIDE
+    # what is reported before the clause is beside it even when a reported clause after it is kept
+    beside = {t.i for c in clause.children if c.dep_ in beside_deps or (c.i < clause.i and c.dep_ in _BESIDE)
               for t in [*c.subtree] if not answer & {u.i for u in c.subtree}}
     kept = [t for t in clause.subtree if t.i not in beside]
     runs: list[list] = []
@@ -170,6 +174,8 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         return "person", None
     if word not in ("what", "which"):
         return None  # "how long ...?", "why ...?": not a value a memory names
+    if (owner := _name_asked_of(q)) is not None:
+        return "name", owner
     if wh.dep_ in ("dobj", "pobj") and wh.head.lemma_ != "be":
         return None  # "what does my husband do?" asks for what is done, not for what a thing is
     noun = wh.head if wh.dep_ == "det" else next(
@@ -179,7 +185,50 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
     return ("time", None) if noun.lemma_.lower() in _TIME_NOUNS else ("thing", noun.lemma_.lower())
 
 
+def _name_asked_of(q) -> str | None:  # noqa: ANN001 - a spaCy Doc
+    """Whose name a "what" question asks: "what's my wife's name?", "the name of my cat", "whats my dogs
+    name", "what is my daughter called?" -> the noun's lemma; None for any other question."""
+    for tok in q:
+        if tok.lemma_.lower() == "name" and tok.pos_ == "NOUN":
+            # "my wife's name", and typed without the apostrophe "my bosses name"
+            owner = next((c for c in tok.children if c.dep_ in ("poss", "compound") and c.pos_ in ("NOUN", "PROPN")),
+                         None)
+            of = next((c for c in tok.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+            owner = owner or (next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None)
+            if owner is None and tok.dep_ == "appos" and tok.head.pos_ == "NOUN":
+                owner = tok.head  # "whats my dogs name": the tagger hangs "name" beside the noun
+            if owner is not None:
+                return owner.lemma_.lower()
+        if tok.dep_ == "ROOT" and tok.lemma_ in _NAMING:
+            subject = next((c for c in tok.children if c.dep_ == "nsubjpass" and c.pos_ == "NOUN"), None)
+            if subject is not None:
+                return subject.lemma_.lower()
+    return None
+
+
+def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spaCy Doc
+    """The proper name the memory gives the noun: "my wife Claire", "my daughter, Ellie,", "a dog
+    called Biscuit", "my cat is Mochi"."""
+    out: list[tuple[Found, list]] = []
+    for tok in m:
+        if tok.lemma_.lower() != owner:
+            continue
+        names = [c for c in tok.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
+        if tok.dep_ == "compound" and tok.head.pos_ == "PROPN":
+            names.append(tok.head)
+        for acl in (c for c in tok.children if c.dep_ == "acl" and c.lemma_ in _NAMING):
+            names += [c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj") and c.pos_ == "PROPN"]
+        if tok.dep_ in ("nsubj", "nsubjpass") and tok.head.lemma_ == "be":
+            names += [c for c in tok.head.children if c.dep_ in _VALUE_DEPS and c.pos_ == "PROPN"]
+        for name in names:
+            out.append(("name", sorted((t for t in name.subtree if t.pos_ in ("PROPN", "PART") or t.i == name.i),
+                                        key=lambda t: t.i)))
+    return out
+
+
 def _candidates(m, asks: Asks, noun: str | None) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spaCy Doc
+    if asks == "name":
+        return _name_of(m, noun or "")
     if asks == "time":
         return [("time", span) for span in _time(m)]
     if asks == "place":

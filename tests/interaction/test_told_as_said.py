@@ -129,6 +129,12 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     # two clauses: the one about what the question names answers it
     ("Where does my son work?", "my husband teaches in Bergen, and my son works at a garage in Voss", "at a garage in Voss"),
     ("Where does my husband teach?", "my husband teaches in Bergen, and my son works at a garage in Voss", "in Bergen"),
+    # a name asked for: the proper noun the memory gives the one named
+    ("what's my grandson's name?", "my grandson Oskar turned four on Sunday", "Oskar"),
+    ("What is my parrot called?", "We've had a parrot called Kiwi for twenty years.", "Kiwi"),
+    ("whats my bosses name", "my boss, Mrs Okafor, gave me the afternoon off", "Mrs Okafor"),
+    ("What's the name of my neighbour?", "My neighbour is Tadeusz and he fixes bikes.", "Tadeusz"),
+    ("What's my sister's name?", "my brother Piet moved to Utrecht", None),
 ])
 def test_the_words_that_answer_a_question(question, memory, answer):
     found = answer_in(question, memory)
@@ -142,6 +148,9 @@ def test_the_words_that_answer_a_question(question, memory, answer):
     ("When does my niece arrive?", "Hi Nadine. My niece arrives on Sunday at noon.", "My niece arrives then"),
     # of two joined clauses, the one the answer is in
     ("Where does my son work?", "my husband teaches in Bergen, and my son works at a garage in Voss", "my son works there"),
+    # a name in the subject of a saying: what was said stays, the clause before it goes
+    ("what's my husband's name?", "I'm so tired, my husband Emeka says I work too hard",
+     "my husband Emeka says I work too hard"),
 ])
 def test_what_is_said_after_the_answer_is_the_clause_that_told_it(question, memory, after):
     found = answer_in(question, memory)
@@ -155,6 +164,14 @@ def test_a_plain_question_is_answered_with_the_value_first(maya):
     turn = say(dm, "What time does my brother's train get in?")
     assert turn.reply.startswith("At a quarter past nine on Friday — "), turn.reply
     assert "your brother's train gets in then" in turn.reply and "Of course" not in turn.reply
+
+
+def test_a_name_asked_for_is_said_first(maya):
+    dm, _, _, uid = maya
+    say(dm, "Honestly I'm worn out, my husband Emeka says I work too hard and he's right.")
+    later(dm, uid)
+    turn = say(dm, "what's my husband's name?")
+    assert turn.reply.startswith("Emeka — "), turn.reply
 
 
 def test_a_question_without_my_about_something_told_is_answered(maya):
