@@ -28,6 +28,9 @@ The question's mention then
   everything a person tells has), or something else in the same place of the same verb ("did the
   landlord fix the boiler?" against "my landlord fixed the leaking roof", "cutting down on alcohol"
   against "cut down on sugar", "what did my cousin win?" against "my aunt won a prize");
+- conflicts whatever it names when the question asks of the speaker (a first-person pronoun) and
+  the memory's pronouns speak only of the listener (persons.py: "that painting is awesome! What
+  inspired you?" is not about "my painting", though no possessor says whose it is);
 - has a rival otherwise when the memory names a sister word of another owner's (a feature the
   decision weighs);
 - is absent otherwise.
