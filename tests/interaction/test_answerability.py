@@ -342,3 +342,37 @@ def test_the_note_of_a_memory_asked_about_for_what_it_names_says_why_not_between
                           abstain_below=0.687, memories=[RecalledMemory(kind="turn", memory_id="1", text="Our dog died.")])
     head = recall_note(report)[0]
     assert "between" not in head and "names something the question does not" in head, head
+
+
+@pytest.mark.parametrize("text,speaker,listener", [
+    ("Your pottery looks wonderful, what inspired you to glaze it blue?", False, True),
+    ("I glazed my first bowl blue and you said it looked like the sea.", True, True),
+    ("We finally repainted the kitchen.", True, False),
+    ("The ferry was cancelled again.", False, False),
+])
+def test_whom_a_memory_s_pronouns_speak_of(told, text, speaker, listener):
+    persons = told.core.entities.persons(text)
+    assert (persons.speaker, persons.listener) == (speaker, listener)
+    assert persons.listener_alone is (listener and not speaker)
+
+
+def test_a_memory_about_the_listener_alone_conflicts_with_a_question_about_the_speaker(told):
+    """Said to someone about their pottery, it is not the teller's pottery, though no possessor says
+    whose it is; a question naming no one of the two is not told apart by it."""
+    reader = told.core.entities
+    theirs = "That pottery looks wonderful, what inspired you to glaze it blue?"
+    assert reader.compare("What inspired my pottery?", theirs).conflict
+    assert not reader.compare("What inspired my pottery?", "I glazed my first bowl blue for my mother.").conflict
+    assert not reader.compare("Which pottery was glazed blue?", theirs).to_listener
+
+
+def test_what_was_said_about_the_listener_is_never_asserted_as_the_speaker_s_own(tmp_path):
+    services, clock = _services(tmp_path)
+    theirs = "Those roses look lovely this year, you must have pruned them well."
+    _say(services, clock, theirs)
+    alone = services.retrieve(MAYA, "How did I prune my roses?", is_recall=True).recall
+    assert alone.outcome != "asserted", alone
+    mine = "I pruned my roses hard in March and they came back twice as thick."
+    _say(services, clock, mine)
+    report = services.retrieve(MAYA, "How did I prune my roses?", is_recall=True).recall
+    assert report.outcome == "asserted" and [m.text for m in report.memories] == [mine], report

@@ -28,6 +28,9 @@ The question's mention then
   everything a person tells has), or something else in the same place of the same verb ("did the
   landlord fix the boiler?" against "my landlord fixed the leaking roof", "cutting down on alcohol"
   against "cut down on sugar", "what did my cousin win?" against "my aunt won a prize");
+- conflicts whatever it names when the question asks of the speaker (a first-person pronoun) and
+  the memory's pronouns speak only of the listener (persons.py: "that painting is awesome! What
+  inspired you?" is not about "my painting", though no possessor says whose it is);
 - has a rival otherwise when the memory names a sister word of another owner's (a feature the
   decision weighs);
 - is absent otherwise.
@@ -46,6 +49,7 @@ import numpy as np
 from cachetools import LRUCache
 
 from interaction.memory.retrieval.lexicon import Relation, WordNet, load_wordnet
+from interaction.memory.retrieval.persons import Persons, read_persons
 
 log = logging.getLogger("nadine.memory.entities")
 
@@ -94,10 +98,13 @@ class Comparison:
     agreement: float  # mean over the question's mentions of the best head cosine in the memory (0: none asked)
     names_missing: int  # names of the question the memory does not contain
     rivals: int = 0  # of the absent ones, those whose head has a sister word in the memory
+    # the question asks of the speaker's own life and the memory speaks of its listener's alone
+    # (persons.py): "what inspired my painting?" against "that painting is awesome! What inspired you?"
+    to_listener: bool = False
 
     @property
     def conflict(self) -> bool:
-        return self.conflicting > 0
+        return self.conflicting > 0 or self.to_listener
 
     @property
     def absent(self) -> int:
@@ -257,6 +264,7 @@ class EntityReader:
         self.thresholds = thresholds
         self.lexicon = lexicon
         self._mentions: LRUCache[str, tuple[Mention, ...]] = LRUCache(cache_size)
+        self._persons: LRUCache[str, Persons] = LRUCache(cache_size)
         self._vectors: LRUCache[str, np.ndarray] = LRUCache(cache_size)
         self._relations: LRUCache[tuple[str, str, int, int], tuple[Relation, int | None]] = LRUCache(cache_size * 4)
         self._lock = threading.Lock()  # the episode save reads on its own thread
@@ -268,10 +276,11 @@ class EntityReader:
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._mentions))
         if missing:
-            read = [read_mentions(doc) for doc in self.nlp.pipe(missing)]
+            read = [(read_mentions(doc), read_persons(doc)) for doc in self.nlp.pipe(missing)]
             with self._lock:
-                for text, found in zip(missing, read, strict=True):
+                for text, (found, persons) in zip(missing, read, strict=True):
                     self._mentions[text] = found
+                    self._persons[text] = persons
         self._remember([w for t in texts for w in self.words(t)])
 
     def words(self, text: str) -> list[str]:
@@ -290,13 +299,21 @@ class EntityReader:
                     self._vectors[w] = row
 
     def mentions(self, text: str) -> tuple[Mention, ...]:
+        return self._read(text)[0]
+
+    def persons(self, text: str) -> Persons:
+        return self._read(text)[1]
+
+    def _read(self, text: str) -> tuple[tuple[Mention, ...], Persons]:
         with self._lock:
-            found = self._mentions.get(text)
-        if found is None:
-            found = read_mentions(self.nlp(text))
+            found, persons = self._mentions.get(text), self._persons.get(text)
+        if found is None or persons is None:
+            doc = self.nlp(text)
+            found, persons = read_mentions(doc), read_persons(doc)
             with self._lock:
                 self._mentions[text] = found
-        return found
+                self._persons[text] = persons
+        return found, persons
 
     def _cosines(self, left: list[str], right: list[str]) -> np.ndarray:
         """(len(left), len(right)) cosine of the phrases (each embedded once per process)."""
@@ -420,11 +437,12 @@ class EntityReader:
 
     def compare(self, question: str, memory: str) -> Comparison:
         asked = self.mentions(question)
+        to_listener = self.persons(question).speaker and self.persons(memory).listener_alone
         if not asked:
-            return NO_COMPARISON
+            return Comparison(0, 0, 0, 0.0, 0, to_listener=True) if to_listener else NO_COMPARISON
         told = self.mentions(memory)
         if not told:
-            return Comparison(len(asked), 0, 0, 0.0, sum(q.name for q in asked))
+            return Comparison(len(asked), 0, 0, 0.0, sum(q.name for q in asked), to_listener=to_listener)
         heads, related = self._relate(list(asked), list(told))
         # an agreeing head must belong to the same person (said, or the subject that has it)
         owners = [[self._same_owner(q, m) for m in told] for q in asked]
@@ -451,7 +469,8 @@ class EntityReader:
                 rivals += 1
         # a name of the question that nothing in the memory agrees with ("Japan" agrees with "Tokyo")
         missing = sum(q.name and not agrees[i] and not (related[i] == AGREE).any() for i, q in enumerate(asked))
-        return Comparison(len(asked), agreeing, conflicting, float(heads.max(axis=1).mean()), missing, rivals)
+        return Comparison(len(asked), agreeing, conflicting, float(heads.max(axis=1).mean()), missing, rivals,
+                          to_listener)
 
 
 def build_reader(embed: Callable[[list[str]], np.ndarray], thresholds: Thresholds) -> EntityReader | None:
