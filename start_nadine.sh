@@ -80,6 +80,7 @@ done
 
 "$ROOT/scripts/bootstrap.sh" run
 PY="${NADINE_VENV:-$ROOT/.venv}/bin/python"
+. "$ROOT/scripts/freed_memory.sh"
 
 if [ "$MODE" = demo ]; then
   # The runner starts the broker and the three processes itself (fresh data root, replayed camera).

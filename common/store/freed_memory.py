@@ -5,7 +5,9 @@ with malloc and writes all of it to data_level0.bin, the slots no vector uses ye
 bytes are whatever the process freed before: in interaction, the embeddings of any person it talked
 to, a person forgotten since among them (seen: after a forget, a byte scan found the forgotten
 person's vectors in the unused slots of another person's segment). glibc's perturb option fills
-every chunk with a fixed byte when it is freed and when it is handed out again.
+every chunk with a fixed byte when it is freed and when it is handed out again, except the small
+chunks its per-thread cache hands straight back: those are covered only when the process starts
+without that cache (scripts/freed_memory.sh, which the launchers source, sets both).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import logging
+import os
 
 log = logging.getLogger("nadine.store.freed_memory")
 
@@ -30,4 +33,7 @@ def overwrite_freed_memory() -> bool:
     except (OSError, AttributeError):
         log.warning("this C library has no mallopt: unused Chroma index slots may hold freed bytes")
         return False
+    if "tcache_count=0" not in os.environ.get("GLIBC_TUNABLES", ""):
+        log.warning("started without scripts/freed_memory.sh: small freed chunks keep their bytes and may "
+                    "reach an index file (start with start_nadine.sh, or source that file first)")
     return bool(mallopt(_M_PERTURB, _FILL_BYTE))

@@ -10,8 +10,6 @@ import pytest
 
 from common.store.freed_memory import overwrite_freed_memory
 
-_SIZE = 4096
-
 
 def _libc() -> ctypes.CDLL:
     libc = ctypes.CDLL(None)
@@ -21,16 +19,19 @@ def _libc() -> ctypes.CDLL:
     return libc
 
 
-def test_a_freed_chunk_handed_out_again_holds_none_of_its_old_bytes():
+@pytest.mark.parametrize("size", [24, 400, 4096])  # small ones come from glibc's per-thread cache
+def test_a_freed_chunk_handed_out_again_holds_none_of_its_old_bytes(size):
+    """Run by scripts/test.sh, which starts the tests as the launchers start Nadine."""
     if not overwrite_freed_memory():
         pytest.skip("the C library has no mallopt (not glibc)")
     libc = _libc()
-    held = libc.malloc(_SIZE)
-    ctypes.memset(held, 0x3F, _SIZE)  # what a person's float32 vector could look like: 0.74...
+    held = libc.malloc(size)
+    ctypes.memset(held, 0x3F, size)  # what a person's float32 vector could look like: 0.74...
     libc.free(held)
-    again = libc.malloc(_SIZE)  # glibc hands back the chunk just freed for the same size
+    again = libc.malloc(size)  # glibc hands back the chunk just freed for the same size
     try:
-        assert b"\x3f\x3f\x3f\x3f" not in ctypes.string_at(again, _SIZE)
+        assert b"\x3f\x3f\x3f\x3f" not in ctypes.string_at(again, size), \
+            "freed bytes came back: start the tests with scripts/test.sh (it sources scripts/freed_memory.sh)"
     finally:
         libc.free(again)
 
