@@ -49,7 +49,7 @@ def back(dm: DialogueManager, uid: str) -> None:
     dm.on_user_detected(UserDetected(user_name="Ines", confidence=90.0, user_id=uid))
 
 
-@pytest.mark.parametrize("request_", ["please don't remember that", "you don't need to keep what I just said"])
+@pytest.mark.parametrize("request_", ["please don't remember that", "you don't have to remember that one"])
 def test_not_keeping_what_was_just_said_takes_it_out_of_everything(ines, request_):
     dm, uid = ines
     say(dm, SUNFLOWERS)
