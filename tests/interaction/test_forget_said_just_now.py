@@ -97,7 +97,7 @@ def test_forgetting_what_was_just_said_offers_it_and_forgets_it_on_yes(ines, req
     assert holding(dm, b"sunflowers")
 
 
-@pytest.mark.parametrize("request_", ["frogot the bit about the concert", "forgt the concert thing"])
+@pytest.mark.parametrize("request_", ["frget the concert thing", "forgt what i said abt the concert"])
 def test_a_misspelt_forget_request_is_never_kept_as_told(ines, request_):
     dm, uid = ines
     assert not is_told(request_)
