@@ -44,7 +44,7 @@ from common.store.atomic import (
 )
 from common.store.faces import FaceStore
 from common.store.forget import new_pseudonym
-from interaction import cues
+from interaction import cues, said_back
 from interaction.agents import memory_agents
 from interaction.agents.context import AgentDeps
 from interaction.confirmation import next_step, read_reply
@@ -58,9 +58,11 @@ from interaction.memory_requests import (
     FORGET_INTENTS,
     NOT_KEPT_REASON,
     NOT_TOLD,
+    ForgetCandidate,
     ForgetOneConversation,
     wire_memory_intent,
 )
+from interaction.memory_requests import forget as forget_memory
 from interaction.names import confirmation_question
 from interaction.offline.extract import answer_name
 from interaction.profiles import ProfileKeeper, ProfileOutcome
@@ -302,11 +304,21 @@ class DialogueManager:
         turn = self._finish(text, result)
         if result.get("memory_intent") in NOT_TOLD:  # a request to forget, or not to keep, is not something told
             s.drop_last_exchange()
+            if result.get("take_back") is not None:  # "don't remember that": what they said just before goes too
+                self._take_back(result["take_back"])
         elif (fixed := result.get("correction")) is not None:
             # the slip and its correction become the statement as corrected (kept in the earlier turn's place)
             s.drop_last_exchange()
             s.correct(result["corrected_turn"], fixed.earlier, fixed.corrected, fixed.old, fixed.new)
         return turn
+
+    def _take_back(self, said: ForgetCandidate) -> None:
+        """Asked not to keep what they just said: it leaves every store, by the path a confirmed
+        forget takes (the request itself was the clear answer)."""
+        try:
+            forget_memory(self.deps, said, self.session)
+        except Exception:
+            log.exception("taking back what %s just said failed", said.user_id)
 
     def _answer_outside_graph(self, text: str, turn: PrivacyTurn, start: float, answers: bool = False) -> TurnResult:
         """"Forget me" and its confirmation (interaction/forget.py), the answer to "Do you want me to
@@ -413,7 +425,10 @@ class DialogueManager:
         latency = self._reply_latency or 0.0
         if self._greets:
             s.greeted_user_id = s.identity.user_id
-        s.record_exchange(text, TranscriptTurn("nadine", reply, self.clock.now()), self.settings.interaction.conversation_limit)
+        drew_on = said_back.recalled(self.deps, s.identity.user_id, result.get("retrieval"), bool(result.get("is_recall")),
+                                     s.transcript) | result.get("drew_on", frozenset())
+        s.record_exchange(text, TranscriptTurn("nadine", reply, self.clock.now(), drew_on=drew_on),
+                          self.settings.interaction.conversation_limit)
         u: TurnUnderstanding | None = result.get("understanding")
         turn = TurnResult(
             turn_id=self._turn_id, text=text, reply=reply, user_id=s.identity.user_id, user_name=s.identity.name,

@@ -103,6 +103,7 @@ def forget_one_memory(
     kind and what marks the memory in a conversation (for the one in progress)."""
     removed: dict[str, int] = {}
     texts, turn_ids = list(said), []
+    memory_ids = [msg.memory_id] if msg.kind in ("moment", "explicit_memory") else []
     if msg.kind == "moment":
         scene = SceneStore(layout).get(msg.user_id, msg.memory_id)
         removed["scene_files"] = forget_scene(layout, msg.user_id, msg.memory_id)
@@ -135,7 +136,7 @@ def forget_one_memory(
                 for scene in scenes.list(msg.user_id) if source else []:
                     if scene.scene_type == "moment" and scene.turn_id == source:
                         removed["scene_files"] = removed.get("scene_files", 0) + forget_scene(layout, msg.user_id, scene.scene_id)
-    forgotten = Forgotten.of(texts, turn_ids)
+    forgotten = Forgotten.of(texts, turn_ids, memory_ids)
     # a forgotten fact takes only itself: the other facts its turns told stay
     removed.update(forget_words(layout, msg.user_id, forgotten, text_memory, summarize, chroma_embedded, deleted,
                                 now if msg.kind != "fact" else None))

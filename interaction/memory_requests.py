@@ -17,7 +17,7 @@ from typing import Literal
 from common.config.interaction_settings import ForgetOfferSettings
 from common.messages import ForgetMemory, MemoryAction, RecallReport
 from common.store import DataLayout, ProfileStore, SceneStore, UserProfile
-from interaction import profile_wording
+from interaction import profile_wording, said_back
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.agents.episode import summarize
 from interaction.confirmation import next_step, read_reply
@@ -30,6 +30,7 @@ from interaction.memory.retrieval.decision import standing_out
 from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
+from interaction.memory_intent.refers_back import refers_back
 from interaction.profile_wording import Told
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
@@ -104,7 +105,10 @@ def handle(deps: AgentDeps, state: dict) -> dict:
     intent = state.get("memory_intent")
     identity: Identity = state["identity"]
     if intent == "not_keep":  # whoever asks: nothing of the turn is kept (dialogue.py)
-        return {"final_message": NOT_KEPT, "memory_action": MemoryAction(outcome="not_kept", reason=NOT_KEPT_REASON)}
+        not_kept = {"final_message": NOT_KEPT, "memory_action": MemoryAction(outcome="not_kept", reason=NOT_KEPT_REASON)}
+        # in a turn of its own ("don't remember that") it means what they said just before: that goes too
+        said = just_said(state) if identity.known and refers_back(state["text"]) else None
+        return {**not_kept, "take_back": said} if said is not None else not_kept
     if not identity.known:
         return {"final_message": NOTHING_STORED if intent != "remember" else
                 "I'd like to remember that, but I don't know who you are yet. What's your name?"}
@@ -114,7 +118,8 @@ def handle(deps: AgentDeps, state: dict) -> dict:
         return remember(deps, state)
     if intent == "forget_one":
         return forget_one_request(deps, state)
-    return {"final_message": about_me(deps, state)}
+    return {"final_message": about_me(deps, state),
+            "drew_on": said_back.about_me(deps, identity.user_id, identity.profile)}
 
 
 def remember(deps: AgentDeps, state: dict) -> dict:
@@ -232,10 +237,24 @@ def find_forget_candidate(
     return chosen_to_forget(forget_matches(deps, user_id, text, transcript, profile, offer.spelling), offer)
 
 
+def just_said(state: dict) -> ForgetCandidate | None:
+    """What a request that names nothing of its own ("forget that", "don't remember what I just said")
+    is about: the person's turn right before it, when that told something (or asked for something to
+    be remembered); a question or a greeting before it leaves it about nothing."""
+    identity: Identity = state["identity"]
+    before = [t for t in (state.get("transcript") or [])[:-1] if t.role == "user"]
+    if not before or not before[-1].tells or not (is_told(before[-1].text) or classify(before[-1].text).intent == "remember"):
+        return None
+    return ForgetCandidate(identity.user_id or "", "this_session", "", before[-1].text)
+
+
 def forget_one_request(deps: AgentDeps, state: dict) -> dict:
     identity: Identity = state["identity"]
-    candidate = find_forget_candidate(deps, identity.user_id or "", state["text"], state.get("transcript") or [],
-                                      identity.profile)
+    if refers_back(state["text"]):
+        candidate = just_said(state)
+    else:
+        candidate = find_forget_candidate(deps, identity.user_id or "", state["text"], state.get("transcript") or [],
+                                          identity.profile)
     if candidate is None:
         return {"final_message": "I don't think I have a memory of that, so there is nothing to forget.",
                 "memory_action": MemoryAction(outcome="nothing_to_forget")}
@@ -272,23 +291,27 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
 
     if candidate.kind in ("this_session", "turn"):
         # words said (this session's are not in the long-term store yet, unless said before in the
-        # same words): every saved session that holds them is rewritten without them
-        forgotten = Forgotten.of([candidate.text])
+        # same words): every saved session that holds them is rewritten without them, and the replies
+        # that said them back (by the turn they were said in, or the saved turn's document)
+        turn_ids = [t.turn_id for t in session.transcript if t.role == "user" and t.turn_id and t.text == candidate.text]
+        forgotten = Forgotten.of([candidate.text], turn_ids, [candidate.memory_id.split("~")[0]])
         # the profile facts learned in a saved turn go with it; this session's are taken back below
         removed = forget_words(deps.layout, candidate.user_id, forgotten, services, summary, embedded,
                                now=deps.clock.now() if candidate.kind == "turn" else None)
+        # what was kept of this conversation's turn: the moment perception kept of it, what it asked to remember
+        for kept in _kept_from(deps, candidate.user_id, forgotten.turn_ids, ("moment", "explicit_memory")):
+            also, _ = forget_one_memory(deps.layout, kept, deps.clock.now(), services, summary, embedded)
+            for k, n in also.items():
+                removed[k] = removed.get(k, 0) + n
     else:
         removed, forgotten = forget_one_memory(
             deps.layout, ForgetMemory(user_id=candidate.user_id, kind=candidate.kind, memory_id=candidate.memory_id),
             deps.clock.now(), services, summary, embedded, said=[candidate.text])
-        if candidate.kind == "moment" and services is not None:
+        if candidate.kind == "moment":
             # a moment kept from a request to remember: what that turn asked to keep goes with it
-            for kept in services.explicit.list(candidate.user_id):
-                if kept.source_turn and kept.source_turn in forgotten.turn_ids:
-                    also, _ = forget_one_memory(
-                        deps.layout, ForgetMemory(user_id=candidate.user_id, kind="explicit_memory", memory_id=kept.memory_id),
-                        deps.clock.now(), services, summary, embedded)
-                    removed["text_memories"] = removed.get("text_memories", 0) + also.get("text_memories", 0)
+            for kept in _kept_from(deps, candidate.user_id, forgotten.turn_ids, ("explicit_memory",)):
+                also, _ = forget_one_memory(deps.layout, kept, deps.clock.now(), services, summary, embedded)
+                removed["text_memories"] = removed.get("text_memories", 0) + also.get("text_memories", 0)
     if services is not None and (candidate.kind == "moment" or removed.get("scene_files")):
         services.on_scenes_changed(candidate.user_id)
     said_now = forget_in_session(deps.layout, session, forgotten, deps.clock.now(),
@@ -296,6 +319,18 @@ def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> boo
     if candidate.kind == "this_session":
         return bool(said_now)
     return any(removed.get(k) for k in ("scene_files", "text_memories", "session_documents", "facts"))
+
+
+def _kept_from(deps: AgentDeps, user_id: str, turn_ids: frozenset[str], kinds: tuple[str, ...]) -> list[ForgetMemory]:
+    """The memories kept of the person's turns `turn_ids` (a moment's turn_id, an explicit memory's source_turn)."""
+    kept = []
+    if "moment" in kinds and turn_ids:
+        kept += [ForgetMemory(user_id=user_id, kind="moment", memory_id=m.scene_id)
+                 for m in SceneStore(deps.layout).list(user_id) if m.scene_type == "moment" and m.turn_id in turn_ids]
+    if "explicit_memory" in kinds and turn_ids and deps.services is not None:
+        kept += [ForgetMemory(user_id=user_id, kind="explicit_memory", memory_id=k.memory_id)
+                 for k in deps.services.explicit.list(user_id) if k.source_turn in turn_ids]
+    return kept
 
 
 def forget_in_session(layout: DataLayout, session: Session, forgotten: Forgotten, now: datetime,

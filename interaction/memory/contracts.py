@@ -43,6 +43,9 @@ class TranscriptTurn:
     answers_question: bool = False
     # the turn the conversation ended on ("ok gotta run, bye"): part of it, never something told
     farewell: bool = False
+    # Nadine's reply: the memories it said back (their ids, and the person's turns they were told in),
+    # so that forgetting one takes the reply that reworded it too ("Biscuit — you told me ...")
+    drew_on: frozenset[str] = frozenset()
 
     @property
     def tells(self) -> bool:

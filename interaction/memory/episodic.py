@@ -43,6 +43,7 @@ log = logging.getLogger("nadine.memory.episodic")
 MemoryType = Literal["episode", "conversation"]
 UNKNOWN_NAMES = {"", "unknown"}
 TURN_IDS = "turn_ids"  # a conversation's metadata: JSON list of each line's turn id ("" for Nadine's)
+DREW_ON = "drew_on"  # and a JSON list of each line's TranscriptTurn.drew_on (empty for the person's)
 Role = Literal["user", "nadine"]
 SPEAKERS: dict[str, Role] = {"User": "user", "Nadine": "nadine"}
 # a session's summary made again from the turns left after a forget (the dialogue's model or the
@@ -120,7 +121,7 @@ class EpisodicMemory:
         ids = [f"{session}_{kind}" for kind in docs]
         texts = list(docs.values())
         metas = [{**base, **_when(began), "memory_type": kind, "kind": kind} for kind in docs]
-        metas[1][TURN_IDS] = json.dumps([t.turn_id or "" for t in transcript])
+        metas[1].update(_line_ids(transcript))
         explicit = self._explicit_texts(user_id)
         for i, turn in enumerate(transcript):
             if turn.role != "user" or not turn.text.strip():
@@ -281,6 +282,11 @@ class EpisodicMemory:
         except ValueError:
             ids = []
         ids = ids if len(ids) == len(lines) else [""] * len(lines)
+        try:
+            drew = [frozenset(str(i) for i in d) for d in json.loads(str(conversation.meta.get(DREW_ON) or "[]"))]
+        except (ValueError, TypeError):
+            drew = []
+        drew = drew if len(drew) == len(lines) else [frozenset()] * len(lines)
         at = _datetime(conversation.meta.get("occurred_at")) or self._clock.now()
         transcript = []
         for i, (role, text) in enumerate(lines):
@@ -290,7 +296,8 @@ class EpisodicMemory:
                 ids[i] = ids[i] or str(doc.meta.get("turn_id") or "")
             answers = doc is not None and bool(doc.meta.get("answers_question"))
             farewell = doc is not None and bool(doc.meta.get("farewell"))
-            transcript.append(TranscriptTurn(role, text, at, ids[i] or None, answers_question=answers, farewell=farewell))
+            transcript.append(TranscriptTurn(role, text, at, ids[i] or None, answers_question=answers, farewell=farewell,
+                                             drew_on=drew[i]))
         gone = forgotten_turns(transcript, forgotten)
         if not gone:
             return
@@ -301,8 +308,7 @@ class EpisodicMemory:
             change.old += [d.doc_id for d in docs]
             return
         tag = uuid.uuid4().hex[:6]
-        change.replace(conversation, conversation_text(kept), {**conversation.meta,
-                                                               TURN_IDS: json.dumps([t.turn_id or "" for t in kept])}, tag)
+        change.replace(conversation, conversation_text(kept), {**conversation.meta, **_line_ids(kept)}, tag)
         for episode in (d for d in docs if d.kind == "episode"):
             change.replace(episode, summarize(kept, str(episode.meta.get("user_name") or "The person")).as_text(),
                            episode.meta, tag)
@@ -357,6 +363,12 @@ class _Change:
         self.ids.append(f"{doc.doc_id.split('~')[0]}~{tag}")
         self.texts.append(text)
         self.metas.append(meta)
+
+
+def _line_ids(transcript: list[TranscriptTurn]) -> dict[str, str]:
+    """A conversation document's metadata naming each line: the person's turn ids, what Nadine's said back."""
+    return {TURN_IDS: json.dumps([t.turn_id or "" for t in transcript]),
+            DREW_ON: json.dumps([sorted(t.drew_on) for t in transcript])}
 
 
 def _datetime(value: object) -> datetime | None:

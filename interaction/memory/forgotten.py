@@ -32,11 +32,14 @@ def words(text: str) -> str:
 class Forgotten:
     phrases: tuple[str, ...]  # normalised by words()
     turn_ids: frozenset[str] = frozenset()
+    memory_ids: frozenset[str] = frozenset()  # the memory's own id (scene, explicit memory, turn document)
 
     @classmethod
-    def of(cls, texts: Iterable[str | None], turn_ids: Iterable[str | None] = ()) -> Forgotten:
+    def of(cls, texts: Iterable[str | None], turn_ids: Iterable[str | None] = (),
+           memory_ids: Iterable[str | None] = ()) -> Forgotten:
         """The memory said by the person (`texts`), as a confirmation says it back (pronouns swapped
-        word by word) and as a recall does (reported speech)."""
+        word by word) and as a recall does (reported speech); `memory_ids`: what a reply that said it
+        back names it by (TranscriptTurn.drew_on)."""
         forms: dict[str, None] = {}
         for text in texts:
             base = (text or "").strip().rstrip(" .!?")
@@ -44,10 +47,10 @@ class Forgotten:
                 for form in (base, second_person(base), reported(base)):
                     if normal := words(form):
                         forms[normal] = None
-        return cls(tuple(forms), frozenset(i for i in turn_ids if i))
+        return cls(tuple(forms), frozenset(i for i in turn_ids if i), frozenset(i for i in memory_ids if i))
 
     def __bool__(self) -> bool:
-        return bool(self.phrases or self.turn_ids)
+        return bool(self.phrases or self.turn_ids or self.memory_ids)
 
     def said_in(self, text: str) -> bool:
         for form in _with_the_answer_in_place(text):
@@ -59,7 +62,11 @@ class Forgotten:
         return False
 
     def holds(self, turn: TranscriptTurn) -> bool:
-        return (turn.turn_id is not None and turn.turn_id in self.turn_ids) or self.said_in(turn.text)
+        """The turn said it: it is the turn it came from, its words hold it, or it is a reply that
+        drew on it (a recall or "what do you know about me?" rewords it past any phrase match:
+        "the day before" for "yesterday", one clause of it)."""
+        return ((turn.turn_id is not None and turn.turn_id in self.turn_ids)
+                or bool(turn.drew_on & (self.turn_ids | self.memory_ids)) or self.said_in(turn.text))
 
 
 def _with_the_answer_in_place(text: str) -> list[str]:

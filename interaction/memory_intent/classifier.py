@@ -111,7 +111,15 @@ def default_classifier() -> MemoryIntentClassifier | None:
 
 
 def classify(text: str) -> MemoryIntentGuess:
+    """What `text` asks of memory; a statement read again with its misspelt words as meant
+    (misspelt.py): "forgt the due date thing" asks to forget."""
+    from interaction.memory_intent.misspelt import as_meant
+
     classifier = default_classifier()
     if classifier is None or not text.strip():
         return MemoryIntentGuess(STATEMENT, 1.0, {STATEMENT: 1.0})
-    return classifier.classify(text)
+    guess = classifier.classify(text)
+    if guess.intent == STATEMENT and (meant := as_meant(text)) != text:
+        again = classifier.classify(meant)
+        return again if again.intent != STATEMENT else guess
+    return guess

@@ -1,0 +1,130 @@
+"""Taking back what was just said, in-process with the real memory services: "don't remember that"
+and "forget what I just said" in a turn of their own mean the person's statement right before it,
+which leaves every store (the conversation, its turn documents, the moment kept from it, the facts
+learned from it); a forget request, however misspelt, is never kept as something told; and a
+forgotten memory takes with it Nadine's replies that said it back, in the session it was told and in
+later ones. Every check ends with a byte scan of the data root."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.messages import EmotionSignal, UserDetected, UserInput
+from common.store import ProfileStore, SceneStore
+from interaction.dialogue import DialogueManager
+from interaction.memory.local_services import LocalMemoryServices
+from interaction.memory.told import is_told
+from interaction.memory_requests import NOT_KEPT
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
+from tests.interaction.test_dialogue_inprocess import Outbox
+from tests.interaction.test_forget_vague_topic import holding, meet
+
+CANAL = "My cousin Rafael borrowed my bike and rode it straight into the canal."
+SUNFLOWERS = "I planted sunflowers all along the back fence this spring."
+PIANO = "I sold my grandmother's old piano to a primary school in Dundee."
+TORTOISE = "My tortoise Gustav escaped last week and we found him three streets away under a hedge."
+
+
+@pytest.fixture
+def ines(tmp_path):
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    return dm, meet(dm, "Ines")
+
+
+def say(dm: DialogueManager, text: str):
+    return dm.process_input(UserInput(text=text, user_emotion=EmotionSignal(label="neutral", intensity=0.0)))
+
+
+def kept_as_moment(dm: DialogueManager, uid: str, turn) -> None:
+    """What perception does with a turn worth keeping: a moment with the turn's words and id."""
+    write_scene(dm.layout, uid, turn.text, when=dm.clock.now(), user_name="Ines", turn_id=turn.turn_id)
+    dm.deps.services.on_scenes_changed(uid)
+
+
+def back(dm: DialogueManager, uid: str) -> None:
+    dm.close_session("test")
+    dm.on_user_detected(UserDetected(user_name="Ines", confidence=90.0, user_id=uid))
+
+
+@pytest.mark.parametrize("request_", ["please don't remember that", "you don't have to remember that one"])
+def test_not_keeping_what_was_just_said_takes_it_out_of_everything(ines, request_):
+    dm, uid = ines
+    say(dm, SUNFLOWERS)
+    told = say(dm, CANAL)
+    kept_as_moment(dm, uid, told)
+    assert holding(dm, b"Rafael")
+    asked = say(dm, request_)
+    assert asked.reply == NOT_KEPT and asked.memory_intent == "not_keep", asked.reply
+    assert not [t for t in dm.session.transcript if "canal" in t.text or t.text == request_]
+    assert not [s for s in SceneStore(dm.layout).list(uid) if s.turn_id == told.turn_id]
+    assert holding(dm, b"Rafael") == [] and holding(dm, b"canal") == []
+    back(dm, uid)
+    assert holding(dm, b"Rafael") == [] and holding(dm, b"canal") == []
+    assert holding(dm, b"sunflowers")  # the statement before it stays
+    recall = say(dm, "What did I tell you about my bike?")
+    assert "canal" not in recall.reply and "Rafael" not in recall.reply, recall.reply
+
+
+def test_not_keeping_what_was_just_said_takes_the_fact_it_told(ines):
+    dm, uid = ines
+    say(dm, "I work as a locksmith in Bergen.")
+    assert "locksmith" in str(ProfileStore(dm.layout).load(uid).facts)
+    assert say(dm, "don't remember that").reply == NOT_KEPT
+    assert "locksmith" not in str(ProfileStore(dm.layout).load(uid).facts)
+    back(dm, uid)
+    assert holding(dm, b"locksmith") == []
+
+
+@pytest.mark.parametrize("request_", ["forget that", "forget what I just said"])
+def test_forgetting_what_was_just_said_offers_it_and_forgets_it_on_yes(ines, request_):
+    dm, uid = ines
+    say(dm, SUNFLOWERS)
+    told = say(dm, PIANO)
+    kept_as_moment(dm, uid, told)
+    asked = say(dm, request_)
+    assert asked.memory_intent == "forget_one"
+    assert asked.reply.startswith("Do you want me to forget that you told me") and "piano" in asked.reply, asked.reply
+    assert "sunflowers" not in asked.reply
+    assert holding(dm, b"Dundee")  # nothing goes before the answer
+    done = say(dm, "yes please")
+    assert done.intent == "forget_one_confirmed", done.reply
+    assert holding(dm, b"Dundee") == []
+    back(dm, uid)
+    assert holding(dm, b"Dundee") == [] and holding(dm, b"piano") == []
+    assert holding(dm, b"sunflowers")
+
+
+@pytest.mark.parametrize("request_", ["frget the concert thing", "forgt what i said abt the concert"])
+def test_a_misspelt_forget_request_is_never_kept_as_told(ines, request_):
+    dm, uid = ines
+    assert not is_told(request_)
+    say(dm, "We're going to see the Cure in concert at Wembley in July.")
+    asked = say(dm, request_)
+    assert asked.memory_intent == "forget_one", asked.reply
+    say(dm, "no, leave it")
+    assert not [t for t in dm.session.transcript if t.text == request_]
+    back(dm, uid)
+    assert holding(dm, request_.encode()) == []
+    assert request_ not in say(dm, "What did I tell you about the concert?").reply
+
+
+def test_a_forgotten_memory_takes_the_replies_that_said_it_back(ines):
+    dm, uid = ines
+    told = say(dm, TORTOISE)
+    kept_as_moment(dm, uid, told)
+    recalled = say(dm, "What did I just tell you about my tortoise?")
+    assert "hedge" in recalled.reply, recalled.reply
+    back(dm, uid)
+    later = [say(dm, "What do you know about me?"), say(dm, "Where did we find my tortoise?")]
+    assert any("hedge" in t.reply for t in later), [t.reply for t in later]
+    back(dm, uid)
+    assert holding(dm, b"three streets") and holding(dm, b"hedge")
+    asked = say(dm, "please forget what I said about my tortoise")
+    assert asked.reply.startswith("Do you want me to forget") and "hedge" in asked.reply, asked.reply
+    assert say(dm, "yes").intent == "forget_one_confirmed"
+    assert holding(dm, b"three streets") == [] and holding(dm, b"hedge") == [] and holding(dm, b"Gustav") == []
+    back(dm, uid)
+    assert holding(dm, b"three streets") == [] and holding(dm, b"hedge") == [] and holding(dm, b"Gustav") == []
