@@ -326,8 +326,14 @@ def _read_clause(pred, found: dict[str, str]) -> None:
         return
     for child in pred.children:
         if child.dep_ == "attr" and child.pos_ == "NOUN":  # a proper noun here is a name: "I'm Priya"
+            had_position = "current_position" in found
             found.setdefault("current_position", _phrase(child))
             _read_work_complements(child, found)
+            # "the" picks out one part in a setting ("I'm the maid of honour", "the captain of the
+            # team"): a job only when the workplace is said with it ("I'm the manager at Lidl")
+            if not had_position and "current_company" not in found \
+                    and any(c.dep_ == "det" and c.lower_ == "the" for c in child.children):
+                del found["current_position"]
         elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not _measure(child):
             # "I'm retired", "I'm self-employed"; "I am eighty-four years old" is an age
             found.setdefault("current_position", _phrase(child).lower())

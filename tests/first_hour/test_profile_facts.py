@@ -22,6 +22,10 @@ CASES = [
     ("I don't work for Siemens.", None, None, None),
     ("Are you a nurse?", None, None, None),
     ("I want to be a doctor.", None, None, None),
+    # "the" part someone plays in a setting is a job only with its workplace
+    ("I'm the best man at my cousin's wedding next week.", None, None, None),
+    ("I'm the goalkeeper of our pub team.", None, None, None),
+    ("I'm the night manager at Aldi.", "night manager", "Aldi", None),
 ]
 
 
