@@ -211,7 +211,7 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
     called Biscuit", "my cat is Mochi"."""
     out: list[tuple[Found, list]] = []
     for tok in m:
-        if tok.lemma_.lower() != owner:
+        if tok.lemma_.lower() != owner and not (tok.pos_ == "NOUN" and _a_kind_of(tok.lemma_.lower(), owner)):
             continue
         names = [c for c in tok.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
         if tok.dep_ == "compound" and tok.head.pos_ == "PROPN":
@@ -224,6 +224,14 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
             out.append(("name", sorted((t for t in name.subtree if t.pos_ in ("PROPN", "PART") or t.i == name.i),
                                         key=lambda t: t.i)))
     return out
+
+
+def _a_kind_of(word: str, broader: str) -> bool:
+    """WordNet has `word` as a kind of `broader` ("greyhound" of "dog", "daughter" of "child")."""
+    from interaction.memory.retrieval.lexicon import Relation, load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.relation(broader, word)[0] is Relation.BROADER
 
 
 def _candidates(m, asks: Asks, noun: str | None) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spaCy Doc

@@ -135,6 +135,7 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     ("whats my bosses name", "my boss, Mrs Okafor, gave me the afternoon off", "Mrs Okafor"),
     ("What's the name of my neighbour?", "My neighbour is Tadeusz and he fixes bikes.", "Tadeusz"),
     ("What's my sister's name?", "my brother Piet moved to Utrecht", None),
+    ("what's my dog's name?", "we got a beagle called Nacho from the shelter", "Nacho"),  # a kind of dog
 ])
 def test_the_words_that_answer_a_question(question, memory, answer):
     found = answer_in(question, memory)
