@@ -108,3 +108,22 @@ def read_reply(deps: AgentDeps | None, question: str, reply: str) -> Answer:
         if reading is not None:
             return reading.answer
     return read_offline(reply)
+
+
+# a clause or a number tells something besides the answer: "yes, I went to the shops" is news, "yes
+# please" is not. Nouns do not (the small tagger reads "nope" as a name and "thanks" as a noun).
+_TOLD_POS = {"VERB", "NUM"}
+
+
+def bare_answer(text: str) -> bool:
+    """`text` is only a yes or a no ("yes please", "sure", "nope"): the offline reader reads it as one,
+    and spaCy's tagger finds no verb or number beside it; without the parser, never."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    if read_offline(text) == "unclear":
+        return False
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return False
+    return not any(t.pos_ in _TOLD_POS for t in doc)

@@ -19,6 +19,7 @@ from langchain_text_splitters import MarkdownHeaderTextSplitter
 from common.embedding.base import EmbeddingFailed
 from common.embedding.chroma import NadineEmbeddingFunction
 from interaction.memory.chroma_store import open_collection
+from interaction.offline.question_form import YOU, YOUR
 
 log = logging.getLogger("nadine.memory.knowledge")
 
@@ -28,8 +29,9 @@ SUFFIXES = {".md", ".markdown", ".txt"}
 SHIPPED = Path(__file__).resolve().parents[1] / "knowledge"
 _HEADERS = [("#", "h1"), ("##", "h2")]
 CANDIDATES = 20  # chunks fetched per query form before the two are averaged
-_SECOND_PERSON = [(re.compile(r"\byourself\b", re.I), "Nadine"), (re.compile(r"\byour\b", re.I), "Nadine's"),
-                  (re.compile(r"\byou\b", re.I), "Nadine")]
+# "you" as typed in full or in a chat ("r u a robot", "whats ur name")
+_SECOND_PERSON = [(re.compile(rf"\b(?:{'|'.join(YOUR)})\b", re.I), "Nadine's"),
+                  (re.compile(rf"\b(?:{'|'.join(YOU)})\b", re.I), "Nadine")]
 
 
 def about_nadine(question: str) -> str:

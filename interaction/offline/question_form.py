@@ -190,13 +190,65 @@ def asks_about_view(text: str) -> bool:
     return any(_sentence_about_view(sent) for s in cues.sentences(text) for sent in nlp(s).sents)
 
 
+# Nadine as the one spoken to, typed in full or as a chat types it ("r u a robot", "whats ur name")
+YOU = ("you", "u", "ya", "yourself")
+YOUR = ("your", "ur", "yer")
+_ROLES = {"nsubj", "nsubjpass", "attr"}  # who or what the question is about
+
+
+def _first_person(sentence: Any) -> bool:
+    return any("1" in t.morph.get("Person") for t in sentence)
+
+
+def _addressed(sentence: Any) -> bool:
+    """A question about Nadine: "you" is its main verb's subject, or "your" owns its subject or
+    attribute ("what's your favourite film"); a chat's broken parse that finds no subject at all
+    ("r u a robot") is about her when a second-person pronoun is in it. Nothing of the speaker's."""
+    if not sentence_asks(sentence) or _first_person(sentence):
+        return False
+    root = sentence.root
+    roles = [c for c in root.children if c.dep_ in _ROLES]
+    # a chat's "ur" is read as the subject itself ("what is ur name": "ur" nsubj)
+    if any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in YOU + YOUR for c in roles):
+        return True
+    if any(g.lower_ in YOUR for c in roles for g in c.children if g.dep_ in ("poss", "nmod")):
+        return True
+    return not any(c.dep_ in _SUBJECTS for c in root.children) and any(
+        t.lower_ in YOU and t.pos_ == "PRON" for t in sentence)
+
+
 def addresses_nadine(text: str) -> bool:
-    """Some question of `text` has "you" as the subject of its main verb and nothing of the speaker
-    in it ("what can you do?", "where were you built?"; not "can you help me?", "do you remember my
-    dog?": those ask something of her for the speaker); without the parser, none."""
+    """Some question of `text` is about Nadine herself (_addressed: "what can you do?", "where were
+    you built?", "what's your favourite film?"; not "can you help me?", "do you remember my dog?":
+    those ask something of her for the speaker); without the parser, none."""
     nlp = _parser()
     if nlp is None:
         return False
-    return any(sentence_asks(sent) and not any("1" in t.morph.get("Person") for t in sent) and any(
-        c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == "you" for c in sent.root.children)
-        for s in cues.sentences(text) for sent in nlp(s).sents)
+    return any(_addressed(sent) for s in cues.sentences(text) for sent in nlp(s).sents)
+
+
+def request_of_nadine(text: str) -> str | None:
+    """What an imperative asks Nadine to do for the speaker, in her words ("tell me a joke" -> "tell
+    you a joke"): a verb with no subject, not negated, whose objects are the speaker ("me", "us")
+    and a thing to be given, sung or told; None for anything else ("tell me about Paris", "excuse
+    me", "have a nice day")."""
+    nlp = _parser()
+    if nlp is None:
+        return None
+    from interaction.memory_intent.phrasing import second_person
+
+    for s in cues.sentences(text):
+        for sent in nlp(s).sents:
+            root = sent.root
+            if root.tag_ != "VB" or root.pos_ != "VERB" or any(
+                    c.dep_ in _SUBJECTS or c.dep_ == "neg" or c.dep_ == "aux" for c in root.children):
+                continue
+            kids = list(root.children)
+            speaker = [c for c in kids if c.dep_ in ("dative", "dobj") and c.lower_ in ("me", "us")]
+            thing = [c for c in kids if c.dep_ == "dobj" and c.pos_ == "NOUN"]
+            if speaker and thing:
+                # the speaker, one or several, is "you" to Nadine
+                words = ["me" if t in speaker else t.text for t in sent
+                         if not t.is_punct and t.dep_ != "intj" and t.i >= root.i]
+                return second_person(" ".join(words))
+    return None

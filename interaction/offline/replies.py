@@ -12,11 +12,13 @@ from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST
+from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import only_thanks
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
+from interaction.offline.question_form import request_of_nadine
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, reported, told_back
 from interaction.session_gist import gist
@@ -274,8 +276,14 @@ def offline_reply(r: ReplyInputs) -> str:
             parts.append(_clock_answer(r.text, r.now))
         elif untold := _untold(r):
             parts.append(untold)
+        elif request := request_of_nadine(r.text):  # "tell me a joke": nothing she knows does it
+            parts.append(f"I'm afraid I can't {request}{hi}.")
+        elif cues.is_about_nadine(r.text):  # her knowledge holds nothing that answers it
+            parts.append(f"I'm afraid I don't know that about myself{hi}.")
         elif cues.is_question(r.text):
             parts.append("That's a good question. I'm afraid I don't know the answer.")
+        elif bare_answer(r.text):  # nothing was asked: a yes or a no is taken as said
+            parts.append(f"All right{hi}.")
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:
             # worth keeping, but its feeling unsure: thank them rather than guess how it felt (said back
             # whole, a messy message comes out garbled: "your bday is march 13 not march 3, your bad")
