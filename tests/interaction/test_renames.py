@@ -31,7 +31,7 @@ def test_asking_to_be_called_a_name_is_a_request(text, name):
 @pytest.mark.parametrize(("text", "name", "disowned"), [
     ("My real name is Robert.", "Robert", None),
     ("my actual name is jan", "Jan", None),
-    ("Actually, I'm Ola.", "Ola", None),
+    ("Actually, I'm Oksana.", "Oksana", None),
     ("No, I'm Anna, not Kasia.", "Anna", "Kasia"),
     ("It's Katarzyna actually, not Kasia.", "Katarzyna", "Kasia"),
     ("Sorry, my name is Marek, not Marcin.", "Marek", "Marcin"),
