@@ -106,7 +106,7 @@ def _claim_in(doc, sentence: str) -> NameClaim | None:  # noqa: ANN001 - a spaCy
         if token.dep_ not in _NAME_TOKEN_DEPS:
             continue
         verb = token.head
-        qualified = False
+        qualified = expletive = False
         if token.dep_ == "oprd":
             request = _requested(token)
             if request is None:
@@ -117,7 +117,8 @@ def _claim_in(doc, sentence: str) -> NameClaim | None:  # noqa: ANN001 - a spaCy
                 continue
             subject = subjects[0]
             own, qualified = _is_speakers_name(subject)
-            if not (subject.lower_ == "i" or subject.lower_ in _EXPLETIVE or own):
+            expletive = subject.lower_ in _EXPLETIVE
+            if not (subject.lower_ == "i" or expletive or own):
                 continue
             request = False
         name = _as_name(_words(token), sentence)
@@ -126,7 +127,9 @@ def _claim_in(doc, sentence: str) -> NameClaim | None:  # noqa: ANN001 - a spaCy
         asides = [c for c in verb.children if c.dep_ in _ASIDE_DEPS and not cues.GREETING.fullmatch(c.text)
                   and c.pos_ in {"ADV", "INTJ"}]
         disowned = _disowned(doc, token.i)
-        return NameClaim(name, request, corrects=not request and bool(asides or qualified or disowned), disowned=disowned)
+        # "it's X" says whose name only with the old one disowned: "actually it's Rex" may be the dog's
+        corrects = not request and bool(disowned if expletive else asides or qualified or disowned)
+        return NameClaim(name, request, corrects=corrects, disowned=disowned)
     return None
 
 
