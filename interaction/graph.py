@@ -91,10 +91,9 @@ class TurnGraph:
 
     # --- routing ---------------------------------------------------------------------------------
 
-    @staticmethod
-    def _after_understanding(state: TurnState) -> str:
+    def _after_understanding(self, state: TurnState) -> str:
         if (state.get("memory_intent") in memory_requests.MEMORY_REQUESTS and state["intent"] != "end_conversation"
-                and not state.get("name_confirmation")):
+                and not state.get("name_confirmation") and not memory_agents.gives_another_name(self.deps, state)):
             return "memory_request_agent"  # remember / forget one / forget me / what do you know about me
         return "memory_update_agent" if state["intent"] == "update_user_info" else "memory_retrieve_agent"
 

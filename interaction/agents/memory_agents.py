@@ -110,6 +110,19 @@ def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float)
     return disowns_held and identity.source != "face"
 
 
+def gives_another_name(deps: AgentDeps, state: TurnState) -> bool:
+    """The known speaker names themselves otherwise this turn ("you know what, call me Ilse", which the
+    memory classifier reads as "what do you know about me"): who they are is settled first, and no
+    request of memory is served for either name on that turn ("it's Gruyères" in a request to remember
+    names no one)."""
+    identity: Identity = state["identity"]
+    if not identity.known:
+        return False
+    claim = read_name_claim(state["text"])
+    return own_name_otherwise(identity, claim, deps.keeper.high) and claim is not None \
+        and name_similarity(claim.name, identity.name or "") < deps.keeper.high
+
+
 CORRECTABLE_TURNS = 3  # a correction puts right one of the person's last few statements
 
 

@@ -22,6 +22,7 @@ from interaction.offline.name_reading import Candidate, default_reader
 
 _EXPLETIVE = {"it", "this"}
 _ASIDE_DEPS = {"advmod", "intj"}
+_NOT_BARE = {"det", "poss", "amod", "nummod", "prep", "predet"}
 _ADDRESSEE = {"you"}
 _NAME_TOKEN_DEPS = {"attr", "acomp", "oprd"}  # a name the tagger misreads as an adjective: "I'm Ola"
 
@@ -46,6 +47,8 @@ def _as_name(tokens, sentence: str) -> str | None:  # noqa: ANN001 - spaCy Token
         return None
     if not all(reader.is_name(Candidate(t.text, sentence)) for t in tokens):
         return None
+    if any(t.text.islower() for t in tokens) and any(c.isupper() for c in sentence):
+        return None  # who writes with capitals capitalises a name: "I'm vegetarian", "it was 'papa'"
     return " ".join(t.text if not t.text.islower() else t.text[:1].upper() + t.text[1:] for t in tokens)
 
 
@@ -58,14 +61,19 @@ def _is_speakers_name(subject) -> tuple[bool, bool]:  # noqa: ANN001 - a spaCy T
     wordnet = load_wordnet()
     mods = [c for c in subject.children if c.dep_ in {"amod", "compound"}]
     phrase = " ".join(t.lower_ for t in sorted([*mods, subject], key=lambda t: t.i))
+    if any(c.dep_ in {"compound", "poss", "nmod"} and c.lower_ != "my" for c in subject.children) and not (
+            wordnet is not None and wordnet.senses(phrase)):
+        return False, False  # someone's or something's name ("my landlords name", "my dog's name")
     if wordnet is None:
         return subject.lemma_ == "name" and not mods, False
-    first = wordnet.relation(phrase, "first name")[0] in (Relation.SAME, Relation.NARROWER)
-    if not mods or wordnet.senses(phrase):
-        # "name", or a name WordNet knows: the first name ("my forename", "my christian name") or another
-        # kind ("my middle name", "my nickname")
-        return first or wordnet.relation(phrase, "name")[0] is Relation.SAME, False
-    # a phrase WordNet does not know: "name" qualified ("my real name", "my actual name")
+    if wordnet.relation(phrase, "first name")[0] in (Relation.SAME, Relation.NARROWER):
+        return True, False  # "my forename", "my first name", "my christian name"
+    kind = wordnet.relation(phrase, "name")[0]
+    if not mods or kind in (Relation.SAME, Relation.NARROWER):
+        # "name" itself, or another kind of name ("my middle name", "my nickname", "my surname")
+        return kind is Relation.SAME, False
+    # "name" qualified by a word that makes no kind of name ("my real name", "my actual name"; "my proper
+    # name", to WordNet a kind of noun)
     return wordnet.relation(subject.lemma_, "name")[0] is Relation.SAME, True
 
 
@@ -103,8 +111,8 @@ def _disowned(doc, after: int) -> str | None:  # noqa: ANN001 - a spaCy Doc
 
 def _claim_in(doc, sentence: str) -> NameClaim | None:  # noqa: ANN001 - a spaCy Doc
     for token in doc:
-        if token.dep_ not in _NAME_TOKEN_DEPS:
-            continue
+        if token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE for c in token.children):
+            continue  # a name stands bare: "a postman", "a Leo", "my friend" are no names
         verb = token.head
         qualified = expletive = False
         if token.dep_ == "oprd":
@@ -124,8 +132,9 @@ def _claim_in(doc, sentence: str) -> NameClaim | None:  # noqa: ANN001 - a spaCy
         name = _as_name(_words(token), sentence)
         if name is None:
             continue
-        asides = [c for c in verb.children if c.dep_ in _ASIDE_DEPS and not cues.GREETING.fullmatch(c.text)
-                  and c.pos_ in {"ADV", "INTJ"}]
+        # an opening greeting's words ("Hi there, I'm Greta", "Hello dear, ...") are no aside
+        opening = next((c.i for c in verb.children if c.dep_ == "nsubj"), verb.i) if cues.GREETING.match(sentence) else 0
+        asides = [c for c in verb.children if c.dep_ in _ASIDE_DEPS and c.i >= opening and c.pos_ in {"ADV", "INTJ"}]
         disowned = _disowned(doc, token.i)
         # "it's X" says whose name only with the old one disowned: "actually it's Rex" may be the dog's
         corrects = not request and bool(disowned if expletive else asides or qualified or disowned)

@@ -93,6 +93,7 @@ def stored_person(layout: DataLayout, name: str, **facts) -> str:
     ("Hi, my name is Bob. I live in Leeds.", "Actually, please call me Robbie.", "Robbie"),
     ("hello, I'm Jo", "My real name is Joanna.", "Joanna"),
     ("Hi there, I'm Sam.", "Oh sorry, I'm Samira, not Sam.", "Samira"),
+    ("hi, Witek here", "Actually my proper name is Wiktor.", "Wiktor"),
 ])
 def test_chat_rename_keeps_the_profile_under_the_new_name(tmp_path, intro, rename, new):
     dm, out, layout = setup(tmp_path)
@@ -142,6 +143,7 @@ def test_a_face_disowning_its_name_is_someone_else_as_before(tmp_path):
     ("Actually, I'm Lucia.", "no it isn't"),
     ("I'm Lucia.", "Hmm, not really."),
     ("My real name is Lucia.", "absolutely not"),
+    ("you know what, call me Lucia", "nope"),  # read by the memory classifier as "what do you know about me"
 ])
 def test_chat_switch_to_another_stored_person_needs_a_yes(tmp_path, switch, answer):
     dm, _, layout = setup(tmp_path)
