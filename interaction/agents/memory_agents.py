@@ -16,13 +16,13 @@ from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session
+from interaction.names import name_similarity
 from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction
 from interaction.offline.extract import extract_name, extract_profile
-from interaction.offline.name_claims import NameClaim, read_name_claim
 from interaction.offline.grounding import Grounded, Proposal, ground, grounded_update
+from interaction.offline.name_claims import NameClaim, read_name_claim
 from interaction.offline.name_reading import asked_for_name
-from interaction.names import name_similarity
 from interaction.own_life import recall_own_life
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
@@ -116,10 +116,8 @@ def gives_another_name(deps: AgentDeps, state: TurnState) -> bool:
     request of memory is served for either name on that turn ("it's Gruyères" in a request to remember
     names no one)."""
     identity: Identity = state["identity"]
-    if not identity.known:
-        return False
-    claim = read_name_claim(state["text"])
-    return own_name_otherwise(identity, claim, deps.keeper.high) and claim is not None \
+    claim = read_name_claim(state["text"]) if identity.known else None
+    return claim is not None and own_name_otherwise(identity, claim, deps.keeper.high) \
         and name_similarity(claim.name, identity.name or "") < deps.keeper.high
 
 
