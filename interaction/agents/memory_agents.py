@@ -66,7 +66,11 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     extracted = extract(deps, text, identity, state.get("messages", []))
     claim = read_name_claim(text)
     renames = own_name_otherwise(identity, claim, deps.keeper.high)
-    if claim is not None and (renames or not extracted.user_name):
+    if claim is not None and claim.hearsay and identity.known:
+        # "most people call me Roz" from someone known: what others call them, neither a rename nor
+        # somebody else
+        extracted = extracted.model_copy(update={"user_name": None})
+    elif claim is not None and (renames or not extracted.user_name):
         extracted = extracted.model_copy(update={"user_name": claim.name})  # the name as the parse placed it
     update, changes, heard = decide_facts(text, extracted, current, identity.name, homes, deps.clock.now())
     if profile is not None and identity.user_id:

@@ -33,6 +33,7 @@ class NameClaim:
     request: bool  # asked to be called by it: how to address them, never who they are
     corrects: bool  # said as a correction of the name held before
     disowned: str | None = None  # the name after "not" ("..., not Kasia")
+    hearsay: bool = False  # what others call them ("most people call me Roz"): no request of Nadine
 
 
 def _words(token) -> list:  # noqa: ANN001 - a spaCy Token
@@ -79,12 +80,12 @@ def _is_speakers_name(subject) -> tuple[bool, bool]:  # noqa: ANN001 - a spaCy T
 
 def _requested(token) -> bool | None:  # noqa: ANN001 - a spaCy Token (the object predicate)
     """The object predicate of "(you) call me X" or of a passive the speaker wishes for ("I'd rather be
-    called X", "I'd like to be called X"): True; of the speaker's plain passive ("I'm called X"): False
-    (a statement); of anything else: None."""
+    called X", "I'd like to be called X"): True; of the speaker's plain passive ("I'm called X") or of
+    others calling them so ("everyone calls me X"): False (a statement); of anything else: None."""
     verb = token.head
     subjects = [c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}]
     if any(c.dep_ == "dobj" and c.lower_ == "me" for c in verb.children):
-        return True if all(s.lower_ in _ADDRESSEE for s in subjects) else None
+        return all(s.lower_ in _ADDRESSEE for s in subjects)
     if not any(c.dep_ == "auxpass" for c in verb.children):
         return None
     if [s.lower_ for s in subjects] == ["i"]:
@@ -115,10 +116,12 @@ def _claim_in(doc, sentence: str) -> NameClaim | None:  # noqa: ANN001 - a spaCy
             continue  # a name stands bare: "a postman", "a Leo", "my friend" are no names
         verb = token.head
         qualified = expletive = False
+        hearsay = False
         if token.dep_ == "oprd":
             request = _requested(token)
             if request is None:
                 continue
+            hearsay = not request and any(c.dep_ == "dobj" for c in verb.children)
         else:
             subjects = [c for c in verb.children if c.dep_ == "nsubj"]
             if len(subjects) != 1 or verb.lemma_ != "be":
@@ -138,7 +141,7 @@ def _claim_in(doc, sentence: str) -> NameClaim | None:  # noqa: ANN001 - a spaCy
         disowned = _disowned(doc, token.i)
         # "it's X" says whose name only with the old one disowned: "actually it's Rex" may be the dog's
         corrects = not request and bool(disowned if expletive else asides or qualified or disowned)
-        return NameClaim(name, request, corrects=corrects, disowned=disowned)
+        return NameClaim(name, request, corrects=corrects, disowned=disowned, hearsay=hearsay)
     return None
 
 

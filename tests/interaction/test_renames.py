@@ -181,6 +181,15 @@ def test_a_rename_close_to_another_name_and_declined_is_a_rename(tmp_path):
     assert ids(layout) == {lucia: "Lucia", mateo.user_id: "Lucy"}
 
 
+@pytest.mark.parametrize("said", ["Honestly, most people call me Roz.", "My friends call me Rozzie."])
+def test_what_others_call_a_known_person_makes_no_second_profile(tmp_path, said):
+    dm, _, layout = setup(tmp_path)
+    first = dm.process_input(UserInput(text="Good evening! I'm Rosalind and I keep bees near Bath."))
+    turn = dm.process_input(UserInput(text=said))
+    assert turn.user_id == first.user_id and turn.user_name == "Rosalind" and "nice to meet" not in turn.reply.lower()
+    assert ids(layout) == {first.user_id: "Rosalind"}
+
+
 def test_a_chat_opening_with_a_stored_name_links_as_before(tmp_path):
     """Without a camera the name given at the start is the identity (the reference's chat mode)."""
     dm, _, layout = setup(tmp_path)
