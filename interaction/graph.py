@@ -64,7 +64,7 @@ class TurnGraph:
         self.deps.affect.update(u.emotion)  # the reference's affective appraisal, from the same call
         update = {"understanding": u, "intent": u.intent, "is_recall": u.is_recall, "plan_steps": u.plan,
                   "memory_intent": u.memory_intent, "language": u.language or state.get("language")}
-        update.update(memory_agents.correction_of(state, u))
+        update.update(memory_agents.correction_of(self.deps, state, u))
         if update.get("correction") is not None:
             update["intent"] = "update_user_info"  # the corrected statement is read for profile facts
         if self._after_understanding({**state, **update}) != "memory_update_agent":
@@ -91,10 +91,9 @@ class TurnGraph:
 
     # --- routing ---------------------------------------------------------------------------------
 
-    @staticmethod
-    def _after_understanding(state: TurnState) -> str:
+    def _after_understanding(self, state: TurnState) -> str:
         if (state.get("memory_intent") in memory_requests.MEMORY_REQUESTS and state["intent"] != "end_conversation"
-                and not state.get("name_confirmation")):
+                and not state.get("name_confirmation") and not memory_agents.gives_another_name(self.deps, state)):
             return "memory_request_agent"  # remember / forget one / forget me / what do you know about me
         return "memory_update_agent" if state["intent"] == "update_user_info" else "memory_retrieve_agent"
 

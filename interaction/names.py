@@ -8,6 +8,11 @@ from typing import Literal
 
 from rapidfuzz import fuzz
 
+# what a "no" (or no clear yes) to "is your name ...?" leaves: a new person under the given name (nobody
+# was known yet: the reference's rotation), the known speaker as they were, or the known speaker
+# renamed (they asked for a name close to, but not, another person's)
+OnNo = Literal["create", "stay", "rename"]
+
 # Below this ratio two names are not asked about even when they sound alike ("Mo" vs "Mia").
 SOUNDALIKE_MIN_RATIO = 0.5
 _SOFT_LETTERS = set("aeiouyhw")
@@ -47,6 +52,7 @@ class NameConfirmation:
     similarity_scores: tuple[float, ...]
     pending_fields: dict = field(default_factory=dict)  # profile facts said with the name
     asked_again: bool = False  # the answer about the top candidate was unclear once already
+    on_no: OnNo = "create"
 
     @property
     def top_name(self) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pydantic import BaseModel, ValidationInfo, create_model, field_validator
@@ -17,7 +17,7 @@ from common.clock import Clock
 from common.store import ProfileStore, UserProfile, validate_user_id
 from common.store.facts import Wording
 from common.store.profile_fields import LIST_FIELDS, PROFILE_FIELDS
-from interaction.names import NameConfirmation, match_name, name_similarity
+from interaction.names import NameConfirmation, NameMatch, match_name, name_similarity
 
 log = logging.getLogger("nadine.interaction.profiles")
 
@@ -52,6 +52,13 @@ MemoryUpdate = create_model(
 )
 
 
+def _asked(name: str, found: NameMatch) -> NameConfirmation:
+    """The question for a stated name that matched: about the one it matched strongly, else the close ones."""
+    if found.confirmation is not None:
+        return found.confirmation
+    return NameConfirmation(name, (found.user_name or name,), (found.user_id or "",), (1.0,))
+
+
 def _adds_a_surname(stated: str, current: str) -> bool:
     """"Tomas Novak" after "Tomas": the same person giving a fuller name (first names equal)."""
     a, b = stated.casefold().split(), current.casefold().split()
@@ -77,7 +84,9 @@ class Identity:
 
 @dataclass
 class ProfileOutcome:
-    kind: Literal["updated", "linked", "new", "conflict_new", "confirm", "pending", "none"]
+    # renamed: the known speaker's own profile now holds the name they gave; kept: they declined to be
+    # someone else and stay who they were
+    kind: Literal["updated", "linked", "new", "conflict_new", "renamed", "kept", "confirm", "pending", "none"]
     identity: Identity
     confirmation: NameConfirmation | None = None
     learned: dict = field(default_factory=dict)
@@ -86,7 +95,7 @@ class ProfileOutcome:
     @property
     def settled(self) -> bool:
         """A name/id pair was settled: perception must link the tracked face to it (USER_INFO)."""
-        return self.kind in ("linked", "new", "conflict_new") and self.identity.known
+        return self.kind in ("linked", "new", "conflict_new", "renamed") and self.identity.known
 
 
 class ProfileKeeper:
@@ -109,9 +118,11 @@ class ProfileKeeper:
         return Identity(user_id, profile, "face")
 
     def save_user_info(self, identity: Identity, update: MemoryUpdate, carried: dict | None = None,
-                       wording: Wording | None = None, declined: tuple[str, ...] = ()) -> ProfileOutcome:
+                       wording: Wording | None = None, renames: bool = False,
+                       declined: tuple[str, ...] = ()) -> ProfileOutcome:
         """Merge `update` into the right profile, deciding who the speaker is by the stated name;
-        `wording`: how its values were said; `declined`: user ids the speaker just said they are not."""
+        `wording`: how its values were said; `renames`: the known speaker says the name is their own
+        instead of the one held (name_claims.py); `declined`: user ids the speaker just said they are not."""
         facts = {**(carried or {}), **update.facts()}
         name = update.user_name
         same_as_current = bool(name and identity.known and (
@@ -119,20 +130,28 @@ class ProfileKeeper:
         ))
         if same_as_current and name and len(name.split()) > len((identity.name or "").split()):
             facts["user_name"] = name  # "Tomas" said "my name is Tomas Novak": the fuller name
+        if name and not same_as_current and renames and identity.known:
+            others = {uid: n for uid, n in self.store.user_ids().items() if uid not in (identity.user_id, *declined)}
+            found = match_name(name, others, self.high, self.low)
+            if found.kind == "none":
+                return self._rename(identity, name, facts, wording)
+            # another person's name, or close to one: asked; without a clear yes the speaker stays
+            # themselves (renamed only when nobody else has the very name)
+            return ProfileOutcome("confirm", identity, replace(
+                _asked(name, found), pending_fields=facts, on_no="stay" if found.kind == "strong" else "rename"))
         if name and not same_as_current:
             known = {uid: n for uid, n in self.store.user_ids().items() if uid not in declined}
             found = match_name(name, known, self.high, self.low)
             if found.kind == "strong" and found.user_id:
-                if identity.source == "face" and identity.known and found.user_id != identity.user_id:
-                    # the face says A, the words say B: ask rather than hand A's face B's memories
-                    return ProfileOutcome("confirm", identity, NameConfirmation(
-                        name, (found.user_name or name,), (found.user_id,), (1.0,), facts))
+                if identity.known and found.user_id != identity.user_id:
+                    # the face, or this conversation, says A and the words say B: ask rather than hand A's
+                    # face or typing B's memories; without a clear yes A stays A
+                    return ProfileOutcome("confirm", identity, replace(_asked(name, found), pending_fields=facts,
+                                                                       on_no="stay"))
                 return self._link(found.user_id, facts, same=found.user_id == identity.user_id, claimed=name,
                                   wording=wording)
             if found.kind == "ambiguous" and found.confirmation:
-                conf = found.confirmation
-                return ProfileOutcome("confirm", identity, NameConfirmation(
-                    conf.given_name, conf.similar_names, conf.similar_ids, conf.similarity_scores, facts))
+                return ProfileOutcome("confirm", identity, replace(found.confirmation, pending_fields=facts))
             return self._create(identity, name, facts, wording)
         if identity.user_id is None:
             # learned: this turn's facts, what a reply may mention; the ones carried wait on as they are
@@ -152,14 +171,33 @@ class ProfileKeeper:
             for uid, cand in zip(conf.similar_ids, conf.similar_names, strict=True):
                 if name_similarity(stated_name, cand) >= self.high:
                     return self._link(uid, conf.pending_fields, claimed=cand)
-            # "no, I'm Ann, not Anna": the names asked about are not theirs, so not asked about again
+            # a known speaker who names themselves otherwise in the answer gives their own name; the
+            # names asked about are not theirs, so not asked about again ("no, I'm Ann, not Anna")
             return self.save_user_info(identity, MemoryUpdate(user_name=stated_name), conf.pending_fields,
-                                       declined=conf.similar_ids)
+                                       renames=conf.on_no != "create", declined=conf.similar_ids)
         rest = conf.rotated()
-        if not rest.similar_names:
-            # the last candidate was declined: the name they gave first is their own
-            return self._create(identity, conf.given_name, conf.pending_fields)
-        return ProfileOutcome("confirm", identity, rest)
+        if rest.similar_names:
+            return ProfileOutcome("confirm", identity, rest)
+        if conf.on_no == "stay" and identity.known:
+            return self._keep(identity, conf.pending_fields)
+        if conf.on_no == "rename" and identity.known:
+            return self._rename(identity, conf.given_name, conf.pending_fields)
+        # the last candidate was declined: the name they gave first is their own
+        return self._create(identity, conf.given_name, conf.pending_fields)
+
+    def _rename(self, identity: Identity, name: str, facts: dict, wording: Wording | None = None) -> ProfileOutcome:
+        """The known speaker's own profile takes the name (user_info.json and user_ids.json), nothing
+        else of it changes."""
+        uid = identity.user_id or ""
+        profile = self.store.update(uid, {**facts, "user_name": name}, self.clock.now(), wording=wording)
+        log.info("renamed: %s is now called %s", uid, name)
+        return ProfileOutcome("renamed", Identity(uid, profile, identity.source), learned=facts)
+
+    def _keep(self, identity: Identity, facts: dict) -> ProfileOutcome:
+        """No clear yes to being someone else: the speaker stays who they were, with what they said."""
+        uid = identity.user_id or ""
+        profile = self.store.update(uid, facts, self.clock.now()) if facts else identity.profile
+        return ProfileOutcome("kept", Identity(uid, profile, identity.source), learned=facts)
 
     def _link(self, user_id: str, facts: dict, same: bool = False, claimed: str = "",
               wording: Wording | None = None) -> ProfileOutcome:

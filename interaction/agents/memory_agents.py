@@ -16,10 +16,12 @@ from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session
+from interaction.names import name_similarity
 from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction
 from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.grounding import Grounded, Proposal, ground, grounded_update
+from interaction.offline.name_claims import NameClaim, read_name_claim
 from interaction.offline.name_reading import asked_for_name
 from interaction.own_life import recall_own_life
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
@@ -61,8 +63,16 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     current = {k: current_values(v) for k, v in profile.facts.items()} if profile and identity.user_id else {}
     homes = [r.value for r in profile.history("location") if r.current and r.home is not False] \
         if profile and identity.user_id else []
-    update, changes, heard = decide_facts(text, extract(deps, text, identity, state.get("messages", [])), current,
-                                          identity.name, homes, deps.clock.now())
+    extracted = extract(deps, text, identity, state.get("messages", []))
+    claim = read_name_claim(text)
+    renames = own_name_otherwise(identity, claim, deps.keeper.high)
+    if claim is not None and claim.hearsay and identity.known:
+        # "most people call me Roz" from someone known: what others call them, neither a rename nor
+        # somebody else
+        extracted = extracted.model_copy(update={"user_name": None})
+    elif claim is not None and (renames or not extracted.user_name):
+        extracted = extracted.model_copy(update={"user_name": claim.name})  # the name as the parse placed it
+    update, changes, heard = decide_facts(text, extracted, current, identity.name, homes, deps.clock.now())
     if profile is not None and identity.user_id:
         changes += jobs_ending_with_their_employer(profile, update, changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
@@ -71,8 +81,8 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         _, applied = deps.keeper.store.apply(identity.user_id, changes, deps.clock.now(), source)
     carried = state.get("pending_facts") or {}
     wording = {**(state.get("pending_wording") or {}), **heard_wording(heard)}
-    outcome = deps.keeper.save_user_info(identity, update, carried, wording)
-    if outcome.kind in ("updated", "linked", "new", "conflict_new") and outcome.identity.user_id and not applied:
+    outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames)
+    if outcome.kind in ("updated", "linked", "new", "conflict_new", "renamed") and outcome.identity.user_id and not applied:
         _, applied = deps.keeper.store.apply(outcome.identity.user_id, changes, deps.clock.now(), source)
     if applied and outcome.identity.user_id:
         outcome.identity.profile = deps.keeper.store.load(outcome.identity.user_id) or outcome.identity.profile
@@ -91,10 +101,34 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     return result
 
 
+def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float) -> bool:
+    """The known speaker says their own name is otherwise: asks to be called by it, or says it as a
+    correction; the name they disown, if any, is the one held. Known by face alone, "no, I'm Anna, not
+    Robert" may say the face was taken for someone else's: that is no rename (a face match can be
+    wrong, and a rename would hand Robert's memories to Anna)."""
+    if claim is None or not identity.known or not (claim.request or claim.corrects):
+        return False
+    if claim.disowned is None:
+        return True
+    disowns_held = name_similarity(claim.disowned, identity.name or "") >= high
+    return disowns_held and identity.source != "face"
+
+
+def gives_another_name(deps: AgentDeps, state: TurnState) -> bool:
+    """The known speaker names themselves otherwise this turn ("you know what, call me Ilse", which the
+    memory classifier reads as "what do you know about me"): who they are is settled first, and no
+    request of memory is served for either name on that turn ("it's Gruyères" in a request to remember
+    names no one)."""
+    identity: Identity = state["identity"]
+    claim = read_name_claim(state["text"]) if identity.known else None
+    return claim is not None and own_name_otherwise(identity, claim, deps.keeper.high) \
+        and name_similarity(claim.name, identity.name or "") < deps.keeper.high
+
+
 CORRECTABLE_TURNS = 3  # a correction puts right one of the person's last few statements
 
 
-def correction_of(state: TurnState, u) -> dict:  # noqa: ANN001 - TurnUnderstanding
+def correction_of(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: ANN001 - TurnUnderstanding
     """The turn corrects a value of one of the person's latest statements in this conversation ("sorry,
     I meant Gdynia"): {"correction", "corrected_turn"}; {} otherwise (a request of memory, a question,
     a name still to confirm, or nothing to put right)."""
@@ -103,8 +137,9 @@ def correction_of(state: TurnState, u) -> dict:  # noqa: ANN001 - TurnUnderstand
     earlier = [t for t in reversed(state.get("transcript", [])[:-1]) if t.role == "user" and t.tells]
     earlier = earlier[:CORRECTABLE_TURNS]
     found = read_correction(state["text"], [t.text for t in earlier])
-    if found is None:
-        return {}
+    held = state["identity"].name
+    if found is None or (held and name_similarity(found.old, held) >= deps.keeper.high):
+        return {}  # the person's own name put right is a rename, read by the name logic
     return {"correction": found, "corrected_turn": next(t for t in earlier if t.text == found.earlier)}
 
 

@@ -24,6 +24,8 @@ from interaction.prompts import (
 from interaction.reply_inputs import ReplyInputs
 from interaction.state import TurnState
 
+NAME_SETTLED = ("renamed", "kept")  # the reply says which name is held now: never left to a model
+
 log = logging.getLogger("nadine.interaction.response")
 
 AGENT = "response_agent"
@@ -57,6 +59,8 @@ def respond(deps: AgentDeps, state: TurnState) -> str:
     r = reply_inputs(deps, state)
     if r.confirmation:
         return confirmation_question(r.confirmation)
+    if (r.identity_event or (r.outcome.kind if r.outcome else None)) in NAME_SETTLED:
+        return offline_reply(r)  # the name now held, in so many words
     if (fixed := state.get("correction")) is not None:
         return correction_reply(fixed.corrected, r.name)  # what is held now, in so many words
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)

@@ -17,6 +17,7 @@ import threading
 
 from interaction import cues
 from interaction.confirmation import read_offline
+from interaction.offline.name_claims import read_name_claim
 from interaction.offline.name_reading import names_no_one, read_answered_name, read_casual_name
 from interaction.profiles import MemoryUpdate
 
@@ -96,7 +97,7 @@ def _clean(value: str) -> str | None:
 
 def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | None:
     """The name the speaker gives: "my name is ...", "call me ...", "I'm / it's <Capitalised>", else a
-    casual or terse introduction (name_reading.py; `loose` while the speaker has no name yet), else,
+    name the parse places as one (name_claims.py), else a casual or terse introduction (name_reading.py; `loose` while the speaker has no name yet), else,
     when Nadine has just `asked` for it, the name said alone ("Pierre")."""
     for sentence in cues.sentences(text):
         if sentence.rstrip().endswith("?") or cues.is_about_nadine(sentence):
@@ -111,6 +112,9 @@ def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | N
             surname = _SURNAME.match(sentence[found.end():])
             name = found.group(1) + (f" {surname.group(1)}" if surname and surname.group(1).casefold() not in _NOT_NAMES else "")
             return _title(name)
+    claim = read_name_claim(text)
+    if claim is not None:
+        return claim.name  # "my real name is Robert", "I'd rather be called Bea": placed by the parse
     return read_casual_name(text, loose) or (read_answered_name(text) if asked else None)
 
 

@@ -232,6 +232,10 @@ def offline_reply(r: ReplyInputs) -> str:
     kind = r.identity_event or (r.outcome.kind if r.outcome else None)
     if kind == "linked" and r.name:
         parts.append(f"Welcome back, {r.name}! It's good to see you again.")
+    elif kind == "renamed" and r.name:
+        parts.append(f"Of course! From now on I'll call you {r.name}.")
+    elif kind == "kept" and r.name:
+        parts.append(f"All right, I'll go on calling you {r.name}.")
     elif kind in ("new", "conflict_new") and r.name:
         parts.append(f"Nice to meet you, {r.name}!")
     elif r.intent == "first_greeting" or cues.is_greeting(r.text):

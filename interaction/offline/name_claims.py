@@ -1,0 +1,163 @@
+"""How a name is said, read off spaCy's parse: asked to be called by it ("call me Bobby", "you can call
+me Kat", "I'd rather be called Bea"), or stated ("I'm Ola", "it's Katarzyna", "my real name is
+Robert"), and whether it is said as a correction of the name held: an aside on the statement
+("actually", "no", "sorry"; a greeting is none), a qualified name ("my real / actual name is"), or the
+old name disowned ("..., not Kasia").
+
+Who is asked for is read from the parse: the object predicate of a verb whose object is "me" and whose
+subject is Nadine or nobody (an imperative), or of a passive verb the speaker wishes for. A statement's
+subject is "I", an expletive "it" / "this", or the speaker's name: "name" itself or, by WordNet, a
+qualified name that is no other kind of name ("my middle name", "my last name", "my nickname" are
+other names, "my first name" and "my real name" are the name). The word must read as a name by the
+casual-introduction reader's checks (name_reading.py), so "call me when you land", "it's the 13th" and
+"I'm actually quite tired" name nobody.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from interaction import cues
+from interaction.offline.name_reading import Candidate, default_reader
+
+_EXPLETIVE = {"it", "this"}
+_ASIDE_DEPS = {"advmod", "intj"}
+_NOT_BARE = {"det", "poss", "amod", "nummod", "prep", "predet"}
+_ADDRESSEE = {"you"}
+_NAME_TOKEN_DEPS = {"attr", "acomp", "oprd"}  # a name the tagger misreads as an adjective: "I'm Ola"
+
+
+@dataclass(frozen=True)
+class NameClaim:
+    name: str
+    request: bool  # asked to be called by it: how to address them, never who they are
+    corrects: bool  # said as a correction of the name held before
+    disowned: str | None = None  # the name after "not" ("..., not Kasia")
+    hearsay: bool = False  # what others call them ("most people call me Roz"): no request of Nadine
+
+
+def _words(token) -> list:  # noqa: ANN001 - a spaCy Token
+    """The name's words: the token and its compound parts ("Robert Smith")."""
+    parts = [t for t in token.children if t.dep_ in {"compound", "flat"} and t.i < token.i] + [token]
+    return sorted(parts, key=lambda t: t.i)
+
+
+def _as_name(tokens, sentence: str) -> str | None:  # noqa: ANN001 - spaCy Tokens
+    reader = default_reader()
+    if reader is None or not tokens:
+        return None
+    if not all(reader.is_name(Candidate(t.text, sentence)) for t in tokens):
+        return None
+    if any(t.text.islower() for t in tokens) and any(c.isupper() for c in sentence):
+        return None  # who writes with capitals capitalises a name: "I'm vegetarian", "it was 'papa'"
+    return " ".join(t.text if not t.text.islower() else t.text[:1].upper() + t.text[1:] for t in tokens)
+
+
+def _is_speakers_name(subject) -> tuple[bool, bool]:  # noqa: ANN001 - a spaCy Token
+    """(the subject is the speaker's name, qualified by a word that makes no other kind of name)."""
+    if not any(c.dep_ == "poss" and c.lower_ in {"my"} for c in subject.children):
+        return False, False
+    from interaction.memory.retrieval.lexicon import Relation, load_wordnet
+
+    wordnet = load_wordnet()
+    mods = [c for c in subject.children if c.dep_ in {"amod", "compound"}]
+    phrase = " ".join(t.lower_ for t in sorted([*mods, subject], key=lambda t: t.i))
+    if any(c.dep_ in {"compound", "poss", "nmod"} and c.lower_ != "my" for c in subject.children) and not (
+            wordnet is not None and wordnet.senses(phrase)):
+        return False, False  # someone's or something's name ("my landlords name", "my dog's name")
+    if wordnet is None:
+        return subject.lemma_ == "name" and not mods, False
+    if wordnet.relation(phrase, "first name")[0] in (Relation.SAME, Relation.NARROWER):
+        return True, False  # "my forename", "my first name", "my christian name"
+    kind = wordnet.relation(phrase, "name")[0]
+    if not mods or kind in (Relation.SAME, Relation.NARROWER):
+        # "name" itself, or another kind of name ("my middle name", "my nickname", "my surname")
+        return kind is Relation.SAME, False
+    # "name" qualified by a word that makes no kind of name ("my real name", "my actual name"; "my proper
+    # name", to WordNet a kind of noun)
+    return wordnet.relation(subject.lemma_, "name")[0] is Relation.SAME, True
+
+
+def _requested(token) -> bool | None:  # noqa: ANN001 - a spaCy Token (the object predicate)
+    """The object predicate of "(you) call me X" or of a passive the speaker wishes for ("I'd rather be
+    called X", "I'd like to be called X"): True; of the speaker's plain passive ("I'm called X") or of
+    others calling them so ("everyone calls me X"): False (a statement); of anything else: None."""
+    verb = token.head
+    subjects = [c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}]
+    if any(c.dep_ == "dobj" and c.lower_ == "me" for c in verb.children):
+        return all(s.lower_ in _ADDRESSEE for s in subjects)
+    if not any(c.dep_ == "auxpass" for c in verb.children):
+        return None
+    if [s.lower_ for s in subjects] == ["i"]:
+        # a modal makes it a wish ("I'd rather be called", "I would be called")
+        return any(c.dep_ == "aux" and c.tag_ == "MD" for c in verb.children)
+    wisher = verb.head if verb.dep_ in {"xcomp", "ccomp"} and not subjects else None
+    if wisher is not None and any(c.dep_ == "nsubj" and c.lower_ == "i" for c in wisher.children):
+        return True
+    return None
+
+
+def _disowned(doc, after: int) -> str | None:  # noqa: ANN001 - a spaCy Doc
+    """The name said after "not", following the name given."""
+    for tok in doc:
+        if tok.dep_ == "neg" and tok.i > after and tok.i + 1 < len(doc):
+            words = []
+            for t in doc[tok.i + 1:]:
+                if t.is_punct:
+                    break
+                words.append(t.text)
+            return " ".join(words) or None
+    return None
+
+
+def _claim_in(doc, sentence: str) -> NameClaim | None:  # noqa: ANN001 - a spaCy Doc
+    for token in doc:
+        if token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE for c in token.children):
+            continue  # a name stands bare: "a postman", "a Leo", "my friend" are no names
+        verb = token.head
+        qualified = expletive = False
+        hearsay = False
+        if token.dep_ == "oprd":
+            request = _requested(token)
+            if request is None:
+                continue
+            hearsay = not request and any(c.dep_ == "dobj" for c in verb.children)
+        else:
+            subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+            if len(subjects) != 1 or verb.lemma_ != "be":
+                continue
+            subject = subjects[0]
+            own, qualified = _is_speakers_name(subject)
+            expletive = subject.lower_ in _EXPLETIVE
+            if not (subject.lower_ == "i" or expletive or own):
+                continue
+            request = False
+        name = _as_name(_words(token), sentence)
+        if name is None:
+            continue
+        # an opening greeting's words ("Hi there, I'm Greta", "Hello dear, ...") are no aside
+        opening = next((c.i for c in verb.children if c.dep_ == "nsubj"), verb.i) if cues.GREETING.match(sentence) else 0
+        asides = [c for c in verb.children if c.dep_ in _ASIDE_DEPS and c.i >= opening and c.pos_ in {"ADV", "INTJ"}]
+        disowned = _disowned(doc, token.i)
+        # "it's X" says whose name only with the old one disowned: "actually it's Rex" may be the dog's
+        corrects = not request and bool(disowned if expletive else asides or qualified or disowned)
+        return NameClaim(name, request, corrects=corrects, disowned=disowned, hearsay=hearsay)
+    return None
+
+
+def read_name_claim(text: str) -> NameClaim | None:
+    """The name the speaker asks to be called or says is theirs, and how; None when the turn gives no
+    name in these forms (or spaCy cannot load)."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return None
+    for sentence in cues.sentences(text):
+        if sentence.rstrip().endswith("?") or cues.is_about_nadine(sentence):
+            continue
+        found = _claim_in(nlp(sentence), sentence)
+        if found is not None:
+            return found
+    return None
