@@ -122,7 +122,25 @@ def play_camera(dm: DialogueManager) -> tuple[str, str]:
     return odile, bruno
 
 
-PLAYS = {"chat": play_chat, "camera": play_camera}
+def play_face_then_name(dm: DialogueManager) -> tuple[str, str]:
+    """Odile recognised by face; Bruno, beside her and out of the camera's view, says who he is while
+    perception keeps reporting her face."""
+    store = ProfileStore(dm.layout)
+    odile = store.mint_user_id("Odile", dm.clock.now())
+    store.update(odile, {"user_name": "Odile"}, dm.clock.now())
+    seen = UserDetected(user_name="Odile", confidence=92.0, user_id=odile)
+    dm.on_user_detected(seen)
+    say(dm, "Good morning Nadine.")
+    say(dm, HER_CELLO)
+    say(dm, HER_NEWS)
+    assert say(dm, "Hi Nadine, I'm Bruno, Odile's neighbour.").user_name == "Bruno"
+    dm.on_user_detected(seen)
+    say(dm, HIS_JOB)
+    say(dm, HIS_BEES)
+    return odile, uid_of(dm, "Bruno")
+
+
+PLAYS = {"chat": play_chat, "camera": play_camera, "face_then_name": play_face_then_name}
 
 
 @pytest.mark.parametrize("play", PLAYS)
@@ -137,7 +155,8 @@ def test_each_person_keeps_only_their_own_part_of_the_conversation(dm, play):
     assert "cello" in hers and "one hundred" in hers and "Odile" in hers
     assert "beehives" not in hers and "organs" not in hers and "Bruno" not in hers, hers
     assert "beehives" in his and "organs" in his
-    assert "cello" not in his and "one hundred" not in his and "Odile" not in his, his
+    # he named her when he took over: his words; what she said is not his
+    assert "cello" not in his and "one hundred" not in his and "I'm Odile" not in his, his
     # one saved session each: its summary, its transcript and a turn document per thing said
     assert kinds(dm, odile).count("episode") == 1 and kinds(dm, bruno).count("episode") == 1
     store = ProfileStore(dm.layout)
