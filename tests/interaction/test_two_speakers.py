@@ -206,3 +206,21 @@ def test_forgetting_one_person_leaves_the_others_part_as_it_was(dm, play):
     assert dm.layout.user_info_file(odile).read_bytes() == profile_before
     for needle in (b"beehives", b"church organs"):
         assert [str(f) for f in dm.layout.root.rglob("*") if f.is_file() and needle in f.read_bytes()] == []
+
+
+def test_a_name_confirmed_after_asking_takes_the_turn_that_claimed_it(dm):
+    """"is your name ...?" comes between the new speaker's claim and their yes: the claim, the question
+    and the answer are theirs, not the part of the person who typed before them."""
+    say(dm, "Hi, I'm Mirela.")
+    say(dm, "I breed alpacas on a farm near Brasov.")
+    say(dm, "Bye!")
+    say(dm, "Hello, I'm Odile.")
+    say(dm, HER_CELLO)
+    asked = say(dm, "Hello Nadine, I'm Mirella.")
+    assert asked.user_name == "Odile" and "Mirela" in asked.reply, asked.reply
+    assert say(dm, "yes").user_name == "Mirela"
+    say(dm, "Two of my alpacas won a prize at the fair!")
+    say(dm, "Bye!")
+    hers, mirelas = collection_text(dm, uid_of(dm, "Odile")), collection_text(dm, uid_of(dm, "Mirela"))
+    assert "cello" in hers and "I'm Mirella" not in hers and "alpacas" not in hers, hers
+    assert "I'm Mirella" in mirelas and "won a prize" in mirelas and "cello" not in mirelas, mirelas
