@@ -1,6 +1,6 @@
 """DialogueManager: user switches, name confirmation, the session transcript, the
 turn graph, and what a turn publishes (AFFECT_STATE, SPEAK, ANIMATION, USER_INFO, TURN_RESULT, and
-EPISODE_SAVED when a conversation ends).
+EPISODE_SAVED when a conversation, or one speaker's part of it, ends).
 
 All methods run on the interaction worker thread; bus handlers only enqueue."""
 
