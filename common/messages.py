@@ -351,14 +351,16 @@ class MemoryAction(Message):
 
 
 class EpisodeSaved(Message):
-    """A conversation ended and its episode was handed to memory (or not, and why): published after the
-    farewell's TurnResult, so the reply never waits for the save, and on a user switch or shutdown."""
+    """A conversation (or one speaker's part of it) ended and its episode was handed to memory (or not,
+    and why): published after the farewell's TurnResult, so the reply never waits for the save, after
+    the TurnResult of the turn in which another person said who they are, and on a user switch or
+    shutdown."""
 
     user_id: str | None = None
     session_id: str
     saved: bool
-    reason: str  # what ended the session: "farewell", "nobody in view", "shutdown", ...
-    turn_id: str | None = None  # the farewell's turn
+    reason: str  # what ended the session: "farewell", "nobody in view", "shutdown", "<user id> took over", ...
+    turn_id: str | None = None  # the farewell's turn, or the turn in which the next speaker said who they are
 
 
 class TurnResult(Message):

@@ -1,6 +1,6 @@
 """DialogueManager: user switches, name confirmation, the session transcript, the
 turn graph, and what a turn publishes (AFFECT_STATE, SPEAK, ANIMATION, USER_INFO, TURN_RESULT, and
-EPISODE_SAVED when a conversation ends).
+EPISODE_SAVED when a conversation, or one speaker's part of it, ends).
 
 All methods run on the interaction worker thread; bus handlers only enqueue."""
 
@@ -115,6 +115,8 @@ class DialogueManager:
         self.forgetting = ForgetConversation()
         self.forgetting_one = ForgetOneConversation()
         self.session = Session()
+        # the parts of earlier speakers of this conversation, saved once the new speaker's reply is out
+        self._left: list[Session] = []
         self._language_file = layout.runtime_dir / "runtime_language.json"
         self.language = self._load_language()
         self._affect_sent = False
@@ -212,13 +214,13 @@ class DialogueManager:
         """The episodic save hook of a user switch (and of shutdown)."""
         if self.session.identity.known and self.session.spoke:
             self.deps.start_turn()
-            self._save_episode(reason)
+            self._save_episode(self.session, reason)
         self.session = Session()
         self._set_language(self.settings.interaction.default_language)
 
-    def _save_episode(self, reason: str, turn_id: str | None = None) -> None:
-        """Summarise the session and hand it to memory, then say so (EPISODE_SAVED)."""
-        s = self.session
+    def _save_episode(self, s: Session, reason: str, turn_id: str | None = None) -> None:
+        """Summarise the session (or one speaker's part of it) and hand it to memory, then say so
+        (EPISODE_SAVED)."""
         start = time.perf_counter()
         saved = memory_agents.save_episode(self.deps, s.identity, s.transcript, s.replies)
         self.deps.timings[EPISODE_SAVE] = time.perf_counter() - start
@@ -236,7 +238,7 @@ class DialogueManager:
         s.transcript[:] = [replace(t, farewell=True) if t.role == "user" and t.turn_id == turn_id else t
                            for t in s.transcript]
         if s.identity.known and s.spoke:
-            self._save_episode("farewell", turn_id)
+            self._save_episode(s, "farewell", turn_id)
         s.history.clear()
         s.transcript.clear()
         if s.identity.source == "dialogue" and not s.face_seen and not self._stranger_in_view:
@@ -253,6 +255,10 @@ class DialogueManager:
         # them until its TurnResult is out
         with folder_syncs_deferred(), writes_deferred():
             turn = self._answer(text, msg, t_received if t_received is not None else time.monotonic())
+        for left in self._left:  # after the reply and TurnResult, like a farewell's save
+            if left.identity.known and left.spoke:
+                self._save_episode(left, f"{turn.user_id} took over", turn.turn_id)
+        self._left.clear()
         if turn.intent == "end_conversation":
             self._end_conversation(turn.turn_id)
         elif self.deps.services is not None and text:
@@ -281,6 +287,7 @@ class DialogueManager:
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start, answers)
         identity_event = self._answer_confirmation(text) if s.confirmation else None
+        s = self.session  # a confirmed name may have begun another speaker's part
         s.transcript.append(TranscriptTurn("user", text, self.clock.now(), self._turn_id, answers_question=answers))
         pins = {"user_emotion": msg.user_emotion.model_dump() if msg.user_emotion else None,
                 "is_recall": msg.is_recall, "intent": msg.intent}
@@ -302,6 +309,7 @@ class DialogueManager:
         if self._reply_latency is None:
             self._speak(text, result, start)
         turn = self._finish(text, result)
+        s = self.session  # a name said this turn may have begun another speaker's part
         if result.get("memory_intent") in NOT_TOLD:  # a request to forget, or not to keep, is not something told
             s.drop_last_exchange()
             if result.get("take_back") is not None:  # "don't remember that": what they said just before goes too
@@ -356,8 +364,19 @@ class DialogueManager:
     def _apply(self, outcome: ProfileOutcome) -> None:
         s = self.session
         before = s.identity
+        if before.known and outcome.identity.user_id not in (None, before.user_id):
+            # another person said who they are: what was said so far stays with the one Nadine took to be
+            # speaking then (their moments, facts and memories went there too), the rest is the new
+            # speaker's, from the turn that named them (or raised "is your name ...?") on
+            claimed_in = s.confirmation_turn_id if s.confirmation is not None else None
+            self._left.append(s)
+            s = self.session = s.hand_over(outcome.identity, claimed_in or self._turn_id, self._turn_id)
+            log.info("%s took over from %s in the same conversation", outcome.identity.user_id, before.user_id)
+        asked = s.confirmation
         s.identity = outcome.identity
         s.confirmation = outcome.confirmation if outcome.kind == "confirm" else None
+        if s.confirmation is not None and asked is None:
+            s.confirmation_turn_id = self._turn_id
         if outcome.kind == "pending":
             s.pending_facts.update(outcome.learned)
             s.pending_wording.update(outcome.wording)
@@ -410,12 +429,12 @@ class DialogueManager:
         write_deferred_now()  # the reply is out: what the turn stored goes to disk now
 
     def _finish(self, text: str, result: TurnState) -> TurnResult:
-        s = self.session
         outcome = result.get("profile_outcome")
         if outcome is not None:
             self._apply(outcome)
         elif result.get("name_confirmation") is None:
-            s.confirmation = None
+            self.session.confirmation = None
+        s = self.session
         if result.get("forget_candidate") is not None:
             self.forgetting_one.ask(result["forget_candidate"])
         if result.get("forget_me_asked"):

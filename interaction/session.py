@@ -31,6 +31,8 @@ class Session:
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # reported in TurnResult.extra
     # every reply of the session: a forgotten memory takes its turns out of the transcript, not the count
     replies: int = 0
+    # the turn that raised the pending "is your name ...?": where a speaker who confirms it began
+    confirmation_turn_id: str | None = None
 
     def record_exchange(self, user_text: str, reply: TranscriptTurn, limit: int) -> None:
         """The user's words are already in the transcript (the graph summarises it); add the reply."""
@@ -68,6 +70,22 @@ class Session:
         if len(self.transcript) >= 2 and self.transcript[-2].role == "user":
             del self.transcript[-2:]
             del self.history[-2:]
+
+    def hand_over(self, identity: Identity, from_turn: str | None, current_turn: str | None) -> Session:
+        """Another person speaks from `from_turn` on (they said who they are): this session keeps what
+        was said before it, for the person who said it; the one returned is the new speaker's, from
+        that turn on, with Nadine's replies to them. `current_turn`: the turn being answered, whose
+        exchange is not in the chat history yet."""
+        cut = next((i for i, t in enumerate(self.transcript) if t.role == "user" and t.turn_id == from_turn),
+                   len(self.transcript))
+        theirs = self.transcript[cut:]
+        del self.transcript[cut:]
+        moved = sum(t.role == "nadine" for t in theirs)
+        self.replies -= moved
+        # who is in view is not who spoke: what perception told of the face stays with the conversation
+        return Session(identity=identity, transcript=theirs, replies=moved, face_seen=self.face_seen,
+                       ignored_face_id=self.ignored_face_id,
+                       history=[(t.role, t.text) for t in theirs if t.role == "nadine" or t.turn_id != current_turn])
 
     @property
     def spoke(self) -> bool:
