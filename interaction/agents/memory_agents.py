@@ -103,15 +103,15 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
 
 def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float) -> bool:
     """The known speaker says their own name is otherwise: asks to be called by it, or says it as a
-    correction; the name they disown, if any, is the one held. Known by face alone, "no, I'm Anna, not
-    Robert" may say the face was taken for someone else's: that is no rename (a face match can be
-    wrong, and a rename would hand Robert's memories to Anna)."""
+    correction; the name they disown, if any, is the one held. Known by face alone, only a request to
+    be called renames: "actually, my name is Tobias" or "no, I'm Anna, not Robert" may say the face
+    was taken for someone else's (a face match can be wrong, and a rename would hand Robert's memories
+    to Anna), which the reference makes a new person."""
     if claim is None or not identity.known or not (claim.request or claim.corrects):
         return False
-    if claim.disowned is None:
-        return True
-    disowns_held = name_similarity(claim.disowned, identity.name or "") >= high
-    return disowns_held and identity.source != "face"
+    if identity.source == "face" and not claim.request:
+        return False
+    return claim.disowned is None or name_similarity(claim.disowned, identity.name or "") >= high
 
 
 def gives_another_name(deps: AgentDeps, state: TurnState) -> bool:
@@ -140,6 +140,8 @@ def correction_of(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: ANN001
     held = state["identity"].name
     if found is None or (held and name_similarity(found.old, held) >= deps.keeper.high):
         return {}  # the person's own name put right is a rename, read by the name logic
+    if not found.disowned and extract_name(state["text"]) is not None:
+        return {}  # "ok, it's Mirella now": someone saying who they are, not a town put right
     return {"correction": found, "corrected_turn": next(t for t in earlier if t.text == found.earlier)}
 
 

@@ -31,6 +31,7 @@ class Correction:
     corrected: str  # the same statement with the new value
     old: str  # the words replaced
     new: str  # the words put in their place
+    disowned: bool = False  # the person named the words replaced ("..., not Berlin")
 
 
 def _parser():
@@ -158,5 +159,6 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
         replaced = _replacement(new, before, (start, end))
         corrected = before[:start].text_with_ws + replaced + (before[end - 1].whitespace_ if end > start else "") \
             + before[end:].text
-        return Correction(earlier=said, corrected=corrected.strip(), old=before[start:end].text, new=replaced)
+        return Correction(earlier=said, corrected=corrected.strip(), old=before[start:end].text, new=replaced,
+                          disowned=bool(old))
     return None

@@ -5,7 +5,7 @@ Nadine says back, in her words mid-sentence ("So your ...", never "So Your ...")
 from __future__ import annotations
 
 from common.messages import UserInput
-from common.store import SceneMetadata, SceneStore, new_scene_id
+from common.store import ProfileStore, SceneMetadata, SceneStore, new_scene_id
 from interaction.dialogue import DialogueManager
 from interaction.memory.local_services import LocalMemoryServices
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings
@@ -42,3 +42,29 @@ def test_the_moment_a_slip_was_kept_as_keeps_the_corrected_words(tmp_path):
         "15th", "")
     told = dm.process_input(UserInput(text="What do you know about me?")).reply
     assert "15th of May" in told and " 5th of May" not in told, told
+
+
+def _odile(tmp_path):
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    return dm, meet(dm, "Odile")
+
+
+def test_someone_saying_who_they_are_puts_no_town_right(tmp_path):
+    dm, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="I teach the cello at the music school in Dijon."))
+    before = ProfileStore(dm.layout).load(uid)
+    turn = dm.process_input(UserInput(text="ok it's Mirella now"))
+    assert "putting me right" not in turn.reply and "Mirella" in turn.reply, turn.reply
+    assert ProfileStore(dm.layout).load(uid).facts == before.facts
+
+
+def test_a_town_put_right_with_the_old_one_named_is_no_new_person(tmp_path):
+    dm, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="I live in Berlin with my two cats."))
+    turn = dm.process_input(UserInput(text="no, it's Munich, not Berlin"))
+    assert "putting me right" in turn.reply and "Munich" in turn.reply, turn.reply
+    assert ProfileStore(dm.layout).user_ids() == {uid: "Odile"}
+    assert ProfileStore(dm.layout).load(uid).location == "Munich"
