@@ -14,6 +14,7 @@ from common.store import ProfileStore, SceneStore
 from interaction.dialogue import DialogueManager
 from interaction.memory.local_services import LocalMemoryServices
 from interaction.memory.told import is_told
+from interaction.memory_intent.refers_back import refers_back
 from interaction.memory_requests import NOT_KEPT
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings, write_scene
 from tests.interaction.test_dialogue_inprocess import Outbox
@@ -128,3 +129,12 @@ def test_a_forgotten_memory_takes_the_replies_that_said_it_back(ines):
     assert holding(dm, b"three streets") == [] and holding(dm, b"hedge") == [] and holding(dm, b"Gustav") == []
     back(dm, uid)
     assert holding(dm, b"three streets") == [] and holding(dm, b"hedge") == [] and holding(dm, b"Gustav") == []
+
+
+@pytest.mark.parametrize(("said", "back"), [
+    ("forget that", True), ("please scratch what I just typed", True), ("you needn't keep what I mentioned", True),
+    # the person's own doing names what is asked about: the home, the job, not the last turn
+    ("Please forget where I live.", False), ("forget where I work", False), ("forget how I met my husband", False),
+])
+def test_a_request_names_what_was_just_said_only_with_nothing_of_its_own(said, back):
+    assert refers_back(said) is back
