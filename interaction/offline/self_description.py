@@ -334,8 +334,10 @@ def _read_clause(pred, found: dict[str, str]) -> None:
             if not had_position and "current_company" not in found \
                     and any(c.dep_ == "det" and c.lower_ == "the" for c in child.children):
                 del found["current_position"]
-        elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not _measure(child):
-            # "I'm retired", "I'm self-employed"; "I am eighty-four years old" is an age
+        elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not _measure(child) \
+                and not any(c.dep_ == "advmod" for c in child.children):
+            # "I'm retired", "I'm self-employed"; "I am eighty-four years old" is an age, and a state said
+            # by degree ("I'm so relieved", "really exhausted") is a feeling
             found.setdefault("current_position", _phrase(child).lower())
     for prep, obj in _preps(pred):  # "my job is in Paris"
         if prep == "in" and obj.ent_type_ in _PLACE_ENTS and any(_my_job(c) for c in pred.children):

@@ -26,6 +26,9 @@ CASES = [
     ("I'm the best man at my cousin's wedding next week.", None, None, None),
     ("I'm the goalkeeper of our pub team.", None, None, None),
     ("I'm the night manager at Aldi.", "night manager", "Aldi", None),
+    # a state said by degree is a feeling, never a job ("I'll remember that you're so relieved")
+    ("Our twins finally sleep through the night, I'm so relieved!", None, None, None),
+    ("I'm really exhausted after the move.", None, None, None),
 ]
 
 
