@@ -27,12 +27,18 @@ def _keep_as_moment(dm: DialogueManager, services: LocalMemoryServices, uid: str
     return meta.scene_id
 
 
-def test_the_moment_a_slip_was_kept_as_keeps_the_corrected_words(tmp_path):
+def _odile(tmp_path):
+    """Odile, met in a conversation just begun, with the memory services interaction runs."""
     layout, clock = layout_and_clock(tmp_path)
     settings = make_settings(tmp_path)
     services = LocalMemoryServices(settings, layout, clock, bus=None)
     dm = DialogueManager(settings, layout, clock, Outbox(), services=services, environ={})
-    uid = meet(dm, "Odile")
+    return dm, services, meet(dm, "Odile")
+
+
+def test_the_moment_a_slip_was_kept_as_keeps_the_corrected_words(tmp_path):
+    dm, services, uid = _odile(tmp_path)
+    layout = dm.layout
     dm.process_input(UserInput(text=RECITAL))
     scene_id = _keep_as_moment(dm, services, uid)
     fixed = dm.process_input(UserInput(text="Sorry, I meant the 15th of May."))
@@ -44,16 +50,8 @@ def test_the_moment_a_slip_was_kept_as_keeps_the_corrected_words(tmp_path):
     assert "15th of May" in told and " 5th of May" not in told, told
 
 
-def _odile(tmp_path):
-    layout, clock = layout_and_clock(tmp_path)
-    settings = make_settings(tmp_path)
-    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
-                         environ={})
-    return dm, meet(dm, "Odile")
-
-
 def test_someone_saying_who_they_are_puts_no_town_right(tmp_path):
-    dm, uid = _odile(tmp_path)
+    dm, _, uid = _odile(tmp_path)
     dm.process_input(UserInput(text="I teach the cello at the music school in Dijon."))
     before = ProfileStore(dm.layout).load(uid)
     turn = dm.process_input(UserInput(text="ok it's Mirella now"))
@@ -62,7 +60,7 @@ def test_someone_saying_who_they_are_puts_no_town_right(tmp_path):
 
 
 def test_a_town_put_right_with_the_old_one_named_is_no_new_person(tmp_path):
-    dm, uid = _odile(tmp_path)
+    dm, _, uid = _odile(tmp_path)
     dm.process_input(UserInput(text="I live in Berlin with my two cats."))
     turn = dm.process_input(UserInput(text="no, it's Munich, not Berlin"))
     assert "putting me right" in turn.reply and "Munich" in turn.reply, turn.reply

@@ -110,11 +110,17 @@ def test_chat_rename_keeps_the_profile_under_the_new_name(tmp_path, intro, renam
     assert back.user_id == first.user_id and "welcome back" in back.reply.lower()
 
 
-@pytest.mark.parametrize("rename", ["Just call me Bobby, everyone does.", "You can call me Bobby."])
-def test_a_recognised_face_is_renamed(tmp_path, rename):
+def robert_in_view(tmp_path):
+    """Robert, a plumber, recognised by his face."""
     dm, _, layout = setup(tmp_path)
     robert = stored_person(layout, "Robert", current_position="plumber")
     dm.on_user_detected(UserDetected(user_name="Robert", confidence=92.0, user_id=robert))
+    return dm, layout, robert
+
+
+@pytest.mark.parametrize("rename", ["Just call me Bobby, everyone does.", "You can call me Bobby."])
+def test_a_recognised_face_is_renamed(tmp_path, rename):
+    dm, layout, robert = robert_in_view(tmp_path)
     turn = dm.process_input(UserInput(text=rename))
     assert turn.user_id == robert and turn.user_name == "Bobby" and "Bobby" in turn.reply
     assert ids(layout) == {robert: "Bobby"}
@@ -199,9 +205,7 @@ def test_a_chat_opening_with_a_stored_name_links_as_before(tmp_path):
 @pytest.mark.parametrize("claim", ["Actually, I'm Bobby.", "My real name is Bobby."])
 def test_a_recognised_face_that_says_its_name_is_another_is_a_new_person(tmp_path, claim):
     """The face may have been taken for someone else's: Robert's memories stay Robert's."""
-    dm, _, layout = setup(tmp_path)
-    robert = stored_person(layout, "Robert", current_position="plumber")
-    dm.on_user_detected(UserDetected(user_name="Robert", confidence=92.0, user_id=robert))
+    dm, layout, robert = robert_in_view(tmp_path)
     turn = dm.process_input(UserInput(text=claim))
     assert turn.user_id != robert and turn.user_name == "Bobby"
     assert ids(layout) == {robert: "Robert", turn.user_id: "Bobby"}
