@@ -108,6 +108,14 @@ class WordNet:
         word may be read as (spelling.py)."""
         return tuple(sorted(w for w in {*self._senses, *self._other_lemmas} if w.isalpha()))
 
+    @functools.cached_property
+    def words_by_length(self) -> dict[int, tuple[str, ...]]:
+        """`words` by their length: a misspelling is only compared with words near its own length."""
+        out: dict[int, list[str]] = {}
+        for word in self.words:
+            out.setdefault(len(word), []).append(word)
+        return {n: tuple(ws) for n, ws in out.items()}
+
     def lexical_file(self, word: str) -> str | None:
         """The lexicographer file of the word's most frequent noun sense ("noun.person" for "father",
         "noun.communication" for "talk"); None for a word that is no noun here."""
