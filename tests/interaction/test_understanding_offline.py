@@ -309,3 +309,15 @@ def test_a_position_said_without_a_verb_is_embedded_with_the_turns_other_texts(m
     assert len(embedded) == 1
     assert extract_profile(text).current_position == "pastry chef"
     assert len(embedded) == 1  # the occupation score found its vector
+
+
+def test_the_warm_up_reads_wordnets_verbs_and_lemmas_by_length_off_the_reply_path():
+    from interaction.agents import understand_agent
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    for loaded in ("_verb_files", "words_by_length"):
+        wordnet.__dict__.pop(loaded, None)
+    understand_agent.as_meant.cache_clear()  # as a fresh process starts
+    understand_agent.warm_up().join()
+    assert {"_verb_files", "words_by_length"} <= set(wordnet.__dict__)
