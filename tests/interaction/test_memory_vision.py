@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from common import topics as t
+from common.bus import Bus
 from common.messages import CaptureRequest, UserInput, ViewCaptured
 from common.store.scenes import SceneStore
+from common.topics import Topics
 from interaction.memory.local_services import LocalMemoryServices
 from tests.interaction.memory_fixtures import jpeg, layout_and_clock, make_settings
 
@@ -98,17 +100,21 @@ def test_capture_failure_and_timeout_answer_sorry_and_store_nothing(tmp_path, bu
     assert SceneStore(layout).list(MAYA) == [] and SceneStore(layout2).list(MAYA) == []
 
 
-def test_capture_on_the_dispatcher_thread_is_refused(tmp_path, bus_factory, frame, caplog):
+def test_capture_on_the_dispatcher_thread_is_refused(tmp_path, broker, root, bus_factory, frame, caplog, request):
     PerceptionStandIn(bus_factory("perception"), frame)
-    bus = bus_factory("interaction")
-    services, _ = _services(tmp_path, bus)
     results, done = [], threading.Event()
 
     def handler(msg):
         results.append(services.vision.capture())
         done.set()
 
+    # subscribed before it connects: start() returns once the broker acknowledged the subscriptions,
+    # so the publish below cannot overtake them on a loaded machine
+    bus = Bus("interaction", broker.mqtt_settings(), Topics(root))
     bus.subscribe(t.USER_INPUT, handler)
+    services, _ = _services(tmp_path, bus)
+    assert bus.start(wait_s=10)
+    request.addfinalizer(bus.stop)
     with caplog.at_level(logging.ERROR):
         bus_factory("client").publish(t.USER_INPUT, UserInput(text="look at this"))
         assert done.wait(5)
