@@ -200,7 +200,7 @@ def _name_asked_of(q) -> str | None:  # noqa: ANN001 - a spaCy Doc
             if owner is not None:
                 return owner.lemma_.lower()
         if tok.dep_ == "ROOT" and tok.lemma_ in _NAMING:
-            subject = next((c for c in tok.children if c.dep_ == "nsubjpass" and c.pos_ == "NOUN"), None)
+            subject = next((c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass") and c.pos_ == "NOUN"), None)
             if subject is not None:
                 return subject.lemma_.lower()
     return None
@@ -208,7 +208,7 @@ def _name_asked_of(q) -> str | None:  # noqa: ANN001 - a spaCy Doc
 
 def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spaCy Doc
     """The proper name the memory gives the noun: "my wife Claire", "my daughter, Ellie,", "a dog
-    called Biscuit", "my cat is Mochi"."""
+    called Biscuit", "my cat is Mochi", "my cat is called Marmalade"."""
     out: list[tuple[Found, list]] = []
     for tok in m:
         if tok.lemma_.lower() != owner and not (tok.pos_ == "NOUN" and _a_kind_of(tok.lemma_.lower(), owner)):
@@ -218,7 +218,8 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
             names.append(tok.head)
         for acl in (c for c in tok.children if c.dep_ == "acl" and c.lemma_ in _NAMING):
             names += [c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj") and c.pos_ == "PROPN"]
-        if tok.dep_ in ("nsubj", "nsubjpass") and tok.head.lemma_ == "be":
+        if tok.dep_ in ("nsubj", "nsubjpass") and (tok.head.lemma_ == "be" or tok.head.lemma_ in _NAMING):
+            # "my cat is Mochi", "my cat is called Marmalade"
             names += [c for c in tok.head.children if c.dep_ in _VALUE_DEPS and c.pos_ == "PROPN"]
         for name in names:
             out.append(("name", sorted((t for t in name.subtree if t.pos_ in ("PROPN", "PART") or t.i == name.i),

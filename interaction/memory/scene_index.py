@@ -284,9 +284,18 @@ def select(scored: SceneScores, query: str, is_recall: bool) -> VisualMemory:
     retrieval core; this serves ordinary turns and the paper's fusion mode)."""
     sims, thresholds = scored.similarity, scored.thresholds
     passing = sims >= thresholds
-    pool = np.flatnonzero(passing) if passing.any() else np.arange(len(sims))
-    k = int(pool[np.argmax(sims[pool])])
+    k = _best(sims, passing)
+    if passing[k] and scored.scene(k).retrieval_text.strip().casefold() == query.strip().casefold():
+        # the moment perception kept of this very turn, stored while the reply was being made: what
+        # was just said reminds of nothing ("That reminds me — earlier today you told me <this turn>")
+        passing[k] = False
+        k = _best(sims, passing)
     return as_visual_memory(scored.scene(k), float(sims[k]), float(thresholds[k]), bool(passing[k]))
+
+
+def _best(sims: np.ndarray, passing: np.ndarray) -> int:
+    pool = np.flatnonzero(passing) if passing.any() else np.arange(len(sims))
+    return int(pool[np.argmax(sims[pool])])
 
 
 def as_visual_memory(

@@ -78,6 +78,18 @@ def test_small_talk_does_not_inject_the_moment(maya):
     assert content.scene_id == phd.scene_id and content.injected
 
 
+def test_the_moment_kept_of_this_very_turn_reminds_of_nothing(maya):
+    """Perception may store the turn's own moment while the reply is made: what was just said is no
+    "that reminds me" of itself, and an earlier moment close to it still is."""
+    layout, settings, index, first, phd = maya
+    said = "My grandson Elio finished his PhD thesis defense today, I'm bursting with pride!"
+    write_scene(layout, MAYA, said, when=T0 + timedelta(days=2), seed=3)
+    index.on_scene_stored(MAYA)
+    hit = index.retrieve(MAYA, said, is_recall=False)
+    assert hit.user_message != said
+    assert hit.scene_id == phd.scene_id and hit.injected
+
+
 @pytest.mark.parametrize("question", [
     "Do you remember when we first met?", "How did we meet?", "Do you remember the first time we met?",
     "When did we meet for the first time?", "Can you recall the day I introduced myself?",

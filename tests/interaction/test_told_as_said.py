@@ -136,6 +136,7 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     ("What's the name of my neighbour?", "My neighbour is Tadeusz and he fixes bikes.", "Tadeusz"),
     ("What's my sister's name?", "my brother Piet moved to Utrecht", None),
     ("what's my dog's name?", "we got a beagle called Nacho from the shelter", "Nacho"),  # a kind of dog
+    ("what's my tortoise called?", "my tortoise is called Humphrey and he's older than me", "Humphrey"),
 ])
 def test_the_words_that_answer_a_question(question, memory, answer):
     found = answer_in(question, memory)
