@@ -85,6 +85,12 @@ class Bus:
         self._session = False
         self._resubscribed_mid: int | None = None
         self._connected = threading.Event()
+        # subscribe() once the session is open waits for the broker's acknowledgement of its SUBSCRIBE
+        # (or for a reconnection, whose one SUBSCRIBE carries it too): the mids acknowledged, and how
+        # many times the session became ready
+        self._acked_mids: set[int] = set()
+        self._readies = 0
+        self._acks = threading.Condition()
         self._closing = False
         self._network_thread: int | None = None  # paho's loop thread: it reconnects, so it never waits
         # sync(): a private topic this bus alone subscribes to once sync() is first called (the process
@@ -195,8 +201,8 @@ class Bus:
             self._sync_subscribed = True
         if not self._connected.wait(timeout):
             return False
-        if subscribe:  # before the echo below: the broker handles a client's packets in order
-            self._client.subscribe(self._sync_topic, t.QOS_STATE)
+        if subscribe:  # before the echo below (the broker handles a client's packets in order anyway)
+            self._subscribe_acknowledged(self._sync_topic, t.QOS_STATE)
         with self._sync_cond:
             self._sync_sent += 1
             token = self._sync_sent
@@ -227,13 +233,16 @@ class Bus:
         return self._client.publish(topic, message.encode(), qos=qos, retain=spec.retain)
 
     def subscribe(self, spec: t.TopicSpec, handler: Callable[[M], None]) -> None:
-        """Call handler(message) for every well-formed message on this topic (dispatcher thread)."""
+        """Call handler(message) for every well-formed message on this topic (dispatcher thread).
+        Called while connected, returns once the broker has acknowledged the subscription, so a
+        message published after it returns reaches the handler."""
         self._add(_Subscription(self.topics(spec), spec.qos, spec, handler))
 
     def subscribe_tree(self, pattern: str, handler: WildcardHandler) -> None:
         """Subscribe a wildcard below the root (e.g. "agent/control/#"); handler(spec, message).
 
-        Topics under the pattern with no payload model are logged and dropped.
+        Topics under the pattern with no payload model are logged and dropped. Called while
+        connected, returns once the broker has acknowledged the subscription (as subscribe()).
         """
         self._add(_Subscription(self.topics(pattern), t.QOS_STATE, None, handler))
 
@@ -245,7 +254,23 @@ class Bus:
             self._routes = {}
             session = self._session
         if session:
-            self._client.subscribe(sub.topic, sub.qos)
+            self._subscribe_acknowledged(sub.topic, sub.qos)
+
+    def _subscribe_acknowledged(self, topic: str, qos: int) -> None:
+        """Send the SUBSCRIBE and wait (at most the connect wait) for the broker's acknowledgement,
+        except on paho's network thread, which is the one that reads it."""
+        with self._acks:
+            readies = self._readies
+        result, mid = self._client.subscribe(topic, qos)
+        if result != mqtt.MQTT_ERR_SUCCESS or threading.get_ident() == self._network_thread:
+            return  # not connected any more: the reconnection subscribes to everything again
+        with self._acks:
+            acked = self._acks.wait_for(lambda: mid in self._acked_mids or self._readies != readies,
+                                        self.settings.connect_wait_s)
+            self._acked_mids.discard(mid)
+        if not acked:
+            log.warning("%s: the broker did not acknowledge the subscription to %s within %.1f s",
+                        self.process, topic, self.settings.connect_wait_s)
 
     # --- paho callbacks (network thread: keep them short) -------------------------------------
 
@@ -273,8 +298,15 @@ class Bus:
             log.error("broker refused %d subscription(s) of %s: %s", len(refused), self.process, refused)
         if mid == self._resubscribed_mid:
             self._ready(client)
+            return
+        with self._acks:
+            self._acked_mids.add(mid)
+            self._acks.notify_all()
 
     def _ready(self, client: mqtt.Client) -> None:
+        with self._acks:
+            self._readies += 1
+            self._acks.notify_all()
         self._connected.set()
         client.publish(
             self.topics(self._status_spec), ProcessStatus(value="online").encode(), qos=t.QOS_STATE, retain=True
