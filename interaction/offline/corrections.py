@@ -3,8 +3,8 @@ is on the 3rd of April" then "no, it's the 13th of April, not the 3rd"; "... my 
 then "actually it's 241, not 214".
 
 A correction is read off spaCy's parse, in one of the forms people repair a slip with: "I meant X"
-(the speaker's own "mean" with an object), "it's X" (an expletive "it" / "that" and the copula), or a
-bare "X, not Y"; and it says nothing else (besides interjections, adverbs and the negation). The
+(the speaker's own "mean" with an object), "it's X" (an expletive "it" / "that" and the copula), a
+bare "X, not Y", or a bare X beside a no ("no wait, X", "X, sorry"); and it says nothing else (besides interjections, adverbs and the negation). The
 earlier statement it corrects is the person's latest one that holds the value it replaces: Y when
 they name it ("not the 3rd"), else the one phrase of the earlier statement of X's kind (spaCy's entity
 type: a town for a town, a date for a date). The corrected statement is the earlier one with that
@@ -61,9 +61,34 @@ def _negated(doc) -> list:  # noqa: ANN001 - a spaCy Doc
     return []
 
 
+def _after_a_no(doc) -> list | None:  # noqa: ANN001 - a spaCy Doc
+    """"no wait, the 12th of February", "Gdynia, sorry": one phrase with no verb and no subject, set
+    off by commas from words the confirmation reader reads as a no (the repair); its words, else None.
+    Without the repair, a bare phrase adds to what was said ("London too", "and Berlin")."""
+    from interaction.confirmation.reader import read_offline
+
+    parts: list[list] = [[]]
+    for t in doc:
+        if t.is_punct:
+            parts.append([])
+        else:
+            parts[-1].append(t)
+    parts = [p for p in parts if p]
+    valued = [p for p in parts if any(t.ent_type_ or t.pos_ in {"PROPN", "NUM"} for t in p)]
+    if len(parts) < 2 or len(valued) != 1:
+        return None
+    value = valued[0]
+    if any(t.pos_ in {"VERB", "AUX", "PRON"} for t in value):
+        return None
+    repair = " ".join(t.text for p in parts if p is not value for t in p)
+    return value if read_offline(repair) == "no" else None
+
+
 def _new_value(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
     """The words that hold the new value, when the sentence is one of the correction forms and says
     nothing else; None otherwise."""
+    if not old and (repaired := _after_a_no(doc)) is not None:
+        return repaired
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None:
         return None
@@ -104,15 +129,17 @@ def _find(words: str, doc) -> tuple[int, int] | None:  # noqa: ANN001 - a spaCy 
 
 def _of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
     """The one phrase of the earlier statement of the new value's kind: its entity type, else a proper
-    noun for a proper noun."""
+    noun for a proper noun, and a number for a number (the small tagger files a bare "73" as a date
+    as often as a cardinal)."""
     kinds = {t.ent_type_ for t in value if t.ent_type_}
+    spans: list[tuple[int, int]] = []
     if kinds:
         spans = [(e.start, e.end) for e in doc.ents if e.label_ in kinds or {e.label_, *kinds} <= {"DATE", "ORDINAL"}
                  or {e.label_, *kinds} <= {"GPE", "LOC", "ORG", "FAC", "NORP"}]
     elif all(t.pos_ in {"PROPN", "DET"} for t in value):
         spans = [(c.start, c.end) for c in doc.noun_chunks if c.root.pos_ == "PROPN"]
-    else:
-        spans = []
+    if not spans and all(t.like_num for t in value):
+        spans = [(t.i, t.i + 1) for t in doc if t.like_num]
     return spans[0] if len(spans) == 1 else None
 
 

@@ -66,3 +66,16 @@ def test_a_town_put_right_with_the_old_one_named_is_no_new_person(tmp_path):
     assert "putting me right" in turn.reply and "Munich" in turn.reply, turn.reply
     assert ProfileStore(dm.layout).user_ids() == {uid: "Odile"}
     assert ProfileStore(dm.layout).load(uid).location == "Munich"
+
+
+def test_a_bare_value_after_a_no_puts_the_moment_right(tmp_path):
+    """"no wait, the 12th of February": no "it's", no "I meant", no "not the ..."; the no is the repair."""
+    dm, services, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="My godson's christening is on the 12th of March, I'm thrilled!"))
+    scene_id = _keep_as_moment(dm, services, uid)
+    fixed = dm.process_input(UserInput(text="no wait, the 12th of February"))
+    assert "12th of February" in fixed.reply and "Tell me more" not in fixed.reply, fixed.reply
+    kept = SceneStore(dm.layout).get(uid, scene_id)
+    assert kept is not None and "12th of February" in kept.user_message and "March" not in kept.user_message
+    asked = dm.process_input(UserInput(text="When is my godson's christening?")).reply
+    assert "February" in asked and "March" not in asked, asked

@@ -37,6 +37,11 @@ from interaction.offline.corrections import read_correction  # noqa: E402
     ("Actually it's 241, not 214.", "Please remember that my locker number at the gym is 214.",
      "Please remember that my locker number at the gym is 241."),
     ("sorry, I meant Thursday", "My dentist appointment is on Tuesday.", "My dentist appointment is on Thursday."),
+    # a bare value beside a no
+    ("no wait, the 12th of February", "Our anniversary dinner is on the 12th of March.",
+     "Our anniversary dinner is on the 12th of February."),
+    ("Wednesday, sorry.", "The plumber comes on Monday.", "The plumber comes on Wednesday."),
+    ("my mistake, 37", "My seat number on the train is 73.", "My seat number on the train is 37."),
 ])
 def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier, corrected):
     found = read_correction(text, [earlier])
@@ -50,6 +55,9 @@ def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier,
     ("That was great.", "I live in Leeds."),
     ("When is my birthday?", "My birthday is March 3."),
     ("Sorry, I meant Bradford.", "I love my dog."),  # nothing of its kind to put right
+    ("Edinburgh too.", "My cousin lives in Glasgow."),  # a bare value with no repair adds to it
+    ("Oh, and Lisbon!", "We flew to Porto in May."),
+    ("No, the weather was awful.", "We flew to Porto in May."),  # a clause, not a value
 ])
 def test_what_is_no_correction_is_left_alone(text, earlier):
     assert read_correction(text, [earlier]) is None
