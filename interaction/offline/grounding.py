@@ -63,9 +63,11 @@ _GOAL_PREPS = {"to", "into"}  # where a move ends: not reached while it is still
 # the prepositions a topic of interest is said with ("interested in", "into", "keen on", "fond of",
 # "obsessed with", "a passion for", "crazy about"); "by the way" names no topic
 _TOPIC_PREPS = {"in", "into", "about", "on", "of", "with", "for"}
-_NOT_A_TOPIC = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
+_WHEN = {"DATE", "TIME"}
+_NOT_A_TOPIC = _WHEN | {"CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
 _NOT_A_PASTIME = _NOT_A_TOPIC | {"GPE", "LOC", "FAC", "ORG", "PERSON", "PRODUCT", "NORP"}
 CLAUSE_FIELDS = {"current_position", "current_company", "location"}  # said back in their clause (not a hobby's list)
+_LISTED = {"hobbies", "interests"}
 MAX_CLAUSE_WORDS = 20  # a longer clause is said back by its fields' own words
 
 
@@ -171,6 +173,8 @@ class FactGrounding:
             if clause is not None and p.new and _planned(span.root, clause, p.field, now):
                 continue
             if clause is not None and _fits(p.field, span, p.new):
+                if p.field in _LISTED:
+                    span = _narrowed(span)
                 before = doc[span.start - 1] if span.start else None
                 article = before is not None and before.morph.get("PronType") == ["Art"]
                 value = p.value if span.text.casefold() == match.group(0).casefold() else span.text
@@ -217,6 +221,17 @@ def _holding_words(span):  # noqa: ANN001, ANN202 - a spaCy Span or None
     return None
 
 
+def _narrowed(span):  # noqa: ANN001, ANN202 - a spaCy Span
+    """A pastime or topic with the words right before it that narrow its noun ("bonsai trees",
+    "Italian cooking"): the value is what the person said they do, not its bare noun."""
+    start = span.start
+    for left in sorted(span.root.lefts, key=lambda t: -t.i):
+        if left.i != start - 1 or left.dep_ not in ("compound", "amod") or left.ent_type_ in _WHEN:
+            break
+        start = left.i
+    return span.doc[start:span.end]
+
+
 def _planned(tok, pred, field: str, now: datetime | None) -> bool:  # noqa: ANN001 - spaCy Tokens
     """The value `tok` is said in a plan, not as what is true now: a work or place fact whose
     predicate is the complement of another verb on the way up to the speaker's clause `pred` ("I'm
@@ -256,6 +271,8 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     root = span.root
     labels = {t.ent_type_ for t in span if t.ent_type_}
     prep = root.head.lower_ if root.dep_ == "pobj" else None
+    if field in CLAUSE_FIELDS and (labels & _WHEN or root.dep_ == "npadvmod"):
+        return False  # "this morning" says when: nobody works for, as or in a time
     if field == "current_company":
         if prep is None:  # a value that ends is one they have: the tagger's person there ("I left Spar") is that
             return not new or "PERSON" not in labels

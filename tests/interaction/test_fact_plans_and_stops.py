@@ -36,6 +36,28 @@ def test_a_planned_move_or_job_is_not_a_current_fact(sentence):
     assert not [c for c in changes if c.op != "close"], changes
 
 
+@pytest.mark.parametrize("sentence", [
+    "I went to the market this morning.",  # a time is no employer, home or job
+    "I popped to the chemist this afternoon.",
+    "We picked apples at the orchard this morning.",
+])
+def test_a_time_said_with_an_errand_is_no_work_or_place_fact(sentence):
+    update, changes, _ = _decided(sentence, {})
+    held = {f: getattr(update, f) for f in ("current_company", "current_position", "location")}
+    assert not any(held.values()) and not [c for c in changes if c.field in held], (held, changes)
+
+
+@pytest.mark.parametrize(("sentence", "value"), [
+    ("I grow bonsai trees.", "bonsai trees"),  # the words that narrow a pastime are part of it
+    ("I play the bass guitar in a band.", "bass guitar"),
+])
+def test_a_pastime_keeps_the_words_that_narrow_it(sentence, value):
+    from interaction.offline.grounding import Proposal, ground
+
+    found = ground(sentence, [Proposal("hobbies", value.split()[-1])])[0]
+    assert found is not None and found.value == value
+
+
 @pytest.mark.parametrize("sentence", ["I moved to Aarhus last month.", "I live in Aarhus these days."])
 def test_a_move_that_has_happened_is_one(sentence):
     update, _, _ = _decided(sentence, {"location": ["Leeds"]})
