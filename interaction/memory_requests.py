@@ -198,13 +198,16 @@ def forget_matches(
 
 
 def chosen_to_forget(matches: ForgetMatches, offer: ForgetOfferSettings) -> ForgetCandidate | None:
-    """The one memory to offer. What the recall decision asserts or asks about; else, looser, since
+    """The one memory to offer. What the recall decision asserts or asks about, naming nothing that
+    conflicts with the topic; else, looser, since
     forgetting is asked first: the closest by the dense cosine, naming nothing that conflicts with
     the topic ("my cat" for "our dog"), standing offer.offer_margin above the next one (recall asks
     from its own offer_margin). Below that there is nothing to forget. (A looser bound on the
     calibrated probability offered near misses on dev before it offered anything meant.) A profile fact closer than every other
     memory is the one meant ("forget where I live": the fact, not the turn that told it)."""
-    named = [d.named for d in matches.decisions if d.named is not None]
+    # what the recall decision would ask about may name something else of the kind asked for ("my
+    # brother's car" for "my sister's car"): a recall may ask, but forgetting it is not what was asked
+    named = [d.named for d in matches.decisions if d.named is not None and not d.named.conflict]
     if not named:  # nothing the recall decision would name: the looser offer
         named = [d.considered[i] for d in matches.decisions
                  if (i := standing_out(offer.offer_margin, d.considered)) is not None]

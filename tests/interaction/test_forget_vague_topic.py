@@ -129,3 +129,16 @@ def test_a_topic_misspelt_past_what_the_parser_reads_is_still_offered(tmp_path):
     dm.on_user_detected(UserDetected(user_name="Wren", confidence=90.0, user_id=uid))
     asked = say(dm, "forget what i said about my parnets devorce")
     assert asked.reply.startswith("Do you want me to forget") and "divorced" in asked.reply, asked.reply
+
+
+def test_a_memory_of_someone_else_of_the_kind_named_is_not_offered(jonas):
+    """"my grandma's allotment" when the allotment told was the grandad's: that memory is about
+    someone else, so there is nothing to forget, and a yes after it forgets nothing."""
+    dm, _ = jonas
+    for request in ("please forget what I told you about my grandma's allotment", "forget what I said about my brother's new job"):
+        asked = say(dm, request)
+        assert asked.memory_intent == "forget_one", request
+        assert "nothing to forget" in asked.reply and "tomatoes" not in asked.reply and "Vienna" not in asked.reply, (
+            request, asked.reply)
+        assert say(dm, "Yes.").intent != "forget_one_confirmed"
+    assert holding(dm, b"tomatoes") and holding(dm, b"Vienna")
