@@ -90,6 +90,24 @@ def test_a_sister_word_of_the_same_owner_or_the_same_thing_of_a_sister_owner_con
 
 
 @pytest.mark.parametrize("question,said", [
+    ("When is my MOT due?", "Please remember that my car's MOT is due on the 4th of January."),
+    ("Did the boiler service happen?", "My flat's boiler service is on Friday."),
+])
+def test_a_part_of_the_speakers_thing_is_the_speakers_own(told, question, said):
+    """"my car's MOT" is the speaker's MOT: whose a thing's part is goes through the thing."""
+    compared = told.core.entities.compare(question, said)
+    assert not compared.conflict and compared.agreeing == compared.asked, compared
+
+
+@pytest.mark.parametrize("question,said", [
+    ("What colour is my car?", "My sister's car is bright red."),  # through a person, it is theirs
+    ("When is my MOT due?", "My brother's car's MOT is due in May."),
+])
+def test_a_part_of_someone_elses_thing_is_theirs(told, question, said):
+    assert told.core.entities.compare(question, said).conflict
+
+
+@pytest.mark.parametrize("question,said", [
     ("Do you recall what happened to my pet?", "Our dog died."),
     ("How is my kid doing at school?", "My daughter got top marks at school."),
     ("What did my girl put under her pillow?", "My daughter lost her first tooth and put it under her pillow."),

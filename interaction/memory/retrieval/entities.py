@@ -43,7 +43,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from cachetools import LRUCache
@@ -412,6 +412,22 @@ class EntityReader:
             return float(question.head.casefold() == memory.head.casefold())
         return float(self._cosines([question.head], [memory.head])[0, 0])
 
+    def _owned_through_things(self, mentions: tuple[Mention, ...]) -> tuple[Mention, ...]:
+        """Whose a thing's part is, through the thing: "my car's MOT" is the speaker's MOT as "my MOT"
+        is, so the mention is also called by its thing's possessor. Only through a thing WordNet
+        files as no person: "my sister's car" is not the speaker's car."""
+        if self.lexicon is None:
+            return mentions
+        owners = {m.head: m.possessor for m in mentions if m.possessor is not None}
+        out = []
+        for m in mentions:
+            through = owners.get(m.possessor) if m.possessor not in (None, *PEOPLE) else None
+            if through is not None and m.whose_alias is None and not m.name \
+                    and self.lexicon.lexical_file(m.possessor) not in (None, "noun.person"):
+                m = replace(m, whose_alias=through)
+            out.append(m)
+        return tuple(out)
+
     def _same_owner(self, q: Mention, m: Mention) -> bool | None:
         """Whether two mentions belong to the same one, however each text calls them ("my brother
         Luca's exam" / "Luca passed his test"): True when some way agrees, None when either leaves it unsaid."""
@@ -443,6 +459,7 @@ class EntityReader:
         told = self.mentions(memory)
         if not told:
             return Comparison(len(asked), 0, 0, 0.0, sum(q.name for q in asked), to_listener=to_listener)
+        asked, told = self._owned_through_things(asked), self._owned_through_things(told)
         heads, related = self._relate(list(asked), list(told))
         # an agreeing head must belong to the same person (said, or the subject that has it)
         owners = [[self._same_owner(q, m) for m in told] for q in asked]
