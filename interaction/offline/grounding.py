@@ -251,13 +251,25 @@ def _planned(tok, pred, field: str, now: datetime | None) -> bool:  # noqa: ANN0
     return now is not None and names_time_ahead(clause_text(pred), now)
 
 
+def _done_as_said(pred) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A pastime said by what the person does ("I sing in a choir", "I grow bonsai trees"), not by a
+    verb of liking or being ("I love chess", "I'm into jazz"), which "you enjoy ..." says as well:
+    by the verb's most frequent WordNet sense; never without WordNet."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return pred.pos_ == "VERB" and wordnet is not None and wordnet.verb_lexical_file(pred.lemma_) not in (
+        None, "verb.emotion", "verb.stative")
+
+
 def _clause_words(pred, field: str) -> str | None:  # noqa: ANN001
-    """The clause a work or place fact was said in, when it has its own subject and is short enough
-    to be said back whole."""
+    """The clause a work or place fact, or a pastime said by its doing, was said in, when it has its
+    own subject and is short enough to be said back whole."""
     from interaction.offline.self_description import clause_text
 
     shared = pred.dep_ == "conj" and any(c.dep_ in _SUBJECTS for c in pred.head.children)
-    if field not in CLAUSE_FIELDS or not (shared or any(c.dep_ in _SUBJECTS for c in pred.children)):
+    said_whole = field in CLAUSE_FIELDS or (field == "hobbies" and _done_as_said(pred))
+    if not said_whole or not (shared or any(c.dep_ in _SUBJECTS for c in pred.children)):
         return None
     text = clause_text(pred)
     return text if 0 < len(_WORD.findall(text)) <= MAX_CLAUSE_WORDS else None
@@ -271,8 +283,8 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     root = span.root
     labels = {t.ent_type_ for t in span if t.ent_type_}
     prep = root.head.lower_ if root.dep_ == "pobj" else None
-    if field in CLAUSE_FIELDS and (labels & _WHEN or root.dep_ == "npadvmod"):
-        return False  # "this morning" says when: nobody works for, as or in a time
+    if labels & _WHEN or root.dep_ == "npadvmod":
+        return False  # "this morning", "every morning" say when: nobody works for, lives in or enjoys a time
     if field == "current_company":
         if prep is None:  # a value that ends is one they have: the tagger's person there ("I left Spar") is that
             return not new or "PERSON" not in labels
