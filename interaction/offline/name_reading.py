@@ -40,11 +40,14 @@ ROBOT_NAME = "nadine"
 NAME_NOTION = "first name of a person"
 JOB_NOTION = "job title, profession"
 PLACE_NOTION = "city, town, country"
-JOB_MARGIN = 0.04
-PLACE_MARGIN = 0.225
+JOB_MARGIN = 0.03
+PLACE_MARGIN = 0.3
 _NAME_POS = {"PROPN", "NOUN", "X"}
 _LEXICON_POS = {"ADJ": "adj", "VERB": "verb", "ADV": "adv"}  # tags the lexicon can back (WordNet's index)
+# a date, time or amount names no one, unless the speaker is what the clause says it is ("I'm Summer")
 _NOT_NAME_ENTS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
+# a people, faith or language describes the speaker, whoever is its subject ("I'm Catholic", "I'm English")
+_GROUP_ENTS = {"NORP", "LANGUAGE"}
 # words that may trail a name in its slot ("dunja again", "Radek here")
 _TRAILING = r"(?:\s+(?:again|here|now))*"
 _WORD = r"([^\W\d_][\w'\-]*)"
@@ -63,6 +66,16 @@ _CLAUSE = re.compile(r"\s*[,;:]\s*|\s+[-–—]\s+")
 class Candidate:
     word: str
     clause: str  # the clause it stands in, as said
+    # marked as a name: capitalised where no sentence starts ("hey, it's Jasper again", "this is
+    # Sky"), standing where only a person, their job or their place can ("Jasper here", "Jasper
+    # speaking"), or the answer to a question for the name; then only an occupation or a place
+    # competes with the name, not every English noun ("jasper" is a stone)
+    proper: bool = False
+
+
+def _proper(word: str, sentence: str) -> bool:
+    """`word` is capitalised and does not start `sentence`."""
+    return word[:1].isupper() and not sentence.lstrip(" \"'([").startswith(word)
 
 
 def _lemma_index(nlp) -> dict[str, frozenset[str]]:  # noqa: ANN001 - spaCy pipeline
@@ -100,13 +113,14 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
             for pattern in (_SAYS_WHO, _HERE, *((_AGAIN,) if loose and (greeted or bare == clause) else ())):
                 match = pattern.match(bare)
                 if match:
-                    found.append(Candidate(match.group(1), clause))
+                    word = match.group(1)
+                    found.append(Candidate(word, clause, pattern is _HERE or _proper(word, body)))
                     break
             else:
                 # "Hi, Tomas." as "Hi. Tomas.": the word alone right after a greeting said on its own
                 if loose and k > 0 and _LONE.match(clause) and _greets(clauses[k - 1]) \
                         and not _strip_greeting(clauses[k - 1]):
-                    found.append(Candidate(clause, clause))
+                    found.append(Candidate(clause, clause, _proper(clause, body)))
         if loose and i > 0 and _LONE.match(body) and _greets(sentences[i - 1]) and not _strip_greeting(sentences[i - 1]):
             found.append(Candidate(body, body))
     return found
@@ -131,13 +145,21 @@ class NameReader:
         self._lexicon = _lemma_index(nlp)
         self._wordnet = load_wordnet()
 
-    def margins(self, word: str) -> tuple[float, float]:
-        """(job - name, place - name) cosine margins of the word. An occupation is an English noun
-        WordNet knows ("plumber", "barista"): a word it does not know ("Marta", "Rafa") is no job,
-        however near one MiniLM puts it (job margin -inf)."""
+    def margins(self, word: str, proper: bool = False) -> tuple[float, float]:
+        """(job - name, place - name) cosine margins of the word. Only an English noun WordNet knows
+        can be an occupation: a word it does not know ("Marta", "Rafa") is no job, however near one
+        MiniLM puts it (job margin -inf). MiniLM's job notion also stands apart from every noun that
+        is no name ("soup", "lunchtime"); a word the writer marks as a name (`proper`) competes only
+        with a real occupation, a noun WordNet knows first as a kind of person ("Plumber", not
+        "Jasper", a stone, or "Hope")."""
         name, job, place = (self.embed([word.lower()]) @ self._notions.T)[0]
-        english_noun = self._wordnet is None or bool(self._wordnet.senses(word))
-        return float(job - name) if english_noun else float("-inf"), float(place - name)
+        if self._wordnet is None:
+            job_word = True
+        elif proper:
+            job_word = self._wordnet.lexical_file(word) == "noun.person"
+        else:
+            job_word = bool(self._wordnet.senses(word))
+        return float(job - name) if job_word else float("-inf"), float(place - name)
 
     def tagged_as_name(self, candidate: Candidate) -> bool:
         clause = candidate.clause
@@ -152,14 +174,35 @@ class NameReader:
         if not tokens:
             return False
         token = tokens[-1]
-        return (not self._ordinary_word(token) and not token.is_stop and token.ent_type_ not in _NOT_NAME_ENTS
+        return (not self._ordinary_word(token) and not self._kind_of_person(token)
+                and (not token.is_stop or _capitalised_auxiliary(token)) and not self._names_no_one(token)
                 and token.text.casefold() != ROBOT_NAME and not _greets(token.text))
+
+    def _names_no_one(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
+        """spaCy reads the token as a people, faith or language that the lexicon knows ("I'm
+        Catholic"; its guess on an unknown name, "its selam", does not count), or as part of a date,
+        time, number or amount that the speaker is not said to be ("it's March 13", "its sunday")."""
+        if token.ent_type_ in _GROUP_ENTS:
+            return self._wordnet is None or self._wordnet.knows(token.text)
+        return token.ent_type_ in _NOT_NAME_ENTS and not _speaker_is(token)
+
+    def _kind_of_person(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
+        """A word not capitalised mid-clause that WordNet knows first as a kind of person and never
+        writes with a capital: "im vegetarian", "i'm pensioner" describe the speaker, while "tom",
+        "dean" or "hunter" are someone's name too (WordNet writes them capitalised as well)."""
+        if self._wordnet is None or (token.i > 0 and not token.is_lower):
+            return False
+        return self._wordnet.lexical_file(token.text) == "noun.person" and not self._wordnet.written_capitalised(token.text)
 
     def _ordinary_word(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
         """Tagged as an adjective, verb or adverb that the English lexicon knows ("tired", "raining",
         "late"), as an interjection the lexicon knows ("wow"), or a noun known only as one of those:
         the tagger guesses such tags for unknown lower-case names too ("amara", "ahmed", "tereza"), so
-        only a guess the lexicon backs counts (without a lexicon, every such tag does)."""
+        only a guess the lexicon backs counts (without a lexicon, every such tag does). A word
+        capitalised mid-clause is taken for a name where the tagger reads an auxiliary ("this is
+        Will") or where the entity recogniser reads a person ("Hey, it's Frank.")."""
+        if _capitalised_auxiliary(token) or (token.i > 0 and token.is_title and token.ent_type_ == "PERSON"):
+            return False
         if token.pos_ in _NAME_POS:
             # a word the lexicon knows only as an adjective, verb or adverb, tagged a noun in a clause
             # without a verb ("its chilly")
@@ -177,11 +220,11 @@ class NameReader:
 
     def is_name(self, candidate: Candidate, job_margin: float = JOB_MARGIN, place_margin: float = PLACE_MARGIN) -> bool:
         if " " in candidate.word:  # a first name and a surname: each must read as a name
-            return all(self.is_name(Candidate(part, candidate.clause), job_margin, place_margin)
+            return all(self.is_name(Candidate(part, candidate.clause, candidate.proper), job_margin, place_margin)
                        for part in candidate.word.split())
         if len(candidate.word) < 2 or not self.tagged_as_name(candidate):
             return False
-        job, place = self.margins(candidate.word)
+        job, place = self.margins(candidate.word, candidate.proper)
         return job < job_margin and place < place_margin
 
     def read(self, text: str, loose: bool) -> str | None:
@@ -208,16 +251,23 @@ def default_reader() -> NameReader | None:
         return None
 
 
-def names_no_one(sentence: str, word: str) -> bool:
-    """spaCy reads `word` in `sentence` as part of a date, time, number or amount ("it's March 13,
-    not March 3"): a capitalised word after "it's" that is no name. False when spaCy cannot load."""
-    from interaction.offline.self_description import ParserUnavailable, load_parser
+def _capitalised_auxiliary(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A capitalised word mid-clause that the tagger reads as an auxiliary: none can close a clause
+    after "is" / "I'm", so the capital's name it is ("this is Will", "I'm May")."""
+    return token.i > 0 and token.is_title and token.pos_ == "AUX"
 
-    try:
-        doc = load_parser()(sentence)
-    except ParserUnavailable:
-        return False
-    return any(t.text == word and t.ent_type_ in _NOT_NAME_ENTS for t in doc)
+
+def _speaker_is(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The clause says the speaker is the token ("I'm Summer"; "im summer" parses "I" under it)."""
+    return any(c.dep_ == "nsubj" and c.lower_ == "i" for c in (*token.head.children, *token.children))
+
+
+def names_no_one(sentence: str, word: str) -> bool:
+    """The capitalised `word` after "I'm" / "it's" in `sentence` reads as no name by the checks of a
+    casual introduction's word: a date ("it's March 13, not March 3"), a faith or people ("I'm
+    Catholic"), an adjective the lexicon knows ("I'm Diabetic"). False when they cannot load."""
+    reader = default_reader()
+    return reader is not None and not reader.tagged_as_name(Candidate(word, sentence))
 
 
 def asked_for_name(messages: list[tuple[str, str]]) -> bool:
@@ -236,7 +286,8 @@ def read_answered_name(text: str) -> str | None:
     if not 1 <= len(words) <= 2 or not all(re.fullmatch(_WORD, w) for w in words):
         return None
     reader = default_reader()
-    if reader is None or not all(reader.is_name(Candidate(w, bare)) for w in words):
+    # the question says a name is coming: the answer is marked as one as a capital would mark it
+    if reader is None or not all(reader.is_name(Candidate(w, bare, proper=True)) for w in words):
         return None
     return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in words)
 

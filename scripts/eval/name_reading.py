@@ -47,7 +47,7 @@ def main() -> int:
     assert reader is not None, "spaCy and the offline embedder are needed"
     data = load()
     # what each opening's candidates look like: tagging and margins do not depend on the thresholds
-    prepared = {split: [[(c.word, reader.tagged_as_name(c), *reader.margins(c.word)) for c in candidates(text, True)]
+    prepared = {split: [[(c.word, reader.tagged_as_name(c), *reader.margins(c.word, c.proper)) for c in candidates(text, True)]
                         for text, _ in rows] for split, rows in data.items()}
 
     def read(split: str, job: float, place: float) -> list[str]:

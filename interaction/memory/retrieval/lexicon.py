@@ -119,10 +119,21 @@ class WordNet:
     def lexical_file(self, word: str) -> str | None:
         """The lexicographer file of the word's most frequent noun sense ("noun.person" for "father",
         "noun.communication" for "talk"); None for a word that is no noun here."""
-        senses = self.senses(word)
-        if not senses:
-            return None
-        return self._lexnames.get(int(self._lines[senses[0]].split()[1]))
+        return next(iter(self.lexical_files(word)), None)
+
+    def lexical_files(self, word: str) -> tuple[str, ...]:
+        """The lexicographer file of each noun sense of the word, the most frequent first."""
+        return tuple(self._lexnames.get(int(self.field(o)), "") for o in self.senses(word))
+
+    def written_capitalised(self, word: str) -> bool:
+        """Whether some noun sense writes the word with a capital: someone, somewhere or something
+        is called so ("Dean", "Hunter", "Catholic"), unlike "vegetarian" or "pensioner"."""
+        key = "_".join(word.casefold().replace("-", " ").split())
+        for offset in self.senses(word):
+            p = self._lines[offset].split()
+            if any(w.casefold() == key and not w.islower() for w in p[4:4 + 2 * int(p[3], 16):2]):
+                return True
+        return False
 
     def verb_lexical_file(self, lemma: str) -> str | None:
         """The lexicographer file of the verb's most frequent sense ("verb.cognition" for "learn",
