@@ -174,8 +174,10 @@ class NameReader:
         if not tokens:
             return False
         token = tokens[-1]
+        if token.is_lower and _capitalises(candidate.clause):
+            return False  # who writes with capitals capitalises a name: "I'm vegetarian", "I'm colourblind"
         return (not self._ordinary_word(token) and not self._kind_of_person(token)
-                and (not token.is_stop or _capitalised_auxiliary(token)) and not self._names_no_one(token)
+                and (not token.is_stop or _capitalised_name_tag(token)) and not self._names_no_one(token)
                 and token.text.casefold() != ROBOT_NAME and not _greets(token.text))
 
     def _names_no_one(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -187,12 +189,17 @@ class NameReader:
         return token.ent_type_ in _NOT_NAME_ENTS and not _speaker_is(token)
 
     def _kind_of_person(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
-        """A word not capitalised mid-clause that WordNet knows first as a kind of person and never
-        writes with a capital: "im vegetarian", "i'm pensioner" describe the speaker, while "tom",
-        "dean" or "hunter" are someone's name too (WordNet writes them capitalised as well)."""
-        if self._wordnet is None or (token.i > 0 and not token.is_lower):
+        """A word WordNet knows first as a kind of person, said of the speaker: in lower case, one it
+        never writes with a capital ("im vegetarian", "i'm pensioner"; "tom" or "dean" are someone's
+        name too); capitalised, unless the entity recogniser reads a person ("I'm Bobby", "Tom here"),
+        one it never capitalises ("I'm Vegan") or whose first sense bears the capital itself ("I'm
+        Methodist", "I'm Sikh")."""
+        if self._wordnet is None or self._wordnet.lexical_file(token.text) != "noun.person":
             return False
-        return self._wordnet.lexical_file(token.text) == "noun.person" and not self._wordnet.written_capitalised(token.text)
+        capitalised = self._wordnet.capitalised_senses(token.text)
+        if token.is_lower:
+            return not any(capitalised)
+        return token.ent_type_ != "PERSON" and (capitalised[0] or not any(capitalised))
 
     def _ordinary_word(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
         """Tagged as an adjective, verb or adverb that the English lexicon knows ("tired", "raining",
@@ -201,7 +208,8 @@ class NameReader:
         only a guess the lexicon backs counts (without a lexicon, every such tag does). A word
         capitalised mid-clause is taken for a name where the tagger reads an auxiliary ("this is
         Will") or where the entity recogniser reads a person ("Hey, it's Frank.")."""
-        if _capitalised_auxiliary(token) or (token.i > 0 and token.is_title and token.ent_type_ == "PERSON"):
+        if (_capitalised_name_tag(token) and token.pos_ == "AUX") or (
+                token.i > 0 and token.is_title and token.ent_type_ == "PERSON"):
             return False
         if token.pos_ in _NAME_POS:
             # a word the lexicon knows only as an adjective, verb or adverb, tagged a noun in a clause
@@ -251,10 +259,18 @@ def default_reader() -> NameReader | None:
         return None
 
 
-def _capitalised_auxiliary(token) -> bool:  # noqa: ANN001 - a spaCy Token
-    """A capitalised word mid-clause that the tagger reads as an auxiliary: none can close a clause
-    after "is" / "I'm", so the capital's name it is ("this is Will", "I'm May")."""
-    return token.i > 0 and token.is_title and token.pos_ == "AUX"
+def _capitalised_name_tag(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A capitalised word mid-clause that the tagger reads as a proper noun ("I'm May"), or as an
+    auxiliary, which cannot close a clause after "is" / "I'm" ("this is Will"): a name, though the
+    word is a stop word too."""
+    return token.i > 0 and token.is_title and token.pos_ in {"PROPN", "AUX"}
+
+
+def _capitalises(clause: str) -> bool:
+    """The writer of the clause uses capitals: the pronoun "I", or a capital past its first word
+    (a first letter alone may be the keyboard's)."""
+    words = clause.split()
+    return any(w[:1].isupper() for w in words[1:]) or any(re.fullmatch(r"I(?:'\w+)?", w) for w in words)
 
 
 def _speaker_is(token) -> bool:  # noqa: ANN001 - a spaCy Token

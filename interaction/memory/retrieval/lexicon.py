@@ -125,15 +125,16 @@ class WordNet:
         """The lexicographer file of each noun sense of the word, the most frequent first."""
         return tuple(self._lexnames.get(int(self.field(o)), "") for o in self.senses(word))
 
-    def written_capitalised(self, word: str) -> bool:
-        """Whether some noun sense writes the word with a capital: someone, somewhere or something
-        is called so ("Dean", "Hunter", "Catholic"), unlike "vegetarian" or "pensioner"."""
+    def capitalised_senses(self, word: str) -> tuple[bool, ...]:
+        """For each noun sense of the word, the most frequent first, whether it writes the word with
+        a capital: someone, somewhere or something is called so ("Dean", "Hunter"), or the capital
+        belongs to the word ("Catholic"); "vegetarian" and "pensioner" have none."""
         key = "_".join(word.casefold().replace("-", " ").split())
+        capitalised = []
         for offset in self.senses(word):
             p = self._lines[offset].split()
-            if any(w.casefold() == key and not w.islower() for w in p[4:4 + 2 * int(p[3], 16):2]):
-                return True
-        return False
+            capitalised.append(any(w.casefold() == key and not w.islower() for w in p[4:4 + 2 * int(p[3], 16):2]))
+        return tuple(capitalised)
 
     def verb_lexical_file(self, lemma: str) -> str | None:
         """The lexicographer file of the verb's most frequent sense ("verb.cognition" for "learn",
