@@ -4,7 +4,7 @@ names: "Tomas here.", "hey its dunja", "sup, im lee", "Hi. Ivo. I keep bees.", "
 A candidate is the single word of one of these slots (a clause is a stretch between punctuation):
 - "it's / I'm / this is <word>" closing its clause, "again" or "here" may follow; in lower case too
   (the explicit forms with a capital are extract.py's own patterns);
-- "<word> here" as a clause of its own ("Radek here", "nurse here" is a job, below);
+- "<word> here / speaking" as a clause of its own ("Radek here", "nurse here" is a job, below);
 - loose, only while the speaker has no name yet: a sentence or clause that is that one word right
   after a greeting said on its own ("Hi. Tomas.", "Hi, Tomas."), and "<word> again" in a turn that
   greets or as a clause of its own ("yo milo again", "Doris again.").
@@ -14,10 +14,16 @@ English compound ("check-in", "self-employed").
 The word must then read as a name: in the clause with casual contractions written out ("its" ->
 "it's", so "its freezing" is a verb) spaCy's tagger does not read it as an adjective, verb or adverb
 that the English lexicon shipped with the pipeline knows ("tired", "raining"; the tagger's guesses on
-unknown lower-case names are not trusted), it is no stop word, no greeting, no date or time, not
-Nadine's own name, and MiniLM places it no nearer an occupation ("Hi. Plumber."; only a noun WordNet
-knows can be one) or a city ("Lisbon here") than a person's name by the margins chosen on the dev split of
+unknown lower-case names are not trusted, nor on a capitalised word spaCy reads as a person, "I'm
+Frank"); it is not in lower case from a writer who capitalises ("I'm vegetarian"); it is no kind of
+person said of the speaker ("im vegan", "I'm Methodist"; WordNet, below); it is no stop word (but
+"I'm May", "this is Will": a capitalised proper noun or auxiliary), no greeting, no people, faith or
+language, no date or time unless the speaker is said to be it ("it's March 13", not "I'm Summer"), not
+Nadine's own name; and MiniLM places it no nearer an occupation ("Hi. Plumber.") or a city ("Lisbon
+here") than a person's name by the margins chosen on the dev split of
 scripts/eval/name_reading/intros.tsv (python -m scripts.eval.name_reading: no made-up name on dev).
+Only a noun WordNet knows can be an occupation, and only a kind of person where the writer marks the
+word as a name by a capital mid-sentence or by its slot ("Jasper speaking": jasper is a stone).
 A name missed is asked for again; a name invented makes a person nobody is, so every doubt reads as
 no name.
 """
