@@ -14,8 +14,8 @@ English compound ("check-in", "self-employed").
 The word must then read as a name: in the clause with casual contractions written out ("its" ->
 "it's", so "its freezing" is a verb) spaCy's tagger does not read it as an adjective, verb or adverb
 that the English lexicon shipped with the pipeline knows ("tired", "raining"; the tagger's guesses on
-unknown lower-case names are not trusted, nor on a capitalised word spaCy reads as a person, "I'm
-Frank"); it is not in lower case from a writer who capitalises ("I'm vegetarian"); it is no kind of
+unknown lower-case names are not trusted, nor on a capitalised word spaCy reads as a proper name,
+"I'm Frank"); it is not in lower case from a writer who capitalises ("I'm vegetarian"); it is no kind of
 person said of the speaker ("im vegan", "I'm Methodist"; WordNet, below); it is no stop word (but
 "I'm May", "this is Will": a capitalised proper noun or auxiliary), no greeting, no people, faith or
 language, no date or time unless the speaker is said to be it ("it's March 13", not "I'm Summer"), not
@@ -213,9 +213,10 @@ class NameReader:
         the tagger guesses such tags for unknown lower-case names too ("amara", "ahmed", "tereza"), so
         only a guess the lexicon backs counts (without a lexicon, every such tag does). A word
         capitalised mid-clause is taken for a name where the tagger reads an auxiliary ("this is
-        Will") or where the entity recogniser reads a person ("Hey, it's Frank.")."""
+        Will") or where the entity recogniser reads a proper name ("Hey, it's Frank.", "my friends
+        call me Sunny"; a people, a language or a date is no name, _names_no_one)."""
         if (_capitalised_name_tag(token) and token.pos_ == "AUX") or (
-                token.i > 0 and token.is_title and token.ent_type_ == "PERSON"):
+                token.i > 0 and token.is_title and token.ent_type_ not in {"", *_NOT_NAME_ENTS, *_GROUP_ENTS}):
             return False
         if token.pos_ in _NAME_POS:
             # a word the lexicon knows only as an adjective, verb or adverb, tagged a noun in a clause

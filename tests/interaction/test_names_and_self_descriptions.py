@@ -84,3 +84,18 @@ def test_a_self_description_after_an_introduction_keeps_the_name(tmp_path):
     asked = dm.process_input(UserInput(text="what's my name?"))
     assert "Ruby" in asked.reply, asked.reply
     assert sorted(ProfileStore(layout).user_ids().values()) == ["Ruby"]
+
+
+def test_what_friends_call_a_known_speaker_is_neither_a_new_person_nor_a_rename(tmp_path):
+    """A nickname that is an adjective to the tagger ("Sunny") but a name to the entity recogniser,
+    said as what others call them: the same person, still under the name they gave."""
+    claim = read_name_claim("my mates call me Sunny")
+    assert claim is not None and claim.name == "Sunny" and claim.hearsay
+    layout = DataLayout(tmp_path)
+    settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path)})
+    dm = DialogueManager(settings, layout, Clock(layout.runtime_dir), _Outbox(), environ={})
+    first = dm.process_input(UserInput(text="Hello, I'm Autumn."))
+    assert first.user_name == "Autumn"
+    nick = dm.process_input(UserInput(text="my mates call me Sunny"))
+    assert nick.user_id == first.user_id and nick.user_name == "Autumn", nick.reply
+    assert sorted(ProfileStore(layout).user_ids().values()) == ["Autumn"]
