@@ -150,6 +150,8 @@ class NameReader:
         self._notions = embed([NAME_NOTION, JOB_NOTION, PLACE_NOTION])
         self._lexicon = _lemma_index(nlp)
         self._wordnet = load_wordnet()
+        if self._wordnet is not None:
+            self._wordnet.proper_adjectives  # noqa: B018 - read with the reader, never on a turn
 
     def margins(self, word: str, proper: bool = False) -> tuple[float, float]:
         """(job - name, place - name) cosine margins of the word. Only an English noun WordNet knows
@@ -187,24 +189,27 @@ class NameReader:
                 and token.text.casefold() != ROBOT_NAME and not _greets(token.text))
 
     def _names_no_one(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
-        """spaCy reads the token as a people, faith or language that the lexicon knows ("I'm
-        Catholic"; its guess on an unknown name, "its selam", does not count), or as part of a date,
-        time, number or amount that the speaker is not said to be ("it's March 13", "its sunday")."""
+        """spaCy reads the token as a people, faith or language that the lexicon knows, said to be
+        what the speaker is ("I'm Catholic"; its guess on an unknown name, "its selam", does not
+        count, nor a name said alone, "Christian"), or as part of a date, time, number or amount that
+        the speaker is not said to be ("it's March 13", "its sunday")."""
         if token.ent_type_ in _GROUP_ENTS:
-            return self._wordnet is None or self._wordnet.knows(token.text)
+            return _speaker_is(token) and (self._wordnet is None or self._wordnet.knows(token.text))
         return token.ent_type_ in _NOT_NAME_ENTS and not _speaker_is(token)
 
     def _kind_of_person(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
-        """A word WordNet knows first as a kind of person, said of the speaker: in lower case, one it
-        never writes with a capital ("im vegetarian", "i'm pensioner"; "tom" or "dean" are someone's
-        name too); capitalised, unless the entity recogniser reads a person ("I'm Bobby", "Tom here"),
-        one it never capitalises ("I'm Vegan") or whose first sense bears the capital itself ("I'm
-        Methodist", "I'm Sikh")."""
-        if self._wordnet is None or self._wordnet.lexical_file(token.text) != "noun.person":
+        """A word WordNet knows first as a kind of person, said to be what the speaker is: in lower case, one it never writes with a capital ("im vegetarian", "i'm
+        pensioner"; "tom" or "dean" are someone's name too); capitalised, a faith or a people with its
+        own capital and adjective ("I'm Methodist", "I'm Sikh", which spaCy may read as a person), or,
+        unless spaCy reads a person ("I'm Bobby", "Tom here"), one it never capitalises ("I'm Vegan")
+        or whose first sense bears the capital itself ("I'm Quaker")."""
+        if self._wordnet is None or not _speaker_is(token) or self._wordnet.lexical_file(token.text) != "noun.person":
             return False
         capitalised = self._wordnet.capitalised_senses(token.text)
         if token.is_lower:
             return not any(capitalised)
+        if capitalised[0] and token.lower_ in self._wordnet.proper_adjectives:
+            return True
         return token.ent_type_ != "PERSON" and (capitalised[0] or not any(capitalised))
 
     def _ordinary_word(self, token) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -26,6 +26,8 @@ SELF_DESCRIPTIONS = [
     "I'm pescatarian, just so you know.", "I'm vegan, by the way.",
     # a faith or a people: spaCy's group entity, or a WordNet sense that bears the capital itself
     "I'm Presbyterian, like my mother.", "I'm Anglican.", "I'm Welsh.", "I'm Hindu.", "I'm Methodist",
+    # ... which spaCy may read as a person in a longer sentence: WordNet's capitalised adjective decides
+    "I'm Lutheran and I sing in a choir.",
 ]
 
 INTRODUCTIONS = [
@@ -58,10 +60,11 @@ def test_a_known_speaker_is_renamed_by_a_name_not_by_a_faith(said, name):
     assert (claim.name if claim else None) == name
 
 
-@pytest.mark.parametrize(("answer", "name"), [("Jasper", "Jasper"), ("Hope.", "Hope"), ("marigold", "Marigold")])
+@pytest.mark.parametrize(("answer", "name"), [("Jasper", "Jasper"), ("Hope.", "Hope"), ("marigold", "Marigold"),
+                                              ("Christian", "Christian"), ("Norman.", "Norman")])
 def test_a_word_alone_answering_the_question_for_the_name_is_the_name(answer, name):
     """Asked for the name, the answer is one even when it is an English noun MiniLM puts nearer a job
-    title than a name ("jasper", a stone)."""
+    title than a name ("jasper", a stone), or a faith or a people said of no one ("Christian")."""
     assert read_answered_name(answer) == name
 
 

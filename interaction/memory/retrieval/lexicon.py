@@ -125,6 +125,19 @@ class WordNet:
         """The lexicographer file of each noun sense of the word, the most frequent first."""
         return tuple(self._lexnames.get(int(self.field(o)), "") for o in self.senses(word))
 
+    @functools.cached_property
+    def proper_adjectives(self) -> frozenset[str]:
+        """The adjectives WordNet writes with a capital, in lower case: a people's, a faith's or a
+        place's ("English", "Methodist", "Roman"), unlike "frank" (candid)."""
+        proper: set[str] = set()
+        with (self._folder / "data.adj").open(encoding="utf-8") as f:
+            for line in f:
+                if line[:1].isdigit():
+                    p = line.split(maxsplit=4 + 2 * int(line.split(maxsplit=4)[3], 16))
+                    # a word may carry its position after a noun: "Methodist(a)"
+                    proper.update(w.split("(")[0].casefold() for w in p[4:4 + 2 * int(p[3], 16):2] if not w.islower())
+        return frozenset(proper)
+
     def capitalised_senses(self, word: str) -> tuple[bool, ...]:
         """For each noun sense of the word, the most frequent first, whether it writes the word with
         a capital: someone, somewhere or something is called so ("Dean", "Hunter"), or the capital
