@@ -73,12 +73,17 @@ class _Outbox:
         pass
 
 
+def _chat(tmp_path) -> tuple[DialogueManager, ProfileStore]:
+    """The dialogue of a chat without a camera, in process, and the profiles it keeps."""
+    layout = DataLayout(tmp_path)
+    settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path)})
+    return DialogueManager(settings, layout, Clock(layout.runtime_dir), _Outbox(), environ={}), ProfileStore(layout)
+
+
 def test_a_self_description_after_an_introduction_keeps_the_name(tmp_path):
     """The chat of a person without a camera: named as they answer the phone, then a condition, then
     asked their name back; one profile, under the name they gave."""
-    layout = DataLayout(tmp_path)
-    settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path)})
-    dm = DialogueManager(settings, layout, Clock(layout.runtime_dir), _Outbox(), environ={})
+    dm, store = _chat(tmp_path)
     first = dm.process_input(UserInput(text="evening Nadine, Ruby speaking"))
     assert first.user_name == "Ruby" and "name?" not in first.reply, first.reply
     told = dm.process_input(UserInput(text="I'm pescatarian, just so you know."))
@@ -86,7 +91,7 @@ def test_a_self_description_after_an_introduction_keeps_the_name(tmp_path):
     assert "Pescatarian" not in told.reply and "meet you" not in told.reply, told.reply
     asked = dm.process_input(UserInput(text="what's my name?"))
     assert "Ruby" in asked.reply, asked.reply
-    assert sorted(ProfileStore(layout).user_ids().values()) == ["Ruby"]
+    assert sorted(store.user_ids().values()) == ["Ruby"]
 
 
 def test_what_friends_call_a_known_speaker_is_neither_a_new_person_nor_a_rename(tmp_path):
@@ -94,11 +99,9 @@ def test_what_friends_call_a_known_speaker_is_neither_a_new_person_nor_a_rename(
     said as what others call them: the same person, still under the name they gave."""
     claim = read_name_claim("my mates call me Sunny")
     assert claim is not None and claim.name == "Sunny" and claim.hearsay
-    layout = DataLayout(tmp_path)
-    settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path)})
-    dm = DialogueManager(settings, layout, Clock(layout.runtime_dir), _Outbox(), environ={})
+    dm, store = _chat(tmp_path)
     first = dm.process_input(UserInput(text="Hello, I'm Autumn."))
     assert first.user_name == "Autumn"
     nick = dm.process_input(UserInput(text="my mates call me Sunny"))
     assert nick.user_id == first.user_id and nick.user_name == "Autumn", nick.reply
-    assert sorted(ProfileStore(layout).user_ids().values()) == ["Autumn"]
+    assert sorted(store.user_ids().values()) == ["Autumn"]
