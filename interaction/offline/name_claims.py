@@ -46,10 +46,8 @@ def _as_name(tokens, sentence: str) -> str | None:  # noqa: ANN001 - spaCy Token
     reader = default_reader()
     if reader is None or not tokens:
         return None
-    if not all(reader.is_name(Candidate(t.text, sentence)) for t in tokens):
+    if not all(reader.is_name(Candidate(t.text, sentence, proper=t.i > 0 and t.is_title)) for t in tokens):
         return None
-    if any(t.text.islower() for t in tokens) and any(c.isupper() for c in sentence):
-        return None  # who writes with capitals capitalises a name: "I'm vegetarian", "it was 'papa'"
     return " ".join(t.text if not t.text.islower() else t.text[:1].upper() + t.text[1:] for t in tokens)
 
 

@@ -4,7 +4,7 @@ names: "Tomas here.", "hey its dunja", "sup, im lee", "Hi. Ivo. I keep bees.", "
 A candidate is the single word of one of these slots (a clause is a stretch between punctuation):
 - "it's / I'm / this is <word>" closing its clause, "again" or "here" may follow; in lower case too
   (the explicit forms with a capital are extract.py's own patterns);
-- "<word> here" as a clause of its own ("Radek here", "nurse here" is a job, below);
+- "<word> here / speaking" as a clause of its own ("Radek here", "nurse here" is a job, below);
 - loose, only while the speaker has no name yet: a sentence or clause that is that one word right
   after a greeting said on its own ("Hi. Tomas.", "Hi, Tomas."), and "<word> again" in a turn that
   greets or as a clause of its own ("yo milo again", "Doris again.").
@@ -14,10 +14,16 @@ English compound ("check-in", "self-employed").
 The word must then read as a name: in the clause with casual contractions written out ("its" ->
 "it's", so "its freezing" is a verb) spaCy's tagger does not read it as an adjective, verb or adverb
 that the English lexicon shipped with the pipeline knows ("tired", "raining"; the tagger's guesses on
-unknown lower-case names are not trusted), it is no stop word, no greeting, no date or time, not
-Nadine's own name, and MiniLM places it no nearer an occupation ("Hi. Plumber."; only a noun WordNet
-knows can be one) or a city ("Lisbon here") than a person's name by the margins chosen on the dev split of
+unknown lower-case names are not trusted, nor on a capitalised word spaCy reads as a proper name,
+"I'm Frank"); it is not in lower case from a writer who capitalises ("I'm vegetarian"); it is no kind of
+person said of the speaker ("im vegan", "I'm Methodist"; WordNet, below); it is no stop word (but
+"I'm May", "this is Will": a capitalised proper noun or auxiliary), no greeting, no people, faith or
+language, no date or time unless the speaker is said to be it ("it's March 13", not "I'm Summer"), not
+Nadine's own name; and MiniLM places it no nearer an occupation ("Hi. Plumber.") or a city ("Lisbon
+here") than a person's name by the margins chosen on the dev split of
 scripts/eval/name_reading/intros.tsv (python -m scripts.eval.name_reading: no made-up name on dev).
+Only a noun WordNet knows can be an occupation, and only a kind of person where the writer marks the
+word as a name by a capital mid-sentence or by its slot ("Jasper speaking": jasper is a stone).
 A name missed is asked for again; a name invented makes a person nobody is, so every doubt reads as
 no name.
 """
@@ -40,11 +46,14 @@ ROBOT_NAME = "nadine"
 NAME_NOTION = "first name of a person"
 JOB_NOTION = "job title, profession"
 PLACE_NOTION = "city, town, country"
-JOB_MARGIN = 0.04
-PLACE_MARGIN = 0.225
+JOB_MARGIN = 0.03
+PLACE_MARGIN = 0.3
 _NAME_POS = {"PROPN", "NOUN", "X"}
 _LEXICON_POS = {"ADJ": "adj", "VERB": "verb", "ADV": "adv"}  # tags the lexicon can back (WordNet's index)
+# a date, time or amount names no one, unless the speaker is what the clause says it is ("I'm Summer")
 _NOT_NAME_ENTS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
+# a people, faith or language describes the speaker, whoever is its subject ("I'm Catholic", "I'm English")
+_GROUP_ENTS = {"NORP", "LANGUAGE"}
 # words that may trail a name in its slot ("dunja again", "Radek here")
 _TRAILING = r"(?:\s+(?:again|here|now))*"
 _WORD = r"([^\W\d_][\w'\-]*)"
@@ -63,6 +72,16 @@ _CLAUSE = re.compile(r"\s*[,;:]\s*|\s+[-–—]\s+")
 class Candidate:
     word: str
     clause: str  # the clause it stands in, as said
+    # marked as a name: capitalised where no sentence starts ("hey, it's Jasper again", "this is
+    # Sky"), standing where only a person, their job or their place can ("Jasper here", "Jasper
+    # speaking"), or the answer to a question for the name; then only an occupation or a place
+    # competes with the name, not every English noun ("jasper" is a stone)
+    proper: bool = False
+
+
+def _proper(word: str, sentence: str) -> bool:
+    """`word` is capitalised and does not start `sentence`."""
+    return word[:1].isupper() and not sentence.lstrip(" \"'([").startswith(word)
 
 
 def _lemma_index(nlp) -> dict[str, frozenset[str]]:  # noqa: ANN001 - spaCy pipeline
@@ -100,13 +119,14 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
             for pattern in (_SAYS_WHO, _HERE, *((_AGAIN,) if loose and (greeted or bare == clause) else ())):
                 match = pattern.match(bare)
                 if match:
-                    found.append(Candidate(match.group(1), clause))
+                    word = match.group(1)
+                    found.append(Candidate(word, clause, pattern is _HERE or _proper(word, body)))
                     break
             else:
                 # "Hi, Tomas." as "Hi. Tomas.": the word alone right after a greeting said on its own
                 if loose and k > 0 and _LONE.match(clause) and _greets(clauses[k - 1]) \
                         and not _strip_greeting(clauses[k - 1]):
-                    found.append(Candidate(clause, clause))
+                    found.append(Candidate(clause, clause, _proper(clause, body)))
         if loose and i > 0 and _LONE.match(body) and _greets(sentences[i - 1]) and not _strip_greeting(sentences[i - 1]):
             found.append(Candidate(body, body))
     return found
@@ -130,14 +150,24 @@ class NameReader:
         self._notions = embed([NAME_NOTION, JOB_NOTION, PLACE_NOTION])
         self._lexicon = _lemma_index(nlp)
         self._wordnet = load_wordnet()
+        if self._wordnet is not None:
+            self._wordnet.proper_adjectives  # noqa: B018 - read with the reader, never on a turn
 
-    def margins(self, word: str) -> tuple[float, float]:
-        """(job - name, place - name) cosine margins of the word. An occupation is an English noun
-        WordNet knows ("plumber", "barista"): a word it does not know ("Marta", "Rafa") is no job,
-        however near one MiniLM puts it (job margin -inf)."""
+    def margins(self, word: str, proper: bool = False) -> tuple[float, float]:
+        """(job - name, place - name) cosine margins of the word. Only an English noun WordNet knows
+        can be an occupation: a word it does not know ("Marta", "Rafa") is no job, however near one
+        MiniLM puts it (job margin -inf). MiniLM's job notion also stands apart from every noun that
+        is no name ("soup", "lunchtime"); a word the writer marks as a name (`proper`) competes only
+        with a real occupation, a noun WordNet knows first as a kind of person ("Plumber", not
+        "Jasper", a stone, or "Hope")."""
         name, job, place = (self.embed([word.lower()]) @ self._notions.T)[0]
-        english_noun = self._wordnet is None or bool(self._wordnet.senses(word))
-        return float(job - name) if english_noun else float("-inf"), float(place - name)
+        if self._wordnet is None:
+            job_word = True
+        elif proper:
+            job_word = self._wordnet.lexical_file(word) == "noun.person"
+        else:
+            job_word = bool(self._wordnet.senses(word))
+        return float(job - name) if job_word else float("-inf"), float(place - name)
 
     def tagged_as_name(self, candidate: Candidate) -> bool:
         clause = candidate.clause
@@ -152,14 +182,47 @@ class NameReader:
         if not tokens:
             return False
         token = tokens[-1]
-        return (not self._ordinary_word(token) and not token.is_stop and token.ent_type_ not in _NOT_NAME_ENTS
+        if token.is_lower and _capitalises(candidate.clause):
+            return False  # who writes with capitals capitalises a name: "I'm vegetarian", "I'm colourblind"
+        return (not self._ordinary_word(token) and not self._kind_of_person(token)
+                and (not token.is_stop or _capitalised_name_tag(token)) and not self._names_no_one(token)
                 and token.text.casefold() != ROBOT_NAME and not _greets(token.text))
+
+    def _names_no_one(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
+        """spaCy reads the token as a people, faith or language that the lexicon knows, said to be
+        what the speaker is ("I'm Catholic"; its guess on an unknown name, "its selam", does not
+        count, nor a name said alone, "Christian"), or as part of a date, time, number or amount that
+        the speaker is not said to be ("it's March 13", "its sunday")."""
+        if token.ent_type_ in _GROUP_ENTS:
+            return _speaker_is(token) and (self._wordnet is None or self._wordnet.knows(token.text))
+        return token.ent_type_ in _NOT_NAME_ENTS and not _speaker_is(token)
+
+    def _kind_of_person(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
+        """A word WordNet knows first as a kind of person, said to be what the speaker is: in lower case, one it never writes with a capital ("im vegetarian", "i'm
+        pensioner"; "tom" or "dean" are someone's name too); capitalised, a faith or a people with its
+        own capital and adjective ("I'm Methodist", "I'm Sikh", which spaCy may read as a person), or,
+        unless spaCy reads a person ("I'm Bobby", "Tom here"), one it never capitalises ("I'm Vegan")
+        or whose first sense bears the capital itself ("I'm Quaker")."""
+        if self._wordnet is None or not _speaker_is(token) or self._wordnet.lexical_file(token.text) != "noun.person":
+            return False
+        capitalised = self._wordnet.capitalised_senses(token.text)
+        if token.is_lower:
+            return not any(capitalised)
+        if capitalised[0] and token.lower_ in self._wordnet.proper_adjectives:
+            return True
+        return token.ent_type_ != "PERSON" and (capitalised[0] or not any(capitalised))
 
     def _ordinary_word(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
         """Tagged as an adjective, verb or adverb that the English lexicon knows ("tired", "raining",
         "late"), as an interjection the lexicon knows ("wow"), or a noun known only as one of those:
         the tagger guesses such tags for unknown lower-case names too ("amara", "ahmed", "tereza"), so
-        only a guess the lexicon backs counts (without a lexicon, every such tag does)."""
+        only a guess the lexicon backs counts (without a lexicon, every such tag does). A word
+        capitalised mid-clause is taken for a name where the tagger reads an auxiliary ("this is
+        Will") or where the entity recogniser reads a proper name ("Hey, it's Frank.", "my friends
+        call me Sunny"; a people, a language or a date is no name, _names_no_one)."""
+        if (_capitalised_name_tag(token) and token.pos_ == "AUX") or (
+                token.i > 0 and token.is_title and token.ent_type_ not in {"", *_NOT_NAME_ENTS, *_GROUP_ENTS}):
+            return False
         if token.pos_ in _NAME_POS:
             # a word the lexicon knows only as an adjective, verb or adverb, tagged a noun in a clause
             # without a verb ("its chilly")
@@ -177,11 +240,11 @@ class NameReader:
 
     def is_name(self, candidate: Candidate, job_margin: float = JOB_MARGIN, place_margin: float = PLACE_MARGIN) -> bool:
         if " " in candidate.word:  # a first name and a surname: each must read as a name
-            return all(self.is_name(Candidate(part, candidate.clause), job_margin, place_margin)
+            return all(self.is_name(Candidate(part, candidate.clause, candidate.proper), job_margin, place_margin)
                        for part in candidate.word.split())
         if len(candidate.word) < 2 or not self.tagged_as_name(candidate):
             return False
-        job, place = self.margins(candidate.word)
+        job, place = self.margins(candidate.word, candidate.proper)
         return job < job_margin and place < place_margin
 
     def read(self, text: str, loose: bool) -> str | None:
@@ -208,16 +271,31 @@ def default_reader() -> NameReader | None:
         return None
 
 
-def names_no_one(sentence: str, word: str) -> bool:
-    """spaCy reads `word` in `sentence` as part of a date, time, number or amount ("it's March 13,
-    not March 3"): a capitalised word after "it's" that is no name. False when spaCy cannot load."""
-    from interaction.offline.self_description import ParserUnavailable, load_parser
+def _capitalised_name_tag(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A capitalised word mid-clause that the tagger reads as a proper noun ("I'm May"), or as an
+    auxiliary, which cannot close a clause after "is" / "I'm" ("this is Will"): a name, though the
+    word is a stop word too."""
+    return token.i > 0 and token.is_title and token.pos_ in {"PROPN", "AUX"}
 
-    try:
-        doc = load_parser()(sentence)
-    except ParserUnavailable:
-        return False
-    return any(t.text == word and t.ent_type_ in _NOT_NAME_ENTS for t in doc)
+
+def _capitalises(clause: str) -> bool:
+    """The writer of the clause uses capitals: the pronoun "I", or a capital past its first word
+    (a first letter alone may be the keyboard's)."""
+    words = clause.split()
+    return any(w[:1].isupper() for w in words[1:]) or any(re.fullmatch(r"I(?:'\w+)?", w) for w in words)
+
+
+def _speaker_is(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The clause says the speaker is the token ("I'm Summer"; "im summer" parses "I" under it)."""
+    return any(c.dep_ == "nsubj" and c.lower_ == "i" for c in (*token.head.children, *token.children))
+
+
+def names_no_one(sentence: str, word: str) -> bool:
+    """The capitalised `word` after "I'm" / "it's" in `sentence` reads as no name by the checks of a
+    casual introduction's word: a date ("it's March 13, not March 3"), a faith or people ("I'm
+    Catholic"), an adjective the lexicon knows ("I'm Diabetic"). False when they cannot load."""
+    reader = default_reader()
+    return reader is not None and not reader.tagged_as_name(Candidate(word, sentence))
 
 
 def asked_for_name(messages: list[tuple[str, str]]) -> bool:
@@ -236,7 +314,8 @@ def read_answered_name(text: str) -> str | None:
     if not 1 <= len(words) <= 2 or not all(re.fullmatch(_WORD, w) for w in words):
         return None
     reader = default_reader()
-    if reader is None or not all(reader.is_name(Candidate(w, bare)) for w in words):
+    # the question says a name is coming: the answer is marked as one as a capital would mark it
+    if reader is None or not all(reader.is_name(Candidate(w, bare, proper=True)) for w in words):
         return None
     return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in words)
 

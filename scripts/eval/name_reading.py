@@ -3,8 +3,9 @@
     python -m scripts.eval.name_reading
 
 Data: scripts/eval/name_reading/intros.tsv (split, text, name; an empty name: the opening names
-nobody, its word is a job, a place, a mood, the weather or a greeting), split dev / test by a hash of
-the text. Every opening is read as from a speaker with no name yet (the loose slots count), the
+nobody, its word is a job, a place, a mood, the weather, a greeting or what the speaker is: "I'm
+diabetic", "I'm Catholic"), split dev / test by a hash of the text (rows added later: dev when the
+sha256 of the text is even). Every opening is read as from a speaker with no name yet (the loose slots count), the
 riskiest case. The job and place margins are chosen on dev: the pair with the highest recall whose
 precision is at least PRECISION_TARGET (a made-up name makes a person nobody is), ties to the
 narrowest margins (the strictest); then both splits are reported with the chosen and with the shipped margins.
@@ -47,7 +48,7 @@ def main() -> int:
     assert reader is not None, "spaCy and the offline embedder are needed"
     data = load()
     # what each opening's candidates look like: tagging and margins do not depend on the thresholds
-    prepared = {split: [[(c.word, reader.tagged_as_name(c), *reader.margins(c.word)) for c in candidates(text, True)]
+    prepared = {split: [[(c.word, reader.tagged_as_name(c), *reader.margins(c.word, c.proper)) for c in candidates(text, True)]
                         for text, _ in rows] for split, rows in data.items()}
 
     def read(split: str, job: float, place: float) -> list[str]:

@@ -119,10 +119,35 @@ class WordNet:
     def lexical_file(self, word: str) -> str | None:
         """The lexicographer file of the word's most frequent noun sense ("noun.person" for "father",
         "noun.communication" for "talk"); None for a word that is no noun here."""
-        senses = self.senses(word)
-        if not senses:
-            return None
-        return self._lexnames.get(int(self._lines[senses[0]].split()[1]))
+        return next(iter(self.lexical_files(word)), None)
+
+    def lexical_files(self, word: str) -> tuple[str, ...]:
+        """The lexicographer file of each noun sense of the word, the most frequent first."""
+        return tuple(self._lexnames.get(int(self.field(o)), "") for o in self.senses(word))
+
+    @functools.cached_property
+    def proper_adjectives(self) -> frozenset[str]:
+        """The adjectives WordNet writes with a capital, in lower case: a people's, a faith's or a
+        place's ("English", "Methodist", "Roman"), unlike "frank" (candid)."""
+        proper: set[str] = set()
+        with (self._folder / "data.adj").open(encoding="utf-8") as f:
+            for line in f:
+                if line[:1].isdigit():
+                    p = line.split(maxsplit=4 + 2 * int(line.split(maxsplit=4)[3], 16))
+                    # a word may carry its position after a noun: "Methodist(a)"
+                    proper.update(w.split("(")[0].casefold() for w in p[4:4 + 2 * int(p[3], 16):2] if not w.islower())
+        return frozenset(proper)
+
+    def capitalised_senses(self, word: str) -> tuple[bool, ...]:
+        """For each noun sense of the word, the most frequent first, whether it writes the word with
+        a capital: someone, somewhere or something is called so ("Dean", "Hunter"), or the capital
+        belongs to the word ("Catholic"); "vegetarian" and "pensioner" have none."""
+        key = "_".join(word.casefold().replace("-", " ").split())
+        capitalised = []
+        for offset in self.senses(word):
+            p = self._lines[offset].split()
+            capitalised.append(any(w.casefold() == key and not w.islower() for w in p[4:4 + 2 * int(p[3], 16):2]))
+        return tuple(capitalised)
 
     def verb_lexical_file(self, lemma: str) -> str | None:
         """The lexicographer file of the verb's most frequent sense ("verb.cognition" for "learn",

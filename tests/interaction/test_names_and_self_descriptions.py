@@ -1,0 +1,107 @@
+"""Who the speaker is, against what they are (offline, without a camera): a word after "I'm" that
+describes them (a diet, a condition, a faith, a people, a kind of person) is never read as their name,
+while a name that is also an English word is read when it is said as one ("Marigold speaking",
+"this is Robin", "I'm May"), and the chat keeps the name given before the self-description."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.clock import Clock
+from common.config import load_settings
+from common.messages import UserInput
+from common.store import DataLayout, ProfileStore
+from interaction.dialogue import DialogueManager
+from interaction.offline.extract import extract_name
+from interaction.offline.name_claims import read_name_claim
+from interaction.offline.name_reading import read_answered_name
+
+SELF_DESCRIPTIONS = [
+    # adjectives of the lexicon, in lower case, odd capitals or after a writer's capitals
+    "Oh, I'm coeliac, so no bread for me.", "hi, im widowed", "I'm ambidextrous, actually.", "im epileptic",
+    "I'm Scottish and proud.", "im single",
+    # a kind of person WordNet never writes with a capital, said bare ("I'm [a] vegan")
+    "i'm pensioner now", "yo im vegetarian", "I'm Vegan.",
+    # a word the lexicon does not know, in lower case from a writer who capitalises
+    "I'm pescatarian, just so you know.", "I'm vegan, by the way.",
+    # a faith or a people: spaCy's group entity, or a WordNet sense that bears the capital itself
+    "I'm Presbyterian, like my mother.", "I'm Anglican.", "I'm Welsh.", "I'm Hindu.", "I'm Methodist",
+    # ... which spaCy may read as a person in a longer sentence: WordNet's capitalised adjective decides
+    "I'm Lutheran and I sing in a choir.",
+]
+
+INTRODUCTIONS = [
+    # names that are also English words, said where only a person stands or capitalised mid-sentence
+    ("Evening Nadine, Marigold speaking.", "Marigold"), ("Heather here, hello again", "Heather"),
+    ("Good morning, this is Robin.", "Robin"), ("it's Dawn again", "Dawn"), ("Hello, this is Will again.", "Will"),
+    ("hi, it's Sky", "Sky"), ("I'm Autumn", "Autumn"), ("Hi, I'm May.", "May"), ("I'm Pearl.", "Pearl"),
+    ("I'm Summer, Jasper's sister.", "Summer"), ("I'm Ginger", "Ginger"), ("my name is Faith", "Faith"),
+    # a name that is also a kind of person or an adjective, read as a person by spaCy
+    ("I'm Frank, nice to meet you.", "Frank"), ("Hello, I'm Tom.", "Tom"), ("I'm Bobby", "Bobby"),
+    # asked to be called so, or what others call them
+    ("you can call me Gaz", "Gaz"), ("my mates all call me Bex", "Bex"),
+]
+
+
+@pytest.mark.parametrize("said", SELF_DESCRIPTIONS)
+def test_what_the_speaker_is_is_no_name(said):
+    assert extract_name(said, loose=True) is None
+    assert read_name_claim(said) is None  # nor a new name for someone Nadine knows
+
+
+@pytest.mark.parametrize(("said", "name"), INTRODUCTIONS)
+def test_a_name_that_is_also_a_word_is_read_when_said_as_a_name(said, name):
+    assert extract_name(said, loose=True) == name
+
+
+@pytest.mark.parametrize(("said", "name"), [("Actually, I'm Pearl.", "Pearl"), ("Actually, I'm Methodist.", None)])
+def test_a_known_speaker_is_renamed_by_a_name_not_by_a_faith(said, name):
+    claim = read_name_claim(said)
+    assert (claim.name if claim else None) == name
+
+
+@pytest.mark.parametrize(("answer", "name"), [("Jasper", "Jasper"), ("Hope.", "Hope"), ("marigold", "Marigold"),
+                                              ("Christian", "Christian"), ("Norman.", "Norman")])
+def test_a_word_alone_answering_the_question_for_the_name_is_the_name(answer, name):
+    """Asked for the name, the answer is one even when it is an English noun MiniLM puts nearer a job
+    title than a name ("jasper", a stone), or a faith or a people said of no one ("Christian")."""
+    assert read_answered_name(answer) == name
+
+
+class _Outbox:
+    def publish(self, spec, message) -> None:
+        pass
+
+
+def _chat(tmp_path) -> tuple[DialogueManager, ProfileStore]:
+    """The dialogue of a chat without a camera, in process, and the profiles it keeps."""
+    layout = DataLayout(tmp_path)
+    settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path)})
+    return DialogueManager(settings, layout, Clock(layout.runtime_dir), _Outbox(), environ={}), ProfileStore(layout)
+
+
+def test_a_self_description_after_an_introduction_keeps_the_name(tmp_path):
+    """The chat of a person without a camera: named as they answer the phone, then a condition, then
+    asked their name back; one profile, under the name they gave."""
+    dm, store = _chat(tmp_path)
+    first = dm.process_input(UserInput(text="evening Nadine, Ruby speaking"))
+    assert first.user_name == "Ruby" and "name?" not in first.reply, first.reply
+    told = dm.process_input(UserInput(text="I'm pescatarian, just so you know."))
+    assert told.user_name == "Ruby" and told.user_id == first.user_id
+    assert "Pescatarian" not in told.reply and "meet you" not in told.reply, told.reply
+    asked = dm.process_input(UserInput(text="what's my name?"))
+    assert "Ruby" in asked.reply, asked.reply
+    assert sorted(store.user_ids().values()) == ["Ruby"]
+
+
+def test_what_friends_call_a_known_speaker_is_neither_a_new_person_nor_a_rename(tmp_path):
+    """A nickname that is an adjective to the tagger ("Sunny") but a name to the entity recogniser,
+    said as what others call them: the same person, still under the name they gave."""
+    claim = read_name_claim("my mates call me Sunny")
+    assert claim is not None and claim.name == "Sunny" and claim.hearsay
+    dm, store = _chat(tmp_path)
+    first = dm.process_input(UserInput(text="Hello, I'm Autumn."))
+    assert first.user_name == "Autumn"
+    nick = dm.process_input(UserInput(text="my mates call me Sunny"))
+    assert nick.user_id == first.user_id and nick.user_name == "Autumn", nick.reply
+    assert sorted(store.user_ids().values()) == ["Autumn"]
