@@ -63,7 +63,7 @@ def _said_feelings(sentence: str) -> Counter[EmotionLabel]:
                    if not negated(sentence[: found.start()]))
 
 
-def _named(sentence: str, sign: str) -> EmotionLabel:
+def feeling_of_sign(sentence: str, sign: str) -> EmotionLabel:
     """The feeling of a sign: among the emotion words of that sign the sentence says, the commonest
     ("terrified" -> fearful, "furious" -> angry); without one, happy or sad. With no sign (the
     polarity unsure), the feeling the words say when those of one sign outnumber the other's ("our
@@ -109,7 +109,7 @@ def read_emotion(text: str, model: EmotionIntensityModel | None, polarity: Polar
     if polarity is not None and readings[best].rated >= polarity.felt:
         said = feeling_text(parts, best, polarity.read)
         sign = polarity.named(polarity.probabilities([said])[0])
-        label = _named(said, sign)
+        label = feeling_of_sign(said, sign)
     return Emotion(label=label, intensity=readings[best].intensity)
 
 

@@ -10,6 +10,10 @@ The judge: user turns labelled with what a reply should do (`scripts/eval/reply_
   postman): plain facts about pets, family, places and routines, news told with and without feeling
   words, and facts that merely contain one ("The café downstairs is called The Happy Teapot"). Split
   by writer (sha256 of "<SEED>:<writer>", even -> dev).
+- news.tsv, reported apart as "news": news whose outcome and the body's reaction to it point different
+  ways, in nine more voices ("I got into Juilliard, I screamed so loud", "we all just stood in the
+  driveway bawling" when a sister came home; "The pathology came back: malignant" said calmly; mixed
+  days), written before the polarity model learned from such sentences; split by writer the same way.
 A label is positive (name a pleasant feeling: "That's wonderful"), negative (an unpleasant one: "I'm
 sorry"), none (reply to the content), or two of them joined by "/" when either reply is fine ("It's
 drizzling again, typical.": negative/none).
@@ -54,15 +58,21 @@ def split_of(writer: str) -> str:
     return "dev" if int(hashlib.sha256(f"{SEED}:{writer}".encode()).hexdigest(), 16) % 2 == 0 else "test"
 
 
+def by_writer(path: Path) -> list[Judged]:
+    with path.open(encoding="utf-8") as f:
+        return [Judged(split_of(r["writer"]), r["writer"], r["text"], frozenset(r["label"].split("/")))
+                for r in csv.DictReader(f, delimiter="\t")]
+
+
 def load(folder: Path = FOLDER) -> list[Judged]:
-    rows = []
     with (folder / "script_turns.tsv").open(encoding="utf-8") as f:
-        rows += [Judged("dev", f"script:{r['script']}", r["text"], frozenset(r["label"].split("/")))
-                 for r in csv.DictReader(f, delimiter="\t")]
-    with (folder / "written.tsv").open(encoding="utf-8") as f:
-        rows += [Judged(split_of(r["writer"]), r["writer"], r["text"], frozenset(r["label"].split("/")))
-                 for r in csv.DictReader(f, delimiter="\t")]
-    return rows
+        rows = [Judged("dev", f"script:{r['script']}", r["text"], frozenset(r["label"].split("/")))
+                for r in csv.DictReader(f, delimiter="\t")]
+    return rows + by_writer(folder / "written.tsv")
+
+
+def load_news(folder: Path = FOLDER) -> list[Judged]:
+    return by_writer(folder / "news.tsv")
 
 
 def sign_of(label: str | None) -> str:
@@ -97,14 +107,20 @@ def reply_signs(rows: list[Judged]) -> list[str]:
     return [sign_of(named_feeling(user_emotion(r.text))) for r in rows]
 
 
-def report(rows: list[Judged], signs: Callable[[list[Judged]], list[str]] = reply_signs) -> dict:
-    said = signs(rows)
-    by_split = {split: score([r for r in rows if r.split == split], [s for r, s in zip(rows, said, strict=True)
-                                                                     if r.split == split])
-                for split in ("dev", "test")}
-    wrong = [{"split": r.split, "writer": r.writer, "text": r.text, "label": r.label, "said": s, "error": e}
-             for r, s in zip(rows, said, strict=True) if (e := error(r, s))]
-    return {"splits": by_split, "wrong": wrong}
+def report(rows: list[Judged], signs: Callable[[list[Judged]], list[str]] = reply_signs,
+           news: list[Judged] = ()) -> dict:
+    """The judge's dev and test splits, then the news rows' ("news dev", "news test")."""
+    out: dict = {"splits": {}, "wrong": []}
+    for prefix, part in (("", list(rows)), ("news ", list(news))):
+        if not part:
+            continue
+        said = signs(part)
+        out["splits"] |= {prefix + split: score([r for r in part if r.split == split],
+                                                [s for r, s in zip(part, said, strict=True) if r.split == split])
+                          for split in ("dev", "test")}
+        out["wrong"] += [{"split": prefix + r.split, "writer": r.writer, "text": r.text, "label": r.label,
+                          "said": s, "error": e} for r, s in zip(part, said, strict=True) if (e := error(r, s))]
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON line instead of the tables")
     parser.add_argument("--errors", action="store_true", help="list every turn the reply gets wrong")
     args = parser.parse_args(argv)
-    result = report(load())
+    result = report(load(), news=load_news())
     if args.json:
         print(json.dumps(result))
         return 0

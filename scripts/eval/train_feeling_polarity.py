@@ -7,12 +7,17 @@ scripts/eval/train_emotion_intensity.py): negative when raters put a sentence at
 below, positive at +1 or above, none between; and the plain facts about oneself the profile readers
 were written with ("I work at Siemens": none). The raters judged tweets, opinion pieces and reviews,
 seldom a person's own news told plainly ("Got the promotion.", "My mum's cancer has come back."), so
-`interaction/offline/data/feeling_polarity_told.tsv` adds 100 such sentences written for this model
+`interaction/offline/data/feeling_polarity_told.tsv` adds such sentences written for this model
 (pleasant, unpleasant and plain facts; none of them in the judge), each weighing as many rated
-sentences as the judge's dev turns choose. A multinomial logistic regression over the intensity
+sentences as the judge's dev turns choose. A word of the body's reaction (screamed, cried, shaking)
+says how strongly, not which way: in the rated sentences it is mostly distress, so the told rows pair
+such words with good news and with bad in equal measure ("I got into law school and I screamed the
+house down", "I screamed when I saw the water pouring through the ceiling") and tell bad news calmly,
+so that the outcome told decides the sign. A multinomial logistic regression over the intensity
 model's features, its penalty chosen by the dev writers' log-loss, its temperature fitted on them.
 
-Then, on the dev split of the reply-feeling judge (scripts/eval/named_feeling.py) only: which text the
+Then, on the dev split of the reply-feeling judge (scripts/eval/named_feeling.py) and its news rows' dev
+writers only: which text the
 sign is read from (the most felt part's sentence, or the turn), the least felt intensity a named
 feeling needs, and the probability lines of positive and negative, by the judge's cost (a wrong sign
 costs most); between equal costs, the higher lines (naming less). Reported on the judge's test writers
@@ -35,7 +40,7 @@ from sklearn.linear_model import LogisticRegression
 from common.embedding.registry import offline_text_embedder
 from interaction.offline.emotion_intensity import features, shipped_model
 from interaction.offline.feeling_polarity import CLASSES, WEIGHTS, PolarityModel
-from interaction.offline.understand_rules import feeling_text, felt_parts
+from interaction.offline.understand_rules import feeling_of_sign, feeling_text, felt_parts
 from scripts.eval import named_feeling
 from scripts.eval.train_emotion_intensity import (
     CACHE,
@@ -106,8 +111,9 @@ def fit_model(rows: list[Rated], embedder: CachedEmbedder, weight: float) -> dic
 
 
 def judge_readings(rows: list[named_feeling.Judged], model: PolarityModel) -> list[dict[str, Any]]:
-    """For each judged turn: the calibrated intensity of its most felt part and the polarity of each
-    text the sign may be read from (nothing when no part may say a feeling)."""
+    """For each judged turn: the calibrated intensity of its most felt part, the polarity of each text
+    the sign may be read from and the sign its feeling words give when the polarity is unsure (nothing
+    when no part may say a feeling)."""
     intensity = shipped_model()
     out = []
     for r in rows:
@@ -117,8 +123,10 @@ def judge_readings(rows: list[named_feeling.Judged], model: PolarityModel) -> li
             continue
         readings = dict(zip(parts, intensity.read(list(parts)), strict=True))
         best = max(parts, key=lambda p: readings[p].intensity)
+        texts = {read: feeling_text(parts, best, read) for read in READS}
         out.append({"rated": readings[best].rated,
-                    **{read: model.probabilities([feeling_text(parts, best, read)])[0] for read in READS}})
+                    **{read: model.probabilities([text])[0] for read, text in texts.items()},
+                    "words": {read: named_feeling.sign_of(feeling_of_sign(text, "none")) for read, text in texts.items()}})
     return out
 
 
@@ -130,7 +138,8 @@ def signs_for(readings: list[dict[str, Any]], read: str, felt: float, positive: 
             continue
         p = reading[read]
         sign = "positive" if p[2] >= p[0] else "negative"
-        said.append(sign if p[CLASSES.index(sign)] >= (positive if sign == "positive" else negative) else "none")
+        sure = p[CLASSES.index(sign)] >= (positive if sign == "positive" else negative)
+        said.append(sign if sure else reading["words"][read])
     return said
 
 
@@ -171,26 +180,26 @@ def main(argv: list[str] | None = None) -> int:
     rated = read_rated(fetch(args.cache))
     embedder = CachedEmbedder(offline_text_embedder(), args.cache / "minilm_vectors.npz")
     judged = named_feeling.load()
-    dev = [i for i, r in enumerate(judged) if r.split == "dev"]
+    news = named_feeling.load_news()
+    dev = [i for i, r in enumerate(judged + news) if r.split == "dev"]
     candidates = {}
     for weight in TOLD_WEIGHTS:
         fitted = fit_model(rated, embedder, weight)
         provisional = PolarityModel(embedder, {**fitted, "lines": {"positive": 1.0, "negative": 1.0}, "felt": 0.0,
                                                "read": "turn"})
-        readings = judge_readings(judged, provisional)
-        key, chosen = choose_lines([judged[i] for i in dev], [readings[i] for i in dev])
+        readings = judge_readings(judged + news, provisional)
+        key, chosen = choose_lines([(judged + news)[i] for i in dev], [readings[i] for i in dev])
         candidates[weight] = (key, {**fitted, **chosen}, readings)
         log.info("told rows weighing %g: dev cost %g, accuracy %.3f, %s", weight, -key[0], key[1], chosen)
     embedder.save()
     _, data, readings = max(candidates.values(), key=lambda c: c[0])
     model = PolarityModel(embedder, data)
-    said = signs_for(readings, data["read"], data["felt"], data["lines"]["positive"], data["lines"]["negative"])
+    said = dict(zip(judged + news, signs_for(readings, data["read"], data["felt"], data["lines"]["positive"],
+                                             data["lines"]["negative"]), strict=True))
+    judge = named_feeling.report(judged, lambda rows: [said[r] for r in rows], news)
     result = {"chosen": {k: data[k] for k in ("told_weight", "C", "temperature", "read", "felt", "lines",
                                               "dev_writers_log_loss")},
-              "judge": {split: named_feeling.score([r for r in judged if r.split == split],
-                                                   [s for r, s in zip(judged, said, strict=True) if r.split == split])
-                        for split in ("dev", "test")},
-              "writers": writers_report(rated, model)}
+              "judge": judge["splits"], "writers": writers_report(rated, model)}
     print(json.dumps(result, indent=1))
     if args.write:
         WEIGHTS.write_text(json.dumps(data) + "\n", encoding="utf-8")

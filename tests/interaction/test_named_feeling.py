@@ -15,7 +15,7 @@ from interaction.offline.replies import named_feeling, offline_reply
 from interaction.offline.understand_rules import user_emotion
 from interaction.reply_inputs import ReplyInputs
 from interaction.turn_understanding import Emotion
-from scripts.eval.named_feeling import Judged, error, load, sign_of
+from scripts.eval.named_feeling import Judged, error, load, load_news, sign_of
 
 
 def sign(said: str) -> str:
@@ -98,3 +98,34 @@ def test_the_judge_splits_its_written_sentences_by_writer():
         by_writer.setdefault(r.writer, set()).add(r.split)
     assert all(len(splits) == 1 for splits in by_writer.values())
     assert {r.split for r in rows} == {"dev", "test"}
+
+
+@pytest.mark.parametrize("said,felt", [
+    ("I got into medical school and I screamed so loud!", "positive"),
+    ("My sister cried all day, she finally got the job she wanted.", "positive"),
+    pytest.param("My mum screamed when I told her the fire service had taken me on.", "positive",
+                 marks=pytest.mark.xfail(strict=True, reason="read as sad: 'taken me on' for a hiring is too "
+                                                             "idiomatic for the sentence vector to outweigh the scream")),
+    ("I was shaking so hard I dropped the phone, the adoption panel said yes.", "positive"),
+    ("I screamed when I found the front door kicked in.", "negative"),
+    ("My sister cried all day, her old dog had to be put down.", "negative"),
+])
+def test_the_outcome_told_decides_the_sign_not_the_bodys_reaction(said, felt):
+    """Screaming, crying and shaking say how strongly something is felt; whether it is joy or
+    distress is in what happened."""
+    assert sign(said) == felt, user_emotion(said)
+
+
+@pytest.mark.parametrize("said", [
+    "They've closed the ward I worked on for twenty years.",
+    "The MRI shows the tumour is back.",
+    "My grandson was expelled from school on Monday.",
+])
+def test_bad_news_told_calmly_is_never_met_with_joy(said):
+    assert sign(said) in ("negative", "none"), user_emotion(said)
+
+
+def test_the_news_rows_are_split_by_writer_and_written_by_others_than_the_judges():
+    news = load_news()
+    assert {r.split for r in news} == {"dev", "test"}
+    assert not {r.writer for r in news} & {r.writer for r in load()}
