@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from common.embedding.registry import offline_text_embedder
@@ -63,16 +62,6 @@ def apply_pins(u: TurnUnderstanding, pins: dict[str, Any], text: str) -> TurnUnd
     return u.model_copy(update=update) if update else u
 
 
-# One thread beside the turn's: ONNX Runtime lets go of the GIL while it runs the embedder, so the
-# utterance's vectors are made on the second core while spaCy parses it on this one.
-_EMBEDDING = ThreadPoolExecutor(1, thread_name_prefix="read-ahead-embedding")
-
-
-def _embed(texts: list[str]) -> None:
-    with contextlib.suppress(BackendUnavailable):  # each reader says so itself when it cannot load
-        offline_text_embedder().embed(list(dict.fromkeys(texts)))
-
-
 def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
     """What the turn's readers will ask of the parser and the embedder, asked at once: the question
     form, the felt clauses, the fact-change clauses and the profile reader parse the utterance and each
@@ -80,18 +69,15 @@ def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
     half the cost); the memory-intent and fact-change classifiers and retrieval embed the utterance, its
     sentences and the clauses of its statements, the emotion reading its sentences and clauses, the
     verb-job model its clauses said with a verb, the profile reader the positions said without one, and
-    retrieval what a question names (a batch gives every text the vector it gets alone). The utterance
-    and its sentences are embedded while they are parsed; the clauses, which the parse finds, after.
-    Both keep what they made, and the readers find it instead of running the models once each."""
+    retrieval what a question names, in one embedder call (a batch gives every text the vector it gets
+    alone). Both keep what they made, and the readers find it instead of running the models once each."""
     sentences = cues.sentences(text)
-    embedded = _EMBEDDING.submit(_embed, [text, *sentences])
-    try:
-        with contextlib.suppress(ParserUnavailable):
-            load_parser().pipe([text, *sentences])
-        _embed([*offline.felt_parts(text), *fact_changes.statement_clauses(text), *texts_ahead(text),
-                *(services.texts_ahead(text) if services is not None else [])])
-    finally:
-        embedded.result()
+    with contextlib.suppress(ParserUnavailable):  # each reader says so itself when it cannot load
+        load_parser().pipe([text, *sentences])
+    with contextlib.suppress(BackendUnavailable):
+        offline_text_embedder().embed(list(dict.fromkeys([
+            text, *sentences, *offline.felt_parts(text), *fact_changes.statement_clauses(text), *texts_ahead(text),
+            *(services.texts_ahead(text) if services is not None else [])])))
 
 
 def warm_up() -> threading.Thread:

@@ -246,10 +246,9 @@ def test_the_first_meeting_is_said_as_the_days_own_event(occurred_at, said):
     assert said in reply and "when we met on" not in reply, reply
 
 
-def test_a_turns_readers_find_its_parses_and_vectors_made_ahead_in_batches(monkeypatch):
+def test_a_turns_readers_find_its_parses_and_vectors_made_in_one_batch_each(monkeypatch):
     """The read-ahead parses the utterance and its sentences in one spaCy batch and embeds what the
-    readers embed in two model runs (the second with what the parse found); each text gets the parse
-    and the vector it gets alone."""
+    readers embed in one model run; each text gets the parse and the vector it gets alone."""
     from common.embedding.registry import offline_text_embedder
     from interaction import cues
     from interaction.agents import understand_agent
@@ -282,22 +281,20 @@ def test_a_turns_readers_find_its_parses_and_vectors_made_ahead_in_batches(monke
     monkeypatch.setattr(embedder, "_recent", type(embedder._recent)(embedder._recent.maxsize))
     monkeypatch.setattr(embedder, "_embed_batch", lambda texts: embedded.append(list(texts)) or run(texts))
     understand_agent._read_ahead(text)
-    # two embedder runs: the utterance and its sentences while they are parsed, the clauses after
-    assert len(calls) == 1 and len(embedded) == 2
-    made = {t for run_texts in embedded for t in run_texts}
+    assert len(calls) == 1 and len(embedded) == 1
     clauses = fact_changes.statement_clauses(text)
-    assert "I joined a startup" in clauses and set(clauses) <= made
-    assert set(felt_parts(text)) <= made
+    assert "I joined a startup" in clauses and set(clauses) <= set(embedded[0])
+    assert set(felt_parts(text)) <= set(embedded[0])
     assert extract_profile(text).current_position == "drive a tram"  # its verb-job reading found its vectors
     assert fact_changes.decide(text, {}, {}) is not None
     assert {s: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp(s)] for s in alone} == alone
     assert (embedder.embed(clauses[:1]) == run(clauses[:1])).all()
-    assert len(calls) == 1 and len(embedded) == 2  # the readers found everything (the check ran the model itself)
+    assert len(calls) == 1 and len(embedded) == 1  # the readers found everything (the check ran the model itself)
 
 
 def test_a_position_said_without_a_verb_is_embedded_with_the_turns_other_texts(monkeypatch):
     """"I'm a pastry chef": the profile reader's occupation score of "a pastry chef" finds its vector
-    made in the read-ahead's embedder calls, not in a run of its own."""
+    made in the read-ahead's one embedder call, not in a run of its own."""
     from common.embedding.registry import offline_text_embedder
     from interaction.agents import understand_agent
 
@@ -309,9 +306,9 @@ def test_a_position_said_without_a_verb_is_embedded_with_the_turns_other_texts(m
     monkeypatch.setattr(embedder, "_recent", type(embedder._recent)(embedder._recent.maxsize))
     monkeypatch.setattr(embedder, "_embed_batch", lambda texts: embedded.append(list(texts)) or run(texts))
     understand_agent._read_ahead(text)
-    assert len(embedded) == 2  # the utterance and its sentences, then what the parse found in them
+    assert len(embedded) == 1
     assert extract_profile(text).current_position == "pastry chef"
-    assert len(embedded) == 2  # the occupation score found its vector
+    assert len(embedded) == 1  # the occupation score found its vector
 
 
 def test_the_warm_up_reads_wordnets_verbs_and_lemmas_by_length_off_the_reply_path():
