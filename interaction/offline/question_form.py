@@ -200,11 +200,31 @@ def _first_person(sentence: Any) -> bool:
     return any("1" in t.morph.get("Person") for t in sentence)
 
 
+def asked_about(sentence: Any) -> Any:
+    """What a question is about: when Nadine, its main verb's subject, is asked to remember, know, tell
+    or think a clause ("do you remember what's going on with work?", "can you tell me how your memory
+    works?"), that clause; else the whole sentence. She is only the one asked: the clause says whose
+    life or what thing the question is about."""
+    root = sentence.root
+    if any(c.dep_ == "nsubj" and c.lower_ in YOU for c in root.children):
+        for clause in root.children:
+            if clause.dep_ == "ccomp":
+                return sentence.doc[clause.left_edge.i:clause.right_edge.i + 1]
+    return sentence
+
+
 def _addressed(sentence: Any) -> bool:
     """A question about Nadine: "you" is its main verb's subject, or "your" owns its subject or
     attribute ("what's your favourite film"); a chat's broken parse that finds no subject at all
-    ("r u a robot") is about her when a second-person pronoun is in it. Nothing of the speaker's."""
-    if not sentence_asks(sentence) or _first_person(sentence):
+    ("r u a robot") is about her when a second-person pronoun is in it. Nothing of the speaker's.
+    A clause she is asked to remember or tell is about her when it speaks of her ("do you know who
+    built you?"), not when it speaks of something else ("do you remember what's going on with work?")."""
+    if not sentence_asks(sentence):
+        return False
+    topic = asked_about(sentence)
+    if topic is not sentence:
+        return not _first_person(topic) and any(t.lower_ in YOU + YOUR for t in topic)
+    if _first_person(sentence):
         return False
     root = sentence.root
     roles = [c for c in root.children if c.dep_ in _ROLES]

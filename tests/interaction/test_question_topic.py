@@ -1,0 +1,50 @@
+"""Who a question is about, by its parse: Nadine asked to remember or tell a clause is only the one
+asked, so "do you remember what's going on with the garden?" is a question about the person's life
+(answered from what they told), while "can you tell me how you recognise faces?" is about her (her
+knowledge answers it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from interaction.offline import question_form
+from interaction.offline.understand_rules import plan_for
+from interaction.own_life import asks_about_own_life
+from tests.interaction.test_memory_requests import say
+from tests.interaction.test_own_words import stranger  # noqa: F401 - a fixture
+
+KNOWLEDGE = "knowledge_rag_agent"
+
+
+@pytest.mark.parametrize("text,about_her", [
+    ("do you recall what's happening with the kitchen renovation?", False),
+    ("do you know where the choir rehearsal is this week?", False),
+    ("do you remember how the allotment committee vote went?", False),
+    ("could you tell me how you recognise faces?", True),
+    ("do you know who designed you?", True),
+    ("can you tell me what ur battery does?", True),
+    ("do you remember what we decided about the holiday?", False),
+])
+def test_a_clause_nadine_is_asked_to_remember_or_tell_decides_who_the_question_is_about(text, about_her):
+    assert question_form.addresses_nadine(text) is about_her
+    assert (KNOWLEDGE in [s.agent for s in plan_for(text)]) is about_her
+
+
+@pytest.mark.parametrize("text,own", [
+    ("do you recall what's happening with the kitchen renovation?", True),
+    ("do you remember how the allotment committee vote went?", True),
+    ("could you tell me how you recognise faces?", False),
+    ("do you know who designed you?", False),
+])
+def test_such_a_clause_about_something_else_asks_memory_first(text, own):
+    assert asks_about_own_life(text) is own
+
+
+def test_asked_whether_she_remembers_their_news_she_says_what_they_told_not_how_her_memory_works(stranger):  # noqa: F811
+    say(stranger, "Hello, I'm Gwendolyn.")
+    say(stranger, "The kitchen renovation is a nightmare, the builders knocked out the wrong wall and I'm furious.")
+    turn = say(stranger, "do you remember what's going on with the renovation?")
+    assert "wrong wall" in turn.reply and "memory for every person" not in turn.reply, turn.reply
+    assert turn.is_recall and turn.recall is not None and turn.recall.outcome == "asserted", turn.recall
+    about_her = say(stranger, "how does your memory work?")
+    assert "memory for every person" in about_her.reply and "wrong wall" not in about_her.reply, about_her.reply
