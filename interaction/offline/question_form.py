@@ -39,6 +39,7 @@ _PERCEIVE = {"see", "look", "watch", "notice", "spot", "show"}  # the verbs of t
 _PAST = {"VBD", "VBN"}
 _TIME_ENTS = {"DATE", "TIME"}
 _UNSEEN_DOINGS = {"verb.cognition", "verb.communication", "verb.emotion"}  # learning, planning, saying, feeling
+_KNOWING_OR_TELLING = {"verb.cognition", "verb.communication"}  # what Nadine may be asked to remember or tell
 
 
 def _parser() -> Any | None:
@@ -204,13 +205,23 @@ def asked_about(sentence: Any) -> Any:
     """What a question is about: when Nadine, its main verb's subject, is asked to remember, know, tell
     or think a clause ("do you remember what's going on with work?", "can you tell me how your memory
     works?"), that clause; else the whole sentence. She is only the one asked: the clause says whose
-    life or what thing the question is about."""
+    life or what thing the question is about. The parser reads an embedded question opened by a
+    question word as an adverbial clause at times ("do you recall when the launch is?")."""
     root = sentence.root
-    if any(c.dep_ == "nsubj" and c.lower_ in YOU for c in root.children):
+    if any(c.dep_ == "nsubj" and c.lower_ in YOU for c in root.children) and _of_mind_or_talk(root):
         for clause in root.children:
-            if clause.dep_ == "ccomp":
+            if clause.dep_ == "ccomp" or (clause.dep_ == "advcl" and clause.left_edge.tag_ in WH_TAGS):
                 return sentence.doc[clause.left_edge.i:clause.right_edge.i + 1]
     return sentence
+
+
+def _of_mind_or_talk(verb: Any) -> bool:
+    """A verb of knowing or telling by its most frequent sense in WordNet ("remember", "know", "tell");
+    every verb when WordNet is not installed."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is None or wordnet.verb_lexical_file(verb.lemma_) in _KNOWING_OR_TELLING
 
 
 def _addressed(sentence: Any) -> bool:

@@ -5,11 +5,16 @@ knowledge answers it)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from interaction.offline import question_form
+from interaction.offline.replies import offline_reply
 from interaction.offline.understand_rules import plan_for
 from interaction.own_life import asks_about_own_life
+from interaction.reply_inputs import ReplyInputs
+from interaction.turn_understanding import Emotion
 from tests.interaction.test_memory_requests import say
 from tests.interaction.test_own_words import stranger  # noqa: F401 - a fixture
 
@@ -24,6 +29,7 @@ KNOWLEDGE = "knowledge_rag_agent"
     ("do you know who designed you?", True),
     ("can you tell me what ur battery does?", True),
     ("do you remember what we decided about the holiday?", False),
+    ("do you recall when the quarterly review is?", False),  # an embedded question read as adverbial
 ])
 def test_a_clause_nadine_is_asked_to_remember_or_tell_decides_who_the_question_is_about(text, about_her):
     assert question_form.addresses_nadine(text) is about_her
@@ -35,6 +41,7 @@ def test_a_clause_nadine_is_asked_to_remember_or_tell_decides_who_the_question_i
     ("do you remember how the allotment committee vote went?", True),
     ("could you tell me how you recognise faces?", False),
     ("do you know who designed you?", False),
+    ("do you recall when the quarterly review is?", True),
 ])
 def test_such_a_clause_about_something_else_asks_memory_first(text, own):
     assert asks_about_own_life(text) is own
@@ -48,3 +55,13 @@ def test_asked_whether_she_remembers_their_news_she_says_what_they_told_not_how_
     assert turn.is_recall and turn.recall is not None and turn.recall.outcome == "asserted", turn.recall
     about_her = say(stranger, "how does your memory work?")
     assert "memory for every person" in about_her.reply and "wrong wall" not in about_her.reply, about_her.reply
+
+
+@pytest.mark.parametrize("text,said", [
+    ("could you tell me what time it is?", "16:05"),
+    ("do you happen to know what the date is?", "Wednesday 4 March 2026"),
+])
+def test_asked_what_time_or_day_it_is_inside_a_question_her_own_clock_answers(text, said):
+    reply = offline_reply(ReplyInputs(text=text, intent="continue_conversation", is_recall=False,
+                                      now=datetime(2026, 3, 4, 16, 5), language="en-US", user_emotion=Emotion()))
+    assert said in reply, reply
