@@ -242,6 +242,9 @@ def _addressed(sentence: Any) -> bool:
     # a chat's "ur" is read as the subject itself ("what is ur name": "ur" nsubj)
     if any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in YOU + YOUR for c in roles):
         return True
+    # she is what the question's verb is done to: "who designed you?", "what do people call you?"
+    if any(c.dep_ == "dobj" and c.lower_ in YOU for c in root.children):
+        return True
     if any(g.lower_ in YOUR for c in roles for g in c.children if g.dep_ in ("poss", "nmod")):
         return True
     return not any(c.dep_ in _SUBJECTS for c in root.children) and any(

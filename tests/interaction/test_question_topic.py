@@ -36,6 +36,15 @@ def test_a_clause_nadine_is_asked_to_remember_or_tell_decides_who_the_question_i
     assert (KNOWLEDGE in [s.agent for s in plan_for(text)]) is about_her
 
 
+@pytest.mark.parametrize("text,about_her", [
+    ("who repaired you last spring?", True),
+    ("what do the children at the museum call you?", True),
+    ("could I borrow you for a minute?", False),  # the speaker's request
+])
+def test_a_question_whose_verb_is_done_to_her_is_about_her(text, about_her):
+    assert question_form.addresses_nadine(text) is about_her
+
+
 @pytest.mark.parametrize("text,own", [
     ("do you recall what's happening with the kitchen renovation?", True),
     ("do you remember how the allotment committee vote went?", True),
