@@ -379,5 +379,8 @@ class TurnResult(Message):
     # recall | remember | forget_one | forget_me | not_keep | statement
     memory_intent: str | None = None
     memory_action: MemoryAction | None = None
+    # the reply answered from the profile ("what do I do for a living?"), not from `recall`: a recall
+    # question's decision is still reported, but the reply did not say it
+    answered_from_profile: bool = False
     latency_s: float
     extra: dict[str, Any] = Field(default_factory=dict)

@@ -123,9 +123,10 @@ def turn_notes(result: TurnResult, decision: StorageDecision | None,
                scenes: Sequence[SceneStored] = ()) -> list[str]:
     """The notes for one turn, in order: what was recalled, what a memory request did, what was
     stored (first-meeting scene, moment) or not and why."""
-    lines = _retrieved_note(result)
-    if result.recall is not None:
-        lines += recall_note(result.recall)
+    if result.answered_from_profile:  # what a recall decided was not what the reply said
+        lines = ["[profile] answered from what they told of themselves (their profile), not from a recalled memory"]
+    else:
+        lines = _retrieved_note(result) + (recall_note(result.recall) if result.recall is not None else [])
     action = _action_note(result)
     lines += action
     stored = _scene_lines([s for s in scenes if s.turn_id in (None, result.turn_id)])

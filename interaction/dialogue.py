@@ -452,7 +452,7 @@ class DialogueManager:
         turn = TurnResult(
             turn_id=self._turn_id, text=text, reply=reply, user_id=s.identity.user_id, user_name=s.identity.name,
             intent=intent, is_recall=bool(result.get("is_recall")), memory_intent=wire_memory_intent(result),
-            memory_action=result.get("memory_action"),
+            memory_action=result.get("memory_action"), answered_from_profile=bool(result.get("answered_from_profile")),
             user_emotion=EmotionSignal(label=u.user_emotion.label, intensity=u.user_emotion.intensity) if u else None,
             retrieved=self._retrieved(result), recall=self._recall_report(result), latency_s=round(latency, 4),
             extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},

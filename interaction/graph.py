@@ -86,7 +86,7 @@ class TurnGraph:
             "search_agent": lambda s: tools.search(d, s),
             "vision_agent": lambda s: tools.vision(d, s),
             "knowledge_rag_agent": lambda s: tools.knowledge(d, s),
-            "response_agent": lambda s: {"final_message": respond(d, s), "plan_steps": []},
+            "response_agent": lambda s: {**respond(d, s), "plan_steps": []},
         }
 
     # --- routing ---------------------------------------------------------------------------------

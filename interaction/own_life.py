@@ -22,6 +22,7 @@ from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.memory_requests import said_earlier
 from interaction.offline.grounding import first_person
+from interaction.offline.question_form import asked_about
 from interaction.profiles import Identity
 
 log = logging.getLogger("nadine.interaction.own_life")
@@ -46,11 +47,13 @@ def asks_about_own_life(text: str) -> bool:
         nlp = load_parser()
     except ParserUnavailable:
         return False
-    for doc in nlp.pipe(questions):
-        if any(tok.dep_ in _SPEAKER_DEPS and first_person(tok) for tok in doc):
+    # Nadine asked to remember or tell a clause is only the one asked: the clause is the question
+    # ("do you remember what's going on with work?" names work, and no "you" of its own)
+    for topic in (asked_about(sent) for doc in nlp.pipe(questions) for sent in doc.sents):
+        if any(tok.dep_ in _SPEAKER_DEPS and first_person(tok) for tok in topic):
             return True
-        to_nadine = any(tok.dep_ in _SPEAKER_DEPS and "2" in tok.morph.get("Person") for tok in doc)
-        if not to_nadine and any(tok.pos_ in _NAMING for tok in doc):
+        to_nadine = any(tok.dep_ in _SPEAKER_DEPS and "2" in tok.morph.get("Person") for tok in topic)
+        if not to_nadine and any(tok.pos_ in _NAMING for tok in topic):
             return True
     return False
 

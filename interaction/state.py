@@ -49,4 +49,5 @@ class TurnState(TypedDict, total=False):
     vision_results: str | None
     knowledge_retrieval: str | None
     final_message: str
+    answered_from_profile: bool  # the offline reply answered from the profile, not from the recall
     llm_failed: bool  # a configured endpoint failed: the rest of this turn runs offline

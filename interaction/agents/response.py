@@ -11,7 +11,7 @@ from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.answer_span import answered
 from interaction.llm.reply_text import ReplyCheck
 from interaction.names import confirmation_question
-from interaction.offline.replies import correction_reply, offline_reply
+from interaction.offline.replies import composed_reply, correction_reply
 from interaction.prompts import (
     BACKGROUND_HEADING,
     CONVERSATION_HEADING,
@@ -55,14 +55,16 @@ def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
     )
 
 
-def respond(deps: AgentDeps, state: TurnState) -> str:
+def respond(deps: AgentDeps, state: TurnState) -> dict:
+    """The reply (final_message), and whether it answered from the profile rather than from the turn's
+    recall (answered_from_profile: the notes under it say so)."""
     r = reply_inputs(deps, state)
     if r.confirmation:
-        return confirmation_question(r.confirmation)
+        return {"final_message": confirmation_question(r.confirmation)}
     if (r.identity_event or (r.outcome.kind if r.outcome else None)) in NAME_SETTLED:
-        return offline_reply(r)  # the name now held, in so many words
+        return _offline(r)  # the name now held, in so many words
     if (fixed := state.get("correction")) is not None:
-        return correction_reply(fixed.corrected, r.name)  # what is held now, in so many words
+        return {"final_message": correction_reply(fixed.corrected, r.name)}  # what is held now, in so many words
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
     if model is not None:
         image = image_data_url(deps.layout, r.scene.image_path) if r.scene and r.scene.image_path \
@@ -73,9 +75,14 @@ def respond(deps: AgentDeps, state: TurnState) -> str:
         if deps.streams(AGENT):
             # each sentence is spoken as soon as it is complete and checked; what was spoken is the reply
             if sentences := deps.ask_spoken(AGENT, messages, check, state, phase=RESPONSE, stop=REPLY_STOPS):
-                return " ".join(sentences)
+                return {"final_message": " ".join(sentences)}
         elif answer := deps.ask(AGENT, messages, json_mode=False, phase=RESPONSE, stop=REPLY_STOPS):
             if spoken := check.spoken(answer):
-                return spoken
+                return {"final_message": spoken}
             log.warning("the model's reply only continued the prompt (%r); offline reply instead", answer[:80])
-    return offline_reply(r)
+    return _offline(r)
+
+
+def _offline(r: ReplyInputs) -> dict:
+    composed = composed_reply(r)
+    return {"final_message": composed.text, "answered_from_profile": composed.from_profile}

@@ -39,6 +39,7 @@ _PERCEIVE = {"see", "look", "watch", "notice", "spot", "show"}  # the verbs of t
 _PAST = {"VBD", "VBN"}
 _TIME_ENTS = {"DATE", "TIME"}
 _UNSEEN_DOINGS = {"verb.cognition", "verb.communication", "verb.emotion"}  # learning, planning, saying, feeling
+_KNOWING_OR_TELLING = {"verb.cognition", "verb.communication"}  # what Nadine may be asked to remember or tell
 
 
 def _parser() -> Any | None:
@@ -200,16 +201,49 @@ def _first_person(sentence: Any) -> bool:
     return any("1" in t.morph.get("Person") for t in sentence)
 
 
+def asked_about(sentence: Any) -> Any:
+    """What a question is about: when Nadine, its main verb's subject, is asked to remember, know, tell
+    or think a clause ("do you remember what's going on with work?", "can you tell me how your memory
+    works?"), that clause; else the whole sentence. She is only the one asked: the clause says whose
+    life or what thing the question is about. The parser reads an embedded question opened by a
+    question word as an adverbial clause at times ("do you recall when the launch is?")."""
+    root = sentence.root
+    if any(c.dep_ == "nsubj" and c.lower_ in YOU for c in root.children) and _of_mind_or_talk(root):
+        for clause in root.children:
+            if clause.dep_ == "ccomp" or (clause.dep_ == "advcl" and clause.left_edge.tag_ in WH_TAGS):
+                return sentence.doc[clause.left_edge.i:clause.right_edge.i + 1]
+    return sentence
+
+
+def _of_mind_or_talk(verb: Any) -> bool:
+    """A verb of knowing or telling by its most frequent sense in WordNet ("remember", "know", "tell");
+    every verb when WordNet is not installed."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is None or wordnet.verb_lexical_file(verb.lemma_) in _KNOWING_OR_TELLING
+
+
 def _addressed(sentence: Any) -> bool:
     """A question about Nadine: "you" is its main verb's subject, or "your" owns its subject or
     attribute ("what's your favourite film"); a chat's broken parse that finds no subject at all
-    ("r u a robot") is about her when a second-person pronoun is in it. Nothing of the speaker's."""
-    if not sentence_asks(sentence) or _first_person(sentence):
+    ("r u a robot") is about her when a second-person pronoun is in it. Nothing of the speaker's.
+    A clause she is asked to remember or tell is about her when it speaks of her ("do you know who
+    built you?"), not when it speaks of something else ("do you remember what's going on with work?")."""
+    if not sentence_asks(sentence):
+        return False
+    topic = asked_about(sentence)
+    if topic is not sentence:
+        return not _first_person(topic) and any(t.lower_ in YOU + YOUR for t in topic)
+    if _first_person(sentence):
         return False
     root = sentence.root
     roles = [c for c in root.children if c.dep_ in _ROLES]
     # a chat's "ur" is read as the subject itself ("what is ur name": "ur" nsubj)
     if any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in YOU + YOUR for c in roles):
+        return True
+    # she is what the question's verb is done to: "who designed you?", "what do people call you?"
+    if any(c.dep_ == "dobj" and c.lower_ in YOU for c in root.children):
         return True
     if any(g.lower_ in YOUR for c in roles for g in c.children if g.dep_ in ("poss", "nmod")):
         return True

@@ -5,6 +5,7 @@ the model's prompt gives too), and with no memory the reply says so."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 
 from common.messages import RecalledMemory
@@ -223,11 +224,22 @@ def correction_reply(corrected: str, name: str | None) -> str:
 
 
 def offline_reply(r: ReplyInputs) -> str:
+    return composed_reply(r).text
+
+
+@dataclass(frozen=True)
+class Composed:
+    text: str
+    from_profile: bool = False  # a question the profile holds the answer to, answered from it (not from a recall)
+
+
+def composed_reply(r: ReplyInputs) -> Composed:
+    """The offline template's reply, and what it answered from."""
     if r.confirmation:
-        return confirmation_question(r.confirmation)
+        return Composed(confirmation_question(r.confirmation))
     hi = f", {r.name}" if r.name else ""
     if r.intent == "end_conversation":
-        return f"Goodbye{hi}! It was lovely talking with you. See you soon!"
+        return Composed(f"Goodbye{hi}! It was lovely talking with you. See you soon!")
     parts: list[str] = []
     kind = r.identity_event or (r.outcome.kind if r.outcome else None)
     if kind == "linked" and r.name:
@@ -253,7 +265,7 @@ def offline_reply(r: ReplyInputs) -> str:
             parts.append("May I ask your name?")
     if parts and r.intent in ("first_greeting", "update_user_info"):
         news = named_feeling(r.user_emotion) if r.user_emotion.intensity >= _NEWS_INTENSITY else None
-        return " ".join([*parts, _EMPATHY[news].format(hi="")] if news else parts)
+        return Composed(" ".join([*parts, _EMPATHY[news].format(hi="")] if news else parts))
     answer = _profile_answer(r)
     if answer:
         parts.append(answer)
@@ -294,4 +306,4 @@ def offline_reply(r: ReplyInputs) -> str:
             parts.append(f"Thank you for telling me{hi}.")
         else:
             parts.append(f"I see{hi}. Tell me more!")
-    return " ".join(parts)
+    return Composed(" ".join(parts), from_profile=bool(answer))

@@ -1,0 +1,35 @@
+"""The notes under a reply say what the reply did: a question about their own job answered from the
+profile says so, and carries no recall decision (asked about, abstained) that the reply never used."""
+
+from __future__ import annotations
+
+from common.messages import RecallReport, StorageDecision, TurnResult
+from common.turn_notes import turn_notes
+from tests.interaction.test_memory_requests import say
+from tests.interaction.test_own_words import stranger  # noqa: F401 - a fixture
+
+NOT_STORED = StorageDecision(stored=False, reason="below threshold")
+
+
+def _turn(**fields) -> TurnResult:
+    return TurnResult(**{"turn_id": "t7", "text": "what's my line of work?", "reply": "You repair clocks.",
+                         "intent": "continue_conversation", "is_recall": True, "latency_s": 0.2, **fields})
+
+
+def test_a_reply_from_the_profile_is_noted_as_such_and_not_as_the_recall_it_did_not_use():
+    notes = turn_notes(_turn(answered_from_profile=True, recall=RecallReport(outcome="abstained")), NOT_STORED)
+    assert notes[0].startswith("[profile]") and not any("[recall]" in n for n in notes), notes
+
+
+def test_a_reply_from_the_recall_keeps_the_recall_note():
+    notes = turn_notes(_turn(recall=RecallReport(outcome="abstained")), NOT_STORED)
+    assert notes[0].startswith("[recall] abstained") and not any("[profile]" in n for n in notes), notes
+
+
+def test_asked_their_job_after_telling_it_the_turn_says_it_came_from_the_profile(stranger):  # noqa: F811
+    say(stranger, "Hi there, I'm Oluwaseun.")
+    say(stranger, "I work as a clockmaker in Bristol.")
+    asked = say(stranger, "what do I do for a living?")
+    assert "clockmaker" in asked.reply and asked.answered_from_profile, asked
+    chat = say(stranger, "The weather was lovely on the walk in.")
+    assert not chat.answered_from_profile, chat

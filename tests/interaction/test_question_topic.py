@@ -1,0 +1,76 @@
+"""Who a question is about, by its parse: Nadine asked to remember or tell a clause is only the one
+asked, so "do you remember what's going on with the garden?" is a question about the person's life
+(answered from what they told), while "can you tell me how you recognise faces?" is about her (her
+knowledge answers it)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from interaction.offline import question_form
+from interaction.offline.replies import offline_reply
+from interaction.offline.understand_rules import plan_for
+from interaction.own_life import asks_about_own_life
+from interaction.reply_inputs import ReplyInputs
+from interaction.turn_understanding import Emotion
+from tests.interaction.test_memory_requests import say
+from tests.interaction.test_own_words import stranger  # noqa: F401 - a fixture
+
+KNOWLEDGE = "knowledge_rag_agent"
+
+
+@pytest.mark.parametrize("text,about_her", [
+    ("do you recall what's happening with the kitchen renovation?", False),
+    ("do you know where the choir rehearsal is this week?", False),
+    ("do you remember how the allotment committee vote went?", False),
+    ("could you tell me how you recognise faces?", True),
+    ("do you know who designed you?", True),
+    ("can you tell me what ur battery does?", True),
+    ("do you remember what we decided about the holiday?", False),
+    ("do you recall when the quarterly review is?", False),  # an embedded question read as adverbial
+])
+def test_a_clause_nadine_is_asked_to_remember_or_tell_decides_who_the_question_is_about(text, about_her):
+    assert question_form.addresses_nadine(text) is about_her
+    assert (KNOWLEDGE in [s.agent for s in plan_for(text)]) is about_her
+
+
+@pytest.mark.parametrize("text,about_her", [
+    ("who repaired you last spring?", True),
+    ("what do the children at the museum call you?", True),
+    ("could I borrow you for a minute?", False),  # the speaker's request
+])
+def test_a_question_whose_verb_is_done_to_her_is_about_her(text, about_her):
+    assert question_form.addresses_nadine(text) is about_her
+
+
+@pytest.mark.parametrize("text,own", [
+    ("do you recall what's happening with the kitchen renovation?", True),
+    ("do you remember how the allotment committee vote went?", True),
+    ("could you tell me how you recognise faces?", False),
+    ("do you know who designed you?", False),
+    ("do you recall when the quarterly review is?", True),
+])
+def test_such_a_clause_about_something_else_asks_memory_first(text, own):
+    assert asks_about_own_life(text) is own
+
+
+def test_asked_whether_she_remembers_their_news_she_says_what_they_told_not_how_her_memory_works(stranger):  # noqa: F811
+    say(stranger, "Hello, I'm Gwendolyn.")
+    say(stranger, "The kitchen renovation is a nightmare, the builders knocked out the wrong wall and I'm furious.")
+    turn = say(stranger, "do you remember what's going on with the renovation?")
+    assert "wrong wall" in turn.reply and "memory for every person" not in turn.reply, turn.reply
+    assert turn.is_recall and turn.recall is not None and turn.recall.outcome == "asserted", turn.recall
+    about_her = say(stranger, "how does your memory work?")
+    assert "memory for every person" in about_her.reply and "wrong wall" not in about_her.reply, about_her.reply
+
+
+@pytest.mark.parametrize("text,said", [
+    ("could you tell me what time it is?", "16:05"),
+    ("do you happen to know what the date is?", "Wednesday 4 March 2026"),
+])
+def test_asked_what_time_or_day_it_is_inside_a_question_her_own_clock_answers(text, said):
+    reply = offline_reply(ReplyInputs(text=text, intent="continue_conversation", is_recall=False,
+                                      now=datetime(2026, 3, 4, 16, 5), language="en-US", user_emotion=Emotion()))
+    assert said in reply, reply
