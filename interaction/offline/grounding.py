@@ -190,6 +190,9 @@ class FactGrounding:
         node, below = tok, None
         while True:
             subject = next((c for c in node.children if c.dep_ in _SUBJECTS), None)
+            if subject is not None and subject.tag_.startswith("W") and below is not None \
+                    and below.dep_ in ("attr", "acomp"):
+                return None  # "..., which is a relief": what the clause before it was, nobody's fact
             if subject is not None and subject.i != tok.i and not subject.tag_.startswith("W"):
                 if p.new and any(c.dep_ == "neg" or c.tag_ == "MD" for c in node.children):
                     return None

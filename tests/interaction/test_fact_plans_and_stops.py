@@ -40,8 +40,10 @@ def test_a_planned_move_or_job_is_not_a_current_fact(sentence):
     "I went to the market this morning.",  # a time is no employer, home or job
     "I popped to the chemist this afternoon.",
     "We picked apples at the orchard this morning.",
+    # what a relative clause says the clause before it was
+    "My manager Tobias pushed the deadline to June, which is a relief.",
 ])
-def test_a_time_said_with_an_errand_is_no_work_or_place_fact(sentence):
+def test_a_time_or_a_remark_on_what_happened_is_no_work_or_place_fact(sentence):
     update, changes, _ = _decided(sentence, {})
     held = {f: getattr(update, f) for f in ("current_company", "current_position", "location")}
     assert not any(held.values()) and not [c for c in changes if c.field in held], (held, changes)
