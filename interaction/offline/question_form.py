@@ -259,7 +259,7 @@ _ARGUMENTS = {"dobj", "dative", "attr", "oprd", "prep", "ccomp", "xcomp", "advcl
 _MAIN_CLAUSES = {"ROOT", "ccomp", "conj", "parataxis"}
 
 
-def _bare_wh(token: Any) -> bool:
+def bare_wh(token: Any) -> bool:
     """A wh-word with no clause of its own: nothing but punctuation follows it in its sentence
     ("guess what, my granddaughter was born", "guess what!"); it asks about nothing."""
     nxt = token.i + 1
@@ -275,7 +275,7 @@ def _verb_asks(verb: Any) -> bool:
         return True
     wh = [c for c in children if c.tag_ in WH_TAGS] + [g for c in children for g in c.children
                                                       if g.dep_ == "det" and g.tag_ in WH_TAGS]
-    return any(not _bare_wh(w) for w in wh)
+    return any(not bare_wh(w) for w in wh)
 
 
 def _verbs(sentence: Any) -> list[Any]:
@@ -296,7 +296,7 @@ def _requests_something(verb: Any) -> bool:
     got engaged": the speaker is telling, not asking)."""
     if any(c.dep_ in _SUBJECTS for c in verb.children) or verb.tag_ not in ("VB", "VBP"):
         return False
-    return any(c.dep_ in _ARGUMENTS and not _bare_wh(c) and not (c.pos_ in ("VERB", "AUX") and _tells(c))
+    return any(c.dep_ in _ARGUMENTS and not bare_wh(c) and not (c.pos_ in ("VERB", "AUX") and _tells(c))
                for c in verb.children)
 
 
@@ -304,7 +304,7 @@ def _sentence_asks_of_memory(sentence: Any) -> bool:
     verbs = _verbs(sentence)
     wh = [t for t in sentence if t.tag_ in WH_TAGS]
     # a question whose wh-words are all bare asks about nothing: "guess what?", "do you know what?" open news
-    asks = sentence_asks(sentence) and not (wh and all(_bare_wh(w) for w in wh))
+    asks = sentence_asks(sentence) and not (wh and all(bare_wh(w) for w in wh))
     return asks or not verbs or any(_verb_asks(v) or _requests_something(v) for v in verbs)
 
 

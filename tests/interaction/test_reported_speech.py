@@ -171,3 +171,14 @@ def test_what_do_you_know_about_me_moves_the_time_words_of_an_earlier_day():
 def test_an_answers_words_alone_are_said_back(fragment):
     """The answer said first is a few words of the memory: too short for an opening word to be set off."""
     assert reported(fragment).casefold() == fragment.replace("my ", "your ").casefold()
+
+
+@pytest.mark.parametrize("said,expected", [
+    ("Guess what, my grandson took his first steps!", "your grandson took his first steps"),
+    ("you know what, we paid off the mortgage", "you paid off the mortgage"),
+    ("Guess what! Our hens laid nine eggs.", "your hens laid nine eggs"),
+    # the speaker's own doing with a wh-word in it is what was told
+    ("I asked the vet what, and she laughed.", "you asked the vet what, and she laughed"),
+])
+def test_an_opening_that_asks_about_nothing_is_no_part_of_what_was_told(said, expected):
+    assert reported(said) == expected
