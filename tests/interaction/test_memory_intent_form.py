@@ -14,7 +14,7 @@ from interaction.memory_intent.refers_back import refers_back
 from interaction.offline.question_form import asks_or_requests
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings
 from tests.interaction.test_dialogue_inprocess import Outbox
-from tests.interaction.test_forget_said_just_now import holding, kept_as_moment, say
+from tests.interaction.test_forget_said_just_now import back, holding, kept_as_moment, say
 from tests.interaction.test_forget_vague_topic import meet
 
 NEWS = ("Guess what, my grandson took his first steps!", "You'll never guess — my son got engaged!",
@@ -77,6 +77,7 @@ def test_a_take_back_of_its_own_offers_the_statement_before_it(ines, request_):
     assert asked.reply.startswith("Do you want me to forget that you told me") and "Harrogate" in asked.reply, asked.reply
     assert "bees" not in asked.reply
     assert say(dm, "yes").intent == "forget_one_confirmed"
+    back(dm, uid)  # the conversation is saved: the statement before it is kept, the one taken back is not
     assert holding(dm, b"Harrogate") == [] and holding(dm, b"bees")
 
 
