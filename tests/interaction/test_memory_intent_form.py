@@ -7,27 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from interaction.dialogue import DialogueManager
-from interaction.memory.local_services import LocalMemoryServices
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.refers_back import refers_back
 from interaction.offline.question_form import asks_or_requests
-from tests.interaction.memory_fixtures import layout_and_clock, make_settings
-from tests.interaction.test_dialogue_inprocess import Outbox
+from tests.interaction import test_forget_said_just_now
 from tests.interaction.test_forget_said_just_now import back, holding, kept_as_moment, say
-from tests.interaction.test_forget_vague_topic import meet
+
+ines = test_forget_said_just_now.ines  # the fixture: Ines, met by name, with the real memory services
 
 NEWS = ("Guess what, my grandson took his first steps!", "You'll never guess — my son got engaged!",
         "guess who got promoted today", "Guess what! We're moving to Cornwall.", "Guess what?")
-
-
-@pytest.fixture
-def ines(tmp_path):
-    layout, clock = layout_and_clock(tmp_path)
-    settings = make_settings(tmp_path)
-    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
-                         environ={})
-    return dm, meet(dm, "Ines")
 
 
 @pytest.mark.parametrize("text", NEWS)
