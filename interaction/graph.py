@@ -65,6 +65,8 @@ class TurnGraph:
         update = {"understanding": u, "intent": u.intent, "is_recall": u.is_recall, "plan_steps": u.plan,
                   "memory_intent": u.memory_intent, "language": u.language or state.get("language")}
         update.update(memory_agents.correction_of(self.deps, state, u))
+        if memory_requests.takes_back_nothing({**state, **update}):
+            update["memory_intent"] = "statement"  # "scratch that" with nothing said before it
         if update.get("correction") is not None:
             update["intent"] = "update_user_info"  # the corrected statement is read for profile facts
         if self._after_understanding({**state, **update}) != "memory_update_agent":

@@ -251,6 +251,12 @@ def just_said(state: dict) -> ForgetCandidate | None:
     return ForgetCandidate(identity.user_id or "", "this_session", "", before[-1].text)
 
 
+def takes_back_nothing(state: dict) -> bool:
+    """A request to forget what was just said, in a turn of its own ("scratch that", "forget what I
+    just said"), when nothing was told just before it: it can mean nothing, so it asks nothing."""
+    return state.get("memory_intent") == "forget_one" and refers_back(state["text"]) and just_said(state) is None
+
+
 def forget_one_request(deps: AgentDeps, state: dict) -> dict:
     identity: Identity = state["identity"]
     if refers_back(state["text"]):

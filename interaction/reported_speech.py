@@ -26,7 +26,7 @@ from datetime import datetime
 
 from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory_intent.phrasing import second_person
-from interaction.offline.question_form import tagged_question
+from interaction.offline.question_form import bare_wh, tagged_question
 
 log = logging.getLogger("nadine.reported_speech")
 
@@ -36,6 +36,8 @@ _SPEAKER_TO_LISTENER = {"i": "you", "me": "you", "my": "your", "mine": "yours", 
 _LISTENER_TO_SPEAKER = {"your": "my", "yours": "mine", "yourself": "myself", "yourselves": "ourselves"}
 _BE_FOR_YOU = {"am": "are", "'m": "'re", "was": "were"}
 _BE_FOR_I = {"are": "am", "'re": "'m", "were": "was"}
+_MAX_OPENING = 6  # "guess what", "you know what", "you'll never guess what"
+_NAMING = {"NOUN", "PROPN", "NUM", "ADJ"}
 _BACKSHIFT = {"will": "would", "'ll": "'d", "wo": "would", "shall": "should", "sha": "should",
               "can": "could", "ca": "could", "may": "might"}
 _SUBJECTS = {"nsubj", "nsubjpass", "expl"}
@@ -186,7 +188,7 @@ def _one_clause(doc, words: list[str]) -> str:
             if len(tokens) > 2 and tokens[0].pos_ == "PROPN" and tokens[0].dep_ not in _SUBJECTS \
                     and tokens[1].text == ",":
                 tokens = tokens[2:]
-        tokens = _without_tag_question(tokens)
+        tokens = _without_tag_question(_without_announcement(tokens))
         while tokens and tokens[-1].pos_ == "PUNCT" and tokens[-1].text in ".!?…":
             tokens.pop()
         if not tokens:
@@ -222,6 +224,32 @@ def _unread_interjection(tokens: list) -> bool:
         return False
     lexicon = load_wordnet()
     return lexicon is not None and not lexicon.knows(first.text)
+
+
+def _without_announcement(tokens: list) -> list:
+    """The words after an opening that only announces them: a few words addressed to the listener
+    (an imperative, or "you" their subject) that name nothing and end in a wh-word with no clause
+    of its own or, set off by punctuation, hold only verbs of the mind ("Guess what, my granddaughter
+    was born", "you know what, I got the job", "You'll never guess — my son got engaged"). What
+    follows was told; "I asked him what, and he left" and "You promised, then you forgot" were told whole."""
+    cut = next((k for k, t in enumerate(tokens[:_MAX_OPENING]) if bare_wh(t) or (k and t.is_punct)), None)
+    if cut is None:
+        return tokens
+    opening = tokens[:cut + bare_wh(tokens[cut])]
+    if any(t.pos_ in _NAMING or (t.dep_ in _SUBJECTS and t.lower_ not in ("you", "u")) for t in opening):
+        return tokens
+    if not bare_wh(tokens[cut]) and not all(_of_the_mind(t) for t in opening if t.pos_ == "VERB"):
+        return tokens
+    rest = tokens[cut + 1:]
+    while rest and rest[0].pos_ == "PUNCT":
+        rest = rest[1:]
+    return rest  # none: the sentence only announced the next ("Guess what! We moved.")
+
+
+def _of_the_mind(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A verb of knowing or perceiving by its most frequent WordNet sense ("guess", "know", "listen")."""
+    lexicon = load_wordnet()
+    return lexicon is not None and lexicon.verb_lexical_file(verb.lemma_) in ("verb.cognition", "verb.perception")
 
 
 def _without_tag_question(tokens: list) -> list:

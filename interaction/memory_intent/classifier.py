@@ -112,7 +112,9 @@ def default_classifier() -> MemoryIntentClassifier | None:
 
 def classify(text: str) -> MemoryIntentGuess:
     """What `text` asks of memory; a statement read again with its misspelt words as meant
-    (misspelt.py): "forgt the due date thing" asks to forget."""
+    (misspelt.py): "forgt the due date thing" asks to forget. A request whose form the parse does not
+    show (form.py: "yes please", "guess what, my son got engaged!") is a statement."""
+    from interaction.memory_intent.form import has_form
     from interaction.memory_intent.misspelt import as_meant
 
     classifier = default_classifier()
@@ -121,5 +123,7 @@ def classify(text: str) -> MemoryIntentGuess:
     guess = classifier.classify(text)
     if guess.intent == STATEMENT and (meant := as_meant(text)) != text:
         again = classifier.classify(meant)
-        return again if again.intent != STATEMENT else guess
-    return guess
+        guess = again if again.intent != STATEMENT else guess
+    if has_form(guess.intent, text):
+        return guess
+    return MemoryIntentGuess(STATEMENT, guess.probabilities[STATEMENT], guess.probabilities)

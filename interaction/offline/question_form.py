@@ -286,3 +286,69 @@ def request_of_nadine(text: str) -> str | None:
                          if not t.is_punct and t.dep_ != "intj" and t.i >= root.i]
                 return second_person(" ".join(words))
     return None
+
+
+# what a verb's arguments are: the things and clauses it asks about or for
+_ARGUMENTS = {"dobj", "dative", "attr", "oprd", "prep", "ccomp", "xcomp", "advcl", "pobj"}
+_MAIN_CLAUSES = {"ROOT", "ccomp", "conj", "parataxis"}
+
+
+def bare_wh(token: Any) -> bool:
+    """A wh-word with no clause of its own: nothing but punctuation follows it in its sentence
+    ("guess what, my granddaughter was born", "guess what!"); it asks about nothing."""
+    nxt = token.i + 1
+    return token.tag_ in WH_TAGS and (nxt >= token.sent.end or token.doc[nxt].is_punct)
+
+
+def _verb_asks(verb: Any) -> bool:
+    """The verb's own clause is a question: a wh-word on it (or on one of its arguments: "which day
+    is it") that has a clause of its own, or an auxiliary before its subject."""
+    children = list(verb.children)
+    subject = next((c for c in children if c.dep_ in _SUBJECTS), None)
+    if subject is not None and any(c.dep_ in ("aux", "auxpass") and c.i < subject.i for c in children):
+        return True
+    wh = [c for c in children if c.tag_ in WH_TAGS] + [g for c in children for g in c.children
+                                                      if g.dep_ == "det" and g.tag_ in WH_TAGS]
+    return any(not bare_wh(w) for w in wh)
+
+
+def _verbs(sentence: Any) -> list[Any]:
+    return [t for t in sentence if t.pos_ == "VERB" or (t.dep_ == "ROOT" and t.pos_ == "AUX")]
+
+
+def _tells(verb: Any) -> bool:
+    """A main clause that tells something of its own: a verb with a subject, not asking ("my
+    granddaughter was born"); a relative clause only says which thing is meant ("the trip I mentioned")."""
+    return verb.dep_ in _MAIN_CLAUSES and any(c.dep_ in _SUBJECTS - {"expl"} for c in verb.children) \
+        and not _verb_asks(verb)
+
+
+def _requests_something(verb: Any) -> bool:
+    """An imperative (no subject of its own) with an argument that names what it asks for: a thing
+    ("tell me the gate code"), a place or topic ("remind me about my trip") or a question ("tell me
+    what I said"); not a bare wh-word ("guess what!") nor a clause that tells ("guess what, my son
+    got engaged": the speaker is telling, not asking)."""
+    if any(c.dep_ in _SUBJECTS for c in verb.children) or verb.tag_ not in ("VB", "VBP"):
+        return False
+    return any(c.dep_ in _ARGUMENTS and not bare_wh(c) and not (c.pos_ in ("VERB", "AUX") and _tells(c))
+               for c in verb.children)
+
+
+def _sentence_asks_of_memory(sentence: Any) -> bool:
+    verbs = _verbs(sentence)
+    wh = [t for t in sentence if t.tag_ in WH_TAGS]
+    # a question whose wh-words are all bare asks about nothing: "guess what?", "do you know what?" open news
+    asks = sentence_asks(sentence) and not (wh and all(bare_wh(w) for w in wh))
+    return asks or not verbs or any(_verb_asks(v) or _requests_something(v) for v in verbs)
+
+
+def asks_or_requests(text: str) -> bool | None:
+    """Some sentence of `text` has the form of something asked of the listener: a question (by its
+    form, or a verb whose own clause asks: "my blood type, what was it again"), an imperative that
+    names what it asks for, or a phrase without a verb ("gate code pls"). Not a turn that only tells,
+    whatever it opens with: "guess what, my granddaughter was born!" bids a guess at news it then
+    tells. None when the parser cannot load."""
+    nlp = _parser()
+    if nlp is None:
+        return None
+    return any(_sentence_asks_of_memory(sent) for s in cues.sentences(text) for sent in nlp(s).sents)

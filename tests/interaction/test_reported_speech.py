@@ -171,3 +171,16 @@ def test_what_do_you_know_about_me_moves_the_time_words_of_an_earlier_day():
 def test_an_answers_words_alone_are_said_back(fragment):
     """The answer said first is a few words of the memory: too short for an opening word to be set off."""
     assert reported(fragment).casefold() == fragment.replace("my ", "your ").casefold()
+
+
+@pytest.mark.parametrize("said,expected", [
+    ("Guess what, my grandson took his first steps!", "your grandson took his first steps"),
+    ("you know what, we paid off the mortgage", "you paid off the mortgage"),
+    ("Guess what! Our hens laid nine eggs.", "your hens laid nine eggs"),
+    ("You'll never guess — my brother won the pub quiz.", "your brother won the pub quiz"),
+    # the speaker's own doing with a wh-word in it is what was told, and so is a doing that is no thinking
+    ("I asked the vet what, and she laughed.", "you asked the vet what, and she laughed"),
+    ("You promised, then you forgot.", "I promised, then I forgot"),
+])
+def test_an_opening_that_only_announces_is_no_part_of_what_was_told(said, expected):
+    assert reported(said) == expected

@@ -1,0 +1,87 @@
+"""A memory request needs the form of one, read from the parse, whatever its words are near: news
+opened with "guess what" is told, not asked; "yes, please" with nothing asked names nothing to keep
+or forget; and a take-back in a turn of its own ("strike that", "scratch that") means the statement
+right before it, as "forget that" does, and nothing when nothing was said before it."""
+
+from __future__ import annotations
+
+import pytest
+
+from interaction.memory_intent.classifier import classify
+from interaction.memory_intent.refers_back import refers_back
+from interaction.offline.question_form import asks_or_requests
+from tests.interaction import test_forget_said_just_now
+from tests.interaction.test_forget_said_just_now import back, holding, kept_as_moment, say
+
+ines = test_forget_said_just_now.ines  # the fixture: Ines, met by name, with the real memory services
+
+NEWS = ("Guess what, my grandson took his first steps!", "You'll never guess — my son got engaged!",
+        "guess who got promoted today", "Guess what! We're moving to Cornwall.", "Guess what?")
+
+
+@pytest.mark.parametrize("text", NEWS)
+def test_news_opened_with_guess_what_is_told_not_a_recall(text):
+    assert classify(text).intent == "statement"
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("Guess what, our kitchen flooded!", False), ("guess what!", False), ("I moved to Leeds last year.", False),
+    ("you'll never guess, we won the raffle", False),
+    ("what did I say about the raffle?", True), ("tell me the boiler code", True), ("remind me where I left my bike", True),
+    ("my library card number, what was it again", True), ("boiler code pls", True),
+    ("Tell me again what I said about the plumber.", True),
+])
+def test_asked_or_requested_is_read_from_the_parse(text, asks):
+    assert asks_or_requests(text) is asks
+
+
+@pytest.mark.parametrize("text", ["tell me the boiler code again", "remind me where I left my bike",
+                                  "What did I tell you about the plumber?"])
+def test_a_recall_asked_or_requested_stays_a_recall(text):
+    assert classify(text).intent == "recall"
+
+
+@pytest.mark.parametrize("text", ["yes, please", "yes please", "sure thing", "okay then", "Sure!"])
+def test_an_answer_to_nothing_asks_nothing_of_memory(text):
+    assert classify(text).intent == "statement"
+
+
+def test_news_gets_no_recall_and_a_yes_to_nothing_no_remember_prompt(ines):
+    dm, _ = ines
+    news = say(dm, "Guess what, my grandson took his first steps!")
+    assert not news.is_recall and news.memory_intent == "statement", news.reply
+    assert "remember" not in news.reply.lower(), news.reply
+    yes = say(dm, "yes, please")
+    assert yes.memory_intent == "statement" and "remember" not in yes.reply.lower(), yes.reply
+
+
+@pytest.mark.parametrize("request_", ["strike that", "scratch that", "ignore what I just said"])
+def test_a_take_back_of_its_own_offers_the_statement_before_it(ines, request_):
+    dm, uid = ines
+    say(dm, "We keep bees at the bottom of the orchard.")
+    told = say(dm, "I moved to Harrogate two summers ago.")
+    kept_as_moment(dm, uid, told)
+    asked = say(dm, request_)
+    assert asked.memory_intent == "forget_one", asked.reply
+    assert asked.reply.startswith("Do you want me to forget that you told me") and "Harrogate" in asked.reply, asked.reply
+    assert "bees" not in asked.reply
+    assert say(dm, "yes").intent == "forget_one_confirmed"
+    back(dm, uid)  # the conversation is saved: the statement before it is kept, the one taken back is not
+    assert holding(dm, b"Harrogate") == [] and holding(dm, b"bees")
+
+
+def test_a_take_back_with_nothing_said_before_asks_nothing(ines):
+    dm, _ = ines
+    turn = say(dm, "scratch that")
+    assert turn.memory_intent == "statement", turn.reply
+    assert "forget" not in turn.reply.lower() and "remember" not in turn.reply.lower(), turn.reply
+
+
+@pytest.mark.parametrize(("said", "back"), [
+    ("scratch that", True), ("Scratch that.", True), ("forget that last bit", True), ("ignore that last sentence", True),
+    ("delete that remark", True),
+    # a thing of the world, or a portion of talk that names its topic, is no pointing back
+    ("forget that dog", False), ("forget my number", False), ("forget that bit about my dog", False),
+])
+def test_what_was_just_said_is_pointed_at_whatever_the_tagger_makes_of_the_words(said, back):
+    assert refers_back(said) is back
