@@ -206,7 +206,9 @@ class ForgetConversation:
     def turn(self, text: str, user_id: str | None, name: str | None, deps: AgentDeps | None = None) -> PrivacyTurn | None:
         pending, self._pending = self._pending, None
         if pending is not None and pending == user_id:
-            step = next_step(read_reply(deps, forget_question(name), text), self._asked_again)
+            step = next_step(read_reply(deps, forget_question(name), text), self._asked_again, text)
+            if step == "moved_on":  # kept, and the question they asked instead is answered as any turn
+                return None
             if step == "act":
                 return PrivacyTurn(f"Done{', ' + name if name else ''}. I have forgotten everything I knew "
                                    "about you.", "forget_confirmed", pending)

@@ -361,7 +361,8 @@ def forget_in_session(layout: DataLayout, session: Session, forgotten: Forgotten
 
 class ForgetOneConversation:
     """A forget-one request -> "Do you want me to forget that ...?" -> only a clear yes from the same
-    person forgets it; an unclear answer is asked once more; a no, or a second unclear answer, keeps it."""
+    person forgets it; an unclear answer is asked once more; a no, or a second unclear answer, keeps it,
+    and so does a question of their own instead of an answer."""
 
     def __init__(self) -> None:
         self._pending: ForgetCandidate | None = None
@@ -378,7 +379,9 @@ class ForgetOneConversation:
         pending, self._pending = self._pending, None
         if pending is None or pending.user_id != session.identity.user_id:
             return None
-        step = next_step(read_reply(deps, forget_one_question(pending), text), self._asked_again)
+        step = next_step(read_reply(deps, forget_one_question(pending), text), self._asked_again, text)
+        if step == "moved_on":  # kept, and the question they asked instead is answered as any turn
+            return None
         if step == "ask_again":
             self._pending, self._asked_again = pending, True
             return PrivacyTurn(FORGET_ONE_ASKED_AGAIN, "forget_one_asked_again")

@@ -1,21 +1,43 @@
 """Confirmations: reading the answer to a yes / no question, and what it leads to.
 
 Only a clear yes acts (deletes, links); an unclear answer is asked once more; a no, or a second
-unclear answer, keeps everything as it is.
+unclear answer, keeps everything as it is. A reply that is no answer but a question of the person's
+own ("do you remember what's going on with my grandson?") has moved on: everything is kept, nothing
+is asked again, and the question is answered as any other turn.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
+from interaction import cues
 from interaction.confirmation.reader import Answer, read_offline, read_reply
 
-Step = Literal["act", "ask_again", "keep"]
+Step = Literal["act", "ask_again", "keep", "moved_on"]
 
 
-def next_step(answer: Answer, asked_again: bool) -> Step:
+def asks_of_its_own(reply: str) -> bool:
+    """A question that names something of its own ("do you remember where I volunteer?"), not one
+    about Nadine's question ("why?", "what do you mean?", "are you sure?"): a noun in spaCy's parse;
+    without the parser, never."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    if not cues.is_question(reply):
+        return False
+    try:
+        doc = load_parser()(reply)
+    except ParserUnavailable:
+        return False
+    return any(t.pos_ in ("NOUN", "PROPN") for t in doc)
+
+
+def next_step(answer: Answer, asked_again: bool, reply: str = "") -> Step:
+    """What an answer to a yes / no question leads to; `reply`: its words (a question of their own
+    that answers nothing has moved on)."""
     if answer == "yes":
         return "act"
+    if answer == "unclear" and asks_of_its_own(reply):
+        return "moved_on"
     return "ask_again" if answer == "unclear" and not asked_again else "keep"
 
 

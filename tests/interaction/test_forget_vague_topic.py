@@ -142,3 +142,27 @@ def test_a_memory_of_someone_else_of_the_kind_named_is_not_offered(jonas):
             request, asked.reply)
         assert say(dm, "Yes.").intent != "forget_one_confirmed"
     assert holding(dm, b"tomatoes") and holding(dm, b"Vienna")
+
+
+def test_a_question_instead_of_an_answer_keeps_the_memory_and_is_answered(jonas):
+    """Asked "do you want me to forget ...?", the person asks something of their own: that is no yes
+    (nothing goes), nothing is asked again, and their question gets its answer; a "yes" after it
+    answers nothing any more."""
+    dm, _ = jonas
+    asked = say(dm, "please forget what I told you about my grandad's allotment")
+    assert asked.reply.startswith("Do you want me to forget"), asked.reply
+    moved_on = say(dm, "Do you remember where I volunteer on Saturdays?")
+    assert "not sure what you mean" not in moved_on.reply and "keep that memory" not in moved_on.reply
+    assert moved_on.is_recall and "animal shelter" in moved_on.reply, moved_on.reply
+    assert say(dm, "Yes.").intent != "forget_one_confirmed"
+    assert holding(dm, b"tomatoes")
+
+
+def test_a_question_instead_of_an_answer_to_forget_me_keeps_everything(jonas):
+    dm, uid = jonas
+    asked = say(dm, "Please forget everything about me.")
+    assert asked.intent == "forget_request", asked.reply
+    moved_on = say(dm, "Do you remember what I told you about my sister?")
+    assert moved_on.intent not in ("forget_confirmed", "forget_request", "forget_cancelled"), moved_on.reply
+    assert say(dm, "Yes.").intent != "forget_confirmed"
+    assert ProfileStore(dm.layout).load(uid) is not None and holding(dm, b"Vienna")
