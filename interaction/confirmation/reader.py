@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from common.embedding.base import TextEmbedder
 from common.vision.base import BackendUnavailable
+from interaction import cues
 from interaction.linear_text import LinearTextModel
 
 if TYPE_CHECKING:
@@ -76,7 +77,15 @@ class ConfirmationReader:
         return "no" if probs[1] >= probs[2] else "unclear"
 
     def read(self, text: str) -> Answer:
-        return self.decide(self.probabilities([text])[0]) if text.strip() else "unclear"
+        if not text.strip():
+            return "unclear"
+        answer = self.decide(self.probabilities([text])[0])
+        if answer == "yes" and cues.is_question(text):
+            # a yes is said, not asked ("you sure?", "can I get it back later?" read as yes): only words
+            # said before the question count ("yes, could you?")
+            said, _, asked = text.partition(",")
+            answer = "yes" if asked and not cues.is_question(said) and self.read(said) == "yes" else "unclear"
+        return answer
 
 
 @functools.cache

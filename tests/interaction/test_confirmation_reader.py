@@ -59,6 +59,17 @@ def test_tricky_replies(reader, reply, expected):
     assert reader.read(reply) == expected
 
 
+@pytest.mark.parametrize("reply", ["you sure?", "will it be gone forever?", "do you really have to?",
+                                   "and then nobody can ever see it?"])
+def test_a_question_back_is_never_a_yes(reader, reply):
+    """The embedding of a worried question lies near a yes; a yes is said, not asked."""
+    assert reader.read(reply) != "yes"
+
+
+def test_a_yes_said_before_a_question_is_a_yes(reader):
+    assert reader.read("yes please, can you do it now?") == "yes"
+
+
 def test_anything_but_a_confident_yes_is_not_a_yes(reader):
     assert reader.read("") == "unclear" and reader.read("   ") == "unclear"
     probs = reader.probabilities(["yes", "absolutely not"])
