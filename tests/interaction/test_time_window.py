@@ -91,3 +91,28 @@ def test_this_morning_is_the_morning_of_the_clock_given_not_of_the_machine() -> 
     early = datetime(2030, 1, 15, 9, 30)
     window = parse_window("what did I say this morning?", early)
     assert window is not None and (window.start, window.end) == (datetime(2030, 1, 15), early)
+
+
+@pytest.mark.parametrize("question", [
+    "who is coming on Tuesday?",  # when the thing told happens, not when it was told
+    "what's happening in June?",
+    "what is my brother doing on Saturday?",
+    "what do I have on Friday?",
+])
+def test_a_time_said_of_a_present_or_a_future_is_no_recall_window(question: str) -> None:
+    from interaction.memory.retrieval.windows import resolve
+
+    assert resolve(question, NOW, []) is None
+
+
+@pytest.mark.parametrize(("question", "expression"), [
+    ("what did I tell you on Tuesday?", "Tuesday"),
+    ("tell me what I said this morning", "this morning"),
+    ("what do you remember from last week?", "last week"),
+    ("how was my trip last week?", "last week"),
+])
+def test_a_time_of_the_past_or_of_remembering_is_a_recall_window(question: str, expression: str) -> None:
+    from interaction.memory.retrieval.windows import resolve
+
+    window = resolve(question, NOW, [])
+    assert window is not None and expression in window.expression

@@ -49,7 +49,42 @@ def _calendar(query: str, now: datetime) -> Window | None:
     except ImportError:  # the calendar parser lands separately; session windows work without it
         return None
     found = parse_window(query, now)
-    return None if found is None else Window(found.start, found.end, found.expression)
+    if found is None or not _of_the_past(query, found.expression):
+        return None
+    return Window(found.start, found.end, found.expression)
+
+
+_PAST_TAGS = {"VBD", "VBN"}
+
+
+_RECALLING = ("verb.cognition", "verb.communication")
+
+
+def _of_the_past(query: str, expression: str) -> bool:
+    """The time is when something asked about happened or was told: the question speaks in the past
+    tense ("what did I tell you on Tuesday?", "tell me what I said this morning"), or the time belongs
+    to a verb of remembering or telling ("what do you remember from last week?", by its most frequent
+    WordNet sense). Said of a present or a future ("who is coming on Tuesday?", "what's happening in
+    June?") it is when the thing told happens, which the memory's words hold, not when it was told.
+    Without the parser, every time is one of the past (recall looks back)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(query)
+    except ParserUnavailable:
+        return True
+    if any(t.tag_ in _PAST_TAGS and t.pos_ in ("VERB", "AUX") for t in doc):
+        return True
+    at = query.find(expression)
+    tokens = [t for t in doc if at <= t.idx < at + len(expression)] if at >= 0 else []
+    verb = tokens[0] if tokens else None
+    while verb is not None and verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
+        verb = verb.head
+    if verb is None or verb.pos_ not in ("VERB", "AUX"):
+        return True
+    wordnet = load_wordnet()
+    return wordnet is None or wordnet.verb_lexical_file(verb.lemma_) in _RECALLING
 
 
 def _sessions(pools: list[CandidatePool], now: datetime) -> list[tuple[float, float]]:
