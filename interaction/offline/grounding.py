@@ -57,7 +57,7 @@ _PLACE_ENTS = {"GPE", "LOC"}
 _CONTENT_POS = {"NOUN", "PROPN", "NUM", "ADJ", "VERB", "X"}  # a value's words hold one of these
 _EMPLOYER_PREPS = {"at", "for", "with", "by"}
 _WORD = re.compile(r"\w+")
-_PLACE_PREPS = {"in", "to", "from", "into", "near"}
+_PLACE_PREPS = {"in", "to", "from", "into", "near", "outside"}
 _GOAL_PREPS = {"to", "into"}  # where a move ends: not reached while it is still going on ("I'm moving to Oslo")
 # entity labels a hobby's or an interest's words never carry ("on Tuesdays", "a blue Volvo", "in Kona")
 # the prepositions a topic of interest is said with ("interested in", "into", "keen on", "fond of",

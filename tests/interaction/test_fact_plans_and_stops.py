@@ -60,7 +60,8 @@ def test_a_pastime_keeps_the_words_that_narrow_it(sentence, value):
     assert found is not None and found.value == value
 
 
-@pytest.mark.parametrize("sentence", ["I moved to Aarhus last month.", "I live in Aarhus these days."])
+@pytest.mark.parametrize("sentence", ["I moved to Aarhus last month.", "I live in Aarhus these days.",
+                                      "We live just outside Aarhus now."])
 def test_a_move_that_has_happened_is_one(sentence):
     update, _, _ = _decided(sentence, {"location": ["Leeds"]})
     assert update.location == "Aarhus"
