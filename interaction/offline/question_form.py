@@ -300,6 +300,19 @@ def bare_wh(token: Any) -> bool:
     return token.tag_ in WH_TAGS and (nxt >= token.sent.end or token.doc[nxt].is_punct)
 
 
+def _exclaims(token: Any) -> bool:
+    """A wh-word that exclaims: the determiner of a noun with an indefinite article right after it
+    ("what a surprise!", "what a day"); it asks nothing."""
+    head = token.head
+    return token.tag_ in WH_TAGS and token.dep_ in ("det", "predet") and head.pos_ == "NOUN" and any(
+        c.dep_ == "det" and c.i == token.i + 1 and "Ind" in c.morph.get("Definite") for c in head.children)
+
+
+def asks_nothing(token: Any) -> bool:
+    """A wh-word that asks about nothing: bare ("guess what!") or exclaiming ("what a day!")."""
+    return bare_wh(token) or _exclaims(token)
+
+
 def _verb_asks(verb: Any) -> bool:
     """The verb's own clause is a question: a wh-word on it (or on one of its arguments: "which day
     is it") that has a clause of its own, or an auxiliary before its subject."""
@@ -309,7 +322,7 @@ def _verb_asks(verb: Any) -> bool:
         return True
     wh = [c for c in children if c.tag_ in WH_TAGS] + [g for c in children for g in c.children
                                                       if g.dep_ == "det" and g.tag_ in WH_TAGS]
-    return any(not bare_wh(w) for w in wh)
+    return any(not asks_nothing(w) for w in wh)
 
 
 def _verbs(sentence: Any) -> list[Any]:
@@ -330,7 +343,9 @@ def _requests_something(verb: Any) -> bool:
     got engaged": the speaker is telling, not asking)."""
     if any(c.dep_ in _SUBJECTS for c in verb.children) or verb.tag_ not in ("VB", "VBP"):
         return False
-    return any(c.dep_ in _ARGUMENTS and not bare_wh(c) and not (c.pos_ in ("VERB", "AUX") and _tells(c))
+    if verb.dep_ == "xcomp" or any(c.dep_ == "aux" and c.tag_ == "TO" for c in verb.children):
+        return False  # an infinitive ("promoted to head the team") asks nothing of anyone
+    return any(c.dep_ in _ARGUMENTS and not asks_nothing(c) and not (c.pos_ in ("VERB", "AUX") and _tells(c))
                for c in verb.children)
 
 
@@ -338,7 +353,7 @@ def _sentence_asks_of_memory(sentence: Any) -> bool:
     verbs = _verbs(sentence)
     wh = [t for t in sentence if t.tag_ in WH_TAGS]
     # a question whose wh-words are all bare asks about nothing: "guess what?", "do you know what?" open news
-    asks = sentence_asks(sentence) and not (wh and all(bare_wh(w) for w in wh))
+    asks = sentence_asks(sentence) and not (wh and all(asks_nothing(w) for w in wh))
     return asks or not verbs or any(_verb_asks(v) or _requests_something(v) for v in verbs)
 
 

@@ -147,6 +147,9 @@ def understand(text: str) -> TurnUnderstanding:
     if intent in ("first_greeting", "end_conversation") and felt.label == "neutral":
         own = Emotion(label="happy", intensity=0.3)
     memory_intent = classify(text).intent
+    if memory_intent in RECALL_INTENTS and cues.is_about_nadine(text):
+        # "which lab built you?" asks her knowledge of herself, not what the person told
+        memory_intent = "statement"
     return TurnUnderstanding(
         intent=intent, emotion=own, user_emotion=felt, memory_intent=memory_intent,
         is_recall=memory_intent in RECALL_INTENTS, plan=plan_for(text), language=language,

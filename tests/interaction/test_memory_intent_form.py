@@ -30,6 +30,9 @@ def test_news_opened_with_guess_what_is_told_not_a_recall(text):
     ("what did I say about the raffle?", True), ("tell me the boiler code", True), ("remind me where I left my bike", True),
     ("my library card number, what was it again", True), ("boiler code pls", True),
     ("Tell me again what I said about the plumber.", True),
+    # a wh-word that exclaims asks nothing, nor does an infinitive
+    ("They made me captain of the squad today, what a surprise!", False), ("What a relief, the biopsy was clear!", False),
+    ("I was asked to lead the choir at Easter.", False),
 ])
 def test_asked_or_requested_is_read_from_the_parse(text, asks):
     assert asks_or_requests(text) is asks
@@ -85,3 +88,10 @@ def test_a_take_back_with_nothing_said_before_asks_nothing(ines):
 ])
 def test_what_was_just_said_is_pointed_at_whatever_the_tagger_makes_of_the_words(said, back):
     assert refers_back(said) is back
+
+
+@pytest.mark.parametrize("text", ["Which company made you?", "Who designed you?"])
+def test_a_question_about_nadine_herself_is_no_recall(text):
+    from interaction.offline.understand_rules import understand
+
+    assert understand(text).memory_intent != "recall"
