@@ -114,7 +114,8 @@ def _new_value(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
         value = [t for t in value if t.i < neg]
     said = {t.i for t in value} | skip | {s.i for s in subjects} | {root.i}
     rest = [t for t in doc if t.i not in said and t.pos_ not in _ASIDE_POS and t.dep_ not in _ASIDE_DEPS]
-    return value if value and not rest else None
+    # "what a week it has been" exclaims: a wh-word holds no value
+    return value if value and not rest and not any(t.tag_.startswith("W") for t in doc) else None
 
 
 def _find(words: str, doc) -> tuple[int, int] | None:  # noqa: ANN001 - a spaCy Doc

@@ -396,8 +396,12 @@ def clause_text(pred) -> str:
     teach maths") to its last word, without the clauses joined to it ("..., and I love painting"),
     the interjections and addresses before the subject ("Me, I'm ...") or the closing punctuation."""
     own = {t.i for c in pred.children if c.dep_ in _OWN_CLAUSE for t in c.subtree}
-    words = [t for t in pred.subtree if t.i not in own]
     subject = next((c for c in pred.children if c.dep_ in _SUBJECTS), None)
+    if subject is not None:
+        # an afterthought the parser hangs on the subject, said after the verb ("I work as a vet in
+        # Utrecht, mostly cats and rabbits"): a subtree spaCy yields before the verb, out of order
+        own |= {t.i for c in subject.children if c.i > pred.i for t in c.subtree}
+    words = sorted((t for t in pred.subtree if t.i not in own), key=lambda t: t.i)
     if subject is not None:
         # an adverb between the subject and the verb colours the telling, not the fact ("I actually live")
         aside = {t.i for c in pred.children if c.dep_ == "advmod" and subject.i < c.i < pred.i for t in c.subtree}

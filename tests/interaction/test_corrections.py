@@ -58,6 +58,7 @@ def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier,
     ("Edinburgh too.", "My cousin lives in Glasgow."),  # a bare value with no repair adds to it
     ("Oh, and Lisbon!", "We flew to Porto in May."),
     ("No, the weather was awful.", "We flew to Porto in May."),  # a clause, not a value
+    ("what a week it has been", "I've started evening classes on Wednesdays."),  # an exclamation
 ])
 def test_what_is_no_correction_is_left_alone(text, earlier):
     assert read_correction(text, [earlier]) is None

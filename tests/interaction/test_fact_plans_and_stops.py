@@ -157,3 +157,18 @@ def test_a_forget_request_about_something_else_never_names_a_profile_fact(maya):
     assert "technician" not in asked.reply and "university" not in asked.reply, asked.reply
     say(dm, "Yes.")
     assert ProfileStore(dm.layout).load(uid).current_position == "lab technician"
+
+
+def test_an_afterthought_hung_on_the_subject_stays_out_of_the_clause_said_back():
+    """spaCy may hang "mostly cats and rabbits" on "I" (as it parses "I work as a vet in Utrecht,
+    mostly cats and rabbits") and yield it before the verb: the clause said back is the one told."""
+    from spacy.tokens import Doc
+
+    from interaction.offline.self_description import clause_text, load_parser
+
+    words = ["I", "work", "as", "a", "vet", "in", "Ede", ",", "mostly", "cats", "and", "rabbits"]
+    heads = [1, 1, 1, 4, 2, 4, 5, 1, 9, 0, 9, 9]
+    deps = ["nsubj", "ROOT", "prep", "det", "pobj", "prep", "pobj", "punct", "advmod", "appos", "cc", "conj"]
+    doc = Doc(load_parser().vocab, words=words, spaces=[True] * 6 + [False] + [True] * 4 + [False], heads=heads,
+              deps=deps)
+    assert clause_text(doc[1]) == "I work as a vet in Ede"
