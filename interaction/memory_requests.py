@@ -149,7 +149,7 @@ def remember(deps: AgentDeps, state: dict) -> dict:
             "memory_action": MemoryAction(outcome="kept", kind="explicit_memory", text=stored.text)}
 
 
-def _fact_statements(profile: UserProfile | None, at: datetime) -> list[tuple[TranscriptTurn, Told]]:
+def fact_statements(profile: UserProfile | None, at: datetime) -> list[tuple[TranscriptTurn, Told]]:
     """The person's current profile facts by their own words, as they would tell them ("I live in
     Porto", "I enjoy chess"): a forget request may name one ("forget where I live"). Not the clause
     it was told in: "my brother and I moved to Porto" is also about the brother, and a request about
@@ -187,7 +187,7 @@ def forget_matches(
                  if (d := deps.services.about(user_id, topic, earlier, kinds, spelling)) is not None]
     # the facts are ranked on their own: a turn that told one says it in nearly the same words, and two
     # near-twins leave neither standing out
-    facts = _fact_statements(profile, deps.clock.now())
+    facts = fact_statements(profile, deps.clock.now())
     # only a fact the request is sure to name: among a person's few facts the closest one always
     # stands out ("forget about my cat" offered "you work at work")
     named_facts = [d.named for topic in topics if facts

@@ -16,13 +16,15 @@ is answered as any other.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from common.messages import RecallReport
 from interaction import cues
 from interaction.agents.context import AgentDeps
-from interaction.memory_requests import said_earlier
-from interaction.offline.grounding import first_person
+from interaction.memory_requests import fact_statements, said_earlier
+from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.question_form import asked_about
+from interaction.profile_wording import Told
 from interaction.profiles import Identity
 
 log = logging.getLogger("nadine.interaction.own_life")
@@ -78,3 +80,33 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
         log.exception("own-life lookup failed for %s; answering without memories", identity.user_id)
         return None
     return decided.report() if decided is not None and decided.named is not None else None
+
+
+def profile_field_asked(deps: AgentDeps, state: dict) -> str | None:
+    """The profile field a question about the person's own life asks after ("do you know where I
+    work?", "do you remember what I do?"): the retrieval core asserts one of their current facts,
+    said in their own words ("I work as a vet in Utrecht"), as what the question is about (the
+    decision a forget request naming a fact gets); None otherwise."""
+    identity: Identity = state["identity"]
+    if (deps.services is None or not identity.known or identity.profile is None
+            or not asks_about_own_life(state["text"])):
+        return None
+    facts = fact_statements(identity.profile, deps.clock.now())
+    if not facts:
+        return None
+    # each fact with the notion of its field ("I'm a plumber (my job, my profession)"): a question names
+    # the field ("what did I tell you about my job?") more often than the value
+    said = [replace(turn, text=f"{turn.text} ({FIELD_NOTIONS[_asked_as(told)]})") for turn, told in facts]
+    try:
+        decided = deps.services.about(identity.user_id or "", state["text"], said)
+    except Exception:  # memory trouble must not cost the reply
+        log.exception("profile lookup failed for %s; answering without it", identity.user_id)
+        return None
+    if decided is None or decided.outcome != "asserted" or decided.named is None:
+        return None
+    return _asked_as(facts[int(decided.named.candidate.memory_id)][1])
+
+
+def _asked_as(told: Told) -> str:
+    """The field a fact answers a question about: a job's town is where they work, not their home."""
+    return "current_position" if told.works_here else told.field

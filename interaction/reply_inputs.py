@@ -40,6 +40,7 @@ class ReplyInputs:
     # as an answer; `answer`: the words of the asserted memory that answer it (answer_span.py)
     own_life: bool = False
     answer: Answered | None = None
+    profile_field: str | None = None  # the profile field the retrieval core found the question asks after
     search: str | None = None
     vision: str | None = None
     knowledge: str | None = None

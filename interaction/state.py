@@ -45,6 +45,7 @@ class TurnState(TypedDict, total=False):
     fact_changes: list[FactChange]  # profile facts set, superseded or closed this turn
     fact_wording: dict[str, Grounded]  # each value heard this turn: where and how the person said it ("a nurse")
     retrieval: RetrievalResult | None
+    profile_field: str | None  # a question about their own life that this profile field answers
     search_results: str | None
     vision_results: str | None
     knowledge_retrieval: str | None

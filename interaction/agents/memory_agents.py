@@ -23,7 +23,7 @@ from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.grounding import Grounded, Proposal, ground, grounded_update
 from interaction.offline.name_claims import NameClaim, read_name_claim
 from interaction.offline.name_reading import asked_for_name
-from interaction.own_life import recall_own_life
+from interaction.own_life import profile_field_asked, recall_own_life
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
 from interaction.state import TurnState
@@ -268,11 +268,22 @@ def retrieval_step(deps: AgentDeps, state: TurnState) -> dict:
     recall of that memory, ahead of the web search and the knowledge base (own_life.py); what Nadine sees now is not asked
     of memory."""
     plan = state.get("plan_steps") or []
-    own = None if any(s.agent == "vision_agent" for s in plan) else recall_own_life(deps, state)
+    sees = any(s.agent == "vision_agent" for s in plan)
+    own = None if sees else recall_own_life(deps, state)
+    from_memory = {"plan_steps": [s for s in plan if s.agent not in ("search_agent", "knowledge_rag_agent")]}
+    if own is not None and own.outcome == "asserted":
+        return {"retrieval": RetrievalResult(recall=own, details={"mode": "own_life"}), "is_recall": True,
+                "memory_intent": "recall", **from_memory}
+    found = retrieve(deps, state) if own is None else None
+    if found is None or found.recall is None or found.recall.outcome != "asserted":
+        # what their profile holds answers it ("do you know where I work?"), in the words it was told
+        field = None if sees else profile_field_asked(deps, state)
+        if field is not None:
+            return {"retrieval": None, "profile_field": field, **from_memory}
     if own is None:
-        return {"retrieval": retrieve(deps, state)}
+        return {"retrieval": found}
     return {"retrieval": RetrievalResult(recall=own, details={"mode": "own_life"}), "is_recall": True,
-            "memory_intent": "recall", "plan_steps": [s for s in plan if s.agent not in ("search_agent", "knowledge_rag_agent")]}
+            "memory_intent": "recall", **from_memory}
 
 
 def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:

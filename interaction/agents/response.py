@@ -47,7 +47,7 @@ def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
         fact_changes=list(state.get("fact_changes") or []), fact_wording=dict(state.get("fact_wording") or {}),
         identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
         recall=report, own_life=bool(retrieval and retrieval.details.get("mode") == "own_life"),
-        answer=answered(state["text"], report),
+        answer=answered(state["text"], report), profile_field=state.get("profile_field"),
         search=state.get("search_results"), vision=state.get("vision_results"),
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),
         history=list(state.get("messages") or [])[-deps.settings.interaction.conversation_limit:],

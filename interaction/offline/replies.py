@@ -138,6 +138,8 @@ def _profile_answer(r: ReplyInputs) -> str | None:
     for pattern, key in _ASKS:
         if pattern.search(r.text):
             return _answer_from_profile(r, key)
+    if r.profile_field is not None:  # the retrieval core found which of their facts it asks after
+        return _answer_from_profile(r, "work" if r.profile_field in profile_wording.WORK_FIELDS else r.profile_field)
     return None
 
 

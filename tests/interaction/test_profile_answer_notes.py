@@ -33,3 +33,18 @@ def test_asked_their_job_after_telling_it_the_turn_says_it_came_from_the_profile
     assert "clockmaker" in asked.reply and asked.answered_from_profile, asked
     chat = say(stranger, "The weather was lovely on the walk in.")
     assert not chat.answered_from_profile, chat
+
+
+def test_a_question_naming_their_job_or_work_another_way_is_answered_from_the_profile(stranger):  # noqa: F811
+    """The retrieval core finds which fact a question asks after, said in the person's words with its
+    field's notion: no phrase of the question needs to be foreseen."""
+    say(stranger, "Hello, I'm Wilhelmina.")
+    say(stranger, "I work as a piano tuner and I live in Haarlem.")
+    say(stranger, "Bye!")
+    say(stranger, "Hello, I'm Wilhelmina.")
+    for question in ("what did I tell you about my job?", "did I mention anything about work?"):
+        asked = say(stranger, question)
+        assert "piano tuner" in asked.reply and asked.answered_from_profile, (question, asked.reply)
+    for question in ("when is my dentist appointment?", "what did I say about my brother's job?"):
+        asked = say(stranger, question)
+        assert "pianos" not in asked.reply and not asked.answered_from_profile, (question, asked.reply)
