@@ -117,6 +117,10 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # a memory of several clauses: the answer in the clause about what the question names first ("where
     # does my daughter study?" over "my wife is a pharmacist in York, and my daughter studies in Edinburgh")
     found_spans = sorted(_candidates(m, asks, noun), key=lambda c: -len(named & _clause_lemmas(c[1][0])))
+    # and never from a clause about something else when one is about it: "where do I work?" over "I work
+    # as a piano tuner and I live in Haarlem" has no place of work to answer with
+    about = max((len(named & _clause_lemmas(t)) for t in m), default=0)
+    found_spans = [c for c in found_spans if len(named & _clause_lemmas(c[1][0])) >= about]
     for found, span in found_spans:
         if any(t.lower_ not in said for t in span if not t.is_punct and not t.is_stop):
             first = span[0]

@@ -129,6 +129,9 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     # two clauses: the one about what the question names answers it
     ("Where does my son work?", "my husband teaches in Bergen, and my son works at a garage in Voss", "at a garage in Voss"),
     ("Where does my husband teach?", "my husband teaches in Bergen, and my son works at a garage in Voss", "in Bergen"),
+    # and never the place of the other clause when the one it names holds none
+    ("do you know where I work?", "I work as a glassblower and I live in Murano.", None),
+    ("where do I live?", "I work as a glassblower and I live in Murano.", "in Murano"),
     # a name asked for: the proper noun the memory gives the one named
     ("what's my grandson's name?", "my grandson Oskar turned four on Sunday", "Oskar"),
     ("What is my parrot called?", "We've had a parrot called Kiwi for twenty years.", "Kiwi"),
