@@ -35,11 +35,18 @@ def test_a_no_keeps_everything(answer):
 def test_an_unclear_answer_is_asked_once_more_then_everything_is_kept():
     flow = ForgetConversation()
     flow.turn("forget me", MAYA, "Maya")
-    again = flow.turn("What's the weather?", MAYA, "Maya")
+    again = flow.turn("Well, I'm not really sure.", MAYA, "Maya")
     assert again is not None and again.intent == "forget_request" and again.forget_user_id is None
     assert "yes or no" in again.reply
     kept = flow.turn("Hmm, maybe.", MAYA, "Maya")
     assert kept is not None and kept.intent == "forget_cancelled" and kept.forget_user_id is None
+    assert flow.turn("yes", MAYA, "Maya") is None
+
+
+def test_a_question_of_their_own_instead_of_an_answer_keeps_everything_and_asks_nothing_more():
+    flow = ForgetConversation()
+    flow.turn("forget me", MAYA, "Maya")
+    assert flow.turn("What's the weather like in Leeds?", MAYA, "Maya") is None  # answered as any turn
     assert flow.turn("yes", MAYA, "Maya") is None
 
 
