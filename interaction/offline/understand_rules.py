@@ -129,6 +129,18 @@ def plan_for(text: str) -> list[PlanStep]:
     return [*steps, PlanStep(agent="response_agent", message=text)]
 
 
+def _nadine_is_the_topic(text: str) -> bool:
+    """Nadine is what the question is about ("who built you?", "how does your memory work?"), not the
+    one asked to remember ("do you remember the pub quiz?"): "you" stands in it as no subject."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return False
+    return any(t.lower_ in ("you", "your", "yourself") and t.dep_ not in ("nsubj", "nsubjpass") for t in doc)
+
+
 def understand(text: str) -> TurnUnderstanding:
     felt = user_emotion(text)
     language = cues.language_request(text)
@@ -147,7 +159,7 @@ def understand(text: str) -> TurnUnderstanding:
     if intent in ("first_greeting", "end_conversation") and felt.label == "neutral":
         own = Emotion(label="happy", intensity=0.3)
     memory_intent = classify(text).intent
-    if memory_intent in RECALL_INTENTS and cues.is_about_nadine(text):
+    if memory_intent in RECALL_INTENTS and cues.is_about_nadine(text) and _nadine_is_the_topic(text):
         # "which lab built you?" asks her knowledge of herself, not what the person told
         memory_intent = "statement"
     return TurnUnderstanding(

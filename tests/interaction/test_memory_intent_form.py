@@ -95,3 +95,10 @@ def test_a_question_about_nadine_herself_is_no_recall(text):
     from interaction.offline.understand_rules import understand
 
     assert understand(text).memory_intent != "recall"
+
+
+@pytest.mark.parametrize("text", ["Do you remember the pub quiz?", "Do you recall the chess tournament?"])
+def test_nadine_asked_to_remember_something_is_still_a_recall(text):
+    from interaction.offline.understand_rules import understand
+
+    assert understand(text).memory_intent == "recall"
