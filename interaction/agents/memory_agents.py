@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from datetime import datetime
@@ -292,7 +293,9 @@ def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
     assert the same words), or offers one where the long-term memories assert nothing; no other memory
     is shown with it then."""
     found = _long_term(deps, state)
-    this_session = recall_this_session(deps, state) if state.get("is_recall") else None
+    if not state.get("is_recall"):
+        return _not_of_this_conversation(found, state.get("transcript") or [])
+    this_session = recall_this_session(deps, state)
     if this_session is None:
         if found is None and state.get("is_recall") and not state["identity"].known:
             # nobody known holds no memory: the recall is decided, and abstains (a stranger's "do you
@@ -306,6 +309,19 @@ def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
         # the same words already stored (a moment of this conversation): the stored one carries its picture
         return found
     return RetrievalResult(recall=this_session, details={"mode": "this_session"})
+
+
+def _not_of_this_conversation(found: RetrievalResult | None, transcript: list[TranscriptTurn]) -> RetrievalResult | None:
+    """An ordinary turn's scene, unless it keeps words said in this conversation: those are in its
+    history already, and bringing them up as a memory ("That reminds me — earlier today you told me
+    <what was said a minute ago>") repeats the person back to themselves."""
+    scene = found.scene if found is not None else None
+    if scene is None or not scene.injected or not scene.user_message:
+        return found
+    said = {t.text.strip().casefold() for t in transcript if t.role == "user"}
+    if scene.user_message.strip().casefold() not in said:
+        return found
+    return dataclasses.replace(found, scene=dataclasses.replace(scene, injected=False))
 
 
 def _long_term(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:

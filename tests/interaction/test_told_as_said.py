@@ -249,3 +249,18 @@ def test_a_recall_naming_no_topic_is_said_whole_never_a_time_read_off_it_first()
     question = "Remember when we went to the vet?"
     assert answered(question, RecallReport(outcome="asserted", memories=[said], decided_by="probability")) is not None
     assert answered(question, RecallReport(outcome="asserted", memories=[said], decided_by="memorable")) is None
+
+
+def test_a_moment_of_this_conversation_reminds_of_nothing_on_an_ordinary_turn(maya):
+    """What was said a minute ago is in the conversation already: "That reminds me — earlier today you
+    told me <it>" repeats the person back to themselves. A moment of an earlier conversation still reminds."""
+    dm, _, services, uid = maya
+    told = "My allotment flooded again last night and every one of my leeks is ruined!"
+    say(dm, told)
+    write_scene(dm.layout, uid, told, when=dm.clock.now(), seed=4)  # as perception keeps it
+    services.scene_index.on_scene_stored(uid)
+    turn = say(dm, "The leeks at my allotment took me all summer to grow.")
+    assert "That reminds me" not in turn.reply, turn.reply
+    later(dm, uid)
+    turn = say(dm, "The leeks at my allotment took me all summer to grow.")
+    assert "That reminds me" in turn.reply and "leeks" in turn.reply, turn.reply
