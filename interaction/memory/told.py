@@ -64,7 +64,7 @@ def _sentence_tells(sentence: str) -> bool:
     # what a greeting, a farewell or an introduction leaves: the robot's name, the person's own name
     # (kept as their name, never a memory: "hello, I'm Maria" is no answer to "what did I tell you
     # about my family?"), the introduction's own words and punctuation name nothing
-    rest = rest.replace(NADINE_LABEL, " ")
+    rest = re.sub(rf"(?i)\b{NADINE_LABEL}\b", " ", rest)  # typed in a chat as often as not "nadine"
     if name is not None:
         rest = re.sub(r"(?i)\b(?:" + "|".join(map(re.escape, name.split())) + r")\b", " ", rest)
         rest = _INTRODUCING.sub(" ", rest)

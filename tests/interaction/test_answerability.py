@@ -224,6 +224,8 @@ def test_greetings_farewells_and_questions_are_never_memories(told):
     ("Can you remind me what I said about the car?", False), ("I adopted a cat. Do you like cats?", True),
     ("Many thanks for the chat, really.", False), ("Thanks, my knee is much better now!", True),
     ("Thanks, that was ever so kind.", False), ("Thanks, this is my final week at the mill.", True),
+    # her name as typed in a chat, lower case, is no content either
+    ("hey nadine, it's Ruth again", False), ("evening nadine, my boiler broke", True),
 ])
 def test_what_counts_as_told(text, expected):
     assert is_told(text) is expected
