@@ -33,6 +33,11 @@ _EMPATHY = {
     "surprised": "Wow, that is surprising!",
     "disgusted": "Oh no, that sounds unpleasant.",
 }
+# news the polarity finds good or bad, told without a feeling strong enough to name: its kind is said back
+_NEWS = {
+    "positive": "That sounds like good news{hi}! Tell me more about it.",
+    "negative": "That doesn't sound easy{hi}. Tell me more about it, if you like.",
+}
 # Felt this strongly, a person's news deserves an answer even on a turn that introduces them: the
 # storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
 # stays below it.
@@ -207,6 +212,21 @@ def _recall(r: ReplyInputs) -> str:
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
 
 
+def news_sign(text: str) -> str | None:
+    """"positive" or "negative" when the calibrated polarity finds what the person tells more likely
+    good (or bad) than not, though too faint to name a feeling ("We finally got the keys to our new
+    flat."); None for a plain fact, a question, or without the model."""
+    from interaction.memory.told import is_told
+    from interaction.offline.feeling_polarity import CLASSES, shipped_polarity
+
+    model = shipped_polarity()
+    if model is None or cues.is_question(text) or not is_told(text):
+        return None
+    p = model.probabilities([text])[0]
+    sign = max(("positive", "negative"), key=lambda c: p[CLASSES.index(c)])
+    return sign if p[CLASSES.index(sign)] >= 0.5 else None
+
+
 def named_feeling(felt: Emotion) -> str | None:
     """The feeling a reply names for what the user said ("happy", "sad", ...), or None: offline the
     understanding leaves a feeling neutral unless the calibrated polarity is sure of its sign at the
@@ -302,6 +322,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         elif bare_answer(r.text):  # nothing was asked: a yes or a no is taken as said
             parts.append(f"All right{hi}.")
+        elif sign := news_sign(r.text):  # news told calmly: its kind is said, no feeling is named
+            parts.append(_NEWS[sign].format(hi=hi))
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:
             # worth keeping, but its feeling unsure: thank them rather than guess how it felt (said back
             # whole, a messy message comes out garbled: "your bday is march 13 not march 3, your bad")
