@@ -234,14 +234,25 @@ def named_feeling(felt: Emotion) -> str | None:
     return felt.label if felt.label in _EMPATHY else None
 
 
+def _proper_noun(word: str) -> bool:
+    """spaCy reads the word as a proper noun ("Kinsale"), which keeps its capital mid-sentence."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return load_parser()(word)[0].pos_ == "PROPN"
+    except ParserUnavailable:
+        return word[:1].isupper()
+
+
 def correction_reply(corrected: str, name: str | None) -> str:
     """The answer to a correction: the statement as it is held now, in Nadine's words ("your birthday
     is on the 13th of April")."""
     kept = classify(corrected).intent == "remember"  # "please remember that my code is 241": the code
     said = (request_content(corrected) if kept else corrected).rstrip(" .!")
     held = second_person(said)
-    if held.split(" ", 1)[0].casefold() != said.split(" ", 1)[0].casefold() and not held.startswith("I"):
-        held = held[:1].lower() + held[1:]  # "My ..." opened their sentence; "your ..." goes mid-sentence
+    first = held.split(" ", 1)[0]
+    if not re.fullmatch(r"I(?:'\w+)?", first) and not _proper_noun(first):
+        held = held[:1].lower() + held[1:]  # "My ..." / "We're ..." opened their sentence; it goes mid-sentence
     return f"Thank you for putting me right{', ' + name if name else ''}. So {held}. I'll remember that."
 
 
