@@ -17,7 +17,7 @@ from typing import Literal
 from common.config.interaction_settings import ForgetOfferSettings
 from common.messages import ForgetMemory, MemoryAction, RecallReport
 from common.store import DataLayout, ProfileStore, SceneStore, UserProfile
-from interaction import profile_wording, said_back
+from interaction import cues, profile_wording, said_back
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.agents.episode import summarize
 from interaction.confirmation import next_step, read_reply
@@ -109,6 +109,8 @@ def handle(deps: AgentDeps, state: dict) -> dict:
         # in a turn of its own ("don't remember that") it means what they said just before: that goes too
         said = just_said(state) if identity.known and refers_back(state["text"]) else None
         return {**not_kept, "take_back": said} if said is not None else not_kept
+    if intent == "remember" and asks_if_kept(state["text"]):
+        return {"final_message": whether_kept(deps, state)}
     if not identity.known:
         return {"final_message": NOTHING_STORED if intent != "remember" else
                 "I'd like to remember that, but I don't know who you are yet. What's your name?"}
@@ -120,6 +122,36 @@ def handle(deps: AgentDeps, state: dict) -> dict:
         return forget_one_request(deps, state)
     return {"final_message": about_me(deps, state),
             "drew_on": said_back.about_me(deps, identity.user_id, identity.profile)}
+
+
+def asks_if_kept(text: str) -> bool:
+    """A question about remembering that names nothing to remember ("you sure you'll remember that?",
+    "will you remember it?"): it asks about Nadine's memory of what was just said, not to keep anything."""
+    return cues.is_question(text) and not names_something(request_content(text))
+
+
+def whether_kept(deps: AgentDeps, state: dict) -> str:
+    """The plain answer to "will you remember that?": what is kept on disk of the person's last turn
+    before it (a memory they asked for, a moment, a profile fact), or honestly that nothing is."""
+    identity: Identity = state["identity"]
+    if not identity.known or not identity.user_id:
+        return "Not yet, I'm afraid: I don't know who you are, so I can't keep anything for you. What's your name?"
+    uid = identity.user_id
+    said = next((t for t in reversed(state.get("transcript", [])[:-1]) if t.role == "user"), None)
+    turn = said.turn_id if said is not None else None
+    if turn:
+        store = explicit_store(deps)
+        kept = next((m for m in (store.list(uid) if store is not None else []) if m.source_turn == turn), None)
+        if kept is not None:
+            return f"Yes, it's kept: {second_person(kept.text)}."
+        if any(s.turn_id == turn and s.scene_type == "moment" for s in SceneStore(deps.layout).list(uid)):
+            return f"Yes, it's kept: {second_person(said.text.rstrip(' .!'))}."
+        profile = ProfileStore(deps.layout).load(uid)
+        if profile is not None and any(r.current and r.source.turn_id == turn
+                                       for records in profile.facts.values() for r in records):
+            return "Yes, it's kept with what I know about you."
+    return ("Honestly, not as a memory of its own: I only keep it as part of our conversation. "
+            "If you'd like me to keep it, just say \"please remember that ...\".")
 
 
 def remember(deps: AgentDeps, state: dict) -> dict:

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from common.messages import ForgetMemory, RecallReport
 from common.store import SceneStore, UserProfile
+from common.store.forget import purge_chroma_documents
 from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, says, value_key
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
@@ -19,7 +20,7 @@ from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session
 from interaction.names import name_similarity
 from interaction.offline import fact_changes
-from interaction.offline.corrections import Correction, read_correction
+from interaction.offline.corrections import Correction, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.grounding import Grounded, Proposal, ground, grounded_update
 from interaction.offline.name_claims import NameClaim, read_name_claim
@@ -138,12 +139,31 @@ def correction_of(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: ANN001
     earlier = [t for t in reversed(state.get("transcript", [])[:-1]) if t.role == "user" and t.tells]
     earlier = earlier[:CORRECTABLE_TURNS]
     found = read_correction(state["text"], [t.text for t in earlier])
+    if found is None:
+        found, earlier = _correction_of_saved(deps, state)
     held = state["identity"].name
     if found is None or (held and name_similarity(found.old, held) >= deps.keeper.high):
         return {}  # the person's own name put right is a rename, read by the name logic
     if not found.disowned and extract_name(state["text"]) is not None:
         return {}  # "ok, it's Mirella now": someone saying who they are, not a town put right
     return {"correction": found, "corrected_turn": next(t for t in earlier if t.text == found.earlier)}
+
+
+def _correction_of_saved(deps: AgentDeps, state: TurnState) -> tuple[Correction | None, list[TranscriptTurn]]:
+    """The turn says outright that a statement of the person's saved conversations was not meant ("I
+    meant Kinsale, not Cork" the next day): one of the last few things they told, or, when they name
+    the words they take back, the latest statement that holds them; (None, []) otherwise. "It's
+    Friday" at the start of a visit puts nothing of an earlier one right."""
+    identity: Identity = state["identity"]
+    if deps.services is None or not identity.known or not identity.user_id or not says_a_correction(state["text"]):
+        return None, []
+    told = deps.services.told_turns(identity.user_id)
+    recent = told[:CORRECTABLE_TURNS]
+    found = read_correction(state["text"], [t.text for t in recent])
+    if found is not None:
+        return found, recent
+    found = read_correction(state["text"], [t.text for t in told])
+    return (found, told) if found is not None and found.disowned else (None, [])
 
 
 def undo_corrected_turn(deps: AgentDeps, identity: Identity, turn: TranscriptTurn, correction: Correction) -> None:
@@ -156,6 +176,12 @@ def undo_corrected_turn(deps: AgentDeps, identity: Identity, turn: TranscriptTur
     services = deps.services
     if services is None or not turn.turn_id:
         return
+    # a statement of a saved conversation: its session keeps the corrected words, and Chroma's log
+    # keeps no record of the slip
+    rewritten = services.reword_turn(uid, turn.turn_id, correction.earlier, correction.corrected, correction.old,
+                                     correction.new, lambda turns, name: summarize(deps, turns, name))
+    if rewritten is not None and deps.settings.interaction.chroma.mode == "embedded":
+        purge_chroma_documents(deps.layout.chroma_dir, rewritten.collection_id, rewritten.doc_ids)
     scenes = SceneStore(deps.layout)
     reworded = [scenes.reword(uid, s.scene_id, correction.corrected) for s in scenes.list(uid)
                 if s.scene_type == "moment" and s.turn_id == turn.turn_id]

@@ -182,6 +182,16 @@ class MemoryServices(Protocol):
         summary made again by `summarize` (episodic.Summarizer); returns documents.Deleted or None."""
         ...
 
+    def told_turns(self, user_id: str) -> list[TranscriptTurn]:
+        """What the person told in their saved sessions, the latest first (episodic.EpisodicMemory.told_turns)."""
+        ...
+
+    def reword_turn(self, user_id: str, turn_id: str, said: str, corrected: str, old: str, new: str,
+                    summarize: Any) -> Any:
+        """A statement of a saved session put right: the turn keeps the corrected words, its session is
+        written again (episodic.EpisodicMemory.reword_turn); returns documents.Deleted or None."""
+        ...
+
     def on_scenes_changed(self, user_id: str) -> None:
         """A scene of the user was deleted or reworded: drop what the scene index holds for them."""
         ...

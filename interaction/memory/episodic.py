@@ -22,7 +22,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
@@ -49,6 +49,9 @@ SPEAKERS: dict[str, Role] = {"User": "user", "Nadine": "nadine"}
 # a session's summary made again from the turns left after a forget (the dialogue's model or the
 # offline summary): transcript, the person's name
 Summarizer = Callable[[list[TranscriptTurn], str], EpisodicSave]
+# a change to one saved session's transcript: the transcript edited, and the indices of its lines that
+# stay, in order (None: the session is left as it is)
+_Edit = Callable[[list[TranscriptTurn]], tuple[list[TranscriptTurn], list[int] | None]]
 
 
 def is_known_user(user_id: str | None, user_name: str | None) -> bool:
@@ -172,6 +175,23 @@ class EpisodicMemory:
         embeddings = got["embeddings"] if got["embeddings"] is not None else []
         return list(got["ids"]), [d or "" for d in (got["documents"] or [])], metas, list(embeddings)
 
+    def told_turns(self, user_id: str) -> list[TranscriptTurn]:
+        """What the person told in their saved sessions (not an answer to Nadine's question, nor a
+        goodbye), the latest first."""
+        if not is_valid_user_id(user_id):
+            return []
+        with self._lock:
+            collection = self._collection(user_id, create=False)
+            if collection is None:
+                return []
+            got = collection.get(where={"kind": "turn"}, include=["metadatas"])
+        turns = [TranscriptTurn("user", str(m["quote"]), _datetime(m.get("occurred_at")) or self._clock.now(),
+                                str(m.get("turn_id") or "") or None)
+                 for m in (m or {} for m in got["metadatas"] or [])
+                 if m.get("quote") and m.get("user_id") in (None, user_id)
+                 and not m.get("answers_question") and not m.get("farewell")]
+        return sorted(turns, key=lambda t: t.at, reverse=True)
+
     def count(self, user_id: str) -> int:
         """Documents in the user's collection (0 without one): with `writes`, what tells a reader's
         cache that a writer outside this object (explicit memories, another process) added some."""
@@ -244,7 +264,41 @@ class EpisodicMemory:
         """Take a forgotten memory out of every saved session of the user that holds it (see the module
         docstring); other sessions and documents are not touched. Returns the ids replaced or deleted
         (None: nothing held it)."""
-        if not forgotten or not is_valid_user_id(user_id):
+        if not forgotten:
+            return None
+
+        def without(transcript: list[TranscriptTurn]) -> list[int] | None:
+            gone = forgotten_turns(transcript, forgotten)
+            return [i for i in range(len(transcript)) if i not in gone] if gone else None
+
+        deleted = self._rewrite_sessions(user_id, lambda t: (t, without(t)), summarize)
+        if deleted is not None:
+            log.info("a forgotten memory of %s left %d documents", user_id, len(deleted.doc_ids))
+        return deleted
+
+    def reword_turn(self, user_id: str, turn_id: str, said: str, corrected: str, old: str, new: str,
+                    summarize: Summarizer) -> Deleted | None:
+        """A statement of an earlier session put right ("I meant Kinsale, not Cork"): the person's turn
+        `turn_id` that said `said` keeps the `corrected` words, Nadine's reply to it the new value for
+        the old, and the session's summary and documents are made again from it. Returns the ids
+        replaced (None: no saved session holds the turn)."""
+
+        def reworded(transcript: list[TranscriptTurn]) -> tuple[list[TranscriptTurn], list[int] | None]:
+            at = next((i for i, t in enumerate(transcript) if t.role == "user" and t.text == said
+                       and (t.turn_id or "") == turn_id), None)
+            if at is None:
+                return transcript, None
+            out = list(transcript)
+            out[at] = replace(out[at], text=corrected)
+            if at + 1 < len(out) and out[at + 1].role == "nadine":
+                out[at + 1] = replace(out[at + 1], text=out[at + 1].text.replace(old, new))
+            return out, list(range(len(out)))
+
+        return self._rewrite_sessions(user_id, reworded, summarize)
+
+    def _rewrite_sessions(self, user_id: str, edit: _Edit, summarize: Summarizer) -> Deleted | None:
+        """Every saved session of the user whose transcript `edit` changes is written again as edited."""
+        if not is_valid_user_id(user_id):
             return None
         with self._lock:
             collection = self._collection(user_id, create=False)
@@ -259,7 +313,7 @@ class EpisodicMemory:
                     sessions.setdefault(str(meta["session"]), []).append(_Doc(doc_id, kind, text or "", meta))
             change = _Change()
             for docs in sessions.values():
-                self._rewrite_session(docs, forgotten, summarize, change)
+                self._rewrite_session(docs, edit, summarize, change)
             if not change.old:
                 return None
             if change.ids:  # added before the old ones go: a failing embedder loses nothing
@@ -268,10 +322,9 @@ class EpisodicMemory:
             if change.renumbered:
                 collection.update(ids=list(change.renumbered), metadatas=list(change.renumbered.values()))
             self.writes += 1
-        log.info("a forgotten memory of %s left %d documents", user_id, len(change.old))
         return Deleted(str(collection.id), change.old, turn_ids=frozenset(change.turns))
 
-    def _rewrite_session(self, docs: list[_Doc], forgotten: Forgotten, summarize: Summarizer, change: _Change) -> None:
+    def _rewrite_session(self, docs: list[_Doc], edit: _Edit, summarize: Summarizer, change: _Change) -> None:
         conversation = next((d for d in docs if d.kind == "conversation"), None)
         if conversation is None:
             return
@@ -298,11 +351,11 @@ class EpisodicMemory:
             farewell = doc is not None and bool(doc.meta.get("farewell"))
             transcript.append(TranscriptTurn(role, text, at, ids[i] or None, answers_question=answers, farewell=farewell,
                                              drew_on=drew[i]))
-        gone = forgotten_turns(transcript, forgotten)
-        if not gone:
+        edited, left = edit(transcript)
+        if left is None:
             return
-        left = [i for i in range(len(transcript)) if i not in gone]
-        kept = [transcript[i] for i in left]
+        gone = set(range(len(transcript))) - set(left)
+        kept = [edited[i] for i in left]
         change.turns.update(t.turn_id for i, t in enumerate(transcript) if i in gone and t.turn_id)
         if not any(t.role == "user" for t in kept):  # nothing else was said: the session goes whole
             change.old += [d.doc_id for d in docs]
@@ -317,7 +370,7 @@ class EpisodicMemory:
                 change.old.append(doc.doc_id)
                 continue
             now = left.index(index)
-            meta = {**doc.meta, "turn_index": now}
+            meta = {**doc.meta, "turn_index": now, "quote": kept[now].text}
             text = self._with_context(kept, now)
             if text != doc.text:
                 change.replace(doc, text, meta, tag)

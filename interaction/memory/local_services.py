@@ -289,6 +289,13 @@ class LocalMemoryServices:
     def forget_words(self, user_id: str, forgotten: Forgotten, summarize: Summarizer) -> Deleted | None:
         return self.episodic.forget_words(user_id, forgotten, summarize)
 
+    def told_turns(self, user_id: str) -> list[TranscriptTurn]:
+        return self.episodic.told_turns(user_id)
+
+    def reword_turn(self, user_id: str, turn_id: str, said: str, corrected: str, old: str, new: str,
+                    summarize: Summarizer) -> Deleted | None:
+        return self.episodic.reword_turn(user_id, turn_id, said, corrected, old, new, summarize)
+
     def on_scenes_changed(self, user_id: str) -> None:
         if is_valid_user_id(user_id):
             self.scene_index.forget(user_id)  # rebuilt from the files on the next retrieval

@@ -156,11 +156,11 @@ def _replacement(new: list, earlier, span: tuple[int, int]) -> str:  # noqa: ANN
     return _span_text(new)
 
 
-def read_correction(text: str, earlier: list[str]) -> Correction | None:
-    """`text` corrects a value of one of the `earlier` statements (the person's, latest first): the
-    corrected statement, else None."""
+def _reading(text: str) -> tuple[list, list] | None:
+    """The words replaced (empty when not named) and the new value, when `text` is one of the
+    correction forms; else None."""
     nlp = _parser()
-    if nlp is None or not earlier or cues.is_question(text):
+    if nlp is None or cues.is_question(text):
         return None
     sentences = [s for s in cues.sentences(text) if s.strip()]
     if len(sentences) != 1:
@@ -168,8 +168,27 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
     doc = nlp(sentences[0])
     old = _negated(doc)
     new = _new_value(doc, old)
-    if not new:
+    return (old, new) if new else None
+
+
+def says_a_correction(text: str) -> bool:
+    """`text` says outright that something said was not meant: "I meant X", or "X, not Y" naming
+    the words taken back. "It's Friday" or "Wednesday, sorry" put right only what was just said."""
+    reading = _reading(text)
+    if reading is None:
+        return False
+    old, new = reading
+    return bool(old) or any(t.dep_ == "ROOT" and t.lemma_ == "mean" for t in new[0].doc)
+
+
+def read_correction(text: str, earlier: list[str]) -> Correction | None:
+    """`text` corrects a value of one of the `earlier` statements (the person's, latest first): the
+    corrected statement, else None."""
+    reading = _reading(text) if earlier else None
+    if reading is None:
         return None
+    nlp = _parser()
+    old, new = reading
     new_text = _span_text(new)
     for said in earlier:
         before = nlp(said)
@@ -179,8 +198,10 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
         # the earlier words around the old value that the new one repeats belong to it ("the 3rd of
         # April" corrected by "the 13th of April")
         start, end = span
-        if start > 0 and before[start - 1].pos_ == "DET" and new[0].pos_ == "DET":
-            start -= 1  # "on the 5th" put right by "the 15th": one article, not "the the 15th"
+        if start > 0 and before[start - 1].pos_ in {"DET", "ADP"} and new[0].pos_ == before[start - 1].pos_:
+            # "on the 5th" put right by "the 15th", "in May" by "in June": one article or preposition,
+            # not "the the 15th"
+            start -= 1
         repeated = {t.lower_ for t in new if not t.is_punct}
         while end < len(before) and before[end].lower_ in repeated and not before[end].is_punct:
             end += 1

@@ -184,9 +184,22 @@ class NameReader:
         token = tokens[-1]
         if token.is_lower and _capitalises(candidate.clause):
             return False  # who writes with capitals capitalises a name: "I'm vegetarian", "I'm colourblind"
-        return (not self._ordinary_word(token) and not self._kind_of_person(token)
+        return (not (self._ordinary_word(token) and not self._name_when_capitalised(doc, token))
+                and not self._kind_of_person(token)
                 and (not token.is_stop or _capitalised_name_tag(token)) and not self._names_no_one(token)
                 and token.text.casefold() != ROBOT_NAME and not _greets(token.text))
+
+    def _name_when_capitalised(self, doc, token) -> bool:  # noqa: ANN001 - a spaCy Doc and Token
+        """A writer who uses no capitals marks no name with one: a word the lexicon knows as a noun as
+        well is a name when the tagger reads it as a proper noun once it is written as a name would be
+        ("hey its rose", where "rose" alone reads as the verb "rise"; "its freezing" stays a verb, "its
+        cut" a noun, and "gloomy" is no noun)."""
+        if not token.is_lower or token.lower_ not in self._lexicon.get("noun", ()) \
+                or any(t.is_upper or t.is_title for t in doc if t.text != "I"):
+            return False
+        capitalised = self.nlp("".join((t.text.capitalize() if t.i == token.i else t.text) + t.whitespace_
+                                       for t in doc))
+        return capitalised[token.i].pos_ == "PROPN"
 
     def _names_no_one(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
         """spaCy reads the token as a people, faith or language that the lexicon knows, said to be
@@ -200,7 +213,8 @@ class NameReader:
     def _kind_of_person(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
         """A word WordNet knows first as a kind of person, said to be what the speaker is: in lower case, one it never writes with a capital ("im vegetarian", "i'm
         pensioner"; "tom" or "dean" are someone's name too); capitalised, a faith or a people with its
-        own capital and adjective ("I'm Methodist", "I'm Sikh", which spaCy may read as a person), or,
+        own capital and adjective ("I'm Methodist", "I'm Sikh", which spaCy may read as a person) and no
+        part of a person's name WordNet lists ("I'm Norman" names Greg Norman's surname too), or,
         unless spaCy reads a person ("I'm Bobby", "Tom here"), one it never capitalises ("I'm Vegan")
         or whose first sense bears the capital itself ("I'm Quaker")."""
         if self._wordnet is None or not _speaker_is(token) or self._wordnet.lexical_file(token.text) != "noun.person":
@@ -208,6 +222,8 @@ class NameReader:
         capitalised = self._wordnet.capitalised_senses(token.text)
         if token.is_lower:
             return not any(capitalised)
+        if self._wordnet.names_someone(token.text):
+            return False  # "I'm Norman": a people, and the given name or surname of people WordNet lists
         if capitalised[0] and token.lower_ in self._wordnet.proper_adjectives:
             return True
         return token.ent_type_ != "PERSON" and (capitalised[0] or not any(capitalised))

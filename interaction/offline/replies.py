@@ -33,6 +33,11 @@ _EMPATHY = {
     "surprised": "Wow, that is surprising!",
     "disgusted": "Oh no, that sounds unpleasant.",
 }
+# news the polarity finds good or bad, told without a feeling strong enough to name: its kind is said back
+_NEWS = {
+    "positive": "That sounds like good news{hi}! Tell me more about it.",
+    "negative": "That doesn't sound easy{hi}. Tell me more about it, if you like.",
+}
 # Felt this strongly, a person's news deserves an answer even on a turn that introduces them: the
 # storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
 # stays below it.
@@ -207,11 +212,36 @@ def _recall(r: ReplyInputs) -> str:
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
 
 
+def news_sign(text: str) -> str | None:
+    """"positive" or "negative" when the calibrated polarity finds what the person tells more likely
+    good (or bad) than not, though too faint to name a feeling ("We finally got the keys to our new
+    flat."); None for a plain fact, a question, or without the model."""
+    from interaction.memory.told import is_told
+    from interaction.offline.feeling_polarity import CLASSES, shipped_polarity
+
+    model = shipped_polarity()
+    if model is None or cues.is_question(text) or not is_told(text):
+        return None
+    p = model.probabilities([text])[0]
+    sign = max(("positive", "negative"), key=lambda c: p[CLASSES.index(c)])
+    return sign if p[CLASSES.index(sign)] >= 0.5 else None
+
+
 def named_feeling(felt: Emotion) -> str | None:
     """The feeling a reply names for what the user said ("happy", "sad", ...), or None: offline the
     understanding leaves a feeling neutral unless the calibrated polarity is sure of its sign at the
     lines chosen on the judge's dev turns (scripts/eval/train_feeling_polarity.py)."""
     return felt.label if felt.label in _EMPATHY else None
+
+
+def _proper_noun(word: str) -> bool:
+    """spaCy reads the word as a proper noun ("Kinsale"), which keeps its capital mid-sentence."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return load_parser()(word)[0].pos_ == "PROPN"
+    except ParserUnavailable:
+        return word[:1].isupper()
 
 
 def correction_reply(corrected: str, name: str | None) -> str:
@@ -220,8 +250,9 @@ def correction_reply(corrected: str, name: str | None) -> str:
     kept = classify(corrected).intent == "remember"  # "please remember that my code is 241": the code
     said = (request_content(corrected) if kept else corrected).rstrip(" .!")
     held = second_person(said)
-    if held.split(" ", 1)[0].casefold() != said.split(" ", 1)[0].casefold() and not held.startswith("I"):
-        held = held[:1].lower() + held[1:]  # "My ..." opened their sentence; "your ..." goes mid-sentence
+    first = held.split(" ", 1)[0]
+    if not re.fullmatch(r"I(?:'\w+)?", first) and not _proper_noun(first):
+        held = held[:1].lower() + held[1:]  # "My ..." / "We're ..." opened their sentence; it goes mid-sentence
     return f"Thank you for putting me right{', ' + name if name else ''}. So {held}. I'll remember that."
 
 
@@ -302,6 +333,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         elif bare_answer(r.text):  # nothing was asked: a yes or a no is taken as said
             parts.append(f"All right{hi}.")
+        elif sign := news_sign(r.text):  # news told calmly: its kind is said, no feeling is named
+            parts.append(_NEWS[sign].format(hi=hi))
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:
             # worth keeping, but its feeling unsure: thank them rather than guess how it felt (said back
             # whole, a messy message comes out garbled: "your bday is march 13 not march 3, your bad")

@@ -31,6 +31,9 @@ INTRODUCTIONS = [
     ("Ola, Dagny again.", "Dagny"), ("hey its anne-marie", "Anne-Marie"),
     # a surname in the slot, a stretched greeting, a name answering the phone's way
     ("Wanjiru Kamau here.", "Wanjiru Kamau"), ("heyyy im Solveig", "Solveig"), ("Hi, Teodor speaking.", "Teodor"),
+    # a lower-case name the tagger alone reads as a verb form though the lexicon
+    # knows it as a noun ("drew", past of "draw"), and a people's name that is a surname too (Greg Norman)
+    ("im drew", "Drew"), ("I'm Norman, nice to meet you.", "Norman"), ("hello im norman", "Norman"),
 ]
 NO_NAME = [
     "Hi. Plumber.", "Evening. Electrician here.", "Morning. Shattered today.", "hey its pouring out there",
@@ -38,6 +41,8 @@ NO_NAME = [
     "Drizzly again.", "Hi, again.", "Hi, there.", "hi, check-in here", "Evening. Self-employed.",
     "Night nurse speaking.", "Lisbon office here.",
     # a feeling said as a participle, tagged a verb: its stem doubles a consonant, or it is an adjective
+    # an adjective the lexicon knows as no noun, a faith with no one named by it
+    "hey its gloomy out", "hi its muggy", "Hello, I'm Lutheran.",
     "Our cat ran off last night, I'm gutted.", "Long shift today, I'm knackered.", "hi, im chuffed",
 ]
 

@@ -79,3 +79,41 @@ def test_a_bare_value_after_a_no_puts_the_moment_right(tmp_path):
     assert kept is not None and "12th of February" in kept.user_message and "March" not in kept.user_message
     asked = dm.process_input(UserInput(text="When is my godson's christening?")).reply
     assert "February" in asked and "March" not in asked, asked
+
+
+def _next_visit(dm: DialogueManager, name: str) -> None:
+    """The conversation ends (its episode saved) and the person comes back the next day by name."""
+    dm.process_input(UserInput(text="Right, I have to go. Bye!"))
+    dm.clock.advance(26)
+    dm.process_input(UserInput(text=f"Hello, it's {name} again."))
+
+
+def test_a_statement_of_an_earlier_visit_put_right_is_reworded_in_the_saved_conversation(tmp_path):
+    dm, services, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="My brother and I are opening a bakery in Nantes next year."))
+    _next_visit(dm, "Odile")
+    fixed = dm.process_input(UserInput(text="I meant Rennes, not Nantes."))
+    assert "putting me right" in fixed.reply and "Rennes" in fixed.reply, fixed.reply
+    told = [t.text for t in services.told_turns(uid)]
+    assert any("bakery in Rennes" in t for t in told) and not any("Nantes" in t for t in told), told
+    ids, texts, metas, _ = services.episodic.documents(uid)
+    assert not any("Nantes" in t for t in texts) and not any("Nantes" in str(m) for m in metas)
+
+
+def test_a_date_said_at_the_start_of_a_visit_puts_nothing_of_the_last_one_right(tmp_path):
+    dm, services, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="My dentist appointment is on Tuesday."))
+    _next_visit(dm, "Odile")
+    turn = dm.process_input(UserInput(text="It's Friday!"))
+    assert "putting me right" not in turn.reply, turn.reply
+    assert any("on Tuesday" in t.text for t in services.told_turns(uid))
+
+
+def test_will_you_remember_that_is_answered_from_what_is_kept(tmp_path):
+    dm, _, _ = _odile(tmp_path)
+    dm.process_input(UserInput(text="Please remember that my allotment plot is number 38."))
+    kept = dm.process_input(UserInput(text="Are you sure you'll remember that?")).reply
+    assert kept.startswith("Yes") and "38" in kept, kept
+    dm.process_input(UserInput(text="The tram was a bit slow this morning."))
+    not_kept = dm.process_input(UserInput(text="will you remember it?")).reply
+    assert not not_kept.startswith("Yes") and "What would you like me to remember" not in not_kept, not_kept

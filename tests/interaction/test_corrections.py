@@ -67,3 +67,18 @@ def test_what_is_no_correction_is_left_alone(text, earlier):
 def test_the_latest_statement_holding_the_value_is_corrected():
     found = read_correction("no, it's 52, not 25", ["My flat is number 25.", "I live in Leeds."])
     assert found is not None and found.corrected == "My flat is number 52."
+
+
+def test_a_value_with_its_preposition_replaces_the_one_it_corrects():
+    found = read_correction("sorry, on Thursday", ["The gas engineer is coming on Monday."])
+    assert found is not None and found.corrected == "The gas engineer is coming on Thursday."
+
+
+@pytest.mark.parametrize(("text", "outright"), [
+    ("I meant Rennes, not Nantes.", True), ("I meant Rennes.", True), ("Rennes, not Nantes", True),
+    ("It's Friday!", False), ("Thursday, sorry.", False), ("I live in Rennes.", False),
+])
+def test_only_an_outright_correction_may_reach_an_earlier_visit(text, outright):
+    from interaction.offline.corrections import says_a_correction
+
+    assert says_a_correction(text) is outright

@@ -149,6 +149,20 @@ class WordNet:
             capitalised.append(any(w.casefold() == key and not w.islower() for w in p[4:4 + 2 * int(p[3], 16):2]))
         return tuple(capitalised)
 
+    def names_someone(self, word: str) -> bool:
+        """WordNet lists a person whose full name holds the word as a given name or surname
+        ("Norman": Greg Norman, Jessye Norman), not a person known by that one word alone (the
+        prophet Mormon) nor a kind of person ("Methodist")."""
+        key = word.casefold()
+        for offset in self.senses(word):
+            p = self._lines[offset].split()
+            lemmas = [w.casefold() for w in p[4:4 + 2 * int(p[3], 16):2]]
+            person = self._lexnames.get(int(self.field(offset)), "") == "noun.person"
+            if person and any(s == "@i" for s, _ in self._links(offset)) \
+                    and any(key in lemma.split("_") and lemma != key for lemma in lemmas):
+                return True
+        return False
+
     def verb_lexical_file(self, lemma: str) -> str | None:
         """The lexicographer file of the verb's most frequent sense ("verb.cognition" for "learn",
         "verb.contact" for "carry"); None for a word that is no verb here."""
