@@ -9,8 +9,8 @@ from datetime import datetime
 
 from common.messages import ForgetMemory, RecallReport
 from common.store import SceneStore, UserProfile
-from common.store.forget import purge_chroma_documents
 from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, says, value_key
+from common.store.forget import purge_chroma_documents
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
 from interaction.forget import forget_one_memory
