@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from interaction.memory.retrieval.lexicon import load_wordnet
+from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
 from interaction.offline.question_form import bare_wh, tagged_question
 
@@ -75,6 +76,7 @@ def read_ahead(texts: Iterable[str]) -> None:
 def reported(text: str, nlp=None, days_ago: int = 0) -> str:
     """The words of `text` as the clause after "you told me" (see the module docstring); `days_ago`:
     how many calendar days before today it was said (its time words move from 1 on)."""
+    text = what_it_tells(text)  # "you told me good evening; you were Hyacinth; and ..." says nothing
     nlp = nlp or _parser()
     if nlp is None:  # without a parse: the word-by-word swap the remember confirmations use
         said = second_person(text.strip().rstrip(" .!?"))

@@ -75,3 +75,52 @@ def is_told(text: str) -> bool:
     if not text.strip() or memory_intent(text) in ASKS_OF_MEMORY:
         return False
     return any(_sentence_tells(s) for s in cues.sentences(text))
+
+
+def what_it_tells(text: str) -> str:
+    """`text` without what tells nothing of the person, as a memory of it is said back: a sentence that
+    is only a greeting, a farewell or a thanks, the greeting that opens a sentence ("Hi Nadine, my dog
+    died" -> "my dog died"), and an introduction joined to news ("I'm Lena and I just got engaged" ->
+    "I just got engaged": the name is kept as their name). The whole text when nothing would be left."""
+    kept = []
+    for sentence in cues.sentences(text):
+        if not _sentence_tells(sentence):
+            continue
+        rest = cues.GREETING.sub("", sentence).lstrip()
+        if rest != sentence:  # the words after the greeting: whom it greets, then the news
+            rest = re.sub(rf"^(?:{NADINE_LABEL}\b)?\W*", "", rest, flags=re.I)
+        kept.append(_without_introduction(rest) or sentence)
+    return " ".join(kept) or text
+
+
+def _without_introduction(sentence: str) -> str:
+    """The sentence without the clause that introduces the speaker by name, when another clause is
+    joined to it ("I'm Hyacinth and I just became a grandmother", "my name is Bo, my dog died"):
+    spaCy's parse gives the clause (the name's "be" or "call" whose subject is "I" or "my name") and the
+    clauses joined to it, which stay."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    name = extract_name(sentence, loose=True)
+    if name is None:
+        return sentence
+    try:
+        doc = load_parser()(sentence)
+    except ParserUnavailable:
+        return sentence
+    first = name.split()[0].casefold()
+    for token in doc:
+        verb = token.head
+        if token.lower_ != first or verb.lemma_ not in ("be", "call") or not any(
+                c.dep_ in ("nsubj", "nsubjpass", "dobj") and c.lower_ in ("i", "name", "me") for c in verb.children):
+            continue
+        clauses = [c for c in verb.children if c.dep_ in ("conj", "parataxis", "ccomp", "advcl")]
+        if not all(any(d.dep_ in ("nsubj", "nsubjpass", "expl") for d in c.children) for c in clauses):
+            return sentence  # "my name is Priya and my sister just had twins" parsed with the sister as a name
+        joined = {t.i for c in clauses for t in c.subtree}
+        drop = {t.i for t in verb.subtree} - joined
+        # the "and" that joined the dropped clause goes with it, wherever the parse hung it
+        drop |= {t.i for t in doc if t.dep_ == "cc" and t.i + 1 in drop}
+        rest = "".join(t.text_with_ws for t in doc if t.i not in drop)
+        rest = re.sub(r"^\W*(?:(?:and|but|so)\b\W*)?|[\s,]*\b(?:and|but|so)\W*$", "", rest.strip(), flags=re.I)
+        return rest if names_something(rest) else sentence
+    return sentence
