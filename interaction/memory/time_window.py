@@ -125,9 +125,30 @@ def _latest_weekend(now: datetime) -> TimeWindow | None:
     return TimeWindow(saturday, min(saturday + timedelta(days=2), now), "last weekend")
 
 
-def _is_everyday_word(text: str, expression: str, offset: int) -> bool:
+def _is_everyday_word(text: str, expression: str, offset: int, precision: int) -> bool:
+    """The expression is a word of everyday speech, not a time: "may" / "march" without a date's
+    preposition, or a single word parsedatetime reads as a part of the day that the parse makes a
+    thing the sentence is about ("we run a bed and breakfast", "I had lunch with Jo"), not when
+    something happens ("at lunch", "tonight")."""
     word = expression.strip()
-    return bool(_AMBIGUOUS_MONTH.match(word)) and not _DATE_PREPOSITION.search(text[:offset])
+    if _AMBIGUOUS_MONTH.match(word):
+        return not _DATE_PREPOSITION.search(text[:offset])
+    return precision == _ACU.ACU_HALFDAY and " " not in word and _a_thing(text, offset + expression.index(word))
+
+
+def _a_thing(text: str, at: int) -> bool:
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return False
+    token = next((t for t in doc if t.idx == at), None)
+    return token is not None and token.dep_ in _THING_ROLES
+
+
+# a noun in one of these places is something the clause tells of, not a time it names
+_THING_ROLES = frozenset({"nsubj", "nsubjpass", "dobj", "attr", "conj", "compound", "appos"})
 
 
 def parse_window(text: str, now: datetime) -> TimeWindow | None:
@@ -142,7 +163,7 @@ def parse_window(text: str, now: datetime) -> TimeWindow | None:
         precision = _precision(context)
         if precision is None or precision in (_ACU.ACU_NOW, _ACU.ACU_SEC, _ACU.ACU_MIN):
             continue
-        if _is_everyday_word(text, expression, offset):
+        if _is_everyday_word(text, expression, offset, precision):
             continue
         start, end, unit = _unit_window(point, precision)
         if start > now:
@@ -171,6 +192,6 @@ def names_time_ahead(text: str, now: datetime) -> bool:
         precision = _precision(context)
         if precision is None or precision in (_ACU.ACU_NOW, _ACU.ACU_SEC, _ACU.ACU_MIN):
             continue
-        if not _is_everyday_word(text, expression, offset) and _unit_window(point, precision)[0] > now:
+        if not _is_everyday_word(text, expression, offset, precision) and _unit_window(point, precision)[0] > now:
             return True
     return False

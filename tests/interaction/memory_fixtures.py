@@ -3,6 +3,7 @@ writes them (SceneStore, real JPEG bytes)."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from pathlib import Path
 
@@ -49,7 +50,17 @@ def write_scene(
     return SceneStore(layout).write(user_id, meta, jpeg(seed), np.ones(8, np.float32))
 
 
+# the shared clock of these tests: what a turn reads of "now" (its day, the hour a meal or "tonight"
+# names) must not change with the day the suite runs
+PINNED_NOW = datetime(2026, 11, 4, 15, 0)
+
+
 def layout_and_clock(root: Path) -> tuple[DataLayout, Clock]:
+    """The data root and a clock that reads PINNED_NOW when the test starts (and runs on from it), set
+    through the clock file every process of the suite reads."""
     layout = DataLayout(root)
     layout.root.mkdir(parents=True, exist_ok=True)
+    layout.runtime_dir.mkdir(parents=True, exist_ok=True)
+    offset = (PINNED_NOW - datetime.now()).total_seconds()
+    (layout.runtime_dir / "clock.json").write_text(json.dumps({"offset_s": offset}), encoding="utf-8")
     return layout, Clock(layout.runtime_dir)

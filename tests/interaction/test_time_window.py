@@ -6,7 +6,7 @@ from datetime import datetime
 
 import pytest
 
-from interaction.memory.time_window import parse_window
+from interaction.memory.time_window import names_time_ahead, parse_window
 
 NOW = datetime(2026, 11, 30, 15, 0)  # a Monday
 
@@ -116,3 +116,31 @@ def test_a_time_of_the_past_or_of_remembering_is_a_recall_window(question: str, 
 
     window = resolve(question, NOW, [])
     assert window is not None and expression in window.expression
+
+
+BEFORE_DAWN = datetime(2026, 12, 3, 4, 30)
+
+
+@pytest.mark.parametrize("text", [
+    "My aunt runs a little bed and breakfast near Whitby.",
+    "Supper was a disaster, the fish was raw.",
+    "I skipped lunch to finish the report.",
+])
+def test_a_meal_the_sentence_tells_of_is_no_time(text):
+    """parsedatetime reads a meal as the hour it is eaten; the parse says it is a thing told of."""
+    assert not names_time_ahead(text, BEFORE_DAWN)
+    assert parse_window(text, BEFORE_DAWN) is None
+
+
+@pytest.mark.parametrize("text", ["I'm meeting Sunil at lunch.", "We fly out tonight."])
+def test_a_meal_or_a_part_of_the_day_said_as_when_is_still_a_time(text):
+    assert names_time_ahead(text, BEFORE_DAWN)
+
+
+def test_a_job_with_a_meal_in_its_name_is_kept_before_the_meal():
+    from interaction.offline.extract import extract_profile
+    from interaction.offline.grounding import grounded_update
+
+    text = "I manage a bed and breakfast in Whitby."
+    update, _ = grounded_update(text, extract_profile(text), now=BEFORE_DAWN)
+    assert update.current_position == "manage a bed and breakfast", update
