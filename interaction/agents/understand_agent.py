@@ -15,7 +15,7 @@ from interaction.guards import GuardContext, apply_guards
 from interaction.memory.contracts import MemoryServices
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.misspelt import as_meant
-from interaction.offline import fact_changes
+from interaction.offline import fact_changes, name_reading
 from interaction.offline import understand_rules as offline
 from interaction.offline.extract import texts_ahead
 from interaction.offline.name_reading import asked_for_name, read_answered_name
@@ -83,13 +83,15 @@ def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
 def warm_up() -> threading.Thread:
     """Load in the background at process start what the first turn's understanding would otherwise
     load on its reply path: the emotion reading's model and VADER's lexicon (20-40 ms), and the
-    memory-intent classifier (a greeting is not read for a feeling: the sentence is a felt one), and
-    WordNet's verbs and its lemmas by length (a progressive asked about, a misspelt word: 90 ms)."""
+    memory-intent classifier (a greeting is not read for a feeling: the sentence is a felt one),
+    WordNet's verbs and its lemmas by length (a progressive asked about, a misspelt word: 90 ms), and
+    the reader of a name said casually, with WordNet's proper adjectives (150 ms)."""
     def load() -> None:
         offline.user_emotion("I am glad to be here.")
         classify("I am glad to be here.")
         as_meant("forgt the date")  # a misspelt statement read again
         cues.is_about_view("what am I learning?")  # a progressive asked about: its verb's domain
+        name_reading.default_reader()
 
     thread = threading.Thread(target=load, name="understanding-warm-up", daemon=True)
     thread.start()

@@ -126,13 +126,12 @@ _TOLD_POS = {"VERB", "NUM"}
 
 def bare_answer(text: str) -> bool:
     """`text` is only a yes or a no ("yes please", "sure", "nope"): the offline reader reads it as one,
-    and spaCy's tagger finds no verb or number beside it; without the parser, never."""
+    and spaCy's tagger finds no verb or number beside it; without the parser, never. The tags are read
+    first: the turn's parse is there already, and a statement with a verb in it needs no model run."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
-    if read_offline(text) == "unclear":
-        return False
     try:
         doc = load_parser()(text)
     except ParserUnavailable:
         return False
-    return not any(t.pos_ in _TOLD_POS for t in doc)
+    return not any(t.pos_ in _TOLD_POS for t in doc) and read_offline(text) != "unclear"

@@ -149,3 +149,14 @@ def test_a_configured_model_reads_the_reply_and_the_offline_reader_is_its_fallba
 ])
 def test_an_answer_is_not_taken_for_a_name(text, name):
     assert answer_name(text) == name
+
+
+def test_a_statement_with_a_verb_is_no_bare_answer_without_running_the_reader(monkeypatch):
+    from interaction.confirmation import reader
+
+    asked: list[str] = []
+    monkeypatch.setattr(reader, "read_offline", lambda text: asked.append(text) or "yes")
+    assert not reader.bare_answer("We walked along the canal after lunch.")
+    assert not reader.bare_answer("Yes, 12.")  # a number tells something too
+    assert asked == []
+    assert reader.bare_answer("Yes please!") and asked == ["Yes please!"]

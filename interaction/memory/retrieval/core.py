@@ -23,7 +23,7 @@ import numpy as np
 
 from common.config.interaction_settings import RecallCalibration, RecallSettings
 from common.messages import RecalledMemory, RecallReport
-from interaction.memory.retrieval import decision, windows
+from interaction.memory.retrieval import decision, spelling, windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.entities import EntityReader
 from interaction.memory.retrieval.fused_score import fuse
@@ -123,11 +123,14 @@ class RetrievalCore:
 
     def warm_up(self, now: datetime) -> None:
         """What the first recall would otherwise load on its reply path (about 50 ms): the calendar
-        parser of time windows, BM25's tokenizer and the verifier's first run."""
+        parser of time windows, BM25's tokenizer and the verifier's first run; and what the first forget
+        request with a misspelt word would (0.4 s): the English lemmas by length and their letters."""
         windows.resolve("what did I tell you yesterday?", now, [])
         LexicalIndex(["a warm-up"]).scores("warm-up")
         if self.verifier is not None:
             self.verifier.score("a warm-up", ["a warm-up"])
+        if self.entities is not None:
+            spelling.mend("forgt", set(), self.entities.lexicon, 0.8)
 
     def rank(self, pool: CandidatePool, query: str, query_vector: np.ndarray) -> Ranked:
         dense = np.einsum("ij,j->i", pool.vectors, query_vector) if len(pool) else np.zeros(0, np.float32)

@@ -14,10 +14,12 @@ joined to an apostrophe ("father's", "can't").
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable
 
+import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -47,7 +49,7 @@ def mend(query: str, vocabulary: set[str], lexicon: WordNet | None, min_similari
         key = word.casefold()
         if key in vocabulary or key in STOP_WORDS or lexicon.knows(key):
             return word
-        for choices in (own, _english_near(lexicon, len(key), min_similarity)):
+        for choices in (own, _english_near(lexicon, key, min_similarity)):
             # the bound is inclusive: rapidfuzz's 1 - 1/5 falls a hair below 0.8
             found = process.extractOne(key, choices, scorer=OSA.normalized_similarity,
                                        score_cutoff=min_similarity - 1e-9)
@@ -58,9 +60,38 @@ def mend(query: str, vocabulary: set[str], lexicon: WordNet | None, min_similari
     return _WORD.sub(nearest, query)
 
 
-def _english_near(lexicon: WordNet, length: int, min_similarity: float) -> list[str]:
-    """The English lemmas whose length can reach `min_similarity` with a word of `length`: the edit
-    distance is at least the difference in length, so only lengths in [s*n, n/s] can (a turn with a
-    name in it searched all 147,000 lemmas for it, 25 ms a word)."""
-    shortest, longest = math.ceil(min_similarity * length - 1e-9), math.floor(length / min_similarity + 1e-9)
-    return [w for n in range(shortest, longest + 1) for w in lexicon.words_by_length.get(n, ())]
+def _english_near(lexicon: WordNet, key: str, min_similarity: float) -> list[str]:
+    """The English lemmas that can reach `min_similarity` with `key`, in the lexicon's order (by length,
+    then alphabetically). The edit distance is at least the difference in length, so only lengths in
+    [s*n, n/s] can (a turn with a name in it searched all 147,000 lemmas for it, 25 ms a word), and at
+    least half the number of letters that one of the two words has and the other lacks (an edit adds
+    or removes at most two of them), so only lemmas sharing nearly all their letters with it can (every
+    lemma of a near length took 1-3 ms a word)."""
+    n = len(key)
+    shortest, longest = math.ceil(min_similarity * n - 1e-9), math.floor(n / min_similarity + 1e-9)
+    edits = 1 - min_similarity + 1e-6  # edits per letter of the longer word the similarity allows, and a hair
+    mask = letters((key,), n)[0]
+    near: list[str] = []
+    for length in range(shortest, longest + 1):
+        words = lexicon.words_by_length.get(length, ())
+        if not words:
+            continue
+        masks = _lemma_letters(lexicon)[length]
+        fewest = np.maximum(abs(n - length), (np.bitwise_count(masks ^ mask) + 1) // 2)
+        near += [words[i] for i in np.flatnonzero(fewest <= edits * max(n, length))]
+    return near
+
+
+@functools.lru_cache(maxsize=4)
+def _lemma_letters(lexicon: WordNet) -> dict[int, np.ndarray]:
+    """The letters of the lexicon's lemmas, by length as in words_by_length (read once per lexicon)."""
+    return {n: letters(words, n) for n, words in lexicon.words_by_length.items()}
+
+
+def letters(words: tuple[str, ...], length: int) -> np.ndarray:
+    """The set of letters of each word (all `length` long) as a bit mask: a-z one bit each, any other
+    letter one of six more bits by its code point (two letters sharing a bit can only hide a
+    difference between two words, never make one)."""
+    points = np.frombuffer("".join(words).encode("utf-32-le"), dtype=np.uint32).reshape(len(words), length)
+    bits = np.where((points >= 97) & (points <= 122), points - 97, 26 + points % 6).astype(np.uint32)
+    return np.bitwise_or.reduce(np.left_shift(np.uint32(1), bits), axis=1, initial=np.uint32(0))
