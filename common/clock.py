@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from common.store.atomic import atomic_write_json, read_json
@@ -56,3 +56,15 @@ class Clock:
             offset = float(data.get("offset_s", 0.0)) + hours * 3600.0
             atomic_write_json(self._file, {"offset_s": offset})
             self._checked = 0.0
+
+
+# The day people speak of turns over while they sleep, not at midnight: what was told at half past
+# midnight is "last night", and "yesterday" by the next evening (the playthrough's second session, 22
+# hours on, found nothing "yesterday" when the first had been just after midnight).
+DAY_TURNS = timedelta(hours=4)
+
+
+def spoken_day(when: datetime) -> date:
+    """The day `when` belongs to as people speak of it ("today", "yesterday")."""
+    return (when - DAY_TURNS).date()
+

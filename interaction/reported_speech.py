@@ -24,6 +24,7 @@ import logging
 from collections.abc import Iterable
 from datetime import datetime
 
+from common.clock import spoken_day
 from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
@@ -274,11 +275,12 @@ def told_back(kind: str, text: str, days_ago: int = 0) -> str:
 
 
 def days_between(said_at: str | datetime | None, now: datetime) -> int:
-    """Calendar days from when something was said (ISO 8601 or a datetime; None: today) to now."""
+    """Days, as people speak of them (common.clock.spoken_day), from when something was said (ISO
+    8601 or a datetime; None: today) to now."""
     if said_at is None:
         return 0
     try:
         when = said_at if isinstance(said_at, datetime) else datetime.fromisoformat(said_at)
     except ValueError:
         return 0
-    return max(0, (now.date() - when.date()).days)
+    return max(0, (spoken_day(now) - spoken_day(when)).days)

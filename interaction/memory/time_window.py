@@ -23,6 +23,8 @@ from datetime import datetime, timedelta
 import parsedatetime
 from dateutil.relativedelta import relativedelta
 
+from common.clock import DAY_TURNS
+
 _ACU = parsedatetime.pdtContext
 # Finest precision first: a match flagged "month and day" ("on 3 May") is a day.
 _PRECISIONS = (_ACU.ACU_NOW, _ACU.ACU_SEC, _ACU.ACU_MIN, _ACU.ACU_HOUR, _ACU.ACU_HALFDAY, _ACU.ACU_DAY,
@@ -157,7 +159,8 @@ def parse_window(text: str, now: datetime) -> TimeWindow | None:
         text = pattern.sub(replacement, text)
     if _WEEKEND.search(text):
         return _latest_weekend(now)
-    matches = _calendar().nlp_at(text, now) or ()
+    # read as of the day people speak of: at 1 a.m. "yesterday" is the day before the one just ending
+    matches = _calendar().nlp_at(text, now - DAY_TURNS) or ()
     best: TimeWindow | None = None
     for point, context, offset, _end, expression in matches:
         precision = _precision(context)
@@ -166,6 +169,8 @@ def parse_window(text: str, now: datetime) -> TimeWindow | None:
         if _is_everyday_word(text, expression, offset, precision):
             continue
         start, end, unit = _unit_window(point, precision)
+        if precision == _ACU.ACU_DAY:  # a day people speak of runs from DAY_TURNS to DAY_TURNS
+            start, end = start + DAY_TURNS, end + DAY_TURNS
         if start > now:
             # A named month ahead ("in December", "on 3 December" said in November) is last year's; a
             # relative future ("tomorrow", "next week") names nothing that can have been told yet.

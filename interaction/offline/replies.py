@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from common.clock import spoken_day
 from common.messages import RecalledMemory
 from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
@@ -77,12 +78,13 @@ def _day(ts: str | None, now: datetime) -> str | None:
         then = datetime.fromisoformat(ts or "")
     except ValueError:
         return None
-    days = (now.date() - then.date()).days
+    days = days_between(then, now)
     if days <= 0:
         return "earlier today"
     if days == 1:
         return "yesterday"
-    return f"on {then:%A} {then.day} {then:%B}"  # spoken: "the 2nd" reads "2", never "02"
+    day = spoken_day(then)
+    return f"on {day:%A} {day.day} {day:%B}"  # spoken: "the 2nd" reads "2", never "02"
 
 
 def _relative_day(ts: str | None, now: datetime) -> str:

@@ -12,7 +12,7 @@ from common.messages import RecalledMemory, RecallReport
 from interaction.offline.replies import offline_reply
 from interaction.prompts import recall_lines
 from interaction.reply_inputs import ReplyInputs
-from interaction.reported_speech import reported, told_back
+from interaction.reported_speech import days_between, reported, told_back
 from interaction.turn_understanding import Emotion
 
 
@@ -199,3 +199,10 @@ def test_an_opening_that_only_announces_is_no_part_of_what_was_told(said, expect
 ])
 def test_what_tells_nothing_is_not_said_back(told, said_back):
     assert reported(told) == said_back
+
+
+def test_days_are_counted_as_people_speak_of_them():
+    """What was said at twenty to one was said "the night before" by that evening, not "today"."""
+    assert days_between(datetime(2026, 12, 3, 0, 40), datetime(2026, 12, 3, 22, 40)) == 1
+    assert days_between(datetime(2026, 12, 3, 9, 0), datetime(2026, 12, 3, 22, 40)) == 0
+    assert days_between(datetime(2026, 12, 2, 23, 0), datetime(2026, 12, 3, 1, 30)) == 0

@@ -18,14 +18,15 @@ def day(d: str, hour: int = 0) -> datetime:
 @pytest.mark.parametrize(
     ("question", "start", "end"),
     [
-        ("What did I tell you yesterday?", day("2026-11-29"), day("2026-11-30")),
+        # a day as people speak of it runs from 4 a.m. to 4 a.m. (common.clock.DAY_TURNS)
+        ("What did I tell you yesterday?", day("2026-11-29", 4), day("2026-11-30", 4)),
         ("what happened last week", day("2026-11-23"), day("2026-11-30")),
         ("Remember what I said this morning?", day("2026-11-30"), day("2026-11-30", 12)),
-        ("what did I say on Monday", day("2026-11-23"), day("2026-11-24")),
-        ("what did I say last Friday", day("2026-11-27"), day("2026-11-28")),
+        ("what did I say on Monday", day("2026-11-23", 4), day("2026-11-24", 4)),
+        ("what did I say last Friday", day("2026-11-27", 4), day("2026-11-28", 4)),
         ("what did I tell you in May", day("2026-05-01"), day("2026-06-01")),
         ("do you remember what I told you in December?", day("2025-12-01"), day("2026-01-01")),
-        ("what did I tell you on 3 May", day("2026-05-03"), day("2026-05-04")),
+        ("what did I tell you on 3 May", day("2026-05-03", 4), day("2026-05-04", 4)),
         ("last month I told you something", day("2026-10-01"), day("2026-11-01")),
         ("what did I say last weekend?", day("2026-11-28"), day("2026-11-30")),
         ("earlier this month", day("2026-11-01"), NOW),
@@ -144,3 +145,12 @@ def test_a_job_with_a_meal_in_its_name_is_kept_before_the_meal():
     text = "I manage a bed and breakfast in Whitby."
     update, _ = grounded_update(text, extract_profile(text), now=BEFORE_DAWN)
     assert update.current_position == "manage a bed and breakfast", update
+
+
+def test_what_was_told_just_after_midnight_is_yesterday_by_the_evening():
+    """Told at twenty to one, asked about 22 hours later on the same calendar date: it was "yesterday"
+    to the person (the night before), and a night's talk is still "yesterday" just after midnight."""
+    told = datetime(2026, 12, 3, 0, 40)
+    for asked in (datetime(2026, 12, 3, 22, 40), datetime(2026, 12, 4, 1, 15)):
+        window = parse_window("what did I tell you yesterday?", asked)
+        assert window is not None and window.start <= told < window.end, (asked, window)
