@@ -230,6 +230,23 @@ class WordNet:
                 return (first, same) if swap else (same, first)
         return a[0], b[0]
 
+    def derived_kin(self, first: str, second: str) -> bool:
+        """Whether one word names what the other, or a kind or whole of it, is for: a sense of one is,
+        or is derivationally related (WordNet's "+" between nouns) to the same noun as, an ancestor of
+        a sense of the other ("music" and "musical instrument" both give "musician", and a cello is a
+        musical instrument). Either way round."""
+        a, b = self.senses(first), self.senses(second)
+        with self._lock:
+            return any(self._kin(x, y) or self._kin(y, x) for x in a for y in b)
+
+    def _kin(self, word: int, thing: int) -> bool:
+        related = {word, *self._derived(word)}
+        return any(above in related or not related.isdisjoint(self._derived(above))
+                   for above in self.ancestors(thing, CONTAINED_IN))
+
+    def _derived(self, offset: int) -> set[int]:
+        return {target for symbol, target in self._links(offset) if symbol == "+"}
+
     def relation(self, first: str, second: str, sister_depth: int = 2, ancestor_depth: int = 5
                  ) -> tuple[Relation, int | None]:
         """How `first` relates to `second`, and for sisters the kind-of distance to their nearest
