@@ -394,3 +394,44 @@ def test_what_was_said_about_the_listener_is_never_asserted_as_the_speaker_s_own
     _say(services, clock, mine)
     report = services.retrieve(MAYA, "How did I prune my roses?", is_recall=True).recall
     assert report.outcome == "asserted" and [m.text for m in report.memories] == [mine], report
+
+
+@pytest.mark.parametrize("question,said", [
+    # a proper compound is one name, and WordNet has the place inside it
+    ("What did my cousin get up to in South America?", "My cousin went white-water rafting in Chile."),
+    # a compound's modifier is a thing the memory names: a bassoon is an instrument
+    ("How did my music audition on the instrument go?", "I did my bassoon audition for the youth orchestra."),
+    # the words framing the question are no topic of it
+    ("Any idea how my nephew got on?", "My nephew scored twice in the cup final."),
+    ("Do you remember the news about my granddad?", "My grandfather turned ninety and we threw him a party."),
+])
+def test_a_paraphrase_agrees_with_everything_the_question_names(told, question, said):
+    compared = told.core.entities.compare(question, said)
+    assert compared.asked >= 1 and compared.agreeing == compared.asked and not compared.conflict, compared
+
+
+def test_a_proper_compound_is_read_as_one_name(told):
+    names = {m.head for m in told.core.entities.mentions("We flew to New York and then on to North Carolina.") if m.name}
+    assert {"New York", "North Carolina"} <= names
+
+
+@pytest.mark.parametrize("question,said", [
+    ("What did my cousin get up to in North America?", "My cousin went white-water rafting in Chile."),
+    ("How did my violin audition go?", "I did my bassoon audition for the youth orchestra."),  # sister instruments
+    ("How did my dance audition go?", "I did my bassoon audition for the youth orchestra."),
+    ("How did my cycling race go?", "I came fourth in the rowing race on the river."),
+    ("Any news about my niece's new flat?", "My niece is expecting twins in March."),  # the niece agrees, the flat not
+    ("What did I say about my car?", "My uncle's car alarm went off all night."),  # the uncle's car, not mine
+    ("What did I tell you about my friend's rabbit?", "Our hamster escaped again."),
+])
+def test_a_near_miss_still_does_not_agree_with_everything(told, question, said):
+    compared = told.core.entities.compare(question, said)
+    assert compared.agreeing < compared.asked or compared.conflict, compared
+
+
+def test_a_modifier_agrees_through_a_noun_derived_from_it_but_not_its_sisters():
+    wordnet = load_wordnet()
+    assert wordnet is not None
+    assert wordnet.derived_kin("music", "bassoon")  # a musical instrument: "musician" from both
+    assert not wordnet.derived_kin("music", "bicycle")
+    assert not wordnet.derived_kin("car", "computer")  # "machine", another word of the car's synset, does not count

@@ -198,19 +198,21 @@ def _modifiers(token, mention: Mention) -> list[Mention]:
 
 _FRAMING_FILES = ("noun.communication", "noun.cognition")
 _CLAUSES = {"relcl", "acl", "ccomp"}
+_ABOUT = {"about", "on", "of", "regarding", "concerning"}  # the prepositions saying what something is about
 
 
 def _frames_a_topic(token, lexicon: WordNet | None) -> bool:
     """A word the question is framed by, not what it asks about: something told or thought (WordNet's
-    communication and cognition nouns) of no one said, whose own complement says what it is about
-    ("any idea what my brother did", "the news about my job", "the story of my trip"); "my speech at
-    the wedding" and "the news" alone are asked about."""
+    communication and cognition nouns) of no one said, whose own complement, a clause or what it is
+    about, names the topic ("any idea what my brother did", "the news about my job", "the story of
+    my trip"); "my speech at the wedding", "the letter from the council" and "the news" alone are
+    asked about."""
     if lexicon is None or lexicon.lexical_file(token.lemma_.lower()) not in _FRAMING_FILES:
         return False
-    if any(c.dep_ == "poss" for c in token.children):
+    if any(c.dep_ == "poss" for c in token.children):  # "the news I told you about ..." still frames
         return False
     for child in token.children:
-        if child.dep_ == "prep":
+        if child.dep_ == "prep" and child.lower_ in _ABOUT:
             about = [g for g in child.children if g.dep_ == "pobj"]
         elif child.dep_ in _CLAUSES:
             about = list(child.subtree)

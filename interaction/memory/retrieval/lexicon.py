@@ -231,21 +231,38 @@ class WordNet:
         return a[0], b[0]
 
     def derived_kin(self, first: str, second: str) -> bool:
-        """Whether one word names what the other, or a kind or whole of it, is for: a sense of one is,
-        or is derivationally related (WordNet's "+" between nouns) to the same noun as, an ancestor of
-        a sense of the other ("music" and "musical instrument" both give "musician", and a cello is a
-        musical instrument). Either way round."""
+        """Whether one word names what the other, or a kind or whole of it, is for: the word itself
+        is, or is derivationally related (WordNet's "+" between nouns, from that very word) to the same
+        noun as, an ancestor of the other's sense ("music" and "musical instrument" both give
+        "musician", and a cello is a musical instrument). Either way round; by the most frequent
+        senses, as sisters are (a rare sense links nearly anything: "car" is also a cable car's cabin)."""
         a, b = self.senses(first), self.senses(second)
+        if not a or not b:
+            return False
         with self._lock:
-            return any(self._kin(x, y) or self._kin(y, x) for x in a for y in b)
+            return self._kin(first, a[0], b[0]) or self._kin(second, b[0], a[0])
 
-    def _kin(self, word: int, thing: int) -> bool:
-        related = {word, *self._derived(word)}
+    def _kin(self, word: str, sense: int, thing: int) -> bool:
+        # from the word, not its synonyms: "car" is also "machine", whose "machinist" a computer shares
+        related = {sense, *self._derived(sense, word)}
         return any(above in related or not related.isdisjoint(self._derived(above))
                    for above in self.ancestors(thing, CONTAINED_IN))
 
-    def _derived(self, offset: int) -> set[int]:
-        return {target for symbol, target in self._links(offset) if symbol == "+"}
+    def _derived(self, offset: int, word: str | None = None) -> set[int]:
+        """The nouns derivationally related to a synset, or only to one of its words."""
+        p = self._lines[offset].split()
+        count = int(p[3], 16)
+        lemmas = [w.split("(")[0].casefold() for w in p[4:4 + 2 * count:2]]
+        # a word written otherwise than any of the synset's (a plural) has no derived noun of its own
+        source = None if word is None else next(
+            (i + 1 for i, w in enumerate(lemmas) if w == "_".join(word.casefold().split())), 0)
+        at = 4 + 2 * count
+        out = set()
+        for i in range(int(p[at])):
+            symbol, target, pos, words = p[at + 1 + 4 * i:at + 5 + 4 * i]
+            if symbol == "+" and pos == "n" and (source is None or int(words[:2], 16) == source):
+                out.add(int(target))
+        return out
 
     def relation(self, first: str, second: str, sister_depth: int = 2, ancestor_depth: int = 5
                  ) -> tuple[Relation, int | None]:
