@@ -179,13 +179,18 @@ class WordNet:
 
     def senses(self, word: str) -> tuple[int, ...]:
         """The noun synsets of a word or phrase ("driving test" -> driving_test), by its base form."""
-        key = "_".join(word.casefold().replace("-", " ").split())
-        for form in (key, self._exceptions.get(key, ""), key[:-1] if key.endswith("s") else ""):
-            if form and form in self._senses:
-                return self._senses[form]
-        return ()
+        form = self._base(word)
+        return self._senses[form] if form else ()
 
-    def _links(self, offset: int) -> tuple[tuple[str, int], ...]:
+    def _base(self, word: str) -> str:
+        """The form WordNet lists a noun under ("maths" -> "math"); "" for none."""
+        key = "_".join(word.casefold().replace("-", " ").split())
+        return next((f for f in (key, self._exceptions.get(key, ""), key[:-1] if key.endswith("s") else "")
+                     if f and f in self._senses), "")
+
+    def _links(self, offset: int) -> tuple[tuple[str, int, int], ...]:
+        """A synset's links to nouns: the symbol, the target and which of its words the link is from
+        (0: the whole synset)."""
         p = self._lines[offset].split()
         words = int(p[3], 16)
         at = 4 + 2 * words
@@ -193,11 +198,15 @@ class WordNet:
         at += 1
         links = []
         for _ in range(count):
-            symbol, target, pos = p[at], int(p[at + 1]), p[at + 2]
+            symbol, target, pos, source = p[at], int(p[at + 1]), p[at + 2], int(p[at + 3][:2], 16)
             at += 4
             if pos == "n":
-                links.append((symbol, target))
+                links.append((symbol, target, source))
         return tuple(links)
+
+    def _lemmas(self, offset: int) -> list[str]:
+        p = self._lines[offset].split()
+        return [w.split("(")[0].casefold() for w in p[4:4 + 2 * int(p[3], 16):2]]
 
     @functools.lru_cache(maxsize=8192)  # noqa: B019 - one WordNet per process, kept for its life
     def ancestors(self, offset: int, through: frozenset[str]) -> dict[int, int]:
@@ -209,7 +218,7 @@ class WordNet:
             depth += 1
             reached = []
             for o in frontier:
-                for symbol, target in self._links(o):
+                for symbol, target, _ in self._links(o):
                     if symbol in through and target not in out:
                         out[target] = depth
                         reached.append(target)
@@ -244,25 +253,16 @@ class WordNet:
 
     def _kin(self, word: str, sense: int, thing: int) -> bool:
         # from the word, not its synonyms: "car" is also "machine", whose "machinist" a computer shares
-        related = {sense, *self._derived(sense, word)}
+        base, lemmas = self._base(word), self._lemmas(sense)
+        own = lemmas.index(base) + 1 if base in lemmas else -1
+        related = {sense, *self._derived(sense, own)}
         return any(above in related or not related.isdisjoint(self._derived(above))
                    for above in self.ancestors(thing, CONTAINED_IN))
 
-    def _derived(self, offset: int, word: str | None = None) -> set[int]:
-        """The nouns derivationally related to a synset, or only to one of its words."""
-        p = self._lines[offset].split()
-        count = int(p[3], 16)
-        lemmas = [w.split("(")[0].casefold() for w in p[4:4 + 2 * count:2]]
-        # a word written otherwise than any of the synset's (a plural) has no derived noun of its own
-        source = None if word is None else next(
-            (i + 1 for i, w in enumerate(lemmas) if w == "_".join(word.casefold().split())), 0)
-        at = 4 + 2 * count
-        out = set()
-        for i in range(int(p[at])):
-            symbol, target, pos, words = p[at + 1 + 4 * i:at + 5 + 4 * i]
-            if symbol == "+" and pos == "n" and (source is None or int(words[:2], 16) == source):
-                out.add(int(target))
-        return out
+    def _derived(self, offset: int, word: int | None = None) -> set[int]:
+        """The nouns derivationally related to a synset, or only to its word-th word (from 1)."""
+        return {target for symbol, target, source in self._links(offset)
+                if symbol == "+" and (word is None or source == word)}
 
     def relation(self, first: str, second: str, sister_depth: int = 2, ancestor_depth: int = 5
                  ) -> tuple[Relation, int | None]:
