@@ -423,6 +423,7 @@ def test_a_proper_compound_is_read_as_one_name(told):
     ("Any news about my niece's new flat?", "My niece is expecting twins in March."),  # the niece agrees, the flat not
     ("What did I say about my car?", "My uncle's car alarm went off all night."),  # the uncle's car, not mine
     ("What did I tell you about my friend's rabbit?", "Our hamster escaped again."),
+    ("What did I tell you about my pony?", "I started helping at the animal rescue on Sundays."),  # a kind, not the pony
 ])
 def test_a_near_miss_still_does_not_agree_with_everything(told, question, said):
     compared = told.core.entities.compare(question, said)

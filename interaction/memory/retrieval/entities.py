@@ -445,7 +445,8 @@ class EntityReader:
         words apart ("pet" / "dog", "pet" / "cat"), unless as direct sisters ("mother" / "father",
         cosine 0.73) or as phrases whose heads it already told apart ("weather forecast" /
         "weather"); they are sisters when WordNet says so, or, for a pair it does not know, from
-        the rival threshold."""
+        the rival threshold. What the memory names without telling of it (a compound's modifier)
+        agrees only as the same or a kind of what is asked."""
         heads = self._cosines([q.head for q in asked], [m.head for m in told])
         related = np.zeros(heads.shape, np.int8)
         for i, q in enumerate(asked):
@@ -465,7 +466,14 @@ class EntityReader:
                 words = " " not in q.head and " " not in m.head and not (q.name or m.name)
                 close = heads[i, j] >= self.thresholds.head and (
                     kind is Relation.UNKNOWN or (words and not (kind is Relation.SISTER and distance == 1)))
-                if kind.agrees or close:
+                if not m.topic:
+                    # named, not told of: a modifier names a kind, not one thing ("animal shelter"
+                    # tells of no horse, a "cello exam" of a cello and so of an instrument)
+                    if kind in (Relation.SAME, Relation.BROADER):
+                        related[i, j] = AGREE
+                    elif kind is Relation.SISTER:
+                        related[i, j] = SISTER
+                elif kind.agrees or close:
                     related[i, j] = AGREE
                 elif kind is Relation.SISTER or (kind is Relation.UNKNOWN and heads[i, j] >= self.thresholds.rival):
                     related[i, j] = SISTER
