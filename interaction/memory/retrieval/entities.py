@@ -1,10 +1,14 @@
 """What a recall question asks about, and whether a memory is about the same thing.
 
 spaCy's parse reads the things a text names (its mentions): every noun or name that heads a phrase,
-with its compounds ("driving test"), and whose it is — the possessor ("my neighbour's cat": the cat's
-possessor is the neighbour, the neighbour's is the speaker), or the speaker when a relative clause
-says the speaker did it ("the trip I took"). Dates and numbers are the time window's business, not a
-topic, and are left out (spaCy's entity types).
+with its compounds ("driving test"; a name with the names before it, "South America"), and whose it
+is — the possessor ("my neighbour's cat": the cat's possessor is the neighbour, the neighbour's is
+the speaker), or the speaker when a relative clause says the speaker did it ("the trip I took").
+Dates and numbers are the time window's business, not a topic, and are left out (spaCy's entity
+types). A compound's modifiers are things the text names too ("my cello exam" names a cello), though
+a question asking of the exam does not ask of the cello; nor does it ask of what frames it (a told
+or thought noun whose own complement says what it is about: "any idea what my brother did", "the
+news about my job").
 
 A question's mention and a memory's are compared by what their head phrases mean (WordNet's noun
 hierarchy, lexicon.py): the same thing, a kind or a whole of it ("my kid" for "my son", "Japan" for
@@ -417,7 +421,7 @@ class EntityReader:
         if len(asked) > 1 and len(told) > 1:
             if asked[:-1] == told[:-1]:
                 return heads
-            modifiers = self._modifiers(" ".join(asked[:-1]), " ".join(told[:-1]))
+            modifiers = self._modifier_relation(" ".join(asked[:-1]), " ".join(told[:-1]))
             if modifiers[0].agrees:
                 return heads
             return modifiers if modifiers[0] is Relation.SISTER else (Relation.UNRELATED, None)
@@ -425,7 +429,7 @@ class EntityReader:
             return Relation.UNRELATED, None
         return heads
 
-    def _modifiers(self, asked: str, told: str) -> tuple[Relation, int | None]:
+    def _modifier_relation(self, asked: str, told: str) -> tuple[Relation, int | None]:
         """How two phrases' modifiers relate: as words do, and the same where WordNet files them
         apart but one names what a kind of the other is for ("music" / "cello": a musical instrument,
         through "musician"), or their cosine reaches the head threshold; sisters stay sisters ("piano

@@ -22,6 +22,10 @@ pair of senses does.
   "artifact", under which nearly everything is a sister, lie at 4); the distance is returned.
 - UNRELATED: both are known, nothing above holds.
 - UNKNOWN: either word is not in WordNet (a compound it lacks, most names).
+
+Apart from these, derived_kin says whether one word names what a kind of the other is for, through
+the nouns WordNet derives from them ("music" / "cello": a cello is a musical instrument, and "music"
+and "instrument" both give "musician"): the entity reader's test for two phrases' modifiers.
 """
 
 from __future__ import annotations
