@@ -202,15 +202,16 @@ def _modifiers(token, mention: Mention) -> list[Mention]:
 
 _FRAMING_FILES = ("noun.communication", "noun.cognition")
 _CLAUSES = {"relcl", "acl", "ccomp"}
-_ABOUT = {"about", "on", "of", "regarding", "concerning"}  # the prepositions saying what something is about
+# the prepositions saying what something is about; not "of", which also says of what kind ("what
+# kind of books", "in terms of music": the kind is asked about)
+_ABOUT = {"about", "on", "regarding", "concerning"}
 
 
 def _frames_a_topic(token, lexicon: WordNet | None) -> bool:
     """A word the question is framed by, not what it asks about: something told or thought (WordNet's
     communication and cognition nouns) of no one said, whose own complement, a clause or what it is
-    about, names the topic ("any idea what my brother did", "the news about my job", "the story of
-    my trip"); "my speech at the wedding", "the letter from the council" and "the news" alone are
-    asked about."""
+    about, names the topic ("any idea what my brother did", "the news about my job"); "my speech at
+    the wedding", "the letter from the council" and "the news" alone are asked about."""
     if lexicon is None or lexicon.lexical_file(token.lemma_.lower()) not in _FRAMING_FILES:
         return False
     if any(c.dep_ == "poss" for c in token.children):  # "the news I told you about ..." still frames
@@ -450,7 +451,7 @@ class EntityReader:
         cosine 0.73) or as phrases whose heads it already told apart ("weather forecast" /
         "weather"); they are sisters when WordNet says so, or, for a pair it does not know, from
         the rival threshold. What the memory names without telling of it (a compound's modifier)
-        agrees only as the same or a kind of what is asked."""
+        agrees only as the same or a kind of what is asked, and is never a sister."""
         heads = self._cosines([q.head for q in asked], [m.head for m in told])
         related = np.zeros(heads.shape, np.int8)
         for i, q in enumerate(asked):
@@ -472,11 +473,10 @@ class EntityReader:
                     kind is Relation.UNKNOWN or (words and not (kind is Relation.SISTER and distance == 1)))
                 if not m.topic:
                     # named, not told of: a modifier names a kind, not one thing ("animal shelter"
-                    # tells of no horse, a "cello exam" of a cello and so of an instrument)
+                    # tells of no horse, a "cello exam" of a cello and so of an instrument), and
+                    # another kind named in passing is no sister of what is asked
                     if kind in (Relation.SAME, Relation.BROADER):
                         related[i, j] = AGREE
-                    elif kind is Relation.SISTER:
-                        related[i, j] = SISTER
                 elif kind.agrees or close:
                     related[i, j] = AGREE
                 elif kind is Relation.SISTER or (kind is Relation.UNKNOWN and heads[i, j] >= self.thresholds.rival):
@@ -539,8 +539,9 @@ class EntityReader:
         heads, related = self._relate(list(asked), list(told))
         # an agreeing head must belong to the same person (said, or the subject that has it)
         owners = [[self._same_owner(q, m) for m in told] for q in asked]
-        agrees = [any(r == AGREE and o is not False for r, o in zip(related[i], owners[i], strict=True))
+        agreed = [[r == AGREE and o is not False for r, o in zip(related[i], owners[i], strict=True)]
                   for i in range(len(asked))]
+        agrees = [any(a and m.topic for a, m in zip(agreed[i], told, strict=True)) for i in range(len(asked))]
         by_head = {q.head.casefold(): i for i, q in enumerate(asked)}
         # "my brother Tomas" is one person: the memory naming Tomas is about the brother asked about
         agrees = [a or (q.alias is not None and agrees[by_head.get(q.alias, i)]) for i, (a, q) in enumerate(zip(agrees, asked, strict=True))]
@@ -558,6 +559,10 @@ class EntityReader:
                    for r, o, m in zip(related[i], owners[i], told, strict=True)) or (named_frame and any(
                     self._same_possessor(q.possessor, m.possessor) is True for m in told)):
                 conflicting += 1
+            elif any(agreed[i]):
+                # named in passing, as a modifier ("travel" of "travel enthusiasts"): it agrees where
+                # nothing the memory tells of conflicts ("how was your trip?" against "my travels")
+                agreeing += 1
             elif any(r == SISTER for r in related[i]):
                 rivals += 1
         # a name of the question that nothing in the memory agrees with ("Japan" agrees with "Tokyo")
