@@ -436,3 +436,13 @@ def test_a_modifier_agrees_through_a_noun_derived_from_it_but_not_its_sisters():
     assert wordnet.derived_kin("music", "bassoon")  # a musical instrument: "musician" from both
     assert not wordnet.derived_kin("music", "bicycle")
     assert not wordnet.derived_kin("car", "computer")  # "machine", another word of the car's synset, does not count
+
+
+def test_a_modifier_named_in_passing_never_outweighs_what_the_memory_tells_of(told):
+    """"travel" of "travel bloggers" is named in passing: the listener's trip the memory tells of
+    still conflicts with the speaker's travels; and "what kind of" asks of the kind, framing nothing."""
+    reader = told.core.entities
+    assert reader.compare("Where did I go on my travels?",
+                          "I love meeting other travel bloggers. How was your trip to Rome?").conflict
+    kind = reader.compare("What kind of films do I like?", "I watched three films at the weekend.")
+    assert kind.asked == 2 and kind.agreeing == 1, kind
