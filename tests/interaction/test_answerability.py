@@ -446,3 +446,22 @@ def test_a_modifier_named_in_passing_never_outweighs_what_the_memory_tells_of(to
                           "I love meeting other travel bloggers. How was your trip to Rome?").conflict
     kind = reader.compare("What kind of films do I like?", "I watched three films at the weekend.")
     assert kind.asked == 2 and kind.agreeing == 1, kind
+
+
+@pytest.mark.parametrize("question,said", [
+    # asked of the listener, not told: the memory's question names no chess of the speaker's
+    ("What did I say about chess?", "I stayed in all weekend. How did the chess tournament go?"),
+    # told, but of the listener's thing: the speaker's tennis is not in it
+    ("What did I say about tennis?", "I baked bread all day while you were at your tennis match."),
+    # of a third person's thing
+    ("What did I tell you about the piano?", "My cousin's piano recital was on Sunday."),
+])
+def test_a_modifier_of_what_is_asked_or_of_someone_elses_thing_agrees_with_nothing(told, question, said):
+    compared = told.core.entities.compare(question, said)
+    assert compared.agreeing < compared.asked, compared
+
+
+def test_a_modifier_of_the_speakers_own_told_thing_still_agrees(told):
+    compared = told.core.entities.compare("What did I say about the instrument?",
+                                          "My trumpet lesson got moved to Thursday.")
+    assert compared.asked == 1 and compared.agreeing == 1 and not compared.conflict, compared

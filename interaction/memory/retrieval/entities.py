@@ -54,6 +54,7 @@ from cachetools import LRUCache
 
 from interaction.memory.retrieval.lexicon import Relation, WordNet, load_wordnet
 from interaction.memory.retrieval.persons import Persons, read_persons
+from interaction.offline.question_form import sentence_asks
 
 log = logging.getLogger("nadine.memory.entities")
 
@@ -193,7 +194,10 @@ def _name(token) -> str:
 
 def _modifiers(token, mention: Mention) -> list[Mention]:
     """What a compound's modifiers name, whose the compound is ("my cello exam" names a cello too):
-    a memory naming it tells of it, though a question asking of the exam does not ask of the cello."""
+    a memory naming it tells of it, though a question asking of the exam does not ask of the cello.
+    None from a sentence that asks: "how did the last game tournament go?" tells of no game."""
+    if sentence_asks(token.sent):
+        return []
     return [replace(mention, head=_name(c) if c.pos_ == "PROPN" else c.lemma_.lower(), name=c.pos_ == "PROPN",
                     frame=None, alias=None, topic=False)
             for c in token.lefts if c.dep_ in _PHRASE_DEPS and c.pos_ in _NOUNS and not c.is_stop
@@ -527,6 +531,13 @@ class EntityReader:
             return kind.agrees
         return bool(self._cosines([q], [m])[0, 0] >= self.thresholds.possessor)
 
+    @staticmethod
+    def _speakers_or_no_ones(m: Mention) -> bool:
+        """Whose a memory's mention is leaves it the speaker's: said so, or said of no one. A modifier
+        of another's thing ("your basketball career") names nothing of the speaker's to agree with
+        a question that does not say whose it asks about."""
+        return set(m.whose) <= {SPEAKER}
+
     def compare(self, question: str, memory: str) -> Comparison:
         asked = tuple(m for m in self.mentions(question) if m.topic)
         to_listener = self.persons(question).speaker and self.persons(memory).listener_alone
@@ -539,8 +550,8 @@ class EntityReader:
         heads, related = self._relate(list(asked), list(told))
         # an agreeing head must belong to the same person (said, or the subject that has it)
         owners = [[self._same_owner(q, m) for m in told] for q in asked]
-        agreed = [[r == AGREE and o is not False for r, o in zip(related[i], owners[i], strict=True)]
-                  for i in range(len(asked))]
+        agreed = [[r == AGREE and (o is True or o is None and (m.topic or self._speakers_or_no_ones(m)))
+                   for r, o, m in zip(related[i], owners[i], told, strict=True)] for i in range(len(asked))]
         agrees = [any(a and m.topic for a, m in zip(agreed[i], told, strict=True)) for i in range(len(asked))]
         by_head = {q.head.casefold(): i for i, q in enumerate(asked)}
         # "my brother Tomas" is one person: the memory naming Tomas is about the brother asked about
