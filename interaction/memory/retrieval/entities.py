@@ -6,7 +6,9 @@ is — the possessor ("my neighbour's cat": the cat's possessor is the neighbour
 the speaker), or the speaker when a relative clause says the speaker did it ("the trip I took").
 Dates and numbers are the time window's business, not a topic, and are left out (spaCy's entity
 types). A compound's modifiers are things the text names too ("my cello exam" names a cello), though
-a question asking of the exam does not ask of the cello; nor does it ask of what frames it (a told
+a question asking of the exam does not ask of the cello; only in a sentence that tells, and only the
+speaker's or no one's ("how was your tennis match?" names no tennis of the speaker's). Nor does a
+question ask of what frames it (a told
 or thought noun whose own complement says what it is about: "any idea what my brother did", "the
 news about my job").
 
