@@ -396,3 +396,74 @@ def test_what_was_said_about_the_listener_is_never_asserted_as_the_speaker_s_own
     _say(services, clock, mine)
     report = services.retrieve(MAYA, "How did I prune my roses?", is_recall=True).recall
     assert report.outcome == "asserted" and [m.text for m in report.memories] == [mine], report
+
+
+@pytest.mark.parametrize("question,said", [
+    # a proper compound is one name, and WordNet has the place inside it
+    ("What did my cousin get up to in South America?", "My cousin went white-water rafting in Chile."),
+    # a compound's modifier is a thing the memory names: a bassoon is an instrument
+    ("How did my music audition on the instrument go?", "I did my bassoon audition for the youth orchestra."),
+    # the words framing the question are no topic of it
+    ("Any idea how my nephew got on?", "My nephew scored twice in the cup final."),
+    ("Do you remember the news about my granddad?", "My grandfather turned ninety and we threw him a party."),
+])
+def test_a_paraphrase_agrees_with_everything_the_question_names(told, question, said):
+    compared = told.core.entities.compare(question, said)
+    assert compared.asked >= 1 and compared.agreeing == compared.asked and not compared.conflict, compared
+
+
+def test_a_proper_compound_is_read_as_one_name(told):
+    names = {m.head for m in told.core.entities.mentions("We flew to New York and then on to North Carolina.") if m.name}
+    assert {"New York", "North Carolina"} <= names
+
+
+@pytest.mark.parametrize("question,said", [
+    ("What did my cousin get up to in North America?", "My cousin went white-water rafting in Chile."),
+    ("How did my violin audition go?", "I did my bassoon audition for the youth orchestra."),  # sister instruments
+    ("How did my dance audition go?", "I did my bassoon audition for the youth orchestra."),
+    ("How did my cycling race go?", "I came fourth in the rowing race on the river."),
+    ("Any news about my niece's new flat?", "My niece is expecting twins in March."),  # the niece agrees, the flat not
+    ("What did I say about my car?", "My uncle's car alarm went off all night."),  # the uncle's car, not mine
+    ("What did I tell you about my friend's rabbit?", "Our hamster escaped again."),
+    ("What did I tell you about my pony?", "I started helping at the animal rescue on Sundays."),  # a kind, not the pony
+])
+def test_a_near_miss_still_does_not_agree_with_everything(told, question, said):
+    compared = told.core.entities.compare(question, said)
+    assert compared.agreeing < compared.asked or compared.conflict, compared
+
+
+def test_a_modifier_agrees_through_a_noun_derived_from_it_but_not_its_sisters():
+    wordnet = load_wordnet()
+    assert wordnet is not None
+    assert wordnet.derived_kin("music", "bassoon")  # a musical instrument: "musician" from both
+    assert not wordnet.derived_kin("music", "bicycle")
+    assert not wordnet.derived_kin("car", "computer")  # "machine", another word of the car's synset, does not count
+
+
+def test_a_modifier_named_in_passing_never_outweighs_what_the_memory_tells_of(told):
+    """"travel" of "travel bloggers" is named in passing: the listener's trip the memory tells of
+    still conflicts with the speaker's travels; and "what kind of" asks of the kind, framing nothing."""
+    reader = told.core.entities
+    assert reader.compare("Where did I go on my travels?",
+                          "I love meeting other travel bloggers. How was your trip to Rome?").conflict
+    kind = reader.compare("What kind of films do I like?", "I watched three films at the weekend.")
+    assert kind.asked == 2 and kind.agreeing == 1, kind
+
+
+@pytest.mark.parametrize("question,said", [
+    # asked of the listener, not told: the memory's question names no chess of the speaker's
+    ("What did I say about chess?", "I stayed in all weekend. How did the chess tournament go?"),
+    # told, but of the listener's thing: the speaker's tennis is not in it
+    ("What did I say about tennis?", "I baked bread all day while you were at your tennis match."),
+    # of a third person's thing
+    ("What did I tell you about the piano?", "My cousin's piano recital was on Sunday."),
+])
+def test_a_modifier_of_what_is_asked_or_of_someone_elses_thing_agrees_with_nothing(told, question, said):
+    compared = told.core.entities.compare(question, said)
+    assert compared.agreeing < compared.asked, compared
+
+
+def test_a_modifier_of_the_speakers_own_told_thing_still_agrees(told):
+    compared = told.core.entities.compare("What did I say about the instrument?",
+                                          "My trumpet lesson got moved to Thursday.")
+    assert compared.asked == 1 and compared.agreeing == 1 and not compared.conflict, compared

@@ -1,10 +1,16 @@
 """What a recall question asks about, and whether a memory is about the same thing.
 
 spaCy's parse reads the things a text names (its mentions): every noun or name that heads a phrase,
-with its compounds ("driving test"), and whose it is — the possessor ("my neighbour's cat": the cat's
-possessor is the neighbour, the neighbour's is the speaker), or the speaker when a relative clause
-says the speaker did it ("the trip I took"). Dates and numbers are the time window's business, not a
-topic, and are left out (spaCy's entity types).
+with its compounds ("driving test"; a name with the names before it, "South America"), and whose it
+is — the possessor ("my neighbour's cat": the cat's possessor is the neighbour, the neighbour's is
+the speaker), or the speaker when a relative clause says the speaker did it ("the trip I took").
+Dates and numbers are the time window's business, not a topic, and are left out (spaCy's entity
+types). A compound's modifiers are things the text names too ("my cello exam" names a cello), though
+a question asking of the exam does not ask of the cello; only in a sentence that tells, and only the
+speaker's or no one's ("how was your tennis match?" names no tennis of the speaker's). Nor does a
+question ask of what frames it (a told
+or thought noun whose own complement says what it is about: "any idea what my brother did", "the
+news about my job").
 
 A question's mention and a memory's are compared by what their head phrases mean (WordNet's noun
 hierarchy, lexicon.py): the same thing, a kind or a whole of it ("my kid" for "my son", "Japan" for
@@ -50,6 +56,7 @@ from cachetools import LRUCache
 
 from interaction.memory.retrieval.lexicon import Relation, WordNet, load_wordnet
 from interaction.memory.retrieval.persons import Persons, read_persons
+from interaction.offline.question_form import sentence_asks
 
 log = logging.getLogger("nadine.memory.entities")
 
@@ -80,6 +87,10 @@ class Mention:
     # the same for whose it is: "Luca" for "my brother Luca's exam", "brother" for "Luca's" when the
     # text calls him both ways; written as possessor is
     whose_alias: str | None = field(default=None, compare=False)
+    # what a question asks about; False for what the text names without asking about it: a modifier
+    # of a compound ("cello" of "cello exam": the memory names a cello, the question asks of the
+    # exam) and a word framing the question ("any idea what ...", "the news about ...")
+    topic: bool = field(default=True, compare=False)
 
     @property
     def whose(self) -> tuple[str, ...]:
@@ -123,7 +134,7 @@ def _possessor(token) -> str | None:
             if word in _LISTENER_WORDS:
                 return LISTENER
             if child.pos_ in _NOUNS:
-                return child.text if child.pos_ == "PROPN" else child.lemma_.lower()
+                return _name(child) if child.pos_ == "PROPN" else child.lemma_.lower()
             return None  # his / her / their: whose is not resolved here
         if child.dep_ == "relcl" and any(g.dep_ in ("nsubj", "nsubjpass") and g.lower_ in _SPEAKER_WORDS
                                          for g in child.children):
@@ -176,6 +187,53 @@ def _head_phrase(token) -> str:
     return " ".join(words)
 
 
+def _name(token) -> str:
+    """A name with the names compounded before it, as written: "South America" and "New York" are one
+    name each (WordNet has them as such: Peru is part of South America), "America" alone another."""
+    parts = [c for c in token.lefts if c.dep_ in _PHRASE_DEPS and c.pos_ == "PROPN"]
+    return " ".join([*(_name(c) for c in parts), token.text])
+
+
+def _modifiers(token, mention: Mention) -> list[Mention]:
+    """What a compound's modifiers name, whose the compound is ("my cello exam" names a cello too):
+    a memory naming it tells of it, though a question asking of the exam does not ask of the cello.
+    None from a sentence that asks: "how did the last game tournament go?" tells of no game."""
+    if sentence_asks(token.sent):
+        return []
+    return [replace(mention, head=_name(c) if c.pos_ == "PROPN" else c.lemma_.lower(), name=c.pos_ == "PROPN",
+                    frame=None, alias=None, topic=False)
+            for c in token.lefts if c.dep_ in _PHRASE_DEPS and c.pos_ in _NOUNS and not c.is_stop
+            and c.ent_type_ not in _NOT_TOPICS and any(ch.isalpha() for ch in c.text)]
+
+
+_FRAMING_FILES = ("noun.communication", "noun.cognition")
+_CLAUSES = {"relcl", "acl", "ccomp"}
+# the prepositions saying what something is about; not "of", which also says of what kind ("what
+# kind of books", "in terms of music": the kind is asked about)
+_ABOUT = {"about", "on", "regarding", "concerning"}
+
+
+def _frames_a_topic(token, lexicon: WordNet | None) -> bool:
+    """A word the question is framed by, not what it asks about: something told or thought (WordNet's
+    communication and cognition nouns) of no one said, whose own complement, a clause or what it is
+    about, names the topic ("any idea what my brother did", "the news about my job"); "my speech at
+    the wedding", "the letter from the council" and "the news" alone are asked about."""
+    if lexicon is None or lexicon.lexical_file(token.lemma_.lower()) not in _FRAMING_FILES:
+        return False
+    if any(c.dep_ == "poss" for c in token.children):  # "the news I told you about ..." still frames
+        return False
+    for child in token.children:
+        if child.dep_ == "prep" and child.lower_ in _ABOUT:
+            about = [g for g in child.children if g.dep_ == "pobj"]
+        elif child.dep_ in _CLAUSES:
+            about = list(child.subtree)
+        else:
+            continue
+        if any(g.pos_ in _NOUNS and not g.is_stop and g.ent_type_ not in _NOT_TOPICS for g in about):
+            return True
+    return False
+
+
 def _partner(token):  # noqa: ANN202 - a spaCy Token or None
     """The noun or name that calls the same one `token` does: in apposition ("my brother Tomas",
     "Lena, my sister"), or a kinship noun compounded onto a name ("my brother Luca's exam")."""
@@ -188,7 +246,7 @@ def _partner(token):  # noqa: ANN202 - a spaCy Token or None
 def _alias(token) -> str | None:
     """The partner's head as `token`'s mention would write it, lower-cased."""
     partner = _partner(token)
-    return None if partner is None else (partner.text if partner.pos_ == "PROPN" else _head_phrase(partner)).casefold()
+    return None if partner is None else (_name(partner) if partner.pos_ == "PROPN" else _head_phrase(partner)).casefold()
 
 
 def _whose_alias(token) -> str | None:
@@ -200,7 +258,7 @@ def _whose_alias(token) -> str | None:
     partner = _partner(whose) if whose is not None else None
     if partner is None:
         return None
-    return partner.text if partner.pos_ == "PROPN" else partner.lemma_.lower()
+    return _name(partner) if partner.pos_ == "PROPN" else partner.lemma_.lower()
 
 
 def _titles_a_name(token) -> bool:
@@ -209,9 +267,10 @@ def _titles_a_name(token) -> bool:
             and token.head.pos_ == "PROPN" and token.i < token.head.i)
 
 
-def read_mentions(doc) -> tuple[Mention, ...]:
-    """The mentions of a parsed text, in order, each once."""
+def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
+    """The mentions of a parsed text, in order, each once; what compounds' modifiers name after them."""
     seen: dict[tuple, Mention] = {}
+    modifiers: list[Mention] = []
     for token in doc:
         if _titles_a_name(token):
             # "my grandson Mateo scored": spaCy files the person's title as a compound of the name;
@@ -219,7 +278,7 @@ def read_mentions(doc) -> tuple[Mention, ...]:
             name = token.head
             possessor = _possessor(name)
             mention = Mention(token.lemma_.lower(), possessor, False, None if possessor is not None else _owner(name),
-                              _frame(name), name.text.casefold(), _whose_alias(name))
+                              _frame(name), _name(name).casefold(), _whose_alias(name))
             seen.setdefault((mention.head, mention.possessor), mention)
             continue
         if token.pos_ not in _NOUNS or token.dep_ in _PHRASE_DEPS or token.is_stop:
@@ -228,9 +287,13 @@ def read_mentions(doc) -> tuple[Mention, ...]:
             continue
         name = token.pos_ == "PROPN" or token.ent_type_ in ("PERSON", "GPE", "LOC", "ORG", "FAC", "NORP")
         possessor = _possessor(token)
-        mention = Mention(token.text if name else _head_phrase(token), possessor, name,
+        mention = Mention(_name(token) if name else _head_phrase(token), possessor, name,
                           None if possessor is not None else _owner(token), _frame(token), _alias(token),
-                          _whose_alias(token))
+                          _whose_alias(token), topic=name or not _frames_a_topic(token, lexicon))
+        seen.setdefault((mention.head.casefold(), mention.possessor), mention)
+        if not name:
+            modifiers += _modifiers(token, mention)
+    for mention in modifiers:
         seen.setdefault((mention.head.casefold(), mention.possessor), mention)
     return tuple(seen.values())
 
@@ -276,7 +339,7 @@ class EntityReader:
         with self._lock:
             missing = list(dict.fromkeys(t for t in texts if t not in self._mentions))
         if missing:
-            read = [(read_mentions(doc), read_persons(doc)) for doc in self.nlp.pipe(missing)]
+            read = [(read_mentions(doc, self.lexicon), read_persons(doc)) for doc in self.nlp.pipe(missing)]
             with self._lock:
                 for text, (found, persons) in zip(missing, read, strict=True):
                     self._mentions[text] = found
@@ -309,7 +372,7 @@ class EntityReader:
             found, persons = self._mentions.get(text), self._persons.get(text)
         if found is None or persons is None:
             doc = self.nlp(text)
-            found, persons = read_mentions(doc), read_persons(doc)
+            found, persons = read_mentions(doc, self.lexicon), read_persons(doc)
             with self._lock:
                 self._mentions[text] = found
                 self._persons[text] = persons
@@ -365,13 +428,25 @@ class EntityReader:
         if len(asked) > 1 and len(told) > 1:
             if asked[:-1] == told[:-1]:
                 return heads
-            modifiers = self._words(" ".join(asked[:-1]), " ".join(told[:-1]))
+            modifiers = self._modifier_relation(" ".join(asked[:-1]), " ".join(told[:-1]))
             if modifiers[0].agrees:
                 return heads
             return modifiers if modifiers[0] is Relation.SISTER else (Relation.UNRELATED, None)
         if len(asked) > 1:
             return Relation.UNRELATED, None
         return heads
+
+    def _modifier_relation(self, asked: str, told: str) -> tuple[Relation, int | None]:
+        """How two phrases' modifiers relate: as words do, and the same where WordNet files them
+        apart but one names what a kind of the other is for ("music" / "cello": a musical instrument,
+        through "musician"), or their cosine reaches the head threshold; sisters stay sisters ("piano
+        lesson" / "guitar lesson")."""
+        assert self.lexicon is not None
+        found = self._words(asked, told)
+        if found[0] in (Relation.UNRELATED, Relation.UNKNOWN) and (
+                self.lexicon.derived_kin(asked, told) or self._cosines([asked], [told])[0, 0] >= self.thresholds.head):
+            return Relation.SAME, None
+        return found
 
     def _relate(self, asked: list[Mention], told: list[Mention]) -> tuple[np.ndarray, np.ndarray]:
         """(cosines, relations) of every question head against every memory head: AGREE, SISTER
@@ -381,7 +456,8 @@ class EntityReader:
         words apart ("pet" / "dog", "pet" / "cat"), unless as direct sisters ("mother" / "father",
         cosine 0.73) or as phrases whose heads it already told apart ("weather forecast" /
         "weather"); they are sisters when WordNet says so, or, for a pair it does not know, from
-        the rival threshold."""
+        the rival threshold. What the memory names without telling of it (a compound's modifier)
+        agrees only as the same or a kind of what is asked, and is never a sister."""
         heads = self._cosines([q.head for q in asked], [m.head for m in told])
         related = np.zeros(heads.shape, np.int8)
         for i, q in enumerate(asked):
@@ -401,7 +477,13 @@ class EntityReader:
                 words = " " not in q.head and " " not in m.head and not (q.name or m.name)
                 close = heads[i, j] >= self.thresholds.head and (
                     kind is Relation.UNKNOWN or (words and not (kind is Relation.SISTER and distance == 1)))
-                if kind.agrees or close:
+                if not m.topic:
+                    # named, not told of: a modifier names a kind, not one thing ("animal shelter"
+                    # tells of no horse, a "cello exam" of a cello and so of an instrument), and
+                    # another kind named in passing is no sister of what is asked
+                    if kind in (Relation.SAME, Relation.BROADER):
+                        related[i, j] = AGREE
+                elif kind.agrees or close:
                     related[i, j] = AGREE
                 elif kind is Relation.SISTER or (kind is Relation.UNKNOWN and heads[i, j] >= self.thresholds.rival):
                     related[i, j] = SISTER
@@ -451,8 +533,15 @@ class EntityReader:
             return kind.agrees
         return bool(self._cosines([q], [m])[0, 0] >= self.thresholds.possessor)
 
+    @staticmethod
+    def _speakers_or_no_ones(m: Mention) -> bool:
+        """Whose a memory's mention is leaves it the speaker's: said so, or said of no one. A modifier
+        of another's thing ("your basketball career") names nothing of the speaker's to agree with
+        a question that does not say whose it asks about."""
+        return set(m.whose) <= {SPEAKER}
+
     def compare(self, question: str, memory: str) -> Comparison:
-        asked = self.mentions(question)
+        asked = tuple(m for m in self.mentions(question) if m.topic)
         to_listener = self.persons(question).speaker and self.persons(memory).listener_alone
         if not asked:
             return Comparison(0, 0, 0, 0.0, 0, to_listener=True) if to_listener else NO_COMPARISON
@@ -463,8 +552,9 @@ class EntityReader:
         heads, related = self._relate(list(asked), list(told))
         # an agreeing head must belong to the same person (said, or the subject that has it)
         owners = [[self._same_owner(q, m) for m in told] for q in asked]
-        agrees = [any(r == AGREE and o is not False for r, o in zip(related[i], owners[i], strict=True))
-                  for i in range(len(asked))]
+        agreed = [[r == AGREE and (o is True or o is None and (m.topic or self._speakers_or_no_ones(m)))
+                   for r, o, m in zip(related[i], owners[i], told, strict=True)] for i in range(len(asked))]
+        agrees = [any(a and m.topic for a, m in zip(agreed[i], told, strict=True)) for i in range(len(asked))]
         by_head = {q.head.casefold(): i for i, q in enumerate(asked)}
         # "my brother Tomas" is one person: the memory naming Tomas is about the brother asked about
         agrees = [a or (q.alias is not None and agrees[by_head.get(q.alias, i)]) for i, (a, q) in enumerate(zip(agrees, asked, strict=True))]
@@ -482,6 +572,10 @@ class EntityReader:
                    for r, o, m in zip(related[i], owners[i], told, strict=True)) or (named_frame and any(
                     self._same_possessor(q.possessor, m.possessor) is True for m in told)):
                 conflicting += 1
+            elif any(agreed[i]):
+                # named in passing, as a modifier ("travel" of "travel enthusiasts"): it agrees where
+                # nothing the memory tells of conflicts ("how was your trip?" against "my travels")
+                agreeing += 1
             elif any(r == SISTER for r in related[i]):
                 rivals += 1
         # a name of the question that nothing in the memory agrees with ("Japan" agrees with "Tokyo")

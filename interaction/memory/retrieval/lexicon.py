@@ -22,6 +22,10 @@ pair of senses does.
   "artifact", under which nearly everything is a sister, lie at 4); the distance is returned.
 - UNRELATED: both are known, nothing above holds.
 - UNKNOWN: either word is not in WordNet (a compound it lacks, most names).
+
+Apart from these, derived_kin says whether one word names what a kind of the other is for, through
+the nouns WordNet derives from them ("music" / "cello": a cello is a musical instrument, and "music"
+and "instrument" both give "musician"): the entity reader's test for two phrases' modifiers.
 """
 
 from __future__ import annotations
@@ -193,13 +197,18 @@ class WordNet:
 
     def senses(self, word: str) -> tuple[int, ...]:
         """The noun synsets of a word or phrase ("driving test" -> driving_test), by its base form."""
-        key = "_".join(word.casefold().replace("-", " ").split())
-        for form in (key, self._exceptions.get(key, ""), key[:-1] if key.endswith("s") else ""):
-            if form and form in self._senses:
-                return self._senses[form]
-        return ()
+        form = self._base(word)
+        return self._senses[form] if form else ()
 
-    def _links(self, offset: int) -> tuple[tuple[str, int], ...]:
+    def _base(self, word: str) -> str:
+        """The form WordNet lists a noun under ("maths" -> "math"); "" for none."""
+        key = "_".join(word.casefold().replace("-", " ").split())
+        return next((f for f in (key, self._exceptions.get(key, ""), key[:-1] if key.endswith("s") else "")
+                     if f and f in self._senses), "")
+
+    def _links(self, offset: int) -> tuple[tuple[str, int, int], ...]:
+        """A synset's links to nouns: the symbol, the target and which of its words the link is from
+        (0: the whole synset)."""
         p = self._lines[offset].split()
         words = int(p[3], 16)
         at = 4 + 2 * words
@@ -207,11 +216,15 @@ class WordNet:
         at += 1
         links = []
         for _ in range(count):
-            symbol, target, pos = p[at], int(p[at + 1]), p[at + 2]
+            symbol, target, pos, source = p[at], int(p[at + 1]), p[at + 2], int(p[at + 3][:2], 16)
             at += 4
             if pos == "n":
-                links.append((symbol, target))
+                links.append((symbol, target, source))
         return tuple(links)
+
+    def _lemmas(self, offset: int) -> list[str]:
+        p = self._lines[offset].split()
+        return [w.split("(")[0].casefold() for w in p[4:4 + 2 * int(p[3], 16):2]]
 
     @functools.lru_cache(maxsize=8192)  # noqa: B019 - one WordNet per process, kept for its life
     def ancestors(self, offset: int, through: frozenset[str]) -> dict[int, int]:
@@ -223,7 +236,7 @@ class WordNet:
             depth += 1
             reached = []
             for o in frontier:
-                for symbol, target in self._links(o):
+                for symbol, target, _ in self._links(o):
                     if symbol in through and target not in out:
                         out[target] = depth
                         reached.append(target)
@@ -243,6 +256,31 @@ class WordNet:
             if same is not None:
                 return (first, same) if swap else (same, first)
         return a[0], b[0]
+
+    def derived_kin(self, first: str, second: str) -> bool:
+        """Whether one word names what the other, or a kind or whole of it, is for: the word itself
+        is, or is derivationally related (WordNet's "+" between nouns, from that very word) to the same
+        noun as, an ancestor of the other's sense ("music" and "musical instrument" both give
+        "musician", and a cello is a musical instrument). Either way round; by the most frequent
+        senses, as sisters are (a rare sense links nearly anything: "car" is also a cable car's cabin)."""
+        a, b = self.senses(first), self.senses(second)
+        if not a or not b:
+            return False
+        with self._lock:
+            return self._kin(first, a[0], b[0]) or self._kin(second, b[0], a[0])
+
+    def _kin(self, word: str, sense: int, thing: int) -> bool:
+        # from the word, not its synonyms: "car" is also "machine", whose "machinist" a computer shares
+        base, lemmas = self._base(word), self._lemmas(sense)
+        own = lemmas.index(base) + 1 if base in lemmas else -1
+        related = {sense, *self._derived(sense, own)}
+        return any(above in related or not related.isdisjoint(self._derived(above))
+                   for above in self.ancestors(thing, CONTAINED_IN))
+
+    def _derived(self, offset: int, word: int | None = None) -> set[int]:
+        """The nouns derivationally related to a synset, or only to its word-th word (from 1)."""
+        return {target for symbol, target, source in self._links(offset)
+                if symbol == "+" and (word is None or source == word)}
 
     def relation(self, first: str, second: str, sister_depth: int = 2, ancestor_depth: int = 5
                  ) -> tuple[Relation, int | None]:
