@@ -22,7 +22,7 @@ from interaction.names import name_similarity
 from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
-from interaction.offline.grounding import Grounded, Proposal, ground, grounded_update
+from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update
 from interaction.offline.name_claims import NameClaim, read_name_claim
 from interaction.offline.name_reading import asked_for_name
 from interaction.own_life import profile_field_asked, recall_own_life
@@ -243,6 +243,10 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
             changes.append(c.model_copy(update={**g.words.model_dump(), "value": g.value})
                            if g is not None and c.op != "close" else c)
     grounded = [*kept, *(g for g in found.values() if g is not None)]
+    # a value said in one breath with another ("I play tennis and the piano") is a fact of its own
+    for also in coordinated(text, grounded):
+        changes.append(FactChange(field=also.field, op="set", value=also.value, **also.words.model_dump()))
+        grounded.append(also)
     # a job's or a workplace's town is where they live only while no home is known: it never replaces
     # one said before ("I live in Lisbon", later "I work at a law firm in Porto")
     homes = (current.get("location") or []) if homes is None else homes

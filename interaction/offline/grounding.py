@@ -155,6 +155,40 @@ class FactGrounding:
             out.append(found)
         return out
 
+    def coordinated(self, text: str, found: Grounded, taken: Iterable[Grounded] = ()) -> list[Grounded]:
+        """The other values of a pastime or topic said in one breath with `found` ("I play tennis and
+        the piano", "I'm into jazz, opera and folk"): the words coordinated with its head in spaCy's
+        parse, each of the same kind (a noun with a noun), fitting the field and not already
+        grounded, in the clause `found` was said in."""
+        if found.field not in _LISTED:
+            return []
+        doc = self.doc(text)
+        span = doc.char_span(found.start, found.end, alignment_mode="expand")
+        if span is None:
+            return []
+        first = span.root
+        while first.dep_ == "conj":
+            first = first.head
+        nominal = {"NOUN", "PROPN"}
+        kind = nominal if span.root.pos_ in nominal else {span.root.pos_}
+        spans = [(g.start, g.end) for g in (*taken, found)]
+        out: list[Grounded] = []
+        for member in (first, *_conjuncts(first)):
+            if member.pos_ not in kind or span.start <= member.i < span.end:
+                continue
+            words = _own_words(member)
+            if any(a < words.end_char and words.start_char < b for a, b in spans):
+                continue
+            if not _fits(found.field, words, True):
+                continue
+            words = _narrowed(words)
+            before = doc[words.start - 1] if words.start else None
+            article = before is not None and before.morph.get("PronType") == ["Art"]
+            out.append(Grounded(found.field, words.text, words.start_char, words.end_char,
+                                f"{before.lower_} {words.text}" if article else words.text, clause=found.clause))
+            spans.append((words.start_char, words.end_char))
+        return out
+
     def _find(self, doc, text: str, p: Proposal, taken: list[tuple[int, int, str]],  # noqa: ANN001
               now: datetime | None) -> Grounded | None:
         pattern = _value_pattern(p.value)
@@ -210,6 +244,27 @@ class FactGrounding:
             return True
         owner = next((c for c in subject.children if c.dep_ == "poss"), None)
         return owner is not None and first_person(owner) and self.is_own(subject.lemma_, field)
+
+
+def _conjuncts(tok) -> list:  # noqa: ANN001 - a spaCy Token
+    """The words coordinated with `tok`, in order ("the piano" and "chess" of "tennis, the piano and chess")."""
+    out = []
+    for child in tok.children:
+        if child.dep_ == "conj":
+            out += [child, *_conjuncts(child)]
+    return out
+
+
+def _own_words(tok):  # noqa: ANN001, ANN202 - a spaCy Token -> Span
+    """A coordinated word's own phrase: its subtree without its conjuncts, their joints and its
+    article ("the piano" of "tennis and the piano" -> "piano")."""
+    inner = [t for t in tok.subtree if t.dep_ not in ("conj", "cc", "punct") or t.head.i != tok.i]
+    inner = [t for t in inner if not any(a.dep_ in ("conj", "cc") and a.head.i == tok.i for a in [t, *t.ancestors]
+                                         if a.i != tok.i)]
+    start = min(t.i for t in inner)
+    while start < tok.i and tok.doc[start].morph.get("PronType") == ["Art"]:
+        start += 1
+    return tok.doc[start:max(t.i for t in inner) + 1]
 
 
 def _holding_words(span):  # noqa: ANN001, ANN202 - a spaCy Span or None
@@ -357,6 +412,17 @@ def ground(text: str, proposals: list[Proposal], names: Iterable[str | None] = (
             ((at, m) for at, sentence in statements if (m := pattern.search(sentence))), None)
         out.append(None if found is None else Grounded(
             p.field, p.value, found[0] + found[1].start(), found[0] + found[1].end(), p.value))
+    return out
+
+
+def coordinated(text: str, found: list[Grounded]) -> list[Grounded]:
+    """The values said in one breath with the pastimes and topics `found` (FactGrounding.coordinated);
+    none without the parser."""
+    grounding = default_grounding()
+    out: list[Grounded] = []
+    if grounding is not None:
+        for g in found:
+            out += grounding.coordinated(text, g, [*found, *out])
     return out
 
 
