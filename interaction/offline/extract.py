@@ -215,10 +215,15 @@ def extract_profile(text: str, loose_names: bool = False, name_asked: bool = Fal
     reader = _READER.get()
     if reader is None:
         return update
+    from interaction.offline.pastimes import default_model as pastimes
     from interaction.offline.self_description import FIELDS
 
     facts = reader.facts(text)
-    return update.model_copy(update={field: facts.get(field) for field in FIELDS})
+    pastime = pastimes()
+    # a pastime said by its doing ("I ring the bells at our church"), beside those said by liking it
+    done = reader.pastimes(text, pastime.is_pastime) if pastime is not None else []
+    hobbies = [*update.hobbies, *(h for h in done if h.casefold() not in {v.casefold() for v in update.hobbies})]
+    return update.model_copy(update={**{field: facts.get(field) for field in FIELDS}, "hobbies": hobbies})
 
 
 def _facts(clause: str, update: dict) -> None:

@@ -123,6 +123,27 @@ class SelfDescriptionReader:
         speaker predicate's, whatever was read before it), without asking."""
         return [read[_DOING] for read in self._each_predicate(text) if _DOING in read]
 
+    def pastimes(self, text: str, is_pastime: Callable[[str], bool]) -> list[str]:
+        """What the speaker says they do for its own sake ("I ring the bells at our church" -> "bells"):
+        each clause said with a present-tense verb that tells no job and that `is_pastime` reads as a
+        pastime (pastimes.py), by the thing it is done with (the verb's object, else its first
+        preposition's), or the verb itself when it has neither ("I knit")."""
+        out = []
+        for sent in self.nlp(text).sents:
+            if sent.text.rstrip().endswith("?"):
+                continue
+            for pred in sent:
+                if not (_speaker_predicate(pred) and pred.pos_ == "VERB" and pred.tag_ in _PRESENT
+                        and pred.lemma_.lower() not in RESIDE | _WORK):
+                    continue
+                clause = clause_text(pred)
+                if (self.jobs and self.jobs(clause)) or not is_pastime(clause):
+                    continue
+                thing = next((c for c in pred.children if c.dep_ in _OBJECTS), None) or next(
+                    (o for c in pred.children if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj"), None)
+                out.append(_phrase(thing) if thing is not None else pred.text)
+        return out
+
     def positions(self, text: str) -> list[str]:
         """The positions said without a verb that is_occupation() may score (each speaker predicate's,
         whatever was read before it), without scoring them."""
