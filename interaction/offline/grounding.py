@@ -309,7 +309,7 @@ def _planned(tok, pred, field: str, now: datetime | None) -> bool:  # noqa: ANN0
     return now is not None and names_time_ahead(clause_text(pred), now)
 
 
-def _done_as_said(pred) -> bool:  # noqa: ANN001 - a spaCy Token
+def done_as_said(pred) -> bool:  # noqa: ANN001 - a spaCy Token
     """A pastime said by what the person does ("I sing in a choir", "I grow bonsai trees"), not by a
     verb of liking or being ("I love chess", "I'm into jazz"), which "you enjoy ..." says as well:
     by the verb's most frequent WordNet sense; never without WordNet."""
@@ -326,7 +326,7 @@ def _clause_words(pred, field: str) -> str | None:  # noqa: ANN001
     from interaction.offline.self_description import clause_text
 
     shared = pred.dep_ == "conj" and any(c.dep_ in _SUBJECTS for c in pred.head.children)
-    said_whole = field in CLAUSE_FIELDS or (field == "hobbies" and _done_as_said(pred))
+    said_whole = field in CLAUSE_FIELDS or (field == "hobbies" and done_as_said(pred))
     if not said_whole or not (shared or any(c.dep_ in _SUBJECTS for c in pred.children)):
         return None
     text = clause_text(pred)

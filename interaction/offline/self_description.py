@@ -125,16 +125,19 @@ class SelfDescriptionReader:
 
     def pastimes(self, text: str, is_pastime: Callable[[str], bool]) -> list[str]:
         """What the speaker says they do for its own sake ("I ring the bells at our church" -> "bells"):
-        each clause said with a present-tense verb that tells no job and that `is_pastime` reads as a
-        pastime (pastimes.py), by the thing it is done with (the verb's object, else its first
-        preposition's), or the verb itself when it has neither ("I knit")."""
+        each clause said with a present-tense verb of doing (grounding.done_as_said) that tells no job
+        and that `is_pastime` reads as a pastime (pastimes.py), by the thing it is done with (the verb's
+        object, else its first preposition's), or the verb itself when it has neither ("I knit")."""
+        from interaction.offline.grounding import done_as_said
+
         out = []
         for sent in self.nlp(text).sents:
             if sent.text.rstrip().endswith("?"):
                 continue
             for pred in sent:
+                # a liking ("I love hiking") is the rules' to read, a state ("I need a car") is nothing done
                 if not (_speaker_predicate(pred) and pred.pos_ == "VERB" and pred.tag_ in _PRESENT
-                        and pred.lemma_.lower() not in RESIDE | _WORK):
+                        and pred.lemma_.lower() not in RESIDE | _WORK and done_as_said(pred)):
                     continue
                 clause = clause_text(pred)
                 if (self.jobs and self.jobs(clause)) or not is_pastime(clause):

@@ -162,7 +162,7 @@ class WordNet:
             p = self._lines[offset].split()
             lemmas = [w.casefold() for w in p[4:4 + 2 * int(p[3], 16):2]]
             person = self._lexnames.get(int(self.field(offset)), "") == "noun.person"
-            if person and any(s == "@i" for s, _ in self._links(offset)) \
+            if person and any(link[0] == "@i" for link in self._links(offset)) \
                     and any(key in lemma.split("_") and lemma != key for lemma in lemmas):
                 return True
         return False
