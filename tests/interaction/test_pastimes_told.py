@@ -1,0 +1,25 @@
+"""A pastime told by its doing is kept as a hobby and said back in its clause; a chore is not; values
+of one pastime said in one breath are each kept. Whole turns with real memory services."""
+
+from __future__ import annotations
+
+from tests.interaction.test_memory_requests import say
+from tests.interaction.test_own_words import facts_of, stranger  # noqa: F401 - a fixture
+
+
+def test_a_pastime_told_by_its_doing_is_kept_and_a_chore_is_not(stranger):  # noqa: F811
+    say(stranger, "Hello, I'm Carys.")
+    kept = say(stranger, "I help out at the donkey sanctuary.")
+    assert "you help out at the donkey sanctuary" in kept.reply, kept.reply
+    assert any("donkey sanctuary" in h for h in facts_of(stranger).get("hobbies") or []), facts_of(stranger)
+    chore = say(stranger, "I empty the bins on Tuesdays.")
+    assert "remember" not in chore.reply and not any("bins" in h for h in facts_of(stranger).get("hobbies") or []), \
+        (chore.reply, facts_of(stranger))
+
+
+def test_pastimes_said_in_one_breath_are_each_kept(stranger):  # noqa: F811
+    say(stranger, "Hi, I'm Idris.")
+    turn = say(stranger, "I play badminton and the cello.")
+    hobbies = " ".join(facts_of(stranger).get("hobbies") or [])
+    assert "badminton" in hobbies and "cello" in hobbies, facts_of(stranger)
+    assert "badminton" in turn.reply and "cello" in turn.reply, turn.reply
