@@ -127,8 +127,9 @@ def handle(deps: AgentDeps, state: dict) -> dict:
 
 def asks_if_kept(text: str) -> bool:
     """A question about remembering that names nothing to remember ("you sure you'll remember that?",
-    "will you remember it?"): it asks about Nadine's memory of what was just said, not to keep anything."""
-    return cues.is_question(text) and not names_something(request_content(text))
+    "will you remember it?"): it asks about Nadine's memory of what was just said, not to keep anything;
+    "could you remind me to ...?" asks to keep a to-do."""
+    return cues.is_question(text) and to_do(text) is None and not names_something(request_content(text))
 
 
 def whether_kept(deps: AgentDeps, state: dict) -> str:
@@ -168,7 +169,8 @@ def remember(deps: AgentDeps, state: dict) -> dict:
         return {"final_message": reply, "memory_action": MemoryAction(outcome="not_kept", kind="explicit_memory",
                                                                       reason=why)}
 
-    if not names_something(fact):  # "remember this!" names nothing to keep
+    # "remember this!" names nothing to keep; a to-do is kept as a request, so its action is what names
+    if not (names_something(todo.action, asks=False) if todo is not None else names_something(fact)):
         return not_kept("Of course. What would you like me to remember?", "the request names nothing to keep")
     store = explicit_store(deps)
     if store is None:

@@ -2,7 +2,7 @@
 Monday", "please remember to ask me about my exam results", "don't let me forget to renew my books".
 
 Its form: a verb of the mind (remembering, reminding, forgetting: the cognition file of WordNet, by
-its most frequent sense) that takes an infinitive (an open clause complement with "to"), said to
+its most frequent sense) that takes an infinitive with "to", said to
 Nadine: bidden (an imperative, "don't forget to ...") or asked of her ("can you remind me to ..."),
 itself or through the verb it hangs on ("don't let me forget to ...", "would you mind reminding me
 to ..."). "My phone reminds me to take my pills" tells, "remind me what I said about the car" takes
@@ -78,8 +78,9 @@ def to_do(text: str) -> ToDo | None:
 
 
 def _infinitive(verb: Any) -> Any | None:
-    """The verb's open clause complement when it is an infinitive with "to"."""
-    return next((c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VB"
+    """The verb's open clause complement when it is an infinitive with "to" (the parser sometimes
+    hangs it as an adverbial clause when a phrase comes between: "Remind me on Sunday to book ...")."""
+    return next((c for c in verb.children if c.dep_ in ("xcomp", "advcl") and c.tag_ == "VB"
                  and any(a.dep_ == "aux" and a.tag_ == "TO" for a in c.children)), None)
 
 
