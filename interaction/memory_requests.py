@@ -31,10 +31,11 @@ from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
 from interaction.memory_intent.refers_back import refers_back
+from interaction.memory_intent.to_do import ToDo, to_do
 from interaction.profile_wording import Told
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
-from interaction.reported_speech import days_between, read_ahead, reported
+from interaction.reported_speech import days_between, read_ahead, reported, told_back
 from interaction.session import Session
 
 log = logging.getLogger("nadine.interaction.memory_requests")
@@ -126,8 +127,9 @@ def handle(deps: AgentDeps, state: dict) -> dict:
 
 def asks_if_kept(text: str) -> bool:
     """A question about remembering that names nothing to remember ("you sure you'll remember that?",
-    "will you remember it?"): it asks about Nadine's memory of what was just said, not to keep anything."""
-    return cues.is_question(text) and not names_something(request_content(text))
+    "will you remember it?"): it asks about Nadine's memory of what was just said, not to keep anything;
+    "could you remind me to ...?" asks to keep a to-do."""
+    return cues.is_question(text) and to_do(text) is None and not names_something(request_content(text))
 
 
 def whether_kept(deps: AgentDeps, state: dict) -> str:
@@ -143,7 +145,7 @@ def whether_kept(deps: AgentDeps, state: dict) -> str:
         store = explicit_store(deps)
         kept = next((m for m in (store.list(uid) if store is not None else []) if m.source_turn == turn), None)
         if kept is not None:
-            return f"Yes, it's kept: {second_person(kept.text)}."
+            return f"Yes, it's kept: {kept_wording(kept.text)}."
         if any(s.turn_id == turn and s.scene_type == "moment" for s in SceneStore(deps.layout).list(uid)):
             return f"Yes, it's kept: {second_person(said.text.rstrip(' .!'))}."
         profile = ProfileStore(deps.layout).load(uid)
@@ -158,13 +160,17 @@ def remember(deps: AgentDeps, state: dict) -> dict:
     """The reply to "remember that ...", and the memory action (kept, or not and why)."""
     identity: Identity = state["identity"]
     u = state["understanding"]
-    fact = u.memory_text or request_content(state["text"])
+    # something to do is kept as the request it was ("remind me to phone the dentist"), so it is said
+    # back as one; a fact without its asking words
+    todo = to_do(state["text"])
+    fact = todo.request if todo is not None else u.memory_text or request_content(state["text"])
 
     def not_kept(reply: str, why: str) -> dict:
         return {"final_message": reply, "memory_action": MemoryAction(outcome="not_kept", kind="explicit_memory",
                                                                       reason=why)}
 
-    if not names_something(fact):  # "remember this!" names nothing to keep
+    # "remember this!" names nothing to keep; a to-do is kept as a request, so its action is what names
+    if not (names_something(todo.action, asks=False) if todo is not None else names_something(fact)):
         return not_kept("Of course. What would you like me to remember?", "the request names nothing to keep")
     store = explicit_store(deps)
     if store is None:
@@ -177,8 +183,29 @@ def remember(deps: AgentDeps, state: dict) -> dict:
     if stored is None:
         return not_kept("I'm sorry, I couldn't store that just now. Could you tell me again later?",
                         "the memory store failed (see logs/interaction.log)")
-    return {"final_message": f"I'll remember that {second_person(stored.text)}.",
+    return {"final_message": todo_kept(todo) if todo is not None else f"I'll remember that {second_person(stored.text)}.",
             "memory_action": MemoryAction(outcome="kept", kind="explicit_memory", text=stored.text)}
+
+
+def todo_kept(todo: ToDo) -> str:
+    """The reply to a to-do kept: what is to be done, and honestly that Nadine keeps it but cannot
+    bring it up by herself (she speaks only when spoken to: nothing of hers speaks first at a time or
+    on a day)."""
+    reminding = "remind you" if todo.doer == "person" else "bring it up"
+    return f"I'll remember that {wanted(todo)}. I can't {reminding} by myself, though — just ask me any time."
+
+
+def wanted(todo: ToDo) -> str:
+    """A to-do in Nadine's words: "you want to phone the dentist on Monday", "you want me to ask you
+    about your exam results"."""
+    return f"you want {'' if todo.doer == 'person' else 'me '}{second_person(todo.words)}"
+
+
+def kept_wording(text: str) -> str:
+    """An explicit memory in Nadine's words, as it follows "I'll remember that": a fact ("your
+    passport expires in March") or a to-do ("you want to phone the dentist")."""
+    todo = to_do(text)
+    return wanted(todo) if todo is not None else second_person(text.rstrip(" .!?"))
 
 
 def fact_statements(profile: UserProfile | None, at: datetime) -> list[tuple[TranscriptTurn, Told]]:
@@ -316,7 +343,9 @@ def _quoted(candidate: ForgetCandidate) -> str:
         return candidate.text
     # said back in Nadine's words ("you told me you failed ..."), as a recall says them: a quotation
     # would be the person's own
-    return said if candidate.kind == "explicit_memory" else f"you told me {said}"
+    if candidate.kind == "explicit_memory":  # a to-do as the request it was: "you asked me to remind you to ..."
+        return told_back(candidate.kind, candidate.text) if to_do(candidate.text) is not None else said
+    return f"you told me {said}"
 
 
 def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> bool:
@@ -434,7 +463,7 @@ def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[st
     (what was said, and how many calendar days ago)."""
     facts = profile_wording.phrases(profile_wording.current(identity.profile))
     store = explicit_store(deps)
-    explicit = [second_person(m.text.rstrip(" .!?")) for m in (store.list(identity.user_id or "") if store else [])]
+    explicit = [kept_wording(m.text) for m in (store.list(identity.user_id or "") if store else [])]
     scenes = sorted((m for m in SceneStore(deps.layout).list(identity.user_id or "")
                      if m.scene_type == "moment" and m.user_message), key=lambda m: m.timestamp)
     now = deps.clock.now()

@@ -28,6 +28,7 @@ from common.clock import spoken_day
 from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
+from interaction.memory_intent.to_do import to_do
 from interaction.offline.question_form import bare_wh, tagged_question
 
 log = logging.getLogger("nadine.reported_speech")
@@ -270,8 +271,16 @@ def told_back(kind: str, text: str, days_ago: int = 0) -> str:
     reply and in the model's prompt alike ("you told me you'd command the next shuttle mission");
     `days_ago`: calendar days since it was said."""
     if kind == "explicit_memory":
-        return f"you asked me to remember that {reported(text, days_ago=days_ago)}"
+        return f"you asked me to {asked_to_keep(text, days_ago)}"
     return f"you told me {reported(text, days_ago=days_ago)}"
+
+
+def asked_to_keep(text: str, days_ago: int = 0) -> str:
+    """What the person asked Nadine to keep, as the words after "you asked me to": "remember that
+    your passport expires in March", or a to-do as the request it was ("remind you to phone the
+    dentist on Monday", "remember to ask you about your exam results")."""
+    return reported(text, days_ago=days_ago) if to_do(text) is not None else \
+        f"remember that {reported(text, days_ago=days_ago)}"
 
 
 def days_between(said_at: str | datetime | None, now: datetime) -> int:

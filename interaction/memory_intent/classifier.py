@@ -86,6 +86,19 @@ class MemoryIntentClassifier:
         return guess
 
 
+def _asking_nothing_back(classifier: MemoryIntentClassifier, guess: MemoryIntentGuess) -> MemoryIntentGuess:
+    """The guess for a request to keep something to do: it asks for nothing to be told back, so the
+    intents that ask (recall, about_me) have no part in it; the rest, in proportion, is decided again
+    ("will you remember to ask me whether I got the job?" was near a recall question by its words)."""
+    kept = np.array([0.0 if c in ("recall", "about_me") else guess.probabilities[c] for c in classifier.classes])
+    if kept.sum() <= 0.0:
+        return MemoryIntentGuess(STATEMENT, 0.0, guess.probabilities)
+    kept /= kept.sum()
+    intent = classifier.decide(kept)
+    table = {c: round(float(p), 4) for c, p in zip(classifier.classes, kept, strict=True)}
+    return MemoryIntentGuess(intent, table[intent], table)
+
+
 def _require_parser() -> None:
     """spaCy's pipeline loads now, not at the first turn's features: without it the classifier is
     unavailable (every turn a statement), never a crash in the middle of a turn."""
@@ -113,9 +126,11 @@ def default_classifier() -> MemoryIntentClassifier | None:
 def classify(text: str) -> MemoryIntentGuess:
     """What `text` asks of memory; a statement read again with its misspelt words as meant
     (misspelt.py): "forgt the due date thing" asks to forget. A request whose form the parse does not
-    show (form.py: "yes please", "guess what, my son got engaged!") is a statement."""
+    show (form.py: "yes please", "guess what, my son got engaged!") is a statement, and a request to
+    keep something to do (to_do.py: "remind me next time to bring the photos") asks nothing back."""
     from interaction.memory_intent.form import has_form
     from interaction.memory_intent.misspelt import as_meant
+    from interaction.memory_intent.to_do import to_do
 
     classifier = default_classifier()
     if classifier is None or not text.strip():
@@ -124,6 +139,8 @@ def classify(text: str) -> MemoryIntentGuess:
     if guess.intent == STATEMENT and (meant := as_meant(text)) != text:
         again = classifier.classify(meant)
         guess = again if again.intent != STATEMENT else guess
+    if to_do(text) is not None:
+        guess = _asking_nothing_back(classifier, guess)
     if has_form(guess.intent, text):
         return guess
     return MemoryIntentGuess(STATEMENT, guess.probabilities[STATEMENT], guess.probabilities)

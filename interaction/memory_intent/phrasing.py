@@ -68,9 +68,10 @@ def request_topics(text: str) -> list[str]:
     return topics + [inner] if inner and inner != topics[0] else topics
 
 
-def names_something(content: str, classifier: MemoryIntentClassifier | None = None) -> bool:
+def names_something(content: str, classifier: MemoryIntentClassifier | None = None, *, asks: bool = True) -> bool:
     """Does what is left of a remember request name anything to keep? Not when it is itself still a
-    request ("remember it"), nor when spaCy's tagger finds no content word in it ("this", "please",
+    request ("remember it"; not asked when `asks` is False: a to-do's action may be one, "ask me
+    about my exam"), nor when spaCy's tagger finds no content word in it ("this", "please",
     "okay"): a noun, name, number, verb or adjective that is not a stop word. Without the parser any
     words left count."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
@@ -78,7 +79,7 @@ def names_something(content: str, classifier: MemoryIntentClassifier | None = No
     classifier = classifier or default_classifier()
     if not content.strip():
         return False
-    if classifier is not None:
+    if classifier is not None and asks:
         asks = [classifier.classes.index(i) for i in REQUESTS]
         if classifier.probabilities([content])[0, asks].sum() >= 0.5:
             return False
