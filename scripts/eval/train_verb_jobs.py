@@ -16,11 +16,7 @@ this repo; a sentence's split is a seeded hash of it (verb_jobs.split_of). Steps
 from __future__ import annotations
 
 import argparse
-import json
 
-import numpy as np
-
-from common.embedding.registry import offline_text_embedder
 from interaction.offline.verb_jobs import (
     CLASSES,
     MAX_FALSE_JOB,
@@ -30,58 +26,25 @@ from interaction.offline.verb_jobs import (
     split_of,
     training_fingerprint,
 )
-from scripts.eval.linear_text import Split, evaluate, fit, lowest_safe_threshold
+from scripts.eval.first_class_training import FirstClassReader, train
+from scripts.eval.first_class_training import load as load_rows_of
+from scripts.eval.linear_text import Split
 
-SPLITS = ("train", "dev", "test")
+
+def reader() -> FirstClassReader:
+    rows = load_rows()
+    return FirstClassReader(rows, split_of, CLASSES, MAX_FALSE_JOB, WEIGHTS, VerbJobModel, "job_above", "jobs",
+                            extra_weights={"training_fingerprint": training_fingerprint(rows)})
 
 
 def load() -> dict[str, Split]:
-    rows: dict[str, tuple[list[str], list[int]]] = {s: ([], []) for s in SPLITS}
-    for label, text in load_rows():
-        texts, labels = rows[split_of(text)]
-        texts.append(text)
-        labels.append(CLASSES.index(label))
-    return {s: Split(t, np.array(y)) for s, (t, y) in rows.items()}
-
-
-
-
-def report(predicted: np.ndarray, labels: np.ndarray) -> dict:
-    job, said_job = labels == 0, predicted == 0
-    right = int((job & said_job).sum())
-    return {"n": int(len(labels)), "jobs": int(job.sum()), "accuracy": round(float((predicted == labels).mean()), 3),
-            "precision": round(right / max(int(said_job.sum()), 1), 3), "recall": round(right / max(int(job.sum()), 1), 3),
-            "false_job": int((said_job & ~job).sum())}
+    return load_rows_of(reader())
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.eval.train_verb_jobs", description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="store interaction/offline/data/verb_job_weights.json")
-    args = parser.parse_args(argv)
-    data = load()
-    embedder = offline_text_embedder()
-    fitted = fit(embedder, data, list(CLASSES), clause_options=(False, True))
-    job_above = lowest_safe_threshold(fitted.calibrated["dev"][:, 0], data["dev"].labels, MAX_FALSE_JOB)
-    weights = {**fitted.weights, "job_above": job_above, "training_fingerprint": training_fingerprint(load_rows())}
-    results, predicted = evaluate(WEIGHTS, weights, lambda path: VerbJobModel(embedder, path), data, fitted,
-                                  list(CLASSES), report, args.write)
-    w = fitted.weights
-    print(f"sentences per split { {s: len(d.texts) for s, d in data.items()} }; chosen: "
-          f"clause_vectors={w.get('clause_vectors', False)} lexical_weight={w['lexical_weight']} C={w['C']} "
-          f"temperature={w['temperature']:.3f} job_above={job_above}")
-    for split in ("dev", "test"):
-        r = results[split]
-        print(f"{split:<5} n={r['n']:>3} (jobs {r['jobs']})  accuracy {r['accuracy']:.3f}  job precision "
-              f"{r['precision']:.3f} recall {r['recall']:.3f}  other read as a job {r['false_job']}  "
-              f"ECE {r['ece_uncalibrated']:.3f} -> {r['ece_calibrated']:.3f}")
-        for text, gold, got in zip(data[split].texts, data[split].labels, predicted[split], strict=True):
-            if gold != got:
-                print(f"  {split} misread {CLASSES[gold]} -> {CLASSES[got]}: {text}")
-    if args.write:
-        print(f"wrote {WEIGHTS}")
-    print(json.dumps({"chosen": {"clause_vectors": w.get("clause_vectors", False), "lexical_weight": w["lexical_weight"],
-                                 "C": w["C"], "temperature": w["temperature"], "job_above": job_above}, **results}))
-    return 0
+    return train(reader(), parser.parse_args(argv).write)
 
 
 if __name__ == "__main__":
