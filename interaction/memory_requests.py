@@ -32,6 +32,7 @@ from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
 from interaction.memory_intent.refers_back import refers_back
 from interaction.memory_intent.to_do import ToDo, to_do
+from interaction.offline.articles import number_words
 from interaction.profile_wording import Told
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
@@ -498,6 +499,17 @@ def about_me_offline(name: str, facts: list[str], explicit: list[str], moments: 
         # said back in Nadine's words, as a recall says them: a quotation would be the person's own "I"
         ages = days_ago or [0] * len(moments)
         read_ahead(moments)
-        parts.append("And you told me " + profile_wording.listing(
-            [reported(m, days_ago=d) for m, d in zip(moments, ages, strict=True)]) + ".")
+        # grouped by the day each was told, that day named first: "that day" in what was said back then
+        # points at it ("yesterday you told me your daughter was accepted into medical school that day")
+        by_day: dict[int, list[str]] = {}
+        for moment, age in zip(moments, ages, strict=True):
+            by_day.setdefault(age, []).append(reported(moment, days_ago=age))
+        for i, (age, said) in enumerate(sorted(by_day.items())):
+            told = f"{days_ago_words(age)} you told me ".lstrip()
+            parts.append(("And " + told if i == 0 else told[:1].upper() + told[1:]) + profile_wording.listing(said) + ".")
     return " ".join(parts)
+
+
+def days_ago_words(days: int) -> str:
+    """When something was told, as said before "you told me": "" (today), "yesterday", "three days ago"."""
+    return "" if days <= 0 else "yesterday" if days == 1 else f"{number_words(days)} days ago"

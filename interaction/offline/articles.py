@@ -5,7 +5,8 @@ paralegal" are one value); the turn that heard it has the person's own wording (
 a later turn does not. A singular common noun heading the phrase takes the indefinite article
 (spaCy's tag NN, or a lower-case word it tags a proper name: "paralegal", "head chef", "midwife"); a plural, a proper name or an adjective does not
 ("nurses", "NASA", "retired", "self-employed"). Which of "a" / "an" goes by how the next word sounds,
-read by the inflect library ("an MRI technician", "a university lecturer", "an hour").
+read by the inflect library ("an MRI technician", "a university lecturer", "an hour"), which also
+says a count in words (number_words: "three days ago").
 """
 
 from __future__ import annotations
@@ -67,3 +68,8 @@ def spoken(field: str, value: str) -> str:
     """A stored value of `field` as Nadine says it after its frame ("you work as {}"): a position with
     its article, every other field as stored."""
     return with_article(value) if field == "current_position" else value
+
+
+def number_words(n: int) -> str:
+    """A count as it is spoken ("three", "twenty-one")."""
+    return str(_ENGINE.number_to_words(n))

@@ -164,7 +164,17 @@ def test_what_do_you_know_about_me_moves_the_time_words_of_an_earlier_day():
     from interaction.memory_requests import about_me_offline
 
     reply = about_me_offline("Ines", [], [], ["Wow, I won the chess tournament today!"], [2])
-    assert reply == "You're Ines. And you told me you won the chess tournament that day."
+    assert reply == "You're Ines. And two days ago you told me you won the chess tournament that day."
+
+
+def test_what_do_you_know_about_me_names_the_day_each_moment_was_told():
+    """"that day" said back points at a day named before it, never at nothing."""
+    from interaction.memory_requests import about_me_offline
+
+    reply = about_me_offline("Ines", [], [], ["My nephew was born today, I'm an aunt!", "I just got back from Crete.",
+                                              "Our team lost the final today."], [1, 0, 1])
+    assert reply == ("You're Ines. And you told me you just got back from Crete. Yesterday you told me your nephew "
+                     "was born that day, you're an aunt and your team lost the final that day.")
 
 
 @pytest.mark.parametrize("fragment", ["Seville", "my sister", "ugh", "in Lisbon", "on the 14th"])
