@@ -139,7 +139,7 @@ def _is_everyday_word(text: str, expression: str, offset: int, precision: int) -
 
 
 def _a_thing(text: str, at: int) -> bool:
-    from interaction.offline.self_description import ParserUnavailable, load_parser
+    from interaction.offline.parsing import ParserUnavailable, load_parser
 
     try:
         doc = load_parser()(text)

@@ -9,11 +9,14 @@ are shared between readers, which only read them.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from cachetools import LRUCache
+
+from common.model_files import MODEL_FILES, ModelFileMismatch
 
 RECENT_PARSES = 512  # several turns' texts and sentences, and the memories a recall read last
 
@@ -51,3 +54,21 @@ class CachedParser:
         if name == "nlp":  # not set yet (copy, pickle)
             raise AttributeError(name)
         return getattr(self.nlp, name)
+
+
+class ParserUnavailable(RuntimeError):
+    pass
+
+
+@functools.cache
+def load_parser() -> CachedParser:
+    try:
+        import spacy
+
+        return CachedParser(spacy.load(MODEL_FILES.folder("spacy_en")))
+    except ModelFileMismatch:
+        raise  # a changed model file stops the process: never parse with it, never fall back silently
+    except Exception as exc:  # noqa: BLE001 - any other failure to load means: use the rules
+        raise ParserUnavailable(f"spaCy pipeline en_core_web_sm cannot load ({exc}); "
+                                "install it with: ./scripts/bootstrap.sh") from exc
+

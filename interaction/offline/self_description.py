@@ -23,15 +23,13 @@ from its checked folder (common.model_files) without running the package's code;
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Callable
 
 import numpy as np
 from cachetools import LRUCache
 
-from common.model_files import MODEL_FILES, ModelFileMismatch
-from interaction.offline.parsing import CachedParser
+from interaction.offline.parsing import ParserUnavailable, load_parser  # noqa: F401 - read from here too
 
 FIELDS = ("current_position", "current_company", "location")
 # an occupation phrase is nearer the first notion than the second (one MiniLM embedding each)
@@ -56,23 +54,6 @@ _DOING = "_doing"  # a candidate job said with a verb: the clause the verb-job m
 _OWN_CLAUSE = {"conj", "cc"}  # what hangs on a predicate but is a clause (or its joint) of its own
 # prepositions that bring a workplace or a place (a fact of its own), not the rest of a job's words
 _EMPLOYER_OR_PLACE_PREPS = {"at", "for", "with", "by", "in", "to", "from", "into", "near", "on"}
-
-
-class ParserUnavailable(RuntimeError):
-    pass
-
-
-@functools.cache
-def load_parser():
-    try:
-        import spacy
-
-        return CachedParser(spacy.load(MODEL_FILES.folder("spacy_en")))
-    except ModelFileMismatch:
-        raise  # a changed model file stops the process: never parse with it, never fall back silently
-    except Exception as exc:  # noqa: BLE001 - any other failure to load means: use the rules
-        raise ParserUnavailable(f"spaCy pipeline en_core_web_sm cannot load ({exc}); "
-                                "install it with: ./scripts/bootstrap.sh") from exc
 
 
 class SelfDescriptionReader:
