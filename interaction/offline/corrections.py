@@ -144,6 +144,18 @@ def _of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaC
     return spans[0] if len(spans) == 1 else None
 
 
+def _within_the_phrase(new: list, earlier, span: tuple[int, int]) -> list:  # noqa: ANN001 - spaCy Tokens, a Doc
+    """The new words without those the earlier phrase around the old value already has beyond it: "three
+    greyhounds, not two" said of "two rescue greyhounds" puts "three" for "two", not "three greyhounds"
+    (which read "three greyhounds rescue greyhounds")."""
+    head = earlier[span[0]].head
+    if not span[0] <= head.i < span[1] and head.pos_ in {"NOUN", "PROPN"}:
+        around = {t.lower_ for t in head.subtree if not span[0] <= t.i < span[1]}
+        kept = [t for t in new if t.lower_ not in around]
+        return kept or new
+    return new
+
+
 def _replacement(new: list, earlier, span: tuple[int, int]) -> str:  # noqa: ANN001 - spaCy Tokens, a Doc
     """The new words for the earlier phrase: a day alone ("the 14th") changes only the day of a date
     ("March 3" -> "March 14")."""
@@ -205,7 +217,7 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
         repeated = {t.lower_ for t in new if not t.is_punct}
         while end < len(before) and before[end].lower_ in repeated and not before[end].is_punct:
             end += 1
-        replaced = _replacement(new, before, (start, end))
+        replaced = _replacement(_within_the_phrase(new, before, (start, end)), before, (start, end))
         corrected = before[:start].text_with_ws + replaced + (before[end - 1].whitespace_ if end > start else "") \
             + before[end:].text
         return Correction(earlier=said, corrected=corrected.strip(), old=before[start:end].text, new=replaced,

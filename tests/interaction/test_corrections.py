@@ -42,6 +42,8 @@ from interaction.offline.corrections import read_correction  # noqa: E402
      "Our anniversary dinner is on the 12th of February."),
     ("Wednesday, sorry.", "The plumber comes on Monday.", "The plumber comes on Wednesday."),
     ("my mistake, 37", "My seat number on the train is 73.", "My seat number on the train is 37."),
+    # the new value repeats the noun its number counts: only the number changes
+    ("I meant five hens, not four", "We keep four speckled hens in the garden.", "We keep five speckled hens in the garden."),
 ])
 def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier, corrected):
     found = read_correction(text, [earlier])
