@@ -369,8 +369,10 @@ def _read_doing(pred, found: dict[str, str]) -> None:
     if not objects and preps[0].i == pred.i + 1 and preps[0].lower_ not in _EMPLOYER_OR_PLACE_PREPS:
         words.add(preps[0].i)  # "look after elderly people (in a care home)": the object is the preposition's
         objects = [c for c in preps[0].children if c.dep_ == "pobj"]
-    for obj in objects:
+    for obj in objects + _object_joined_to_the_verb(pred, objects):
         words |= {t.i for t in obj.subtree if not _in_complement(t, obj)}
+    words |= {c.i for c in pred.children if c.dep_ == "cc" and any(c.i == t.i - 1 for t in
+                                                                   _object_joined_to_the_verb(pred, objects))}
     doc = pred.doc
     found["current_position"] = " ".join(doc[i].text for i in sorted(words)).replace(" - ", "-")
     found[_DOING] = clause_text(pred)
@@ -396,11 +398,23 @@ def _in_complement(tok, obj) -> bool:
     return False
 
 
+def _object_joined_to_the_verb(pred, objects: list) -> list:  # noqa: ANN001 - spaCy Tokens
+    """A noun spaCy hangs on the verb as a clause of its own that is the object's conjunct: no verb and
+    no subject of its own, right after the object and its "and" ("we run a small bed and breakfast":
+    "breakfast" joined to "run")."""
+    after = {o.right_edge.i + 2 for o in objects}
+    return [c for c in pred.children if c.dep_ == "conj" and c.pos_ in {"NOUN", "PROPN"} and c.i in after
+            and pred.doc[c.i - 1].dep_ == "cc" and not any(d.dep_ in _SUBJECTS for d in c.children)]
+
+
 def clause_text(pred) -> str:
     """The clause of a predicate as said: from its subject (or the speaker's, when it shares one: "and
     teach maths") to its last word, without the clauses joined to it ("..., and I love painting"),
     the interjections and addresses before the subject ("Me, I'm ...") or the closing punctuation."""
-    own = {t.i for c in pred.children if c.dep_ in _OWN_CLAUSE for t in c.subtree}
+    objects = [c for c in pred.children if c.dep_ in _OBJECTS]
+    joined = _object_joined_to_the_verb(pred, objects)
+    own = {t.i for c in pred.children if c.dep_ in _OWN_CLAUSE and c not in joined
+           and not (c.dep_ == "cc" and any(c.i == j.i - 1 for j in joined)) for t in c.subtree}
     subject = next((c for c in pred.children if c.dep_ in _SUBJECTS), None)
     if subject is not None:
         # an afterthought the parser hangs on the subject, said after the verb ("I work as a vet in

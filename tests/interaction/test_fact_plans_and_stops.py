@@ -172,3 +172,22 @@ def test_an_afterthought_hung_on_the_subject_stays_out_of_the_clause_said_back()
     doc = Doc(load_parser().vocab, words=words, spaces=[True] * 6 + [False] + [True] * 4 + [False], heads=heads,
               deps=deps)
     assert clause_text(doc[1]) == "I work as a vet in Ede"
+
+
+def test_an_object_the_parse_joins_to_the_verb_stays_the_objects_conjunct():
+    """spaCy may hang the second noun of "a bed and breakfast" on the verb as a clause of its own; a
+    noun without a verb or a subject of its own right after the object and its "and" is still the
+    object's ("keep a small bed", cut there, had replaced the job told before)."""
+    from spacy.tokens import Doc
+
+    from interaction.offline.self_description import _read_doing, clause_text, load_parser
+
+    words = ["we", "keep", "a", "small", "bed", "and", "breakfast", "by", "the", "harbour"]
+    heads = [1, 1, 4, 4, 1, 1, 1, 6, 9, 7]
+    deps = ["nsubj", "ROOT", "det", "amod", "dobj", "cc", "conj", "prep", "det", "pobj"]
+    pos = ["PRON", "VERB", "DET", "ADJ", "NOUN", "CCONJ", "NOUN", "ADP", "DET", "NOUN"]
+    doc = Doc(load_parser().vocab, words=words, heads=heads, deps=deps, pos=pos)
+    found: dict[str, str] = {}
+    _read_doing(doc[1], found)
+    assert found["current_position"] == "keep a small bed and breakfast"
+    assert clause_text(doc[1]) == "we keep a small bed and breakfast by the harbour"
