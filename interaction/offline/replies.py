@@ -169,7 +169,7 @@ def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
         # only a job's place is known: say that, and that no home was named
         return f"You haven't told me where you live, but {profile_wording.listing(work)}." if work else None
     said = profile_wording.phrases(profile_wording.current(r.profile, [key]))
-    return _sentence(said[0]) if said else None
+    return _sentence(profile_wording.listing(said)) if said else None  # every pastime held, not the first
 
 
 def _said(m: RecalledMemory, r: ReplyInputs) -> str:

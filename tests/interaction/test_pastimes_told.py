@@ -23,3 +23,10 @@ def test_pastimes_said_in_one_breath_are_each_kept(stranger):  # noqa: F811
     hobbies = " ".join(facts_of(stranger).get("hobbies") or [])
     assert "badminton" in hobbies and "cello" in hobbies, facts_of(stranger)
     assert "badminton" in turn.reply and "cello" in turn.reply, turn.reply
+
+
+def test_asked_after_their_pastimes_they_hear_all_of_them(stranger):  # noqa: F811
+    say(stranger, "Hi, I'm Idris.")
+    say(stranger, "I play the bagpipes and I do a bit of rock climbing.")
+    turn = say(stranger, "What are my hobbies?")
+    assert "bagpipes" in turn.reply and "rock climbing" in turn.reply, turn.reply
