@@ -4,6 +4,8 @@ what it was."""
 
 from __future__ import annotations
 
+import pytest
+
 from common.messages import UserDetected
 from tests.interaction.test_memory_requests import maya, say  # noqa: F401 - the fixture
 
@@ -15,31 +17,29 @@ def _next_conversation(dm, uid):
     dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
 
 
-def test_remind_me_to_is_kept_in_the_persons_words_and_found_by_a_later_question(maya):  # noqa: F811
+@pytest.mark.parametrize(("request_", "reply", "stored", "question", "recalled"), [
+    # the person's to-do
+    ("could you remind me to renew the car insurance on Thursday?",
+     "I'll remember that you want to renew the car insurance on Thursday. I can't remind you by myself, though "
+     "— just ask me any time.", "remind me to renew the car insurance on Thursday",
+     "what did I ask you to remind me about?", "you asked me to remind you to renew the car insurance on Thursday"),
+    # Nadine's own, said back as hers
+    ("please remember to ask me about my piano exam next week",
+     "I'll remember that you want me to ask you about your piano exam next week. I can't bring it up by myself, "
+     "though — just ask me any time.", "remember to ask me about my piano exam next week",
+     "what did I want you to remember?", "you asked me to remember to ask you about your piano exam"),
+])
+def test_a_to_do_is_kept_in_the_persons_words_and_found_by_a_later_question(  # noqa: F811
+        maya, request_, reply, stored, question, recalled):
     dm, _, services, uid = maya
-    asked = say(dm, "could you remind me to renew the car insurance on Thursday?")
+    asked = say(dm, request_)
     assert asked.memory_intent == "remember" and not asked.is_recall
-    assert asked.reply == ("I'll remember that you want to renew the car insurance on Thursday. "
-                           "I can't remind you by myself, though — just ask me any time.")
-    assert [m.text for m in services.explicit.list(uid)] == ["remind me to renew the car insurance on Thursday"]
+    assert asked.reply == reply
+    assert [m.text for m in services.explicit.list(uid)] == [stored]
     _next_conversation(dm, uid)
-    later = say(dm, "what did I ask you to remind me about?")
+    later = say(dm, question)
     assert later.is_recall, later
-    assert "you asked me to remind you to renew the car insurance on Thursday" in later.reply, later.reply
-    assert "remember that" not in later.reply, later.reply
-
-
-def test_remember_to_ask_me_is_nadines_to_do_said_back_as_hers(maya):  # noqa: F811
-    dm, _, services, uid = maya
-    asked = say(dm, "please remember to ask me about my piano exam next week")
-    assert asked.memory_intent == "remember"
-    assert asked.reply == ("I'll remember that you want me to ask you about your piano exam next week. "
-                           "I can't bring it up by myself, though — just ask me any time.")
-    assert [m.text for m in services.explicit.list(uid)] == ["remember to ask me about my piano exam next week"]
-    _next_conversation(dm, uid)
-    later = say(dm, "what did I want you to remember?")
-    assert later.is_recall, later
-    assert "you asked me to remember to ask you about your piano exam" in later.reply, later.reply
+    assert recalled in later.reply and "remember that" not in later.reply, later.reply
 
 
 def test_dont_let_me_forget_is_a_to_do_of_the_persons(maya):  # noqa: F811
