@@ -13,8 +13,10 @@ labelled sentences by a script under scripts/eval/ (scripts/eval/linear_text.py 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -136,3 +138,33 @@ class LinearTextModel:
     def probabilities(self, texts: list[str]) -> np.ndarray:
         """(len(texts), len(classes)) calibrated class probabilities."""
         return softmax((self.features(texts) @ self._coef.T + self._intercept) / self._temperature)
+
+
+class FirstClassModel:
+    """A two-class clause model read for its first class ("job", "pastime"): the class is said once its
+    calibrated probability reaches the threshold stored beside the weights as `threshold_key`, chosen
+    on the dev split for a stated false rate (scripts/eval/first_class_training.py)."""
+
+    def __init__(self, embedder: TextEmbedder, weights: Path, classes: tuple[str, str], threshold_key: str,
+                 component: str, retrain: str) -> None:
+        data = json.loads(weights.read_text(encoding="utf-8"))
+        self._model = LinearTextModel(embedder, data, component, retrain)
+        if tuple(self._model.classes) != classes:
+            raise ValueError(f"{component} weights have classes {self._model.classes}, expected {list(classes)}")
+        self.classes = classes
+        self.above = float(data[threshold_key])
+
+    def probabilities(self, clauses: list[str]) -> np.ndarray:
+        """(len(clauses), 2) calibrated probabilities of the first class and the other."""
+        return self._model.probabilities(clauses)
+
+    def texts_read(self, clauses: list[str]) -> list[str]:
+        """The texts whose vectors deciding `clauses` takes."""
+        return self._model.texts_read(clauses)
+
+    def decide(self, probs: np.ndarray) -> str:
+        return self.classes[0] if probs[0] >= self.above else self.classes[1]
+
+    def reads_as_first(self, clause: str) -> bool:
+        return bool(clause.strip()) and self.decide(self.probabilities([clause])[0]) == self.classes[0]
+

@@ -14,15 +14,12 @@ be said back to them.
 from __future__ import annotations
 
 import functools
-import json
 import logging
 from pathlib import Path
 
-import numpy as np
-
 from common.embedding.base import TextEmbedder
 from common.vision.base import BackendUnavailable
-from interaction.linear_text import LinearTextModel
+from interaction.linear_text import FirstClassModel
 
 log = logging.getLogger("nadine.interaction.pastimes")
 
@@ -33,23 +30,13 @@ SPLIT_SEED = "nadine-pastimes-1"
 MAX_FALSE_PASTIME = 0.05
 
 
-class PastimeModel:
+class PastimeModel(FirstClassModel):
     def __init__(self, embedder: TextEmbedder, weights: Path = WEIGHTS) -> None:
-        data = json.loads(weights.read_text(encoding="utf-8"))
-        self._model = LinearTextModel(embedder, data, "pastimes", "run python -m scripts.eval.train_pastimes --write")
-        if tuple(self._model.classes) != CLASSES:
-            raise ValueError(f"pastime weights have classes {self._model.classes}, expected {list(CLASSES)}")
-        self.pastime_above = float(data["pastime_above"])
-
-    def probabilities(self, clauses: list[str]) -> np.ndarray:
-        """(len(clauses), 2) calibrated probabilities of pastime and other."""
-        return self._model.probabilities(clauses)
-
-    def decide(self, probs: np.ndarray) -> str:
-        return "pastime" if probs[0] >= self.pastime_above else "other"
+        super().__init__(embedder, weights, CLASSES, "pastime_above", "pastimes",
+                         "run python -m scripts.eval.train_pastimes --write")
 
     def is_pastime(self, clause: str) -> bool:
-        return bool(clause.strip()) and self.decide(self.probabilities([clause])[0]) == "pastime"
+        return self.reads_as_first(clause)
 
 
 @functools.cache

@@ -15,16 +15,13 @@ from __future__ import annotations
 import csv
 import functools
 import hashlib
-import json
 import logging
 from pathlib import Path
 from typing import Literal
 
-import numpy as np
-
 from common.embedding.base import TextEmbedder
 from common.vision.base import BackendUnavailable
-from interaction.linear_text import LinearTextModel
+from interaction.linear_text import FirstClassModel
 
 log = logging.getLogger("nadine.interaction.verb_jobs")
 
@@ -53,27 +50,13 @@ def training_fingerprint(rows: list[tuple[str, str]]) -> str:
     return hashlib.sha256("\n".join(train).encode("utf-8")).hexdigest()
 
 
-class VerbJobModel:
+class VerbJobModel(FirstClassModel):
     def __init__(self, embedder: TextEmbedder, weights: Path = WEIGHTS) -> None:
-        data = json.loads(weights.read_text(encoding="utf-8"))
-        self._model = LinearTextModel(embedder, data, "verb jobs", "run python -m scripts.eval.train_verb_jobs --write")
-        if tuple(self._model.classes) != CLASSES:
-            raise ValueError(f"verb-job weights have classes {self._model.classes}, expected {list(CLASSES)}")
-        self.job_above = float(data["job_above"])
-
-    def probabilities(self, clauses: list[str]) -> np.ndarray:
-        """(len(clauses), 2) calibrated probabilities of job and other."""
-        return self._model.probabilities(clauses)
-
-    def texts_read(self, clauses: list[str]) -> list[str]:
-        """The texts whose vectors deciding `clauses` takes."""
-        return self._model.texts_read(clauses)
-
-    def decide(self, probs: np.ndarray) -> str:
-        return "job" if probs[0] >= self.job_above else "other"
+        super().__init__(embedder, weights, CLASSES, "job_above", "verb jobs",
+                         "run python -m scripts.eval.train_verb_jobs --write")
 
     def is_job(self, clause: str) -> bool:
-        return bool(clause.strip()) and self.decide(self.probabilities([clause])[0]) == "job"
+        return self.reads_as_first(clause)
 
 
 @functools.cache
