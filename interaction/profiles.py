@@ -221,5 +221,7 @@ class ProfileKeeper:
             user_id = self.store.mint_user_id(name, now)
         profile = self.store.update(user_id, {"user_name": name, **facts}, now, wording=wording)
         if kind == "conflict_new":
-            log.info("identity conflict: face said %s but the speaker is %s; new user %s", identity.user_id, name, user_id)
+            # the name stays out of the log: logs hold pseudonyms only, and outlive a "forget me"
+            log.info("identity conflict: face said %s but the speaker gives another name; new user %s",
+                     identity.user_id, user_id)
         return ProfileOutcome(kind, Identity(user_id, profile, "dialogue"), learned=facts)

@@ -52,6 +52,7 @@ def user_needles(live: LiveSuite, user_id: str, name: str, chroma_dir=None) -> d
 
 
 def meet(live: LiveSuite, photo, name: str, moment: str) -> str:
+    live.rec[t.USER_DETECTED].clear()  # an earlier face's "Unknown" must not stand for this one's
     live.camera.show([photo])
     live.rec[t.USER_DETECTED].wait_for(lambda m: m.user_name == "Unknown", timeout=30)
     live.rec[t.USER_DETECTED].clear()
