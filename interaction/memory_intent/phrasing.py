@@ -132,7 +132,10 @@ _SWAP = {
     "i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "i'm": "you're",
     "i've": "you've", "i'd": "you'd", "i'll": "you'll", "am": "are", "was": "were",
     "your": "my", "yours": "mine", "yourself": "myself", "you're": "I'm", "you've": "I've", "you'll": "I'll",
-    "we're": "we're", "our": "our",
+    # the speaker's "we" is the speaker and their own people, never Nadine: "we're moving in June" is
+    # said back "you're moving in June"
+    "we": "you", "us": "you", "our": "your", "ours": "yours", "ourselves": "yourselves", "we're": "you're",
+    "we've": "you've", "we'd": "you'd", "we'll": "you'll",
 }
 _SUBJECT_BEFORE = {"", "that", "and", "but", "so", "because", "when", "if", "as", ",", "."}
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")
@@ -155,7 +158,7 @@ def second_person(text: str) -> str:
             swapped = token
         elif word == "you":
             swapped = "I" if previous in _SUBJECT_BEFORE else "me"
-        elif word.endswith("'s") and word[:-2] in ("my", "your"):
+        elif word.endswith("'s") and word[:-2] in ("my", "your", "our"):
             swapped = _SWAP[word[:-2]] + "'s"
         else:
             swapped = _SWAP.get(word, token)

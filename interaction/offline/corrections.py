@@ -61,11 +61,23 @@ def _negated(doc) -> list:  # noqa: ANN001 - a spaCy Doc
     return []
 
 
-def _after_a_no(doc) -> list | None:  # noqa: ANN001 - a spaCy Doc
-    """"no wait, the 12th of February", "Gdynia, sorry": one phrase with no verb and no subject, set
-    off by commas from words the confirmation reader reads as a no (the repair); its words, else None.
-    Without the repair, a bare phrase adds to what was said ("London too", "and Berlin")."""
+def _a_repair(words: list) -> bool:
+    """Words set off beside a bare value that take back what was said: the confirmation reader's no
+    ("sorry", "no wait"), or an aside of no one's with no yes in it ("oops", "whoops", "oh wait"). A
+    pronoun or an auxiliary makes a clause of its own ("I think", "I guess"), which hedges rather than
+    repairs."""
     from interaction.confirmation.reader import read_offline
+
+    said = " ".join(t.text for t in words)
+    verdict = read_offline(said)
+    return verdict == "no" or (verdict == "unclear" and not any(t.pos_ in {"PRON", "AUX"} for t in words))
+
+
+def _after_a_no(doc) -> list | None:  # noqa: ANN001 - a spaCy Doc
+    """"no wait, the 12th of February", "Gdynia, sorry", "oops, in June": one phrase with no verb and
+    no subject, set off by commas from a repair (`_a_repair`); its words, else None. Without the
+    repair, or with a coordinating conjunction or an adverb in the phrase, a bare phrase adds to what
+    was said ("London too", "oh, and Berlin")."""
 
     parts: list[list] = [[]]
     for t in doc:
@@ -78,10 +90,9 @@ def _after_a_no(doc) -> list | None:  # noqa: ANN001 - a spaCy Doc
     if len(parts) < 2 or len(valued) != 1:
         return None
     value = valued[0]
-    if any(t.pos_ in {"VERB", "AUX", "PRON"} for t in value):
+    if any(t.pos_ in {"VERB", "AUX", "PRON", "CCONJ", "ADV"} for t in value):
         return None
-    repair = " ".join(t.text for p in parts if p is not value for t in p)
-    return value if read_offline(repair) == "no" else None
+    return value if _a_repair([t for p in parts if p is not value for t in p]) else None
 
 
 def _new_value(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc

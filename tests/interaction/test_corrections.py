@@ -42,6 +42,9 @@ from interaction.offline.corrections import read_correction  # noqa: E402
      "Our anniversary dinner is on the 12th of February."),
     ("Wednesday, sorry.", "The plumber comes on Monday.", "The plumber comes on Wednesday."),
     ("my mistake, 37", "My seat number on the train is 73.", "My seat number on the train is 37."),
+    # a bare value beside an aside that owns the slip
+    ("whoops, in October", "My sister is getting married in September.", "My sister is getting married in October."),
+    ("oh wait, Tuesday", "The boiler man comes on Friday.", "The boiler man comes on Tuesday."),
     # the new value repeats the noun its number counts: only the number changes
     ("I meant five hens, not four", "We keep four speckled hens in the garden.", "We keep five speckled hens in the garden."),
 ])
@@ -59,6 +62,8 @@ def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier,
     ("Sorry, I meant Bradford.", "I love my dog."),  # nothing of its kind to put right
     ("Edinburgh too.", "My cousin lives in Glasgow."),  # a bare value with no repair adds to it
     ("Oh, and Lisbon!", "We flew to Porto in May."),
+    ("in October, I think", "My sister is getting married in September."),  # a hedge, not a repair
+    ("yes, in October", "My sister is getting married in September."),
     ("No, the weather was awful.", "We flew to Porto in May."),  # a clause, not a value
     ("what a week it has been", "I've started evening classes on Wednesdays."),  # an exclamation
 ])
@@ -84,3 +89,10 @@ def test_only_an_outright_correction_may_reach_an_earlier_visit(text, outright):
     from interaction.offline.corrections import says_a_correction
 
     assert says_a_correction(text) is outright
+
+
+def test_a_correction_is_said_back_of_the_person_and_their_own():
+    from interaction.offline.replies import correction_reply
+
+    reply = correction_reply("We are flying to Oslo on Thursday and our dog stays with Kit.", "Ines")
+    assert "So you are flying to Oslo on Thursday and your dog stays with Kit." in reply
