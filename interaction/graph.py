@@ -69,6 +69,7 @@ class TurnGraph:
             update["memory_intent"] = "statement"  # "scratch that" with nothing said before it
         if update.get("correction") is not None:
             update["intent"] = "update_user_info"  # the corrected statement is read for profile facts
+            update["memory_intent"] = "statement"  # a value put right asks nothing of memory
         if self._after_understanding({**state, **update}) != "memory_update_agent":
             self.deps.on_understood(state, u)  # else once the profile update knows who is speaking
         return update

@@ -133,8 +133,10 @@ CORRECTABLE_TURNS = 3  # a correction puts right one of the person's last few st
 def correction_of(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: ANN001 - TurnUnderstanding
     """The turn corrects a value of one of the person's latest statements in this conversation ("sorry,
     I meant Gdynia"): {"correction", "corrected_turn"}; {} otherwise (a request of memory, a question,
-    a name still to confirm, or nothing to put right)."""
-    if u.memory_intent not in (None, "statement") or state.get("name_confirmation"):
+    a name still to confirm, or nothing to put right). A taking back that the memory classifier hears
+    as a forget ("I meant the 15th, not the 14th") is a correction when it puts a statement right: the
+    parse names what replaces what, which a request to forget never does."""
+    if u.memory_intent not in (None, "statement", "forget_one") or state.get("name_confirmation"):
         return {}
     earlier = [t for t in reversed(state.get("transcript", [])[:-1]) if t.role == "user" and t.tells]
     earlier = earlier[:CORRECTABLE_TURNS]
@@ -157,7 +159,10 @@ def _correction_of_saved(deps: AgentDeps, state: TurnState) -> tuple[Correction 
     identity: Identity = state["identity"]
     if deps.services is None or not identity.known or not identity.user_id or not says_a_correction(state["text"]):
         return None, []
-    told = deps.services.told_turns(identity.user_id)
+    # what they asked to be remembered is told too, kept as its own memory rather than as a turn
+    kept = [TranscriptTurn("user", k.text, datetime.fromisoformat(k.occurred_at), k.source_turn)
+            for k in deps.services.explicit.list(identity.user_id) if k.source_turn]
+    told = sorted([*deps.services.told_turns(identity.user_id), *kept], key=lambda t: t.at, reverse=True)
     recent = told[:CORRECTABLE_TURNS]
     found = read_correction(state["text"], [t.text for t in recent])
     if found is not None:
@@ -192,7 +197,9 @@ def undo_corrected_turn(deps: AgentDeps, identity: Identity, turn: TranscriptTur
             forget_one_memory(deps.layout, ForgetMemory(user_id=uid, kind="explicit_memory", memory_id=kept.memory_id),
                               deps.clock.now(), services, lambda turns, name: summarize(deps, turns, name),
                               deps.settings.interaction.chroma.mode == "embedded")
-            services.explicit.add(uid, identity.name or "", request_content(correction.corrected), turn.turn_id)
+            # the memory itself put right is its new words; a request put right, what it asks to keep
+            kept_now = correction.corrected if correction.earlier == kept.text else request_content(correction.corrected)
+            services.explicit.add(uid, identity.name or "", kept_now, turn.turn_id)
 
 
 def jobs_ending_with_their_employer(profile: UserProfile, update: MemoryUpdate, changes: list[FactChange]

@@ -279,17 +279,18 @@ class EpisodicMemory:
     def reword_turn(self, user_id: str, turn_id: str, said: str, corrected: str, old: str, new: str,
                     summarize: Summarizer) -> Deleted | None:
         """A statement of an earlier session put right ("I meant Kinsale, not Cork"): the person's turn
-        `turn_id` that said `said` keeps the `corrected` words, Nadine's reply to it the new value for
-        the old, and the session's summary and documents are made again from it. Returns the ids
-        replaced (None: no saved session holds the turn)."""
+        `turn_id` that said `said` (the whole turn, or the part of it kept as asked: "please remember
+        that ...") keeps the `corrected` words, Nadine's reply to it the new value for the old, and the
+        session's summary and documents are made again from it. Returns the ids replaced (None: no
+        saved session holds the turn)."""
 
         def reworded(transcript: list[TranscriptTurn]) -> tuple[list[TranscriptTurn], list[int] | None]:
-            at = next((i for i, t in enumerate(transcript) if t.role == "user" and t.text == said
+            at = next((i for i, t in enumerate(transcript) if t.role == "user" and said in t.text
                        and (t.turn_id or "") == turn_id), None)
             if at is None:
                 return transcript, None
             out = list(transcript)
-            out[at] = replace(out[at], text=corrected)
+            out[at] = replace(out[at], text=out[at].text.replace(said, corrected))
             if at + 1 < len(out) and out[at + 1].role == "nadine":
                 out[at + 1] = replace(out[at + 1], text=out[at + 1].text.replace(old, new))
             return out, list(range(len(out)))

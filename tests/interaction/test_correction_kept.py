@@ -117,3 +117,19 @@ def test_will_you_remember_that_is_answered_from_what_is_kept(tmp_path):
     dm.process_input(UserInput(text="The tram was a bit slow this morning."))
     not_kept = dm.process_input(UserInput(text="will you remember it?")).reply
     assert not not_kept.startswith("Yes") and "What would you like me to remember" not in not_kept, not_kept
+
+
+def test_a_value_asked_to_be_kept_is_put_right_on_a_later_visit(tmp_path):
+    """A request to remember is kept as its own memory, not as a turn: a later "I meant X, not Y" finds
+    it there, and the taking back is no request to forget."""
+    dm, services, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="Please remember that my train to Lyon leaves on the 9th of August."))
+    _next_visit(dm, "Odile")
+    fixed = dm.process_input(UserInput(text="Sorry, I meant the 19th of August, not the 9th."))
+    assert "putting me right" in fixed.reply and "your train to Lyon leaves on the 19th of August" in fixed.reply, \
+        fixed.reply
+    assert [k.text for k in services.explicit.list(uid)] == ["my train to Lyon leaves on the 19th of August"]
+    ids, texts, metas, _ = services.episodic.documents(uid)
+    assert not any(" 9th of August" in t for t in texts), texts
+    asked = dm.process_input(UserInput(text="When does my train to Lyon leave?")).reply
+    assert "19th of August" in asked, asked
