@@ -30,3 +30,13 @@ def test_a_topic_inside_a_generic_frame_is_a_topic(generic, question):
 ])
 def test_nouns_of_telling_name_no_topic(generic, question):
     assert generic.is_generic(question)
+
+
+@pytest.mark.parametrize("question", ["And what did I ask you to remember?", "Oh, and what did I say to you?",
+                                      "but what did we chat about?"])
+def test_a_question_joined_to_the_talk_before_it_is_still_generic(generic, question):
+    assert generic.is_generic(question)
+
+
+def test_a_joined_question_that_names_a_topic_is_a_topic(generic):
+    assert not generic.is_generic("And what did I tell you about my allotment?")
