@@ -95,27 +95,43 @@ def _after_a_no(doc) -> list | None:  # noqa: ANN001 - a spaCy Doc
     return value if _a_repair([t for p in parts if p is not value for t in p]) else None
 
 
+def _form(doc, old: list) -> str | None:  # noqa: ANN001 - a spaCy Doc
+    """Which correction form the sentence has: "meant" ("I meant X"), "expletive" ("it's X"), "bare"
+    ("X, not Y"), "restated" (the statement said again, "... is X, not Y"), else None."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    subjects = [t for t in root.children if t.dep_ in {"nsubj", "nsubjpass", "expl"}]
+    if root.lemma_ == "mean" and all(s.lower_ == "i" for s in subjects) and subjects:
+        return "meant"
+    if root.lemma_ == "be" and subjects and all(s.lower_ in _EXPLETIVE for s in subjects):
+        return "expletive"
+    if old and not subjects and not any(t.pos_ in {"VERB", "AUX"} for t in doc):
+        return "bare"
+    return "restated" if old else None
+
+
 def _new_value(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
     """The words that hold the new value, when the sentence is one of the correction forms and says
     nothing else; None otherwise."""
     if not old and (repaired := _after_a_no(doc)) is not None:
         return repaired
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None:
+    form = _form(doc, old)
+    if form is None:
         return None
-    skip = {t.i for t in old}
-    subjects = [t for t in root.children if t.dep_ in {"nsubj", "nsubjpass", "expl"}]
-    if root.lemma_ == "mean" and all(s.lower_ == "i" for s in subjects) and subjects:
-        heads = [t for t in root.children if t.dep_ in {"dobj", "ccomp", "attr", "oprd", "pobj", "npadvmod"}]
-    elif root.lemma_ == "be" and subjects and all(s.lower_ in _EXPLETIVE for s in subjects):
-        heads = [t for t in root.children if t.dep_ in {"attr", "acomp", "prep", "npadvmod"}]
-    elif old and not subjects and not any(t.pos_ in {"VERB", "AUX"} for t in doc):
+    if form == "restated":
+        return _restated(doc, old)
+    if form == "bare":
         # a bare "X, not Y": X is what comes before the "not", as many words as Y has
         before = [t for t in doc if t.i < old[0].i - 1 and not t.is_punct and t.pos_ not in _ASIDE_POS]
-        heads = before[-len(old):]
-        return heads or None
+        return before[-len(old):] or None
+    root = next(t for t in doc if t.dep_ == "ROOT")
+    skip = {t.i for t in old}
+    subjects = [t for t in root.children if t.dep_ in {"nsubj", "nsubjpass", "expl"}]
+    if form == "meant":
+        heads = [t for t in root.children if t.dep_ in {"dobj", "ccomp", "attr", "oprd", "pobj", "npadvmod"}]
     else:
-        return None
+        heads = [t for t in root.children if t.dep_ in {"attr", "acomp", "prep", "npadvmod"}]
     if len(heads) != 1:  # "it's on a Sunday this year" says more than one new thing
         return None
     value = [t for h in heads for t in h.subtree if t.i not in skip and not (t.dep_ == "neg" or t.is_punct)]
@@ -129,13 +145,45 @@ def _new_value(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
     return value if value and not rest and not any(t.tag_.startswith("W") for t in doc) else None
 
 
+def _restated(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
+    """"the dentist is at 11am not 10am", "my sister lives in Leeds, not Bradford": the statement said
+    again with the value before the "not" in the place of the one after it. The new value is the words
+    just before the "not", as many as the old has and of its shape, word by word (the same entity
+    type, else the same part of speech); its statement must say what the corrected one said, which
+    `_frame` checks against it."""
+    neg = next(t.i for t in doc if t.dep_ == "neg")
+    before = [t for t in doc if t.i < neg and not t.is_punct][-len(old):]
+    if len(before) != len(old) or any(t.pos_ in {"VERB", "AUX", "PRON", "PART"} for t in before):
+        return None
+    same = all((a.ent_type_ and a.ent_type_ == b.ent_type_) or a.pos_ == b.pos_ for a, b in zip(before, old, strict=True))
+    return before if same else None
+
+
+def _frame(token) -> str | None:  # noqa: ANN001 - a spaCy Token
+    """The lemma of the verb whose statement holds `token` ("lives" for "Leeds" in "my sister lives in
+    Leeds"), None when it hangs from none."""
+    while token.head.i != token.i:
+        token = token.head
+        if token.pos_ in {"VERB", "AUX"}:
+            return token.lemma_
+    return None
+
+
 def _find(words: str, doc) -> tuple[int, int] | None:  # noqa: ANN001 - a spaCy Doc
-    """Token span [start, end) of `words` in the earlier statement, case aside."""
-    want = [w.casefold() for w in re.findall(r"\w+", words)]
-    toks = [t.text.casefold() for t in doc]
-    for i in range(len(toks) - len(want) + 1):
-        if want and toks[i:i + len(want)] == want:
-            return i, i + len(want)
+    """Token span [start, end) of `words` in the earlier statement, case, spacing and punctuation aside
+    ("10am" is the tokens "10" and "am")."""
+    def bare(text: str) -> str:
+        return re.sub(r"\W+", "", text).casefold()
+
+    want = bare(words)
+    for start in range(len(doc)):
+        said = ""
+        for end in range(start, len(doc)):
+            said += bare(doc[end].text)
+            if said == want and want and bare(doc[start].text):
+                return start, end + 1
+            if not want.startswith(said):
+                break
     return None
 
 
@@ -218,6 +266,8 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
         span = _find(_span_text(old), before) if old else _of_kind(new, before)
         if span is None or _find(new_text, before) is not None:
             continue
+        if _form(new[0].doc, old) == "restated" and _frame(new[0]) != _frame(before[span[0]]):
+            continue  # "I prefer tea, not coffee" puts nothing right of "I drink coffee every morning"
         # the earlier words around the old value that the new one repeats belong to it ("the 3rd of
         # April" corrected by "the 13th of April")
         start, end = span

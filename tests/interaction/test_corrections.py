@@ -42,6 +42,11 @@ from interaction.offline.corrections import read_correction  # noqa: E402
      "Our anniversary dinner is on the 12th of February."),
     ("Wednesday, sorry.", "The plumber comes on Monday.", "The plumber comes on Wednesday."),
     ("my mistake, 37", "My seat number on the train is 73.", "My seat number on the train is 37."),
+    # the statement said again with the new value before the "not"
+    ("Sorry, I got that wrong, the vet is at 4pm not 3pm.", "The vet appointment for Pickle is on Monday at 3pm.",
+     "The vet appointment for Pickle is on Monday at 4pm."),
+    ("My nephew studies in Cardiff, not Bristol.", "My nephew studies in Bristol and loves it.",
+     "My nephew studies in Cardiff and loves it."),
     # a bare value beside an aside that owns the slip
     ("whoops, in October", "My sister is getting married in September.", "My sister is getting married in October."),
     ("oh wait, Tuesday", "The boiler man comes on Friday.", "The boiler man comes on Tuesday."),
@@ -63,6 +68,7 @@ def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier,
     ("Edinburgh too.", "My cousin lives in Glasgow."),  # a bare value with no repair adds to it
     ("Oh, and Lisbon!", "We flew to Porto in May."),
     ("in October, I think", "My sister is getting married in September."),  # a hedge, not a repair
+    ("I prefer tea, not coffee.", "I drink coffee every morning."),  # another statement, not this one again
     ("yes, in October", "My sister is getting married in September."),
     ("No, the weather was awful.", "We flew to Porto in May."),  # a clause, not a value
     ("what a week it has been", "I've started evening classes on Wednesdays."),  # an exclamation
