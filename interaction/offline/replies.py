@@ -307,6 +307,10 @@ def composed_reply(r: ReplyInputs) -> Composed:
     elif r.is_recall:
         parts.append(_recall(r))
     elif r.scene and r.scene.user_message:
+        # what they feel about what they say now comes before what it brings back ("good news, mum's
+        # blood sugar is under control" is met with joy, then with the worry it recalls)
+        if named := named_feeling(r.user_emotion):
+            parts.append(_EMPATHY[named].format(hi=hi))
         parts.append(f"That reminds me — {_relative_day(r.scene.timestamp, r.now)} "
                      f"{told_back('moment', _quote(r.scene.user_message))}.")
     for tool_result in (r.search, r.vision):

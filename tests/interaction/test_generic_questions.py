@@ -40,3 +40,4 @@ def test_a_question_joined_to_the_talk_before_it_is_still_generic(generic, quest
 
 def test_a_joined_question_that_names_a_topic_is_a_topic(generic):
     assert not generic.is_generic("And what did I tell you about my allotment?")
+

@@ -265,3 +265,28 @@ def test_a_moment_of_this_conversation_reminds_of_nothing_on_an_ordinary_turn(ma
     later(dm, uid)
     turn = say(dm, "The leeks at my allotment took me all summer to grow.")
     assert "That reminds me" in turn.reply and "leeks" in turn.reply, turn.reply
+
+
+def test_good_news_that_brings_back_a_worry_is_met_with_joy_first(maya):
+    """An ordinary turn that recalls an earlier moment still answers what is said now: the joy of the
+    news, then the worry it brings back (not the worry alone, as if the news were not heard)."""
+    dm, _, services, uid = maya
+    write_scene(dm.layout, uid, "I'm so worried, my dad has been told his kidneys are failing.",
+                when=dm.clock.now(), seed=5)
+    services.scene_index.on_scene_stored(uid)
+    later(dm, uid)
+    turn = say(dm, "Wonderful news today, my dad's kidneys are working properly again, I'm overjoyed!")
+    assert "That reminds me" in turn.reply and turn.reply.startswith("That's wonderful"), turn.reply
+
+
+def test_a_question_after_the_good_news_gets_the_good_news_only(maya):
+    """"What good news did I share?" names no topic but a kind: the happy thing told, never the grief
+    told beside it."""
+    dm, _, _, uid = maya
+    say(dm, "Our old tortoise Humphrey died this week and the children are devastated.")
+    say(dm, "My brother is finally coming home from Australia, I can't wait!")
+    later(dm, uid)
+    good = say(dm, "What good news did I share with you?").reply
+    assert "Australia" in good and "Humphrey" not in good, good
+    sad = say(dm, "And what sad news did I tell you?").reply
+    assert "Humphrey" in sad and "Australia" not in sad, sad

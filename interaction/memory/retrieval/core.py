@@ -27,7 +27,7 @@ from interaction.memory.retrieval import decision, spelling, windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.entities import EntityReader
 from interaction.memory.retrieval.fused_score import fuse
-from interaction.memory.retrieval.generic import GenericQuestions, without
+from interaction.memory.retrieval.generic import GenericQuestions, kind_of_telling, without
 from interaction.memory.retrieval.lexical import LexicalIndex
 from interaction.memory.retrieval.verifier import Verifier
 from interaction.memory.retrieval.windows import Window
@@ -198,7 +198,8 @@ class RetrievalCore:
         window = window or windows.last_session(now, [p for p, _ in live])
         if window is None:
             return RecallDecision("abstained")
-        in_window = [(self.rank(pool, query, vector), window.mask(pool.occurred_ts)) for pool, vector in live]
+        in_window = [(self.rank(pool, query, vector), window.mask(pool.occurred_ts) & _of_the_kind(query, pool))
+                     for pool, vector in live]
         chosen = _told_in(in_window, window.names_event, self.settings.top_k)
         if not chosen:
             return RecallDecision("abstained", window=window)
@@ -264,6 +265,24 @@ def _alone_in_window(shortlist: list[Judged]) -> int | None:
     agreeing = [i for i, j in enumerate(shortlist)
                 if j.all_agree and not j.conflict and j.candidate.kind not in decision.SUMMARY_KINDS]
     return agreeing[0] if len(agreeing) == 1 else None
+
+
+def _of_the_kind(query: str, pool: CandidatePool) -> np.ndarray:
+    """Which of the pool's memories are of the kind of telling the question asks for: those whose
+    feeling has the sign of the "good" of "good news" or the "sad" of "sad news" (the offline polarity
+    model); every one when the question names no kind, or one with no sign ("what big news ...?")."""
+    from interaction.offline.feeling_polarity import shipped_polarity
+
+    every = np.ones(len(pool), bool)
+    kind = kind_of_telling(query)
+    model = shipped_polarity() if kind else None
+    if model is None or not len(pool):
+        return every
+    probabilities = model.probabilities([kind, *(c.quote for c in pool.items)])
+    wanted = model.named(probabilities[0])
+    if wanted == "none":
+        return every
+    return np.array([model.named(p) == wanted for p in probabilities[1:]], bool)
 
 
 def _told_in(in_window: list[tuple[Ranked, np.ndarray]], first_meeting: bool, top_k: int) -> list[Judged]:

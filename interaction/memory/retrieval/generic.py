@@ -76,10 +76,31 @@ def _nouns(text: str) -> set[str]:
     except ParserUnavailable:
         return set()
     wordnet = load_wordnet()
+
+    def telling(t) -> bool:  # noqa: ANN001 - a spaCy Token
+        return wordnet is not None and wordnet.lexical_file(t.lemma_) in _ABOUT_TELLING
+
     # a noun that says when ("last time", "the other day": an adverbial or a date) is no topic either
     return {t.lemma_.casefold() for t in doc if t.pos_ in ("NOUN", "PROPN") and t.dep_ != "npadvmod"
-            and t.ent_type_ not in ("DATE", "TIME")
-            and (wordnet is None or wordnet.lexical_file(t.lemma_) not in _ABOUT_TELLING)}
+            and t.ent_type_ not in ("DATE", "TIME") and not telling(t)}
+
+
+def kind_of_telling(question: str) -> str | None:
+    """The kind of telling a question that names no topic asks for, as it says it ("good" in "what
+    good news did I share?"), else None: the adjectives of a noun of telling."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(question)
+    except ParserUnavailable:
+        return None
+    wordnet = load_wordnet()
+    for t in doc:
+        kinds = [c for c in t.children if c.dep_ == "amod"]
+        if kinds and t.pos_ == "NOUN" and wordnet is not None and wordnet.lexical_file(t.lemma_) in _ABOUT_TELLING:
+            return " ".join(w.text for w in kinds)
+    return None
 
 
 def without(question: str, expression: str | None) -> str:
