@@ -78,6 +78,12 @@ def _retrieved_note(result: TurnResult) -> list[str]:
     return []  # the closest scene was not used: nothing happened to tell
 
 
+# what a memory offered for forgetting is, in the words of the notes' reader (the kinds are the memory
+# requests' own)
+_FORGET_KINDS = {"explicit_memory": "explicit memory", "moment": "moment", "turn": "thing said",
+                 "this_session": "thing said in this conversation", "fact": "profile fact"}
+
+
 def _action_note(result: TurnResult) -> list[str]:
     action = result.memory_action
     if action is None:
@@ -89,7 +95,8 @@ def _action_note(result: TurnResult) -> list[str]:
         return [f"[not remembered] no explicit memory kept: {action.reason}"]
     if action.outcome == "forget_asked":
         sure = f" (p_told {action.p_told:.3f})" if action.p_told is not None else ""
-        return [f"[forget] asked for a yes before forgetting the {action.kind or 'memory'} {_quote(action.text)}{sure}"]
+        what = _FORGET_KINDS.get(action.kind or "", "memory")
+        return [f"[forget] asked for a yes before forgetting the {what} {_quote(action.text)}{sure}"]
     return ["[forget] no memory matches the request: nothing to forget"]
 
 

@@ -27,6 +27,7 @@ from common.config import NadineSettings
 from common.messages import ForgetMemory
 from common.store import DataLayout, InvalidUserId, ProfileStore, validate_user_id
 from common.store.faces import FaceStore
+from common.store.freed_memory import run_module_with_freed_memory_overwritten
 from common.store.memory_ids import InvalidMemoryId, validate_memory_id
 from interaction.forget_everywhere import forget_memory, forget_person
 from interaction.memory import inventory
@@ -125,4 +126,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    run_module_with_freed_memory_overwritten("scripts.memory")
     raise SystemExit(main())

@@ -16,11 +16,14 @@ import ctypes
 import functools
 import logging
 import os
+import sys
 
 log = logging.getLogger("nadine.store.freed_memory")
 
 _M_PERTURB = -6  # glibc malloc.h
 _FILL_BYTE = 0xA5  # freed chunks hold 0xA5, new ones 0x5A: neither is a plausible float32 pattern
+# what scripts/freed_memory.sh exports, for a command run without a launcher
+_TUNABLES = "glibc.malloc.tcache_count=0:glibc.malloc.perturb=165"
 
 
 @functools.cache
@@ -37,3 +40,14 @@ def overwrite_freed_memory() -> bool:
         log.warning("started without scripts/freed_memory.sh: small freed chunks keep their bytes and may "
                     "reach an index file (start with start_nadine.sh, or source that file first)")
     return bool(mallopt(_M_PERTURB, _FILL_BYTE))
+
+
+def run_module_with_freed_memory_overwritten(module: str) -> None:
+    """A command people run by hand (python -m scripts.memory) starts itself again with the tunables
+    the launchers export, which only take effect at a process's start; it returns at once when they
+    are set already."""
+    tunables = os.environ.get("GLIBC_TUNABLES", "")
+    if "tcache_count=0" in tunables:
+        return
+    env = {**os.environ, "GLIBC_TUNABLES": f"{tunables}:{_TUNABLES}" if tunables else _TUNABLES}
+    os.execve(sys.executable, [sys.executable, "-m", module, *sys.argv[1:]], env)

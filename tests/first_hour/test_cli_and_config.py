@@ -94,3 +94,13 @@ def test_every_nadine_variable_the_code_reads_is_known():
         read |= set(re.findall(r"(?:environ(?:\.get)?\(?\[?|\$\{?|getenv\()[\"']?(NADINE_[A-Z0-9_]*[A-Z0-9])\b", text))
     assert len(read) >= 10
     assert sorted(v for v in read if not _known(v)) == []
+
+
+def test_the_memory_command_run_by_hand_overwrites_freed_memory_without_a_warning(tmp_path):
+    """Run without a launcher, it starts itself again with the launchers' allocator settings: no
+    warning that freed chunks may reach an index file, on every command."""
+    layout = DataLayout(tmp_path / "data")
+    maya = plant_user(layout, "260101_0001", "Maya", np.random.default_rng(4))
+    env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+    shown = run("-m", "scripts.memory", "--data-dir", str(layout.root), "show", maya.user_id, env=env)
+    assert shown.returncode == 0 and "freed_memory" not in shown.stderr, shown.stderr

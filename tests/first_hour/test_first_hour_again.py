@@ -141,6 +141,10 @@ def test_forget_turns_say_what_happened_not_recall_or_closing():
                                  reason="suppressed (a request to forget); would have stored: ...")
     notes = turn_notes(asked, suppressed)
     assert notes[0] == '[forget] asked for a yes before forgetting the moment "my dog died" (p_told 0.930)'
+    just_said = _turn(memory_intent="forget_one", memory_action=MemoryAction(
+        outcome="forget_asked", kind="this_session", text="my PIN is 4410", p_told=0.8))
+    assert turn_notes(just_said, suppressed)[0].startswith(
+        '[forget] asked for a yes before forgetting the thing said in this conversation "my PIN is 4410"')
     assert "recall or closing" not in " ".join(notes)
     done = turn_notes(_turn(intent="forget_one_confirmed"), suppressed)
     assert done[0] == "[forgotten] that memory, everywhere it was held"

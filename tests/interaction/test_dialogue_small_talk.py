@@ -61,6 +61,7 @@ def test_a_question_is_about_nadine_by_its_parse(text, addressed):
 
 @pytest.mark.parametrize("text,request_", [
     ("read me a poem", "read you a poem"), ("please tell us a story about pirates", "tell you a story about pirates"),
+    ("Read me the news headlines", "read you the news headlines"),  # said mid-sentence in her reply
     ("tell me about Lisbon", None), ("have a lovely evening", None), ("don't tell me the score", None),
     ("excuse me", None),
 ])
