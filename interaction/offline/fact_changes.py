@@ -304,6 +304,24 @@ def _stopped_facts(sentence: str, current: dict[str, list[str]]) -> list[FactCha
             if f in FIELDS_BY_NAME for v in _matching(None, sentence, values)]
 
 
+def _of_something_new(clause: str) -> bool:
+    """The clause cannot end a fact of the person's that it names no value of: its object is
+    indefinite ("we lost a house", a firefighter's night: something brought in as new, not their
+    home), or neither its subject nor a possessive is the speaker ("everyone got out"). English marks
+    the first with the article (spaCy's Definite=Ind), the second with the first person; without
+    the parser, never."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(clause)
+    except ParserUnavailable:
+        return False
+    new = any(t.dep_ in ("dobj", "pobj") and any("Ind" in c.morph.get("Definite") for c in t.children if c.dep_ == "det")
+              for t in doc)
+    speaker = any("1" in t.morph.get("Person") and t.dep_ in ("nsubj", "nsubjpass", "poss") for t in doc)
+    return new or not speaker
+
+
 def statement_clauses(text: str) -> list[str]:
     """The clauses of the statements of `text`; their sentences are parsed in one batch (spaCy's
     pipe gives the same parse as one call each, and is faster for two or three)."""
@@ -338,7 +356,8 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
             named = _matching(pred.value, sentence, have)
             if named:
                 changes += [FactChange(field=field, op="close", value=v, confidence=confidence) for v in named]
-            elif not FIELDS_BY_NAME[field].multi and have and not pred.value:  # "I quit my job": the one current value ends
+            elif not FIELDS_BY_NAME[field].multi and have and not pred.value and not _of_something_new(sentence):
+                # "I quit my job": the one current value ends
                 changes.append(FactChange(field=field, op="close", value=None, confidence=confidence))
             continue
         values = extracted.get(pred.field) or _as_list(pred.value)

@@ -94,6 +94,15 @@ def test_a_close_only_ends_a_fact_the_person_holds():
     assert profile.current_company is None and applied[0].value == "Google"
 
 
+def test_something_new_that_is_lost_or_left_ends_no_fact():
+    """A firefighter's "we lost a house" is a house, not their home: a close that names no value ends
+    the current one only when what it speaks of is not brought in as new."""
+    current = {"location": ["Duluth"], "current_position": ["paramedic"]}
+    assert decide("Tough shift yesterday, we lost a house but everyone got out.", {}, current) == []
+    assert decide("Busy shift, we lost a house but everyone is fine.", {}, current) == []
+    assert [(c.field, c.op) for c in decide("We sold our flat and left Duluth.", {}, current)][:1] == [("location", "close")]
+
+
 def test_held_out_accuracy_floor():
     model = default_model()
     test = [e for e in load_examples() if e.split == "test"]
