@@ -280,8 +280,11 @@ def _clock_times(m) -> list[list]:  # noqa: ANN001
 
 
 def _time(m) -> list[list]:  # noqa: ANN001
-    """Date and time phrases, those next to each other joined: "on Thursday at six"."""
-    pieces = [_with_preposition(list(e)) for e in m.ents if e.label_ in _TIME_ENTS] + _clock_times(m)
+    """Date and time phrases, those next to each other joined: "on Thursday at six", "30th November"
+    (an ordinal counts beside a date), each with what its head governs after it ("the 22nd of
+    Feburary": the tagger knows no misspelt month, the parse still hangs it on the day)."""
+    pieces = [_with_preposition(_with_what_it_governs(list(e))) for e in m.ents if e.label_ in _TIME_ENTS]
+    pieces += _clock_times(m) + [list(e) for e in m.ents if e.label_ == "ORDINAL"]
     pieces.sort(key=lambda p: p[0].i)
     joined: list[list] = []
     for piece in pieces:
@@ -289,7 +292,15 @@ def _time(m) -> list[list]:  # noqa: ANN001
             joined[-1] = sorted({t.i: t for t in [*joined[-1], *piece]}.values(), key=lambda t: t.i)
         else:
             joined.append(piece)
-    return joined
+    return [p for p in joined if any(t.ent_type_ in _TIME_ENTS for t in p) or p in _clock_times(m)]
+
+
+def _with_what_it_governs(tokens: list) -> list:
+    """An entity with the "of ..." its last word governs right after it ("the 22nd" + "of Feburary")."""
+    last = tokens[-1]
+    after = [t for c in last.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == last.i + 1
+             for t in c.subtree]
+    return sorted({t.i: t for t in [*tokens, *after]}.values(), key=lambda t: t.i)
 
 
 def _place(m) -> list[list]:  # noqa: ANN001

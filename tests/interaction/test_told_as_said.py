@@ -141,6 +141,9 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     ("What's my sister's name?", "my brother Piet moved to Utrecht", None),
     ("what's my dog's name?", "we got a beagle called Nacho from the shelter", "Nacho"),  # a kind of dog
     ("what's my tortoise called?", "my tortoise is called Humphrey and he's older than me", "Humphrey"),
+    # a whole date: an ordinal beside its month, a month the tagger does not know hung on its day
+    ("When is my son's birthday?", "my son Kofi's birthday is 14th August", "14th August"),
+    ("When is the party?", "the party is on the 2nd of Decmber", "on the 2nd of Decmber"),
 ])
 def test_the_words_that_answer_a_question(question, memory, answer):
     found = answer_in(question, memory)
