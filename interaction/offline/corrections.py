@@ -139,10 +139,22 @@ def _new_value(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
     neg = next((t.i for t in doc if t.dep_ == "neg"), None)
     if neg is not None and old:
         value = [t for t in value if t.i < neg]
-    said = {t.i for t in value} | skip | {s.i for s in subjects} | {root.i}
+    said = {t.i for t in value} | skip | {s.i for s in subjects} | {root.i} | {t.i for t in _topic(doc, old, value)}
     rest = [t for t in doc if t.i not in said and t.pos_ not in _ASIDE_POS and t.dep_ not in _ASIDE_DEPS]
     # "what a week it has been" exclaims: a wh-word holds no value
     return value if value and not rest and not any(t.tag_.startswith("W") for t in doc) else None
+
+
+def _topic(doc, old: list, new: list) -> list:  # noqa: ANN001 - a spaCy Doc
+    """The words that say which statement is put right ("I meant the 14th for the kiln, not the 4th"):
+    a phrase on the main verb whose object is a thing, neither the value replaced nor the new one; the
+    statement corrected must name that thing."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    skip = {t.i for t in [*old, *new]}
+    return [t for prep in (root.children if root is not None else ()) if prep.dep_ == "prep"
+            and any(c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN") and c.ent_type_ not in ("DATE", "TIME")
+                    for c in prep.children)
+            for t in prep.subtree if t.i not in skip and not t.is_punct and t.dep_ not in ("neg", "appos")]
 
 
 def _restated(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
@@ -268,6 +280,9 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
             continue
         if _form(new[0].doc, old) == "restated" and _frame(new[0]) != _frame(before[span[0]]):
             continue  # "I prefer tea, not coffee" puts nothing right of "I drink coffee every morning"
+        topic = {t.lemma_.casefold() for t in _topic(new[0].doc, old, new) if t.pos_ in ("NOUN", "PROPN")}
+        if not topic <= {t.lemma_.casefold() for t in before}:
+            continue  # "... for the kiln" puts right only what was said of the kiln
         # the earlier words around the old value that the new one repeats belong to it ("the 3rd of
         # April" corrected by "the 13th of April")
         start, end = span

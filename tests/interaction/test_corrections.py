@@ -102,3 +102,11 @@ def test_a_correction_is_said_back_of_the_person_and_their_own():
 
     reply = correction_reply("We are flying to Oslo on Thursday and our dog stays with Kit.", "Ines")
     assert "So you are flying to Oslo on Thursday and your dog stays with Kit." in reply
+
+
+def test_a_correction_that_names_its_topic_puts_right_the_statement_about_it():
+    """"... for the boiler" says which of two dates is meant; a topic no statement names puts nothing right."""
+    earlier = ["The boiler engineer comes on the 6th of May.", "My car's MOT is on the 6th of May."]
+    found = read_correction("Sorry, I meant the 16th of May for the MOT, not the 6th.", earlier)
+    assert found is not None and found.corrected == "My car's MOT is on the 16th of May."
+    assert read_correction("It is the 16th for the piano tuner, not the 6th.", earlier) is None
