@@ -5,7 +5,8 @@ recall ("what did I tell you about ...").
 Such a question is one whose subject or possessor is the speaker in spaCy's parse ("my X", "I ..."),
 or one that names something without asking Nadine about herself ("when is the wedding?", "when is
 yoga now?": a thing told before need not be said to be theirs); whether it is something they told is
-the retrieval core's call, not the question's words. It goes to the core before the search and
+the retrieval core's call, not the question's words; one the memory-intent classifier is sure asks
+nothing of memory ("how do I reset my password?": how a thing is done) is not looked up. It goes to the core before the search and
 knowledge steps, over the person's explicit memories, remembered moments and this conversation's
 statements (LocalMemoryServices.about, the same decision as a recall and a forget request). When the
 core names one, the turn becomes a recall of it, answered as an answer (the reply names the value
@@ -21,6 +22,7 @@ from dataclasses import replace
 from common.messages import RecallReport
 from interaction import cues
 from interaction.agents.context import AgentDeps
+from interaction.memory_intent.classifier import asks_nothing_of_memory
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.question_form import asked_about
@@ -67,7 +69,7 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     identity: Identity = state["identity"]
     if (deps.services is None or not deps.settings.interaction.enable_memory_agents
             or state.get("is_recall") or (state.get("pins") or {}).get("is_recall") is not None
-            or not asks_about_own_life(state["text"])):
+            or not asks_about_own_life(state["text"]) or asks_nothing_of_memory(state["text"])):
         return None
     said = said_earlier(state.get("transcript") or [])
     if not identity.known and not said:
