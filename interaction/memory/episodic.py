@@ -103,11 +103,6 @@ class EpisodicMemory:
     def _collection(self, user_id: str, create: bool) -> Collection | None:
         return open_collection(self._client, collection_name(user_id), self._function, create=create)
 
-    def embed(self, texts: list[str]) -> list:
-        """The vectors the collections hold for `texts` (a document may be found by other words than
-        its own: explicit_memories.py)."""
-        return list(self._function(texts))
-
     @contextmanager
     def locked_collection(self, user_id: str, create: bool) -> Iterator[Collection | None]:
         """The user's collection (None: none yet, or an invalid id) under this store's lock, for the

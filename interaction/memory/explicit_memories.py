@@ -18,7 +18,6 @@ from common.clock import Clock
 from common.store.ids import is_valid_user_id
 from interaction.memory.contracts import ExplicitMemory
 from interaction.memory.episodic import EpisodicMemory
-from interaction.memory_intent.to_do import as_to_be_done
 
 log = logging.getLogger("nadine.memory.explicit")
 
@@ -44,12 +43,9 @@ class ExplicitMemories:
             "occurred_at": now.isoformat(), "occurred_ts": now.timestamp(), "timestamp": now.isoformat(),
             "source_turn": source_turn or "",
         }
-        # a kept request to be reminded is found by what is to be done ("I have to buy eggs" for "remind
-        # me to buy eggs"): a question after it asks in those words, not in the request's
-        vector = self._episodic.embed([as_to_be_done(text)])
         with self._episodic.locked_collection(user_id, create=True) as collection:
             assert collection is not None
-            collection.add(ids=[memory_id], documents=[text], metadatas=[meta], embeddings=vector)
+            collection.add(ids=[memory_id], documents=[text], metadatas=[meta])
         log.info("explicit memory %s stored for %s", memory_id, user_id)
         return ExplicitMemory(memory_id, text, meta["occurred_at"], source_turn)
 

@@ -58,8 +58,6 @@ class MemoryIntentClassifier:
                                       parse_features=verb_frames)
         self.classes = self._model.classes
         self.min_confidence: dict[str, float] = data["min_confidence"]
-        # from this statement probability a question asks nothing of memory (chosen on dev by the training)
-        self.statement_sure: float = float(data.get("statement_sure", 1.0))
         self._recent: LRUCache[str, MemoryIntentGuess] = LRUCache(RECENT_TEXTS)
         self._recent_lock = threading.Lock()  # the episode save classifies on its own thread
 
@@ -86,15 +84,6 @@ class MemoryIntentClassifier:
             with self._recent_lock:
                 self._recent[text] = guess
         return guess
-
-
-def asks_nothing_of_memory(text: str) -> bool:
-    """The classifier is as sure the text asks nothing of memory as it is of no recall question of its
-    dev split ("how do I reset my password?" asks how it is done, not what was told)."""
-    classifier = default_classifier()
-    if classifier is None or not text.strip():
-        return False
-    return classifier.classify(text).probabilities.get(STATEMENT, 0.0) >= classifier.statement_sure
 
 
 def _asking_nothing_back(classifier: MemoryIntentClassifier, guess: MemoryIntentGuess) -> MemoryIntentGuess:

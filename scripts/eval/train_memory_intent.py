@@ -13,9 +13,7 @@ paraphrase of a dev or test sentence is trained on. Steps:
    dev precision is at least PRECISION_TARGET (forgetting asks most: it deletes); recall never below
    0.5 (when unsure between recall and statement, a statement: a wrong recall is worse), forget_me
    never below 0.6 (forgetting everything is the costliest mistake);
-5. the statement probability from which a question about the person's own life is not looked up in
-   memory: the lowest grid value above every dev recall question's (interaction/own_life.py);
-6. per-intent precision / recall on dev and on the held-out test split, printed as a table and one
+5. per-intent precision / recall on dev and on the held-out test split, printed as a table and one
    JSON line. --write stores weights.json (the test split is never used to choose anything).
 """
 
@@ -53,7 +51,6 @@ PARSE_WEIGHTS = (0.0, 0.5, 1.0)
 # sentences that name one thing the way "all my data" names everything, so its precision alone
 # cannot tell how low the threshold of the costliest error may go.
 LOWEST_CONFIDENCE = {"recall": 0.5, "forget_me": 0.6}
-STATEMENT_SURE_GRID = (0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999)
 
 
 def load() -> dict[str, Split]:
@@ -73,15 +70,6 @@ def report(predicted: np.ndarray, labels: np.ndarray) -> dict[str, dict[str, flo
            for i, c in enumerate(MEMORY_INTENTS)}
     out["accuracy"] = {"value": round(float((predicted == labels).mean()), 3), "n": int(len(labels))}
     return out
-
-
-def _statement_sure(dev_probs: np.ndarray, labels: np.ndarray) -> float:
-    """The statement probability from which a question is not looked up in memory as one about the
-    person's own life ("how do I reset my password?" asks how, not what was told): the lowest of
-    STATEMENT_SURE_GRID above that of every recall question of the dev split."""
-    recall, statement = MEMORY_INTENTS.index("recall"), MEMORY_INTENTS.index(STATEMENT)
-    highest = float(dev_probs[labels == recall, statement].max(initial=0.0))
-    return next((t for t in STATEMENT_SURE_GRID if t > highest), 1.0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,12 +103,11 @@ def main(argv: list[str] | None = None) -> int:
                 break
         else:
             min_confidence[intent] = CONFIDENCE_GRID[-1]
-    statement_sure = _statement_sure(dev_probs, data["dev"].labels)
-    results, _ = evaluate(WEIGHTS, {**fitted.weights, "min_confidence": min_confidence, "statement_sure": statement_sure},
+    results, _ = evaluate(WEIGHTS, {**fitted.weights, "min_confidence": min_confidence},
                           lambda path: MemoryIntentClassifier(embedder, path), data, fitted, list(MEMORY_INTENTS),
                           report, args.write)
     print(f"chosen: lexical_weight={weight} char_weight={char_weight} parse_weight={parse_weight} C={c} temperature={temperature:.3f} "
-          f"min_confidence={min_confidence} statement_sure={statement_sure}")
+          f"min_confidence={min_confidence}")
     print(f"{'intent':<12}{'dev P':>8}{'dev R':>8}{'dev n':>7}{'test P':>9}{'test R':>8}{'test n':>8}")
     for intent in MEMORY_INTENTS:
         d, t = results["dev"][intent], results["test"][intent]
@@ -132,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
               f"ECE {r['ece_uncalibrated']:.3f} -> {r['ece_calibrated']:.3f} after temperature scaling")
     print(json.dumps({"chosen": {"lexical_weight": weight, "char_weight": char_weight,
                                  "parse_weight": parse_weight, "C": c, "temperature": round(temperature, 4),
-                                 "min_confidence": min_confidence, "statement_sure": statement_sure}, **results}))
+                                 "min_confidence": min_confidence}, **results}))
     return 0
 
 

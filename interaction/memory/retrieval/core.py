@@ -116,9 +116,10 @@ class RetrievalCore:
                  generic: GenericQuestions | None = None, entities: EntityReader | None = None,
                  chooser: decision.Chooser | None = None, reading: Callable[[str], str] | None = None) -> None:
         self.settings = settings
-        # what the verifier reads of a memory's quote: a kept request to be reminded of something is
-        # read as what the person has to do, the words a question after it asks with ("what did I
-        # have to buy?" for "remind me to buy eggs": the cross-encoder read the request as irrelevant)
+        # another way the verifier reads a memory's quote, the better of the two counting: a kept request
+        # to be reminded is also what the person has to do, the words a question after it may ask with
+        # ("what did I have to buy?" for "remind me to buy eggs": the cross-encoder read the request
+        # as irrelevant), or the request it was ("what did I ask you to remind me about?")
         self.reading = reading or (lambda quote: quote)
         self.verifier = verifier
         self.calibration = calibration
@@ -214,7 +215,8 @@ class RetrievalCore:
         """Verifier scores, what the question names against each memory, margins over the runner-up
         and the calibrated probability, in place."""
         if self.verifier is not None and judged:
-            scores = self.verifier.score(query, [self.reading(j.candidate.quote) for j in judged])
+            quotes = [j.candidate.quote for j in judged]
+            scores = np.maximum(self.verifier.score(query, quotes), self.verifier.score(query, [self.reading(q) for q in quotes]))
         else:
             scores = np.zeros(len(judged), np.float32)
         dense_margins = decision.margins(np.array([j.dense for j in judged]), decision.DENSE_MARGIN_CLIP)
