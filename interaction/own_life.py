@@ -5,7 +5,9 @@ recall ("what did I tell you about ...").
 Such a question is one whose subject or possessor is the speaker in spaCy's parse ("my X", "I ..."),
 or one that names something without asking Nadine about herself ("when is the wedding?", "when is
 yoga now?": a thing told before need not be said to be theirs); whether it is something they told is
-the retrieval core's call, not the question's words. It goes to the core before the search and
+the retrieval core's call, not the question's words. A question how a thing is done ("how do I reset
+my password?", "how can I renew my passport?": "how" on a verb after a present "do" or a modal) asks
+for a way, not for something told, and is not one ("how did I meet Ana?" still is). It goes to the core before the search and
 knowledge steps, over the person's explicit memories, remembered moments and this conversation's
 statements (LocalMemoryServices.about, the same decision as a recall and a forget request). When the
 core names one, the turn becomes a recall of it, answered as an answer (the reply names the value
@@ -34,6 +36,7 @@ log = logging.getLogger("nadine.interaction.own_life")
 REMEMBERED = frozenset({"explicit_memory", "moment", "turn"})
 _SPEAKER_DEPS = {"nsubj", "nsubjpass", "poss"}
 _NAMING = {"NOUN", "PROPN"}
+_PRESENT_OR_MODAL = {"VBP", "VBZ", "MD"}
 
 
 def asks_about_own_life(text: str) -> bool:
@@ -52,10 +55,21 @@ def asks_about_own_life(text: str) -> bool:
     # Nadine asked to remember or tell a clause is only the one asked: the clause is the question
     # ("do you remember what's going on with work?" names work, and no "you" of its own)
     for topic in (asked_about(sent) for doc in nlp.pipe(questions) for sent in doc.sents):
+        if _asks_how_to(topic):
+            continue
         if any(tok.dep_ in _SPEAKER_DEPS and first_person(tok) for tok in topic):
             return True
         to_nadine = any(tok.dep_ in _SPEAKER_DEPS and "2" in tok.morph.get("Person") for tok in topic)
         if not to_nadine and any(tok.pos_ in _NAMING for tok in topic):
+            return True
+    return False
+
+
+def _asks_how_to(topic) -> bool:
+    """"how" on a verb in its base form after a present "do" or a modal: a way to do something."""
+    for how in (t for t in topic if t.tag_ == "WRB" and t.lower_ == "how" and t.dep_ == "advmod"):
+        verb = how.head
+        if verb.tag_ == "VB" and any(c.dep_ == "aux" and c.tag_ in _PRESENT_OR_MODAL for c in verb.children):
             return True
     return False
 

@@ -48,6 +48,7 @@ from interaction.memory.retrieval.text_pool import TextPools
 from interaction.memory.retrieval.verifier import build_verifier
 from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
 from interaction.memory.told import is_told
+from interaction.memory_intent.to_do import as_to_be_done
 from interaction.reported_speech import reported
 
 log = logging.getLogger("nadine.memory")
@@ -112,7 +113,7 @@ class LocalMemoryServices:
         generic = GenericQuestions(offline, recall.generic_threshold)
         verifier = build_verifier(recall.verifier, recall.verifier_model)
         entities = build_reader(offline.embed, Thresholds.of(calibration))
-        return RetrievalCore(recall, verifier, calibration, generic, entities)
+        return RetrievalCore(recall, verifier, calibration, generic, entities, reading=as_to_be_done)
 
     # --- MemoryServices --------------------------------------------------------------------------
 

@@ -77,6 +77,16 @@ def to_do(text: str) -> ToDo | None:
     return None
 
 
+def as_to_be_done(said: str) -> str:
+    """A request to keep something to do read as what is to be done, by whom, in the words of the one
+    who asked: "remind me to buy eggs" -> "I have to buy eggs", "remember to ask me about the exam" ->
+    "you have to ask me about the exam"; anything else as it is."""
+    found = to_do(said)
+    if found is None:
+        return said
+    return f"{'I' if found.doer == 'person' else 'you'} have {found.words}"
+
+
 def _infinitive(verb: Any) -> Any | None:
     """The verb's open clause complement when it is an infinitive with "to" (the parser sometimes
     hangs it as an adverbial clause when a phrase comes between: "Remind me on Sunday to book ...")."""

@@ -19,6 +19,7 @@ from interaction.memory.told import only_thanks
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.names import confirmation_question
+from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.offline.question_form import request_of_nadine
 from interaction.reply_inputs import ReplyInputs
@@ -119,12 +120,19 @@ def _sentence(phrase: str) -> str:
     return _capital(phrase) + "."
 
 
+def _asked(r: ReplyInputs) -> str:
+    """The question as asked directly: one put through her memory ("do you remember what I do for a
+    living?") asks what it would ask alone ("what do I do for a living?")."""
+    return direct_question(r.text) or r.text
+
+
 def _before_answer(r: ReplyInputs) -> str | None:
     """The latest ended value of the field the question asks about, or an honest "I don't know"."""
-    if r.profile is None or not _BEFORE.search(r.text):
+    asked = _asked(r)
+    if r.profile is None or not _BEFORE.search(asked):
         return None
     for pattern, key in _ASKS_BEFORE:
-        if pattern.search(r.text):
+        if pattern.search(asked):
             old = latest_ended(r.profile.history(key))
             if old is None:
                 return "I don't know — you haven't told me about an earlier one."
@@ -142,8 +150,9 @@ def _profile_answer(r: ReplyInputs) -> str | None:
     before = _before_answer(r)
     if before:
         return before
+    asked = _asked(r)
     for pattern, key in _ASKS:
-        if pattern.search(r.text):
+        if pattern.search(asked):
             return _answer_from_profile(r, key)
     if r.profile_field is not None:  # the retrieval core found which of their facts it asks after
         return _answer_from_profile(r, "work" if r.profile_field in profile_wording.WORK_FIELDS else r.profile_field)
@@ -152,7 +161,8 @@ def _profile_answer(r: ReplyInputs) -> str | None:
 
 def _untold(r: ReplyInputs) -> str | None:
     """A question about their work, home or hobbies that the profile holds no answer to, said as such."""
-    key = next((key for pattern, key in _ASKS if pattern.search(r.text)), None)
+    asked = _asked(r)
+    key = next((key for pattern, key in _ASKS if pattern.search(asked)), None)
     return f"You haven't told me {_UNTOLD[key]} yet." if key in _UNTOLD and r.profile is not None else None
 
 

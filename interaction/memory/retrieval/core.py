@@ -16,6 +16,7 @@ says she does not remember.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -113,8 +114,13 @@ class RecallDecision:
 class RetrievalCore:
     def __init__(self, settings: RecallSettings, verifier: Verifier | None, calibration: RecallCalibration,
                  generic: GenericQuestions | None = None, entities: EntityReader | None = None,
-                 chooser: decision.Chooser | None = None) -> None:
+                 chooser: decision.Chooser | None = None, reading: Callable[[str], str] | None = None) -> None:
         self.settings = settings
+        # another way the verifier reads a memory's quote, the better of the two counting: a kept request
+        # to be reminded is also what the person has to do, the words a question after it may ask with
+        # ("what did I have to buy?" for "remind me to buy eggs": the cross-encoder read the request
+        # as irrelevant), or the request it was ("what did I ask you to remind me about?")
+        self.reading = reading or (lambda quote: quote)
         self.verifier = verifier
         self.calibration = calibration
         self.generic = generic
@@ -210,7 +216,8 @@ class RetrievalCore:
         """Verifier scores, what the question names against each memory, margins over the runner-up
         and the calibrated probability, in place."""
         if self.verifier is not None and judged:
-            scores = self.verifier.score(query, [j.candidate.quote for j in judged])
+            quotes = [j.candidate.quote for j in judged]
+            scores = np.maximum(self.verifier.score(query, quotes), self.verifier.score(query, [self.reading(q) for q in quotes]))
         else:
             scores = np.zeros(len(judged), np.float32)
         dense_margins = decision.margins(np.array([j.dense for j in judged]), decision.DENSE_MARGIN_CLIP)
