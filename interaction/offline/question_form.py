@@ -22,6 +22,7 @@ demonstrative that names a time ("this morning") or that a relative clause ties 
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -110,6 +111,12 @@ def sentence_asks(sentence: Any) -> bool:
     return _wh_asks(tokens, i) if tokens[i].tag_ in WH_TAGS else _inverted(tokens, i)
 
 
+# A turn's readers (the understanding, its guards, the memory intent, retrieval, the reply) ask some
+# thirty times whether one of its few texts asks: the answer is read once per text
+RECENT_ANSWERS = 1024
+
+
+@functools.lru_cache(maxsize=RECENT_ANSWERS)
 def asks_question(text: str) -> bool | None:
     """Some sentence of `text` is a question; None when the parser cannot load."""
     nlp = _parser()

@@ -43,6 +43,7 @@ from common.config import load_settings
 from common.messages import UserInput
 from common.store import DataLayout, SceneMetadata, SceneStore, new_scene_id
 from common.topics import SPEAK
+from interaction.agents import understand_agent
 from interaction.dialogue import DialogueManager
 from interaction.offline import fact_changes
 from scripts.eval.stats import percentile
@@ -133,7 +134,9 @@ def run(users: int, memory: bool) -> dict[str, Any]:
     settings = load_settings(environ={"NADINE_DATA_DIR": str(root)})
     layout = DataLayout(root)
     clock = Clock(layout.runtime_dir)
-    fact_changes.warm_up().join()  # what the interaction process does in the background at start
+    # what the interaction process does in the background at start
+    fact_changes.warm_up().join()
+    understand_agent.warm_up().join()
     services = None
     if memory:
         from interaction.memory.local_services import LocalMemoryServices

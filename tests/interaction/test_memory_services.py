@@ -110,6 +110,7 @@ def test_a_questions_named_things_and_its_knowledge_form_are_embedded_ahead_a_st
     """What the turn's retrieval will embed goes into the turn's own embedder call; after a told
     turn's reply, the parses its saying back takes are made, not on a later recall's reply path."""
     from interaction.memory.knowledge import about_nadine
+    from interaction.offline.question_form import asks_question
     from interaction.offline.self_description import load_parser
 
     services, _, _ = _services(tmp_path)
@@ -133,6 +134,7 @@ def test_a_questions_named_things_and_its_knowledge_form_are_embedded_ahead_a_st
 
     monkeypatch.setattr(nlp, "nlp", Noted())
     monkeypatch.setattr(nlp, "_docs", type(nlp._docs)(nlp._docs.maxsize))  # nothing parsed by earlier tests
+    asks_question.cache_clear()  # nor a question read by them
     told = "My niece won the chess final on Friday, I'm so proud of her!"
     services.read_ahead(told)
     assert "I'm so proud of her!" in parsed  # what follows the last comma, read for a tagged question now

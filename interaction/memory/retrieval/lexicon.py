@@ -206,21 +206,16 @@ class WordNet:
         return next((f for f in (key, self._exceptions.get(key, ""), key[:-1] if key.endswith("s") else "")
                      if f and f in self._senses), "")
 
+    @functools.lru_cache(maxsize=16384)  # noqa: B019 - one WordNet per process, kept for its life
     def _links(self, offset: int) -> tuple[tuple[str, int, int], ...]:
         """A synset's links to nouns: the symbol, the target and which of its words the link is from
-        (0: the whole synset)."""
-        p = self._lines[offset].split()
-        words = int(p[3], 16)
-        at = 4 + 2 * words
-        count = int(p[at])
-        at += 1
-        links = []
-        for _ in range(count):
-            symbol, target, pos, source = p[at], int(p[at + 1]), p[at + 2], int(p[at + 3][:2], 16)
-            at += 4
-            if pos == "n":
-                links.append((symbol, target, source))
-        return tuple(links)
+        (0: the whole synset). Read once per synset: a general one ("person", "organism") lists
+        hundreds of links, its hyponyms, and the ancestors of every word asked about pass through it."""
+        p = self._lines[offset].split(" | ", 1)[0].split()  # the gloss after " | " holds no link
+        at = 4 + 2 * int(p[3], 16)
+        fields = p[at + 1:at + 1 + 4 * int(p[at])]  # four fields a link: symbol, target, part of speech, source/target
+        return tuple((symbol, int(target), int(source[:2], 16))
+                     for symbol, target, pos, source in zip(*(fields[i::4] for i in range(4)), strict=True) if pos == "n")
 
     def _lemmas(self, offset: int) -> list[str]:
         p = self._lines[offset].split()
