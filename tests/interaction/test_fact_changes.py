@@ -100,6 +100,9 @@ def test_something_new_that_is_lost_or_left_ends_no_fact():
     current = {"location": ["Duluth"], "current_position": ["paramedic"]}
     assert decide("Tough shift yesterday, we lost a house but everyone got out.", {}, current) == []
     assert decide("Busy shift, we lost a house but everyone is fine.", {}, current) == []
+    # nor does a clause that is not the speaker's ("the market was busy" ended a job at Google)
+    assert decide("The market was busy, I bought cherries and bread. It was 12 degrees.", {},
+                  {"current_company": ["Google"]}) == []
     assert [(c.field, c.op) for c in decide("We sold our flat and left Duluth.", {}, current)][:1] == [("location", "close")]
 
 
