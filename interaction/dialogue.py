@@ -47,7 +47,7 @@ from common.store.forget import new_pseudonym
 from interaction import cues, said_back
 from interaction.agents import memory_agents
 from interaction.agents.context import AgentDeps
-from interaction.confirmation import next_step, read_reply
+from interaction.confirmation import asks_of_its_own, next_step, read_reply
 from interaction.forget import ForgetConversation, PrivacyTurn
 from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
@@ -286,13 +286,13 @@ class DialogueManager:
                    or self.forgetting_one.turn(self.deps, text, s))
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start, answers)
-        identity_event = self._answer_confirmation(text) if s.confirmation else None
+        identity_event, asked = self._answer_confirmation(text) if s.confirmation else (None, text)
         s = self.session  # a confirmed name may have begun another speaker's part
         s.transcript.append(TranscriptTurn("user", text, self.clock.now(), self._turn_id, answers_question=answers))
         pins = {"user_emotion": msg.user_emotion.model_dump() if msg.user_emotion else None,
                 "is_recall": msg.is_recall, "intent": msg.intent}
         state = {
-            "text": text, "turn_id": self._turn_id, "messages": list(s.history), "transcript": list(s.transcript),
+            "text": asked, "turn_id": self._turn_id, "messages": list(s.history), "transcript": list(s.transcript),
             "identity": s.identity, "name_confirmation": s.confirmation, "identity_event": identity_event,
             "pending_facts": dict(s.pending_facts), "pending_wording": dict(s.pending_wording),
             "greeted_user_id": s.greeted_user_id, "pins": pins,
@@ -347,19 +347,29 @@ class DialogueManager:
             self.out.publish(t.FORGET_USER, ForgetUser(user_id=turn.forget_user_id, pseudonym=new_pseudonym()))
         return done
 
-    def _answer_confirmation(self, text: str) -> str | None:
-        """DialogueManager.name_confirmation: consume the answer to "Is your name …?". Only a clear yes
-        links; an unclear answer that names nobody is asked once more."""
+    def _answer_confirmation(self, text: str) -> tuple[str, str]:
+        """DialogueManager.name_confirmation: consume the answer to "Is your name …?" -> (what it settled,
+        what the turn then answers). Only a clear yes links; an unclear answer that names nobody is asked
+        once more, and a second one leaves the speaker nobody rather than someone new; a question of their
+        own instead of an answer keeps the question open and waits, answered once who they are is settled
+        (the turn that settles it answers it, unless it asks something of its own)."""
         s = self.session
         conf = s.confirmation
         assert conf is not None
         answer, stated = read_reply(self.deps, confirmation_question(conf), text), answer_name(text)
-        if stated is None and next_step(answer, conf.asked_again) == "ask_again":
+        step = next_step(answer, conf.asked_again, text)
+        if stated is None and step == "moved_on":
+            outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
+        elif stated is None and step == "ask_again":
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True))
+        elif stated is None and answer == "unclear" and conf.on_no == "create":
+            outcome = ProfileOutcome("unsettled", s.identity)
         else:
             outcome = self.keeper.resolve_confirmation(s.identity, conf, affirmative=answer == "yes", stated_name=stated)
         self._apply(outcome)
-        return outcome.kind
+        held = conf.held_question
+        waited = held is not None and outcome.kind not in ("confirm", "unsettled") and not asks_of_its_own(text)
+        return outcome.kind, held if waited and held is not None else text
 
     def _apply(self, outcome: ProfileOutcome) -> None:
         s = self.session

@@ -53,6 +53,9 @@ class NameConfirmation:
     pending_fields: dict = field(default_factory=dict)  # profile facts said with the name
     asked_again: bool = False  # the answer about the top candidate was unclear once already
     on_no: OnNo = "create"
+    # a question of their own asked instead of an answer ("when's my mother's birthday?"): whose memory
+    # answers it waits on who they are, so it is answered once that is settled
+    held_question: str | None = None
 
     @property
     def top_name(self) -> str:
@@ -105,6 +108,9 @@ def _part_of(a: str, b: str) -> bool:
 
 
 def confirmation_question(confirmation: NameConfirmation) -> str:
+    if confirmation.held_question is not None:
+        return (f"I'd like to answer that, but first I need to know who I'm talking to. "
+                f"Are you {confirmation.top_name}? Please say yes or no.")
     if confirmation.asked_again:
         return f"Sorry, I didn't quite get that. Are you {confirmation.top_name}? Please say yes or no."
     return f"Sorry, just to be sure: is your name {confirmation.top_name}?"

@@ -85,8 +85,10 @@ class Identity:
 @dataclass
 class ProfileOutcome:
     # renamed: the known speaker's own profile now holds the name they gave; kept: they declined to be
-    # someone else and stay who they were
-    kind: Literal["updated", "linked", "new", "conflict_new", "renamed", "kept", "confirm", "pending", "none"]
+    # someone else and stay who they were; unsettled: no clear answer to "is your name ...?", so nobody
+    # is linked and nobody new is made
+    kind: Literal["updated", "linked", "new", "conflict_new", "renamed", "kept", "unsettled", "confirm", "pending",
+                  "none"]
     identity: Identity
     confirmation: NameConfirmation | None = None
     learned: dict = field(default_factory=dict)

@@ -24,7 +24,7 @@ from interaction.prompts import (
 from interaction.reply_inputs import ReplyInputs
 from interaction.state import TurnState
 
-NAME_SETTLED = ("renamed", "kept")  # the reply says which name is held now: never left to a model
+NAME_SETTLED = ("renamed", "kept", "unsettled")  # the reply says which name is held now: never left to a model
 
 log = logging.getLogger("nadine.interaction.response")
 

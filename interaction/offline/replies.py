@@ -283,6 +283,9 @@ def composed_reply(r: ReplyInputs) -> Composed:
         parts.append(f"Of course! From now on I'll call you {r.name}.")
     elif kind == "kept" and r.name:
         parts.append(f"All right, I'll go on calling you {r.name}.")
+    elif kind == "unsettled":  # nobody's memories open to an unclear answer, and nobody new is made of one
+        return Composed("All right, I won't guess who you are, so I can't look into anything you told me "
+                        "before. Just tell me your full name whenever you like.")
     elif kind in ("new", "conflict_new") and r.name:
         parts.append(f"Nice to meet you, {r.name}!")
     elif r.intent == "first_greeting" or cues.is_greeting(r.text):
