@@ -65,7 +65,7 @@ from interaction.memory_requests import (
 from interaction.memory_requests import forget as forget_memory
 from interaction.names import confirmation_question
 from interaction.offline.extract import answer_name
-from interaction.profiles import ProfileKeeper, ProfileOutcome
+from interaction.profiles import MEETS, ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
 from interaction.session import Session
 from interaction.state import TurnState
@@ -295,7 +295,7 @@ class DialogueManager:
             "text": asked, "turn_id": self._turn_id, "messages": list(s.history), "transcript": list(s.transcript),
             "identity": s.identity, "name_confirmation": s.confirmation, "identity_event": identity_event,
             "pending_facts": dict(s.pending_facts), "pending_wording": dict(s.pending_wording),
-            "greeted_user_id": s.greeted_user_id, "pins": pins,
+            "greeted_user_id": s.greeted_user_id, "pins": pins, "met_now": s.met_now,
             "language": self.language, "replies": s.replies + 1,  # this turn's reply included
         }
         try:
@@ -384,6 +384,7 @@ class DialogueManager:
             log.info("%s took over from %s in the same conversation", outcome.identity.user_id, before.user_id)
         asked = s.confirmation
         s.identity = outcome.identity
+        s.met_now = outcome.kind in MEETS if outcome.identity.user_id != before.user_id else s.met_now or outcome.kind in MEETS
         s.confirmation = outcome.confirmation if outcome.kind == "confirm" else None
         if s.confirmation is not None and asked is None:
             s.confirmation_turn_id = self._turn_id

@@ -76,8 +76,10 @@ class NameMatch:
     confirmation: NameConfirmation | None = None  # ambiguous
 
 
-def match_name(given: str, known: dict[str, str], high: float, low: float) -> NameMatch:
-    """Compare `given` with every name in user_ids.json ({user_id: user_name})."""
+def match_name(given: str, known: dict[str, str], high: float, low: float,
+               also_called: dict[str, tuple[str, ...]] | None = None) -> NameMatch:
+    """Compare `given` with every name in user_ids.json ({user_id: user_name}); `also_called`: the
+    other names people said they are called by ({user_id: names})."""
     scored = sorted(
         ((name_similarity(given, name), uid, name) for uid, name in known.items() if name and name != "Unknown"),
         key=lambda s: (-s[0], s[1]),
@@ -86,8 +88,12 @@ def match_name(given: str, known: dict[str, str], high: float, low: float) -> Na
         return NameMatch("strong", user_id=scored[0][1], user_name=scored[0][2])
     # The paper's LOW-HIGH band asks "Is your name ...?"; a sounds-alike spelling below LOW asks too,
     # because creating a second profile for the same person is worse than one confirmation question.
-    # so does a name that is part of the other ("Kenji" for "Kenji Tanaka", or the other way round)
-    close = [s for s in scored if low <= s[0] < high or (s[0] < low and (sounds_alike(given, s[2]) or _part_of(given, s[2])))]
+    # so does a name that is part of the other ("Kenji" for "Kenji Tanaka", or the other way round),
+    # and one the person said others call them by ("Maggie" for Margaret): asked about by their name
+    nicknamed = {uid for uid, names in (also_called or {}).items()
+                 if any(name_similarity(given, n) >= high or sounds_alike(given, n) for n in names)}
+    close = [s for s in scored if low <= s[0] < high or s[1] in nicknamed
+             or (s[0] < low and (sounds_alike(given, s[2]) or _part_of(given, s[2])))]
     if not close:
         return NameMatch("none")
     return NameMatch(

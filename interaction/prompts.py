@@ -165,6 +165,10 @@ def background(r: ReplyInputs) -> str:
                      + "; ".join(f"{c.field} {c.value or ''}".strip() for c in ended) + ".")
     if r.identity_event == "linked" and r.name:
         lines.append(f"The person just confirmed they are {r.name}, whom you have met before.")
+    elif r.met_before is False:
+        lines.append("You met this person for the first time in this conversation.")
+    elif r.met_before is None:
+        lines.append("You do not know who this person is yet.")
     lines += [f"{label}: {value}" for label, value in (
         ("Web search results", r.search), ("What you see right now", r.vision), ("Your own knowledge", r.knowledge),
     ) if value]

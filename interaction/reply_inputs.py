@@ -47,6 +47,8 @@ class ReplyInputs:
     affect: str = ""
     history: list[tuple[str, str]] = field(default_factory=list)
     visual_memory_enabled: bool = True
+    # whether the person was met before this conversation (None: nobody is known yet)
+    met_before: bool | None = None
 
     @property
     def name(self) -> str | None:

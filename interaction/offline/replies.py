@@ -20,7 +20,7 @@ from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
-from interaction.offline.question_form import request_of_nadine
+from interaction.offline.question_form import asks_if_known, request_of_nadine
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, reported, told_back
 from interaction.session_gist import gist
@@ -258,6 +258,15 @@ def correction_reply(corrected: str, name: str | None) -> str:
     return f"Thank you for putting me right{', ' + name if name else ''}. So {held}. I'll remember that."
 
 
+def _whether_met(met_before: bool | None, hi: str) -> str:
+    """The answer to "do you remember me?": whether Nadine met the speaker before this conversation."""
+    if met_before is None:
+        return "I don't think we've met yet. What's your name?"
+    if not met_before:
+        return f"I don't think we had met before today{hi}, but I'll remember you from now on."
+    return f"Of course I remember you{hi}!"
+
+
 def offline_reply(r: ReplyInputs) -> str:
     return composed_reply(r).text
 
@@ -301,6 +310,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
         parts.append(("I'd like to remember that " if waits else "I'll remember that ") + _listing(said) + ".")
         if not r.name:
             parts.append("May I ask your name?")
+    if asks_if_known(r.text):  # whether they have met is known, never looked up
+        return Composed(" ".join([*parts, _whether_met(r.met_before, hi)]))
     if parts and r.intent in ("first_greeting", "update_user_info"):
         news = named_feeling(r.user_emotion) if r.user_emotion.intensity >= _NEWS_INTENSITY else None
         return Composed(" ".join([*parts, _EMPATHY[news].format(hi="")] if news else parts))

@@ -16,6 +16,7 @@ from interaction.offline import fact_changes
 from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped_model
 from interaction.offline.extract import extract_profile
 from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
+from interaction.offline.question_form import asks_if_known
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
@@ -159,8 +160,10 @@ def understand(text: str) -> TurnUnderstanding:
     if intent in ("first_greeting", "end_conversation") and felt.label == "neutral":
         own = Emotion(label="happy", intensity=0.3)
     memory_intent = classify(text).intent
-    if memory_intent in RECALL_INTENTS and cues.is_about_nadine(text) and _nadine_is_the_topic(text):
-        # "which lab built you?" asks her knowledge of herself, not what the person told
+    if memory_intent in RECALL_INTENTS and (
+            (cues.is_about_nadine(text) and _nadine_is_the_topic(text)) or asks_if_known(text)):
+        # "which lab built you?" asks her knowledge of herself, "do you remember me?" whether they have
+        # met: neither asks what the person told
         memory_intent = "statement"
     return TurnUnderstanding(
         intent=intent, emotion=own, user_emotion=felt, memory_intent=memory_intent,
