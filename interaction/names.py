@@ -113,6 +113,11 @@ def _part_of(a: str, b: str) -> bool:
     return words_a != words_b and (words_a <= words_b or words_b <= words_a)
 
 
+def given_name(full: str) -> str:
+    """The name a person is addressed by: the first word of the name they gave."""
+    return full.split()[0] if full.split() else full
+
+
 def confirmation_question(confirmation: NameConfirmation) -> str:
     if confirmation.held_question is not None:
         return (f"I'd like to answer that, but first I need to know who I'm talking to. "

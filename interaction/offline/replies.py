@@ -210,7 +210,7 @@ def _recall(r: ReplyInputs) -> str:
             return f"I'm not sure — do you mean when you told me {day} about our first meeting?"
         return f"I'm not sure — do you mean that {day} {told_back(m.kind, _quote(m.text), days_between(m.occurred_at, r.now))}?"
     if r.name:
-        return f"I'm sorry {r.name}, I don't remember you telling me about that."
+        return f"I'm sorry {r.addressed}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
 
 
@@ -281,13 +281,13 @@ def composed_reply(r: ReplyInputs) -> Composed:
     """The offline template's reply, and what it answered from."""
     if r.confirmation:
         return Composed(confirmation_question(r.confirmation))
-    hi = f", {r.name}" if r.name else ""
+    hi = f", {r.addressed}" if r.addressed else ""
     if r.intent == "end_conversation":
         return Composed(f"Goodbye{hi}! It was lovely talking with you. See you soon!")
     parts: list[str] = []
     kind = r.identity_event or (r.outcome.kind if r.outcome else None)
     if kind == "linked" and r.name:
-        parts.append(f"Welcome back, {r.name}! It's good to see you again.")
+        parts.append(f"Welcome back, {r.addressed}! It's good to see you again.")
     elif kind == "renamed" and r.name:
         parts.append(f"Of course! From now on I'll call you {r.name}.")
     elif kind == "kept" and r.name:
@@ -296,11 +296,11 @@ def composed_reply(r: ReplyInputs) -> Composed:
         return Composed("All right, I won't guess who you are, so I can't look into anything you told me "
                         "before. Just tell me your full name whenever you like.")
     elif kind in ("new", "conflict_new") and r.name:
-        parts.append(f"Nice to meet you, {r.name}!")
+        parts.append(f"Nice to meet you, {r.addressed}!")
     elif r.intent == "first_greeting" or cues.is_greeting(r.text):
         # "Hello Nadine, how are you?" asks after her too
         well = " I'm very well, thank you." if cues.HOW_ARE_YOU.search(r.text) else ""
-        parts.append(f"Hello {r.name}, it's nice to see you!{well}" if r.name else f"Hello!{well} I'm Nadine. What's your name?")
+        parts.append(f"Hello {r.addressed}, it's nice to see you!{well}" if r.addressed else f"Hello!{well} I'm Nadine. What's your name?")
     # learned: what the profile now holds from this turn (or, before a name, what waits for one), as said
     learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in FIELDS_BY_NAME}
     ended = [profile_wording.ended_words(r.profile, c.field, c.value) for c in r.fact_changes if c.op == "close" and c.value]

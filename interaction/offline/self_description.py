@@ -329,8 +329,8 @@ def _read_clause(pred, found: dict[str, str]) -> None:
         if pred.pos_ == "VERB" and pred.tag_ in _PRESENT and "current_position" not in found:
             _read_doing(pred, found)
         return
-    for child in pred.children:
-        if child.dep_ == "attr" and child.pos_ == "NOUN":  # a proper noun here is a name: "I'm Priya"
+    for child in _predicate_nouns(pred):
+        if child.dep_ in ("attr", "appos") and child.pos_ == "NOUN":
             had_position = "current_position" in found
             found.setdefault("current_position", _phrase(child))
             _read_work_complements(child, found)
@@ -347,6 +347,18 @@ def _read_clause(pred, found: dict[str, str]) -> None:
     for prep, obj in _preps(pred):  # "my job is in Paris"
         if prep == "in" and obj.ent_type_ in _PLACE_ENTS and any(_my_job(c) for c in pred.children):
             found.setdefault("location", _entity_text(obj))
+
+
+def _predicate_nouns(pred) -> list:  # noqa: ANN001 - a spaCy Token
+    """What "be" says the speaker is: its complements, and beside a name ("I'm Priya": a proper noun here
+    is a name) what that name is said to be in apposition ("I'm Harold, retired railway engineer", "I'm
+    Lena, a nurse from Graz")."""
+    out = []
+    for child in pred.children:
+        out.append(child)
+        if child.dep_ == "attr" and child.pos_ == "PROPN":
+            out.extend(a for a in child.children if a.dep_ == "appos")
+    return out
 
 
 def _measure(adjective) -> bool:  # noqa: ANN001 - a spaCy Token
