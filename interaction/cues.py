@@ -110,7 +110,17 @@ ASKS_TIME = re.compile(r"\b(?:what time (?:is it|it is)|what(?:'s| is) the time|
 
 
 def is_farewell(text: str) -> bool:
-    return bool(FAREWELL.search(text) or FAREWELL_ALONE.search(text))
+    """A goodbye: one of FAREWELL's, a turn made of a thanks and a goodbye said alone ("ok ta, laters"),
+    or a parting wish by its parse ("enjoy the rest of your evening", offline/wishes.py)."""
+    if FAREWELL.search(text) or FAREWELL_ALONE.search(text):
+        return True
+    parts = [p for p in re.split(r"[,;]", text) if p.strip(" .!")]
+    if len(parts) > 1 and any(FAREWELL_ALONE.search(p) for p in parts) and all(
+            FAREWELL_ALONE.search(p) or THANKS.match(p) for p in parts):
+        return True
+    from interaction.offline.wishes import parting_wish  # spaCy loads on the first wish
+
+    return parting_wish(text)
 
 
 def is_unambiguous_farewell(text: str) -> bool:

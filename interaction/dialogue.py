@@ -65,6 +65,7 @@ from interaction.memory_requests import (
 from interaction.memory_requests import forget as forget_memory
 from interaction.names import confirmation_question
 from interaction.offline.extract import answer_name
+from interaction.offline.wishes import wishes_the_listener
 from interaction.profiles import MEETS, ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
 from interaction.session import Session
@@ -508,7 +509,9 @@ class DialogueManager:
                              else "a request to remember: kept as asked" if u.memory_intent == "remember"
                              else "a recall question"
                              if u.is_recall else "a goodbye" if u.intent == "end_conversation"
-                             else "a thanks" if only_thanks(str(state.get("text", ""))) else None)
+                             else "a thanks" if only_thanks(str(state.get("text", "")))
+                             else "a wish for Nadine, nothing of their own" if wishes_the_listener(str(state.get("text", "")))
+                             else None)
         self.out.publish(t.AFFECT_STATE, AffectState(
             label=u.emotion.label, arousal=self.deps.affect.arousal, intensity=u.emotion.intensity,
             user_label=u.user_emotion.label, user_intensity=u.user_emotion.intensity,

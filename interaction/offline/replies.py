@@ -21,6 +21,7 @@ from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.names import confirmation_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.offline.question_form import asks_if_known, request_of_nadine
+from interaction.offline.wishes import wishes_the_listener
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, reported, told_back
 from interaction.session_gist import gist
@@ -333,6 +334,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
         template = _EMPATHY[named] if named else None
         if only_thanks(r.text):  # the warmth of a thanks is for Nadine, not news to be happy about
             parts.append(f"You're welcome{hi}! I'm glad we talked.")
+        elif wishes_the_listener(r.text):  # a wish for her, not news of theirs to be happy about
+            parts.append(f"Thank you{hi}, that's kind of you!")
         elif template:
             parts.append(template.format(hi=hi))
         elif cues.HOW_ARE_YOU.search(r.text):
