@@ -72,7 +72,8 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         # "most people call me Roz" from someone known: what others call them, neither a rename nor
         # somebody else
         extracted = extracted.model_copy(update={"user_name": None})
-    elif claim is not None and (renames or not extracted.user_name or extracted.user_name in names_others_use(text)):
+    elif claim is not None and (renames or not extracted.user_name or any(
+            name_similarity(extracted.user_name, n) >= deps.keeper.high for n in names_others_use(text))):
         # the name as the parse placed it ("I'm Kasia, but friends call me Kat": Kasia, whom others call Kat)
         extracted = extracted.model_copy(update={"user_name": claim.name})
     update, changes, heard = decide_facts(text, extracted, current, identity.name, homes, deps.clock.now())

@@ -49,7 +49,9 @@ def _as_name(tokens, sentence: str) -> str | None:  # noqa: ANN001 - spaCy Token
         return None
     if not all(reader.is_name(Candidate(t.text, sentence, proper=t.i > 0 and t.is_title)) for t in tokens):
         return None
-    return " ".join(t.text if not t.text.islower() else t.text[:1].upper() + t.text[1:] for t in tokens)
+    # as written between its first and last word ("Dee-Dee", "Mary Ann")
+    said = tokens[0].doc.text[tokens[0].idx:tokens[-1].idx + len(tokens[-1].text)]
+    return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in said.split())
 
 
 def _is_speakers_name(subject) -> tuple[bool, bool]:  # noqa: ANN001 - a spaCy Token

@@ -339,7 +339,7 @@ def _read_clause(pred, found: dict[str, str]) -> None:
             if not had_position and "current_company" not in found \
                     and any(c.dep_ == "det" and c.lower_ == "the" for c in child.children):
                 del found["current_position"]
-        elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not _measure(child) \
+        elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not said_as_measure(child) \
                 and not any(c.dep_ == "advmod" for c in child.children):
             # "I'm retired", "I'm self-employed"; "I am eighty-four years old" is an age, and a state said
             # by degree ("I'm so relieved", "really exhausted") is a feeling
@@ -361,7 +361,7 @@ def _predicate_nouns(pred) -> list:  # noqa: ANN001 - a spaCy Token
     return out
 
 
-def _measure(adjective) -> bool:  # noqa: ANN001 - a spaCy Token
+def said_as_measure(adjective) -> bool:  # noqa: ANN001 - a spaCy Token
     """An adjective said with a number ("eighty-four years old", "six feet tall"), or one the
     recogniser files as a date or quantity: how old or big someone is, never what they do."""
     return adjective.ent_type_ in _AGE_ENTS or any(

@@ -52,6 +52,7 @@ def test_a_wish_said_in_passing_is_not_kept_as_a_moment(talk):
 @pytest.mark.parametrize(("intro", "given", "job"), [
     ("Good evening. I am Ruth Baker, retired school teacher, 81 this year.", "Ruth", "retired school teacher"),
     ("Hi there, I'm Sam Okafor, paramedic, from Lagos originally.", "Sam", "paramedic"),
+    ("Evening. I'm Walter Brandt, retired bus driver, eighty years young.", "Walter", "retired bus driver"),
 ])
 def test_a_job_said_beside_the_name_is_kept_and_the_given_name_is_used(talk, intro, given, job):
     dm, _ = talk
