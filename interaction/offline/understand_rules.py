@@ -17,6 +17,7 @@ from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped
 from interaction.offline.extract import extract_profile
 from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
 from interaction.offline.question_form import asks_if_known
+from interaction.offline.wishes import parting_wish
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
@@ -93,7 +94,9 @@ def felt_parts(text: str) -> dict[str, str]:
     so a part that is one ("Hello!", "Hi, I'm Oskar.") is not read, while the rest of its sentence is."""
     felt = [s for s in cues.sentences(text) if not cues.is_question(s) or FELT_NOW.search(s)]
     parts = {part: s for s in felt for part in (s, *(c for c in clauses(s) if len(c.split()) >= 2))}
-    return {part: s for part, s in parts.items() if not (cues.is_greeting(part) or cues.is_farewell(part))}
+    wishes = {s for s in felt if parting_wish(s)}  # by the sentence's parse: the turn's batch holds it
+    return {part: s for part, s in parts.items()
+            if not (cues.is_greeting(part) or cues.says_goodbye(part) or s in wishes)}
 
 
 def read_emotion(text: str, model: EmotionIntensityModel | None, polarity: PolarityModel | None = None) -> Emotion:
