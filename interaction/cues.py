@@ -109,8 +109,22 @@ ASKS_DATE = re.compile(r"\b(?:what(?:'s| is) (?:the )?date|what (?:the )?date it
 ASKS_TIME = re.compile(r"\b(?:what time (?:is it|it is)|what(?:'s| is) the time|what the time is)\b", _I)
 
 
+def says_goodbye(text: str) -> bool:
+    """A goodbye in so many words: one of FAREWELL's, or a turn made of a thanks and a goodbye said
+    alone ("ok ta, laters")."""
+    if FAREWELL.search(text) or FAREWELL_ALONE.search(text):
+        return True
+    parts = [p for p in re.split(r"[,;]", text) if p.strip(" .!")]
+    return len(parts) > 1 and any(FAREWELL_ALONE.search(p) for p in parts) and all(
+        FAREWELL_ALONE.search(p) or THANKS.match(p) for p in parts)
+
+
 def is_farewell(text: str) -> bool:
-    return bool(FAREWELL.search(text) or FAREWELL_ALONE.search(text))
+    """A goodbye in so many words, or a parting wish by its parse ("enjoy the rest of your evening",
+    offline/wishes.py)."""
+    from interaction.offline.wishes import parting_wish  # spaCy loads on the first wish
+
+    return says_goodbye(text) or parting_wish(text)
 
 
 def is_unambiguous_farewell(text: str) -> bool:

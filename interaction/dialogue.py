@@ -47,7 +47,7 @@ from common.store.forget import new_pseudonym
 from interaction import cues, said_back
 from interaction.agents import memory_agents
 from interaction.agents.context import AgentDeps
-from interaction.confirmation import next_step, read_reply
+from interaction.confirmation import asks_of_its_own, next_step, read_reply
 from interaction.forget import ForgetConversation, PrivacyTurn
 from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
@@ -65,7 +65,8 @@ from interaction.memory_requests import (
 from interaction.memory_requests import forget as forget_memory
 from interaction.names import confirmation_question
 from interaction.offline.extract import answer_name
-from interaction.profiles import ProfileKeeper, ProfileOutcome
+from interaction.offline.wishes import wishes_the_listener
+from interaction.profiles import MEETS, ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
 from interaction.session import Session
 from interaction.state import TurnState
@@ -286,16 +287,16 @@ class DialogueManager:
                    or self.forgetting_one.turn(self.deps, text, s))
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start, answers)
-        identity_event = self._answer_confirmation(text) if s.confirmation else None
+        identity_event, asked = self._answer_confirmation(text) if s.confirmation else (None, text)
         s = self.session  # a confirmed name may have begun another speaker's part
         s.transcript.append(TranscriptTurn("user", text, self.clock.now(), self._turn_id, answers_question=answers))
         pins = {"user_emotion": msg.user_emotion.model_dump() if msg.user_emotion else None,
                 "is_recall": msg.is_recall, "intent": msg.intent}
         state = {
-            "text": text, "turn_id": self._turn_id, "messages": list(s.history), "transcript": list(s.transcript),
+            "text": asked, "turn_id": self._turn_id, "messages": list(s.history), "transcript": list(s.transcript),
             "identity": s.identity, "name_confirmation": s.confirmation, "identity_event": identity_event,
             "pending_facts": dict(s.pending_facts), "pending_wording": dict(s.pending_wording),
-            "greeted_user_id": s.greeted_user_id, "pins": pins,
+            "greeted_user_id": s.greeted_user_id, "pins": pins, "met_now": s.met_now,
             "language": self.language, "replies": s.replies + 1,  # this turn's reply included
         }
         try:
@@ -347,19 +348,29 @@ class DialogueManager:
             self.out.publish(t.FORGET_USER, ForgetUser(user_id=turn.forget_user_id, pseudonym=new_pseudonym()))
         return done
 
-    def _answer_confirmation(self, text: str) -> str | None:
-        """DialogueManager.name_confirmation: consume the answer to "Is your name …?". Only a clear yes
-        links; an unclear answer that names nobody is asked once more."""
+    def _answer_confirmation(self, text: str) -> tuple[str, str]:
+        """DialogueManager.name_confirmation: consume the answer to "Is your name …?" -> (what it settled,
+        what the turn then answers). Only a clear yes links; an unclear answer that names nobody is asked
+        once more, and a second one leaves the speaker nobody rather than someone new; a question of their
+        own instead of an answer keeps the question open and waits, answered once who they are is settled
+        (the turn that settles it answers it, unless it asks something of its own)."""
         s = self.session
         conf = s.confirmation
         assert conf is not None
         answer, stated = read_reply(self.deps, confirmation_question(conf), text), answer_name(text)
-        if stated is None and next_step(answer, conf.asked_again) == "ask_again":
+        step = next_step(answer, conf.asked_again, text)
+        if stated is None and step == "moved_on":
+            outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
+        elif stated is None and step == "ask_again":
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True))
+        elif stated is None and answer == "unclear" and conf.on_no == "create":
+            outcome = ProfileOutcome("unsettled", s.identity)
         else:
             outcome = self.keeper.resolve_confirmation(s.identity, conf, affirmative=answer == "yes", stated_name=stated)
         self._apply(outcome)
-        return outcome.kind
+        held = conf.held_question
+        waited = held is not None and outcome.kind not in ("confirm", "unsettled") and not asks_of_its_own(text)
+        return outcome.kind, held if waited and held is not None else text
 
     def _apply(self, outcome: ProfileOutcome) -> None:
         s = self.session
@@ -374,6 +385,7 @@ class DialogueManager:
             log.info("%s took over from %s in the same conversation", outcome.identity.user_id, before.user_id)
         asked = s.confirmation
         s.identity = outcome.identity
+        s.met_now = outcome.kind in MEETS if outcome.identity.user_id != before.user_id else s.met_now or outcome.kind in MEETS
         s.confirmation = outcome.confirmation if outcome.kind == "confirm" else None
         if s.confirmation is not None and asked is None:
             s.confirmation_turn_id = self._turn_id
@@ -497,7 +509,9 @@ class DialogueManager:
                              else "a request to remember: kept as asked" if u.memory_intent == "remember"
                              else "a recall question"
                              if u.is_recall else "a goodbye" if u.intent == "end_conversation"
-                             else "a thanks" if only_thanks(str(state.get("text", ""))) else None)
+                             else "a thanks" if only_thanks(str(state.get("text", "")))
+                             else "a wish for Nadine, nothing of their own" if wishes_the_listener(str(state.get("text", "")))
+                             else None)
         self.out.publish(t.AFFECT_STATE, AffectState(
             label=u.emotion.label, arousal=self.deps.affect.arousal, intensity=u.emotion.intensity,
             user_label=u.user_emotion.label, user_intensity=u.user_emotion.intensity,

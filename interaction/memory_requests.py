@@ -32,6 +32,7 @@ from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
 from interaction.memory_intent.refers_back import refers_back
 from interaction.memory_intent.to_do import ToDo, to_do
+from interaction.names import given_name
 from interaction.offline.articles import number_words
 from interaction.profile_wording import Told
 from interaction.profiles import Identity
@@ -491,7 +492,7 @@ def about_me(deps: AgentDeps, state: dict) -> str:
 def about_me_offline(name: str, facts: list[str], explicit: list[str], moments: list[str],
                      days_ago: list[int] | None = None) -> str:
     if not (facts or explicit or moments):
-        return f"I only know your name so far, {name}. Tell me something about yourself and I'll remember it."
+        return f"I only know your name so far, {given_name(name)}. Tell me something about yourself and I'll remember it."
     parts = [f"You're {name}" + (", " + profile_wording.listing(facts) if facts else "") + "."]
     if explicit:
         parts.append("You asked me to remember that " + profile_wording.listing(explicit) + ".")

@@ -53,6 +53,9 @@ class NameConfirmation:
     pending_fields: dict = field(default_factory=dict)  # profile facts said with the name
     asked_again: bool = False  # the answer about the top candidate was unclear once already
     on_no: OnNo = "create"
+    # a question of their own asked instead of an answer ("when's my mother's birthday?"): whose memory
+    # answers it waits on who they are, so it is answered once that is settled
+    held_question: str | None = None
 
     @property
     def top_name(self) -> str:
@@ -73,8 +76,10 @@ class NameMatch:
     confirmation: NameConfirmation | None = None  # ambiguous
 
 
-def match_name(given: str, known: dict[str, str], high: float, low: float) -> NameMatch:
-    """Compare `given` with every name in user_ids.json ({user_id: user_name})."""
+def match_name(given: str, known: dict[str, str], high: float, low: float,
+               also_called: dict[str, tuple[str, ...]] | None = None) -> NameMatch:
+    """Compare `given` with every name in user_ids.json ({user_id: user_name}); `also_called`: the
+    other names people said they are called by ({user_id: names})."""
     scored = sorted(
         ((name_similarity(given, name), uid, name) for uid, name in known.items() if name and name != "Unknown"),
         key=lambda s: (-s[0], s[1]),
@@ -83,8 +88,12 @@ def match_name(given: str, known: dict[str, str], high: float, low: float) -> Na
         return NameMatch("strong", user_id=scored[0][1], user_name=scored[0][2])
     # The paper's LOW-HIGH band asks "Is your name ...?"; a sounds-alike spelling below LOW asks too,
     # because creating a second profile for the same person is worse than one confirmation question.
-    # so does a name that is part of the other ("Kenji" for "Kenji Tanaka", or the other way round)
-    close = [s for s in scored if low <= s[0] < high or (s[0] < low and (sounds_alike(given, s[2]) or _part_of(given, s[2])))]
+    # so does a name that is part of the other ("Kenji" for "Kenji Tanaka", or the other way round),
+    # and one the person said others call them by ("Maggie" for Margaret): asked about by their name
+    nicknamed = {uid for uid, names in (also_called or {}).items()
+                 if any(name_similarity(given, n) >= high or sounds_alike(given, n) for n in names)}
+    close = [s for s in scored if low <= s[0] < high or s[1] in nicknamed
+             or (s[0] < low and (sounds_alike(given, s[2]) or _part_of(given, s[2])))]
     if not close:
         return NameMatch("none")
     return NameMatch(
@@ -104,7 +113,15 @@ def _part_of(a: str, b: str) -> bool:
     return words_a != words_b and (words_a <= words_b or words_b <= words_a)
 
 
+def given_name(full: str) -> str:
+    """The name a person is addressed by: the first word of the name they gave."""
+    return full.split()[0] if full.split() else full
+
+
 def confirmation_question(confirmation: NameConfirmation) -> str:
+    if confirmation.held_question is not None:
+        return (f"I'd like to answer that, but first I need to know who I'm talking to. "
+                f"Are you {confirmation.top_name}? Please say yes or no.")
     if confirmation.asked_again:
         return f"Sorry, I didn't quite get that. Are you {confirmation.top_name}? Please say yes or no."
     return f"Sorry, just to be sure: is your name {confirmation.top_name}?"

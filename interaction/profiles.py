@@ -29,11 +29,12 @@ class _MemoryUpdateBase(BaseModel):
     fields come from common.store.profile_fields."""
 
     user_name: str | None = None
+    other_names: list[str] = []  # what others call the speaker, as the parse placed it (name_claims.py)
 
     @field_validator("*", mode="before")
     @classmethod
     def _clean(cls, v: object, info: ValidationInfo) -> object:
-        if info.field_name in LIST_FIELDS:
+        if info.field_name in (*LIST_FIELDS, "other_names"):
             items = [] if v is None else v if isinstance(v, list) else [v]
             return [str(i).strip() for i in items if isinstance(i, str | int | float) and str(i).strip()]
         if v is None or isinstance(v, list | dict):
@@ -82,11 +83,16 @@ class Identity:
         return self.user_id is not None and self.name is not None
 
 
+MEETS = ("new", "conflict_new")  # the outcomes that make the speaker someone met for the first time
+
+
 @dataclass
 class ProfileOutcome:
     # renamed: the known speaker's own profile now holds the name they gave; kept: they declined to be
-    # someone else and stay who they were
-    kind: Literal["updated", "linked", "new", "conflict_new", "renamed", "kept", "confirm", "pending", "none"]
+    # someone else and stay who they were; unsettled: no clear answer to "is your name ...?", so nobody
+    # is linked and nobody new is made
+    kind: Literal["updated", "linked", "new", "conflict_new", "renamed", "kept", "unsettled", "confirm", "pending",
+                  "none"]
     identity: Identity
     confirmation: NameConfirmation | None = None
     learned: dict = field(default_factory=dict)
@@ -132,7 +138,7 @@ class ProfileKeeper:
             facts["user_name"] = name  # "Tomas" said "my name is Tomas Novak": the fuller name
         if name and not same_as_current and renames and identity.known:
             others = {uid: n for uid, n in self.store.user_ids().items() if uid not in (identity.user_id, *declined)}
-            found = match_name(name, others, self.high, self.low)
+            found = match_name(name, others, self.high, self.low, self._also_called(others))
             if found.kind == "none":
                 return self._rename(identity, name, facts, wording)
             # another person's name, or close to one: asked; without a clear yes the speaker stays
@@ -141,7 +147,7 @@ class ProfileKeeper:
                 _asked(name, found), pending_fields=facts, on_no="stay" if found.kind == "strong" else "rename"))
         if name and not same_as_current:
             known = {uid: n for uid, n in self.store.user_ids().items() if uid not in declined}
-            found = match_name(name, known, self.high, self.low)
+            found = match_name(name, known, self.high, self.low, self._also_called(known))
             if found.kind == "strong" and found.user_id:
                 if identity.known and found.user_id != identity.user_id:
                     # the face, or this conversation, says A and the words say B: ask rather than hand A's
@@ -160,6 +166,15 @@ class ProfileKeeper:
             return ProfileOutcome("none", identity)
         profile = self.store.update(identity.user_id, facts, self.clock.now(), wording=wording)
         return ProfileOutcome("updated", Identity(identity.user_id, profile, identity.source), learned=facts)
+
+    def _also_called(self, people: dict[str, str]) -> dict[str, tuple[str, ...]]:
+        """The other names each of `people` said they are called by (user_info.json)."""
+        out = {}
+        for uid in people:
+            profile = self.store.load(uid)
+            if profile is not None and profile.other_names:
+                out[uid] = tuple(profile.other_names)
+        return out
 
     def resolve_confirmation(
         self, identity: Identity, conf: NameConfirmation, affirmative: bool, stated_name: str | None

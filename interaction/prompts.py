@@ -14,6 +14,7 @@ from common.store.facts import latest_ended
 from common.store.profile_fields import PROFILE_FIELDS
 from interaction import profile_wording
 from interaction.memory.contracts import VisualMemory
+from interaction.names import given_name
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, told_back
 from interaction.session_gist import gist
@@ -110,7 +111,7 @@ def _profile_line(r: ReplyInputs) -> str:
     if p is None or not p.known:
         return "The person: not introduced yet (you do not know their name)."
     told = profile_wording.phrases(profile_wording.current(p))
-    line = f"The person: {p.user_name}." + (
+    line = f"The person: {p.user_name} (address them as {given_name(p.user_name)})." + (
         " What they told you about themselves, as you say it back to them: " + "; ".join(told) + "." if told else "")
     before = []
     for spec in PROFILE_FIELDS:
@@ -165,6 +166,10 @@ def background(r: ReplyInputs) -> str:
                      + "; ".join(f"{c.field} {c.value or ''}".strip() for c in ended) + ".")
     if r.identity_event == "linked" and r.name:
         lines.append(f"The person just confirmed they are {r.name}, whom you have met before.")
+    elif r.met_before is False:
+        lines.append("You met this person for the first time in this conversation.")
+    elif r.met_before is None:
+        lines.append("You do not know who this person is yet.")
     lines += [f"{label}: {value}" for label, value in (
         ("Web search results", r.search), ("What you see right now", r.vision), ("Your own knowledge", r.knowledge),
     ) if value]

@@ -11,7 +11,7 @@ from common.store import UserProfile
 from common.store.facts import FactChange
 from interaction.answer_span import Answered
 from interaction.memory.contracts import VisualMemory
-from interaction.names import NameConfirmation
+from interaction.names import NameConfirmation, given_name
 from interaction.offline.grounding import Grounded
 from interaction.profiles import ProfileOutcome
 from interaction.turn_understanding import Emotion
@@ -47,7 +47,14 @@ class ReplyInputs:
     affect: str = ""
     history: list[tuple[str, str]] = field(default_factory=list)
     visual_memory_enabled: bool = True
+    # whether the person was met before this conversation (None: nobody is known yet)
+    met_before: bool | None = None
 
     @property
     def name(self) -> str | None:
         return self.profile.user_name if self.profile and self.profile.known else None
+
+    @property
+    def addressed(self) -> str | None:
+        """What the person is called in a reply: their given name ("Jennifer" of "Jennifer Alvarez")."""
+        return given_name(self.name) if self.name else None

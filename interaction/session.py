@@ -33,6 +33,8 @@ class Session:
     replies: int = 0
     # the turn that raised the pending "is your name ...?": where a speaker who confirms it began
     confirmation_turn_id: str | None = None
+    # the person was met for the first time in this conversation (their profile was made in it)
+    met_now: bool = False
 
     def record_exchange(self, user_text: str, reply: TranscriptTurn, limit: int) -> None:
         """The user's words are already in the transcript (the graph summarises it); add the reply."""

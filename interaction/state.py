@@ -25,6 +25,7 @@ class TurnState(TypedDict, total=False):
     pending_facts: dict  # profile facts heard before the speaker's name was known
     pending_wording: Wording  # how they were said
     greeted_user_id: str | None
+    met_now: bool  # the person was met for the first time in this conversation
     pins: dict[str, Any]  # UserInput's user_emotion / is_recall / intent
     language: str
     replies: int  # Nadine's replies in this session, this turn's included (the farewell's episode)

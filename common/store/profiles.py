@@ -42,6 +42,9 @@ class _ProfileBase(BaseModel):
 
     user_id: str
     user_name: str = "Unknown"
+    # names others call the person by, said by them ("everyone calls me Maggie"): the same person when
+    # heard later, asked about first
+    other_names: list[str] = []
     face_image_path: str | None = None
     last_updated: str | None = None
     facts: dict[str, list[FactRecord]] = {}

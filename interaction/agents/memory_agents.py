@@ -23,7 +23,7 @@ from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update
-from interaction.offline.name_claims import NameClaim, read_name_claim
+from interaction.offline.name_claims import NameClaim, names_others_use, read_name_claim
 from interaction.offline.name_reading import asked_for_name
 from interaction.own_life import profile_field_asked, recall_own_life
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
@@ -72,9 +72,12 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         # "most people call me Roz" from someone known: what others call them, neither a rename nor
         # somebody else
         extracted = extracted.model_copy(update={"user_name": None})
-    elif claim is not None and (renames or not extracted.user_name):
-        extracted = extracted.model_copy(update={"user_name": claim.name})  # the name as the parse placed it
+    elif claim is not None and (renames or not extracted.user_name or any(
+            name_similarity(extracted.user_name, n) >= deps.keeper.high for n in names_others_use(text))):
+        # the name as the parse placed it ("I'm Kasia, but friends call me Kat": Kasia, whom others call Kat)
+        extracted = extracted.model_copy(update={"user_name": claim.name})
     update, changes, heard = decide_facts(text, extracted, current, identity.name, homes, deps.clock.now())
+    update = update.model_copy(update={"other_names": _other_names(text, update, identity)})
     if profile is not None and identity.user_id:
         changes += jobs_ending_with_their_employer(profile, update, changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
@@ -101,6 +104,15 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     elif outcome.kind != "none":
         result["pending_facts"] = {}
     return result
+
+
+def _other_names(text: str, update: MemoryUpdate, identity: Identity) -> list[str]:
+    """The names the speaker says others call them by, beside those held ([] when none is new): never
+    the name they go by."""
+    held = list(identity.profile.other_names) if identity.profile and identity.user_id else []
+    own = [n for n in (update.user_name, identity.name) if n]
+    new = [n for n in names_others_use(text) if not any(name_similarity(n, o) >= 0.99 for o in [*own, *held])]
+    return [*held, *new] if new else []
 
 
 def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float) -> bool:

@@ -12,6 +12,7 @@ from interaction.answer_span import answered
 from interaction.llm.reply_text import ReplyCheck
 from interaction.names import confirmation_question
 from interaction.offline.replies import composed_reply, correction_reply
+from interaction.profiles import MEETS
 from interaction.prompts import (
     BACKGROUND_HEADING,
     CONVERSATION_HEADING,
@@ -24,7 +25,7 @@ from interaction.prompts import (
 from interaction.reply_inputs import ReplyInputs
 from interaction.state import TurnState
 
-NAME_SETTLED = ("renamed", "kept")  # the reply says which name is held now: never left to a model
+NAME_SETTLED = ("renamed", "kept", "unsettled")  # the reply says which name is held now: never left to a model
 
 log = logging.getLogger("nadine.interaction.response")
 
@@ -52,7 +53,17 @@ def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),
         history=list(state.get("messages") or [])[-deps.settings.interaction.conversation_limit:],
         visual_memory_enabled=deps.settings.common.enable_visual_memory,
+        met_before=met_before(state),
     )
+
+
+def met_before(state: TurnState) -> bool | None:
+    """Whether the speaker was met before this conversation; None while nobody is known."""
+    identity = state["identity"]
+    if not identity.known:
+        return None
+    outcome = state.get("profile_outcome")
+    return not (state.get("met_now") or (outcome is not None and outcome.kind in MEETS))
 
 
 def respond(deps: AgentDeps, state: TurnState) -> dict:

@@ -80,11 +80,11 @@ class ConfirmationReader:
         if not text.strip():
             return "unclear"
         answer = self.decide(self.probabilities([text])[0])
-        if answer == "yes" and cues.is_question(text):
-            # a yes is said, not asked ("you sure?", "can I get it back later?" read as yes): only words
-            # said before the question count ("yes, could you?")
+        if answer != "unclear" and cues.is_question(text):
+            # a yes or a no is said, not asked ("you sure?" read as yes, "hang on, when is my sister's
+            # wedding?" as no): only words said before the question count ("yes, could you?", "no, who's that?")
             said, _, asked = text.partition(",")
-            answer = "yes" if asked and not cues.is_question(said) and self.read(said) == "yes" else "unclear"
+            answer = answer if asked and not cues.is_question(said) and self.read(said) == answer else "unclear"
         return answer
 
 

@@ -213,8 +213,11 @@ class FactGrounding:
                 article = before is not None and before.morph.get("PronType") == ["Art"]
                 value = p.value if span.text.casefold() == match.group(0).casefold() else span.text
                 said = f"{before.lower_} {value}" if article else value
+                # a value said beside the name ("I'm Harold, retired engineer") is said back in the
+                # field's words, not in the clause that names them
+                words = None if span.root.dep_ == "appos" else _clause_words(clause, p.field)
                 return Grounded(p.field, value, span.start_char, span.end_char, said,
-                                p.field == "location" and said_as_home(span), _clause_words(clause, p.field))
+                                p.field == "location" and said_as_home(span), words)
         return None
 
     def _speakers(self, tok, p: Proposal):  # noqa: ANN001, ANN202 - a spaCy Token or None
@@ -296,7 +299,7 @@ def _planned(tok, pred, field: str, now: datetime | None) -> bool:  # noqa: ANN0
     going to move to Lyon", "I hope to work at Ikea"); the goal of a move still in progress ("I'm
     moving to Oslo"); or a clause naming a time ahead of `now` ("I start at Volvo next week")."""
     from interaction.memory.time_window import names_time_ahead
-    from interaction.offline.self_description import clause_text
+    from interaction.offline.self_description import clause_text, said_as_measure
 
     node, top = tok, tok
     while node.i != pred.i and node.head.i != node.i:
@@ -306,7 +309,13 @@ def _planned(tok, pred, field: str, now: datetime | None) -> bool:  # noqa: ANN0
     progressive = pred.tag_ == "VBG" and any(c.dep_ == "aux" and c.lemma_ == "be" for c in pred.children)
     if progressive and top.dep_ == "prep" and top.lower_ in _GOAL_PREPS:
         return True
-    return now is not None and names_time_ahead(clause_text(pred), now)
+    if now is None:
+        return False
+    said = clause_text(pred)
+    for age in (t for t in pred.subtree if t.pos_ == "ADJ" and said_as_measure(t)):
+        # how old or big someone is ("78 years young") names no time ahead
+        said = said.replace(pred.doc[age.left_edge.i:age.right_edge.i + 1].text, "")
+    return names_time_ahead(said, now)
 
 
 def done_as_said(pred) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -15,6 +15,7 @@ casual-introduction reader's checks (name_reading.py), so "call me when you land
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from interaction import cues
@@ -48,7 +49,9 @@ def _as_name(tokens, sentence: str) -> str | None:  # noqa: ANN001 - spaCy Token
         return None
     if not all(reader.is_name(Candidate(t.text, sentence, proper=t.i > 0 and t.is_title)) for t in tokens):
         return None
-    return " ".join(t.text if not t.text.islower() else t.text[:1].upper() + t.text[1:] for t in tokens)
+    # as written between its first and last word ("Dee-Dee", "Mary Ann")
+    said = tokens[0].doc.text[tokens[0].idx:tokens[-1].idx + len(tokens[-1].text)]
+    return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in said.split())
 
 
 def _is_speakers_name(subject) -> tuple[bool, bool]:  # noqa: ANN001 - a spaCy Token
@@ -108,14 +111,39 @@ def _disowned(doc, after: int) -> str | None:  # noqa: ANN001 - a spaCy Doc
     return None
 
 
-def _claim_in(doc, sentence: str) -> NameClaim | None:  # noqa: ANN001 - a spaCy Doc
+def _is_other_name(subject) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The subject is a name of the speaker's that others use: "my nickname", "my pet name" (by WordNet, a
+    nickname or a kind of one)."""
+    if not any(c.dep_ == "poss" and c.lower_ == "my" for c in subject.children):
+        return False
+    from interaction.memory.retrieval.lexicon import Relation, load_wordnet
+
+    wordnet = load_wordnet()
+    mods = [c for c in subject.children if c.dep_ in {"amod", "compound"}]
+    phrase = " ".join(t.lower_ for t in sorted([*mods, subject], key=lambda t: t.i))
+    return wordnet is not None and wordnet.relation(phrase, "nickname")[0] in (Relation.SAME, Relation.NARROWER)
+
+
+def _called_me(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The small parser's reading of "everyone calls me Maggie" as a verb whose object is "me Maggie"."""
+    return token.dep_ == "dobj" and any(c.dep_ == "compound" and c.lower_ == "me" for c in token.children) \
+        and not any(c.dep_ == "dobj" and c.i != token.i for c in token.head.children)
+
+
+def _claims_in(doc, sentence: str) -> Iterator[NameClaim]:  # noqa: ANN001 - a spaCy Doc
     for token in doc:
-        if token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE for c in token.children):
+        misread = _called_me(token)
+        if not misread and (token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE for c in token.children)):
             continue  # a name stands bare: "a postman", "a Leo", "my friend" are no names
         verb = token.head
         qualified = expletive = False
         hearsay = False
-        if token.dep_ == "oprd":
+        if misread:
+            # others' words for the speaker, unless the speaker or Nadine is who calls them so
+            subjects = [c.lower_ for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}]
+            request = all(s in _ADDRESSEE for s in subjects)
+            hearsay = not request
+        elif token.dep_ == "oprd":
             request = _requested(token)
             if request is None:
                 continue
@@ -127,10 +155,11 @@ def _claim_in(doc, sentence: str) -> NameClaim | None:  # noqa: ANN001 - a spaCy
             subject = subjects[0]
             own, qualified = _is_speakers_name(subject)
             expletive = subject.lower_ in _EXPLETIVE
-            if not (subject.lower_ == "i" or expletive or own):
+            hearsay = not (subject.lower_ == "i" or expletive or own) and _is_other_name(subject)
+            if not (subject.lower_ == "i" or expletive or own or hearsay):
                 continue
             request = False
-        name = _as_name(_words(token), sentence)
+        name = _as_name([t for t in _words(token) if t.lower_ != "me"], sentence)
         if name is None:
             continue
         # an opening greeting's words ("Hi there, I'm Greta", "Hello dear, ...") are no aside
@@ -139,23 +168,29 @@ def _claim_in(doc, sentence: str) -> NameClaim | None:  # noqa: ANN001 - a spaCy
         disowned = _disowned(doc, token.i)
         # "it's X" says whose name only with the old one disowned: "actually it's Rex" may be the dog's
         corrects = not request and bool(disowned if expletive else asides or qualified or disowned)
-        return NameClaim(name, request, corrects=corrects, disowned=disowned, hearsay=hearsay)
-    return None
+        yield NameClaim(name, request, corrects=corrects and not hearsay, disowned=disowned, hearsay=hearsay)
 
 
-def read_name_claim(text: str) -> NameClaim | None:
-    """The name the speaker asks to be called or says is theirs, and how; None when the turn gives no
-    name in these forms (or spaCy cannot load)."""
+def _claims(text: str) -> Iterator[NameClaim]:
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
         nlp = load_parser()
     except ParserUnavailable:
-        return None
+        return
     for sentence in cues.sentences(text):
         if sentence.rstrip().endswith("?") or cues.is_about_nadine(sentence):
             continue
-        found = _claim_in(nlp(sentence), sentence)
-        if found is not None:
-            return found
-    return None
+        yield from _claims_in(nlp(sentence), sentence)
+
+
+def read_name_claim(text: str) -> NameClaim | None:
+    """The name the speaker asks to be called or says is theirs, and how; None when the turn gives no
+    name in these forms (or spaCy cannot load)."""
+    return next(_claims(text), None)
+
+
+def names_others_use(text: str) -> list[str]:
+    """The names the speaker says others call them by ("..., but everyone calls me Maggie", "my nickname
+    is Bobby"): other names of the same person, never who they are instead."""
+    return list(dict.fromkeys(c.name for c in _claims(text) if c.hearsay))

@@ -375,3 +375,34 @@ def asks_or_requests(text: str) -> bool | None:
     if nlp is None:
         return None
     return any(_sentence_asks_of_memory(sent) for s in cues.sentences(text) for sent in nlp(s).sents)
+
+
+def _who_i_am(clause: Any) -> bool:
+    """The clause asks who the speaker is ("who I am")."""
+    return any(c.dep_ == "nsubj" and c.lower_ == "i" for c in clause.children) and any(
+        c.dep_ == "attr" and c.tag_ in WH_TAGS for c in clause.children)
+
+
+def _knows_the_speaker(verb: Any) -> bool:
+    """Nadine, the verb's subject, is asked whether she knows the speaker: a verb of knowing with "me" as
+    its object and nothing else known of them ("do you remember me?", "do you know me?"), or one of
+    knowing or telling over "who I am" ("can you tell me who I am?")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if not any(c.dep_ == "nsubj" and c.lower_ in YOU for c in verb.children) or not _of_mind_or_talk(verb):
+        return False
+    if any(c.dep_ == "ccomp" and _who_i_am(c) for c in verb.children):
+        return True
+    wordnet = load_wordnet()
+    knowing = wordnet is None or wordnet.verb_lexical_file(verb.lemma_) == "verb.cognition"
+    return knowing and any(c.dep_ == "dobj" and c.lower_ in ("me", "myself") for c in verb.children) \
+        and not any(c.dep_ in ("ccomp", "xcomp", "prep") for c in verb.children)
+
+
+def asks_if_known(text: str) -> bool:
+    """A question whether Nadine knows who the speaker is: answered from whether they have met, never
+    looked up; without the parser, never."""
+    nlp = _parser()
+    if nlp is None:
+        return False
+    return any(_knows_the_speaker(t) for s in cues.sentences(text) if cues.is_question(s) for t in nlp(s))

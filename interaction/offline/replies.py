@@ -21,7 +21,8 @@ from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.names import confirmation_question
 from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
-from interaction.offline.question_form import request_of_nadine
+from interaction.offline.question_form import asks_if_known, request_of_nadine
+from interaction.offline.wishes import wishes_the_listener
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import days_between, reported, told_back
 from interaction.session_gist import gist
@@ -220,7 +221,7 @@ def _recall(r: ReplyInputs) -> str:
             return f"I'm not sure — do you mean when you told me {day} about our first meeting?"
         return f"I'm not sure — do you mean that {day} {told_back(m.kind, _quote(m.text), days_between(m.occurred_at, r.now))}?"
     if r.name:
-        return f"I'm sorry {r.name}, I don't remember you telling me about that."
+        return f"I'm sorry {r.addressed}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
 
 
@@ -268,6 +269,15 @@ def correction_reply(corrected: str, name: str | None) -> str:
     return f"Thank you for putting me right{', ' + name if name else ''}. So {held}. I'll remember that."
 
 
+def _whether_met(met_before: bool | None, hi: str) -> str:
+    """The answer to "do you remember me?": whether Nadine met the speaker before this conversation."""
+    if met_before is None:
+        return "I don't think we've met yet. What's your name?"
+    if not met_before:
+        return f"I don't think we had met before today{hi}, but I'll remember you from now on."
+    return f"Of course I remember you{hi}!"
+
+
 def offline_reply(r: ReplyInputs) -> str:
     return composed_reply(r).text
 
@@ -282,23 +292,26 @@ def composed_reply(r: ReplyInputs) -> Composed:
     """The offline template's reply, and what it answered from."""
     if r.confirmation:
         return Composed(confirmation_question(r.confirmation))
-    hi = f", {r.name}" if r.name else ""
+    hi = f", {r.addressed}" if r.addressed else ""
     if r.intent == "end_conversation":
         return Composed(f"Goodbye{hi}! It was lovely talking with you. See you soon!")
     parts: list[str] = []
     kind = r.identity_event or (r.outcome.kind if r.outcome else None)
     if kind == "linked" and r.name:
-        parts.append(f"Welcome back, {r.name}! It's good to see you again.")
+        parts.append(f"Welcome back, {r.addressed}! It's good to see you again.")
     elif kind == "renamed" and r.name:
         parts.append(f"Of course! From now on I'll call you {r.name}.")
     elif kind == "kept" and r.name:
         parts.append(f"All right, I'll go on calling you {r.name}.")
+    elif kind == "unsettled":  # nobody's memories open to an unclear answer, and nobody new is made of one
+        return Composed("All right, I won't guess who you are, so I can't look into anything you told me "
+                        "before. Just tell me your full name whenever you like.")
     elif kind in ("new", "conflict_new") and r.name:
-        parts.append(f"Nice to meet you, {r.name}!")
+        parts.append(f"Nice to meet you, {r.addressed}!")
     elif r.intent == "first_greeting" or cues.is_greeting(r.text):
         # "Hello Nadine, how are you?" asks after her too
         well = " I'm very well, thank you." if cues.HOW_ARE_YOU.search(r.text) else ""
-        parts.append(f"Hello {r.name}, it's nice to see you!{well}" if r.name else f"Hello!{well} I'm Nadine. What's your name?")
+        parts.append(f"Hello {r.addressed}, it's nice to see you!{well}" if r.addressed else f"Hello!{well} I'm Nadine. What's your name?")
     # learned: what the profile now holds from this turn (or, before a name, what waits for one), as said
     learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in FIELDS_BY_NAME}
     ended = [profile_wording.ended_words(r.profile, c.field, c.value) for c in r.fact_changes if c.op == "close" and c.value]
@@ -308,6 +321,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
         parts.append(("I'd like to remember that " if waits else "I'll remember that ") + _listing(said) + ".")
         if not r.name:
             parts.append("May I ask your name?")
+    if asks_if_known(r.text):  # whether they have met is known, never looked up
+        return Composed(" ".join([*parts, _whether_met(r.met_before, hi)]))
     if parts and r.intent in ("first_greeting", "update_user_info"):
         news = named_feeling(r.user_emotion) if r.user_emotion.intensity >= _NEWS_INTENSITY else None
         return Composed(" ".join([*parts, _EMPATHY[news].format(hi="")] if news else parts))
@@ -333,6 +348,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
         template = _EMPATHY[named] if named else None
         if only_thanks(r.text):  # the warmth of a thanks is for Nadine, not news to be happy about
             parts.append(f"You're welcome{hi}! I'm glad we talked.")
+        elif wishes_the_listener(r.text):  # a wish for her, not news of theirs to be happy about
+            parts.append(f"Thank you{hi}, that's kind of you!")
         elif template:
             parts.append(template.format(hi=hi))
         elif cues.HOW_ARE_YOU.search(r.text):

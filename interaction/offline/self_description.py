@@ -329,8 +329,8 @@ def _read_clause(pred, found: dict[str, str]) -> None:
         if pred.pos_ == "VERB" and pred.tag_ in _PRESENT and "current_position" not in found:
             _read_doing(pred, found)
         return
-    for child in pred.children:
-        if child.dep_ == "attr" and child.pos_ == "NOUN":  # a proper noun here is a name: "I'm Priya"
+    for child in _predicate_nouns(pred):
+        if child.dep_ in ("attr", "appos") and child.pos_ == "NOUN":
             had_position = "current_position" in found
             found.setdefault("current_position", _phrase(child))
             _read_work_complements(child, found)
@@ -339,7 +339,7 @@ def _read_clause(pred, found: dict[str, str]) -> None:
             if not had_position and "current_company" not in found \
                     and any(c.dep_ == "det" and c.lower_ == "the" for c in child.children):
                 del found["current_position"]
-        elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not _measure(child) \
+        elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not said_as_measure(child) \
                 and not any(c.dep_ == "advmod" for c in child.children):
             # "I'm retired", "I'm self-employed"; "I am eighty-four years old" is an age, and a state said
             # by degree ("I'm so relieved", "really exhausted") is a feeling
@@ -349,7 +349,19 @@ def _read_clause(pred, found: dict[str, str]) -> None:
             found.setdefault("location", _entity_text(obj))
 
 
-def _measure(adjective) -> bool:  # noqa: ANN001 - a spaCy Token
+def _predicate_nouns(pred) -> list:  # noqa: ANN001 - a spaCy Token
+    """What "be" says the speaker is: its complements, and beside a name ("I'm Priya": a proper noun here
+    is a name) what that name is said to be in apposition ("I'm Harold, retired railway engineer", "I'm
+    Lena, a nurse from Graz")."""
+    out = []
+    for child in pred.children:
+        out.append(child)
+        if child.dep_ == "attr" and child.pos_ == "PROPN":
+            out.extend(a for a in child.children if a.dep_ == "appos")
+    return out
+
+
+def said_as_measure(adjective) -> bool:  # noqa: ANN001 - a spaCy Token
     """An adjective said with a number ("eighty-four years old", "six feet tall"), or one the
     recogniser files as a date or quantity: how old or big someone is, never what they do."""
     return adjective.ent_type_ in _AGE_ENTS or any(

@@ -16,6 +16,8 @@ from interaction.offline import fact_changes
 from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped_model
 from interaction.offline.extract import extract_profile
 from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
+from interaction.offline.question_form import asks_if_known
+from interaction.offline.wishes import parting_wish
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
@@ -92,7 +94,9 @@ def felt_parts(text: str) -> dict[str, str]:
     so a part that is one ("Hello!", "Hi, I'm Oskar.") is not read, while the rest of its sentence is."""
     felt = [s for s in cues.sentences(text) if not cues.is_question(s) or FELT_NOW.search(s)]
     parts = {part: s for s in felt for part in (s, *(c for c in clauses(s) if len(c.split()) >= 2))}
-    return {part: s for part, s in parts.items() if not (cues.is_greeting(part) or cues.is_farewell(part))}
+    wishes = {s for s in felt if parting_wish(s)}  # by the sentence's parse: the turn's batch holds it
+    return {part: s for part, s in parts.items()
+            if not (cues.is_greeting(part) or cues.says_goodbye(part) or s in wishes)}
 
 
 def read_emotion(text: str, model: EmotionIntensityModel | None, polarity: PolarityModel | None = None) -> Emotion:
@@ -159,8 +163,10 @@ def understand(text: str) -> TurnUnderstanding:
     if intent in ("first_greeting", "end_conversation") and felt.label == "neutral":
         own = Emotion(label="happy", intensity=0.3)
     memory_intent = classify(text).intent
-    if memory_intent in RECALL_INTENTS and cues.is_about_nadine(text) and _nadine_is_the_topic(text):
-        # "which lab built you?" asks her knowledge of herself, not what the person told
+    if memory_intent in RECALL_INTENTS and (
+            (cues.is_about_nadine(text) and _nadine_is_the_topic(text)) or asks_if_known(text)):
+        # "which lab built you?" asks her knowledge of herself, "do you remember me?" whether they have
+        # met: neither asks what the person told
         memory_intent = "statement"
     return TurnUnderstanding(
         intent=intent, emotion=own, user_emotion=felt, memory_intent=memory_intent,

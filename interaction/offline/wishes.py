@@ -1,0 +1,64 @@
+"""Wishes said to Nadine, read off spaCy's parse and WordNet: a parting wish ("have a great day", "enjoy
+the rest of your evening": the person is leaving) and a wish for her ("good luck with all your
+conversations today"). Neither tells anything about the person's own life, so neither is news to keep."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interaction import cues
+
+_SUBJECTS = {"nsubj", "nsubjpass", "expl", "csubj"}
+_FIRST_PERSON = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
+_SECOND_PERSON = {"you", "your", "yours", "yourself", "u", "ur"}
+
+
+def _parse(text: str) -> list[Any]:
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return []
+    return [sent for s in cues.sentences(text) if not cues.is_question(s) for sent in nlp(s).sents]
+
+
+def _a_stretch_of_time(noun: Any) -> bool:
+    """The noun names a stretch of time by WordNet ("day", "weekend", "evening"), itself or what it is
+    the rest of ("the rest of your evening")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if wordnet is None:
+        return False
+    of = [o for p in noun.children if p.dep_ == "prep" and p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
+    return any(wordnet.lexical_file(n.lemma_.lower()) == "noun.time" for n in [noun, *of])
+
+
+def _imperative(verb: Any) -> bool:
+    return verb.pos_ in ("VERB", "AUX") and verb.tag_ in ("VB", "VBP") \
+        and not any(c.dep_ in _SUBJECTS for c in verb.children)
+
+
+def parting_wish(text: str) -> bool:
+    """A statement that bids the listener spend a stretch of time well ("have a lovely weekend", "enjoy
+    the rest of your evening"): what one says when leaving."""
+    return any(_imperative(s.root) and any(c.dep_ == "dobj" and _a_stretch_of_time(c) for c in s.root.children)
+               for s in _parse(text))
+
+
+def wishes_the_listener(text: str) -> bool:
+    """Every sentence is a wish or bidding about the listener, said without the speaker in it: a
+    sentence without a verb of its own or an imperative, naming "you" or "your" and never "I", "my" or
+    "we" ("good luck with all your conversations today", "have a great day")."""
+    sentences = _parse(text)
+    if not sentences:
+        return False
+    for s in sentences:
+        words = {t.lower_ for t in s}
+        verbless = s.root.pos_ in ("NOUN", "INTJ", "ADJ")
+        if words & _FIRST_PERSON or not (verbless or _imperative(s.root)):
+            return False
+        if not (words & _SECOND_PERSON or parting_wish(s.text)):
+            return False
+    return True

@@ -1,0 +1,66 @@
+"""Whole turns (in process, offline, real memory services): a parting wish ends the conversation and is
+never kept as news about the person, a job said beside the name in an introduction is kept, and people
+are addressed by their given name."""
+
+from __future__ import annotations
+
+import pytest
+
+from common import topics as t
+from common.messages import UserInput
+from common.store import ProfileStore
+from interaction.dialogue import DialogueManager
+from interaction.memory.local_services import LocalMemoryServices
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings
+from tests.interaction.test_dialogue_inprocess import Outbox
+
+
+@pytest.fixture
+def talk(tmp_path) -> tuple[DialogueManager, Outbox]:
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    out = Outbox()
+    services = LocalMemoryServices(settings, layout, clock, bus=None)
+    return DialogueManager(settings, layout, clock, out, services=services, environ={}), out
+
+
+def say(dm: DialogueManager, text: str):
+    return dm.process_input(UserInput(text=text))
+
+
+@pytest.mark.parametrize("wish", ["Enjoy the rest of your evening!", "Have a lovely weekend, Nadine!",
+                                  "ok ta, laters", "Cheers, bye for now!"])
+def test_a_parting_wish_is_a_goodbye_and_no_news(talk, wish):
+    dm, out = talk
+    say(dm, "Hello, my name is Tomasz Wolny.")
+    parting = say(dm, wish)
+    assert parting.intent == "end_conversation", parting.reply
+    affect = next(a for a in out.of(t.AFFECT_STATE) if a.turn_id == parting.turn_id)
+    assert affect.suppress_storage
+    assert "happy for you" not in parting.reply and "welcome" not in parting.reply.lower()
+
+
+def test_a_wish_said_in_passing_is_not_kept_as_a_moment(talk):
+    dm, out = talk
+    say(dm, "Hello, my name is Tomasz Wolny.")
+    wish = say(dm, "Good luck with all your conversations today!")
+    affect = next(a for a in out.of(t.AFFECT_STATE) if a.turn_id == wish.turn_id)
+    assert affect.suppress_storage or affect.user_intensity < 0.5
+    assert "happy for you" not in wish.reply
+
+
+@pytest.mark.parametrize(("intro", "given", "job"), [
+    ("Good evening. I am Ruth Baker, retired school teacher, 81 this year.", "Ruth", "retired school teacher"),
+    ("Hi there, I'm Sam Okafor, paramedic, from Lagos originally.", "Sam", "paramedic"),
+    ("Evening. I'm Walter Brandt, retired bus driver, eighty years young.", "Walter", "retired bus driver"),
+])
+def test_a_job_said_beside_the_name_is_kept_and_the_given_name_is_used(talk, intro, given, job):
+    dm, _ = talk
+    met = say(dm, intro)
+    assert met.reply.startswith(f"Nice to meet you, {given}!"), met.reply
+    uid = met.user_id
+    assert ProfileStore(dm.layout).load(uid).current_position == job
+    later = say(dm, "I went for a long walk by the river this morning.")
+    surname = met.user_name.split()[-1]
+    assert surname not in later.reply, later.reply
+    assert job in say(dm, "What do I do for a living?").reply

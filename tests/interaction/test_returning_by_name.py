@@ -1,0 +1,117 @@
+"""Someone who comes back by name in a chat without a camera (in process, offline, real memory services):
+a first name for a known full name, or a name others call them by, is asked about; an answer that is no
+answer never makes a new person; a question asked instead of a yes waits for who they are and is
+answered once they say yes; and someone new who asks whether Nadine remembers them is told honestly."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.messages import UserInput
+from common.store import ProfileStore
+from interaction.dialogue import DialogueManager
+from interaction.memory.local_services import LocalMemoryServices
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings
+from tests.interaction.test_dialogue_inprocess import Outbox
+
+
+@pytest.fixture
+def dm(tmp_path) -> DialogueManager:
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    services = LocalMemoryServices(settings, layout, clock, bus=None)
+    return DialogueManager(settings, layout, clock, Outbox(), services=services, environ={})
+
+
+def say(dm: DialogueManager, text: str):
+    return dm.process_input(UserInput(text=text))
+
+
+def people(dm: DialogueManager) -> dict[str, str]:
+    return ProfileStore(dm.layout).user_ids()
+
+
+def first_visit(dm: DialogueManager, *turns: str) -> str:
+    for text in turns:
+        say(dm, text)
+    say(dm, "Bye for now!")  # without a camera, whoever types next is nobody until they say who they are
+    (uid,) = people(dm)
+    return uid
+
+
+def test_questions_instead_of_a_yes_wait_for_who_is_asking_and_make_no_one_new(dm):
+    priya = first_visit(dm, "Hello, my name is Priya Raman.",
+                        "Please remember that my sister's wedding is on the 9th of August.")
+    asked = say(dm, "Good morning, it's Priya again.")
+    assert asked.extra["pending_confirmation"] and "Priya Raman" in asked.reply
+    for question in ("What did I say about my sister last time?", "Hang on, when is my sister's wedding?"):
+        waiting = say(dm, question)
+        assert waiting.extra["pending_confirmation"], waiting.reply  # still asked, nobody made or linked
+        assert "Priya Raman" in waiting.reply and "Nice to meet you" not in waiting.reply
+        assert list(people(dm)) == [priya] and waiting.user_id is None
+    yes = say(dm, "Yes, that's me.")
+    assert yes.user_id == priya and not yes.extra["pending_confirmation"]
+    assert "9th of August" in yes.reply  # the question that waited is answered now
+
+
+def test_an_answer_that_is_no_answer_twice_makes_no_new_person(dm):
+    ola = first_visit(dm, "Hi! I'm Ola Nordmann.", "I work as a carpenter in Bergen.")
+    assert say(dm, "hey, Ola here").extra["pending_confirmation"]
+    say(dm, "hmm")
+    unsure = say(dm, "well, it depends")
+    assert list(people(dm)) == [ola] and unsure.user_id is None
+    assert "Nice to meet you" not in unsure.reply
+    no = say(dm, "Where do I work?")
+    assert list(people(dm)) == [ola] and "carpenter" not in no.reply
+
+
+def test_a_plain_no_still_makes_a_new_person(dm):
+    ola = first_visit(dm, "Hi! I'm Ola Nordmann.")
+    say(dm, "hey, Ola here")
+    no = say(dm, "No, I'm someone else.")
+    assert no.user_id not in (None, ola) and len(people(dm)) == 2
+
+
+def test_a_name_others_call_the_speaker_is_another_name_of_theirs(dm):
+    kath = first_visit(dm, "Hi, I'm Katherine, but my friends all call me Kit.", "I work as a pharmacist in Leeds.")
+    assert ProfileStore(dm.layout).load(kath).other_names == ["Kit"]
+    asked = say(dm, "Evening Nadine, it's Kit again.")
+    assert asked.extra["pending_confirmation"] and "Katherine" in asked.reply and "Nice to meet you" not in asked.reply
+    assert list(people(dm)) == [kath]
+    yes = say(dm, "yes")
+    assert yes.user_id == kath
+    assert "pharmacist" in say(dm, "What's my job?").reply
+
+
+def test_someone_new_asking_to_be_remembered_is_told_they_have_not_met(dm):
+    say(dm, "Hello, I'm Bruno.")
+    met = say(dm, "Do you know who I am?")
+    assert "good question" not in met.reply.lower() and "met" in met.reply, met.reply
+    say(dm, "Goodbye!")
+    nameless = say(dm, "Do you remember me?")
+    assert "good question" not in nameless.reply.lower() and "name" in nameless.reply, nameless.reply
+
+
+@pytest.mark.parametrize(("text", "others"), [
+    ("I'm Margaret, but everyone calls me Maggie.", ["Maggie"]),
+    ("My nickname at the club is Ziggy.", ["Ziggy"]),
+    ("My grandkids call me Nana Jo.", ["Nana Jo"]),
+    ("My name's Robert but please call me Bob.", []),  # asked of Nadine: how to address him
+    ("I call my dog Rex.", []),
+    ("My middle name is Ann.", []),
+])
+def test_names_others_use_are_read_off_the_parse(text, others):
+    from interaction.offline.name_claims import names_others_use
+
+    assert names_others_use(text) == others
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("Do you remember me?", True), ("do u know who i am", True), ("You know me, right?", True),
+    ("Can you tell me who I am?", True), ("Do you remember my dog?", False),
+    ("Do you know what I do for a living?", False), ("Can you remind me about the dentist?", False),
+])
+def test_asking_whether_nadine_knows_the_speaker(text, asks):
+    from interaction.offline.question_form import asks_if_known
+
+    assert asks_if_known(text) is asks
