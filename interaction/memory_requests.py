@@ -261,13 +261,12 @@ def forget_matches(
 def chosen_to_forget(matches: ForgetMatches, offer: ForgetOfferSettings) -> ForgetCandidate | None:
     """The memory to offer, with every other one that restates the same thing. What the recall
     decision asserts, naming nothing that conflicts with the topic; else, looser, since forgetting is
-    asked first: the memory most likely named when its calibrated probability reaches
-    offer.offer_above, or the closest by the dense cosine standing offer.offer_margin above the next
-    one (a memory alone stands out from nothing: the one thing a person told is not what every
-    request names). Below that there is nothing to forget. A profile fact closer than every other
-    memory is the one meant ("forget where I live": the fact, not the turn that told it). What else
-    reaches offer_above, is asserted with it, or names everything the topic names holds the same thing
-    ("the dentist is at 11 not 10" beside the appointment kept): it is offered with it, so the
+    asked first: the closest by the dense cosine standing offer.offer_margin above the next one (a
+    memory alone stands out from nothing: the one thing a person told is not what every request
+    names). Below that there is nothing to forget. A profile fact closer than every other memory is
+    the one meant ("forget where I live": the fact, not the turn that told it). What else is asserted
+    with it, or names everything the topic names (the entity reader's agreement: "the dentist is at
+    11 not 10" for "the dentist appointment"), holds the same thing: it is offered with it, so the
     person's yes covers all that goes."""
     named = [j for d in matches.decisions for j in _offered(d, offer)]
     if matches.fact is not None and all(matches.fact[0].probability > j.probability for j in named):
@@ -281,23 +280,19 @@ def chosen_to_forget(matches: ForgetMatches, offer: ForgetOfferSettings) -> Forg
     for d in matches.decisions:
         asserted = d.chosen if d.outcome == "asserted" else []
         for j in d.considered:
-            # it restates the topic: asserted with it, as likely as an offer, or naming everything the
-            # topic names (the entity reader's agreement: "the eye test is at 4pm" for "the eye test")
-            if j.conflict or not (j in asserted or j.probability >= offer.offer_above or j.all_agree):
+            if j.conflict or not (j in asserted or j.all_agree):
                 continue
             other = _as_kept(j, matches)
             if other.text.casefold() not in best.text.casefold() and best.text.casefold() not in other.text.casefold():
-                also.setdefault(other.text.casefold(), replace(other, user_id=matches.user_id))
+                also.setdefault(other.text.casefold(), other)
     return replace(best, also=tuple(list(also.values())[:MAX_LISTED - 1]))
 
 
 def _offered(d: RecallDecision, offer: ForgetOfferSettings) -> list[Judged]:
-    """What one topic's decision offers to forget (chosen_to_forget)."""
+    """What one topic's decision offers to forget (chosen_to_forget): what it asserts, else the
+    memory standing out among others."""
     if d.outcome == "asserted" and d.named is not None and not d.named.conflict:
         return [d.named]
-    likely = [j for j in d.considered if not j.conflict and j.probability >= offer.offer_above]
-    if likely:
-        return [max(likely, key=lambda j: j.probability)]
     if len(d.considered) > 1 and (i := standing_out(offer.offer_margin, d.considered)) is not None:
         return [d.considered[i]]
     return []
@@ -321,7 +316,8 @@ def _as_kept(judged: Judged, matches: ForgetMatches) -> ForgetCandidate:
 def find_forget_candidate(
     deps: AgentDeps, user_id: str, text: str, transcript: list[TranscriptTurn], profile: UserProfile | None = None,
 ) -> ForgetCandidate | None:
-    """The one memory a forget request names (forget_matches, chosen_to_forget), or None."""
+    """The memory a forget request names, with what restates it (forget_matches, chosen_to_forget),
+    or None."""
     if deps.services is None:
         return None
     offer = deps.settings.interaction.retrieval.recall.forget

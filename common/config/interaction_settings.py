@@ -187,10 +187,6 @@ class ForgetOfferSettings(Section):
     offer_margin: float = Field(0.18, description="the memory closest by dense cosine and naming nothing "
                                 "conflicting is offered when it is this much closer than the next one (inf: never; "
                                 "a memory alone stands out from nothing)")
-    offer_above: float = Field(0.5, ge=0, description="the memory most likely named (the retrieval core's "
-                               "calibrated probability) and naming nothing conflicting is offered from this "
-                               "probability; every other memory from it is offered with it, as restating the same "
-                               "thing (above 1: never)")
     spelling: float = Field(0.75, ge=0, description="a word no dictionary knows is read as the nearest word "
                             "of the person's memories from this similarity (above 1: never)")
 
