@@ -13,9 +13,12 @@ from tests.interaction.test_forget_vague_topic import holding, meet
 from tests.interaction.test_memory_requests import affect_of, maya, say  # noqa: F401
 
 
-def _next_visit(dm, name: str, uid: str) -> None:
+def _told_then_back(dm, uid: str, *said: str) -> None:
+    """Maya tells `said` and comes back for another conversation."""
+    for text in said:
+        say(dm, text)
     dm.close_session("test")
-    dm.on_user_detected(UserDetected(user_name=name, confidence=90.0, user_id=uid))
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
 
 
 @pytest.mark.parametrize(("said", "kept"), [
@@ -64,10 +67,9 @@ def test_a_bare_remember_the_x_is_y_is_a_request(maya, said):  # noqa: F811
 
 def test_forget_one_finds_what_recall_finds(maya):  # noqa: F811
     dm, out, services, uid = maya
-    say(dm, "My dad slipped on the ice last week and hurt his knee.")
-    say(dm, "Please remember that his physio apointment is on the 3rd of Aprill.")
-    say(dm, "I've started learning Portuguese on my phone.")
-    _next_visit(dm, "Maya", uid)
+    _told_then_back(dm, uid, "My dad slipped on the ice last week and hurt his knee.",
+                    "Please remember that his physio apointment is on the 3rd of Aprill.",
+                    "I've started learning Portuguese on my phone.")
     assert "3rd" in say(dm, "when is dad's physio appointment?").reply
     asked = say(dm, "forget about my dad's physio appointment")
     assert asked.reply.startswith("Do you want me to forget") and "physio" in asked.reply, asked.reply
@@ -94,10 +96,8 @@ def test_forget_one_offers_nothing_that_was_not_named(maya):  # noqa: F811
 
 def test_forgetting_a_topic_takes_what_restates_it_and_names_it_all_first(maya):  # noqa: F811
     dm, out, services, uid = maya
-    say(dm, "Please remember that my eye test is on the 9th of June at 3pm.")
-    say(dm, "Oops, my mistake, the eye test is at 4pm not 3pm.")
-    say(dm, "My brother is visiting from Gdansk next month.")
-    _next_visit(dm, "Maya", uid)
+    _told_then_back(dm, uid, "Please remember that my eye test is on the 9th of June at 3pm.",
+                    "Oops, my mistake, the eye test is at 4pm not 3pm.", "My brother is visiting from Gdansk next month.")
     asked = say(dm, "please forget about the eye test")
     assert asked.reply.startswith("Do you want me to forget"), asked.reply
     assert "3pm" in asked.reply and "4pm" in asked.reply, asked.reply  # both that hold it are named
