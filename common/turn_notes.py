@@ -120,7 +120,7 @@ def _decision_note(decision: StorageDecision | None, scenes: Sequence[SceneStore
         return [f"[stored] scene {decision.scene_id} ({kind}{score}): {decision.reason}", *image]
     if not other_kept:
         return [f"[not stored] {decision.reason}"]
-    # below the line, or suppressed whatever it read (a request to remember is kept as asked, never a moment)
+    # below the line, or suppressed whatever it read (a request to remember is kept as its explicit memory, never a moment)
     if decision.memorability is not None and decision.threshold is not None and decision.memorability < decision.threshold:
         return [f"[no moment of its own] memorability {decision.memorability:.2f} < {decision.threshold:.2f}"]
     return [f"[no moment of its own] {decision.reason}"]

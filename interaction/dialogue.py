@@ -503,10 +503,11 @@ class DialogueManager:
         who = outcome.identity if outcome is not None else self.session.identity
         # remembering is not a new moment, and a polite goodbye or thanks or a request to forget is not one
         # either, nor what the person asked not to be kept; a request to remember is kept as the explicit
-        # memory it asks for, never twice
+        # memory it asks for, never twice (this is said before the request is handled: whether it was
+        # kept is the memory action's to say)
         why = suppressed or ("a request to forget" if u.memory_intent in FORGET_INTENTS
                              else NOT_KEPT_REASON if u.memory_intent == "not_keep"
-                             else "a request to remember: kept as asked" if u.memory_intent == "remember"
+                             else "a request to remember" if u.memory_intent == "remember"
                              else "a recall question"
                              if u.is_recall else "a goodbye" if u.intent == "end_conversation"
                              else "a thanks" if only_thanks(str(state.get("text", "")))

@@ -66,6 +66,7 @@ class ForgetCandidate:
     memory_id: str
     text: str  # in the user's words (profile facts: as Nadine says them, "you live in Porto")
     probability: float = 0.0  # the retrieval core's calibrated probability that it is what was named
+    also: tuple[ForgetCandidate, ...] = ()  # other memories that hold the same thing, forgotten with it
 
 
 def wire_memory_intent(result: dict) -> str | None:
@@ -259,29 +260,51 @@ def forget_matches(
 
 
 def chosen_to_forget(matches: ForgetMatches, offer: ForgetOfferSettings) -> ForgetCandidate | None:
-    """The one memory to offer. What the recall decision asserts or asks about, naming nothing that
-    conflicts with the topic; else, looser, since
-    forgetting is asked first: the closest by the dense cosine, naming nothing that conflicts with
-    the topic ("my cat" for "our dog"), standing offer.offer_margin above the next one (recall asks
-    from its own offer_margin). Below that there is nothing to forget. (A looser bound on the
-    calibrated probability offered near misses on dev before it offered anything meant.) A profile fact closer than every other
-    memory is the one meant ("forget where I live": the fact, not the turn that told it)."""
-    # what the recall decision would ask about may name something else of the kind asked for ("my
-    # brother's car" for "my sister's car"): a recall may ask, but forgetting it is not what was asked
-    named = [d.named for d in matches.decisions if d.named is not None and not d.named.conflict]
-    if not named:  # nothing the recall decision would name: the looser offer
-        named = [d.considered[i] for d in matches.decisions
-                 if (i := standing_out(offer.offer_margin, d.considered)) is not None]
+    """The memory to offer, with every other one that restates the same thing. What the recall
+    decision asserts, naming nothing that conflicts with the topic; else, looser, since forgetting is
+    asked first: the closest by the dense cosine standing offer.offer_margin above the next one (a
+    memory alone stands out from nothing: the one thing a person told is not what every request
+    names). Below that there is nothing to forget. A profile fact closer than every other memory is
+    the one meant ("forget where I live": the fact, not the turn that told it). What else is asserted
+    with it, or names everything the topic names (the entity reader's agreement: "the dentist is at
+    11 not 10" for "the dentist appointment"), holds the same thing: it is offered with it, so the
+    person's yes covers all that goes."""
+    named = [j for d in matches.decisions for j in _offered(d, offer)]
     if matches.fact is not None and all(matches.fact[0].probability > j.probability for j in named):
         fact, told = matches.fact
         return ForgetCandidate(matches.user_id, "fact", f"{told.field}:{told.value}", profile_wording.own_words(told),
                                fact.probability)
     if not named:
         return None
-    best = max(named, key=lambda j: j.probability)
+    best = _as_kept(max(named, key=lambda j: j.probability), matches)
+    also: dict[str, ForgetCandidate] = {}
+    for d in matches.decisions:
+        asserted = d.chosen if d.outcome == "asserted" else []
+        for j in d.considered:
+            if j.conflict or not (j in asserted or j.all_agree):
+                continue
+            other = _as_kept(j, matches)
+            if other.text.casefold() not in best.text.casefold() and best.text.casefold() not in other.text.casefold():
+                also.setdefault(other.text.casefold(), other)
+    return replace(best, also=tuple(list(also.values())[:MAX_LISTED - 1]))
+
+
+def _offered(d: RecallDecision, offer: ForgetOfferSettings) -> list[Judged]:
+    """What one topic's decision offers to forget (chosen_to_forget): what it asserts, else the
+    memory standing out among others."""
+    if d.outcome == "asserted" and d.named is not None and not d.named.conflict:
+        return [d.named]
+    if len(d.considered) > 1 and (i := standing_out(offer.offer_margin, d.considered)) is not None:
+        return [d.considered[i]]
+    return []
+
+
+def _as_kept(judged: Judged, matches: ForgetMatches) -> ForgetCandidate:
+    """A matched memory as the candidate to forget; the turn that asked for something to be kept
+    stands for the memory it asked for (forgetting it takes its words out of the saved sessions too,
+    the turn's among them)."""
+    best = judged
     if best.candidate.kind == "turn":
-        # the turn that asked for something to be kept: the memory it asked for is what to forget
-        # (forgetting it takes its words out of the saved sessions too, the turn's among them)
         said = best.candidate.quote.casefold()
         best = next((j for d in matches.decisions for j in d.considered if j.candidate.kind == "explicit_memory"
                      and j.candidate.quote.casefold() in said), best)
@@ -294,7 +317,8 @@ def chosen_to_forget(matches: ForgetMatches, offer: ForgetOfferSettings) -> Forg
 def find_forget_candidate(
     deps: AgentDeps, user_id: str, text: str, transcript: list[TranscriptTurn], profile: UserProfile | None = None,
 ) -> ForgetCandidate | None:
-    """The one memory a forget request names (forget_matches, chosen_to_forget), or None."""
+    """The memory a forget request names, with what restates it (forget_matches, chosen_to_forget),
+    or None."""
     if deps.services is None:
         return None
     offer = deps.settings.interaction.retrieval.recall.forget
@@ -333,7 +357,9 @@ def forget_one_request(deps: AgentDeps, state: dict) -> dict:
 
 
 def forget_one_question(candidate: ForgetCandidate) -> str:
-    return f"Do you want me to forget that {_quoted(candidate)}? Please say yes or no."
+    """Names every memory that will go: the one asked about and what restates it."""
+    said = [_quoted(c) for c in (candidate, *candidate.also)]
+    return f"Do you want me to forget that {', and that '.join(said)}? Please say yes or no."
 
 
 FORGET_ONE_ASKED_AGAIN = "Sorry, I'm not sure what you mean. Shall I forget it? Please answer yes or no."
@@ -351,6 +377,13 @@ def _quoted(candidate: ForgetCandidate) -> str:
 
 
 def forget(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> bool:
+    """Remove that memory and those that restate it (candidate.also), each as _forget_memory does;
+    True when any went."""
+    done = [_forget_memory(deps, c, session) for c in (candidate, *candidate.also)]
+    return any(done)
+
+
+def _forget_memory(deps: AgentDeps, candidate: ForgetCandidate, session: Session) -> bool:
     """Remove only that memory, from every store that holds it: its own document or scene (the same
     path as nadine/memory/forget_memory, Chroma's log records included), every saved session that
     holds its words or its turn (rewritten without them, the summary made again), and this session's

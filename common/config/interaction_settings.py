@@ -185,7 +185,8 @@ class ForgetOfferSettings(Section):
     on its dev people (MiniLM cosines)."""
 
     offer_margin: float = Field(0.18, description="the memory closest by dense cosine and naming nothing "
-                                "conflicting is offered when it is this much closer than the next one (inf: never)")
+                                "conflicting is offered when it is this much closer than the next one (inf: never; "
+                                "a memory alone stands out from nothing)")
     spelling: float = Field(0.75, ge=0, description="a word no dictionary knows is read as the nearest word "
                             "of the person's memories from this similarity (above 1: never)")
 

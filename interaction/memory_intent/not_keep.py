@@ -5,7 +5,10 @@ Read from spaCy's parse and the memory-intent classifier, never from a phrase li
 holds a verb that is negated and addressed to Nadine (an imperative, or "you" its subject) and that
 the classifier reads as a request to remember once the negation is taken out ("please remember that
 one", "write that down"). "Don't forget that my dentist is on Friday" is no such turn: without its
-negation it asks to forget. "I don't remember that one" is not addressed to her.
+negation it asks to forget. "I don't remember that one" is not addressed to her. Nor is a negation on
+what she would let the person do ("don't let me forget", "never allow me to forget"): the clause it
+governs has the person doing it, so it bids about the person's own mind, and the classifier's reading
+of the whole turn stands ("my locker code is 4471, don't let me forget" asks her to keep it).
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ NOT_KEEP = "not_keep"
 # as a remember request to the classifier, which sees its words more than its negation
 _CHECKED = ("remember", "statement")
 _PAST = {"VBD", "VBN"}
+_CLAUSES = {"ccomp", "xcomp"}
+_SUBJECTS = {"nsubj", "nsubjpass"}
+_OBJECTS = {"dobj", "dative"}
 
 
 def _addressed(verb: Any) -> bool:
@@ -33,6 +39,18 @@ def _addressed(verb: Any) -> bool:
         and any(c.dep_ == "aux" and c.lemma_ == "do" for c in verb.children)
     return mood(verb) == "bid" or bare_negated or (not past and any(c.dep_ == "nsubj" and c.lower_ in ("you", "u")
                                                                     for c in verb.children))
+
+
+def _the_persons_doing(verb: Any) -> bool:
+    """The verb governs a clause whose doer is the person ("let me forget", "allow me to forget"):
+    its subject, or the verb's object when the clause has none, is in the first person (by the
+    parse's morphology)."""
+    for clause in (c for c in verb.children if c.dep_ in _CLAUSES):
+        doer = next((c for c in clause.children if c.dep_ in _SUBJECTS), None) or \
+            next((c for c in verb.children if c.dep_ in _OBJECTS), None)
+        if doer is not None and doer.morph.get("Person") == ["1"]:
+            return True
+    return False
 
 
 def _without_negation(verb: Any) -> str:
@@ -50,7 +68,7 @@ def asks_not_to_keep(text: str) -> bool:
         return False
     return any(classify(_without_negation(verb)).intent == "remember"
                for doc in nlp.pipe(cues.sentences(text)) for verb in doc
-               if any(c.dep_ == "neg" for c in verb.children) and _addressed(verb))
+               if any(c.dep_ == "neg" for c in verb.children) and _addressed(verb) and not _the_persons_doing(verb))
 
 
 def memory_intent(text: str) -> str:

@@ -2,8 +2,9 @@
 
 `request_content` finds the fact of "please remember that X" (or the topic of "forget what I said
 about X") with the intent classifier itself: the content is the first tail of the utterance, cut at a
-clause boundary if one works, that the classifier no longer reads as a request; a sentence of its own
-that is only the request ("Please remember that.") is dropped. `second_person` turns the speaker's words into Nadine's ("my" -> "your").
+clause boundary if one works, that the classifier no longer reads as a request, or, when the request
+comes last ("X, please remember that", "X, don't let me forget"), the longest head that no longer
+reads as one; a sentence of its own that is only the request ("Please remember that.") is dropped. `second_person` turns the speaker's words into Nadine's ("my" -> "your").
 """
 
 from __future__ import annotations
@@ -34,12 +35,12 @@ def request_content(
     asks = [classifier.classes.index(i) for i in asking]
     parts = cues.sentences(text)
     if len(parts) == 1:
-        return _without_tag_question(_tidy(_tail(text, classifier, asks) or text), text)
+        return _without_tag_question(_tidy(_content_of(text, classifier, asks) or text), text)
     # the sentence that asks most is the request; what it leaves, and the other sentences, are the
     # content ("For the record, my name is Ada. Please remember that." -> "For the record, my name is Ada")
     asked = classifier.probabilities(parts)[:, asks].sum(axis=1)
     main = int(np.argmax(asked))
-    own = _tidy(_tail(parts[main], classifier, asks) or "")
+    own = _tidy(_content_of(parts[main], classifier, asks) or "")
     others = [p for i, p in enumerate(parts) if i != main]
     if len(own.split()) > 2:
         others = [p for i, p in enumerate(parts) if i != main and asked[i] < 0.5]
@@ -90,6 +91,15 @@ def names_something(content: str, classifier: MemoryIntentClassifier | None = No
     return any(t.pos_ in CONTENT_POS and not t.is_stop for t in parsed)
 
 
+def _content_of(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:
+    """What one sentence holds besides its request: the tail after it, or the head before it when
+    the tail names nothing ("..., remember that for me" leaves "for me")."""
+    tail = _tail(sentence, classifier, asks)
+    if tail is not None and names_something(_tidy(tail), classifier):
+        return tail
+    return _head(sentence, classifier, asks) or tail
+
+
 def _tail(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:
     """The longest tail of one sentence that no longer asks, cut at a clause boundary when one works
     (after a comma or colon, after "that"); None when every tail still asks (the sentence is only
@@ -108,6 +118,36 @@ def _tail(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) ->
     if boundary is None or boundary == plain[0] or names_something(" ".join(words[plain[0]:boundary]), classifier):
         return " ".join(words[plain[0]:])
     return " ".join(words[boundary:])
+
+
+def _head(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:
+    """The longest head of one sentence that no longer asks, set off from the request after it by a
+    comma, colon, semicolon or dash ("my gate code is 4471, please remember that"); None when every
+    such head still asks or names nothing. A head without that boundary is a fragment of the request
+    ("you sure you'll remember that?" is no "you sure you'll" to keep)."""
+    words = sentence.split()
+    cuts = [i for i in range(len(words) - 1, max(len(words) - MAX_PREAMBLE_WORDS, 0) - 1, -1)
+            if i > 0 and words[i - 1][-1] in ",:;-"]
+    if not cuts:
+        return None
+    asking = classifier.probabilities([" ".join(words[:i]) for i in cuts])[:, asks].sum(axis=1) >= 0.5
+    head = next((" ".join(words[:i]) for i, still in zip(cuts, asking, strict=True) if not still), None)
+    if head is None or not names_something(_tidy(head), classifier):
+        return None
+    return _without_opener(head)
+
+
+def _without_opener(head: str) -> str:
+    """The head without the interjections and conjunctions that open the turn ("oh and the padlock
+    on my shed is 8802" keeps "the padlock on my shed is 8802"), by spaCy's tags."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        parsed = load_parser()(head)
+    except ParserUnavailable:
+        return head
+    first = next((t.idx for t in parsed if t.pos_ not in ("INTJ", "CCONJ", "PUNCT")), None)
+    return head[first:] if first is not None else head
 
 
 def _without_tag_question(content: str, said: str) -> str:

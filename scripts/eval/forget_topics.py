@@ -5,11 +5,13 @@ scripts/eval/forget_topics/people.jsonl: people written for this repo, each with
 Nadine in one conversation (greetings, questions and requests among it, as said) and forget
 requests naming a topic vaguely, misspelt or not at all ("forget the doctor thing", "forget what I
 said about my parnets devorced", "forget what I told you about my cat" after the dog), each with the
-memory meant or none. Each person's conversation is played in process (the real dialogue manager,
+memory meant or none, and the other memories that restate the same thing ("also": a correction of
+it), which are to be offered with it. An extra is any other memory offered with the one meant that
+is not one of those. Each person's conversation is played in process (the real dialogue manager,
 Chroma, the retrieval core), saved, and the requests are matched on the next visit by
 interaction.memory_requests.forget_matches. The people are split dev / test by a hash of their
-name; the bounds are chosen on dev (fewest wrong offers counted twice plus missed ones, the strictest
-bounds on a tie) and reported on both.
+name; the bounds are chosen on dev (fewest wrong offers and extras counted twice plus missed ones and
+restatements left out, the strictest bounds on a tie) and reported on both.
 
     NADINE_SHARED_DATA=/work/shared/data .venv/bin/python -m scripts.eval.forget_topics [--failures]
 """
@@ -47,6 +49,7 @@ class Asked:
     say: str
     memories: list[str]
     answer: int | None
+    also: list[int]  # memories that restate the one meant: offered with it
     matches: dict[float, ForgetMatches]  # by spelling bound
 
 
@@ -71,7 +74,7 @@ def played(person: dict, root: Path) -> list[Asked]:
     dm.close_session("eval")
     dm.on_user_detected(arrive)
     profile = store.load(uid)
-    return [Asked(person["person"], ask["say"], person["memories"], ask["answer"],
+    return [Asked(person["person"], ask["say"], person["memories"], ask["answer"], ask.get("also", []),
                   {s: forget_matches(dm.deps, uid, ask["say"], [], profile, s) for s in SPELLING})
             for ask in person["asks"]]
 
@@ -87,18 +90,31 @@ def verdict(a: Asked, offer: ForgetOfferSettings) -> str:
         return "none_right" if got is None else "none_offered"
     if got is None:
         return "missed"
-    return "right" if is_meant(got, a.memories[a.answer]) else "wrong"
+    return "right" if any(is_meant(c, a.memories[a.answer]) for c in (got, *got.also)) else "wrong"
+
+
+def with_it(a: Asked, offer: ForgetCandidate) -> tuple[int, int]:
+    """Of the memories offered beside the one meant: extras (restating nothing meant), and the
+    restatements left out."""
+    others = [c for c in (offer, *offer.also) if not is_meant(c, a.memories[a.answer])]  # type: ignore[index]
+    restating = [i for i in a.also if any(is_meant(c, a.memories[i]) for c in others)]
+    return len(others) - len(restating), len(a.also) - len(restating)
 
 
 def tally(asked: list[Asked], offer: ForgetOfferSettings) -> dict[str, int]:
-    counts = dict.fromkeys(("right", "wrong", "missed", "none_right", "none_offered"), 0)
+    counts = dict.fromkeys(("right", "wrong", "missed", "none_right", "none_offered", "extra", "left_out"), 0)
     for a in asked:
-        counts[verdict(a, offer)] += 1
+        v = verdict(a, offer)
+        counts[v] += 1
+        if v == "right":
+            extra, left_out = with_it(a, chosen_to_forget(a.matches[offer.spelling], offer))  # type: ignore[arg-type]
+            counts["extra"] += extra
+            counts["left_out"] += left_out
     return counts
 
 
 def cost(counts: dict[str, int]) -> int:
-    return 2 * (counts["wrong"] + counts["none_offered"]) + counts["missed"]
+    return 2 * (counts["wrong"] + counts["none_offered"] + counts["extra"]) + counts["missed"] + counts["left_out"]
 
 
 def choose(dev: list[Asked]) -> ForgetOfferSettings:
@@ -113,7 +129,8 @@ def line(name: str, asked: list[Asked], offer: ForgetOfferSettings) -> str:
     untold = c["none_right"] + c["none_offered"]
     return (f"{name:<12} n={len(asked):>3}  meant offered {c['right']}/{told}, wrong memory {c['wrong']}, "
             f"nothing offered {c['missed']};  nothing close: said so {c['none_right']}/{untold}, "
-            f"offered one {c['none_offered']}")
+            f"offered one {c['none_offered']};  offered with the one meant: extras {c['extra']}, "
+            f"restatements left out {c['left_out']}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,23 +138,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--failures", action="store_true", help="print every request the chosen bounds get wrong")
     args = parser.parse_args(argv)
     people = [json.loads(row) for row in PEOPLE.read_text(encoding="utf-8").splitlines() if row.strip()]
-    asked: list[Asked] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for person in people:
-            asked += played(person, Path(tmp) / person["person"])
+        asked = [a for person in people for a in played(person, Path(tmp) / person["person"])]
+    return report(asked, args.failures)
+
+
+def report(asked: list[Asked], failures: bool) -> int:
     dev = [a for a in asked if split_of(a.person) == "dev"]
     test = [a for a in asked if split_of(a.person) == "test"]
     chosen = choose(dev)
     print(f"people: dev {sorted({a.person for a in dev})}, test {sorted({a.person for a in test})}")
     print(f"chosen on dev: offer_margin={chosen.offer_margin} "
           f"spelling={chosen.spelling}")
-    for label, offer in (("before", BEFORE), ("chosen", chosen)):
+    shipped = ForgetOfferSettings()
+    for label, offer in (("before", BEFORE), ("shipped", shipped), ("chosen", chosen)):
         print(f"{label}:")
         print("  " + line("dev", dev, offer))
         print("  " + line("test", test, offer))
-    if args.failures:
+    if failures:
         for a in asked:
             v = verdict(a, chosen)
+            if v == "right" and any(with_it(a, chosen_to_forget(a.matches[chosen.spelling], chosen))):  # type: ignore[arg-type]
+                got = chosen_to_forget(a.matches[chosen.spelling], chosen)
+                print(f"[{split_of(a.person)}] right, with extras or restatements left out: {a.say!r} -> "
+                      f"{[c.text for c in (got, *got.also)]!r}")  # type: ignore[union-attr]
             if v in ("wrong", "missed", "none_offered"):
                 got = chosen_to_forget(a.matches[chosen.spelling], chosen)
                 meant = None if a.answer is None else a.memories[a.answer]

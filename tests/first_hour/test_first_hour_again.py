@@ -120,8 +120,8 @@ def test_an_explicit_memory_turn_never_reads_below_threshold():
 def test_a_request_to_remember_that_read_above_the_line_says_why_it_is_no_moment():
     """Read at 0.57 against 0.50 but suppressed as a request to remember: the note says so, never
     "0.57 < 0.50"."""
-    notes = _kept_turn_notes(0.57, "suppressed (a request to remember: kept as asked)")
-    assert notes[1] == "[no moment of its own] suppressed (a request to remember: kept as asked)"
+    notes = _kept_turn_notes(0.57, "suppressed (a request to remember)")
+    assert notes[1] == "[no moment of its own] suppressed (a request to remember)"
 
 
 def test_a_first_meeting_scene_is_named_and_the_moment_line_does_not_contradict_it():

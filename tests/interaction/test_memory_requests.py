@@ -390,4 +390,4 @@ def test_a_request_to_remember_is_kept_once_as_asked_never_also_as_a_moment(maya
     for said in ("Please remember that my sister's flight lands on Thursday at six.",
                  "Please remember that I got engaged to Sam today, I'm over the moon!"):
         affect = affect_of(out, say(dm, said))
-        assert affect.suppress_storage and affect.suppress_reason == "a request to remember: kept as asked", said
+        assert affect.suppress_storage and affect.suppress_reason == "a request to remember", said
