@@ -143,6 +143,9 @@ class RecallCalibration(Section):
     ancestor_depth: int = Field(5, ge=0, description="... that lies at least this many links below the root")
     rival_threshold: float = Field(float("inf"), description="heads at least this close (MiniLM cosine) that "
                                    "do not agree are sister words (the rival feature)")
+    sense_threshold: float = Field(0.5, ge=-1, le=1, description="WordNet relates two words as the same "
+                                   "or one a kind or part of the other through a rarer sense of either only "
+                                   "when their MiniLM cosine reaches this (below: by both most frequent senses)")
     agree_dense: float = Field(float("inf"), description="a memory agreeing with everything the question names "
                                "and closest by dense cosine is asserted from this cosine (inf: never by agreement)")
     agree_margin: float = Field(float("inf"), description="... or when it is this much closer (dense cosine) "

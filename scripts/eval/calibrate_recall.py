@@ -78,6 +78,10 @@ HEAD_GRID = (0.7, 0.8)
 POSSESSOR_GRID = (0.7,)
 SISTER_GRID = ((2, 5), (3, 5), (3, 6))  # WordNet sisters: (kind-of links to the common ancestor, its least depth)
 RIVAL_GRID = (float("inf"),)  # cosine from which heads WordNet does not know are sister words
+# cosine from which WordNet relates two words through a rarer sense of either (entities.py); not -1
+# (every sense, always): on dev it asserts one told question more, through "in the end" agreeing with
+# "tries" by the 11th sense of "end", and outside the labels it asserts a deposit for "my bank PIN"
+SENSE_GRID = (0.5, 0.6, 0.7)
 AGREE_GRID = (float("inf"), 0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5)  # dense cosine asserting a memory that agrees (inf: off)
 AGREE_MARGIN_GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3)  # dense margin over the next asserting a memory that agrees
 OFFER_GRID = (float("inf"), 0.1, 0.12, 0.15, 0.18, 0.2, 0.22, 0.25, 0.3, 0.35)  # dense margin asking about the closest
@@ -139,6 +143,7 @@ def fit_weights(asked: list[Asked], thresholds: Thresholds, features: tuple[str,
     return RecallCalibration(intercept=intercept, **w, head_threshold=thresholds.head,
                              possessor_threshold=thresholds.possessor, sister_depth=thresholds.sister_depth,
                              ancestor_depth=thresholds.ancestor_depth, rival_threshold=thresholds.rival,
+                             sense_threshold=thresholds.sense,
                              abstain_below=0.5, assert_above=0.5)
 
 
@@ -254,9 +259,9 @@ def fit(core: RetrievalCore, asked: list[Asked], people: list[Asked]) -> RecallC
     speaker's experiences told in their own words). core.entities is left on the chosen thresholds."""
     assert core.entities is not None
     best: tuple[int, RecallCalibration] | None = None
-    for head, possessor, (sister, ancestor), rival in itertools.product(HEAD_GRID, POSSESSOR_GRID, SISTER_GRID,
-                                                                       RIVAL_GRID):
-        core.entities.thresholds = Thresholds(head, possessor, sister, ancestor, rival)
+    for head, possessor, (sister, ancestor), rival, sense in itertools.product(
+            HEAD_GRID, POSSESSOR_GRID, SISTER_GRID, RIVAL_GRID, SENSE_GRID):
+        core.entities.thresholds = Thresholds(head, possessor, sister, ancestor, rival, sense)
         reread(core, asked)
         for features, c in itertools.product(FEATURE_SETS, C_GRID):
             cal = thresholds_for(core, fit_weights(asked, core.entities.thresholds, features, c), people)

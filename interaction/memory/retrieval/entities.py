@@ -305,12 +305,13 @@ class Thresholds:
     sister_depth: int = 2  # WordNet sisters: at most this many kind-of links below a common ancestor
     ancestor_depth: int = 5  # ... that lies at least this deep
     rival: float = float("inf")  # unknown to WordNet and at least this close but not agreeing: sister words
+    sense: float = 0.5  # WordNet relates words through a rarer sense of either only from this cosine
 
     @classmethod
     def of(cls, calibration) -> Thresholds:
         """The thresholds a RecallCalibration was fitted with."""
         return cls(calibration.head_threshold, calibration.possessor_threshold, calibration.sister_depth,
-                   calibration.ancestor_depth, calibration.rival_threshold)
+                   calibration.ancestor_depth, calibration.rival_threshold, calibration.sense_threshold)
 
 
 AGREE, NONE, SISTER = 1, 0, -1  # how a memory's head relates to a question's
@@ -329,7 +330,7 @@ class EntityReader:
         self._mentions: LRUCache[str, tuple[Mention, ...]] = LRUCache(cache_size)
         self._persons: LRUCache[str, Persons] = LRUCache(cache_size)
         self._vectors: LRUCache[str, np.ndarray] = LRUCache(cache_size)
-        self._relations: LRUCache[tuple[str, str, int, int], tuple[Relation, int | None]] = LRUCache(cache_size * 4)
+        self._relations: LRUCache[tuple[str, str, int, int, float], tuple[Relation, int | None]] = LRUCache(cache_size * 4)
         self._lock = threading.Lock()  # the episode save reads on its own thread
 
     def prepare(self, texts: list[str]) -> None:
@@ -396,7 +397,7 @@ class EntityReader:
         of their last words, with what stands before them weighed (_phrases); UNKNOWN without WordNet."""
         if self.lexicon is None:
             return Relation.UNKNOWN, None
-        key = (asked, told, self.thresholds.sister_depth, self.thresholds.ancestor_depth)
+        key = (asked, told, self.thresholds.sister_depth, self.thresholds.ancestor_depth, self.thresholds.sense)
         with self._lock:
             known = self._relations.get(key)
         if known is None:
@@ -408,8 +409,17 @@ class EntityReader:
         return known
 
     def _words(self, asked: str, told: str) -> tuple[Relation, int | None]:
+        """WordNet's relation of two words or phrases it lists. Through a rarer sense of either, they
+        are the same or one contains the other only where MiniLM reads them alike (the sense
+        threshold): with every sense, "pin" (a lock's tumbler) is part of a "deposit" (a depository)
+        and "pin" (slang for a leg) a kind of "leg", while "mum" is a flower first and "mother" second;
+        below it, only both words' most frequent senses relate them."""
         assert self.lexicon is not None
-        return self.lexicon.relation(asked, told, self.thresholds.sister_depth, self.thresholds.ancestor_depth)
+        depths = (self.thresholds.sister_depth, self.thresholds.ancestor_depth)
+        found = self.lexicon.relation(asked, told, *depths)
+        if found[0].agrees and found[1] and self._cosines([asked], [told])[0, 0] < self.thresholds.sense:
+            return self.lexicon.relation(asked, told, *depths, senses=1)
+        return found
 
     def _phrases(self, asked: list[str], told: list[str]) -> tuple[Relation, int | None]:
         """Phrases WordNet lacks ("math exam", "coffee machine") by their heads, where the words before
@@ -556,8 +566,11 @@ class EntityReader:
                    for r, o, m in zip(related[i], owners[i], told, strict=True)] for i in range(len(asked))]
         agrees = [any(a and m.topic for a, m in zip(agreed[i], told, strict=True)) for i in range(len(asked))]
         by_head = {q.head.casefold(): i for i, q in enumerate(asked)}
-        # "my brother Tomas" is one person: the memory naming Tomas is about the brother asked about
-        agrees = [a or (q.alias is not None and agrees[by_head.get(q.alias, i)]) for i, (a, q) in enumerate(zip(agrees, asked, strict=True))]
+        # "my brother Tomas" is one person: the memory naming Tomas is about the brother asked about;
+        # not the other way round, a memory of "my brother" need not be of Tomas (nor one of a
+        # "deposit", which a "bank" is through a rare sense, of "my bank PIN", parsed as a name)
+        agrees = [a or (q.alias is not None and asked[by_head.get(q.alias, i)].name and agrees[by_head.get(q.alias, i)])
+                  for i, (a, q) in enumerate(zip(agrees, asked, strict=True))]
         agreeing = conflicting = rivals = 0
         for i, q in enumerate(asked):
             if agrees[i]:

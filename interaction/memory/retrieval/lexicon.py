@@ -277,20 +277,35 @@ class WordNet:
         return {target for symbol, target, source in self._links(offset)
                 if symbol == "+" and (word is None or source == word)}
 
-    def relation(self, first: str, second: str, sister_depth: int = 2, ancestor_depth: int = 5
-                 ) -> tuple[Relation, int | None]:
-        """How `first` relates to `second`, and for sisters the kind-of distance to their nearest
-        common ancestor (the larger of the two)."""
+    def _contains(self, above: tuple[int, ...], below: tuple[int, ...], senses: int | None) -> int | None:
+        """The least sense rank through which some sense of one word contains some sense of the other
+        (the rank of the less frequent sense of the pair, from 0), the contained word only in its
+        `senses` most frequent senses when given; None for none."""
+        ranks = [max(i, j) for j, y in enumerate(below[:senses]) for i, x in enumerate(above)
+                 if x in self.ancestors(y, CONTAINED_IN)]
+        return min(ranks, default=None)
+
+    def relation(self, first: str, second: str, sister_depth: int = 2, ancestor_depth: int = 5,
+                 senses: int | None = None) -> tuple[Relation, int | None]:
+        """How `first` relates to `second`: for the same, broader or narrower, the sense rank it holds
+        through (0: both words' most frequent senses; a rare sense relates nearly anything, "pin" the
+        tumbler of a lock to "deposit" the depository: whether it is the sense meant is the caller's to
+        weigh); with `senses`, the same only through both words' `senses` most frequent senses, and a
+        kind or part only named in one of its own (the whole may be a rarer sense: "work" as the
+        workplace holds a "shipyard"); for sisters the kind-of distance to their nearest common
+        ancestor (the larger of the two)."""
         a, b = self.senses(first), self.senses(second)
         if not a or not b:
             return Relation.UNKNOWN, None
-        if set(a) & set(b):
-            return Relation.SAME, 0
         with self._lock:
-            if any(x in self.ancestors(y, CONTAINED_IN) for y in b for x in a):
-                return Relation.BROADER, None
-            if any(y in self.ancestors(x, CONTAINED_IN) for x in a for y in b):
-                return Relation.NARROWER, None
+            found = [(rank, kind) for kind, rank in (
+                (Relation.SAME, min((max(a.index(s), b.index(s)) for s in set(a[:senses]) & set(b[:senses])),
+                                    default=None)),
+                (Relation.BROADER, self._contains(a, b, senses)),
+                (Relation.NARROWER, self._contains(b, a, senses))) if rank is not None]
+            if found:
+                rank, kind = min(found, key=lambda f: f[0])  # min keeps the first of equal ranks
+                return kind, rank
             # sisters by each word's most frequent sense (WordNet lists senses by frequency): a rare
             # sense of nearly any noun has some sister ("cat" / "grey", a horse's colour); where the
             # two most frequent senses lie in different fields, by the first sense of one in the
