@@ -124,7 +124,7 @@ def default_classifier() -> MemoryIntentClassifier | None:
 
 
 def classify(text: str) -> MemoryIntentGuess:
-    """What `text` asks of memory; a statement read again with its misspelt words as meant
+    """What `text` asks of memory; a turn with misspelt words read again with them as meant
     (misspelt.py): "forgt the due date thing" asks to forget. A request whose form the parse does not
     show (form.py: "yes please", "guess what, my son got engaged!") is a statement, and a request to
     keep something to do (to_do.py: "remind me next time to bring the photos") asks nothing back."""
@@ -136,9 +136,11 @@ def classify(text: str) -> MemoryIntentGuess:
     if classifier is None or not text.strip():
         return MemoryIntentGuess(STATEMENT, 1.0, {STATEMENT: 1.0})
     guess = classifier.classify(text)
-    if guess.intent == STATEMENT and (meant := as_meant(text)) != text:
+    if (meant := as_meant(text)) != text:
+        # the words as meant ask something, or ask more surely ("forgt what i said" is half a recall as typed)
         again = classifier.classify(meant)
-        guess = again if again.intent != STATEMENT else guess
+        if again.intent != STATEMENT and (guess.intent == STATEMENT or again.probability > guess.probability):
+            guess = again
     if to_do(text) is not None:
         guess = _asking_nothing_back(classifier, guess)
     if has_form(guess.intent, text):

@@ -97,10 +97,11 @@ def test_forget_one_offers_nothing_that_was_not_named(maya):  # noqa: F811
 def test_forgetting_a_topic_takes_what_restates_it_and_names_it_all_first(maya):  # noqa: F811
     dm, out, services, uid = maya
     _told_then_back(dm, uid, "Please remember that my eye test is on the 9th of June at 3pm.",
-                    "Oops, my mistake, the eye test is at 4pm not 3pm.", "My brother is visiting from Gdansk next month.")
+                    "I'm a bit anxious about the eye test on the 9th, my eyes have been blurry.",
+                    "My brother is visiting from Gdansk next month.")
     asked = say(dm, "please forget about the eye test")
     assert asked.reply.startswith("Do you want me to forget"), asked.reply
-    assert "3pm" in asked.reply and "4pm" in asked.reply, asked.reply  # both that hold it are named
+    assert "3pm" in asked.reply and "blurry" in asked.reply, asked.reply  # both that hold it are named
     assert "Gdansk" not in asked.reply
     assert holding(dm, b"eye test")  # nothing goes before the yes
     assert say(dm, "yes, forget it").intent == "forget_one_confirmed"
