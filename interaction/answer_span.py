@@ -284,7 +284,7 @@ def _time(m) -> list[list]:  # noqa: ANN001
     (an ordinal counts beside a date), each with what its head governs after it ("the 22nd of
     Feburary": the tagger knows no misspelt month, the parse still hangs it on the day)."""
     pieces = [_with_preposition(_with_what_it_governs(list(e))) for e in m.ents if e.label_ in _TIME_ENTS]
-    pieces += _clock_times(m) + [list(e) for e in m.ents if e.label_ == "ORDINAL"]
+    pieces += _clock_times(m) + [_with_preposition(list(e)) for e in m.ents if e.label_ == "ORDINAL"]
     pieces.sort(key=lambda p: p[0].i)
     joined: list[list] = []
     for piece in pieces:

@@ -144,6 +144,7 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     # a whole date: an ordinal beside its month, a month the tagger does not know hung on its day
     ("When is my son's birthday?", "my son Kofi's birthday is 14th August", "14th August"),
     ("When is the party?", "the party is on the 2nd of Decmber", "on the 2nd of Decmber"),
+    ("When is the form due?", "the permission form is due on Monday the 7th", "on Monday the 7th"),
 ])
 def test_the_words_that_answer_a_question(question, memory, answer):
     found = answer_in(question, memory)
