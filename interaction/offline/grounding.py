@@ -312,8 +312,9 @@ def _planned(tok, pred, field: str, now: datetime | None) -> bool:  # noqa: ANN0
     if now is None:
         return False
     said = clause_text(pred)
-    for age in (t for t in pred.subtree if t.pos_ == "ADJ" and said_as_measure(t)):
-        # how old or big someone is ("78 years young") names no time ahead
+    for age in (t for t in pred.subtree if t.pos_ == "ADJ" and said_as_measure(t)
+                and any(w.like_num or w.pos_ == "NUM" for w in t.subtree)):
+        # how old or big someone is ("78 years young") names no time ahead; "next week" still does
         said = said.replace(pred.doc[age.left_edge.i:age.right_edge.i + 1].text, "")
     return names_time_ahead(said, now)
 
