@@ -134,20 +134,9 @@ def _head(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) ->
     head = next((" ".join(words[:i]) for i, still in zip(cuts, asking, strict=True) if not still), None)
     if head is None or not names_something(_tidy(head), classifier):
         return None
-    return _without_opener(head)
+    from interaction.offline.parsing import without_opening
 
-
-def _without_opener(head: str) -> str:
-    """The head without the interjections and conjunctions that open the turn ("oh and the padlock
-    on my shed is 8802" keeps "the padlock on my shed is 8802"), by spaCy's tags."""
-    from interaction.offline.self_description import ParserUnavailable, load_parser
-
-    try:
-        parsed = load_parser()(head)
-    except ParserUnavailable:
-        return head
-    first = next((t.idx for t in parsed if t.pos_ not in ("INTJ", "CCONJ", "PUNCT")), None)
-    return head[first:] if first is not None else head
+    return without_opening(head)
 
 
 def _without_tag_question(content: str, said: str) -> str:

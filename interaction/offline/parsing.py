@@ -72,3 +72,15 @@ def load_parser() -> CachedParser:
         raise ParserUnavailable(f"spaCy pipeline en_core_web_sm cannot load ({exc}); "
                                 "install it with: ./scripts/bootstrap.sh") from exc
 
+
+
+def without_opening(text: str) -> str:
+    """`text` without the interjections and conjunctions that join it to the talk before it ("oh and
+    the padlock on my shed is 8802", "And what did I ask you to remember?"), by spaCy's tags;
+    unchanged without the parser."""
+    try:
+        parsed = load_parser()(text)
+    except ParserUnavailable:
+        return text
+    first = next((t.idx for t in parsed if t.pos_ not in ("INTJ", "CCONJ", "PUNCT")), None)
+    return text[first:] if first is not None else text

@@ -291,8 +291,8 @@ def request_of_nadine(text: str) -> str | None:
                 # the speaker, one or several, is "you" to Nadine
                 words = ["me" if t in speaker else t.text for t in sent
                          if not t.is_punct and t.dep_ != "intj" and t.i >= root.i]
-                # mid-sentence in her reply, the verb that opened theirs loses its capital ("can't tell you")
-                return second_person(" ".join(words[:1]).lower() + " " + " ".join(words[1:])).strip()
+                words[0] = words[0].lower()  # mid-sentence in her reply: "I'm afraid I can't tell you ..."
+                return second_person(" ".join(words))
     return None
 
 

@@ -42,22 +42,11 @@ class GenericQuestions:
         """Near a generic question, and naming no noun that question lacks: MiniLM puts "do you
         remember what I told you about my father?" near "do you remember what I told you?", but
         "father" is a topic."""
-        closeness, prototype = self.nearest(_without_opening(question))
+        from interaction.offline.parsing import without_opening
+
+        # an opening "And" or "Oh," asks nothing but moves the embedding away from the labelled questions
+        closeness, prototype = self.nearest(without_opening(question))
         return closeness >= self.threshold and not _nouns(question) - _nouns(prototype)
-
-
-def _without_opening(question: str) -> str:
-    """The question without the conjunctions and interjections that join it to the talk before it
-    ("And what did I ask you to remember?", "Oh, what did I tell you?"): they ask nothing, but move
-    the question's embedding away from the labelled ones."""
-    from interaction.offline.self_description import ParserUnavailable, load_parser
-
-    try:
-        doc = load_parser()(question)
-    except ParserUnavailable:
-        return question
-    start = next((t.i for t in doc if t.pos_ not in ("CCONJ", "INTJ", "PUNCT")), 0)
-    return doc[start:].text or question
 
 
 # nouns of telling and thinking ("our talk", "the conversation", "any idea"): what every recall question
