@@ -48,6 +48,7 @@ from interaction.memory.retrieval.text_pool import TextPools
 from interaction.memory.retrieval.verifier import build_verifier
 from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
 from interaction.memory.told import is_told
+from interaction.memory_intent.misspelt import memory_as_meant
 from interaction.memory_intent.to_do import as_to_be_done
 from interaction.reported_speech import reported
 
@@ -88,7 +89,7 @@ class LocalMemoryServices:
             context_turns=recall.context_turns,
         )
         self.explicit = ExplicitMemories(self.episodic, clock)
-        self.text_pools = TextPools(self.episodic, offline.name, offline.dim)
+        self.text_pools = TextPools(self.episodic, offline.name, offline.dim, embed=offline.embed)
         seed_rag_files(layout.rag_files_dir)
         self.knowledge_base = KnowledgeBase(
             make_client(settings.interaction.chroma.model_copy(update={"mode": "embedded"}), layout.knowledge_chroma_dir),
@@ -113,7 +114,8 @@ class LocalMemoryServices:
         generic = GenericQuestions(offline, recall.generic_threshold)
         verifier = build_verifier(recall.verifier, recall.verifier_model)
         entities = build_reader(offline.embed, Thresholds.of(calibration))
-        return RetrievalCore(recall, verifier, calibration, generic, entities, reading=as_to_be_done)
+        return RetrievalCore(recall, verifier, calibration, generic, entities, reading=as_to_be_done,
+                             meant=memory_as_meant)
 
     # --- MemoryServices --------------------------------------------------------------------------
 
@@ -173,10 +175,10 @@ class LocalMemoryServices:
         pools: list[CandidatePool] = []
         stored = self.text_pools.pool(user_id) if is_valid_user_id(user_id) else None
         moments = self._moment_pool(user_id) if "moment" in kinds and stored is not None else None
-        items = [Candidate(kind="this_session", memory_id=str(i), text=t.text, quote=t.text,
+        items = [Candidate(kind="this_session", memory_id=str(i), text=memory_as_meant(t.text), quote=t.text,
                            occurred_ts=t.at.timestamp(), group="this_session") for i, t in enumerate(said)]
         if items:
-            pools.append(CandidatePool(items, self.offline.embed([t.text for t in said]), self.offline.name))
+            pools.append(CandidatePool(items, self.offline.embed([c.text for c in items]), self.offline.name))
         stored_kinds = sorted(kinds & STORED_TEXT_KINDS)
         if stored_kinds and stored is not None:
             pools.append(stored.subset(np.isin(stored.kinds, stored_kinds)))
@@ -213,7 +215,7 @@ class LocalMemoryServices:
         """The person's moments by what was said then (read from disk: a forget request finds them
         even with visual memory switched off)."""
         moments = [m for m in self.scenes.list(user_id) if m.scene_type == "moment" and m.retrieval_text]
-        items = [Candidate(kind="moment", memory_id=m.scene_id, text=m.retrieval_text,
+        items = [Candidate(kind="moment", memory_id=m.scene_id, text=memory_as_meant(m.retrieval_text),
                            quote=m.user_message or m.retrieval_text, occurred_ts=_seconds(m.timestamp) or None,
                            group=m.scene_id, memorability=float(m.memorability)) for m in moments]
         if not items:

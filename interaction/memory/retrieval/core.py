@@ -114,8 +114,12 @@ class RecallDecision:
 class RetrievalCore:
     def __init__(self, settings: RecallSettings, verifier: Verifier | None, calibration: RecallCalibration,
                  generic: GenericQuestions | None = None, entities: EntityReader | None = None,
-                 chooser: decision.Chooser | None = None, reading: Callable[[str], str] | None = None) -> None:
+                 chooser: decision.Chooser | None = None, reading: Callable[[str], str] | None = None,
+                 meant: Callable[[str], str] | None = None) -> None:
         self.settings = settings
+        # a quote is verified and read for what it names as its words were meant: the cross-encoder and
+        # the parser know "appointment" and "February", not "apointment" and "Feburary"
+        self.meant = meant or (lambda quote: quote)
         # another way the verifier reads a memory's quote, the better of the two counting: a kept request
         # to be reminded is also what the person has to do, the words a question after it may ask with
         # ("what did I have to buy?" for "remind me to buy eggs": the cross-encoder read the request
@@ -216,7 +220,7 @@ class RetrievalCore:
         """Verifier scores, what the question names against each memory, margins over the runner-up
         and the calibrated probability, in place."""
         if self.verifier is not None and judged:
-            quotes = [j.candidate.quote for j in judged]
+            quotes = [self.meant(j.candidate.quote) for j in judged]
             scores = np.maximum(self.verifier.score(query, quotes), self.verifier.score(query, [self.reading(q) for q in quotes]))
         else:
             scores = np.zeros(len(judged), np.float32)
@@ -232,9 +236,10 @@ class RetrievalCore:
         """What the question names against what each memory says (its quote), in place."""
         if self.entities is None:
             return
-        self.entities.prepare([query] + [j.candidate.quote for j in judged])
-        for j in judged:
-            compared = self.entities.compare(query, j.candidate.quote)
+        quotes = [self.meant(j.candidate.quote) for j in judged]
+        self.entities.prepare([query, *quotes])
+        for j, quote in zip(judged, quotes, strict=True):
+            compared = self.entities.compare(query, quote)
             j.agreement = compared.agreement
             j.absent = compared.absent / compared.asked if compared.asked else 0.0
             j.names_missing = float(compared.names_missing > 0)

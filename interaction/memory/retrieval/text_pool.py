@@ -6,13 +6,17 @@ Only what the person told is a candidate: a turn that is a question, a greeting 
 request to recall or forget (interaction/memory/told.py), or that answered a question Nadine put
 (stored with answers_question: "No, actually, keep it." to "do you want me to forget ...?") is
 never recalled as a memory. Each turn is
-read once (kept by document id across rebuilds of the pool)."""
+read once (kept by document id across rebuilds of the pool).
+
+A document is ranked by its words as meant (`meant`: "apointment" as "appointment"), quoted as said;
+one with a misspelt word is embedded again as meant, once per text."""
 
 from __future__ import annotations
 
 import re
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 import numpy as np
@@ -54,7 +58,9 @@ def _spoken(text: str) -> str:
 
 class TextPools:
     def __init__(self, memory: EpisodicMemory, embedder_name: str, dim: int,
-                 told: Callable[[str], bool] | None = None) -> None:
+                 told: Callable[[str], bool] | None = None,
+                 embed: Callable[[list[str]], np.ndarray] | None = None,
+                 meant: Callable[[str], str] | None = None) -> None:
         self._memory = memory
         self._name = embedder_name
         self._dim = dim
@@ -64,6 +70,31 @@ class TextPools:
             from interaction.memory.told import is_told as told
         self._told = told
         self._read: dict[str, bool] = {}  # document id -> told
+        self._embed = embed
+        if meant is None and embed is not None:
+            from interaction.memory_intent.misspelt import memory_as_meant as meant
+        self._meant = meant
+        self._respelled: dict[str, tuple[str, np.ndarray | None]] = {}  # text -> (as meant, its vector if new)
+
+    def _as_meant(self, candidates: list[Candidate], vectors: np.ndarray) -> tuple[list[Candidate], np.ndarray]:
+        """`candidates` ranked by their words as meant, a respelt one embedded again."""
+        if self._meant is None or self._embed is None:
+            return candidates, vectors
+        new = [c.text for c in candidates if c.text not in self._respelled]
+        meant = {text: self._meant(text) for text in dict.fromkeys(new)}
+        changed = [text for text, m in meant.items() if m != text]
+        embedded = self._embed([meant[t] for t in changed]) if changed else []
+        again = dict(zip(changed, embedded, strict=True))
+        self._respelled.update({t: (m, again.get(t)) for t, m in meant.items()})
+        vectors = vectors.copy()
+        out = []
+        for i, c in enumerate(candidates):
+            text, vector = self._respelled[c.text]
+            if vector is not None:
+                vectors[i] = vector
+                c = replace(c, text=text)
+            out.append(c)
+        return out, vectors
 
     def _is_told(self, doc_id: str, meta: dict, text: str) -> bool:
         if str(meta.get("kind") or meta.get("memory_type")) not in READ_KINDS:
@@ -90,8 +121,9 @@ class TextPools:
                     and m.get("user_id") in (None, user_id)  # a foreign document never leaves
                     and self._is_told(ids[i], m, docs[i])]
             if rows:
-                pool = CandidatePool([_candidate(ids[i], docs[i], metas[i]) for i in rows],
-                                     np.asarray([vectors[i] for i in rows], dtype=np.float32), self._name)
+                items, rows_vectors = self._as_meant([_candidate(ids[i], docs[i], metas[i]) for i in rows],
+                                                     np.asarray([vectors[i] for i in rows], dtype=np.float32))
+                pool = CandidatePool(items, rows_vectors, self._name)
         with self._lock:
             self._cache[user_id] = (version, pool)
         return pool
