@@ -134,6 +134,15 @@ def _new_value(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
         heads = [t for t in root.children if t.dep_ in {"attr", "acomp", "prep", "npadvmod"}]
     if len(heads) != 1:  # "it's on a Sunday this year" says more than one new thing
         return None
+    if (clause := _said_again(doc)) is not None:
+        # "I meant the door code is 4417, not 4471": the statement said again, whose value is the new
+        # one (not the whole clause: "your door code is the door code is 4417")
+        if old:
+            return _restated(doc, old)
+        heads = [t for t in clause.children if t.dep_ in {"attr", "acomp", "dobj", "oprd", "prep", "npadvmod"}]
+        if len(heads) != 1:
+            return None
+        skip |= {t.i for t in clause.subtree if t.dep_ != "punct"} - {t.i for t in heads[0].subtree}
     value = [t for h in heads for t in h.subtree if t.i not in skip and not (t.dep_ == "neg" or t.is_punct)]
     # the negation's phrase may hang inside X's subtree ("March 13, not March 3"): cut at the "not"
     neg = next((t.i for t in doc if t.dep_ == "neg"), None)
@@ -143,6 +152,16 @@ def _new_value(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
     rest = [t for t in doc if t.i not in said and t.pos_ not in _ASIDE_POS and t.dep_ not in _ASIDE_DEPS]
     # "what a week it has been" exclaims: a wh-word holds no value
     return value if value and not rest and not any(t.tag_.startswith("W") for t in doc) else None
+
+
+def _said_again(doc):  # noqa: ANN001, ANN202 - a spaCy Doc, its Token or None
+    """The clause of "I meant <a statement>" ("I meant the door code is 4417"), None for any other
+    sentence: a statement said again, which must say what the corrected one said (`_frame`)."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.lemma_ != "mean":
+        return None
+    clauses = [t for t in root.children if t.dep_ == "ccomp" and t.pos_ in {"VERB", "AUX"}]
+    return clauses[0] if len(clauses) == 1 else None
 
 
 def _topic(doc, old: list, new: list) -> list:  # noqa: ANN001 - a spaCy Doc
@@ -278,7 +297,8 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
         span = _find(_span_text(old), before) if old else _of_kind(new, before)
         if span is None or _find(new_text, before) is not None:
             continue
-        if _form(new[0].doc, old) == "restated" and _frame(new[0]) != _frame(before[span[0]]):
+        said_again = _form(new[0].doc, old) == "restated" or _said_again(new[0].doc) is not None
+        if said_again and _frame(new[0]) != _frame(before[span[0]]):
             continue  # "I prefer tea, not coffee" puts nothing right of "I drink coffee every morning"
         topic = {t.lemma_.casefold() for t in _topic(new[0].doc, old, new) if t.pos_ in ("NOUN", "PROPN")}
         if not topic <= {t.lemma_.casefold() for t in before}:

@@ -99,9 +99,11 @@ def _requested(token) -> bool | None:  # noqa: ANN001 - a spaCy Token (the objec
 
 
 def _disowned(doc, after: int) -> str | None:  # noqa: ANN001 - a spaCy Doc
-    """The name said after "not", following the name given."""
+    """The name said after "not", following the name given; none when a pronoun follows ("not mine")."""
     for tok in doc:
         if tok.dep_ == "neg" and tok.i > after and tok.i + 1 < len(doc):
+            if doc[tok.i + 1].pos_ == "PRON":
+                return None
             words = []
             for t in doc[tok.i + 1:]:
                 if t.is_punct:
@@ -155,6 +157,8 @@ def _claims_in(doc, sentence: str) -> Iterator[NameClaim]:  # noqa: ANN001 - a s
             subject = subjects[0]
             own, qualified = _is_speakers_name(subject)
             expletive = subject.lower_ in _EXPLETIVE
+            if expletive and verb.tag_ == "VBD":
+                continue  # "it was my roommate's laptop, not mine" says what something was, not who speaks
             hearsay = not (subject.lower_ == "i" or expletive or own) and _is_other_name(subject)
             if not (subject.lower_ == "i" or expletive or own or hearsay):
                 continue

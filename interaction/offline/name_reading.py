@@ -5,6 +5,8 @@ A candidate is the single word of one of these slots (a clause is a stretch betw
 - "it's / I'm / this is <word>" closing its clause, "again" or "here" may follow; in lower case too
   (the explicit forms with a capital are extract.py's own patterns);
 - "<word> here / speaking" as a clause of its own ("Radek here", "nurse here" is a job, below);
+- any of these may close with chat words ("im jake lol", "Tom here haha"): words VADER's lexicon
+  scores that WordNet does not know as English, never a name;
 - loose, only while the speaker has no name yet: a sentence or clause that is that one word right
   after a greeting said on its own ("Hi. Tomas.", "Hi, Tomas."), and "<word> again" in a turn that
   greets or as a clause of its own ("yo milo again", "Doris again.").
@@ -104,6 +106,26 @@ def _strip_greeting(clause: str) -> str:
     return re.sub(rf"^(?:\W*\b(?:{ROBOT_NAME}|there|again|all|everyone)\b)*\W*", "", rest, flags=re.IGNORECASE).strip(" .!")
 
 
+@functools.lru_cache(maxsize=1)
+def _chat_words() -> frozenset[str]:
+    """Words VADER scores as feeling that are no English lemma ("lol", "haha", "lmao", "rofl"). Its
+    lexicon is the project's sentiment dictionary (emotion_intensity.py); WordNet keeps out the names
+    it scores ("Grace", "Joy", "Hope")."""
+    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+
+    lexicon = load_wordnet()
+    return frozenset(w for w in SentimentIntensityAnalyzer().lexicon if w.isalpha()
+                     and (lexicon is None or not lexicon.knows(w)))
+
+
+def _without_chat_words(clause: str) -> str:
+    """The clause without the chat words that close it."""
+    words = clause.split()
+    while len(words) > 1 and words[-1].casefold().strip(".!") in _chat_words():
+        words.pop()
+    return " ".join(words)
+
+
 def candidates(text: str, loose: bool) -> list[Candidate]:
     """The words standing where a name would, in the order said."""
     found: list[Candidate] = []
@@ -115,7 +137,7 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
         body = sentence.strip(" .!")
         clauses = _CLAUSE.split(body)
         for k, clause in enumerate(clauses):
-            bare = _strip_greeting(clause)
+            bare = _without_chat_words(_strip_greeting(clause))
             for pattern in (_SAYS_WHO, _HERE, *((_AGAIN,) if loose and (greeted or bare == clause) else ())):
                 match = pattern.match(bare)
                 if match:

@@ -15,7 +15,13 @@ import argparse
 import json
 
 from common.embedding.registry import offline_text_embedder
-from interaction.offline.fact_changes import MIN_CONFIDENCE, Example, FactChangeModel, load_examples
+from interaction.offline.fact_changes import (
+    MIN_CONFIDENCE,
+    MIN_FIELD_CONFIDENCE,
+    Example,
+    FactChangeModel,
+    load_examples,
+)
 from scripts.eval.stats import ratio
 
 
@@ -30,7 +36,16 @@ def evaluate(model: FactChangeModel, examples: list[Example]) -> dict:
         "field_accuracy": ratio(sum(p.field == e.field for p, e in about), len(about)),
         "value_exact": ratio(sum((p.value or "").casefold() == (e.value or "").casefold() for p, e in valued), len(valued)),
         "none_acted_on": ratio(sum(p.op != "none" and p.op_p >= MIN_CONFIDENCE for p in nones), len(nones)),
+        # a new value filed under a field: right and wrong, at both confidences
+        "set_filed": _filed(preds, examples),
     }
+
+
+def _filed(preds: list, examples: list[Example]) -> dict[str, int]:
+    filed = [(p, e) for p, e in zip(preds, examples, strict=True) if p.op in ("set", "supersede")
+             and p.op_p >= MIN_CONFIDENCE and p.field_p >= MIN_FIELD_CONFIDENCE]
+    right = sum(e.op != "none" and p.field == e.field for p, e in filed)
+    return {"right_field": right, "wrong_field": len(filed) - right}
 
 
 def report(model: FactChangeModel, examples: list[Example]) -> dict[str, dict]:
@@ -38,10 +53,11 @@ def report(model: FactChangeModel, examples: list[Example]) -> dict[str, dict]:
 
 
 def print_table(results: dict[str, dict]) -> None:
-    print(f"{'split':<7}{'n':>5}{'operation':>11}{'field':>8}{'value':>8}{'none acted on':>15}")
+    print(f"{'split':<7}{'n':>5}{'operation':>11}{'field':>8}{'value':>8}{'none acted on':>15}{'filed right / wrong':>21}")
     for split, r in results.items():
         print(f"{split:<7}{r['n']:>5}" + "".join(f"{100 * (r[k] or 0):>{w}.1f}%" for k, w in (
-            ("op_accuracy", 10), ("field_accuracy", 7), ("value_exact", 7), ("none_acted_on", 14))))
+            ("op_accuracy", 10), ("field_accuracy", 7), ("value_exact", 7), ("none_acted_on", 14)))
+            + f"{r['set_filed']['right_field']:>14} / {r['set_filed']['wrong_field']}")
 
 
 def main(argv: list[str] | None = None) -> int:

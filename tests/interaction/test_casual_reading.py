@@ -34,6 +34,8 @@ INTRODUCTIONS = [
     # a lower-case name the tagger alone reads as a verb form though the lexicon
     # knows it as a noun ("drew", past of "draw"), and a people's name that is a surname too (Greg Norman)
     ("im drew", "Drew"), ("I'm Norman, nice to meet you.", "Norman"), ("hello im norman", "Norman"),
+    # chat words closing the introduction
+    ("hiya im kofi haha", "Kofi"), ("Evening, Ingrid here lmao", "Ingrid"),
 ]
 NO_NAME = [
     "Hi. Plumber.", "Evening. Electrician here.", "Morning. Shattered today.", "hey its pouring out there",
@@ -44,6 +46,9 @@ NO_NAME = [
     # an adjective the lexicon knows as no noun, a faith with no one named by it
     "hey its gloomy out", "hi its muggy", "Hello, I'm Lutheran.",
     "Our cat ran off last night, I'm gutted.", "Long shift today, I'm knackered.", "hi, im chuffed",
+    "im so bored lol",
+    # what something was, and a possessive taken back, are no names
+    "wait it was Jordan, not me", "no it was my flatmates bike not mine",
 ]
 
 

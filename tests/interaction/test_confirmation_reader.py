@@ -39,6 +39,8 @@ TRICKY = [
     ("No no, don't delete anything.", "no"), ("Of course, go ahead and forget it.", "yes"),
     ("I'm not really sure to be honest.", "unclear"), ("Definitely not, that's important to me.", "no"),
     ("What's the time?", "unclear"), ("Yes, that's me.", "yes"),
+    # a yes that says again what goes
+    ("yes, every bit of it", "yes"),
 ]
 
 

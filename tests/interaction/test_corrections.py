@@ -52,6 +52,11 @@ from interaction.offline.corrections import read_correction  # noqa: E402
     ("oh wait, Tuesday", "The boiler man comes on Friday.", "The boiler man comes on Tuesday."),
     # the new value repeats the noun its number counts: only the number changes
     ("I meant five hens, not four", "We keep four speckled hens in the garden.", "We keep five speckled hens in the garden."),
+    # "I meant" before the statement said again: only its value is new
+    ("Oops, I meant the bike lock combination is 9182, not 9128.", "the bike lock combination is 9128",
+     "the bike lock combination is 9182"),
+    ("I meant the recital is on Sunday.", "My niece's recital is on Saturday afternoon.",
+     "My niece's recital is on Sunday afternoon."),
 ])
 def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier, corrected):
     found = read_correction(text, [earlier])
