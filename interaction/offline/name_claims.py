@@ -183,7 +183,8 @@ def _claims(text: str) -> Iterator[NameClaim]:
     except ParserUnavailable:
         return
     for sentence in cues.sentences(text):
-        if sentence.rstrip().endswith("?") or cues.is_about_nadine(sentence):
+        # a question asks, with its mark or without: "how old am i" gives no name "Old"
+        if cues.is_question(sentence) or cues.is_about_nadine(sentence):
             continue
         yield from _claims_in(nlp(sentence), sentence)
 

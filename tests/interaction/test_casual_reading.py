@@ -49,6 +49,8 @@ NO_NAME = [
     "im so bored lol",
     # what something was, and a possessive taken back, are no names
     "wait it was Jordan, not me", "no it was my flatmates bike not mine",
+    # a question without its mark asks about the speaker, it names no one
+    "how heavy am i", "how late am i",
 ]
 
 
