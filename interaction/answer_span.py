@@ -124,7 +124,11 @@ def answer_in(question: str, memory: str) -> Answer | None:
     for found, span in found_spans:
         if any(t.lower_ not in said for t in span if not t.is_punct and not t.is_stop):
             first = span[0]
-            replaceable = found in ("time", "place") and (first.lower_ in _AT or first.pos_ != "ADP")
+            before = m[first.i - 1] if first.i > 0 else None
+            # "then" / "there" stand for the phrase with its own preposition, never after another one
+            # ("they moved the MRI to then")
+            replaceable = found in ("time", "place") and (first.lower_ in _AT or first.pos_ != "ADP") \
+                and not (before is not None and before.pos_ == "ADP" and before.lower_ not in _AT)
             # a name stands in the subject of what it tells ("my wife Claire says ..."): what is said after stays
             beside = _BESIDE - {"ccomp"} if asks == "name" else _BESIDE
             return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span, beside))
@@ -285,6 +289,8 @@ def _time(m) -> list[list]:  # noqa: ANN001
     Feburary": the tagger knows no misspelt month, the parse still hangs it on the day)."""
     pieces = [_with_preposition(_with_what_it_governs(list(e))) for e in m.ents if e.label_ in _TIME_ENTS]
     pieces += _clock_times(m) + [_with_preposition(list(e)) for e in m.ents if e.label_ == "ORDINAL"]
+    # a date's own article, when the tagger left it out of the entity ("to the 16th, same time")
+    pieces = [[m[p[0].i - 1], *p] if p[0].i > 0 and m[p[0].i - 1].lower_ == "the" else p for p in pieces]
     pieces.sort(key=lambda p: p[0].i)
     joined: list[list] = []
     for piece in pieces:
@@ -292,7 +298,15 @@ def _time(m) -> list[list]:  # noqa: ANN001
             joined[-1] = sorted({t.i: t for t in [*joined[-1], *piece]}.values(), key=lambda t: t.i)
         else:
             joined.append(piece)
-    return [p for p in joined if any(t.ent_type_ in _TIME_ENTS for t in p) or p in _clock_times(m)]
+    return [p for p in joined if any(t.ent_type_ in _TIME_ENTS or _a_day(t) for t in p) or p in _clock_times(m)]
+
+
+def _a_day(t) -> bool:  # noqa: ANN001 - a spaCy Token
+    """An ordinal after a preposition that no noun follows is a day ("moved to the 11th, same time");
+    one before a noun counts it ("my 2nd child")."""
+    after = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+    return (t.ent_type_ == "ORDINAL" and (after is None or after.pos_ not in ("NOUN", "PROPN"))
+            and any(a.pos_ == "ADP" for a in t.doc[max(0, t.i - 2):t.i]))
 
 
 def _with_what_it_governs(tokens: list) -> list:
@@ -369,4 +383,10 @@ def answered(question: str, report: RecallReport | None) -> Answered | None:
         return None
     best = report.memories[0]
     found = answer_in(question, best.text) if best.kind in _SAID_KINDS else None
-    return Answered(best, found) if found is not None else None
+    if found is None:
+        return None
+    # a value told again later puts right the one told before ("they moved the MRI to the 11th"): of
+    # the memories asserted that answer the question the same way, the latest told answers it
+    later = [(m, a) for m in report.memories[1:] if m.kind in _SAID_KINDS and (m.occurred_at or "") > (best.occurred_at or "")
+             and (a := answer_in(question, m.text)) is not None and a.asks == found.asks]
+    return Answered(*max(later, key=lambda pair: pair[0].occurred_at or "")) if later else Answered(best, found)

@@ -145,6 +145,8 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     ("When is my son's birthday?", "my son Kofi's birthday is 14th August", "14th August"),
     ("When is the party?", "the party is on the 2nd of Decmber", "on the 2nd of Decmber"),
     ("When is the form due?", "the permission form is due on Monday the 7th", "on Monday the 7th"),
+    # an ordinal after a preposition with no noun after it is a day
+    ("When is my scan?", "they moved my scan to the 14th, same time", "the 14th"),
 ])
 def test_the_words_that_answer_a_question(question, memory, answer):
     found = answer_in(question, memory)
@@ -174,6 +176,16 @@ def test_a_plain_question_is_answered_with_the_value_first(maya):
     turn = say(dm, "What time does my brother's train get in?")
     assert turn.reply.startswith("At a quarter past nine on Friday — "), turn.reply
     assert "your brother's train gets in then" in turn.reply and "Of course" not in turn.reply
+
+
+def test_a_value_told_again_later_answers_in_place_of_the_first(maya):
+    dm, _, _, uid = maya
+    say(dm, "Please remember that my eye test is on the 9th at 3pm.")
+    later(dm, uid)
+    say(dm, "They moved my eye test to the 16th, same time.")
+    later(dm, uid)
+    turn = say(dm, "When is my eye test?")
+    assert turn.reply.startswith("The 16th — "), turn.reply
 
 
 def test_a_name_asked_for_is_said_first(maya):
