@@ -200,6 +200,16 @@ def _frame(token) -> str | None:  # noqa: ANN001 - a spaCy Token
     return None
 
 
+def _names_the_same(new, old) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """"my daughter is Chloe, not Zoe" puts right "my daughter Zoe just got engaged": the new value is
+    what the subject of "is" is called, and the old one stood beside a noun of the same lemma."""
+    verb = new.head
+    subjects = {c.lemma_.casefold() for c in verb.children if c.dep_ == "nsubj"} if verb.lemma_ == "be" else set()
+    beside = ([old.head] if old.dep_ in {"appos", "compound"} else []) + \
+        [c for c in old.children if c.dep_ in {"appos", "compound"}]
+    return bool(subjects & {t.lemma_.casefold() for t in beside})
+
+
 def _find(words: str, doc) -> tuple[int, int] | None:  # noqa: ANN001 - a spaCy Doc
     """Token span [start, end) of `words` in the earlier statement, case, spacing and punctuation aside
     ("10am" is the tokens "10" and "am")."""
@@ -258,19 +268,23 @@ def _replacement(new: list, earlier, span: tuple[int, int]) -> str:  # noqa: ANN
     return _span_text(new)
 
 
-def _reading(text: str) -> tuple[list, list] | None:
+def _reading(text: str, of_one_sentence: bool = False) -> tuple[list, list] | None:
     """The words replaced (empty when not named) and the new value, when `text` is one of the
-    correction forms; else None."""
+    correction forms; else None. `of_one_sentence`: the one sentence of a longer turn that is one
+    ("Sorry, I made a mistake. The bike lock code is 0942, not 0492.")."""
     nlp = _parser()
     if nlp is None or cues.is_question(text):
         return None
     sentences = [s for s in cues.sentences(text) if s.strip()]
-    if len(sentences) != 1:
+    if len(sentences) != 1 and not of_one_sentence:
         return None
-    doc = nlp(sentences[0])
-    old = _negated(doc)
-    new = _new_value(doc, old)
-    return (old, new) if new else None
+    readings = []
+    for sentence in sentences:
+        doc = nlp(sentence)
+        old = _negated(doc)
+        if (new := _new_value(doc, old)) is not None:
+            readings.append((old, new))
+    return readings[0] if len(readings) == 1 else None
 
 
 def says_a_correction(text: str) -> bool:
@@ -286,7 +300,8 @@ def says_a_correction(text: str) -> bool:
 def read_correction(text: str, earlier: list[str]) -> Correction | None:
     """`text` corrects a value of one of the `earlier` statements (the person's, latest first): the
     corrected statement, else None."""
-    reading = _reading(text) if earlier else None
+    # a sentence beside it may own the slip: the earlier statement the correction must name decides
+    reading = _reading(text, of_one_sentence=True) if earlier else None
     if reading is None:
         return None
     nlp = _parser()
@@ -298,7 +313,7 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
         if span is None or _find(new_text, before) is not None:
             continue
         said_again = _form(new[0].doc, old) == "restated" or _said_again(new[0].doc) is not None
-        if said_again and _frame(new[0]) != _frame(before[span[0]]):
+        if said_again and _frame(new[0]) != _frame(before[span[0]]) and not _names_the_same(new[0], before[span[0]]):
             continue  # "I prefer tea, not coffee" puts nothing right of "I drink coffee every morning"
         topic = {t.lemma_.casefold() for t in _topic(new[0].doc, old, new) if t.pos_ in ("NOUN", "PROPN")}
         if not topic <= {t.lemma_.casefold() for t in before}:

@@ -57,6 +57,11 @@ from interaction.offline.corrections import read_correction  # noqa: E402
      "the bike lock combination is 9182"),
     ("I meant the recital is on Sunday.", "My niece's recital is on Saturday afternoon.",
      "My niece's recital is on Sunday afternoon."),
+    # the correction in one sentence of the turn, an apology in another
+    ("Apologies, I got it wrong. The gym locker code is 5531, not 5513.", "the gym locker code is 5513",
+     "the gym locker code is 5531"),
+    # a name put right by saying what the one it stood beside is called
+    ("My nephew is Tomasz, not Tomas.", "my nephew Tomas won the chess final", "my nephew Tomasz won the chess final"),
 ])
 def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier, corrected):
     found = read_correction(text, [earlier])
