@@ -116,11 +116,16 @@ def answer_in(question: str, memory: str) -> Answer | None:
     named = {t.lemma_.lower() for t in q if t.pos_ in ("NOUN", "PROPN", "VERB") and not t.is_stop}
     # a memory of several clauses: the answer in the clause about what the question names first ("where
     # does my daughter study?" over "my wife is a pharmacist in York, and my daughter studies in Edinburgh")
-    found_spans = sorted(_candidates(m, asks, noun), key=lambda c: -len(named & _clause_lemmas(c[1][0])))
+    stranded = _stranded_preposition(q) if asks == "place" else None
+    found_spans = sorted(_candidates(m, asks, noun, stranded), key=lambda c: -len(named & _clause_lemmas(c[1][0])))
     # and never from a clause about something else when one is about it: "where do I work?" over "I work
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
     about = max((len(named & _clause_lemmas(t)) for t in m), default=0)
     found_spans = [c for c in found_spans if len(named & _clause_lemmas(c[1][0])) >= about]
+    if stranded is not None:
+        # "where am I from?" is answered by where from, never by where one lives now ("I am from Osaka,
+        # but now I live in Manchester")
+        found_spans = [c for c in found_spans if c[1][0].lower_ == stranded]
     for found, span in found_spans:
         if any(t.lower_ not in said for t in span if not t.is_punct and not t.is_stop):
             first = span[0]
@@ -133,6 +138,12 @@ def answer_in(question: str, memory: str) -> Answer | None:
             beside = _BESIDE - {"ccomp"} if asks == "name" else _BESIDE
             return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span, beside))
     return None
+
+
+def _stranded_preposition(q) -> str | None:  # noqa: ANN001 - a spaCy Doc
+    """The preposition a where-question leaves without its object ("where am I from?", "where did
+    she move to?"), lower case; None."""
+    return next((t.lower_ for t in q if t.dep_ == "prep" and not any(c.dep_ == "pobj" for c in t.children)), None)
 
 
 def _telling(span: list, beside_deps: set[str] = _BESIDE) -> tuple[tuple[int, int], ...]:
@@ -243,13 +254,14 @@ def _a_kind_of(word: str, broader: str) -> bool:
     return wordnet is not None and wordnet.relation(broader, word)[0] is Relation.BROADER
 
 
-def _candidates(m, asks: Asks, noun: str | None) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spaCy Doc
+def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
+                stranded: str | None = None) -> list[tuple[Found, list]]:
     if asks == "name":
         return _name_of(m, noun or "")
     if asks == "time":
         return [("time", span) for span in _time(m)]
     if asks == "place":
-        return [("place", span) for span in _place(m)]
+        return [("place", span) for span in _place(m, _PLACE_PREPS | {stranded} if stranded else _PLACE_PREPS)]
     if asks == "person":
         return [("person", list(e)) for e in m.ents if e.label_ == "PERSON"]
     return _thing(m, noun or "")
@@ -317,11 +329,12 @@ def _with_what_it_governs(tokens: list) -> list:
     return sorted({t.i: t for t in [*tokens, *after]}.values(), key=lambda t: t.i)
 
 
-def _place(m) -> list[list]:  # noqa: ANN001
-    """A place phrase on a verb ("parked on level 5, space 112", "lives in Leeds"), then place names."""
+def _place(m, preps: set[str] = _PLACE_PREPS) -> list[list]:  # noqa: ANN001
+    """A place phrase on a verb ("parked on level 5, space 112", "lives in Leeds"), then place names.
+    `preps`: the prepositions of a place phrase ("from" too where the question asks where from)."""
     out = []
     for prep in m:
-        if prep.dep_ == "prep" and prep.lower_ in _PLACE_PREPS and prep.head.pos_ in ("VERB", "AUX"):
+        if prep.dep_ == "prep" and prep.lower_ in preps and prep.head.pos_ in ("VERB", "AUX"):
             obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
             if obj is not None and obj.ent_type_ not in _TIME_ENTS and not obj.like_num:
                 phrase = sorted(prep.subtree, key=lambda t: t.i)

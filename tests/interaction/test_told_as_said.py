@@ -145,6 +145,9 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     ("When is my son's birthday?", "my son Kofi's birthday is 14th August", "14th August"),
     ("When is the party?", "the party is on the 2nd of Decmber", "on the 2nd of Decmber"),
     ("When is the form due?", "the permission form is due on Monday the 7th", "on Monday the 7th"),
+    # where from: never where one lives now
+    ("where is my husband from?", "my husband is from Tromsø but we live in Oslo now", "from Tromsø"),
+    ("where is my husband from?", "my husband works in Oslo", None),
     # an ordinal after a preposition with no noun after it is a day
     ("When is my scan?", "they moved my scan to the 14th, same time", "the 14th"),
 ])
