@@ -6,7 +6,8 @@ spaCy's parse of it, never from a phrase list: it names nothing of its own (no n
 adjective), and any verb left is the request's own (bidding, or "you" its subject) or the person's
 saying ("what I just said": a verb of talk whose subject is the first person; "forget where I live"
 names the home). A word the tagger calls a noun but that takes an object is read as the verb it
-is ("scratch that"), and a portion of talk pointed at names what was just said ("that last bit").
+is ("scratch that"), and a portion of talk pointed at names what was just said ("that last bit"), as
+does a noun that is what the person's saying said ("the last thing I said").
 "Forget what I said about my dog" names a dog; "I failed again, don't write that
 down" holds what it asks about in its own turn.
 """
@@ -19,6 +20,10 @@ _NAMING = CONTENT_POS - {"VERB", "AUX"}
 _SUBJECTS = ("nsubj", "nsubjpass")
 _DEMONSTRATIVES = ("that", "this")
 _OF_TALK = ("noun.quantity", "noun.relation", "noun.communication")  # a bit, a part, a sentence of what was said
+GENERAL_DEPTH = 5  # as deep as "thing" lies: the upper levels, where "person" and "artifact" are 4
+# the files of words that hold no thing of their own: talk, a portion, a state, a stuff ("a party", "a
+# meeting" are groups; "a concert" is talk but 7 deep)
+_EMPTY = (*_OF_TALK, "noun.state", "noun.substance", "noun.Tops")
 
 
 def refers_back(text: str) -> bool:
@@ -30,7 +35,7 @@ def refers_back(text: str) -> bool:
         return False
     parsed = nlp(request_content(text))
     # the request's content has lost its demonstrative ("forget that last bit" -> "last bit"): read it in the turn
-    pointed = {t.lower_ for t in nlp(" ".join(text.split())) if _points_back(t)}
+    pointed = {t.lower_ for t in nlp(" ".join(text.split())) if _points_back(t) or _what_was_said(t)}
     if any(t.pos_ in _NAMING and not t.is_stop and not _acts_as_verb(t) and t.lower_ not in pointed for t in parsed):
         return False
     # a verb left is the request's own (bidding, or "you" its subject) or the person's saying ("what I said");
@@ -59,6 +64,25 @@ def _points_back(noun) -> bool:  # noqa: ANN001 - a spaCy Token
     while before >= 0 and noun.doc[before].is_stop and noun.doc[before].lower_ not in _DEMONSTRATIVES:
         before -= 1
     return before >= 0 and noun.doc[before].lower_ in _DEMONSTRATIVES
+
+
+def _what_was_said(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A word that names nothing but what the person's saying said: a noun of talk, a portion, a
+    state or a stuff among WordNet's most general (its most frequent sense at most GENERAL_DEPTH
+    kind-of links below the root: "thing" 5, "stuff" 4, "story" 4; "trip" 10, "dog" 8), the object its relative clause of saying leaves
+    out, no preposition stranded ("the last thing I said", "the thing I just told you"); "the dog I
+    told you about" and "the trip I mentioned" name a dog and a trip."""
+    from interaction.memory.retrieval.lexicon import KIND_OF, load_wordnet
+
+    wordnet = load_wordnet()
+    senses = wordnet.senses(noun.lemma_) if wordnet is not None and noun.pos_ == "NOUN" else ()
+    if not senses or wordnet.lexical_file(noun.lemma_) not in _EMPTY \
+            or max(wordnet.ancestors(senses[0], KIND_OF).values(), default=0) > GENERAL_DEPTH:
+        return False
+    return any(
+        c.dep_ == "relcl" and _own(c, "1") and _saying(c)
+        and not any(p.dep_ == "prep" and not any(o.dep_ == "pobj" for o in p.children) for p in c.children)
+        for c in noun.children)
 
 
 def _own(verb, person: str) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -135,6 +135,9 @@ def test_a_forgotten_memory_takes_the_replies_that_said_it_back(ines):
     ("forget that", True), ("please scratch what I just typed", True), ("you needn't keep what I mentioned", True),
     # the person's own doing names what is asked about: the home, the job, not the last turn
     ("Please forget where I live.", False), ("forget where I work", False), ("forget how I met my husband", False),
+    # a general noun that is itself what was said, against a thing the saying was about
+    ("please don't keep the last thing I told you", True), ("forget the kitten I told you about", False),
+    ("forget the concert I mentioned", False),
 ])
 def test_a_request_names_what_was_just_said_only_with_nothing_of_its_own(said, back):
     assert refers_back(said) is back
