@@ -96,8 +96,29 @@ def _content_of(sentence: str, classifier: MemoryIntentClassifier, asks: list[in
     the tail names nothing ("..., remember that for me" leaves "for me")."""
     tail = _tail(sentence, classifier, asks)
     if tail is not None and names_something(_tidy(tail), classifier):
-        return tail
+        return _whole_phrase(sentence, tail)
     return _head(sentence, classifier, asks) or tail
+
+
+def _whole_phrase(sentence: str, tail: str) -> str:
+    """The tail from where the parse starts the noun phrase it opens in: the classifier may stop
+    asking a few words into it ("please remember my gym locker code is 3318" left "locker code is
+    3318")."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(sentence)
+    except ParserUnavailable:
+        return tail
+    start = len(sentence) - len(tail)
+    first = next((t for t in doc if t.idx >= start), None)
+    phrase = first
+    while phrase is not None and phrase.dep_ in ("compound", "amod", "nmod") and phrase.head.pos_ in ("NOUN", "PROPN"):
+        phrase = phrase.head
+    if first is None or phrase is first:
+        return tail
+    edge = phrase.left_edge
+    return sentence[edge.idx:] if edge.idx < start else tail
 
 
 def _tail(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:

@@ -186,7 +186,9 @@ def _restated(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
     before = [t for t in doc if t.i < neg and not t.is_punct][-len(old):]
     if len(before) != len(old) or any(t.pos_ in {"VERB", "AUX", "PRON", "PART"} for t in before):
         return None
-    same = all((a.ent_type_ and a.ent_type_ == b.ent_type_) or a.pos_ == b.pos_ for a, b in zip(before, old, strict=True))
+    # a capitalised word for a capitalised word is a name for a name, however the tagger files the two
+    same = all((a.ent_type_ and a.ent_type_ == b.ent_type_) or a.pos_ == b.pos_ or (a.is_title and b.is_title and a.i > 0)
+               for a, b in zip(before, old, strict=True))
     return before if same else None
 
 
@@ -201,12 +203,14 @@ def _frame(token) -> str | None:  # noqa: ANN001 - a spaCy Token
 
 
 def _names_the_same(new, old) -> bool:  # noqa: ANN001 - spaCy Tokens
-    """"my daughter is Chloe, not Zoe" puts right "my daughter Zoe just got engaged": the new value is
-    what the subject of "is" is called, and the old one stood beside a noun of the same lemma."""
+    """"my daughter is Chloe, not Zoe" puts right "my daughter Zoe just got engaged" and "my son is
+    called Theo": the new value is what the subject of "is" is called, and the old one stood beside a
+    noun of the same lemma, or was what it was called."""
     verb = new.head
     subjects = {c.lemma_.casefold() for c in verb.children if c.dep_ == "nsubj"} if verb.lemma_ == "be" else set()
     beside = ([old.head] if old.dep_ in {"appos", "compound"} else []) + \
-        [c for c in old.children if c.dep_ in {"appos", "compound"}]
+        [c for c in old.children if c.dep_ in {"appos", "compound"}] + \
+        ([c for c in old.head.children if c.dep_ in {"nsubj", "nsubjpass"}] if old.dep_ == "oprd" else [])
     return bool(subjects & {t.lemma_.casefold() for t in beside})
 
 

@@ -62,6 +62,7 @@ from interaction.offline.corrections import read_correction  # noqa: E402
      "the gym locker code is 5531"),
     # a name put right by saying what the one it stood beside is called
     ("My nephew is Tomasz, not Tomas.", "my nephew Tomas won the chess final", "my nephew Tomasz won the chess final"),
+    ("oops, my goddaughter is Maja, not Maya", "my goddaughter is called Maya and she sings", "my goddaughter is called Maja and she sings"),
 ])
 def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier, corrected):
     found = read_correction(text, [earlier])
