@@ -50,6 +50,9 @@ _NAME_ALWAYS = [  # the name may be typed in lower case after these
     re.compile(rf"\bmy name(?:'s| is)\s+({_NAME_TOKEN}(?:\s+{_NAME_TOKEN})?)", _I),
     re.compile(rf"\bcall me\s+({_NAME_TOKEN})", _I),
     re.compile(rf"\bname's\s+({_NAME_TOKEN})", _I),
+    # the same said the other way round, closing its clause ("Siobhan's the name, from Galway"), by a word
+    # that is no pronoun ("that's the name" is no name)
+    re.compile(rf"^\W*(?!(?:that|this|it|which|what)\b)({_NAME_TOKEN})(?:'s|\u2019s| is) the name\s*(?:[,.!;]|$)", _I),
 ]
 _NAME_CAPITALISED = re.compile(rf"\b(?i:i'm|i am|it's|it is)\s+({_CAPITALISED})")
 _SURNAME = re.compile(r"^\s+([A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'\-]+)\b")

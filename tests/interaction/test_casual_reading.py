@@ -36,6 +36,8 @@ INTRODUCTIONS = [
     ("im drew", "Drew"), ("I'm Norman, nice to meet you.", "Norman"), ("hello im norman", "Norman"),
     # chat words closing the introduction
     ("hiya im kofi haha", "Kofi"), ("Evening, Ingrid here lmao", "Ingrid"),
+    # the name said before "the name"
+    ("Kasia's the name, I fix bikes.", "Kasia"),
 ]
 NO_NAME = [
     "Hi. Plumber.", "Evening. Electrician here.", "Morning. Shattered today.", "hey its pouring out there",
@@ -51,6 +53,7 @@ NO_NAME = [
     "wait it was Jordan, not me", "no it was my flatmates bike not mine",
     # a question without its mark asks about the speaker, it names no one
     "how heavy am i", "how late am i",
+    "That's the name.", "Pickles is the name of our hamster",
 ]
 
 
