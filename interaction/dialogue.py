@@ -53,7 +53,7 @@ from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
 from interaction.llm.endpoints import open_circuits
 from interaction.memory.contracts import MemoryServices, TranscriptTurn
-from interaction.memory.told import only_thanks
+from interaction.memory.told import is_told, only_thanks
 from interaction.memory_requests import (
     FORGET_INTENTS,
     NOT_KEPT_REASON,
@@ -501,10 +501,10 @@ class DialogueManager:
         # new this very turn) is who a text-only moment is kept for
         outcome: ProfileOutcome | None = state.get("profile_outcome")
         who = outcome.identity if outcome is not None else self.session.identity
-        # remembering is not a new moment, and a polite goodbye or thanks or a request to forget is not one
-        # either, nor what the person asked not to be kept; a request to remember is kept as the explicit
-        # memory it asks for, never twice (this is said before the request is handled: whether it was
-        # kept is the memory action's to say)
+        # remembering is not a new moment, and a greeting, an introduction, a polite goodbye or thanks or a
+        # request to forget is not one either, nor what the person asked not to be kept; a request to
+        # remember is kept as the explicit memory it asks for, never twice (this is said before the
+        # request is handled: whether it was kept is the memory action's to say)
         why = suppressed or ("a request to forget" if u.memory_intent in FORGET_INTENTS
                              else NOT_KEPT_REASON if u.memory_intent == "not_keep"
                              else "a request to remember" if u.memory_intent == "remember"
@@ -512,6 +512,8 @@ class DialogueManager:
                              if u.is_recall else "a goodbye" if u.intent == "end_conversation"
                              else "a thanks" if only_thanks(str(state.get("text", "")))
                              else "a wish for Nadine, nothing of their own" if wishes_the_listener(str(state.get("text", "")))
+                             else "nothing told of their own (a greeting, an introduction, a question)"
+                             if not is_told(str(state.get("text", "")))
                              else None)
         self.out.publish(t.AFFECT_STATE, AffectState(
             label=u.emotion.label, arousal=self.deps.affect.arousal, intensity=u.emotion.intensity,

@@ -17,6 +17,8 @@ from interaction import cues
 from interaction.memory_intent.not_keep import memory_intent
 from interaction.memory_intent.phrasing import names_something
 from interaction.offline.extract import extract_name
+from interaction.offline.name_reading import CLAUSE_BREAK
+from interaction.offline.wishes import wishes_the_listener
 from interaction.speaker_labels import NADINE_LABEL
 
 # a remember request tells what it asks to keep (stored as an explicit memory in its place); what a
@@ -65,6 +67,8 @@ def _sentence_tells(sentence: str) -> bool:
     # (kept as their name, never a memory: "hello, I'm Maria" is no answer to "what did I tell you
     # about my family?"), the introduction's own words and punctuation name nothing
     rest = re.sub(rf"(?i)\b{NADINE_LABEL}\b", " ", rest)  # typed in a chat as often as not "nadine"
+    # and a pleasantry for the listener beside them ("My name's Linda, nice to meet you :)")
+    rest = ", ".join(c for c in CLAUSE_BREAK.split(rest) if not wishes_the_listener(c))
     if name is not None:
         rest = re.sub(r"(?i)\b(?:" + "|".join(map(re.escape, name.split())) + r")\b", " ", rest)
         rest = _INTRODUCING.sub(" ", rest)

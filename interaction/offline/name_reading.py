@@ -67,7 +67,7 @@ _LONE = re.compile(rf"^{_WORD}$")
 # casual spellings of the contractions that open a self-introduction, written out for the tagger
 _CASUAL = [(re.compile(r"\bits\b(?=\s+\w+\W*$)", re.IGNORECASE), "it's"), (re.compile(r"\bim\b", re.IGNORECASE), "I'm"),
            (re.compile(r"\bi\b"), "I")]
-_CLAUSE = re.compile(r"\s*[,;:]\s*|\s+[-–—]\s+")
+CLAUSE_BREAK = re.compile(r"\s*[,;:]\s*|\s+[-–—]\s+")  # between the stretches of a sentence a clause is
 
 
 @dataclass(frozen=True)
@@ -130,12 +130,12 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
     """The words standing where a name would, in the order said."""
     found: list[Candidate] = []
     sentences = cues.sentences(text)
-    greeted = any(_greets(c) for s in sentences for c in _CLAUSE.split(s))
+    greeted = any(_greets(c) for s in sentences for c in CLAUSE_BREAK.split(s))
     for i, sentence in enumerate(sentences):
         if sentence.rstrip().endswith("?"):
             continue
         body = sentence.strip(" .!")
-        clauses = _CLAUSE.split(body)
+        clauses = CLAUSE_BREAK.split(body)
         for k, clause in enumerate(clauses):
             bare = _without_chat_words(_strip_greeting(clause))
             for pattern in (_SAYS_WHO, _HERE, *((_AGAIN,) if loose and (greeted or bare == clause) else ())):

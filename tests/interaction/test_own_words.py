@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from common.messages import UserDetected
+from common.messages import EmotionSignal, UserDetected
 from common.store import ProfileStore, SceneStore
 from common.store.facts import current_values
 from interaction.dialogue import DialogueManager
@@ -100,6 +100,18 @@ def test_a_thanks_is_welcomed_and_kept_as_no_moment(maya):
     assert out.of(t.AFFECT_STATE)[-1].suppress_reason == "a thanks"
     news = say(dm, "Thanks, my knee is finally healed!")
     assert "welcome" not in news.reply and out.of(t.AFFECT_STATE)[-1].suppress_reason is None, news.reply
+
+
+def test_a_greeting_with_a_pleasantry_is_kept_as_no_moment(maya):
+    """ "nice to meet you :)" reads as joy, but the turn tells nothing of the person's own: kept, it came
+    back as a memory at the next greeting."""
+    from common import topics as t
+
+    dm, out, _, _ = maya
+    say(dm, "Morning! I'm Maya, pleased to meet you :)", user_emotion=EmotionSignal(label="happy", intensity=0.8))
+    assert out.of(t.AFFECT_STATE)[-1].suppress_storage
+    say(dm, "Hi again, I'm Maya, we just adopted a puppy!", user_emotion=EmotionSignal(label="happy", intensity=0.8))
+    assert not out.of(t.AFFECT_STATE)[-1].suppress_storage
 
 
 def test_a_recall_from_someone_not_known_yet_abstains_and_says_why(stranger):
