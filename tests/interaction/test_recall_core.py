@@ -226,6 +226,31 @@ def test_last_time_means_what_was_said_then_not_the_first_meeting_anchor(tmp_pat
     assert first.scene.scene_type == "first_meeting"
 
 
+def test_the_verifier_reads_a_shortlist_again_only_when_a_quote_reads_otherwise(tmp_path):
+    services, _, clock = _services(tmp_path)
+    settings = services.settings.interaction.retrieval.recall
+    embedder = services.scene_index._fallback
+    query = "What did I call the cat we got?"
+    vector = embedder.embed([query])[0]
+    batches = []
+
+    class Counted(_Refuses):
+        def score(self, query: str, texts: list[str]) -> np.ndarray:
+            batches.append(list(texts))
+            return super().score(query, texts)
+
+    def decide(texts: list[str], reading) -> None:
+        batches.clear()
+        core = RetrievalCore(settings, Counted(), settings.decision_for("minilm_onnx"), reading=reading)
+        core.decide(query, clock.now(), [(_pool(texts, embedder), vector)])
+
+    decide([KITTEN, HOUSE, GIG], lambda quote: quote)
+    assert len(batches) == 1  # the same batch twice gives the same logits
+    request = "Remind me to buy cat food."
+    decide([KITTEN, request], lambda quote: "I have to buy cat food." if quote == request else quote)
+    assert len(batches) == 2 and "I have to buy cat food." in batches[1]
+
+
 def test_the_warm_up_loads_what_a_first_recall_would_wait_for(tmp_path, monkeypatch):
     services, _, clock = _services(tmp_path)
     settings = services.settings.interaction.retrieval.recall

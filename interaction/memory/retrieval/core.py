@@ -221,7 +221,10 @@ class RetrievalCore:
         and the calibrated probability, in place."""
         if self.verifier is not None and judged:
             quotes = [self.meant(j.candidate.quote) for j in judged]
-            scores = np.maximum(self.verifier.score(query, quotes), self.verifier.score(query, [self.reading(q) for q in quotes]))
+            readings = [self.reading(q) for q in quotes]
+            scores = self.verifier.score(query, quotes)
+            if readings != quotes:  # else the same batch again, the same logits (a recall's costliest part)
+                scores = np.maximum(scores, self.verifier.score(query, readings))
         else:
             scores = np.zeros(len(judged), np.float32)
         dense_margins = decision.margins(np.array([j.dense for j in judged]), decision.DENSE_MARGIN_CLIP)
