@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -34,6 +35,7 @@ _WH_TAGS = {"WRB", "WP", "WDT", "WP$"}
 _TIME_NOUNS = {"time", "day", "date", "month", "year", "hour", "week", "weekday", "evening", "morning", "night"}
 _TIME_ENTS = {"DATE", "TIME"}
 _PLACE_ENTS = {"GPE", "LOC", "FAC"}
+_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
 _PLACE_PREPS = {"at", "in", "on", "near", "by", "behind", "outside", "inside", "under", "next"}
 _VALUE_DEPS = {"attr", "acomp", "oprd"}
 # the words of a clock time besides its numbers ("at half past seven", "at a quarter to six"): closed grammar
@@ -301,6 +303,8 @@ def _time(m) -> list[list]:  # noqa: ANN001
     Feburary": the tagger knows no misspelt month, the parse still hangs it on the day)."""
     pieces = [_with_preposition(_with_what_it_governs(list(e))) for e in m.ents if e.label_ in _TIME_ENTS]
     pieces += _clock_times(m) + [_with_preposition(list(e)) for e in m.ents if e.label_ == "ORDINAL"]
+    # an ordinal the recogniser missed ("moved to the 22nd, same time": a noun to the tagger)
+    pieces += [_with_preposition([t]) for t in m if not t.ent_type_ and _ORDINAL.fullmatch(t.lower_)]
     # a date's own article, when the tagger left it out of the entity ("to the 16th, same time")
     pieces = [[m[p[0].i - 1], *p] if p[0].i > 0 and m[p[0].i - 1].lower_ == "the" else p for p in pieces]
     pieces.sort(key=lambda p: p[0].i)
@@ -317,7 +321,7 @@ def _a_day(t) -> bool:  # noqa: ANN001 - a spaCy Token
     """An ordinal after a preposition that no noun follows is a day ("moved to the 11th, same time");
     one before a noun counts it ("my 2nd child")."""
     after = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
-    return (t.ent_type_ == "ORDINAL" and (after is None or after.pos_ not in ("NOUN", "PROPN"))
+    return ((t.ent_type_ == "ORDINAL" or _ORDINAL.fullmatch(t.lower_)) and (after is None or after.pos_ not in ("NOUN", "PROPN"))
             and any(a.pos_ == "ADP" for a in t.doc[max(0, t.i - 2):t.i]))
 
 

@@ -150,6 +150,7 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     ("where is my husband from?", "my husband works in Oslo", None),
     # an ordinal after a preposition with no noun after it is a day
     ("When is my scan?", "they moved my scan to the 14th, same time", "the 14th"),
+    ("When is my train?", "Annoyingly, my train has been moved to the 23rd, same time.", "to the 23rd"),
 ])
 def test_the_words_that_answer_a_question(question, memory, answer):
     found = answer_in(question, memory)
