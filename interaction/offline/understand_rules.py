@@ -16,7 +16,7 @@ from interaction.offline import fact_changes
 from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped_model
 from interaction.offline.extract import extract_profile
 from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
-from interaction.offline.question_form import asks_if_known
+from interaction.offline.question_form import asks_after_nobody, asks_if_known
 from interaction.offline.wishes import parting_wish
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
@@ -164,9 +164,12 @@ def understand(text: str) -> TurnUnderstanding:
         own = Emotion(label="happy", intensity=0.3)
     memory_intent = classify(text).intent
     if memory_intent in RECALL_INTENTS and (
-            (cues.is_about_nadine(text) and _nadine_is_the_topic(text)) or asks_if_known(text)):
+            (cues.is_about_nadine(text) and _nadine_is_the_topic(text)) or asks_if_known(text)
+            or asks_after_nobody(text)):
         # "which lab built you?" asks her knowledge of herself, "do you remember me?" whether they have
-        # met: neither asks what the person told
+        # met: neither asks what the person told; "who painted the Mona Lisa?" names nothing of theirs,
+        # so whether they told it is the retrieval core's to find (own_life.py), and when it finds
+        # nothing the question is answered as any other, never as a memory they lack
         memory_intent = "statement"
     return TurnUnderstanding(
         intent=intent, emotion=own, user_emotion=felt, memory_intent=memory_intent,
