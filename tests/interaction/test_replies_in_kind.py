@@ -1,8 +1,9 @@
 """Replies that fit what was said, offline: a question that names nothing of the person's own is never
 answered as a memory they lack; "what did I ask you to remember?" lists what they asked to be kept and
 nothing merely told beside it; a loss recalled is not opened with "Of course"; what is said back is
-reported speech (an elided subject said, a framing "long story," left out); a parting wish ends the
-conversation. (Good news is not met with the worry it settles: test_told_as_said.py.)"""
+reported speech (an elided subject said, a framing "long story," left out); nerves about what lies
+ahead are met with concern, not joy; a parting wish ends the conversation. (Good news is not met with
+the worry it settles: test_told_as_said.py.)"""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from common.messages import RecalledMemory, RecallReport
 from interaction import cues
 from interaction.offline.replies import offline_reply
-from interaction.offline.understand_rules import understand
+from interaction.offline.understand_rules import understand, user_emotion
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import reported
 from interaction.turn_understanding import Emotion
@@ -85,3 +86,14 @@ def test_a_parting_wish_ends_the_conversation(said):
 @pytest.mark.parametrize("said", ["Ring me tomorrow", "We had a good one last year, the best harvest ever."])
 def test_a_time_said_or_a_one_told_of_is_no_parting_wish(said):
     assert not cues.is_farewell(said)
+
+
+@pytest.mark.parametrize("said", ["I'm really anxious about my citizenship interview next Tuesday.",
+                                  "I'm so nervous about my piano exam on Saturday.",
+                                  "I'm nervous about starting at the new school on Monday."])
+def test_nerves_about_what_lies_ahead_are_met_with_concern_not_joy(said):
+    assert user_emotion(said).label == "fearful"
+
+
+def test_nerves_told_before_the_outcome_still_take_the_outcomes_sign():
+    assert user_emotion("I was shaking like a leaf at the audition, and they gave me the part!").label == "happy"
