@@ -21,7 +21,7 @@ def typed_plainly(text: str) -> str:
 # "good to see you (again)" greets: "see you" right after "to " is not a farewell
 FAREWELL = re.compile(
     r"\b(good ?bye|bye(?: bye)?|(?<!to )see you(?: soon| later| tomorrow| next time)?|farewell|"
-    r"(?:i )?(?:have|got|need) to (?:go|run)(?: now)?|i(?:'m| am) (?:off|leaving)|take care|good ?night|"
+    r"(?:i )?(?:(?:have|got|need) to|gotta) (?:go|run)(?: now)?|i(?:'m| am) (?:off|leaving)|take care|good ?night|"
     r"talk (?:to you )?(?:later|soon)|until next time|ciao|au revoir|adi[oó]s|cheerio|tsch[uü]ss|ta-ra|(?:catch you|see ya) later|see ya|cya|cheers,? (?:later|bye|then))\b",
     _I,
 )

@@ -48,7 +48,9 @@ _SUBJECTS = {"nsubj", "nsubjpass", "expl"}
 _DAY_WORDS = {"today": "that day", "tonight": "that night", "yesterday": "the day before",
               "tomorrow": "the day after"}
 _PARTS_OF_DAY = {"morning", "afternoon", "evening", "night", "week", "weekend"}
-_PRONOUN_TAGS = {"PRP", "PRP$"}  # Penn tags: a personal or possessive pronoun ("mine", never "a coal mine")
+_PRONOUN_TAGS = {"PRP", "PRP$"}
+# nouns of telling and thinking ("story", "news", "fact"): words that frame what is told, not what it is
+_OF_TELLING = {"noun.communication", "noun.cognition"}  # Penn tags: a personal or possessive pronoun ("mine", never "a coal mine")
 
 
 @functools.cache
@@ -180,7 +182,7 @@ def _one_clause(doc, words: list[str]) -> str:
     # a question asked on the way ("You know what?", "Can you believe it?") is not what was told
     told = [s for s in sentences if s[-1].text != "?"] or sentences
     for sent in told:
-        tokens = list(sent)
+        tokens = list(sent) if clauses else _without_frame(list(sent))
         # a conjunction opening the first sentence joined it to words before it, not to "you told me"
         while tokens and (tokens[0].dep_ == "intj" or tokens[0].pos_ in ("INTJ", "PUNCT")
                           or (tokens[0].pos_ == "CCONJ" and not clauses) or _unread_interjection(tokens)
@@ -201,8 +203,40 @@ def _one_clause(doc, words: list[str]) -> str:
         text = "".join(words[t.i] for t in tokens).strip()
         if first.pos_ != "PROPN" and not text.startswith(("I ", "I'")):
             text = text[:1].lower() + text[1:]
-        clauses.append(text)
+        clauses.append(_elided_subject(first) + text)
     return "; ".join(clauses)
+
+
+def _elided_subject(first) -> str:  # noqa: ANN001 - a spaCy Token
+    """The subject a sentence that opens with its own past verb left unsaid, as it is said back: the
+    speaker's ("got 2 kids, Tom and Ellie", "went to Lisbon last week": "you got 2 kids", "you went
+    to Lisbon"); a participle without its auxiliary dropped "have" with the subject ("been so busy":
+    "you've been so busy", "been volunteering since June": "you've been volunteering"). A past "be"
+    would need its person too ("was so tired"), and is left as said."""
+    verb = first.head if first.dep_ in ("aux", "auxpass") else first
+    if verb.dep_ != "ROOT" or first.tag_ not in ("VBD", "VBN") or (first.lemma_ == "be" and first.tag_ == "VBD") \
+            or any(c.dep_ in _SUBJECTS or (c.dep_ in ("aux", "auxpass") and c.i < first.i) for c in verb.children):
+        return ""
+    return "you've " if first.tag_ == "VBN" else "you "
+
+
+def _without_frame(tokens: list) -> list:
+    """A sentence without the words that only frame what it tells, set off before it by a comma, a
+    colon or a dash: a noun of telling or thinking by WordNet's lexicographer file with no verb nor
+    time of its own ("long story, but basically my brother is moving", "good news, dad's scan came
+    back clear", "fun fact: my grandad flew Spitfires"), when what follows tells with a subject of
+    its own. "Last week, my brother moved" keeps its time."""
+    cut = next((k for k, t in enumerate(tokens[:_MAX_OPENING]) if t.is_punct), None)
+    if not cut:
+        return tokens
+    opening, rest = tokens[:cut], tokens[cut + 1:]
+    lexicon = load_wordnet()
+    if lexicon is None or any(t.pos_ in ("VERB", "AUX", "PRON") or t.ent_type_ in ("DATE", "TIME") for t in opening):
+        return tokens
+    if not any(t.pos_ in ("NOUN", "PROPN") and lexicon.lexical_file(t.lemma_.lower()) in _OF_TELLING for t in opening):
+        return tokens
+    tells = any(t.dep_ in _SUBJECTS and t.head.pos_ in ("VERB", "AUX") for t in rest)
+    return rest if tells else tokens
 
 
 def _linking_adverb(token) -> bool:  # noqa: ANN001 - a spaCy Token

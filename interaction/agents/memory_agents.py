@@ -343,7 +343,7 @@ def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
     is shown with it then."""
     found = _long_term(deps, state)
     if not state.get("is_recall"):
-        return _not_of_this_conversation(found, state.get("transcript") or [])
+        return _not_against_the_news(_not_of_this_conversation(found, state.get("transcript") or []), state)
     this_session = recall_this_session(deps, state)
     if this_session is None:
         if found is None and state.get("is_recall") and not state["identity"].known:
@@ -369,6 +369,30 @@ def _not_of_this_conversation(found: RetrievalResult | None, transcript: list[Tr
         return found
     said = {t.text.strip().casefold() for t in transcript if t.role == "user"}
     if scene.user_message.strip().casefold() not in said:
+        return found
+    return dataclasses.replace(found, scene=dataclasses.replace(scene, injected=False))
+
+
+_FELT_SIGN = {"happy": "positive", "sad": "negative", "angry": "negative", "fearful": "negative", "disgusted": "negative"}
+
+
+def _not_against_the_news(found: RetrievalResult | None, state: TurnState) -> RetrievalResult | None:
+    """An ordinary turn's scene, unless what it kept feels the other way from what is told now: good
+    news of something they were worried about ("Diego is back at school!" and last week's "I'm so
+    worried, Diego is ill") settles the worry, and bringing the worry up again ("That reminds me —
+    you told me you're really worried ...") answers their joy with it; bad news is not met with an
+    old joy either. The sign of each: the turn's named feeling, else the offline polarity of its words
+    (offline/replies.news_sign), and the polarity of the scene's words."""
+    from interaction.offline.replies import news_sign
+
+    scene = found.scene if found is not None else None
+    if scene is None or not scene.injected or not scene.user_message:
+        return found
+    u = state.get("understanding")
+    now = _FELT_SIGN.get(u.user_emotion.label) if u is not None else None
+    now = now or news_sign(str(state.get("text", "")))
+    then = news_sign(scene.user_message)
+    if now is None or then is None or now == then:
         return found
     return dataclasses.replace(found, scene=dataclasses.replace(scene, injected=False))
 

@@ -222,6 +222,29 @@ def asked_about(sentence: Any) -> Any:
     return sentence
 
 
+def _asks_after_nobody(sentence: Any) -> bool:
+    """A question that names neither the speaker nor Nadine's memory of something: no first person in
+    what it asks about ("who painted the Mona Lisa?", "do you know who wrote Hamlet?"), and Nadine is
+    not asked to remember, know or tell a thing itself ("do you remember the gate code?")."""
+    topic = asked_about(sentence)
+    if _first_person(topic):
+        return False
+    root = sentence.root
+    return topic is not sentence or not (
+        any(c.dep_ == "nsubj" and c.lower_ in YOU for c in root.children) and _of_mind_or_talk(root))
+
+
+def asks_after_nobody(text: str) -> bool:
+    """Every question of `text` asks after something of nobody's in particular (_asks_after_nobody):
+    whether the person told it is for memory to find, not for the question's words to claim; without
+    the parser, or without a question, no."""
+    nlp = _parser()
+    if nlp is None:
+        return False
+    asked = [sent for s in cues.sentences(text) if cues.is_question(s) for sent in nlp(s).sents]
+    return bool(asked) and all(_asks_after_nobody(sent) for sent in asked)
+
+
 def _of_mind_or_talk(verb: Any) -> bool:
     """A verb of knowing or telling by its most frequent sense in WordNet ("remember", "know", "tell");
     every verb when WordNet is not installed."""

@@ -210,8 +210,11 @@ def _recall(r: ReplyInputs) -> str:
         return f"{_capital(r.answer.said_first(r.now))}{ANSWER_FIRST}{day} {told_back(m.kind, r.answer.rest, ago)}."
     if r.recall and r.recall.outcome == "asserted" and memories:
         said = "; and ".join(_said(m, r) for m in memories) + "."
-        # a plain question about their life is answered with what they told; "of course" answers "do you remember?"
-        return _capital(said) if r.own_life else "Of course — " + said
+        # a plain question about their life is answered with what they told; "of course" answers "do you
+        # remember?", but not of a loss or a worry: that is remembered, not gladly
+        if r.own_life:
+            return _capital(said)
+        return ("I remember — " if any(news_sign(m.text) == "negative" for m in memories) else "Of course — ") + said
     if r.recall and r.recall.outcome == "offered" and memories:
         m = memories[0]
         day = _relative_day(m.occurred_at, r.now)
@@ -337,7 +340,7 @@ def composed_reply(r: ReplyInputs) -> Composed:
         if named := named_feeling(r.user_emotion):
             parts.append(_EMPATHY[named].format(hi=hi))
         parts.append(f"That reminds me — {_relative_day(r.scene.timestamp, r.now)} "
-                     f"{told_back('moment', _quote(r.scene.user_message))}.")
+                     f"{told_back('moment', _quote(r.scene.user_message), days_between(r.scene.timestamp, r.now))}.")
     for tool_result in (r.search, r.vision):
         if tool_result:
             parts.append(_quote(tool_result, 300))

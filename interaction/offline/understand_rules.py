@@ -16,7 +16,7 @@ from interaction.offline import fact_changes
 from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped_model
 from interaction.offline.extract import extract_profile
 from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
-from interaction.offline.question_form import asks_if_known
+from interaction.offline.question_form import asks_after_nobody, asks_if_known
 from interaction.offline.wishes import parting_wish
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
@@ -71,6 +71,9 @@ def feeling_of_sign(sentence: str, sign: str) -> EmotionLabel:
     polarity unsure), the feeling the words say when those of one sign outnumber the other's ("our
     dog was put down, I can't stop crying": the model reads little in "can't stop"), else none."""
     said = _said_feelings(sentence)
+    if sign != "none" and _feeling_is_the_news(sentence) and not any(
+            (label in PLEASANT) == (sign == "positive") for label in said if label != "surprised"):
+        sign = "none"  # "I'm so anxious about Friday's interview" read as pleasant: its words decide
     if sign == "none":
         pleasant = sum(n for label, n in said.items() if label in PLEASANT)
         if pleasant == sum(said.values()) - pleasant:
@@ -78,6 +81,22 @@ def feeling_of_sign(sentence: str, sign: str) -> EmotionLabel:
         sign = "positive" if pleasant > sum(said.values()) - pleasant else "negative"
     named = Counter({label: n for label, n in said.items() if (label in PLEASANT) == (sign == "positive")})
     return named.most_common(1)[0][0] if named else "happy" if sign == "positive" else "sad"
+
+
+def _feeling_is_the_news(sentence: str) -> bool:
+    """The sentence tells only how the speaker feels now ("I'm really nervous about the exam on
+    Friday"): a feeling said in the present and no event told in the past by spaCy's tags, which
+    would be what the feeling answers ("I was so nervous, and they hired me on the spot": the outcome
+    decides the sign, not the nerves)."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    if not FELT_NOW.search(sentence):
+        return False
+    try:
+        doc = load_parser()(sentence)
+    except ParserUnavailable:
+        return False
+    return not any(t.tag_ in ("VBD", "VBN") for t in doc)
 
 
 def feeling_text(parts: dict[str, str], best: str, read: str) -> str:
@@ -164,9 +183,12 @@ def understand(text: str) -> TurnUnderstanding:
         own = Emotion(label="happy", intensity=0.3)
     memory_intent = classify(text).intent
     if memory_intent in RECALL_INTENTS and (
-            (cues.is_about_nadine(text) and _nadine_is_the_topic(text)) or asks_if_known(text)):
+            (cues.is_about_nadine(text) and _nadine_is_the_topic(text)) or asks_if_known(text)
+            or asks_after_nobody(text)):
         # "which lab built you?" asks her knowledge of herself, "do you remember me?" whether they have
-        # met: neither asks what the person told
+        # met: neither asks what the person told; "who painted the Mona Lisa?" names nothing of theirs,
+        # so whether they told it is the retrieval core's to find (own_life.py), and when it finds
+        # nothing the question is answered as any other, never as a memory they lack
         memory_intent = "statement"
     return TurnUnderstanding(
         intent=intent, emotion=own, user_emotion=felt, memory_intent=memory_intent,

@@ -40,11 +40,24 @@ def _imperative(verb: Any) -> bool:
         and not any(c.dep_ in _SUBJECTS for c in verb.children)
 
 
+def _prop_word(noun: Any) -> bool:
+    """"one" standing for a noun left unsaid after its adjective ("have a good one"): in a bidding to
+    spend something well, the stretch of time both know is meant."""
+    return noun.lemma_.lower() == "one" and any(c.dep_ == "amod" for c in noun.children) \
+        and any(c.dep_ == "det" for c in noun.children)
+
+
 def parting_wish(text: str) -> bool:
     """A statement that bids the listener spend a stretch of time well ("have a lovely weekend", "enjoy
-    the rest of your evening"): what one says when leaving."""
-    return any(_imperative(s.root) and any(c.dep_ == "dobj" and _a_stretch_of_time(c) for c in s.root.children)
+    the rest of your evening", "have a good one"): what one says when leaving. The parser hangs the
+    object on the verb as a noun phrase of time at times ("enjoy your weekend"); a bare one says when
+    ("call me tomorrow")."""
+    return any(_imperative(s.root) and any(_object(c) and (_a_stretch_of_time(c) or _prop_word(c)) for c in s.root.children)
                for s in _parse(text))
+
+
+def _object(noun: Any) -> bool:
+    return noun.dep_ == "dobj" or (noun.dep_ == "npadvmod" and any(c.dep_ in ("det", "poss") for c in noun.children))
 
 
 def wishes_the_listener(text: str) -> bool:

@@ -287,16 +287,17 @@ def test_a_moment_of_this_conversation_reminds_of_nothing_on_an_ordinary_turn(ma
     assert "That reminds me" in turn.reply and "leeks" in turn.reply, turn.reply
 
 
-def test_good_news_that_brings_back_a_worry_is_met_with_joy_first(maya):
+def test_good_news_that_settles_a_worry_is_met_with_joy_not_with_the_worry(maya):
     """An ordinary turn that recalls an earlier moment still answers what is said now: the joy of the
-    news, then the worry it brings back (not the worry alone, as if the news were not heard)."""
+    news, and not the worry it settles ("That reminds me — you're so worried ..." answers the joy with
+    the worry, as if the news were not heard)."""
     dm, _, services, uid = maya
     write_scene(dm.layout, uid, "I'm so worried, my dad has been told his kidneys are failing.",
                 when=dm.clock.now(), seed=5)
     services.scene_index.on_scene_stored(uid)
     later(dm, uid)
     turn = say(dm, "Wonderful news today, my dad's kidneys are working properly again, I'm overjoyed!")
-    assert "That reminds me" in turn.reply and turn.reply.startswith("That's wonderful"), turn.reply
+    assert "That reminds me" not in turn.reply and turn.reply.startswith("That's wonderful"), turn.reply
 
 
 def test_a_question_after_the_good_news_gets_the_good_news_only(maya):

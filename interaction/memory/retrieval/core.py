@@ -28,7 +28,12 @@ from interaction.memory.retrieval import decision, spelling, windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.entities import EntityReader
 from interaction.memory.retrieval.fused_score import fuse
-from interaction.memory.retrieval.generic import GenericQuestions, kind_of_telling, without
+from interaction.memory.retrieval.generic import (
+    GenericQuestions,
+    asks_what_was_kept,
+    kind_of_telling,
+    without,
+)
 from interaction.memory.retrieval.lexical import LexicalIndex
 from interaction.memory.retrieval.verifier import Verifier
 from interaction.memory.retrieval.windows import Window
@@ -283,21 +288,23 @@ def _alone_in_window(shortlist: list[Judged]) -> int | None:
 
 
 def _of_the_kind(query: str, pool: CandidatePool) -> np.ndarray:
-    """Which of the pool's memories are of the kind of telling the question asks for: those whose
+    """Which of the pool's memories are of the kind of telling the question asks for: what they asked
+    to be kept when it asks that (generic.asks_what_was_kept), and of those, the ones whose
     feeling has the sign of the "good" of "good news" or the "sad" of "sad news" (the offline polarity
     model); every one when the question names no kind, or one with no sign ("what big news ...?")."""
     from interaction.offline.feeling_polarity import shipped_polarity
 
-    every = np.ones(len(pool), bool)
+    # "what did I ask you to remember?": what they told alongside was not asked to be kept
+    asked = pool.kinds == "explicit_memory" if asks_what_was_kept(query) else np.ones(len(pool), bool)
     kind = kind_of_telling(query)
     model = shipped_polarity() if kind else None
     if model is None or not len(pool):
-        return every
+        return asked
     probabilities = model.probabilities([kind, *(c.quote for c in pool.items)])
     wanted = model.named(probabilities[0])
     if wanted == "none":
-        return every
-    return np.array([model.named(p) == wanted for p in probabilities[1:]], bool)
+        return asked
+    return asked & np.array([model.named(p) == wanted for p in probabilities[1:]], bool)
 
 
 def _told_in(in_window: list[tuple[Ranked, np.ndarray]], first_meeting: bool, top_k: int) -> list[Judged]:

@@ -46,12 +46,16 @@ class GenericQuestions:
 
         # an opening "And" or "Oh," asks nothing but moves the embedding away from the labelled questions
         closeness, prototype = self.nearest(without_opening(question))
-        return closeness >= self.threshold and not _nouns(question) - _nouns(prototype)
+        if closeness >= self.threshold and not _nouns(question) - _nouns(prototype):
+            return True
+        # "what did I tell you to keep in mind?" says by its form that it asks for every request to keep
+        return not _nouns(question) and asks_what_was_kept(question)
 
 
 # nouns of telling and thinking ("our talk", "the conversation", "any idea"): what every recall question
 # is about, so they name no topic (WordNet's lexicographer files of their most frequent sense)
 _ABOUT_TELLING = {"noun.communication", "noun.cognition"}
+_WH_TAGS = {"WDT", "WP", "WP$", "WRB"}
 
 
 def _nouns(text: str) -> set[str]:
@@ -90,6 +94,36 @@ def kind_of_telling(question: str) -> str | None:
         if kinds and t.pos_ == "NOUN" and wordnet is not None and wordnet.lexical_file(t.lemma_) in _ABOUT_TELLING:
             return " ".join(w.text for w in kinds)
     return None
+
+
+def asks_what_was_kept(question: str) -> bool:
+    """The question asks what the speaker asked Nadine to keep ("what did I ask you to remember?",
+    "which things did I want you to keep in mind?"): its wh-word stands in a clause the speaker bid her
+    do ("I" the subject of the verb it complements, "you" its subject or that verb's object), and that
+    clause, said as a request about "this", is one the memory-intent classifier reads as a request to
+    remember ("remember this"; "do this" is none)."""
+    from interaction.memory_intent.classifier import classify
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(question)
+    except ParserUnavailable:
+        return False
+    for bid in (t for t in doc if t.dep_ in ("xcomp", "ccomp") and t.pos_ == "VERB"):
+        asker = bid.head
+        if not any(c.dep_ == "nsubj" and c.lower_ == "i" for c in asker.children):
+            continue
+        if not any(c.lower_ == "you" and c.dep_ in ("nsubj", "dobj") for c in [*bid.children, *asker.children]):
+            continue
+        if not any(w.tag_ in _WH_TAGS for w in bid.subtree):
+            continue
+        said = [bid.text, *(c.text for c in bid.children if c.dep_ == "prt"), "this",
+                *(w.text for c in bid.children if c.dep_ == "prep" and not any(g.tag_ in _WH_TAGS or g.lower_ == "me"
+                                                                                 for g in c.subtree)
+                  for w in c.subtree)]
+        if classify(" ".join(said)).intent == "remember":
+            return True
+    return False
 
 
 def without(question: str, expression: str | None) -> str:

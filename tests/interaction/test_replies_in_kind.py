@@ -1,0 +1,99 @@
+"""Replies that fit what was said, offline: a question that names nothing of the person's own is never
+answered as a memory they lack; "what did I ask you to remember?" lists what they asked to be kept and
+nothing merely told beside it; a loss recalled is not opened with "Of course"; what is said back is
+reported speech (an elided subject said, a framing "long story," left out); nerves about what lies
+ahead are met with concern, not joy; a parting wish ends the conversation. (Good news is not met with
+the worry it settles: test_told_as_said.py.)"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from common.messages import RecalledMemory, RecallReport
+from interaction import cues
+from interaction.offline.replies import offline_reply
+from interaction.offline.understand_rules import understand, user_emotion
+from interaction.reply_inputs import ReplyInputs
+from interaction.reported_speech import reported
+from interaction.turn_understanding import Emotion
+from tests.interaction.test_forget_said_just_now import back, ines, kept_as_moment, say  # noqa: F401 - a fixture
+
+NOBODYS = ["Who composed the Four Seasons?", "who designed the Eiffel Tower?", "when did the Berlin wall fall",
+           "Do you remember who invented the radio?", "What was the name of Columbus's ship?"]
+
+
+@pytest.mark.parametrize("asked", NOBODYS)
+def test_a_question_that_names_nothing_of_the_speakers_is_no_recall(asked):
+    assert not understand(asked).is_recall
+
+
+def test_nothing_of_theirs_asked_gets_no_memory_answer_while_their_own_things_are_found(ines):  # noqa: F811
+    dm, uid = ines
+    say(dm, "Please remember that the bike shed code is 6624.")
+    for asked in ("who designed the Eiffel Tower?", "when did the Berlin wall fall"):
+        turn = say(dm, asked)
+        assert not turn.is_recall and "telling me" not in turn.reply, (asked, turn.reply)
+    again = say(dm, "what was the bike shed code again?")
+    assert "6624" in again.reply, again.reply
+    assert "Of course I remember you" not in again.reply
+
+
+def test_what_they_asked_to_keep_is_listed_without_what_was_told_beside_it(ines):  # noqa: F811
+    dm, uid = ines
+    kept_as_moment(dm, uid, say(dm, "My sister just had twins and I'm over the moon!"))
+    say(dm, "Please remember that the boiler service is on the 9th.")
+    kept_as_moment(dm, uid, say(dm, "Our dog Pip ran off yesterday and I'm devastated."))
+    say(dm, "Could you remember that my bike lock code is 5521?")
+    back(dm, uid)
+    asked = say(dm, "So what did I tell you to keep in mind?")
+    assert "boiler" in asked.reply and "5521" in asked.reply, asked.reply
+    assert "twins" not in asked.reply and "Pip" not in asked.reply, asked.reply
+
+
+def _recalled(text: str) -> str:
+    memory = RecalledMemory(kind="moment", memory_id="m1", text=text, occurred_at="2026-03-01T10:00:00")
+    return offline_reply(ReplyInputs(
+        text="Do you remember what I told you last week?", intent="continue_conversation", is_recall=True,
+        now=datetime(2026, 3, 8, 18, 0), language="en-US", user_emotion=Emotion(label="neutral", intensity=0.0),
+        recall=RecallReport(outcome="asserted", memories=[memory])))
+
+
+def test_a_loss_recalled_is_not_opened_with_of_course():
+    sad = _recalled("Our neighbour's boy was killed on his motorbike, the whole street is in shock.")
+    assert not sad.startswith("Of course") and "killed on his motorbike" in sad, sad
+    glad = _recalled("My granddaughter took her first steps on Sunday, we were all cheering!")
+    assert glad.startswith("Of course"), glad
+
+
+@pytest.mark.parametrize(("said", "back_"), [
+    ("Bought a little cottage near the sea last spring.", "you bought a little cottage near the sea last spring"),
+    ("Been volunteering at the food bank since June.", "you've been volunteering at the food bank since June"),
+    ("Sad news: my aunt's bakery is closing down.", "your aunt's bakery is closing down"),
+    ("Big update, but my passport finally arrived.", "your passport finally arrived"),
+    ("In March, my brother moved to Oslo.", "in March, your brother moved to Oslo"),
+])
+def test_what_was_told_is_said_back_as_reported_speech(said, back_):
+    assert reported(said) == back_
+
+
+@pytest.mark.parametrize("said", ["Have a lovely one!", "right, gotta go", "Enjoy your holiday"])
+def test_a_parting_wish_ends_the_conversation(said):
+    assert cues.is_farewell(said) and understand(said).intent == "end_conversation"
+
+
+@pytest.mark.parametrize("said", ["Ring me tomorrow", "We had a good one last year, the best harvest ever."])
+def test_a_time_said_or_a_one_told_of_is_no_parting_wish(said):
+    assert not cues.is_farewell(said)
+
+
+@pytest.mark.parametrize("said", ["I'm really anxious about my citizenship interview next Tuesday.",
+                                  "I'm so nervous about my piano exam on Saturday.",
+                                  "I'm nervous about starting at the new school on Monday."])
+def test_nerves_about_what_lies_ahead_are_met_with_concern_not_joy(said):
+    assert user_emotion(said).label == "fearful"
+
+
+def test_nerves_told_before_the_outcome_still_take_the_outcomes_sign():
+    assert user_emotion("I was shaking like a leaf at the audition, and they gave me the part!").label == "happy"
