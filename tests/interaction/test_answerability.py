@@ -494,6 +494,7 @@ def test_a_thing_the_listener_did_or_felt_is_still_hers(told):
     ("Do you remember the long hike I did?", "I hiked the whole ridge above the valley on Saturday, my legs are jelly."),
     ("How did my cousin's wedding go?", "My cousin finally got married in the spring, we danced till dawn."),
     ("What did I tell you about my dad's operation?", "My father was operated on last week and he is home already."),
+    ("Do you remember the long hike I did?", "My wife and I hiked the coast path at dawn."),  # the speaker did it too
 ])
 def test_an_event_told_with_a_verb_agrees_with_the_noun_asking_of_it(told, question, said):
     """Told as a verb ("I hiked"), asked of as its noun ("the hike I did"): WordNet derives the one

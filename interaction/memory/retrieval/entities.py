@@ -225,9 +225,11 @@ def _doer(verb) -> str | None:
     subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     if subject is None:
         return None
-    if subject.lower_ in _SPEAKER_WORDS:
+    # "my husband and I hiked": the speaker did it too
+    subjects = [subject, *subject.conjuncts]
+    if any(s.lower_ in _SPEAKER_WORDS for s in subjects):
         return SPEAKER
-    if subject.lower_ in _LISTENER_WORDS:
+    if any(s.lower_ in _LISTENER_WORDS for s in subjects):
         return LISTENER
     return _name(subject) if subject.pos_ == "PROPN" else subject.lemma_.lower() if subject.pos_ == "NOUN" else None
 
