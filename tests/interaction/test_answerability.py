@@ -515,3 +515,10 @@ def test_a_verb_names_its_event_not_its_doer():
     wordnet = load_wordnet()
     assert "marriage" in wordnet.nouns_of_verb("marry")
     assert "climb" in wordnet.nouns_of_verb("climb") and "mounter" not in wordnet.nouns_of_verb("climb")
+
+
+def test_an_event_noun_agrees_only_as_the_same_thing_never_through_its_other_senses(told):
+    """"signed" gives "signature", which is also a key signature (WordNet files that under music):
+    the choir's signing is no music of the speaker's, so it neither agrees nor conflicts."""
+    compared = told.core.entities.compare("What did I say about my music?", "Our choir signed a contract with the city hall.")
+    assert not compared.conflict, compared

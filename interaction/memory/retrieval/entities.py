@@ -91,6 +91,10 @@ class Mention:
     # of a compound ("cello" of "cello exam": the memory names a cello, the question asks of the
     # exam) and a word framing the question ("any idea what ...", "the news about ...")
     topic: bool = field(default=True, compare=False)
+    # a noun WordNet derives from a verb the text tells with ("climb" of "I climbed"): a string of
+    # the verb's sense, whose other senses may be anything ("signature" of "signed" is also a key
+    # signature, a kind of music), so it agrees only as the same thing asked
+    event: bool = field(default=False, compare=False)
 
     @property
     def whose(self) -> tuple[str, ...]:
@@ -242,7 +246,7 @@ def _events(token, lexicon: WordNet | None) -> list[Mention]:
     if lexicon is None or token.pos_ != "VERB" or token.vocab[token.lemma_.lower()].is_stop or sentence_asks(token.sent):
         return []
     doer = _doer(token)
-    return [Mention(noun, None, False, doer, topic=False) for noun in lexicon.nouns_of_verb(token.lemma_.lower())
+    return [Mention(noun, None, False, doer, topic=False, event=True) for noun in lexicon.nouns_of_verb(token.lemma_.lower())
             if lexicon.lexical_file(noun) != "noun.person"]
 
 
@@ -532,7 +536,7 @@ class EntityReader:
                     # named, not told of: a modifier names a kind, not one thing ("animal shelter"
                     # tells of no horse, a "cello exam" of a cello and so of an instrument), and
                     # another kind named in passing is no sister of what is asked
-                    if kind in (Relation.SAME, Relation.BROADER):
+                    if kind is Relation.SAME or (kind is Relation.BROADER and not m.event):
                         related[i, j] = AGREE
                 elif kind.agrees or close:
                     related[i, j] = AGREE
