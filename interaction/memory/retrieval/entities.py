@@ -7,7 +7,11 @@ the speaker), or the speaker when a relative clause says the speaker did it ("th
 Dates and numbers are the time window's business, not a topic, and are left out (spaCy's entity
 types). A compound's modifiers are things the text names too ("my cello exam" names a cello), though
 a question asking of the exam does not ask of the cello; only in a sentence that tells, and only the
-speaker's or no one's ("how was your tennis match?" names no tennis of the speaker's). Nor does a
+speaker's or no one's ("how was your tennis match?" names no tennis of the speaker's). So does a
+verb of a sentence that tells name its event, by the nouns WordNet derives from it, whose its doer
+is ("I climbed Kilimanjaro" names the speaker's climb: "do you remember the big climb I did?"); such
+a noun agrees only as the same thing asked. A verb of knowing or telling gives its subject nothing
+("do you remember the wedding?" asks of no wedding of the listener's). Nor does a
 question ask of what frames it (a told
 or thought noun whose own complement says what it is about: "any idea what my brother did", "the
 news about my job").
