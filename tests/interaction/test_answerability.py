@@ -522,3 +522,9 @@ def test_an_event_noun_agrees_only_as_the_same_thing_never_through_its_other_sen
     the choir's signing is no music of the speaker's, so it neither agrees nor conflicts."""
     compared = told.core.entities.compare("What did I say about my music?", "Our choir signed a contract with the city hall.")
     assert not compared.conflict, compared
+
+
+def test_what_the_speaker_says_they_mention_is_still_theirs(told):
+    """Only the listener a verb of telling is put to is given nothing: "which recipe did I mention?"
+    asks of the speaker's recipe, never of the one praised as the listener's."""
+    assert told.core.entities.compare("Which recipe did I mention?", "Your recipe for lemon cake sounds amazing!").conflict

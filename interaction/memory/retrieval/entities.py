@@ -150,9 +150,9 @@ def _possessor(token) -> str | None:
     return None
 
 
-# verbs of knowing and telling (WordNet's lexicographer files): their subject remembers, knows or
-# tells of a thing, and has it no more than the one asking ("do you remember the wedding?" asks of
-# no wedding of the listener's)
+# verbs of knowing and telling (WordNet's lexicographer files): the listener they are put to
+# remembers, knows or tells of a thing and has it no more than the one asking ("do you remember the
+# wedding?" asks of no wedding of the listener's)
 _NOT_HAVING = frozenset({"verb.cognition", "verb.communication"})
 
 
@@ -163,14 +163,16 @@ def _knows_or_tells(verb, lexicon: WordNet | None) -> bool:
 def _owner(token, lexicon: WordNet | None = None) -> str | None:
     """Whose a thing is when no possessor says it: the subject of the verb it is the object of; and
     anything in a clause whose subject is "you" is the listener's ("did you and Max have fun on the
-    camping trip?", "you must be proud of the garden"); not through a verb of knowing or telling."""
-    if token.dep_ in ("dobj", "attr") and token.head.pos_ in ("VERB", "AUX") and not _knows_or_tells(token.head, lexicon):
+    camping trip?", "you must be proud of the garden"); never through a verb of knowing or telling
+    whose subject is the listener: what the speaker asks the listener to remember or tell is the
+    speaker's to ask about, while what the speaker says they mention or know is still theirs."""
+    if token.dep_ in ("dobj", "attr") and token.head.pos_ in ("VERB", "AUX"):
         for child in token.head.children:
             if child.dep_ == "nsubj":
                 if child.lower_ in _SPEAKER_WORDS:
                     return SPEAKER
                 if child.lower_ in _LISTENER_WORDS:
-                    return LISTENER
+                    return None if _knows_or_tells(token.head, lexicon) else LISTENER
                 return child.lemma_.lower() if child.pos_ == "NOUN" else child.text if child.pos_ == "PROPN" else None
     clause = next((t for t in token.ancestors if t.pos_ in ("VERB", "AUX")), None)
     if clause is not None and not _knows_or_tells(clause, lexicon) and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in _LISTENER_WORDS
