@@ -174,6 +174,7 @@ def test_a_gerund_before_a_noun_is_part_of_what_it_names(told):
     ("Japan", "Tokyo", Relation.BROADER), ("leg", "knee", Relation.BROADER), ("grandad", "grandfather", Relation.SAME),
     ("mother", "father", Relation.SISTER), ("cousin", "aunt", Relation.SISTER), ("cat", "dog", Relation.SISTER),
     ("child", "neighbour", Relation.UNRELATED),  # under "person" nearly every word is a sister
+    ("sibling", "brother", Relation.BROADER),  # through the head of "male sibling", filed under "kinsman"
     ("boiler", "roof", Relation.UNRELATED), ("zzyzx", "dog", Relation.UNKNOWN),
 ])
 def test_wordnet_relations(first, second, relation):
@@ -197,6 +198,7 @@ def test_a_conflicting_entity_is_never_asserted(told, question):
 @pytest.mark.parametrize("question,said", [
     ("Do you recall what happened to my pet?", DOG),
     ("What did I tell you about my brother's exam?", BROTHER),
+    ("What did I tell you about my sibling?", BROTHER),  # a brother is a "male sibling"
 ])
 def test_a_hypernym_or_paraphrase_of_what_was_told_is_asserted(told, question, said):
     report = told.retrieve(MAYA, question, is_recall=True).recall

@@ -304,8 +304,21 @@ class WordNet:
         (the rank of the less frequent sense of the pair, from 0), the contained word only in its
         `senses` most frequent senses when given; None for none."""
         ranks = [max(i, j) for j, y in enumerate(below[:senses]) for i, x in enumerate(above)
-                 if x in self.ancestors(y, CONTAINED_IN)]
+                 if x in self._containing(y)]
         return min(ranks, default=None)
+
+    @functools.lru_cache(maxsize=8192)  # noqa: B019 - one WordNet per process, kept for its life
+    def _containing(self, offset: int) -> frozenset[int]:
+        """Every synset containing this one (its kinds and wholes), and those of the head a two-word
+        name of it or of its nearest kind ends with, where that head's most frequent sense lies in the
+        same field: a compound names a kind of its head, though WordNet may file it elsewhere ("brother"
+        is a "male sibling", filed under "kinsman", never under "sibling")."""
+        out = set(self.ancestors(offset, CONTAINED_IN))
+        for kind, depth in self.ancestors(offset, KIND_OF).items():
+            heads = [self.senses(w.rsplit("_", 1)[1]) for w in self._lemmas(kind) if w.count("_") == 1] if depth <= 1 else []
+            out.update(a for h in heads if h and self.field(h[0]) == self.field(kind)
+                       for a in self.ancestors(h[0], CONTAINED_IN))
+        return frozenset(out)
 
     def relation(self, first: str, second: str, sister_depth: int = 2, ancestor_depth: int = 5,
                  senses: int | None = None) -> tuple[Relation, int | None]:
