@@ -323,16 +323,17 @@ def retrieval_step(deps: AgentDeps, state: TurnState) -> dict:
     from_memory = {"plan_steps": [s for s in plan if s.agent not in ("search_agent", "knowledge_rag_agent")]}
     found = retrieve(deps, state) if own is None else None
     recalled = own if own is not None else found.recall if found is not None else None
-    if not sees and (recalled is None or recalled.outcome != "asserted" or tells_a_fact(state["identity"], recalled)):
-        # what their profile holds answers it ("do you know where I work?"), in the words it was told;
-        # so too when the memory asserted is where one of its facts was told
-        field = profile_field_asked(deps, state)
-        if field is not None:
-            return {"retrieval": None, "profile_field": field, **from_memory}
+    asserted = recalled is not None and recalled.outcome == "asserted"
+    # what their profile holds answers it ("do you know where I work?"), in the words it was told; where
+    # the memory asserted is where one of its facts was told, the reply says that fact as it holds now
+    field = None if sees or (asserted and not tells_a_fact(state["identity"], recalled)) else profile_field_asked(deps, state)
+    if field is not None and not asserted:
+        return {"retrieval": None, "profile_field": field, **from_memory}
+    answered = {"profile_field": field} if field is not None else {}
     if own is None:
-        return {"retrieval": found}
+        return {"retrieval": found, **answered}
     return {"retrieval": RetrievalResult(recall=own, details={"mode": "own_life"}), "is_recall": True,
-            "memory_intent": "recall", **from_memory}
+            "memory_intent": "recall", **from_memory, **answered}
 
 
 def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
