@@ -310,12 +310,13 @@ class WordNet:
     @functools.lru_cache(maxsize=8192)  # noqa: B019 - one WordNet per process, kept for its life
     def _containing(self, offset: int) -> frozenset[int]:
         """Every synset containing this one (its kinds and wholes), and those of the head a two-word
-        name of it or of its nearest kind ends with, where that head's most frequent sense lies in the
-        same field: a compound names a kind of its head, though WordNet may file it elsewhere ("brother"
-        is a "male sibling", filed under "kinsman", never under "sibling")."""
+        name of its nearest kind ends with, where that head's most frequent sense lies in the same
+        field: a kind WordNet names by a compound is a kind of its head, though filed elsewhere
+        ("brother" is a "male sibling", filed under "kinsman", never under "sibling"). Not the word's
+        own names: those may be idioms ("sea horse" is no horse, a "proper name" a kind of noun)."""
         out = set(self.ancestors(offset, CONTAINED_IN))
         for kind, depth in self.ancestors(offset, KIND_OF).items():
-            heads = [self.senses(w.rsplit("_", 1)[1]) for w in self._lemmas(kind) if w.count("_") == 1] if depth <= 1 else []
+            heads = [self.senses(w.rsplit("_", 1)[1]) for w in self._lemmas(kind) if w.count("_") == 1] if depth == 1 else []
             out.update(a for h in heads if h and self.field(h[0]) == self.field(kind)
                        for a in self.ancestors(h[0], CONTAINED_IN))
         return frozenset(out)
