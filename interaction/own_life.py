@@ -21,12 +21,13 @@ import logging
 from dataclasses import replace
 
 from common.messages import RecallReport
+from common.store.facts import says
 from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.question_form import asked_about
-from interaction.profile_wording import Told
+from interaction.profile_wording import Told, current
 from interaction.profiles import Identity
 
 log = logging.getLogger("nadine.interaction.own_life")
@@ -119,6 +120,14 @@ def profile_field_asked(deps: AgentDeps, state: dict) -> str | None:
     if decided is None or decided.outcome != "asserted" or decided.named is None:
         return None
     return _asked_as(facts[int(decided.named.candidate.memory_id)][1])
+
+
+def tells_a_fact(identity: Identity, report: RecallReport) -> bool:
+    """Whether a memory the recall asserts is where a fact the profile holds now was told ("I work as
+    a piano tuner and I live in Haarlem"): the question then asks after that fact, which the profile
+    says as it holds now and in its field's words, not as the turn it was once said in."""
+    told = [t.clause for t in current(identity.profile) if t.clause]
+    return report.outcome == "asserted" and any(says(m.text, clause) for m in report.memories for clause in told)
 
 
 def _asked_as(told: Told) -> str:

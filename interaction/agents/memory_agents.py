@@ -25,7 +25,7 @@ from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update
 from interaction.offline.name_claims import NameClaim, names_others_use, read_name_claim
 from interaction.offline.name_reading import asked_for_name
-from interaction.own_life import profile_field_asked, recall_own_life
+from interaction.own_life import profile_field_asked, recall_own_life, tells_a_fact
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
 from interaction.state import TurnState
@@ -321,19 +321,19 @@ def retrieval_step(deps: AgentDeps, state: TurnState) -> dict:
     sees = any(s.agent == "vision_agent" for s in plan)
     own = None if sees else recall_own_life(deps, state)
     from_memory = {"plan_steps": [s for s in plan if s.agent not in ("search_agent", "knowledge_rag_agent")]}
-    if own is not None and own.outcome == "asserted":
-        return {"retrieval": RetrievalResult(recall=own, details={"mode": "own_life"}), "is_recall": True,
-                "memory_intent": "recall", **from_memory}
     found = retrieve(deps, state) if own is None else None
-    if found is None or found.recall is None or found.recall.outcome != "asserted":
-        # what their profile holds answers it ("do you know where I work?"), in the words it was told
-        field = None if sees else profile_field_asked(deps, state)
-        if field is not None:
-            return {"retrieval": None, "profile_field": field, **from_memory}
+    recalled = own if own is not None else found.recall if found is not None else None
+    asserted = recalled is not None and recalled.outcome == "asserted"
+    # what their profile holds answers it ("do you know where I work?"), in the words it was told; where
+    # the memory asserted is where one of its facts was told, the reply says that fact as it holds now
+    field = None if sees or (asserted and not tells_a_fact(state["identity"], recalled)) else profile_field_asked(deps, state)
+    if field is not None and not asserted:
+        return {"retrieval": None, "profile_field": field, **from_memory}
+    answered = {"profile_field": field} if field is not None else {}
     if own is None:
-        return {"retrieval": found}
+        return {"retrieval": found, **answered}
     return {"retrieval": RetrievalResult(recall=own, details={"mode": "own_life"}), "is_recall": True,
-            "memory_intent": "recall", **from_memory}
+            "memory_intent": "recall", **from_memory, **answered}
 
 
 def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:

@@ -35,8 +35,40 @@ _QUANTITY_IDIOMS = (
     (re.compile(r"\bthe day before yesterday\b", re.I), "2 days ago"),
     (re.compile(r"\ba couple of\b", re.I), "2"),
     (re.compile(r"\ba few\b", re.I), "3"),
+    # "the other day": on a recent day, a few days ago
+    (re.compile(r"\bthe other day\b", re.I), "3 days ago"),
     (re.compile(r"\bseveral\b", re.I), "4"),
 )
+_IDIOMS = re.compile("|".join(f"({pattern.pattern})" for pattern, _ in _QUANTITY_IDIOMS), re.I)
+
+
+def _rewrite_idioms(text: str) -> tuple[str, list[tuple[int, int, int, int]]]:
+    """The text with its quantity idioms rewritten, and where each rewriting stands: (start, end)
+    in the rewritten text, then in the text as said."""
+    parts: list[str] = []
+    spans: list[tuple[int, int, int, int]] = []
+    last = shift = 0
+    for m in _IDIOMS.finditer(text):
+        replacement = _QUANTITY_IDIOMS[(m.lastindex or 1) - 1][1]
+        parts += [text[last:m.start()], replacement]
+        spans.append((m.start() + shift, m.start() + shift + len(replacement), m.start(), m.end()))
+        shift += len(replacement) - (m.end() - m.start())
+        last = m.end()
+    return "".join(parts + [text[last:]]), spans
+
+
+def _as_said(position: int, spans: list[tuple[int, int, int, int]], end: bool) -> int:
+    """Where a position of the rewritten text stands in the text as said (a rewritten idiom whole)."""
+    shift = 0
+    for new_start, new_end, old_start, old_end in spans:
+        if position < new_start or (end and position == new_start):
+            break
+        if position < new_end or (end and position == new_end):
+            return old_end if end else old_start
+        shift = old_end - new_end
+    return position + shift
+
+
 # parsedatetime has no weekend; "last/this/past weekend" and "at/over the weekend" mean the latest one.
 _WEEKEND = re.compile(r"\b(?:last|this|past|the)\s+weekend\b", re.I)
 # Month names that are also everyday words ("I may have", "we march"): a month only when capitalised or
@@ -154,20 +186,22 @@ _THING_ROLES = frozenset({"nsubj", "nsubjpass", "dobj", "attr", "conj", "compoun
 
 
 def parse_window(text: str, now: datetime) -> TimeWindow | None:
-    """The window of time a question names, or None when it names none."""
-    for pattern, replacement in _QUANTITY_IDIOMS:
-        text = pattern.sub(replacement, text)
+    """The window of time a question names, or None when it names none; its expression as said
+    ("the other day", though read as "3 days ago"), so the question can be read without it."""
+    said = text
+    text, spans = _rewrite_idioms(text)
     if _WEEKEND.search(text):
         return _latest_weekend(now)
     # read as of the day people speak of: at 1 a.m. "yesterday" is the day before the one just ending
     matches = _calendar().nlp_at(text, now - DAY_TURNS) or ()
     best: TimeWindow | None = None
-    for point, context, offset, _end, expression in matches:
+    for point, context, offset, end_at, expression in matches:
         precision = _precision(context)
         if precision is None or precision in (_ACU.ACU_NOW, _ACU.ACU_SEC, _ACU.ACU_MIN):
             continue
         if _is_everyday_word(text, expression, offset, precision):
             continue
+        as_said = said[_as_said(offset, spans, False):_as_said(end_at, spans, True)]
         start, end, unit = _unit_window(point, precision)
         if precision == _ACU.ACU_DAY:  # a day people speak of runs from DAY_TURNS to DAY_TURNS
             start, end = start + DAY_TURNS, end + DAY_TURNS
@@ -182,7 +216,7 @@ def parse_window(text: str, now: datetime) -> TimeWindow | None:
             start, end = _day_floor(point - unit), _day_floor(point + unit + timedelta(days=1))
             if precision in (_ACU.ACU_HALFDAY, _ACU.ACU_HOUR):
                 start, end = point - unit, point + unit
-        window = TimeWindow(start, min(end, now), expression.strip())
+        window = TimeWindow(start, min(end, now), as_said.strip())
         if window.start >= window.end:
             continue
         if best is None or len(window.expression) > len(best.expression):

@@ -368,3 +368,13 @@ def test_the_one_memory_of_the_time_named_that_agrees_is_asked_about(tmp_path):
         assert recall_note(report)[0].startswith("[recall] asked about in 'last week': the one memory of that time")
     cousin, _ = _reply(services, "What happened with my cousin last week?")
     assert cousin.outcome != "asserted" and all(m.text != told for m in cousin.memories)
+
+
+def test_what_we_talked_about_the_other_day_is_what_was_told_a_few_days_ago(tmp_path):
+    """"the other day" names a window (a few days back), not a topic: with it left out the question
+    names nothing, so it is answered by what was told then."""
+    services, _, clock = _services(tmp_path)
+    _say(services, clock, GIG)
+    clock.advance(60)
+    report, _ = _reply(services, "What did we chat about the other day?")
+    assert report.outcome == "asserted" and [m.text for m in report.memories] == [GIG], report

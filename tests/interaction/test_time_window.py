@@ -47,6 +47,7 @@ def test_calendar_expressions_become_the_unit_they_name(question: str, start: da
         ("a couple of days ago", day("2026-11-28", 9), day("2026-11-25", 9)),
         ("the day before yesterday", day("2026-11-28", 18), day("2026-11-30", 9)),
         ("a few weeks ago", day("2026-11-09", 12), day("2026-11-29", 12)),
+        ("what did I mention the other day?", day("2026-11-27", 15), day("2026-11-22", 15)),
     ],
 )
 def test_ago_is_approximate_but_still_excludes_other_times(question: str, inside: datetime, outside: datetime) -> None:
@@ -154,3 +155,13 @@ def test_what_was_told_just_after_midnight_is_yesterday_by_the_evening():
     for asked in (datetime(2026, 12, 3, 22, 40), datetime(2026, 12, 4, 1, 15)):
         window = parse_window("what did I tell you yesterday?", asked)
         assert window is not None and window.start <= told < window.end, (asked, window)
+
+
+@pytest.mark.parametrize("question,expression", [
+    ("What did we chat about the other day?", "the other day"),
+    ("Remind me what I said a couple of days ago", "a couple of days ago"),
+])
+def test_a_rewritten_idiom_is_the_expression_as_said(question: str, expression: str) -> None:
+    """The question is read without its window's words: those are the words said, not the rewriting."""
+    window = parse_window(question, NOW)
+    assert window is not None and window.expression == expression

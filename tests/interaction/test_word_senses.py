@@ -18,6 +18,7 @@ from tests.interaction.test_forget_vague_topic import meet
 
 DEPOSIT = "Sorry, I got it wrong: the deposit is due on the 1st of June, not May."
 DOG = "My dog Biscuit had surgery on his leg last week."
+WEDDING = "My sister got married on a beach in Portugal, I gave a speech and cried."
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +59,8 @@ def reader(tmp_path_factory):
     return services.core.entities
 
 
-@pytest.mark.parametrize("asked,told", [("PIN", "deposit"), ("PIN", "leg"), ("pin", "flag")])
+# a sister is "a fellow member" in the third sense of the word
+@pytest.mark.parametrize("asked,told", [("PIN", "deposit"), ("PIN", "leg"), ("pin", "flag"), ("member", "sister")])
 def test_a_rare_sense_the_words_do_not_share_in_meaning_relates_nothing(reader, asked, told):
     assert not reader.relation(asked, told)[0].agrees
 
@@ -71,6 +73,7 @@ def test_a_rare_sense_the_words_share_in_meaning_still_relates_them(reader, aske
 @pytest.mark.parametrize("question,said", [
     ("What's my bank PIN?", DEPOSIT), ("Did anyone else ask you about my PIN?", DEPOSIT),
     ("What's my bank PIN?", DOG),
+    ("Do you remember the new member of our family?", WEDDING),  # the puppy was told, not asked of here
 ])
 def test_a_question_agrees_with_no_memory_only_a_rare_sense_relates(reader, question, said):
     found = reader.compare(question, said)

@@ -7,7 +7,11 @@ the speaker), or the speaker when a relative clause says the speaker did it ("th
 Dates and numbers are the time window's business, not a topic, and are left out (spaCy's entity
 types). A compound's modifiers are things the text names too ("my cello exam" names a cello), though
 a question asking of the exam does not ask of the cello; only in a sentence that tells, and only the
-speaker's or no one's ("how was your tennis match?" names no tennis of the speaker's). Nor does a
+speaker's or no one's ("how was your tennis match?" names no tennis of the speaker's). So does a
+verb of a sentence that tells name its event, by the nouns WordNet derives from it, whose its doer
+is ("I climbed Kilimanjaro" names the speaker's climb: "do you remember the big climb I did?"); such
+a noun agrees only as the same thing asked. A verb of knowing or telling gives its subject nothing
+("do you remember the wedding?" asks of no wedding of the listener's). Nor does a
 question ask of what frames it (a told
 or thought noun whose own complement says what it is about: "any idea what my brother did", "the
 news about my job").
@@ -91,6 +95,10 @@ class Mention:
     # of a compound ("cello" of "cello exam": the memory names a cello, the question asks of the
     # exam) and a word framing the question ("any idea what ...", "the news about ...")
     topic: bool = field(default=True, compare=False)
+    # a noun WordNet derives from a verb the text tells with ("climb" of "I climbed"): a string of
+    # the verb's sense, whose other senses may be anything ("signature" of "signed" is also a key
+    # signature, a kind of music), so it agrees only as the same thing asked
+    event: bool = field(default=False, compare=False)
 
     @property
     def whose(self) -> tuple[str, ...]:
@@ -142,20 +150,32 @@ def _possessor(token) -> str | None:
     return None
 
 
-def _owner(token) -> str | None:
+# verbs of knowing and telling (WordNet's lexicographer files): the listener they are put to
+# remembers, knows or tells of a thing and has it no more than the one asking ("do you remember the
+# wedding?" asks of no wedding of the listener's)
+_NOT_HAVING = frozenset({"verb.cognition", "verb.communication"})
+
+
+def _knows_or_tells(verb, lexicon: WordNet | None) -> bool:
+    return lexicon is not None and lexicon.verb_lexical_file(verb.lemma_.lower()) in _NOT_HAVING
+
+
+def _owner(token, lexicon: WordNet | None = None) -> str | None:
     """Whose a thing is when no possessor says it: the subject of the verb it is the object of; and
     anything in a clause whose subject is "you" is the listener's ("did you and Max have fun on the
-    camping trip?", "you must be proud of the garden")."""
+    camping trip?", "you must be proud of the garden"); never through a verb of knowing or telling
+    whose subject is the listener: what the speaker asks the listener to remember or tell is the
+    speaker's to ask about, while what the speaker says they mention or know is still theirs."""
     if token.dep_ in ("dobj", "attr") and token.head.pos_ in ("VERB", "AUX"):
         for child in token.head.children:
             if child.dep_ == "nsubj":
                 if child.lower_ in _SPEAKER_WORDS:
                     return SPEAKER
                 if child.lower_ in _LISTENER_WORDS:
-                    return LISTENER
+                    return None if _knows_or_tells(token.head, lexicon) else LISTENER
                 return child.lemma_.lower() if child.pos_ == "NOUN" else child.text if child.pos_ == "PROPN" else None
     clause = next((t for t in token.ancestors if t.pos_ in ("VERB", "AUX")), None)
-    if clause is not None and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in _LISTENER_WORDS
+    if clause is not None and not _knows_or_tells(clause, lexicon) and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in _LISTENER_WORDS
                                   for c in clause.children):
         return LISTENER
     return None
@@ -204,6 +224,36 @@ def _modifiers(token, mention: Mention) -> list[Mention]:
                     frame=None, alias=None, topic=False)
             for c in token.lefts if c.dep_ in _PHRASE_DEPS and c.pos_ in _NOUNS and not c.is_stop
             and c.ent_type_ not in _NOT_TOPICS and any(ch.isalpha() for ch in c.text)]
+
+
+def _doer(verb) -> str | None:
+    """Who did what a verb tells: its subject (of the verb it is conjoined to or completes: "I
+    climbed it and watched the sunrise", "she got married"), as a possessor is written; None when
+    unsaid or a third person's pronoun."""
+    while verb.dep_ in ("conj", "xcomp", "acomp") and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        verb = verb.head
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None:
+        return None
+    # "my husband and I hiked": the speaker did it too
+    subjects = [subject, *subject.conjuncts]
+    if any(s.lower_ in _SPEAKER_WORDS for s in subjects):
+        return SPEAKER
+    if any(s.lower_ in _LISTENER_WORDS for s in subjects):
+        return LISTENER
+    return _name(subject) if subject.pos_ == "PROPN" else subject.lemma_.lower() if subject.pos_ == "NOUN" else None
+
+
+def _events(token, lexicon: WordNet | None) -> list[Mention]:
+    """What a verb of a sentence that tells names as an event, by the nouns WordNet derives from it
+    ("I climbed Kilimanjaro" names a climb; "we got married", no: "get" frames nearly anything), whose
+    its doer is: a question asks of events by their nouns ("the big climb I did"). Named, not told
+    of, as a compound's modifiers are; not the doer ("climber"); nothing from a sentence that asks."""
+    if lexicon is None or token.pos_ != "VERB" or token.vocab[token.lemma_.lower()].is_stop or sentence_asks(token.sent):
+        return []
+    doer = _doer(token)
+    return [Mention(noun, None, False, doer, topic=False, event=True) for noun in lexicon.nouns_of_verb(token.lemma_.lower())
+            if lexicon.lexical_file(noun) != "noun.person"]
 
 
 _FRAMING_FILES = ("noun.communication", "noun.cognition")
@@ -272,12 +322,13 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
     seen: dict[tuple, Mention] = {}
     modifiers: list[Mention] = []
     for token in doc:
+        modifiers += _events(token, lexicon)
         if _titles_a_name(token):
             # "my grandson Mateo scored": spaCy files the person's title as a compound of the name;
             # it is a mention of its own, whose the name is ("what did I say about my grandson?")
             name = token.head
             possessor = _possessor(name)
-            mention = Mention(token.lemma_.lower(), possessor, False, None if possessor is not None else _owner(name),
+            mention = Mention(token.lemma_.lower(), possessor, False, None if possessor is not None else _owner(name, lexicon),
                               _frame(name), _name(name).casefold(), _whose_alias(name))
             seen.setdefault((mention.head, mention.possessor), mention)
             continue
@@ -288,7 +339,7 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
         name = token.pos_ == "PROPN" or token.ent_type_ in ("PERSON", "GPE", "LOC", "ORG", "FAC", "NORP")
         possessor = _possessor(token)
         mention = Mention(_name(token) if name else _head_phrase(token), possessor, name,
-                          None if possessor is not None else _owner(token), _frame(token), _alias(token),
+                          None if possessor is not None else _owner(token, lexicon), _frame(token), _alias(token),
                           _whose_alias(token), topic=name or not _frames_a_topic(token, lexicon))
         seen.setdefault((mention.head.casefold(), mention.possessor), mention)
         if not name:
@@ -491,7 +542,7 @@ class EntityReader:
                     # named, not told of: a modifier names a kind, not one thing ("animal shelter"
                     # tells of no horse, a "cello exam" of a cello and so of an instrument), and
                     # another kind named in passing is no sister of what is asked
-                    if kind in (Relation.SAME, Relation.BROADER):
+                    if kind is Relation.SAME or (kind is Relation.BROADER and not m.event):
                         related[i, j] = AGREE
                 elif kind.agrees or close:
                     related[i, j] = AGREE

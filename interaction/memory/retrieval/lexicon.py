@@ -185,15 +185,37 @@ class WordNet:
         return firsts
 
     @functools.cached_property
-    def _verb_files(self) -> dict[int, str]:
+    def _first_verb_lines(self) -> dict[int, str]:
         # read on the first verb asked about, not at start-up: only a few readers need the verbs
         wanted = set(self._first_verb_senses.values())
-        files: dict[int, str] = {}
         with (self._folder / "data.verb").open(encoding="utf-8") as f:
-            for line in f:
-                if line[:1].isdigit() and int(line[:8]) in wanted:
-                    files[int(line[:8])] = self._lexnames.get(int(line.split()[1]), "")
-        return files
+            return {int(line[:8]): line for line in f if line[:1].isdigit() and int(line[:8]) in wanted}
+
+    @functools.cached_property
+    def _verb_files(self) -> dict[int, str]:
+        return {o: self._lexnames.get(int(line.split()[1]), "") for o, line in self._first_verb_lines.items()}
+
+    def nouns_of_verb(self, lemma: str) -> tuple[str, ...]:
+        """The nouns WordNet derives from the verb's most frequent sense, from that very verb ("climb"
+        -> "climb", "climbing"; "marry" -> "marriage"), never its doer ("climber"): what a question
+        may name an event by that was told with the verb. Empty for a word that is no verb here."""
+        key = lemma.casefold()
+        offset = self._first_verb_senses.get(key)
+        if offset is None:
+            return ()
+        p = self._first_verb_lines[offset].split()
+        lemmas = [w.casefold() for w in p[4:4 + 2 * int(p[3], 16):2]]
+        own = lemmas.index(key) + 1 if key in lemmas else -1
+        at = 4 + 2 * len(lemmas)
+        found: list[str] = []
+        for i in range(int(p[at])):
+            symbol, target, pos, words = p[at + 1 + 4 * i: at + 5 + 4 * i]
+            # the event, not its doer ("climber"): a person is no thing told of
+            if symbol == "+" and pos == "n" and int(words[:2], 16) == own \
+                    and self._lexnames.get(int(self.field(int(target)))) != "noun.person":
+                named = self._lemmas(int(target))
+                found.append(named[max(int(words[2:], 16), 1) - 1].replace("_", " "))
+        return tuple(dict.fromkeys(found))
 
     def senses(self, word: str) -> tuple[int, ...]:
         """The noun synsets of a word or phrase ("driving test" -> driving_test), by its base form."""
@@ -282,8 +304,22 @@ class WordNet:
         (the rank of the less frequent sense of the pair, from 0), the contained word only in its
         `senses` most frequent senses when given; None for none."""
         ranks = [max(i, j) for j, y in enumerate(below[:senses]) for i, x in enumerate(above)
-                 if x in self.ancestors(y, CONTAINED_IN)]
+                 if x in self._containing(y)]
         return min(ranks, default=None)
+
+    @functools.lru_cache(maxsize=8192)  # noqa: B019 - one WordNet per process, kept for its life
+    def _containing(self, offset: int) -> frozenset[int]:
+        """Every synset containing this one (its kinds and wholes), and those of the head a two-word
+        name of its nearest kind ends with, where that head's most frequent sense lies in the same
+        field: a kind WordNet names by a compound is a kind of its head, though filed elsewhere
+        ("brother" is a "male sibling", filed under "kinsman", never under "sibling"). Not the word's
+        own names: those may be idioms ("sea horse" is no horse, a "proper name" a kind of noun)."""
+        out = set(self.ancestors(offset, CONTAINED_IN))
+        for kind, depth in self.ancestors(offset, KIND_OF).items():
+            heads = [self.senses(w.rsplit("_", 1)[1]) for w in self._lemmas(kind) if w.count("_") == 1] if depth == 1 else []
+            out.update(a for h in heads if h and self.field(h[0]) == self.field(kind)
+                       for a in self.ancestors(h[0], CONTAINED_IN))
+        return frozenset(out)
 
     def relation(self, first: str, second: str, sister_depth: int = 2, ancestor_depth: int = 5,
                  senses: int | None = None) -> tuple[Relation, int | None]:
