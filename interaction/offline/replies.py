@@ -15,7 +15,7 @@ from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST
 from interaction.confirmation.reader import bare_answer
-from interaction.memory.told import only_thanks
+from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.names import confirmation_question
@@ -232,7 +232,6 @@ def news_sign(text: str) -> str | None:
     """"positive" or "negative" when the calibrated polarity finds what the person tells more likely
     good (or bad) than not, though too faint to name a feeling ("We finally got the keys to our new
     flat."); None for a plain fact, a question, or without the model."""
-    from interaction.memory.told import is_told
     from interaction.offline.feeling_polarity import CLASSES, shipped_polarity
 
     model = shipped_polarity()
@@ -327,7 +326,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
     if asks_if_known(r.text):  # whether they have met is known, never looked up
         return Composed(" ".join([*parts, _whether_met(r.met_before, hi)]))
     if parts and r.intent in ("first_greeting", "update_user_info"):
-        news = named_feeling(r.user_emotion) if r.user_emotion.intensity >= _NEWS_INTENSITY else None
+        # "pleased to meet you :)" reads as joy, but is no news to be happy about
+        news = named_feeling(r.user_emotion) if r.user_emotion.intensity >= _NEWS_INTENSITY and is_told(r.text) else None
         return Composed(" ".join([*parts, _EMPATHY[news].format(hi="")] if news else parts))
     answer = _profile_answer(r)
     if answer:
