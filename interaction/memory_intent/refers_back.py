@@ -33,9 +33,15 @@ def refers_back(text: str) -> bool:
         nlp = load_parser()
     except ParserUnavailable:
         return False
-    parsed = nlp(request_content(text))
-    # the request's content has lost its demonstrative ("forget that last bit" -> "last bit"): read it in the turn
-    pointed = {t.lower_ for t in nlp(" ".join(text.split())) if _points_back(t) or _what_was_said(t)}
+    # the request's content is read in the turn's own parse: cut out, it may lose its article and its
+    # noun with it ("kitten I told you about" tags "kitten" an adverb) or its demonstrative ("forget
+    # that last bit" -> "last bit")
+    whole = " ".join(text.split())
+    content = request_content(text)
+    doc = nlp(whole)
+    start = whole.rfind(content) if content else -1
+    parsed = [t for t in doc if start <= t.idx < start + len(content)] if start >= 0 else list(nlp(content))
+    pointed = {t.lower_ for t in doc if _points_back(t) or _what_was_said(t)}
     if any(t.pos_ in _NAMING and not t.is_stop and not _acts_as_verb(t) and t.lower_ not in pointed for t in parsed):
         return False
     # a verb left is the request's own (bidding, or "you" its subject) or the person's saying ("what I said");
