@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from common import topics as t
 from common.clock import Clock
 from common.config import load_settings
@@ -53,6 +55,7 @@ def test_language_change_reaches_the_speak_locale_and_resets_on_farewell(tmp_pat
     assert out.of(t.SPEAK)[-1].locale == "en-US"
 
 
+@pytest.mark.graph_fails
 def test_a_failing_graph_still_answers_once(tmp_path, monkeypatch):
     dm, out = manager(tmp_path)
 
