@@ -44,6 +44,7 @@ def as_meant(text: str, names_kept: bool = False) -> str:
     return mend(text, known, lexicon, MIN_SIMILARITY)
 
 
+@functools.lru_cache(maxsize=4096)  # a recall reads each shortlisted quote twice (verifier, entities)
 def memory_as_meant(text: str) -> str:
     """What a stored memory is ranked by: its words as meant, names as written. Most memories have no
     word near an English word they are not, which a mend without the parse tells in a fraction of a

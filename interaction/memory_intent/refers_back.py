@@ -75,9 +75,10 @@ def _points_back(noun) -> bool:  # noqa: ANN001 - a spaCy Token
 def _what_was_said(noun) -> bool:  # noqa: ANN001 - a spaCy Token
     """A word that names nothing but what the person's saying said: a noun of talk, a portion, a
     state or a stuff among WordNet's most general (its most frequent sense at most GENERAL_DEPTH
-    kind-of links below the root: "thing" 5, "stuff" 4, "story" 4; "trip" 10, "dog" 8), the object its relative clause of saying leaves
-    out, no preposition stranded ("the last thing I said", "the thing I just told you"); "the dog I
-    told you about" and "the trip I mentioned" name a dog and a trip."""
+    kind-of links below the root: "thing" 5, "stuff" 4, "story" 4; "trip" 10, "dog" 8), the object
+    its relative clause of saying leaves out, no preposition stranded ("the last thing I said", "the
+    thing I just told you"); "the dog I told you about" and "the trip I mentioned" name a dog and a
+    trip. GENERAL_DEPTH and the files were read off these few words, not fitted on a split."""
     from interaction.memory.retrieval.lexicon import KIND_OF, load_wordnet
 
     wordnet = load_wordnet()

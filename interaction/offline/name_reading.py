@@ -111,10 +111,10 @@ def _chat_words() -> frozenset[str]:
     """Words VADER scores as feeling that are no English lemma ("lol", "haha", "lmao", "rofl"). Its
     lexicon is the project's sentiment dictionary (emotion_intensity.py); WordNet keeps out the names
     it scores ("Grace", "Joy", "Hope")."""
-    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+    from interaction.offline.emotion_intensity import vader
 
     lexicon = load_wordnet()
-    return frozenset(w for w in SentimentIntensityAnalyzer().lexicon if w.isalpha()
+    return frozenset(w for w in vader().lexicon if w.isalpha()
                      and (lexicon is None or not lexicon.knows(w)))
 
 
