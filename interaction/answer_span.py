@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Literal
 
 from common.messages import RecalledMemory, RecallReport
-from interaction.reported_speech import days_between, reported
+from interaction.reported_speech import dates_named, reported, said_day
 
 log = logging.getLogger("nadine.interaction.answer_span")
 
@@ -384,7 +384,8 @@ class Answered:
 
     def said_first(self, now: datetime) -> str:
         """The answer's words as Nadine says them on `now` ("on your birthday", "the day before")."""
-        return reported(self.first, days_ago=days_between(self.memory.occurred_at, now))
+        said, text = said_day(self.memory.occurred_at, now), self.memory.text
+        return reported(dates_named(text, said, self.answer.end - len(self.first), self.answer.end), said=said)
 
     @property
     def rest(self) -> str:

@@ -37,7 +37,7 @@ from interaction.offline.articles import number_words
 from interaction.profile_wording import Told
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
-from interaction.reported_speech import days_between, read_ahead, reported, told_back
+from interaction.reported_speech import SaidDay, read_ahead, reported, said_day, told_back
 from interaction.session import Session
 
 log = logging.getLogger("nadine.interaction.memory_requests")
@@ -493,16 +493,16 @@ class ForgetOneConversation:
         return PrivacyTurn("I'm sorry, I couldn't forget that just now. Please ask me again.", "forget_one_failed")
 
 
-def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[tuple[str, int]]]:
+def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[tuple[str, SaidDay | None]]]:
     """What Nadine knows about the person, in her words: profile facts, explicit memories, moments
-    (what was said, and how many calendar days ago)."""
+    (what was said, and the day it was said)."""
     facts = profile_wording.phrases(profile_wording.current(identity.profile))
     store = explicit_store(deps)
     explicit = [kept_wording(m.text) for m in (store.list(identity.user_id or "") if store else [])]
     scenes = sorted((m for m in SceneStore(deps.layout).list(identity.user_id or "")
                      if m.scene_type == "moment" and m.user_message), key=lambda m: m.timestamp)
     now = deps.clock.now()
-    moments = [(m.user_message.strip(), days_between(m.when, now)) for m in scenes if m.user_message]
+    moments = [(m.user_message.strip(), said_day(m.when, now)) for m in scenes if m.user_message]
     return facts, explicit[-MAX_LISTED:], moments[-MAX_LISTED:]
 
 
@@ -523,7 +523,7 @@ def about_me(deps: AgentDeps, state: dict) -> str:
 
 
 def about_me_offline(name: str, facts: list[str], explicit: list[str], moments: list[str],
-                     days_ago: list[int] | None = None) -> str:
+                     said_on: list[SaidDay | None] | None = None) -> str:
     if not (facts or explicit or moments):
         return f"I only know your name so far, {given_name(name)}. Tell me something about yourself and I'll remember it."
     parts = [f"You're {name}" + (", " + profile_wording.listing(facts) if facts else "") + "."]
@@ -531,13 +531,13 @@ def about_me_offline(name: str, facts: list[str], explicit: list[str], moments: 
         parts.append("You asked me to remember that " + profile_wording.listing(explicit) + ".")
     if moments:
         # said back in Nadine's words, as a recall says them: a quotation would be the person's own "I"
-        ages = days_ago or [0] * len(moments)
+        days = said_on or [None] * len(moments)
         read_ahead(moments)
         # grouped by the day each was told, that day named first: "that day" in what was said back then
         # points at it ("yesterday you told me your daughter was accepted into medical school that day")
         by_day: dict[int, list[str]] = {}
-        for moment, age in zip(moments, ages, strict=True):
-            by_day.setdefault(age, []).append(reported(moment, days_ago=age))
+        for moment, said in zip(moments, days, strict=True):
+            by_day.setdefault(said.days_ago if said else 0, []).append(reported(moment, said=said))
         for i, (age, said) in enumerate(sorted(by_day.items())):
             told = f"{days_ago_words(age)} you told me ".lstrip()
             parts.append(("And " + told if i == 0 else told[:1].upper() + told[1:]) + profile_wording.listing(said) + ".")

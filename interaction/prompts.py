@@ -16,7 +16,7 @@ from interaction import profile_wording
 from interaction.memory.contracts import VisualMemory
 from interaction.names import given_name
 from interaction.reply_inputs import ReplyInputs
-from interaction.reported_speech import days_between, told_back
+from interaction.reported_speech import said_day, told_back
 from interaction.session_gist import gist
 from interaction.speaker_labels import NADINE_LABEL, USER_LABEL
 
@@ -125,8 +125,8 @@ def _profile_line(r: ReplyInputs) -> str:
 
 def _told_back(m, now: datetime) -> str:
     """A remembered thing as the offline reply says it (a session summary by its gist)."""
-    days = days_between(m.occurred_at, now)
-    return gist(m.text, days) if m.kind == "episode" else told_back(m.kind, m.text, days)
+    said = said_day(m.occurred_at, now)
+    return gist(m.text, said) if m.kind == "episode" else told_back(m.kind, m.text, said)
 
 
 def recall_lines(r: ReplyInputs) -> list[str]:

@@ -14,15 +14,19 @@ every sentence after the first is joined to it: the whole is one clause after "y
 Said back on a later day, the words that placed it in time from the day it was said move with it:
 "today" -> "that day", "yesterday" -> "the day before", "this morning" -> "that morning", "last
 night" -> "the night before", "tomorrow" -> "the day after" ("yesterday you told me your daughter
-was accepted into medical school that day"), as reported speech does in English grammar.
+was accepted into medical school that day"), as reported speech does in English grammar. A day of
+the week names the date it meant on the day it was said: "my niece's recital is Saturday at 3",
+told on Monday 7 December, is said back "your niece's recital is Saturday the 12th at 3".
 """
 
 from __future__ import annotations
 
+import calendar
 import functools
 import logging
 from collections.abc import Iterable
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 
 from common.clock import spoken_day
 from interaction.memory.retrieval.lexicon import load_wordnet
@@ -48,6 +52,9 @@ _SUBJECTS = {"nsubj", "nsubjpass", "expl"}
 _DAY_WORDS = {"today": "that day", "tonight": "that night", "yesterday": "the day before",
               "tomorrow": "the day after"}
 _PARTS_OF_DAY = {"morning", "afternoon", "evening", "night", "week", "weekend"}
+_WEEKDAYS = {name.lower(): number for number, name in enumerate(calendar.day_name)}
+# a day of the week after one of these is the one to come whatever the verb's tense ("moved to Friday")
+_AHEAD = {"to", "until", "till", "before", "by"}
 _PRONOUN_TAGS = {"PRP", "PRP$"}
 # nouns of telling and thinking ("story", "news", "fact"): words that frame what is told, not what it is
 _OF_TELLING = {"noun.communication", "noun.cognition"}  # Penn tags: a personal or possessive pronoun ("mine", never "a coal mine")
@@ -77,10 +84,35 @@ def read_ahead(texts: Iterable[str]) -> None:
         nlp.pipe(dict.fromkeys(map(_as_parsed, texts)))
 
 
-def reported(text: str, nlp=None, days_ago: int = 0) -> str:
-    """The words of `text` as the clause after "you told me" (see the module docstring); `days_ago`:
-    how many calendar days before today it was said (its time words move from 1 on)."""
+@dataclass(frozen=True)
+class SaidDay:
+    """The day something was said and the day it is said back on, as people speak of days
+    (common.clock.spoken_day)."""
+
+    on: date
+    today: date
+
+    @property
+    def days_ago(self) -> int:
+        return max(0, (self.today - self.on).days)
+
+
+def said_day(said_at: str | datetime | None, now: datetime) -> SaidDay | None:
+    """When something was said (ISO 8601 or a datetime), seen from `now`; None: today, or unknown."""
+    if said_at is None:
+        return None
+    try:
+        when = said_at if isinstance(said_at, datetime) else datetime.fromisoformat(said_at)
+    except ValueError:
+        return None
+    return SaidDay(spoken_day(when), spoken_day(now))
+
+
+def reported(text: str, nlp=None, said: SaidDay | None = None) -> str:
+    """The words of `text` as the clause after "you told me" (see the module docstring); `said`:
+    the day it was said (its time words move from the next day on; None: today)."""
     text = what_it_tells(text)  # "you told me good evening; you were Hyacinth; and ..." says nothing
+    days_ago = said.days_ago if said else 0
     nlp = nlp or _parser()
     if nlp is None:  # without a parse: the word-by-word swap the remember confirmations use
         said = second_person(text.strip().rstrip(" .!?"))
@@ -121,8 +153,8 @@ def reported(text: str, nlp=None, days_ago: int = 0) -> str:
             # are ("a nurse") stays as said
             past = "were" if became == "you" or low in ("are", "'re") else "was"
             words[t.i] = ("" if t.i == 0 or doc[t.i - 1].whitespace_ else " ") + _cased(t, past) + t.whitespace_
-    if days_ago >= 1:
-        _shift_time_words(doc, words)
+    if said is not None and days_ago >= 1:
+        _shift_time_words(doc, words, said)
     return _one_clause(doc, words)
 
 
@@ -145,12 +177,14 @@ def _contraction(doc, token) -> str:
     return low
 
 
-def _shift_time_words(doc, words: list[str]) -> None:
-    """"today" -> "that day", "this morning" -> "that morning", "last night" -> "the night before"
-    (in place): the day they meant is no longer today."""
+def _shift_time_words(doc, words: list[str], said: SaidDay) -> None:
+    """"today" -> "that day", "this morning" -> "that morning", "last night" -> "the night before",
+    "on Saturday" -> "on Saturday the 12th" (in place): the day they meant is no longer today."""
     for t in doc:
         low = t.lower_
-        if low in _DAY_WORDS and t.pos_ in ("NOUN", "ADV", "PROPN"):
+        if _a_weekday_alone(doc, t):
+            _name_the_date(doc, t, words, said)
+        elif low in _DAY_WORDS and t.pos_ in ("NOUN", "ADV", "PROPN"):
             words[t.i] = _cased(t, _DAY_WORDS[low]) + t.whitespace_
         elif t.lemma_.lower() in _PARTS_OF_DAY and t.i > 0 and doc[t.i - 1].head.i == t.i:
             before = doc[t.i - 1]
@@ -162,6 +196,57 @@ def _shift_time_words(doc, words: list[str]) -> None:
             elif before.lower_ == "next":
                 words[before.i] = _cased(before, "the") + before.whitespace_
                 words[t.i] = t.text + " after" + t.whitespace_
+
+
+def _a_weekday_alone(doc, token) -> bool:  # noqa: ANN001 - spaCy Doc, Token
+    """A day of the week that names no date of its own ("on Saturday", never "Saturday the 12th" nor
+    "Saturday 12 December")."""
+    after = doc[token.i + 1: token.i + 3]
+    return token.lower_ in _WEEKDAYS and token.ent_type_ == "DATE" \
+        and not any(t.like_num or t.ent_type_ == "ORDINAL" for t in after if t.ent_type_ in ("DATE", "ORDINAL") or t.lower_ == "the")
+
+
+def dates_named(text: str, said: SaidDay | None, start: int, end: int) -> str:
+    """`text[start:end]` with each day of the week in it named as the date it meant, read in the
+    whole of `text` (an answer's few words keep the tense of the clause they came from: "on Friday"
+    of "we went to the fair on Friday" is the Friday before)."""
+    nlp = _parser()
+    if said is None or said.days_ago < 1 or nlp is None:
+        return text[start:end]
+    doc = nlp(text)
+    words = [t.text_with_ws for t in doc]
+    inside = [t for t in doc if start <= t.idx and t.idx + len(t) <= end]
+    for t in inside:
+        if _a_weekday_alone(doc, t):
+            _name_the_date(doc, t, words, said)
+    return "".join(words[t.i] for t in inside).strip() or text[start:end]
+
+
+def _name_the_date(doc, day, words: list[str], said: SaidDay) -> None:  # noqa: ANN001 - spaCy Doc, Token
+    """A day of the week as the date it meant on the day it was said (in place): the one before
+    after "last" or in a clause told in the past ("we went on Friday"), else the one to come ("the
+    recital is Saturday", "moved to Friday", "this Sunday": today's if it was said that day). The
+    month is said when it is not this one."""
+    before = doc[day.i - 1] if day.i > 0 and doc[day.i - 1].head.i == day.i else None
+    modifier = before.lower_ if before is not None and before.lower_ in ("last", "next", "this", "coming") else None
+    head = day.head.head if day.dep_ == "pobj" else day.head
+    past = modifier == "last" or (modifier is None and not (day.dep_ == "pobj" and day.head.lower_ in _AHEAD)
+                                  and head.tag_ in ("VBD", "VBN") and not any(c.tag_ == "MD" for c in head.children))
+    weekday, said_on = _WEEKDAYS[day.lower_], said.on.weekday()
+    if past:
+        meant = said.on - timedelta(days=(said_on - weekday) % 7 or 7)
+    else:
+        meant = said.on + timedelta(days=(weekday - said_on) % 7 or (0 if modifier == "this" else 7))
+    month = "" if meant.month == said.today.month else f" of {meant:%B}"
+    if before is not None and modifier is not None:
+        words[before.i] = ""
+    words[day.i] = f"{calendar.day_name[weekday]} the {_ordinal(meant.day)}{month}" + day.whitespace_
+
+
+def _ordinal(number: int) -> str:
+    """12 -> "12th", 22 -> "22nd": English ordinals are closed grammar."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def _cased(token, new: str) -> str:
@@ -199,7 +284,7 @@ def _one_clause(doc, words: list[str]) -> str:
             tokens.pop()
         if not tokens:
             continue
-        first = tokens[0]
+        first = next((t for t in tokens if words[t.i]), tokens[0])  # a word left out says nothing ("last" of a date named)
         text = "".join(words[t.i] for t in tokens).strip()
         if first.pos_ != "PROPN" and not text.startswith(("I ", "I'")):
             text = text[:1].lower() + text[1:]
@@ -300,30 +385,18 @@ def _without_tag_question(tokens: list) -> list:
     return head if tagged_question(*("".join(t.text_with_ws for t in part) for part in (head, tail))) else tokens
 
 
-def told_back(kind: str, text: str, days_ago: int = 0) -> str:
+def told_back(kind: str, text: str, said: SaidDay | None = None) -> str:
     """How Nadine says one remembered thing the person said or asked her to keep, in the offline
     reply and in the model's prompt alike ("you told me you'd command the next shuttle mission");
-    `days_ago`: calendar days since it was said."""
+    `said`: the day it was said."""
     if kind == "explicit_memory":
-        return f"you asked me to {asked_to_keep(text, days_ago)}"
-    return f"you told me {reported(text, days_ago=days_ago)}"
+        return f"you asked me to {asked_to_keep(text, said)}"
+    return f"you told me {reported(text, said=said)}"
 
 
-def asked_to_keep(text: str, days_ago: int = 0) -> str:
+def asked_to_keep(text: str, said: SaidDay | None = None) -> str:
     """What the person asked Nadine to keep, as the words after "you asked me to": "remember that
     your passport expires in March", or a to-do as the request it was ("remind you to phone the
     dentist on Monday", "remember to ask you about your exam results")."""
-    return reported(text, days_ago=days_ago) if to_do(text) is not None else \
-        f"remember that {reported(text, days_ago=days_ago)}"
-
-
-def days_between(said_at: str | datetime | None, now: datetime) -> int:
-    """Days, as people speak of them (common.clock.spoken_day), from when something was said (ISO
-    8601 or a datetime; None: today) to now."""
-    if said_at is None:
-        return 0
-    try:
-        when = said_at if isinstance(said_at, datetime) else datetime.fromisoformat(said_at)
-    except ValueError:
-        return 0
-    return max(0, (spoken_day(now) - spoken_day(when)).days)
+    return reported(text, said=said) if to_do(text) is not None else \
+        f"remember that {reported(text, said=said)}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from interaction.memory.told import is_told
-from interaction.reported_speech import told_back
+from interaction.reported_speech import SaidDay, told_back
 
 _OBSERVATION = re.compile(r"Observation:\s*(.+?)\s*(?:\nThought:|$)", re.S)
 _QUOTED = re.compile(r'"([^"]+)"')
@@ -27,13 +27,13 @@ def observation(summary: str) -> str:
     return " ".join((found.group(1) if found else summary).split())
 
 
-def gist(summary: str, days_ago: int = 0) -> str:
-    """The clause after the day: "we talked, and you told me ..." (`days_ago`: calendar days since)."""
-    said = observation(summary)
-    quotes = _QUOTED.findall(said)
+def gist(summary: str, talked: SaidDay | None = None) -> str:
+    """The clause after the day: "we talked, and you told me ..." (`talked`: the day of the talk)."""
+    notes = observation(summary)
+    quotes = _QUOTED.findall(notes)
     if not quotes:
-        return f"we talked, and my notes of it say: {said}"
+        return f"we talked, and my notes of it say: {notes}"
     told = [q for q in quotes if is_told(q)][:MAX_TOLD]
     if not told:
         return "we talked, but you didn't tell me anything in particular"
-    return "we talked, and " + ", and ".join(told_back("turn", q, days_ago) for q in told)
+    return "we talked, and " + ", and ".join(told_back("turn", q, talked) for q in told)

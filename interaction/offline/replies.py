@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from common.clock import spoken_day
 from common.messages import RecalledMemory
 from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
@@ -24,7 +23,7 @@ from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.offline.question_form import asks_if_known, request_of_nadine
 from interaction.offline.wishes import wishes_the_listener
 from interaction.reply_inputs import ReplyInputs
-from interaction.reported_speech import days_between, reported, told_back
+from interaction.reported_speech import reported, said_day, told_back
 from interaction.session_gist import gist
 from interaction.turn_understanding import Emotion
 
@@ -76,16 +75,15 @@ _UNTOLD = {"work": "what you do or where you work", "location": "where you live"
 
 def _day(ts: str | None, now: datetime) -> str | None:
     """The day itself: "earlier today", "yesterday", "on Wednesday 2 December"; None when unknown."""
-    try:
-        then = datetime.fromisoformat(ts or "")
-    except ValueError:
+    said = said_day(ts, now)
+    if said is None:
         return None
-    days = days_between(then, now)
+    days = said.days_ago
     if days <= 0:
         return "earlier today"
     if days == 1:
         return "yesterday"
-    day = spoken_day(then)
+    day = said.on
     return f"on {day:%A} {day.day} {day:%B}"  # spoken: "the 2nd" reads "2", never "02"
 
 
@@ -195,19 +193,19 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
     if m.kind == "observation":  # something Nadine saw, not something the person said
         return f"{_relative_day(m.occurred_at, r.now)} I saw: {text}"
     if m.kind == "episode":  # a summary: its gist in Nadine's words, never quoted as the person's
-        return f"{_relative_day(m.occurred_at, r.now)} {gist(m.text, days_between(m.occurred_at, r.now))}"
-    return f"{_relative_day(m.occurred_at, r.now)} {told_back(m.kind, text, days_between(m.occurred_at, r.now))}"
+        return f"{_relative_day(m.occurred_at, r.now)} {gist(m.text, said_day(m.occurred_at, r.now))}"
+    return f"{_relative_day(m.occurred_at, r.now)} {told_back(m.kind, text, said_day(m.occurred_at, r.now))}"
 
 
 def _recall(r: ReplyInputs) -> str:
     memories = r.recall.memories if r.recall else []
     if r.answer is not None:  # the answer first, then where it comes from
         m, day = r.answer.memory, _relative_day(r.answer.memory.occurred_at, r.now)
-        ago = days_between(m.occurred_at, r.now)
+        said = said_day(m.occurred_at, r.now)
         if r.answer.answer.asks == "value":  # the memory itself says it ("my locker code is 5512")
             so = "you asked me to remember it" if m.kind == "explicit_memory" else "you told me so"
-            return f"{_capital(reported(m.text, days_ago=ago))} — {so} {day}."
-        return f"{_capital(r.answer.said_first(r.now))}{ANSWER_FIRST}{day} {told_back(m.kind, r.answer.rest, ago)}."
+            return f"{_capital(reported(m.text, said=said))} — {so} {day}."
+        return f"{_capital(r.answer.said_first(r.now))}{ANSWER_FIRST}{day} {told_back(m.kind, r.answer.rest, said)}."
     if r.recall and r.recall.outcome == "asserted" and memories:
         said = "; and ".join(_said(m, r) for m in memories) + "."
         # a plain question about their life is answered with what they told; "of course" answers "do you
@@ -222,7 +220,7 @@ def _recall(r: ReplyInputs) -> str:
             return f"I'm not sure — do you mean something you told me {day}? Tell me a little more."
         if m.kind == "first_meeting":
             return f"I'm not sure — do you mean when you told me {day} about our first meeting?"
-        return f"I'm not sure — do you mean that {day} {told_back(m.kind, _quote(m.text), days_between(m.occurred_at, r.now))}?"
+        return f"I'm not sure — do you mean that {day} {told_back(m.kind, _quote(m.text), said_day(m.occurred_at, r.now))}?"
     if r.name:
         return f"I'm sorry {r.addressed}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
@@ -340,7 +338,7 @@ def composed_reply(r: ReplyInputs) -> Composed:
         if named := named_feeling(r.user_emotion):
             parts.append(_EMPATHY[named].format(hi=hi))
         parts.append(f"That reminds me — {_relative_day(r.scene.timestamp, r.now)} "
-                     f"{told_back('moment', _quote(r.scene.user_message), days_between(r.scene.timestamp, r.now))}.")
+                     f"{told_back('moment', _quote(r.scene.user_message), said_day(r.scene.timestamp, r.now))}.")
     for tool_result in (r.search, r.vision):
         if tool_result:
             parts.append(_quote(tool_result, 300))

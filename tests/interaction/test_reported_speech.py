@@ -4,7 +4,7 @@ modals move back; the offline reply and the model's prompt give the same words."
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -12,7 +12,7 @@ from common.messages import RecalledMemory, RecallReport
 from interaction.offline.replies import offline_reply
 from interaction.prompts import recall_lines
 from interaction.reply_inputs import ReplyInputs
-from interaction.reported_speech import days_between, reported, told_back
+from interaction.reported_speech import SaidDay, reported, said_day, told_back
 from interaction.turn_understanding import Emotion
 
 
@@ -135,7 +135,36 @@ def test_what_do_you_know_about_me_says_moments_back_in_her_words():
     ("I start my new job tomorrow.", 5, "you start your new job the day after"),
 ])
 def test_time_words_move_with_the_day_it_was_said(said, days_ago, expected):
-    assert reported(said, days_ago=days_ago) == expected
+    assert reported(said, said=_days_before(TODAY, days_ago)) == expected
+
+
+TODAY = date(2026, 12, 14)  # a Monday
+
+
+def _days_before(today: date, days: int) -> SaidDay:
+    return SaidDay(today - timedelta(days=days), today)
+
+
+@pytest.mark.parametrize("said,on,expected", [
+    # told on Monday 7 December: the Saturday to come
+    ("My niece's recital is Saturday at 3.", date(2026, 12, 7), "your niece's recital is Saturday the 12th at 3"),
+    # a past clause: the Friday before
+    ("We drove up to Leeds on Friday.", date(2026, 12, 7), "you drove up to Leeds on Friday the 4th"),
+    ("Last Monday my son broke his wrist.", date(2026, 12, 9), "Monday the 7th your son broke his wrist"),
+    # moved to a day: the one to come, whatever the verb's tense
+    ("The plumber got pushed to Thursday.", date(2026, 12, 11), "the plumber got pushed to Thursday the 17th"),
+    # said on the day it names: "this" is that day, otherwise a week on
+    ("My exam is this Wednesday.", date(2026, 12, 9), "your exam is Wednesday the 9th"),
+    ("The choir sings on Wednesday.", date(2026, 12, 9), "the choir sings on Wednesday the 16th"),
+    # another month is named
+    ("I fly home on Tuesday.", date(2026, 11, 20), "you fly home on Tuesday the 24th of November"),
+])
+def test_a_day_of_the_week_is_said_back_as_the_date_it_meant(said, on, expected):
+    assert reported(said, said=SaidDay(on, TODAY)) == expected
+
+
+def test_a_day_of_the_week_told_today_is_said_as_told():
+    assert reported("The recital is on Saturday.", said=SaidDay(TODAY, TODAY)) == "the recital is on Saturday"
 
 
 def _asserted(question: str, said: str, said_at: str, now: datetime) -> ReplyInputs:
@@ -163,7 +192,7 @@ def test_an_older_day_is_said_by_its_name_and_number_without_a_leading_zero():
 def test_what_do_you_know_about_me_moves_the_time_words_of_an_earlier_day():
     from interaction.memory_requests import about_me_offline
 
-    reply = about_me_offline("Ines", [], [], ["Wow, I won the chess tournament today!"], [2])
+    reply = about_me_offline("Ines", [], [], ["Wow, I won the chess tournament today!"], [_days_before(TODAY, 2)])
     assert reply == "You're Ines. And two days ago you told me you won the chess tournament that day."
 
 
@@ -172,7 +201,7 @@ def test_what_do_you_know_about_me_names_the_day_each_moment_was_told():
     from interaction.memory_requests import about_me_offline
 
     reply = about_me_offline("Ines", [], [], ["My nephew was born today, I'm an aunt!", "I just got back from Crete.",
-                                              "Our team lost the final today."], [1, 0, 1])
+                                              "Our team lost the final today."], [_days_before(TODAY, d) for d in (1, 0, 1)])
     assert reply == ("You're Ines. And you told me you just got back from Crete. Yesterday you told me your nephew "
                      "was born that day, you're an aunt and your team lost the final that day.")
 
@@ -213,6 +242,21 @@ def test_what_tells_nothing_is_not_said_back(told, said_back):
 
 def test_days_are_counted_as_people_speak_of_them():
     """What was said at twenty to one was said "the night before" by that evening, not "today"."""
-    assert days_between(datetime(2026, 12, 3, 0, 40), datetime(2026, 12, 3, 22, 40)) == 1
-    assert days_between(datetime(2026, 12, 3, 9, 0), datetime(2026, 12, 3, 22, 40)) == 0
-    assert days_between(datetime(2026, 12, 2, 23, 0), datetime(2026, 12, 3, 1, 30)) == 0
+    assert said_day(datetime(2026, 12, 3, 0, 40), datetime(2026, 12, 3, 22, 40)).days_ago == 1
+    assert said_day(datetime(2026, 12, 3, 9, 0), datetime(2026, 12, 3, 22, 40)).days_ago == 0
+    assert said_day(datetime(2026, 12, 2, 23, 0), datetime(2026, 12, 3, 1, 30)).days_ago == 0
+
+
+@pytest.mark.parametrize("question,said,on_the_day,a_week_on", [
+    ("When is my niece's recital?", "My niece's recital is on Saturday at 3.", "on Saturday at 3",
+     "on Saturday the 12th at 3"),
+    # the answer's few words keep the tense of the memory they came from
+    ("When did we go to the fair?", "We went to the fair on Friday.", "on Friday", "on Friday the 4th"),
+])
+def test_an_answer_said_first_on_a_later_day_names_the_date_its_weekday_meant(question, said, on_the_day, a_week_on):
+    from interaction.answer_span import Answered, answer_in
+
+    memory = RecalledMemory(kind="turn", memory_id="m1", text=said, occurred_at="2026-12-07T10:00:00")  # a Monday
+    answered = Answered(memory, answer_in(question, said))
+    assert answered.said_first(datetime(2026, 12, 7, 18, 0)) == on_the_day
+    assert answered.said_first(datetime(2026, 12, 14, 9, 0)) == a_week_on
