@@ -37,7 +37,7 @@ from interaction.offline.articles import number_words
 from interaction.profile_wording import Told
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
-from interaction.reported_speech import SaidDay, read_ahead, reported, said_day, told_back
+from interaction.reported_speech import SaidDay, dates_named, read_ahead, reported, said_day, told_back
 from interaction.session import Session
 
 log = logging.getLogger("nadine.interaction.memory_requests")
@@ -204,9 +204,11 @@ def wanted(todo: ToDo) -> str:
     return f"you want {'' if todo.doer == 'person' else 'me '}{second_person(todo.words)}"
 
 
-def kept_wording(text: str) -> str:
+def kept_wording(text: str, said: SaidDay | None = None) -> str:
     """An explicit memory in Nadine's words, as it follows "I'll remember that": a fact ("your
-    passport expires in March") or a to-do ("you want to phone the dentist")."""
+    passport expires in March") or a to-do ("you want to phone the dentist"); asked for on an
+    earlier day (`said`), a day of the week in it is named as the date it meant."""
+    text = dates_named(text, said, 0, len(text))
     todo = to_do(text)
     return wanted(todo) if todo is not None else second_person(text.rstrip(" .!?"))
 
@@ -498,10 +500,10 @@ def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[st
     (what was said, and the day it was said)."""
     facts = profile_wording.phrases(profile_wording.current(identity.profile))
     store = explicit_store(deps)
-    explicit = [kept_wording(m.text) for m in (store.list(identity.user_id or "") if store else [])]
+    now = deps.clock.now()
+    explicit = [kept_wording(m.text, said_day(m.occurred_at, now)) for m in (store.list(identity.user_id or "") if store else [])]
     scenes = sorted((m for m in SceneStore(deps.layout).list(identity.user_id or "")
                      if m.scene_type == "moment" and m.user_message), key=lambda m: m.timestamp)
-    now = deps.clock.now()
     moments = [(m.user_message.strip(), said_day(m.when, now)) for m in scenes if m.user_message]
     return facts, explicit[-MAX_LISTED:], moments[-MAX_LISTED:]
 

@@ -241,6 +241,9 @@ def _name_the_date(doc, day, words: list[str], said: SaidDay) -> None:  # noqa: 
     if before is not None and modifier is not None:
         words[before.i] = ""
     words[day.i] = f"{calendar.day_name[weekday]} the {_ordinal(meant.day)}{month}" + day.whitespace_
+    part = day.head if day.head.i == day.i + 1 and day.head.lemma_.lower() in _PARTS_OF_DAY else None
+    if part is not None:  # "Thursday evening": "Thursday the 10th in the evening", never "the 10th evening"
+        words[part.i] = f"in the {part.text}" + part.whitespace_
 
 
 def _ordinal(number: int) -> str:

@@ -80,15 +80,29 @@ def names_something(content: str, classifier: MemoryIntentClassifier | None = No
     classifier = classifier or default_classifier()
     if not content.strip():
         return False
-    if classifier is not None and asks:
-        asks = [classifier.classes.index(i) for i in REQUESTS]
-        if classifier.probabilities([content])[0, asks].sum() >= 0.5:
-            return False
     try:
         parsed = load_parser()(content)
     except ParserUnavailable:
+        parsed = None
+    # a clause with a subject of its own other than the two speakers tells something: no request
+    # however the classifier reads it ("my car goes in for its MOT on Monday" read as one)
+    if classifier is not None and asks and not (parsed is not None and _tells_of_its_own(parsed)):
+        asks = [classifier.classes.index(i) for i in REQUESTS]
+        if classifier.probabilities([content])[0, asks].sum() >= 0.5:
+            return False
+    if parsed is None:
         return any(ch.isalnum() for ch in content)
     return any(t.pos_ in CONTENT_POS and not t.is_stop for t in parsed)
+
+
+_SPEAKERS = {"i", "you", "we", "u"}  # who asks and who is asked: a request's own subjects ("I want you to ...")
+
+
+def _tells_of_its_own(parsed) -> bool:  # noqa: ANN001 - a spaCy Doc
+    """A sentence whose main verb has a subject that is neither speaker: it tells of that subject."""
+    root = next(iter(parsed.sents)).root
+    return root.pos_ in ("VERB", "AUX") and any(
+        c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in _SPEAKERS for c in root.children)
 
 
 def _content_of(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:

@@ -279,6 +279,37 @@ def test_a_remember_request_that_names_nothing_asks_what(maya):
     assert services.explicit.list(uid) == []
 
 
+def test_a_remember_request_whose_content_tells_of_its_own_subject_is_kept(maya):
+    """The intent classifier reads some appointments as a request themselves (p 0.51): a clause with
+    a subject of its own other than the speakers tells something, so it is kept."""
+    dm, _, services, uid = maya
+    turn = say(dm, "Please remember my van goes in for its MOT on Thursday.")
+    assert "I'll remember that your van goes in for its MOT on Thursday" in turn.reply, turn.reply
+    assert [m.text for m in services.explicit.list(uid)] == ["my van goes in for its MOT on Thursday"]
+
+
+class _ReadsEverythingAsARequest:
+    """A classifier double: every text reads as a remember request (the shipped one read the
+    playthrough's "my car goes in for its MOT on Monday" so, p 0.51)."""
+
+    classes = ["remember", "forget_one", "forget_me", "statement"]
+
+    def probabilities(self, texts: list[str]):
+        import numpy as np
+
+        return np.array([[0.9, 0.0, 0.0, 0.1]] * len(texts))
+
+
+@pytest.mark.parametrize("content,names", [
+    ("the boiler engineer comes on Thursday", True), ("my sister's plane arrives at noon", True),
+    ("remember it", False), ("I want you to keep that in mind", False), ("note this down", False),
+])
+def test_content_that_tells_of_its_own_subject_names_something_however_the_classifier_reads_it(content, names):
+    from interaction.memory_intent.phrasing import names_something
+
+    assert names_something(content, _ReadsEverythingAsARequest()) is names
+
+
 def test_a_question_about_something_not_said_in_this_conversation_gets_no_other_turn(maya):
     dm, _, _, _ = maya
     say(dm, "My brother's wife got a new job at the bank.")

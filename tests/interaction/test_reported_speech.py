@@ -156,6 +156,8 @@ def _days_before(today: date, days: int) -> SaidDay:
     # said on the day it names: "this" is that day, otherwise a week on
     ("My exam is this Wednesday.", date(2026, 12, 9), "your exam is Wednesday the 9th"),
     ("The choir sings on Wednesday.", date(2026, 12, 9), "the choir sings on Wednesday the 16th"),
+    # a part of the day goes after the date
+    ("Our carol concert is on Thursday evening.", date(2026, 12, 7), "your carol concert is on Thursday the 10th in the evening"),
     # another month is named
     ("I fly home on Tuesday.", date(2026, 11, 20), "you fly home on Tuesday the 24th of November"),
 ])
@@ -260,3 +262,11 @@ def test_an_answer_said_first_on_a_later_day_names_the_date_its_weekday_meant(qu
     answered = Answered(memory, answer_in(question, said))
     assert answered.said_first(datetime(2026, 12, 7, 18, 0)) == on_the_day
     assert answered.said_first(datetime(2026, 12, 14, 9, 0)) == a_week_on
+
+
+def test_a_kept_request_listed_on_a_later_day_names_the_date_its_weekday_meant():
+    from interaction.memory_requests import kept_wording
+
+    asked = "my allotment inspection is on Tuesday"
+    assert kept_wording(asked, SaidDay(date(2026, 12, 7), TODAY)) == "your allotment inspection is on Tuesday the 8th"
+    assert kept_wording(asked) == "your allotment inspection is on Tuesday"
