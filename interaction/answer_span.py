@@ -248,6 +248,14 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
     return out
 
 
+def _of_change(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A verb of change by its most frequent WordNet sense ("change", "switch", "update")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return verb.pos_ == "VERB" and wordnet is not None and wordnet.verb_lexical_file(verb.lemma_) == "verb.change"
+
+
 def _a_kind_of(word: str, broader: str) -> bool:
     """WordNet has `word` as a kind of `broader` ("greyhound" of "dog", "daughter" of "child")."""
     from interaction.memory.retrieval.lexicon import Relation, load_wordnet
@@ -361,6 +369,12 @@ def _thing(m, noun: str) -> list[tuple[Found, list]]:  # noqa: ANN001
             value = next((c for c in tok.head.children if c.dep_ in _VALUE_DEPS), None)
             if value is not None:
                 out.append(("value", sorted(value.subtree, key=lambda t: t.i)))
+        elif tok.dep_ in ("nsubj", "nsubjpass") and _of_change(tok.head):
+            # "my locker code changed to 5582": what it became is what it is
+            to = next((c for c in tok.head.children if c.dep_ == "prep" and c.lower_ == "to"), None)
+            value = next((c for c in to.children if c.dep_ == "pobj"), None) if to is not None else None
+            if value is not None:
+                out.append(("thing", sorted(value.subtree, key=lambda t: t.i)))
         numbers = [c for c in tok.children if c.like_num or c.dep_ in ("nummod", "appos")]
         if numbers:
             out.append(("thing", sorted([tok, *(t for c in numbers for t in c.subtree)], key=lambda t: t.i)))
@@ -406,5 +420,11 @@ def answered(question: str, report: RecallReport | None) -> Answered | None:
     # a value told again later puts right the one told before ("they moved the MRI to the 11th"): of
     # the memories asserted that answer the question the same way, the latest told answers it
     later = [(m, a) for m in report.memories[1:] if m.kind in _SAID_KINDS and (m.occurred_at or "") > (best.occurred_at or "")
-             and (a := answer_in(question, m.text)) is not None and a.asks == found.asks]
+             and (a := answer_in(question, m.text)) is not None and _same_kind(a.asks, found.asks)]
     return Answered(*max(later, key=lambda pair: pair[0].occurred_at or "")) if later else Answered(best, found)
+
+
+def _same_kind(a: Found, b: Found) -> bool:
+    """Two answers of the same question: what a thing is, whether a copula gives it ("my locker code
+    is 4471") or what it changed to ("my locker code changed to 5582"), is one kind."""
+    return a == b or {a, b} <= {"value", "thing"}

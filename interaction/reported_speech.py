@@ -314,7 +314,8 @@ def _without_frame(tokens: list) -> list:
     time of its own ("long story, but basically my brother is moving", "good news, dad's scan came
     back clear", "fun fact: my grandad flew Spitfires"), when what follows tells with a subject of
     its own. "Last week, my brother moved" keeps its time."""
-    cut = next((k for k, t in enumerate(tokens[:_MAX_OPENING]) if t.is_punct), None)
+    # a hyphen inside a word ("follow-up") sets nothing off
+    cut = next((k for k, t in enumerate(tokens[:_MAX_OPENING]) if t.is_punct and (t.whitespace_ or k + 1 == len(tokens))), None)
     if not cut:
         return tokens
     opening, rest = tokens[:cut], tokens[cut + 1:]

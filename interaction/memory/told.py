@@ -54,6 +54,15 @@ def _about_the_kindness(subject) -> bool:  # noqa: ANN001 - a spaCy Token
     return pointing and not any("1" in t.morph.get("Person") for t in subject.head.subtree)
 
 
+def _has_a_subject(sentence: str) -> bool:
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return any(t.dep_ in ("nsubj", "nsubjpass", "expl") for t in load_parser()(sentence))
+    except ParserUnavailable:
+        return True
+
+
 def _sentence_tells(sentence: str) -> bool:
     if cues.is_question(sentence) or only_thanks(sentence):
         return False
@@ -62,7 +71,10 @@ def _sentence_tells(sentence: str) -> bool:
         rest = cue.sub(" ", rest)
     name = extract_name(rest, loose=True)
     if rest == sentence and name is None:
-        return True
+        # a sentence of neither a content word nor a clause tells nothing ("Yes.", "No.", "Okay."): an
+        # answer to a question asked before it, whose memory would match any request ("forget the thing
+        # about my son"); "We won't go back there." tells
+        return names_something(rest, asks=False) or _has_a_subject(rest)
     # what a greeting, a farewell or an introduction leaves: the robot's name, the person's own name
     # (kept as their name, never a memory: "hello, I'm Maria" is no answer to "what did I tell you
     # about my family?"), the introduction's own words and punctuation name nothing

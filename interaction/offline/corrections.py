@@ -148,10 +148,31 @@ def _new_value(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
     neg = next((t.i for t in doc if t.dep_ == "neg"), None)
     if neg is not None and old:
         value = [t for t in value if t.i < neg]
-    said = {t.i for t in value} | skip | {s.i for s in subjects} | {root.i} | {t.i for t in _topic(doc, old, value)}
+    said = {t.i for t in value} | skip | {s.i for s in subjects} | {root.i} | {t.i for t in _topic(doc, old, value)} \
+        | {t.i for c in root.children if _owns_the_slip(c) for t in c.subtree}
     rest = [t for t in doc if t.i not in said and t.pos_ not in _ASIDE_POS and t.dep_ not in _ASIDE_DEPS]
     # "what a week it has been" exclaims: a wh-word holds no value
     return value if value and not rest and not any(t.tag_.startswith("W") for t in doc) else None
+
+
+# nouns of doing, saying or thinking: what a slip is called ("a mistake", "a typo", "my confusion")
+_OF_THE_SLIP = {"noun.act", "noun.communication", "noun.cognition"}
+
+
+def _owns_the_slip(clause) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A clause beside the correction in which the speaker owns the slip or says they checked ("Sorry,
+    I misspoke - it's the 14th", "I made a mistake, it's ...", "I checked, it's ..."): the speaker its
+    subject, no value of its own (a number, a name, a date), no noun but one of a slip."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if clause.dep_ not in {"ccomp", "parataxis", "advcl"} or clause.pos_ not in {"VERB", "AUX"}:
+        return False
+    if not any(c.dep_ == "nsubj" and c.lower_ == "i" for c in clause.children):
+        return False
+    lexicon = load_wordnet()
+    words = list(clause.subtree)
+    return lexicon is not None and not any(t.ent_type_ or t.like_num or t.pos_ == "PROPN" for t in words) \
+        and all(lexicon.lexical_file(t.lemma_.lower()) in _OF_THE_SLIP for t in words if t.pos_ == "NOUN")
 
 
 def _said_again(doc):  # noqa: ANN001, ANN202 - a spaCy Doc, its Token or None
@@ -184,12 +205,25 @@ def _restated(doc, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
     `_frame` checks against it."""
     neg = next(t.i for t in doc if t.dep_ == "neg")
     before = [t for t in doc if t.i < neg and not t.is_punct][-len(old):]
+    date = _date_before(doc, neg, old)
+    if date is not None:
+        return date
     if len(before) != len(old) or any(t.pos_ in {"VERB", "AUX", "PRON", "PART"} for t in before):
         return None
     # a capitalised word for a capitalised word is a name for a name, however the tagger files the two
     same = all((a.ent_type_ and a.ent_type_ == b.ent_type_) or a.pos_ == b.pos_ or (a.is_title and b.is_title and a.i > 0)
                for a, b in zip(before, old, strict=True))
     return before if same else None
+
+
+def _date_before(doc, neg: int, old: list) -> list | None:  # noqa: ANN001 - a spaCy Doc
+    """A date said again in place of a day ("... is the 5th of March, not the 3rd"): the date entity
+    that ends just before the "not", when the words replaced are a day or a date; None otherwise."""
+    if not any(t.ent_type_ in ("DATE", "ORDINAL") for t in old):
+        return None
+    last = next((t for t in reversed(doc[:neg]) if not t.is_punct), None)
+    ent = next((e for e in doc.ents if last is not None and e.start <= last.i < e.end and e.label_ == "DATE"), None)
+    return list(ent) if ent is not None and len(ent) > len(old) else None
 
 
 def _frame(token) -> str | None:  # noqa: ANN001 - a spaCy Token
@@ -230,6 +264,20 @@ def _find(words: str, doc) -> tuple[int, int] | None:  # noqa: ANN001 - a spaCy 
             if not want.startswith(said):
                 break
     return None
+
+
+def _found(old: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
+    """Where the words taken back are in the earlier statement, with their article or without it
+    ("not the 3rd" takes back "3rd March")."""
+    span = _find(_span_text(old), doc)
+    if span is None and len(old) > 1 and old[0].pos_ == "DET":
+        span = _find(_span_text(old[1:]), doc)
+    days = [t for t in old if _DAY.match(t.text)]
+    if span is None and len(days) == 1 and all(t.pos_ == "DET" or t in days for t in old):
+        # a day said as an ordinal takes back the same day said as a number ("not the 12th" of "12 January")
+        same = [t for t in doc if _DAY.match(t.text) and re.sub(r"\D", "", t.text) == re.sub(r"\D", "", days[0].text)]
+        span = (same[0].i, same[0].i + 1) if len(same) == 1 else None
+    return span
 
 
 def _of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
@@ -313,7 +361,7 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
     new_text = _span_text(new)
     for said in earlier:
         before = nlp(said)
-        span = _find(_span_text(old), before) if old else _of_kind(new, before)
+        span = _found(old, before) if old else _of_kind(new, before)
         if span is None or _find(new_text, before) is not None:
             continue
         said_again = _form(new[0].doc, old) == "restated" or _said_again(new[0].doc) is not None

@@ -63,6 +63,13 @@ from interaction.offline.corrections import read_correction  # noqa: E402
     # a name put right by saying what the one it stood beside is called
     ("My nephew is Tomasz, not Tomas.", "my nephew Tomas won the chess final", "my nephew Tomasz won the chess final"),
     ("oops, my goddaughter is Maja, not Maya", "my goddaughter is called Maya and she sings", "my goddaughter is called Maja and she sings"),
+    # the whole date said again in place of a day
+    ("Oh sorry, the recital is the 9th of May, not the 2nd.", "remember that my son's piano recital is 2nd May",
+     "remember that my son's piano recital is the 9th of May"),
+    # a clause owning the slip beside it, and a day taken back as an ordinal from a date said with a number
+    ("Sorry, I made a mistake - it's the 23rd of June, not the 21st.", "The boiler service is on 21 June at 10am.",
+     "The boiler service is on the 23rd of June at 10am."),
+    ("I checked, it's 1720, not 1270.", "the storage unit code is 1270", "the storage unit code is 1720"),
 ])
 def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier, corrected):
     found = read_correction(text, [earlier])

@@ -141,3 +141,15 @@ def test_a_forgotten_memory_takes_the_replies_that_said_it_back(ines):
 ])
 def test_a_request_names_what_was_just_said_only_with_nothing_of_its_own(said, back):
     assert refers_back(said) is back
+
+
+@pytest.mark.parametrize("answer", ["Yes.", "yes please", "No!", "Okay then.", "Absolutely."])
+def test_an_answer_of_no_content_word_tells_nothing_to_recall_or_forget(answer):
+    """A memory of "Yes." matches any request a little: it was offered, and forgotten, for "please
+    forget the thing about my son"."""
+    assert not is_told(answer)
+
+
+@pytest.mark.parametrize("answer", ["Yes, my son starts at Cambridge in October.", "Fine, the scan was clear."])
+def test_an_answer_with_news_in_it_is_told(answer):
+    assert is_told(answer)

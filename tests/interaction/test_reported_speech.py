@@ -270,3 +270,8 @@ def test_a_kept_request_listed_on_a_later_day_names_the_date_its_weekday_meant()
     asked = "my allotment inspection is on Tuesday"
     assert kept_wording(asked, SaidDay(date(2026, 12, 7), TODAY)) == "your allotment inspection is on Tuesday the 8th"
     assert kept_wording(asked) == "your allotment inspection is on Tuesday"
+
+
+def test_a_hyphen_inside_a_word_sets_off_no_frame():
+    """"Dad's neurology follow-up" was said back "up": the hyphen read as a dash after a noun of thinking."""
+    assert reported("My aunt's cardiology check-up is then.") == "your aunt's cardiology check-up is then"

@@ -192,6 +192,16 @@ def test_a_value_told_again_later_answers_in_place_of_the_first(maya):
     assert turn.reply.startswith("The 16th — "), turn.reply
 
 
+def test_a_value_changed_later_answers_in_place_of_the_one_kept(maya):
+    dm, _, _, uid = maya
+    say(dm, "Please remember that my gym locker code is 3308.")
+    later(dm, uid)
+    say(dm, "Oh, my gym locker code changed to 8033 after the refit.")
+    later(dm, uid)
+    turn = say(dm, "What's my gym locker code?")
+    assert turn.reply.startswith("8033 — "), turn.reply
+
+
 def test_a_name_asked_for_is_said_first(maya):
     dm, _, _, uid = maya
     say(dm, "Honestly I'm worn out, my husband Emeka says I work too hard and he's right.")
