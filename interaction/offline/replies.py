@@ -227,8 +227,6 @@ def _recall(r: ReplyInputs) -> str:
         if m.kind == "first_meeting":
             return f"I'm not sure — do you mean when you told me {day} about our first meeting?"
         return f"I'm not sure — do you mean that {day} {told_back(m.kind, _quote(m.text), days_between(m.occurred_at, r.now))}?"
-    if r.own_life and r.recall and r.recall.outcome == "abstained":
-        return _never_told(r)
     if r.name:
         return f"I'm sorry {r.addressed}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
@@ -352,6 +350,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
         parts.append(answer)
     elif r.is_recall:
         parts.append(_recall(r))
+    elif r.own_life and r.recall and r.recall.outcome == "abstained":
+        parts.append(_never_told(r))
     elif r.scene and r.scene.user_message:
         # what they feel about what they say now comes before what it brings back ("good news, mum's
         # blood sugar is under control" is met with joy, then with the worry it recalls)
