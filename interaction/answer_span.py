@@ -41,6 +41,7 @@ _VALUE_DEPS = {"attr", "acomp", "oprd"}
 # the words of a clock time besides its numbers ("at half past seven", "at a quarter to six"): closed grammar
 _CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", "am", "pm", "a.m.", "p.m."}
 _NAMING = {"call", "name"}  # "what is my daughter called?", "a dog called Biscuit": closed grammar
+_COUNTING = {"many", "much"}  # "how many kittens", "how much rent": a number asked for (closed grammar)
 # prepositions of a point in time or space: the phrase can stand as "then" / "there" ("lands on
 # Thursday" -> "lands then"); "moved to Friday" cannot
 _AT = {"on", "at", "in"}
@@ -129,7 +130,8 @@ def answer_in(question: str, memory: str) -> Answer | None:
         # but now I live in Manchester")
         found_spans = [c for c in found_spans if c[1][0].lower_ == stranded]
     for found, span in found_spans:
-        if any(t.lower_ not in said for t in span if not t.is_punct and not t.is_stop):
+        # a number is news however common its word ("four" is a stop word)
+        if any(t.lower_ not in said for t in span if not t.is_punct and (not t.is_stop or t.like_num)):
             first = span[0]
             before = m[first.i - 1] if first.i > 0 else None
             # "then" / "there" stand for the phrase with its own preposition, never after another one
@@ -193,6 +195,9 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         return "place", None
     if word in ("who", "whom"):
         return "person", None
+    if word == "how" and wh.head.tag_ == "JJ" and wh.head.dep_ == "amod" and wh.head.head.pos_ == "NOUN" \
+            and wh.head.lemma_.lower() in _COUNTING:
+        return "thing", wh.head.head.lemma_.lower()  # "how many kittens ...?": the number the memory gives them
     if word not in ("what", "which"):
         return None  # "how long ...?", "why ...?": not a value a memory names
     if (owner := _name_asked_of(q)) is not None:
@@ -365,11 +370,14 @@ def _thing(m, noun: str) -> list[tuple[Found, list]]:  # noqa: ANN001
     for tok in m:
         if tok.lemma_.lower() != noun:
             continue
-        if tok.dep_ in ("nsubj", "nsubjpass") and tok.head.lemma_ == "be":
-            value = next((c for c in tok.head.children if c.dep_ in _VALUE_DEPS), None)
-            if value is not None:
-                out.append(("value", sorted(value.subtree, key=lambda t: t.i)))
-        elif tok.dep_ in ("nsubj", "nsubjpass") and _of_change(tok.head):
+        # said again in its sentence by a pro-form: "we changed the alarm code, the new one is 1357"
+        subjects = [tok, *(t for t in tok.sent if t.i != tok.i and _stands_in(t))]
+        for subject in subjects:
+            if subject.dep_ in ("nsubj", "nsubjpass") and subject.head.lemma_ == "be":
+                value = next((c for c in subject.head.children if c.dep_ in _VALUE_DEPS), None)
+                if value is not None:
+                    out.append(("value", sorted(value.subtree, key=lambda t: t.i)))
+        if tok.dep_ in ("nsubj", "nsubjpass") and _of_change(tok.head):
             # "my locker code changed to 5582": what it became is what it is
             to = next((c for c in tok.head.children if c.dep_ == "prep" and c.lower_ == "to"), None)
             value = next((c for c in to.children if c.dep_ == "pobj"), None) if to is not None else None
@@ -379,6 +387,14 @@ def _thing(m, noun: str) -> list[tuple[Found, list]]:  # noqa: ANN001
         if numbers:
             out.append(("thing", sorted([tok, *(t for c in numbers for t in c.subtree)], key=lambda t: t.i)))
     return out
+
+
+def _stands_in(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A pro-form that says again a thing named before it: "it", or "one" with a determiner ("the new
+    one"), which as a number would count something and take none."""
+    if tok.pos_ == "PRON":
+        return tok.morph.get("Gender") == ["Neut"] and tok.morph.get("Number") == ["Sing"]
+    return tok.pos_ == "NOUN" and tok.like_num and any(c.dep_ == "det" for c in tok.children)
 
 
 # what the person said or asked to keep, in their words: a summary or what Nadine saw is not searched

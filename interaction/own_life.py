@@ -12,8 +12,8 @@ knowledge steps, over the person's explicit memories, remembered moments and thi
 statements (LocalMemoryServices.about, the same decision as a recall and a forget request). When the
 core names one, the turn becomes a recall of it, answered as an answer (the reply names the value
 first: answer_span.py); when memory has nothing close ("what's the capital of Canada?"), the question
-is answered as any other.
-"""
+is answered as any other, unless it asks after a thing of the speaker's own ("do I have a son?", "when
+is my eye test?"): that is said to be untold (_not_told)."""
 
 from __future__ import annotations
 
@@ -24,11 +24,13 @@ from common.messages import RecallReport
 from common.store.facts import says
 from interaction import cues
 from interaction.agents.context import AgentDeps
+from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.question_form import asked_about
 from interaction.profile_wording import Told, current
 from interaction.profiles import Identity
+from interaction.reported_speech import reported
 
 log = logging.getLogger("nadine.interaction.own_life")
 
@@ -77,8 +79,10 @@ def _asks_how_to(topic) -> bool:
 
 def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     """The retrieval core's decision about a question on the person's own life, when it names a memory
-    (asserted, or offered to be asked about); None otherwise, and when the turn's input pinned
-    whether it is a recall (scripts test memory apart from understanding)."""
+    (asserted, or offered to be asked about); for a question after a thing of the speaker's own that
+    it names none of, or only one conflicting with what is asked, an abstention (_not_told); None
+    otherwise, and when the turn's input pinned whether it is a recall (scripts test memory apart
+    from understanding)."""
     identity: Identity = state["identity"]
     if (deps.services is None or not deps.settings.interaction.enable_memory_agents
             or state.get("is_recall") or (state.get("pins") or {}).get("is_recall") is not None
@@ -94,7 +98,52 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     except Exception:  # memory trouble must not cost the reply
         log.exception("own-life lookup failed for %s; answering without memories", identity.user_id)
         return None
-    return decided.report() if decided is not None and decided.named is not None else None
+    if decided is None:
+        return None
+    named = decided.named
+    if (named is None or named.conflict or _only_near(decided)) and _asks_after_own(state["text"]):
+        return _not_told(named or (decided.considered[0] if decided.considered else None))
+    return decided.report() if named is not None else None
+
+
+def _only_near(decided: RecallDecision) -> bool:
+    """Offered only for standing out by its dense cosine, with nothing the question names in it: a
+    vague recall ("do you remember my big news?") is asked so, but a plain question after a thing of
+    their own names the thing, and a memory close to it naming none of it ("my dentist appointment
+    is on Tuesday" for "when is my eye test?") is a neighbour, not it."""
+    named = decided.named
+    return decided.decided_by == "margin" and named is not None and named.absent >= 1.0
+
+
+def _not_told(closest: Judged | None) -> RecallReport:
+    """The core named nothing, or only a memory naming something conflicting, for a question about
+    the speaker's own things: an abstention said as such ("I don't think you told me about a
+    granddaughter"), with that memory when it conflicts with what is asked (a sister word of the same
+    owner: "my grandson Pim" for "a granddaughter"), so the reply says what was told instead of
+    asking "do you mean ...?" of another thing."""
+    return RecallReport(outcome="abstained", memories=[closest.memory()] if closest is not None and closest.conflict else [])
+
+
+def _asks_after_own(text: str) -> bool:
+    """A question after a thing of the speaker's: one they own ("when is my eye test?") or have, the
+    speaker the subject of "have" ("do I have a granddaughter?"), never a modal's ("should I ...?":
+    advice) nor a how-to. What they do or feel is not a thing kept in memory to be missing from it."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    questions = [s for s in cues.sentences(text) if cues.is_question(s) and not cues.is_about_nadine(s)]
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return False
+    for topic in (asked_about(sent) for doc in nlp.pipe(questions) for sent in doc.sents):
+        if _asks_how_to(topic) or any(t.tag_ == "MD" for t in topic):
+            continue
+        if any(t.dep_ == "poss" and first_person(t) and t.head.pos_ in _NAMING for t in topic):
+            return True
+        if any(t.dep_ == "nsubj" and first_person(t) and _has(t.head)
+               and any(c.dep_ == "dobj" and c.pos_ in _NAMING for c in t.head.children) for t in topic):
+            return True
+    return False
 
 
 def profile_field_asked(deps: AgentDeps, state: dict) -> str | None:
@@ -133,3 +182,23 @@ def tells_a_fact(identity: Identity, report: RecallReport) -> bool:
 def _asked_as(told: Told) -> str:
     """The field a fact answers a question about: a job's town is where they work, not their home."""
     return "current_position" if told.works_here else told.field
+
+
+def _has(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The verb of possession, "have" or "have got" (closed grammar, not a topic: "do I have a
+    granddaughter?", "have I got a dog?")."""
+    return verb.pos_ == "VERB" and (verb.lemma_ == "have" or (
+        verb.lemma_ == "get" and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)))
+
+
+def thing_asked(text: str) -> str | None:
+    """The one thing a question about the speaker's own life names, as Nadine says it back ("my eye
+    test" -> "your eye test", "a granddaughter"); None when it names none or several."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return None
+    chunks = [c for c in nlp(text).noun_chunks if c.root.pos_ in _NAMING]
+    return reported(chunks[0].text) if len(chunks) == 1 else None

@@ -332,6 +332,8 @@ def retrieval_step(deps: AgentDeps, state: TurnState) -> dict:
     answered = {"profile_field": field} if field is not None else {}
     if own is None:
         return {"retrieval": found, **answered}
+    if own.outcome == "abstained":  # said to be untold; what the turn asks of memory stays as understood
+        return {"retrieval": RetrievalResult(recall=own, details={"mode": "own_life"}), **from_memory, **answered}
     return {"retrieval": RetrievalResult(recall=own, details={"mode": "own_life"}), "is_recall": True,
             "memory_intent": "recall", **from_memory, **answered}
 

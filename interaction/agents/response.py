@@ -40,14 +40,15 @@ def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
     if not deps.settings.common.enable_visual_memory:
         scene = None
     # text memories reach the prompt on recall turns only: elsewhere they would be brought up unasked
-    report = retrieval.recall if retrieval and recall else None
+    own_life = bool(retrieval and retrieval.details.get("mode") == "own_life")
+    report = retrieval.recall if retrieval and (recall or own_life) else None
     return ReplyInputs(
         text=state["text"], intent=state["intent"], is_recall=recall, now=deps.clock.now(),
         language=state.get("language") or deps.settings.interaction.default_language,
         user_emotion=u.user_emotion, profile=state["identity"].profile, outcome=state.get("profile_outcome"),
         fact_changes=list(state.get("fact_changes") or []), fact_wording=dict(state.get("fact_wording") or {}),
         identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
-        recall=report, own_life=bool(retrieval and retrieval.details.get("mode") == "own_life"),
+        recall=report, own_life=own_life,
         answer=answered(state["text"], report), profile_field=state.get("profile_field"),
         search=state.get("search_results"), vision=state.get("vision_results"),
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),

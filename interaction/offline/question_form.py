@@ -125,6 +125,33 @@ def asks_question(text: str) -> bool | None:
     return any(sentence_asks(sent) for s in cues.sentences(text) for sent in nlp(s).sents)
 
 
+@functools.lru_cache(maxsize=RECENT_ANSWERS)
+def asks_whether(text: str) -> bool:
+    """Every question of `text` asks whether ("did I tell you my sister is moving?", "is my sister
+    moving?"): its clause opens with an auxiliary before its subject, not with a question word, so a
+    yes or a no answers it; without the parser, no."""
+    nlp = _parser()
+    if nlp is None:
+        return False
+    asked = [sent for s in cues.sentences(text) for sent in nlp(s).sents if sentence_asks(sent)]
+    for sent in asked:
+        tokens = _words(sent)
+        i = _clause_start(tokens) if tokens else 0
+        if not tokens or tokens[i].tag_ in WH_TAGS or not _inverted(tokens, i):
+            return False
+    return bool(asked)
+
+
+def asks_her_memory(text: str) -> bool:
+    """Some question of `text` puts a thing to Nadine's memory: "you" the subject of its main verb, a
+    verb of knowing or telling ("do you remember my big news?", "do you know where I parked?")."""
+    nlp = _parser()
+    if nlp is None:
+        return False
+    return any(any(c.dep_ == "nsubj" and c.lower_ in YOU for c in sent.root.children) and _of_mind_or_talk(sent.root)
+               for s in cues.sentences(text) if cues.is_question(s) for sent in nlp(s).sents)
+
+
 def tagged_question(statement: str, tag: str) -> bool:
     """`tag`, said after the last comma of a statement, is a question tagged onto it ("we bought a
     house, can you believe it?", "... on the 9th of June, ok?"), so what was told is the statement."""

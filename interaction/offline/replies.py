@@ -20,8 +20,9 @@ from interaction.memory_intent.phrasing import request_content, second_person
 from interaction.names import confirmation_question
 from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
-from interaction.offline.question_form import asks_if_known, request_of_nadine
+from interaction.offline.question_form import asks_her_memory, asks_if_known, asks_whether, request_of_nadine
 from interaction.offline.wishes import wishes_the_listener
+from interaction.own_life import thing_asked
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import reported, said_day, told_back
 from interaction.session_gist import gist
@@ -208,8 +209,11 @@ def _recall(r: ReplyInputs) -> str:
         return f"{_capital(r.answer.said_first(r.now))}{ANSWER_FIRST}{day} {told_back(m.kind, r.answer.rest, said)}."
     if r.recall and r.recall.outcome == "asserted" and memories:
         said = "; and ".join(_said(m, r) for m in memories) + "."
-        # a plain question about their life is answered with what they told; "of course" answers "do you
-        # remember?", but not of a loss or a worry: that is remembered, not gladly
+        # a question whether ("is my sister moving?", "did I tell you my sister is moving?") is answered
+        # yes first; a plain question about their life with what they told; "of course" answers "do
+        # you remember?", but not of a loss or a worry: that is remembered, not gladly
+        if asks_whether(r.text) and not asks_her_memory(r.text):
+            return f"Yes — {said}"
         if r.own_life:
             return _capital(said)
         return ("I remember — " if any(news_sign(m.text) == "negative" for m in memories) else "Of course — ") + said
@@ -224,6 +228,18 @@ def _recall(r: ReplyInputs) -> str:
     if r.name:
         return f"I'm sorry {r.addressed}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
+
+
+def _never_told(r: ReplyInputs) -> str:
+    """A question about a thing of their own that memory holds nothing of, said as such, with what
+    they told that conflicts with it ("... a granddaughter — earlier today you told me your grandson
+    Pim is learning to swim.")."""
+    thing = thing_asked(r.text)
+    said = f"I don't think you told me about {thing or 'that'}"
+    if not r.recall or not r.recall.memories:
+        return f"{said}{', ' + r.addressed if r.addressed else ''}."
+    m = r.recall.memories[0]
+    return f"{said} — {_relative_day(m.occurred_at, r.now)} {told_back(m.kind, _quote(m.text), said_day(m.occurred_at, r.now))}."
 
 
 def news_sign(text: str) -> str | None:
@@ -332,6 +348,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
         parts.append(answer)
     elif r.is_recall:
         parts.append(_recall(r))
+    elif r.own_life and r.recall and r.recall.outcome == "abstained":
+        parts.append(_never_told(r))
     elif r.scene and r.scene.user_message:
         # what they feel about what they say now comes before what it brings back ("good news, mum's
         # blood sugar is under control" is met with joy, then with the worry it recalls)

@@ -1,0 +1,66 @@
+"""Whole turns with real memory services: a question about the person's own life is answered from what
+they told however it is asked. Asking whether ("is my uncle retiring?") it is answered yes first; a
+number asked for ("how many eggs ...?") and a value told again in a second clause ("..., the new one is
+9020") are said first; a thing of their own they never told is said to be untold, with what they told
+instead when that names something else of the same kind ("a nephew" for "my niece Ilse"). The
+sentences are new: in none of the benchmark scripts or labelled sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from interaction.answer_span import answer_in
+from tests.interaction import test_memory_requests
+from tests.interaction.test_memory_requests import say
+from tests.interaction.test_own_words import later
+
+maya = test_memory_requests.maya  # Maya, known by face, with real memory services
+
+
+@pytest.mark.parametrize(("question", "memory", "answer"), [
+    ("how many eggs did Clara lay?", "My hen Clara laid three eggs this morning!", "three eggs"),
+    ("How many rooms does the new flat have?", "The new flat has five rooms and a balcony.", "five rooms"),
+    # said again by a pro-form in the same sentence
+    ("What's my locker code?", "They reset the locker code, the new one is 9020.", "9020"),
+    ("what's the wifi password?", "We changed the wifi password, it's now heron-41.", "heron-41"),
+    ("How long is the flight?", "My flight to Oslo has two stops.", None),
+])
+def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, answer):
+    found = answer_in(question, memory)
+    assert (found.words(memory) if found else None) == answer
+
+
+@pytest.mark.parametrize(("told", "question", "first", "said"), [
+    # asking whether: yes first
+    (["My uncle Bram is retiring in May after forty years at the post office."], "Is my uncle retiring?",
+     "Yes — ", "your uncle Bram is retiring in May"),
+    (["My hen Clara laid three eggs this morning!"], "how many eggs did Clara lay?", "Three eggs — ", "Clara"),
+    # a value told again in a second clause, never the one told before
+    (["Our locker code was 4411.", "They reset the locker code, the new one is 9020."], "What's my locker code?",
+     "", "9020"),
+])
+def test_the_answer_is_said_first(maya, told, question, first, said):
+    dm, _, _, uid = maya
+    for text in told:
+        say(dm, text)
+    later(dm, uid)
+    turn = say(dm, question)
+    assert turn.reply.startswith(first) and said in turn.reply and "4411" not in turn.reply, turn.reply
+
+
+def test_a_thing_of_their_own_never_told_is_said_to_be_untold(maya):
+    dm, _, _, uid = maya
+    say(dm, "My daughter Saar started at the art academy in September.")
+    say(dm, "My niece Ilse plays the cello in the school orchestra.")
+    later(dm, uid)
+    other = say(dm, "Do I have a son?")
+    assert other.reply.startswith("I don't think you told me about a son — "), other.reply
+    assert "your daughter Saar started at the art academy" in other.reply, other.reply
+    # the memory standing out by closeness alone names no nephew: not asked about as if it were one
+    near = say(dm, "Have I got a nephew?")
+    assert near.reply.startswith("I don't think you told me about a nephew"), near.reply
+    nothing = say(dm, "Do I have a boat?")
+    assert nothing.reply.startswith("I don't think you told me about a boat"), nothing.reply
+    # a question for advice, and one of nobody's, are not asked of memory
+    for question in ("What should I wear to the concert?", "What's the tallest mountain in Africa?"):
+        assert "I don't think you told me" not in say(dm, question).reply, question
