@@ -52,8 +52,21 @@ def parting_wish(text: str) -> bool:
     the rest of your evening", "have a good one"): what one says when leaving. The parser hangs the
     object on the verb as a noun phrase of time at times ("enjoy your weekend"); a bare one says when
     ("call me tomorrow")."""
-    return any(_imperative(s.root) and any(_object(c) and (_a_stretch_of_time(c) or _prop_word(c)) for c in s.root.children)
+    return any(_imperative(s.root) and _of_having(s.root)
+               and any(_object(c) and (_a_stretch_of_time(c) or _prop_word(c)) for c in s.root.children)
                for s in _parse(text))
+
+
+# having, enjoying or spending a time: the verbs a wish bids with ("have", "enjoy", "spend"), never one
+# of thinking, telling or doing to it ("forget the appointment date", "note the day", "erase the date")
+_OF_HAVING = {"verb.possession", "verb.emotion", "verb.stative"}
+
+
+def _of_having(verb: Any) -> bool:
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.verb_lexical_file(verb.lemma_.lower()) in _OF_HAVING
 
 
 def _object(noun: Any) -> bool:
