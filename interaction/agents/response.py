@@ -76,7 +76,7 @@ def respond(deps: AgentDeps, state: TurnState) -> dict:
     if (r.identity_event or (r.outcome.kind if r.outcome else None)) in NAME_SETTLED:
         return _offline(r)  # the name now held, in so many words
     if (fixed := state.get("correction")) is not None:
-        return {"final_message": correction_reply(fixed.corrected, r.name)}  # what is held now, in so many words
+        return {"final_message": correction_reply(fixed.corrected, r.addressed)}  # what is held now, in so many words
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
     if model is not None:
         image = image_data_url(deps.layout, r.scene.image_path) if r.scene and r.scene.image_path \

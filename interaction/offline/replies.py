@@ -16,7 +16,7 @@ from interaction.answer_span import ANSWER_FIRST
 from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
-from interaction.memory_intent.phrasing import request_content, second_person
+from interaction.memory_intent.phrasing import request_content
 from interaction.names import confirmation_question
 from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
@@ -263,25 +263,12 @@ def named_feeling(felt: Emotion) -> str | None:
     return felt.label if felt.label in _EMPATHY else None
 
 
-def _proper_noun(word: str) -> bool:
-    """spaCy reads the word as a proper noun ("Kinsale"), which keeps its capital mid-sentence."""
-    from interaction.offline.self_description import ParserUnavailable, load_parser
-
-    try:
-        return load_parser()(word)[0].pos_ == "PROPN"
-    except ParserUnavailable:
-        return word[:1].isupper()
-
-
 def correction_reply(corrected: str, name: str | None) -> str:
     """The answer to a correction: the statement as it is held now, in Nadine's words ("your birthday
     is on the 13th of April")."""
     kept = classify(corrected).intent == "remember"  # "please remember that my code is 241": the code
-    said = (request_content(corrected) if kept else corrected).rstrip(" .!")
-    held = second_person(said)
-    first = held.split(" ", 1)[0]
-    if not re.fullmatch(r"I(?:'\w+)?", first) and not _proper_noun(first):
-        held = held[:1].lower() + held[1:]  # "My ..." / "We're ..." opened their sentence; it goes mid-sentence
+    # in reported speech, as a recall says it: without the "oh, and" that joined it to what came before
+    held = reported((request_content(corrected) if kept else corrected).rstrip(" .!"))
     return f"Thank you for putting me right{', ' + name if name else ''}. So {held}. I'll remember that."
 
 

@@ -122,6 +122,13 @@ def test_a_correction_is_said_back_of_the_person_and_their_own():
     assert "So you are flying to Oslo on Thursday and your dog stays with Kit." in reply
 
 
+def test_a_correction_is_said_back_without_the_words_that_joined_it_to_what_came_before():
+    from interaction.offline.replies import correction_reply
+
+    reply = correction_reply("Oh, and the choir concert is on Friday evening.", "Ines")
+    assert "So the choir concert is on Friday evening." in reply, reply
+
+
 def test_a_correction_that_names_its_topic_puts_right_the_statement_about_it():
     """"... for the boiler" says which of two dates is meant; a topic no statement names puts nothing right."""
     earlier = ["The boiler engineer comes on the 6th of May.", "My car's MOT is on the 6th of May."]
