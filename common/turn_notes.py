@@ -42,6 +42,9 @@ def recall_note(report: RecallReport) -> list[str]:
     elif report.decided_by == "margin":
         head = (f"[recall] asked about{window}: the closest memory stands out from the others by its dense cosine "
                 f"(best p_told {report.p_told or 0.0:.3f} below {report.abstain_below or 0.0:.3f})")
+    elif report.decided_by == "no_answer":
+        head = (f"[recall] abstained{window}: the closest memory holds no answer of what the question asks for "
+                f"(best p_told {report.p_told or 0.0:.3f} below {report.abstain_below or 0.0:.3f})")
     elif report.decided_by == "window":
         head = (f"[recall] asked about{window}: the one memory of that time that agrees with everything the "
                 f"question names (best p_told {report.p_told or 0.0:.3f} below {report.abstain_below or 0.0:.3f})")

@@ -444,3 +444,21 @@ def _same_kind(a: Found, b: Found) -> bool:
     """Two answers of the same question: what a thing is, whether a copula gives it ("my locker code
     is 4471") or what it changed to ("my locker code changed to 5582"), is one kind."""
     return a == b or {a, b} <= {"value", "thing"}
+
+
+def slot_asked(question: str) -> Found | None:
+    """What kind of answer the question asks for (a time, a place, a person, a name, a thing); None
+    when it asks for none ("what did I tell you about Felix?")."""
+    nlp = _parser()
+    asked = _what_is_asked(nlp(question)) if nlp is not None and question.strip() else None
+    return asked[0] if asked is not None else None
+
+
+def holds_no_answer(question: str, report: RecallReport) -> bool:
+    """A recall offered ("do you mean ...?") of memories none of which holds what the question asks
+    for (a time, a place, a name, a value): "did I tell you when the plot inspection is?" over "my
+    plot number is 27B" is a neighbour, not a memory of it."""
+    if report.outcome != "offered" or slot_asked(question) is None:
+        return False
+    return not any(answer_in(question, m.text) is not None for m in report.memories if m.kind in _SAID_KINDS) \
+        and all(m.kind in _SAID_KINDS for m in report.memories)

@@ -27,6 +27,7 @@ from common.store.layout import DataLayout
 from common.store.scenes import SceneStore
 from common.vision.base import BackendUnavailable
 from interaction import cues
+from interaction.answer_span import holds_no_answer
 from interaction.current_view import VisionAgent
 from interaction.memory.chroma_store import episodic_client, make_client
 from interaction.memory.contracts import EpisodicSave, RetrievalResult, TranscriptTurn
@@ -151,6 +152,8 @@ class LocalMemoryServices:
             pools.append((pool, text_vector if same else embedder.embed([query])[0]))
         decision = self.core.decide(query, self.clock.now(), pools, chooser)
         report = decision.report()
+        if holds_no_answer(query, report):
+            report = report.model_copy(update={"outcome": "abstained", "memories": [], "decided_by": "no_answer"})
         asserted = decision.outcome == "asserted"
         result = RetrievalResult(recall=report, details={"mode": "core"})
         result.text_injected = asserted and any(j.candidate.kind not in SCENE_KINDS for j in decision.chosen)

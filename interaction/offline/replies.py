@@ -12,7 +12,7 @@ from common.messages import RecalledMemory
 from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
-from interaction.answer_span import ANSWER_FIRST
+from interaction.answer_span import ANSWER_FIRST, slot_asked
 from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
@@ -212,7 +212,14 @@ def _recall(r: ReplyInputs) -> str:
         # a question whether ("is my sister moving?", "did I tell you my sister is moving?") is answered
         # yes first; a plain question about their life with what they told; "of course" answers "do
         # you remember?", but not of a loss or a worry: that is remembered, not gladly
-        if asks_whether(r.text) and not asks_her_memory(r.text):
+        whether = asks_whether(r.text) and not asks_her_memory(r.text)
+        # what the question asks for is in none of them (the answer would have been found): what they
+        # told is said, never as the answer ("did I tell you when the shed gets painted?" over the shed's
+        # key); the day a thing was told answers "when did I ...?" of it
+        slot = slot_asked(r.text)
+        if slot is not None and (whether or slot != "time"):
+            return f"I don't think you told me that — {said}"
+        if whether:
             return f"Yes — {said}"
         if r.own_life:
             return _capital(said)

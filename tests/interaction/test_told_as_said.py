@@ -17,7 +17,7 @@ from datetime import datetime
 
 import pytest
 
-from common.messages import UserDetected
+from common.messages import RecalledMemory, RecallReport, UserDetected
 from common.store import ProfileStore
 from common.store.facts import FactChange
 from interaction.answer_span import answer_in
@@ -321,3 +321,28 @@ def test_a_question_after_the_good_news_gets_the_good_news_only(maya):
     assert "Australia" in good and "Humphrey" not in good, good
     sad = say(dm, "And what sad news did I tell you?").reply
     assert "Humphrey" in sad and "Australia" not in sad, sad
+
+
+def test_a_memory_holding_no_answer_of_what_is_asked_is_said_as_told_never_as_a_yes(maya):
+    """"Did I tell you when ...?" over a memory of the same thing holding no time was answered "Yes —"."""
+    dm, _, _, uid = maya
+    say(dm, "Please remember that my bike shed key is the one with the green tag.")
+    later(dm, uid)
+    turn = say(dm, "Did I tell you when the bike shed gets repainted?")
+    assert turn.reply.startswith("I don't think you told me that — ") and "green tag" in turn.reply, turn.reply
+
+
+@pytest.mark.parametrize(("question", "offered", "holds_none"), [
+    ("Did I tell you when the plot inspection is?", "my allotment plot number is 27B", True),
+    ("Where does my cousin work?", "my cousin Ada just got engaged", True),
+    ("When is the plot inspection?", "the plot inspection is on the 4th", False),
+    ("What did I tell you about my plot?", "my allotment plot number is 27B", False),  # asks for no slot
+])
+def test_an_offer_holding_no_answer_of_what_is_asked_is_no_offer(question, offered, holds_none):
+    from common.turn_notes import recall_note
+    from interaction.answer_span import holds_no_answer
+
+    report = RecallReport(outcome="offered", memories=[RecalledMemory(kind="explicit_memory", memory_id="m", text=offered)])
+    assert holds_no_answer(question, report) is holds_none
+    abstained = report.model_copy(update={"outcome": "abstained", "memories": [], "decided_by": "no_answer"})
+    assert "holds no answer" in recall_note(abstained)[0]
