@@ -321,3 +321,12 @@ def test_the_warm_up_reads_wordnets_verbs_and_lemmas_by_length_off_the_reply_pat
     understand_agent.as_meant.cache_clear()  # as a fresh process starts
     understand_agent.warm_up().join()
     assert {"_verb_files", "words_by_length"} <= set(wordnet.__dict__)
+
+
+def test_the_warm_up_reads_the_chat_words_that_a_casual_name_is_looked_up_in_off_the_reply_path():
+    from interaction.agents import understand_agent
+    from interaction.offline import name_reading
+
+    name_reading._chat_words.cache_clear()  # as a fresh process starts: every statement's clauses read them
+    understand_agent.warm_up().join()
+    assert name_reading._chat_words.cache_info().currsize == 1
