@@ -38,6 +38,11 @@ INTRODUCTIONS = [
     ("hiya im kofi haha", "Kofi"), ("Evening, Ingrid here lmao", "Ingrid"),
     # the name said before "the name"
     ("Kasia's the name, I fix bikes.", "Kasia"),
+    # a surname WordNet knows only as people of that name is no occupation (Andrew Carnegie)
+    ("Good evening, Priya Carnegie here.", "Priya Carnegie"), ("Tom Orwell here.", "Tom Orwell"),
+    # a returning typist's full name before "again", and the speaker pointing at themselves first
+    ("Oskar Lindqvist again.", "Oskar Lindqvist"), ("Hi there, Farida Haddad again", "Farida Haddad"),
+    ("Hey, it's me, Teodora Ilic, again.", "Teodora Ilic"), ("hi its me, bruno costa", "Bruno Costa"),
 ]
 NO_NAME = [
     "Hi. Plumber.", "Evening. Electrician here.", "Morning. Shattered today.", "hey its pouring out there",
@@ -54,6 +59,8 @@ NO_NAME = [
     # a question without its mark asks about the speaker, it names no one
     "how heavy am i", "how late am i",
     "That's the name.", "Pickles is the name of our hamster",
+    # two words before "again" that describe the day, and "it's me" followed by no name
+    "Leftover curry again.", "Hey, it's me, again.", "hey its me, soaked again",
 ]
 
 
