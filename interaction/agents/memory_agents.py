@@ -48,7 +48,8 @@ def extract(deps: AgentDeps, text: str, identity: Identity, history: list[tuple[
             update = update.model_copy(update={"user_name": None})  # a name nobody said is a guess
         return update
     return extract_profile(text, loose_names=not identity.known,
-                           name_asked=not identity.known and asked_for_name(history))
+                           name_asked=not identity.known and asked_for_name(history),
+                           opening=not identity.known and not history)
 
 
 def update_profile(deps: AgentDeps, state: TurnState) -> dict:

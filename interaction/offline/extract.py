@@ -18,7 +18,12 @@ import threading
 from interaction import cues
 from interaction.confirmation import read_offline
 from interaction.offline.name_claims import read_name_claim
-from interaction.offline.name_reading import names_no_one, read_answered_name, read_casual_name
+from interaction.offline.name_reading import (
+    names_no_one,
+    read_answered_name,
+    read_casual_name,
+    read_opening_name,
+)
 from interaction.profiles import MemoryUpdate
 
 log = logging.getLogger("nadine.interaction.extract")
@@ -98,10 +103,11 @@ def _clean(value: str) -> str | None:
     return value or None
 
 
-def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | None:
+def extract_name(text: str, loose: bool = False, asked: bool = False, opening: bool = False) -> str | None:
     """The name the speaker gives: "my name is ...", "call me ...", "I'm / it's <Capitalised>", else a
     name the parse places as one (name_claims.py), else a casual or terse introduction (name_reading.py; `loose` while the speaker has no name yet), else,
-    when Nadine has just `asked` for it, the name said alone ("Pierre")."""
+    when Nadine has just `asked` for it, the name said alone ("Pierre"), or said alone as the first
+    turn of a conversation with nobody known (`opening`: "Dave.", no English word)."""
     for sentence in cues.sentences(text):
         if sentence.rstrip().endswith("?") or cues.is_about_nadine(sentence):
             continue
@@ -118,7 +124,8 @@ def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | N
     claim = read_name_claim(text)
     if claim is not None:
         return claim.name  # "my real name is Robert", "I'd rather be called Bea": placed by the parse
-    return read_casual_name(text, loose) or (read_answered_name(text) if asked else None)
+    return read_casual_name(text, loose) or (read_answered_name(text) if asked else None) \
+        or (read_opening_name(text) if opening else None)
 
 
 def _title(name: str) -> str:
@@ -134,8 +141,9 @@ def _items(value: str) -> list[str]:
     return items
 
 
-def extract_profile_rules(text: str, loose_names: bool = False, name_asked: bool = False) -> MemoryUpdate:
-    update: dict = {"user_name": extract_name(text, loose_names, name_asked), "hobbies": [], "interests": []}
+def extract_profile_rules(text: str, loose_names: bool = False, name_asked: bool = False,
+                          opening: bool = False) -> MemoryUpdate:
+    update: dict = {"user_name": extract_name(text, loose_names, name_asked, opening), "hobbies": [], "interests": []}
     for sentence in _statements(text):
         _lists(sentence, update)
         for clause in _clauses(sentence):
@@ -210,11 +218,13 @@ def texts_ahead(text: str) -> list[str]:
     return [*(jobs.texts_read(reader.job_clauses(text)) if jobs is not None else []), *reader.positions(text)]
 
 
-def extract_profile(text: str, loose_names: bool = False, name_asked: bool = False) -> MemoryUpdate:
+def extract_profile(text: str, loose_names: bool = False, name_asked: bool = False,
+                    opening: bool = False) -> MemoryUpdate:
     """Name, hobbies and interests from the rules; position, company and location from the
     configured work/place reader (its fields replace the rules' ones, found or not). `loose_names`:
-    the speaker has no name yet; `name_asked`: Nadine has just asked for it (extract_name)."""
-    update = extract_profile_rules(text, loose_names, name_asked)
+    the speaker has no name yet; `name_asked`: Nadine has just asked for it; `opening`: the turn opens
+    the conversation of someone with no name yet (extract_name)."""
+    update = extract_profile_rules(text, loose_names, name_asked, opening)
     reader = _READER.get()
     if reader is None:
         return update
@@ -260,6 +270,7 @@ def answer_name(text: str) -> str | None:
     bare = re.sub(r"^\W*(?:no|nope|nah|non)\b[\s,.!]*", "", text.strip(), flags=_I).strip(" .!")
     if re.fullmatch(rf"{_NAME_TOKEN}(?:\s+{_NAME_TOKEN})?", bare) and bare[:1].isupper():
         # "Absolutely", "Yes please": an answer the confirmation reader understands is not a name
-        if bare.split()[0].casefold() not in _NOT_NAMES and read_offline(bare) == "unclear":
+        if bare.split()[0].casefold() not in _NOT_NAMES and read_offline(bare) == "unclear" \
+                and read_answered_name(bare):
             return _title(bare)
     return None

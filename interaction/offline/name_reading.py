@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from interaction import cues
@@ -229,6 +230,8 @@ class NameReader:
         token = tokens[-1]
         if token.is_lower and _capitalises(candidate.clause):
             return False  # who writes with capitals capitalises a name: "I'm vegetarian", "I'm colourblind"
+        if _unvoiced(word):
+            return False  # a sound, not a word: "hmm", "pfff", "shh"
         return (not (self._ordinary_word(token) and not self._name_when_capitalised(doc, token))
                 and not self._kind_of_person(token)
                 and (not token.is_stop or _capitalised_name_tag(token)) and not self._names_no_one(token)
@@ -289,8 +292,11 @@ class NameReader:
             # without a verb ("its chilly")
             return token.lower_ not in self._lexicon.get("noun", ()) and any(
                 token.lower_ in self._lexicon.get(pos, ()) for pos in _LEXICON_POS.values())
-        if token.pos_ not in _LEXICON_POS:  # an interjection or a function word: known to the lexicon at all
-            return any(token.lower_ in words for words in self._lexicon.values()) or not self._lexicon
+        if token.pos_ not in _LEXICON_POS:  # an interjection or a function word: known to the lexicon at all,
+            # or a capitalised word the tagger reads as an interjection ("Um."), which it reads no name of
+            # the eval's openings as, said alone
+            return any(token.lower_ in words for words in self._lexicon.values()) or not self._lexicon \
+                or (token.pos_ == "INTJ" and not token.is_lower)
         if not self._lexicon:
             return True
         # a participle is an adjective as often as a verb ("knackered"), and the rule lemmatizer misses
@@ -330,6 +336,14 @@ def default_reader() -> NameReader | None:
     except (ParserUnavailable, BackendUnavailable) as exc:
         log.warning("casual introductions are not read: %s", exc)
         return None
+
+
+def _unvoiced(word: str) -> bool:
+    """A word in the Latin alphabet with no vowel letter ("hmm", "mhm", "pfff"): a sound written down,
+    which no name in the Latin alphabet is."""
+    letters = unicodedata.normalize("NFKD", word.casefold())
+    latin = [c for c in letters if "a" <= c <= "z"]
+    return bool(latin) and len(latin) == sum(c.isalpha() for c in letters) and not set(latin) & set("aeiouy")
 
 
 def _capitalised_name_tag(token) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -379,6 +393,22 @@ def read_answered_name(text: str) -> str | None:
     if reader is None or not all(reader.is_name(Candidate(w, bare, proper=True)) for w in words):
         return None
     return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in words)
+
+
+def read_opening_name(text: str) -> str | None:
+    """The name said alone as the whole first turn of a conversation, before Nadine asks ("Dave."):
+    read as the answer to her question for it would be, and each word is no English word WordNet knows
+    nor a chat word, and the turn no yes or no the confirmation reader hears ("Coffee.", "Thanks.",
+    "Lol." and "Nope." name no one; a name that is a word too, "Grace.", is asked for instead)."""
+    from interaction.confirmation.reader import read_offline
+
+    name = read_answered_name(text)
+    lexicon = load_wordnet()
+    if name is None or lexicon is None:
+        return None
+    if any(lexicon.knows(w) or w.casefold() in _chat_words() for w in name.split()):
+        return None
+    return name if read_offline(text) == "unclear" else None
 
 
 def read_casual_name(text: str, loose: bool = False) -> str | None:

@@ -239,3 +239,27 @@ def test_a_name_said_alone_answers_nadines_question_for_it(tmp_path, answer, nam
     said = dm.process_input(UserInput(text=answer))
     assert said.user_name == name, said.reply
     assert sorted(store.user_ids().values()) == ([name] if name else [])
+
+
+@pytest.mark.parametrize(("answer", "name"), [("Umar", "Umar"), ("Mhm.", None), ("Pssh", None)])
+def test_a_sound_answering_nadines_question_for_a_name_is_no_name(tmp_path, answer, name):
+    """A sound written down ("Mhm.") is no name, whatever the question: nobody is made of it."""
+    dm, store = _chat(tmp_path)
+    dm.process_input(UserInput(text="good afternoon"))
+    said = dm.process_input(UserInput(text=answer))
+    assert said.user_name == name, said.reply
+    assert sorted(store.user_ids().values()) == ([name] if name else [])
+
+
+@pytest.mark.parametrize(("first", "name"), [("Kwame.", "Kwame"), ("Ingeborg", "Ingeborg"), ("Coffee.", None),
+                                             ("Yep.", None), ("Shh", None)])
+def test_a_name_said_alone_as_the_first_turn_is_the_speakers(tmp_path, first, name):
+    """The first words of a conversation with nobody known, a name alone, answer the question Nadine
+    would ask; an English word alone ("Coffee.") is asked about instead."""
+    dm, store = _chat(tmp_path)
+    said = dm.process_input(UserInput(text=first))
+    assert said.user_name == name, said.reply
+    assert sorted(store.user_ids().values()) == ([name] if name else [])
+    if name:  # after a goodbye the next typist opens a conversation of their own
+        dm.process_input(UserInput(text="Bye now!"))
+        assert dm.process_input(UserInput(text=f"{name}.")).user_id == said.user_id
