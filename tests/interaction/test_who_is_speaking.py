@@ -1,0 +1,48 @@
+"""Who is speaking in a chat without a camera, where the name typed is the identity: news told instead
+of an answer to "is your name ...?" makes nobody new; a new person who greets and gives their name while
+that question waits for the one before starts their own part; a memory asked for before the name is
+kept for the person once the name is settled in the same conversation, and for nobody otherwise."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.messages import TurnResult, UserInput
+from common.store import ProfileStore
+from interaction.dialogue import DialogueManager
+from interaction.memory.local_services import LocalMemoryServices
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings
+
+
+class _Outbox:
+    def publish(self, spec, message) -> None:
+        pass
+
+
+@pytest.fixture
+def dm(tmp_path) -> DialogueManager:
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    return DialogueManager(settings, layout, clock, _Outbox(),
+                           services=LocalMemoryServices(settings, layout, clock, bus=None), environ={})
+
+
+def say(dm: DialogueManager, text: str) -> TurnResult:
+    return dm.process_input(UserInput(text=text))
+
+
+def people(dm: DialogueManager) -> list[str]:
+    return sorted(ProfileStore(dm.layout).user_ids().values())
+
+
+@pytest.mark.parametrize("news", ["My brother just got engaged.", "My daughter just had a baby boy."])
+def test_news_told_instead_of_an_answer_makes_no_second_person(dm, news):
+    """Asked "is your name Frederik?", the speaker tells news: no answer, so they are asked again, and
+    a second turn that answers nothing leaves them nobody, never a new "Fred" beside Frederik."""
+    say(dm, "Hi, I'm Frederik. I repair harpsichords.")
+    say(dm, "Goodbye!")
+    assert "Frederik" in say(dm, "Hi, I'm Fred.").reply
+    again = say(dm, news)
+    assert again.user_id is None and again.extra["pending_confirmation"], again.reply
+    say(dm, "We are all thrilled about it.")
+    assert people(dm) == ["Frederik"]
