@@ -63,10 +63,10 @@ from interaction.memory_requests import (
     wire_memory_intent,
 )
 from interaction.memory_requests import forget as forget_memory
-from interaction.names import confirmation_question
+from interaction.names import NameConfirmation, confirmation_question, name_similarity, sounds_alike
 from interaction.offline.extract import answer_name
 from interaction.offline.wishes import wishes_the_listener
-from interaction.profiles import MEETS, ProfileKeeper, ProfileOutcome
+from interaction.profiles import MEETS, Identity, ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
 from interaction.session import Session
 from interaction.state import TurnState
@@ -288,7 +288,9 @@ class DialogueManager:
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start, answers)
         identity_event, asked = self._answer_confirmation(text) if s.confirmation else (None, text)
-        s = self.session  # a confirmed name may have begun another speaker's part
+        # a confirmed name, or someone else greeting, may have begun another speaker's part: their turn
+        # answers nothing asked of the one before
+        answers, s = answers and self.session is s, self.session
         s.transcript.append(TranscriptTurn("user", text, self.clock.now(), self._turn_id, answers_question=answers))
         pins = {"user_emotion": msg.user_emotion.model_dump() if msg.user_emotion else None,
                 "is_recall": msg.is_recall, "intent": msg.intent}
@@ -359,6 +361,9 @@ class DialogueManager:
         assert conf is not None
         answer, stated = read_reply(self.deps, confirmation_question(conf), text), answer_name(text)
         step = next_step(answer, conf.asked_again, text)
+        if stated is not None and answer != "yes" and self._greets_as_someone_else(text, stated, conf):
+            self._another_speaker()
+            return None, text
         if stated is None and step == "moved_on":
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
         elif stated is None and step == "ask_again":
@@ -371,6 +376,24 @@ class DialogueManager:
         held = conf.held_question
         waited = held is not None and outcome.kind not in ("confirm", "unsettled") and not asks_of_its_own(text)
         return outcome.kind, held if waited and held is not None else text
+
+    def _greets_as_someone_else(self, text: str, stated: str, conf: NameConfirmation) -> bool:
+        """Instead of an answer to "is your name ...?", the turn opens with a greeting and gives a name
+        that is neither the one the question is about nor the one given before it: someone else has
+        come to talk ("Hello, I'm Boris"); a speaker who answers does not greet again."""
+        names = (conf.given_name, *conf.similar_names)
+        return bool(cues.GREETING.match(text)) and all(
+            name_similarity(stated, n) < self.keeper.low and not sounds_alike(stated, n) for n in names)
+
+    def _another_speaker(self) -> None:
+        """Someone else speaks from this turn on, while "is your name ...?" waited on the one before:
+        the question was theirs and goes with them, unanswered, with what they said (saved for them when
+        Nadine knew them, kept for nobody when she did not), and the new speaker starts afresh."""
+        s = self.session
+        if s.identity.known:
+            self._left.append(s)
+        self.session = s.hand_over(Identity(), self._turn_id, self._turn_id)
+        log.info("another speaker greeted while a name question waited on %s", s.identity.user_id or "an unnamed user")
 
     def _apply(self, outcome: ProfileOutcome) -> None:
         s = self.session

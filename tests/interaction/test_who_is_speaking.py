@@ -46,3 +46,28 @@ def test_news_told_instead_of_an_answer_makes_no_second_person(dm, news):
     assert again.user_id is None and again.extra["pending_confirmation"], again.reply
     say(dm, "We are all thrilled about it.")
     assert people(dm) == ["Frederik"]
+
+
+def test_someone_greeting_with_another_name_while_a_name_question_waits_starts_afresh(dm):
+    """"is your name Margit?" waits on the one who said Margot; someone else greets and gives their own
+    name: they are met as themselves, with nothing of what Margot said (her hobby, her words)."""
+    say(dm, "Hello, I'm Margit. I sing in a choir.")
+    say(dm, "Bye for now!")
+    asked = say(dm, "Hi, I'm Margot. I collect stamps.")
+    assert asked.extra["pending_confirmation"], asked.reply
+    tobias = say(dm, "Good morning, my name is Tobias Wren, I've just sat down.")
+    assert tobias.user_name == "Tobias Wren" and not tobias.extra["pending_confirmation"]
+    profile = ProfileStore(dm.layout).load(tobias.user_id)
+    assert not profile.hobbies and not profile.interests, profile
+    assert all("stamps" not in t.text for t in dm.session.transcript)
+    assert people(dm) == ["Margit", "Tobias Wren"]
+
+
+def test_the_speaker_answering_with_their_own_name_is_no_one_else(dm):
+    """A speaker who answers "is your name Margit?" with the name they gave is answering, not arriving."""
+    say(dm, "Hello, I'm Margit. I sing in a choir.")
+    say(dm, "Bye for now!")
+    say(dm, "Hi, I'm Margot. I collect stamps.")
+    said = say(dm, "No, it's Margot.")
+    assert said.user_name == "Margot"
+    assert "stamps" in " ".join(ProfileStore(dm.layout).load(said.user_id).hobbies)
