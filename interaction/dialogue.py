@@ -24,6 +24,7 @@ from common.messages import (
     EpisodeSaved,
     FaceStored,
     ForgetUser,
+    MemoryAction,
     Message,
     RecallReport,
     RetrievedScene,
@@ -63,6 +64,7 @@ from interaction.memory_requests import (
     wire_memory_intent,
 )
 from interaction.memory_requests import forget as forget_memory
+from interaction.memory_requests import keep as keep_memory
 from interaction.names import NameConfirmation, confirmation_question, name_similarity, sounds_alike
 from interaction.offline.extract import answer_name
 from interaction.offline.wishes import wishes_the_listener
@@ -121,6 +123,7 @@ class DialogueManager:
         self._language_file = layout.runtime_dir / "runtime_language.json"
         self.language = self._load_language()
         self._affect_sent = False
+        self._held_kept: MemoryAction | None = None  # a memory asked for before the name, kept this turn
         self._turn_id: str | None = None
         self._reply_latency: float | None = None
         self._first_sentence_latency: float | None = None
@@ -242,6 +245,7 @@ class DialogueManager:
             self._save_episode(s, "farewell", turn_id)
         s.history.clear()
         s.transcript.clear()
+        s.held_memories.clear()  # asked by someone who left without a name: kept for nobody
         if s.identity.source == "dialogue" and not s.face_seen and not self._stranger_in_view:
             # known only by the name they typed, no face in view: whoever types next is nobody until
             # they say who they are, never linked to the one who left
@@ -272,6 +276,7 @@ class DialogueManager:
         self._turn_text, self._turn_start = text, start
         self._reply_latency, self._first_sentence_latency, self._spoken, self._sentences = None, None, None, []
         self._affect_sent = False
+        self._held_kept = None
         self.deps.start_turn()
         if self.study is not None:
             self.study.turn_started(self._turn_id, text, start)
@@ -422,10 +427,18 @@ class DialogueManager:
             s.ignored_face_id = before.user_id  # that face is this person, whatever recognition says
         if outcome.settled:
             ident = outcome.identity
+            self._keep_held(s)
             write_deferred_now()  # perception, told of this person, finds their id and folder on disk
             self.out.publish(t.USER_INFO, UserInfo(user_name=ident.name or "", user_id=ident.user_id or "",
                                                    turn_id=self._turn_id))
             log.info("name settled: %s is %s (%s)", ident.name, ident.user_id, outcome.kind)
+
+    def _keep_held(self, s: Session) -> None:
+        """The person of this conversation is now known: what they asked to be remembered before they
+        said who they were is kept for them (the conversation, not a later one, ties it to them)."""
+        for held in s.held_memories:
+            self._held_kept = keep_memory(self.deps, s.identity, held).get("memory_action")
+        s.held_memories.clear()
 
     def _speak(self, text: str, result: TurnState, start: float) -> None:
         """The reply is ready: say it (and wave on a greeting or farewell) before anything else runs;
@@ -470,6 +483,8 @@ class DialogueManager:
         elif result.get("name_confirmation") is None:
             self.session.confirmation = None
         s = self.session
+        if result.get("held_memory") is not None and not s.identity.known:
+            s.held_memories.append(result["held_memory"])
         if result.get("forget_candidate") is not None:
             self.forgetting_one.ask(result["forget_candidate"])
         if result.get("forget_me_asked"):
@@ -487,7 +502,7 @@ class DialogueManager:
         turn = TurnResult(
             turn_id=self._turn_id, text=text, reply=reply, user_id=s.identity.user_id, user_name=s.identity.name,
             intent=intent, is_recall=bool(result.get("is_recall")), memory_intent=wire_memory_intent(result),
-            memory_action=result.get("memory_action"), answered_from_profile=bool(result.get("answered_from_profile")),
+            memory_action=result.get("memory_action") or self._held_kept, answered_from_profile=bool(result.get("answered_from_profile")),
             user_emotion=EmotionSignal(label=u.user_emotion.label, intensity=u.user_emotion.intensity) if u else None,
             retrieved=self._retrieved(result), recall=self._recall_report(result), latency_s=round(latency, 4),
             extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},

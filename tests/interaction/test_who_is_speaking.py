@@ -71,3 +71,47 @@ def test_the_speaker_answering_with_their_own_name_is_no_one_else(dm):
     said = say(dm, "No, it's Margot.")
     assert said.user_name == "Margot"
     assert "stamps" in " ".join(ProfileStore(dm.layout).load(said.user_id).hobbies)
+
+
+def kept_for(dm: DialogueManager, user_id: str) -> list[str]:
+    return [m.text for m in dm.deps.services.explicit.list(user_id)]
+
+
+def test_a_memory_asked_for_before_the_name_is_kept_once_the_name_is_given(dm):
+    """"Please remember ..." from someone Nadine does not know yet waits in the conversation, and is
+    kept for them when they say who they are, as if asked then."""
+    say(dm, "Good afternoon")
+    held = say(dm, "Please remember that my bike is in rack 31.")
+    assert held.user_id is None and "name" in held.reply
+    named = say(dm, "I'm Wilhelmina.")
+    assert named.memory_action is not None and named.memory_action.outcome == "kept"
+    assert kept_for(dm, named.user_id) == ["my bike is in rack 31"]
+    assert "31" in say(dm, "Which rack is my bike in?").reply
+
+
+def test_a_memory_asked_for_by_someone_who_left_unnamed_is_kept_for_nobody(dm):
+    """The one who asked left without a name: whoever names themselves next gets none of it, nor does
+    someone else who greets and names themselves while a name question waits on the one who asked."""
+    say(dm, "Hey there")
+    say(dm, "Remember that my spare key is under the blue pot.")
+    say(dm, "Gotta go, bye!")
+    later = say(dm, "Hi, I'm Ottilie.")
+    assert kept_for(dm, later.user_id) == []
+    say(dm, "See you!")
+    say(dm, "Hey")
+    say(dm, "Please remember my parking spot is 12B.")
+    assert say(dm, "Hi, I'm Otti.").extra["pending_confirmation"]  # close to Ottilie: asked about
+    other = say(dm, "Good evening, I'm Casimir Blunt.")
+    assert other.user_name == "Casimir Blunt" and kept_for(dm, other.user_id) == []
+    assert kept_for(dm, later.user_id) == []
+
+
+def test_a_memory_asked_for_before_a_name_goes_to_the_person_only_on_a_clear_yes(dm):
+    ottilie = say(dm, "Hi, I'm Ottilie.")
+    say(dm, "See you!")
+    say(dm, "Hey")
+    say(dm, "Please remember my parking spot is 12B.")
+    say(dm, "Hi, I'm Otti.")
+    assert say(dm, "Hmm, not sure.").user_id is None and kept_for(dm, ottilie.user_id) == []
+    linked = say(dm, "Yes, that's me.")
+    assert linked.user_id == ottilie.user_id and kept_for(dm, ottilie.user_id) == ["my parking spot is 12B"]
