@@ -74,6 +74,7 @@ class NameMatch:
     user_id: str | None = None  # strong
     user_name: str | None = None  # strong
     confirmation: NameConfirmation | None = None  # ambiguous
+    shared: bool = False  # strong, and someone else has a name as close: the name alone tells them apart from no one
 
 
 def match_name(given: str, known: dict[str, str], high: float, low: float,
@@ -85,7 +86,8 @@ def match_name(given: str, known: dict[str, str], high: float, low: float,
         key=lambda s: (-s[0], s[1]),
     )
     if scored and scored[0][0] >= high:
-        return NameMatch("strong", user_id=scored[0][1], user_name=scored[0][2])
+        return NameMatch("strong", user_id=scored[0][1], user_name=scored[0][2],
+                         shared=len(scored) > 1 and scored[1][0] >= high)
     # The paper's LOW-HIGH band asks "Is your name ...?"; a sounds-alike spelling below LOW asks too,
     # because creating a second profile for the same person is worse than one confirmation question.
     # so does a name that is part of the other ("Kenji" for "Kenji Tanaka", or the other way round),

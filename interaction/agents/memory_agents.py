@@ -22,6 +22,7 @@ from interaction.names import name_similarity
 from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
+from interaction.offline.first_meeting import says_never_met
 from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update
 from interaction.offline.name_claims import NameClaim, names_others_use, read_name_claim
 from interaction.offline.name_reading import asked_for_name
@@ -87,7 +88,8 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         _, applied = deps.keeper.store.apply(identity.user_id, changes, deps.clock.now(), source)
     carried = state.get("pending_facts") or {}
     wording = {**(state.get("pending_wording") or {}), **heard_wording(heard)}
-    outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames)
+    outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames,
+                                         never_met=bool(update.user_name) and says_never_met(deps, text))
     if outcome.kind in ("updated", "linked", "new", "conflict_new", "renamed") and outcome.identity.user_id and not applied:
         _, applied = deps.keeper.store.apply(outcome.identity.user_id, changes, deps.clock.now(), source)
     if applied and outcome.identity.user_id:

@@ -115,3 +115,28 @@ def test_a_memory_asked_for_before_a_name_goes_to_the_person_only_on_a_clear_yes
     assert say(dm, "Hmm, not sure.").user_id is None and kept_for(dm, ottilie.user_id) == []
     linked = say(dm, "Yes, that's me.")
     assert linked.user_id == ottilie.user_id and kept_for(dm, ottilie.user_id) == ["my parking spot is 12B"]
+
+
+def test_someone_who_says_they_never_met_nadine_is_not_the_person_of_that_name(dm):
+    """Without a camera the name is the identity, but a speaker who says they have never met Nadine is
+    not the Noor she knows: a second Noor with her own facts; the name alone then tells them apart from
+    no one, so a later "it's Noor" opens neither one's memories."""
+    first = say(dm, "Hi, I'm Noor. I drive a tram.")
+    say(dm, "Bye now.")
+    second = say(dm, "Hello, I'm Noor. I don't think we have met before.")
+    assert second.user_id not in (None, first.user_id), second.reply
+    say(dm, "I bake wedding cakes.")
+    say(dm, "Bye now.")
+    store = ProfileStore(dm.layout)
+    theirs = {uid: str(store.load(uid).model_dump()) for uid in (first.user_id, second.user_id)}
+    assert "tram" in theirs[first.user_id] and "cake" not in theirs[first.user_id]
+    assert "cake" in theirs[second.user_id] and "tram" not in theirs[second.user_id]
+    later = say(dm, "Hey, it's Noor.")
+    assert later.user_id is None, later.reply
+    assert "tram" not in say(dm, "What do I do for a living?").reply
+
+
+def test_a_returning_person_who_greets_with_no_denial_is_linked(dm):
+    first = say(dm, "Hi, I'm Noor. I drive a tram.")
+    say(dm, "Bye now.")
+    assert say(dm, "Hi, I'm Noor, long time no see!").user_id == first.user_id
