@@ -373,7 +373,7 @@ class DialogueManager:
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
         elif stated is None and step == "ask_again":
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True))
-        elif stated is None and answer == "unclear" and conf.on_no == "create":
+        elif stated is None and answer == "unclear" and conf.on_no in ("create", "nobody"):
             outcome = ProfileOutcome("unsettled", s.identity)
         else:
             outcome = self.keeper.resolve_confirmation(s.identity, conf, affirmative=answer == "yes", stated_name=stated)

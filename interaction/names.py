@@ -9,9 +9,10 @@ from typing import Literal
 from rapidfuzz import fuzz
 
 # what a "no" (or no clear yes) to "is your name ...?" leaves: a new person under the given name (nobody
-# was known yet: the reference's rotation), the known speaker as they were, or the known speaker
-# renamed (they asked for a name close to, but not, another person's)
-OnNo = Literal["create", "stay", "rename"]
+# was known yet: the reference's rotation), the known speaker as they were, the known speaker
+# renamed (they asked for a name close to, but not, another person's), or nobody (the name was a
+# word said alone, unasked, and only a yes makes it theirs)
+OnNo = Literal["create", "stay", "rename", "nobody"]
 
 # Below this ratio two names are not asked about even when they sound alike ("Mo" vs "Mia").
 SOUNDALIKE_MIN_RATIO = 0.5

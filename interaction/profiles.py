@@ -182,11 +182,21 @@ class ProfileKeeper:
                 out[uid] = tuple(profile.other_names)
         return out
 
+    def ask_name(self, identity: Identity, name: str, facts: dict) -> ProfileOutcome:
+        """Ask "is your name <name>?" about a word that may be the speaker's name: a yes makes them
+        that person (known by it already, or new), anything else leaves them nobody."""
+        found = match_name(name, self.store.user_ids(), self.high, self.low)
+        uid = found.user_id if found.kind == "strong" and not found.shared else ""
+        return ProfileOutcome("confirm", identity, NameConfirmation(name, (found.user_name or name,), (uid or "",),
+                                                                    (1.0,), pending_fields=facts, on_no="nobody"))
+
     def resolve_confirmation(
         self, identity: Identity, conf: NameConfirmation, affirmative: bool, stated_name: str | None
     ) -> ProfileOutcome:
         """The answer to "Is your name …?": yes / a different name / anything else (rotate)."""
         if affirmative and not stated_name:
+            if not conf.similar_ids[0]:  # asked about a name nobody has yet
+                return self._create(identity, conf.similar_names[0], conf.pending_fields)
             return self._link(conf.similar_ids[0], conf.pending_fields, claimed=conf.similar_names[0])
         if stated_name:
             for uid, cand in zip(conf.similar_ids, conf.similar_names, strict=True):
@@ -203,6 +213,8 @@ class ProfileKeeper:
             return self._keep(identity, conf.pending_fields)
         if conf.on_no == "rename" and identity.known:
             return self._rename(identity, conf.given_name, conf.pending_fields)
+        if conf.on_no == "nobody":
+            return ProfileOutcome("unsettled", identity)
         # the last candidate was declined: the name they gave first is their own
         return self._create(identity, conf.given_name, conf.pending_fields)
 

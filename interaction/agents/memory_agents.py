@@ -25,7 +25,7 @@ from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.first_meeting import says_never_met
 from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update
 from interaction.offline.name_claims import NameClaim, names_others_use, read_name_claim
-from interaction.offline.name_reading import asked_for_name
+from interaction.offline.name_reading import asked_for_name, read_opening_name
 from interaction.own_life import profile_field_asked, recall_own_life, tells_a_fact
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
@@ -49,8 +49,7 @@ def extract(deps: AgentDeps, text: str, identity: Identity, history: list[tuple[
             update = update.model_copy(update={"user_name": None})  # a name nobody said is a guess
         return update
     return extract_profile(text, loose_names=not identity.known,
-                           name_asked=not identity.known and asked_for_name(history),
-                           opening=not identity.known and not history)
+                           name_asked=not identity.known and asked_for_name(history))
 
 
 def update_profile(deps: AgentDeps, state: TurnState) -> dict:
@@ -88,8 +87,13 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         _, applied = deps.keeper.store.apply(identity.user_id, changes, deps.clock.now(), source)
     carried = state.get("pending_facts") or {}
     wording = {**(state.get("pending_wording") or {}), **heard_wording(heard)}
-    outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames,
-                                         never_met=bool(update.user_name) and says_never_met(deps, text))
+    guessed = None if update.user_name or identity.known or state.get("messages") else read_opening_name(text)
+    if guessed is not None:
+        # a word alone opening the conversation ("Dave."), unasked: likely a name, so asked about
+        outcome = deps.keeper.ask_name(identity, guessed, {**carried, **update.facts()})
+    else:
+        outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames,
+                                             never_met=bool(update.user_name) and says_never_met(deps, text))
     if outcome.kind in ("updated", "linked", "new", "conflict_new", "renamed") and outcome.identity.user_id and not applied:
         _, applied = deps.keeper.store.apply(outcome.identity.user_id, changes, deps.clock.now(), source)
     if applied and outcome.identity.user_id:

@@ -22,7 +22,6 @@ from interaction.offline.name_reading import (
     names_no_one,
     read_answered_name,
     read_casual_name,
-    read_opening_name,
 )
 from interaction.profiles import MemoryUpdate
 
@@ -103,11 +102,10 @@ def _clean(value: str) -> str | None:
     return value or None
 
 
-def extract_name(text: str, loose: bool = False, asked: bool = False, opening: bool = False) -> str | None:
+def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | None:
     """The name the speaker gives: "my name is ...", "call me ...", "I'm / it's <Capitalised>", else a
     name the parse places as one (name_claims.py), else a casual or terse introduction (name_reading.py; `loose` while the speaker has no name yet), else,
-    when Nadine has just `asked` for it, the name said alone ("Pierre"), or said alone as the first
-    turn of a conversation with nobody known (`opening`: "Dave.", no English word)."""
+    when Nadine has just `asked` for it, the name said alone ("Pierre")."""
     for sentence in cues.sentences(text):
         if sentence.rstrip().endswith("?") or cues.is_about_nadine(sentence):
             continue
@@ -124,8 +122,7 @@ def extract_name(text: str, loose: bool = False, asked: bool = False, opening: b
     claim = read_name_claim(text)
     if claim is not None:
         return claim.name  # "my real name is Robert", "I'd rather be called Bea": placed by the parse
-    return read_casual_name(text, loose) or (read_answered_name(text) if asked else None) \
-        or (read_opening_name(text) if opening else None)
+    return read_casual_name(text, loose) or (read_answered_name(text) if asked else None)
 
 
 def _title(name: str) -> str:
@@ -141,9 +138,8 @@ def _items(value: str) -> list[str]:
     return items
 
 
-def extract_profile_rules(text: str, loose_names: bool = False, name_asked: bool = False,
-                          opening: bool = False) -> MemoryUpdate:
-    update: dict = {"user_name": extract_name(text, loose_names, name_asked, opening), "hobbies": [], "interests": []}
+def extract_profile_rules(text: str, loose_names: bool = False, name_asked: bool = False) -> MemoryUpdate:
+    update: dict = {"user_name": extract_name(text, loose_names, name_asked), "hobbies": [], "interests": []}
     for sentence in _statements(text):
         _lists(sentence, update)
         for clause in _clauses(sentence):
@@ -218,13 +214,11 @@ def texts_ahead(text: str) -> list[str]:
     return [*(jobs.texts_read(reader.job_clauses(text)) if jobs is not None else []), *reader.positions(text)]
 
 
-def extract_profile(text: str, loose_names: bool = False, name_asked: bool = False,
-                    opening: bool = False) -> MemoryUpdate:
+def extract_profile(text: str, loose_names: bool = False, name_asked: bool = False) -> MemoryUpdate:
     """Name, hobbies and interests from the rules; position, company and location from the
     configured work/place reader (its fields replace the rules' ones, found or not). `loose_names`:
-    the speaker has no name yet; `name_asked`: Nadine has just asked for it; `opening`: the turn opens
-    the conversation of someone with no name yet (extract_name)."""
-    update = extract_profile_rules(text, loose_names, name_asked, opening)
+    the speaker has no name yet; `name_asked`: Nadine has just asked for it (extract_name)."""
+    update = extract_profile_rules(text, loose_names, name_asked)
     reader = _READER.get()
     if reader is None:
         return update

@@ -398,17 +398,13 @@ def read_answered_name(text: str) -> str | None:
 def read_opening_name(text: str) -> str | None:
     """The name said alone as the whole first turn of a conversation, before Nadine asks ("Dave."):
     read as the answer to her question for it would be, and each word is no English word WordNet knows
-    nor a chat word, and the turn no yes or no the confirmation reader hears ("Coffee.", "Thanks.",
-    "Lol." and "Nope." name no one; a name that is a word too, "Grace.", is asked for instead)."""
-    from interaction.confirmation.reader import read_offline
-
+    nor a chat word ("Coffee.", "Thanks." and "Lol." name no one; a name that is a word too, "Grace.",
+    is asked for instead)."""
     name = read_answered_name(text)
     lexicon = load_wordnet()
     if name is None or lexicon is None:
         return None
-    if any(lexicon.knows(w) or w.casefold() in _chat_words() for w in name.split()):
-        return None
-    return name if read_offline(text) == "unclear" else None
+    return None if any(lexicon.knows(w) or w.casefold() in _chat_words() for w in name.split()) else name
 
 
 def read_casual_name(text: str, loose: bool = False) -> str | None:

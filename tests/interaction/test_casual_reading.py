@@ -253,13 +253,27 @@ def test_a_sound_answering_nadines_question_for_a_name_is_no_name(tmp_path, answ
 
 @pytest.mark.parametrize(("first", "name"), [("Kwame.", "Kwame"), ("Ingeborg", "Ingeborg"), ("Coffee.", None),
                                              ("Yep.", None), ("Shh", None)])
-def test_a_name_said_alone_as_the_first_turn_is_the_speakers(tmp_path, first, name):
-    """The first words of a conversation with nobody known, a name alone, answer the question Nadine
-    would ask; an English word alone ("Coffee.") is asked about instead."""
+def test_a_name_said_alone_as_the_first_turn_is_asked_about(tmp_path, first, name):
+    """The first words of a conversation with nobody known, a word alone that is no English word, may
+    be a name said unasked: Nadine asks, and only a clear yes makes it the speaker's; an English word
+    alone ("Coffee.") or a sound is no name to ask about."""
     dm, store = _chat(tmp_path)
     said = dm.process_input(UserInput(text=first))
-    assert said.user_name == name, said.reply
-    assert sorted(store.user_ids().values()) == ([name] if name else [])
-    if name:  # after a goodbye the next typist opens a conversation of their own
+    assert said.user_id is None and (f"is your name {name}?" in said.reply) == bool(name), said.reply
+    if name:
+        confirmed = dm.process_input(UserInput(text="Yes, that's right."))
+        assert confirmed.user_name == name, confirmed.reply
+        # after a goodbye the next typist opens a conversation of their own, and is asked again
         dm.process_input(UserInput(text="Bye now!"))
-        assert dm.process_input(UserInput(text=f"{name}.")).user_id == said.user_id
+        assert f"is your name {name}?" in dm.process_input(UserInput(text=f"{name}.")).reply
+        assert dm.process_input(UserInput(text="yes")).user_id == confirmed.user_id
+    assert sorted(store.user_ids().values()) == ([name] if name else [])
+
+
+@pytest.mark.parametrize("answer", ["No.", "Hmm, not sure.", "What do you mean?"])
+def test_a_word_alone_opening_a_conversation_is_nobodys_name_without_a_yes(tmp_path, answer):
+    dm, store = _chat(tmp_path)
+    assert "is your name Oops?" in dm.process_input(UserInput(text="Oops")).reply
+    dm.process_input(UserInput(text=answer))
+    dm.process_input(UserInput(text="I don't know."))
+    assert store.user_ids() == {}
