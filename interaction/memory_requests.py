@@ -48,7 +48,7 @@ FORGET_INTENTS = ("forget_one", "forget_me")
 NOT_TOLD = (*FORGET_INTENTS, "not_keep")
 NOT_KEPT = "All right — I won't keep that."
 NOT_KEPT_REASON = "asked not to keep it"
-HELD = "I'll remember that as soon as I know who you are. What's your name?"
+HELD = "I don't know who you are yet, so I'll keep that for you once you tell me. What's your name?"
 AGENT = "response_agent"
 MAX_LISTED = 5  # explicit memories / moments named in one spoken answer
 # besides what was said in this conversation: what they asked to be kept, their moments, and what they
