@@ -369,6 +369,11 @@ class DialogueManager:
         if stated is not None and answer != "yes" and self._greets_as_someone_else(text, stated, conf):
             self._another_speaker()
             return None, text
+        if stated is None and cues.is_unambiguous_farewell(text):
+            # leaving is no answer ("gotta go" reads as a yes, "bye" as a no): the question is dropped,
+            # nobody is linked or made, and the goodbye ends the conversation
+            self._apply(ProfileOutcome("none", s.identity))
+            return None, text
         if stated is None and step == "moved_on":
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
         elif stated is None and step == "ask_again":

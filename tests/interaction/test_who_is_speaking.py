@@ -140,3 +140,15 @@ def test_a_returning_person_who_greets_with_no_denial_is_linked(dm):
     first = say(dm, "Hi, I'm Noor. I drive a tram.")
     say(dm, "Bye now.")
     assert say(dm, "Hi, I'm Noor, long time no see!").user_id == first.user_id
+
+
+@pytest.mark.parametrize("leaving", ["Right, I have to dash, see you later!", "Gotta run. Bye!"])
+def test_leaving_instead_of_answering_is_no_answer(dm, leaving):
+    """A goodbye instead of an answer to "is your name Frederik?" links nobody (a hurried goodbye read
+    as a yes would open Frederik's memories) and makes nobody new: the conversation ends."""
+    frederik = say(dm, "Hi, I'm Frederik. I repair harpsichords.")
+    say(dm, "Goodbye!")
+    say(dm, "Hi, I'm Fred.")
+    left = say(dm, leaving)
+    assert left.user_id is None and left.intent == "end_conversation", left.reply
+    assert people(dm) == ["Frederik"] and not ProfileStore(dm.layout).load(frederik.user_id).other_names
