@@ -24,6 +24,7 @@ from common.messages import (
     EpisodeSaved,
     FaceStored,
     ForgetUser,
+    MemoryAction,
     Message,
     RecallReport,
     RetrievedScene,
@@ -63,10 +64,11 @@ from interaction.memory_requests import (
     wire_memory_intent,
 )
 from interaction.memory_requests import forget as forget_memory
-from interaction.names import confirmation_question
+from interaction.memory_requests import keep as keep_memory
+from interaction.names import NameConfirmation, confirmation_question, name_similarity, sounds_alike
 from interaction.offline.extract import answer_name
 from interaction.offline.wishes import wishes_the_listener
-from interaction.profiles import MEETS, ProfileKeeper, ProfileOutcome
+from interaction.profiles import MEETS, Identity, ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
 from interaction.session import Session
 from interaction.state import TurnState
@@ -121,6 +123,7 @@ class DialogueManager:
         self._language_file = layout.runtime_dir / "runtime_language.json"
         self.language = self._load_language()
         self._affect_sent = False
+        self._held_kept: MemoryAction | None = None  # a memory asked for before the name, kept this turn
         self._turn_id: str | None = None
         self._reply_latency: float | None = None
         self._first_sentence_latency: float | None = None
@@ -242,6 +245,7 @@ class DialogueManager:
             self._save_episode(s, "farewell", turn_id)
         s.history.clear()
         s.transcript.clear()
+        s.held_memories.clear()  # asked by someone who left without a name: kept for nobody
         if s.identity.source == "dialogue" and not s.face_seen and not self._stranger_in_view:
             # known only by the name they typed, no face in view: whoever types next is nobody until
             # they say who they are, never linked to the one who left
@@ -272,6 +276,7 @@ class DialogueManager:
         self._turn_text, self._turn_start = text, start
         self._reply_latency, self._first_sentence_latency, self._spoken, self._sentences = None, None, None, []
         self._affect_sent = False
+        self._held_kept = None
         self.deps.start_turn()
         if self.study is not None:
             self.study.turn_started(self._turn_id, text, start)
@@ -288,7 +293,9 @@ class DialogueManager:
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start, answers)
         identity_event, asked = self._answer_confirmation(text) if s.confirmation else (None, text)
-        s = self.session  # a confirmed name may have begun another speaker's part
+        # a confirmed name, or someone else greeting, may have begun another speaker's part: their turn
+        # answers nothing asked of the one before
+        answers, s = answers and self.session is s, self.session
         s.transcript.append(TranscriptTurn("user", text, self.clock.now(), self._turn_id, answers_question=answers))
         pins = {"user_emotion": msg.user_emotion.model_dump() if msg.user_emotion else None,
                 "is_recall": msg.is_recall, "intent": msg.intent}
@@ -359,11 +366,19 @@ class DialogueManager:
         assert conf is not None
         answer, stated = read_reply(self.deps, confirmation_question(conf), text), answer_name(text)
         step = next_step(answer, conf.asked_again, text)
+        if stated is not None and answer != "yes" and self._greets_as_someone_else(text, stated, conf):
+            self._another_speaker()
+            return None, text
+        if stated is None and cues.is_unambiguous_farewell(text):
+            # leaving is no answer ("gotta go" reads as a yes, "bye" as a no): the question is dropped,
+            # nobody is linked or made, and the goodbye ends the conversation
+            self._apply(ProfileOutcome("none", s.identity))
+            return None, text
         if stated is None and step == "moved_on":
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
         elif stated is None and step == "ask_again":
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True))
-        elif stated is None and answer == "unclear" and conf.on_no == "create":
+        elif stated is None and answer == "unclear" and conf.on_no in ("create", "nobody"):
             outcome = ProfileOutcome("unsettled", s.identity)
         else:
             outcome = self.keeper.resolve_confirmation(s.identity, conf, affirmative=answer == "yes", stated_name=stated)
@@ -371,6 +386,24 @@ class DialogueManager:
         held = conf.held_question
         waited = held is not None and outcome.kind not in ("confirm", "unsettled") and not asks_of_its_own(text)
         return outcome.kind, held if waited and held is not None else text
+
+    def _greets_as_someone_else(self, text: str, stated: str, conf: NameConfirmation) -> bool:
+        """Instead of an answer to "is your name ...?", the turn opens with a greeting and gives a name
+        that is neither the one the question is about nor the one given before it: someone else has
+        come to talk ("Hello, I'm Boris"); a speaker who answers does not greet again."""
+        names = (conf.given_name, *conf.similar_names)
+        return bool(cues.GREETING.match(text)) and all(
+            name_similarity(stated, n) < self.keeper.low and not sounds_alike(stated, n) for n in names)
+
+    def _another_speaker(self) -> None:
+        """Someone else speaks from this turn on, while "is your name ...?" waited on the one before:
+        the question was theirs and goes with them, unanswered, with what they said (saved for them when
+        Nadine knew them, kept for nobody when she did not), and the new speaker starts afresh."""
+        s = self.session
+        if s.identity.known:
+            self._left.append(s)
+        self.session = s.hand_over(Identity(), self._turn_id, self._turn_id)
+        log.info("another speaker greeted while a name question waited on %s", s.identity.user_id or "an unnamed user")
 
     def _apply(self, outcome: ProfileOutcome) -> None:
         s = self.session
@@ -399,10 +432,18 @@ class DialogueManager:
             s.ignored_face_id = before.user_id  # that face is this person, whatever recognition says
         if outcome.settled:
             ident = outcome.identity
+            self._keep_held(s)
             write_deferred_now()  # perception, told of this person, finds their id and folder on disk
             self.out.publish(t.USER_INFO, UserInfo(user_name=ident.name or "", user_id=ident.user_id or "",
                                                    turn_id=self._turn_id))
             log.info("name settled: %s is %s (%s)", ident.name, ident.user_id, outcome.kind)
+
+    def _keep_held(self, s: Session) -> None:
+        """The person of this conversation is now known: what they asked to be remembered before they
+        said who they were is kept for them (the conversation, not a later one, ties it to them)."""
+        for held in s.held_memories:
+            self._held_kept = keep_memory(self.deps, s.identity, held).get("memory_action")
+        s.held_memories.clear()
 
     def _speak(self, text: str, result: TurnState, start: float) -> None:
         """The reply is ready: say it (and wave on a greeting or farewell) before anything else runs;
@@ -447,6 +488,8 @@ class DialogueManager:
         elif result.get("name_confirmation") is None:
             self.session.confirmation = None
         s = self.session
+        if result.get("held_memory") is not None and not s.identity.known:
+            s.held_memories.append(result["held_memory"])
         if result.get("forget_candidate") is not None:
             self.forgetting_one.ask(result["forget_candidate"])
         if result.get("forget_me_asked"):
@@ -464,7 +507,7 @@ class DialogueManager:
         turn = TurnResult(
             turn_id=self._turn_id, text=text, reply=reply, user_id=s.identity.user_id, user_name=s.identity.name,
             intent=intent, is_recall=bool(result.get("is_recall")), memory_intent=wire_memory_intent(result),
-            memory_action=result.get("memory_action"), answered_from_profile=bool(result.get("answered_from_profile")),
+            memory_action=result.get("memory_action") or self._held_kept, answered_from_profile=bool(result.get("answered_from_profile")),
             user_emotion=EmotionSignal(label=u.user_emotion.label, intensity=u.user_emotion.intensity) if u else None,
             retrieved=self._retrieved(result), recall=self._recall_report(result), latency_s=round(latency, 4),
             extra={"timings_ms": {k: round(v * 1000, 2) for k, v in self.deps.timings.items()},

@@ -38,7 +38,7 @@ from interaction.profile_wording import Told
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
 from interaction.reported_speech import SaidDay, dates_named, read_ahead, reported, said_day, told_back
-from interaction.session import Session
+from interaction.session import HeldMemory, Session
 
 log = logging.getLogger("nadine.interaction.memory_requests")
 
@@ -48,6 +48,7 @@ FORGET_INTENTS = ("forget_one", "forget_me")
 NOT_TOLD = (*FORGET_INTENTS, "not_keep")
 NOT_KEPT = "All right — I won't keep that."
 NOT_KEPT_REASON = "asked not to keep it"
+HELD = "I don't know who you are yet, so I'll keep that for you once you tell me. What's your name?"
 AGENT = "response_agent"
 MAX_LISTED = 5  # explicit memories / moments named in one spoken answer
 # besides what was said in this conversation: what they asked to be kept, their moments, and what they
@@ -116,6 +117,9 @@ def handle(deps: AgentDeps, state: dict) -> dict:
     if intent == "remember" and asks_if_kept(state["text"]):
         return {"final_message": whether_kept(deps, state)}
     if not identity.known:
+        held = wanted_kept(state) if intent == "remember" else None
+        if held is not None:  # kept for them once they say who they are (dialogue.py)
+            return {"final_message": HELD, "held_memory": held}
         return {"final_message": NOTHING_STORED if intent != "remember" else
                 "I'd like to remember that, but I don't know who you are yet. What's your name?"}
     if intent == "forget_me":  # the understanding heard a "forget me" the privacy gate's phrases did not
@@ -159,33 +163,47 @@ def whether_kept(deps: AgentDeps, state: dict) -> str:
             "If you'd like me to keep it, just say \"please remember that ...\".")
 
 
-def remember(deps: AgentDeps, state: dict) -> dict:
-    """The reply to "remember that ...", and the memory action (kept, or not and why)."""
-    identity: Identity = state["identity"]
+def wanted_kept(state: dict) -> HeldMemory | None:
+    """What a request to remember asks to keep; None when it names nothing ("remember this!")."""
     u = state["understanding"]
     # something to do is kept as the request it was ("remind me to phone the dentist"), so it is said
     # back as one; a fact without its asking words
     todo = to_do(state["text"])
     fact = todo.request if todo is not None else u.memory_text or request_content(state["text"])
+    # "remember this!" names nothing to keep; a to-do is kept as a request, so its action is what names
+    if not (names_something(todo.action, asks=False) if todo is not None else names_something(fact)):
+        return None
+    return HeldMemory(fact, state.get("turn_id"), todo)
 
+
+def remember(deps: AgentDeps, state: dict) -> dict:
+    """The reply to "remember that ...", and the memory action (kept, or not and why)."""
+    wanted = wanted_kept(state)
+    if wanted is None:
+        return {"final_message": "Of course. What would you like me to remember?",
+                "memory_action": MemoryAction(outcome="not_kept", kind="explicit_memory",
+                                              reason="the request names nothing to keep")}
+    return keep(deps, state["identity"], wanted)
+
+
+def keep(deps: AgentDeps, identity: Identity, wanted: HeldMemory) -> dict:
+    """Keep `wanted` for the person as an explicit memory: the reply and the memory action."""
     def not_kept(reply: str, why: str) -> dict:
         return {"final_message": reply, "memory_action": MemoryAction(outcome="not_kept", kind="explicit_memory",
                                                                       reason=why)}
 
-    # "remember this!" names nothing to keep; a to-do is kept as a request, so its action is what names
-    if not (names_something(todo.action, asks=False) if todo is not None else names_something(fact)):
-        return not_kept("Of course. What would you like me to remember?", "the request names nothing to keep")
     store = explicit_store(deps)
     if store is None:
         return not_kept("I'm sorry, I can't keep new memories right now.", "memory agents are off")
     try:
-        stored = store.add(identity.user_id or "", identity.name or "", fact, state.get("turn_id"))
+        stored = store.add(identity.user_id or "", identity.name or "", wanted.fact, wanted.turn_id)
     except Exception:  # a store failure is said, never hidden behind "I'll remember"
         log.exception("explicit memory not stored for %s", identity.user_id)
         stored = None
     if stored is None:
         return not_kept("I'm sorry, I couldn't store that just now. Could you tell me again later?",
                         "the memory store failed (see logs/interaction.log)")
+    todo = wanted.todo
     return {"final_message": todo_kept(todo) if todo is not None else f"I'll remember that {second_person(stored.text)}.",
             "memory_action": MemoryAction(outcome="kept", kind="explicit_memory", text=stored.text)}
 

@@ -9,9 +9,10 @@ from typing import Literal
 from rapidfuzz import fuzz
 
 # what a "no" (or no clear yes) to "is your name ...?" leaves: a new person under the given name (nobody
-# was known yet: the reference's rotation), the known speaker as they were, or the known speaker
-# renamed (they asked for a name close to, but not, another person's)
-OnNo = Literal["create", "stay", "rename"]
+# was known yet: the reference's rotation), the known speaker as they were, the known speaker
+# renamed (they asked for a name close to, but not, another person's), or nobody (the name was a
+# word said alone, unasked, and only a yes makes it theirs)
+OnNo = Literal["create", "stay", "rename", "nobody"]
 
 # Below this ratio two names are not asked about even when they sound alike ("Mo" vs "Mia").
 SOUNDALIKE_MIN_RATIO = 0.5
@@ -74,6 +75,7 @@ class NameMatch:
     user_id: str | None = None  # strong
     user_name: str | None = None  # strong
     confirmation: NameConfirmation | None = None  # ambiguous
+    shared: bool = False  # strong, and someone else has a name as close: the name alone tells them apart from no one
 
 
 def match_name(given: str, known: dict[str, str], high: float, low: float,
@@ -85,7 +87,8 @@ def match_name(given: str, known: dict[str, str], high: float, low: float,
         key=lambda s: (-s[0], s[1]),
     )
     if scored and scored[0][0] >= high:
-        return NameMatch("strong", user_id=scored[0][1], user_name=scored[0][2])
+        return NameMatch("strong", user_id=scored[0][1], user_name=scored[0][2],
+                         shared=len(scored) > 1 and scored[1][0] >= high)
     # The paper's LOW-HIGH band asks "Is your name ...?"; a sounds-alike spelling below LOW asks too,
     # because creating a second profile for the same person is worse than one confirmation question.
     # so does a name that is part of the other ("Kenji" for "Kenji Tanaka", or the other way round),

@@ -90,9 +90,9 @@ MEETS = ("new", "conflict_new")  # the outcomes that make the speaker someone me
 class ProfileOutcome:
     # renamed: the known speaker's own profile now holds the name they gave; kept: they declined to be
     # someone else and stay who they were; unsettled: no clear answer to "is your name ...?", so nobody
-    # is linked and nobody new is made
-    kind: Literal["updated", "linked", "new", "conflict_new", "renamed", "kept", "unsettled", "confirm", "pending",
-                  "none"]
+    # is linked and nobody new is made; shared_name: the same, for a name several people go by
+    kind: Literal["updated", "linked", "new", "conflict_new", "renamed", "kept", "unsettled", "shared_name",
+                  "confirm", "pending", "none"]
     identity: Identity
     confirmation: NameConfirmation | None = None
     learned: dict = field(default_factory=dict)
@@ -125,10 +125,11 @@ class ProfileKeeper:
 
     def save_user_info(self, identity: Identity, update: MemoryUpdate, carried: dict | None = None,
                        wording: Wording | None = None, renames: bool = False,
-                       declined: tuple[str, ...] = ()) -> ProfileOutcome:
+                       declined: tuple[str, ...] = (), never_met: bool = False) -> ProfileOutcome:
         """Merge `update` into the right profile, deciding who the speaker is by the stated name;
         `wording`: how its values were said; `renames`: the known speaker says the name is their own
-        instead of the one held (name_claims.py); `declined`: user ids the speaker just said they are not."""
+        instead of the one held (name_claims.py); `declined`: user ids the speaker just said they are not;
+        `never_met`: the speaker says they and Nadine have never met (first_meeting.py)."""
         facts = {**(carried or {}), **update.facts()}
         name = update.user_name
         same_as_current = bool(name and identity.known and (
@@ -154,6 +155,11 @@ class ProfileKeeper:
                     # face or typing B's memories; without a clear yes A stays A
                     return ProfileOutcome("confirm", identity, replace(_asked(name, found), pending_fields=facts,
                                                                        on_no="stay"))
+                if not identity.known and never_met:
+                    return self._create(identity, name, facts, wording)  # someone else who shares the name
+                if not identity.known and found.shared:
+                    # several people go by the name: linking any of them could hand one the other's memories
+                    return ProfileOutcome("shared_name", identity)
                 return self._link(found.user_id, facts, same=found.user_id == identity.user_id, claimed=name,
                                   wording=wording)
             if found.kind == "ambiguous" and found.confirmation:
@@ -176,11 +182,21 @@ class ProfileKeeper:
                 out[uid] = tuple(profile.other_names)
         return out
 
+    def ask_name(self, identity: Identity, name: str, facts: dict) -> ProfileOutcome:
+        """Ask "is your name <name>?" about a word that may be the speaker's name: a yes makes them
+        that person (known by it already, or new), anything else leaves them nobody."""
+        found = match_name(name, self.store.user_ids(), self.high, self.low)
+        uid = found.user_id if found.kind == "strong" and not found.shared else ""
+        return ProfileOutcome("confirm", identity, NameConfirmation(name, (found.user_name or name,), (uid or "",),
+                                                                    (1.0,), pending_fields=facts, on_no="nobody"))
+
     def resolve_confirmation(
         self, identity: Identity, conf: NameConfirmation, affirmative: bool, stated_name: str | None
     ) -> ProfileOutcome:
         """The answer to "Is your name …?": yes / a different name / anything else (rotate)."""
         if affirmative and not stated_name:
+            if not conf.similar_ids[0]:  # asked about a name nobody has yet
+                return self._create(identity, conf.similar_names[0], conf.pending_fields)
             return self._link(conf.similar_ids[0], conf.pending_fields, claimed=conf.similar_names[0])
         if stated_name:
             for uid, cand in zip(conf.similar_ids, conf.similar_names, strict=True):
@@ -197,6 +213,8 @@ class ProfileKeeper:
             return self._keep(identity, conf.pending_fields)
         if conf.on_no == "rename" and identity.known:
             return self._rename(identity, conf.given_name, conf.pending_fields)
+        if conf.on_no == "nobody":
+            return ProfileOutcome("unsettled", identity)
         # the last candidate was declined: the name they gave first is their own
         return self._create(identity, conf.given_name, conf.pending_fields)
 

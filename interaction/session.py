@@ -9,8 +9,19 @@ from datetime import datetime
 from common.store.facts import Wording
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.forgotten import Forgotten, forgotten_turns
+from interaction.memory_intent.to_do import ToDo
 from interaction.names import NameConfirmation
 from interaction.profiles import Identity
+
+
+@dataclass(frozen=True)
+class HeldMemory:
+    """What a request to remember asked to keep, said before the speaker said who they are: kept for
+    them once their name is settled in the same conversation, for nobody if it never is."""
+
+    fact: str
+    turn_id: str | None
+    todo: ToDo | None = None
 
 
 @dataclass
@@ -35,6 +46,7 @@ class Session:
     confirmation_turn_id: str | None = None
     # the person was met for the first time in this conversation (their profile was made in it)
     met_now: bool = False
+    held_memories: list[HeldMemory] = field(default_factory=list)
 
     def record_exchange(self, user_text: str, reply: TranscriptTurn, limit: int) -> None:
         """The user's words are already in the transcript (the graph summarises it); add the reply."""

@@ -39,6 +39,7 @@ class TurnState(TypedDict, total=False):
     drew_on: frozenset[str]  # what the reply said back besides the turn's retrieval (said_back.py)
     forget_me_asked: bool  # the understanding heard "forget me": the DM now awaits the yes
     memory_action: Any  # common.messages.MemoryAction: what a memory request did (TurnResult)
+    held_memory: Any  # session.HeldMemory: asked to be kept before the speaker said who they are
     plan_steps: list[PlanStep]
     profile_outcome: ProfileOutcome | None
     correction: Any  # offline.corrections.Correction: this turn corrects a value said earlier

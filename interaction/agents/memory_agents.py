@@ -22,9 +22,10 @@ from interaction.names import name_similarity
 from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
+from interaction.offline.first_meeting import says_never_met
 from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update
 from interaction.offline.name_claims import NameClaim, names_others_use, read_name_claim
-from interaction.offline.name_reading import asked_for_name
+from interaction.offline.name_reading import asked_for_name, read_opening_name
 from interaction.own_life import profile_field_asked, recall_own_life, tells_a_fact
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
@@ -86,7 +87,13 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         _, applied = deps.keeper.store.apply(identity.user_id, changes, deps.clock.now(), source)
     carried = state.get("pending_facts") or {}
     wording = {**(state.get("pending_wording") or {}), **heard_wording(heard)}
-    outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames)
+    guessed = None if update.user_name or identity.known or state.get("messages") else read_opening_name(text)
+    if guessed is not None:
+        # a word alone opening the conversation ("Dave."), unasked: likely a name, so asked about
+        outcome = deps.keeper.ask_name(identity, guessed, {**carried, **update.facts()})
+    else:
+        outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames,
+                                             never_met=bool(update.user_name) and says_never_met(deps, text))
     if outcome.kind in ("updated", "linked", "new", "conflict_new", "renamed") and outcome.identity.user_id and not applied:
         _, applied = deps.keeper.store.apply(outcome.identity.user_id, changes, deps.clock.now(), source)
     if applied and outcome.identity.user_id:

@@ -18,7 +18,7 @@ from interaction.memory_intent.misspelt import as_meant
 from interaction.offline import fact_changes, name_reading
 from interaction.offline import understand_rules as offline
 from interaction.offline.extract import texts_ahead
-from interaction.offline.name_reading import asked_for_name, read_answered_name
+from interaction.offline.name_reading import asked_for_name, read_answered_name, read_opening_name
 from interaction.offline.self_description import ParserUnavailable, load_parser
 from interaction.prompts import UNDERSTAND_SYSTEM, history_text
 from interaction.state import TurnState
@@ -114,9 +114,11 @@ def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
             # a model that gave no memory intent: the classifier is its fallback, never its judge
             u = u.model_copy(update={"memory_intent": classify(text).intent})
         u = apply_guards(u or offline.understand(text), text, ctx)
-        if (u.intent == "continue_conversation" and not identity.known and not pending
-                and asked_for_name(state.get("messages", [])) and read_answered_name(text)):
-            u = u.model_copy(update={"intent": "update_user_info"})  # "Pierre" to "What's your name?"
+        messages = state.get("messages", [])
+        if (u.intent in ("continue_conversation", "first_greeting") and not identity.known and not pending
+                and ((asked_for_name(messages) and read_answered_name(text)) or (not messages and read_opening_name(text)))):
+            # "Pierre" to "What's your name?", or "Dave." as the first words of a conversation
+            u = u.model_copy(update={"intent": "update_user_info"})
     except Exception:  # the turn must still be answered
         log.exception("understanding failed; answering with a single safe response step")
         u = TurnUnderstanding.safe(text)

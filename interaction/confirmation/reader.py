@@ -6,7 +6,9 @@ enum, inside the turn's understanding budget); otherwise, or when it gives nothi
 offline reader decides: a calibrated linear text model (interaction/linear_text.py) trained by
 scripts/eval/train_confirmation.py on replies.tsv. Its "yes" needs P(yes) >= yes_above, the threshold
 the training script chose on the dev split so that at most 1 % of no / unclear dev replies read as
-yes; anything but a confident yes is not a yes. Below it, the likelier of no and unclear.
+yes; anything but a confident yes is not a yes. Its "no" needs P(no) >= no_above, chosen the same way
+(at most 1 % of yes / unclear dev replies read as no): news told instead of an answer ("my sister just
+had a baby") is no "no" to "is your name Sam?", which would make a second person of someone known.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ class ConfirmationReader:
         if tuple(self._model.classes) != ANSWERS:
             raise ValueError(f"confirmation weights have classes {self._model.classes}, expected {list(ANSWERS)}")
         self.yes_above = float(data["yes_above"])
+        self.no_above = float(data["no_above"])
 
     def probabilities(self, texts: list[str]) -> np.ndarray:
         """(len(texts), 3) calibrated probabilities of yes, no, unclear."""
@@ -74,7 +77,7 @@ class ConfirmationReader:
     def decide(self, probs: np.ndarray) -> Answer:
         if probs[0] >= self.yes_above:
             return "yes"
-        return "no" if probs[1] >= probs[2] else "unclear"
+        return "no" if probs[1] >= self.no_above else "unclear"
 
     def read(self, text: str) -> Answer:
         if not text.strip():

@@ -18,7 +18,11 @@ import threading
 from interaction import cues
 from interaction.confirmation import read_offline
 from interaction.offline.name_claims import read_name_claim
-from interaction.offline.name_reading import names_no_one, read_answered_name, read_casual_name
+from interaction.offline.name_reading import (
+    names_no_one,
+    read_answered_name,
+    read_casual_name,
+)
 from interaction.profiles import MemoryUpdate
 
 log = logging.getLogger("nadine.interaction.extract")
@@ -260,6 +264,7 @@ def answer_name(text: str) -> str | None:
     bare = re.sub(r"^\W*(?:no|nope|nah|non)\b[\s,.!]*", "", text.strip(), flags=_I).strip(" .!")
     if re.fullmatch(rf"{_NAME_TOKEN}(?:\s+{_NAME_TOKEN})?", bare) and bare[:1].isupper():
         # "Absolutely", "Yes please": an answer the confirmation reader understands is not a name
-        if bare.split()[0].casefold() not in _NOT_NAMES and read_offline(bare) == "unclear":
+        if bare.split()[0].casefold() not in _NOT_NAMES and read_offline(bare) == "unclear" \
+                and read_answered_name(bare):
             return _title(bare)
     return None

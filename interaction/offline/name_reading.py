@@ -8,8 +8,10 @@ A candidate is the single word of one of these slots (a clause is a stretch betw
 - any of these may close with chat words ("im jake lol", "Tom here haha"): words VADER's lexicon
   scores that WordNet does not know as English, never a name;
 - loose, only while the speaker has no name yet: a sentence or clause that is that one word right
-  after a greeting said on its own ("Hi. Tomas.", "Hi, Tomas."), and "<word> again" in a turn that
-  greets or as a clause of its own ("yo milo again", "Doris again.").
+  after a greeting said on its own ("Hi. Tomas.", "Hi, Tomas."), "<word> again" in a turn that
+  greets or as a clause of its own ("yo milo again", "Doris again.", with a surname too: "Ines Berg
+  again"), and the clause after the speaker points at themselves ("it's me, Ines Berg"); a clause
+  that is only "again" belongs to the clause before it ("Ines Berg, again").
 A hyphenated name ("Hyun-woo") is read by its first part, unless WordNet knows the whole word as an
 English compound ("check-in", "self-employed").
 
@@ -35,6 +37,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from interaction import cues
@@ -57,13 +60,18 @@ _NOT_NAME_ENTS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", 
 # a people, faith or language describes the speaker, whoever is its subject ("I'm Catholic", "I'm English")
 _GROUP_ENTS = {"NORP", "LANGUAGE"}
 # words that may trail a name in its slot ("dunja again", "Radek here")
-_TRAILING = r"(?:\s+(?:again|here|now))*"
+_TRAILING_WORD = r"(?:again|here|now)"
+_TRAILING = rf"(?:\s+{_TRAILING_WORD})*"
 _WORD = r"([^\W\d_][\w'\-]*)"
 _SAYS_WHO = re.compile(rf"^(?:it'?s|it is|i'?m|i am|this is){_TRAILING}\s+{_WORD}{_TRAILING}$", re.IGNORECASE)
 # a first name and a surname may stand in the slot too ("Aisha Mwangi here", "Bob speaking")
 _HERE = re.compile(rf"^({_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?)\s+(?:here(?:\s+again)?|speaking)$", re.IGNORECASE)
-_AGAIN = re.compile(rf"^{_WORD}\s+again$", re.IGNORECASE)
+_AGAIN = re.compile(rf"^({_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?)\s+again$", re.IGNORECASE)
 _LONE = re.compile(rf"^{_WORD}$")
+_FULL = re.compile(rf"^{_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?$")  # a first name, and a surname maybe
+# the speaker pointing at themselves before saying who that is ("it's me, Anna Smith, again")
+_ME = re.compile(r"^(?:it'?s|it is|this is)\s+me$", re.IGNORECASE)
+_ONLY_TRAILING = re.compile(rf"^{_TRAILING_WORD}$", re.IGNORECASE)
 # casual spellings of the contractions that open a self-introduction, written out for the tagger
 _CASUAL = [(re.compile(r"\bits\b(?=\s+\w+\W*$)", re.IGNORECASE), "it's"), (re.compile(r"\bim\b", re.IGNORECASE), "I'm"),
            (re.compile(r"\bi\b"), "I")]
@@ -135,10 +143,12 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
         if sentence.rstrip().endswith("?"):
             continue
         body = sentence.strip(" .!")
-        clauses = CLAUSE_BREAK.split(body)
+        clauses = _joined_trailing(CLAUSE_BREAK.split(body))
         for k, clause in enumerate(clauses):
             bare = _without_chat_words(_strip_greeting(clause))
-            for pattern in (_SAYS_WHO, _HERE, *((_AGAIN,) if loose and (greeted or bare == clause) else ())):
+            # "it's me, Anna Smith": the clause after the speaker points at themselves says who that is
+            after_me = loose and k > 0 and bool(_ME.match(_strip_greeting(clauses[k - 1])))
+            for pattern in (_SAYS_WHO, _HERE, *((_AGAIN,) if loose and (greeted or bare == clause or after_me) else ())):
                 match = pattern.match(bare)
                 if match:
                     word = match.group(1)
@@ -149,9 +159,23 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
                 if loose and k > 0 and _LONE.match(clause) and _greets(clauses[k - 1]) \
                         and not _strip_greeting(clauses[k - 1]):
                     found.append(Candidate(clause, clause, _proper(clause, body)))
+                elif after_me and _FULL.match(clause):
+                    found.append(Candidate(clause, clause, _proper(clause, body)))
         if loose and i > 0 and _LONE.match(body) and _greets(sentences[i - 1]) and not _strip_greeting(sentences[i - 1]):
             found.append(Candidate(body, body))
     return found
+
+
+def _joined_trailing(clauses: list[str]) -> list[str]:
+    """A clause that is only a word trailing a name joins the clause before it: "Anna Smith, again"
+    is "Anna Smith again"."""
+    out: list[str] = []
+    for clause in clauses:
+        if out and _ONLY_TRAILING.match(clause):
+            out[-1] = f"{out[-1]} {clause}"
+        else:
+            out.append(clause)
+    return out
 
 
 def _undoubled(word: str) -> tuple[str, ...]:
@@ -181,12 +205,12 @@ class NameReader:
         MiniLM puts it (job margin -inf). MiniLM's job notion also stands apart from every noun that
         is no name ("soup", "lunchtime"); a word the writer marks as a name (`proper`) competes only
         with a real occupation, a noun WordNet knows first as a kind of person ("Plumber", not
-        "Jasper", a stone, or "Hope")."""
+        "Jasper", a stone, "Hope", or "Hughes", whom WordNet knows only as people of that name)."""
         name, job, place = (self.embed([word.lower()]) @ self._notions.T)[0]
         if self._wordnet is None:
             job_word = True
         elif proper:
-            job_word = self._wordnet.lexical_file(word) == "noun.person"
+            job_word = self._wordnet.kind_of_person(word)
         else:
             job_word = bool(self._wordnet.senses(word))
         return float(job - name) if job_word else float("-inf"), float(place - name)
@@ -206,6 +230,8 @@ class NameReader:
         token = tokens[-1]
         if token.is_lower and _capitalises(candidate.clause):
             return False  # who writes with capitals capitalises a name: "I'm vegetarian", "I'm colourblind"
+        if _unvoiced(word):
+            return False  # a sound, not a word: "hmm", "pfff", "shh"
         return (not (self._ordinary_word(token) and not self._name_when_capitalised(doc, token))
                 and not self._kind_of_person(token)
                 and (not token.is_stop or _capitalised_name_tag(token)) and not self._names_no_one(token)
@@ -266,8 +292,11 @@ class NameReader:
             # without a verb ("its chilly")
             return token.lower_ not in self._lexicon.get("noun", ()) and any(
                 token.lower_ in self._lexicon.get(pos, ()) for pos in _LEXICON_POS.values())
-        if token.pos_ not in _LEXICON_POS:  # an interjection or a function word: known to the lexicon at all
-            return any(token.lower_ in words for words in self._lexicon.values()) or not self._lexicon
+        if token.pos_ not in _LEXICON_POS:  # an interjection or a function word: known to the lexicon at all,
+            # or a capitalised word the tagger reads as an interjection ("Um."), which it reads no name of
+            # the eval's openings as, said alone
+            return any(token.lower_ in words for words in self._lexicon.values()) or not self._lexicon \
+                or (token.pos_ == "INTJ" and not token.is_lower)
         if not self._lexicon:
             return True
         # a participle is an adjective as often as a verb ("knackered"), and the rule lemmatizer misses
@@ -307,6 +336,14 @@ def default_reader() -> NameReader | None:
     except (ParserUnavailable, BackendUnavailable) as exc:
         log.warning("casual introductions are not read: %s", exc)
         return None
+
+
+def _unvoiced(word: str) -> bool:
+    """A word in the Latin alphabet with no vowel letter ("hmm", "mhm", "pfff"): a sound written down,
+    which no name in the Latin alphabet is."""
+    letters = unicodedata.normalize("NFKD", word.casefold())
+    latin = [c for c in letters if "a" <= c <= "z"]
+    return bool(latin) and len(latin) == sum(c.isalpha() for c in letters) and not set(latin) & set("aeiouy")
 
 
 def _capitalised_name_tag(token) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -356,6 +393,18 @@ def read_answered_name(text: str) -> str | None:
     if reader is None or not all(reader.is_name(Candidate(w, bare, proper=True)) for w in words):
         return None
     return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in words)
+
+
+def read_opening_name(text: str) -> str | None:
+    """The name said alone as the whole first turn of a conversation, before Nadine asks ("Dave."):
+    read as the answer to her question for it would be, and each word is no English word WordNet knows
+    nor a chat word ("Coffee.", "Thanks." and "Lol." name no one; a name that is a word too, "Grace.",
+    is asked for instead)."""
+    name = read_answered_name(text)
+    lexicon = load_wordnet()
+    if name is None or lexicon is None:
+        return None
+    return None if any(lexicon.knows(w) or w.casefold() in _chat_words() for w in name.split()) else name
 
 
 def read_casual_name(text: str, loose: bool = False) -> str | None:

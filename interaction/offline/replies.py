@@ -316,6 +316,9 @@ def composed_reply(r: ReplyInputs) -> Composed:
     elif kind == "unsettled":  # nobody's memories open to an unclear answer, and nobody new is made of one
         return Composed("All right, I won't guess who you are, so I can't look into anything you told me "
                         "before. Just tell me your full name whenever you like.")
+    elif kind == "shared_name":  # nor to a name several people go by
+        return Composed("I know more than one person by that name, so I won't guess which one you are, and I "
+                        "can't look into anything told to me before.")
     elif kind in ("new", "conflict_new") and r.name:
         parts.append(f"Nice to meet you, {r.addressed}!")
     elif r.intent == "first_greeting" or cues.is_greeting(r.text):

@@ -11,7 +11,9 @@ straddle splits. Steps:
 1-3. vocabulary, logistic regression (with and without first / last clause vectors) and softmax
    temperature, fitted as scripts/eval/linear_text.py says;
 4. yes_above, the smallest P(yes) threshold of 0.50, 0.51, ... 0.99 at which at most MAX_FALSE_YES of
-   the dev replies labelled no or unclear read as yes (a wrong yes deletes or links);
+   the dev replies labelled no or unclear read as yes (a wrong yes deletes or links); no_above, the
+   same for P(no) and the dev replies labelled yes or unclear (MAX_FALSE_NO: a wrong no to "is your
+   name ...?" makes a second person of someone known);
 5. accuracy, the false-yes rate, per-class precision / recall and calibration error on dev and on the
    held-out test split (and on its written replies alone), printed as a table and one JSON line.
    --write stores weights.json.
@@ -31,6 +33,7 @@ from interaction.confirmation.reader import ANSWERS, REPLIES, WEIGHTS, Confirmat
 from scripts.eval.linear_text import Split, evaluate, fit, lowest_safe_threshold
 
 MAX_FALSE_YES = 0.01
+MAX_FALSE_NO = 0.01
 SPLITS = ("train", "dev", "test")
 COMPOSED = "c_"  # the group prefix of composed replies
 
@@ -52,6 +55,11 @@ def choose_yes_above(p_yes: np.ndarray, labels: np.ndarray) -> float:
     return lowest_safe_threshold(p_yes, labels, MAX_FALSE_YES)
 
 
+def choose_no_above(p_no: np.ndarray, labels: np.ndarray) -> float:
+    """As yes_above, for no: the no replies are the first class."""
+    return lowest_safe_threshold(p_no, np.where(labels == ANSWERS.index("no"), 0, 1), MAX_FALSE_NO)
+
+
 def report(predicted: np.ndarray, labels: np.ndarray) -> dict:
     p, r, _, n = precision_recall_fscore_support(labels, predicted, labels=list(range(len(ANSWERS))), zero_division=0)
     out: dict = {c: {"precision": round(float(p[i]), 3), "recall": round(float(r[i]), 3), "n": int(n[i])}
@@ -71,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     embedder = offline_text_embedder()
     fitted = fit(embedder, data, list(ANSWERS), clause_options=(False, True))
     yes_above = choose_yes_above(fitted.calibrated["dev"][:, 0], data["dev"].labels)
-    results, predicted = evaluate(WEIGHTS, {**fitted.weights, "yes_above": yes_above},
+    no_above = choose_no_above(fitted.calibrated["dev"][:, 1], data["dev"].labels)
+    results, predicted = evaluate(WEIGHTS, {**fitted.weights, "yes_above": yes_above, "no_above": no_above},
                                   lambda path: ConfirmationReader(embedder, path), data, fitted, list(ANSWERS),
                                   report, args.write)
     mine = written["test"]
@@ -84,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     w = fitted.weights
     print(f"replies per split {sizes}; chosen: clause_vectors={w.get('clause_vectors', False)} "
           f"lexical_weight={w['lexical_weight']} C={w['C']} "
-          f"temperature={w['temperature']:.3f} yes_above={yes_above}")
+          f"temperature={w['temperature']:.3f} yes_above={yes_above} no_above={no_above}")
     print(f"{'answer':<10}{'dev P':>8}{'dev R':>8}{'dev n':>7}{'test P':>9}{'test R':>8}{'test n':>8}")
     for answer in ANSWERS:
         d, t = results["dev"][answer], results["test"][answer]
@@ -100,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {split} misread {line}")
     print(json.dumps({"chosen": {"clause_vectors": w.get("clause_vectors", False), "lexical_weight": w["lexical_weight"],
                                  "C": w["C"], "temperature": w["temperature"],
-                                 "yes_above": yes_above}, "replies": sizes, **results}))
+                                 "yes_above": yes_above, "no_above": no_above}, "replies": sizes, **results}))
     return 0
 
 

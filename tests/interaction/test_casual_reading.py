@@ -38,6 +38,11 @@ INTRODUCTIONS = [
     ("hiya im kofi haha", "Kofi"), ("Evening, Ingrid here lmao", "Ingrid"),
     # the name said before "the name"
     ("Kasia's the name, I fix bikes.", "Kasia"),
+    # a surname WordNet knows only as people of that name is no occupation (Andrew Carnegie)
+    ("Good evening, Priya Carnegie here.", "Priya Carnegie"), ("Tom Orwell here.", "Tom Orwell"),
+    # a returning typist's full name before "again", and the speaker pointing at themselves first
+    ("Oskar Lindqvist again.", "Oskar Lindqvist"), ("Hi there, Farida Haddad again", "Farida Haddad"),
+    ("Hey, it's me, Teodora Ilic, again.", "Teodora Ilic"), ("hi its me, bruno costa", "Bruno Costa"),
 ]
 NO_NAME = [
     "Hi. Plumber.", "Evening. Electrician here.", "Morning. Shattered today.", "hey its pouring out there",
@@ -54,6 +59,8 @@ NO_NAME = [
     # a question without its mark asks about the speaker, it names no one
     "how heavy am i", "how late am i",
     "That's the name.", "Pickles is the name of our hamster",
+    # two words before "again" that describe the day, and "it's me" followed by no name
+    "Leftover curry again.", "Hey, it's me, again.", "hey its me, soaked again",
 ]
 
 
@@ -232,3 +239,41 @@ def test_a_name_said_alone_answers_nadines_question_for_it(tmp_path, answer, nam
     said = dm.process_input(UserInput(text=answer))
     assert said.user_name == name, said.reply
     assert sorted(store.user_ids().values()) == ([name] if name else [])
+
+
+@pytest.mark.parametrize(("answer", "name"), [("Umar", "Umar"), ("Mhm.", None), ("Pssh", None)])
+def test_a_sound_answering_nadines_question_for_a_name_is_no_name(tmp_path, answer, name):
+    """A sound written down ("Mhm.") is no name, whatever the question: nobody is made of it."""
+    dm, store = _chat(tmp_path)
+    dm.process_input(UserInput(text="good afternoon"))
+    said = dm.process_input(UserInput(text=answer))
+    assert said.user_name == name, said.reply
+    assert sorted(store.user_ids().values()) == ([name] if name else [])
+
+
+@pytest.mark.parametrize(("first", "name"), [("Kwame.", "Kwame"), ("Ingeborg", "Ingeborg"), ("Coffee.", None),
+                                             ("Yep.", None), ("Shh", None)])
+def test_a_name_said_alone_as_the_first_turn_is_asked_about(tmp_path, first, name):
+    """The first words of a conversation with nobody known, a word alone that is no English word, may
+    be a name said unasked: Nadine asks, and only a clear yes makes it the speaker's; an English word
+    alone ("Coffee.") or a sound is no name to ask about."""
+    dm, store = _chat(tmp_path)
+    said = dm.process_input(UserInput(text=first))
+    assert said.user_id is None and (f"is your name {name}?" in said.reply) == bool(name), said.reply
+    if name:
+        confirmed = dm.process_input(UserInput(text="Yes, that's right."))
+        assert confirmed.user_name == name, confirmed.reply
+        # after a goodbye the next typist opens a conversation of their own, and is asked again
+        dm.process_input(UserInput(text="Bye now!"))
+        assert f"is your name {name}?" in dm.process_input(UserInput(text=f"{name}.")).reply
+        assert dm.process_input(UserInput(text="yes")).user_id == confirmed.user_id
+    assert sorted(store.user_ids().values()) == ([name] if name else [])
+
+
+@pytest.mark.parametrize("answer", ["No.", "Hmm, not sure.", "What do you mean?"])
+def test_a_word_alone_opening_a_conversation_is_nobodys_name_without_a_yes(tmp_path, answer):
+    dm, store = _chat(tmp_path)
+    assert "is your name Oops?" in dm.process_input(UserInput(text="Oops")).reply
+    dm.process_input(UserInput(text=answer))
+    dm.process_input(UserInput(text="I don't know."))
+    assert store.user_ids() == {}

@@ -153,6 +153,13 @@ class WordNet:
             capitalised.append(any(w.casefold() == key and not w.islower() for w in p[4:4 + 2 * int(p[3], 16):2]))
         return tuple(capitalised)
 
+    def kind_of_person(self, word: str) -> bool:
+        """The word's most frequent noun sense is a kind of person ("plumber", "Methodist"), not one
+        person WordNet lists by it ("Hughes": Howard Hughes, Ted Hughes, instances of a kind)."""
+        first = next(iter(self.senses(word)), None)
+        return first is not None and self._lexnames.get(int(self.field(first)), "") == "noun.person" \
+            and not any(link[0] == "@i" for link in self._links(first))
+
     def names_someone(self, word: str) -> bool:
         """WordNet lists a person whose full name holds the word as a given name or surname
         ("Norman": Greg Norman, Jessye Norman), not a person known by that one word alone (the

@@ -1,0 +1,154 @@
+"""Who is speaking in a chat without a camera, where the name typed is the identity: news told instead
+of an answer to "is your name ...?" makes nobody new; a new person who greets and gives their name while
+that question waits for the one before starts their own part; a memory asked for before the name is
+kept for the person once the name is settled in the same conversation, and for nobody otherwise."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.messages import TurnResult, UserInput
+from common.store import ProfileStore
+from interaction.dialogue import DialogueManager
+from interaction.memory.local_services import LocalMemoryServices
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings
+
+
+class _Outbox:
+    def publish(self, spec, message) -> None:
+        pass
+
+
+@pytest.fixture
+def dm(tmp_path) -> DialogueManager:
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    return DialogueManager(settings, layout, clock, _Outbox(),
+                           services=LocalMemoryServices(settings, layout, clock, bus=None), environ={})
+
+
+def say(dm: DialogueManager, text: str) -> TurnResult:
+    return dm.process_input(UserInput(text=text))
+
+
+def people(dm: DialogueManager) -> list[str]:
+    return sorted(ProfileStore(dm.layout).user_ids().values())
+
+
+@pytest.mark.parametrize("news", ["My brother just got engaged.", "My daughter just had a baby boy."])
+def test_news_told_instead_of_an_answer_makes_no_second_person(dm, news):
+    """Asked "is your name Frederik?", the speaker tells news: no answer, so they are asked again, and
+    a second turn that answers nothing leaves them nobody, never a new "Fred" beside Frederik."""
+    say(dm, "Hi, I'm Frederik. I repair harpsichords.")
+    say(dm, "Goodbye!")
+    assert "Frederik" in say(dm, "Hi, I'm Fred.").reply
+    again = say(dm, news)
+    assert again.user_id is None and again.extra["pending_confirmation"], again.reply
+    say(dm, "We are all thrilled about it.")
+    assert people(dm) == ["Frederik"]
+
+
+def test_someone_greeting_with_another_name_while_a_name_question_waits_starts_afresh(dm):
+    """"is your name Margit?" waits on the one who said Margot; someone else greets and gives their own
+    name: they are met as themselves, with nothing of what Margot said (her hobby, her words)."""
+    say(dm, "Hello, I'm Margit. I sing in a choir.")
+    say(dm, "Bye for now!")
+    asked = say(dm, "Hi, I'm Margot. I collect stamps.")
+    assert asked.extra["pending_confirmation"], asked.reply
+    tobias = say(dm, "Good morning, my name is Tobias Wren, I've just sat down.")
+    assert tobias.user_name == "Tobias Wren" and not tobias.extra["pending_confirmation"]
+    profile = ProfileStore(dm.layout).load(tobias.user_id)
+    assert not profile.hobbies and not profile.interests, profile
+    assert all("stamps" not in t.text for t in dm.session.transcript)
+    assert people(dm) == ["Margit", "Tobias Wren"]
+
+
+def test_the_speaker_answering_with_their_own_name_is_no_one_else(dm):
+    """A speaker who answers "is your name Margit?" with the name they gave is answering, not arriving."""
+    say(dm, "Hello, I'm Margit. I sing in a choir.")
+    say(dm, "Bye for now!")
+    say(dm, "Hi, I'm Margot. I collect stamps.")
+    said = say(dm, "No, it's Margot.")
+    assert said.user_name == "Margot"
+    assert "stamps" in " ".join(ProfileStore(dm.layout).load(said.user_id).hobbies)
+
+
+def kept_for(dm: DialogueManager, user_id: str) -> list[str]:
+    return [m.text for m in dm.deps.services.explicit.list(user_id)]
+
+
+def test_a_memory_asked_for_before_the_name_is_kept_once_the_name_is_given(dm):
+    """"Please remember ..." from someone Nadine does not know yet waits in the conversation, and is
+    kept for them when they say who they are, as if asked then."""
+    say(dm, "Good afternoon")
+    held = say(dm, "Please remember that my bike is in rack 31.")
+    assert held.user_id is None and "name" in held.reply
+    named = say(dm, "I'm Wilhelmina.")
+    assert named.memory_action is not None and named.memory_action.outcome == "kept"
+    assert kept_for(dm, named.user_id) == ["my bike is in rack 31"]
+    assert "31" in say(dm, "Which rack is my bike in?").reply
+
+
+def test_a_memory_asked_for_by_someone_who_left_unnamed_is_kept_for_nobody(dm):
+    """The one who asked left without a name: whoever names themselves next gets none of it, nor does
+    someone else who greets and names themselves while a name question waits on the one who asked."""
+    say(dm, "Hey there")
+    say(dm, "Remember that my spare key is under the blue pot.")
+    say(dm, "Gotta go, bye!")
+    later = say(dm, "Hi, I'm Ottilie.")
+    assert kept_for(dm, later.user_id) == []
+    say(dm, "See you!")
+    say(dm, "Hey")
+    say(dm, "Please remember my parking spot is 12B.")
+    assert say(dm, "Hi, I'm Otti.").extra["pending_confirmation"]  # close to Ottilie: asked about
+    other = say(dm, "Good evening, I'm Casimir Blunt.")
+    assert other.user_name == "Casimir Blunt" and kept_for(dm, other.user_id) == []
+    assert kept_for(dm, later.user_id) == []
+
+
+def test_a_memory_asked_for_before_a_name_goes_to_the_person_only_on_a_clear_yes(dm):
+    ottilie = say(dm, "Hi, I'm Ottilie.")
+    say(dm, "See you!")
+    say(dm, "Hey")
+    say(dm, "Please remember my parking spot is 12B.")
+    say(dm, "Hi, I'm Otti.")
+    assert say(dm, "Hmm, not sure.").user_id is None and kept_for(dm, ottilie.user_id) == []
+    linked = say(dm, "Yes, that's me.")
+    assert linked.user_id == ottilie.user_id and kept_for(dm, ottilie.user_id) == ["my parking spot is 12B"]
+
+
+def test_someone_who_says_they_never_met_nadine_is_not_the_person_of_that_name(dm):
+    """Without a camera the name is the identity, but a speaker who says they have never met Nadine is
+    not the Noor she knows: a second Noor with her own facts; the name alone then tells them apart from
+    no one, so a later "it's Noor" opens neither one's memories."""
+    first = say(dm, "Hi, I'm Noor. I drive a tram.")
+    say(dm, "Bye now.")
+    second = say(dm, "Hello, I'm Noor. I don't think we have met before.")
+    assert second.user_id not in (None, first.user_id), second.reply
+    say(dm, "I bake wedding cakes.")
+    say(dm, "Bye now.")
+    store = ProfileStore(dm.layout)
+    theirs = {uid: str(store.load(uid).model_dump()) for uid in (first.user_id, second.user_id)}
+    assert "tram" in theirs[first.user_id] and "cake" not in theirs[first.user_id]
+    assert "cake" in theirs[second.user_id] and "tram" not in theirs[second.user_id]
+    later = say(dm, "Hey, it's Noor.")
+    assert later.user_id is None, later.reply
+    assert "tram" not in say(dm, "What do I do for a living?").reply
+
+
+def test_a_returning_person_who_greets_with_no_denial_is_linked(dm):
+    first = say(dm, "Hi, I'm Noor. I drive a tram.")
+    say(dm, "Bye now.")
+    assert say(dm, "Hi, I'm Noor, long time no see!").user_id == first.user_id
+
+
+@pytest.mark.parametrize("leaving", ["Right, I have to dash, see you later!", "Gotta run. Bye!"])
+def test_leaving_instead_of_answering_is_no_answer(dm, leaving):
+    """A goodbye instead of an answer to "is your name Frederik?" links nobody (a hurried goodbye read
+    as a yes would open Frederik's memories) and makes nobody new: the conversation ends."""
+    frederik = say(dm, "Hi, I'm Frederik. I repair harpsichords.")
+    say(dm, "Goodbye!")
+    say(dm, "Hi, I'm Fred.")
+    left = say(dm, leaving)
+    assert left.user_id is None and left.intent == "end_conversation", left.reply
+    assert people(dm) == ["Frederik"] and not ProfileStore(dm.layout).load(frederik.user_id).other_names
