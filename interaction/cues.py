@@ -185,4 +185,11 @@ def as_locale(language: str | None) -> str | None:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in re.split(r"(?<=[.!?;])\s+|\n+", text) if s.strip()]
+    """The sentences of `text` by spaCy's rule-based sentencizer, whose tokenizer keeps a title's stop
+    inside its sentence ("I'm Dr. Priya Raman" was split after "Dr." and named the speaker "Dr"), and
+    the clauses a semicolon or a new line sets apart."""
+    from interaction.llm.sentences import splitter  # the streamed reply's splitter, loaded once
+
+    nlp = splitter()
+    return [s.text.strip() for piece in re.split(r"(?<=;)\s+|\n+", text) if piece.strip()
+            for s in nlp(piece).sents if s.text.strip()]

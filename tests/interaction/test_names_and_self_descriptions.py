@@ -54,6 +54,18 @@ def test_a_name_that_is_also_a_word_is_read_when_said_as_a_name(said, name):
     assert extract_name(said, loose=True) == name
 
 
+@pytest.mark.parametrize(("said", "name"), [
+    # a title is no part of the name, whether the sentence splitter or the pattern met it first
+    ("Good morning, I'm Dr. Olu Adeyemi and I work at the clinic.", "Olu Adeyemi"),
+    ("My name is Ms. Ingrid Falk.", "Ingrid Falk"), ("This is Mr Tobias Brandt.", "Tobias Brandt"),
+    ("Hi, I'm Senator Ruth Ames.", "Ruth Ames"),
+    # a name that is also a person's word, or an abbreviation, without its stop, stays a name
+    ("I'm Dean Okafor.", "Dean Okafor"), ("Hi, I'm Mo Salah.", "Mo Salah"),
+])
+def test_a_title_before_a_name_is_no_part_of_it(said, name):
+    assert extract_name(said) == name
+
+
 @pytest.mark.parametrize(("said", "name"), [("Actually, I'm Pearl.", "Pearl"), ("Actually, I'm Methodist.", None)])
 def test_a_known_speaker_is_renamed_by_a_name_not_by_a_faith(said, name):
     claim = read_name_claim(said)
