@@ -242,10 +242,10 @@ def forget_matches(
     """Explicit memories, remembered moments, what was said in this conversation and the current
     profile facts of `profile`, ranked and verified by the retrieval core on each topic the request
     names (request_topics: its noun phrases, not its framing words; and what is left of the request
-    without its asking words, which keeps a topic the parser did not read as a noun, "my parents
-    divorced"), a word no dictionary knows read as the nearest one the person used (`spelling`)."""
+    without its asking words when it names a thing of its own, "my parents divorced"), a word no
+    dictionary knows read as the nearest one the person used (`spelling`)."""
     earlier = said_earlier(transcript)
-    topics = list(dict.fromkeys([*request_topics(text), request_content(text)]))
+    topics = request_topics(text)
     kinds = FORGETTABLE
     decisions = [d for topic in topics
                  if (d := deps.services.about(user_id, topic, earlier, kinds, spelling)) is not None]
