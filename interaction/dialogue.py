@@ -288,6 +288,7 @@ class DialogueManager:
         # a turn that answers a question Nadine is waiting on is kept as such, never as something told
         answers = (s.confirmation is not None or self.forgetting.waiting_for(s.identity.user_id)
                    or self.forgetting_one.waiting_for(s.identity.user_id))
+        self.forgetting_one.next_turn()
         privacy = (self.forgetting.turn(text, s.identity.user_id, s.identity.name, self.deps)
                    or self.forgetting_one.turn(self.deps, text, s))
         if privacy is not None:
@@ -305,6 +306,7 @@ class DialogueManager:
             "pending_facts": dict(s.pending_facts), "pending_wording": dict(s.pending_wording),
             "greeted_user_id": s.greeted_user_id, "pins": pins, "met_now": s.met_now,
             "language": self.language, "replies": s.replies + 1,  # this turn's reply included
+            "declined_forget": self.forgetting_one.declined,
         }
         try:
             result = self.graph.run(state, lambda ready: self._speak(text, ready, start))

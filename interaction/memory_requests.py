@@ -260,10 +260,10 @@ def forget_matches(
     """Explicit memories, remembered moments, what was said in this conversation and the current
     profile facts of `profile`, ranked and verified by the retrieval core on each topic the request
     names (request_topics: its noun phrases, not its framing words; and what is left of the request
-    without its asking words, which keeps a topic the parser did not read as a noun, "my parents
-    divorced"), a word no dictionary knows read as the nearest one the person used (`spelling`)."""
+    without its asking words when it names a thing of its own, "my parents divorced"), a word no
+    dictionary knows read as the nearest one the person used (`spelling`)."""
     earlier = said_earlier(transcript)
-    topics = list(dict.fromkeys([*request_topics(text), request_content(text)]))
+    topics = request_topics(text)
     kinds = FORGETTABLE
     decisions = [d for topic in topics
                  if (d := deps.services.about(user_id, topic, earlier, kinds, spelling)) is not None]
@@ -356,16 +356,40 @@ def just_said(state: dict) -> ForgetCandidate | None:
     return ForgetCandidate(identity.user_id or "", "this_session", "", before[-1].text)
 
 
+def declined(state: dict) -> ForgetCandidate | None:
+    """The memory this person said no to forgetting on the turn before ("Forget the school play." /
+    "No." / "Actually yes, forget it."): a request that names nothing of its own is about it first;
+    the question and its answer left the transcript, so nothing else there points at it."""
+    candidate = state.get("declined_forget")
+    return candidate if candidate is not None and candidate.user_id == state["identity"].user_id else None
+
+
+def answered_from_memory(state: dict) -> TranscriptTurn | None:
+    """The person's question just before this turn when Nadine's reply to it said back memories of
+    theirs ("what's my student id?" / "... your student ID is A00482913." / "forget that"): what was
+    just talked about is what that question asked about."""
+    before = (state.get("transcript") or [])[:-1]
+    if len(before) < 2 or before[-1].role != "nadine" or not before[-1].drew_on or before[-2].role != "user":
+        return None
+    return before[-2]
+
+
 def takes_back_nothing(state: dict) -> bool:
     """A request to forget what was just said, in a turn of its own ("scratch that", "forget what I
-    just said"), when nothing was told just before it: it can mean nothing, so it asks nothing."""
-    return state.get("memory_intent") == "forget_one" and refers_back(state["text"]) and just_said(state) is None
+    just said"), when nothing was told, declined or said back just before it: it can mean nothing, so
+    it asks nothing."""
+    return (state.get("memory_intent") == "forget_one" and refers_back(state["text"]) and just_said(state) is None
+            and declined(state) is None and answered_from_memory(state) is None)
 
 
 def forget_one_request(deps: AgentDeps, state: dict) -> dict:
     identity: Identity = state["identity"]
     if refers_back(state["text"]):
-        candidate = just_said(state)
+        candidate = declined(state) or just_said(state)
+        if candidate is None and (asked := answered_from_memory(state)) is not None:
+            # the memory the question asked about, as a request naming the same would find it
+            candidate = find_forget_candidate(deps, identity.user_id or "", asked.text, state.get("transcript") or [],
+                                              identity.profile)
     else:
         candidate = find_forget_candidate(deps, identity.user_id or "", state["text"], state.get("transcript") or [],
                                           identity.profile)
@@ -483,6 +507,10 @@ class ForgetOneConversation:
     def __init__(self) -> None:
         self._pending: ForgetCandidate | None = None
         self._asked_again = False
+        # what the person said no to: on the turn after that answer only, `declined` (a change of
+        # mind is said at once: "Actually yes, forget it.")
+        self.declined: ForgetCandidate | None = None
+        self._declined_now: ForgetCandidate | None = None
 
     def ask(self, candidate: ForgetCandidate) -> None:
         self._pending, self._asked_again = candidate, False
@@ -490,6 +518,10 @@ class ForgetOneConversation:
     def waiting_for(self, user_id: str | None) -> bool:
         """The question was put to this person and is not answered yet."""
         return self._pending is not None and self._pending.user_id == user_id
+
+    def next_turn(self) -> None:
+        """A turn of the person's begins: what they said no to on the turn before is `declined` for it."""
+        self.declined, self._declined_now = self._declined_now, None
 
     def turn(self, deps: AgentDeps, text: str, session: Session) -> PrivacyTurn | None:
         pending, self._pending = self._pending, None
@@ -502,6 +534,7 @@ class ForgetOneConversation:
             self._pending, self._asked_again = pending, True
             return PrivacyTurn(FORGET_ONE_ASKED_AGAIN, "forget_one_asked_again")
         if step == "keep":
+            self._declined_now = pending
             return PrivacyTurn("All right, I'll keep that memory.", "forget_one_cancelled")
         try:
             done = forget(deps, pending, session)

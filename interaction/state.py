@@ -35,6 +35,9 @@ class TurnState(TypedDict, total=False):
     is_recall: bool
     memory_intent: str | None  # recall | remember | forget_one | forget_me | about_me | not_keep | statement
     forget_candidate: Any  # memory_requests.ForgetCandidate a forget-one question was put about
+    # memory_requests.ForgetCandidate the person said no to forgetting on the turn before this one
+    # ("No." ... "Actually yes, forget it.")
+    declined_forget: Any
     take_back: Any  # memory_requests.ForgetCandidate: the statement a "don't remember that" takes back
     drew_on: frozenset[str]  # what the reply said back besides the turn's retrieval (said_back.py)
     forget_me_asked: bool  # the understanding heard "forget me": the DM now awaits the yes

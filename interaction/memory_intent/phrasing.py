@@ -53,20 +53,29 @@ def request_topics(text: str) -> list[str]:
     """What a forget request names, as the retrieval core is asked about it: the noun phrases of the
     request that are not pronouns ("Forget what I told you about my dog" -> "my dog"; the framing
     words "what I told you about" would only dilute the match), and, when some are the objects of a
-    preposition ("the thing about my dog"), those alone as a second phrasing. Without the parser, or
-    when the request names no noun phrase, the request's content (request_content)."""
+    preposition ("the thing about my dog"), those alone as a second phrasing; and the request's
+    content (request_content), which keeps a topic the parser did not read as a noun ("my parents
+    divorced"), unless it names no thing of its own beside those phrases: a reason given with the
+    request ("forget about Pepper, it makes me sad") would match whatever else made them sad. Without
+    the parser, or when the request names no noun phrase, the content alone."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
+    content = request_content(text)
     try:
-        doc = load_parser()(" ".join(text.split()))
+        nlp = load_parser()
+        doc = nlp(" ".join(text.split()))
     except ParserUnavailable:
-        return [request_content(text)]
+        return [content]
     chunks = [c for c in doc.noun_chunks if c.root.pos_ != "PRON"]
     if not chunks:
-        return [request_content(text)]
+        return [content]
     topics = [" ".join(c.text for c in chunks)]
     inner = " ".join(c.text for c in chunks if c.root.dep_ == "pobj")
-    return topics + [inner] if inner and inner != topics[0] else topics
+    if inner and inner != topics[0]:
+        topics.append(inner)
+    if any(c.root.pos_ != "PRON" for c in nlp(content).noun_chunks):
+        topics.append(content)
+    return list(dict.fromkeys(topics))
 
 
 def names_something(content: str, classifier: MemoryIntentClassifier | None = None, *, asks: bool = True) -> bool:

@@ -154,8 +154,19 @@ def asks_her_memory(text: str) -> bool:
 
 def tagged_question(statement: str, tag: str) -> bool:
     """`tag`, said after the last comma of a statement, is a question tagged onto it ("we bought a
-    house, can you believe it?", "... on the 9th of June, ok?"), so what was told is the statement."""
-    return bool(statement.strip() and tag.strip() and asks_question(tag) and not asks_question(statement))
+    house, can you believe it?", "... on the 9th of June, ok?"), so what was told is the statement.
+    A phrase without a verb that names a thing or a number is the statement's own last part, not a
+    tag ("I parked on level 3, spot 42?")."""
+    return bool(statement.strip() and tag.strip() and asks_question(tag) and not asks_question(statement)
+                and not _names_without_verb(tag))
+
+
+def _names_without_verb(text: str) -> bool:
+    nlp = _parser()
+    if nlp is None:
+        return False
+    tokens = list(nlp(text))
+    return not any(t.pos_ in ("VERB", "AUX") for t in tokens) and any(t.pos_ in ("NOUN", "PROPN", "NUM") for t in tokens)
 
 
 def _past(token: Any) -> bool:

@@ -153,3 +153,38 @@ def test_an_answer_of_no_content_word_tells_nothing_to_recall_or_forget(answer):
 @pytest.mark.parametrize("answer", ["Yes, my son starts at Cambridge in October.", "Fine, the scan was clear."])
 def test_an_answer_with_news_in_it_is_told(answer):
     assert is_told(answer)
+
+
+@pytest.mark.parametrize("request_", ["forget that", "please forget it"])
+def test_a_request_after_a_memory_said_back_is_about_that_memory(ines, request_):
+    """Just after Nadine answered a question from memory, "forget that" means what she said back."""
+    dm, uid = ines
+    say(dm, SUNFLOWERS)
+    say(dm, "Please remember my bike lock code is 9035.")
+    answered = say(dm, "What's my bike lock code?")
+    assert "9035" in answered.reply, answered.reply
+    asked = say(dm, request_)
+    assert asked.memory_intent == "forget_one"
+    assert asked.reply.startswith("Do you want me to forget") and "9035" in asked.reply, asked.reply
+    assert "sunflowers" not in asked.reply
+    assert say(dm, "yes").intent == "forget_one_confirmed"
+    back(dm, uid)
+    assert holding(dm, b"9035") == [] and holding(dm, b"sunflowers")
+
+
+def test_a_change_of_mind_after_a_no_is_about_what_was_declined(ines):
+    """"No." to forgetting, then "Actually, forget it": the declined memory is offered again (never the
+    one a question before it was about), and goes only on a clear yes."""
+    dm, uid = ines
+    say(dm, "Please remember my niece's ballet show is on the 9th of May.")
+    say(dm, "Please remember my bike lock code is 9035.")
+    assert "9035" in say(dm, "What's my bike lock code?").reply
+    assert "ballet" in say(dm, "Forget the ballet show.").reply
+    assert say(dm, "No.").intent == "forget_one_cancelled"
+    again = say(dm, "Oh go on then, forget it.")
+    assert again.memory_intent == "forget_one"
+    assert "ballet" in again.reply and "9035" not in again.reply, again.reply
+    assert holding(dm, b"ballet")  # nothing goes before the answer
+    assert say(dm, "yes").intent == "forget_one_confirmed"
+    back(dm, uid)
+    assert holding(dm, b"ballet") == [] and holding(dm, b"9035")

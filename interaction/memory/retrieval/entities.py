@@ -99,6 +99,9 @@ class Mention:
     # the verb's sense, whose other senses may be anything ("signature" of "signed" is also a key
     # signature, a kind of music), so it agrees only as the same thing asked
     event: bool = field(default=False, compare=False)
+    # the adjectives said of it, lemmatised ("old" of "the old case number"): one the other text says
+    # the opposite of (WordNet's antonyms) makes the same head another one of its kind
+    qualities: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def whose(self) -> tuple[str, ...]:
@@ -340,7 +343,8 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
         possessor = _possessor(token)
         mention = Mention(_name(token) if name else _head_phrase(token), possessor, name,
                           None if possessor is not None else _owner(token, lexicon), _frame(token), _alias(token),
-                          _whose_alias(token), topic=name or not _frames_a_topic(token, lexicon))
+                          _whose_alias(token), topic=name or not _frames_a_topic(token, lexicon),
+                          qualities=tuple(c.lemma_.lower() for c in token.children if c.dep_ == "amod" and c.pos_ == "ADJ"))
         seen.setdefault((mention.head.casefold(), mention.possessor), mention)
         if not name:
             modifiers += _modifiers(token, mention)
@@ -517,15 +521,16 @@ class EntityReader:
         words apart ("pet" / "dog", "pet" / "cat"), unless as direct sisters ("mother" / "father",
         cosine 0.73) or as phrases whose heads it already told apart ("weather forecast" /
         "weather"); they are sisters when WordNet says so, or, for a pair it does not know, from
-        the rival threshold. What the memory names without telling of it (a compound's modifier)
-        agrees only as the same or a kind of what is asked, and is never a sister."""
+        the rival threshold. Agreeing heads of which the two say opposite things ("the old case
+        number" / "the new case number") are sisters. What the memory names without telling of it
+        (a compound's modifier) agrees only as the same or a kind of what is asked, and is never a sister."""
         heads = self._cosines([q.head for q in asked], [m.head for m in told])
         related = np.zeros(heads.shape, np.int8)
         for i, q in enumerate(asked):
             for j, m in enumerate(told):
                 same_name = q.head.casefold() == m.head.casefold()
                 if same_name:
-                    related[i, j] = AGREE
+                    related[i, j] = SISTER if self._opposed(q, m) else AGREE
                     heads[i, j] = 1.0
                     continue
                 kind, distance = self.relation(q.head, m.head)
@@ -545,10 +550,16 @@ class EntityReader:
                     if kind is Relation.SAME or (kind is Relation.BROADER and not m.event):
                         related[i, j] = AGREE
                 elif kind.agrees or close:
-                    related[i, j] = AGREE
+                    related[i, j] = SISTER if self._opposed(q, m) else AGREE
                 elif kind is Relation.SISTER or (kind is Relation.UNKNOWN and heads[i, j] >= self.thresholds.rival):
                     related[i, j] = SISTER
         return heads, related
+
+    def _opposed(self, asked: Mention, told: Mention) -> bool:
+        """The two say opposite things of it (WordNet's antonyms: "the old case number" / "the new
+        case number"): two of the same kind, as sister words are."""
+        return self.lexicon is not None and any(
+            b in self.lexicon.antonyms(a) for a in asked.qualities for b in told.qualities)
 
     def head_similarity(self, question: Mention, memory: Mention) -> float:
         if question.name or memory.name:

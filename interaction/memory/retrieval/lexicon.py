@@ -224,6 +224,34 @@ class WordNet:
                 found.append(named[max(int(words[2:], 16), 1) - 1].replace("_", " "))
         return tuple(dict.fromkeys(found))
 
+    def antonyms(self, adjective: str) -> frozenset[str]:
+        """The adjectives WordNet gives as the word's direct opposites, in any of its senses ("old" ->
+        "new", "young"; "new" -> "old"): two of them said of the same thing say two different ones of
+        it ("the old case number" is not "the new case number"). Empty for a word that is no adjective."""
+        return self._adjective_antonyms.get(adjective.casefold(), frozenset())
+
+    @functools.cached_property
+    def _adjective_antonyms(self) -> dict[str, frozenset[str]]:
+        # read on the first adjective asked about, not at start-up: only the entity reader asks
+        lines: dict[int, list[str]] = {}
+        with (self._folder / "data.adj").open(encoding="utf-8") as f:
+            for line in f:
+                if line[:1].isdigit():
+                    lines[int(line[:8])] = line.split(" | ", 1)[0].split()
+        found: dict[str, set[str]] = {}
+        for p in lines.values():
+            words = [w.split("(")[0].casefold() for w in p[4:4 + 2 * int(p[3], 16):2]]
+            at = 4 + 2 * len(words)
+            for i in range(int(p[at])):
+                symbol, target, _, source = p[at + 1 + 4 * i: at + 5 + 4 * i]
+                other = lines.get(int(target))
+                if symbol != "!" or other is None or int(source[:2], 16) == 0:
+                    continue
+                # an antonym is a link between two words, each named by its place in its synset
+                said = words[int(source[:2], 16) - 1]
+                found.setdefault(said, set()).add(other[4 + 2 * (int(source[2:], 16) - 1)].split("(")[0].casefold())
+        return {w: frozenset(a) for w, a in found.items()}
+
     def senses(self, word: str) -> tuple[int, ...]:
         """The noun synsets of a word or phrase ("driving test" -> driving_test), by its base form."""
         form = self._base(word)

@@ -1,0 +1,66 @@
+"""Requests to remember or forget in everyday wording: a forget request with its reason said after it
+("..., it makes me sad"), "forget the X thing", "memorise my X: value", "save this: ...", "keep in
+mind that ..., <one more part>" are read as the requests they are (the memory-intent classifier), a
+forget request's reason is no topic of its own (request_topics), and the whole fact is kept, its last
+part after a comma too (question_form.tagged_question). Sentences written for these tests, none
+of them rows of the classifier's data."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.messages import EmotionSignal, UserInput
+from interaction.memory_intent.classifier import classify
+from interaction.memory_intent.phrasing import request_content, request_topics
+from tests.interaction.test_forget_said_just_now import back, ines  # noqa: F401 - the fixture
+from tests.interaction.test_forget_vague_topic import holding
+
+PEPPER = "I'm a bit low, my old dog Pepper died last month."
+GRANDMA = "My grandma is in hospital and it makes me really sad."
+
+
+def say(dm, text: str):
+    return dm.process_input(UserInput(text=text, user_emotion=EmotionSignal(label="neutral", intensity=0.0)))
+
+
+@pytest.mark.parametrize(("said", "intent"), [
+    ("Please forget about Milo, it makes me cry.", "forget_one"),
+    ("Forget about the fire, it still scares me.", "forget_one"),
+    ("Could you forget about Aunt Rosa? It upsets me to think of her.", "forget_one"),
+    ("Forget the sunset photos thing.", "forget_one"),
+    ("Please memorise my bank card PIN: 6620.", "remember"),
+    ("Save this: the spare key is under the green pot.", "remember"),
+    ("I forgot about the mortgage letter, it makes me anxious.", "statement"),
+])
+def test_everyday_requests_are_read_as_asked(said, intent):
+    assert classify(said).intent == intent
+
+
+def test_a_reason_given_with_a_forget_request_is_no_topic():
+    assert request_topics("Please forget about my goldfish Bubbles, it's too sad.") == ["my goldfish Bubbles"]
+    assert "my parents divorced" in request_topics("forget that my parents divorced")
+
+
+def test_a_forget_request_with_its_reason_offers_only_what_it_names(ines):  # noqa: F811
+    dm, uid = ines
+    say(dm, PEPPER)
+    say(dm, GRANDMA)
+    asked = say(dm, "Please forget about Pepper, it makes me sad.")
+    assert asked.memory_intent == "forget_one"
+    assert "Pepper" in asked.reply and "grandma" not in asked.reply, asked.reply
+    assert say(dm, "yes").intent == "forget_one_confirmed"
+    back(dm, uid)  # the conversation is saved
+    assert holding(dm, b"Pepper") == [] and holding(dm, b"grandma")
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("Could you keep in mind that my bike is at rack 5, slot 12?", "slot 12"),
+    ("Please memorise my bank card PIN: 6620.", "6620"),
+    ("Save this: the spare key is under the green pot.", "green pot"),
+])
+def test_every_part_of_a_remember_request_is_kept(ines, said, kept):  # noqa: F811
+    dm, _ = ines
+    reply = say(dm, said)
+    assert reply.memory_intent == "remember"
+    assert kept in request_content(said) and kept in reply.reply, reply.reply
+    assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]

@@ -1,0 +1,62 @@
+"""A forget request that says which one of two of a kind it means ("the old ...") is offered only that
+one: the other, of which the person said the opposite ("the new ..."), is another thing of the same
+kind, never forgotten with it (WordNet's adjective antonyms in the entity reader)."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.messages import UserDetected, UserInput
+from interaction.dialogue import DialogueManager
+from interaction.memory.local_services import LocalMemoryServices
+from interaction.memory.retrieval.entities import EntityReader, Thresholds
+from interaction.memory.retrieval.lexicon import load_wordnet
+from interaction.offline.self_description import load_parser
+from tests.interaction.memory_fixtures import layout_and_clock, make_settings
+from tests.interaction.test_dialogue_inprocess import Outbox
+from tests.interaction.test_forget_vague_topic import holding, meet
+
+OLD = "Please remember my gym locker code is QX47."
+NEW = "The gym gave me another locker, the new locker code is ZT90."
+
+
+@pytest.fixture
+def lotte(tmp_path):
+    """Lotte asked for her locker number to be kept in an earlier conversation, and has just said
+    the new one."""
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    uid = meet(dm, "Lotte")
+    dm.process_input(UserInput(text=OLD))
+    dm.close_session("test")
+    dm.on_user_detected(UserDetected(user_name="Lotte", confidence=90.0, user_id=uid))
+    dm.process_input(UserInput(text=NEW))
+    return dm
+
+
+def test_forgetting_the_old_one_offers_and_takes_only_the_old_one(lotte):
+    dm = lotte
+    asked = dm.process_input(UserInput(text="Could you forget the old locker code?"))
+    assert asked.memory_intent == "forget_one"
+    assert "QX47" in asked.reply and "ZT90" not in asked.reply, asked.reply
+    done = dm.process_input(UserInput(text="Yes."))
+    assert done.intent == "forget_one_confirmed", done.reply
+    assert holding(dm, b"QX47") == []
+    now = dm.process_input(UserInput(text="What's my locker code?"))
+    assert "ZT90" in now.reply, now.reply
+
+
+@pytest.mark.skipif(load_wordnet() is None, reason="WordNet is not installed")
+@pytest.mark.parametrize(("asked", "told", "conflict"), [
+    ("my old phone", "I got a new phone for my birthday", True),
+    ("the new flat", "our old flat had a leaking roof", True),
+    ("my old phone", "my phone broke yesterday", False),  # nothing said of it: still the one asked about
+    ("the new flat", "the new flat has a balcony", False),
+])
+def test_opposite_qualities_make_the_same_head_another_one(tmp_path, asked, told, conflict):
+    services = LocalMemoryServices(make_settings(tmp_path), *layout_and_clock(tmp_path), bus=None)
+    thresholds = Thresholds.of(services.settings.interaction.retrieval.recall.decision_for("minilm_onnx"))
+    reader = EntityReader(load_parser(), services.offline.embed, thresholds, lexicon=load_wordnet())
+    assert reader.compare(asked, told).conflict is conflict
