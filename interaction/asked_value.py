@@ -4,7 +4,8 @@ the gym is number 112" a yes. A question asking whether, answered "Yes —" what
 agree with a false premise.
 
 The values a question asks are read off spaCy's entities and tags: a date or time, a number, a place
-(one that is not part of its subject: "is my Paris flight on Monday?" asks the day). Each is compared
+(one that is not part of its subject: "is my Paris flight on Monday?" asks the day), never the time
+something was told ("did I tell you yesterday ...?"). Each is compared
 with the memory's value of the same kind: dates by the calendar (parsedatetime reads both, the
 memory's as of the day it was told: month, and day of the month when both name one), numbers as
 said, places by their words or by WordNet (a place within the one asked, or containing it, agrees).
@@ -28,6 +29,7 @@ _ACU = parsedatetime.pdtContext
 # parsedatetime's precisions that name a day of the month, and those that name only a month
 _OF_A_DAY = _ACU.ACU_DAY | _ACU.ACU_HALFDAY | _ACU.ACU_HOUR | _ACU.ACU_MIN
 _calendars = threading.local()
+_TELLING = ("verb.communication", "verb.cognition")  # WordNet's verb files of saying and of knowing
 
 
 def whether_told(question: str, memory: str, told_on: datetime | None, now: datetime) -> Verdict | None:
@@ -43,7 +45,7 @@ def whether_told(question: str, memory: str, told_on: datetime | None, now: date
     subject = {t.i for s in q if s.dep_ in ("nsubj", "nsubjpass") for t in s.subtree}
     verdicts: list[Verdict] = []
     for ent in q.ents:
-        if ent.label_ in _TIME_ENTS and not _a_number(ent, now):
+        if ent.label_ in _TIME_ENTS and not _a_number(ent, now) and not _when_told(ent):
             verdicts.append(_same_date(ent.text, now, [e.text for e in m.ents if e.label_ in _TIME_ENTS],
                                        told_on or now))
         elif ent.label_ in _PLACE_ENTS and not subject & {t.i for t in ent}:
@@ -56,6 +58,18 @@ def whether_told(question: str, memory: str, told_on: datetime | None, now: date
     if not verdicts:
         return None
     return "no" if "no" in verdicts else "unsure" if "unsure" in verdicts else "yes"
+
+
+def _when_told(ent) -> bool:  # noqa: ANN001 - a spaCy Span
+    """The time is when something was told or remembered, not a value asked ("did I tell you yesterday
+    about ...?"): it hangs on a verb whose most frequent WordNet sense is of telling or knowing."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    verb = ent.root
+    while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
+        verb = verb.head
+    wordnet = load_wordnet()
+    return wordnet is not None and verb.pos_ in ("VERB", "AUX") and wordnet.verb_lexical_file(verb.lemma_) in _TELLING
 
 
 def _numbers(doc, now: datetime) -> set[str]:  # noqa: ANN001 - a spaCy Doc

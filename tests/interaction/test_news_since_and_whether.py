@@ -36,6 +36,8 @@ def test_news_of_someone_a_memory_names(later_text, earlier, new):
     ("Is the code for my bike lock 4471?", "the code for my bike lock is 4417", "no"),
     ("Is the code for my bike lock 4417?", "the code for my bike lock is 4417", "yes"),
     ("Is my nephew starting school?", "my nephew starts school in September", None),
+    # the time something was told is not a value asked
+    ("Did I tell you yesterday about my dentist appointment?", "my dentist appointment is on the 3rd of July", None),
 ])
 def test_whether_what_is_asked_was_told(question, memory, verdict):
     assert whether_told(question, memory, TOLD, NOW) == verdict
@@ -54,7 +56,8 @@ def test_whether_what_is_asked_was_told(question, memory, verdict):
     ("Please remember that my passport renewal appointment is on the 9th of March.", None,
      "Is my passport renewal appointment on the 9th of March?", "Yes — ", "9th of March"),
     # a name of their own never told: said to be untold, never an unrelated memory offered in its place
-    ("I run a bakery in Ghent with my husband.", None, "Did I tell you my aunt's name?", "I ", "n't"),
+    ("I'm a nurse in Leeds and I've got a parrot called Kiwi.", None, "Did I tell you my brother's name?",
+     "I don't think you told me about your brother", ""),
 ])
 def test_what_was_told_since_and_whether(maya, before, since, question, first, said):
     dm, _, _, uid = maya
