@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Literal
 
 from common.messages import RecalledMemory, RecallReport
+from interaction.memory.retrieval.later_news import updates
 from interaction.reported_speech import dates_named, reported, said_day
 
 log = logging.getLogger("nadine.interaction.answer_span")
@@ -136,8 +137,10 @@ def answer_in(question: str, memory: str) -> Answer | None:
             before = m[first.i - 1] if first.i > 0 else None
             # "then" / "there" stand for the phrase with its own preposition, never after another one
             # ("they moved the MRI to then")
+            # ... nor for a place said by an adverb ("Ruth is back home now" is no "Ruth is there now")
             replaceable = found in ("time", "place") and (first.lower_ in _AT or first.pos_ != "ADP") \
-                and not (before is not None and before.pos_ == "ADP" and before.lower_ not in _AT)
+                and not (before is not None and before.pos_ == "ADP" and before.lower_ not in _AT) \
+                and not (found == "place" and first.pos_ == "ADV")
             # a name stands in the subject of what it tells ("my wife Claire says ..."): what is said after stays
             beside = _BESIDE - {"ccomp"} if asks == "name" else _BESIDE
             return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span, beside))
@@ -360,7 +363,18 @@ def _place(m, preps: set[str] = _PLACE_PREPS) -> list[list]:  # noqa: ANN001
                     phrase += [m[after], *sorted(m[after + 1].subtree, key=lambda t: t.i)]
                 out.append(phrase)
     out += [_with_preposition(list(e)) for e in m.ents if e.label_ in _PLACE_ENTS]
+    # a place said by an adverb of a verb ("is back home now", "went home"): a word whose most frequent
+    # sense as a noun WordNet files as a location, with its own modifiers; never a pro-form ("there")
+    out += [sorted(t.subtree, key=lambda u: u.i) for t in m if t.dep_ == "advmod" and t.pos_ == "ADV"
+            and t.head.pos_ in ("VERB", "AUX") and not t.morph.get("PronType") and _a_location(t.lemma_.lower())]
     return out
+
+
+def _a_location(word: str) -> bool:
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.lexical_file(word) == "noun.location"
 
 
 def _thing(m, noun: str) -> list[tuple[Found, list]]:  # noqa: ANN001
@@ -437,7 +451,13 @@ def answered(question: str, report: RecallReport | None) -> Answered | None:
     # the memories asserted that answer the question the same way, the latest told answers it
     later = [(m, a) for m in report.memories[1:] if m.kind in _SAID_KINDS and (m.occurred_at or "") > (best.occurred_at or "")
              and (a := answer_in(question, m.text)) is not None and _same_kind(a.asks, found.asks)]
-    return Answered(*max(later, key=lambda pair: pair[0].occurred_at or "")) if later else Answered(best, found)
+    if later:
+        return Answered(*max(later, key=lambda pair: pair[0].occurred_at or ""))
+    # news told since about someone it names ("Pickle died" after "two cats, Mango and Pickle"): what
+    # the first memory answers may no longer hold, so the reply says both as told
+    if any(updates(m.text, best.text) for m in report.memories[1:] if (m.occurred_at or "") > (best.occurred_at or "")):
+        return None
+    return Answered(best, found)
 
 
 def _same_kind(a: Found, b: Found) -> bool:

@@ -101,7 +101,7 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     if decided is None:
         return None
     named = decided.named
-    if (named is None or named.conflict or _only_near(decided)) and _asks_after_own(state["text"]):
+    if (named is None or named.conflict or _only_near(decided)) and asks_after_own(state["text"]):
         return _not_told(named or (decided.considered[0] if decided.considered else None))
     return decided.report() if named is not None else None
 
@@ -124,7 +124,7 @@ def _not_told(closest: Judged | None) -> RecallReport:
     return RecallReport(outcome="abstained", memories=[closest.memory()] if closest is not None and closest.conflict else [])
 
 
-def _asks_after_own(text: str) -> bool:
+def asks_after_own(text: str) -> bool:
     """A question after a thing of the speaker's: one they own ("when is my eye test?") or have, the
     speaker the subject of "have" ("do I have a granddaughter?"), never a modal's ("should I ...?":
     advice) nor a how-to. What they do or feel is not a thing kept in memory to be missing from it."""

@@ -13,6 +13,7 @@ from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST, slot_asked
+from interaction.asked_value import whether_told
 from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
@@ -22,7 +23,7 @@ from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.offline.question_form import asks_her_memory, asks_if_known, asks_whether, request_of_nadine
 from interaction.offline.wishes import wishes_the_listener
-from interaction.own_life import thing_asked
+from interaction.own_life import asks_after_own, thing_asked
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import reported, said_day, told_back
 from interaction.session_gist import gist
@@ -220,13 +221,22 @@ def _recall(r: ReplyInputs) -> str:
         if slot is not None and (whether or slot != "time"):
             return f"I don't think you told me that — {said}"
         if whether:
-            return f"Yes — {said}"
+            # yes only when what it asks is what was told: "is my MOT due in March?" over "... due on
+            # the 28th of February" is a no, with what was told; a value that cannot be compared, neither
+            verdict = whether_told(r.text, memories[0].text, _told_on(memories[0]), r.now)
+            if verdict == "unsure":
+                return _capital(said)
+            return f"{'No' if verdict == 'no' else 'Yes'} — {said}"
         if r.own_life:
             return _capital(said)
         return ("I remember — " if any(news_sign(m.text) == "negative" for m in memories) else "Of course — ") + said
     if r.recall and r.recall.outcome == "offered" and memories:
         m = memories[0]
         day = _relative_day(m.occurred_at, r.now)
+        if r.recall.decided_by == "margin" and m.channels.get("entity_absent", 0.0) >= 1.0 and asks_after_own(r.text):
+            # offered for standing out by closeness alone, naming nothing asked ("did I tell you my
+            # sister's name?" over "I'm Grace"): a thing of their own never told is said to be untold
+            return f"I don't think you told me about {thing_asked(r.text) or 'that'}{', ' + r.addressed if r.addressed else ''}."
         if m.kind == "episode":  # a whole conversation's summary: quoting it would read out every turn
             return f"I'm not sure — do you mean something you told me {day}? Tell me a little more."
         if m.kind == "first_meeting":
@@ -235,6 +245,13 @@ def _recall(r: ReplyInputs) -> str:
     if r.name:
         return f"I'm sorry {r.addressed}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
+
+
+def _told_on(m: RecalledMemory) -> datetime | None:
+    try:
+        return datetime.fromisoformat(m.occurred_at) if m.occurred_at else None
+    except ValueError:
+        return None
 
 
 def _never_told(r: ReplyInputs) -> str:

@@ -81,8 +81,9 @@ def test_untold_things_that_share_words_with_told_ones_are_not_asserted(maya, qu
     assert report.outcome != "asserted", report
     if report.outcome == "abstained":
         assert report.memories == [] and "don't remember you telling me" in reply
-    else:  # offered: Nadine asks, she does not state it
-        assert "do you mean" in reply and "you told me:" not in reply
+    else:  # offered: Nadine asks, she does not state it; or, when only closeness offered it and it names
+        # nothing of a thing of their own asked after ("my dog"), she says it was not told
+        assert ("do you mean" in reply or "I don't think you told me" in reply) and "you told me:" not in reply
 
 
 @pytest.mark.parametrize("question,said", [

@@ -24,7 +24,7 @@ import numpy as np
 
 from common.config.interaction_settings import RecallCalibration, RecallSettings
 from common.messages import RecalledMemory, RecallReport
-from interaction.memory.retrieval import decision, spelling, windows
+from interaction.memory.retrieval import decision, later_news, spelling, windows
 from interaction.memory.retrieval.candidates import Candidate, CandidatePool
 from interaction.memory.retrieval.entities import EntityReader
 from interaction.memory.retrieval.fused_score import fuse
@@ -84,7 +84,8 @@ class Judged:
             verifier_score=None if self.verifier is None else round(self.verifier, 3),
             channels={"dense": round(self.dense, 4), "lexical": round(self.lexical, 3),
                       "coverage": round(self.coverage, 3), "p_told": round(self.probability, 3),
-                      "entity_agreement": round(self.agreement, 3), "entity_conflict": float(self.conflict),
+                      "entity_agreement": round(self.agreement, 3), "entity_absent": round(self.absent, 3),
+                      "entity_conflict": float(self.conflict),
                       "margin": round(self.margin, 3), "dense_margin": round(self.dense_margin, 3)},
         )
 
@@ -105,8 +106,11 @@ class RecallDecision:
 
     def report(self) -> RecallReport:
         best = self.considered[0].verifier if self.considered else None
+        # what was told since about someone the asserted memory names goes with it (later_news.py)
+        since = later_news.since(self.chosen[0], self.considered, self.chosen) \
+            if self.outcome == "asserted" and self.chosen and self.decided_by not in ("window", "memorable") else []
         return RecallReport(
-            outcome=self.outcome or "abstained", memories=[j.memory() for j in self.chosen],
+            outcome=self.outcome or "abstained", memories=[j.memory() for j in [*self.chosen, *since]],
             window_start=self.window.start.isoformat() if self.window else None,
             window_end=self.window.end.isoformat() if self.window else None,
             window_expression=(self.window.expression or None) if self.window else None,

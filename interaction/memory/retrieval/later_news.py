@@ -1,0 +1,57 @@
+"""News told after a memory about someone it names: "Pickle died this morning" after "I've got two
+cats, Mango and Pickle", "Ruth is back home now" after "Ruth is at St. Mary's hospital". An answer read
+off the earlier memory alone would say as current what the later one has changed ("you've got two
+cats"), so a recall that asserts the earlier one carries the later one too, and the reply says both.
+
+Read off spaCy's parse and WordNet, never off the words: the later memory has a clause whose subject
+is a proper name the earlier memory names, and whose verb tells a state or a change of one (its most
+frequent WordNet sense is of being, of change or of motion: "is back home", "died", "moved to Leeds";
+not "called me", "said"). A thing said of someone by a common noun ("my car") is left alone: too
+many things share one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from interaction.memory.retrieval.core import Judged
+
+# the WordNet verb files of a state or a change of one (lexnames, closed by WordNet's own design)
+_OF_STATE = frozenset({"verb.stative", "verb.change", "verb.motion"})
+_SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+
+
+def updates(later: str, earlier: str) -> bool:
+    """`later` tells a new state of someone `earlier` names (by a proper name)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    wordnet = load_wordnet()
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return False
+    if wordnet is None:
+        return False
+    named = {t.lower_ for t in nlp(earlier) if t.pos_ == "PROPN"}
+    for tok in nlp(later):
+        # the name as the subject, or beside the noun that is ("my brother Tom moved to Oslo")
+        subject = tok.head if tok.dep_ in ("appos", "compound") else tok
+        verb = subject.head
+        if subject.dep_ in _SUBJECTS and tok.pos_ == "PROPN" and tok.lower_ in named and verb.pos_ in ("VERB", "AUX") \
+                and wordnet.verb_lexical_file(verb.lemma_) in _OF_STATE:
+            return True
+    return False
+
+
+def since(best: Judged, considered: list[Judged], chosen: list[Judged]) -> list[Judged]:
+    """What of the shortlist, told after `best` and not chosen already, tells a new state of someone
+    `best` names, latest last."""
+    told = best.candidate.occurred_ts
+    if told is None:
+        return []
+    after = [j for j in considered if j not in chosen and not j.conflict
+             and j.candidate.occurred_ts is not None and j.candidate.occurred_ts > told]
+    return sorted((j for j in after if updates(j.candidate.quote, best.candidate.quote)),
+                  key=lambda j: j.candidate.occurred_ts)
