@@ -54,6 +54,9 @@ def test_forgetting_the_old_one_offers_and_takes_only_the_old_one(lotte):
     ("the new flat", "our old flat had a leaking roof", True),
     ("my old phone", "my phone broke yesterday", False),  # nothing said of it: still the one asked about
     ("the new flat", "the new flat has a balcony", False),
+    # said of the thing by "one" saying it again, a time between
+    ("the old door code", "we changed the door code yesterday, the new one is 5150", True),
+    ("the old door code", "we changed the door code, the bike is a new one", False),  # "one": the bike
 ])
 def test_opposite_qualities_make_the_same_head_another_one(tmp_path, asked, told, conflict):
     services = LocalMemoryServices(make_settings(tmp_path), *layout_and_clock(tmp_path), bus=None)

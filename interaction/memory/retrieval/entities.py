@@ -320,6 +320,22 @@ def _titles_a_name(token) -> bool:
             and token.head.pos_ == "PROPN" and token.i < token.head.i)
 
 
+def _qualities(token, lexicon: WordNet | None) -> tuple[str, ...]:  # noqa: ANN001 - a spaCy Token
+    """The adjectives said of the thing: its own, and those of "one" saying it again later in the
+    sentence with only a time between ("we changed the alarm code last week, the new one is 9920":
+    the new alarm code)."""
+    def adjectives(t) -> list[str]:  # noqa: ANN001
+        return [c.lemma_.lower() for c in t.children if c.dep_ == "amod" and c.pos_ == "ADJ"]
+
+    said = adjectives(token)
+    for later in token.doc[token.i + 1: token.sent.end]:
+        if later.lemma_.lower() == "one" and later.pos_ == "NOUN" and any(c.dep_ == "det" for c in later.children):
+            return tuple(said + adjectives(later))
+        if later.pos_ in ("NOUN", "PROPN") and not (lexicon is not None and lexicon.lexical_file(later.lemma_.lower()) == "noun.time"):
+            break  # another thing named: "one" would say that one again
+    return tuple(said)
+
+
 def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
     """The mentions of a parsed text, in order, each once; what compounds' modifiers name after them."""
     seen: dict[tuple, Mention] = {}
@@ -344,7 +360,7 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
         mention = Mention(_name(token) if name else _head_phrase(token), possessor, name,
                           None if possessor is not None else _owner(token, lexicon), _frame(token), _alias(token),
                           _whose_alias(token), topic=name or not _frames_a_topic(token, lexicon),
-                          qualities=tuple(c.lemma_.lower() for c in token.children if c.dep_ == "amod" and c.pos_ == "ADJ"))
+                          qualities=_qualities(token, lexicon))
         seen.setdefault((mention.head.casefold(), mention.possessor), mention)
         if not name:
             modifiers += _modifiers(token, mention)
