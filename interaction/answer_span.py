@@ -29,7 +29,7 @@ from interaction.reported_speech import dates_named, reported, said_day
 
 log = logging.getLogger("nadine.interaction.answer_span")
 
-Asks = Literal["time", "place", "person", "thing", "name"]
+Asks = Literal["time", "place", "person", "thing", "name", "count"]
 Found = Literal["time", "place", "person", "thing", "value", "name"]  # value: what the memory says the thing is ("... is 5512")
 _WH_TAGS = {"WRB", "WP", "WDT", "WP$"}
 # nouns that make "what / which N" ask for a time: the units of the calendar and the clock (closed grammar)
@@ -200,7 +200,7 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         return "person", None
     if word == "how" and wh.head.tag_ == "JJ" and wh.head.dep_ == "amod" and wh.head.head.pos_ == "NOUN" \
             and wh.head.lemma_.lower() in _COUNTING:
-        return "thing", wh.head.head.lemma_.lower()  # "how many kittens ...?": the number the memory gives them
+        return "count", wh.head.head.lemma_.lower()  # "how many kittens ...?": the number the memory gives them
     if word not in ("what", "which"):
         return None  # "how long ...?", "why ...?": not a value a memory names
     if (owner := _name_asked_of(q)) is not None:
@@ -282,6 +282,8 @@ def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
         return [("place", span) for span in _place(m, _PLACE_PREPS | {stranded} if stranded else _PLACE_PREPS)]
     if asks == "person":
         return [("person", list(e)) for e in m.ents if e.label_ == "PERSON"]
+    if asks == "count":  # a number, never the name beside the noun ("my granddaughter Lina" has no count)
+        return [(found, span) for found, span in _thing(m, noun or "") if any(t.like_num for t in span)]
     return _thing(m, noun or "")
 
 

@@ -64,3 +64,12 @@ def test_a_thing_of_their_own_never_told_is_said_to_be_untold(maya):
     # a question for advice, and one of nobody's, are not asked of memory
     for question in ("What should I wear to the concert?", "What's the tallest mountain in Africa?"):
         assert "I don't think you told me" not in say(dm, question).reply, question
+
+
+def test_a_count_asked_is_never_answered_by_the_name_beside_the_noun():
+    """"How many granddaughters do I have?" over "my granddaughter Lina ..." was answered "Granddaughter Lina"."""
+    from interaction.answer_span import answer_in
+
+    assert answer_in("How many nephews do I have?", "My nephew Bram passed his driving test!") is None
+    found = answer_in("How many nephews do I have?", "I have two nephews, Bram and Jelle.")
+    assert found is not None and found.words("I have two nephews, Bram and Jelle.").startswith("two nephews")
