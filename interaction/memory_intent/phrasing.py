@@ -114,6 +114,15 @@ def _tells_of_its_own(parsed) -> bool:  # noqa: ANN001 - a spaCy Doc
         c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in _SPEAKERS for c in root.children)
 
 
+def _a_clause_of_its_own(text: str) -> bool:
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return _tells_of_its_own(load_parser()(text))
+    except ParserUnavailable:
+        return False
+
+
 def _content_of(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:
     """What one sentence holds besides its request: the tail after it, or the head before it when
     the tail names nothing ("..., remember that for me" leaves "for me")."""
@@ -170,17 +179,22 @@ def _head(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) ->
     such head still asks or names nothing. A head without that boundary is a fragment of the request
     ("you sure you'll remember that?" is no "you sure you'll" to keep)."""
     words = sentence.split()
-    cuts = [i for i in range(len(words) - 1, max(len(words) - MAX_PREAMBLE_WORDS, 0) - 1, -1)
-            if i > 0 and words[i - 1][-1] in ",:;-"]
+    ends = range(len(words) - 1, max(len(words) - MAX_PREAMBLE_WORDS, 0) - 1, -1)
+    cuts = [i for i in ends if i > 0 and words[i - 1][-1] in ",:;-"]
+    # without a boundary, a head that is a clause of its own about someone else tells the fact ("my
+    # bike lock combo is 0923 pls remember that too"); one of the speakers' is a fragment of the request
+    told = not cuts
+    cuts = cuts or [i for i in ends if i > 1]
     if not cuts:
         return None
     asking = classifier.probabilities([" ".join(words[:i]) for i in cuts])[:, asks].sum(axis=1) >= 0.5
-    head = next((" ".join(words[:i]) for i, still in zip(cuts, asking, strict=True) if not still), None)
+    head = next((" ".join(words[:i]) for i, still in zip(cuts, asking, strict=True) if not still
+                 and (not told or _a_clause_of_its_own(" ".join(words[:i])))), None)
     if head is None or not names_something(_tidy(head), classifier):
         return None
-    from interaction.offline.parsing import without_opening
+    from interaction.offline.parsing import without_closing, without_opening
 
-    return without_opening(head)
+    return without_closing(without_opening(head))
 
 
 def _without_tag_question(content: str, said: str) -> str:

@@ -75,12 +75,32 @@ def load_parser() -> CachedParser:
 
 
 def without_opening(text: str) -> str:
-    """`text` without the interjections and conjunctions that join it to the talk before it ("oh and
-    the padlock on my shed is 8802", "And what did I ask you to remember?"), by spaCy's tags;
-    unchanged without the parser."""
+    """`text` without the interjections, conjunctions and linking adverbs that join it to the talk
+    before it ("oh and the padlock on my shed is 8802", "And what did I ask you to remember?", "Also my
+    PIN is 7731"), by spaCy's tags; unchanged without the parser."""
     try:
         parsed = load_parser()(text)
     except ParserUnavailable:
         return text
-    first = next((t.idx for t in parsed if t.pos_ not in ("INTJ", "CCONJ", "PUNCT")), None)
+    first = next((t.idx for t in parsed if t.pos_ not in ("INTJ", "CCONJ", "PUNCT") and not _linking(t)), None)
     return text[first:] if first is not None else text
+
+
+def _linking(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """An adverb as common as a stop word, on its own, ahead of its clause's subject ("also", "so",
+    "anyway"): it ties the words to what was said before them."""
+    return token.pos_ == "ADV" and token.is_stop and token.dep_ == "advmod" and not list(token.children) \
+        and any(c.dep_ in ("nsubj", "nsubjpass") and c.i > token.i for c in token.head.children)
+
+
+def without_closing(text: str) -> str:
+    """`text` without the interjections, conjunctions and stop-word adverbs after its last word of
+    content, which led on to words cut after it ("the plumber comes on the 14th so", "... on Sunday
+    please"), by spaCy's tags; unchanged without the parser."""
+    try:
+        parsed = load_parser()(text)
+    except ParserUnavailable:
+        return text
+    last = next((t for t in reversed(parsed) if not (t.pos_ in ("INTJ", "CCONJ", "SCONJ", "PUNCT")
+                                                     or (t.pos_ == "ADV" and t.is_stop))), None)
+    return text[:last.idx + len(last)] if last is not None else text

@@ -310,6 +310,18 @@ def test_content_that_tells_of_its_own_subject_names_something_however_the_class
     assert names_something(content, _ReadsEverythingAsARequest()) is names
 
 
+@pytest.mark.parametrize(("said", "kept"), [
+    # the request after the fact with no comma between: the fact is a clause of its own
+    ("the plumber comes on the 14th so remember that for me", "the plumber comes on the 14th"),
+    # a linking adverb opening the fact joined it to the talk before
+    ("Also my cousin's flight number is BA 117, remember that please.", "my cousin's flight number is BA 117"),
+])
+def test_what_a_remember_request_keeps_is_its_fact_alone(said, kept):
+    from interaction.memory_intent.phrasing import request_content
+
+    assert request_content(said) == kept
+
+
 def test_a_question_about_something_not_said_in_this_conversation_gets_no_other_turn(maya):
     dm, _, _, _ = maya
     say(dm, "My brother's wife got a new job at the bank.")
