@@ -99,3 +99,22 @@ def test_nerves_about_what_lies_ahead_are_met_with_concern_not_joy(said):
 
 def test_nerves_told_before_the_outcome_still_take_the_outcomes_sign():
     assert user_emotion("I was shaking like a leaf at the audition, and they gave me the part!").label == "happy"
+
+
+@pytest.mark.parametrize("said", ["Happy Hanukkah to everybody!", "Merry Xmas, by the way.", "Happy holidays!",
+                                  "Happy Easter, Nadine!"])
+def test_a_season_wished_well_is_no_news_to_keep_or_be_glad_of(said):
+    felt = user_emotion(said)
+    assert felt.intensity < 0.5 and felt.label == "neutral", felt
+    reply = offline_reply(ReplyInputs(text=said, intent="continue_conversation", is_recall=False,
+                                      now=datetime(2026, 12, 24, 18, 0),
+                                      language="en-US", user_emotion=felt))
+    assert reply.startswith("Thank you"), reply
+
+
+@pytest.mark.parametrize("said", ["Busy weekend!", "Sad Christmas this year, without Mum.",
+                                  "My happy birthday turned into a disaster."])
+def test_a_day_told_of_is_no_seasonal_wish(said):
+    from interaction.offline.wishes import wishes_the_listener
+
+    assert not wishes_the_listener(said)
