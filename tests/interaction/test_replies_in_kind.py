@@ -13,6 +13,7 @@ import pytest
 
 from common.messages import RecalledMemory, RecallReport
 from interaction import cues
+from interaction.memory.told import is_told
 from interaction.offline.replies import offline_reply
 from interaction.offline.understand_rules import understand, user_emotion
 from interaction.reply_inputs import ReplyInputs
@@ -118,3 +119,13 @@ def test_a_day_told_of_is_no_seasonal_wish(said):
     from interaction.offline.wishes import wishes_the_listener
 
     assert not wishes_the_listener(said)
+
+
+@pytest.mark.parametrize("said", ["Sing me a song, please.", "Read us a story.", "Recite me a poem!"])
+def test_a_request_of_nadine_tells_nothing_to_keep(said):
+    assert not is_told(said)
+
+
+@pytest.mark.parametrize("said", ["My grandson sang me a song on the phone.", "Mum read us a story every night."])
+def test_what_someone_did_for_the_speaker_is_told(said):
+    assert is_told(said)
