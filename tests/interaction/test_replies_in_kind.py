@@ -129,3 +129,16 @@ def test_a_request_of_nadine_tells_nothing_to_keep(said):
 @pytest.mark.parametrize("said", ["My grandson sang me a song on the phone.", "Mum read us a story every night."])
 def test_what_someone_did_for_the_speaker_is_told(said):
     assert is_told(said)
+
+
+@pytest.mark.parametrize("said", ["My landlord put the rent up again and the boiler is still broken, you know?",
+                                  "It was the best summer of my life, you see?",
+                                  "we've been arguing about money all month, the kids hear everything, u know?"])
+def test_a_statement_closed_by_an_appeal_to_be_followed_is_told_not_asked(said):
+    assert not cues.is_question(said) and is_told(said)
+
+
+@pytest.mark.parametrize("said", ["The party is on Friday, isn't it?", "Where did I park, you know?",
+                                  "My train leaves at nine, right?"])
+def test_a_tag_that_asks_back_or_a_question_before_it_stays_a_question(said):
+    assert cues.is_question(said)
