@@ -41,6 +41,11 @@ _NEWS = {
     "positive": "That sounds like good news{hi}! Tell me more about it.",
     "negative": "That doesn't sound easy{hi}. Tell me more about it, if you like.",
 }
+# a detail said of the news told just before ("He was 18." after the cat died) keeps its tone
+_GOING_ON = {
+    "positive": "How lovely{hi}! Tell me more.",
+    "negative": "I see{hi}. Take your time, I'm listening.",
+}
 # Felt this strongly, a person's news deserves an answer even on a turn that introduces them: the
 # storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
 # stays below it.
@@ -256,6 +261,28 @@ def news_sign(text: str) -> str | None:
     return sign if p[CLASSES.index(sign)] >= 0.5 else None
 
 
+def _goes_on_about_the_news(r: ReplyInputs) -> str | None:
+    """The sign of the news the person told in their turn before (the feeling its understanding
+    names, else news_sign), when this one goes on about it: its subject is a personal pronoun of the
+    third person by spaCy's morphology ("He was 18.", "She'd been with us since she was a puppy"),
+    someone or something already spoken of."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+    from interaction.offline.understand_rules import PLEASANT, user_emotion
+
+    before = next((text for role, text in reversed(r.history) if role == "user"), None)
+    if before is None:
+        return None
+    try:
+        doc = load_parser()(r.text)
+    except ParserUnavailable:
+        return None
+    subject = next((c for c in doc[:].root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None or subject.morph.get("PronType") != ["Prs"] or subject.morph.get("Person") != ["3"]:
+        return None
+    felt = named_feeling(user_emotion(before))
+    return news_sign(before) if felt is None else "positive" if felt in PLEASANT else "negative"
+
+
 def named_feeling(felt: Emotion) -> str | None:
     """The feeling a reply names for what the user said ("happy", "sad", ...), or None: offline the
     understanding leaves a feeling neutral unless the calibrated polarity is sure of its sign at the
@@ -391,6 +418,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
             # worth keeping, but its feeling unsure: thank them rather than guess how it felt (said back
             # whole, a messy message comes out garbled: "your bday is march 13 not march 3, your bad")
             parts.append(f"Thank you for telling me{hi}.")
+        elif going_on := _goes_on_about_the_news(r):
+            parts.append(_GOING_ON[going_on].format(hi=hi))
         else:
             parts.append(f"I see{hi}. Tell me more!")
     return Composed(" ".join(parts), from_profile=bool(answer))

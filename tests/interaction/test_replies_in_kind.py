@@ -142,3 +142,20 @@ def test_a_statement_closed_by_an_appeal_to_be_followed_is_told_not_asked(said):
                                   "My train leaves at nine, right?"])
 def test_a_tag_that_asks_back_or_a_question_before_it_stays_a_question(said):
     assert cues.is_question(said)
+
+
+def _after(before: str, said: str) -> str:
+    return offline_reply(ReplyInputs(text=said, intent="continue_conversation", is_recall=False,
+                                     now=datetime(2026, 3, 1, 10, 0), language="en-US", user_emotion=user_emotion(said),
+                                     history=[("user", before), ("nadine", "...")]))
+
+
+def test_a_detail_said_of_sad_news_keeps_its_tone():
+    reply = _after("We lost our old horse Duke last week, I'm heartbroken.", "He was 31.")
+    assert "Tell me more!" not in reply and "listening" in reply, reply
+
+
+def test_a_detail_said_of_good_news_or_of_a_plain_fact_keeps_theirs():
+    assert _after("My daughter just had a baby boy!", "He weighs seven pounds.").startswith("How lovely"), \
+        _after("My daughter just had a baby boy!", "He weighs seven pounds.")
+    assert _after("I work at the library.", "It opens at nine.") == "I see. Tell me more!"
