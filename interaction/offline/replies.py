@@ -250,11 +250,14 @@ def _never_told(r: ReplyInputs) -> str:
 def news_sign(text: str) -> str | None:
     """"positive" or "negative" when the calibrated polarity finds what the person tells more likely
     good (or bad) than not, though too faint to name a feeling ("We finally got the keys to our new
-    flat."); None for a plain fact, a question, or without the model."""
+    flat."); None for a plain fact, a question, or without the model, and for a feeling said in the
+    present with no event told ("I'm feeling a bit low"): no news, and its words, not the polarity,
+    say which way it goes (understand_rules.feeling_is_the_news)."""
     from interaction.offline.feeling_polarity import CLASSES, shipped_polarity
+    from interaction.offline.understand_rules import feeling_is_the_news
 
     model = shipped_polarity()
-    if model is None or cues.is_question(text) or not is_told(text):
+    if model is None or cues.is_question(text) or not is_told(text) or feeling_is_the_news(text):
         return None
     p = model.probabilities([text])[0]
     sign = max(("positive", "negative"), key=lambda c: p[CLASSES.index(c)])

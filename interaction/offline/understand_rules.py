@@ -71,7 +71,7 @@ def feeling_of_sign(sentence: str, sign: str) -> EmotionLabel:
     polarity unsure), the feeling the words say when those of one sign outnumber the other's ("our
     dog was put down, I can't stop crying": the model reads little in "can't stop"), else none."""
     said = _said_feelings(sentence)
-    if sign != "none" and _feeling_is_the_news(sentence) and not any(
+    if sign != "none" and feeling_is_the_news(sentence) and not any(
             (label in PLEASANT) == (sign == "positive") for label in said if label != "surprised"):
         sign = "none"  # "I'm so anxious about Friday's interview" read as pleasant: its words decide
     if sign == "none":
@@ -83,7 +83,7 @@ def feeling_of_sign(sentence: str, sign: str) -> EmotionLabel:
     return named.most_common(1)[0][0] if named else "happy" if sign == "positive" else "sad"
 
 
-def _feeling_is_the_news(sentence: str) -> bool:
+def feeling_is_the_news(sentence: str) -> bool:
     """The sentence tells only how the speaker feels now ("I'm really nervous about the exam on
     Friday"): a feeling said in the present and no event told in the past by spaCy's tags, which
     would be what the feeling answers ("I was so nervous, and they hired me on the spot": the outcome
