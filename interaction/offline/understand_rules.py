@@ -17,7 +17,7 @@ from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped
 from interaction.offline.extract import extract_profile
 from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
 from interaction.offline.question_form import asks_after_nobody, asks_if_known
-from interaction.offline.wishes import parting_wish, wishes_the_listener
+from interaction.offline.wishes import parting_wish, wishes_a_season
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
@@ -111,12 +111,12 @@ def felt_parts(text: str) -> dict[str, str]:
     strongly as when it stands alone. A question names a feeling it asks about ("what was that happy
     thing?"), so only one saying "I'm / I feel ..." is read; a greeting or a goodbye is politeness,
     so a part that is one ("Hello!", "Hi, I'm Oskar.") is not read, while the rest of its sentence is;
-    nor is a sentence that wishes the listener or a season well ("Merry Christmas!"): its warmth is
-    for them, not a feeling about the speaker's own life."""
+    nor is a parting wish or one for a day or season ("Merry Christmas!"): its warmth is for the
+    listener, not a feeling about the speaker's own life."""
     felt = [s for s in cues.sentences(text) if not cues.is_question(s) or FELT_NOW.search(s)]
     parts = {part: s for s in felt for part in (s, *(c for c in clauses(s) if len(c.split()) >= 2))}
     # by the sentence's parse: the turn's batch holds it
-    wishes = {s for s in felt if parting_wish(s) or wishes_the_listener(s)}
+    wishes = {s for s in felt if parting_wish(s) or wishes_a_season(s)}
     return {part: s for part, s in parts.items()
             if not (cues.is_greeting(part) or cues.says_goodbye(part) or s in wishes)}
 

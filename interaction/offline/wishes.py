@@ -101,6 +101,11 @@ def seasonal_wish(sentence: Any) -> bool:
                for c in root.children)
 
 
+def wishes_a_season(text: str) -> bool:
+    """Some sentence of `text` wishes a day or season well ("Happy Easter!")."""
+    return any(seasonal_wish(s) for s in _parse(text))
+
+
 def wishes_the_listener(text: str) -> bool:
     """Every sentence is a wish or bidding about the listener, said without the speaker in it: a
     sentence without a verb of its own or an imperative, naming "you" or "your" and never "I", "my" or
