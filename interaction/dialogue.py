@@ -557,7 +557,7 @@ class DialogueManager:
                              if u.is_recall else "a goodbye" if u.intent == "end_conversation"
                              else "a thanks" if only_thanks(str(state.get("text", "")))
                              else "a wish for Nadine, nothing of their own" if wishes_the_listener(str(state.get("text", "")))
-                             else "nothing told of their own: a greeting, an introduction or a question"
+                             else "nothing told of their own: a greeting, an introduction, a question or a request"
                              if not is_told(str(state.get("text", "")))
                              else None)
         self.out.publish(t.AFFECT_STATE, AffectState(

@@ -3,7 +3,8 @@
 Not a question ("how are you?"), not a greeting or a farewell with nothing else in it ("Bye,
 Nadine."), not a request to recall or to forget (the memory-intent classifier's reading: what
 such a request names is stored as an explicit memory, or is what is asked about), nor a request not to
-keep what it says ("don't write that down"). A turn is told when
+keep what it says ("don't write that down"), nor a request that Nadine do something for the speaker
+("tell me a joke": question_form.request_of_nadine). A turn is told when
 the classifier reads it as none of those requests and one of its sentences is neither a question nor,
 once its greeting or farewell is taken out, empty of content words (spaCy's tagger, as for a
 remember request that names nothing).
@@ -18,6 +19,7 @@ from interaction.memory_intent.not_keep import memory_intent
 from interaction.memory_intent.phrasing import names_something
 from interaction.offline.extract import extract_name
 from interaction.offline.name_reading import CLAUSE_BREAK
+from interaction.offline.question_form import request_of_nadine
 from interaction.offline.wishes import wishes_the_listener
 from interaction.speaker_labels import NADINE_LABEL
 
@@ -64,7 +66,8 @@ def _has_a_subject(sentence: str) -> bool:
 
 
 def _sentence_tells(sentence: str) -> bool:
-    if cues.is_question(sentence) or only_thanks(sentence):
+    # a request of Nadine ("tell me a joke") asks her for something and tells nothing of the person
+    if cues.is_question(sentence) or only_thanks(sentence) or request_of_nadine(sentence):
         return False
     rest = sentence
     for cue in (cues.GREETING, cues.FAREWELL, cues.FAREWELL_ALONE):

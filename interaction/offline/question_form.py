@@ -101,14 +101,42 @@ def _inverted(tokens: list[Any], i: int) -> bool:
 
 
 def sentence_asks(sentence: Any) -> bool:
-    """One parsed sentence (a spaCy Span) is a question."""
+    """One parsed sentence (a spaCy Span) is a question: by its form, or by its question mark unless
+    that only closes an appeal to the listener after a statement ("..., it's one thing after another,
+    you know?")."""
     if sentence.text.rstrip().endswith("?"):
-        return True
-    tokens = _words(sentence)
+        return not _appeals_after_a_statement(sentence)
+    return _asks_by_form(sentence)
+
+
+def _asks_by_form(span: Any) -> bool:
+    tokens = _words(span)
     if not tokens:
         return False
     i = _clause_start(tokens)
     return _wh_asks(tokens, i) if tokens[i].tag_ in WH_TAGS else _inverted(tokens, i)
+
+
+# knowing or perceiving: what "you know?", "you see?", "you understand?" appeal to
+_OF_GRASPING = {"verb.cognition", "verb.perception"}
+
+
+def _appeals_after_a_statement(sentence: Any) -> bool:
+    """After its last comma the sentence ends in "you" and a verb of knowing or perceiving by WordNet,
+    and nothing else ("you know?", "you see?"): the speaker asks to be followed, not for an answer,
+    when what comes before the comma is a statement. A tag that asks back ("..., isn't it?", "...,
+    do you?") opens with its auxiliary and stays a question."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    commas = [t for t in sentence if t.text == ","]
+    if not commas:
+        return False
+    tail = [t for t in sentence if t.i > commas[-1].i and not t.is_punct]
+    wordnet = load_wordnet()
+    if wordnet is None or len(tail) != 2 or tail[0].lower_ not in YOU or tail[1].pos_ != "VERB":
+        return False
+    head = sentence.doc[sentence.start:commas[-1].i]
+    return wordnet.verb_lexical_file(tail[1].lemma_.lower()) in _OF_GRASPING and not _asks_by_form(head)
 
 
 # A turn's readers (the understanding, its guards, the memory intent, retrieval, the reply) ask some

@@ -42,6 +42,11 @@ _NEWS = {
     "positive": "That sounds like good news{hi}! Tell me more about it.",
     "negative": "That doesn't sound easy{hi}. Tell me more about it, if you like.",
 }
+# a detail said of the news told just before ("He was 18." after the cat died) keeps its tone
+_GOING_ON = {
+    "positive": "How lovely{hi}! Tell me more.",
+    "negative": "I see{hi}. Take your time, I'm listening.",
+}
 # Felt this strongly, a person's news deserves an answer even on a turn that introduces them: the
 # storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
 # stays below it.
@@ -269,15 +274,40 @@ def _never_told(r: ReplyInputs) -> str:
 def news_sign(text: str) -> str | None:
     """"positive" or "negative" when the calibrated polarity finds what the person tells more likely
     good (or bad) than not, though too faint to name a feeling ("We finally got the keys to our new
-    flat."); None for a plain fact, a question, or without the model."""
+    flat."); None for a plain fact, a question, or without the model, and for a feeling said in the
+    present with no event told ("I'm feeling a bit low"): no news, and its words, not the polarity,
+    say which way it goes (understand_rules.feeling_is_the_news)."""
     from interaction.offline.feeling_polarity import CLASSES, shipped_polarity
+    from interaction.offline.understand_rules import feeling_is_the_news
 
     model = shipped_polarity()
-    if model is None or cues.is_question(text) or not is_told(text):
+    if model is None or cues.is_question(text) or not is_told(text) or feeling_is_the_news(text):
         return None
     p = model.probabilities([text])[0]
     sign = max(("positive", "negative"), key=lambda c: p[CLASSES.index(c)])
     return sign if p[CLASSES.index(sign)] >= 0.5 else None
+
+
+def _goes_on_about_the_news(r: ReplyInputs) -> str | None:
+    """The sign of the news the person told in their turn before (the feeling its understanding
+    names, else news_sign), when this one goes on about it: its subject is a personal pronoun of the
+    third person by spaCy's morphology ("He was 18.", "She'd been with us since she was a puppy"),
+    someone or something already spoken of."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+    from interaction.offline.understand_rules import PLEASANT, user_emotion
+
+    before = next((text for role, text in reversed(r.history) if role == "user"), None)
+    if before is None:
+        return None
+    try:
+        doc = load_parser()(r.text)
+    except ParserUnavailable:
+        return None
+    subject = next((c for c in doc[:].root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None or subject.morph.get("PronType") != ["Prs"] or subject.morph.get("Person") != ["3"]:
+        return None
+    felt = named_feeling(user_emotion(before))
+    return news_sign(before) if felt is None else "positive" if felt in PLEASANT else "negative"
 
 
 def named_feeling(felt: Emotion) -> str | None:
@@ -405,6 +435,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
             # worth keeping, but its feeling unsure: thank them rather than guess how it felt (said back
             # whole, a messy message comes out garbled: "your bday is march 13 not march 3, your bad")
             parts.append(f"Thank you for telling me{hi}.")
+        elif going_on := _goes_on_about_the_news(r):
+            parts.append(_GOING_ON[going_on].format(hi=hi))
         else:
             parts.append(f"I see{hi}. Tell me more!")
     return Composed(" ".join(parts), from_profile=bool(answer))

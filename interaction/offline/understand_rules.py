@@ -17,7 +17,7 @@ from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped
 from interaction.offline.extract import extract_profile
 from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
 from interaction.offline.question_form import asks_after_nobody, asks_if_known
-from interaction.offline.wishes import parting_wish
+from interaction.offline.wishes import parting_wish, wishes_a_season
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
@@ -71,7 +71,7 @@ def feeling_of_sign(sentence: str, sign: str) -> EmotionLabel:
     polarity unsure), the feeling the words say when those of one sign outnumber the other's ("our
     dog was put down, I can't stop crying": the model reads little in "can't stop"), else none."""
     said = _said_feelings(sentence)
-    if sign != "none" and _feeling_is_the_news(sentence) and not any(
+    if sign != "none" and feeling_is_the_news(sentence) and not any(
             (label in PLEASANT) == (sign == "positive") for label in said if label != "surprised"):
         sign = "none"  # "I'm so anxious about Friday's interview" read as pleasant: its words decide
     if sign == "none":
@@ -83,7 +83,7 @@ def feeling_of_sign(sentence: str, sign: str) -> EmotionLabel:
     return named.most_common(1)[0][0] if named else "happy" if sign == "positive" else "sad"
 
 
-def _feeling_is_the_news(sentence: str) -> bool:
+def feeling_is_the_news(sentence: str) -> bool:
     """The sentence tells only how the speaker feels now ("I'm really nervous about the exam on
     Friday"): a feeling said in the present and no event told in the past by spaCy's tags, which
     would be what the feeling answers ("I was so nervous, and they hired me on the spot": the outcome
@@ -110,10 +110,13 @@ def felt_parts(text: str) -> dict[str, str]:
     sentence it belongs to: a feeling said in a clause of its own ("..., I'm furious.") is read as
     strongly as when it stands alone. A question names a feeling it asks about ("what was that happy
     thing?"), so only one saying "I'm / I feel ..." is read; a greeting or a goodbye is politeness,
-    so a part that is one ("Hello!", "Hi, I'm Oskar.") is not read, while the rest of its sentence is."""
+    so a part that is one ("Hello!", "Hi, I'm Oskar.") is not read, while the rest of its sentence is;
+    nor is a parting wish or one for a day or season ("Merry Christmas!"): its warmth is for the
+    listener, not a feeling about the speaker's own life."""
     felt = [s for s in cues.sentences(text) if not cues.is_question(s) or FELT_NOW.search(s)]
     parts = {part: s for s in felt for part in (s, *(c for c in clauses(s) if len(c.split()) >= 2))}
-    wishes = {s for s in felt if parting_wish(s)}  # by the sentence's parse: the turn's batch holds it
+    # by the sentence's parse: the turn's batch holds it
+    wishes = {s for s in felt if parting_wish(s) or wishes_a_season(s)}
     return {part: s for part, s in parts.items()
             if not (cues.is_greeting(part) or cues.says_goodbye(part) or s in wishes)}
 

@@ -1,6 +1,7 @@
 """Wishes said to Nadine, read off spaCy's parse and WordNet: a parting wish ("have a great day", "enjoy
-the rest of your evening": the person is leaving) and a wish for her ("good luck with all your
-conversations today"). Neither tells anything about the person's own life, so neither is news to keep."""
+the rest of your evening": the person is leaving), a wish for her ("good luck with all your
+conversations today") and a wish for a season or a day ("Happy Easter!", "merry Christmas to you all").
+None tells anything about the person's own life, so none is news to keep."""
 
 from __future__ import annotations
 
@@ -73,18 +74,51 @@ def _object(noun: Any) -> bool:
     return noun.dep_ == "dobj" or (noun.dep_ == "npadvmod" and any(c.dep_ in ("det", "poss") for c in noun.children))
 
 
+def _named_day(noun: Any) -> bool:
+    """A day or season by WordNet ("Christmas", "year", "birthday"), or a name WordNet does not know
+    standing alone for one ("Diwali", "Xmas")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if wordnet is None:
+        return False
+    kind = wordnet.lexical_file(noun.lemma_.lower())
+    return kind == "noun.time" or (kind is None and noun.pos_ == "PROPN")
+
+
+def seasonal_wish(sentence: Any) -> bool:
+    """A parsed sentence that is a day or season wished well: no verb, its head a day or season with
+    no article or owner, qualified by a word VADER's lexicon rates pleasant ("Merry Christmas, by the
+    way!", "happy new year!", "Happy Diwali to you all"; not "Busy weekend!", which tells how it went,
+    nor "my happy birthday")."""
+    from interaction.offline.emotion_intensity import vader
+
+    root = sentence.root
+    if root.pos_ not in ("NOUN", "PROPN") or not _named_day(root) \
+            or any(c.dep_ in ("det", "poss") for c in root.children):
+        return False
+    return any(c.dep_ in ("amod", "compound") and c.i < root.i and vader().lexicon.get(c.lower_, 0.0) > 0
+               for c in root.children)
+
+
+def wishes_a_season(text: str) -> bool:
+    """Some sentence of `text` wishes a day or season well ("Happy Easter!")."""
+    return any(seasonal_wish(s) for s in _parse(text))
+
+
 def wishes_the_listener(text: str) -> bool:
     """Every sentence is a wish or bidding about the listener, said without the speaker in it: a
     sentence without a verb of its own or an imperative, naming "you" or "your" and never "I", "my" or
-    "we" ("good luck with all your conversations today", "have a great day")."""
+    "we" ("good luck with all your conversations today", "have a great day"), or wishing a day or
+    season well, which is said to whoever listens ("Merry Christmas!")."""
     sentences = _parse(text)
     if not sentences:
         return False
     for s in sentences:
         words = {t.lower_ for t in s}
-        verbless = s.root.pos_ in ("NOUN", "INTJ", "ADJ")
+        verbless = s.root.pos_ in ("NOUN", "PROPN", "INTJ", "ADJ")
         if words & _FIRST_PERSON or not (verbless or _imperative(s.root)):
             return False
-        if not (words & _SECOND_PERSON or parting_wish(s.text)):
+        if not (words & _SECOND_PERSON or parting_wish(s.text) or seasonal_wish(s)):
             return False
     return True

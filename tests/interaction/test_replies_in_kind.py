@@ -13,6 +13,7 @@ import pytest
 
 from common.messages import RecalledMemory, RecallReport
 from interaction import cues
+from interaction.memory.told import is_told
 from interaction.offline.replies import offline_reply
 from interaction.offline.understand_rules import understand, user_emotion
 from interaction.reply_inputs import ReplyInputs
@@ -99,3 +100,62 @@ def test_nerves_about_what_lies_ahead_are_met_with_concern_not_joy(said):
 
 def test_nerves_told_before_the_outcome_still_take_the_outcomes_sign():
     assert user_emotion("I was shaking like a leaf at the audition, and they gave me the part!").label == "happy"
+
+
+@pytest.mark.parametrize("said", ["Happy Hanukkah to everybody!", "Merry Xmas, by the way.", "Happy holidays!",
+                                  "Happy Easter, Nadine!"])
+def test_a_season_wished_well_is_no_news_to_keep_or_be_glad_of(said):
+    felt = user_emotion(said)
+    assert felt.intensity < 0.5 and felt.label == "neutral", felt
+    reply = offline_reply(ReplyInputs(text=said, intent="continue_conversation", is_recall=False,
+                                      now=datetime(2026, 12, 24, 18, 0),
+                                      language="en-US", user_emotion=felt))
+    assert reply.startswith("Thank you"), reply
+
+
+@pytest.mark.parametrize("said", ["Busy weekend!", "Sad Christmas this year, without Mum.",
+                                  "My happy birthday turned into a disaster."])
+def test_a_day_told_of_is_no_seasonal_wish(said):
+    from interaction.offline.wishes import wishes_the_listener
+
+    assert not wishes_the_listener(said)
+
+
+@pytest.mark.parametrize("said", ["Sing me a song, please.", "Read us a story.", "Recite me a poem!"])
+def test_a_request_of_nadine_tells_nothing_to_keep(said):
+    assert not is_told(said)
+
+
+@pytest.mark.parametrize("said", ["My grandson sang me a song on the phone.", "Mum read us a story every night."])
+def test_what_someone_did_for_the_speaker_is_told(said):
+    assert is_told(said)
+
+
+@pytest.mark.parametrize("said", ["My landlord put the rent up again and the boiler is still broken, you know?",
+                                  "It was the best summer of my life, you see?",
+                                  "we've been arguing about money all month, the kids hear everything, u know?"])
+def test_a_statement_closed_by_an_appeal_to_be_followed_is_told_not_asked(said):
+    assert not cues.is_question(said) and is_told(said)
+
+
+@pytest.mark.parametrize("said", ["The party is on Friday, isn't it?", "Where did I park, you know?",
+                                  "My train leaves at nine, right?"])
+def test_a_tag_that_asks_back_or_a_question_before_it_stays_a_question(said):
+    assert cues.is_question(said)
+
+
+def _after(before: str, said: str) -> str:
+    return offline_reply(ReplyInputs(text=said, intent="continue_conversation", is_recall=False,
+                                     now=datetime(2026, 3, 1, 10, 0), language="en-US", user_emotion=user_emotion(said),
+                                     history=[("user", before), ("nadine", "...")]))
+
+
+def test_a_detail_said_of_sad_news_keeps_its_tone():
+    reply = _after("We lost our old horse Duke last week, I'm heartbroken.", "He was 31.")
+    assert "Tell me more!" not in reply and "listening" in reply, reply
+
+
+def test_a_detail_said_of_good_news_or_of_a_plain_fact_keeps_theirs():
+    assert _after("My daughter just had a baby boy!", "He weighs seven pounds.").startswith("How lovely"), \
+        _after("My daughter just had a baby boy!", "He weighs seven pounds.")
+    assert _after("I work at the library.", "It opens at nine.") == "I see. Tell me more!"
