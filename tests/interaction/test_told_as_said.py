@@ -182,24 +182,21 @@ def test_a_plain_question_is_answered_with_the_value_first(maya):
     assert "your brother's train gets in then" in turn.reply and "Of course" not in turn.reply
 
 
-def test_a_value_told_again_later_answers_in_place_of_the_first(maya):
+@pytest.mark.parametrize(("kept", "told_later", "question", "answer"), [
+    ("Please remember that my eye test is on the 9th at 3pm.", "They moved my eye test to the 16th, same time.",
+     "When is my eye test?", "The 16th — "),
+    # what it changed to is what it is now
+    ("Please remember that my gym locker code is 3308.", "Oh, my gym locker code changed to 8033 after the refit.",
+     "What's my gym locker code?", "8033 — "),
+])
+def test_a_value_told_again_later_answers_in_place_of_the_first(maya, kept, told_later, question, answer):
     dm, _, _, uid = maya
-    say(dm, "Please remember that my eye test is on the 9th at 3pm.")
+    say(dm, kept)
     later(dm, uid)
-    say(dm, "They moved my eye test to the 16th, same time.")
+    say(dm, told_later)
     later(dm, uid)
-    turn = say(dm, "When is my eye test?")
-    assert turn.reply.startswith("The 16th — "), turn.reply
-
-
-def test_a_value_changed_later_answers_in_place_of_the_one_kept(maya):
-    dm, _, _, uid = maya
-    say(dm, "Please remember that my gym locker code is 3308.")
-    later(dm, uid)
-    say(dm, "Oh, my gym locker code changed to 8033 after the refit.")
-    later(dm, uid)
-    turn = say(dm, "What's my gym locker code?")
-    assert turn.reply.startswith("8033 — "), turn.reply
+    turn = say(dm, question)
+    assert turn.reply.startswith(answer), turn.reply
 
 
 def test_a_name_asked_for_is_said_first(maya):
