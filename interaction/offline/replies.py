@@ -221,9 +221,10 @@ def _recall(r: ReplyInputs) -> str:
         whether = asks_whether(r.text) and not asks_her_memory(r.text)
         # what the question asks for is in none of them (the answer would have been found): what they
         # told is said, never as the answer ("did I tell you when the shed gets painted?" over the shed's
-        # key); the day a thing was told answers "when did I ...?" of it
+        # key); the day a thing was told answers "when did I ...?" of it, and a count may be told in
+        # words ("expecting twins")
         slot = slot_asked(r.text)
-        if slot is not None and (whether or slot != "time"):
+        if slot is not None and (whether or slot not in ("time", "count")):
             return f"I don't think you told me that — {said}"
         if whether:
             # yes only when what it asks is what was told: "is my MOT due in March?" over "... due on

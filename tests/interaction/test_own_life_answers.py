@@ -73,3 +73,12 @@ def test_a_count_asked_is_never_answered_by_the_name_beside_the_noun():
     assert answer_in("How many nephews do I have?", "My nephew Bram passed his driving test!") is None
     found = answer_in("How many nephews do I have?", "I have two nephews, Bram and Jelle.")
     assert found is not None and found.words("I have two nephews, Bram and Jelle.").startswith("two nephews")
+
+
+def test_a_count_told_in_words_is_said_as_told_never_doubted(maya):
+    """"How many kids is Niamh expecting?" over "... expecting twins" got "I don't think you told me that"."""
+    dm, _, _, uid = maya
+    say(dm, "My sister Orla is expecting triplets in the spring!")
+    later(dm, uid)
+    turn = say(dm, "How many babies is Orla expecting?")
+    assert "triplets" in turn.reply and "don't think you told me" not in turn.reply, turn.reply
