@@ -107,7 +107,7 @@ class RecallDecision:
     def report(self) -> RecallReport:
         best = self.considered[0].verifier if self.considered else None
         # what was told since about someone the asserted memory names goes with it (later_news.py)
-        since = later_news.since(self.chosen[0], self.considered, self.chosen) \
+        since = _told_since(self.chosen[0], self.considered, self.chosen) \
             if self.outcome == "asserted" and self.chosen and self.decided_by not in ("window", "memorable") else []
         return RecallReport(
             outcome=self.outcome or "abstained", memories=[j.memory() for j in [*self.chosen, *since]],
@@ -333,3 +333,15 @@ def _told_in(in_window: list[tuple[Ranked, np.ndarray]], first_meeting: bool, to
             chosen = _distinct(found)[: top_k if kinds in (None, KEPT_KINDS) else 1]
             return sorted(chosen, key=lambda j: j.candidate.occurred_ts or 0.0)
     return []
+
+
+def _told_since(best: Judged, considered: list[Judged], chosen: list[Judged]) -> list[Judged]:
+    """What of the shortlist, told after `best` and not chosen already, tells a new state of someone
+    `best` names (later_news.updates), latest last."""
+    told = best.candidate.occurred_ts
+    if told is None:
+        return []
+    after = [j for j in considered if j not in chosen and not j.conflict
+             and j.candidate.occurred_ts is not None and j.candidate.occurred_ts > told]
+    return sorted((j for j in after if later_news.updates(j.candidate.quote, best.candidate.quote)),
+                  key=lambda j: j.candidate.occurred_ts)

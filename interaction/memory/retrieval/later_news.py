@@ -12,11 +12,6 @@ many things share one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from interaction.memory.retrieval.core import Judged
-
 # the WordNet verb files of a state or a change of one (lexnames, closed by WordNet's own design)
 _OF_STATE = frozenset({"verb.stative", "verb.change", "verb.motion"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
@@ -43,15 +38,3 @@ def updates(later: str, earlier: str) -> bool:
                 and wordnet.verb_lexical_file(verb.lemma_) in _OF_STATE:
             return True
     return False
-
-
-def since(best: Judged, considered: list[Judged], chosen: list[Judged]) -> list[Judged]:
-    """What of the shortlist, told after `best` and not chosen already, tells a new state of someone
-    `best` names, latest last."""
-    told = best.candidate.occurred_ts
-    if told is None:
-        return []
-    after = [j for j in considered if j not in chosen and not j.conflict
-             and j.candidate.occurred_ts is not None and j.candidate.occurred_ts > told]
-    return sorted((j for j in after if updates(j.candidate.quote, best.candidate.quote)),
-                  key=lambda j: j.candidate.occurred_ts)
