@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 _I = re.IGNORECASE
@@ -188,8 +189,14 @@ def sentences(text: str) -> list[str]:
     """The sentences of `text` by spaCy's rule-based sentencizer, whose tokenizer keeps a title's stop
     inside its sentence ("I'm Dr. Priya Raman" was split after "Dr." and named the speaker "Dr"), and
     the clauses a semicolon or a new line sets apart."""
+    return list(_sentences(text))
+
+
+@functools.lru_cache(maxsize=512)
+def _sentences(text: str) -> tuple[str, ...]:
+    """Cached: a turn's text is split by a score of readers (name, told, feeling, requests) in one turn."""
     from interaction.llm.sentences import splitter  # the streamed reply's splitter, loaded once
 
     nlp = splitter()
-    return [s.text.strip() for piece in re.split(r"(?<=;)\s+|\n+", text) if piece.strip()
-            for s in nlp(piece).sents if s.text.strip()]
+    return tuple(s.text.strip() for piece in re.split(r"(?<=;)\s+|\n+", text) if piece.strip()
+                 for s in nlp(piece).sents if s.text.strip())

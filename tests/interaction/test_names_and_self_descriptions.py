@@ -117,3 +117,13 @@ def test_what_friends_call_a_known_speaker_is_neither_a_new_person_nor_a_rename(
     nick = dm.process_input(UserInput(text="my mates call me Sunny"))
     assert nick.user_id == first.user_id and nick.user_name == "Autumn", nick.reply
     assert sorted(store.user_ids().values()) == ["Autumn"]
+
+
+def test_the_cached_sentence_split_hands_each_caller_its_own_list():
+    from interaction import cues
+
+    first = cues.sentences("I'm Dr. Olu Adeyemi. I work at the clinic.")
+    assert first == ["I'm Dr. Olu Adeyemi.", "I work at the clinic."]
+    first.pop()
+    assert cues.sentences("I'm Dr. Olu Adeyemi. I work at the clinic.") == ["I'm Dr. Olu Adeyemi.", "I work at the clinic."]
+    assert cues.sentences("A quiet day.") == ["A quiet day."]
