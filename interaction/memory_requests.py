@@ -34,6 +34,7 @@ from interaction.memory_intent.refers_back import refers_back
 from interaction.memory_intent.to_do import ToDo, to_do
 from interaction.names import given_name
 from interaction.offline.articles import number_words
+from interaction.offline.told_plainly import plainly
 from interaction.profile_wording import Told
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
@@ -169,7 +170,7 @@ def wanted_kept(state: dict) -> HeldMemory | None:
     # something to do is kept as the request it was ("remind me to phone the dentist"), so it is said
     # back as one; a fact without its asking words
     todo = to_do(state["text"])
-    fact = todo.request if todo is not None else u.memory_text or request_content(state["text"])
+    fact = todo.request if todo is not None else plainly(u.memory_text or request_content(state["text"]))
     # "remember this!" names nothing to keep; a to-do is kept as a request, so its action is what names
     if not (names_something(todo.action, asks=False) if todo is not None else names_something(fact)):
         return None

@@ -33,6 +33,7 @@ from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
 from interaction.memory_intent.to_do import to_do
+from interaction.offline.parsing import opening_aside
 from interaction.offline.question_form import bare_wh, tagged_question
 
 log = logging.getLogger("nadine.reported_speech")
@@ -272,9 +273,9 @@ def _one_clause(doc, words: list[str]) -> str:
     for sent in told:
         tokens = list(sent) if clauses else _without_frame(list(sent))
         # a conjunction opening the first sentence joined it to words before it, not to "you told me"
-        while tokens and (tokens[0].dep_ == "intj" or tokens[0].pos_ in ("INTJ", "PUNCT")
-                          or (tokens[0].pos_ == "CCONJ" and not clauses) or _unread_interjection(tokens)
-                          or _linking_adverb(tokens[0])):
+        while tokens and (tokens[0].dep_ == "intj" or (opening_aside(tokens[0]) and not (tokens[0].pos_ == "CCONJ"
+                                                                                          and clauses))
+                          or _unread_interjection(tokens)):
             # an interjection goes with the words that hang on it ("Hi there", "oh well")
             dropped = {t.i for t in tokens[0].subtree} if tokens[0].dep_ == "intj" else {tokens[0].i}
             tokens = [t for t in tokens if t.i not in dropped]
@@ -326,14 +327,6 @@ def _without_frame(tokens: list) -> list:
         return tokens
     tells = any(t.dep_ in _SUBJECTS and t.head.pos_ in ("VERB", "AUX") for t in rest)
     return rest if tells else tokens
-
-
-def _linking_adverb(token) -> bool:  # noqa: ANN001 - a spaCy Token
-    """An opening adverb as common as a stop word, on its own, on the clause's verb ahead of its
-    subject ("also my cat had kittens", "so we moved", "anyway I passed"): it tied the words to what
-    was said before them, not to "you told me"."""
-    return (token.dep_ == "advmod" and token.is_stop and not list(token.children) and token.head.pos_ in ("VERB", "AUX")
-            and any(c.dep_ in _SUBJECTS and c.i > token.i for c in token.head.children))
 
 
 def _unread_interjection(tokens: list) -> bool:

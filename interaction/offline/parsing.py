@@ -75,22 +75,43 @@ def load_parser() -> CachedParser:
 
 
 def without_opening(text: str) -> str:
-    """`text` without the interjections, conjunctions and linking adverbs that join it to the talk
-    before it ("oh and the padlock on my shed is 8802", "And what did I ask you to remember?", "Also my
-    PIN is 7731"), by spaCy's tags; unchanged without the parser."""
+    """`text` without the words that open it before what it says (`opening_aside`: "oh and the padlock
+    on my shed is 8802", "And what did I ask you to remember?", "wait actually my PIN is 7731"), by
+    spaCy's parse; unchanged without the parser."""
     try:
         parsed = load_parser()(text)
     except ParserUnavailable:
         return text
-    first = next((t.idx for t in parsed if t.pos_ not in ("INTJ", "CCONJ", "PUNCT") and not _linking(t)), None)
+    first = next((t.idx for t in parsed if not opening_aside(t)), None)
     return text[first:] if first is not None else text
 
 
-def _linking(token) -> bool:  # noqa: ANN001 - a spaCy Token
-    """An adverb as common as a stop word, on its own, ahead of its clause's subject ("also", "so",
-    "anyway"): it ties the words to what was said before them."""
-    return token.pos_ == "ADV" and token.is_stop and token.dep_ == "advmod" and not list(token.children) \
+def opening_aside(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A word ahead of its clause's subject that speaks of the telling, not of what is told: an
+    interjection or a conjunction ("um", "oh and"), an adverb on its own on the clause's verb ("also",
+    "so", "honestly", "actually": how frank, how sure, how it ties on to the talk before), or a bare
+    imperative that only asks for attention before the clause it introduces ("wait, my PIN is 7731",
+    "look, ..."); a verb of thinking or saying there takes the clause as its object ("guess my PIN is
+    7731") and stays."""
+    if token.pos_ in ("INTJ", "CCONJ", "PUNCT"):
+        return True
+    if token.tag_ == "VB" and not any(c.dep_ not in ("ccomp", "punct", "advmod") for c in token.children):
+        clause = next((c for c in (*token.children, token.head) if c.i > token.i and c.pos_ in ("VERB", "AUX")
+                       and _has_subject(c)), None)
+        return clause is not None and _attention_verb(token.lemma_)
+    return token.pos_ == "ADV" and token.dep_ == "advmod" and not list(token.children) \
         and any(c.dep_ in ("nsubj", "nsubjpass") and c.i > token.i for c in token.head.children)
+
+
+def _has_subject(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    return any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children)
+
+
+def _attention_verb(lemma: str) -> bool:
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.verb_lexical_file(lemma) not in (None, "verb.cognition", "verb.communication")
 
 
 def without_closing(text: str) -> str:
