@@ -35,6 +35,7 @@ from interaction.memory_intent.to_do import ToDo, to_do
 from interaction.names import given_name
 from interaction.offline.articles import number_words
 from interaction.offline.told_plainly import plainly
+from interaction.offline.value_changes import changed_value
 from interaction.profile_wording import Told
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
@@ -547,23 +548,46 @@ class ForgetOneConversation:
         return PrivacyTurn("I'm sorry, I couldn't forget that just now. Please ask me again.", "forget_one_failed")
 
 
-def known_facts(deps: AgentDeps, identity: Identity) -> tuple[list[str], list[str], list[tuple[str, SaidDay | None]]]:
-    """What Nadine knows about the person, in her words: profile facts, explicit memories, moments
-    (what was said, and the day it was said)."""
+def known_facts(deps: AgentDeps, identity: Identity, transcript: list[TranscriptTurn] | None = None
+                ) -> tuple[list[str], list[str], list[tuple[str, SaidDay | None]]]:
+    """What Nadine knows about the person, in her words: profile facts, explicit memories (each as it
+    holds now: `as_changed`), moments (what was said, and the day it was said)."""
     facts = profile_wording.phrases(profile_wording.current(identity.profile))
     store = explicit_store(deps)
     now = deps.clock.now()
-    explicit = [kept_wording(m.text, said_day(m.occurred_at, now)) for m in (store.list(identity.user_id or "") if store else [])]
+    kept = store.list(identity.user_id or "") if store else []
+    told = told_since(deps, identity.user_id or "", transcript or []) if kept else []
+    explicit = [kept_wording(as_changed(m.text, m.occurred_at, told), said_day(m.occurred_at, now)) for m in kept]
     scenes = sorted((m for m in SceneStore(deps.layout).list(identity.user_id or "")
                      if m.scene_type == "moment" and m.user_message), key=lambda m: m.timestamp)
     moments = [(m.user_message.strip(), said_day(m.when, now)) for m in scenes if m.user_message]
     return facts, explicit[-MAX_LISTED:], moments[-MAX_LISTED:]
 
 
+def told_since(deps: AgentDeps, user_id: str, transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
+    """What the person told, in saved conversations and in this one, oldest first."""
+    saved = deps.services.told_turns(user_id) if deps.services is not None and user_id else []
+    return sorted([*saved, *said_earlier(transcript)], key=lambda t: t.at)
+
+
+def as_changed(kept: str, kept_at: str, told: list[TranscriptTurn]) -> str:
+    """A kept memory as it holds now: with the value a statement told after it changed it to ("my
+    locker code is 4471", then "my locker code changed to 5582": "my locker code is 5582"), the latest
+    change last. The memory itself is left as it was kept: what changed it may be forgotten."""
+    try:
+        since = datetime.fromisoformat(kept_at)
+    except ValueError:
+        return kept
+    for turn in told:
+        if turn.at > since and (now := changed_value(turn.text, kept)) is not None:
+            kept = now
+    return kept
+
+
 def about_me(deps: AgentDeps, state: dict) -> str:
     """Built only from what is stored; with nothing but a name, says so."""
     identity: Identity = state["identity"]
-    facts, explicit, moments = known_facts(deps, identity)
+    facts, explicit, moments = known_facts(deps, identity, state.get("transcript"))
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
     if model is not None and (facts or explicit or moments):
         language = state.get("language") or deps.settings.interaction.default_language

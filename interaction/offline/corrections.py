@@ -280,7 +280,7 @@ def _found(old: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy To
     return span
 
 
-def _of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
+def of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
     """The one phrase of the earlier statement of the new value's kind: its entity type, else a proper
     noun for a proper noun, and a number for a number (the small tagger files a bare "73" as a date
     as often as a cardinal)."""
@@ -361,7 +361,7 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
     new_text = _span_text(new)
     for said in earlier:
         before = nlp(said)
-        span = _found(old, before) if old else _of_kind(new, before)
+        span = _found(old, before) if old else of_kind(new, before)
         if span is None or _find(new_text, before) is not None:
             continue
         said_again = _form(new[0].doc, old) == "restated" or _said_again(new[0].doc) is not None
@@ -370,19 +370,25 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
         topic = {t.lemma_.casefold() for t in _topic(new[0].doc, old, new) if t.pos_ in ("NOUN", "PROPN")}
         if not topic <= {t.lemma_.casefold() for t in before}:
             continue  # "... for the kiln" puts right only what was said of the kiln
-        # the earlier words around the old value that the new one repeats belong to it ("the 3rd of
-        # April" corrected by "the 13th of April")
-        start, end = span
-        if start > 0 and before[start - 1].pos_ in {"DET", "ADP"} and new[0].pos_ == before[start - 1].pos_:
-            # "on the 5th" put right by "the 15th", "in May" by "in June": one article or preposition,
-            # not "the the 15th"
-            start -= 1
-        repeated = {t.lower_ for t in new if not t.is_punct}
-        while end < len(before) and before[end].lower_ in repeated and not before[end].is_punct:
-            end += 1
-        replaced = _replacement(_within_the_phrase(new, before, (start, end)), before, (start, end))
-        corrected = before[:start].text_with_ws + replaced + (before[end - 1].whitespace_ if end > start else "") \
-            + before[end:].text
-        return Correction(earlier=said, corrected=corrected.strip(), old=before[start:end].text, new=replaced,
-                          disowned=bool(old))
+        corrected, replaced_words, replaced = with_value(new, before, span)
+        return Correction(earlier=said, corrected=corrected, old=replaced_words, new=replaced, disowned=bool(old))
     return None
+
+
+def with_value(new: list, before, span: tuple[int, int]) -> tuple[str, str, str]:  # noqa: ANN001 - a spaCy Doc
+    """The earlier statement `before` with the value `new` in place of its phrase at `span`: the
+    statement, the words replaced and the words put in their place."""
+    # the earlier words around the old value that the new one repeats belong to it ("the 3rd of
+    # April" corrected by "the 13th of April")
+    start, end = span
+    if start > 0 and before[start - 1].pos_ in {"DET", "ADP"} and new[0].pos_ == before[start - 1].pos_:
+        # "on the 5th" put right by "the 15th", "in May" by "in June": one article or preposition,
+        # not "the the 15th"
+        start -= 1
+    repeated = {t.lower_ for t in new if not t.is_punct}
+    while end < len(before) and before[end].lower_ in repeated and not before[end].is_punct:
+        end += 1
+    replaced = _replacement(_within_the_phrase(new, before, (start, end)), before, (start, end))
+    corrected = before[:start].text_with_ws + replaced + (before[end - 1].whitespace_ if end > start else "") \
+        + before[end:].text
+    return corrected.strip(), before[start:end].text, replaced

@@ -7,7 +7,8 @@ Read off spaCy's parse and WordNet, never off the words: the later memory has a 
 is a proper name the earlier memory names, and whose verb tells a state or a change of one (its most
 frequent WordNet sense is of being, of change or of motion: "is back home", "died", "moved to Leeds";
 not "called me", "said"). A thing said of someone by a common noun ("my car") is left alone: too
-many things share one.
+many things share one; unless the later memory gives it a new value in place of the earlier one's
+("my locker code changed to 5582" after "my locker code is 4471": offline/value_changes.py).
 """
 
 from __future__ import annotations
@@ -18,9 +19,14 @@ _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
 
 
 def updates(later: str, earlier: str) -> bool:
-    """`later` tells a new state of someone `earlier` names (by a proper name)."""
+    """`later` tells a new state of someone `earlier` names (by a proper name), or a new value of
+    what `earlier` gives one of."""
     from interaction.memory.retrieval.lexicon import load_wordnet
     from interaction.offline.parsing import ParserUnavailable, load_parser
+    from interaction.offline.value_changes import changed_value
+
+    if changed_value(later, earlier) is not None:
+        return True
 
     wordnet = load_wordnet()
     try:

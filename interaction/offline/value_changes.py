@@ -1,0 +1,91 @@
+"""A value told later in place of one told earlier about the same thing of the person's: "my locker
+code changed to 5582" after "my locker code is 4471", "the clinic moved my appointment to the 9th"
+after "my dentist appointment is on the 4th". The earlier statement, said with the new value ("my
+locker code is 5582"), is what holds now; the earlier one is history, never deleted by this.
+
+Read off spaCy's parse and WordNet, never off the words: the later statement has a verb of change or
+of motion (its most frequent WordNet sense in verb.change, verb.motion or verb.stative: "changed",
+"moved", "pushed", "postponed"; not "gave", "sent") whose "to" / "until" phrase holds the new value
+(a number, a name, a date: spaCy's entities and tags); its subject or object is a noun the earlier
+statement names too (by lemma: "my appointment" is "my dentist appointment"); and the earlier
+statement holds one phrase of the new value's kind (corrections.of_kind), which the new value takes
+the place of (corrections.with_value). A profile field's change counts too when the fitted fact-change
+model reads it so ("we moved to Cork" supersedes the location that "our home is in Limerick" sets).
+Anything else is no change of it.
+"""
+
+from __future__ import annotations
+
+from interaction.offline.corrections import of_kind, with_value
+from interaction.offline.parsing import ParserUnavailable, load_parser
+
+_OF_CHANGE = frozenset({"verb.change", "verb.motion", "verb.stative"})
+_THINGS = frozenset({"nsubj", "nsubjpass", "dobj"})
+_DESTINATIONS = frozenset({"to", "until", "till"})  # the phrase a changed value goes to (a closed class)
+
+
+def changed_value(later: str, earlier: str) -> str | None:
+    """`earlier` with the value `later` changes it to; None when `later` changes no value of it."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return None
+    if wordnet is None:
+        return None
+    before = nlp(earlier)
+    named = {t.lemma_.casefold() for t in before if t.pos_ in ("NOUN", "PROPN")}
+    for verb in nlp(later):
+        if verb.pos_ != "VERB" or wordnet.verb_lexical_file(verb.lemma_) not in _OF_CHANGE:
+            continue
+        things = {c.lemma_.casefold() for c in verb.children if c.dep_ in _THINGS and c.pos_ in ("NOUN", "PROPN")}
+        if not things & named:
+            continue
+        for prep in verb.children:
+            value = [t for c in prep.children if c.dep_ == "pobj" for t in c.subtree]
+            if prep.dep_ != "prep" or prep.lower_ not in _DESTINATIONS or not _a_value(value):
+                continue
+            span = _of_kind(value, before)
+            if span is None or before[span[0]:span[1]].text.casefold() == " ".join(t.text for t in value).casefold():
+                continue
+            return with_value(value, before, span)[0]
+    return _field_changed(nlp(later), before)
+
+
+def _field_changed(after, before) -> str | None:  # noqa: ANN001 - spaCy Docs
+    """`before` with the new value of the profile field `after` supersedes, when the fact-change model
+    reads `before` as setting that same field (both readings as sure as a profile change needs)."""
+    from interaction.offline.fact_changes import MIN_CONFIDENCE, MIN_FIELD_CONFIDENCE, default_model
+
+    new, old = default_model().predict_each([after.text, before.text])
+    if new.op != "supersede" or not new.value or old.op not in ("set", "supersede") or new.field != old.field \
+            or min(new.op_p, old.op_p) < MIN_CONFIDENCE or min(new.field_p, old.field_p) < MIN_FIELD_CONFIDENCE:
+        return None
+    start = after.text.find(new.value)
+    value = after.char_span(start, start + len(new.value), alignment_mode="expand") if start >= 0 else None
+    span = of_kind(list(value), before) if value is not None else None
+    if span is None or before[span[0]:span[1]].text.casefold() == value.text.casefold():
+        return None
+    return with_value(list(value), before, span)[0]
+
+
+def _a_value(words: list) -> bool:
+    return any(t.ent_type_ or t.like_num or t.pos_ in ("NUM", "PROPN") or _digits(t) for t in words)
+
+
+def _digits(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    return any(c.isdigit() for c in token.text)
+
+
+def _of_kind(value: list, before) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
+    """The phrase of `before` the new value takes the place of: the one of its kind (corrections.of_kind),
+    else, for a value written with digits that the tagger gave no kind ("the 22nd" beside "the 15th"
+    tagged an ordinal), the one entity or word of `before` written with digits."""
+    span = of_kind(value, before)
+    if span is not None or not any(_digits(t) for t in value):
+        return span
+    spans = {(e.start, e.end) for e in before.ents if any(_digits(t) for t in e)} \
+        | {(t.i, t.i + 1) for t in before if _digits(t) and not t.ent_type_}
+    return spans.pop() if len(spans) == 1 else None

@@ -1,0 +1,29 @@
+"""A kept memory whose value the person changes later is said back with the new value wherever it is
+said as what holds ("what do you know about me?"); the memory as kept stays (nothing goes without a
+yes), and a statement that gives no new value of the same thing changes nothing."""
+
+from __future__ import annotations
+
+from common.messages import UserInput
+from interaction.offline.value_changes import changed_value
+from tests.interaction.test_correction_kept import _odile
+
+
+def test_what_do_you_know_says_the_changed_value(tmp_path):
+    dm, services, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="please remember my storage unit number is 118"))
+    dm.process_input(UserInput(text="could you remember that my MOT is on the 15th"))
+    dm.process_input(UserInput(text="I restore old motorbikes in Dijon."))
+    dm.process_input(UserInput(text="my storage unit number changed to 342 last week"))
+    dm.process_input(UserInput(text="the garage moved my MOT to the 22nd"))
+    told = dm.process_input(UserInput(text="what do you know about me?")).reply
+    assert "your storage unit number is 342" in told and "118" not in told, told
+    assert "your MOT is on the 22nd" in told and "15th" not in told, told
+    # what was asked to be kept is kept as it was asked
+    assert {m.text for m in services.explicit.list(uid)} == {"my storage unit number is 118", "my MOT is on the 15th"}
+
+
+def test_no_new_value_of_the_same_thing_changes_nothing():
+    assert changed_value("I lent my storage unit key to Tom", "my storage unit number is 118") is None
+    assert changed_value("my cousin moved to Perth", "my storage unit number is 118") is None
+    assert changed_value("the council changed my bin day to Thursday", "my bin day is Monday") == "my bin day is Thursday"
