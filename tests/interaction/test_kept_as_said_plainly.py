@@ -1,5 +1,5 @@
 """A fact kept on request is said back as the fact: the words that opened the telling ("hmm,
-honestly", "hold on", "so basically") are not part of it, and a value set after a colon is said with
+honestly", "look, basically") are not part of it, and a value set after a colon is said with
 "is" / "are"."""
 
 from __future__ import annotations
@@ -8,23 +8,21 @@ from common.messages import UserInput
 from interaction.offline.told_plainly import plainly
 from tests.interaction.test_correction_kept import _odile
 
+KEPT = [
+    ("please remember hmm, honestly my violin teacher is called Ruairi", "your violin teacher is called Ruairi"),
+    ("please remember: look, basically my padlock number is 6203", "your padlock number is 6203"),
+    ("please remember my bike shed combination: 55-12-08", "your bike shed combination is 55-12-08"),
+    ("could you remember my nephews' birthdays: May 2 and June 30", "your nephews' birthdays are May 2 and June 30"),
+]
 
-def test_opening_asides_are_not_said_back(tmp_path):
+
+def test_a_kept_fact_is_said_back_plainly(tmp_path):
     dm, _, _ = _odile(tmp_path)
-    kept = dm.process_input(UserInput(text="please remember hmm, honestly my violin teacher is called Ruairi")).reply
-    assert "I'll remember that your violin teacher is called Ruairi" in kept, kept
-    kept = dm.process_input(UserInput(text="please remember: look, basically my padlock number is 6203")).reply
-    assert "I'll remember that your padlock number is 6203" in kept, kept
+    for asked, said in KEPT:
+        kept = dm.process_input(UserInput(text=asked)).reply
+        assert f"I'll remember that {said}" in kept, kept
     listed = dm.process_input(UserInput(text="what do you know about me?")).reply
-    assert "honestly" not in listed and "look" not in listed and "basically" not in listed, listed
-
-
-def test_a_value_after_a_colon_is_said_with_is(tmp_path):
-    dm, _, _ = _odile(tmp_path)
-    kept = dm.process_input(UserInput(text="please remember my bike shed combination: 55-12-08")).reply
-    assert "I'll remember that your bike shed combination is 55-12-08" in kept, kept
-    kept = dm.process_input(UserInput(text="could you remember my nephews' birthdays: May 2 and June 30")).reply
-    assert "your nephews' birthdays are May 2 and June 30" in kept, kept
+    assert all(w not in listed for w in ("honestly", "look", "basically", ":")), listed
 
 
 def test_what_a_fact_says_stays():
