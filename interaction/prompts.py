@@ -155,8 +155,18 @@ def recall_lines(r: ReplyInputs) -> list[str]:
 
 
 def background(r: ReplyInputs) -> str:
-    lines = [f"Now: {r.now.strftime('%A %d %B %Y, %H:%M')}.", f"Your affect: {r.affect}." if r.affect else "",
-             _profile_line(r)]
+    """The lines that hold for the whole conversation (who the person is) come before those of this
+    turn (the time, the affect, what was just learned or recalled): a server that keeps the previous
+    prompt's evaluation (llama.cpp's prefix cache) reads again only what follows the first difference."""
+    lines = [_profile_line(r)]
+    if r.identity_event == "linked" and r.name:
+        lines.append(f"The person just confirmed they are {r.name}, whom you have met before.")
+    elif r.met_before is False:
+        lines.append("You met this person for the first time in this conversation.")
+    elif r.met_before is None:
+        lines.append("You do not know who this person is yet.")
+    # the minute changes less often than the affect, which moves with every turn
+    lines += [f"Now: {r.now.strftime('%A %d %B %Y, %H:%M')}.", f"Your affect: {r.affect}." if r.affect else ""]
     if r.outcome and r.outcome.learned:
         learned = profile_wording.phrases(profile_wording.heard(r.outcome.learned, r.fact_wording, r.profile))
         lines.append("You just learned (say it back only as it is written here): " + "; ".join(learned) + ".")
@@ -164,12 +174,6 @@ def background(r: ReplyInputs) -> str:
     if ended:
         lines.append("The person just told you this stopped being true: "
                      + "; ".join(f"{c.field} {c.value or ''}".strip() for c in ended) + ".")
-    if r.identity_event == "linked" and r.name:
-        lines.append(f"The person just confirmed they are {r.name}, whom you have met before.")
-    elif r.met_before is False:
-        lines.append("You met this person for the first time in this conversation.")
-    elif r.met_before is None:
-        lines.append("You do not know who this person is yet.")
     lines += [f"{label}: {value}" for label, value in (
         ("Web search results", r.search), ("What you see right now", r.vision), ("Your own knowledge", r.knowledge),
     ) if value]

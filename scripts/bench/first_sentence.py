@@ -10,13 +10,16 @@ was handed to control (a SPEAK), and when the last was, i.e. when the whole repl
 when a reply produced whole would have been handed on. Only replies of two sentences or more count
 (one sentence is the whole reply). Prints one JSON line: first_sentence_p50_s, reply_p50_s, ratio_p50
 (the median of the per-turn first / whole ratios; the goal is at most 0.5), before_reply_p50_s (the
-time before the reply's request, in both figures alike), and the counts.
+time before the reply's request, in both figures alike), prompt_tokens_read_p50 and
+prompt_tokens_reused_p50 (per request, from the server's log: what its prefix cache kept of the
+previous prompt and what it evaluated again), and the counts.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -41,6 +44,8 @@ QUESTIONS = (
     "Tell me about the moon and the stars.",
     "What makes a good friend? Tell me a few things.",
 )
+# llama-cpp-python's verbose line for a prompt whose start the server had evaluated already
+_PREFIX_HIT = re.compile(r"Llama\.generate: (\d+) prefix-match hit, remaining (\d+) prompt tokens to eval")
 
 
 class SpeakTimes:
@@ -85,8 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-tokens", type=int, default=96, help="the reply's max_tokens")
     parser.add_argument("--threads", type=int, default=1, help="llama.cpp threads (scripts.local_llm)")
     args = parser.parse_args(argv)
-    with LocalLlmServer(threads=args.threads) as server:
+    server_log = Path(tempfile.mkdtemp(prefix="nadine-bench-llama-")) / "server.log"
+    with LocalLlmServer(threads=args.threads, log_path=server_log) as server:
         turns = play(server.url, args.repeats, args.max_tokens)
+    prompts = [(int(kept), int(read)) for kept, read in _PREFIX_HIT.findall(server_log.read_text(errors="replace"))]
     multi = [(first, whole, before) for first, whole, n, before in turns if n >= 2]
     result = {
         "first_sentence_p50_s": percentile([f for f, _, _ in multi], 50),
@@ -94,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_p50": percentile([f / w for f, w, _ in multi], 50),
         # the offline understanding and the graph before the reply's request: in both figures alike
         "before_reply_p50_s": percentile([b for _, _, b in multi], 50),
+        "prompt_tokens_read_p50": percentile([read for _, read in prompts], 50),
+        "prompt_tokens_reused_p50": percentile([kept for kept, _ in prompts], 50),
         "multi_sentence_turns": len(multi), "streamed_turns": len(turns),
         "turns": args.repeats * len(QUESTIONS), "max_tokens": args.max_tokens,
     }

@@ -83,23 +83,32 @@ def test_a_silent_endpoint_costs_one_budget_then_no_call_until_the_probe(silent)
 
 
 @pytest.mark.slow
-def test_process_answers_the_first_turn_within_budget_and_the_next_without_calling(broker, tmp_path, silent):
-    budget = 2.0
-    nadine = Interaction(broker, tmp_path, args=[
-        "--config-override", f"interaction.llm.budget.understanding_s={budget}",
-        "--config-override", "interaction.llm.breaker.cooldown_s=600"], NADINE_LLM_BASE_URL=silent.url)
+def test_a_silent_endpoint_sends_the_first_turn_offline_at_its_budget_and_later_turns_without_a_call(
+        broker, tmp_path, silent):
+    """The first turn's one call ends at its understanding budget and the turn is answered as offline
+    Nadine answers it; the circuit the timeout opened sends the later turns offline without a call.
+    How long the first turn takes beside its budget is a benchmark's figure (scripts.bench.fail_fast):
+    a loaded machine moves it, the behaviour here does not."""
+    said = ("Hello, I'm Ines and I restore old boats in Porto.", "The weather has been lovely this week.",
+            "What is my name?")
+    # started one after the other from this thread: a child is stopped when the thread that started it ends
+    offline = Interaction(broker, tmp_path / "offline", online_s=300.0)
+    nadine = Interaction(broker, tmp_path / "silent", args=[
+        "--config-override", "interaction.llm.budget.understanding_s=1.0",
+        "--config-override", "interaction.llm.breaker.cooldown_s=600"], online_s=300.0, NADINE_LLM_BASE_URL=silent.url)
     try:
-        first = nadine.say("Hi, my name is Zora and I work at ACME.")
-        assert first.reply and first.extra["offline"]
-        assert first.latency_s < budget + SLACK_S
-        calls = len(silent.connections)
-        assert calls == 1
-        later = [nadine.say(text) for text in ("How are you today?", "Tell me something nice.", "What is my name?")]
-        assert all(t.reply and t.extra["offline"] for t in later)
-        assert len(silent.connections) == calls  # the open circuit sends turns offline without a call
-        assert max(t.latency_s for t in later) < budget
-        assert later[-1].user_name == "Zora"  # the offline backends kept the turn's facts
+        expected = [offline.say(text, timeout=120.0).reply for text in said]
+        first = nadine.say(said[0], timeout=120.0)
+        assert first.extra["offline"] and first.reply == expected[0]
+        assert len(silent.connections) == 1  # no retry once the budget was spent
         log = nadine.proc.log_text()
-        assert log.count("circuit open") == 1
+        assert "LLM for turn_understanding failed" in log and "no answer within" in log  # the budget ended it
+        later = [nadine.say(text, timeout=120.0) for text in said[1:]]
+        assert [t.reply for t in later] == expected[1:] and all(t.extra["offline"] for t in later)
+        assert all(t.extra["llm_circuits_open"] for t in later)
+        assert len(silent.connections) == 1  # the open circuit sends turns offline without a call
+        assert later[-1].user_name == "Ines"  # the offline backends kept the turn's facts
+        assert nadine.proc.log_text().count("circuit open") == 1
     finally:
+        offline.stop()
         nadine.stop()
