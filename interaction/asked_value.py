@@ -6,29 +6,40 @@ agree with a false premise.
 The values a question asks are read off spaCy's entities and tags: a date or time, a number, a place
 (one that is not part of its subject: "is my Paris flight on Monday?" asks the day), never the time
 something was told ("did I tell you yesterday ...?"). Each is compared
-with the memory's value of the same kind: dates by the calendar (parsedatetime reads both, the
-memory's as of the day it was told: month, and day of the month when both name one), numbers as
-said, places by their words or by WordNet (a place within the one asked, or containing it, agrees).
+with the memory's value of the same kind: dates by the calendar (told_time.py reads the memory's as
+of the day it was told), numbers as said, places by their words or by WordNet (a place within the
+one asked, or containing it, agrees). A date asked by its name ("in March", "on the 9th of June",
+"on the 19th") is compared by month, and day of the month when both name one, whatever the year; one
+asked from today ("tomorrow", "this week", "on Friday") names a stretch of the clock's calendar, and
+the memory's day is inside it, outside it, or (a month told, a week asked) neither.
 A question naming no such value ("is my uncle retiring?") has nothing to compare: None.
 """
 
 from __future__ import annotations
 
-import re
-import threading
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 
 import parsedatetime
 
+from common.clock import spoken_day
+from interaction.memory.time_window import precision_of, unit_window
+from interaction.told_time import (
+    DAY_OF_MONTH,
+    OF_A_DAY,
+    ORDINAL_DAY,
+    ToldTime,
+    calendar,
+    days_alone,
+    named_time,
+)
+
 Verdict = Literal["yes", "no", "unsure"]
 _TIME_ENTS = {"DATE", "TIME"}
 _PLACE_ENTS = {"GPE", "LOC", "FAC"}
-_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b")
 _ACU = parsedatetime.pdtContext
-# parsedatetime's precisions that name a day of the month, and those that name only a month
-_OF_A_DAY = _ACU.ACU_DAY | _ACU.ACU_HALFDAY | _ACU.ACU_HOUR | _ACU.ACU_MIN
-_calendars = threading.local()
+# a date named by the calendar resolves to the same month read a season later; one named from today does not
+_A_SEASON = timedelta(days=100)
 _TELLING = ("verb.communication", "verb.cognition")  # WordNet's verb files of saying and of knowing
 
 
@@ -44,10 +55,9 @@ def whether_told(question: str, memory: str, told_on: datetime | None, now: date
     q, m = nlp(question), nlp(memory)
     subject = {t.i for s in q if s.dep_ in ("nsubj", "nsubjpass") for t in s.subtree}
     verdicts: list[Verdict] = []
-    for ent in q.ents:
-        if ent.label_ in _TIME_ENTS and not _a_number(ent, now) and not _when_told(ent):
-            verdicts.append(_same_date(ent.text, now, [e.text for e in m.ents if e.label_ in _TIME_ENTS],
-                                       told_on or now))
+    for ent in [*q.ents, *days_alone(q)]:
+        if _a_date(ent, now) and not _when_told(ent):
+            verdicts.append(_same_date(ent.text, now, named_time(m, told_on or now), _in_the_past(q)))
         elif ent.label_ in _PLACE_ENTS and not subject & {t.i for t in ent}:
             verdicts.append(_same_place(ent, m))
     asked = _numbers(q, now)
@@ -84,36 +94,83 @@ def _a_number(ent, now: datetime) -> bool:  # noqa: ANN001 - a spaCy Span
     return _day_of(ent.text, now) is None and any(t.like_num for t in ent)
 
 
-def _calendar() -> parsedatetime.Calendar:
-    calendar = getattr(_calendars, "calendar", None)
-    if calendar is None:  # parsedatetime keeps parse state on the calendar: one per thread
-        calendar = _calendars.calendar = parsedatetime.Calendar(version=parsedatetime.VERSION_CONTEXT_STYLE)
-    return calendar
+def _a_date(ent, now: datetime) -> bool:  # noqa: ANN001 - a spaCy Span
+    """A date or time the question asks ("tomorrow", "in March", "on the 19th"), not a number the
+    entity recogniser took for one."""
+    return ent.label_ in _TIME_ENTS and not _a_number(ent, now) or not ent.label_  # a span of days_alone
 
 
-def _day_of(text: str, now: datetime) -> tuple[int, int | None] | None:
-    """The month a date names and its day of the month when it names one; None when unread."""
-    found = _calendar().nlp(text, sourceTime=now)
-    if not found:
-        return None
+def _day_of(text: str, now: datetime) -> tuple[int | None, int | None] | None:
+    """The month a date names and its day of the month when it names one ("the 19th": its day
+    alone); None when unread."""
+    found = calendar().nlp(text, sourceTime=now)
+    if not found:  # "the 19th" (never a count: "30 years" is read as a time)
+        alone = ORDINAL_DAY.search(text)
+        return (None, int(alone.group(1))) if alone else None
+    said = DAY_OF_MONTH.search(text)  # "the 28th of February": parsedatetime reads the month alone
     point, context, *_ = found[0]
-    if not context.accuracy & (_OF_A_DAY | _ACU.ACU_MONTH):
+    if not context.accuracy & (OF_A_DAY | _ACU.ACU_MONTH):
         return None
-    said = _DAY.search(text)  # "the 28th of February": parsedatetime reads the month alone
-    day = point.day if context.accuracy & _OF_A_DAY else int(said.group(1)) if said else None
+    day = point.day if context.accuracy & OF_A_DAY else int(said.group(1)) if said else None
     return point.month, day
 
 
-def _same_date(asked: str, now: datetime, held: list[str], told_on: datetime) -> Verdict:
+def _in_the_past(doc) -> bool:  # noqa: ANN001 - a spaCy Doc
+    return any(t.tag_ in ("VBD", "VBN") and t.pos_ in ("VERB", "AUX") for t in doc)
+
+
+def _from_today(text: str, now: datetime, past: bool = False) -> tuple[datetime, datetime] | None:
+    """The stretch of the calendar a date said from today names ("tomorrow": that day, "this week":
+    Monday to Sunday), seen from the day people speak of; None for a date named by the calendar
+    ("in March", "on the 19th"), which reads as the same month whenever it is said. `past`: asked in
+    the past tense, a day of the week is the one before ("was it on Monday?")."""
+    found = calendar().nlp(text, sourceTime=now)
+    later = calendar().nlp(text, sourceTime=now + _A_SEASON)
+    if not found or (later and later[0][0].month == found[0][0].month):
+        return None
+    point, context, *_ = found[0]
+    precision = precision_of(context)
+    if precision is None or context.accuracy & _ACU.ACU_NOW:
+        return None
+    if context.accuracy & _ACU.ACU_DAY:  # at 1 a.m. "tomorrow" is the day after the one just ending
+        point = point - timedelta(days=(now.date() - spoken_day(now)).days)
+        if past and 0 < (point.date() - spoken_day(now)).days <= 7:
+            point -= timedelta(days=7)
+    start, end, _ = unit_window(point, precision)
+    return start, end
+
+
+def _same_date(asked: str, now: datetime, told: ToldTime | None, past: bool) -> Verdict:
+    if told is None:
+        return "unsure"
+    stretch = _from_today(asked, now, past)
+    if stretch is not None:
+        start, end = (told.at, told.at + timedelta(microseconds=1)) if told.at else (told.start, told.end)
+        if stretch[0] <= start and end <= stretch[1]:
+            return "yes"
+        return "no" if end <= stretch[0] or start >= stretch[1] else "unsure"
     question = _day_of(asked, now)
-    memory = next((d for d in (_day_of(h, told_on) for h in held) if d is not None), None)
+    memory = (told.start.month, told.start.day if told.a_day else None) \
+        if told.a_day or told.end - told.start <= timedelta(days=31) else None
     if question is None or memory is None:
         return "unsure"
-    if question[0] != memory[0]:
+    if question[0] is not None and question[0] != memory[0]:
         return "no"
     if question[1] is None or memory[1] is None:
         return "yes" if question[1] is None else "unsure"
     return "yes" if question[1] == memory[1] else "no"
+
+
+def asks_from_today(question: str, now: datetime) -> bool:
+    """The question asks a date said from today ("is my flight tomorrow?", "was it this week?")."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        q = load_parser()(question)
+    except ParserUnavailable:
+        return False
+    return any(_a_date(e, now) and not _when_told(e) and _from_today(e.text, now) is not None
+               for e in [*q.ents, *days_alone(q)])
 
 
 def _same_place(asked, m) -> Verdict:  # noqa: ANN001 - a spaCy Span and Doc

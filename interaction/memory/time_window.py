@@ -126,7 +126,7 @@ def _calendar() -> _ClockedCalendar:
     return calendar
 
 
-def _precision(context: parsedatetime.pdtContext) -> int | None:
+def precision_of(context: parsedatetime.pdtContext) -> int | None:
     return next((p for p in _PRECISIONS if context.accuracy & p), None)
 
 
@@ -134,7 +134,7 @@ def _day_floor(when: datetime) -> datetime:
     return when.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def _unit_window(point: datetime, precision: int) -> tuple[datetime, datetime, relativedelta]:
+def unit_window(point: datetime, precision: int) -> tuple[datetime, datetime, relativedelta]:
     """The calendar unit around `point` at `precision`, and the length of one such unit."""
     day = _day_floor(point)
     if precision == _ACU.ACU_YEAR:
@@ -196,13 +196,13 @@ def parse_window(text: str, now: datetime) -> TimeWindow | None:
     matches = _calendar().nlp_at(text, now - DAY_TURNS) or ()
     best: TimeWindow | None = None
     for point, context, offset, end_at, expression in matches:
-        precision = _precision(context)
+        precision = precision_of(context)
         if precision is None or precision in (_ACU.ACU_NOW, _ACU.ACU_SEC, _ACU.ACU_MIN):
             continue
         if _is_everyday_word(text, expression, offset, precision):
             continue
         as_said = said[_as_said(offset, spans, False):_as_said(end_at, spans, True)]
-        start, end, unit = _unit_window(point, precision)
+        start, end, unit = unit_window(point, precision)
         if precision == _ACU.ACU_DAY:  # a day people speak of runs from DAY_TURNS to DAY_TURNS
             start, end = start + DAY_TURNS, end + DAY_TURNS
         if start > now:
@@ -228,9 +228,9 @@ def names_time_ahead(text: str, now: datetime) -> bool:
     """The text names a time that has not begun yet ("next month", "tomorrow", "in two weeks"): what
     it tells is a plan, not what is true now. A time named to the minute or as "now" is not one."""
     for point, context, offset, _end, expression in _calendar().nlp_at(text, now) or ():
-        precision = _precision(context)
+        precision = precision_of(context)
         if precision is None or precision in (_ACU.ACU_NOW, _ACU.ACU_SEC, _ACU.ACU_MIN):
             continue
-        if not _is_everyday_word(text, expression, offset, precision) and _unit_window(point, precision)[0] > now:
+        if not _is_everyday_word(text, expression, offset, precision) and unit_window(point, precision)[0] > now:
             return True
     return False

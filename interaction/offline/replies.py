@@ -13,7 +13,7 @@ from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST, slot_asked
-from interaction.asked_value import whether_told
+from interaction.asked_value import asks_from_today, whether_told
 from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
@@ -27,6 +27,7 @@ from interaction.own_life import asks_after_own, thing_asked
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import reported, said_day, told_back
 from interaction.session_gist import gist
+from interaction.told_time import how_long_asked, it_is, time_until, told_in
 from interaction.turn_understanding import Emotion
 
 _EMPATHY = {
@@ -226,13 +227,22 @@ def _recall(r: ReplyInputs) -> str:
         slot = slot_asked(r.text)
         if slot is not None and (whether or slot not in ("time", "count")):
             return f"I don't think you told me that — {said}"
+        told = told_in(memories[0].text, _told_on(memories[0]))
+        if (unit := how_long_asked(r.text)) is not None and told is not None:
+            # "how many days until my ferry?": counted from the clock to the day the memory names; a day
+            # it cannot name (a month, a week) leaves what was told to answer
+            length = time_until(told, r.now, unit)
+            if length is not None:
+                return f"{'That was ' + length + ' ago' if told.passed(r.now) else _capital(length)} — {said}"
         if whether:
             # yes only when what it asks is what was told: "is my MOT due in March?" over "... due on
-            # the 28th of February" is a no, with what was told; a value that cannot be compared, neither
+            # the 28th of February" is a no, with what was told; a value that cannot be compared, neither.
+            # A day asked from today ("is it tomorrow?") is answered with where the told day falls.
             verdict = whether_told(r.text, memories[0].text, _told_on(memories[0]), r.now)
             if verdict == "unsure":
                 return _capital(said)
-            return f"{'No' if verdict == 'no' else 'Yes'} — {said}"
+            when = it_is(told, r.now) if told is not None and asks_from_today(r.text, r.now) else None
+            return f"{'No' if verdict == 'no' else 'Yes'}{', ' + when if when else ''} — {said}"
         if r.own_life:
             return _capital(said)
         return ("I remember — " if any(news_sign(m.text) == "negative" for m in memories) else "Of course — ") + said

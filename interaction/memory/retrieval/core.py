@@ -184,6 +184,10 @@ class RetrievalCore:
             # a session's summary holds everything said then: a question naming a topic is answered
             # by the things told one by one, never by the summary that quotes them all
             keep &= ~np.isin(pool.kinds, list(decision.SUMMARY_KINDS))
+            if window is not None and window.happened:  # and a thing told before of a day inside it
+                told = ~np.isin(pool.kinds, list(decision.SUMMARY_KINDS))
+                for i in [int(i) for i in ranked.order if told[i] and not keep[i]][: self.settings.verify_top]:
+                    keep[i] = window.names_a_day_in(pool.items[i].quote, float(pool.occurred_ts[i]))
             for i in [int(i) for i in ranked.order if keep[i]][: self.settings.verify_top]:
                 shortlist.append(Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
                                         float(ranked.coverage[i]), float(ranked.fused[i])))

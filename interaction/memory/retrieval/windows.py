@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
+from common.clock import DAY_TURNS
 from interaction.cues import FIRST_MEETING_QUESTION
 from interaction.memory.retrieval.candidates import CandidatePool
 
@@ -36,11 +37,26 @@ class Window:
     end: datetime
     expression: str
     names_event: bool = False  # "the first time we met": the window's own event is what is asked about
+    # when what is asked about happened ("was my dentist appointment yesterday?"), not when it was told:
+    # a memory told before whose words name a day inside it is inside it too
+    happened: bool = False
 
     def mask(self, occurred_ts: np.ndarray) -> np.ndarray:
         """Items that happened inside the window (an item of unknown time is never inside one)."""
         with np.errstate(invalid="ignore"):
             return (occurred_ts >= self.start.timestamp()) & (occurred_ts <= self.end.timestamp())
+
+    def names_a_day_in(self, text: str, occurred_ts: float) -> bool:
+        """The memory's words name a day inside the window ("my dentist appointment is on the 9th",
+        told a week before it) when the window is of what happened."""
+        from interaction.told_time import told_in
+
+        if not self.happened or np.isnan(occurred_ts):
+            return False
+        told = told_in(text, datetime.fromtimestamp(occurred_ts))
+        if told is None or not told.a_day:
+            return False
+        return self.start <= (told.at or told.start + DAY_TURNS) < self.end
 
 
 def _calendar(query: str, now: datetime) -> Window | None:
@@ -49,9 +65,10 @@ def _calendar(query: str, now: datetime) -> Window | None:
     except ImportError:  # the calendar parser lands separately; session windows work without it
         return None
     found = parse_window(query, now)
-    if found is None or not _of_the_past(query, found.expression):
+    if found is None:
         return None
-    return Window(found.start, found.end, found.expression)
+    of = _of_the_past(query, found.expression)
+    return Window(found.start, found.end, found.expression, happened=of == "happened") if of else None
 
 
 _PAST_TAGS = {"VBD", "VBN"}
@@ -60,31 +77,30 @@ _PAST_TAGS = {"VBD", "VBN"}
 _RECALLING = ("verb.cognition", "verb.communication")
 
 
-def _of_the_past(query: str, expression: str) -> bool:
-    """The time is when something asked about happened or was told: the question speaks in the past
-    tense ("what did I tell you on Tuesday?", "tell me what I said this morning"), or the time belongs
-    to a verb of remembering or telling ("what do you remember from last week?", by its most frequent
-    WordNet sense). Said of a present or a future ("who is coming on Tuesday?", "what's happening in
-    June?") it is when the thing told happens, which the memory's words hold, not when it was told.
-    Without the parser, every time is one of the past (recall looks back)."""
+def _of_the_past(query: str, expression: str) -> str | None:
+    """Whose time the window is: "told" when it belongs to a verb of remembering or telling ("what
+    did I tell you on Tuesday?", "what do you remember from last week?", by its most frequent WordNet
+    sense), "happened" when the question speaks in the past tense of something else ("was my dentist
+    appointment yesterday?"); None when said of a present or a future ("who is coming on Tuesday?",
+    "what's happening in June?"): it is when the thing told happens, which the memory's words hold,
+    not when it was told. Without the parser, every time is when something was told (recall looks back)."""
     from interaction.memory.retrieval.lexicon import load_wordnet
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
         doc = load_parser()(query)
     except ParserUnavailable:
-        return True
-    if any(t.tag_ in _PAST_TAGS and t.pos_ in ("VERB", "AUX") for t in doc):
-        return True
+        return "told"
     at = query.find(expression)
     tokens = [t for t in doc if at <= t.idx < at + len(expression)] if at >= 0 else []
     verb = tokens[0] if tokens else None
     while verb is not None and verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
         verb = verb.head
-    if verb is None or verb.pos_ not in ("VERB", "AUX"):
-        return True
     wordnet = load_wordnet()
-    return wordnet is None or wordnet.verb_lexical_file(verb.lemma_) in _RECALLING
+    if verb is None or verb.pos_ not in ("VERB", "AUX") or wordnet is None \
+            or wordnet.verb_lexical_file(verb.lemma_) in _RECALLING:
+        return "told"
+    return "happened" if any(t.tag_ in _PAST_TAGS and t.pos_ in ("VERB", "AUX") for t in doc) else None
 
 
 def _sessions(pools: list[CandidatePool], now: datetime) -> list[tuple[float, float]]:

@@ -1,0 +1,231 @@
+"""When the thing a memory tells of takes place, and where that falls against the clock: "my ferry to
+Orkney is on the 11th of December at 9am", told on the 3rd of December, takes place on the 11th at
+9:00, so on the 10th it is "tomorrow", on the 2nd of December "in nine days", on the 13th "two days
+ago".
+
+The time is read off spaCy's date and time entities (a day of the month said alone is an ordinal
+after "on": "the recital was on the 3rd") and resolved by parsedatetime as of the day it was told.
+A date said without its year, or a day of the month without its month, is the one to come from that
+day, or the one before it when the memory speaks in the past tense ("we went to the fair on the
+2nd"); parsedatetime reads "the 14th of January" as January alone, so the day is taken from the
+words. Everything is seen from the clock the turn runs on, never the machine's.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+import inflect
+import parsedatetime
+from dateutil.relativedelta import relativedelta
+
+from common.clock import spoken_day
+from interaction.memory.time_window import precision_of, unit_window
+
+_ACU = parsedatetime.pdtContext
+# parsedatetime's precisions that name a day, and those finer than one (a time of day)
+OF_A_DAY = _ACU.ACU_DAY | _ACU.ACU_HALFDAY | _ACU.ACU_HOUR | _ACU.ACU_MIN
+_OF_THE_CLOCK = _ACU.ACU_HOUR | _ACU.ACU_MIN
+DAY_OF_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b")
+ORDINAL_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")  # a day of the month said alone: "the 21st"
+_YEAR = re.compile(r"\b\d{4}\b")
+_PAST_TAGS = {"VBD", "VBN"}
+_calendars = threading.local()
+_WORDS = inflect.engine()
+
+
+def calendar() -> parsedatetime.Calendar:
+    """parsedatetime's calendar as it comes (a weekday or a date without a year is the one to come);
+    it keeps parse state on itself: one per thread."""
+    found = getattr(_calendars, "calendar", None)
+    if found is None:
+        found = _calendars.calendar = parsedatetime.Calendar(version=parsedatetime.VERSION_CONTEXT_STYLE)
+    return found
+
+
+@dataclass(frozen=True)
+class ToldTime:
+    """The calendar unit a memory's time names (a day, a week, a month) and its time of day if told."""
+
+    start: datetime
+    end: datetime
+    at: datetime | None = None
+
+    @property
+    def a_day(self) -> bool:
+        return self.end - self.start <= timedelta(days=1)
+
+    def passed(self, now: datetime) -> bool:
+        return (self.at or self.end) <= now
+
+
+def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a spaCy Doc
+    """When what `doc` tells takes place, read as of `told_on`; None when it names no date."""
+    past = any(t.tag_ in _PAST_TAGS and t.pos_ in ("VERB", "AUX") for t in doc)
+    dates = [e for e in doc.ents if e.label_ == "DATE" and not _a_length(e)] + days_alone(doc)
+    told = next((t for t in (_resolved(e.text, told_on, past) for e in dates) if t is not None), None)
+    if told is None or not told.a_day:
+        return told
+    clock = next((p for p, c, *_ in (_parsed(e.text, told.start) for e in doc.ents if e.label_ == "TIME")
+                  if c is not None and c.accuracy & _OF_THE_CLOCK), None)
+    return ToldTime(told.start, told.end, clock) if clock is not None else told
+
+
+def days_alone(doc) -> list:  # noqa: ANN001 - a spaCy Doc
+    """The days of the month said without their month ("on the 21st"), as English names one: an
+    ordinal day the object of "on", whatever the entity recogniser made of it (an ordinal, nothing)."""
+    return [doc[t.left_edge.i: t.i + 1] for t in doc if t.dep_ == "pobj" and t.head.lower_ == "on"
+            and ORDINAL_DAY.fullmatch(t.text) and t.ent_type_ != "DATE"]
+
+
+def _a_length(ent) -> bool:  # noqa: ANN001 - a spaCy Span
+    """A count of calendar units that is a length of time, not a time ("married for 30 years", "three
+    days"): one names a time only as "in ..." or "... ago" ("in two weeks", "two weeks ago")."""
+    counted = any(c.dep_ == "nummod" for c in ent.root.children)
+    return counted and not (ent.root.dep_ == "pobj" and ent.root.head.lower_ == "in") \
+        and not any(c.lower_ == "ago" for c in ent.root.children)
+
+
+def _parsed(text: str, source: datetime) -> tuple[datetime | None, parsedatetime.pdtContext | None]:
+    found = calendar().nlp(text, sourceTime=source)
+    return (found[0][0], found[0][1]) if found else (None, None)
+
+
+def _resolved(text: str, told_on: datetime, past: bool) -> ToldTime | None:
+    point, context = _parsed(text, told_on)
+    said = DAY_OF_MONTH.search(_YEAR.sub("", text))
+    if context is not None and context.accuracy & _ACU.ACU_MONTH and said and not context.accuracy & OF_A_DAY:
+        # "the 14th of January": parsedatetime reads the month alone
+        explicit = _YEAR.search(text) is not None
+        day = _dated(point.year, point.month, int(said.group(1)))
+        if day is None:
+            return None
+        if not explicit:
+            day = _nearest(day.replace(year=told_on.year), told_on.date(), past, relativedelta(years=1))
+        return _the_day(day)
+    if point is None:  # a day of the month alone ("on the 21st"): of this month, or the next or last
+        alone = ORDINAL_DAY.search(text)
+        day = _dated(told_on.year, told_on.month, int(alone.group(1))) if alone else None
+        return _the_day(_nearest(day, told_on.date(), past, relativedelta(months=1))) if day else None
+    precision = precision_of(context)
+    if precision is None or context.accuracy & _ACU.ACU_NOW:
+        return None
+    if precision == _ACU.ACU_MONTH and not _YEAR.search(text):  # "in March": parsedatetime's is the next one
+        first = _nearest(date(told_on.year, point.month, 1), told_on.date().replace(day=1), past, relativedelta(years=1))
+        start = datetime(first.year, first.month, 1)
+        return ToldTime(start, start + relativedelta(months=1))
+    if context.accuracy & OF_A_DAY and past and 0 < (point.date() - told_on.date()).days <= 7:
+        point -= timedelta(days=7)  # "we went on Friday": the Friday before it was told
+    start, end, _ = unit_window(point, precision)
+    if context.accuracy & OF_A_DAY:
+        start, end = unit_window(point, _ACU.ACU_DAY)[:2]
+    return ToldTime(start, end, point if context.accuracy & _OF_THE_CLOCK else None)
+
+
+def _dated(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _nearest(day: date, told: date, past: bool, step: relativedelta) -> date:
+    """The `day` of the calendar unit (a year, a month) meant: the one to come from the day it was
+    told, or the one before it when told in the past tense."""
+    if past and day > told:
+        return day - step
+    if not past and day < told:
+        return day + step
+    return day
+
+
+def _the_day(day: date) -> ToldTime:
+    start = datetime(day.year, day.month, day.day)
+    return ToldTime(start, start + timedelta(days=1))
+
+
+def days_from_now(told: ToldTime, now: datetime) -> int:
+    """Days from today (the day people speak of) to the told day: 1 tomorrow, -2 two days ago."""
+    return (told.start.date() - spoken_day(now)).days
+
+
+def from_now(told: ToldTime, now: datetime) -> str | None:
+    """Where a told day falls from now, as said: "today", "tomorrow", "in nine days", "two days ago";
+    None for a longer unit (a week, a month)."""
+    if not told.a_day:
+        return None
+    days = days_from_now(told, now)
+    if days == 0:
+        return "earlier today" if told.passed(now) else "today"
+    if abs(days) == 1:
+        return "tomorrow" if days > 0 else "yesterday"
+    return f"in {_count(days, 'day')}" if days > 0 else f"{_count(-days, 'day')} ago"
+
+
+def it_is(told: ToldTime, now: datetime) -> str | None:
+    """"it's tomorrow", "it was two days ago": where a told day falls, in the tense it takes now."""
+    when = from_now(told, now)
+    return None if when is None else f"it {'was' if told.passed(now) else 'is'} {when}".replace("it is", "it's")
+
+
+def time_until(told: ToldTime, now: datetime, unit: str = "day") -> str | None:
+    """How long from now until the told time, or since it ("nine days", "three weeks and two days",
+    "five hours" on its day); None when the time is no single day."""
+    if not told.a_day:
+        return None
+    days = days_from_now(told, now)
+    if days == 0 and told.at is not None:
+        hours = round(abs((told.at - now).total_seconds()) / 3600)
+        return _count(hours, "hour") if hours else "less than an hour"
+    if days == 0:
+        return None
+    days = abs(days)
+    if unit == "week" and days >= 7:
+        weeks, rest = divmod(days, 7)
+        return _count(weeks, "week") + (f" and {_count(rest, 'day')}" if rest else "")
+    return _count(days, "day")
+
+
+def _count(n: int, unit: str) -> str:
+    """"one day", "nine days", "twenty-one days": a count said in words."""
+    return f"{_WORDS.number_to_words(n)} {_WORDS.plural(unit, n)}"
+
+
+def told_in(text: str, told_on: datetime | None) -> ToldTime | None:
+    """When what `text` tells takes place (named_time), read from its words; None without the parser."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    if told_on is None:
+        return None
+    try:
+        return named_time(load_parser()(text), told_on)
+    except ParserUnavailable:
+        return None
+
+
+# parsedatetime's units of the calendar and the clock, by every name it reads them by ("days", "wk")
+_UNITS = {name: unit.rstrip("s") for unit, names in parsedatetime.Constants().units.items() for name in names}
+# the words that set a time against now in "how long until ...?", "how many days since ...?",
+# "how long ago ...?" (closed grammar): without one, "how long is my flight?" asks its length
+_FROM_NOW = {"until", "till", "til", "before", "since", "ago", "away", "left"}
+
+
+def how_long_asked(question: str) -> str | None:
+    """The unit a question asks how many of lie between now and a thing ("how many weeks till the
+    recital?": "week"; "how long until my ferry?": "day"); None for any other question."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(question)
+    except ParserUnavailable:
+        return None
+    how = next((t for t in doc if t.lower_ == "how" and t.tag_ == "WRB"), None)
+    if how is None or not any(t.lower_ in _FROM_NOW for t in doc):
+        return None
+    if how.head.lower_ in ("long", "soon"):
+        return "day"
+    counted = how.head.head if how.head.lower_ in ("many", "much") else None
+    return _UNITS.get(counted.lower_) if counted is not None else None

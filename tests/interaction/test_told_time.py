@@ -1,0 +1,87 @@
+"""Questions about when a thing told takes place, answered against the shared clock: "is it
+tomorrow?", "how long until ...?", "was it yesterday?", and a day of the month asked without its
+month. The sentences are new: in none of the benchmark scripts or labelled sets. Every time comes
+from a fixed clock, never the wall clock."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from interaction.asked_value import whether_told
+from interaction.offline.parsing import load_parser
+from interaction.told_time import how_long_asked, it_is, named_time, time_until
+from tests.interaction import test_memory_requests
+from tests.interaction.test_memory_requests import say
+from tests.interaction.test_own_words import later
+
+maya = test_memory_requests.maya  # Maya, known by face, with real memory services, on a pinned clock
+TOLD = datetime(2026, 3, 2, 10)  # a Monday
+NOW = datetime(2026, 3, 11, 10)  # the Wednesday of the week after
+BOILER = "the boiler service is on the 12th of March at 8am"
+
+
+@pytest.mark.parametrize(("question", "memory", "verdict"), [
+    ("Is the boiler service tomorrow?", BOILER, "yes"),
+    ("Is the boiler service this week?", BOILER, "yes"),
+    ("Is the boiler service next week?", BOILER, "no"),
+    ("Is the boiler service today?", BOILER, "no"),
+    # a day of the month asked without its month
+    ("Is the boiler service on the 14th?", BOILER, "no"),
+    ("Is the boiler service on the 12th?", BOILER, "yes"),
+    ("Is my niece's christening on the 26th?", "my niece's christening is on the 28th", "no"),
+    ("Is my niece's christening on the 28th of March?", "my niece's christening is on the 28th", "yes"),
+    # asked in the past tense of a day told of before it came
+    ("Did the piano tuner come yesterday?", "the piano tuner comes on the 10th of March", "yes"),
+    ("Did the piano tuner come on Monday?", "the piano tuner comes on the 10th of March", "no"),
+    # a month told, a week asked: neither
+    ("Is the roof repair this week?", "the roof repair is in March", "unsure"),
+])
+def test_a_date_asked_from_today_or_by_its_day_alone(question, memory, verdict):
+    assert whether_told(question, memory, TOLD, NOW) == verdict
+
+
+def test_where_a_told_day_falls_from_the_clock():
+    boiler = named_time(load_parser()(BOILER), TOLD)
+    assert it_is(boiler, NOW) == "it's tomorrow"
+    assert time_until(boiler, datetime(2026, 3, 3, 9)) == "nine days"
+    assert time_until(boiler, datetime(2026, 3, 12, 5)) == "three hours"
+    assert it_is(boiler, datetime(2026, 3, 14, 9)) == "it was two days ago"
+    # a length of time is no day ("we've been married for 40 years")
+    assert named_time(load_parser()("we have been married for 40 years"), TOLD) is None
+    assert how_long_asked("How many weeks till the boiler service?") == "week"
+    assert how_long_asked("How long is the boiler service?") is None
+
+
+@pytest.mark.parametrize(("told", "asked", "first", "said"), [
+    # told on Wednesday the 4th of November, asked on Thursday the 12th
+    ("Please remember that my train to Inverness leaves on the 13th of November at 8am.",
+     "Is my train to Inverness tomorrow?", "Yes, it's tomorrow — ", "13th of November"),
+    ("Please remember that my train to Inverness leaves on the 13th of November at 8am.",
+     "Is my train to Inverness next week?", "No, it's tomorrow — ", "13th of November"),
+    ("Please remember that my train to Inverness leaves on the 13th of November at 8am.",
+     "How long until my train to Inverness?", "One day — ", "13th of November"),
+    # a day told of before it came, asked of after it: when it took place, not when it was told
+    ("Please remember that my allotment inspection is on the 11th of November.",
+     "Was my allotment inspection yesterday?", "Yes, it was yesterday — ", "11th of November"),
+    ("Please remember that my allotment inspection is on the 10th of November.",
+     "Is my allotment inspection on the 11th?", "No — ", "10th of November"),
+])
+def test_a_time_question_is_answered_against_the_clock(maya, told, asked, first, said):
+    dm, _, _, uid = maya
+    say(dm, told)
+    dm.clock.advance(24 * 8)  # the shared clock moved, as scripts move it
+    later(dm, uid)
+    reply = say(dm, asked).reply
+    assert reply.startswith(first) and said in reply, reply
+
+
+def test_a_count_of_days_to_a_feast_is_not_answered_from_a_memory(maya):
+    """A question about the calendar, not about anything told, is never answered with the count of
+    days to a thing told (the one memory held may still be offered, as it was before)."""
+    dm, _, _, uid = maya
+    say(dm, "Please remember that my train to Inverness leaves on the 13th of November at 8am.")
+    later(dm, uid)
+    reply = say(dm, "How many days until Christmas?").reply
+    assert " days — " not in reply and not reply.startswith(("Yes", "No")), reply
