@@ -161,7 +161,9 @@ def asks_whether(text: str) -> bool:
     nlp = _parser()
     if nlp is None:
         return False
-    asked = [sent for s in cues.sentences(text) for sent in nlp(s).sents if sentence_asks(sent)]
+    # typed in lower case, an opening auxiliary is tagged the root of a statement and its subject an
+    # attribute ("is the christening on the 6th?"): each sentence is parsed as it would be written
+    asked = [sent for s in cues.sentences(text) for sent in nlp(s[:1].upper() + s[1:]).sents if sentence_asks(sent)]
     for sent in asked:
         tokens = _words(sent)
         i = _clause_start(tokens) if tokens else 0

@@ -67,6 +67,8 @@ def test_where_a_told_day_falls_from_the_clock():
      "Was my allotment inspection yesterday?", "Yes, it was yesterday — ", "11th of November"),
     ("Please remember that my allotment inspection is on the 10th of November.",
      "Is my allotment inspection on the 11th?", "No — ", "10th of November"),
+    # typed in lower case, as a chat is: still a question whether, and a weekday told is its date
+    ("My nephew's wedding is on Friday.", "is the wedding on the 7th?", "No — ", "Friday the 6th"),
 ])
 def test_a_time_question_is_answered_against_the_clock(maya, told, asked, first, said):
     dm, _, _, uid = maya
