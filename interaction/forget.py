@@ -172,8 +172,8 @@ FORGET_REQUEST = re.compile(
 
 
 # who is not known may still have memories under a name not said yet: "nothing stored" would be untrue
-NOTHING_STORED = ("I don't know who you are yet, so I can't tell which memories are yours. "
-                  "Tell me your name, then ask me again and I'll forget everything about you.")
+WHOSE_UNKNOWN = "I don't know who you are yet, so I can't tell which memories are yours."
+NOTHING_STORED = f"{WHOSE_UNKNOWN} Tell me your name, then ask me again and I'll forget everything about you."
 
 
 def forget_question(name: str | None) -> str:

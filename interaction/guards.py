@@ -55,6 +55,10 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
         plan = [s for s in plan if s.agent not in ("search_agent", "vision_agent")]
     elif any(s.agent == "vision_agent" for s in plan) and not cues.is_about_view(text):
         plan = [s for s in plan if s.agent != "vision_agent"]  # a who / what question about the past asks memory
+    if cues.ASKS_DATE.search(text) or cues.ASKS_TIME.search(text):
+        # the date and the time are the shared clock's (the reply reads them from it): a web search,
+        # which "today's" calls for, would answer from another clock, or not at all
+        plan = [s for s in plan if s.agent != "search_agent"]
     if intent in ("first_greeting", "end_conversation") or not plan:
         plan = [PlanStep(agent="response_agent", message=text)]
     return u.model_copy(update={

@@ -21,7 +21,14 @@ from interaction import cues, profile_wording, said_back
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.agents.episode import summarize
 from interaction.confirmation import next_step, read_reply
-from interaction.forget import NOTHING_STORED, PrivacyTurn, forget_one_memory, forget_question, forget_words
+from interaction.forget import (
+    NOTHING_STORED,
+    WHOSE_UNKNOWN,
+    PrivacyTurn,
+    forget_one_memory,
+    forget_question,
+    forget_words,
+)
 from interaction.llm.reply_text import spoken_part
 from interaction.memory.contracts import EpisodicSave, ExplicitMemoryStore, TranscriptTurn
 from interaction.memory.forgotten import Forgotten
@@ -51,6 +58,15 @@ NOT_TOLD = (*FORGET_INTENTS, "not_keep")
 NOT_KEPT = "All right — I won't keep that."
 NOT_KEPT_REASON = "asked not to keep it"
 HELD = "I don't know who you are yet, so I'll keep that for you once you tell me. What's your name?"
+# each request of someone not known yet answered as what it asked: "what do you know about me?" and
+# "forget what I said about ..." are no request to forget everything (nor is a forgotten person, whose
+# session starts again with nobody, known any more)
+UNKNOWN_SPEAKER = {
+    "remember": "I'd like to remember that, but I don't know who you are yet. What's your name?",
+    "about_me": "I don't know who you are yet, so I can't tell you anything I know about you. What's your name?",
+    "forget_one": f"{WHOSE_UNKNOWN} Tell me your name, then ask me again.",
+    "forget_me": NOTHING_STORED,
+}
 AGENT = "response_agent"
 MAX_LISTED = 5  # explicit memories / moments named in one spoken answer
 # besides what was said in this conversation: what they asked to be kept, their moments, and what they
@@ -122,8 +138,7 @@ def handle(deps: AgentDeps, state: dict) -> dict:
         held = wanted_kept(state) if intent == "remember" else None
         if held is not None:  # kept for them once they say who they are (dialogue.py)
             return {"final_message": HELD, "held_memory": held}
-        return {"final_message": NOTHING_STORED if intent != "remember" else
-                "I'd like to remember that, but I don't know who you are yet. What's your name?"}
+        return {"final_message": UNKNOWN_SPEAKER[intent]}
     if intent == "forget_me":  # the understanding heard a "forget me" the privacy gate's phrases did not
         return {"final_message": forget_question(identity.name), "forget_me_asked": True}
     if intent == "remember":

@@ -30,7 +30,7 @@ from interaction.profiles import MemoryUpdate
 log = logging.getLogger("nadine.interaction.extract")
 
 _I = re.IGNORECASE
-_NAME_REST = r"[A-Za-zÀ-ÖØ-öø-ÿ'\-]*"
+_NAME_REST = r"[A-Za-zÀ-ÖØ-öø-ÿ'\u2019\-]*"
 _NAME_TOKEN = r"[A-Za-zÀ-ÖØ-öø-ÿ]" + _NAME_REST
 _CAPITALISED = r"[A-ZÀ-ÖØ-Þ]" + _NAME_REST
 _PHRASE = r"([^,.;!?]+?)"
@@ -61,7 +61,13 @@ _NAME_ALWAYS = [  # the name may be typed in lower case after these
     re.compile(rf"^\W*(?!(?:that|this|it|which|what)\b)({_NAME_TOKEN})(?:'s|\u2019s| is) the name\s*(?:[,.!;]|$)", _I),
 ]
 _NAME_CAPITALISED = re.compile(rf"\b(?i:i'm|i am|it's|it is)\s+({_CAPITALISED})")
-_SURNAME = re.compile(r"^\s+([A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'\-]+)\b")
+_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
+# a surname is a capitalised word with a small letter after its capital ("MacLeod"; a lone initial is
+# none), or capitalised parts joined by an apostrophe or a hyphen, the first of which may be one capital
+# ("O'Donnell", "N'Dour", "Shah-Patel"; "Smith's sister" names Smith), perhaps after an Irish particle
+# of one letter ("Ó Dálaigh"; "I" is the speaker)
+_SURNAME_WORD = rf"[{_UPPER}](?:[{_LOWER}][{_UPPER}{_LOWER}]*)?(?:['\u2019\-][{_UPPER}][{_UPPER}{_LOWER}]*)+|[{_UPPER}][{_LOWER}][{_UPPER}{_LOWER}]*"
+_SURNAME = re.compile(rf"^\s+((?:(?!I\s)[{_UPPER}]\s+(?=[{_UPPER}][{_LOWER}]))?(?:{_SURNAME_WORD}))\b")
 
 _COMPANY = re.compile(rf"\bi(?:'m| am)? (?:currently )?(?:work|working) (?:at|for)\s+{_PHRASE}{_PHRASE_END}", _I)
 _POSITION = [

@@ -277,3 +277,13 @@ def test_a_word_alone_opening_a_conversation_is_nobodys_name_without_a_yes(tmp_p
     dm.process_input(UserInput(text=answer))
     dm.process_input(UserInput(text="I don't know."))
     assert store.user_ids() == {}
+
+
+def test_a_date_asked_with_a_word_of_current_affairs_still_comes_from_the_clock(tmp_path):
+    """"today's" marks a real-time question for the web, but the date is the clock's: never looked up."""
+    dm, _ = _chat(tmp_path)
+    dm.process_input(UserInput(text="Hello, I'm Ines."))
+    dm.clock.advance(24 * 3)
+    now = dm.clock.now()
+    reply = dm.process_input(UserInput(text="Quick question, Nadine: what's today's date?")).reply
+    assert f"{now:%A} {now.day} {now:%B %Y}" in reply and "look that up" not in reply, reply

@@ -181,12 +181,18 @@ def test_a_pinned_is_recall_still_pins(maya):
     assert pinned.is_recall and pinned.memory_intent == "recall"
 
 
-def test_a_stranger_is_told_nothing_is_stored(tmp_path):
+@pytest.fixture
+def stranger(tmp_path):
+    """A DialogueManager with real memory services talking with someone not known yet."""
     layout, clock = layout_and_clock(tmp_path)
     settings = make_settings(tmp_path)
     services = LocalMemoryServices(settings, layout, clock, bus=None)
     dm = DialogueManager(settings, layout, clock, Outbox(), services=services, environ={})
-    turn = say(dm, "Please remember that my daughter's birthday is on 3 May.")
+    return dm
+
+
+def test_a_stranger_is_told_nothing_is_stored(stranger):
+    turn = say(stranger, "Please remember that my daughter's birthday is on 3 May.")
     assert "don't know who you are" in turn.reply and "I'll remember" not in turn.reply
 
 
@@ -435,3 +441,24 @@ def test_a_request_to_remember_is_kept_once_as_asked_never_also_as_a_moment(maya
                  "Please remember that I got engaged to Sam today, I'm over the moon!"):
         affect = affect_of(out, say(dm, said))
         assert affect.suppress_storage and affect.suppress_reason == "a request to remember", said
+
+
+def test_a_stranger_asking_what_nadine_knows_is_asked_their_name_not_offered_a_forget(stranger):
+    turn = say(stranger, "Tell me what you remember about me.")
+    assert "don't know who you are" in turn.reply and "name" in turn.reply
+    assert "forget" not in turn.reply
+
+
+def test_a_stranger_asking_to_forget_one_thing_is_never_offered_to_forget_everything(stranger):
+    turn = say(stranger, "Could you forget what I told you about my allotment?")
+    assert "which memories are yours" in turn.reply and "name" in turn.reply
+    assert "everything" not in turn.reply
+
+
+def test_after_everything_is_forgotten_what_nadine_knows_is_nothing_and_no_forget_is_offered(maya):
+    dm, _, _, _ = maya
+    assert "forget everything" in say(dm, "Please erase all my data.").reply
+    say(dm, "Yes, do it.")
+    dm.forget_session()  # what the process does once the erase comes back (interaction/__main__.py)
+    turn = say(dm, "So what do you know about me now?")
+    assert "name" in turn.reply and "forget" not in turn.reply

@@ -66,6 +66,23 @@ def test_a_title_before_a_name_is_no_part_of_it(said, name):
     assert extract_name(said) == name
 
 
+@pytest.mark.parametrize(("said", "name"), [
+    # a surname joined by an apostrophe or a hyphen, straight or curly, is read whole
+    ("Hello there, I'm Ciaran O'Donnell and I keep bees in Sligo.", "Ciaran O'Donnell"),
+    ("I'm Marguerite D'Souza, I run a bakery.", "Marguerite D'Souza"),
+    ("Hi, I'm Fatou N'Dour.", "Fatou N'Dour"), ("I'm Niamh O\u2019Hara.", "Niamh O\u2019Hara"),
+    ("Morning, I'm Priya Shah-Patel.", "Priya Shah-Patel"), ("I'm Ewan MacLeod.", "Ewan MacLeod"),
+    # an Irish surname's particle, a word of one letter, is part of it
+    ("Hi, I'm Aoife Ó Dálaigh from Cork.", "Aoife Ó Dálaigh"),
+    # a lone initial or an apostrophe with nothing after it is no surname
+    ("I'm Grace O' and that's that.", "Grace"), ("I'm Hugo I think.", "Hugo"),
+    # nor is a possessive's ending
+    ("I'm Rhona Baird's daughter.", "Rhona Baird"),
+])
+def test_a_surname_with_an_apostrophe_a_hyphen_or_a_particle_is_read_whole(said, name):
+    assert extract_name(said, loose=True) == name
+
+
 @pytest.mark.parametrize(("said", "name"), [("Actually, I'm Pearl.", "Pearl"), ("Actually, I'm Methodist.", None)])
 def test_a_known_speaker_is_renamed_by_a_name_not_by_a_faith(said, name):
     claim = read_name_claim(said)
