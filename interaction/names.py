@@ -57,6 +57,7 @@ class NameConfirmation:
     # a question of their own asked instead of an answer ("when's my mother's birthday?"): whose memory
     # answers it waits on who they are, so it is answered once that is settled
     held_question: str | None = None
+    told: bool = False  # news was told instead of an answer: it waits with the question
 
     @property
     def top_name(self) -> str:
@@ -124,6 +125,9 @@ def given_name(full: str) -> str:
 def confirmation_question(confirmation: NameConfirmation) -> str:
     if confirmation.held_question is not None:
         return (f"I'd like to answer that, but first I need to know who I'm talking to. "
+                f"Are you {confirmation.top_name}? Please say yes or no.")
+    if confirmation.asked_again and confirmation.told:
+        return (f"Thank you for telling me, I'll keep it for you once I know who you are. "
                 f"Are you {confirmation.top_name}? Please say yes or no.")
     if confirmation.asked_again:
         return f"Sorry, I didn't quite get that. Are you {confirmation.top_name}? Please say yes or no."

@@ -113,6 +113,13 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     return result
 
 
+def facts_told(deps: AgentDeps, text: str) -> dict:
+    """The profile facts `text` tells of the speaker, read as any statement's, while who the speaker is
+    waits on the answer to "is your name ...?" (they go with the question to whoever that is)."""
+    update, _, _ = decide_facts(text, extract(deps, text, Identity(), []), {}, now=deps.clock.now())
+    return update.facts()
+
+
 def _other_names(text: str, update: MemoryUpdate, identity: Identity) -> list[str]:
     """The names the speaker says others call them by, beside those held ([] when none is new): never
     the name they go by."""
