@@ -89,6 +89,29 @@ def test_a_name_question_is_asked_once_more_at_most_and_what_was_told_waits_for_
     assert ProfileStore(dm.layout).load(bart.user_id).location == "Hove"
 
 
+def test_a_first_name_two_people_share_opens_neither_ones_memories_without_a_clear_yes(dm):
+    """Oona and Oona Lind are two people: "it's Oona" is asked about each, the fuller name first, and
+    opens Oona's gate code only on a clear yes about her; a no to Oona Lind never makes them her."""
+    oona = say(dm, "Hi, I'm Oona.")
+    say(dm, "Please remember that my gate code is 5521.")
+    say(dm, "Bye bye!")
+    assert say(dm, "Hello, I'm Oona Lind.").extra["pending_confirmation"]
+    lind = say(dm, "No.")
+    assert lind.user_id not in (None, oona.user_id) and lind.user_name == "Oona Lind"
+    say(dm, "Bye bye!")
+    asked = say(dm, "Hi, it's Oona.")
+    assert asked.user_id is None and "Oona Lind" in asked.reply, asked.reply
+    assert "5521" not in say(dm, "What's my gate code?").reply
+    say(dm, "Bye bye!")
+    say(dm, "Hi, it's Oona.")
+    assert say(dm, "Yes, that's me.").user_id == lind.user_id
+    say(dm, "Bye bye!")
+    say(dm, "Hi, it's Oona.")
+    assert say(dm, "No.").user_id is None  # then asked about Oona herself
+    assert say(dm, "Yes.").user_id == oona.user_id
+    assert people(dm) == ["Oona", "Oona Lind"]
+
+
 def test_someone_greeting_with_another_name_while_a_name_question_waits_starts_afresh(dm):
     """"is your name Margit?" waits on the one who said Margot; someone else greets and gives their own
     name: they are met as themselves, with nothing of what Margot said (her hobby, her words)."""
