@@ -49,6 +49,7 @@ from interaction import cues, said_back
 from interaction.agents import memory_agents
 from interaction.agents.context import AgentDeps
 from interaction.confirmation import asks_of_its_own, next_step, read_reply
+from interaction.confirmation.answered import says_an_answer
 from interaction.forget import ForgetConversation, PrivacyTurn
 from interaction.graph import TurnGraph
 from interaction.llm import LlmRegistry
@@ -359,15 +360,24 @@ class DialogueManager:
 
     def _answer_confirmation(self, text: str) -> tuple[str, str]:
         """DialogueManager.name_confirmation: consume the answer to "Is your name …?" -> (what it settled,
-        what the turn then answers). Only a clear yes links; an unclear answer that names nobody is asked
-        once more, and a second one leaves the speaker nobody rather than someone new; a question of their
-        own instead of an answer keeps the question open and waits, answered once who they are is settled
-        (the turn that settles it answers it, unless it asks something of its own)."""
+        what the turn then answers). Only a clear yes links; a turn that is no answer and names nobody is
+        asked about once more, and a second one leaves the speaker nobody rather than someone new. News
+        told instead of an answer is no answer whichever way the reader leans (answered.py): what it
+        tells of the speaker waits with the question, for whoever they turn out to be. A question of
+        their own instead of an answer waits too, answered once who they are is settled (the turn that
+        settles it answers it, unless it asks something of its own)."""
         s = self.session
         conf = s.confirmation
         assert conf is not None
-        answer, stated = read_reply(self.deps, confirmation_question(conf), text), answer_name(text)
-        step = next_step(answer, conf.asked_again, text)
+        question = confirmation_question(conf)
+        answer, stated = read_reply(self.deps, question, text), answer_name(text)
+        if answer != "unclear" and stated is None and not says_an_answer(text, question):
+            answer = "unclear"
+        if stated is None and answer == "unclear" and is_told(text):
+            conf = replace(conf, told=True, pending_fields={
+                **conf.pending_fields, **memory_agents.facts_told(self.deps, text)})
+        asked_again = conf.asked_again or conf.held_question is not None
+        step = next_step(answer, asked_again, text)
         if stated is not None and answer != "yes" and self._greets_as_someone_else(text, stated, conf):
             self._another_speaker()
             return None, text
@@ -376,12 +386,13 @@ class DialogueManager:
             # nobody is linked or made, and the goodbye ends the conversation
             self._apply(ProfileOutcome("none", s.identity))
             return None, text
-        if stated is None and step == "moved_on":
+        if stated is None and step == "moved_on" and not asked_again:
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
         elif stated is None and step == "ask_again":
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True))
         elif stated is None and answer == "unclear" and conf.on_no in ("create", "nobody"):
-            outcome = ProfileOutcome("unsettled", s.identity)
+            # asked twice without an answer: nobody is linked, and what they told waits for their name
+            outcome = ProfileOutcome("unsettled", s.identity, learned=conf.pending_fields)
         else:
             outcome = self.keeper.resolve_confirmation(s.identity, conf, affirmative=answer == "yes", stated_name=stated)
         self._apply(outcome)
@@ -424,7 +435,7 @@ class DialogueManager:
         s.confirmation = outcome.confirmation if outcome.kind == "confirm" else None
         if s.confirmation is not None and asked is None:
             s.confirmation_turn_id = self._turn_id
-        if outcome.kind == "pending":
+        if outcome.kind in ("pending", "unsettled"):
             s.pending_facts.update(outcome.learned)
             s.pending_wording.update(outcome.wording)
         elif outcome.kind != "none":

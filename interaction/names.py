@@ -57,6 +57,7 @@ class NameConfirmation:
     # a question of their own asked instead of an answer ("when's my mother's birthday?"): whose memory
     # answers it waits on who they are, so it is answered once that is settled
     held_question: str | None = None
+    told: bool = False  # news was told instead of an answer: it waits with the question
 
     @property
     def top_name(self) -> str:
@@ -74,7 +75,8 @@ class NameMatch:
     kind: Literal["strong", "ambiguous", "none"]
     user_id: str | None = None  # strong
     user_name: str | None = None  # strong
-    confirmation: NameConfirmation | None = None  # ambiguous
+    # ambiguous; strong: the question that tells the one matched from people whose fuller names begin so
+    confirmation: NameConfirmation | None = None
     shared: bool = False  # strong, and someone else has a name as close: the name alone tells them apart from no one
 
 
@@ -87,8 +89,13 @@ def match_name(given: str, known: dict[str, str], high: float, low: float,
         key=lambda s: (-s[0], s[1]),
     )
     if scored and scored[0][0] >= high:
-        return NameMatch("strong", user_id=scored[0][1], user_name=scored[0][2],
-                         shared=len(scored) > 1 and scored[1][0] >= high)
+        top = scored[0]
+        # "Sam" is Sam's name and part of Sam Ortiz's: the name alone tells the two apart from no one, so
+        # each is asked about, the fuller name first (a no to all of them is someone else called so)
+        fuller = [s for s in scored[1:] if s[0] < high and _part_of(given, s[2])
+                  and len(s[2].split()) > len(given.split())]
+        return NameMatch("strong", user_id=top[1], user_name=top[2], shared=len(scored) > 1 and scored[1][0] >= high,
+                         confirmation=_question(given, [*fuller, top]) if fuller else None)
     # The paper's LOW-HIGH band asks "Is your name ...?"; a sounds-alike spelling below LOW asks too,
     # because creating a second profile for the same person is worse than one confirmation question.
     # so does a name that is part of the other ("Kenji" for "Kenji Tanaka", or the other way round),
@@ -99,14 +106,16 @@ def match_name(given: str, known: dict[str, str], high: float, low: float,
              or (s[0] < low and (sounds_alike(given, s[2]) or _part_of(given, s[2])))]
     if not close:
         return NameMatch("none")
-    return NameMatch(
-        "ambiguous",
-        confirmation=NameConfirmation(
-            given_name=given,
-            similar_names=tuple(s[2] for s in close),
-            similar_ids=tuple(s[1] for s in close),
-            similarity_scores=tuple(round(s[0], 3) for s in close),
-        ),
+    return NameMatch("ambiguous", confirmation=_question(given, close))
+
+
+def _question(given: str, candidates: list[tuple[float, str, str]]) -> NameConfirmation:
+    """"Is your name ...?" about each of (score, user id, name), in order."""
+    return NameConfirmation(
+        given_name=given,
+        similar_names=tuple(s[2] for s in candidates),
+        similar_ids=tuple(s[1] for s in candidates),
+        similarity_scores=tuple(round(s[0], 3) for s in candidates),
     )
 
 
@@ -124,6 +133,9 @@ def given_name(full: str) -> str:
 def confirmation_question(confirmation: NameConfirmation) -> str:
     if confirmation.held_question is not None:
         return (f"I'd like to answer that, but first I need to know who I'm talking to. "
+                f"Are you {confirmation.top_name}? Please say yes or no.")
+    if confirmation.asked_again and confirmation.told:
+        return (f"Thank you for telling me, I'll keep it for you once I know who you are. "
                 f"Are you {confirmation.top_name}? Please say yes or no.")
     if confirmation.asked_again:
         return f"Sorry, I didn't quite get that. Are you {confirmation.top_name}? Please say yes or no."

@@ -160,10 +160,18 @@ class ProfileKeeper:
                 if not identity.known and found.shared:
                     # several people go by the name: linking any of them could hand one the other's memories
                     return ProfileOutcome("shared_name", identity)
+                if not identity.known and found.confirmation is not None:
+                    return ProfileOutcome("confirm", identity, replace(found.confirmation, pending_fields=facts))
                 return self._link(found.user_id, facts, same=found.user_id == identity.user_id, claimed=name,
                                   wording=wording)
+            # a name given with others of theirs ("call me Teddy, not Theodora") is the one they go by:
+            # asked whether they are the person one of those names is, they are called by it on a yes
+            called = {**facts, "user_name": name} if update.other_names else facts
             if found.kind == "ambiguous" and found.confirmation:
-                return ProfileOutcome("confirm", identity, replace(found.confirmation, pending_fields=facts))
+                return ProfileOutcome("confirm", identity, replace(found.confirmation, pending_fields=called))
+            beside = self._by_other_names(update.other_names, known) if not identity.known else found
+            if beside.kind != "none":
+                return ProfileOutcome("confirm", identity, replace(_asked(name, beside), pending_fields=called))
             return self._create(identity, name, facts, wording)
         if identity.user_id is None:
             # learned: this turn's facts, what a reply may mention; the ones carried wait on as they are
@@ -172,6 +180,14 @@ class ProfileKeeper:
             return ProfileOutcome("none", identity)
         profile = self.store.update(identity.user_id, facts, self.clock.now(), wording=wording)
         return ProfileOutcome("updated", Identity(identity.user_id, profile, identity.source), learned=facts)
+
+    def _by_other_names(self, names: list[str], known: dict[str, str]) -> NameMatch:
+        """The first of the speaker's other names that matches someone known, strongly or closely."""
+        for other in names:
+            found = match_name(other, known, self.high, self.low, self._also_called(known))
+            if found.kind != "none":
+                return found
+        return NameMatch("none")
 
     def _also_called(self, people: dict[str, str]) -> dict[str, tuple[str, ...]]:
         """The other names each of `people` said they are called by (user_info.json)."""
@@ -239,7 +255,11 @@ class ProfileKeeper:
             log.info("identity: the face in view is not %s's; the speaker becomes a new user", user_id)
             return self._create(Identity(), claimed or self.store.user_ids().get(user_id, "Unknown"), facts, wording)
         now = self.clock.now()
-        profile = self.store.update(user_id, facts, now, wording=wording) if facts else self.store.load(user_id)
+        held = self.store.load(user_id)
+        if held is not None and facts.get("other_names"):  # the names they said beside the ones held
+            facts = {**facts, "other_names": [n for n in dict.fromkeys([*held.other_names, *facts["other_names"]])
+                                              if n != facts.get("user_name", held.user_name)]}
+        profile = self.store.update(user_id, facts, now, wording=wording) if facts else held
         if profile is None:  # listed in user_ids.json without a profile folder yet
             profile = self.store.update(user_id, {"user_name": self.store.user_ids().get(user_id, "Unknown")}, now)
         return ProfileOutcome("updated" if same else "linked", Identity(user_id, profile, "dialogue"), learned=facts)

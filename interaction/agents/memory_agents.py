@@ -24,7 +24,12 @@ from interaction.offline.corrections import Correction, read_correction, says_a_
 from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.first_meeting import says_never_met
 from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update
-from interaction.offline.name_claims import NameClaim, names_others_use, read_name_claim
+from interaction.offline.name_claims import (
+    NameClaim,
+    names_beside_a_request,
+    names_others_use,
+    read_name_claim,
+)
 from interaction.offline.name_reading import asked_for_name, read_opening_name
 from interaction.own_life import profile_field_asked, recall_own_life, tells_a_fact
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
@@ -69,16 +74,21 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     extracted = extract(deps, text, identity, state.get("messages", []))
     claim = read_name_claim(text)
     renames = own_name_otherwise(identity, claim, deps.keeper.high)
+    beside: list[str] = []
     if claim is not None and claim.hearsay and identity.known:
         # "most people call me Roz" from someone known: what others call them, neither a rename nor
         # somebody else
         extracted = extracted.model_copy(update={"user_name": None})
-    elif claim is not None and (renames or not extracted.user_name or any(
+    elif claim is not None and (renames or claim.request or not extracted.user_name or any(
             name_similarity(extracted.user_name, n) >= deps.keeper.high for n in names_others_use(text))):
-        # the name as the parse placed it ("I'm Kasia, but friends call me Kat": Kasia, whom others call Kat)
+        # the name as the parse placed it ("I'm Kasia, but friends call me Kat": Kasia, whom others call
+        # Kat); asked to be called by one ("my name's Robert but call me Bob"), the one they go by, and
+        # the name given beside it another of theirs
+        if claim.request and extracted.user_name and name_similarity(extracted.user_name, claim.name) < deps.keeper.high:
+            beside = [extracted.user_name]
         extracted = extracted.model_copy(update={"user_name": claim.name})
     update, changes, heard = decide_facts(text, extracted, current, identity.name, homes, deps.clock.now())
-    update = update.model_copy(update={"other_names": _other_names(text, update, identity)})
+    update = update.model_copy(update={"other_names": _other_names(text, update, identity, beside)})
     if profile is not None and identity.user_id:
         changes += jobs_ending_with_their_employer(profile, update, changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
@@ -113,12 +123,21 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     return result
 
 
-def _other_names(text: str, update: MemoryUpdate, identity: Identity) -> list[str]:
-    """The names the speaker says others call them by, beside those held ([] when none is new): never
-    the name they go by."""
+def facts_told(deps: AgentDeps, text: str) -> dict:
+    """The profile facts `text` tells of the speaker, read as any statement's, while who the speaker is
+    waits on the answer to "is your name ...?" (they go with the question to whoever that is)."""
+    update, _, _ = decide_facts(text, extract(deps, text, Identity(), []), {}, now=deps.clock.now())
+    return update.facts()
+
+
+def _other_names(text: str, update: MemoryUpdate, identity: Identity, beside: list[str]) -> list[str]:
+    """The names the speaker says others call them by, and their own names said `beside` a request to
+    be called by another (the full name of "I'm Wilhelmina, but call me Mina"), with those held ([]
+    when none is new): never the name they go by."""
     held = list(identity.profile.other_names) if identity.profile and identity.user_id else []
     own = [n for n in (update.user_name, identity.name) if n]
-    new = [n for n in names_others_use(text) if not any(name_similarity(n, o) >= 0.99 for o in [*own, *held])]
+    said = [*names_others_use(text), *beside, *names_beside_a_request(text)]
+    new = [n for n in dict.fromkeys(said) if not any(name_similarity(n, o) >= 0.99 for o in [*own, *held])]
     return [*held, *new] if new else []
 
 

@@ -41,6 +41,7 @@ from cachetools import LRUCache
 
 from common.store.facts import FactWords
 from interaction import cues
+from interaction.offline.parsing import subject_of
 from interaction.profiles import MemoryUpdate
 
 log = logging.getLogger("nadine.interaction.grounding")
@@ -226,7 +227,7 @@ class FactGrounding:
         modal; its predicate, else None."""
         node, below = tok, None
         while True:
-            subject = next((c for c in node.children if c.dep_ in _SUBJECTS), None)
+            subject = subject_of(node)
             if subject is not None and subject.tag_.startswith("W") and below is not None \
                     and below.dep_ in ("attr", "acomp"):
                 return None  # "..., which is a relief": what the clause before it was, nobody's fact

@@ -199,3 +199,17 @@ def names_others_use(text: str) -> list[str]:
     """The names the speaker says others call them by ("..., but everyone calls me Maggie", "my nickname
     is Bobby"): other names of the same person, never who they are instead."""
     return list(dict.fromkeys(c.name for c in _claims(text) if c.hearsay))
+
+
+def names_beside_a_request(text: str) -> list[str]:
+    """The speaker's own names said beside a request to be called by another: the name they state ("I'm
+    Wilhelmina, but call me Mina") or the one after "not" ("call me Teddy, not Theodora"). The same
+    person's other names, never who they are instead."""
+    claims = list(_claims(text))
+    asked = next((c for c in claims if c.request), None)
+    if asked is None:
+        return []
+    said = [c.name for c in claims if not c.request and not c.hearsay]
+    if asked.disowned:
+        said.append(" ".join(w[:1].upper() + w[1:] for w in asked.disowned.split()))
+    return [n for n in dict.fromkeys(said) if n.casefold() != asked.name.casefold()]

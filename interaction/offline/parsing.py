@@ -56,6 +56,17 @@ class CachedParser:
         return getattr(self.nlp, name)
 
 
+SUBJECTS = {"nsubj", "nsubjpass"}
+
+
+def subject_of(pred) -> Any:  # noqa: ANN001 - a spaCy Token
+    """The subject of a predicate, or None. A sentence of two clauses joined by a comma alone ("Name's
+    Ruairi, I drive a bus") is parsed with both subjects on the second verb: the nearest to it is its
+    own, the other one belongs to the clause said before the comma."""
+    subjects = [c for c in pred.children if c.dep_ in SUBJECTS]
+    return min(subjects, key=lambda c: abs(c.i - pred.i)) if subjects else None
+
+
 class ParserUnavailable(RuntimeError):
     pass
 

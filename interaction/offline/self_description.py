@@ -29,7 +29,7 @@ from collections.abc import Callable
 import numpy as np
 from cachetools import LRUCache
 
-from interaction.offline.parsing import ParserUnavailable, load_parser  # noqa: F401 - read from here too
+from interaction.offline.parsing import ParserUnavailable, load_parser, subject_of  # noqa: F401 - read from here too
 
 FIELDS = ("current_position", "current_company", "location")
 # an occupation phrase is nearer the first notion than the second (one MiniLM embedding each)
@@ -427,7 +427,7 @@ def clause_text(pred) -> str:
     joined = _object_joined_to_the_verb(pred, objects)
     own = {t.i for c in pred.children if c.dep_ in _OWN_CLAUSE and c not in joined
            and not (c.dep_ == "cc" and any(c.i == j.i - 1 for j in joined)) for t in c.subtree}
-    subject = next((c for c in pred.children if c.dep_ in _SUBJECTS), None)
+    subject = subject_of(pred)
     if subject is not None:
         # an afterthought the parser hangs on the subject, said after the verb ("I work as a vet in
         # Utrecht, mostly cats and rabbits"): a subtree spaCy yields before the verb, out of order

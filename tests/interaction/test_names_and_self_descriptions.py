@@ -144,3 +144,19 @@ def test_the_cached_sentence_split_hands_each_caller_its_own_list():
     first.pop()
     assert cues.sentences("I'm Dr. Olu Adeyemi. I work at the clinic.") == ["I'm Dr. Olu Adeyemi.", "I work at the clinic."]
     assert cues.sentences("A quiet day.") == ["A quiet day."]
+
+
+@pytest.mark.parametrize(("said", "job", "place"), [
+    ("Name's Fionnuala, I run a bakery in Sligo.", "run a bakery", "Sligo"),
+    ("Siobhan's the name, I sell insurance in Cork.", "sell insurance", "Cork"),
+    ("The name's Tadhg, I work for Aer Lingus in Dublin.", "Aer Lingus", "Dublin"),
+])
+def test_work_and_place_said_in_the_sentence_that_gives_the_name_are_kept(said, job, place):
+    """A comma joins the name and the clause about work: that clause's subject is the speaker, not the name."""
+    from interaction.agents.memory_agents import decide_facts
+    from interaction.offline.extract import extract_profile
+
+    update, _, _ = decide_facts(said, extract_profile(said, loose_names=True), {})
+    kept = update.facts()
+    assert update.user_name and job in (kept.get("current_position"), kept.get("current_company")), kept
+    assert kept.get("location") == place, kept

@@ -44,11 +44,10 @@ def test_questions_instead_of_a_yes_wait_for_who_is_asking_and_make_no_one_new(d
                         "Please remember that my sister's wedding is on the 9th of August.")
     asked = say(dm, "Good morning, it's Priya again.")
     assert asked.extra["pending_confirmation"] and "Priya Raman" in asked.reply
-    for question in ("What did I say about my sister last time?", "Hang on, when is my sister's wedding?"):
-        waiting = say(dm, question)
-        assert waiting.extra["pending_confirmation"], waiting.reply  # still asked, nobody made or linked
-        assert "Priya Raman" in waiting.reply and "Nice to meet you" not in waiting.reply
-        assert list(people(dm)) == [priya] and waiting.user_id is None
+    waiting = say(dm, "Hang on, when is my sister's wedding?")
+    assert waiting.extra["pending_confirmation"], waiting.reply  # asked once more, nobody made or linked
+    assert "Priya Raman" in waiting.reply and "Nice to meet you" not in waiting.reply
+    assert list(people(dm)) == [priya] and waiting.user_id is None
     yes = say(dm, "Yes, that's me.")
     assert yes.user_id == priya and not yes.extra["pending_confirmation"]
     assert "9th of August" in yes.reply  # the question that waited is answered now
@@ -81,6 +80,42 @@ def test_a_name_others_call_the_speaker_is_another_name_of_theirs(dm):
     yes = say(dm, "yes")
     assert yes.user_id == kath
     assert "pharmacist" in say(dm, "What's my job?").reply
+
+
+def test_the_name_given_beside_the_one_asked_for_is_kept_as_theirs(dm):
+    """"I'm Rosalind, but call me Roz": called Roz, with Rosalind kept as another name of hers, so a later
+    "Rosalind here" is asked about her rather than met as someone new."""
+    roz = first_visit(dm, "Evening! I'm Rosalind, but call me Roz.")
+    profile = ProfileStore(dm.layout).load(roz)
+    assert (profile.user_name, profile.other_names) == ("Roz", ["Rosalind"])
+    asked = say(dm, "Hello again, Rosalind here.")
+    assert asked.extra["pending_confirmation"] and "Nice to meet you" not in asked.reply, asked.reply
+    assert say(dm, "yes").user_id == roz and list(people(dm)) == [roz]
+
+
+def test_asking_to_be_called_by_a_short_name_not_the_stored_one_is_asked_about_once_and_renames_on_a_yes(dm):
+    """A known Benedikt comes back with "call me Ben, not Benedikt": asked whether he is Benedikt (one
+    question), and on a yes he is Benedikt's profile called Ben, Benedikt kept as another name."""
+    ben = first_visit(dm, "Hi, I'm Benedikt. I work as a glazier in Graz.")
+    asked = say(dm, "Morning! Call me Ben, not Benedikt.")
+    assert asked.extra["pending_confirmation"] and "Benedikt" in asked.reply, asked.reply
+    yes = say(dm, "Yes.")
+    assert yes.user_id == ben and yes.user_name == "Ben" and not yes.extra["pending_confirmation"], yes.reply
+    profile = ProfileStore(dm.layout).load(ben)
+    assert profile.other_names == ["Benedikt"] and profile.current_position == "glazier"
+    assert list(people(dm)) == [ben]
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("I'm Cornelius, but please call me Neil.", ["Cornelius"]),
+    ("Just call me Dot, not Dorothea.", ["Dorothea"]),
+    ("Call me Ned.", []),
+    ("I'm Henrietta, and everyone calls me Etta.", []),  # what others call her: not a request
+])
+def test_own_names_said_beside_a_request_to_be_called_by_another(text, names):
+    from interaction.offline.name_claims import names_beside_a_request
+
+    assert names_beside_a_request(text) == names
 
 
 def test_someone_new_asking_to_be_remembered_is_told_they_have_not_met(dm):

@@ -48,6 +48,70 @@ def test_news_told_instead_of_an_answer_makes_no_second_person(dm, news):
     assert people(dm) == ["Frederik"]
 
 
+def test_news_told_instead_of_an_answer_waits_with_the_question_and_goes_to_them_on_a_yes(dm):
+    """Asked "is your name Bartholomew Quist?", the speaker tells what they do now: it is no answer, so
+    nobody is linked and they are asked once more, and what they told is kept for them once they say yes."""
+    bart = say(dm, "Hello, my name is Bartholomew Quist. I restore pianos.")
+    say(dm, "Cheerio!")
+    assert say(dm, "Morning! Bartholomew here.").extra["pending_confirmation"]
+    told = say(dm, "These days I work as a lifeguard in Brighton.")
+    assert told.user_id is None and told.extra["pending_confirmation"] and "keep it" in told.reply, told.reply
+    yes = say(dm, "Yes, that's me.")
+    assert yes.user_id == bart.user_id
+    assert ProfileStore(dm.layout).load(bart.user_id).current_position == "lifeguard"
+
+
+@pytest.mark.parametrize("news", ["I never got that promotion in the end.", "We never found the cat in the end."])
+def test_news_the_reader_leans_on_is_no_answer(dm, news):
+    """News with a negation leans the reply reader either way; it names things of its own and answers
+    nothing, so it links nobody and makes nobody new."""
+    say(dm, "Hello, my name is Bartholomew Quist. I restore pianos.")
+    say(dm, "Cheerio!")
+    say(dm, "Morning! Bartholomew here.")
+    told = say(dm, news)
+    assert told.user_id is None and told.extra["pending_confirmation"], told.reply
+    assert people(dm) == ["Bartholomew Quist"]
+
+
+def test_a_name_question_is_asked_once_more_at_most_and_what_was_told_waits_for_the_name(dm):
+    """Two turns that answer nothing, news and a question: the second is not met with the question again;
+    nobody is linked, and the news goes to the person once they give their full name."""
+    bart = say(dm, "Hello, my name is Bartholomew Quist. I restore pianos.")
+    say(dm, "Cheerio!")
+    say(dm, "Morning! Bartholomew here.")
+    say(dm, "I live in Hove now, near the pier.")
+    moved_on = say(dm, "Did you see the storm last night?")
+    assert not moved_on.extra["pending_confirmation"] and moved_on.user_id is None, moved_on.reply
+    later = say(dm, "The sea was wild this morning.")
+    assert "Bartholomew" not in later.reply and not later.extra["pending_confirmation"], later.reply
+    named = say(dm, "I'm Bartholomew Quist, by the way.")
+    assert named.user_id == bart.user_id
+    assert ProfileStore(dm.layout).load(bart.user_id).location == "Hove"
+
+
+def test_a_first_name_two_people_share_opens_neither_ones_memories_without_a_clear_yes(dm):
+    """Oona and Oona Lind are two people: "it's Oona" is asked about each, the fuller name first, and
+    opens Oona's gate code only on a clear yes about her; a no to Oona Lind never makes them her."""
+    oona = say(dm, "Hi, I'm Oona.")
+    say(dm, "Please remember that my gate code is 5521.")
+    say(dm, "Bye bye!")
+    assert say(dm, "Hello, I'm Oona Lind.").extra["pending_confirmation"]
+    lind = say(dm, "No.")
+    assert lind.user_id not in (None, oona.user_id) and lind.user_name == "Oona Lind"
+    say(dm, "Bye bye!")
+    asked = say(dm, "Hi, it's Oona.")
+    assert asked.user_id is None and "Oona Lind" in asked.reply, asked.reply
+    assert "5521" not in say(dm, "What's my gate code?").reply
+    say(dm, "Bye bye!")
+    say(dm, "Hi, it's Oona.")
+    assert say(dm, "Yes, that's me.").user_id == lind.user_id
+    say(dm, "Bye bye!")
+    say(dm, "Hi, it's Oona.")
+    assert say(dm, "No.").user_id is None  # then asked about Oona herself
+    assert say(dm, "Yes.").user_id == oona.user_id
+    assert people(dm) == ["Oona", "Oona Lind"]
+
+
 def test_someone_greeting_with_another_name_while_a_name_question_waits_starts_afresh(dm):
     """"is your name Margit?" waits on the one who said Margot; someone else greets and gives their own
     name: they are met as themselves, with nothing of what Margot said (her hobby, her words)."""
