@@ -64,3 +64,15 @@ def test_every_part_of_a_remember_request_is_kept(ines, said, kept):  # noqa: F8
     assert reply.memory_intent == "remember"
     assert kept in request_content(said) and kept in reply.reply, reply.reply
     assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("Would you remember my plumber's mobile for me, it's 0779 310 552.", "your plumber's mobile is 0779 310 552"),
+    ("Can you keep my allotment plot number in mind, it's C-14", "your allotment plot number is C-14"),
+    ("remember my locker combination 4471 please", "your locker combination is 4471"),
+])
+def test_a_value_given_apart_from_what_it_is_of_is_kept_with_it(ines, said, kept):  # noqa: F811
+    dm, _ = ines
+    reply = say(dm, said)
+    assert reply.memory_intent == "remember"
+    assert f"I'll remember that {kept}." in reply.reply, reply.reply
