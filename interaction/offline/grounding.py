@@ -226,7 +226,10 @@ class FactGrounding:
         modal; its predicate, else None."""
         node, below = tok, None
         while True:
-            subject = next((c for c in node.children if c.dep_ in _SUBJECTS), None)
+            subjects = [c for c in node.children if c.dep_ in _SUBJECTS]
+            # a name said ahead of "I'm ..." is parsed as a second subject ("Nic, I'm a nurse"): the speaker
+            # is the clause's subject when either is
+            subject = next((c for c in subjects if self._is_speaker(c, p.field)), subjects[0] if subjects else None)
             if subject is not None and subject.tag_.startswith("W") and below is not None \
                     and below.dep_ in ("attr", "acomp"):
                 return None  # "..., which is a relief": what the clause before it was, nobody's fact
