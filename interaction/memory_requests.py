@@ -36,6 +36,7 @@ from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory.retrieval.decision import standing_out
 from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
+from interaction.memory_intent.named_value import with_named_value
 from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
 from interaction.memory_intent.refers_back import refers_back
 from interaction.memory_intent.to_do import ToDo, to_do
@@ -186,7 +187,8 @@ def wanted_kept(state: dict) -> HeldMemory | None:
     # something to do is kept as the request it was ("remind me to phone the dentist"), so it is said
     # back as one; a fact without its asking words
     todo = to_do(state["text"])
-    fact = todo.request if todo is not None else plainly(u.memory_text or request_content(state["text"]))
+    fact = todo.request if todo is not None else plainly(u.memory_text or with_named_value(
+        state["text"], request_content(state["text"])))
     # "remember this!" names nothing to keep; a to-do is kept as a request, so its action is what names
     if not (names_something(todo.action, asks=False) if todo is not None else names_something(fact)):
         return None

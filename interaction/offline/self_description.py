@@ -50,6 +50,7 @@ _PHRASE_DEPS = {"compound", "amod", "nmod", "npadvmod", "nummod", "advmod"}
 _NAMING_DEPS = {"compound", "poss", "nmod"}  # "St Mary's hospital", "Morriston hospital": a proper name names the place
 _PRESENT = {"VBP", "VBZ"}
 _OBJECTS = {"dobj", "dative"}
+_OWNED_FILES = {"noun.artifact", "noun.group"}  # what having a business has: a shop, a firm
 _DOING = "_doing"  # a candidate job said with a verb: the clause the verb-job model reads
 _OWN_CLAUSE = {"conj", "cc"}  # what hangs on a predicate but is a clause (or its joint) of its own
 # prepositions that bring a workplace or a place (a fact of its own), not the rest of a job's words
@@ -210,6 +211,8 @@ def _asserted(pred) -> bool:
     children = list(pred.children)
     if any(c.dep_ == "neg" for c in children):
         return False
+    if pred.dep_ == "advcl" and any(c.dep_ == "mark" for c in children):
+        return False  # a condition or circumstance of another clause ("if we're being formal"), not told as so
     if any(c.lower_ in {"anymore", "longer"} for c in pred.subtree):
         return False
     lemma = pred.lemma_.lower()
@@ -330,7 +333,7 @@ def _read_clause(pred, found: dict[str, str]) -> None:
             _read_doing(pred, found)
         return
     for child in _predicate_nouns(pred):
-        if child.dep_ in ("attr", "appos") and child.pos_ == "NOUN":
+        if child.dep_ in ("attr", "appos") and child.pos_ == "NOUN" and not _of_someone(child):
             had_position = "current_position" in found
             found.setdefault("current_position", _phrase(child))
             _read_work_complements(child, found)
@@ -340,9 +343,10 @@ def _read_clause(pred, found: dict[str, str]) -> None:
                     and any(c.dep_ == "det" and c.lower_ == "the" for c in child.children):
                 del found["current_position"]
         elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not said_as_measure(child) \
-                and not any(c.dep_ == "advmod" for c in child.children):
-            # "I'm retired", "I'm self-employed"; "I am eighty-four years old" is an age, and a state said
-            # by degree ("I'm so relieved", "really exhausted") is a feeling
+                and not any(c.dep_ in ("advmod", "xcomp", "ccomp") or _said_of(c) for c in child.children):
+            # "I'm retired", "I'm self-employed"; "I am eighty-four years old" is an age, a state said
+            # by degree ("I'm so relieved", "really exhausted") is a feeling, and one said of something
+            # ("terrible at remembering names", "keen to help") is how the speaker is with it
             found.setdefault("current_position", _phrase(child).lower())
     for prep, obj in _preps(pred):  # "my job is in Paris"
         if prep == "in" and obj.ent_type_ in _PLACE_ENTS and any(_my_job(c) for c in pred.children):
@@ -361,6 +365,24 @@ def _predicate_nouns(pred) -> list:  # noqa: ANN001 - a spaCy Token
     return out
 
 
+def _said_of(prep) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A prepositional complement naming what an adjective is said of ("hopeless at remembering names"),
+    not when it holds ("unemployed at the moment": a time, by the entity label or WordNet's noun.time)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if prep.dep_ != "prep":
+        return False
+    wordnet = load_wordnet()
+    return not any(o.ent_type_ in _AGE_ENTS or (wordnet is not None and wordnet.lexical_file(o.lemma_) == "noun.time")
+                   for o in prep.children if o.dep_ == "pobj")
+
+
+def _of_someone(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A noun said with whose it is ("Tom's flatmate", "her carer", "your neighbour"): the speaker's
+    relation to that person, not a job."""
+    return any(c.dep_ == "poss" for c in noun.children)
+
+
 def said_as_measure(adjective) -> bool:  # noqa: ANN001 - a spaCy Token
     """An adjective said with a number ("eighty-four years old", "six feet tall"), or one the
     recogniser files as a date or quantity: how old or big someone is, never what they do."""
@@ -375,7 +397,7 @@ def _read_doing(pred, found: dict[str, str]) -> None:
     a complement ("I agree", "I know") tells nothing."""
     objects = [c for c in pred.children if c.dep_ in _OBJECTS]
     preps = [c for c in pred.children if c.dep_ == "prep"]
-    if not objects and not preps:
+    if not objects and not preps or _not_owned(pred, objects):
         return
     words = {pred.i} | {c.i for c in pred.children if c.dep_ == "prt"}
     if not objects and preps[0].i == pred.i + 1 and preps[0].lower_ not in _EMPLOYER_OR_PLACE_PREPS:
@@ -397,6 +419,19 @@ def _read_doing(pred, found: dict[str, str]) -> None:
             found.setdefault("location", _entity_text(obj))
         _place_within(obj, found)
 
+
+
+def _not_owned(pred, objects: list) -> bool:  # noqa: ANN001 - a spaCy Token
+    """"Have" tells a job only as having a business: an object that is a made place or an organisation
+    ("a bakery", "a small firm", WordNet's noun.artifact / noun.group); having an appointment, a cold or
+    a dog is no work. Only the light verb of possession itself: WordNet's verb.possession also files the
+    trades' verbs ("I sell insurance", "I buy antiques for a dealer")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if wordnet is None or pred.lemma_ != "have":
+        return False
+    return not any(wordnet.lexical_file(o.lemma_) in _OWNED_FILES for o in objects)
 
 
 def _in_complement(tok, obj) -> bool:

@@ -2,7 +2,8 @@
 ("..., it makes me sad"), "forget the X thing", "memorise my X: value", "save this: ...", "keep in
 mind that ..., <one more part>" are read as the requests they are (the memory-intent classifier), a
 forget request's reason is no topic of its own (request_topics), and the whole fact is kept, its last
-part after a comma too (question_form.tagged_question). Sentences written for these tests, none
+part after a comma too (question_form.tagged_question), and a value given apart from what it is
+of ("..., it's C-14") with it (named_value). Sentences written for these tests, none
 of them rows of the classifier's data."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import pytest
 
 from common.messages import EmotionSignal, UserInput
 from interaction.memory_intent.classifier import classify
-from interaction.memory_intent.phrasing import request_content, request_topics
+from interaction.memory_intent.phrasing import request_topics
 from tests.interaction.test_forget_said_just_now import back, ines  # noqa: F401 - the fixture
 from tests.interaction.test_forget_vague_topic import holding
 
@@ -57,10 +58,15 @@ def test_a_forget_request_with_its_reason_offers_only_what_it_names(ines):  # no
     ("Could you keep in mind that my bike is at rack 5, slot 12?", "slot 12"),
     ("Please memorise my bank card PIN: 6620.", "6620"),
     ("Save this: the spare key is under the green pot.", "green pot"),
+    # the value given apart from what it is of is kept with it, and said back so
+    ("Would you remember my plumber's mobile for me, it's 0779 310 552.", "plumber's mobile is 0779 310 552"),
+    ("Can you keep my allotment plot number in mind, it's C-14", "allotment plot number is C-14"),
+    ("remember my locker combination 4471 please", "locker combination is 4471"),
 ])
 def test_every_part_of_a_remember_request_is_kept(ines, said, kept):  # noqa: F811
     dm, _ = ines
     reply = say(dm, said)
     assert reply.memory_intent == "remember"
-    assert kept in request_content(said) and kept in reply.reply, reply.reply
+    assert kept in reply.reply, reply.reply
     assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]
+

@@ -1,0 +1,59 @@
+"""A remember request that names the thing to keep and gives its value apart from it: "could you
+remember my locker number, it's 31" or "remember my locker number 31" keeps "my locker number is
+31", said back as "your locker number is 31"; the content the classifier leaves ("it's 31", "my
+locker number 31") would lose what the value is of, or say the two side by side. Read off spaCy's
+parse of the whole request.
+"""
+
+from __future__ import annotations
+
+from interaction.offline.parsing import ParserUnavailable, load_parser, without_closing
+
+_VALUE_OF_NOUN = ("nummod", "appos", "npadvmod")  # a value set after its noun: "my locker number 31"
+
+
+def with_named_value(request: str, content: str) -> str:
+    """`content` (what the classifier left of `request` after its asking words) as "<the noun phrase
+    the request verb takes> is <its value>" when the request names that noun phrase and the value
+    follows it, in a clause of its own whose subject is "it" / "that" ("..., it's 31") or set right
+    after the noun ("my locker number 31"); `content` unchanged otherwise, and without the parser."""
+    start = request.find(content)
+    if start < 0 or not content.strip():
+        return content
+    try:
+        doc = load_parser()(request)
+    except ParserUnavailable:
+        return content
+    end = start + len(without_closing(content).rstrip(" .!?"))  # "... 31 please" ends at "31"
+    for noun in doc:
+        # the thing named: the object of the request's own verb, which comes before the content
+        if noun.dep_ != "dobj" or noun.pos_ not in ("NOUN", "PROPN") or noun.head.idx >= start:
+            continue
+        value = _value(noun, end)
+        if value is None:
+            continue
+        verb = "are" if noun.morph.get("Number") == ["Plur"] else "is"
+        return f"{request[noun.left_edge.idx:noun.idx + len(noun)]} {verb} {request[value.idx:end].strip()}"
+    return content
+
+
+def _value(noun, end: int):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The first word of the value given for `noun`, which runs to `end`: a number or name set right
+    after it, closing the content ("my bank card PIN: 6620" is not the card's PIN); or the complement of a "be" clause next after its phrase whose subject is a neuter or
+    demonstrative pronoun (it stands for the noun); a quality ("it's urgent") is no value."""
+    after = [c for c in noun.rights if c.dep_ in _VALUE_OF_NOUN and c.pos_ in ("NUM", "PROPN")]
+    if after and after[-1].left_edge.i == noun.i + 1 and _ends_at(after[-1].right_edge, end):
+        return after[-1].left_edge
+    doc = noun.doc
+    nxt = next((t for t in doc[noun.right_edge.i + 1:] if not t.is_punct), None)
+    if nxt is None or nxt.dep_ not in ("nsubj", "nsubjpass") or nxt.pos_ != "PRON" or nxt.head.lemma_ != "be":
+        return None
+    morph = nxt.morph
+    if morph.get("Gender") != ["Neut"] and morph.get("PronType") != ["Dem"]:
+        return None
+    told = next((c for c in nxt.head.rights if c.dep_ in ("attr", "acomp", "npadvmod") and c.pos_ != "ADJ"), None)
+    return told.left_edge if told is not None and told.idx < end else None
+
+
+def _ends_at(token, end: int) -> bool:  # noqa: ANN001 - a spaCy Token
+    return token.idx + len(token) == end
