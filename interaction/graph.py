@@ -64,7 +64,7 @@ class TurnGraph:
         self.deps.affect.update(u.emotion)  # the reference's affective appraisal, from the same call
         update = {"understanding": u, "intent": u.intent, "is_recall": u.is_recall, "plan_steps": u.plan,
                   "memory_intent": u.memory_intent, "language": u.language or state.get("language")}
-        update.update(memory_agents.correction_of(self.deps, state, u))
+        update.update(memory_agents.correction_of(self.deps, state, u) or memory_agents.kept_value_changed(self.deps, state, u))
         if memory_requests.takes_back_nothing({**state, **update}):
             update["memory_intent"] = "statement"  # "scratch that" with nothing said before it
         if update.get("correction") is not None:

@@ -31,6 +31,7 @@ from interaction.offline.name_claims import (
     read_name_claim,
 )
 from interaction.offline.name_reading import asked_for_name, read_opening_name
+from interaction.offline.value_changes import changed_value, tells_a_change
 from interaction.own_life import profile_field_asked, recall_own_life, tells_a_fact
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
@@ -187,6 +188,21 @@ def correction_of(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: ANN001
     if not found.disowned and extract_name(state["text"]) is not None:
         return {}  # "ok, it's Mirella now": someone saying who they are, not a town put right
     return {"correction": found, "corrected_turn": next(t for t in earlier if t.text == found.earlier)}
+
+
+def kept_value_changed(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: ANN001 - TurnUnderstanding
+    """The turn gives a thing the person asked to be remembered a new value ("the garage moved my MOT
+    to the 22nd" over "my MOT is on the 15th"): {"changed_memory": that memory as it holds now}, so the
+    reply says the change was taken; {} otherwise. The kept memory stays as it was asked for (what
+    holds now is read from both, memory_requests.as_changed)."""
+    identity: Identity = state["identity"]
+    if u.memory_intent not in (None, "statement") or deps.services is None or not identity.known \
+            or not identity.user_id or not tells_a_change(state["text"]):
+        return {}
+    for kept in reversed(deps.services.explicit.list(identity.user_id)):
+        if (now := changed_value(state["text"], kept.text)) is not None:
+            return {"changed_memory": now}
+    return {}
 
 
 def _correction_of_saved(deps: AgentDeps, state: TurnState) -> tuple[Correction | None, list[TranscriptTurn]]:

@@ -11,7 +11,7 @@ from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.answer_span import answered
 from interaction.llm.reply_text import ReplyCheck
 from interaction.names import confirmation_question
-from interaction.offline.replies import composed_reply, correction_reply
+from interaction.offline.replies import change_reply, composed_reply, correction_reply
 from interaction.profiles import MEETS
 from interaction.prompts import (
     BACKGROUND_HEADING,
@@ -77,6 +77,8 @@ def respond(deps: AgentDeps, state: TurnState) -> dict:
         return _offline(r)  # the name now held, in so many words
     if (fixed := state.get("correction")) is not None:
         return {"final_message": correction_reply(fixed.corrected, r.addressed)}  # what is held now, in so many words
+    if (changed := state.get("changed_memory")) is not None:
+        return {"final_message": change_reply(changed, r.addressed)}
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
     if model is not None:
         image = image_data_url(deps.layout, r.scene.image_path) if r.scene and r.scene.image_path \

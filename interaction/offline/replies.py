@@ -337,6 +337,11 @@ def correction_reply(corrected: str, name: str | None) -> str:
     return f"Thank you for putting me right{', ' + name if name else ''}. So {held}. I'll remember that."
 
 
+def change_reply(now_held: str, name: str | None) -> str:
+    """The answer to news that gives a kept thing a new value: the memory as it holds now."""
+    return f"Thank you for letting me know{', ' + name if name else ''}. So {reported(now_held.rstrip(' .!'))} now."
+
+
 def _whether_met(met_before: bool | None, hi: str) -> str:
     """The answer to "do you remember me?": whether Nadine met the speaker before this conversation."""
     if met_before is None:

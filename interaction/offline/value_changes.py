@@ -26,32 +26,49 @@ _DESTINATIONS = frozenset({"to", "until", "till"})  # the phrase a changed value
 
 def changed_value(later: str, earlier: str) -> str | None:
     """`earlier` with the value `later` changes it to; None when `later` changes no value of it."""
-    from interaction.memory.retrieval.lexicon import load_wordnet
-
-    wordnet = load_wordnet()
     try:
         nlp = load_parser()
     except ParserUnavailable:
         return None
-    if wordnet is None:
-        return None
     before = nlp(earlier)
     named = {t.lemma_.casefold() for t in before if t.pos_ in ("NOUN", "PROPN")}
-    for verb in nlp(later):
+    for things, value in _values_changed(nlp(later)):
+        if not things & named:
+            continue
+        span = _of_kind(value, before)
+        if span is None or before[span[0]:span[1]].text.casefold() == " ".join(t.text for t in value).casefold():
+            continue
+        return with_value(value, before, span)[0]
+    return _field_changed(nlp(later), before)
+
+
+def tells_a_change(text: str) -> bool:
+    """`text` gives some thing a new value by a verb of change or motion ("the plumber moved my
+    appointment to the 9th"): read once a turn, before any kept memory is parsed beside it."""
+    try:
+        return any(_values_changed(load_parser()(text)))
+    except ParserUnavailable:
+        return False
+
+
+def _values_changed(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (lemmas, Tokens)
+    """For each verb of change or motion with a "to" / "until" phrase holding a value: the lemmas of
+    the things it changes (its subject and object nouns) and the value's words."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if wordnet is None:
+        return
+    for verb in doc:
         if verb.pos_ != "VERB" or wordnet.verb_lexical_file(verb.lemma_) not in _OF_CHANGE:
             continue
         things = {c.lemma_.casefold() for c in verb.children if c.dep_ in _THINGS and c.pos_ in ("NOUN", "PROPN")}
-        if not things & named:
-            continue
-        for prep in verb.children:
+        # "pushed the concert back to the 11th": the phrase may hang on the verb's particle or adverb
+        heads = [verb, *(c for c in verb.children if c.dep_ in ("prt", "advmod"))]
+        for prep in (p for h in heads for p in h.children):
             value = [t for c in prep.children if c.dep_ == "pobj" for t in c.subtree]
-            if prep.dep_ != "prep" or prep.lower_ not in _DESTINATIONS or not _a_value(value):
-                continue
-            span = _of_kind(value, before)
-            if span is None or before[span[0]:span[1]].text.casefold() == " ".join(t.text for t in value).casefold():
-                continue
-            return with_value(value, before, span)[0]
-    return _field_changed(nlp(later), before)
+            if things and prep.dep_ == "prep" and prep.lower_ in _DESTINATIONS and _a_value(value):
+                yield things, value
 
 
 def _field_changed(after, before) -> str | None:  # noqa: ANN001 - spaCy Docs

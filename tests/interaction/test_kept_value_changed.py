@@ -27,3 +27,14 @@ def test_no_new_value_of_the_same_thing_changes_nothing():
     assert changed_value("I lent my storage unit key to Tom", "my storage unit number is 118") is None
     assert changed_value("my cousin moved to Perth", "my storage unit number is 118") is None
     assert changed_value("the council changed my bin day to Thursday", "my bin day is Monday") == "my bin day is Thursday"
+
+
+def test_news_that_changes_a_kept_value_is_met_with_what_holds_now(tmp_path):
+    """The change is taken, and the reply says so in the kept memory's words; news that gives no kept
+    thing a new value is met as any news is."""
+    dm, _, _ = _odile(tmp_path)
+    dm.process_input(UserInput(text="please remember that my choir concert is on the 4th of April"))
+    moved = dm.process_input(UserInput(text="oh, they pushed the choir concert back to the 11th of April")).reply
+    assert moved.startswith("Thank you for letting me know") and "your choir concert is on the 11th of April now" in moved, moved
+    other = dm.process_input(UserInput(text="my neighbour moved to Lyon last spring")).reply
+    assert "Thank you for letting me know" not in other and "concert" not in other, other
