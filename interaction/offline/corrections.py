@@ -18,11 +18,11 @@ import re
 from dataclasses import dataclass
 
 from interaction import cues
+from interaction.offline.value_in_place import DAY, of_kind, span_text, with_value
 
 _EXPLETIVE = {"it", "that", "this"}
 _ASIDE_POS = {"INTJ", "ADV", "PUNCT", "CCONJ", "SCONJ"}  # "sorry", "actually", "no", "wait", ","
 _ASIDE_DEPS = {"intj", "advmod", "punct", "dep", "discourse", "cc", "neg", "det", "aux"}
-_DAY = re.compile(r"^\d{1,2}(?:st|nd|rd|th)?$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -41,11 +41,6 @@ def _parser():
         return load_parser()
     except ParserUnavailable:
         return None
-
-
-def _span_text(tokens) -> str:  # noqa: ANN001 - spaCy Tokens
-    tokens = sorted(tokens, key=lambda t: t.i)
-    return "".join(t.text_with_ws for t in tokens).strip(" ,.;!") if tokens else ""
 
 
 def _negated(doc) -> list:  # noqa: ANN001 - a spaCy Doc
@@ -269,55 +264,15 @@ def _find(words: str, doc) -> tuple[int, int] | None:  # noqa: ANN001 - a spaCy 
 def _found(old: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
     """Where the words taken back are in the earlier statement, with their article or without it
     ("not the 3rd" takes back "3rd March")."""
-    span = _find(_span_text(old), doc)
+    span = _find(span_text(old), doc)
     if span is None and len(old) > 1 and old[0].pos_ == "DET":
-        span = _find(_span_text(old[1:]), doc)
-    days = [t for t in old if _DAY.match(t.text)]
+        span = _find(span_text(old[1:]), doc)
+    days = [t for t in old if DAY.match(t.text)]
     if span is None and len(days) == 1 and all(t.pos_ == "DET" or t in days for t in old):
         # a day said as an ordinal takes back the same day said as a number ("not the 12th" of "12 January")
-        same = [t for t in doc if _DAY.match(t.text) and re.sub(r"\D", "", t.text) == re.sub(r"\D", "", days[0].text)]
+        same = [t for t in doc if DAY.match(t.text) and re.sub(r"\D", "", t.text) == re.sub(r"\D", "", days[0].text)]
         span = (same[0].i, same[0].i + 1) if len(same) == 1 else None
     return span
-
-
-def of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
-    """The one phrase of the earlier statement of the new value's kind: its entity type, else a proper
-    noun for a proper noun, and a number for a number (the small tagger files a bare "73" as a date
-    as often as a cardinal)."""
-    kinds = {t.ent_type_ for t in value if t.ent_type_}
-    spans: list[tuple[int, int]] = []
-    if kinds:
-        spans = [(e.start, e.end) for e in doc.ents if e.label_ in kinds or {e.label_, *kinds} <= {"DATE", "ORDINAL"}
-                 or {e.label_, *kinds} <= {"GPE", "LOC", "ORG", "FAC", "NORP"}]
-    elif all(t.pos_ in {"PROPN", "DET"} for t in value):
-        spans = [(c.start, c.end) for c in doc.noun_chunks if c.root.pos_ == "PROPN"]
-    if not spans and all(t.like_num for t in value):
-        spans = [(t.i, t.i + 1) for t in doc if t.like_num]
-    return spans[0] if len(spans) == 1 else None
-
-
-def _within_the_phrase(new: list, earlier, span: tuple[int, int]) -> list:  # noqa: ANN001 - spaCy Tokens, a Doc
-    """The new words without those the earlier phrase around the old value already has beyond it: "three
-    greyhounds, not two" said of "two rescue greyhounds" puts "three" for "two", not "three greyhounds"
-    (which read "three greyhounds rescue greyhounds")."""
-    head = earlier[span[0]].head
-    if not span[0] <= head.i < span[1] and head.pos_ in {"NOUN", "PROPN"}:
-        around = {t.lower_ for t in head.subtree if not span[0] <= t.i < span[1]}
-        kept = [t for t in new if t.lower_ not in around]
-        return kept or new
-    return new
-
-
-def _replacement(new: list, earlier, span: tuple[int, int]) -> str:  # noqa: ANN001 - spaCy Tokens, a Doc
-    """The new words for the earlier phrase: a day alone ("the 14th") changes only the day of a date
-    ("March 3" -> "March 14")."""
-    words = [t for t in new if t.pos_ != "DET"]
-    old = earlier[span[0]:span[1]]
-    days = [t for t in old if _DAY.match(t.text)]
-    if len(words) == 1 and _DAY.match(words[0].text) and len(days) == 1 and len(old) > 1 + (old[0].pos_ == "DET"):
-        day = words[0].text if not days[0].text.isdigit() else re.sub(r"\D", "", words[0].text)
-        return "".join((day + t.whitespace_) if t.i == days[0].i else t.text_with_ws for t in old).strip()
-    return _span_text(new)
 
 
 def _reading(text: str, of_one_sentence: bool = False) -> tuple[list, list] | None:
@@ -358,7 +313,7 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
         return None
     nlp = _parser()
     old, new = reading
-    new_text = _span_text(new)
+    new_text = span_text(new)
     for said in earlier:
         before = nlp(said)
         span = _found(old, before) if old else of_kind(new, before)
@@ -373,22 +328,3 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
         corrected, replaced_words, replaced = with_value(new, before, span)
         return Correction(earlier=said, corrected=corrected, old=replaced_words, new=replaced, disowned=bool(old))
     return None
-
-
-def with_value(new: list, before, span: tuple[int, int]) -> tuple[str, str, str]:  # noqa: ANN001 - a spaCy Doc
-    """The earlier statement `before` with the value `new` in place of its phrase at `span`: the
-    statement, the words replaced and the words put in their place."""
-    # the earlier words around the old value that the new one repeats belong to it ("the 3rd of
-    # April" corrected by "the 13th of April")
-    start, end = span
-    if start > 0 and before[start - 1].pos_ in {"DET", "ADP"} and new[0].pos_ == before[start - 1].pos_:
-        # "on the 5th" put right by "the 15th", "in May" by "in June": one article or preposition,
-        # not "the the 15th"
-        start -= 1
-    repeated = {t.lower_ for t in new if not t.is_punct}
-    while end < len(before) and before[end].lower_ in repeated and not before[end].is_punct:
-        end += 1
-    replaced = _replacement(_within_the_phrase(new, before, (start, end)), before, (start, end))
-    corrected = before[:start].text_with_ws + replaced + (before[end - 1].whitespace_ if end > start else "") \
-        + before[end:].text
-    return corrected.strip(), before[start:end].text, replaced

@@ -8,16 +8,16 @@ of motion (its most frequent WordNet sense in verb.change, verb.motion or verb.s
 "moved", "pushed", "postponed"; not "gave", "sent") whose "to" / "until" phrase holds the new value
 (a number, a name, a date: spaCy's entities and tags); its subject or object is a noun the earlier
 statement names too (by lemma: "my appointment" is "my dentist appointment"); and the earlier
-statement holds one phrase of the new value's kind (corrections.of_kind), which the new value takes
-the place of (corrections.with_value). A profile field's change counts too when the fitted fact-change
+statement holds one phrase of the new value's kind (value_in_place.of_kind), which the new value takes
+the place of (value_in_place.with_value). A profile field's change counts too when the fitted fact-change
 model reads it so ("we moved to Cork" supersedes the location that "our home is in Limerick" sets).
 Anything else is no change of it.
 """
 
 from __future__ import annotations
 
-from interaction.offline.corrections import of_kind, with_value
 from interaction.offline.parsing import ParserUnavailable, load_parser
+from interaction.offline.value_in_place import of_kind, with_value
 
 _OF_CHANGE = frozenset({"verb.change", "verb.motion", "verb.stative"})
 _THINGS = frozenset({"nsubj", "nsubjpass", "dobj"})
@@ -97,7 +97,7 @@ def _digits(token) -> bool:  # noqa: ANN001 - a spaCy Token
 
 
 def _of_kind(value: list, before) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
-    """The phrase of `before` the new value takes the place of: the one of its kind (corrections.of_kind),
+    """The phrase of `before` the new value takes the place of: the one of its kind (value_in_place.of_kind),
     else, for a value written with digits that the tagger gave no kind ("the 22nd" beside "the 15th"
     tagged an ordinal), the one entity or word of `before` written with digits."""
     span = of_kind(value, before)

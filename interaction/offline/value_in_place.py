@@ -1,0 +1,73 @@
+"""A new value put in the place of the one of its kind in an earlier statement: "the 22nd" in "my
+MOT is on the 15th" makes "my MOT is on the 22nd". Shared by a correction ("I meant the 22nd") and a
+change told later ("they moved my MOT to the 22nd"), read off spaCy's parse of both."""
+
+from __future__ import annotations
+
+import re
+
+DAY = re.compile(r"^\d{1,2}(?:st|nd|rd|th)?$", re.IGNORECASE)  # a day of the month, with its ordinal or without
+
+
+def span_text(tokens) -> str:  # noqa: ANN001 - spaCy Tokens
+    tokens = sorted(tokens, key=lambda t: t.i)
+    return "".join(t.text_with_ws for t in tokens).strip(" ,.;!") if tokens else ""
+
+
+def of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
+    """The one phrase of the earlier statement of the new value's kind: its entity type, else a proper
+    noun for a proper noun, and a number for a number (the small tagger files a bare "73" as a date
+    as often as a cardinal)."""
+    kinds = {t.ent_type_ for t in value if t.ent_type_}
+    spans: list[tuple[int, int]] = []
+    if kinds:
+        spans = [(e.start, e.end) for e in doc.ents if e.label_ in kinds or {e.label_, *kinds} <= {"DATE", "ORDINAL"}
+                 or {e.label_, *kinds} <= {"GPE", "LOC", "ORG", "FAC", "NORP"}]
+    elif all(t.pos_ in {"PROPN", "DET"} for t in value):
+        spans = [(c.start, c.end) for c in doc.noun_chunks if c.root.pos_ == "PROPN"]
+    if not spans and all(t.like_num for t in value):
+        spans = [(t.i, t.i + 1) for t in doc if t.like_num]
+    return spans[0] if len(spans) == 1 else None
+
+
+def _within_the_phrase(new: list, earlier, span: tuple[int, int]) -> list:  # noqa: ANN001 - spaCy Tokens, a Doc
+    """The new words without those the earlier phrase around the old value already has beyond it: "three
+    greyhounds, not two" said of "two rescue greyhounds" puts "three" for "two", not "three greyhounds"
+    (which read "three greyhounds rescue greyhounds")."""
+    head = earlier[span[0]].head
+    if not span[0] <= head.i < span[1] and head.pos_ in {"NOUN", "PROPN"}:
+        around = {t.lower_ for t in head.subtree if not span[0] <= t.i < span[1]}
+        kept = [t for t in new if t.lower_ not in around]
+        return kept or new
+    return new
+
+
+def _replacement(new: list, earlier, span: tuple[int, int]) -> str:  # noqa: ANN001 - spaCy Tokens, a Doc
+    """The new words for the earlier phrase: a day alone ("the 14th") changes only the day of a date
+    ("March 3" -> "March 14")."""
+    words = [t for t in new if t.pos_ != "DET"]
+    old = earlier[span[0]:span[1]]
+    days = [t for t in old if DAY.match(t.text)]
+    if len(words) == 1 and DAY.match(words[0].text) and len(days) == 1 and len(old) > 1 + (old[0].pos_ == "DET"):
+        day = words[0].text if not days[0].text.isdigit() else re.sub(r"\D", "", words[0].text)
+        return "".join((day + t.whitespace_) if t.i == days[0].i else t.text_with_ws for t in old).strip()
+    return span_text(new)
+
+
+def with_value(new: list, before, span: tuple[int, int]) -> tuple[str, str, str]:  # noqa: ANN001 - a spaCy Doc
+    """The earlier statement `before` with the value `new` in place of its phrase at `span`: the
+    statement, the words replaced and the words put in their place."""
+    # the earlier words around the old value that the new one repeats belong to it ("the 3rd of
+    # April" corrected by "the 13th of April")
+    start, end = span
+    if start > 0 and before[start - 1].pos_ in {"DET", "ADP"} and new[0].pos_ == before[start - 1].pos_:
+        # "on the 5th" put right by "the 15th", "in May" by "in June": one article or preposition,
+        # not "the the 15th"
+        start -= 1
+    repeated = {t.lower_ for t in new if not t.is_punct}
+    while end < len(before) and before[end].lower_ in repeated and not before[end].is_punct:
+        end += 1
+    replaced = _replacement(_within_the_phrase(new, before, (start, end)), before, (start, end))
+    corrected = before[:start].text_with_ws + replaced + (before[end - 1].whitespace_ if end > start else "") \
+        + before[end:].text
+    return corrected.strip(), before[start:end].text, replaced
