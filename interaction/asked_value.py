@@ -103,7 +103,7 @@ def _a_date(ent, now: datetime) -> bool:  # noqa: ANN001 - a spaCy Span
 def _day_of(text: str, now: datetime) -> tuple[int | None, int | None] | None:
     """The month a date names and its day of the month when it names one ("the 19th": its day
     alone); None when unread."""
-    found = calendar().nlp(text, sourceTime=now)
+    found = calendar().nlp_at(text, now)
     if not found:  # "the 19th" (never a count: "30 years" is read as a time)
         alone = ORDINAL_DAY.search(text)
         return (None, int(alone.group(1))) if alone else None
@@ -124,8 +124,8 @@ def _from_today(text: str, now: datetime, past: bool = False) -> tuple[datetime,
     Monday to Sunday), seen from the day people speak of; None for a date named by the calendar
     ("in March", "on the 19th"), which reads as the same month whenever it is said. `past`: asked in
     the past tense, a day of the week is the one before ("was it on Monday?")."""
-    found = calendar().nlp(text, sourceTime=now)
-    later = calendar().nlp(text, sourceTime=now + _A_SEASON)
+    found = calendar().nlp_at(text, now)
+    later = calendar().nlp_at(text, now + _A_SEASON)
     if not found or (later and later[0][0].month == found[0][0].month):
         return None
     point, context, *_ = found[0]

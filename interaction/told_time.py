@@ -23,7 +23,7 @@ import parsedatetime
 from dateutil.relativedelta import relativedelta
 
 from common.clock import spoken_day
-from interaction.memory.time_window import precision_of, unit_window
+from interaction.memory.time_window import ClockedCalendar, precision_of, unit_window
 
 _ACU = parsedatetime.pdtContext
 # parsedatetime's precisions that name a day, and those finer than one (a time of day)
@@ -37,12 +37,13 @@ _calendars = threading.local()
 _WORDS = inflect.engine()
 
 
-def calendar() -> parsedatetime.Calendar:
-    """parsedatetime's calendar as it comes (a weekday or a date without a year is the one to come);
-    it keeps parse state on itself: one per thread."""
+def calendar() -> ClockedCalendar:
+    """parsedatetime's calendar with its default constants (a weekday or a date without a year is the
+    one to come), every parse relative to the time it is given ("this evening" of the day told, not of
+    the machine's); it keeps parse state on itself: one per thread."""
     found = getattr(_calendars, "calendar", None)
     if found is None:
-        found = _calendars.calendar = parsedatetime.Calendar(version=parsedatetime.VERSION_CONTEXT_STYLE)
+        found = _calendars.calendar = ClockedCalendar(parsedatetime.Constants())
     return found
 
 
@@ -90,7 +91,7 @@ def _a_length(ent) -> bool:  # noqa: ANN001 - a spaCy Span
 
 
 def _parsed(text: str, source: datetime) -> tuple[datetime | None, parsedatetime.pdtContext | None]:
-    found = calendar().nlp(text, sourceTime=source)
+    found = calendar().nlp_at(text, source)
     return (found[0][0], found[0][1]) if found else (None, None)
 
 

@@ -87,7 +87,7 @@ class TimeWindow:
         return self.start <= when < self.end
 
 
-class _ClockedCalendar(parsedatetime.Calendar):
+class ClockedCalendar(parsedatetime.Calendar):
     """A calendar whose every parse is relative to the time it is given.
 
     parsedatetime resolves a modifier before a time of day ("this morning", "this afternoon", "this
@@ -115,14 +115,14 @@ class _ClockedCalendar(parsedatetime.Calendar):
 _calendars = threading.local()
 
 
-def _calendar() -> _ClockedCalendar:
+def _calendar() -> ClockedCalendar:
     calendar = getattr(_calendars, "calendar", None)
     if calendar is None:
         constants = parsedatetime.Constants()
         constants.DOWParseStyle = -1  # "on Monday" = the one before now
         constants.CurrentDOWParseStyle = False  # said on a Monday, "on Monday" is last week's
         constants.YearParseStyle = 0  # "in May" = this year's May (moved back a year below if still ahead)
-        calendar = _calendars.calendar = _ClockedCalendar(constants)
+        calendar = _calendars.calendar = ClockedCalendar(constants)
     return calendar
 
 

@@ -87,3 +87,14 @@ def test_a_count_of_days_to_a_feast_is_not_answered_from_a_memory(maya):
     later(dm, uid)
     reply = say(dm, "How many days until Christmas?").reply
     assert " days — " not in reply and not reply.startswith(("Yes", "No")), reply
+
+
+
+@pytest.mark.parametrize(("memory", "verdict"), [
+    ("the vet comes on the 11th of March at 3pm", "yes"),
+    ("the vet comes on the 14th of March at 3pm", "no"),
+])
+def test_a_part_of_today_asked_is_the_clocks_day_not_the_machines(memory, verdict):
+    """parsedatetime reads "this afternoon" against the machine's clock unless the calendar is given
+    the turn's: asked on a moved clock, it is that clock's afternoon."""
+    assert whether_told("Is the vet this afternoon?", memory, TOLD, NOW) == verdict
