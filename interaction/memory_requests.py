@@ -43,7 +43,7 @@ from interaction.memory_intent.to_do import ToDo, to_do
 from interaction.names import given_name
 from interaction.offline.articles import number_words
 from interaction.offline.told_plainly import plainly
-from interaction.offline.value_changes import changed_value
+from interaction.offline.value_changes import changed_value, may_change
 from interaction.profile_wording import Told
 from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
@@ -573,7 +573,9 @@ def known_facts(deps: AgentDeps, identity: Identity, transcript: list[Transcript
     store = explicit_store(deps)
     now = deps.clock.now()
     kept = store.list(identity.user_id or "") if store else []
-    told = told_since(deps, identity.user_id or "", transcript or []) if kept else []
+    # a turn is read for a change once, not beside every kept memory: only one that may change something
+    # is read against each
+    told = [t for t in told_since(deps, identity.user_id or "", transcript or []) if may_change(t.text)] if kept else []
     explicit = [kept_wording(as_changed(m.text, m.occurred_at, told), said_day(m.occurred_at, now)) for m in kept]
     scenes = sorted((m for m in SceneStore(deps.layout).list(identity.user_id or "")
                      if m.scene_type == "moment" and m.user_message), key=lambda m: m.timestamp)

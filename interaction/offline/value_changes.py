@@ -51,6 +51,18 @@ def tells_a_change(text: str) -> bool:
         return False
 
 
+def may_change(text: str) -> bool:
+    """`text` may give something kept a new value: by a verb of change (`tells_a_change`) or as a
+    profile change the fact-change model reads ("we moved to Cork"); read once a turn, so that only
+    such turns are read beside each kept memory."""
+    from interaction.offline.fact_changes import MIN_CONFIDENCE, MIN_FIELD_CONFIDENCE, default_model
+
+    if tells_a_change(text):
+        return True
+    new = default_model().predict_each([text])[0]
+    return new.op == "supersede" and bool(new.value) and new.op_p >= MIN_CONFIDENCE and new.field_p >= MIN_FIELD_CONFIDENCE
+
+
 def _values_changed(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (lemmas, Tokens)
     """For each verb of change or motion with a "to" / "until" phrase holding a value: the lemmas of
     the things it changes (its subject and object nouns) and the value's words."""

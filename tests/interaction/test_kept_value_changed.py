@@ -21,6 +21,10 @@ def test_what_do_you_know_says_the_changed_value(tmp_path):
     assert "your MOT is on the 22nd" in told and "15th" not in told, told
     # what was asked to be kept is kept as it was asked
     assert {m.text for m in services.explicit.list(uid)} == {"my storage unit number is 118", "my MOT is on the 15th"}
+    # a change the fact-change model reads, without a verb naming the thing changed
+    dm.process_input(UserInput(text="please remember that our home is in Limerick"))
+    dm.process_input(UserInput(text="we moved to Cork last month"))
+    assert "your home is in Cork" in dm.process_input(UserInput(text="what do you know about me?")).reply
 
 
 def test_no_new_value_of_the_same_thing_changes_nothing():
