@@ -46,6 +46,17 @@ def _stop_leftover_processes() -> Iterator[None]:
     NadineProcess.stop_all()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_llm_endpoints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a process learned about an LLM endpoint (its circuit breaker, refused features) is kept per
+    URL for the life of the process. A test's stand-in server takes a free port that a later test's
+    server may be given again; each test starts knowing no endpoint, so it never meets the breaker,
+    cool-down or open circuit of an earlier test's server."""
+    from interaction.llm import endpoints
+
+    monkeypatch.setattr(endpoints, "_endpoints", {})
+
+
 class _Failures(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
