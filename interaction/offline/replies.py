@@ -27,7 +27,7 @@ from interaction.own_life import asks_after_own, thing_asked
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import reported, said_day, told_back
 from interaction.session_gist import gist
-from interaction.told_time import how_long_asked, it_is, time_until, told_in
+from interaction.told_time import from_now, how_long_asked, it_is, time_until, told_in
 from interaction.turn_understanding import Emotion
 
 _EMPATHY = {
@@ -213,7 +213,13 @@ def _recall(r: ReplyInputs) -> str:
         if r.answer.answer.asks == "value":  # the memory itself says it ("my locker code is 5512")
             so = "you asked me to remember it" if m.kind == "explicit_memory" else "you told me so"
             return f"{_capital(reported(m.text, said=said))} — {so} {day}."
-        return f"{_capital(r.answer.said_first(r.now))}{ANSWER_FIRST}{day} {told_back(m.kind, r.answer.rest, said)}."
+        first = r.answer.said_first(r.now)
+        if r.answer.answer.asks == "time" and (told := told_in(m.text, _told_on(m))) is not None \
+                and told.passed(r.now) and (when := from_now(told, r.now)) is not None:
+            # a day that has gone by since it was told is said as gone ("It was on Monday the 9th at ten,
+            # yesterday"), never as if it were still to come
+            first = f"it was {first}, {when}"
+        return f"{_capital(first)}{ANSWER_FIRST}{day} {told_back(m.kind, r.answer.rest, said)}."
     if r.recall and r.recall.outcome == "asserted" and memories:
         said = "; and ".join(_said(m, r) for m in memories) + "."
         # a question whether ("is my sister moving?", "did I tell you my sister is moving?") is answered
