@@ -260,7 +260,7 @@ class InteractionSettings(Section):
     presence_grace_s: float = Field(
         30.0, ge=0, description="NADINE_PRESENCE_GRACE_S; out of view for less than this and back: same session")
     knowledge_thresholds: dict[str, float] = Field(
-        {"minilm_onnx": 0.365}, description="per text embedder: a knowledge chunk less similar to the question "
+        {"minilm_onnx": 0.339}, description="per text embedder: a knowledge chunk less similar to the question "
         "is no answer (python -m scripts.eval.knowledge_relevance --write); an embedder without one answers "
         "with the nearest chunk")
     profile_facts: Literal["spacy_parse", "rules"] = Field(

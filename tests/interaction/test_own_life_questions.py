@@ -44,7 +44,7 @@ def test_a_profile_question_asked_as_a_recall_gets_the_profile_answer(stranger):
 
 
 @pytest.mark.xfail(strict=True, reason="the knowledge answers with its nearest chunk above the cosine threshold "
-                   "(0.365): 'a favourite poem' reaches a chunk about her memory")
+                   "(0.339): 'a favourite poem' reaches a chunk about her memory")
 def test_a_question_about_nadine_her_knowledge_cannot_answer_gets_no_unrelated_knowledge(stranger):  # noqa: F811
     _meet(stranger, "Ruth")
     for question in ("Do you have a favourite poem?", "Which city would you most like to visit?"):
@@ -52,3 +52,18 @@ def test_a_question_about_nadine_her_knowledge_cannot_answer_gets_no_unrelated_k
         assert "I'm afraid I don't know that about myself" in asked.reply, (question, asked.reply)
     known = say(stranger, "Who made you?")
     assert "I'm afraid I don't know" not in known.reply, known.reply
+
+
+@pytest.mark.parametrize("question", [
+    "Have you got kids of your own, Nadine?", "Have you any nieces or nephews?",
+    pytest.param("Do you have a boyfriend?", marks=pytest.mark.xfail(strict=True, reason=(
+        "a kind of partner her family section does not name is less similar to it than the threshold"))),
+])
+def test_a_question_about_her_own_family_is_answered_that_she_has_none(stranger, question):  # noqa: F811
+    # asked as a person would ask a new acquaintance: answered from what she is, never with a chunk about
+    # something else (how her memories are kept) nor "I don't know that about myself"
+    _meet(stranger, "Wendell")
+    asked = say(stranger, question)
+    assert "I am a robot, so I have no family of my own" in asked.reply, asked.reply
+    told = say(stranger, "My nephew Caspar starts school next week.")  # their own family is theirs
+    assert "no family of my own" not in told.reply, told.reply
