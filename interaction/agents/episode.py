@@ -12,6 +12,7 @@ from common.embedding.registry import offline_text_embedder
 from common.vision.base import BackendUnavailable
 from interaction.agents.context import EPISODE, AgentDeps
 from interaction.memory.contracts import EpisodicSave, TranscriptTurn
+from interaction.names import given_name
 from interaction.offline.extract import extract_profile, parse_ahead
 from interaction.offline.grounding import grounded_update
 from interaction.offline.understand_rules import felt_parts, user_emotion
@@ -54,6 +55,8 @@ def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: i
     for turn in said:
         update, _ = grounded_update(turn.text, extract_profile(turn.text), (user_name,), turn.at)
         learned.update({k: v for k, v in update.model_dump().items() if v not in (None, [], "")})
+    if learned.get("user_name") and given_name(str(learned["user_name"])) == given_name(user_name):
+        del learned["user_name"]  # the name the session was held under, said again: nothing learned
     facts = "; ".join(f"{k.replace('_', ' ')}: {v if not isinstance(v, list) else ', '.join(v)}" for k, v in learned.items())
     return EpisodicSave(
         observation=f"On {day}, {user_name} talked with Nadine and said: " + " ".join(quotes) if quotes
@@ -63,7 +66,7 @@ def offline_summary(transcript: list[TranscriptTurn], user_name: str, replies: i
         action=f"Nadine listened and replied "
                f"{replies if replies is not None else sum(t.role == 'nadine' for t in transcript)} times.",
         result=f"Nadine learned about {user_name}: {facts}." if facts
-        else f"Nadine should remember what {user_name} told her.",
+        else f"Nadine learned nothing new about who {user_name} is.",
     )
 
 

@@ -123,3 +123,19 @@ def test_a_session_summary_embeds_its_turns_felt_parts_in_one_call(monkeypatch):
     monkeypatch.setattr(embedder, "embed", lambda texts: calls.append(list(texts)) or embed(texts))
     assert offline_summary(turns, "Lia") == expected
     assert len(calls[0]) > len(said) and all(set(c) <= set(calls[0]) for c in calls[1:])
+
+
+def test_a_session_summary_learns_nothing_from_the_name_it_was_held_under():
+    from datetime import datetime
+
+    from interaction.agents.episode import offline_summary
+    from interaction.memory.contracts import TranscriptTurn
+
+    at = datetime(2026, 5, 2, 9)
+    # a returning person saying their first name again has told nothing new about themselves
+    again = offline_summary([TranscriptTurn("user", "Morning, it's Rosalind.", at),
+                             TranscriptTurn("user", "The rain has not stopped all week.", at)], "Rosalind Achebe")
+    assert "user name" not in again.result and "learned nothing new" in again.result, again.result
+    # a name that is not the one the session was held under is news
+    other = offline_summary([TranscriptTurn("user", "Actually my name is Bronwen.", at)], "Rosalind Achebe")
+    assert "Bronwen" in other.result, other.result
