@@ -151,6 +151,9 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     # an ordinal after a preposition with no noun after it is a day
     ("When is my scan?", "they moved my scan to the 14th, same time", "the 14th"),
     ("When is my train?", "Annoyingly, my train has been moved to the 23rd, same time.", "to the 23rd"),
+    # a compound the tagger splits into a noun and an apposition: its head is asked of, a name never
+    ("What is my bank PIN?", "the PIN of my bank card is 4620", "4620"),
+    ("What is my bank PIN?", "my bank is the one on Leith Walk", None),
 ])
 def test_the_words_that_answer_a_question(question, memory, answer):
     found = answer_in(question, memory)
@@ -343,3 +346,20 @@ def test_an_offer_holding_no_answer_of_what_is_asked_is_no_offer(question, offer
     assert holds_no_answer(question, report) is holds_none
     abstained = report.model_copy(update={"outcome": "abstained", "memories": [], "decided_by": "no_answer"})
     assert "holds no answer" in recall_note(abstained)[0]
+
+
+@pytest.mark.parametrize(("told", "question", "answer"), [
+    # asked in other words than told: the compound for what a preposition says it is for
+    ("Please remember that the PIN for my bank card is 4620.", "What is my bank PIN?", "4620"),
+    # an event asked of by its noun, its doer by name where the memory also calls them by kinship
+    ("My granddaughter Amira is getting baptised on Sunday, the whole family is coming!", "When is Amira's baptism?",
+     "Sunday"),
+])
+def test_a_thing_asked_in_other_words_than_told_is_answered_without_doubt(maya, told, question, answer):
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    turn = say(dm, question)
+    assert turn.reply.split(" — ")[0].count(answer) == 1, turn.reply
+    assert "don't think" not in turn.reply and "not sure" not in turn.reply, turn.reply
+
