@@ -494,6 +494,25 @@ def slot_asked(question: str) -> Found | None:
     return asked[0] if asked is not None else None
 
 
+def names_what_is_asked(question: str, memory: str) -> bool:
+    """The memory names what the question asks for: the noun whose value is asked, or a kind of it
+    ("my PIN for the garage door" for "my garage PIN"), or a phrase of the time, place, person or name
+    asked (a name, not its owner: "my wife is a nurse" names no wife's name). Saying "I don't think you
+    told me that" before such a memory would contradict what it says, though no answer was read off it."""
+    nlp = _parser()
+    if nlp is None or not question.strip() or not memory.strip():
+        return False
+    asked = _what_is_asked(nlp(question))
+    if asked is None:
+        return False
+    asks, noun = asked
+    m = nlp(memory)
+    if asks in ("thing", "count"):
+        return any(t.pos_ in ("NOUN", "PROPN") and (t.lemma_.lower() == noun or _a_kind_of(t.lemma_.lower(), noun or ""))
+                   for t in m)
+    return bool(_candidates(m, asks, noun))
+
+
 def holds_no_answer(question: str, report: RecallReport) -> bool:
     """A recall offered ("do you mean ...?") of memories none of which holds what the question asks
     for (a time, a place, a name, a value): "did I tell you when the plot inspection is?" over "my

@@ -363,3 +363,13 @@ def test_a_thing_asked_in_other_words_than_told_is_answered_without_doubt(maya, 
     assert turn.reply.split(" — ")[0].count(answer) == 1, turn.reply
     assert "don't think" not in turn.reply and "not sure" not in turn.reply, turn.reply
 
+
+def test_a_memory_naming_what_is_asked_is_never_said_after_a_doubt(maya):
+    """What was told of the very thing asked, with no value read off it, is said as told: "I don't
+    think you told me that — you asked me to remember your locker combination ..." contradicts itself."""
+    dm, _, _, uid = maya
+    say(dm, "Please remember that my locker combination is written inside my blue diary.")
+    later(dm, uid)
+    turn = say(dm, "What's my locker combination?")
+    assert "blue diary" in turn.reply and "don't think" not in turn.reply, turn.reply
+
