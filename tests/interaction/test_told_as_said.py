@@ -373,3 +373,11 @@ def test_a_memory_naming_what_is_asked_is_never_said_after_a_doubt(maya):
     turn = say(dm, "What's my locker combination?")
     assert "blue diary" in turn.reply and "don't think" not in turn.reply, turn.reply
 
+
+def test_an_earlier_turn_holding_nothing_of_what_is_asked_is_not_offered(maya):
+    """A statement of this conversation naming someone the question names, but holding nothing of what
+    it asks for, is no "do you mean ...?": the question is said to be unanswered."""
+    dm, _, _, _ = maya
+    say(dm, "I'm staying at my friend Ada's flat this week.")
+    turn = say(dm, "What's Ada's wifi password?")
+    assert "do you mean" not in turn.reply and "staying" not in turn.reply, turn.reply
