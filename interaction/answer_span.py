@@ -497,8 +497,10 @@ def slot_asked(question: str) -> Found | None:
 def names_what_is_asked(question: str, memory: str) -> bool:
     """The memory names what the question asks for: the noun whose value is asked, or a kind of it
     ("my PIN for the garage door" for "my garage PIN"), or a phrase of the time, place, person or name
-    asked (a name, not its owner: "my wife is a nurse" names no wife's name). Saying "I don't think you
-    told me that" before such a memory would contradict what it says, though no answer was read off it."""
+    asked (a name, not its owner: "my wife is a nurse" names no wife's name; but a person's name beside
+    the one asked of may be theirs: "I was married to Tobias, my husband ..."). Saying "I don't think
+    you told me that" before such a memory would contradict what it says, though no answer was read
+    off it."""
     nlp = _parser()
     if nlp is None or not question.strip() or not memory.strip():
         return False
@@ -507,9 +509,12 @@ def names_what_is_asked(question: str, memory: str) -> bool:
         return False
     asks, noun = asked
     m = nlp(memory)
+    named = any(t.pos_ in ("NOUN", "PROPN") and (t.lemma_.lower() == noun or _a_kind_of(t.lemma_.lower(), noun or ""))
+                for t in m)
     if asks in ("thing", "count"):
-        return any(t.pos_ in ("NOUN", "PROPN") and (t.lemma_.lower() == noun or _a_kind_of(t.lemma_.lower(), noun or ""))
-                   for t in m)
+        return named
+    if asks == "name" and named and any(e.label_ == "PERSON" for e in m.ents):
+        return True
     return bool(_candidates(m, asks, noun))
 
 

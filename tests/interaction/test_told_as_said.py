@@ -323,13 +323,19 @@ def test_a_question_after_the_good_news_gets_the_good_news_only(maya):
     assert "Humphrey" in sad and "Australia" not in sad, sad
 
 
-def test_a_memory_holding_no_answer_of_what_is_asked_is_said_as_told_never_as_a_yes(maya):
+@pytest.mark.parametrize(("told", "question", "said"), [
+    ("Please remember that my bike shed key is the one with the green tag.",
+     "Did I tell you when the bike shed gets repainted?", "green tag"),
+    # the one asked of named, and no one's name
+    ("I was married for thirty-one years, my late husband was a fisherman.", "What's my husband's name?", "fisherman"),
+])
+def test_a_memory_holding_no_answer_of_what_is_asked_is_said_as_told_never_as_a_yes(maya, told, question, said):
     """"Did I tell you when ...?" over a memory of the same thing holding no time was answered "Yes —"."""
     dm, _, _, uid = maya
-    say(dm, "Please remember that my bike shed key is the one with the green tag.")
+    say(dm, told)
     later(dm, uid)
-    turn = say(dm, "Did I tell you when the bike shed gets repainted?")
-    assert turn.reply.startswith("I don't think you told me that — ") and "green tag" in turn.reply, turn.reply
+    turn = say(dm, question)
+    assert turn.reply.startswith("I don't think you told me that — ") and said in turn.reply, turn.reply
 
 
 @pytest.mark.parametrize(("question", "offered", "holds_none"), [
@@ -364,14 +370,20 @@ def test_a_thing_asked_in_other_words_than_told_is_answered_without_doubt(maya, 
     assert "don't think" not in turn.reply and "not sure" not in turn.reply, turn.reply
 
 
-def test_a_memory_naming_what_is_asked_is_never_said_after_a_doubt(maya):
+@pytest.mark.parametrize(("told", "question", "said"), [
+    ("Please remember that my locker combination is written inside my blue diary.", "What's my locker combination?",
+     "blue diary"),
+    # a name beside the one asked of, which may be theirs
+    ("I was married to Tobias for years, my husband always made the tea.", "What's my husband's name?", "Tobias"),
+])
+def test_a_memory_naming_what_is_asked_is_never_said_after_a_doubt(maya, told, question, said):
     """What was told of the very thing asked, with no value read off it, is said as told: "I don't
     think you told me that — you asked me to remember your locker combination ..." contradicts itself."""
     dm, _, _, uid = maya
-    say(dm, "Please remember that my locker combination is written inside my blue diary.")
+    say(dm, told)
     later(dm, uid)
-    turn = say(dm, "What's my locker combination?")
-    assert "blue diary" in turn.reply and "don't think" not in turn.reply, turn.reply
+    turn = say(dm, question)
+    assert said in turn.reply and "don't think" not in turn.reply, turn.reply
 
 
 def test_an_earlier_turn_holding_nothing_of_what_is_asked_is_not_offered(maya):
