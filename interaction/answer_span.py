@@ -36,6 +36,7 @@ _WH_TAGS = {"WRB", "WP", "WDT", "WP$"}
 _TIME_NOUNS = {"time", "day", "date", "month", "year", "hour", "week", "weekday", "evening", "morning", "night"}
 _TIME_ENTS = {"DATE", "TIME"}
 _PLACE_ENTS = {"GPE", "LOC", "FAC"}
+_NAME_ENTS = {"PERSON"}  # a name in apposition calls the noun before it ("my husband Piet")
 _ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
 _PLACE_PREPS = {"at", "in", "on", "near", "by", "behind", "outside", "inside", "under", "next"}
 _VALUE_DEPS = {"attr", "acomp", "oprd"}
@@ -207,11 +208,28 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         return "name", owner
     if wh.dep_ in ("dobj", "pobj") and wh.head.lemma_ != "be":
         return None  # "what does my husband do?" asks for what is done, not for what a thing is
+    # "what's Ada's wifi password?": the tagger may give the copula two attributes and no subject
     noun = wh.head if wh.dep_ == "det" else next(
-        (t for t in q if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN") and t.i != wh.i), None)
+        (t for t in q if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN") and t.i != wh.i), None) \
+        or next((t for t in wh.head.children if t.dep_ == "attr" and t.pos_ in ("NOUN", "PROPN") and t.i != wh.i), None)
     if noun is None:
         return None
+    noun = _compound_head(noun)
     return ("time", None) if noun.lemma_.lower() in _TIME_NOUNS else ("thing", noun.lemma_.lower())
+
+
+def _compound_head(noun):  # noqa: ANN001, ANN202 - a spaCy Token
+    """The head of the compound a noun starts: the tagger reads a compound whose head it takes for a
+    name as an apposition ("my garage PIN": "PIN" beside "garage"), where an apposition calls one thing
+    two ways and is a name or set off by a comma ("my husband Piet", "my boss, Ruth"). The noun right
+    after, no name, that WordNet knows as a common noun, is what is asked of."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    after = next((c for c in noun.children if c.dep_ == "appos" and c.i == noun.i + 1), None)
+    wordnet = load_wordnet()
+    if after is None or wordnet is None or after.ent_type_ in _NAME_ENTS or wordnet.lexical_file(after.lower_) is None:
+        return noun
+    return after
 
 
 def _name_asked_of(q) -> str | None:  # noqa: ANN001 - a spaCy Doc
@@ -474,6 +492,30 @@ def slot_asked(question: str) -> Found | None:
     nlp = _parser()
     asked = _what_is_asked(nlp(question)) if nlp is not None and question.strip() else None
     return asked[0] if asked is not None else None
+
+
+def names_what_is_asked(question: str, memory: str) -> bool:
+    """The memory names what the question asks for: the noun whose value is asked, or a kind of it
+    ("my PIN for the garage door" for "my garage PIN"), or a phrase of the time, place, person or name
+    asked (a name, not its owner: "my wife is a nurse" names no wife's name; but a person's name beside
+    the one asked of may be theirs: "I was married to Tobias, my husband ..."). Saying "I don't think
+    you told me that" before such a memory would contradict what it says, though no answer was read
+    off it."""
+    nlp = _parser()
+    if nlp is None or not question.strip() or not memory.strip():
+        return False
+    asked = _what_is_asked(nlp(question))
+    if asked is None:
+        return False
+    asks, noun = asked
+    m = nlp(memory)
+    named = any(t.pos_ in ("NOUN", "PROPN") and (t.lemma_.lower() == noun or _a_kind_of(t.lemma_.lower(), noun or ""))
+                for t in m)
+    if asks in ("thing", "count"):
+        return named
+    if asks == "name" and named and any(e.label_ == "PERSON" for e in m.ents):
+        return True
+    return bool(_candidates(m, asks, noun))
 
 
 def holds_no_answer(question: str, report: RecallReport) -> bool:

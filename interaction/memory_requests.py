@@ -20,6 +20,7 @@ from common.store import DataLayout, ProfileStore, SceneStore, UserProfile
 from interaction import cues, profile_wording, said_back
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.agents.episode import summarize
+from interaction.answer_span import holds_no_answer
 from interaction.confirmation import next_step, read_reply
 from interaction.forget import (
     NOTHING_STORED,
@@ -116,12 +117,15 @@ def recall_this_session(deps: AgentDeps, state: dict) -> RecallReport | None:
     """What the retrieval core decides about the earlier turns of THIS session for a recall question
     ("what did I just say about my brother?"): they are not in the long-term store yet, so it decides
     over this conversation's statements on their own, as it decides over long-term memories. None
-    when it names none of them (neither asserted nor offered)."""
+    when it names none of them (neither asserted nor offered), or offers only statements none of
+    which holds what the question asks for, as a long-term recall does not offer them ("what's my
+    neighbour's wifi password?" is not about "I'm Kit, my neighbour's lodger")."""
     earlier = said_earlier(state.get("transcript") or [])
     if deps.services is None or not earlier:
         return None
     decided = deps.services.about(state["identity"].user_id or "", state["text"], earlier)
-    return decided.report() if decided is not None and decided.named is not None else None
+    report = decided.report() if decided is not None and decided.named is not None else None
+    return None if report is None or holds_no_answer(state["text"], report) else report
 
 
 def handle(deps: AgentDeps, state: dict) -> dict:

@@ -24,6 +24,7 @@ from common.messages import RecallReport
 from common.store.facts import says
 from interaction import cues
 from interaction.agents.context import AgentDeps
+from interaction.answer_span import holds_no_answer
 from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
@@ -101,9 +102,14 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     if decided is None:
         return None
     named = decided.named
-    if (named is None or named.conflict or _only_near(decided)) and asks_after_own(state["text"]):
+    # offered, but holding nothing of what is asked ("what's Ada's wifi password?" over "I'm staying
+    # at Ada's flat"): a neighbour, named no more than a long-term recall names one
+    report = decided.report() if named is not None else None
+    if report is not None and holds_no_answer(state["text"], report):
+        report = None
+    if (report is None or named.conflict or _only_near(decided)) and asks_after_own(state["text"]):
         return _not_told(named or (decided.considered[0] if decided.considered else None))
-    return decided.report() if named is not None else None
+    return report
 
 
 def _only_near(decided: RecallDecision) -> bool:

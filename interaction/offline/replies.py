@@ -12,7 +12,7 @@ from common.messages import RecalledMemory
 from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
-from interaction.answer_span import ANSWER_FIRST, slot_asked
+from interaction.answer_span import ANSWER_FIRST, names_what_is_asked, slot_asked
 from interaction.asked_value import asks_from_today, whether_told
 from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import is_told, only_thanks
@@ -232,6 +232,9 @@ def _recall(r: ReplyInputs) -> str:
         # words ("expecting twins")
         slot = slot_asked(r.text)
         if slot is not None and (whether or slot not in ("time", "count")):
+            # a memory naming what is asked was told, though its answer was not read off it: said as told
+            if any(names_what_is_asked(r.text, m.text) for m in memories):
+                return _capital(said)
             return f"I don't think you told me that — {said}"
         told = told_in(memories[0].text, _told_on(memories[0]))
         if (unit := how_long_asked(r.text)) is not None and told is not None:

@@ -151,6 +151,9 @@ def test_a_newer_wording_of_the_same_value_is_kept():
     # an ordinal after a preposition with no noun after it is a day
     ("When is my scan?", "they moved my scan to the 14th, same time", "the 14th"),
     ("When is my train?", "Annoyingly, my train has been moved to the 23rd, same time.", "to the 23rd"),
+    # a compound the tagger splits into a noun and an apposition: its head is asked of, a name never
+    ("What is my bank PIN?", "the PIN of my bank card is 4620", "4620"),
+    ("What is my bank PIN?", "my bank is the one on Leith Walk", None),
 ])
 def test_the_words_that_answer_a_question(question, memory, answer):
     found = answer_in(question, memory)
@@ -320,13 +323,19 @@ def test_a_question_after_the_good_news_gets_the_good_news_only(maya):
     assert "Humphrey" in sad and "Australia" not in sad, sad
 
 
-def test_a_memory_holding_no_answer_of_what_is_asked_is_said_as_told_never_as_a_yes(maya):
+@pytest.mark.parametrize(("told", "question", "said"), [
+    ("Please remember that my bike shed key is the one with the green tag.",
+     "Did I tell you when the bike shed gets repainted?", "green tag"),
+    # the one asked of named, and no one's name
+    ("I was married for thirty-one years, my late husband was a fisherman.", "What's my husband's name?", "fisherman"),
+])
+def test_a_memory_holding_no_answer_of_what_is_asked_is_said_as_told_never_as_a_yes(maya, told, question, said):
     """"Did I tell you when ...?" over a memory of the same thing holding no time was answered "Yes —"."""
     dm, _, _, uid = maya
-    say(dm, "Please remember that my bike shed key is the one with the green tag.")
+    say(dm, told)
     later(dm, uid)
-    turn = say(dm, "Did I tell you when the bike shed gets repainted?")
-    assert turn.reply.startswith("I don't think you told me that — ") and "green tag" in turn.reply, turn.reply
+    turn = say(dm, question)
+    assert turn.reply.startswith("I don't think you told me that — ") and said in turn.reply, turn.reply
 
 
 @pytest.mark.parametrize(("question", "offered", "holds_none"), [
@@ -343,3 +352,44 @@ def test_an_offer_holding_no_answer_of_what_is_asked_is_no_offer(question, offer
     assert holds_no_answer(question, report) is holds_none
     abstained = report.model_copy(update={"outcome": "abstained", "memories": [], "decided_by": "no_answer"})
     assert "holds no answer" in recall_note(abstained)[0]
+
+
+@pytest.mark.parametrize(("told", "question", "answer"), [
+    # asked in other words than told: the compound for what a preposition says it is for
+    ("Please remember that the PIN for my bank card is 4620.", "What is my bank PIN?", "4620"),
+    # an event asked of by its noun, its doer by name where the memory also calls them by kinship
+    ("My granddaughter Amira is getting baptised on Sunday, the whole family is coming!", "When is Amira's baptism?",
+     "Sunday"),
+])
+def test_a_thing_asked_in_other_words_than_told_is_answered_without_doubt(maya, told, question, answer):
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    turn = say(dm, question)
+    assert turn.reply.split(" — ")[0].count(answer) == 1, turn.reply
+    assert "don't think" not in turn.reply and "not sure" not in turn.reply, turn.reply
+
+
+@pytest.mark.parametrize(("told", "question", "said"), [
+    ("Please remember that my locker combination is written inside my blue diary.", "What's my locker combination?",
+     "blue diary"),
+    # a name beside the one asked of, which may be theirs
+    ("I was married to Tobias for years, my husband always made the tea.", "What's my husband's name?", "Tobias"),
+])
+def test_a_memory_naming_what_is_asked_is_never_said_after_a_doubt(maya, told, question, said):
+    """What was told of the very thing asked, with no value read off it, is said as told: "I don't
+    think you told me that — you asked me to remember your locker combination ..." contradicts itself."""
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    turn = say(dm, question)
+    assert said in turn.reply and "don't think" not in turn.reply, turn.reply
+
+
+def test_an_earlier_turn_holding_nothing_of_what_is_asked_is_not_offered(maya):
+    """A statement of this conversation naming someone the question names, but holding nothing of what
+    it asks for, is no "do you mean ...?": the question is said to be unanswered."""
+    dm, _, _, _ = maya
+    say(dm, "I'm staying at my friend Ada's flat this week.")
+    turn = say(dm, "What's Ada's wifi password?")
+    assert "do you mean" not in turn.reply and "staying" not in turn.reply, turn.reply

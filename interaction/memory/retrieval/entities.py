@@ -200,14 +200,39 @@ def _frame(token) -> tuple[str, str] | None:
     return verb.lemma_.lower(), role
 
 
-def _head_phrase(token) -> str:
+def _head_phrase(token, lexicon: WordNet | None = None) -> str:
     """The head with the nouns and gerunds before it that say which one ("driving exam", "swimming
-    race"; spaCy files a gerund as a compound or an adjectival modifier), not its adjectives ("new")."""
+    race"; spaCy files a gerund as a compound or an adjectival modifier), not its adjectives ("new"),
+    and the thing a preposition after it says it is of or for, said as a compound is ("the code for
+    the alarm" is the alarm code, "the key to the shed" the shed key)."""
     parts = [c for c in token.children if c.i < token.i and (
         (c.dep_ in _PHRASE_DEPS and c.pos_ in _NOUNS | {"VERB"}) or (c.dep_ == "amod" and c.tag_ in ("VBG", "NN")))]
     # a gerund keeps its -ing: "driving test" is how WordNet and the memory say it, "drive test" neither
     words = [c.lower_ if c.tag_ == "VBG" else c.lemma_.lower() for c in parts] + [token.lemma_.lower()]
-    return " ".join(words)
+    of = _of_which(token, lexicon)
+    return " ".join(([_head_phrase(of, lexicon)] if of is not None and not parts else []) + words)
+
+
+_OF_WHICH = {"of", "for", "to"}
+# heads that in some sense count or gather what "of" names ("a cup of tea" is no tea cup, "a group of
+# friends" no friend group); "for" and "to" never count ("the key to the shed")
+_COUNTING = {"noun.quantity", "noun.group"}
+
+
+def _of_which(token, lexicon: WordNet | None):  # noqa: ANN202 - a spaCy Token or None
+    """The common noun a preposition right after the head says it is of or for ("the PIN for the
+    garage door", "the code of my bike lock"); None where WordNet is not loaded, or where either is a
+    person, whose "of" says whose, not which ("the mother of my friend", "the present for my aunt")."""
+    prep = next((c for c in token.rights if c.dep_ == "prep"), None)
+    if lexicon is None or prep is None or prep.lower_ not in _OF_WHICH:
+        return None
+    head = token.lemma_.lower()
+    if lexicon.lexical_file(head) == "noun.person" or (prep.lower_ == "of" and _COUNTING & set(lexicon.lexical_files(head))):
+        return None
+    of = next((c for c in prep.children if c.dep_ == "pobj"), None)
+    if of is None or of.pos_ != "NOUN" or of.is_stop or of.ent_type_ in _NOT_TOPICS:
+        return None
+    return of if lexicon.lexical_file(of.lemma_.lower()) not in (None, "noun.person") else None
 
 
 def _name(token) -> str:
@@ -229,22 +254,27 @@ def _modifiers(token, mention: Mention) -> list[Mention]:
             and c.ent_type_ not in _NOT_TOPICS and any(ch.isalpha() for ch in c.text)]
 
 
-def _doer(verb) -> str | None:
+def _doer(verb) -> tuple[str | None, str | None]:
     """Who did what a verb tells: its subject (of the verb it is conjoined to or completes: "I
-    climbed it and watched the sunrise", "she got married"), as a possessor is written; None when
-    unsaid or a third person's pronoun."""
+    climbed it and watched the sunrise", "she got married"), as a possessor is written, and the other
+    way the text calls them ("my sister Noor is getting married": "sister" and "Noor", so the wedding
+    asked of as Noor's is hers); None when unsaid or a third person's pronoun."""
     while verb.dep_ in ("conj", "xcomp", "acomp") and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
         verb = verb.head
-    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-    if subject is None:
-        return None
+    said = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if not said:
+        return None, None
+    subject = said[0]
     # "my husband and I hiked": the speaker did it too
     subjects = [subject, *subject.conjuncts]
     if any(s.lower_ in _SPEAKER_WORDS for s in subjects):
-        return SPEAKER
+        return SPEAKER, None
     if any(s.lower_ in _LISTENER_WORDS for s in subjects):
-        return LISTENER
-    return _name(subject) if subject.pos_ == "PROPN" else subject.lemma_.lower() if subject.pos_ == "NOUN" else None
+        return LISTENER, None
+    # a verb has one subject: a second right after the first is the tagger splitting one phrase ("my
+    # cousin Idris is graduating" read as "cousin" and "Idris"), the same one called two ways
+    split = said[1] if len(said) > 1 and said[1].i == subject.i + 1 else None
+    return _as_whose(subject), _as_whose(split if split is not None else _partner(subject))
 
 
 def _events(token, lexicon: WordNet | None) -> list[Mention]:
@@ -254,8 +284,8 @@ def _events(token, lexicon: WordNet | None) -> list[Mention]:
     of, as a compound's modifiers are; not the doer ("climber"); nothing from a sentence that asks."""
     if lexicon is None or token.pos_ != "VERB" or token.vocab[token.lemma_.lower()].is_stop or sentence_asks(token.sent):
         return []
-    doer = _doer(token)
-    return [Mention(noun, None, False, doer, topic=False, event=True) for noun in lexicon.nouns_of_verb(token.lemma_.lower())
+    doer, alias = _doer(token)
+    return [Mention(noun, None, False, doer, whose_alias=alias, topic=False, event=True) for noun in lexicon.nouns_of_verb(token.lemma_.lower())
             if lexicon.lexical_file(noun) != "noun.person"]
 
 
@@ -308,10 +338,14 @@ def _whose_alias(token) -> str | None:
     whose = next((c for c in token.children if c.dep_ == "poss" and c.pos_ in _NOUNS), None)
     if whose is None and token.dep_ in ("dobj", "attr"):
         whose = next((c for c in token.head.children if c.dep_ == "nsubj" and c.pos_ in _NOUNS), None)
-    partner = _partner(whose) if whose is not None else None
-    if partner is None:
+    return _as_whose(_partner(whose)) if whose is not None else None
+
+
+def _as_whose(token) -> str | None:  # noqa: ANN001 - a spaCy Token or None
+    """A noun or name as a possessor is written: a name as written, a noun by its lemma; None else."""
+    if token is None:
         return None
-    return _name(partner) if partner.pos_ == "PROPN" else partner.lemma_.lower()
+    return _name(token) if token.pos_ == "PROPN" else token.lemma_.lower() if token.pos_ == "NOUN" else None
 
 
 def _titles_a_name(token) -> bool:
@@ -357,7 +391,7 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
             continue
         name = token.pos_ == "PROPN" or token.ent_type_ in ("PERSON", "GPE", "LOC", "ORG", "FAC", "NORP")
         possessor = _possessor(token)
-        mention = Mention(_name(token) if name else _head_phrase(token), possessor, name,
+        mention = Mention(_name(token) if name else _head_phrase(token, lexicon), possessor, name,
                           None if possessor is not None else _owner(token, lexicon), _frame(token), _alias(token),
                           _whose_alias(token), topic=name or not _frames_a_topic(token, lexicon),
                           qualities=_qualities(token, lexicon))
