@@ -33,7 +33,7 @@ from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
 from interaction.memory_intent.to_do import to_do
-from interaction.offline.parsing import opening_aside
+from interaction.offline.parsing import opening_aside, told_as_past
 from interaction.offline.question_form import bare_wh, tagged_question
 
 log = logging.getLogger("nadine.reported_speech")
@@ -232,7 +232,7 @@ def _name_the_date(doc, day, words: list[str], said: SaidDay) -> None:  # noqa: 
     modifier = before.lower_ if before is not None and before.lower_ in ("last", "next", "this", "coming") else None
     head = day.head.head if day.dep_ == "pobj" else day.head
     past = modifier == "last" or (modifier is None and not (day.dep_ == "pobj" and day.head.lower_ in _AHEAD)
-                                  and head.tag_ in ("VBD", "VBN") and not any(c.tag_ == "MD" for c in head.children))
+                                  and told_as_past(head))
     weekday, said_on = _WEEKDAYS[day.lower_], said.on.weekday()
     if past:
         meant = said.on - timedelta(days=(said_on - weekday) % 7 or 7)

@@ -24,6 +24,7 @@ from dateutil.relativedelta import relativedelta
 
 from common.clock import spoken_day
 from interaction.memory.time_window import ClockedCalendar, precision_of, unit_window
+from interaction.offline.parsing import told_as_past
 
 _ACU = parsedatetime.pdtContext
 # parsedatetime's precisions that name a day, and those finer than one (a time of day)
@@ -32,7 +33,6 @@ _OF_THE_CLOCK = _ACU.ACU_HOUR | _ACU.ACU_MIN
 DAY_OF_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b")
 ORDINAL_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")  # a day of the month said alone: "the 21st"
 _YEAR = re.compile(r"\b\d{4}\b")
-_PAST_TAGS = {"VBD", "VBN"}
 _calendars = threading.local()
 _WORDS = inflect.engine()
 
@@ -65,7 +65,7 @@ class ToldTime:
 
 def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a spaCy Doc
     """When what `doc` tells takes place, read as of `told_on`; None when it names no date."""
-    past = any(t.tag_ in _PAST_TAGS and t.pos_ in ("VERB", "AUX") for t in doc)
+    past = any(told_as_past(t) for t in doc if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"))
     dates = [e for e in doc.ents if e.label_ == "DATE" and not _a_length(e)] + days_alone(doc)
     told = next((t for t in (_resolved(e.text, told_on, past) for e in dates) if t is not None), None)
     if told is None or not told.a_day:

@@ -72,6 +72,20 @@ class ParserUnavailable(RuntimeError):
 
 
 @functools.cache
+def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The verb's clause tells of the past: a past form ("went", "was"), or a participle whose finite
+    auxiliary is past ("was serviced", "got stolen") or a perfect's have ("have been invited"). A
+    participle after a present or modal auxiliary is not ("is getting baptised on Sunday", "will be
+    fixed on Monday"): its tag alone (VBN) says nothing of when."""
+    if verb.tag_ == "VBD":
+        return True
+    if verb.tag_ != "VBN":
+        return False
+    finite = next((a for a in verb.children if a.dep_ in ("aux", "auxpass") and a.tag_ in ("VBD", "VBZ", "VBP", "MD")),
+                  None)
+    return finite is None or finite.tag_ == "VBD" or finite.lemma_.lower() == "have"
+
+
 def load_parser() -> CachedParser:
     try:
         import spacy

@@ -11,6 +11,7 @@ import pytest
 
 from interaction.asked_value import whether_told
 from interaction.offline.parsing import load_parser
+from interaction.reported_speech import dates_named, said_day
 from interaction.told_time import how_long_asked, it_is, named_time, time_until
 from tests.interaction import test_memory_requests
 from tests.interaction.test_memory_requests import say
@@ -98,3 +99,23 @@ def test_a_part_of_today_asked_is_the_clocks_day_not_the_machines(memory, verdic
     """parsedatetime reads "this afternoon" against the machine's clock unless the calendar is given
     the turn's: asked on a moved clock, it is that clock's afternoon."""
     assert whether_told("Is the vet this afternoon?", memory, TOLD, NOW) == verdict
+
+
+@pytest.mark.parametrize(("memory", "day"), [
+    # a participle after a present or modal auxiliary tells of a day to come
+    ("my godson is getting confirmed on Sunday", datetime(2026, 3, 8)),
+    ("the fence will be painted on Friday", datetime(2026, 3, 6)),
+    ("the bins are collected on Thursday", datetime(2026, 3, 5)),
+    # after a past auxiliary of a day gone by
+    ("the fence was painted on Friday", datetime(2026, 2, 27)),
+    ("my scooter got towed on Saturday", datetime(2026, 2, 28)),
+])
+def test_a_weekday_told_beside_a_participle_falls_by_its_auxiliarys_tense(memory, day):
+    told = named_time(load_parser()(memory), TOLD)  # Monday 2 March
+    assert told is not None and told.start == day, (memory, told)
+
+
+def test_a_weekday_said_back_beside_a_participle_is_named_by_its_auxiliarys_tense():
+    said = said_day("2026-03-02T10:00:00", NOW)  # told on Monday 2 March, said back nine days later
+    memory = "my godson is getting confirmed on Sunday"
+    assert dates_named(memory, said, 0, len(memory)) == "my godson is getting confirmed on Sunday the 8th"
