@@ -17,7 +17,7 @@ Anything else is no change of it.
 from __future__ import annotations
 
 from interaction.offline.parsing import ParserUnavailable, load_parser
-from interaction.offline.value_in_place import of_kind, with_value
+from interaction.offline.value_in_place import a_count, digits, holds_a_value, of_kind, with_value
 
 _OF_CHANGE = frozenset({"verb.change", "verb.motion", "verb.stative"})
 _THINGS = frozenset({"nsubj", "nsubjpass", "dobj"})
@@ -79,7 +79,7 @@ def _values_changed(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (lemmas,
         heads = [verb, *(c for c in verb.children if c.dep_ in ("prt", "advmod"))]
         for prep in (p for h in heads for p in h.children):
             value = [t for c in prep.children if c.dep_ == "pobj" for t in c.subtree]
-            if things and prep.dep_ == "prep" and prep.lower_ in _DESTINATIONS and _a_value(value):
+            if things and prep.dep_ == "prep" and prep.lower_ in _DESTINATIONS and holds_a_value(value):
                 yield things, value
 
 
@@ -100,21 +100,14 @@ def _field_changed(after, before) -> str | None:  # noqa: ANN001 - spaCy Docs
     return with_value(list(value), before, span)[0]
 
 
-def _a_value(words: list) -> bool:
-    return any(t.ent_type_ or t.like_num or t.pos_ in ("NUM", "PROPN") or _digits(t) for t in words)
-
-
-def _digits(token) -> bool:  # noqa: ANN001 - a spaCy Token
-    return any(c.isdigit() for c in token.text)
-
-
 def _of_kind(value: list, before) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
     """The phrase of `before` the new value takes the place of: the one of its kind (value_in_place.of_kind),
     else, for a value written with digits that the tagger gave no kind ("the 22nd" beside "the 15th"
     tagged an ordinal), the one entity or word of `before` written with digits."""
     span = of_kind(value, before)
-    if span is not None or not any(_digits(t) for t in value):
+    if span is not None or not any(digits(t) for t in value):
         return span
-    spans = {(e.start, e.end) for e in before.ents if any(_digits(t) for t in e)} \
-        | {(t.i, t.i + 1) for t in before if _digits(t) and not t.ent_type_}
+    spans = {(e.start, e.end) for e in before.ents if any(digits(t) for t in e)} \
+        | {(t.i, t.i + 1) for t in before if digits(t) and not t.ent_type_}
+    spans = {(s, e) for s, e in spans if a_count(before[s:e]) == a_count(value)}
     return spans.pop() if len(spans) == 1 else None

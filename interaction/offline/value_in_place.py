@@ -17,7 +17,8 @@ def span_text(tokens) -> str:  # noqa: ANN001 - spaCy Tokens
 def of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
     """The one phrase of the earlier statement of the new value's kind: its entity type, else a proper
     noun for a proper noun, and a number for a number (the small tagger files a bare "73" as a date
-    as often as a cardinal)."""
+    as often as a cardinal); a count for a count only (`a_count`), so that "the 3rd of February"
+    never takes the place of the PIN "4471", whatever entity type the tagger gave either."""
     kinds = {t.ent_type_ for t in value if t.ent_type_}
     spans: list[tuple[int, int]] = []
     if kinds:
@@ -27,7 +28,25 @@ def of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy
         spans = [(c.start, c.end) for c in doc.noun_chunks if c.root.pos_ == "PROPN"]
     if not spans and all(t.like_num for t in value):
         spans = [(t.i, t.i + 1) for t in doc if t.like_num]
+    spans = [(s, e) for s, e in spans if a_count(doc[s:e]) == a_count(value)]
     return spans[0] if len(spans) == 1 else None
+
+
+def a_count(words) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """The words are a number alone (a code, an amount, an age: "4471", "seventy-three"), every word
+    besides an article tagged a cardinal number; a date or a day of the month ("the 3rd", "March 3")
+    is not, though it holds one."""
+    said = [t for t in words if t.pos_ != "DET" and not t.is_punct]
+    return bool(said) and all(t.tag_ == "CD" for t in said)
+
+
+def holds_a_value(words) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """Some word is a value a thing can be given: an entity, a number, a name, figures."""
+    return any(t.ent_type_ or t.like_num or t.pos_ in ("NUM", "PROPN") or digits(t) for t in words)
+
+
+def digits(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    return any(c.isdigit() for c in token.text)
 
 
 def _within_the_phrase(new: list, earlier, span: tuple[int, int]) -> list:  # noqa: ANN001 - spaCy Tokens, a Doc
