@@ -7,7 +7,8 @@ Read off spaCy's parse and WordNet, never off the words: the later statement has
 of motion (its most frequent WordNet sense in verb.change, verb.motion or verb.stative: "changed",
 "moved", "pushed", "postponed"; not "gave", "sent") whose "to" / "until" phrase holds the new value
 (a number, a name, a date: spaCy's entities and tags); its subject or object is a noun the earlier
-statement names too (by lemma: "my appointment" is "my dentist appointment"); and the earlier
+statement names too (by lemma: "my appointment" is "my dentist appointment"; or as the event one
+of its verbs tells, by WordNet's derivations: "the wedding" of "my cousin is getting married"); and the earlier
 statement holds one phrase of the new value's kind (value_in_place.of_kind), which the new value takes
 the place of (value_in_place.with_value). A profile field's change counts too when the fitted fact-change
 model reads it so ("we moved to Cork" supersedes the location that "our home is in Limerick" sets).
@@ -26,20 +27,38 @@ _DESTINATIONS = frozenset({"to", "until", "till"})  # the phrase a changed value
 
 def changed_value(later: str, earlier: str) -> str | None:
     """`earlier` with the value `later` changes it to; None when `later` changes no value of it."""
+    found = value_change(later, earlier)
+    return found[0] if found is not None else None
+
+
+def value_change(later: str, earlier: str) -> tuple[str, str] | None:
+    """`earlier` with the value `later` changes it to, and the words of `earlier` that value replaces;
+    None when `later` changes no value of it."""
     try:
         nlp = load_parser()
     except ParserUnavailable:
         return None
     before = nlp(earlier)
-    named = {t.lemma_.casefold() for t in before if t.pos_ in ("NOUN", "PROPN")}
+    named = _named(before)
     for things, value in _values_changed(nlp(later)):
         if not things & named:
             continue
         span = _of_kind(value, before)
         if span is None or before[span[0]:span[1]].text.casefold() == " ".join(t.text for t in value).casefold():
             continue
-        return with_value(value, before, span)[0]
+        return with_value(value, before, span)[:2]
     return _field_changed(nlp(later), before)
+
+
+def _named(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
+    """What the statement names, lemmatised: its nouns, and the events its verbs tell, by the nouns
+    WordNet derives from each verb's sense ("is getting married" names a wedding and a marriage)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    events = {n for t in doc if t.pos_ == "VERB" for n in wordnet.nouns_of_verb(t.lemma_, of_its_sense=True)} \
+        if wordnet is not None else set()
+    return {t.lemma_.casefold() for t in doc if t.pos_ in ("NOUN", "PROPN")} | events
 
 
 def tells_a_change(text: str) -> bool:
@@ -83,7 +102,7 @@ def _values_changed(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (lemmas,
                 yield things, value
 
 
-def _field_changed(after, before) -> str | None:  # noqa: ANN001 - spaCy Docs
+def _field_changed(after, before) -> tuple[str, str] | None:  # noqa: ANN001 - spaCy Docs
     """`before` with the new value of the profile field `after` supersedes, when the fact-change model
     reads `before` as setting that same field (both readings as sure as a profile change needs)."""
     from interaction.offline.fact_changes import MIN_CONFIDENCE, MIN_FIELD_CONFIDENCE, default_model
@@ -97,7 +116,7 @@ def _field_changed(after, before) -> str | None:  # noqa: ANN001 - spaCy Docs
     span = of_kind(list(value), before) if value is not None else None
     if span is None or before[span[0]:span[1]].text.casefold() == value.text.casefold():
         return None
-    return with_value(list(value), before, span)[0]
+    return with_value(list(value), before, span)[:2]
 
 
 def _of_kind(value: list, before) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from common.messages import UserInput
 from interaction.offline.value_changes import changed_value
-from tests.interaction.test_correction_kept import _odile
+from tests.interaction.test_correction_kept import _keep_as_moment, _next_visit, _odile
 
 
 def test_what_do_you_know_says_the_changed_value(tmp_path):
@@ -42,3 +42,36 @@ def test_news_that_changes_a_kept_value_is_met_with_what_holds_now(tmp_path):
     assert moved.startswith("Thank you for letting me know") and "your choir concert is on the 11th of April now" in moved, moved
     other = dm.process_input(UserInput(text="my neighbour moved to Lyon last spring")).reply
     assert "Thank you for letting me know" not in other and "concert" not in other, other
+
+
+def test_an_event_told_with_a_verb_is_changed_by_the_noun_of_that_event():
+    """"the christening" names what "is getting christened" tells (WordNet derives the noun from a verb
+    of that sense); a noun that no verb of the statement gives is another thing."""
+    assert changed_value("the christening has been pushed back to the 9th of August",
+                         "my niece Ilse is getting baptised on the 2nd of August") \
+        == "my niece Ilse is getting baptised on the 9th of August"
+    assert changed_value("the christening has been pushed back to the 9th of August",
+                         "my niece Ilse started school on the 2nd of August") is None
+
+
+def test_a_change_to_something_told_at_an_earlier_visit_is_taken_and_answered(tmp_path):
+    """Told, not asked to be kept, a visit before: the change is met as one, and what holds now is the
+    new value wherever it is said back."""
+    dm, services, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="my nephew Tobias is graduating on the 20th of June, we're all so proud"))
+    _keep_as_moment(dm, services, uid)
+    _next_visit(dm, "Odile")
+    moved = dm.process_input(UserInput(text="the graduation got moved to the 27th of June because of a strike")).reply
+    assert moved.startswith("Thank you for letting me know") and "27th of June" in moved, moved
+    asked = dm.process_input(UserInput(text="when is my nephew's graduation?")).reply
+    assert "27th of June" in asked, asked
+    told = dm.process_input(UserInput(text="what do you know about me?")).reply
+    assert "27th of June" in told and "20th of June" not in told, told
+
+
+def test_a_change_that_two_things_could_take_changes_neither(tmp_path):
+    dm, _, _ = _odile(tmp_path)
+    dm.process_input(UserInput(text="my cousin Lotte is getting married on the 3rd of May"))
+    dm.process_input(UserInput(text="and my old flatmate Sem is getting married on the 10th of May"))
+    turn = dm.process_input(UserInput(text="the wedding got moved to the 24th of May")).reply
+    assert "Thank you for letting me know" not in turn, turn
