@@ -18,7 +18,7 @@ Anything else is no change of it.
 from __future__ import annotations
 
 from interaction.offline.parsing import ParserUnavailable, load_parser
-from interaction.offline.value_in_place import a_count, digits, holds_a_value, of_kind, with_value
+from interaction.offline.value_in_place import a_count, digits, holds_a_value, of_kind, time_part, with_value
 
 _OF_CHANGE = frozenset({"verb.change", "verb.motion", "verb.stative"})
 _THINGS = frozenset({"nsubj", "nsubjpass", "dobj"})
@@ -97,9 +97,26 @@ def _values_changed(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (lemmas,
         # "pushed the concert back to the 11th": the phrase may hang on the verb's particle or adverb
         heads = [verb, *(c for c in verb.children if c.dep_ in ("prt", "advmod"))]
         for prep in (p for h in heads for p in h.children):
-            value = [t for c in prep.children if c.dep_ == "pobj" for t in c.subtree]
+            value = _whole([t for c in prep.children if c.dep_ == "pobj" for t in c.subtree])
             if things and prep.dep_ == "prep" and prep.lower_ in _DESTINATIONS and holds_a_value(value):
                 yield things, value
+
+
+def _whole(value: list) -> list:
+    """A new time with the words of time right after it that the parse hung elsewhere ("to Thursday
+    the 10th at nine in the morning": "the 10th" and "at nine" hang on the verb): joined by an article
+    or a preposition, or a number; not a time of the change itself ("to the 16th last week")."""
+    if not value or not all(time_part(t) for t in value if t.pos_ not in ("DET", "ADP") and not t.is_punct):
+        return value
+    def of_it(token) -> bool:  # noqa: ANN001 - a spaCy Token
+        # "last" of "last week" tells when the change was made, "14th" of "Saturday the 14th" is the day
+        return bool(time_part(token)) and (token.pos_ != "ADJ" or digits(token))
+
+    doc, end = value[0].doc, value[-1].i + 1
+    while end < len(doc) and (of_it(doc[end]) or doc[end].pos_ in ("DET", "ADP") and end + 1 < len(doc)
+                              and of_it(doc[end + 1])):
+        end += 1
+    return sorted({*value, *doc[value[-1].i + 1:end]}, key=lambda t: t.i)
 
 
 def _field_changed(after, before) -> tuple[str, str] | None:  # noqa: ANN001 - spaCy Docs

@@ -75,3 +75,22 @@ def test_a_change_that_two_things_could_take_changes_neither(tmp_path):
     dm.process_input(UserInput(text="and my old flatmate Sem is getting married on the 10th of May"))
     turn = dm.process_input(UserInput(text="the wedding got moved to the 24th of May")).reply
     assert "Thank you for letting me know" not in turn, turn
+
+
+def test_a_new_day_and_time_take_the_place_of_the_old_ones_whole():
+    """However the tagger cuts a date into entities, a new day and time replace the day and time told,
+    a new day alone the day (a weekday the new day would belie goes with it), a new time the time."""
+    told = "our pottery class showcase is on Wednesday the 4th of June at 5pm"
+    assert changed_value("the showcase was moved to Friday the 6th of June at 7pm", told) \
+        == "our pottery class showcase is on Friday the 6th of June at 7pm"
+    assert changed_value("the showcase was moved to Friday the 6th of June", told) \
+        == "our pottery class showcase is on Friday the 6th of June at 5pm"
+    assert changed_value("the showcase was moved to 7pm", told) == "our pottery class showcase is on Wednesday the 4th of June at 7pm"
+    assert changed_value("they moved the showcase to the 6th", "our pottery class showcase is on Wednesday the 4th") \
+        == "our pottery class showcase is on the 6th"
+    # the tagger may hang the day apart from its weekday; "last week" tells when the change was made
+    assert changed_value("the street party got moved to Saturday the 14th of March at 7pm",
+                         "our street party is on Friday the 13th of March at 6pm") \
+        == "our street party is on Saturday the 14th of March at 7pm"
+    assert changed_value("the showcase was moved to the 11th of June last week", told) \
+        == "our pottery class showcase is on the 11th of June at 5pm"
