@@ -5,6 +5,7 @@ yes), and a statement that gives no new value of the same thing changes nothing.
 from __future__ import annotations
 
 from common.messages import UserInput
+from interaction.memory.inventory import as_text, person
 from interaction.offline.value_changes import changed_value
 from tests.interaction.test_correction_kept import _keep_as_moment, _next_visit, _odile
 
@@ -67,6 +68,11 @@ def test_a_change_to_something_told_at_an_earlier_visit_is_taken_and_answered(tm
     assert "27th of June" in asked, asked
     told = dm.process_input(UserInput(text="what do you know about me?")).reply
     assert "27th of June" in told and "20th of June" not in told, told
+    # on disk the moment stays as it was told, and reads as changed since
+    dm.close_session("test")
+    moment = person(dm.settings, dm.layout, uid, as_they_hold=True)["moments"][0]
+    assert "20th of June" in moment["utterance"] and "27th of June" in moment["now"], moment
+    assert "changed since, now:" in as_text(person(dm.settings, dm.layout, uid, as_they_hold=True))
 
 
 def test_a_change_that_two_things_could_take_changes_neither(tmp_path):
