@@ -571,19 +571,22 @@ class ForgetOneConversation:
 
 def known_facts(deps: AgentDeps, identity: Identity, transcript: list[TranscriptTurn] | None = None
                 ) -> tuple[list[str], list[str], list[tuple[str, SaidDay | None]]]:
-    """What Nadine knows about the person, in her words: profile facts, explicit memories (each as it
-    holds now: `as_changed`), moments (what was said, and the day it was said)."""
+    """What Nadine knows about the person, in her words: profile facts, explicit memories and moments
+    (each as it holds now: `as_changed`; a moment with the day it was said)."""
     facts = profile_wording.phrases(profile_wording.current(identity.profile))
     store = explicit_store(deps)
     now = deps.clock.now()
     kept = store.list(identity.user_id or "") if store else []
     # a turn is read for a change once, not beside every kept memory: only one that may change something
     # is read against each
-    told = [t for t in told_since(deps, identity.user_id or "", transcript or []) if may_change(t.text)] if kept else []
-    explicit = [kept_wording(as_changed(m.text, m.occurred_at, told), said_day(m.occurred_at, now)) for m in kept]
     scenes = sorted((m for m in SceneStore(deps.layout).list(identity.user_id or "")
                      if m.scene_type == "moment" and m.user_message), key=lambda m: m.timestamp)
-    moments = [(m.user_message.strip(), said_day(m.when, now)) for m in scenes if m.user_message]
+    told = [t for t in told_since(deps, identity.user_id or "", transcript or []) if may_change(t.text)] \
+        if kept or scenes else []
+    explicit = [kept_wording(as_changed(m.text, m.occurred_at, told), said_day(m.occurred_at, now)) for m in kept]
+    # a moment is said as it holds now too: "my cousin is getting married in May", then "the wedding
+    # was moved to June", is a wedding in June
+    moments = [(as_changed(m.user_message.strip(), m.timestamp, told), said_day(m.when, now)) for m in scenes if m.user_message]
     return facts, explicit[-MAX_LISTED:], moments[-MAX_LISTED:]
 
 

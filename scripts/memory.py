@@ -43,7 +43,7 @@ def list_users(layout: DataLayout) -> list[dict[str, Any]]:
 def show_user(settings: NadineSettings, layout: DataLayout, user_id: str) -> dict[str, Any]:
     """The inventory's whole record, plus the keys earlier versions printed (profile, faces, scenes)."""
     profile = ProfileStore(layout).load(user_id)
-    record = inventory.person(settings, layout, user_id)
+    record = inventory.person(settings, layout, user_id, as_they_hold=True)
     return {
         **record,
         "profile": profile.model_dump() if profile else None,

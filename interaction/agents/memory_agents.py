@@ -17,7 +17,7 @@ from interaction.forget import forget_one_memory
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_intent.phrasing import request_content
-from interaction.memory_requests import recall_this_session
+from interaction.memory_requests import recall_this_session, told_since
 from interaction.names import name_similarity
 from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
@@ -31,7 +31,7 @@ from interaction.offline.name_claims import (
     read_name_claim,
 )
 from interaction.offline.name_reading import asked_for_name, read_opening_name
-from interaction.offline.value_changes import changed_value, tells_a_change
+from interaction.offline.value_changes import tells_a_change, value_change
 from interaction.own_life import profile_field_asked, recall_own_life, tells_a_fact
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
@@ -191,18 +191,23 @@ def correction_of(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: ANN001
 
 
 def kept_value_changed(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: ANN001 - TurnUnderstanding
-    """The turn gives a thing the person asked to be remembered a new value ("the garage moved my MOT
-    to the 22nd" over "my MOT is on the 15th"): {"changed_memory": that memory as it holds now}, so the
-    reply says the change was taken; {} otherwise. The kept memory stays as it was asked for (what
-    holds now is read from both, memory_requests.as_changed)."""
+    """The turn gives a thing the person asked to be remembered, or told of, a new value ("the garage
+    moved my MOT to the 22nd" over "my MOT is on the 15th"; "the wedding got moved to June" over "my
+    cousin is getting married in May", told last week): {"changed_memory": that memory as it holds
+    now}, so the reply says the change was taken; {} otherwise, and when two things of the person's
+    it could be hold different values (a wrong one changed is worse than none). What was kept or told
+    stays as it was said (what holds now is read from both, memory_requests.as_changed and the
+    retrieval core's later news)."""
     identity: Identity = state["identity"]
     if u.memory_intent not in (None, "statement") or deps.services is None or not identity.known \
             or not identity.user_id or not tells_a_change(state["text"]):
         return {}
-    for kept in reversed(deps.services.explicit.list(identity.user_id)):
-        if (now := changed_value(state["text"], kept.text)) is not None:
-            return {"changed_memory": now}
-    return {}
+    kept = [k.text for k in reversed(deps.services.explicit.list(identity.user_id))]
+    told = [t.text for t in reversed(told_since(deps, identity.user_id, state.get("transcript", [])))]
+    found = [c for c in (value_change(state["text"], earlier) for earlier in dict.fromkeys([*kept, *told])) if c is not None]
+    if not found or len({replaced.casefold() for _, replaced in found}) > 1:
+        return {}
+    return {"changed_memory": found[0][0]}
 
 
 def _correction_of_saved(deps: AgentDeps, state: TurnState) -> tuple[Correction | None, list[TranscriptTurn]]:

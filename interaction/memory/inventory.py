@@ -73,21 +73,51 @@ def moments_of(layout: DataLayout, user_id: str) -> list[dict[str, Any]]:
     return rows
 
 
-def person(settings: NadineSettings, layout: DataLayout, user_id: str) -> dict[str, Any]:
-    """The whole record of one person (the id is validated by the caller)."""
+def _changed_since(rows: list[dict[str, Any]], key: str, docs: list[Any]) -> None:
+    """Each row's memory as it holds now under "now", where the person told a change of it since
+    ("my cousin is getting married in May", then "the wedding was moved to June"): read as Nadine
+    reads it (memory_requests.as_changed); the memory itself stays as it was kept."""
+    from interaction.memory.contracts import TranscriptTurn
+    from interaction.memory_requests import as_changed
+    from interaction.offline.value_changes import may_change
+
+    told = sorted((TranscriptTurn("user", str(d.metadata["quote"]), at, d.metadata.get("turn_id"))
+                   for d in docs if d.kind == "turn" and d.metadata.get("quote") and not d.metadata.get("answers_question")
+                   and (at := _at(d.occurred_at)) is not None), key=lambda t: t.at)
+    told = [t for t in told if may_change(t.text)]
+    for row in rows:
+        if told and row[key] and row["date"] and (now := as_changed(row[key], str(row["date"]), told)) != row[key]:
+            row["now"] = now
+
+
+def _at(value: Any) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+
+
+def person(settings: NadineSettings, layout: DataLayout, user_id: str, as_they_hold: bool = False) -> dict[str, Any]:
+    """The whole record of one person (the id is validated by the caller); `as_they_hold`: each
+    explicit memory and moment a change told since gives a new value also as it holds now."""
     store = ProfileStore(layout)
     profile = store.load(user_id)
     docs = _documents(settings, layout, user_id)
     explicit = [d for d in docs if d.kind == "explicit_memory"]
     episodes = [d for d in docs if d.kind == "episode"]
+    kept = [{"id": d.doc_id, "text": d.text, "date": d.occurred_at, "source_turn": d.metadata.get("source_turn")}
+            for d in reversed(explicit)]
+    moments = moments_of(layout, user_id)
+    if as_they_hold:
+        _changed_since(kept, "text", docs)
+        _changed_since(moments, "utterance", docs)
     return {
         "user_id": user_id,
         "user_name": store.user_ids().get(user_id) or (profile.user_name if profile else None),
         "profile_updated": profile.last_updated if profile else None,
         "facts": facts_of(profile),
-        "explicit_memories": [{"id": d.doc_id, "text": d.text, "date": d.occurred_at,
-                               "source_turn": d.metadata.get("source_turn")} for d in reversed(explicit)],
-        "moments": moments_of(layout, user_id),
+        "explicit_memories": kept,
+        "moments": moments,
         "episodes": [{"id": d.doc_id, "date": d.occurred_at, "summary": d.text} for d in reversed(episodes)],
         "other_text_memories": {k: sum(d.kind == k for d in docs) for k in OTHER_TEXT_KINDS},
         "face_images": FaceStore(layout).count(user_id),
@@ -141,9 +171,12 @@ def as_text(record: dict[str, Any]) -> str:
                 span += f", until {when(r['valid_to'])} ({'replaced' if r.get('ended') == 'superseded' else 'ended'})"
             facts.append(f"{fact['label']}: {r['value']} ({span})")
     section("Profile facts", facts)
-    section("Explicit memories", [f"{when(e['date'])}: \"{e['text']}\"" for e in record["explicit_memories"]])
+    def now(row: dict[str, Any]) -> str:
+        return f"; changed since, now: \"{row['now']}\"" if row.get("now") else ""
+
+    section("Explicit memories", [f"{when(e['date'])}: \"{e['text']}\"{now(e)}" for e in record["explicit_memories"]])
     section("Moments", [f"{when(m['date'])} {m['scene_type']} {m['id']}: \"{m['utterance'] or m['caption'] or ''}\" "
-                        f"(why: {m['why']}; {'image ' + m['image_path'] if m['image_path'] else 'text only'})"
+                        f"(why: {m['why']}; {'image ' + m['image_path'] if m['image_path'] else 'text only'}{now(m)})"
                         for m in record["moments"]])
     section("Episodes", [f"{when(e['date'])}: {e['summary']}" for e in record["episodes"]])
     others = ", ".join(f"{n} {k} document(s)" for k, n in record["other_text_memories"].items())

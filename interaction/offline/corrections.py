@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from interaction import cues
-from interaction.offline.value_in_place import DAY, of_kind, span_text, with_value
+from interaction.offline.value_in_place import DAY, holds_a_value, of_kind, span_text, with_value
 
 _EXPLETIVE = {"it", "that", "this"}
 _ASIDE_POS = {"INTJ", "ADV", "PUNCT", "CCONJ", "SCONJ"}  # "sorry", "actually", "no", "wait", ","
@@ -314,17 +314,23 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
     nlp = _parser()
     old, new = reading
     new_text = span_text(new)
-    for said in earlier:
+    topic = {t.lemma_.casefold() for t in _topic(new[0].doc, old, new) if t.pos_ in ("NOUN", "PROPN")}
+    # "it's now the 3rd" names neither the value taken back nor the thing: "it" is what was told last
+    unnamed = not old and not topic
+    for i, said in enumerate(earlier):
         before = nlp(said)
         span = _found(old, before) if old else of_kind(new, before)
         if span is None or _find(new_text, before) is not None:
+            if unnamed and i == 0 and holds_a_value(before):
+                return None  # what was told last holds a value, of another kind: nothing else is "it"
             continue
         said_again = _form(new[0].doc, old) == "restated" or _said_again(new[0].doc) is not None
         if said_again and _frame(new[0]) != _frame(before[span[0]]) and not _names_the_same(new[0], before[span[0]]):
             continue  # "I prefer tea, not coffee" puts nothing right of "I drink coffee every morning"
-        topic = {t.lemma_.casefold() for t in _topic(new[0].doc, old, new) if t.pos_ in ("NOUN", "PROPN")}
         if not topic <= {t.lemma_.casefold() for t in before}:
             continue  # "... for the kiln" puts right only what was said of the kiln
+        if unnamed and i > 0 and any(of_kind(new, nlp(other)) is not None for other in earlier[i + 1:]):
+            return None  # two earlier statements hold a value of its kind and none is named: which is not known
         corrected, replaced_words, replaced = with_value(new, before, span)
         return Correction(earlier=said, corrected=corrected, old=replaced_words, new=replaced, disowned=bool(old))
     return None

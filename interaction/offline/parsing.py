@@ -124,8 +124,10 @@ def opening_aside(token) -> bool:  # noqa: ANN001 - a spaCy Token
         clause = next((c for c in (*token.children, token.head) if c.i > token.i and c.pos_ in ("VERB", "AUX")
                        and _has_subject(c)), None)
         return clause is not None and _attention_verb(token.lemma_)
+    # the subject may hang on an auxiliary of the verb ("Also my brother is getting married": on "getting")
+    verbs = [token.head, *(c for c in token.head.children if c.dep_ in ("aux", "auxpass"))]
     return token.pos_ == "ADV" and token.dep_ == "advmod" and not list(token.children) \
-        and any(c.dep_ in ("nsubj", "nsubjpass") and c.i > token.i for c in token.head.children)
+        and any(c.dep_ in ("nsubj", "nsubjpass") and c.i > token.i for v in verbs for c in v.children)
 
 
 def _has_subject(verb) -> bool:  # noqa: ANN001 - a spaCy Token

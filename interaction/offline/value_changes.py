@@ -7,7 +7,8 @@ Read off spaCy's parse and WordNet, never off the words: the later statement has
 of motion (its most frequent WordNet sense in verb.change, verb.motion or verb.stative: "changed",
 "moved", "pushed", "postponed"; not "gave", "sent") whose "to" / "until" phrase holds the new value
 (a number, a name, a date: spaCy's entities and tags); its subject or object is a noun the earlier
-statement names too (by lemma: "my appointment" is "my dentist appointment"); and the earlier
+statement names too (by lemma: "my appointment" is "my dentist appointment"; or as the event one
+of its verbs tells, by WordNet's derivations: "the wedding" of "my cousin is getting married"); and the earlier
 statement holds one phrase of the new value's kind (value_in_place.of_kind), which the new value takes
 the place of (value_in_place.with_value). A profile field's change counts too when the fitted fact-change
 model reads it so ("we moved to Cork" supersedes the location that "our home is in Limerick" sets).
@@ -17,7 +18,7 @@ Anything else is no change of it.
 from __future__ import annotations
 
 from interaction.offline.parsing import ParserUnavailable, load_parser
-from interaction.offline.value_in_place import of_kind, with_value
+from interaction.offline.value_in_place import a_count, digits, holds_a_value, of_kind, time_part, with_value
 
 _OF_CHANGE = frozenset({"verb.change", "verb.motion", "verb.stative"})
 _THINGS = frozenset({"nsubj", "nsubjpass", "dobj"})
@@ -26,20 +27,38 @@ _DESTINATIONS = frozenset({"to", "until", "till"})  # the phrase a changed value
 
 def changed_value(later: str, earlier: str) -> str | None:
     """`earlier` with the value `later` changes it to; None when `later` changes no value of it."""
+    found = value_change(later, earlier)
+    return found[0] if found is not None else None
+
+
+def value_change(later: str, earlier: str) -> tuple[str, str] | None:
+    """`earlier` with the value `later` changes it to, and the words of `earlier` that value replaces;
+    None when `later` changes no value of it."""
     try:
         nlp = load_parser()
     except ParserUnavailable:
         return None
     before = nlp(earlier)
-    named = {t.lemma_.casefold() for t in before if t.pos_ in ("NOUN", "PROPN")}
+    named = _named(before)
     for things, value in _values_changed(nlp(later)):
         if not things & named:
             continue
         span = _of_kind(value, before)
         if span is None or before[span[0]:span[1]].text.casefold() == " ".join(t.text for t in value).casefold():
             continue
-        return with_value(value, before, span)[0]
+        return with_value(value, before, span)[:2]
     return _field_changed(nlp(later), before)
+
+
+def _named(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
+    """What the statement names, lemmatised: its nouns, and the events its verbs tell, by the nouns
+    WordNet derives from each verb's sense ("is getting married" names a wedding and a marriage)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    events = {n for t in doc if t.pos_ == "VERB" for n in wordnet.nouns_of_verb(t.lemma_, of_its_sense=True)} \
+        if wordnet is not None else set()
+    return {t.lemma_.casefold() for t in doc if t.pos_ in ("NOUN", "PROPN")} | events
 
 
 def tells_a_change(text: str) -> bool:
@@ -78,12 +97,29 @@ def _values_changed(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (lemmas,
         # "pushed the concert back to the 11th": the phrase may hang on the verb's particle or adverb
         heads = [verb, *(c for c in verb.children if c.dep_ in ("prt", "advmod"))]
         for prep in (p for h in heads for p in h.children):
-            value = [t for c in prep.children if c.dep_ == "pobj" for t in c.subtree]
-            if things and prep.dep_ == "prep" and prep.lower_ in _DESTINATIONS and _a_value(value):
+            value = _whole([t for c in prep.children if c.dep_ == "pobj" for t in c.subtree])
+            if things and prep.dep_ == "prep" and prep.lower_ in _DESTINATIONS and holds_a_value(value):
                 yield things, value
 
 
-def _field_changed(after, before) -> str | None:  # noqa: ANN001 - spaCy Docs
+def _whole(value: list) -> list:
+    """A new time with the words of time right after it that the parse hung elsewhere ("to Thursday
+    the 10th at nine in the morning": "the 10th" and "at nine" hang on the verb): joined by an article
+    or a preposition, or a number; not a time of the change itself ("to the 16th last week")."""
+    if not value or not all(time_part(t) for t in value if t.pos_ not in ("DET", "ADP") and not t.is_punct):
+        return value
+    def of_it(token) -> bool:  # noqa: ANN001 - a spaCy Token
+        # "last" of "last week" tells when the change was made, "14th" of "Saturday the 14th" is the day
+        return bool(time_part(token)) and (token.pos_ != "ADJ" or digits(token))
+
+    doc, end = value[0].doc, value[-1].i + 1
+    while end < len(doc) and (of_it(doc[end]) or doc[end].pos_ in ("DET", "ADP") and end + 1 < len(doc)
+                              and of_it(doc[end + 1])):
+        end += 1
+    return sorted({*value, *doc[value[-1].i + 1:end]}, key=lambda t: t.i)
+
+
+def _field_changed(after, before) -> tuple[str, str] | None:  # noqa: ANN001 - spaCy Docs
     """`before` with the new value of the profile field `after` supersedes, when the fact-change model
     reads `before` as setting that same field (both readings as sure as a profile change needs)."""
     from interaction.offline.fact_changes import MIN_CONFIDENCE, MIN_FIELD_CONFIDENCE, default_model
@@ -97,15 +133,7 @@ def _field_changed(after, before) -> str | None:  # noqa: ANN001 - spaCy Docs
     span = of_kind(list(value), before) if value is not None else None
     if span is None or before[span[0]:span[1]].text.casefold() == value.text.casefold():
         return None
-    return with_value(list(value), before, span)[0]
-
-
-def _a_value(words: list) -> bool:
-    return any(t.ent_type_ or t.like_num or t.pos_ in ("NUM", "PROPN") or _digits(t) for t in words)
-
-
-def _digits(token) -> bool:  # noqa: ANN001 - a spaCy Token
-    return any(c.isdigit() for c in token.text)
+    return with_value(list(value), before, span)[:2]
 
 
 def _of_kind(value: list, before) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
@@ -113,8 +141,9 @@ def _of_kind(value: list, before) -> tuple[int, int] | None:  # noqa: ANN001 - s
     else, for a value written with digits that the tagger gave no kind ("the 22nd" beside "the 15th"
     tagged an ordinal), the one entity or word of `before` written with digits."""
     span = of_kind(value, before)
-    if span is not None or not any(_digits(t) for t in value):
+    if span is not None or not any(digits(t) for t in value):
         return span
-    spans = {(e.start, e.end) for e in before.ents if any(_digits(t) for t in e)} \
-        | {(t.i, t.i + 1) for t in before if _digits(t) and not t.ent_type_}
+    spans = {(e.start, e.end) for e in before.ents if any(digits(t) for t in e)} \
+        | {(t.i, t.i + 1) for t in before if digits(t) and not t.ent_type_}
+    spans = {(s, e) for s, e in spans if a_count(before[s:e]) == a_count(value)}
     return spans.pop() if len(spans) == 1 else None

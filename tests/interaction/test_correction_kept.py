@@ -133,3 +133,15 @@ def test_a_value_asked_to_be_kept_is_put_right_on_a_later_visit(tmp_path):
     assert not any(" 9th of August" in t for t in texts), texts
     asked = dm.process_input(UserInput(text="When does my train to Lyon leave?")).reply
     assert "19th of August" in asked, asked
+
+
+def test_a_date_told_after_a_kept_code_changes_neither(tmp_path):
+    """A kept code is no date, and the appointment kept before it is not what "it" names: both stay as
+    they were asked to be kept."""
+    dm, services, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="could you remember that my hearing test is on the 14th of January"))
+    dm.process_input(UserInput(text="please remember the alarm code for the studio is 8152"))
+    turn = dm.process_input(UserInput(text="It's now on the 27th of January."))
+    assert "putting me right" not in turn.reply and "27th" not in turn.reply, turn.reply
+    assert {m.text for m in services.explicit.list(uid)} == {
+        "my hearing test is on the 14th of January", "the alarm code for the studio is 8152"}

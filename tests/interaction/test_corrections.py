@@ -135,3 +135,24 @@ def test_a_correction_that_names_its_topic_puts_right_the_statement_about_it():
     found = read_correction("Sorry, I meant the 16th of May for the MOT, not the 6th.", earlier)
     assert found is not None and found.corrected == "My car's MOT is on the 16th of May."
     assert read_correction("It is the 16th for the piano tuner, not the 6th.", earlier) is None
+
+
+def test_a_new_value_that_names_nothing_goes_only_to_a_value_of_its_kind():
+    """A date never takes the place of a code, however the tagger files the code's figures; and "it" is
+    what was told last: when that holds a value of another kind, nothing earlier is put right instead."""
+    assert read_correction("It's now the 19th of June.", ["please remember the safe code at work is 6620"]) is None
+    told = ["my padlock combination is 3307", "My vet appointment is on the 8th of June."]
+    assert read_correction("It's now on the 19th of June.", told) is None
+    found = read_correction("it's now 7033", told)
+    assert found is not None and found.corrected == "my padlock combination is 7033"
+
+
+def test_a_new_value_that_names_nothing_is_left_when_two_things_could_take_it():
+    dated = ["My vet appointment is on the 8th of June.", "Our book club meets on the 12th of June."]
+    assert read_correction("It's now the 19th of June.", ["I repotted the fern", *dated]) is None
+    # one thing of its kind told before a statement that holds no value is what "it" can only be
+    found = read_correction("It's now the 19th of June.", ["I repotted the fern", dated[0]])
+    assert found is not None and found.corrected == "My vet appointment is on the 19th of June."
+    # named, either is put right
+    found = read_correction("Sorry, I meant the 19th for the book club, not the 12th.", dated)
+    assert found is not None and found.corrected == "Our book club meets on the 19th of June."

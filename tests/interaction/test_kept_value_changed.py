@@ -5,8 +5,9 @@ yes), and a statement that gives no new value of the same thing changes nothing.
 from __future__ import annotations
 
 from common.messages import UserInput
+from interaction.memory.inventory import as_text, person
 from interaction.offline.value_changes import changed_value
-from tests.interaction.test_correction_kept import _odile
+from tests.interaction.test_correction_kept import _keep_as_moment, _next_visit, _odile
 
 
 def test_what_do_you_know_says_the_changed_value(tmp_path):
@@ -42,3 +43,60 @@ def test_news_that_changes_a_kept_value_is_met_with_what_holds_now(tmp_path):
     assert moved.startswith("Thank you for letting me know") and "your choir concert is on the 11th of April now" in moved, moved
     other = dm.process_input(UserInput(text="my neighbour moved to Lyon last spring")).reply
     assert "Thank you for letting me know" not in other and "concert" not in other, other
+
+
+def test_an_event_told_with_a_verb_is_changed_by_the_noun_of_that_event():
+    """"the christening" names what "is getting christened" tells (WordNet derives the noun from a verb
+    of that sense); a noun that no verb of the statement gives is another thing."""
+    assert changed_value("the christening has been pushed back to the 9th of August",
+                         "my niece Ilse is getting baptised on the 2nd of August") \
+        == "my niece Ilse is getting baptised on the 9th of August"
+    assert changed_value("the christening has been pushed back to the 9th of August",
+                         "my niece Ilse started school on the 2nd of August") is None
+
+
+def test_a_change_to_something_told_at_an_earlier_visit_is_taken_and_answered(tmp_path):
+    """Told, not asked to be kept, a visit before: the change is met as one, and what holds now is the
+    new value wherever it is said back."""
+    dm, services, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="my nephew Tobias is graduating on the 20th of June, we're all so proud"))
+    _keep_as_moment(dm, services, uid)
+    _next_visit(dm, "Odile")
+    moved = dm.process_input(UserInput(text="the graduation got moved to the 27th of June because of a strike")).reply
+    assert moved.startswith("Thank you for letting me know") and "27th of June" in moved, moved
+    asked = dm.process_input(UserInput(text="when is my nephew's graduation?")).reply
+    assert "27th of June" in asked, asked
+    told = dm.process_input(UserInput(text="what do you know about me?")).reply
+    assert "27th of June" in told and "20th of June" not in told, told
+    # on disk the moment stays as it was told, and reads as changed since
+    dm.close_session("test")
+    moment = person(dm.settings, dm.layout, uid, as_they_hold=True)["moments"][0]
+    assert "20th of June" in moment["utterance"] and "27th of June" in moment["now"], moment
+    assert "changed since, now:" in as_text(person(dm.settings, dm.layout, uid, as_they_hold=True))
+
+
+def test_a_change_that_two_things_could_take_changes_neither(tmp_path):
+    dm, _, _ = _odile(tmp_path)
+    dm.process_input(UserInput(text="my cousin Lotte is getting married on the 3rd of May"))
+    dm.process_input(UserInput(text="and my old flatmate Sem is getting married on the 10th of May"))
+    turn = dm.process_input(UserInput(text="the wedding got moved to the 24th of May")).reply
+    assert "Thank you for letting me know" not in turn, turn
+
+
+def test_a_new_day_and_time_take_the_place_of_the_old_ones_whole():
+    """However the tagger cuts a date into entities, a new day and time replace the day and time told,
+    a new day alone the day (a weekday the new day would belie goes with it), a new time the time."""
+    told = "our pottery class showcase is on Wednesday the 4th of June at 5pm"
+    assert changed_value("the showcase was moved to Friday the 6th of June at 7pm", told) \
+        == "our pottery class showcase is on Friday the 6th of June at 7pm"
+    assert changed_value("the showcase was moved to Friday the 6th of June", told) \
+        == "our pottery class showcase is on Friday the 6th of June at 5pm"
+    assert changed_value("the showcase was moved to 7pm", told) == "our pottery class showcase is on Wednesday the 4th of June at 7pm"
+    assert changed_value("they moved the showcase to the 6th", "our pottery class showcase is on Wednesday the 4th") \
+        == "our pottery class showcase is on the 6th"
+    # the tagger may hang the day apart from its weekday; "last week" tells when the change was made
+    assert changed_value("the street party got moved to Saturday the 14th of March at 7pm",
+                         "our street party is on Friday the 13th of March at 6pm") \
+        == "our street party is on Saturday the 14th of March at 7pm"
+    assert changed_value("the showcase was moved to the 11th of June last week", told) \
+        == "our pottery class showcase is on the 11th of June at 5pm"

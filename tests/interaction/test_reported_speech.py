@@ -275,3 +275,10 @@ def test_a_kept_request_listed_on_a_later_day_names_the_date_its_weekday_meant()
 def test_a_hyphen_inside_a_word_sets_off_no_frame():
     """"Dad's neurology follow-up" was said back "up": the hyphen read as a dash after a noun of thinking."""
     assert reported("My aunt's cardiology check-up is then.") == "your aunt's cardiology check-up is then"
+
+
+def test_an_adverb_that_tied_the_statement_to_the_talk_before_is_left_out():
+    """"Also" opened the statement to join it to what came before, though the subject hangs on an
+    auxiliary ("is getting married"): said back after "you told me", it joins nothing."""
+    assert reported("Also my cousin Pieter is getting married on the 3rd of October") \
+        == "your cousin Pieter is getting married on the 3rd of October"

@@ -202,10 +202,11 @@ class WordNet:
     def _verb_files(self) -> dict[int, str]:
         return {o: self._lexnames.get(int(line.split()[1]), "") for o, line in self._first_verb_lines.items()}
 
-    def nouns_of_verb(self, lemma: str) -> tuple[str, ...]:
+    def nouns_of_verb(self, lemma: str, of_its_sense: bool = False) -> tuple[str, ...]:
         """The nouns WordNet derives from the verb's most frequent sense, from that very verb ("climb"
         -> "climb", "climbing"; "marry" -> "marriage"), never its doer ("climber"): what a question
-        may name an event by that was told with the verb. Empty for a word that is no verb here."""
+        may name an event by that was told with the verb. `of_its_sense`: from any verb of that sense
+        ("marry" -> "marriage", and "wedding" from "wed"). Empty for a word that is no verb here."""
         key = lemma.casefold()
         offset = self._first_verb_senses.get(key)
         if offset is None:
@@ -218,7 +219,7 @@ class WordNet:
         for i in range(int(p[at])):
             symbol, target, pos, words = p[at + 1 + 4 * i: at + 5 + 4 * i]
             # the event, not its doer ("climber"): a person is no thing told of
-            if symbol == "+" and pos == "n" and int(words[:2], 16) == own \
+            if symbol == "+" and pos == "n" and (int(words[:2], 16) == own or of_its_sense and int(words[:2], 16)) \
                     and self._lexnames.get(int(self.field(int(target)))) != "noun.person":
                 named = self._lemmas(int(target))
                 found.append(named[max(int(words[2:], 16), 1) - 1].replace("_", " "))
