@@ -439,8 +439,9 @@ def _requests_something(verb: Any) -> bool:
     """An imperative (no subject of its own) with an argument that names what it asks for: a thing
     ("tell me the gate code"), a place or topic ("remind me about my trip") or a question ("tell me
     what I said"); not a bare wh-word ("guess what!") nor a clause that tells ("guess what, my son
-    got engaged": the speaker is telling, not asking)."""
-    if any(c.dep_ in _SUBJECTS for c in verb.children) or verb.tag_ not in ("VB", "VBP"):
+    got engaged": the speaker is telling, not asking), nor one forbidding the act ("don't tell my
+    sister, but ..." asks for nothing to be done or told)."""
+    if any(c.dep_ in _SUBJECTS or c.dep_ == "neg" for c in verb.children) or verb.tag_ not in ("VB", "VBP"):
         return False
     if verb.dep_ == "xcomp" or any(c.dep_ == "aux" and c.tag_ == "TO" for c in verb.children):
         return False  # an infinitive ("promoted to head the team") asks nothing of anyone

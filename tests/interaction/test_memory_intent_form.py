@@ -102,3 +102,23 @@ def test_nadine_asked_to_remember_something_is_still_a_recall(text):
     from interaction.offline.understand_rules import understand
 
     assert understand(text).memory_intent == "recall"
+
+
+SECRETS = ("Don't tell anyone yet, but the wedding date is the 5th of October.",
+           "Do not tell anyone yet, but the hand-in date is the 2nd of June.")
+
+
+@pytest.mark.parametrize("text", SECRETS)
+def test_news_told_after_a_plea_for_secrecy_is_told_not_a_recall(text):
+    """A negated imperative forbids an act and asks for nothing to be told: the news after it is a
+    statement however near "what's the date" its words are."""
+    assert asks_or_requests(text) is False
+    assert classify(text).intent == "statement"
+
+
+def test_a_date_told_after_a_plea_for_secrecy_is_kept_and_answers_later(ines):
+    dm, _ = ines
+    told = say(dm, SECRETS[0])
+    assert not told.is_recall and "don't remember" not in told.reply, told.reply
+    asked = say(dm, "When is the wedding?")
+    assert "5th of October" in asked.reply, asked.reply
