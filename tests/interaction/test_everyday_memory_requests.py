@@ -70,3 +70,18 @@ def test_every_part_of_a_remember_request_is_kept(ines, said, kept):  # noqa: F8
     assert kept in reply.reply, reply.reply
     assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]
 
+
+
+@pytest.mark.parametrize(("said", "kept", "aside"), [
+    ("The piano tuner comes Monday at four, can you remember that, I always forget him",
+     "piano tuner comes Monday at four", "forget him"),
+    ("I've got my flu jab at the surgery on the 17th at ten past nine, would you keep that in mind for me, "
+     "my memory is shocking these days", "flu jab at the surgery on the 17th", "shocking"),
+])
+def test_a_request_between_a_fact_and_an_aside_keeps_the_fact_before_it(ines, said, kept, aside):  # noqa: F811
+    """"that" points back at the clause told before the request; the aside after it is the person's own."""
+    dm, _ = ines
+    reply = say(dm, said)
+    assert reply.memory_intent == "remember"
+    assert kept in reply.reply and aside not in reply.reply, reply.reply
+    assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]
