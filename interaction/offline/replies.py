@@ -14,6 +14,7 @@ from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST, slot_asked
 from interaction.asked_value import asks_from_today, whether_told
+from interaction.clock_question import day_said
 from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
@@ -110,10 +111,11 @@ def _listing(value: object) -> str:
 
 
 def _clock_answer(question: str, now: datetime) -> str:
-    """Today's date or the time, from the clock the turn runs on."""
+    """The date of today or of the day asked ("what's the date tomorrow?"), or the time, from the clock
+    the turn runs on."""
     said = []
     if cues.ASKS_DATE.search(question):
-        said.append(f"today is {now.strftime('%A')} {now.day} {now.strftime('%B %Y')}")
+        said.append(day_said(question, now))
     if cues.ASKS_TIME.search(question):
         said.append(f"it's {now.strftime('%H:%M')}")
     return _capital(" and ".join(said)) + "."
