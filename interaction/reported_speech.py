@@ -207,12 +207,13 @@ def _a_weekday_alone(doc, token) -> bool:  # noqa: ANN001 - spaCy Doc, Token
         and not any(t.like_num or t.ent_type_ == "ORDINAL" for t in after if t.ent_type_ in ("DATE", "ORDINAL") or t.lower_ == "the")
 
 
-def dates_named(text: str, said: SaidDay | None, start: int, end: int) -> str:
+def dates_named(text: str, said: SaidDay | None, start: int, end: int, *, today_too: bool = False) -> str:
     """`text[start:end]` with each day of the week in it named as the date it meant, read in the
     whole of `text` (an answer's few words keep the tense of the clause they came from: "on Friday"
-    of "we went to the fair on Friday" is the Friday before)."""
+    of "we went to the fair on Friday" is the Friday before); said on the day it was told only when
+    `today_too` (a memory said back as it is kept, so the person hears which Friday was taken)."""
     nlp = _parser()
-    if said is None or said.days_ago < 1 or nlp is None:
+    if said is None or (said.days_ago < 1 and not today_too) or nlp is None:
         return text[start:end]
     doc = nlp(text)
     words = [t.text_with_ws for t in doc]
