@@ -34,7 +34,7 @@ from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
 from interaction.memory_intent.to_do import to_do
 from interaction.offline.parsing import opening_aside
-from interaction.offline.question_form import bare_wh, tagged_question
+from interaction.offline.question_form import bare_wh, forbids, tagged_question
 
 log = logging.getLogger("nadine.reported_speech")
 
@@ -315,18 +315,21 @@ def _without_frame(tokens: list) -> list:
     colon or a dash: a noun of telling or thinking by WordNet's lexicographer file with no verb nor
     time of its own ("long story, but basically my brother is moving", "good news, dad's scan came
     back clear", "fun fact: my grandad flew Spitfires"), when what follows tells with a subject of
-    its own. "Last week, my brother moved" keeps its time."""
+    its own. "Last week, my brother moved" keeps its time. So does a plea not to do something ("don't tell
+    anyone yet, but ..."): it tells nothing."""
     # a hyphen inside a word ("follow-up") sets nothing off
     cut = next((k for k, t in enumerate(tokens[:_MAX_OPENING]) if t.is_punct and (t.whitespace_ or k + 1 == len(tokens))), None)
     if not cut:
         return tokens
     opening, rest = tokens[:cut], tokens[cut + 1:]
+    tells = any(t.dep_ in _SUBJECTS and t.head.pos_ in ("VERB", "AUX") for t in rest)
+    if tells and any(forbids(t) for t in opening):
+        return rest  # "don't tell anyone yet, but the due date is ...": the plea tells nothing
     lexicon = load_wordnet()
     if lexicon is None or any(t.pos_ in ("VERB", "AUX", "PRON") or t.ent_type_ in ("DATE", "TIME") for t in opening):
         return tokens
     if not any(t.pos_ in ("NOUN", "PROPN") and lexicon.lexical_file(t.lemma_.lower()) in _OF_TELLING for t in opening):
         return tokens
-    tells = any(t.dep_ in _SUBJECTS and t.head.pos_ in ("VERB", "AUX") for t in rest)
     return rest if tells else tokens
 
 

@@ -22,7 +22,13 @@ from interaction.memory_intent.phrasing import request_content
 from interaction.names import confirmation_question
 from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
-from interaction.offline.question_form import asks_her_memory, asks_if_known, asks_whether, request_of_nadine
+from interaction.offline.question_form import (
+    asks_her_memory,
+    asks_if_known,
+    asks_whether,
+    request_of_nadine,
+    told_in_confidence,
+)
 from interaction.offline.wishes import wishes_the_listener
 from interaction.own_life import asks_after_own, thing_asked
 from interaction.reply_inputs import ReplyInputs
@@ -447,6 +453,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         elif bare_answer(r.text):  # nothing was asked: a yes or a no is taken as said
             parts.append(f"All right{hi}.")
+        elif told_in_confidence(r.text):  # her memories open to the one who told them, and to no one else
+            parts.append(f"Your secret is safe with me{hi}.")
         elif sign := news_sign(r.text):  # news told calmly: its kind is said, no feeling is named
             parts.append(_NEWS[sign].format(hi=hi))
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:
