@@ -104,9 +104,10 @@ HOW_ARE_YOU = re.compile(
     r"^\W*(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))\b[^?]*?[,!.]\s*)?(?:and\s+)?"
     r"(?:how are you(?: doing| today| feeling| this (?:morning|afternoon|evening))?|how(?:'s| is) it going|"
     r"how have you been|how are things|how's your day(?: going)?)(?:,? nadine)?\W*$", _I)
-# what today is or what time it is, asked or embedded ("do you know what time it is?"): Nadine's own clock answers
-ASKS_DATE = re.compile(r"\b(?:what(?:'s| is) (?:the )?date|what (?:the )?date it is|what the date is|what day (?:is (?:it|today)|it is)|"
-                       r"what(?:'s| is) today)\b", _I)
+# what day it is or what time it is, asked in any tense or embedded ("what day was it yesterday?", "do you know
+# what time it is?"): Nadine's own clock answers
+ASKS_DATE = re.compile(r"\b(?:what(?:'s| is| was| will be) (?:the )?date|what (?:the )?date it (?:is|was)|what the date is|"
+                       r"what (?:day|date) (?:(?:is|was) (?:it|today)|will it be|it (?:is|was))|what(?:'s| is) today)\b", _I)
 ASKS_TIME = re.compile(r"\b(?:what time (?:is it|it is)|what(?:'s| is) the time|what the time is)\b", _I)
 
 

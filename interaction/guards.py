@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from interaction import cues
+from interaction.clock_question import asks_the_clock
 from interaction.memory_intent.not_keep import NOT_KEEP, asks_not_to_keep
 from interaction.offline.extract import extract_name
 from interaction.turn_understanding import INTENTS, PLAN_AGENTS, RECALL_INTENTS, PlanStep, TurnUnderstanding
@@ -47,6 +48,9 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
         # a model, like the classifier, may read "please don't remember that" by its words as a remember
         # request: asked not to keep it, nothing of the turn is kept
         memory_intent = NOT_KEEP
+    if memory_intent in RECALL_INTENTS and asks_the_clock(text):
+        # the day, the date or the time asked ("what's the date on Friday?") is the clock's, never a memory's
+        memory_intent = "statement"
     is_recall = memory_intent in RECALL_INTENTS
     plan = [s for s in u.plan if s.agent in PLAN_AGENTS]
     if is_recall:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
+from common.clock import spoken_day
 from common.config.interaction_settings import ForgetOfferSettings
 from common.messages import ForgetMemory, MemoryAction, RecallReport
 from common.store import DataLayout, ProfileStore, SceneStore, UserProfile
@@ -50,6 +51,7 @@ from interaction.profiles import Identity
 from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USER_LABEL, about_me_messages
 from interaction.reported_speech import SaidDay, dates_named, read_ahead, reported, said_day, told_back
 from interaction.session import HeldMemory, Session
+from interaction.spoken_clock import clock_written
 
 log = logging.getLogger("nadine.interaction.memory_requests")
 
@@ -227,7 +229,9 @@ def keep(deps: AgentDeps, identity: Identity, wanted: HeldMemory) -> dict:
         return not_kept("I'm sorry, I couldn't store that just now. Could you tell me again later?",
                         "the memory store failed (see logs/interaction.log)")
     todo = wanted.todo
-    return {"final_message": todo_kept(todo) if todo is not None else f"I'll remember that {second_person(stored.text)}.",
+    today = spoken_day(deps.clock.now())
+    kept = kept_wording(stored.text, SaidDay(today, today), today_too=True)
+    return {"final_message": todo_kept(todo) if todo is not None else f"I'll remember that {kept}.",
             "memory_action": MemoryAction(outcome="kept", kind="explicit_memory", text=stored.text)}
 
 
@@ -245,13 +249,28 @@ def wanted(todo: ToDo) -> str:
     return f"you want {'' if todo.doer == 'person' else 'me '}{second_person(todo.words)}"
 
 
-def kept_wording(text: str, said: SaidDay | None = None) -> str:
+def kept_wording(text: str, said: SaidDay | None = None, *, today_too: bool = False) -> str:
     """An explicit memory in Nadine's words, as it follows "I'll remember that": a fact ("your
     passport expires in March") or a to-do ("you want to phone the dentist"); asked for on an
-    earlier day (`said`), a day of the week in it is named as the date it meant."""
-    text = dates_named(text, said, 0, len(text))
+    earlier day (`said`), or as it is kept (`today_too`), a day of the week in it is named as the
+    date it meant; a time of day said in words is said as the clock shows it ("at half three": "at 3:30")."""
+    text = clock_written(dates_named(text, said, 0, len(text), today_too=today_too))
     todo = to_do(text)
-    return wanted(todo) if todo is not None else second_person(text.rstrip(" .!?"))
+    return wanted(todo) if todo is not None else second_person(_continued(text.rstrip(" .!?")))
+
+
+def _continued(text: str) -> str:
+    """A sentence as it continues Nadine's own ("I'll remember that the plumber ..."): its first word
+    lower-cased unless spaCy's tagger reads it as a name, or it is "I"."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        first = next(iter(load_parser()(text)), None)
+    except ParserUnavailable:
+        return text
+    if first is None or first.pos_ == "PROPN" or first.lower_ == "i" or first.lower_.startswith("i'"):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def fact_statements(profile: UserProfile | None, at: datetime) -> list[tuple[TranscriptTurn, Told]]:

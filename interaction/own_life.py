@@ -25,6 +25,7 @@ from common.store.facts import says
 from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.answer_span import holds_no_answer
+from interaction.clock_question import asks_the_clock
 from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
@@ -49,7 +50,8 @@ def asks_about_own_life(text: str) -> bool:
     day?"); without the parser, no question is read as one."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
-    questions = [s for s in cues.sentences(text) if cues.is_question(s) and not cues.is_about_nadine(s)]
+    questions = [s for s in cues.sentences(text)
+                 if cues.is_question(s) and not cues.is_about_nadine(s) and not asks_the_clock(s)]
     if not questions:
         return False
     try:
@@ -136,7 +138,8 @@ def asks_after_own(text: str) -> bool:
     advice) nor a how-to. What they do or feel is not a thing kept in memory to be missing from it."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
-    questions = [s for s in cues.sentences(text) if cues.is_question(s) and not cues.is_about_nadine(s)]
+    questions = [s for s in cues.sentences(text)
+                 if cues.is_question(s) and not cues.is_about_nadine(s) and not asks_the_clock(s)]
     try:
         nlp = load_parser()
     except ParserUnavailable:

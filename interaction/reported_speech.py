@@ -34,7 +34,7 @@ from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
 from interaction.memory_intent.to_do import to_do
 from interaction.offline.parsing import opening_aside, told_as_past
-from interaction.offline.question_form import bare_wh, tagged_question
+from interaction.offline.question_form import bare_wh, forbids, tagged_question
 
 log = logging.getLogger("nadine.reported_speech")
 
@@ -207,12 +207,13 @@ def _a_weekday_alone(doc, token) -> bool:  # noqa: ANN001 - spaCy Doc, Token
         and not any(t.like_num or t.ent_type_ == "ORDINAL" for t in after if t.ent_type_ in ("DATE", "ORDINAL") or t.lower_ == "the")
 
 
-def dates_named(text: str, said: SaidDay | None, start: int, end: int) -> str:
+def dates_named(text: str, said: SaidDay | None, start: int, end: int, *, today_too: bool = False) -> str:
     """`text[start:end]` with each day of the week in it named as the date it meant, read in the
     whole of `text` (an answer's few words keep the tense of the clause they came from: "on Friday"
-    of "we went to the fair on Friday" is the Friday before)."""
+    of "we went to the fair on Friday" is the Friday before); said on the day it was told only when
+    `today_too` (a memory said back as it is kept, so the person hears which Friday was taken)."""
     nlp = _parser()
-    if said is None or said.days_ago < 1 or nlp is None:
+    if said is None or (said.days_ago < 1 and not today_too) or nlp is None:
         return text[start:end]
     doc = nlp(text)
     words = [t.text_with_ws for t in doc]
@@ -314,18 +315,21 @@ def _without_frame(tokens: list) -> list:
     colon or a dash: a noun of telling or thinking by WordNet's lexicographer file with no verb nor
     time of its own ("long story, but basically my brother is moving", "good news, dad's scan came
     back clear", "fun fact: my grandad flew Spitfires"), when what follows tells with a subject of
-    its own. "Last week, my brother moved" keeps its time."""
+    its own. "Last week, my brother moved" keeps its time. So does a plea not to do something ("don't tell
+    anyone yet, but ..."): it tells nothing."""
     # a hyphen inside a word ("follow-up") sets nothing off
     cut = next((k for k, t in enumerate(tokens[:_MAX_OPENING]) if t.is_punct and (t.whitespace_ or k + 1 == len(tokens))), None)
     if not cut:
         return tokens
     opening, rest = tokens[:cut], tokens[cut + 1:]
+    tells = any(t.dep_ in _SUBJECTS and t.head.pos_ in ("VERB", "AUX") for t in rest)
+    if tells and any(forbids(t) for t in opening):
+        return rest  # "don't tell anyone yet, but the due date is ...": the plea tells nothing
     lexicon = load_wordnet()
     if lexicon is None or any(t.pos_ in ("VERB", "AUX", "PRON") or t.ent_type_ in ("DATE", "TIME") for t in opening):
         return tokens
     if not any(t.pos_ in ("NOUN", "PROPN") and lexicon.lexical_file(t.lemma_.lower()) in _OF_TELLING for t in opening):
         return tokens
-    tells = any(t.dep_ in _SUBJECTS and t.head.pos_ in ("VERB", "AUX") for t in rest)
     return rest if tells else tokens
 
 

@@ -23,7 +23,7 @@ import parsedatetime
 from dateutil.relativedelta import relativedelta
 
 from common.clock import spoken_day
-from interaction.memory.time_window import ClockedCalendar, precision_of, unit_window
+from interaction.memory.time_window import TIME_UNITS, ClockedCalendar, precision_of, unit_window
 from interaction.offline.parsing import told_as_past
 
 _ACU = parsedatetime.pdtContext
@@ -207,8 +207,6 @@ def told_in(text: str, told_on: datetime | None) -> ToldTime | None:
         return None
 
 
-# parsedatetime's units of the calendar and the clock, by every name it reads them by ("days", "wk")
-_UNITS = {name: unit.rstrip("s") for unit, names in parsedatetime.Constants().units.items() for name in names}
 # the words that set a time against now in "how long until ...?", "how many days since ...?",
 # "how long ago ...?" (closed grammar): without one, "how long is my flight?" asks its length
 _FROM_NOW = {"until", "till", "til", "before", "since", "ago", "away", "left"}
@@ -229,4 +227,4 @@ def how_long_asked(question: str) -> str | None:
     if how.head.lower_ in ("long", "soon"):
         return "day"
     counted = how.head.head if how.head.lower_ in ("many", "much") else None
-    return _UNITS.get(counted.lower_) if counted is not None else None
+    return TIME_UNITS.get(counted.lower_) if counted is not None else None

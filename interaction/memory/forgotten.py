@@ -18,6 +18,7 @@ from interaction.answer_span import ANSWER_FIRST, STANDS_FOR
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory_intent.phrasing import second_person
 from interaction.reported_speech import reported
+from interaction.spoken_clock import clock_written
 
 MIN_PHRASE_WORDS = 3
 _WORD = re.compile(r"\w+")
@@ -44,7 +45,8 @@ class Forgotten:
         for text in texts:
             base = (text or "").strip().rstrip(" .!?")
             if base:
-                for form in (base, second_person(base), reported(base)):
+                # said back, a time in words is the clock's ("at half three": "at 3:30")
+                for form in (base, second_person(base), second_person(clock_written(base)), reported(base)):
                     if normal := words(form):
                         forms[normal] = None
         return cls(tuple(forms), frozenset(i for i in turn_ids if i), frozenset(i for i in memory_ids if i))

@@ -40,6 +40,15 @@ _QUANTITY_IDIOMS = (
     (re.compile(r"\bseveral\b", re.I), "4"),
 )
 _IDIOMS = re.compile("|".join(f"({pattern.pattern})" for pattern, _ in _QUANTITY_IDIOMS), re.I)
+# parsedatetime's units of the calendar and the clock, by every name it reads them by ("days", "wk")
+TIME_UNITS = {name: unit.rstrip("s") for unit, names in parsedatetime.Constants().units.items() for name in names}
+
+
+def a_length_of_time(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A unit of the calendar or the clock that is counted ("three days") or asked how many of ("how
+    many weeks"): a length of time, as spaCy's DATE entity is, whatever its recogniser made of it."""
+    return token.lower_ in TIME_UNITS and any(
+        c.dep_ == "nummod" or any(g.tag_ == "WRB" for g in c.children) for c in token.children)
 
 
 def _rewrite_idioms(text: str) -> tuple[str, list[tuple[int, int, int, int]]]:

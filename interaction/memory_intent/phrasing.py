@@ -127,9 +127,52 @@ def _content_of(sentence: str, classifier: MemoryIntentClassifier, asks: list[in
     """What one sentence holds besides its request: the tail after it, or the head before it when
     the tail names nothing ("..., remember that for me" leaves "for me")."""
     tail = _tail(sentence, classifier, asks)
-    if tail is not None and names_something(_tidy(tail), classifier):
+    told = tail is not None and names_something(_tidy(tail), classifier)
+    if told and not _set_off(sentence, tail):
         return _whole_phrase(sentence, tail)
-    return _head(sentence, classifier, asks) or tail
+    head = _head(sentence, classifier, asks) or _head_before_aside(sentence, classifier, asks)
+    # a request between two clauses points back at the one told before it ("the plumber comes at
+    # nine, can you remember that, I always miss him"); what follows it is an aside
+    if told and not (head is not None and _tells_in_a_main_clause(head)):
+        return _whole_phrase(sentence, tail)
+    return head or tail
+
+
+def _set_off(sentence: str, tail: str) -> bool:
+    """The tail, without the demonstrative that may open it ("that, I always forget him"), is set off
+    from the request before it by a boundary: the request stands whole."""
+    told = _tidy(tail)
+    return bool(told) and sentence[:sentence.rfind(told)].rstrip()[-1:] in tuple(",:;-")
+
+
+def _tells_in_a_main_clause(text: str) -> bool:
+    """A clause that tells something: its main verb has a subject and no subordinating word ("I've a
+    dentist appointment on Friday"; not "before I forget")."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        root = next(iter(load_parser()(text).sents)).root
+    except ParserUnavailable:
+        return False
+    children = list(root.children)
+    return root.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") for c in children) \
+        and not any(c.dep_ == "mark" for c in children)
+
+
+def _head_before_aside(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:
+    """The head before a request that an aside of the person's own follows, set off by a boundary
+    ("my MOT is on the 3rd, can you remember that, I always miss it"): the head is read in the
+    sentence up to the end of the request, as if the request came last; the aside, asking nothing,
+    is no part of what to keep."""
+    words = sentence.split()
+    for i in range(len(words) - 1, 0, -1):
+        if words[i - 1][-1] not in ",:;-":
+            continue
+        if classifier.probabilities([" ".join(words[i:])])[0, asks].sum() >= 0.5:
+            return None  # what follows asks itself: the request is not before it
+        if (head := _head(" ".join(words[:i]).rstrip(",:;-"), classifier, asks)) is not None:
+            return head
+    return None
 
 
 def _whole_phrase(sentence: str, tail: str) -> str:

@@ -435,12 +435,36 @@ def _tells(verb: Any) -> bool:
         and not _verb_asks(verb)
 
 
+def forbids(verb: Any) -> bool:
+    """A negated imperative ("don't tell anyone"): a verb in its base form with a negation and no
+    subject of its own; it asks the listener not to act, never for anything to be told."""
+    children = list(verb.children)
+    return verb.tag_ == "VB" and any(c.dep_ == "neg" for c in children) and not any(c.dep_ in _SUBJECTS for c in children)
+
+
+def told_in_confidence(text: str) -> bool:
+    """News told after a plea not to pass it on ("don't mention it to my sister, but we're expecting"):
+    a negated imperative of a verb of telling (WordNet's verb.communication), and a clause with a
+    subject of its own besides it, not what the plea is about ("don't tell me you forgot my
+    birthday"). "Don't worry, the dog is fine" pleads nothing of the kind."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    nlp, wordnet = _parser(), load_wordnet()
+    if nlp is None or wordnet is None:
+        return False
+    doc = nlp(" ".join(text.split()))
+    plea = [t for t in doc if forbids(t) and wordnet.verb_lexical_file(t.lemma_) == "verb.communication"]
+    return bool(plea) and any(t.dep_ in _SUBJECTS - {"expl"} and t.head.pos_ in ("VERB", "AUX") and t.head not in plea
+                              and not (t.head.dep_ in ("ccomp", "xcomp") and t.head.head in plea) for t in doc)
+
+
 def _requests_something(verb: Any) -> bool:
     """An imperative (no subject of its own) with an argument that names what it asks for: a thing
     ("tell me the gate code"), a place or topic ("remind me about my trip") or a question ("tell me
     what I said"); not a bare wh-word ("guess what!") nor a clause that tells ("guess what, my son
-    got engaged": the speaker is telling, not asking)."""
-    if any(c.dep_ in _SUBJECTS for c in verb.children) or verb.tag_ not in ("VB", "VBP"):
+    got engaged": the speaker is telling, not asking), nor one forbidding the act ("don't tell my
+    sister, but ..." asks for nothing to be done or told)."""
+    if any(c.dep_ in _SUBJECTS for c in verb.children) or verb.tag_ not in ("VB", "VBP") or forbids(verb):
         return False
     if verb.dep_ == "xcomp" or any(c.dep_ == "aux" and c.tag_ == "TO" for c in verb.children):
         return False  # an infinitive ("promoted to head the team") asks nothing of anyone

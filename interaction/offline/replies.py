@@ -14,6 +14,7 @@ from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST, names_what_is_asked, slot_asked
 from interaction.asked_value import asks_from_today, whether_told
+from interaction.clock_question import day_said
 from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
@@ -21,7 +22,13 @@ from interaction.memory_intent.phrasing import request_content
 from interaction.names import confirmation_question
 from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
-from interaction.offline.question_form import asks_her_memory, asks_if_known, asks_whether, request_of_nadine
+from interaction.offline.question_form import (
+    asks_her_memory,
+    asks_if_known,
+    asks_whether,
+    request_of_nadine,
+    told_in_confidence,
+)
 from interaction.offline.wishes import wishes_the_listener
 from interaction.own_life import asks_after_own, thing_asked
 from interaction.reply_inputs import ReplyInputs
@@ -110,10 +117,11 @@ def _listing(value: object) -> str:
 
 
 def _clock_answer(question: str, now: datetime) -> str:
-    """Today's date or the time, from the clock the turn runs on."""
+    """The date of today or of the day asked ("what's the date tomorrow?"), or the time, from the clock
+    the turn runs on."""
     said = []
     if cues.ASKS_DATE.search(question):
-        said.append(f"today is {now.strftime('%A')} {now.day} {now.strftime('%B %Y')}")
+        said.append(day_said(question, now))
     if cues.ASKS_TIME.search(question):
         said.append(f"it's {now.strftime('%H:%M')}")
     return _capital(" and ".join(said)) + "."
@@ -454,6 +462,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         elif bare_answer(r.text):  # nothing was asked: a yes or a no is taken as said
             parts.append(f"All right{hi}.")
+        elif told_in_confidence(r.text):  # her memories open to the one who told them, and to no one else
+            parts.append(f"Your secret is safe with me{hi}.")
         elif sign := news_sign(r.text):  # news told calmly: its kind is said, no feeling is named
             parts.append(_NEWS[sign].format(hi=hi))
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:

@@ -8,8 +8,11 @@ of them rows of the classifier's data."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
+from common.clock import spoken_day
 from common.messages import EmotionSignal, UserInput
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import request_topics
@@ -70,3 +73,29 @@ def test_every_part_of_a_remember_request_is_kept(ines, said, kept):  # noqa: F8
     assert kept in reply.reply, reply.reply
     assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]
 
+
+
+@pytest.mark.parametrize(("said", "back", "kept", "aside"), [
+    ("The piano tuner comes Monday at four, can you remember that, I always forget him",
+     "that the piano tuner comes Monday the", "piano tuner comes Monday at four", "forget him"),
+    ("I've got my flu jab at the surgery on the 17th at ten past nine, would you keep that in mind for me, "
+     "my memory is shocking these days", "flu jab at the surgery on the 17th at 9:10", "flu jab at the surgery", "shocking"),
+])
+def test_a_request_between_a_fact_and_an_aside_keeps_the_fact_before_it(ines, said, back, kept, aside):  # noqa: F811
+    """"that" points back at the clause told before the request; the aside after it is the person's own."""
+    dm, _ = ines
+    reply = say(dm, said)
+    assert reply.memory_intent == "remember"
+    assert back in reply.reply and aside not in reply.reply, reply.reply
+    assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text and aside not in m.text]
+
+
+def test_a_kept_appointment_is_said_back_with_its_date_and_clock_time(ines):  # noqa: F811
+    """Which Wednesday was taken, and the time as a clock shows it, are said back as it is kept."""
+    dm, _ = ines
+    today = spoken_day(dm.clock.now())
+    wednesday = today + timedelta(days=(2 - today.weekday()) % 7 or 7)
+    reply = say(dm, "I've the optician on Wednesday at half four, would you keep that in mind for me, "
+                    "I'm hopeless with appointments").reply
+    assert reply.startswith("I'll remember that you've the optician on Wednesday the "), reply
+    assert f"Wednesday the {wednesday.day}" in reply and "at 4:30" in reply and "hopeless" not in reply, reply

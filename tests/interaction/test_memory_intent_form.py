@@ -102,3 +102,37 @@ def test_nadine_asked_to_remember_something_is_still_a_recall(text):
     from interaction.offline.understand_rules import understand
 
     assert understand(text).memory_intent == "recall"
+
+
+SECRETS = ("Don't tell anyone yet, but the wedding date is the 5th of October.",
+           "Do not tell anyone yet, but the hand-in date is the 2nd of June.")
+
+
+@pytest.mark.parametrize("text", SECRETS)
+def test_news_told_after_a_plea_for_secrecy_is_told_not_a_recall(text):
+    """A negated imperative forbids an act and asks for nothing to be told: the news after it is a
+    statement however near "what's the date" its words are."""
+    assert asks_or_requests(text) is False
+    assert classify(text).intent == "statement"
+
+
+def test_a_date_told_after_a_plea_for_secrecy_is_kept_and_answers_later(ines):
+    dm, _ = ines
+    told = say(dm, SECRETS[0])
+    assert not told.is_recall and "don't remember" not in told.reply, told.reply
+    assert told.reply.startswith("Your secret is safe with me"), told.reply
+    asked = say(dm, "When is the wedding?")
+    assert "5th of October" in asked.reply, asked.reply
+    # said back, the plea tells nothing of its own
+    told_back = say(dm, "What did I tell you about the wedding?")
+    assert "the wedding date is the 5th of October" in told_back.reply and "anyone" not in told_back.reply, told_back.reply
+
+
+@pytest.mark.parametrize(("text", "confided"), [
+    ("Don't mention it to my sister, but we're expecting twins.", True),
+    ("Please don't tell me you forgot my birthday.", False), ("Don't worry, the dog is fine.", False),
+])
+def test_news_told_in_confidence_is_read_from_the_plea_before_it(text, confided):
+    from interaction.offline.question_form import told_in_confidence
+
+    assert told_in_confidence(text) is confided

@@ -9,6 +9,7 @@ from datetime import datetime
 
 import pytest
 
+from interaction.clock_question import asks_the_clock
 from interaction.offline import question_form
 from interaction.offline.replies import offline_reply
 from interaction.offline.understand_rules import plan_for
@@ -69,8 +70,28 @@ def test_asked_whether_she_remembers_their_news_she_says_what_they_told_not_how_
 @pytest.mark.parametrize("text,said", [
     ("could you tell me what time it is?", "16:05"),
     ("do you happen to know what the date is?", "Wednesday 4 March 2026"),
+    # the date of a day the question names, in any tense
+    ("what date is it tomorrow?", "Tomorrow is Thursday 5 March 2026"),
+    ("so what day is it on Sunday?", "Sunday is 8 March 2026"),
+    ("what day was it yesterday?", "Yesterday was Tuesday 3 March 2026"),
 ])
 def test_asked_what_time_or_day_it_is_inside_a_question_her_own_clock_answers(text, said):
     reply = offline_reply(ReplyInputs(text=text, intent="continue_conversation", is_recall=False,
                                       now=datetime(2026, 3, 4, 16, 5), language="en-US", user_emotion=Emotion()))
     assert said in reply, reply
+
+
+@pytest.mark.parametrize(("text", "clock"), [
+    ("what's the date on Friday?", True), ("what day will it be tomorrow?", True), ("what time is it?", True),
+    ("what's the date of my dental check-up?", False), ("what day is my sister's recital?", False),
+])
+def test_a_question_the_clock_answers_names_nothing_but_the_day(text, clock):
+    assert asks_the_clock(text) is clock
+
+
+def test_the_date_of_a_day_named_is_no_recall_of_a_date_told(stranger):  # noqa: F811
+    say(stranger, "Hello, I'm Gwendolyn.")
+    say(stranger, "My dental check-up is on the 20th of March.")
+    turn = say(stranger, "what's the date on Friday?")
+    assert not turn.is_recall and "check-up" not in turn.reply, turn.reply
+    assert turn.reply.startswith("Friday is "), turn.reply

@@ -63,6 +63,9 @@ def test_where_a_told_day_falls_from_the_clock():
      "Is my train to Inverness next week?", "No, it's tomorrow — ", "13th of November"),
     ("Please remember that my train to Inverness leaves on the 13th of November at 8am.",
      "How long until my train to Inverness?", "One day — ", "13th of November"),
+    # a count of days asked for: the unit counted is what is asked, not a thing the memory must name
+    ("Please remember that my sister's flight from Lisbon lands on the 15th of November at noon.",
+     "How many days until my sister's flight?", "Three days — ", "15th of November"),
     # a day told of before it came, asked of after it: when it took place, not when it was told
     ("Please remember that my allotment inspection is on the 11th of November.",
      "Was my allotment inspection yesterday?", "Yes, it was yesterday — ", "11th of November"),
@@ -119,3 +122,13 @@ def test_a_weekday_said_back_beside_a_participle_is_named_by_its_auxiliarys_tens
     said = said_day("2026-03-02T10:00:00", NOW)  # told on Monday 2 March, said back nine days later
     memory = "my godson is getting confirmed on Sunday"
     assert dates_named(memory, said, 0, len(memory)) == "my godson is getting confirmed on Sunday the 8th"
+
+
+def test_a_count_of_days_asked_is_counted_as_how_long_is(maya):
+    """"how many days" counts what "how long" counts: the days counted are what is asked, not a thing
+    the memory must name, so a thing told in passing is counted to, not only offered."""
+    dm, _, _, _ = maya
+    say(dm, "My ferry to Arran sails on the 13th of November.")
+    for asked in ("How long until my ferry?", "How many days until my ferry?"):
+        reply = say(dm, asked).reply
+        assert reply.startswith("Nine days — "), reply

@@ -4,10 +4,10 @@ spaCy's parse reads the things a text names (its mentions): every noun or name t
 with its compounds ("driving test"; a name with the names before it, "South America"), and whose it
 is — the possessor ("my neighbour's cat": the cat's possessor is the neighbour, the neighbour's is
 the speaker), or the speaker when a relative clause says the speaker did it ("the trip I took").
-Dates and numbers are the time window's business, not a topic, and are left out (spaCy's entity
-types). A compound's modifiers are things the text names too ("my cello exam" names a cello), though
-a question asking of the exam does not ask of the cello; only in a sentence that tells, and only the
-speaker's or no one's ("how was your tennis match?" names no tennis of the speaker's). So does a
+Dates, numbers and counted units of time ("how many days") are the time window's business, not a
+topic, and are left out (spaCy's entity types, parsedatetime's units). A compound's modifiers are
+things the text names too ("my cello exam" names a cello), though a question asking of the exam
+does not ask of the cello; only in a sentence that tells, and only the speaker's or no one's ("how was your tennis match?" names no tennis of the speaker's). So does a
 verb of a sentence that tells name its event, by the nouns WordNet derives from it, whose its doer
 is ("I climbed Kilimanjaro" names the speaker's climb: "do you remember the big climb I did?"); such
 a noun agrees only as the same thing asked. A verb of knowing or telling gives its subject nothing
@@ -60,6 +60,7 @@ from cachetools import LRUCache
 
 from interaction.memory.retrieval.lexicon import Relation, WordNet, load_wordnet
 from interaction.memory.retrieval.persons import Persons, read_persons
+from interaction.memory.time_window import a_length_of_time
 from interaction.offline.question_form import sentence_asks
 
 log = logging.getLogger("nadine.memory.entities")
@@ -387,7 +388,7 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
             continue
         if token.pos_ not in _NOUNS or token.dep_ in _PHRASE_DEPS or token.is_stop:
             continue
-        if token.ent_type_ in _NOT_TOPICS or not any(ch.isalpha() for ch in token.text):
+        if token.ent_type_ in _NOT_TOPICS or a_length_of_time(token) or not any(ch.isalpha() for ch in token.text):
             continue
         name = token.pos_ == "PROPN" or token.ent_type_ in ("PERSON", "GPE", "LOC", "ORG", "FAC", "NORP")
         possessor = _possessor(token)
