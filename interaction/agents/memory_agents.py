@@ -18,7 +18,7 @@ from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session
-from interaction.names import name_similarity
+from interaction.names import match_name, name_similarity
 from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
@@ -88,6 +88,7 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         if claim.request and extracted.user_name and name_similarity(extracted.user_name, claim.name) < deps.keeper.high:
             beside = [extracted.user_name]
         extracted = extracted.model_copy(update={"user_name": claim.name})
+    renames = renames or respells_new_name(identity, extracted.user_name, state.get("met_now", False), deps.keeper)
     update, changes, heard = decide_facts(text, extracted, current, identity.name, homes, deps.clock.now())
     update = update.model_copy(update={"other_names": _other_names(text, update, identity, beside)})
     if profile is not None and identity.user_id:
@@ -153,6 +154,16 @@ def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float)
     if identity.source == "face" and not claim.request:
         return False
     return claim.disowned is None or name_similarity(claim.disowned, identity.name or "") >= high
+
+
+def respells_new_name(identity: Identity, name: str | None, met_now: bool, keeper) -> bool:  # noqa: ANN001 - ProfileKeeper
+    """The speaker met in this conversation by the name they typed gives a name spelt close to it (the
+    band that would ask "is your name ...?", or one that sounds alike): the name just given put right
+    ("it's Kathrin with an h" after "I'm Katrin"), plainly told, so no yes is needed. Known from an
+    earlier conversation, or by face, a close name may be someone else's and is asked about as before."""
+    if not (name and met_now and identity.known and identity.source == "dialogue" and identity.user_id):
+        return False
+    return match_name(name, {identity.user_id: identity.name or ""}, keeper.high, keeper.low).kind == "ambiguous"
 
 
 def gives_another_name(deps: AgentDeps, state: TurnState) -> bool:
