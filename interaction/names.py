@@ -92,7 +92,7 @@ def match_name(given: str, known: dict[str, str], high: float, low: float,
         top = scored[0]
         # "Sam" is Sam's name and part of Sam Ortiz's: the name alone tells the two apart from no one, so
         # each is asked about, the fuller name first (a no to all of them is someone else called so)
-        fuller = [s for s in scored[1:] if s[0] < high and _part_of(given, s[2])
+        fuller = [s for s in scored[1:] if s[0] < high and part_of(given, s[2])
                   and len(s[2].split()) > len(given.split())]
         return NameMatch("strong", user_id=top[1], user_name=top[2], shared=len(scored) > 1 and scored[1][0] >= high,
                          confirmation=_question(given, [*fuller, top]) if fuller else None)
@@ -103,7 +103,7 @@ def match_name(given: str, known: dict[str, str], high: float, low: float,
     nicknamed = {uid for uid, names in (also_called or {}).items()
                  if any(name_similarity(given, n) >= high or sounds_alike(given, n) for n in names)}
     close = [s for s in scored if low <= s[0] < high or s[1] in nicknamed
-             or (s[0] < low and (sounds_alike(given, s[2]) or _part_of(given, s[2])))]
+             or (s[0] < low and (sounds_alike(given, s[2]) or part_of(given, s[2])))]
     if not close:
         return NameMatch("none")
     return NameMatch("ambiguous", confirmation=_question(given, close))
@@ -119,7 +119,7 @@ def _question(given: str, candidates: list[tuple[float, str, str]]) -> NameConfi
     )
 
 
-def _part_of(a: str, b: str) -> bool:
+def part_of(a: str, b: str) -> bool:
     """One name's words are all among the other's: a first name for a full name."""
     words_a, words_b = set(a.casefold().split()), set(b.casefold().split())
     return words_a != words_b and (words_a <= words_b or words_b <= words_a)
@@ -128,6 +128,12 @@ def _part_of(a: str, b: str) -> bool:
 def given_name(full: str) -> str:
     """The name a person is addressed by: the first word of the name they gave."""
     return full.split()[0] if full.split() else full
+
+
+def address(profile) -> str:  # noqa: ANN001 - a UserProfile
+    """What the person is called in a reply: as they asked to be addressed ("Dr. Schmidt"), else their
+    given name ("Jennifer" of "Jennifer Alvarez")."""
+    return profile.addressed_as or given_name(profile.user_name)
 
 
 def confirmation_question(confirmation: NameConfirmation) -> str:

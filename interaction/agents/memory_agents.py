@@ -18,7 +18,7 @@ from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session
-from interaction.names import match_name, name_similarity
+from interaction.names import match_name, name_similarity, part_of
 from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
@@ -88,9 +88,14 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         if claim.request and extracted.user_name and name_similarity(extracted.user_name, claim.name) < deps.keeper.high:
             beside = [extracted.user_name]
         extracted = extracted.model_copy(update={"user_name": claim.name})
+    address = claim.address if claim is not None else None
+    if address and identity.known and is_own_name(claim.name, identity.name or "", deps.keeper.high):
+        # "call me Dr. Schmidt" from Greta Schmidt: how to address her, who she is stays as it was
+        extracted, renames = extracted.model_copy(update={"user_name": None}), False
     renames = renames or respells_new_name(identity, extracted.user_name, state.get("met_now", False), deps.keeper)
     update, changes, heard = decide_facts(text, extracted, current, identity.name, homes, deps.clock.now())
-    update = update.model_copy(update={"other_names": _other_names(text, update, identity, beside)})
+    update = update.model_copy(update={"other_names": _other_names(text, update, identity, beside),
+                                       **({"addressed_as": address} if address else {})})
     if profile is not None and identity.user_id:
         changes += jobs_ending_with_their_employer(profile, update, changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
@@ -164,6 +169,11 @@ def respells_new_name(identity: Identity, name: str | None, met_now: bool, keepe
     if not (name and met_now and identity.known and identity.source == "dialogue" and identity.user_id):
         return False
     return match_name(name, {identity.user_id: identity.name or ""}, keeper.high, keeper.low).kind == "ambiguous"
+
+
+def is_own_name(name: str, held: str, high: float) -> bool:
+    """`name` is the name held or a part of it (the surname of "Greta Schmidt")."""
+    return name_similarity(name, held) >= high or part_of(name, held)
 
 
 def gives_another_name(deps: AgentDeps, state: TurnState) -> bool:

@@ -373,7 +373,9 @@ def composed_reply(r: ReplyInputs) -> Composed:
     if kind == "linked" and r.name:
         parts.append(f"Welcome back, {r.addressed}! It's good to see you again.")
     elif kind == "renamed" and r.name:
-        parts.append(f"Of course! From now on I'll call you {r.name}.")
+        parts.append(f"Of course! From now on I'll call you {r.addressed if r.profile.addressed_as else r.name}.")
+    elif kind == "updated" and r.outcome.learned.get("addressed_as") and r.addressed:
+        parts.append(f"Of course! From now on I'll call you {r.addressed}.")
     elif kind == "kept" and r.name:
         parts.append(f"All right, I'll go on calling you {r.name}.")
     elif kind == "unsettled":  # nobody's memories open to an unclear answer, and nobody new is made of one

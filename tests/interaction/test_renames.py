@@ -237,3 +237,17 @@ def test_a_close_name_from_someone_known_before_this_conversation_is_still_asked
     dm.process_input(UserInput(text="Hi, I'm Katrin."))
     turn = dm.process_input(UserInput(text="Sorry, it's Kathrin actually."))
     assert turn.extra["pending_confirmation"]
+
+
+@pytest.mark.parametrize("request_", ["Please call me Dr. Vogel.", "I'd rather be called Dr. Vogel, if that's ok."])
+def test_a_title_asked_for_is_how_they_are_addressed_not_a_new_name(tmp_path, request_):
+    """Henrike Vogel asks to be addressed with her title and surname: she stays Henrike Vogel, and the
+    replies call her Dr. Vogel."""
+    dm, _, layout = setup(tmp_path)
+    first = dm.process_input(UserInput(text="Good afternoon, I'm Henrike Vogel and I tune pianos."))
+    turn = dm.process_input(UserInput(text=request_))
+    assert turn.user_id == first.user_id and turn.user_name == "Henrike Vogel" and "Dr. Vogel" in turn.reply
+    profile = ProfileStore(layout).load(first.user_id)
+    assert profile.user_name == "Henrike Vogel" and profile.addressed_as == "Dr. Vogel"
+    assert ids(layout) == {first.user_id: "Henrike Vogel"}
+    assert "Dr. Vogel" in dm.process_input(UserInput(text="Bye for now!")).reply
