@@ -3,10 +3,13 @@ ambiguous or none."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from rapidfuzz import fuzz
+
+from interaction import cues
 
 # what a "no" (or no clear yes) to "is your name ...?" leaves: a new person under the given name (nobody
 # was known yet: the reference's rotation), the known speaker as they were, the known speaker
@@ -134,6 +137,22 @@ def address(profile) -> str:  # noqa: ANN001 - a UserProfile
     """What the person is called in a reply: as they asked to be addressed ("Dr. Schmidt"), else their
     given name ("Jennifer" of "Jennifer Alvarez")."""
     return profile.addressed_as or given_name(profile.user_name)
+
+
+def known_name_in_greeting(text: str, known: dict[str, str], high: float) -> str | None:
+    """A turn that opens with a greeting and holds, capitalised where no sentence starts, the given name
+    of someone known ({user_id: user_name}): a returning person saying who they are in words the
+    introduction readers do not parse ("Hola, soy Lucía", "Hallo, ich bin Lena"). The name as stored,
+    to ask about and never to take: "Hi, I ran into Lucía" holds it too."""
+    if not cues.GREETING.match(text):
+        return None
+    names = [n for n in known.values() if n and n != "Unknown"]
+    for sentence in cues.sentences(text):
+        for word in re.findall(r"[^\W\d_][\w'\-]*", sentence)[1:]:
+            found = next((n for n in names if word[:1].isupper() and name_similarity(word, given_name(n)) >= high), None)
+            if found is not None:
+                return found
+    return None
 
 
 def confirmation_question(confirmation: NameConfirmation) -> str:

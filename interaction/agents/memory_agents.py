@@ -18,7 +18,7 @@ from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session
-from interaction.names import match_name, name_similarity, part_of
+from interaction.names import known_name_in_greeting, match_name, name_similarity, part_of
 from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
@@ -104,9 +104,11 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         _, applied = deps.keeper.store.apply(identity.user_id, changes, deps.clock.now(), source)
     carried = state.get("pending_facts") or {}
     wording = {**(state.get("pending_wording") or {}), **heard_wording(heard)}
-    guessed = None if update.user_name or identity.known or state.get("messages") else read_opening_name(text)
+    guessed = None if update.user_name or identity.known or state.get("messages") else (
+        read_opening_name(text) or known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high))
     if guessed is not None:
-        # a word alone opening the conversation ("Dave."), unasked: likely a name, so asked about
+        # a word alone opening the conversation ("Dave."), or a known name in a greeting said in words
+        # not read ("Hola, soy Lucía"), unasked: likely their name, so asked about
         outcome = deps.keeper.ask_name(identity, guessed, {**carried, **update.facts()})
     else:
         outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames,
