@@ -134,9 +134,13 @@ def given_name(full: str) -> str:
 
 
 def address(profile) -> str:  # noqa: ANN001 - a UserProfile
-    """What the person is called in a reply: as they asked to be addressed ("Dr. Schmidt"), else their
-    given name ("Jennifer" of "Jennifer Alvarez")."""
-    return profile.addressed_as or given_name(profile.user_name)
+    """What the person is called in a reply: as they asked to be addressed ("Dr. Schmidt", "Greta")
+    while that still names them (a name they took since makes it stale), else their given name
+    ("Jennifer" of "Jennifer Alvarez")."""
+    asked = profile.addressed_as
+    if asked and (name_similarity(asked.split()[-1], profile.user_name) >= 0.99 or part_of(asked.split()[-1], profile.user_name)):
+        return asked
+    return given_name(profile.user_name)
 
 
 def known_name_in_greeting(text: str, known: dict[str, str], high: float) -> str | None:

@@ -88,9 +88,10 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         if claim.request and extracted.user_name and name_similarity(extracted.user_name, claim.name) < deps.keeper.high:
             beside = [extracted.user_name]
         extracted = extracted.model_copy(update={"user_name": claim.name})
-    address = claim.address if claim is not None else None
+    # what they ask to be called, a title with it or not, is how replies address them
+    address = (claim.address or claim.name) if claim is not None and claim.request else None
     if address and identity.known and is_own_name(claim.name, identity.name or "", deps.keeper.high):
-        # "call me Dr. Schmidt" from Greta Schmidt: how to address her, who she is stays as it was
+        # "call me Dr. Schmidt" or "just call me Greta" from Greta Schmidt: who she is stays as it was
         extracted, renames = extracted.model_copy(update={"user_name": None}), False
     renames = renames or respells_new_name(identity, extracted.user_name, state.get("met_now", False), deps.keeper)
     update, changes, heard = decide_facts(text, extracted, current, identity.name, homes, deps.clock.now())

@@ -251,3 +251,13 @@ def test_a_title_asked_for_is_how_they_are_addressed_not_a_new_name(tmp_path, re
     assert profile.user_name == "Henrike Vogel" and profile.addressed_as == "Dr. Vogel"
     assert ids(layout) == {first.user_id: "Henrike Vogel"}
     assert "Dr. Vogel" in dm.process_input(UserInput(text="Bye for now!")).reply
+
+
+def test_asking_to_be_called_by_the_first_name_again_drops_the_title(tmp_path):
+    dm, _, layout = setup(tmp_path)
+    first = dm.process_input(UserInput(text="Good afternoon, I'm Henrike Vogel and I tune pianos."))
+    dm.process_input(UserInput(text="Please call me Dr. Vogel."))
+    turn = dm.process_input(UserInput(text="Actually, just call me Henrike."))
+    assert turn.user_name == "Henrike Vogel" and "Henrike" in turn.reply and "Dr. Vogel" not in turn.reply
+    assert ProfileStore(layout).load(first.user_id).user_name == "Henrike Vogel"
+    assert "Dr." not in dm.process_input(UserInput(text="Bye for now!")).reply
