@@ -3,10 +3,13 @@ ambiguous or none."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from rapidfuzz import fuzz
+
+from interaction import cues
 
 # what a "no" (or no clear yes) to "is your name ...?" leaves: a new person under the given name (nobody
 # was known yet: the reference's rotation), the known speaker as they were, the known speaker
@@ -92,7 +95,7 @@ def match_name(given: str, known: dict[str, str], high: float, low: float,
         top = scored[0]
         # "Sam" is Sam's name and part of Sam Ortiz's: the name alone tells the two apart from no one, so
         # each is asked about, the fuller name first (a no to all of them is someone else called so)
-        fuller = [s for s in scored[1:] if s[0] < high and _part_of(given, s[2])
+        fuller = [s for s in scored[1:] if s[0] < high and part_of(given, s[2])
                   and len(s[2].split()) > len(given.split())]
         return NameMatch("strong", user_id=top[1], user_name=top[2], shared=len(scored) > 1 and scored[1][0] >= high,
                          confirmation=_question(given, [*fuller, top]) if fuller else None)
@@ -103,7 +106,7 @@ def match_name(given: str, known: dict[str, str], high: float, low: float,
     nicknamed = {uid for uid, names in (also_called or {}).items()
                  if any(name_similarity(given, n) >= high or sounds_alike(given, n) for n in names)}
     close = [s for s in scored if low <= s[0] < high or s[1] in nicknamed
-             or (s[0] < low and (sounds_alike(given, s[2]) or _part_of(given, s[2])))]
+             or (s[0] < low and (sounds_alike(given, s[2]) or part_of(given, s[2])))]
     if not close:
         return NameMatch("none")
     return NameMatch("ambiguous", confirmation=_question(given, close))
@@ -119,7 +122,7 @@ def _question(given: str, candidates: list[tuple[float, str, str]]) -> NameConfi
     )
 
 
-def _part_of(a: str, b: str) -> bool:
+def part_of(a: str, b: str) -> bool:
     """One name's words are all among the other's: a first name for a full name."""
     words_a, words_b = set(a.casefold().split()), set(b.casefold().split())
     return words_a != words_b and (words_a <= words_b or words_b <= words_a)
@@ -128,6 +131,32 @@ def _part_of(a: str, b: str) -> bool:
 def given_name(full: str) -> str:
     """The name a person is addressed by: the first word of the name they gave."""
     return full.split()[0] if full.split() else full
+
+
+def address(profile) -> str:  # noqa: ANN001 - a UserProfile
+    """What the person is called in a reply: as they asked to be addressed ("Dr. Schmidt", "Greta")
+    while that still names them (a name they took since makes it stale), else their given name
+    ("Jennifer" of "Jennifer Alvarez")."""
+    asked = profile.addressed_as
+    if asked and (name_similarity(asked.split()[-1], profile.user_name) >= 0.99 or part_of(asked.split()[-1], profile.user_name)):
+        return asked
+    return given_name(profile.user_name)
+
+
+def known_name_in_greeting(text: str, known: dict[str, str], high: float) -> str | None:
+    """A turn that opens with a greeting and holds, capitalised where no sentence starts, the given name
+    of someone known ({user_id: user_name}): a returning person saying who they are in words the
+    introduction readers do not parse ("Hola, soy Lucía", "Hallo, ich bin Lena"). The name as stored,
+    to ask about and never to take: "Hi, I ran into Lucía" holds it too."""
+    if not cues.GREETING.match(text):
+        return None
+    names = [n for n in known.values() if n and n != "Unknown"]
+    for sentence in cues.sentences(text):
+        for word in re.findall(r"[^\W\d_][\w'\-]*", sentence)[1:]:
+            found = next((n for n in names if word[:1].isupper() and name_similarity(word, given_name(n)) >= high), None)
+            if found is not None:
+                return found
+    return None
 
 
 def confirmation_question(confirmation: NameConfirmation) -> str:

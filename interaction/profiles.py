@@ -30,6 +30,7 @@ class _MemoryUpdateBase(BaseModel):
 
     user_name: str | None = None
     other_names: list[str] = []  # what others call the speaker, as the parse placed it (name_claims.py)
+    addressed_as: str | None = None  # how they asked to be addressed, a title with a name ("Dr. Schmidt")
 
     @field_validator("*", mode="before")
     @classmethod

@@ -14,7 +14,7 @@ from common.store.facts import latest_ended
 from common.store.profile_fields import PROFILE_FIELDS
 from interaction import profile_wording
 from interaction.memory.contracts import VisualMemory
-from interaction.names import given_name
+from interaction.names import address
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import said_day, told_back
 from interaction.session_gist import gist
@@ -111,7 +111,7 @@ def _profile_line(r: ReplyInputs) -> str:
     if p is None or not p.known:
         return "The person: not introduced yet (you do not know their name)."
     told = profile_wording.phrases(profile_wording.current(p))
-    line = f"The person: {p.user_name} (address them as {given_name(p.user_name)})." + (
+    line = f"The person: {p.user_name} (address them as {address(p)})." + (
         " What they told you about themselves, as you say it back to them: " + "; ".join(told) + "." if told else "")
     before = []
     for spec in PROFILE_FIELDS:

@@ -11,7 +11,7 @@ from common.store import UserProfile
 from common.store.facts import FactChange
 from interaction.answer_span import Answered
 from interaction.memory.contracts import VisualMemory
-from interaction.names import NameConfirmation, given_name
+from interaction.names import NameConfirmation, address
 from interaction.offline.grounding import Grounded
 from interaction.profiles import ProfileOutcome
 from interaction.turn_understanding import Emotion
@@ -56,5 +56,5 @@ class ReplyInputs:
 
     @property
     def addressed(self) -> str | None:
-        """What the person is called in a reply: their given name ("Jennifer" of "Jennifer Alvarez")."""
-        return given_name(self.name) if self.name else None
+        """What the person is called in a reply (names.address)."""
+        return address(self.profile) if self.name and self.profile else None

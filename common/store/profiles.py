@@ -45,6 +45,9 @@ class _ProfileBase(BaseModel):
     # names others call the person by, said by them ("everyone calls me Maggie"): the same person when
     # heard later, asked about first
     other_names: list[str] = []
+    # how they asked to be addressed when a title is part of it ("Dr. Schmidt"); replies use it for
+    # their given name, and user_name stays the name they gave
+    addressed_as: str | None = None
     face_image_path: str | None = None
     last_updated: str | None = None
     facts: dict[str, list[FactRecord]] = {}

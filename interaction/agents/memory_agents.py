@@ -18,7 +18,7 @@ from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session, told_since
-from interaction.names import name_similarity
+from interaction.names import known_name_in_greeting, match_name, name_similarity, part_of
 from interaction.offline import fact_changes
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
@@ -88,8 +88,15 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         if claim.request and extracted.user_name and name_similarity(extracted.user_name, claim.name) < deps.keeper.high:
             beside = [extracted.user_name]
         extracted = extracted.model_copy(update={"user_name": claim.name})
+    # what they ask to be called, a title with it or not, is how replies address them
+    address = (claim.address or claim.name) if claim is not None and claim.request else None
+    if address and identity.known and is_own_name(claim.name, identity.name or "", deps.keeper.high):
+        # "call me Dr. Schmidt" or "just call me Greta" from Greta Schmidt: who she is stays as it was
+        extracted, renames = extracted.model_copy(update={"user_name": None}), False
+    renames = renames or respells_new_name(identity, extracted.user_name, state.get("met_now", False), deps.keeper)
     update, changes, heard = decide_facts(text, extracted, current, identity.name, homes, deps.clock.now())
-    update = update.model_copy(update={"other_names": _other_names(text, update, identity, beside)})
+    update = update.model_copy(update={"other_names": _other_names(text, update, identity, beside),
+                                       **({"addressed_as": address} if address else {})})
     if profile is not None and identity.user_id:
         changes += jobs_ending_with_their_employer(profile, update, changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
@@ -98,9 +105,11 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         _, applied = deps.keeper.store.apply(identity.user_id, changes, deps.clock.now(), source)
     carried = state.get("pending_facts") or {}
     wording = {**(state.get("pending_wording") or {}), **heard_wording(heard)}
-    guessed = None if update.user_name or identity.known or state.get("messages") else read_opening_name(text)
+    guessed = None if update.user_name or identity.known or state.get("messages") else (
+        read_opening_name(text) or known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high))
     if guessed is not None:
-        # a word alone opening the conversation ("Dave."), unasked: likely a name, so asked about
+        # a word alone opening the conversation ("Dave."), or a known name in a greeting said in words
+        # not read ("Hola, soy Lucía"), unasked: likely their name, so asked about
         outcome = deps.keeper.ask_name(identity, guessed, {**carried, **update.facts()})
     else:
         outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames,
@@ -153,6 +162,21 @@ def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float)
     if identity.source == "face" and not claim.request:
         return False
     return claim.disowned is None or name_similarity(claim.disowned, identity.name or "") >= high
+
+
+def respells_new_name(identity: Identity, name: str | None, met_now: bool, keeper) -> bool:  # noqa: ANN001 - ProfileKeeper
+    """The speaker met in this conversation by the name they typed gives a name spelt close to it (the
+    band that would ask "is your name ...?", or one that sounds alike): the name just given put right
+    ("it's Kathrin with an h" after "I'm Katrin"), plainly told, so no yes is needed. Known from an
+    earlier conversation, or by face, a close name may be someone else's and is asked about as before."""
+    if not (name and met_now and identity.known and identity.source == "dialogue" and identity.user_id):
+        return False
+    return match_name(name, {identity.user_id: identity.name or ""}, keeper.high, keeper.low).kind == "ambiguous"
+
+
+def is_own_name(name: str, held: str, high: float) -> bool:
+    """`name` is the name held or a part of it (the surname of "Greta Schmidt")."""
+    return name_similarity(name, held) >= high or part_of(name, held)
 
 
 def gives_another_name(deps: AgentDeps, state: TurnState) -> bool:

@@ -15,6 +15,7 @@ from interaction.guards import GuardContext, apply_guards
 from interaction.memory.contracts import MemoryServices
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.misspelt import as_meant
+from interaction.names import known_name_in_greeting
 from interaction.offline import fact_changes, name_reading
 from interaction.offline import understand_rules as offline
 from interaction.offline.extract import texts_ahead
@@ -116,8 +117,9 @@ def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
         u = apply_guards(u or offline.understand(text), text, ctx)
         messages = state.get("messages", [])
         if (u.intent in ("continue_conversation", "first_greeting") and not identity.known and not pending
-                and ((asked_for_name(messages) and read_answered_name(text)) or (not messages and read_opening_name(text)))):
-            # "Pierre" to "What's your name?", or "Dave." as the first words of a conversation
+                and ((asked_for_name(messages) and read_answered_name(text)) or (not messages and (
+                    read_opening_name(text) or known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high))))):
+            # "Pierre" to "What's your name?", or "Dave." or "Hola, soy Lucía" as the first words of a conversation
             u = u.model_copy(update={"intent": "update_user_info"})
     except Exception:  # the turn must still be answered
         log.exception("understanding failed; answering with a single safe response step")

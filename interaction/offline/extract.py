@@ -15,8 +15,6 @@ import logging
 import re
 import threading
 
-from spacy.symbols import ORTH
-
 from interaction import cues
 from interaction.confirmation import read_offline
 from interaction.offline.name_claims import read_name_claim
@@ -25,6 +23,7 @@ from interaction.offline.name_reading import (
     read_answered_name,
     read_casual_name,
 )
+from interaction.offline.titles import without_titles
 from interaction.profiles import MemoryUpdate
 
 log = logging.getLogger("nadine.interaction.extract")
@@ -115,7 +114,7 @@ def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | N
     name the parse places as one (name_claims.py), else a casual or terse introduction (name_reading.py; `loose` while the speaker has no name yet), else,
     when Nadine has just `asked` for it, the name said alone ("Pierre"). A title before a name is no
     part of it ("I'm Dr. Priya Raman" is Priya Raman)."""
-    text = _TITLED.sub(lambda m: "" if _a_title(m.group(1)) else m.group(0), text)
+    text = without_titles(text)
     for sentence in cues.sentences(text):
         if sentence.rstrip().endswith("?") or cues.is_about_nadine(sentence):
             continue
@@ -135,35 +134,6 @@ def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | N
     return read_casual_name(text, loose) or (read_answered_name(text) if asked else None)
 
 
-_TITLED = re.compile(rf"\b([A-Z][A-Za-z]{{0,9}}\.?)\s+(?={_CAPITALISED})")
-
-
-def _a_title(word: str) -> bool:
-    """A word said before a name that is no name: an abbreviation spaCy's tokenizer keeps whole and
-    expands to nothing else, typed with its stop ("Dr.", "Mrs.", "Prof."; "Jan." is January) or
-    without it when it has no vowel letter, which no name lacks ("Dr", "Mrs"); or the word of a person
-    by WordNet that such an abbreviation begins ("Professor", "Senator"). A word of a person alone is
-    not one ("Guy", "Dean" and "Hunter" are names too), nor an abbreviation that is also a name
-    without its stop ("Mo", "Co")."""
-    from interaction.memory.retrieval.lexicon import load_wordnet
-
-    bare = word.rstrip(".")
-    if bare in _TITLE_ABBREVIATIONS and (word.endswith(".") or not re.search(r"[aeiouy]", bare, _I)):
-        return True
-    wordnet = load_wordnet()
-    return not word.endswith(".") and wordnet is not None and wordnet.lexical_file(bare.lower()) == "noun.person" \
-        and any(bare.startswith(a) and bare != a for a in _TITLE_ABBREVIATIONS if len(a) >= 3)
-
-
-def _title_abbreviations() -> frozenset[str]:
-    from spacy.lang.en.tokenizer_exceptions import TOKENIZER_EXCEPTIONS
-
-    return frozenset(key[:-1] for key, forms in TOKENIZER_EXCEPTIONS.items()
-                     if key[:1].isupper() and key.endswith(".") and "." not in key[:-1]
-                     and len(forms) == 1 and set(forms[0]) == {ORTH})
-
-
-_TITLE_ABBREVIATIONS = _title_abbreviations()
 
 
 def _title(name: str) -> str:

@@ -16,10 +16,11 @@ casual-introduction reader's checks (name_reading.py), so "call me when you land
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from interaction import cues
 from interaction.offline.name_reading import Candidate, default_reader
+from interaction.offline.titles import title_before, without_titles
 
 _EXPLETIVE = {"it", "this"}
 _ASIDE_DEPS = {"advmod", "intj"}
@@ -35,6 +36,13 @@ class NameClaim:
     corrects: bool  # said as a correction of the name held before
     disowned: str | None = None  # the name after "not" ("..., not Kasia")
     hearsay: bool = False  # what others call them ("most people call me Roz"): no request of Nadine
+    title: str | None = None  # said before the name asked to be called by ("call me Dr. Okafor")
+
+    @property
+    def address(self) -> str | None:
+        """How they ask to be addressed when a title is part of it ("Dr. Okafor"), which the name alone
+        is not."""
+        return f"{self.title} {self.name}" if self.request and self.title else None
 
 
 def _words(token) -> list:  # noqa: ANN001 - a spaCy Token
@@ -186,7 +194,10 @@ def _claims(text: str) -> Iterator[NameClaim]:
         # a question asks, with its mark or without: "how old am i" gives no name "Old"
         if cues.is_question(sentence) or cues.is_about_nadine(sentence):
             continue
-        yield from _claims_in(nlp(sentence), sentence)
+        # a title is no part of a name, so the parse reads the name without it ("be called Dr. Okafor")
+        bare = without_titles(sentence)
+        for claim in _claims_in(nlp(bare), bare):
+            yield replace(claim, title=title_before(sentence, claim.name)) if claim.request else claim
 
 
 def read_name_claim(text: str) -> NameClaim | None:

@@ -71,6 +71,10 @@ _LONE = re.compile(rf"^{_WORD}$")
 _FULL = re.compile(rf"^{_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?$")  # a first name, and a surname maybe
 # the speaker pointing at themselves before saying who that is ("it's me, Anna Smith, again")
 _ME = re.compile(r"^(?:it'?s|it is|this is)\s+me$", re.IGNORECASE)
+# the speaker naming themselves by the reflexive pronoun, with no verb ("Myself Arjun Mehta")
+_MYSELF = re.compile(rf"^myself\s+({_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?)$", re.IGNORECASE)
+# a stretch in which the speaker goes on to speak of themselves ("I am a chemist", "im from Oslo")
+_SPEAKER_GOES_ON = re.compile(r"^(?:i|im)\b", re.IGNORECASE)
 _ONLY_TRAILING = re.compile(rf"^{_TRAILING_WORD}$", re.IGNORECASE)
 # casual spellings of the contractions that open a self-introduction, written out for the tagger
 _CASUAL = [(re.compile(r"\bits\b(?=\s+\w+\W*$)", re.IGNORECASE), "it's"), (re.compile(r"\bim\b", re.IGNORECASE), "I'm"),
@@ -104,13 +108,32 @@ def _lemma_index(nlp) -> dict[str, frozenset[str]]:  # noqa: ANN001 - spaCy pipe
     return {pos: frozenset(table[pos]) for pos in (*_LEXICON_POS.values(), "noun") if pos in table}
 
 
+def _greeting_end(clause: str) -> int | None:
+    """Where the greeting that opens the clause ends, perhaps after exclamations ("omg hiii", "wow
+    hey"): words VADER scores as feeling or that WordNet does not know as English; None without one."""
+    for word in re.finditer(r"\S+", clause):
+        found = cues.GREETING.match(clause[word.start():])
+        if found:
+            return word.start() + found.end()
+        if not _exclamation(word.group()):
+            return None
+    return None
+
+
+def _exclamation(word: str) -> bool:
+    from interaction.offline.emotion_intensity import vader
+
+    bare = word.casefold().strip(".!,")
+    lexicon = load_wordnet()
+    return bare.isalpha() and (bare in vader().lexicon or (lexicon is not None and not lexicon.knows(bare)))
+
+
 def _greets(sentence: str) -> bool:
-    return bool(cues.GREETING.search(sentence))
+    return _greeting_end(sentence) is not None
 
 
 def _strip_greeting(clause: str) -> str:
-    found = cues.GREETING.search(clause)
-    rest = clause[found.end():] if found else clause
+    rest = clause[_greeting_end(clause) or 0:]
     return re.sub(rf"^(?:\W*\b(?:{ROBOT_NAME}|there|again|all|everyone)\b)*\W*", "", rest, flags=re.IGNORECASE).strip(" .!")
 
 
@@ -139,16 +162,18 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
     found: list[Candidate] = []
     sentences = cues.sentences(text)
     greeted = any(_greets(c) for s in sentences for c in CLAUSE_BREAK.split(s))
+    stretches = [_joined_trailing(CLAUSE_BREAK.split(s.strip(" .!"))) for s in sentences]
     for i, sentence in enumerate(sentences):
         if sentence.rstrip().endswith("?"):
             continue
         body = sentence.strip(" .!")
-        clauses = _joined_trailing(CLAUSE_BREAK.split(body))
+        clauses = stretches[i]
         for k, clause in enumerate(clauses):
             bare = _without_chat_words(_strip_greeting(clause))
             # "it's me, Anna Smith": the clause after the speaker points at themselves says who that is
             after_me = loose and k > 0 and bool(_ME.match(_strip_greeting(clauses[k - 1])))
-            for pattern in (_SAYS_WHO, _HERE, *((_AGAIN,) if loose and (greeted or bare == clause or after_me) else ())):
+            for pattern in (_SAYS_WHO, _HERE, _MYSELF,
+                            *((_AGAIN,) if loose and (greeted or bare == clause or after_me) else ())):
                 match = pattern.match(bare)
                 if match:
                     word = match.group(1)
@@ -159,11 +184,33 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
                 if loose and k > 0 and _LONE.match(clause) and _greets(clauses[k - 1]) \
                         and not _strip_greeting(clauses[k - 1]):
                     found.append(Candidate(clause, clause, _proper(clause, body)))
-                elif after_me and _FULL.match(clause):
+                elif _FULL.match(clause) and (after_me or (
+                        loose and _opens(stretches, i, k) and _speaker_goes_on(stretches, i, k) and _names_only(clause))):
+                    # "Ines Berg, I teach chemistry": the name the turn opens with, then the speaker's own words
                     found.append(Candidate(clause, clause, _proper(clause, body)))
         if loose and i > 0 and _LONE.match(body) and _greets(sentences[i - 1]) and not _strip_greeting(sentences[i - 1]):
             found.append(Candidate(body, body))
     return found
+
+
+def _opens(stretches: list[list[str]], i: int, k: int) -> bool:
+    """The stretch opens the turn, or follows only a greeting said on its own ("Hello. Ines Berg, ...")."""
+    before = [c for s in stretches[:i] for c in s] + stretches[i][:k]
+    return all(_greets(c) and not _strip_greeting(c) for c in before)
+
+
+def _names_only(clause: str) -> bool:
+    """Each word is no English word WordNet knows, or the given name or surname of people it lists
+    ("Schmidt"): a word said before "I ..." may be whom the speaker calls to ("Mum, I'm home"), or
+    what they speak of ("Paris, I lived there"), which a name unknown to the lexicon is not."""
+    lexicon = load_wordnet()
+    return lexicon is not None and all(not lexicon.knows(w) or lexicon.names_someone(w) for w in clause.split())
+
+
+def _speaker_goes_on(stretches: list[list[str]], i: int, k: int) -> bool:
+    """The stretch right after this one has the speaker speak of themselves ("..., I am a chemist")."""
+    following = stretches[i][k + 1:] or (stretches[i + 1] if i + 1 < len(stretches) else [])
+    return bool(following) and bool(_SPEAKER_GOES_ON.match(following[0]))
 
 
 def _joined_trailing(clauses: list[str]) -> list[str]:
@@ -305,14 +352,27 @@ class NameReader:
             self._lexicon[_LEXICON_POS[token.pos_]]
         return any(form in known for form in (token.lemma_.casefold(), token.lower_, *_undoubled(token.lower_)))
 
-    def is_name(self, candidate: Candidate, job_margin: float = JOB_MARGIN, place_margin: float = PLACE_MARGIN) -> bool:
-        if " " in candidate.word:  # a first name and a surname: each must read as a name
-            return all(self.is_name(Candidate(part, candidate.clause, candidate.proper), job_margin, place_margin)
-                       for part in candidate.word.split())
+    def checks(self, candidate: Candidate) -> tuple[bool, float, float]:
+        """(tagged as a name, job margin, place margin) of the candidate; of a first name and a surname,
+        each word tagged as a name and the widest margins; no margins (inf) for a word tagged as none."""
+        no = (False, float("inf"), float("inf"))
+        if " " in candidate.word:
+            if self._wordnet is not None and self._wordnet.knows(candidate.word) \
+                    and self._wordnet.lexical_file(candidate.word) != "noun.person":
+                return no  # an English compound ("soy sauce", "ice cream"), not a first name and a surname
+            parts = []
+            for part in candidate.word.split():
+                parts.append(self.checks(Candidate(part, candidate.clause, candidate.proper)))
+                if not parts[-1][0]:
+                    return no
+            return True, max(p[1] for p in parts), max(p[2] for p in parts)
         if len(candidate.word) < 2 or not self.tagged_as_name(candidate):
-            return False
-        job, place = self.margins(candidate.word, candidate.proper)
-        return job < job_margin and place < place_margin
+            return no
+        return True, *self.margins(candidate.word, candidate.proper)
+
+    def is_name(self, candidate: Candidate, job_margin: float = JOB_MARGIN, place_margin: float = PLACE_MARGIN) -> bool:
+        tagged, job, place = self.checks(candidate)
+        return tagged and job < job_margin and place < place_margin
 
     def read(self, text: str, loose: bool) -> str | None:
         for candidate in candidates(text, loose):
@@ -390,7 +450,7 @@ def read_answered_name(text: str) -> str | None:
         return None
     reader = default_reader()
     # the question says a name is coming: the answer is marked as one as a capital would mark it
-    if reader is None or not all(reader.is_name(Candidate(w, bare, proper=True)) for w in words):
+    if reader is None or not reader.is_name(Candidate(" ".join(words), bare, proper=True)):
         return None
     return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in words)
 

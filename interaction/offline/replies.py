@@ -387,10 +387,13 @@ def composed_reply(r: ReplyInputs) -> Composed:
         return Composed(f"Goodbye{hi}! It was lovely talking with you. See you soon!")
     parts: list[str] = []
     kind = r.identity_event or (r.outcome.kind if r.outcome else None)
+    addressed_now = bool(r.outcome and r.outcome.learned.get("addressed_as"))  # they said how to be called
     if kind == "linked" and r.name:
         parts.append(f"Welcome back, {r.addressed}! It's good to see you again.")
     elif kind == "renamed" and r.name:
-        parts.append(f"Of course! From now on I'll call you {r.name}.")
+        parts.append(f"Of course! From now on I'll call you {r.addressed if addressed_now else r.name}.")
+    elif kind == "updated" and addressed_now and r.addressed:
+        parts.append(f"Of course! From now on I'll call you {r.addressed}.")
     elif kind == "kept" and r.name:
         parts.append(f"All right, I'll go on calling you {r.name}.")
     elif kind == "unsettled":  # nobody's memories open to an unclear answer, and nobody new is made of one

@@ -210,3 +210,54 @@ def test_a_recognised_face_that_says_its_name_is_another_is_a_new_person(tmp_pat
     assert turn.user_id != robert and turn.user_name == "Bobby"
     assert ids(layout) == {robert: "Robert", turn.user_id: "Bobby"}
     assert ProfileStore(layout).load(turn.user_id).current_position is None
+
+
+@pytest.mark.parametrize(("intro", "respelt", "new"), [
+    ("hi there, I'm Katrin", "oops no, it's Kathrin with an h, my phone changed it", "Kathrin"),
+    ("Hello! I'm Stefan.", "Sorry, I'm Stephan with ph, the spell checker did that.", "Stephan"),
+])
+def test_a_name_respelt_right_after_it_was_given_is_taken(tmp_path, intro, respelt, new):
+    """The name given a turn ago in this conversation, put right by its spelling, is plainly told: no
+    "is your name ...?", and the next turn is heard as what it tells."""
+    dm, _, layout = setup(tmp_path)
+    first = dm.process_input(UserInput(text=intro))
+    turn = dm.process_input(UserInput(text=respelt))
+    assert not turn.extra["pending_confirmation"] and turn.user_id == first.user_id and turn.user_name == new
+    assert ids(layout) == {first.user_id: new}
+    told = dm.process_input(UserInput(text="I work as a tram driver in Gdansk."))
+    assert told.user_id == first.user_id and not told.extra["pending_confirmation"]
+    profile = ProfileStore(layout).load(first.user_id)
+    assert profile.user_name == new and profile.location == "Gdansk" and profile.current_position == "tram driver"
+
+
+def test_a_close_name_from_someone_known_before_this_conversation_is_still_asked(tmp_path):
+    """Known from an earlier conversation, a name close to the one held may be someone else's: asked."""
+    dm, _, layout = setup(tmp_path)
+    stored_person(layout, "Katrin")
+    dm.process_input(UserInput(text="Hi, I'm Katrin."))
+    turn = dm.process_input(UserInput(text="Sorry, it's Kathrin actually."))
+    assert turn.extra["pending_confirmation"]
+
+
+@pytest.mark.parametrize("request_", ["Please call me Dr. Vogel.", "I'd rather be called Dr. Vogel, if that's ok."])
+def test_a_title_asked_for_is_how_they_are_addressed_not_a_new_name(tmp_path, request_):
+    """Henrike Vogel asks to be addressed with her title and surname: she stays Henrike Vogel, and the
+    replies call her Dr. Vogel."""
+    dm, _, layout = setup(tmp_path)
+    first = dm.process_input(UserInput(text="Good afternoon, I'm Henrike Vogel and I tune pianos."))
+    turn = dm.process_input(UserInput(text=request_))
+    assert turn.user_id == first.user_id and turn.user_name == "Henrike Vogel" and "Dr. Vogel" in turn.reply
+    profile = ProfileStore(layout).load(first.user_id)
+    assert profile.user_name == "Henrike Vogel" and profile.addressed_as == "Dr. Vogel"
+    assert ids(layout) == {first.user_id: "Henrike Vogel"}
+    assert "Dr. Vogel" in dm.process_input(UserInput(text="Bye for now!")).reply
+
+
+def test_asking_to_be_called_by_the_first_name_again_drops_the_title(tmp_path):
+    dm, _, layout = setup(tmp_path)
+    first = dm.process_input(UserInput(text="Good afternoon, I'm Henrike Vogel and I tune pianos."))
+    dm.process_input(UserInput(text="Please call me Dr. Vogel."))
+    turn = dm.process_input(UserInput(text="Actually, just call me Henrike."))
+    assert turn.user_name == "Henrike Vogel" and "Henrike" in turn.reply and "Dr. Vogel" not in turn.reply
+    assert ProfileStore(layout).load(first.user_id).user_name == "Henrike Vogel"
+    assert "Dr." not in dm.process_input(UserInput(text="Bye for now!")).reply

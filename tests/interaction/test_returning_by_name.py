@@ -150,3 +150,22 @@ def test_asking_whether_nadine_knows_the_speaker(text, asks):
     from interaction.offline.question_form import asks_if_known
 
     assert asks_if_known(text) is asks
+
+
+@pytest.mark.parametrize("greeting", ["Bonjour! Je suis Giulia.", "Hallo, ich bin Giulia"])
+def test_a_known_name_in_a_greeting_in_another_language_is_asked_about(dm, greeting):
+    """Back after a goodbye, Giulia greets in words the introduction readers do not parse: her stored
+    name in the greeting is asked about, and a yes opens her memory; a no makes nobody of the name."""
+    giulia = first_visit(dm, "Hi, I'm Giulia and I sing in a choir in Verona.")
+    asked = say(dm, greeting)
+    assert asked.extra["pending_confirmation"] and "Giulia" in asked.reply
+    assert say(dm, "Yes, that's me.").user_id == giulia
+    assert people(dm) == {giulia: "Giulia"}
+
+
+def test_a_known_name_in_a_greeting_needs_a_yes(dm):
+    giulia = first_visit(dm, "Hi, I'm Giulia and I sing in a choir in Verona.")
+    say(dm, "Hello, I bumped into Giulia today.")
+    no = say(dm, "No, I'm not her.")
+    assert no.user_id != giulia and not no.extra["pending_confirmation"]
+    assert people(dm) == {giulia: "Giulia"}
