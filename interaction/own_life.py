@@ -22,13 +22,14 @@ from dataclasses import replace
 
 from common.messages import RecallReport
 from common.store.facts import says
+from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.question_form import asked_about
-from interaction.profile_wording import Told, current
+from interaction.profile_wording import Told, named_in
 from interaction.profiles import Identity
 from interaction.reported_speech import reported
 
@@ -168,14 +169,17 @@ def profile_field_asked(deps: AgentDeps, state: dict) -> str | None:
         return None
     if decided is None or decided.outcome != "asserted" or decided.named is None:
         return None
-    return _asked_as(facts[int(decided.named.candidate.memory_id)][1])
+    told = facts[int(decided.named.candidate.memory_id)][1]
+    return _asked_as(told) if named_in([told], state["text"]) else None
 
 
 def tells_a_fact(identity: Identity, report: RecallReport) -> bool:
     """Whether a memory the recall asserts is where a fact the profile holds now was told ("I work as
     a piano tuner and I live in Haarlem"): the question then asks after that fact, which the profile
     says as it holds now and in its field's words, not as the turn it was once said in."""
-    told = [t.clause for t in current(identity.profile) if t.clause]
+    # the clause as told, also where the fact is said otherwise now (an age a year on)
+    profile = identity.profile
+    told = [r.clause for f in FIELDS_BY_NAME for r in (profile.history(f) if profile else []) if r.current and r.clause]
     return report.outcome == "asserted" and any(says(m.text, clause) for m in report.memories for clause in told)
 
 

@@ -16,8 +16,10 @@ prompt read the same phrases.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 
 from common.store import UserProfile
 from common.store.facts import says, value_key
@@ -26,6 +28,8 @@ from interaction.offline.articles import said_with_verb, spoken
 from interaction.reported_speech import read_ahead, reported
 
 WORK_FIELDS = ("current_position", "current_company")
+_WHEN = {"DATE", "TIME"}
+_RELATION = re.compile(r"^(?P<name>.+) \((?P<relation>[^()]+)\)$")  # a relations value: "Ciarán (husband)"
 
 
 @dataclass(frozen=True)
@@ -50,9 +54,34 @@ def own_words(t: Told) -> str:
     "you work in Zurich" for a job's place)."""
     if t.field == "current_position" and t.with_verb:
         return f"you {t.value}"
+    if t.field == "relations":
+        return relation_words(t.value)
     if t.works_here:
         return f"you work in {t.value}"
     return FIELDS_BY_NAME[t.field].now.format(spoken(t.field, t.value))
+
+
+def relation_words(value: str) -> str:
+    """A person of theirs as Nadine says it: "Ciarán (husband)" -> "your husband is Ciarán"."""
+    found = _RELATION.match(value)
+    return f"your {found['relation']} is {found['name']}" if found else value
+
+
+def named_in(told: list[Told], question: str) -> list[Told]:
+    """The people of theirs a question names, by their name or how they are theirs ("who is Idris?",
+    "what's my partner's name?"); a question naming none of them ("do I have a son?") asks after no
+    person held."""
+    asked = {w.casefold() for w in re.findall(r"\w+", question)}
+    return [t for t in told if t.field != "relations" or asked & {w.casefold() for w in re.findall(r"\w+", t.value)}]
+
+
+def aged(value: str, told_on: str | None, now: datetime | None) -> str:
+    """An age told on `told_on` as it is at `now`: a year older for each full year since."""
+    if now is None or not told_on or not value.isdigit():
+        return value
+    then = datetime.fromisoformat(told_on)
+    years = now.year - then.year - ((now.month, now.day) < (then.month, then.day))
+    return str(int(value) + max(0, years))
 
 
 def phrases(told: Iterable[Told]) -> list[str]:
@@ -74,7 +103,7 @@ def phrases(told: Iterable[Told]) -> list[str]:
             if key not in seen_clauses:
                 seen_clauses.add(key)
                 out.append(reported(t.clause))
-        elif FIELDS_BY_NAME[t.field].multi:
+        elif FIELDS_BY_NAME[t.field].multi and t.field != "relations":  # each person said on their own
             if t.field not in listed:
                 listed[t.field] = []
                 out.append(t.field)  # placeholder, filled below with every value of the field
@@ -105,9 +134,11 @@ def listing(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def current(profile: UserProfile | None, fields: Iterable[str] | None = None) -> list[Told]:
+def current(profile: UserProfile | None, fields: Iterable[str] | None = None,
+            now: datetime | None = None) -> list[Told]:
     """What the profile holds now, each fact with its clause while every fact said in that clause still
-    holds (and the clause names no value that was forgotten or has ended)."""
+    holds (and the clause names no value that was forgotten or has ended); an age as it is at `now`
+    (as told, without it)."""
     if profile is None:
         return []
     wanted = set(fields) if fields is not None else {f.name for f in PROFILE_FIELDS}
@@ -124,7 +155,8 @@ def current(profile: UserProfile | None, fields: Iterable[str] | None = None) ->
         if name in wanted and r.current:
             usable = r.clause and value_key(r.clause) not in stale and not any(
                 says(r.clause, v) and value_key(v) not in held for v in ended_values)
-            out.append(_told(name, r.value, r.clause if usable else None, r.home, r.clause))
+            value = aged(r.value, r.valid_from, now) if name == "age" else r.value
+            out.append(_told(name, value, r.clause if usable and value == r.value else None, r.home, r.clause))
     return out
 
 
@@ -148,7 +180,24 @@ def heard(learned: dict, said: dict, profile: UserProfile | None = None) -> list
                 continue
             clause = g.clause if g is not None else None
             out.append(_told(field, str(v), clause, g.words.home if g is not None else None, clause))
-    return out
+    return [t if t.clause is None or _names_only_kept(t.clause, [o.value for o in out if o.clause == t.clause])
+            else replace(t, clause=None) for t in out]
+
+
+def _names_only_kept(clause: str, values: list[str]) -> bool:
+    """Every proper name, number and named entity of the clause but its times ("on Monday": when it
+    holds, not another fact) is in one of the values kept from it: said back
+    whole, a clause naming a place or a number that was not kept ("a researcher from Osaka, studying
+    in Leeds" when only the job and the origin are) would tell the person Nadine keeps what she does
+    not (spaCy's tags; without the parser, every clause is)."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(clause)
+    except ParserUnavailable:
+        return True
+    kept = {w for v in values for w in re.findall(r"\w+", v.casefold())}
+    return all(t.lower_ in kept for t in doc if (t.pos_ in ("PROPN", "NUM") or t.ent_type_) and t.ent_type_ not in _WHEN)
 
 
 def work(profile: UserProfile | None) -> list[str]:

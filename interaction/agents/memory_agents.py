@@ -11,6 +11,7 @@ from common.messages import ForgetMemory, RecallReport
 from common.store import SceneStore, UserProfile
 from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, says, value_key
 from common.store.forget import purge_chroma_documents
+from common.store.profile_fields import FIELDS_BY_NAME
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
 from interaction.forget import forget_one_memory
@@ -19,11 +20,11 @@ from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session
 from interaction.names import name_similarity
-from interaction.offline import fact_changes
+from interaction.offline import fact_changes, personal_facts
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.first_meeting import says_never_met
-from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update
+from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update, is_name
 from interaction.offline.name_claims import (
     NameClaim,
     names_beside_a_request,
@@ -304,6 +305,13 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
             changes.append(c.model_copy(update={**g.words.model_dump(), "value": g.value})
                            if g is not None and c.op != "close" else c)
     grounded = [*kept, *(g for g in found.values() if g is not None)]
+    # where they are from, their home said in other ways, their age and their people by name: read off
+    # the parse as said of the speaker (personal_facts.py), each a fact of its own
+    for g in personal_facts.read(text):
+        if not any(o.field == g.field and (same_value(o.value, g.value) or not FIELDS_BY_NAME[g.field].multi)
+                   for o in grounded) and not is_name(g.value, names):
+            changes.append(FactChange(field=g.field, op="set", value=g.value, **g.words.model_dump()))
+            grounded.append(g)
     # a value said in one breath with another ("I play tennis and the piano") is a fact of its own
     for also in coordinated(text, grounded):
         changes.append(FactChange(field=also.field, op="set", value=also.value, **also.words.model_dump()))
