@@ -29,7 +29,7 @@ from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.question_form import asked_about
-from interaction.profile_wording import Told, named_in
+from interaction.profile_wording import Told, current, named_in
 from interaction.profiles import Identity
 from interaction.reported_speech import reported
 
@@ -39,6 +39,7 @@ log = logging.getLogger("nadine.interaction.own_life")
 # said in earlier conversations ("my wife Rosa is a nurse" a week ago answers "what does my wife do?")
 REMEMBERED = frozenset({"explicit_memory", "moment", "turn"})
 _SPEAKER_DEPS = {"nsubj", "nsubjpass", "poss"}
+_OBJECT_DEPS = {"dobj", "dative", "pobj"}
 _NAMING = {"NOUN", "PROPN"}
 _PRESENT_OR_MODAL = {"VBP", "VBZ", "MD"}
 
@@ -64,6 +65,8 @@ def asks_about_own_life(text: str) -> bool:
         if any(tok.dep_ in _SPEAKER_DEPS and first_person(tok) for tok in topic):
             return True
         to_nadine = any(tok.dep_ in _SPEAKER_DEPS and "2" in tok.morph.get("Person") for tok in topic)
+        if not to_nadine and any(tok.dep_ in _OBJECT_DEPS and first_person(tok) for tok in topic):
+            return True  # something done to or for the speaker, not asked of Nadine ("who is coming to see me?")
         if not to_nadine and any(tok.pos_ in _NAMING for tok in topic):
             return True
     return False
@@ -171,6 +174,16 @@ def profile_field_asked(deps: AgentDeps, state: dict) -> str | None:
         return None
     told = facts[int(decided.named.candidate.memory_id)][1]
     return _asked_as(told) if named_in([told], state["text"]) else None
+
+
+def held_field_asked(identity: Identity, text: str) -> str | None:
+    """The field a question asks after by its parse ("where am I from?", "how old am I?", "who is
+    Idris?": personal_facts.asked_field), when the profile holds an answer to it (for a person, the
+    one it names): the profile answers it, ahead of any turn the fact was told in."""
+    from interaction.offline.personal_facts import asked_field
+
+    field = asked_field(text) if identity.known and identity.profile is not None else None
+    return field if field is not None and named_in(current(identity.profile, [field]), text) else None
 
 
 def tells_a_fact(identity: Identity, report: RecallReport) -> bool:

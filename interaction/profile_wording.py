@@ -150,11 +150,16 @@ def current(profile: UserProfile | None, fields: Iterable[str] | None = None,
     stale = {value_key(r.clause) for _, r in ended if r.clause}
     ended_values = [r.value for _, r in ended]
     held = {value_key(r.value) for _, r in records if r.current}
+    kept_from: dict[str, list[str]] = {}  # clause -> the values it told that are held now
+    for _, r in records:
+        if r.current and r.clause:
+            kept_from.setdefault(value_key(r.clause), []).append(r.value)
     out = []
     for name, r in records:
         if name in wanted and r.current:
             usable = r.clause and value_key(r.clause) not in stale and not any(
-                says(r.clause, v) and value_key(v) not in held for v in ended_values)
+                says(r.clause, v) and value_key(v) not in held for v in ended_values) \
+                and _names_only_kept(r.clause, kept_from[value_key(r.clause)])
             value = aged(r.value, r.valid_from, now) if name == "age" else r.value
             out.append(_told(name, value, r.clause if usable and value == r.value else None, r.home, r.clause))
     return out

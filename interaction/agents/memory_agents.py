@@ -33,7 +33,7 @@ from interaction.offline.name_claims import (
 )
 from interaction.offline.name_reading import asked_for_name, read_opening_name
 from interaction.offline.value_changes import changed_value, tells_a_change
-from interaction.own_life import profile_field_asked, recall_own_life, tells_a_fact
+from interaction.own_life import held_field_asked, profile_field_asked, recall_own_life, tells_a_fact
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
 from interaction.state import TurnState
@@ -376,7 +376,9 @@ def retrieval_step(deps: AgentDeps, state: TurnState) -> dict:
     asserted = recalled is not None and recalled.outcome == "asserted"
     # what their profile holds answers it ("do you know where I work?"), in the words it was told; where
     # the memory asserted is where one of its facts was told, the reply says that fact as it holds now
-    field = None if sees or (asserted and not tells_a_fact(state["identity"], recalled)) else profile_field_asked(deps, state)
+    field = None if sees else held_field_asked(state["identity"], state["text"])
+    if field is None and not sees and (not asserted or tells_a_fact(state["identity"], recalled)):
+        field = profile_field_asked(deps, state)
     if field is not None and not asserted:
         return {"retrieval": None, "profile_field": field, **from_memory}
     answered = {"profile_field": field} if field is not None else {}

@@ -34,7 +34,9 @@ _NAMED_AS = {"attr", "oprd"}  # "my wife is Noor", "my husband is called Ciarán
 _VERBS = {"VERB", "AUX"}
 _MOVES = {"move", "relocate"}  # their "from" is a home left, not an origin; their "to" is read by self_description.py
 _COUNTS = {"CARDINAL", "DATE"}  # the small recogniser files "I'm 41" and "52 years old" as dates
-OLDEST = 130  # a count above any human age is no age
+OLDEST = 130
+_WH = {"WRB", "WP", "WDT", "WP$"}  # the question words' tags
+_COMING = {"be", "come", "hail"}  # being or coming from a place: an origin  # a count above any human age is no age
 
 
 def read(text: str) -> list[Grounded]:
@@ -188,3 +190,46 @@ def _relation(tok) -> list[Grounded]:  # noqa: ANN001
 
 def _a_name(tok) -> bool:  # noqa: ANN001
     return tok.pos_ == "PROPN" and tok.ent_type_ not in _NOT_NAMES and tok.text[:1].isupper()
+
+
+def asked_field(text: str) -> str | None:
+    """The fact of these a question asks after, by the same schema read the other way: a wh-question
+    whose speaker is from somewhere ("where am I from?") asks the hometown, whose speaker lives
+    somewhere ("wait where do i live") the home, how old the speaker is ("how old am I?") the age, and
+    who a named person is or what one of their people is called ("who is Idris?", "what's my
+    partner's name?") the relations; None otherwise."""
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return None
+    from interaction.offline.self_description import RESIDE
+
+    for sent in doc.sents:
+        if not any(t.tag_ in _WH for t in sent):
+            continue
+        for tok in sent:
+            subject = subject_of(tok) if tok.pos_ in _VERBS else None
+            mine = subject is not None and first_person(subject)
+            if mine and tok.lemma_ in _COMING and any(c.dep_ == "prep" and c.lower_ == "from" for c in tok.children):
+                return "hometown"
+            if mine and tok.lemma_.lower() in RESIDE - _MOVES and any(c.tag_ in _WH for c in tok.children):
+                return "location"
+            if mine and any(c.dep_ == "acomp" and any(w.tag_ in _WH for w in c.children) and c.lemma_ == "old"
+                            for c in tok.children):
+                return "age"
+            if tok.lemma_ == "be" and any(c.tag_ == "WP" for c in tok.children) and any(
+                    c.dep_ in ("nsubj", "attr") and c.pos_ == "PROPN" for c in tok.children):
+                return "relations"
+            if tok.pos_ == "NOUN" and tok.lemma_ == "name" and any(
+                    c.dep_ == "poss" and c.pos_ == "NOUN" and _relation_owned(c) for c in tok.children):
+                return "relations"
+    return None
+
+
+def _relation_owned(noun) -> bool:  # noqa: ANN001
+    """A person word the speaker owns ("my partner")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.kind_of_person(noun.lemma_) and any(
+        c.dep_ == "poss" and first_person(c) for c in noun.children)

@@ -2,14 +2,15 @@
 their life by name are profile facts: read off the parse as said of the speaker (personal_facts.py),
 kept on disk, confirmed in the second person only for what was kept, and asked after later ("where
 am I from?", "how old am I?", "what's my partner's name?", "who is Idris?"). An age is said as it is
-now: a year on, a year older. The sentences are new: in none of the benchmark scripts or labelled sets."""
+now: a year on, a year older. What was done to or for them ("who is coming to stay with me?") is a question about
+their own life, answered from what they told. The sentences are new: in none of the benchmark scripts or labelled sets."""
 
 from __future__ import annotations
 
 import pytest
 
 from common.store import ProfileStore
-from interaction.offline.personal_facts import read
+from interaction.offline.personal_facts import asked_field, read
 from tests.interaction import test_memory_requests
 from tests.interaction.test_memory_requests import say
 from tests.interaction.test_own_words import later
@@ -55,11 +56,14 @@ def test_told_facts_are_kept_confirmed_as_kept_and_answered_later(maya):
     partner = say(dm, "My partner is called Efua, she teaches piano.")
     assert "your partner is Efua" in partner.reply, partner.reply
     say(dm, "my nephew Idris starts nursery on Monday")
+    say(dm, "living up in Inverness these days")
     held = _held(dm, uid)
     assert held["hometown"] == "Tampere" and held["age"] == "38"
     assert held["relations"] == ["Efua (partner)", "Idris (nephew)"]
     later(dm, uid)
-    assert "Tampere" in say(dm, "where am I from?").reply
+    origin = say(dm, "where am I from?").reply
+    assert "Tampere" in origin and "Inverness" not in origin, origin  # where they come from, not their home
+    assert "Inverness" in say(dm, "so where do I live now?").reply
     assert "38" in say(dm, "how old am I?").reply
     named = say(dm, "what's my partner's name?").reply
     assert "Efua" in named and "Idris" not in named, named
@@ -73,3 +77,21 @@ def test_an_age_is_said_as_it_is_now(maya):
     later(dm, uid)
     reply = say(dm, "how old am I?").reply
     assert "39" in reply and "38" not in reply, reply
+
+
+def test_who_comes_to_see_them_is_asked_of_what_they_told(maya):
+    dm, _, _, uid = maya
+    say(dm, "My old flatmate Priyanka is coming to stay with me next weekend!")
+    later(dm, uid)
+    reply = say(dm, "Who is coming to stay with me?").reply
+    assert "Priyanka" in reply, reply
+
+
+@pytest.mark.parametrize(("question", "field"), [
+    ("where am i from", "hometown"), ("Where do I come from originally?", "hometown"),
+    ("so where do I live now?", "location"), ("how old am I again?", "age"),
+    ("who is Idris?", "relations"), ("what's my partner's name?", "relations"),
+    ("is my uncle retiring?", None), ("how old is my nephew?", None), ("where is my partner from?", None),
+])
+def test_the_fact_a_question_asks_after_is_read_off_its_parse(question, field):
+    assert asked_field(question) == field
