@@ -18,6 +18,7 @@ is my eye test?"): that is said to be untold (_not_told)."""
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import replace
 
 from common.messages import RecallReport
@@ -176,14 +177,27 @@ def profile_field_asked(deps: AgentDeps, state: dict) -> str | None:
     return _asked_as(told) if named_in([told], state["text"]) else None
 
 
-def held_field_asked(identity: Identity, text: str) -> str | None:
+def held_field_asked(identity: Identity, text: str, recalled: bool = False) -> str | None:
     """The field a question asks after by its parse ("where am I from?", "how old am I?", "who is
     Idris?": personal_facts.asked_field), when the profile holds an answer to it (for a person, the
-    one it names): the profile answers it, ahead of any turn the fact was told in."""
+    one it names): the profile answers it, ahead of any turn the fact was told in. A person asked
+    after by how they are theirs ("what's my husband's name?") is answered by the turn `recalled`
+    when there is one: it says the name first; asked after by name, the turn cannot answer who."""
     from interaction.offline.personal_facts import asked_field
 
     field = asked_field(text) if identity.known and identity.profile is not None else None
-    return field if field is not None and named_in(current(identity.profile, [field]), text) else None
+    if field is None:
+        return None
+    held = named_in(current(identity.profile, [field]), text)
+    if field == "relations" and recalled:
+        held = [t for t in held if _said_by_name(t.value, text)]
+    return field if held else None
+
+
+def _said_by_name(value: str, text: str) -> bool:
+    """The question holds the name of a relations value ("Idris (nephew)")."""
+    name = value.rsplit(" (", 1)[0].casefold().split()
+    return bool(name) and set(name) <= {w.casefold() for w in re.findall(r"\w+", text)}
 
 
 def tells_a_fact(identity: Identity, report: RecallReport) -> bool:

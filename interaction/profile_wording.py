@@ -190,11 +190,11 @@ def heard(learned: dict, said: dict, profile: UserProfile | None = None) -> list
 
 
 def _names_only_kept(clause: str, values: list[str]) -> bool:
-    """Every proper name, number and named entity of the clause but its times ("on Monday": when it
-    holds, not another fact) is in one of the values kept from it: said back
-    whole, a clause naming a place or a number that was not kept ("a researcher from Osaka, studying
-    in Leeds" when only the job and the origin are) would tell the person Nadine keeps what she does
-    not (spaCy's tags; without the parser, every clause is)."""
+    """Every proper name and number said in a clause of its own inside the clause (under a verb other
+    than its head: "..., studying chemistry in Leeds") is in one of the values kept from it: said back
+    whole, such a clause would tell the person Nadine keeps a fact she does not. A place or a name
+    on the fact's own verb is how the fact was told ("I repair pianos in Bristol") and goes with it;
+    times say when, not another fact (spaCy's parse; without the parser, every clause is said)."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     try:
@@ -202,7 +202,18 @@ def _names_only_kept(clause: str, values: list[str]) -> bool:
     except ParserUnavailable:
         return True
     kept = {w for v in values for w in re.findall(r"\w+", v.casefold())}
-    return all(t.lower_ in kept for t in doc if (t.pos_ in ("PROPN", "NUM") or t.ent_type_) and t.ent_type_ not in _WHEN)
+    return all(t.lower_ in kept for t in doc if (t.pos_ in ("PROPN", "NUM") or t.ent_type_)
+               and t.ent_type_ not in _WHEN and _in_a_clause_of_its_own(t))
+
+
+def _in_a_clause_of_its_own(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A verb other than the clause's head stands between the token and that head."""
+    node = tok
+    while node.head.i != node.i:
+        node = node.head
+        if node.pos_ == "VERB" and node.head.i != node.i:
+            return True
+    return False
 
 
 def work(profile: UserProfile | None) -> list[str]:

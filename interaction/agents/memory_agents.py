@@ -376,7 +376,7 @@ def retrieval_step(deps: AgentDeps, state: TurnState) -> dict:
     asserted = recalled is not None and recalled.outcome == "asserted"
     # what their profile holds answers it ("do you know where I work?"), in the words it was told; where
     # the memory asserted is where one of its facts was told, the reply says that fact as it holds now
-    field = None if sees else held_field_asked(state["identity"], state["text"])
+    field = None if sees else held_field_asked(state["identity"], state["text"], asserted)
     if field is None and not sees and (not asserted or tells_a_fact(state["identity"], recalled)):
         field = profile_field_asked(deps, state)
     if field is not None and not asserted:

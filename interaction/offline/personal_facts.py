@@ -23,12 +23,16 @@ tagger labels "Bristol" an organisation), with the places in apposition to it ("
 
 from __future__ import annotations
 
+import unicodedata
+
 from interaction.offline.grounding import Grounded, first_person
 from interaction.offline.parsing import ParserUnavailable, load_parser, subject_of
 
 FIELDS = ("hometown", "location", "age", "relations")
 _NOT_PLACES = {"PERSON", "DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT", "NORP"}
-_NOT_NAMES = {"GPE", "LOC", "DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT", "NORP"}
+# a proper noun in apposition to a person word names that person whatever place label the small
+# recogniser gives it ("my cousin Dara": GPE, "called Saoirse": LOC); a time or a number does not
+_NOT_NAMES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
 _NAMING_DEPS = {"appos", "compound"}  # "my son Arjun", "my friend Lily"
 _NAMED_AS = {"attr", "oprd"}  # "my wife is Noor", "my husband is called Ciarán"
 _VERBS = {"VERB", "AUX"}
@@ -170,22 +174,41 @@ def _age(tok) -> list[Grounded]:  # noqa: ANN001
 
 def _relation(tok) -> list[Grounded]:  # noqa: ANN001
     """"my son Arjun", "my wife is Noor", "my husband is called Ciarán": name (relation)."""
-    from interaction.memory.retrieval.lexicon import load_wordnet
-
-    if tok.pos_ != "NOUN" or not any(c.dep_ == "poss" and first_person(c) for c in tok.children):
+    if not any(c.dep_ == "poss" and first_person(c) for c in tok.children):
         return []
-    wordnet = load_wordnet()
-    if wordnet is None or not wordnet.kind_of_person(tok.lemma_):
+    name = _name_of(tok)
+    if name is None:
         return []
-    named = [c for c in tok.children if c.dep_ in _NAMING_DEPS and _a_name(c)]
-    if not named and tok.dep_ in ("nsubj", "nsubjpass") and not any(c.dep_ == "neg" for c in tok.head.children):
-        named = [c for c in tok.head.children if c.dep_ in _NAMED_AS and _a_name(c)]
-    if not named:
-        return []
-    name = named[0]
     start = min([name.i, *(c.i for c in name.children if c.dep_ == "compound" and _a_name(c))])
     words = tok.doc[start:name.i + 1].text
     return [_grounded("relations", tok.doc, start, name.i + 1, value=f"{words} ({tok.lower_})")]
+
+
+def _name_of(tok):  # noqa: ANN001, ANN202 - a spaCy Token or None
+    """The proper name a person word (WordNet's noun.person) is said with ("son Arjun") or is said to be
+    ("... is Noor", "... is called Ciarán"), else None."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if tok.pos_ != "NOUN":
+        return None
+    wordnet = load_wordnet()
+    if wordnet is None or not wordnet.kind_of_person(_unaccented(tok.lemma_)):
+        return None
+    named = [c for c in tok.children if c.dep_ in _NAMING_DEPS and _a_name(c)]
+    if not named and tok.dep_ in ("nsubj", "nsubjpass") and not any(c.dep_ == "neg" for c in tok.head.children):
+        named = [c for c in tok.head.children if c.dep_ in _NAMED_AS and _a_name(c)]
+    return named[0] if named else None
+
+
+def _unaccented(word: str) -> str:
+    """WordNet spells its words without accents ("fiance" for "fiancé")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+def people_named(doc) -> list:  # noqa: ANN001 - a spaCy Doc -> Tokens
+    """The names that the parse places beside a person word ("my cousin Dara", "her boss is Ines"),
+    whatever entity label the small recogniser gives them."""
+    return [name for tok in doc if (name := _name_of(tok)) is not None]
 
 
 def _a_name(tok) -> bool:  # noqa: ANN001

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from common.store import ProfileStore
+from interaction.answer_span import answer_in
 from interaction.offline.personal_facts import asked_field, read
 from tests.interaction import test_memory_requests
 from tests.interaction.test_memory_requests import say
@@ -95,3 +96,17 @@ def test_who_comes_to_see_them_is_asked_of_what_they_told(maya):
 ])
 def test_the_fact_a_question_asks_after_is_read_off_its_parse(question, field):
     assert asked_field(question) == field
+
+
+def test_a_name_beside_a_person_word_answers_who_whatever_the_recogniser_labels_it():
+    # the small recogniser files "Dara" as a place; beside "my cousin" it names a person
+    found = answer_in("Who is coming over on Sunday?", "My cousin Dara is coming over on Sunday!")
+    assert found is not None and found.words("My cousin Dara is coming over on Sunday!") == "Dara"
+
+
+@pytest.mark.parametrize(("text", "facts"), [
+    ("my fiancé is called Oisín, he's a carpenter.", {("relations", "Oisín (fiancé)")}),
+    ("My cousin Dara is coming over on Sunday!", {("relations", "Dara (cousin)")}),
+])
+def test_a_name_given_to_a_person_of_theirs_is_kept_whatever_its_entity_label(text, facts):
+    assert {(g.field, g.value) for g in read(text)} == facts
