@@ -122,6 +122,14 @@ def calibrate(reader, rows: list[dict]) -> float:
     return best[1]
 
 
+def _record(results: dict, key: str, r: dict, misses: bool) -> dict:
+    """Keep a split's figures under `key` (its misses printed when asked) and hand them back."""
+    results[key] = {k: v for k, v in r.items() if k != "misses"}
+    for miss in r["misses"] if misses else []:
+        print("   miss:", json.dumps(miss, ensure_ascii=False))
+    return r
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.eval.profile_facts", description=__doc__.split("\n")[0])
     parser.add_argument("--calibrate", action="store_true", help="choose the occupation threshold on dev")
@@ -142,25 +150,18 @@ def main(argv: list[str] | None = None) -> int:
         reader.threshold = calibrate(reader, splits["dev"])
         print(f"occupation threshold chosen on dev: {reader.threshold:.3f}")
     extractors = {"rules": rules_predict, "spacy_parse": reader.facts, "as_stored": stored_predict}
-    results = {}
+    results: dict = {}
     for name, predict in extractors.items():
         for split, subset in splits.items():
-            r = score(subset, predict)
-            results[f"{name}/{split}"] = {k: v for k, v in r.items() if k != "misses"}
+            r = _record(results, f"{name}/{split}", score(subset, predict), args.misses)
             print(f"{name:<12} {split:<5} n={r['sentences']:>3}  field accuracy {100 * r['field_accuracy']:5.1f} %  "
                   f"all three right {100 * r['sentence_accuracy']:5.1f} %  {r['ms_per_sentence']:6.1f} ms/sentence")
-            if args.misses:
-                for miss in r["misses"]:
-                    print("   miss:", json.dumps(miss, ensure_ascii=False))
     for name, predict in (("personal", stored_predict), ("personal_without_reader", _without_personal_facts)):
         for split in ("dev", "test"):
-            r = score_personal([row for row in load(PERSONAL) if row["split"] == split], predict)
-            results[f"{name}/{split}"] = {k: v for k, v in r.items() if k != "misses"}
+            rows = [row for row in load(PERSONAL) if row["split"] == split]
+            r = _record(results, f"{name}/{split}", score_personal(rows, predict), args.misses)
             print(f"{name:<23} {split:<5} n={r['sentences']:>3}  field accuracy {100 * r['field_accuracy']:5.1f} %  "
                   f"all right {100 * r['sentence_accuracy']:5.1f} %")
-            if args.misses:
-                for miss in r["misses"]:
-                    print("   miss:", json.dumps(miss, ensure_ascii=False))
     print(f"spaCy pipeline + MiniLM load: {load_s:.1f} s once per process")
     print(json.dumps({"threshold": reader.threshold, "results": results}))
     return 0
