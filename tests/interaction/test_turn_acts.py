@@ -44,3 +44,15 @@ def test_a_backchannel_and_a_declined_topic_are_read_as_such(said, act):
 def test_a_farewell_clause_tells_nothing_and_the_news_beside_it_is_told():
     assert not is_told("Right, must dash, cheerio!")
     assert is_told("Gotta scoot, my cast comes off tomorrow!")
+
+
+@pytest.mark.parametrize("said", ["Off you go then, forget my overdraft.", "ok fine go ahead, forget it"])
+def test_a_request_to_forget_in_words_of_going_waits_for_its_answer(said):
+    """Words of going ("off you go", "go ahead") around a request to forget, which the reader may take
+    for leave: the request asks for an answer, which a goodbye would not wait for."""
+    from interaction.guards import GuardContext, apply_guards
+    from interaction.turn_understanding import TurnUnderstanding
+
+    u = apply_guards(TurnUnderstanding(intent="end_conversation", memory_intent="forget_one"), said,
+                     GuardContext(user_id=None, greeted_user_id=None, confirmation_pending=False))
+    assert u.intent == "continue_conversation"
