@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import re
 
+from interaction.turn_act.reader import turn_acts
+
 _I = re.IGNORECASE
 
 # phones and word processors type apostrophes and quotes as curly ones ("I’m Eileen"); every reader
@@ -19,13 +21,6 @@ def typed_plainly(text: str) -> str:
     return " ".join(text.translate(_TYPOGRAPHIC).split())
 
 
-# "good to see you (again)" greets: "see you" right after "to " is not a farewell
-FAREWELL = re.compile(
-    r"\b(good ?bye|bye(?: bye)?|(?<!to )see you(?: soon| later| tomorrow| next time)?|farewell|"
-    r"(?:i )?(?:(?:have|got|need) to|gotta) (?:go|run)(?: now)?|i(?:'m| am) (?:off|leaving)|take care|good ?night|"
-    r"talk (?:to you )?(?:later|soon)|until next time|ciao|au revoir|adi[oó]s|cheerio|tsch[uü]ss|ta-ra|(?:catch you|see ya) later|see ya|cya|cheers,? (?:later|bye|then))\b",
-    _I,
-)
 # a bare "Morning." / "Evening, Nadine" greets; "Evening classes start today" does not
 GREETING = re.compile(
     # a chat stretches its letters ("hiii", "heyyy", "helloo")
@@ -93,10 +88,8 @@ def is_first_meeting_question(text: str) -> bool:
     return bool(FIRST_MEETING_QUESTION.search(text))
 
 
-# "Later!", "Night!" on their own
 # the formula a thanks opens with ("Thanks so much", "Thank you for listening", "Cheers for that")
 THANKS = re.compile(r"^\W*(?:(?:oh|well|ok(?:ay)?)\W+)?(?:thank(?:s|\s+you)|many\s+thanks|cheers|ta(?![-\w]))", _I)
-FAREWELL_ALONE = re.compile(r"^\W*(?:ok(?:ay)?,?\s+)?(?:later|laters|cheers|night(?: night)?|nite)\W*$", _I)
 
 
 # small talk that asks after Nadine herself, answered as a person would, never looked up
@@ -111,22 +104,16 @@ ASKS_DATE = re.compile(r"\b(?:what(?:'s| is| was| will be) (?:the )?date|what (?
 ASKS_TIME = re.compile(r"\b(?:what time (?:is it|it is)|what(?:'s| is) the time|what the time is)\b", _I)
 
 
-def says_goodbye(text: str) -> bool:
-    """A goodbye in so many words: one of FAREWELL's, or a turn made of a thanks and a goodbye said
-    alone ("ok ta, laters")."""
-    if FAREWELL.search(text) or FAREWELL_ALONE.search(text):
-        return True
-    parts = [p for p in re.split(r"[,;]", text) if p.strip(" .!")]
-    return len(parts) > 1 and any(FAREWELL_ALONE.search(p) for p in parts) and all(
-        FAREWELL_ALONE.search(p) or THANKS.match(p) for p in parts)
-
-
 def is_farewell(text: str) -> bool:
-    """A goodbye in so many words, or a parting wish by its parse ("enjoy the rest of your evening",
+    """The turn takes leave, in whatever words or language ("right, I'm away", "hasta luego"), by the
+    turn-act reader (turn_act/reader.py) of the whole turn or of its last sentence, where a goodbye
+    closes what came before it ("Nice to catch up. Laters!"), not words of parting told of something
+    else ("we said goodbye at the station"); or it is a parting wish by its parse ("enjoy your holiday",
     offline/wishes.py)."""
     from interaction.offline.wishes import parting_wish  # spaCy loads on the first wish
 
-    return says_goodbye(text) or parting_wish(text)
+    said = sentences(text)
+    return "farewell" in turn_acts([text, *said[-1:]]) or parting_wish(text)
 
 
 def is_unambiguous_farewell(text: str) -> bool:

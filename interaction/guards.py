@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from interaction import cues
 from interaction.clock_question import asks_the_clock
 from interaction.memory_intent.not_keep import NOT_KEEP, asks_not_to_keep
+from interaction.memory_requests import FORGET_INTENTS
 from interaction.offline.extract import extract_name
 from interaction.turn_understanding import INTENTS, PLAN_AGENTS, RECALL_INTENTS, PlanStep, TurnUnderstanding
 
@@ -52,6 +53,10 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
         # the day, the date or the time asked ("what's the date on Friday?") is the clock's, never a memory's
         memory_intent = "statement"
     is_recall = memory_intent in RECALL_INTENTS
+    if intent == "end_conversation" and (is_recall or memory_intent in FORGET_INTENTS):
+        # a request to forget or a question about their past asks for Nadine's answer, which leaving
+        # would not wait for ("oh go on then, forget it" is no goodbye, whatever its words of going)
+        intent = "continue_conversation"
     plan = [s for s in u.plan if s.agent in PLAN_AGENTS]
     if is_recall:
         # recalling the user's own past goes straight to the response (profile and scene loaded): a web

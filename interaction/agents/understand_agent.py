@@ -12,6 +12,7 @@ from common.vision.base import BackendUnavailable
 from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.guards import GuardContext, apply_guards
+from interaction.linear_text import clauses
 from interaction.memory.contracts import MemoryServices
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.misspelt import as_meant
@@ -23,6 +24,7 @@ from interaction.offline.name_reading import asked_for_name, read_answered_name,
 from interaction.offline.self_description import ParserUnavailable, load_parser
 from interaction.prompts import UNDERSTAND_SYSTEM, history_text
 from interaction.state import TurnState
+from interaction.turn_act import reader as turn_act
 from interaction.turn_understanding import INTENTS, RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 log = logging.getLogger("nadine.interaction.understand")
@@ -76,15 +78,19 @@ def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
     with contextlib.suppress(ParserUnavailable):  # each reader says so itself when it cannot load
         load_parser().pipe([text, *sentences])
     with contextlib.suppress(BackendUnavailable):
+        parts = offline.candidate_parts(text)
+        # the turn-act reader reads the turn, its sentences, the felt parts and each sentence's clauses (told.py)
+        acts = turn_act.texts_read(list(dict.fromkeys([text, *sentences, *parts, *(c for s in sentences for c in clauses(s))])))
         offline_text_embedder().embed(list(dict.fromkeys([
-            text, *sentences, *offline.felt_parts(text), *fact_changes.statement_clauses(text), *texts_ahead(text),
+            text, *sentences, *parts, *acts, *fact_changes.statement_clauses(text), *texts_ahead(text),
             *(services.texts_ahead(text) if services is not None else [])])))
 
 
 def warm_up() -> threading.Thread:
     """Load in the background at process start what the first turn's understanding would otherwise
     load on its reply path: the emotion reading's model and VADER's lexicon (20-40 ms), and the
-    memory-intent classifier (a greeting is not read for a feeling: the sentence is a felt one),
+    memory-intent classifier (a greeting is not read for a feeling: the sentence is a felt one), the
+    turn-act reader,
     WordNet's verbs and its lemmas by length (a progressive asked about, a misspelt word: 90 ms), the
     reader of a name said casually, with WordNet's proper adjectives (150 ms), and the chat words every
     statement's clauses are looked up in for a casual name (VADER's lexicon less WordNet's words: 13 ms
@@ -95,6 +101,7 @@ def warm_up() -> threading.Thread:
         as_meant("forgt the date")  # a misspelt statement read again
         cues.is_about_view("what am I learning?")  # a progressive asked about: its verb's domain
         name_reading.default_reader()
+        turn_act.default_reader()
         name_reading.candidates("I am glad to be here.", loose=False)
 
     thread = threading.Thread(target=load, name="understanding-warm-up", daemon=True)

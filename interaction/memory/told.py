@@ -6,7 +6,8 @@ such a request names is stored as an explicit memory, or is what is asked about)
 keep what it says ("don't write that down"), nor a request that Nadine do something for the speaker
 ("tell me a joke": question_form.request_of_nadine). A turn is told when
 the classifier reads it as none of those requests and one of its sentences is neither a question nor,
-once its greeting or farewell is taken out, empty of content words (spaCy's tagger, as for a
+once its greeting or its clauses of farewell are taken out (the turn-act reader reads each clause),
+empty of content words (spaCy's tagger, as for a
 remember request that names nothing).
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 
 from interaction import cues
+from interaction.linear_text import clauses
 from interaction.memory_intent.not_keep import memory_intent
 from interaction.memory_intent.phrasing import names_something
 from interaction.offline.extract import extract_name
@@ -22,6 +24,7 @@ from interaction.offline.name_reading import CLAUSE_BREAK
 from interaction.offline.question_form import request_of_nadine
 from interaction.offline.wishes import wishes_the_listener
 from interaction.speaker_labels import NADINE_LABEL
+from interaction.turn_act.reader import turn_acts
 
 # a remember request tells what it asks to keep (stored as an explicit memory in its place); what a
 # not_keep turn says ("I failed again, don't write that down") was told on condition it is not kept
@@ -69,9 +72,7 @@ def _sentence_tells(sentence: str) -> bool:
     # a request of Nadine ("tell me a joke") asks her for something and tells nothing of the person
     if cues.is_question(sentence) or only_thanks(sentence) or request_of_nadine(sentence):
         return False
-    rest = sentence
-    for cue in (cues.GREETING, cues.FAREWELL, cues.FAREWELL_ALONE):
-        rest = cue.sub(" ", rest)
+    rest = _without_farewell(cues.GREETING.sub(" ", sentence))
     name = extract_name(rest, loose=True)
     if rest == sentence and name is None:
         # a sentence of neither a content word nor a clause tells nothing ("Yes.", "No.", "Okay."): an
@@ -88,6 +89,18 @@ def _sentence_tells(sentence: str) -> bool:
         rest = re.sub(r"(?i)\b(?:" + "|".join(map(re.escape, name.split())) + r")\b", " ", rest)
         rest = _INTRODUCING.sub(" ", rest)
     return names_something(rest)
+
+
+def _without_farewell(sentence: str) -> str:
+    """`sentence` without what takes leave, as the turn-act reader reads it and each of its clauses: its
+    clauses that read as a farewell, and when the whole reads as one, every clause but those with a
+    subject of their own ("Brilliant catching up, ciao for now!" leaves nothing, "gotta scoot, my cast
+    comes off tomorrow" its news); the sentence itself when nothing is left out."""
+    parts = clauses(sentence)
+    whole, *acts = turn_acts([sentence, *parts])
+    kept = [c for c, act in zip(parts, acts, strict=True)
+            if act != "farewell" and (whole != "farewell" or _has_a_subject(c))]
+    return sentence if len(kept) == len(parts) else ", ".join(kept)
 
 
 def is_told(text: str) -> bool:

@@ -35,6 +35,7 @@ from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import reported, said_day, told_back
 from interaction.session_gist import gist
 from interaction.told_time import from_now, how_long_asked, it_is, time_until, told_in
+from interaction.turn_act.reader import turn_act
 from interaction.turn_understanding import Emotion
 
 _EMPATHY = {
@@ -55,6 +56,8 @@ _GOING_ON = {
     "positive": "How lovely{hi}! Tell me more.",
     "negative": "I see{hi}. Take your time, I'm listening.",
 }
+# a yes or a no when nothing was asked, or a backchannel: taken as said, with nothing asked back
+_ACKNOWLEDGED = "All right{hi}."
 # Felt this strongly, a person's news deserves an answer even on a turn that introduces them: the
 # storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
 # stays below it.
@@ -446,7 +449,12 @@ def composed_reply(r: ReplyInputs) -> Composed:
     if not parts:
         named = named_feeling(r.user_emotion)
         template = _EMPATHY[named] if named else None
-        if only_thanks(r.text):  # the warmth of a thanks is for Nadine, not news to be happy about
+        act = turn_act(r.text)
+        if act == "decline":  # asked to leave a topic, she lets it go rather than asking after it
+            parts.append(f"Of course{hi}, we don't have to talk about it.")
+        elif act == "backchannel":  # "mhm", "fair enough": heard, and the turn handed back without a question
+            parts.append(_ACKNOWLEDGED.format(hi=hi))
+        elif only_thanks(r.text):  # the warmth of a thanks is for Nadine, not news to be happy about
             parts.append(f"You're welcome{hi}! I'm glad we talked.")
         elif wishes_the_listener(r.text):  # a wish for her, not news of theirs to be happy about
             parts.append(f"Thank you{hi}, that's kind of you!")
@@ -465,7 +473,7 @@ def composed_reply(r: ReplyInputs) -> Composed:
         elif cues.is_question(r.text):
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         elif bare_answer(r.text):  # nothing was asked: a yes or a no is taken as said
-            parts.append(f"All right{hi}.")
+            parts.append(_ACKNOWLEDGED.format(hi=hi))
         elif told_in_confidence(r.text):  # her memories open to the one who told them, and to no one else
             parts.append(f"Your secret is safe with me{hi}.")
         elif sign := news_sign(r.text):  # news told calmly: its kind is said, no feeling is named

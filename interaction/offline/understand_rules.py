@@ -18,6 +18,7 @@ from interaction.offline.extract import extract_profile
 from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
 from interaction.offline.question_form import asks_after_nobody, asks_if_known
 from interaction.offline.wishes import parting_wish, wishes_a_season
+from interaction.turn_act.reader import turn_acts
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
 
 EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
@@ -113,12 +114,19 @@ def felt_parts(text: str) -> dict[str, str]:
     so a part that is one ("Hello!", "Hi, I'm Oskar.") is not read, while the rest of its sentence is;
     nor is a parting wish or one for a day or season ("Merry Christmas!"): its warmth is for the
     listener, not a feeling about the speaker's own life."""
-    felt = [s for s in cues.sentences(text) if not cues.is_question(s) or FELT_NOW.search(s)]
-    parts = {part: s for s in felt for part in (s, *(c for c in clauses(s) if len(c.split()) >= 2))}
+    parts = candidate_parts(text)
     # by the sentence's parse: the turn's batch holds it
-    wishes = {s for s in felt if parting_wish(s) or wishes_a_season(s)}
+    wishes = {s for s in parts.values() if parting_wish(s) or wishes_a_season(s)}
+    acts = dict(zip(parts, turn_acts(list(parts)), strict=True))
     return {part: s for part, s in parts.items()
-            if not (cues.is_greeting(part) or cues.says_goodbye(part) or s in wishes)}
+            if not (cues.is_greeting(part) or acts[part] == "farewell" or s in wishes)}
+
+
+def candidate_parts(text: str) -> dict[str, str]:
+    """The sentences that may say a feeling and their clauses of two words or more, before the
+    greetings, goodbyes and wishes among them are left out (felt_parts)."""
+    felt = [s for s in cues.sentences(text) if not cues.is_question(s) or FELT_NOW.search(s)]
+    return {part: s for s in felt for part in (s, *(c for c in clauses(s) if len(c.split()) >= 2))}
 
 
 def read_emotion(text: str, model: EmotionIntensityModel | None, polarity: PolarityModel | None = None) -> Emotion:

@@ -64,3 +64,38 @@ def test_a_job_said_beside_the_name_is_kept_and_the_given_name_is_used(talk, int
     surname = met.user_name.split()[-1]
     assert surname not in later.reply, later.reply
     assert job in say(dm, "What do I do for a living?").reply
+
+
+
+@pytest.fixture
+def ilse(talk) -> tuple[DialogueManager, Outbox]:
+    """A conversation in which Ilse has introduced herself."""
+    say(talk[0], "Hello, my name is Ilse Brandvold.")
+    return talk
+
+
+@pytest.mark.parametrize("goodbye", ["Right, I'll let you get back to it. Adieu!", "ok ttfn, the taxi's outside"])
+def test_leave_taken_in_other_words_ends_the_conversation_and_is_no_moment(ilse, goodbye):
+    dm, out = ilse
+    parting = say(dm, goodbye)
+    assert parting.intent == "end_conversation", parting.reply
+    assert parting.reply.startswith("Goodbye"), parting.reply
+    affect = next(a for a in out.of(t.AFFECT_STATE) if a.turn_id == parting.turn_id)
+    assert affect.suppress_storage and affect.suppress_reason == "a goodbye"
+
+
+def test_a_goodbye_told_of_is_news_and_the_conversation_goes_on(ilse):
+    told = say(ilse[0], "We waved goodbye to my grandson at the harbour this morning.")
+    assert told.intent != "end_conversation" and not told.reply.startswith("Goodbye"), told.reply
+
+
+@pytest.mark.parametrize("filler", ["mm okay", "lol true"])
+def test_a_backchannel_is_answered_briefly_without_a_question(ilse, filler):
+    heard = say(ilse[0], filler)
+    assert heard.reply == "All right, Ilse.", heard.reply
+
+
+def test_a_declined_topic_is_let_go(ilse):
+    say(ilse[0], "My brother and I fell out at the wedding.")
+    declined = say(ilse[0], "Honestly I'd prefer not to get into that right now.")
+    assert "don't have to talk about it" in declined.reply and "more" not in declined.reply, declined.reply

@@ -1,0 +1,1 @@
+"""What a turn does in the conversation: a farewell, a backchannel, declining a topic, or something else."""

@@ -1,0 +1,58 @@
+"""What a turn does in the conversation (interaction/turn_act): taking leave in whatever words or
+language ends it, words of parting told of something else do not; a backchannel and declining a topic
+are read as such, and what a farewell clause leaves of a sentence is what was told."""
+
+from __future__ import annotations
+
+import pytest
+
+from interaction import cues
+from interaction.memory.told import is_told
+from interaction.turn_act.reader import turn_act
+
+
+@pytest.mark.parametrize("said", [
+    "Right, I'll let you get back to it. Adieu!", "ok ttfn, the taxi's outside", "mum's shouting for me, gotta scoot",
+    "nighty nite then",
+])
+def test_leave_taken_in_other_words_is_a_farewell(said):
+    assert cues.is_unambiguous_farewell(said)
+
+
+@pytest.mark.parametrize("said", [
+    "My aunt waved goodbye from the ferry and I cried all the way home.",
+    "I'm off to Crete on Saturday with my brother.",
+    "We threw a farewell lunch for our head chef yesterday.",
+    "Goodbye Yellow Brick Road is my favourite album.",
+    "I need to go to the vet with the cat on Monday.",
+])
+def test_parting_words_told_of_something_else_are_no_farewell(said):
+    assert not cues.is_farewell(said)
+
+
+@pytest.mark.parametrize(("said", "act"), [
+    ("mm okay", "backchannel"), ("yeah fair", "backchannel"), ("lol true", "backchannel"),
+    ("Honestly I'd prefer not to get into that right now.", "decline"),
+    ("I'd really rather not talk about my brother.", "decline"),
+    ("I never want to talk to my landlord again.", "other"),
+    ("ok so my niece starts school next week", "other"),
+])
+def test_a_backchannel_and_a_declined_topic_are_read_as_such(said, act):
+    assert turn_act(said) == act
+
+
+def test_a_farewell_clause_tells_nothing_and_the_news_beside_it_is_told():
+    assert not is_told("Right, must dash, cheerio!")
+    assert is_told("Gotta scoot, my cast comes off tomorrow!")
+
+
+@pytest.mark.parametrize("said", ["Off you go then, forget my overdraft.", "ok fine go ahead, forget it"])
+def test_a_request_to_forget_in_words_of_going_waits_for_its_answer(said):
+    """Words of going ("off you go", "go ahead") around a request to forget, which the reader may take
+    for leave: the request asks for an answer, which a goodbye would not wait for."""
+    from interaction.guards import GuardContext, apply_guards
+    from interaction.turn_understanding import TurnUnderstanding
+
+    u = apply_guards(TurnUnderstanding(intent="end_conversation", memory_intent="forget_one"), said,
+                     GuardContext(user_id=None, greeted_user_id=None, confirmation_pending=False))
+    assert u.intent == "continue_conversation"
