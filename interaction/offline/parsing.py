@@ -71,7 +71,6 @@ class ParserUnavailable(RuntimeError):
     pass
 
 
-@functools.cache
 def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     """The verb's clause tells of the past: a past form ("went", "was"), or a participle whose finite
     auxiliary is past ("was serviced", "got stolen") or a perfect's have ("have been invited"). A
@@ -86,6 +85,7 @@ def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     return finite is None or finite.tag_ == "VBD" or finite.lemma_.lower() == "have"
 
 
+@functools.cache
 def load_parser() -> CachedParser:
     try:
         import spacy

@@ -139,3 +139,11 @@ def test_a_session_summary_learns_nothing_from_the_name_it_was_held_under():
     # a name that is not the one the session was held under is news
     other = offline_summary([TranscriptTurn("user", "Actually my name is Bronwen.", at)], "Rosalind Achebe")
     assert "Bronwen" in other.result, other.result
+
+
+def test_the_parser_is_loaded_once_for_the_process():
+    # every reader asks for the parser on every turn: loading spaCy's model again each time costs
+    # seconds a call, so the one loaded is the one every later call gets
+    from interaction.offline.parsing import load_parser
+
+    assert load_parser() is load_parser()
