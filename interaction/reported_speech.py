@@ -33,7 +33,7 @@ from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
 from interaction.memory_intent.to_do import to_do
-from interaction.offline.parsing import opening_aside, told_as_past
+from interaction.offline.parsing import ahead_of_telling, opening_aside, told_as_past
 from interaction.offline.question_form import bare_wh, forbids, tagged_question
 
 log = logging.getLogger("nadine.reported_speech")
@@ -55,7 +55,6 @@ _DAY_WORDS = {"today": "that day", "tonight": "that night", "yesterday": "the da
 _PARTS_OF_DAY = {"morning", "afternoon", "evening", "night", "week", "weekend"}
 _WEEKDAYS = {name.lower(): number for number, name in enumerate(calendar.day_name)}
 # a day of the week after one of these is the one to come whatever the verb's tense ("moved to Friday")
-_AHEAD = {"to", "until", "till", "before", "by"}
 _PRONOUN_TAGS = {"PRP", "PRP$"}
 # nouns of telling and thinking ("story", "news", "fact"): words that frame what is told, not what it is
 _OF_TELLING = {"noun.communication", "noun.cognition"}  # Penn tags: a personal or possessive pronoun ("mine", never "a coal mine")
@@ -232,7 +231,7 @@ def _name_the_date(doc, day, words: list[str], said: SaidDay) -> None:  # noqa: 
     before = doc[day.i - 1] if day.i > 0 and doc[day.i - 1].head.i == day.i else None
     modifier = before.lower_ if before is not None and before.lower_ in ("last", "next", "this", "coming") else None
     head = day.head.head if day.dep_ == "pobj" else day.head
-    past = modifier == "last" or (modifier is None and not (day.dep_ == "pobj" and day.head.lower_ in _AHEAD)
+    past = modifier == "last" or (modifier is None and not ahead_of_telling(day)
                                   and told_as_past(head))
     weekday, said_on = _WEEKDAYS[day.lower_], said.on.weekday()
     if past:

@@ -24,7 +24,7 @@ from dateutil.relativedelta import relativedelta
 
 from common.clock import spoken_day
 from interaction.memory.time_window import TIME_UNITS, ClockedCalendar, precision_of, unit_window
-from interaction.offline.parsing import told_as_past
+from interaction.offline.parsing import AHEAD, ahead_of_telling, told_as_past
 
 _ACU = parsedatetime.pdtContext
 # parsedatetime's precisions that name a day, and those finer than one (a time of day)
@@ -67,7 +67,8 @@ def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a s
     """When what `doc` tells takes place, read as of `told_on`; None when it names no date."""
     past = any(told_as_past(t) for t in doc if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"))
     dates = [e for e in doc.ents if e.label_ == "DATE" and not _a_length(e)] + days_alone(doc)
-    told = next((t for t in (_resolved(e.text, told_on, past) for e in dates) if t is not None), None)
+    told = next((t for t in (_resolved(e.text, told_on, past and not ahead_of_telling(e)) for e in dates)
+                 if t is not None), None)
     if told is None or not told.a_day:
         return told
     clock = next((p for p, c, *_ in (_parsed(e.text, told.start) for e in doc.ents if e.label_ == "TIME")
@@ -76,9 +77,10 @@ def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a s
 
 
 def days_alone(doc) -> list:  # noqa: ANN001 - a spaCy Doc
-    """The days of the month said without their month ("on the 21st"), as English names one: an
-    ordinal day the object of "on", whatever the entity recogniser made of it (an ordinal, nothing)."""
-    return [doc[t.left_edge.i: t.i + 1] for t in doc if t.dep_ == "pobj" and t.head.lower_ == "on"
+    """The days of the month said without their month ("on the 21st", "moved to the 9th"), as English
+    names one: an ordinal day the object of "on" or of a preposition of moving ahead, whatever the
+    entity recogniser made of it (an ordinal, nothing)."""
+    return [doc[t.left_edge.i: t.i + 1] for t in doc if t.dep_ == "pobj" and (t.head.lower_ == "on" or t.head.lower_ in AHEAD)
             and ORDINAL_DAY.fullmatch(t.text) and t.ent_type_ != "DATE"]
 
 

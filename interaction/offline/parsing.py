@@ -71,6 +71,16 @@ class ParserUnavailable(RuntimeError):
     pass
 
 
+# prepositions before a time that a thing is moved or put off to: it lies ahead of the telling whatever
+# the verb's tense ("the vaccination moved to the 14th")
+AHEAD = frozenset({"to", "until", "till", "before", "by"})
+
+
+def ahead_of_telling(time) -> bool:  # noqa: ANN001 - a spaCy Span or Token
+    root = getattr(time, "root", time)
+    return root.dep_ == "pobj" and root.head.lower_ in AHEAD
+
+
 def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     """The verb's clause tells of the past: a past form ("went", "was"), or a participle whose finite
     auxiliary is past ("was serviced", "got stolen") or a perfect's have ("have been invited"). A

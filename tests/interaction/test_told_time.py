@@ -132,3 +132,15 @@ def test_a_count_of_days_asked_is_counted_as_how_long_is(maya):
     for asked in ("How long until my ferry?", "How many days until my ferry?"):
         reply = say(dm, asked).reply
         assert reply.startswith("Nine days — "), reply
+
+
+@pytest.mark.parametrize(("memory", "day"), [
+    # moved or put off to a day: ahead of the telling, though the verb of moving is past
+    ("the allotment meeting moved to the 9th", datetime(2026, 3, 9)),
+    ("they pushed my MRI back to Thursday", datetime(2026, 3, 5)),
+    # a day the past verb itself happened on stays behind it
+    ("we planted the beans on the 1st", datetime(2026, 3, 1)),
+])
+def test_a_day_a_thing_was_moved_to_lies_ahead_of_its_telling(memory, day):
+    told = named_time(load_parser()(memory), TOLD)  # Monday 2 March
+    assert told is not None and told.start == day, (memory, told)
