@@ -58,7 +58,11 @@ def _named(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
     wordnet = load_wordnet()
     events = {n for t in doc if t.pos_ == "VERB" for n in wordnet.nouns_of_verb(t.lemma_, of_its_sense=True)} \
         if wordnet is not None else set()
-    return {t.lemma_.casefold() for t in doc if t.pos_ in ("NOUN", "PROPN")} | events
+    # a kind of person the tagger took for an adjective before a noun ("my chiropodist appointment") is
+    # named too: "the chiropodist has been moved to Friday" moves the appointment with them
+    people = {t.lemma_.casefold() for t in doc if t.pos_ == "ADJ" and t.dep_ == "amod" and wordnet is not None
+              and wordnet.kind_of_person(t.lemma_)}
+    return {t.lemma_.casefold() for t in doc if t.pos_ in ("NOUN", "PROPN")} | events | people
 
 
 def tells_a_change(text: str) -> bool:

@@ -34,6 +34,14 @@ def test_no_new_value_of_the_same_thing_changes_nothing():
     assert changed_value("the council changed my bin day to Thursday", "my bin day is Monday") == "my bin day is Thursday"
 
 
+def test_the_one_an_appointment_is_with_moves_it():
+    # "the podiatrist has been moved": the appointment with them, whatever the tagger made of the word
+    assert changed_value("they phoned, the podiatrist has been moved to Wednesday the 9th",
+                         "my podiatrist appointment is on Tuesday at ten") \
+        == "my podiatrist appointment is on Wednesday the 9th at ten"
+    assert changed_value("the hygienist moved to Leeds", "my hygienist appointment is on Tuesday at ten") is None
+
+
 def test_news_that_changes_a_kept_value_is_met_with_what_holds_now(tmp_path):
     """The change is taken, and the reply says so in the kept memory's words; news that gives no kept
     thing a new value is met as any news is."""
