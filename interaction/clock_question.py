@@ -54,9 +54,10 @@ def named_day(text: str) -> str | None:
 
 def day_asked(text: str, now: datetime) -> date | None:
     """The day a clock question asks of: the one it names, as of `now`, else today; None when what it
-    names is no single day ("what's the date this month?")."""
+    names is no single day ("what's the date this month?"). Today is the calendar's: a date asked for at
+    two in the morning is for the day just begun, whatever "last night" still means."""
     if named_day(text) is None:
-        return spoken_day(now)
+        return now.date()
     told = told_in(text, now)
     return told.start.date() if told is not None and told.a_day else None
 

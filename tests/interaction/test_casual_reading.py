@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from common.clock import Clock
 from common.config import load_settings
 from common.messages import UserInput
-from common.store import DataLayout, ProfileStore
+from common.store import ProfileStore
 from interaction import cues
 from interaction.dialogue import DialogueManager
 from interaction.guards import GuardContext, apply_guards
@@ -19,6 +18,7 @@ from interaction.offline.extract import extract_name
 from interaction.offline.understand_rules import understand
 from interaction.turn_understanding import PlanStep, TurnUnderstanding
 from scripts.eval import name_reading
+from tests.interaction.memory_fixtures import layout_and_clock
 
 INTRODUCTIONS = [
     ("Hello. Wiktor. Welder, Katowice.", "Wiktor"), ("Evening. Hedda here.", "Hedda"),
@@ -158,9 +158,9 @@ def test_casual_and_misspelt_memory_requests(said, intent):
 
 
 def _chat(tmp_path) -> tuple[DialogueManager, ProfileStore]:
-    layout = DataLayout(tmp_path)
+    layout, clock = layout_and_clock(tmp_path)
     settings = load_settings(environ={"NADINE_DATA_DIR": str(tmp_path)})
-    return DialogueManager(settings, layout, Clock(layout.runtime_dir), _Outbox(), environ={}), ProfileStore(layout)
+    return DialogueManager(settings, layout, clock, _Outbox(), environ={}), ProfileStore(layout)
 
 
 class _Outbox:
@@ -297,3 +297,14 @@ def test_a_date_asked_with_a_word_of_current_affairs_still_comes_from_the_clock(
     now = dm.clock.now()
     reply = dm.process_input(UserInput(text="Quick question, Nadine: what's today's date?")).reply
     assert f"{now:%A} {now.day} {now:%B %Y}" in reply and "look that up" not in reply, reply
+
+
+@pytest.mark.parametrize("asked", ["What's the date today?", "what's today's date?", "What day is it?"])
+def test_todays_date_asked_after_midnight_is_the_calendars(tmp_path, asked):
+    """Up at two in the morning, "what's the date today?" is the date on the calendar, though what was
+    told an hour before midnight is still "tonight" as people speak of it."""
+    dm, _ = _chat(tmp_path)
+    dm.process_input(UserInput(text="Hello, I'm Ines."))
+    dm.clock.advance(11)  # Wednesday 15:00 -> Thursday 02:00
+    reply = dm.process_input(UserInput(text=asked)).reply
+    assert "Thursday 5 November 2026" in reply, reply

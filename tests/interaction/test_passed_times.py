@@ -4,8 +4,6 @@ were still to come. Whole turns with real memory services on a clock moved throu
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.interaction import test_memory_requests
@@ -16,9 +14,8 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
 
 
 def days_pass(dm, days: float) -> None:
-    clock_file = dm.layout.runtime_dir / "clock.json"
-    offset = json.loads(clock_file.read_text(encoding="utf-8"))["offset_s"] + days * 86400
-    clock_file.write_text(json.dumps({"offset_s": offset}), encoding="utf-8")
+    # through the clock itself: a file written behind its back is read only after its re-read interval
+    dm.clock.advance(days * 24)
 
 
 @pytest.mark.parametrize(("told", "asked", "after_days", "said"), [
