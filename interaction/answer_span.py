@@ -215,7 +215,12 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
     if noun is None:
         return None
     noun = _compound_head(noun)
-    return ("time", None) if noun.lemma_.lower() in _TIME_NOUNS else ("thing", noun.lemma_.lower())
+    if noun.lemma_.lower() in _TIME_NOUNS:
+        return "time", None
+    # "which city ...?", "what town ...?" ask where, by the kind of place they name
+    if wh.dep_ == "det" and wh.head.i == noun.i and _a_location(noun.lemma_.lower()):
+        return "place", None
+    return "thing", noun.lemma_.lower()
 
 
 def _compound_head(noun):  # noqa: ANN001, ANN202 - a spaCy Token

@@ -38,6 +38,9 @@ def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, a
     # a value told again in a second clause, never the one told before
     (["Our locker code was 4411.", "They reset the locker code, the new one is 9020."], "What's my locker code?",
      "", "9020"),
+    # the kind of place a question names asks where: "which town ...?"
+    (["My nephew Oskar has got a place at the conservatoire in Maastricht for next year."],
+     "Which town is Oskar's conservatoire in?", "In Maastricht — ", "Oskar"),
 ])
 def test_the_answer_is_said_first(maya, told, question, first, said):
     dm, _, _, uid = maya
