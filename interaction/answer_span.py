@@ -164,6 +164,12 @@ def _telling(span: list, beside_deps: set[str] = _BESIDE) -> tuple[tuple[int, in
     while (joined := next((c for c in clause.children if c.dep_ in _JOINED
                            and answer <= {t.i for t in c.subtree}), None)) is not None:
         clause = joined
+    if any(c.dep_ in ("nsubj", "nsubjpass") and c.morph.get("PronType") == ["Prs"] and c.morph.get("Person") == ["3"]
+           for c in clause.children):
+        # "..., she's flying in from Delhi": the clause names its subject only by a pronoun, so the
+        # sentence that names who it is tells it whole
+        sentence = span[0].sent
+        return ((sentence.start_char, sentence.end_char),)
     # what is reported before the clause is beside it even when a reported clause after it is kept
     beside = {t.i for c in clause.children if c.dep_ in beside_deps or (c.i < clause.i and c.dep_ in _BESIDE)
               for t in [*c.subtree] if not answer & {u.i for u in c.subtree}}

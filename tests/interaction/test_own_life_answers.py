@@ -41,6 +41,9 @@ def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, a
     # the kind of place a question names asks where: "which town ...?"
     (["My nephew Oskar has got a place at the conservatoire in Maastricht for next year."],
      "Which town is Oskar's conservatoire in?", "In Maastricht — ", "Oskar"),
+    # the clause holding the answer names its subject by a pronoun: the sentence naming who is said whole
+    (["My aunt Greet is visiting in May, she's taking the train over from Antwerp."],
+     "Where is my aunt taking the train from?", "", "your aunt Greet is visiting in May, she's taking the train"),
 ])
 def test_the_answer_is_said_first(maya, told, question, first, said):
     dm, _, _, uid = maya
