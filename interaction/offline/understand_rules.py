@@ -151,12 +151,14 @@ def user_emotion(text: str) -> Emotion:
     return read_emotion(text, shipped_model(), shipped_polarity())
 
 
-def plan_for(text: str) -> list[PlanStep]:
+def plan_for(text: str, asks_memory: bool = False) -> list[PlanStep]:
+    """The agents a turn needs; `asks_memory`: it asks what the person told ("do you remember anything
+    about Rory?"), which her memory of them answers, never her knowledge of herself."""
     steps = []
     # only a real information question needs the web: "nice weather today, isn't it?" is small talk
     if cues.REALTIME.search(text) and cues.is_information_question(text):
         steps.append(PlanStep(agent="search_agent", message=text))
-    if cues.is_about_nadine(text):
+    if cues.is_about_nadine(text) and not asks_memory:
         steps.append(PlanStep(agent="knowledge_rag_agent", message=text))
     if cues.is_about_view(text):
         steps.append(PlanStep(agent="vision_agent", message=text))
@@ -203,5 +205,6 @@ def understand(text: str) -> TurnUnderstanding:
         memory_intent = "statement"
     return TurnUnderstanding(
         intent=intent, emotion=own, user_emotion=felt, memory_intent=memory_intent,
-        is_recall=memory_intent in RECALL_INTENTS, plan=plan_for(text), language=language,
+        is_recall=memory_intent in RECALL_INTENTS, plan=plan_for(text, memory_intent in RECALL_INTENTS),
+        language=language,
     )

@@ -67,6 +67,14 @@ def test_asked_whether_she_remembers_their_news_she_says_what_they_told_not_how_
     assert "memory for every person" in about_her.reply and "wrong wall" not in about_her.reply, about_her.reply
 
 
+
+def test_asked_whether_she_remembers_anything_about_someone_named_she_says_only_what_was_told(stranger):  # noqa: F811
+    say(stranger, "Hello, I'm Gwendolyn.")
+    say(stranger, "My godson Emeka passed his grade five trumpet exam with distinction!")
+    turn = say(stranger, "Do you remember anything about Emeka?")
+    assert "trumpet" in turn.reply and "memory for every person" not in turn.reply, turn.reply
+
+
 @pytest.mark.parametrize("text,said", [
     ("could you tell me what time it is?", "16:05"),
     ("do you happen to know what the date is?", "Wednesday 4 March 2026"),
