@@ -159,3 +159,18 @@ def lowest_safe_threshold(p_first: np.ndarray, labels: np.ndarray, max_false: fl
     """The smallest threshold of 0.50, 0.51, ... 0.99 at which at most `max_false` of the sentences of
     other classes read as the first (a yes that deletes, a job nobody has)."""
     return next((t for t in THRESHOLD_GRID if false_first_rate(p_first, labels, t) <= max_false), THRESHOLD_GRID[-1])
+
+
+def misread(classes: list[str], split: Split, predicted: np.ndarray) -> list[str]:
+    """Each row the reader got wrong, as "gold -> predicted: text"."""
+    return [f"{classes[g]} -> {classes[p]}: {t}"
+            for t, g, p in zip(split.texts, split.labels, predicted, strict=True) if g != p]
+
+
+def print_class_table(heading: str, classes: list[str], results: dict) -> None:
+    """Precision, recall and count of each class, dev beside test."""
+    print(f"{heading:<13}{'dev P':>8}{'dev R':>8}{'dev n':>7}{'test P':>9}{'test R':>8}{'test n':>8}")
+    for name in classes:
+        d, t = results["dev"][name], results["test"][name]
+        print(f"{name:<13}{d['precision']:>8.3f}{d['recall']:>8.3f}{d['n']:>7}"
+              f"{t['precision']:>9.3f}{t['recall']:>8.3f}{t['n']:>8}")

@@ -30,7 +30,7 @@ from sklearn.metrics import precision_recall_fscore_support
 
 from common.embedding.registry import offline_text_embedder
 from interaction.confirmation.reader import ANSWERS, REPLIES, WEIGHTS, ConfirmationReader, split_of
-from scripts.eval.linear_text import Split, evaluate, fit, lowest_safe_threshold
+from scripts.eval.linear_text import Split, evaluate, fit, lowest_safe_threshold, misread, print_class_table
 
 MAX_FALSE_YES = 0.01
 MAX_FALSE_NO = 0.01
@@ -86,19 +86,13 @@ def main(argv: list[str] | None = None) -> int:
     mine = written["test"]
     results["test_written"] = report(predicted["test"][mine], data["test"].labels[mine])
     for split in ("dev", "test"):
-        results[split]["misread"] = [
-            f"{ANSWERS[g]} -> {ANSWERS[p]}: {t}"
-            for t, g, p in zip(data[split].texts, data[split].labels, predicted[split], strict=True) if g != p]
+        results[split]["misread"] = misread(list(ANSWERS), data[split], predicted[split])
     sizes = {s: len(d.texts) for s, d in data.items()}
     w = fitted.weights
     print(f"replies per split {sizes}; chosen: clause_vectors={w.get('clause_vectors', False)} "
           f"lexical_weight={w['lexical_weight']} C={w['C']} "
           f"temperature={w['temperature']:.3f} yes_above={yes_above} no_above={no_above}")
-    print(f"{'answer':<10}{'dev P':>8}{'dev R':>8}{'dev n':>7}{'test P':>9}{'test R':>8}{'test n':>8}")
-    for answer in ANSWERS:
-        d, t = results["dev"][answer], results["test"][answer]
-        print(f"{answer:<10}{d['precision']:>8.3f}{d['recall']:>8.3f}{d['n']:>7}"
-              f"{t['precision']:>9.3f}{t['recall']:>8.3f}{t['n']:>8}")
+    print_class_table("answer", list(ANSWERS), results)
     for split in ("dev", "test", "test_written"):
         r = results[split]
         print(f"{split}: accuracy {r['accuracy']['value']:.3f} (n={r['accuracy']['n']}), false yes "

@@ -35,7 +35,7 @@ from interaction.memory_intent.classifier import (
     MemoryIntentClassifier,
 )
 from interaction.memory_intent.verb_frames import verb_frames
-from scripts.eval.linear_text import Split, evaluate, fit
+from scripts.eval.linear_text import Split, evaluate, fit, print_class_table
 
 CONFIDENCE_GRID = tuple(round(0.40 + 0.05 * i, 2) for i in range(11))
 PRECISION_TARGET = {"forget_one": 0.95, "forget_me": 0.95}  # wrong forgets cost most; others 0.90
@@ -108,11 +108,7 @@ def main(argv: list[str] | None = None) -> int:
                           report, args.write)
     print(f"chosen: lexical_weight={weight} char_weight={char_weight} parse_weight={parse_weight} C={c} temperature={temperature:.3f} "
           f"min_confidence={min_confidence}")
-    print(f"{'intent':<12}{'dev P':>8}{'dev R':>8}{'dev n':>7}{'test P':>9}{'test R':>8}{'test n':>8}")
-    for intent in MEMORY_INTENTS:
-        d, t = results["dev"][intent], results["test"][intent]
-        print(f"{intent:<12}{d['precision']:>8.3f}{d['recall']:>8.3f}{d['n']:>7}"
-              f"{t['precision']:>9.3f}{t['recall']:>8.3f}{t['n']:>8}")
+    print_class_table("intent", list(MEMORY_INTENTS), results)
     for split in ("dev", "test"):
         r = results[split]
         print(f"{split}: accuracy {r['accuracy']['value']:.3f} (n={r['accuracy']['n']}), "

@@ -28,7 +28,7 @@ from sklearn.metrics import precision_recall_fscore_support
 
 from common.embedding.registry import offline_text_embedder
 from interaction.turn_act.reader import ACTS, OTHER, TURNS, WEIGHTS, TurnActReader, split_of
-from scripts.eval.linear_text import Split, evaluate, fit, lowest_safe_threshold
+from scripts.eval.linear_text import Split, evaluate, fit, lowest_safe_threshold, misread, print_class_table
 
 MAX_FALSE = {"farewell": 0.02, "backchannel": 0.02, "decline": 0.02}
 SPLITS = ("train", "dev", "test")
@@ -75,19 +75,13 @@ def main(argv: list[str] | None = None) -> int:
                                   lambda path: TurnActReader(embedder, path), data, fitted, list(ACTS),
                                   report, args.write)
     for split in ("dev", "test"):
-        results[split]["misread"] = [
-            f"{ACTS[g]} -> {ACTS[p]}: {t}"
-            for t, g, p in zip(data[split].texts, data[split].labels, predicted[split], strict=True) if g != p]
+        results[split]["misread"] = misread(list(ACTS), data[split], predicted[split])
     sizes = {s: len(d.texts) for s, d in data.items()}
     w = fitted.weights
     print(f"turns per split {sizes}; chosen: clause_vectors={w.get('clause_vectors', False)} "
           f"lexical_weight={w['lexical_weight']} char_weight={w.get('char_weight', 0.0)} C={w['C']} "
           f"temperature={w['temperature']:.3f} above={above}")
-    print(f"{'act':<13}{'dev P':>8}{'dev R':>8}{'dev n':>7}{'test P':>9}{'test R':>8}{'test n':>8}")
-    for act in ACTS:
-        d, t = results["dev"][act], results["test"][act]
-        print(f"{act:<13}{d['precision']:>8.3f}{d['recall']:>8.3f}{d['n']:>7}"
-              f"{t['precision']:>9.3f}{t['recall']:>8.3f}{t['n']:>8}")
+    print_class_table("act", list(ACTS), results)
     for split in ("dev", "test"):
         r = results[split]
         print(f"{split}: accuracy {r['accuracy']['value']:.3f} (n={r['accuracy']['n']}), false farewell "

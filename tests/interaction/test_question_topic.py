@@ -75,6 +75,14 @@ def test_asked_whether_she_remembers_anything_about_someone_named_she_says_only_
     assert "trumpet" in turn.reply and "memory for every person" not in turn.reply, turn.reply
 
 
+@pytest.mark.parametrize("asked", ["What do you remember about Wilhelmina?", "what do you remember about wilhelmina"])
+def test_what_she_remembers_about_someone_named_is_a_recall(stranger, asked):  # noqa: F811
+    say(stranger, "Hello, I'm Gwendolyn.")
+    say(stranger, "My neighbour Wilhelmina turned ninety on Saturday and we threw her a surprise tea party!")
+    turn = say(stranger, asked)
+    assert turn.is_recall and "surprise tea party" in turn.reply, turn.reply
+
+
 @pytest.mark.parametrize("text,said", [
     ("could you tell me what time it is?", "16:05"),
     ("do you happen to know what the date is?", "Wednesday 4 March 2026"),
