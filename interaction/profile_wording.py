@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from common.store import UserProfile
 from common.store.facts import says, value_key
 from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
-from interaction.offline.articles import said_with_verb, spoken
+from interaction.offline.articles import articled_in, said_with_verb, spoken
 from interaction.reported_speech import read_ahead, reported
 
 WORK_FIELDS = ("current_position", "current_company")
@@ -64,6 +64,8 @@ def phrases(told: Iterable[Told]) -> list[str]:
     out: list[str] = []
     seen_clauses: set[str] = set()
     listed: dict[str, list[str]] = {}
+    # a job said in its clause without its article is said back with it ("you work as a nurse in ...")
+    jobs = {value_key(t.clause): t.value for t in told if t.field == "current_position" and t.clause and not t.with_verb}
     for t in told:
         if t in absorbed:
             continue
@@ -73,7 +75,7 @@ def phrases(told: Iterable[Told]) -> list[str]:
             key = value_key(t.clause)
             if key not in seen_clauses:
                 seen_clauses.add(key)
-                out.append(reported(t.clause))
+                out.append(reported(articled_in(t.clause, jobs[key]) if key in jobs else t.clause))
         elif FIELDS_BY_NAME[t.field].multi:
             if t.field not in listed:
                 listed[t.field] = []

@@ -140,7 +140,9 @@ def reported(text: str, nlp=None, said: SaidDay | None = None) -> str:
         low = _contraction(doc, t)
         if low != t.lower_:  # "im" typed without its apostrophe: said back with it ("you're", "you've")
             words[t.i] = low + t.whitespace_
-        became = subject_became.get(t.head.i if t.dep_ in ("aux", "auxpass") else t.i)
+        # a verb agrees with the subject hung on it or on the verb it helps: the parser may hang "I" on
+        # the auxiliary itself ("I'm lowkey dreading Monday": "I" on "'m", "'m" on "dreading")
+        became = subject_became.get(t.i) or (subject_became.get(t.head.i) if t.dep_ in ("aux", "auxpass") else None)
         if became == "you" and low in _BE_FOR_YOU:
             words[t.i] = _cased(t, _BE_FOR_YOU[low]) + t.whitespace_
         elif became == "I" and low in _BE_FOR_I:
@@ -201,9 +203,12 @@ def _shift_time_words(doc, words: list[str], said: SaidDay) -> None:
 def _a_weekday_alone(doc, token) -> bool:  # noqa: ANN001 - spaCy Doc, Token
     """A day of the week that names no date of its own ("on Saturday", never "Saturday the 12th" nor
     "Saturday 12 December")."""
-    after = doc[token.i + 1: token.i + 3]
+    # a comma may set the date off after its day ("Thursday, the 10th", "Saturday, 12 December"): it
+    # still is that day's date, a number counting a month's days as much as one the recogniser marks
+    after = [t for t in doc[token.i + 1: token.i + 4] if not t.is_punct][:2]
     return token.lower_ in _WEEKDAYS and token.ent_type_ == "DATE" \
-        and not any(t.like_num or t.ent_type_ == "ORDINAL" for t in after if t.ent_type_ in ("DATE", "ORDINAL") or t.lower_ == "the")
+        and not any(t.like_num or t.ent_type_ == "ORDINAL" for t in after
+                    if t.ent_type_ in ("DATE", "ORDINAL") or t.head.ent_type_ == "DATE" or t.lower_ == "the")
 
 
 def dates_named(text: str, said: SaidDay | None, start: int, end: int, *, today_too: bool = False) -> str:

@@ -172,14 +172,20 @@ def _is_everyday_word(text: str, expression: str, offset: int, precision: int) -
     """The expression is a word of everyday speech, not a time: "may" / "march" without a date's
     preposition, or a single word parsedatetime reads as a part of the day that the parse makes a
     thing the sentence is about ("we run a bed and breakfast", "I had lunch with Jo"), not when
-    something happens ("at lunch", "tonight")."""
+    something happens ("at lunch", "tonight"); parsedatetime may take the preposition before it along
+    ("in night" of "I work as a nurse in night shift"), which makes it no time when the parse makes the
+    word itself a thing ("night" naming the shift)."""
     word = expression.strip()
     if _AMBIGUOUS_MONTH.match(word):
         return not _DATE_PREPOSITION.search(text[:offset])
-    return precision == _ACU.ACU_HALFDAY and " " not in word and _a_thing(text, offset + expression.index(word))
+    *before, last = word.split()
+    return precision == _ACU.ACU_HALFDAY and len(before) <= 1 \
+        and _a_thing(text, offset + expression.rindex(last), preposition=bool(before))
 
 
-def _a_thing(text: str, at: int) -> bool:
+def _a_thing(text: str, at: int, preposition: bool = False) -> bool:
+    """The word at `at` is a thing the sentence tells of by its role in the parse; with `preposition`,
+    only when the word before it is one (the tagger's IN: "in night shift")."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     try:
@@ -187,7 +193,9 @@ def _a_thing(text: str, at: int) -> bool:
     except ParserUnavailable:
         return False
     token = next((t for t in doc if t.idx == at), None)
-    return token is not None and token.dep_ in _THING_ROLES
+    if token is None or (preposition and (token.i == 0 or doc[token.i - 1].tag_ != "IN")):
+        return False
+    return token.dep_ in _THING_ROLES
 
 
 # a noun in one of these places is something the clause tells of, not a time it names

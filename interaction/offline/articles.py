@@ -12,6 +12,7 @@ says a count in words (number_words: "three days ago").
 from __future__ import annotations
 
 import functools
+import re
 
 import inflect
 from cachetools import LRUCache
@@ -62,6 +63,20 @@ def said_with_verb(value: str, clause: str | None) -> bool:
         return False
     first = value.split()[0].casefold() if value.split() else ""
     return any(t.lower_ == first and t.pos_ == "VERB" and t.tag_ in {"VB", "VBP", "VBZ"} for t in nlp(clause))
+
+
+def articled_in(clause: str, job: str) -> str:
+    """`clause` with the `job` said in it given its article when it was said without one, as a job
+    said alone is (with_article): "I work as nurse in night shift" -> "I work as a nurse in night
+    shift"; a job said with a determiner or a possessive ("the head nurse", "my trade") as it was."""
+    nlp = _parser()
+    found = re.search(r"(?<!\w)" + re.escape(job) + r"(?!\w)", clause, re.IGNORECASE)
+    if nlp is None or found is None:
+        return clause
+    span = nlp(clause).char_span(found.start(), found.end(), alignment_mode="expand")
+    if span is None or any(c.dep_ in ("det", "poss") for c in span.root.children):
+        return clause
+    return clause[:found.start()] + with_article(found.group(0)) + clause[found.end():]
 
 
 def spoken(field: str, value: str) -> str:

@@ -325,7 +325,7 @@ def _of_mind_or_talk(verb: Any) -> bool:
 def _addressed(sentence: Any) -> bool:
     """A question about Nadine: "you" is its main verb's subject, or "your" owns its subject or
     attribute ("what's your favourite film"); a chat's broken parse that finds no subject at all
-    ("r u a robot") is about her when a second-person pronoun is in it. Nothing of the speaker's.
+    ("r u a robot", "any plans of your own?") is about her when a second-person pronoun is in it. Nothing of the speaker's.
     A clause she is asked to remember or tell is about her when it speaks of her ("do you know who
     built you?"), not when it speaks of something else ("do you remember what's going on with work?")."""
     if not sentence_asks(sentence):
@@ -345,8 +345,10 @@ def _addressed(sentence: Any) -> bool:
         return True
     if any(g.lower_ in YOUR for c in roles for g in c.children if g.dep_ in ("poss", "nmod")):
         return True
+    # so is a question left without its subject ("got any hobbies of your own?"), its "you" said only
+    # as the owner of what it asks after
     return not any(c.dep_ in _SUBJECTS for c in root.children) and any(
-        t.lower_ in YOU and t.pos_ == "PRON" for t in sentence)
+        (t.lower_ in YOU and t.pos_ == "PRON") or (t.lower_ in YOUR and t.dep_ == "poss") for t in sentence)
 
 
 def addresses_nadine(text: str) -> bool:

@@ -276,6 +276,10 @@ def _preps(tok):
             for obj in prep.children:
                 if obj.dep_ == "pobj":
                     yield prep.lower_, obj
+        elif prep.dep_ == "advcl" and prep.pos_ == "NOUN" and any(m.dep_ == "mark" for m in prep.children):
+            # a bare noun after its preposition, said without an article ("I work as cook in a hotel"),
+            # is parsed as a clause that the preposition marks: it is that preposition's object
+            yield next(m.lower_ for m in prep.children if m.dep_ == "mark"), prep
 
 
 def _place_within(obj, found: dict[str, str]) -> None:

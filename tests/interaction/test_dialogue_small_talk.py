@@ -23,6 +23,9 @@ def ilse(stranger):  # noqa: F811 - the fixture above
 @pytest.mark.parametrize("question,said", [
     ("are u a robot?", "robot"),
     ("where were you built?", "Singapore"),
+    # about her pastimes, not the person's: she says she has none
+    ("got any hobbies of your own, Nadine?", "no hobbies"),
+    ("so what do u do for fun?", "no hobbies"),
 ])
 def test_a_question_to_nadine_is_answered_from_what_she_knows_of_herself(ilse, question, said):
     turn = say(ilse, question)
@@ -52,7 +55,7 @@ def test_a_bare_yes_or_no_with_nothing_asked_is_acknowledged(ilse, answer):
 
 
 @pytest.mark.parametrize("text,addressed", [
-    ("r u even a real robot?", True), ("what is ur favourite song", True), ("where were you switched on first?", True),
+    ("r u even a real robot?", True), ("what is ur favourite song", True), ("any pets of your own?", True), ("where were you switched on first?", True),
     ("can you help me with my tax form?", False), ("do you remember my cat?", False), ("what's my postcode?", False),
 ])
 def test_a_question_is_about_nadine_by_its_parse(text, addressed):

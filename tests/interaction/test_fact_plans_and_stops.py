@@ -49,6 +49,21 @@ def test_a_time_or_a_remark_on_what_happened_is_no_work_or_place_fact(sentence):
     assert not any(held.values()) and not [c for c in changes if c.field in held], (held, changes)
 
 
+@pytest.mark.parametrize(("sentence", "job"), [
+    ("I work as porter in night shift at the station", "porter"),  # no article, as a learner may say it
+    ("I work as cook in evening shift at a hotel in Leith", "cook"),
+])
+def test_a_shift_named_by_a_part_of_the_day_is_no_time_ahead(sentence, job):
+    """"night" of "night shift" names the shift, not tonight: the job is what holds now."""
+    from interaction.offline.articles import with_article
+    from interaction.profile_wording import Told, phrases
+
+    update, _, _ = _decided(sentence, {})
+    assert update.current_position == job, update
+    said = phrases([Told("current_position", job, clause=sentence)])
+    assert said == [f"you work as {with_article(job)} {sentence.split(job, 1)[1].strip()}"], said
+
+
 @pytest.mark.parametrize(("sentence", "value"), [
     ("I grow bonsai trees.", "bonsai trees"),  # the words that narrow a pastime are part of it
     ("I play the bass guitar in a band.", "bass guitar"),

@@ -55,6 +55,9 @@ from interaction.turn_understanding import Emotion
     ("Yesterday my dog died.", "yesterday your dog died"),
     ("Even my boss came to the party.", "even your boss came to the party"),
     ("Never have I seen such rain.", "never have you seen such rain"),
+    # the parser may hang "I" on the contracted auxiliary rather than on the verb it helps
+    ("I'm lowkey dreading my driving test", "you're lowkey dreading your driving test"),
+    ("I'm lowkey moving to Dundee in spring", "you're lowkey moving to Dundee in spring"),
 ])
 def test_what_was_told_as_reported_speech(said, expected):
     assert reported(said) == expected
@@ -163,6 +166,16 @@ def _days_before(today: date, days: int) -> SaidDay:
 ])
 def test_a_day_of_the_week_is_said_back_as_the_date_it_meant(said, on, expected):
     assert reported(said, said=SaidDay(on, TODAY)) == expected
+
+
+@pytest.mark.parametrize("said", [
+    "Our quiz night is on Wednesday, the 9th.",
+    "The boiler man comes Friday, 11 December.",
+])
+def test_a_day_of_the_week_set_off_from_its_date_by_a_comma_is_not_dated_again(said):
+    """Said back on a later day, the date told after the comma is the day's own: it is said once."""
+    back = reported(said, said=SaidDay(date(2026, 12, 7), TODAY))
+    assert back.count("9th") + back.count("11") == 1, back
 
 
 def test_a_day_of_the_week_told_today_is_said_as_told():
