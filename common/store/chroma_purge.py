@@ -39,8 +39,11 @@ def blank_log_records(db: Path, collection_id: str, doc_ids: list[str]) -> int:
 
 def _in_child(request: dict[str, Any]) -> Any:
     """Run the request in a child process; its SQLite errors come back as sqlite3.OperationalError."""
-    done = subprocess.run([sys.executable, "-I", __file__], input=json.dumps({**request, "busy_s": BUSY_TIMEOUT_S}),
-                          capture_output=True, text=True, timeout=BUSY_TIMEOUT_S + 30)
+    try:
+        done = subprocess.run([sys.executable, "-I", __file__], input=json.dumps({**request, "busy_s": BUSY_TIMEOUT_S}),
+                              capture_output=True, text=True, timeout=BUSY_TIMEOUT_S + 30)
+    except subprocess.TimeoutExpired as exc:  # the callers retry a purge that did not finish, as a locked one
+        raise sqlite3.OperationalError(f"the purge did not finish within {exc.timeout:.0f} s") from None
     if done.returncode != 0:
         reason = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"
         raise sqlite3.OperationalError(reason)
