@@ -10,6 +10,8 @@ What "nothing of that user is left" takes beyond deleting files:
 - camera captures (`nadine_view/`) cannot be attributed to a person, so they all go;
 - Chroma leaves a deleted collection's rows in SQLite free pages and its HNSW segment folder on
   disk (seen with chromadb 1.5): purge_chroma_remnants() vacuums and removes orphan segment folders.
+  The SQLite part runs in a child process (common/store/chroma_purge.py): beside a live Chroma client
+  in the same process it would rewrite the file under Chroma's transactions.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from common.store import chroma_purge
 from common.store.atomic import TMP_PREFIX, atomic_write_bytes, file_lock, read_json
 from common.store.faces import FaceStore
 from common.store.ids import UNSCRUBBABLE_NAMES, validate_user_id
@@ -164,12 +167,7 @@ def purge_chroma_remnants(persist_dir: Path) -> int:
     db = persist_dir / _CHROMA_SQLITE
     if not db.is_file():
         return 0
-    con = sqlite3.connect(db, timeout=30)
-    try:
-        live = {row[0] for row in con.execute("SELECT id FROM segments")}
-        con.execute("VACUUM")
-    finally:
-        con.close()
+    live = chroma_purge.vacuum(db)
     removed = 0
     for folder in persist_dir.iterdir():
         if folder.is_dir() and _looks_like_segment(folder.name) and folder.name not in live:
@@ -188,21 +186,13 @@ def purge_chroma_documents(persist_dir: Path, collection_id: str, doc_ids: list[
     if not db.is_file() or not doc_ids:
         return 0
     for attempt in range(1, attempts + 1):
-        con = sqlite3.connect(db, timeout=30)
         try:
-            marks = ",".join("?" * len(doc_ids))
-            cur = con.execute(f"UPDATE embeddings_queue SET vector = zeroblob(length(vector)), metadata = NULL "
-                              f"WHERE topic LIKE ? AND id IN ({marks})", [f"%{collection_id}", *doc_ids])
-            con.commit()
-            con.execute("VACUUM")
-            return cur.rowcount
+            return chroma_purge.blank_log_records(db, collection_id, doc_ids)
         except sqlite3.OperationalError as exc:  # Chroma's own connection is mid-transaction
             if attempt == attempts:
                 log.error("could not purge forgotten documents from Chroma's log: %s", exc)
                 return 0
             time.sleep(0.2 * attempt)
-        finally:
-            con.close()
     return 0
 
 

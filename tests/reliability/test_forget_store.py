@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import multiprocessing
+import os
+import sqlite3
 import threading
 import time
 import traceback
@@ -11,11 +14,15 @@ import traceback
 import numpy as np
 import pytest
 
-from common.store import DataLayout, InvalidUserId, ProfileStore, SceneStore
+from common.store import DataLayout, InvalidUserId, ProfileStore, SceneStore, chroma_purge
 from common.store.faces import FaceStore
 from common.store.forget import PSEUDONYM_PREFIX, forget_user_files, purge_chroma_remnants, remove_user_folder
 from tests.reliability.populate import plant_chroma, plant_pair, plant_study_logs, plant_user
 from tests.reliability.traces import find_traces
+
+# SQLite's unix locking (os_unix.c): a read transaction holds a read lock on these bytes of the file
+SQLITE_SHARED_FIRST = 0x40000000 + 2
+SQLITE_SHARED_SIZE = 510
 
 
 @pytest.fixture
@@ -182,3 +189,29 @@ def test_processes_forgetting_at_once_do_not_trip_over_each_other(tmp_path, cpu_
     assert len(records) == 10 * (1 + len(gone))
     assert sum(r["user_id"] == kept.user_id for r in records) == 10
     assert (layout.study_logs_dir / "by_user" / f"{kept.user_id}.jsonl").read_text().count("chess") == 1
+
+
+def test_the_purge_waits_for_a_reader_in_the_process_that_holds_chroma(tmp_path, monkeypatch):
+    """The purge runs beside a live Chroma client, whose own copy of SQLite holds POSIX locks in this
+    process. A read transaction of that copy is a read lock on SQLite's shared byte range: the purge
+    must see it and wait, never rewrite the file under it (which only a purge in another process can
+    see: POSIX locks belong to a process)."""
+    layout, iris, omar, rng = plant_pair(tmp_path, 11)
+    client = plant_chroma(layout.chroma_dir, [iris, omar], rng, docs=40)
+    client.delete_collection(f"user_{iris.user_id}")
+    db = layout.chroma_dir / "chroma.sqlite3"
+    before = db.read_bytes()
+    monkeypatch.setattr(chroma_purge, "BUSY_TIMEOUT_S", 0.0)  # a reader in the way: give up at once
+
+    fd = os.open(db, os.O_RDONLY)
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, SQLITE_SHARED_SIZE, SQLITE_SHARED_FIRST)
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            purge_chroma_remnants(layout.chroma_dir)
+        assert db.read_bytes() == before  # nothing rewritten under the reader
+    finally:
+        os.close(fd)  # the reader's transaction ends
+
+    purge_chroma_remnants(layout.chroma_dir)
+    assert iris.user_id.encode() not in db.read_bytes()
+    assert client.get_collection(f"user_{omar.user_id}").count() == 40
