@@ -416,7 +416,7 @@ def _thing(m, noun: str) -> list[tuple[Found, list]]:  # noqa: ANN001
         if tok.lemma_.lower() != noun:
             continue
         # said again in its sentence by a pro-form: "we changed the alarm code, the new one is 1357"
-        subjects = [tok, *(t for t in tok.sent if t.i != tok.i and _stands_in(t))]
+        subjects = [tok, *(t for t in tok.sent if t.i != tok.i and stands_in(t))]
         for subject in subjects:
             if subject.dep_ in ("nsubj", "nsubjpass") and subject.head.lemma_ == "be":
                 value = next((c for c in subject.head.children if c.dep_ in _VALUE_DEPS), None)
@@ -434,7 +434,7 @@ def _thing(m, noun: str) -> list[tuple[Found, list]]:  # noqa: ANN001
     return out
 
 
-def _stands_in(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+def stands_in(tok) -> bool:  # noqa: ANN001 - a spaCy Token
     """A pro-form that says again a thing named before it: "it", or "one" with a determiner ("the new
     one"), which as a number would count something and take none."""
     if tok.pos_ == "PRON":

@@ -124,18 +124,20 @@ def _from_today(text: str, now: datetime, past: bool = False) -> tuple[datetime,
     Monday to Sunday), seen from the day people speak of; None for a date named by the calendar
     ("in March", "on the 19th"), which reads as the same month whenever it is said. `past`: asked in
     the past tense, a day of the week is the one before ("was it on Monday?")."""
-    found = calendar().nlp_at(text, now)
-    later = calendar().nlp_at(text, now + _A_SEASON)
+    # read from the day people speak of: at 1 a.m. "tomorrow" is the day after the one just ending, and
+    # "on Wednesday" the Wednesday to come from it (shifting the day read from the clock's date instead
+    # moved a weekday named after midnight to the day before it)
+    spoken = now - timedelta(days=(now.date() - spoken_day(now)).days)
+    found = calendar().nlp_at(text, spoken)
+    later = calendar().nlp_at(text, spoken + _A_SEASON)
     if not found or (later and later[0][0].month == found[0][0].month):
         return None
     point, context, *_ = found[0]
     precision = precision_of(context)
     if precision is None or context.accuracy & _ACU.ACU_NOW:
         return None
-    if context.accuracy & _ACU.ACU_DAY:  # at 1 a.m. "tomorrow" is the day after the one just ending
-        point = point - timedelta(days=(now.date() - spoken_day(now)).days)
-        if past and 0 < (point.date() - spoken_day(now)).days <= 7:
-            point -= timedelta(days=7)
+    if context.accuracy & _ACU.ACU_DAY and past and 0 < (point.date() - spoken_day(now)).days <= 7:
+        point -= timedelta(days=7)
     start, end, _ = unit_window(point, precision)
     return start, end
 

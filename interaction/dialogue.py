@@ -66,7 +66,7 @@ from interaction.memory_requests import (
 )
 from interaction.memory_requests import forget as forget_memory
 from interaction.memory_requests import keep as keep_memory
-from interaction.names import NameConfirmation, confirmation_question, name_similarity, sounds_alike
+from interaction.names import NameConfirmation, confirmation_question, name_similarity, restates, sounds_alike
 from interaction.offline.extract import answer_name
 from interaction.offline.wishes import wishes_the_listener
 from interaction.profiles import MEETS, Identity, ProfileKeeper, ProfileOutcome
@@ -361,7 +361,8 @@ class DialogueManager:
     def _answer_confirmation(self, text: str) -> tuple[str, str]:
         """DialogueManager.name_confirmation: consume the answer to "Is your name …?" -> (what it settled,
         what the turn then answers). Only a clear yes links; a turn that is no answer and names nobody is
-        asked about once more, and a second one leaves the speaker nobody rather than someone new. News
+        asked about once more, and a second one leaves the speaker nobody rather than someone new; the first
+        name said back to a full name asked about ("Ana" to "Ana Lima?") names nobody (names.restates). News
         told instead of an answer is no answer whichever way the reader leans (answered.py): what it
         tells of the speaker waits with the question, for whoever they turn out to be. A question of
         their own instead of an answer waits too, answered once who they are is settled (the turn that
@@ -371,6 +372,8 @@ class DialogueManager:
         assert conf is not None
         question = confirmation_question(conf)
         answer, stated = read_reply(self.deps, question, text), answer_name(text)
+        if stated is not None and restates(stated, conf):
+            stated = None
         if answer != "unclear" and stated is None and not says_an_answer(text, question):
             answer = "unclear"
         if stated is None and answer == "unclear" and is_told(text):

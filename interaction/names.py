@@ -128,6 +128,14 @@ def part_of(a: str, b: str) -> bool:
     return words_a != words_b and (words_a <= words_b or words_b <= words_a)
 
 
+def restates(stated: str, confirmation: NameConfirmation) -> bool:
+    """A name said in answer to "is your name <full name>?" that is only part of it ("Ana" to "is your
+    name Ana Lima?"): the name the person gave again, neither a yes nor a name of someone else, so it
+    leaves the question as unanswered as it was."""
+    asked = confirmation.top_name
+    return part_of(stated, asked) and len(stated.split()) < len(asked.split())
+
+
 def given_name(full: str) -> str:
     """The name a person is addressed by: the first word of the name they gave."""
     return full.split()[0] if full.split() else full

@@ -26,6 +26,7 @@ from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.answer_span import holds_no_answer
 from interaction.clock_question import asks_the_clock
+from interaction.dated_it import with_it_named
 from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
@@ -88,15 +89,15 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     from understanding)."""
     identity: Identity = state["identity"]
     if (deps.services is None or not deps.settings.interaction.enable_memory_agents
-            or state.get("is_recall") or (state.get("pins") or {}).get("is_recall") is not None
-            or not asks_about_own_life(state["text"])):
+            or state.get("is_recall") or (state.get("pins") or {}).get("is_recall") is not None):
         return None
     said = said_earlier(state.get("transcript") or [])
-    if not identity.known and not said:
+    asked = with_it_named(state["text"], said)  # "how many days until it?": the thing last told with a date
+    if not asks_about_own_life(asked) or (not identity.known and not said):
         return None
     try:
         # someone not known yet has only what they said in this conversation
-        decided = deps.services.about(identity.user_id or "", state["text"], said,
+        decided = deps.services.about(identity.user_id or "", asked, said,
                                       REMEMBERED if identity.known else frozenset())
     except Exception:  # memory trouble must not cost the reply
         log.exception("own-life lookup failed for %s; answering without memories", identity.user_id)
@@ -107,9 +108,9 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     # offered, but holding nothing of what is asked ("what's Ada's wifi password?" over "I'm staying
     # at Ada's flat"): a neighbour, named no more than a long-term recall names one
     report = decided.report() if named is not None else None
-    if report is not None and holds_no_answer(state["text"], report):
+    if report is not None and holds_no_answer(asked, report):
         report = None
-    if (report is None or named.conflict or _only_near(decided)) and asks_after_own(state["text"]):
+    if (report is None or named.conflict or _only_near(decided)) and asks_after_own(asked):
         return _not_told(named or (decided.considered[0] if decided.considered else None))
     return report
 

@@ -4,7 +4,8 @@ due date thing" is a forget request, never something told to be recalled later.
 The classifier's character n-grams carry a one-letter slip ("remeber"), not a dropped or swapped
 letter in a short verb ("forgt", "frogot"). A word that neither WordNet nor spaCy's lemma of it knows
 as English ("lived" is "live") is read as the nearest English lemma (spelling.mend) at least
-MIN_SIMILARITY alike by edit distance; names and chat words nothing is near stay as typed. Only the
+MIN_SIMILARITY alike by edit distance; a chat spelling ("abt", "u") as the word it stands for
+(offline/chat_spelling.py); names and other words nothing is near stay as typed. Only the
 reading changes: the turn's own text is kept as said.
 
 A memory is ranked the same way by what it meant (memory_as_meant): "her next hospital apointment"
@@ -18,6 +19,7 @@ import functools
 
 from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory.retrieval.spelling import mend
+from interaction.offline.chat_spelling import CHAT_SPELLINGS
 
 # chosen on the memory-intent dev split (scripts/eval/README.md): 0.75 also read "lived" as "livedo"
 # and "Basu" as "Babu"; 0.8 still reads one edit in a five-letter verb ("forgt", "frget")
@@ -39,9 +41,12 @@ def as_meant(text: str, names_kept: bool = False) -> str:
         doc = load_parser()(text)
     except ParserUnavailable:
         return text
-    known = {t.lower_ for t in doc if lexicon.knows(t.lower_) or lexicon.knows(t.lemma_.casefold())
+    # a chat spelling ("abt", "u") is read as the word the parser reads it as (chat_spelling.py)
+    said = "".join((t.norm_ if t.lower_ in CHAT_SPELLINGS else t.text) + t.whitespace_ for t in doc)
+    known = {t.norm_ if t.lower_ in CHAT_SPELLINGS else t.lower_ for t in doc
+             if t.lower_ in CHAT_SPELLINGS or lexicon.knows(t.lower_) or lexicon.knows(t.lemma_.casefold())
              or (names_kept and t.ent_type_ in _NAMES)}
-    return mend(text, known, lexicon, MIN_SIMILARITY)
+    return mend(said, known, lexicon, MIN_SIMILARITY)
 
 
 @functools.lru_cache(maxsize=4096)  # a recall reads each shortlisted quote twice (verifier, entities)

@@ -17,6 +17,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from common.model_files import MODEL_FILES, ModelFileMismatch
+from interaction.offline.chat_spelling import read_chat_spellings
 
 RECENT_PARSES = 512  # several turns' texts and sentences, and the memories a recall read last
 
@@ -100,7 +101,7 @@ def load_parser() -> CachedParser:
     try:
         import spacy
 
-        return CachedParser(spacy.load(MODEL_FILES.folder("spacy_en")))
+        return CachedParser(read_chat_spellings(spacy.load(MODEL_FILES.folder("spacy_en"))))
     except ModelFileMismatch:
         raise  # a changed model file stops the process: never parse with it, never fall back silently
     except Exception as exc:  # noqa: BLE001 - any other failure to load means: use the rules

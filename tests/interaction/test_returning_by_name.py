@@ -173,3 +173,22 @@ def test_a_known_name_in_a_greeting_needs_a_yes(dm):
     no = say(dm, "No, I'm not her.")
     assert no.user_id != giulia and not no.extra["pending_confirmation"]
     assert people(dm) == {giulia: "Giulia"}
+
+
+@pytest.mark.parametrize("restated", ["Morwenna", "I said it already, it's Morwenna", "Morwenna, as I told you"])
+def test_the_first_name_said_again_is_no_answer_and_makes_no_second_person(dm, restated):
+    morwenna = first_visit(dm, "Good afternoon, I'm Morwenna Tregothnan.", "I keep bees on a farm near Truro.")
+    asked = say(dm, "Hello there, Morwenna back again!")
+    assert asked.extra["pending_confirmation"] and "Morwenna Tregothnan" in asked.reply
+    again = say(dm, restated)  # the name they gave, not another: neither a yes nor a no
+    assert list(people(dm)) == [morwenna] and again.user_id is None, again.reply
+    assert again.extra["pending_confirmation"] and "Nice to meet you" not in again.reply
+    still = say(dm, restated)
+    assert list(people(dm)) == [morwenna] and still.user_id is None, still.reply
+
+
+def test_a_yes_with_the_first_name_links_the_known_person(dm):
+    morwenna = first_visit(dm, "Good afternoon, I'm Morwenna Tregothnan.")
+    say(dm, "It's me, Morwenna.")
+    yes = say(dm, "Yes, Morwenna.")
+    assert yes.user_id == morwenna and list(people(dm)) == [morwenna], yes.reply

@@ -137,3 +137,16 @@ def test_a_count_of_days_asked_is_counted_as_how_long_is(maya):
     for asked in ("How long until my ferry?", "How many days until my ferry?"):
         reply = say(dm, asked).reply
         assert reply.startswith("Nine days — "), reply
+
+
+AFTER_MIDNIGHT = datetime(2026, 3, 13, 1, 20)  # Friday 01:20: people still speak of Thursday
+
+
+@pytest.mark.parametrize(("question", "verdict"), [
+    ("Do I have my physio session on Tuesday?", "yes"),
+    ("Is my physio session on Monday?", "no"),
+    ("Have I got physio tomorrow?", "no"),  # tomorrow is Friday, the day just begun
+])
+def test_a_weekday_asked_after_midnight_is_the_one_to_come_from_the_day_spoken_of(question, verdict):
+    told = "my physio session is on Tuesday"  # told the same night: the Tuesday of the 17th
+    assert whether_told(question, told, AFTER_MIDNIGHT, AFTER_MIDNIGHT) == verdict
