@@ -279,11 +279,12 @@ def fact_statements(profile: UserProfile | None, at: datetime) -> list[tuple[Tra
     it was told in: "my brother and I moved to Porto" is also about the brother, and a request about
     him means what was told."""
     return [(TranscriptTurn(role="user", at=at, text=_FIRST_PERSON.sub(
-        lambda m: "I'm" if m.group(0).endswith("re") else "I", profile_wording.own_words(told), count=1)), told)
-        for told in profile_wording.current(profile)]
+        lambda m: _AS_TOLD[m.group(0)], profile_wording.own_words(told), count=1)), told)
+        for told in profile_wording.current(profile, now=at)]
 
 
-_FIRST_PERSON = re.compile(r"^you(?:'re)?\b")
+_FIRST_PERSON = re.compile(r"^you(?:'re|r)?\b")
+_AS_TOLD = {"you": "I", "you're": "I'm", "your": "my"}
 
 
 @dataclass(frozen=True)
@@ -592,9 +593,9 @@ def known_facts(deps: AgentDeps, identity: Identity, transcript: list[Transcript
                 ) -> tuple[list[str], list[str], list[tuple[str, SaidDay | None]]]:
     """What Nadine knows about the person, in her words: profile facts, explicit memories and moments
     (each as it holds now: `as_changed`; a moment with the day it was said)."""
-    facts = profile_wording.phrases(profile_wording.current(identity.profile))
-    store = explicit_store(deps)
     now = deps.clock.now()
+    facts = profile_wording.phrases(profile_wording.current(identity.profile, now=now))
+    store = explicit_store(deps)
     kept = store.list(identity.user_id or "") if store else []
     # a turn is read for a change once, not beside every kept memory: only one that may change something
     # is read against each
