@@ -195,6 +195,8 @@ def _name_of(tok):  # noqa: ANN001, ANN202 - a spaCy Token or None
     if wordnet is None or not wordnet.kind_of_person(_unaccented(tok.lemma_)):
         return None
     named = [c for c in tok.children if c.dep_ in _NAMING_DEPS and _a_name(c)]
+    if not named and tok.dep_ == "compound" and _a_name(tok.head):
+        named = [tok.head]  # the parser may hang the person word on the name: "my aunt Marguerite"
     if not named and tok.dep_ in ("nsubj", "nsubjpass") and not any(c.dep_ == "neg" for c in tok.head.children):
         named = [c for c in tok.head.children if c.dep_ in _NAMED_AS and _a_name(c)]
     return named[0] if named else None
