@@ -18,6 +18,7 @@ from common.clock import spoken_day
 from common.config.interaction_settings import ForgetOfferSettings
 from common.messages import ForgetMemory, MemoryAction, RecallReport
 from common.store import DataLayout, ProfileStore, SceneStore, UserProfile
+from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording, said_back
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.agents.episode import summarize
@@ -328,19 +329,24 @@ def chosen_to_forget(matches: ForgetMatches, offer: ForgetOfferSettings) -> Forg
     asked first: the closest by the dense cosine standing offer.offer_margin above the next one (a
     memory alone stands out from nothing: the one thing a person told is not what every request
     names). Below that there is nothing to forget. A profile fact closer than every other memory is
-    the one meant ("forget where I live": the fact, not the turn that told it). What else is asserted
+    the one meant ("forget where I live": the fact, not the turn that told it), but for one of their
+    people by name, which goes with what was told about them. What else is asserted
     with it, or names everything the topic names (the entity reader's agreement: "the dentist is at
     11 not 10" for "the dentist appointment"), holds the same thing: it is offered with it, so the
     person's yes covers all that goes."""
     named = [j for d in matches.decisions for j in _offered(d, offer)]
-    if matches.fact is not None and all(matches.fact[0].probability > j.probability for j in named):
-        fact, told = matches.fact
-        return ForgetCandidate(matches.user_id, "fact", f"{told.field}:{told.value}", profile_wording.own_words(told),
-                               fact.probability)
+    fact = None if matches.fact is None else ForgetCandidate(
+        matches.user_id, "fact", f"{matches.fact[1].field}:{matches.fact[1].value}",
+        profile_wording.own_words(matches.fact[1]), matches.fact[0].probability)
+    # a person of theirs named ("forget what I told you about my aunt") means what was told about them
+    # when a memory holds it: their name is offered with it, not instead of it
+    with_it = fact is not None and bool(named) and FIELDS_BY_NAME[matches.fact[1].field].names_people
+    if fact is not None and not with_it and all(fact.probability > j.probability for j in named):
+        return fact
     if not named:
         return None
     best = _as_kept(max(named, key=lambda j: j.probability), matches)
-    also: dict[str, ForgetCandidate] = {}
+    also: dict[str, ForgetCandidate] = {fact.text.casefold(): fact} if with_it else {}
     for d in matches.decisions:
         asserted = d.chosen if d.outcome == "asserted" else []
         for j in d.considered:
