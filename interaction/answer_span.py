@@ -310,7 +310,11 @@ def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
     if asks == "place":
         return [("place", span) for span in _place(m, _PLACE_PREPS | {stranded} if stranded else _PLACE_PREPS)]
     if asks == "person":
-        return [("person", list(e)) for e in m.ents if e.label_ == "PERSON"]
+        from interaction.offline.personal_facts import people_named
+
+        # a name beside a person word is a person's whatever the recogniser calls it ("my cousin Dara": GPE)
+        found = [list(e) for e in m.ents if e.label_ == "PERSON"]
+        return [("person", span) for span in found + [[t] for t in people_named(m) if not any(t in f for f in found)]]
     if asks == "count":  # a number, never the name beside the noun ("my granddaughter Lina" has no count)
         return [(found, span) for found, span in _thing(m, noun or "") if any(t.like_num for t in span)]
     return _thing(m, noun or "")

@@ -99,7 +99,7 @@ def forget_one_memory(
     request): a scene's files, a text memory (interaction's live Chroma client, or the CLI's own when
     interaction is down), or a profile fact's records; then, for a moment or an explicit memory, its
     words (and `said`: how the dialogue named it) wherever a saved session holds them, the session's
-    summary made again by `summarize`. The id was validated by the caller. Returns the counts per
+    summary made again by `summarize`, and for all but a fact the profile facts learned in its turns. The id was validated by the caller. Returns the counts per
     kind and what marks the memory in a conversation (for the one in progress)."""
     removed: dict[str, int] = {}
     texts, turn_ids = list(said), []
@@ -126,6 +126,7 @@ def forget_one_memory(
         removed["text_memories"] = len(gone.doc_ids) if gone else 0
         if gone is not None:
             deleted.append(gone)
+            turn_ids += gone.turn_ids  # an episode's turns: what they told the profile goes with them
             if gone.forgotten is not None and gone.forgotten.kind == "explicit_memory":
                 texts.append(gone.forgotten.text)
                 source = str(gone.forgotten.metadata.get("source_turn") or "")

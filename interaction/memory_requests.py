@@ -18,6 +18,7 @@ from common.clock import spoken_day
 from common.config.interaction_settings import ForgetOfferSettings
 from common.messages import ForgetMemory, MemoryAction, RecallReport
 from common.store import DataLayout, ProfileStore, SceneStore, UserProfile
+from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording, said_back
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.agents.episode import summarize
@@ -279,11 +280,12 @@ def fact_statements(profile: UserProfile | None, at: datetime) -> list[tuple[Tra
     it was told in: "my brother and I moved to Porto" is also about the brother, and a request about
     him means what was told."""
     return [(TranscriptTurn(role="user", at=at, text=_FIRST_PERSON.sub(
-        lambda m: "I'm" if m.group(0).endswith("re") else "I", profile_wording.own_words(told), count=1)), told)
-        for told in profile_wording.current(profile)]
+        lambda m: _AS_TOLD[m.group(0)], profile_wording.own_words(told), count=1)), told)
+        for told in profile_wording.current(profile, now=at)]
 
 
-_FIRST_PERSON = re.compile(r"^you(?:'re)?\b")
+_FIRST_PERSON = re.compile(r"^you(?:'re|r)?\b")
+_AS_TOLD = {"you": "I", "you're": "I'm", "your": "my"}
 
 
 @dataclass(frozen=True)
@@ -327,19 +329,24 @@ def chosen_to_forget(matches: ForgetMatches, offer: ForgetOfferSettings) -> Forg
     asked first: the closest by the dense cosine standing offer.offer_margin above the next one (a
     memory alone stands out from nothing: the one thing a person told is not what every request
     names). Below that there is nothing to forget. A profile fact closer than every other memory is
-    the one meant ("forget where I live": the fact, not the turn that told it). What else is asserted
+    the one meant ("forget where I live": the fact, not the turn that told it), but for one of their
+    people by name, which goes with what was told about them. What else is asserted
     with it, or names everything the topic names (the entity reader's agreement: "the dentist is at
     11 not 10" for "the dentist appointment"), holds the same thing: it is offered with it, so the
     person's yes covers all that goes."""
     named = [j for d in matches.decisions for j in _offered(d, offer)]
-    if matches.fact is not None and all(matches.fact[0].probability > j.probability for j in named):
-        fact, told = matches.fact
-        return ForgetCandidate(matches.user_id, "fact", f"{told.field}:{told.value}", profile_wording.own_words(told),
-                               fact.probability)
+    fact = None if matches.fact is None else ForgetCandidate(
+        matches.user_id, "fact", f"{matches.fact[1].field}:{matches.fact[1].value}",
+        profile_wording.own_words(matches.fact[1]), matches.fact[0].probability)
+    # a person of theirs named ("forget what I told you about my aunt") means what was told about them
+    # when a memory holds it: their name is offered with it, not instead of it
+    with_it = fact is not None and bool(named) and FIELDS_BY_NAME[matches.fact[1].field].names_people
+    if fact is not None and not with_it and all(fact.probability > j.probability for j in named):
+        return fact
     if not named:
         return None
     best = _as_kept(max(named, key=lambda j: j.probability), matches)
-    also: dict[str, ForgetCandidate] = {}
+    also: dict[str, ForgetCandidate] = {fact.text.casefold(): fact} if with_it else {}
     for d in matches.decisions:
         asserted = d.chosen if d.outcome == "asserted" else []
         for j in d.considered:
@@ -592,9 +599,9 @@ def known_facts(deps: AgentDeps, identity: Identity, transcript: list[Transcript
                 ) -> tuple[list[str], list[str], list[tuple[str, SaidDay | None]]]:
     """What Nadine knows about the person, in her words: profile facts, explicit memories and moments
     (each as it holds now: `as_changed`; a moment with the day it was said)."""
-    facts = profile_wording.phrases(profile_wording.current(identity.profile))
-    store = explicit_store(deps)
     now = deps.clock.now()
+    facts = profile_wording.phrases(profile_wording.current(identity.profile, now=now))
+    store = explicit_store(deps)
     kept = store.list(identity.user_id or "") if store else []
     # a turn is read for a change once, not beside every kept memory: only one that may change something
     # is read against each

@@ -18,10 +18,12 @@ is my eye test?"): that is said to be untold (_not_told)."""
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import replace
 
 from common.messages import RecallReport
 from common.store.facts import says
+from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.answer_span import holds_no_answer
@@ -31,7 +33,7 @@ from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.question_form import asked_about
-from interaction.profile_wording import Told, current
+from interaction.profile_wording import Told, current, named_in
 from interaction.profiles import Identity
 from interaction.reported_speech import reported
 
@@ -41,6 +43,7 @@ log = logging.getLogger("nadine.interaction.own_life")
 # said in earlier conversations ("my wife Rosa is a nurse" a week ago answers "what does my wife do?")
 REMEMBERED = frozenset({"explicit_memory", "moment", "turn"})
 _SPEAKER_DEPS = {"nsubj", "nsubjpass", "poss"}
+_OBJECT_DEPS = {"dobj", "dative", "pobj"}
 _NAMING = {"NOUN", "PROPN"}
 _PRESENT_OR_MODAL = {"VBP", "VBZ", "MD"}
 
@@ -67,6 +70,8 @@ def asks_about_own_life(text: str) -> bool:
         if any(tok.dep_ in _SPEAKER_DEPS and first_person(tok) for tok in topic):
             return True
         to_nadine = any(tok.dep_ in _SPEAKER_DEPS and "2" in tok.morph.get("Person") for tok in topic)
+        if not to_nadine and any(tok.dep_ in _OBJECT_DEPS and first_person(tok) for tok in topic):
+            return True  # something done to or for the speaker, not asked of Nadine ("who is coming to see me?")
         if not to_nadine and any(tok.pos_ in _NAMING for tok in topic):
             return True
     return False
@@ -178,14 +183,40 @@ def profile_field_asked(deps: AgentDeps, state: dict) -> str | None:
         return None
     if decided is None or decided.outcome != "asserted" or decided.named is None:
         return None
-    return _asked_as(facts[int(decided.named.candidate.memory_id)][1])
+    told = facts[int(decided.named.candidate.memory_id)][1]
+    return _asked_as(told) if named_in([told], state["text"]) else None
+
+
+def held_field_asked(identity: Identity, text: str, recalled: bool = False) -> str | None:
+    """The field a question asks after by its parse ("where am I from?", "how old am I?", "who is
+    Idris?": personal_facts.asked_field), when the profile holds an answer to it (for a person, the
+    one it names): the profile answers it, ahead of any turn the fact was told in. A person asked
+    after by how they are theirs ("what's my husband's name?") is answered by the turn `recalled`
+    when there is one: it says the name first; asked after by name, the turn cannot answer who."""
+    from interaction.offline.personal_facts import asked_field
+
+    field = asked_field(text) if identity.known and identity.profile is not None else None
+    if field is None:
+        return None
+    held = named_in(current(identity.profile, [field]), text)
+    if field == "relations" and recalled:
+        held = [t for t in held if _said_by_name(t.value, text)]
+    return field if held else None
+
+
+def _said_by_name(value: str, text: str) -> bool:
+    """The question holds the name of a relations value ("Idris (nephew)")."""
+    name = value.rsplit(" (", 1)[0].casefold().split()
+    return bool(name) and set(name) <= {w.casefold() for w in re.findall(r"\w+", text)}
 
 
 def tells_a_fact(identity: Identity, report: RecallReport) -> bool:
     """Whether a memory the recall asserts is where a fact the profile holds now was told ("I work as
     a piano tuner and I live in Haarlem"): the question then asks after that fact, which the profile
     says as it holds now and in its field's words, not as the turn it was once said in."""
-    told = [t.clause for t in current(identity.profile) if t.clause]
+    # the clause as told, also where the fact is said otherwise now (an age a year on)
+    profile = identity.profile
+    told = [r.clause for f in FIELDS_BY_NAME for r in (profile.history(f) if profile else []) if r.current and r.clause]
     return report.outcome == "asserted" and any(says(m.text, clause) for m in report.memories for clause in told)
 
 

@@ -16,8 +16,10 @@ prompt read the same phrases.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 
 from common.store import UserProfile
 from common.store.facts import says, value_key
@@ -26,6 +28,8 @@ from interaction.offline.articles import articled_in, said_with_verb, spoken
 from interaction.reported_speech import read_ahead, reported
 
 WORK_FIELDS = ("current_position", "current_company")
+_WHEN = {"DATE", "TIME"}
+_RELATION = re.compile(r"^(?P<name>.+) \((?P<relation>[^()]+)\)$")  # a relations value: "Ciarán (husband)"
 
 
 @dataclass(frozen=True)
@@ -50,9 +54,34 @@ def own_words(t: Told) -> str:
     "you work in Zurich" for a job's place)."""
     if t.field == "current_position" and t.with_verb:
         return f"you {t.value}"
+    if t.field == "relations":
+        return relation_words(t.value)
     if t.works_here:
         return f"you work in {t.value}"
     return FIELDS_BY_NAME[t.field].now.format(spoken(t.field, t.value))
+
+
+def relation_words(value: str) -> str:
+    """A person of theirs as Nadine says it: "Ciarán (husband)" -> "your husband is Ciarán"."""
+    found = _RELATION.match(value)
+    return f"your {found['relation']} is {found['name']}" if found else value
+
+
+def named_in(told: list[Told], question: str) -> list[Told]:
+    """The people of theirs a question names, by their name or how they are theirs ("who is Idris?",
+    "what's my partner's name?"); a question naming none of them ("do I have a son?") asks after no
+    person held."""
+    asked = {w.casefold() for w in re.findall(r"\w+", question)}
+    return [t for t in told if t.field != "relations" or asked & {w.casefold() for w in re.findall(r"\w+", t.value)}]
+
+
+def aged(value: str, told_on: str | None, now: datetime | None) -> str:
+    """An age told on `told_on` as it is at `now`: a year older for each full year since."""
+    if now is None or not told_on or not value.isdigit():
+        return value
+    then = datetime.fromisoformat(told_on)
+    years = now.year - then.year - ((now.month, now.day) < (then.month, then.day))
+    return str(int(value) + max(0, years))
 
 
 def phrases(told: Iterable[Told]) -> list[str]:
@@ -76,7 +105,7 @@ def phrases(told: Iterable[Told]) -> list[str]:
             if key not in seen_clauses:
                 seen_clauses.add(key)
                 out.append(reported(articled_in(t.clause, jobs[key]) if key in jobs else t.clause))
-        elif FIELDS_BY_NAME[t.field].multi:
+        elif FIELDS_BY_NAME[t.field].multi and t.field != "relations":  # each person said on their own
             if t.field not in listed:
                 listed[t.field] = []
                 out.append(t.field)  # placeholder, filled below with every value of the field
@@ -107,9 +136,11 @@ def listing(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def current(profile: UserProfile | None, fields: Iterable[str] | None = None) -> list[Told]:
+def current(profile: UserProfile | None, fields: Iterable[str] | None = None,
+            now: datetime | None = None) -> list[Told]:
     """What the profile holds now, each fact with its clause while every fact said in that clause still
-    holds (and the clause names no value that was forgotten or has ended)."""
+    holds (and the clause names no value that was forgotten or has ended); an age as it is at `now`
+    (as told, without it)."""
     if profile is None:
         return []
     wanted = set(fields) if fields is not None else {f.name for f in PROFILE_FIELDS}
@@ -121,12 +152,18 @@ def current(profile: UserProfile | None, fields: Iterable[str] | None = None) ->
     stale = {value_key(r.clause) for _, r in ended if r.clause}
     ended_values = [r.value for _, r in ended]
     held = {value_key(r.value) for _, r in records if r.current}
+    kept_from: dict[str, list[str]] = {}  # clause -> the values it told that are held now
+    for _, r in records:
+        if r.current and r.clause:
+            kept_from.setdefault(value_key(r.clause), []).append(r.value)
     out = []
     for name, r in records:
         if name in wanted and r.current:
             usable = r.clause and value_key(r.clause) not in stale and not any(
-                says(r.clause, v) and value_key(v) not in held for v in ended_values)
-            out.append(_told(name, r.value, r.clause if usable else None, r.home, r.clause))
+                says(r.clause, v) and value_key(v) not in held for v in ended_values) \
+                and _names_only_kept(r.clause, kept_from[value_key(r.clause)])
+            value = aged(r.value, r.valid_from, now) if name == "age" else r.value
+            out.append(_told(name, value, r.clause if usable and value == r.value else None, r.home, r.clause))
     return out
 
 
@@ -150,7 +187,35 @@ def heard(learned: dict, said: dict, profile: UserProfile | None = None) -> list
                 continue
             clause = g.clause if g is not None else None
             out.append(_told(field, str(v), clause, g.words.home if g is not None else None, clause))
-    return out
+    return [t if t.clause is None or _names_only_kept(t.clause, [o.value for o in out if o.clause == t.clause])
+            else replace(t, clause=None) for t in out]
+
+
+def _names_only_kept(clause: str, values: list[str]) -> bool:
+    """Every proper name and number said in a clause of its own inside the clause (under a verb other
+    than its head: "..., studying chemistry in Leeds") is in one of the values kept from it: said back
+    whole, such a clause would tell the person Nadine keeps a fact she does not. A place or a name
+    on the fact's own verb is how the fact was told ("I repair pianos in Bristol") and goes with it;
+    times say when, not another fact (spaCy's parse; without the parser, every clause is said)."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(clause)
+    except ParserUnavailable:
+        return True
+    kept = {w for v in values for w in re.findall(r"\w+", v.casefold())}
+    return all(t.lower_ in kept for t in doc if (t.pos_ in ("PROPN", "NUM") or t.ent_type_)
+               and t.ent_type_ not in _WHEN and _in_a_clause_of_its_own(t))
+
+
+def _in_a_clause_of_its_own(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A verb other than the clause's head stands between the token and that head."""
+    node = tok
+    while node.head.i != node.i:
+        node = node.head
+        if node.pos_ == "VERB" and node.head.i != node.i:
+            return True
+    return False
 
 
 def work(profile: UserProfile | None) -> list[str]:

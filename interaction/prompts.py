@@ -110,7 +110,7 @@ def _profile_line(r: ReplyInputs) -> str:
     p = r.profile
     if p is None or not p.known:
         return "The person: not introduced yet (you do not know their name)."
-    told = profile_wording.phrases(profile_wording.current(p))
+    told = profile_wording.phrases(profile_wording.current(p, now=r.now))
     line = f"The person: {p.user_name} (address them as {address(p)})." + (
         " What they told you about themselves, as you say it back to them: " + "; ".join(told) + "." if told else "")
     before = []

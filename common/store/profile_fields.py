@@ -14,6 +14,9 @@ class ProfileField:
     now: str  # spoken, present: "you live in {}"
     before: str  # spoken, past: "you lived in {}"
     ended: str  # spoken, a fact that stopped: "you no longer live in {}"
+    # its values are people of theirs by name: a request about one of them ("forget what I told you
+    # about my aunt") means what was told about them, the name going with it
+    names_people: bool = False
 
 
 PROFILE_FIELDS: tuple[ProfileField, ...] = (
@@ -22,6 +25,13 @@ PROFILE_FIELDS: tuple[ProfileField, ...] = (
     ProfileField("current_position", False, "position", "you work as {}", "you worked as {}",
                  "you no longer work as {}"),
     ProfileField("location", False, "lives in", "you live in {}", "you lived in {}", "you no longer live in {}"),
+    # where they come from, beside where they live now: "from Osaka, studying in Manchester"
+    ProfileField("hometown", False, "is from", "you're from {}", "you told me you were from {}",
+                 "you're no longer from {}"),
+    # the age as told; the record's valid_from is when, so it is said as it is now (profile_wording.py)
+    ProfileField("age", False, "age", "you're {}", "you were {}", "you're no longer {}"),
+    # the people of their life by name, "<name> (<relation>)": "Ciarán (husband)"
+    ProfileField("relations", True, "people", "{}", "{}", "you no longer mentioned {}", names_people=True),
     ProfileField("hobbies", True, "hobbies", "you enjoy {}", "you used to enjoy {}", "you've given up {}"),
     ProfileField("interests", True, "interests", "you're interested in {}", "you used to be interested in {}",
                  "you've lost interest in {}"),

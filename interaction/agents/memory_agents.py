@@ -11,6 +11,7 @@ from common.messages import ForgetMemory, RecallReport
 from common.store import SceneStore, UserProfile
 from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, says, value_key
 from common.store.forget import purge_chroma_documents
+from common.store.profile_fields import FIELDS_BY_NAME
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
 from interaction.forget import forget_one_memory
@@ -19,11 +20,11 @@ from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session, told_since
 from interaction.names import known_name_in_greeting, match_name, name_similarity, part_of
-from interaction.offline import fact_changes
+from interaction.offline import fact_changes, personal_facts
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.first_meeting import says_never_met
-from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update
+from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update, is_name
 from interaction.offline.name_claims import (
     NameClaim,
     names_beside_a_request,
@@ -32,7 +33,7 @@ from interaction.offline.name_claims import (
 )
 from interaction.offline.name_reading import asked_for_name, read_opening_name
 from interaction.offline.value_changes import tells_a_change, value_change
-from interaction.own_life import profile_field_asked, recall_own_life, tells_a_fact
+from interaction.own_life import held_field_asked, profile_field_asked, recall_own_life, tells_a_fact
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
 from interaction.state import TurnState
@@ -333,6 +334,13 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
             changes.append(c.model_copy(update={**g.words.model_dump(), "value": g.value})
                            if g is not None and c.op != "close" else c)
     grounded = [*kept, *(g for g in found.values() if g is not None)]
+    # where they are from, their home said in other ways, their age and their people by name: read off
+    # the parse as said of the speaker (personal_facts.py), each a fact of its own
+    for g in personal_facts.read(text):
+        if not any(o.field == g.field and (same_value(o.value, g.value) or not FIELDS_BY_NAME[g.field].multi)
+                   for o in grounded) and not is_name(g.value, names):
+            changes.append(FactChange(field=g.field, op="set", value=g.value, **g.words.model_dump()))
+            grounded.append(g)
     # a value said in one breath with another ("I play tennis and the piano") is a fact of its own
     for also in coordinated(text, grounded):
         changes.append(FactChange(field=also.field, op="set", value=also.value, **also.words.model_dump()))
@@ -397,7 +405,9 @@ def retrieval_step(deps: AgentDeps, state: TurnState) -> dict:
     asserted = recalled is not None and recalled.outcome == "asserted"
     # what their profile holds answers it ("do you know where I work?"), in the words it was told; where
     # the memory asserted is where one of its facts was told, the reply says that fact as it holds now
-    field = None if sees or (asserted and not tells_a_fact(state["identity"], recalled)) else profile_field_asked(deps, state)
+    field = None if sees else held_field_asked(state["identity"], state["text"], asserted)
+    if field is None and not sees and (not asserted or tells_a_fact(state["identity"], recalled)):
+        field = profile_field_asked(deps, state)
     if field is not None and not asserted:
         return {"retrieval": None, "profile_field": field, **from_memory}
     answered = {"profile_field": field} if field is not None else {}

@@ -79,12 +79,16 @@ def forget_document(client: ClientAPI, user_id: str, doc_id: str) -> Deleted | N
     if not got["ids"]:
         return None
     meta = (got["metadatas"] or [{}])[0] or {}
-    ids = [doc_id]
+    ids, metas = [doc_id], [meta]
     if _kind(meta) in SESSION_KINDS and meta.get("session"):
         partners = collection.get(where={"session": str(meta["session"])}, include=["metadatas"])
-        ids += [i for i, m in zip(partners["ids"], partners["metadatas"] or [], strict=False)
-                if i != doc_id and _kind(m or {}) in SESSION_PARTS]
+        parts = [(i, m or {}) for i, m in zip(partners["ids"], partners["metadatas"] or [], strict=False)
+                 if i != doc_id and _kind(m or {}) in SESSION_PARTS]
+        ids += [i for i, _ in parts]
+        metas += [m for _, m in parts]
     collection.delete(ids=ids)
     when = meta.get("occurred_at") or meta.get("timestamp")
     asked = StoredDocument(doc_id, _kind(meta), (got["documents"] or [""])[0] or "", str(when) if when else None, meta)
-    return Deleted(str(collection.id), ids, asked)
+    # the person's turns that went with it: the profile facts learned in them go too
+    turns = frozenset(str(m["turn_id"]) for m in metas if _kind(m) == "turn" and m.get("turn_id"))
+    return Deleted(str(collection.id), ids, asked, turns)

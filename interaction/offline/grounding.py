@@ -51,6 +51,8 @@ PERSON_NOTION = "family member or friend"
 FIELD_NOTIONS = {
     "current_company": "my employer, the company I work for", "current_position": "my job, my profession",
     "location": "my home, the town I live in", "hobbies": "my hobby, my pastime", "interests": "my interest, my passion",
+    "hometown": "where I come from, my hometown", "age": "my age, how old I am",
+    "relations": "a person in my life, my family",
 }
 
 _SUBJECTS = {"nsubj", "nsubjpass"}

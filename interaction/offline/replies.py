@@ -196,7 +196,8 @@ def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
             return _sentence(profile_wording.own_words(home))
         # only a job's place is known: say that, and that no home was named
         return f"You haven't told me where you live, but {profile_wording.listing(work)}." if work else None
-    said = profile_wording.phrases(profile_wording.current(r.profile, [key]))
+    held = profile_wording.named_in(profile_wording.current(r.profile, [key], now=r.now), r.text)
+    said = profile_wording.phrases(held)
     return _sentence(profile_wording.listing(said)) if said else None  # every pastime held, not the first
 
 

@@ -12,7 +12,7 @@ from common.emotions import EmotionLabel
 from interaction import cues
 from interaction.linear_text import clauses
 from interaction.memory_intent.classifier import classify
-from interaction.offline import fact_changes
+from interaction.offline import fact_changes, personal_facts
 from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped_model
 from interaction.offline.extract import extract_profile
 from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
@@ -185,7 +185,7 @@ def understand(text: str) -> TurnUnderstanding:
         intent = "language_change"
     elif cues.is_unambiguous_farewell(text):
         intent = "end_conversation"
-    elif profile.user_name or profile.facts() or fact_changes.states_a_change(text):
+    elif profile.user_name or profile.facts() or fact_changes.states_a_change(text) or personal_facts.read(text):
         intent = "update_user_info"
     elif cues.is_greeting(text):
         intent = "first_greeting"

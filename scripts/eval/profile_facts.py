@@ -7,7 +7,9 @@ split, and for current_position / current_company / location the accepted values
 is right when the extractor's value equals one accepted value (case, articles and punctuation aside)
 or both are empty. `as_stored` is the whole offline path of a turn: the extraction, the fact-change
 classifier and the grounding of each value in the speaker's words (what the profile would hold). Prints per extractor and split: field accuracy, sentences with all three fields
-right, and milliseconds per sentence. --calibrate picks the parse reader's occupation threshold on
+right, and milliseconds per sentence. Then the same, as stored, for hometown, location, age and relations on
+profile_facts/personal_facts.jsonl (paraphrase groups, split by group), with and without the
+personal-facts reader. --calibrate picks the parse reader's occupation threshold on
 the dev split only (the test split is never used for choosing) and prints it.
 """
 
@@ -23,6 +25,10 @@ from pathlib import Path
 from interaction.offline.self_description import FIELDS, OCCUPATION_THRESHOLD
 
 DATA = Path(__file__).resolve().parent / "profile_facts" / "self_descriptions.jsonl"
+# where they are from, their home said otherwise, their age, their people by name (personal_facts.py):
+# paraphrase groups, each group wholly in dev or in test; nothing is chosen on either
+PERSONAL = DATA.with_name("personal_facts.jsonl")
+PERSONAL_FIELDS = ("hometown", "location", "age", "relations")
 
 
 def load(path: Path = DATA) -> list[dict]:
@@ -67,6 +73,31 @@ def stored_predict(text: str) -> dict:
     return update.model_dump()
 
 
+def _without_personal_facts(text: str) -> dict:
+    """The stored path without the origin / home / age / people reader (personal_facts.py)."""
+    from unittest import mock
+
+    with mock.patch("interaction.offline.personal_facts.read", return_value=[]):
+        return stored_predict(text)
+
+
+def score_personal(rows: list[dict], predict: Callable[[str], dict]) -> dict:
+    """Field accuracy on hometown, location, age and relations (the people as a set)."""
+    right = whole = 0
+    misses = []
+    for row in rows:
+        got = predict(row["text"])
+        ok = [field_right(row[f], got.get(f)) for f in PERSONAL_FIELDS[:-1]]
+        ok.append({normalise(v) for v in row["relations"]} == {normalise(v) for v in got.get("relations") or []})
+        right += sum(ok)
+        whole += all(ok)
+        if not all(ok):
+            misses.append({"text": row["text"], **{f: got.get(f) for f in PERSONAL_FIELDS}})
+    n = max(1, len(rows))
+    return {"sentences": len(rows), "field_accuracy": right / (n * len(PERSONAL_FIELDS)),
+            "sentence_accuracy": whole / n, "misses": misses}
+
+
 def rules_predict(text: str) -> dict:
     from interaction.offline.extract import extract_profile_rules
 
@@ -91,6 +122,14 @@ def calibrate(reader, rows: list[dict]) -> float:
     return best[1]
 
 
+def _record(results: dict, key: str, r: dict, misses: bool) -> dict:
+    """Keep a split's figures under `key` (its misses printed when asked) and hand them back."""
+    results[key] = {k: v for k, v in r.items() if k != "misses"}
+    for miss in r["misses"] if misses else []:
+        print("   miss:", json.dumps(miss, ensure_ascii=False))
+    return r
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.eval.profile_facts", description=__doc__.split("\n")[0])
     parser.add_argument("--calibrate", action="store_true", help="choose the occupation threshold on dev")
@@ -111,16 +150,18 @@ def main(argv: list[str] | None = None) -> int:
         reader.threshold = calibrate(reader, splits["dev"])
         print(f"occupation threshold chosen on dev: {reader.threshold:.3f}")
     extractors = {"rules": rules_predict, "spacy_parse": reader.facts, "as_stored": stored_predict}
-    results = {}
+    results: dict = {}
     for name, predict in extractors.items():
         for split, subset in splits.items():
-            r = score(subset, predict)
-            results[f"{name}/{split}"] = {k: v for k, v in r.items() if k != "misses"}
+            r = _record(results, f"{name}/{split}", score(subset, predict), args.misses)
             print(f"{name:<12} {split:<5} n={r['sentences']:>3}  field accuracy {100 * r['field_accuracy']:5.1f} %  "
                   f"all three right {100 * r['sentence_accuracy']:5.1f} %  {r['ms_per_sentence']:6.1f} ms/sentence")
-            if args.misses:
-                for miss in r["misses"]:
-                    print("   miss:", json.dumps(miss, ensure_ascii=False))
+    for name, predict in (("personal", stored_predict), ("personal_without_reader", _without_personal_facts)):
+        for split in ("dev", "test"):
+            rows = [row for row in load(PERSONAL) if row["split"] == split]
+            r = _record(results, f"{name}/{split}", score_personal(rows, predict), args.misses)
+            print(f"{name:<23} {split:<5} n={r['sentences']:>3}  field accuracy {100 * r['field_accuracy']:5.1f} %  "
+                  f"all right {100 * r['sentence_accuracy']:5.1f} %")
     print(f"spaCy pipeline + MiniLM load: {load_s:.1f} s once per process")
     print(json.dumps({"threshold": reader.threshold, "results": results}))
     return 0

@@ -1,0 +1,260 @@
+"""Where someone is from, where they live, how old they are and the people of their life by name,
+read off spaCy's dependency parse and named entities ("I'm a lab technician from Porto", "living up
+in Derry", "I'm 52", "my partner is called Ruth", "my niece Amara starts school").
+
+Each fact comes from a statement about the speaker: a clause whose subject is the speaker and that
+is told as so (self_description.py: not negated, not wished, not past), or a verbless fragment, which
+in a conversation describes the one saying it ("from Galway originally", "outside of Tours").
+- hometown: a place named after "from" on the speaker's "be" or "come", on what the speaker is said
+  to be ("a nurse from Lagos"), or heading a fragment; never the "from" of a move ("we moved from
+  Oslo": where they no longer live);
+- location (their home): a place named under the preposition of a predicate of living whose subject
+  is the speaker, or of such a participle said alone ("living over in Cork", "I live just outside of
+  Ames, Iowa"); a place listed beside an age said alone ("23, nursing student, leeds");
+- age: a number the speaker is ("I'm 34"), is years old ("I'm 34 years old") or that opens a
+  verbless list about them, set off by a comma ("17, high school, ohio"), with the number read as a count by the entity
+  recogniser, never a date, a time or an amount;
+- relations: a person word (WordNet's noun.person) the speaker owns ("my husband", "my boss") with the
+  proper name said as it ("my son Arjun"), or that it is ("my wife is Noor", "my husband is called
+  Ciarán"); the value is "<name> (<relation>)".
+A place is a proper noun the recogniser does not file as a person, a time or a number (the small
+tagger labels "Bristol" an organisation), with the places in apposition to it ("Ames, Iowa").
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from interaction.offline.grounding import Grounded, first_person
+from interaction.offline.parsing import ParserUnavailable, load_parser, subject_of
+
+FIELDS = ("hometown", "location", "age", "relations")
+_NOT_PLACES = {"PERSON", "DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT", "NORP"}
+# a proper noun in apposition to a person word names that person whatever place label the small
+# recogniser gives it ("my cousin Dara": GPE, "called Saoirse": LOC); a time or a number does not
+_NOT_NAMES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
+_NAMING_DEPS = {"appos", "compound"}  # "my son Arjun", "my friend Lily"
+_NAMED_AS = {"attr", "oprd"}  # "my wife is Noor", "my husband is called Ciarán"
+_VERBS = {"VERB", "AUX"}
+_MOVES = {"move", "relocate"}  # their "from" is a home left, not an origin; their "to" is read by self_description.py
+_COUNTS = {"CARDINAL", "DATE"}  # the small recogniser files "I'm 41" and "52 years old" as dates
+OLDEST = 130
+_WH = {"WRB", "WP", "WDT", "WP$"}  # the question words' tags
+_COMING = {"be", "come", "hail"}  # being or coming from a place: an origin  # a count above any human age is no age
+
+
+def read(text: str) -> list[Grounded]:
+    """The facts of `text` as grounded values (their span, and for a place whether it is a home)."""
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return []
+    out: list[Grounded] = []
+    for sent in doc.sents:
+        if sent.text.rstrip().endswith("?"):
+            continue
+        for tok in sent:
+            out += _origin(tok) + _home(tok) + _age(tok) + _relation(tok)
+    seen: set[tuple[str, str]] = set()
+    return [g for g in out if (g.field, g.value.casefold()) not in seen and not seen.add((g.field, g.value.casefold()))]
+
+
+def _said_of_speaker(pred) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A predicate the speaker is the subject of and tells as so, or the head of a verbless fragment."""
+    from interaction.offline.self_description import _asserted, _speaker_predicate
+
+    if _speaker_predicate(pred):
+        return True
+    return pred.dep_ == "ROOT" and subject_of(pred) is None and _asserted(pred) and (
+        pred.pos_ not in _VERBS or pred.tag_ == "VBG")
+
+
+def _place(tok, origin: bool = False) -> bool:  # noqa: ANN001
+    """A proper noun, or words the recogniser names, that are no time or number (nor, but after the
+    "from" of an origin, a person: the small tagger takes "Lyon" and "Kraków" for people)."""
+    excluded = _NOT_PLACES - {"PERSON"} if origin else _NOT_PLACES
+    return (tok.pos_ == "PROPN" or bool(tok.ent_type_)) and tok.ent_type_ not in excluded
+
+
+def _place_words(tok) -> tuple[int, int]:  # noqa: ANN001
+    """The token span of a place with the compound words and the places in apposition to it."""
+    parts = [tok, *(c for c in tok.children if c.dep_ == "compound" or (c.dep_ == "appos" and _place(c)))]
+    return min(p.i for p in parts), max(p.i for p in parts) + 1
+
+
+def _grounded(field: str, doc, start: int, end: int, home: bool = False, value: str | None = None) -> Grounded:  # noqa: ANN001
+    span = doc[start:end]
+    # a clause on a person of theirs tells that person's life ("my son Luka works at a boatyard"): the
+    # turn it was told in answers questions on it, the profile keeps who the person is to them
+    clause = None if field == "relations" else _clause_of(doc[start])
+    return Grounded(field, value or span.text, span.start_char, span.end_char, span.text, home=home, clause=clause)
+
+
+def _clause_of(tok) -> str | None:  # noqa: ANN001
+    """The clause a value was said in: its verb's (self_description.clause_text); None for a verbless
+    fragment (no subject to say back in the second person) or a clause too long to be said back."""
+    from interaction.offline.grounding import MAX_CLAUSE_WORDS
+    from interaction.offline.self_description import clause_text
+
+    node = tok
+    while node.pos_ not in _VERBS and node.dep_ != "ROOT":
+        node = node.head
+    if node.pos_ not in _VERBS or subject_of(node) is None:
+        return None
+    text = clause_text(node)
+    return text if len(text.split()) <= MAX_CLAUSE_WORDS else None
+
+
+def _place_under(prep, origin: bool = False):  # noqa: ANN001, ANN202 - a spaCy Token or None
+    """The place a preposition names, directly or through "of" ("outside of Ames")."""
+    for obj in (c for c in prep.children if c.dep_ == "pobj"):
+        if _place(obj, origin):
+            return obj
+    for inner in (c for c in prep.children if c.dep_ == "prep"):
+        found = _place_under(inner, origin)
+        if found is not None:
+            return found
+    return None
+
+
+def _origin(tok) -> list[Grounded]:  # noqa: ANN001
+    if tok.dep_ not in ("prep", "ROOT") or tok.lower_ != "from":
+        return []
+    head = tok if tok.dep_ == "ROOT" else tok.head
+    owner = head.head if head.dep_ in ("attr", "appos") and head.pos_ == "NOUN" else head
+    if owner.lemma_.lower() in _MOVES or not _said_of_speaker(owner):
+        return []
+    place = _place_under(tok, origin=True)
+    return [] if place is None else [_grounded("hometown", tok.doc, *_place_words(place))]
+
+
+def _home(tok) -> list[Grounded]:  # noqa: ANN001
+    from interaction.offline.self_description import RESIDE
+
+    if tok.lemma_.lower() in RESIDE and tok.lemma_.lower() not in _MOVES and _said_of_speaker(tok):
+        # "in Derry", "outside of Tours" (the parser makes "outside" an adverb with "of" under it)
+        for prep in (c for c in tok.children if c.dep_ in ("prep", "advmod") and c.lower_ != "from"):
+            place = _place_under(prep)
+            if place is not None:
+                return [_grounded("location", tok.doc, *_place_words(place), home=True)]
+    if tok.dep_ == "ROOT" and any(_listed_age(t) for t in tok.sent):
+        # "23, nursing student, leeds": the place listed with the age, an item of the fragment's head
+        places = [c for c in (tok, *tok.children) if c.dep_ in ("npadvmod", "appos", "ROOT") and _place(c)]
+        return [_grounded("location", tok.doc, *_place_words(p), home=True) for p in places[:1]]
+    return []
+
+
+def _listed_age(tok) -> bool:  # noqa: ANN001
+    """A number opening a verbless list about oneself, set off by a comma, beside things named ("17,
+    high school, ohio"; "3, 4, 5" is a count)."""
+    sent, root = tok.sent, tok.sent.root
+    return _an_age(tok) and tok.i == sent.start and tok.i + 1 < sent.end and tok.nbor().text == "," \
+        and _said_of_speaker(root) and root.pos_ not in _VERBS and any(t.pos_ in ("NOUN", "PROPN") for t in sent)
+
+
+def _an_age(tok) -> bool:  # noqa: ANN001
+    return tok.like_num and tok.ent_type_ in _COUNTS and tok.text.isdigit() and 0 < int(tok.text) <= OLDEST
+
+
+def _age(tok) -> list[Grounded]:  # noqa: ANN001
+    if not _an_age(tok):
+        return []
+    if _listed_age(tok):
+        return [_grounded("age", tok.doc, tok.i, tok.i + 1)]
+    head = tok.head
+    if tok.dep_ == "attr" and head.lemma_ == "be" and _said_of_speaker(head):
+        return [_grounded("age", tok.doc, tok.i, tok.i + 1)]
+    # "I'm 34 years old": the number on "years", measuring "old", said of the speaker
+    years = head if tok.dep_ == "nummod" else None
+    old = years.head if years is not None and years.dep_ == "npadvmod" else None
+    if old is not None and old.dep_ == "acomp" and _said_of_speaker(old.head):
+        return [_grounded("age", tok.doc, tok.i, tok.i + 1)]
+    return []
+
+
+def _relation(tok) -> list[Grounded]:  # noqa: ANN001
+    """"my son Arjun", "my wife is Noor", "my husband is called Ciarán": name (relation)."""
+    if not any(c.dep_ == "poss" and first_person(c) for c in tok.children):
+        return []
+    name = _name_of(tok)
+    if name is None:
+        return []
+    start = min([name.i, *(c.i for c in name.children if c.dep_ == "compound" and _a_name(c))])
+    words = tok.doc[start:name.i + 1].text
+    return [_grounded("relations", tok.doc, start, name.i + 1, value=f"{words} ({tok.lower_})")]
+
+
+def _name_of(tok):  # noqa: ANN001, ANN202 - a spaCy Token or None
+    """The proper name a person word (WordNet's noun.person) is said with ("son Arjun") or is said to be
+    ("... is Noor", "... is called Ciarán"), else None."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if tok.pos_ != "NOUN":
+        return None
+    wordnet = load_wordnet()
+    if wordnet is None or not wordnet.kind_of_person(_unaccented(tok.lemma_)):
+        return None
+    named = [c for c in tok.children if c.dep_ in _NAMING_DEPS and _a_name(c)]
+    if not named and tok.dep_ == "compound" and _a_name(tok.head):
+        named = [tok.head]  # the parser may hang the person word on the name: "my aunt Marguerite"
+    if not named and tok.dep_ in ("nsubj", "nsubjpass") and not any(c.dep_ == "neg" for c in tok.head.children):
+        named = [c for c in tok.head.children if c.dep_ in _NAMED_AS and _a_name(c)]
+    return named[0] if named else None
+
+
+def _unaccented(word: str) -> str:
+    """WordNet spells its words without accents ("fiance" for "fiancé")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+def people_named(doc) -> list:  # noqa: ANN001 - a spaCy Doc -> Tokens
+    """The names that the parse places beside a person word ("my cousin Dara", "her boss is Ines"),
+    whatever entity label the small recogniser gives them."""
+    return [name for tok in doc if (name := _name_of(tok)) is not None]
+
+
+def _a_name(tok) -> bool:  # noqa: ANN001
+    return tok.pos_ == "PROPN" and tok.ent_type_ not in _NOT_NAMES and tok.text[:1].isupper()
+
+
+def asked_field(text: str) -> str | None:
+    """The fact of these a question asks after, by the same schema read the other way: a wh-question
+    whose speaker is from somewhere ("where am I from?") asks the hometown, whose speaker lives
+    somewhere ("wait where do i live") the home, how old the speaker is ("how old am I?") the age, and
+    who a named person is or what one of their people is called ("who is Idris?", "what's my
+    partner's name?") the relations; None otherwise."""
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return None
+    from interaction.offline.self_description import RESIDE
+
+    for sent in doc.sents:
+        if not any(t.tag_ in _WH for t in sent):
+            continue
+        for tok in sent:
+            subject = subject_of(tok) if tok.pos_ in _VERBS else None
+            mine = subject is not None and first_person(subject)
+            if mine and tok.lemma_ in _COMING and any(c.dep_ == "prep" and c.lower_ == "from" for c in tok.children):
+                return "hometown"
+            if mine and tok.lemma_.lower() in RESIDE - _MOVES and any(c.tag_ in _WH for c in tok.children):
+                return "location"
+            if mine and any(c.dep_ == "acomp" and any(w.tag_ in _WH for w in c.children) and c.lemma_ == "old"
+                            for c in tok.children):
+                return "age"
+            if tok.lemma_ == "be" and any(c.tag_ == "WP" for c in tok.children) and any(
+                    c.dep_ in ("nsubj", "attr") and c.pos_ == "PROPN" for c in tok.children):
+                return "relations"
+            if tok.pos_ == "NOUN" and tok.lemma_ == "name" and any(
+                    c.dep_ == "poss" and c.pos_ == "NOUN" and _relation_owned(c) for c in tok.children):
+                return "relations"
+    return None
+
+
+def _relation_owned(noun) -> bool:  # noqa: ANN001
+    """A person word the speaker owns ("my partner")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.kind_of_person(noun.lemma_) and any(
+        c.dep_ == "poss" and first_person(c) for c in noun.children)

@@ -1,0 +1,114 @@
+"""Where someone is from, where they live when said without "I live in", their age and the people of
+their life by name are profile facts: read off the parse as said of the speaker (personal_facts.py),
+kept on disk, confirmed in the second person only for what was kept, and asked after later ("where
+am I from?", "how old am I?", "what's my partner's name?", "who is Idris?"). An age is said as it is
+now: a year on, a year older. What was done to or for them ("who is coming to stay with me?") is a question about
+their own life, answered from what they told. The sentences are new: in none of the benchmark scripts or labelled sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.store import ProfileStore
+from interaction.answer_span import answer_in
+from interaction.offline.personal_facts import asked_field, read
+from tests.interaction import test_memory_requests
+from tests.interaction.test_memory_requests import say
+from tests.interaction.test_own_words import later
+
+maya = test_memory_requests.maya  # Maya, known by face, with real memory services
+
+
+@pytest.mark.parametrize(("text", "facts"), [
+    ("I'm a trainee pharmacist from Tampere, doing my placement in Dundee",
+     {("hometown", "Tampere")}),
+    ("from Nantes originally, living up in Inverness these days",
+     {("hometown", "Nantes"), ("location", "Inverness")}),
+    ("I live just outside of Delft", {("location", "Delft")}),
+    ("I'm 63 years old.", {("age", "63")}),
+    ("19, college, nebraska", {("age", "19"), ("location", "nebraska")}),
+    ("My partner is called Efua, she teaches piano.", {("relations", "Efua (partner)")}),
+    ("my nephew Idris starts nursery on Monday", {("relations", "Idris (nephew)")}),
+    # another person's life, a move away, a negation, a question, a figure that is no age: nothing
+    ("my cousin lives in Perth", set()),
+    ("we moved from Leipzig last spring", set()),
+    ("I'm not from Graz", set()),
+    ("where am I from?", set()),
+    ("My train leaves at 9", set()),
+    ("my neighbour is a plumber", set()),
+])
+def test_origin_home_age_and_people_are_read_off_the_parse(text, facts):
+    assert {(g.field, g.value) for g in read(text)} == facts
+
+
+def _held(dm, uid: str) -> dict:
+    profile = ProfileStore(dm.layout).load(uid)
+    return {f: getattr(profile, f) for f in ("hometown", "location", "age", "relations", "current_position")
+            if getattr(profile, f)}
+
+
+def test_told_facts_are_kept_confirmed_as_kept_and_answered_later(maya):
+    dm, _, _, uid = maya
+    first = say(dm, "I'm a trainee pharmacist from Tampere, doing my placement in Dundee")
+    # what was kept, in her words; never the placement town that was not kept
+    assert "you're from Tampere" in first.reply and "Dundee" not in first.reply, first.reply
+    age = say(dm, "I'm 38.")
+    assert "I'll remember that you're 38" in age.reply, age.reply
+    partner = say(dm, "My partner is called Efua, she teaches piano.")
+    assert "your partner is Efua" in partner.reply, partner.reply
+    say(dm, "my nephew Idris starts nursery on Monday")
+    say(dm, "living up in Inverness these days")
+    held = _held(dm, uid)
+    assert held["hometown"] == "Tampere" and held["age"] == "38"
+    assert held["relations"] == ["Efua (partner)", "Idris (nephew)"]
+    later(dm, uid)
+    origin = say(dm, "where am I from?").reply
+    assert "Tampere" in origin and "Inverness" not in origin, origin  # where they come from, not their home
+    assert "Inverness" in say(dm, "so where do I live now?").reply
+    assert "38" in say(dm, "how old am I?").reply
+    named = say(dm, "what's my partner's name?").reply
+    assert "Efua" in named and "Idris" not in named, named
+    assert "nephew" in say(dm, "who is Idris?").reply
+
+
+def test_an_age_is_said_as_it_is_now(maya):
+    dm, _, _, uid = maya
+    say(dm, "I'm 38.")
+    dm.clock.advance(24 * 400)  # a year and a month on
+    later(dm, uid)
+    reply = say(dm, "how old am I?").reply
+    assert "39" in reply and "38" not in reply, reply
+
+
+def test_who_comes_to_see_them_is_asked_of_what_they_told(maya):
+    dm, _, _, uid = maya
+    say(dm, "My old flatmate Priyanka is coming to stay with me next weekend!")
+    later(dm, uid)
+    reply = say(dm, "Who is coming to stay with me?").reply
+    assert "Priyanka" in reply, reply
+
+
+@pytest.mark.parametrize(("question", "field"), [
+    ("where am i from", "hometown"), ("Where do I come from originally?", "hometown"),
+    ("so where do I live now?", "location"), ("how old am I again?", "age"),
+    ("who is Idris?", "relations"), ("what's my partner's name?", "relations"),
+    ("is my uncle retiring?", None), ("how old is my nephew?", None), ("where is my partner from?", None),
+])
+def test_the_fact_a_question_asks_after_is_read_off_its_parse(question, field):
+    assert asked_field(question) == field
+
+
+def test_a_name_beside_a_person_word_answers_who_whatever_the_recogniser_labels_it():
+    # the small recogniser files "Dara" as a place; beside "my cousin" it names a person
+    found = answer_in("Who is coming over on Sunday?", "My cousin Dara is coming over on Sunday!")
+    assert found is not None and found.words("My cousin Dara is coming over on Sunday!") == "Dara"
+
+
+@pytest.mark.parametrize(("text", "facts"), [
+    ("my fiancé is called Oisín, he's a carpenter.", {("relations", "Oisín (fiancé)")}),
+    ("My cousin Dara is coming over on Sunday!", {("relations", "Dara (cousin)")}),
+    # the parser may hang the person word on the name instead ("aunt" a compound of "Marguerite")
+    ("My aunt Marguerite opened a little bakery in Dundee last month!", {("relations", "Marguerite (aunt)")}),
+])
+def test_a_name_given_to_a_person_of_theirs_is_kept_whatever_its_entity_label(text, facts):
+    assert {(g.field, g.value) for g in read(text)} == facts
