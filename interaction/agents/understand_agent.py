@@ -14,6 +14,7 @@ from interaction.agents.context import AgentDeps
 from interaction.guards import GuardContext, apply_guards
 from interaction.linear_text import clauses
 from interaction.memory.contracts import MemoryServices
+from interaction.memory_intent import classifier as memory_intent
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.misspelt import as_meant
 from interaction.names import known_name_in_greeting
@@ -73,7 +74,9 @@ def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
     sentences and the clauses of its statements, the emotion reading its sentences and clauses, the
     verb-job model its clauses said with a verb, the profile reader the positions said without one, and
     retrieval what a question names, in one embedder call (a batch gives every text the vector it gets
-    alone). Both keep what they made, and the readers find it instead of running the models once each."""
+    alone). The memory-intent classifier also reads the utterance as meant when the parse shows a word
+    of it misspelt (a name no dictionary knows, often): that text joins the call too. Both keep what
+    they made, and the readers find it instead of running the models once each."""
     sentences = cues.sentences(text)
     with contextlib.suppress(ParserUnavailable):  # each reader says so itself when it cannot load
         load_parser().pipe([text, *sentences])
@@ -82,7 +85,8 @@ def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
         # the turn-act reader reads the turn, its sentences, the felt parts and each sentence's clauses (told.py)
         acts = turn_act.texts_read(list(dict.fromkeys([text, *sentences, *parts, *(c for s in sentences for c in clauses(s))])))
         offline_text_embedder().embed(list(dict.fromkeys([
-            text, *sentences, *parts, *acts, *fact_changes.statement_clauses(text), *texts_ahead(text),
+            text, *sentences, *parts, *acts, *memory_intent.texts_read(text), *fact_changes.statement_clauses(text),
+            *texts_ahead(text),
             *(services.texts_ahead(text) if services is not None else [])])))
 
 

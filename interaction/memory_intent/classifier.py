@@ -65,6 +65,10 @@ class MemoryIntentClassifier:
         """(len(texts), len(classes)) calibrated class probabilities."""
         return self._model.probabilities(texts)
 
+    def texts_read(self, texts: list[str]) -> list[str]:
+        """The texts whose vectors classifying `texts` takes (to embed them ahead, with others)."""
+        return self._model.texts_read(texts)
+
     def decide(self, probs: np.ndarray) -> str:
         best = int(np.argmax(probs))
         intent = self.classes[best]
@@ -121,6 +125,16 @@ def default_classifier() -> MemoryIntentClassifier | None:
     except (BackendUnavailable, OSError, KeyError, ValueError) as exc:
         log.error("memory-intent classifier unavailable (%s); turns are treated as statements", exc)
         return None
+
+
+def texts_read(text: str) -> list[str]:
+    """The texts whose vectors classify(text) takes: the turn's, and its words as meant when they differ."""
+    from interaction.memory_intent.misspelt import as_meant
+
+    classifier = default_classifier()
+    if classifier is None or not text.strip():
+        return []
+    return classifier.texts_read(list(dict.fromkeys([text, as_meant(text)])))
 
 
 def classify(text: str) -> MemoryIntentGuess:

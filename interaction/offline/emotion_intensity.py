@@ -53,7 +53,8 @@ def vader() -> SentimentIntensityAnalyzer:
 
 def vader_scores(texts: list[str]) -> np.ndarray:
     """(len(texts), 5) VADER's compound, positive, negative and neutral shares, and |compound|."""
-    scores = [[vader().polarity_scores(t)[k] for k in VADER_SCORES] for t in texts]
+    # one reading per text gives all four scores (VADER reads the whole text for each)
+    scores = [[read[k] for k in VADER_SCORES] for read in map(vader().polarity_scores, texts)]
     return np.array([[*s, abs(s[0])] for s in scores], dtype=np.float32).reshape(len(texts), len(VADER_SCORES) + 1)
 
 

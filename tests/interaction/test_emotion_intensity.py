@@ -132,3 +132,17 @@ def test_a_chat_keeps_the_felt_moment_not_the_word_in_passing_and_answers_in_kin
     kept = [m.user_message for m in scenes.list(dog.user_id)]
     assert kept == [said[1]]
     assert [d.stored for d in bus.of(t.STORAGE_DECISION)] == [True, False]
+
+
+def test_vader_reads_each_text_once_for_all_its_scores(monkeypatch):
+    """Each of a text's four VADER scores comes from one reading of it: a reading is of the whole text,
+    so reading it again per score gave the same numbers at four times the cost."""
+    from interaction.offline.emotion_intensity import vader, vader_scores
+
+    texts = ["Our cat came home after three days away, what a relief!", "The bus was on time."]
+    expected = vader_scores(texts)
+    read: list[str] = []
+    polarity = vader().polarity_scores
+    monkeypatch.setattr(vader(), "polarity_scores", lambda text: read.append(text) or polarity(text))
+    assert (vader_scores(texts) == expected).all()
+    assert read == texts

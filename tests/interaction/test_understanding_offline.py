@@ -311,6 +311,30 @@ def test_a_position_said_without_a_verb_is_embedded_with_the_turns_other_texts(m
     assert len(embedded) == 1  # the occupation score found its vector
 
 
+def test_a_turn_read_again_as_meant_is_embedded_with_the_turns_other_texts(monkeypatch):
+    """A word no dictionary knows ("finaly") has the memory-intent classifier read the turn again with
+    the word as meant: that text's vector is made in the read-ahead's one embedder call, and the
+    classifier's guess is the one it makes without the read-ahead."""
+    from common.embedding.registry import offline_text_embedder
+    from interaction.agents import understand_agent
+    from interaction.memory_intent.classifier import classify, default_classifier
+    from interaction.memory_intent.misspelt import as_meant
+
+    embedder = offline_text_embedder()
+    text = "Hi! I finaly ran the whole marathon yesterday."
+    expected = classify(text)
+    assert as_meant(text) != text
+    default_classifier()._recent.clear()  # as a guess not made yet
+    embedded: list[list[str]] = []
+    run = embedder._embed_batch
+    monkeypatch.setattr(embedder, "_recent", type(embedder._recent)(embedder._recent.maxsize))
+    monkeypatch.setattr(embedder, "_embed_batch", lambda texts: embedded.append(list(texts)) or run(texts))
+    understand_agent._read_ahead(text)
+    assert len(embedded) == 1 and as_meant(text) in embedded[0]
+    assert classify(text) == expected
+    assert len(embedded) == 1  # the classifier found both its vectors
+
+
 def test_the_warm_up_reads_wordnets_verbs_and_lemmas_by_length_off_the_reply_path():
     from interaction.agents import understand_agent
     from interaction.memory.retrieval.lexicon import load_wordnet
