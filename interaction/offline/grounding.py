@@ -371,10 +371,21 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     if field == "hobbies":  # a pastime is done: never a day, an amount, a place, a firm or a person
         # a name after a preposition of place is where something is done, whatever the tagger labels it
         named_place = prep in _PLACE_PREPS and root.pos_ == "PROPN"
-        return not labels & _NOT_A_PASTIME and not named_place
+        # ... and a phrase beside the thing a verb is done to says where it is done ("I keep pigeons
+        # at the back of the yard": the pigeons are the pastime, never "back")
+        beside_object = prep is not None and any(c.dep_ == "dobj" for c in _phrase_governor(root).children)
+        return not labels & _NOT_A_PASTIME and not named_place and not beside_object
     if field == "interests":  # a topic may be a band or a country, never a day or an amount
         return (prep is None or prep in _TOPIC_PREPS) and not labels & _NOT_A_TOPIC
     return True
+
+
+def _phrase_governor(tok):  # noqa: ANN001, ANN202 - a spaCy Token
+    """The word a chain of prepositional phrases hangs from: "verb" of "verb at the back of the yard"
+    for "yard"."""
+    while tok.dep_ in ("pobj", "prep") and tok.head.i != tok.i:
+        tok = tok.head
+    return tok
 
 
 def said_as_home(span) -> bool:  # noqa: ANN001 - a spaCy Span

@@ -30,3 +30,14 @@ def test_asked_after_their_pastimes_they_hear_all_of_them(stranger):  # noqa: F8
     say(stranger, "I play the bagpipes and I do a bit of rock climbing.")
     turn = say(stranger, "What are my hobbies?")
     assert "bagpipes" in turn.reply and "rock climbing" in turn.reply, turn.reply
+
+
+def test_where_a_thing_is_done_is_never_the_pastime(stranger):  # noqa: F811
+    """"I keep pigeons at the back of the yard" was kept as a hobby "back" and said back "you enjoy back"."""
+    say(stranger, "Hi, I'm Idris.")
+    turn = say(stranger, "I keep pigeons at the back of the yard.")
+    hobbies = " ".join(facts_of(stranger).get("hobbies") or [])
+    assert "back" not in hobbies and "yard" not in hobbies, facts_of(stranger)
+    assert "enjoy back" not in turn.reply and "enjoy yard" not in turn.reply, turn.reply
+    played = say(stranger, "I play the harp at the back of the chapel on Sundays.")
+    assert "harp" in " ".join(facts_of(stranger).get("hobbies") or []), (played.reply, facts_of(stranger))
