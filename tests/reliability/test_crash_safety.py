@@ -120,11 +120,17 @@ def test_concurrent_profile_writers_lose_no_update(tmp_path):
     go = tmp_path / "go"
     procs = [writer("profiles", str(tmp_path), tag, str(n), str(go), stdout=subprocess.PIPE, text=True)
              for tag in tags]
-    time.sleep(1.5)  # let every writer import and wait at the start line
+    ready = [Path(f"{go}.{tag}.ready") for tag in tags]
+    while not all(r.exists() for r in ready):  # every writer imported and waiting at the start line
+        assert all(p.poll() is None for p in procs), "a writer ended before the start"
+        time.sleep(0.01)
+    for r in ready:
+        r.unlink()
     go.touch()
     minted = []
     for proc in procs:
-        out, _ = proc.communicate(timeout=120)
+        # a bound, not a wait: 450 fsynced updates under a loaded machine's disk took over 120 s
+        out, _ = proc.communicate(timeout=900)
         assert proc.returncode == 0
         minted += json.loads(out)
 

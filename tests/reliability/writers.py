@@ -22,6 +22,7 @@ SHARED_USER = "260101_0001"
 
 def profiles(data_dir: str, tag: str, n: int, go_file: str) -> None:
     store = ProfileStore(DataLayout(Path(data_dir)))
+    Path(f"{go_file}.{tag}.ready").touch()  # imported and waiting at the start line
     while not Path(go_file).exists():  # start together, so the writers really interleave
         time.sleep(0.001)
     now = datetime(2026, 1, 1, 12, 0, 0)
