@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 import parsedatetime
 from dateutil.relativedelta import relativedelta
 
-from common.clock import DAY_TURNS
+from common.clock import DAY_TURNS, spoken_day
 
 _ACU = parsedatetime.pdtContext
 # Finest precision first: a match flagged "month and day" ("on 3 May") is a day.
@@ -211,6 +211,10 @@ def parse_window(text: str, now: datetime) -> TimeWindow | None:
         return _latest_weekend(now)
     # read as of the day people speak of: at 1 a.m. "yesterday" is the day before the one just ending
     matches = _calendar().nlp_at(text, now - DAY_TURNS) or ()
+    # ... and, in those small hours, as of the calendar's day too: what was told yesterday morning is
+    # "yesterday" at 3 a.m. to someone who has not slept, so a relative day covers both readings
+    by_calendar = {(offset, expression): point for point, _, offset, _, expression
+                   in (_calendar().nlp_at(text, now) or ()) if spoken_day(now) != now.date()}
     best: TimeWindow | None = None
     for point, context, offset, end_at, expression in matches:
         precision = precision_of(context)
@@ -222,6 +226,9 @@ def parse_window(text: str, now: datetime) -> TimeWindow | None:
         start, end, unit = unit_window(point, precision)
         if precision == _ACU.ACU_DAY:  # a day people speak of runs from DAY_TURNS to DAY_TURNS
             start, end = start + DAY_TURNS, end + DAY_TURNS
+            calendar_point = by_calendar.get((offset, expression))
+            if calendar_point is not None and calendar_point.date() > point.date():
+                end = max(end, unit_window(calendar_point, precision)[1])
         if start > now:
             # A named month ahead ("in December", "on 3 December" said in November) is last year's; a
             # relative future ("tomorrow", "next week") names nothing that can have been told yet.

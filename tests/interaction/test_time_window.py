@@ -157,6 +157,17 @@ def test_what_was_told_just_after_midnight_is_yesterday_by_the_evening():
         assert window is not None and window.start <= told < window.end, (asked, window)
 
 
+
+def test_what_was_told_yesterday_morning_is_yesterday_in_the_small_hours():
+    """Told at ten past five in the morning, asked 22 hours later at ten past three, before sleeping: the
+    calendar's yesterday, though the day people speak of has not turned yet."""
+    told = datetime(2026, 12, 3, 5, 10)
+    window = parse_window("what did I tell you yesterday?", datetime(2026, 12, 4, 3, 10))
+    assert window is not None and window.start <= told < window.end, window
+    earlier = parse_window("what did I tell you yesterday?", datetime(2026, 12, 4, 15, 10))
+    assert earlier is not None and not earlier.start <= datetime(2026, 12, 2, 5, 10) < earlier.end, earlier
+
+
 @pytest.mark.parametrize("question,expression", [
     ("What did we chat about the other day?", "the other day"),
     ("Remind me what I said a couple of days ago", "a couple of days ago"),
