@@ -97,6 +97,9 @@ class SaidDay:
         return max(0, (self.today - self.on).days)
 
 
+_A_NIGHT_AGO = timedelta(hours=12)
+
+
 def said_day(said_at: str | datetime | None, now: datetime) -> SaidDay | None:
     """When something was said (ISO 8601 or a datetime), seen from `now`; None: today, or unknown."""
     if said_at is None:
@@ -105,7 +108,12 @@ def said_day(said_at: str | datetime | None, now: datetime) -> SaidDay | None:
         when = said_at if isinstance(said_at, datetime) else datetime.fromisoformat(said_at)
     except ValueError:
         return None
-    return SaidDay(spoken_day(when), spoken_day(now))
+    today = spoken_day(now)
+    if today != now.date() and when.date() < now.date() and now - when > _A_NIGHT_AGO:
+        # in the small hours, what was told before the evening that is ending was told "yesterday"
+        # (at three in the morning, a thing of yesterday morning is no "earlier today")
+        today = now.date()
+    return SaidDay(spoken_day(when), today)
 
 
 def reported(text: str, nlp=None, said: SaidDay | None = None) -> str:

@@ -260,6 +260,8 @@ def test_days_are_counted_as_people_speak_of_them():
     assert said_day(datetime(2026, 12, 3, 0, 40), datetime(2026, 12, 3, 22, 40)).days_ago == 1
     assert said_day(datetime(2026, 12, 3, 9, 0), datetime(2026, 12, 3, 22, 40)).days_ago == 0
     assert said_day(datetime(2026, 12, 2, 23, 0), datetime(2026, 12, 3, 1, 30)).days_ago == 0
+    # ... and in the small hours, what was told the morning before was said "yesterday"
+    assert said_day(datetime(2026, 12, 2, 5, 10), datetime(2026, 12, 3, 3, 10)).days_ago == 1
 
 
 @pytest.mark.parametrize("question,said,on_the_day,a_week_on", [
