@@ -255,7 +255,7 @@ def test_the_model_prompt_says_facts_as_told_and_asks_for_the_answer_first():
         language="en-US", user_emotion=Emotion(label="neutral", intensity=0.0), profile=profile, recall=report,
         own_life=True, answer=answered(question, report)))
     assert "you repair pianos in Bristol" in packet and "lives in Bristol" not in packet, packet
-    assert '"on Monday at nine". Say the answer first' in packet, packet
+    assert '"on Monday the 7th at nine". Say the answer first' in packet, packet
 
 
 def test_a_job_told_with_its_employer_ends_with_it(maya):
