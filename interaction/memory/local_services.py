@@ -51,6 +51,7 @@ from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_me
 from interaction.memory.told import is_told
 from interaction.memory_intent.misspelt import memory_as_meant
 from interaction.memory_intent.to_do import as_to_be_done
+from interaction.offline.chat_spelling import spelled_out
 from interaction.reported_speech import reported
 
 log = logging.getLogger("nadine.memory")
@@ -123,6 +124,7 @@ class LocalMemoryServices:
     def retrieve(self, user_id: str, query: str, is_recall: bool, chooser: Chooser | None = None) -> RetrievalResult:
         if not is_valid_user_id(user_id) or not self.settings.interaction.enable_memory_agents:
             return RetrievalResult()
+        query = spelled_out(query)
         if self.settings.interaction.retrieval.mode == "fusion":  # the paper's algorithm, recall turns included
             result = self._retrieve_fusion(user_id, query, is_recall)
             result.text_injected = is_recall and result.episode is not None
@@ -175,6 +177,7 @@ class LocalMemoryServices:
         similarity (spelling.py; a forget request). None: no core."""
         if self.core is None:
             return None
+        query = spelled_out(query)
         pools: list[CandidatePool] = []
         stored = self.text_pools.pool(user_id) if is_valid_user_id(user_id) else None
         moments = self._moment_pool(user_id) if "moment" in kinds and stored is not None else None

@@ -225,14 +225,17 @@ def _head(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) ->
     ends = range(len(words) - 1, max(len(words) - MAX_PREAMBLE_WORDS, 0) - 1, -1)
     cuts = [i for i in ends if i > 0 and words[i - 1][-1] in ",:;-"]
     # without a boundary, a head that is a clause of its own about someone else tells the fact ("my
-    # bike lock combo is 0923 pls remember that too"); one of the speakers' is a fragment of the request
+    # bike lock combo is 0923 pls remember that too"), and so does one that names neither speaker
+    # ("dentist wed 3pm dont let me forget"); one of the speakers' is a fragment of the request
+    # ("you sure you'll remember that?")
     told = not cuts
     cuts = cuts or [i for i in ends if i > 1]
     if not cuts:
         return None
     asking = classifier.probabilities([" ".join(words[:i]) for i in cuts])[:, asks].sum(axis=1) >= 0.5
     head = next((" ".join(words[:i]) for i, still in zip(cuts, asking, strict=True) if not still
-                 and (not told or _a_clause_of_its_own(" ".join(words[:i])))), None)
+                 and (not told or _a_clause_of_its_own(" ".join(words[:i]))
+                      or not _SPEAKERS.intersection(w.lower().strip(".,!?") for w in words[:i]))), None)
     if head is None or not names_something(_tidy(head), classifier):
         return None
     from interaction.offline.parsing import without_closing, without_opening

@@ -153,13 +153,18 @@ def _attention_verb(lemma: str) -> bool:
 
 
 def without_closing(text: str) -> str:
-    """`text` without the interjections, conjunctions and stop-word adverbs after its last word of
-    content, which led on to words cut after it ("the plumber comes on the 14th so", "... on Sunday
-    please"), by spaCy's tags; unchanged without the parser."""
+    """`text` without the interjections, conjunctions, stop-word adverbs, auxiliaries and negations
+    after its last word of content, which led on to words cut after it ("the plumber comes on the
+    14th so", "... on Sunday please", "dentist wed 3pm dont" before "let me forget"), by spaCy's
+    tags; unchanged without the parser."""
     try:
         parsed = load_parser()(text)
     except ParserUnavailable:
         return text
-    last = next((t for t in reversed(parsed) if not (t.pos_ in ("INTJ", "CCONJ", "SCONJ", "PUNCT")
-                                                     or (t.pos_ == "ADV" and t.is_stop))), None)
+    def leads_on(t) -> bool:  # noqa: ANN001 - a spaCy Token
+        negated = t.i + 1 < len(parsed) and parsed[t.i + 1].dep_ == "neg"  # "do" of "dont", tagged a verb
+        return (t.pos_ in ("INTJ", "CCONJ", "SCONJ", "PUNCT", "AUX") or t.dep_ == "neg"
+                or (t.is_stop and (t.pos_ in ("ADV", "PART") or negated)))
+
+    last = next((t for t in reversed(parsed) if not leads_on(t)), None)
     return text[:last.idx + len(last)] if last is not None else text

@@ -29,3 +29,34 @@ def test_asking_what_nadine_knows_in_chat_spellings_is_answered_with_what_she_kn
     say(dm, "I teach violin at a school in Cork.")
     reply = say(dm, ASKING_WHAT_IS_KNOWN[0]).reply
     assert "Oksana" in reply and "violin" in reply, reply
+
+
+def test_a_chat_spelling_is_spelled_out_for_retrieval_and_a_capital_letter_alone_stays():
+    from interaction.offline.chat_spelling import spelled_out
+
+    assert spelled_out("can u move my physio appt to tmrw") == "can you move my physio appointment to tomorrow"
+    assert spelled_out("Plan R is the backup, Appt booked") == "Plan R is the backup, appointment booked"
+
+
+def test_wed_before_a_time_is_one_token_for_wednesday_and_before_a_verb_stays_we_would():
+    parser = load_parser()
+    day = parser("vet wed 10am")
+    assert day[1].text == "wed" and day[1].norm_ == "wednesday", [t.text for t in day]
+    we = parser("wed love to see the garden")
+    assert we[0].lower_ == "we", [t.text for t in we]
+
+
+def test_a_fragment_to_keep_before_dont_let_me_forget_is_kept_and_said_back_without_a_speaker_swap(dm):  # noqa: F811
+    say(dm, "Hello, I'm Tobiah Reyes.")
+    reply = say(dm, "also piano lesson wed 5pm dont let me forget").reply
+    assert "piano lesson" in reply and "you'd" not in reply and "youd" not in reply, reply
+    kept = [m.text for m in dm.deps.services.explicit.list(dm.session.identity.user_id)]
+    assert kept == ["piano lesson wed 5pm"], kept
+
+
+def test_a_question_in_chat_spellings_finds_the_memory_told_in_full_words(dm):  # noqa: F811
+    say(dm, "Hello, I'm Tobiah Reyes.")
+    say(dm, "Please remember my physio appointment is on Friday at 2pm.")
+    reply = say(dm, "do u still have my physio appt").reply
+    assert reply.startswith("Yes") and "physio" in reply, reply
+    assert "2pm" in say(dm, "when is my physio appt?").reply
