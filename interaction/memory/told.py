@@ -34,20 +34,25 @@ _INTRODUCING = re.compile(r"(?i)\b(?:name|call|called|speaking)\b")
 
 
 def only_thanks(text: str) -> bool:
-    """Every sentence opens with a thanks and has no subject of its own, or only one pointing back at
-    Nadine's kindness ("Cheers for listening, really.", "thanks, that's really kind"; not "Thanks, I got
-    the job!"): gratitude for the conversation, which tells nothing about the person."""
+    """The turn opens with a thanks, and no sentence has a subject of its own, only ones pointing back
+    at Nadine's kindness or at the talk ("Cheers for listening, really.", "thanks, that's really kind",
+    "Thank you, dear. That's all for today."; not "Thanks, I got the job!"); a sentence without a
+    thanks of its own has such a subject ("Thanks. Got the job!" tells): gratitude for the
+    conversation, which tells nothing about the person."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     sentences = cues.sentences(text)
-    if not sentences or not all(cues.THANKS.search(s) for s in sentences):
+    if not sentences or not cues.THANKS.search(sentences[0]):
         return False
     try:
         nlp = load_parser()
     except ParserUnavailable:
         return False
-    return not any(t.dep_ in ("nsubj", "nsubjpass", "expl") and not _about_the_kindness(t)
-                   for doc in nlp.pipe(sentences) for t in doc)
+    for sentence, doc in zip(sentences, nlp.pipe(sentences), strict=True):
+        subjects = [t for t in doc if t.dep_ in ("nsubj", "nsubjpass", "expl")]
+        if not all(map(_about_the_kindness, subjects)) or not (subjects or cues.THANKS.search(sentence)):
+            return False
+    return True
 
 
 def _about_the_kindness(subject) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -102,6 +102,19 @@ def test_a_thanks_is_welcomed_and_kept_as_no_moment(maya):
     assert "welcome" not in news.reply and out.of(t.AFFECT_STATE)[-1].suppress_reason is None, news.reply
 
 
+@pytest.mark.parametrize("text", ["Thank you, love. That's everything for now.", "Thanks so much. It was lovely."])
+def test_a_thanks_closing_the_talk_is_kept_as_no_moment(maya, text):
+    """A sentence after the thanks whose subject points back at the talk ("that's all for today") tells
+    nothing of theirs either: it was kept as a happy moment and answered "I'm really happy for you"."""
+    from common import topics as t
+
+    dm, out, _, _ = maya
+    turn = say(dm, text, user_emotion=EmotionSignal(label="happy", intensity=0.8))
+    assert out.of(t.AFFECT_STATE)[-1].suppress_reason == "a thanks" and "happy for you" not in turn.reply, turn.reply
+    news = say(dm, "Thank you. That was my last shift at the depot!", user_emotion=EmotionSignal(label="happy", intensity=0.8))
+    assert out.of(t.AFFECT_STATE)[-1].suppress_reason is None, news.reply
+
+
 def test_a_greeting_with_a_pleasantry_is_kept_as_no_moment(maya):
     """ "nice to meet you :)" reads as joy, but the turn tells nothing of the person's own: kept, it came
     back as a memory at the next greeting."""
