@@ -39,6 +39,7 @@ _PLACE_ENTS = {"GPE", "LOC", "FAC"}
 _NAME_ENTS = {"PERSON"}  # a name in apposition calls the noun before it ("my husband Piet")
 _ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
 _PLACE_PREPS = {"at", "in", "on", "near", "by", "behind", "outside", "inside", "under", "next"}
+_TOWARDS = {"to", "into"}  # a place phrase on a verb of motion: where it went
 _VALUE_DEPS = {"attr", "acomp", "oprd"}
 # the words of a clock time besides its numbers ("at half past seven", "at a quarter to six"): closed grammar
 _CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", "am", "pm", "a.m.", "p.m."}
@@ -214,6 +215,11 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         return "name", owner
     if wh.dep_ in ("dobj", "pobj") and wh.head.lemma_ != "be":
         return None  # "what does my husband do?" asks for what is done, not for what a thing is
+    # ... and so does a "what" the tagger hung on the "is" of a progressive ("what is my sister going to
+    # study?"): that "is" is an auxiliary, never the copula of a thing asked
+    if wh.head.lemma_ == "be" and (wh.head.dep_ in ("aux", "auxpass") or any(
+            c.tag_ == "VBG" and c.dep_ in ("advcl", "xcomp", "ccomp") for c in wh.head.children)):
+        return None
     # "what's Ada's wifi password?": the tagger may give the copula two attributes and no subject
     noun = wh.head if wh.dep_ == "det" else next(
         (t for t in q if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN") and t.i != wh.i), None) \
@@ -389,7 +395,8 @@ def _place(m, preps: set[str] = _PLACE_PREPS) -> list[list]:  # noqa: ANN001
     `preps`: the prepositions of a place phrase ("from" too where the question asks where from)."""
     out = []
     for prep in m:
-        if prep.dep_ == "prep" and prep.lower_ in preps and prep.head.pos_ in ("VERB", "AUX"):
+        if prep.dep_ == "prep" and prep.head.pos_ in ("VERB", "AUX") and (
+                prep.lower_ in preps or prep.lower_ in _TOWARDS and _of_motion(prep.head.lemma_.lower())):
             obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
             if obj is not None and obj.ent_type_ not in _TIME_ENTS and not obj.like_num:
                 phrase = sorted(prep.subtree, key=lambda t: t.i)
@@ -403,6 +410,15 @@ def _place(m, preps: set[str] = _PLACE_PREPS) -> list[list]:  # noqa: ANN001
     out += [sorted(t.subtree, key=lambda u: u.i) for t in m if t.dep_ == "advmod" and t.pos_ == "ADV"
             and t.head.pos_ in ("VERB", "AUX") and not t.morph.get("PronType") and _a_location(t.lemma_.lower())]
     return out
+
+
+def _of_motion(verb: str) -> bool:
+    """A verb whose most frequent sense WordNet files as one of motion ("moved to Bristol", "flew to
+    Oslo"): where it went to is its place."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.verb_lexical_file(verb) == "verb.motion"
 
 
 def _a_location(word: str) -> bool:

@@ -33,6 +33,7 @@ from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.question_form import asked_about
+from interaction.person_pronoun import with_person_named
 from interaction.profile_wording import Told, current, named_in
 from interaction.profiles import Identity
 from interaction.reported_speech import reported
@@ -97,7 +98,7 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
             or state.get("is_recall") or (state.get("pins") or {}).get("is_recall") is not None):
         return None
     said = said_earlier(state.get("transcript") or [])
-    asked = with_it_named(state["text"], said)  # "how many days until it?": the thing last told with a date
+    asked = question_meant(state)
     if not asks_about_own_life(asked) or (not identity.known and not said):
         return None
     try:
@@ -118,6 +119,14 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     if (report is None or named.conflict or _only_near(decided)) and asks_after_own(asked):
         return _not_told(named or (decided.considered[0] if decided.considered else None))
     return report
+
+
+def question_meant(state: dict) -> str:
+    """The turn's question with what its pro-forms stand for in this conversation: "it" as the thing
+    last told with a date ("how many days until it?"), "she" or "he" as the person last told of
+    ("where is she going to study?"); what memory is asked, and what the answer is read for."""
+    said = said_earlier(state.get("transcript") or [])
+    return with_person_named(with_it_named(state["text"], said), said)
 
 
 def _only_near(decided: RecallDecision) -> bool:

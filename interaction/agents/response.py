@@ -12,6 +12,7 @@ from interaction.answer_span import answered
 from interaction.llm.reply_text import ReplyCheck
 from interaction.names import confirmation_question
 from interaction.offline.replies import change_reply, composed_reply, correction_reply
+from interaction.own_life import question_meant
 from interaction.profiles import MEETS
 from interaction.prompts import (
     BACKGROUND_HEADING,
@@ -49,7 +50,7 @@ def reply_inputs(deps: AgentDeps, state: TurnState) -> ReplyInputs:
         fact_changes=list(state.get("fact_changes") or []), fact_wording=dict(state.get("fact_wording") or {}),
         identity_event=state.get("identity_event"), confirmation=state.get("name_confirmation"), scene=scene,
         recall=report, own_life=own_life,
-        answer=answered(state["text"], report), profile_field=state.get("profile_field"),
+        answer=answered(question_meant(state) if own_life else state["text"], report), profile_field=state.get("profile_field"),
         search=state.get("search_results"), vision=state.get("vision_results"),
         knowledge=state.get("knowledge_retrieval"), affect=deps.affect.describe(),
         history=list(state.get("messages") or [])[-deps.settings.interaction.conversation_limit:],

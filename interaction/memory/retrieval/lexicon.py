@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import threading
 from enum import Enum
 from pathlib import Path
@@ -44,6 +45,10 @@ log = logging.getLogger("nadine.memory.lexicon")
 KIND_OF = frozenset({"@", "@i"})  # hypernym, instance hypernym
 CONTAINED_IN = KIND_OF | {"#p", "#m"}  # ... and part holonym, member holonym
 
+
+# the words a gloss tells a person's sex by
+_FEMALE = {"female", "woman", "girl"}
+_SEX_WORD = re.compile(r"\b(?:female|woman|girl|male|man|boy)\b")
 
 class Relation(Enum):
     SAME = "same"
@@ -159,6 +164,24 @@ class WordNet:
         first = next(iter(self.senses(word)), None)
         return first is not None and self._lexnames.get(int(self.field(first)), "") == "noun.person" \
             and not any(link[0] == "@i" for link in self._links(first))
+
+    def sex_of(self, word: str, *, through_kin: bool = True) -> str | None:
+        """"Fem" or "Masc" (spaCy's Gender values) for a kind of person of one sex, by the first word of
+        sex in the gloss of its most frequent sense ("sister": "a female person who has ...", "husband":
+        "a married man; a woman's partner ..."), else by the first person in it whose own gloss says
+        one ("aunt": "the sister of your father or mother", "mum": "... a mother"); None for either
+        ("boss", "friend")."""
+        first = next(iter(self.senses(word)), None)
+        if first is None:
+            return None
+        gloss = self._lines[first].split(" | ", 1)[-1].casefold()
+        said = next((m.group(0) for m in _SEX_WORD.finditer(gloss)), None)
+        if said is not None:
+            return "Fem" if said in _FEMALE else "Masc"
+        if not through_kin:
+            return None
+        return next((sex for w in re.findall(r"[a-z]+", gloss) if w != word.casefold() and self.kind_of_person(w)
+                     and (sex := self.sex_of(w, through_kin=False)) is not None), None)
 
     def names_someone(self, word: str) -> bool:
         """WordNet lists a person whose full name holds the word as a given name or surname

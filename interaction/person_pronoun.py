@@ -1,0 +1,71 @@
+"""A question whose only person is "she" or "he" ("where is she going to study?", "what did his boss
+say?") asks after the last person the speaker told of in this conversation ("my sister Asha is going
+to study medicine in Leeds"): it is read with the pronoun as that person's words ("where is my sister
+Asha going to study?"), so the retrieval core matches it with what was told of them and the answer is
+read off that statement, as a question naming them would be."""
+
+from __future__ import annotations
+
+from interaction.memory.contracts import TranscriptTurn
+
+_SUBJECTS = {"nsubj", "nsubjpass"}
+_NAMING = {"NOUN", "PROPN"}
+
+
+def with_person_named(question: str, said: list[TranscriptTurn]) -> str:
+    """`question` with its one third-person "she"/"he" (or "her"/"him"/"his") said as the person the
+    latest of `said` (this conversation's statements, oldest first) tells of, its subject; unchanged
+    when the question names a person of its own, when it has no such pronoun or more than one, or
+    when no statement's subject is a person (WordNet's noun.person, or a name the recogniser marks)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    lexicon = load_wordnet()
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return question
+    if lexicon is None:
+        return question
+    asked = nlp(question)
+    pronouns = [t for t in asked if _a_person_pronoun(t)]
+    # a person of the pronoun's ("her boss") is no person of the question's own
+    if len(pronouns) != 1 or any(_a_person(t, lexicon) and pronouns[0] not in t.children for t in asked):
+        return question
+    pronoun = pronouns[0]
+    sex = pronoun.morph.get("Gender")[0]
+    phrase = next((p for p in (_person_told_of(nlp(turn.text), lexicon, sex) for turn in reversed(said)) if p), None)
+    if phrase is None:
+        return question
+    said_as = phrase + ("'s" if pronoun.morph.get("Poss") == ["Yes"] else "")
+    return question[:pronoun.idx] + said_as + question[pronoun.idx + len(pronoun.text):]
+
+
+def _a_person_pronoun(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    return (token.pos_ == "PRON" and token.morph.get("Person") == ["3"] and token.morph.get("Number") == ["Sing"]
+            and token.morph.get("Gender") in (["Fem"], ["Masc"]))
+
+
+def _a_person(token, lexicon) -> bool:  # noqa: ANN001 - a spaCy Token, a WordNet
+    return token.pos_ in _NAMING and (token.ent_type_ == "PERSON" or lexicon.kind_of_person(token.lemma_.lower()))
+
+
+def _person_told_of(doc, lexicon, sex: str) -> str | None:  # noqa: ANN001 - a spaCy Doc, a WordNet
+    """The words naming the subject of the statement's first clause when it is a person not of the
+    other sex (WordNet's gloss: "my sister" is no "he"; a name may be either), with the name set beside
+    it ("my sister Asha"), the capital of a sentence's "My" or "The" taken off; None otherwise."""
+    root = next(iter(doc.sents)).root
+    subject = next((t for t in root.children if t.dep_ in _SUBJECTS), None)
+    if subject is None:
+        return None
+    # "my sister Asha" is parsed either way round: the name beside the kind of person, or the kind
+    # a compound of the name
+    named = [subject, *(c for c in subject.children if c.dep_ in ("appos", "compound"))]
+    if not any(_a_person(t, lexicon) for t in named) or any(lexicon.sex_of(t.lemma_.lower()) not in (None, sex) for t in named if t.pos_ == "NOUN"):
+        return None
+    first = subject.left_edge
+    end = max(t.right_edge.i if t is not subject else t.i for t in named)
+    while end + 1 < len(doc) and doc[end + 1].ent_type_ == "PERSON":  # a name the parser did not set beside it
+        end += 1
+    words = doc[first.i:end + 1].text
+    return words[:1].lower() + words[1:] if first.pos_ in ("PRON", "DET") else words
