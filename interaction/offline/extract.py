@@ -54,7 +54,8 @@ _NAME_STOPS = _NOT_NAMES | {
 _NAME_ALWAYS = [  # the name may be typed in lower case after these
     re.compile(rf"\bmy name(?:'s| is)\s+({_NAME_TOKEN}(?:\s+{_NAME_TOKEN})?)", _I),
     re.compile(rf"\bcall me\s+({_NAME_TOKEN})", _I),
-    re.compile(rf"\bname's\s+({_NAME_TOKEN})", _I),
+    # "the name's Gord", "Name's Gord": a name of no one else's ("her name's Brenda" names the wife)
+    re.compile(rf"(?:^|[^\w\s']\s*|\bthe\s+)name's\s+({_NAME_TOKEN})", _I),
     # the same said the other way round, closing its clause ("Siobhan's the name, from Galway"), by a word
     # that is no pronoun ("that's the name" is no name)
     re.compile(rf"^\W*(?!(?:that|this|it|which|what)\b)({_NAME_TOKEN})(?:'s|\u2019s| is) the name\s*(?:[,.!;]|$)", _I),

@@ -66,6 +66,14 @@ def test_a_title_before_a_name_is_no_part_of_it(said, name):
     assert extract_name(said) == name
 
 
+@pytest.mark.parametrize("said", ["been with my husband since school, his name's Declan",
+                                  "The cat's name's Biscuit and she hates the vet."])
+def test_someone_elses_name_is_not_the_speakers(said):
+    """Only "the name's ..." or "name's ..." on its own gives the speaker's name: "her name's Brenda"
+    after telling of a wife took the speaker for Brenda, and everything after was kept as hers."""
+    assert extract_name(said) is None and extract_name(said, loose=True) is None
+
+
 @pytest.mark.parametrize(("said", "name"), [
     # a surname joined by an apostrophe or a hyphen, straight or curly, is read whole
     ("Hello there, I'm Ciaran O'Donnell and I keep bees in Sligo.", "Ciaran O'Donnell"),
