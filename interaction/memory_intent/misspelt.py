@@ -19,7 +19,7 @@ import functools
 
 from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory.retrieval.spelling import mend
-from interaction.offline.chat_spelling import CHAT_SPELLINGS
+from interaction.offline.chat_spelling import CHAT_SPELLINGS, spelled_out
 
 # chosen on the memory-intent dev split (scripts/eval/README.md): 0.75 also read "lived" as "livedo"
 # and "Basu" as "Babu"; 0.8 still reads one edit in a five-letter verb ("forgt", "frget")
@@ -55,6 +55,7 @@ def memory_as_meant(text: str) -> str:
     word near an English word they are not, which a mend without the parse tells in a fraction of a
     millisecond; only the rest are parsed (the parse knows "reminded" is "remind", not "reminder")."""
     lexicon = load_wordnet()
-    if lexicon is None or mend(text, set(), lexicon, MIN_SIMILARITY) == text:
-        return text
+    spelled = spelled_out(text)  # "my wifi pw is ..." is found by "what's my wifi password?"
+    if lexicon is None or mend(spelled, set(), lexicon, MIN_SIMILARITY) == spelled:
+        return spelled
     return as_meant(text, names_kept=True)

@@ -21,7 +21,7 @@ CHAT_SPELLINGS = {
     "kno": "know", "rmbr": "remember", "pls": "please", "plz": "please", "thx": "thanks",
     "bc": "because", "coz": "because", "cos": "because", "b4": "before", "tmrw": "tomorrow",
     "tmr": "tomorrow", "2moro": "tomorrow", "2day": "today", "2nite": "tonight", "ppl": "people",
-    "bday": "birthday", "appt": "appointment", "msg": "message", "wk": "week", "yday": "yesterday", "smth": "something",
+    "bday": "birthday", "appt": "appointment", "pw": "password", "wen": "when", "msg": "message", "wk": "week", "yday": "yesterday", "smth": "something",
 }
 
 

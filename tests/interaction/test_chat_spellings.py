@@ -60,3 +60,10 @@ def test_a_question_in_chat_spellings_finds_the_memory_told_in_full_words(dm):  
     reply = say(dm, "do u still have my physio appt").reply
     assert reply.startswith("Yes") and "physio" in reply, reply
     assert "2pm" in say(dm, "when is my physio appt?").reply
+
+
+def test_a_value_kept_in_a_chat_spelling_is_read_off_for_the_word_in_full(dm):  # noqa: F811
+    say(dm, "Hello, I'm Tobiah Reyes.")
+    say(dm, "my bike shed pw is plum77")
+    reply = say(dm, "what's my bike shed password?").reply
+    assert "plum77" in reply and "don't think" not in reply, reply
