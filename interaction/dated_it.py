@@ -2,7 +2,8 @@
 last thing the person told with a date, as a value put right with "it" ("it's now the 3rd") is put
 right in what was told last (offline/corrections.py). The question is read with "it" as that thing,
 the subject of the statement that dated it ("how many weeks till it?" after "our village fete is on
-the 20th of June": "how many weeks till our village fete?")."""
+the 20th of June": "how many weeks till our village fete?"). So is a change told with "it" ("they
+moved it to the 16th" after "my MRI scan is on the 14th"): read as a change of that thing."""
 
 from __future__ import annotations
 
@@ -29,10 +30,37 @@ def with_it_named(question: str, said: list[TranscriptTurn]) -> str:
     its = [t for t in asked if stands_in(t) and t.pos_ == "PRON"]
     if len(its) != 1 or any(t.pos_ in _NAMING and t.lower_ not in TIME_UNITS for t in asked):
         return question
+    phrase = _last_dated(nlp, said)
+    if phrase is None:
+        return question
+    return _named(question, its[0], phrase)
+
+
+def change_with_it_named(text: str, said: list[TranscriptTurn]) -> str | None:
+    """`text` with the "it" a verb of change gives a new value (offline/value_changes.changed_it) said
+    as the thing the latest of `said` (the person's statements, oldest first) dates; None when the
+    change names its own thing, or nothing told before it has a date and a subject that names one."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+    from interaction.offline.value_changes import changed_it
+
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return None
+    it = changed_it(nlp(text))
+    phrase = _last_dated(nlp, said) if it is not None else None
+    return _named(text, it, phrase) if phrase is not None else None
+
+
+def _last_dated(nlp, said: list[TranscriptTurn]) -> str | None:  # noqa: ANN001 - a spaCy pipeline
+    """The subject phrase of the latest statement of `said` that names a time ("my MRI scan" of "my MRI
+    scan is on the 14th"); None when none does, or its subject names nothing."""
     dated = next((nlp(turn.text) for turn in reversed(said) if named_time(nlp(turn.text), turn.at) is not None), None)
     subject = next((t for t in dated if t.dep_ in _SUBJECTS), None) if dated is not None else None
     if subject is None or subject.pos_ not in _NAMING:
-        return question
-    phrase = dated[subject.left_edge.i:subject.i + 1].text
-    it = its[0]
-    return question[:it.idx] + phrase[:1].lower() + phrase[1:] + question[it.idx + len(it.text):]
+        return None
+    return dated[subject.left_edge.i:subject.i + 1].text
+
+
+def _named(text: str, it, phrase: str) -> str:  # noqa: ANN001 - a spaCy Token
+    return text[:it.idx] + phrase[:1].lower() + phrase[1:] + text[it.idx + len(it.text):]

@@ -329,6 +329,8 @@ class DialogueManager:
             # the slip and its correction become the statement as corrected (kept in the earlier turn's place)
             s.drop_last_exchange()
             s.correct(result["corrected_turn"], fixed.earlier, fixed.corrected, fixed.old, fixed.new)
+        elif (named := result.get("it_named")) is not None:
+            s.name_it(self._turn_id, named)
         return turn
 
     def _take_back(self, said: ForgetCandidate) -> None:

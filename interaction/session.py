@@ -78,6 +78,17 @@ class Session:
         self.history = [(role, corrected if role == "user" and text == earlier else text.replace(old, new))
                         for role, text in self.history]
 
+    def name_it(self, turn_id: str | None, named: str) -> None:
+        """The person's turn changed "it", the thing told last with a date: the conversation keeps it
+        with that thing named ("they moved my MRI scan to the 16th"), as the episode and a recall must
+        read it, when "it" no longer follows what it stood for."""
+        for i, said in enumerate(self.transcript):
+            if said.role == "user" and said.turn_id == turn_id:
+                self.transcript[i] = replace(said, text=named)
+                self.history = [(role, named if role == "user" and text == said.text else text)
+                                for role, text in self.history]
+                break
+
     def drop_last_exchange(self) -> None:
         """The last turn asked something of memory itself (to forget, or the answer to "shall I forget
         ...?"): not something told, so neither the episode nor the chat history keeps it with its reply."""

@@ -48,6 +48,7 @@ class TurnState(TypedDict, total=False):
     correction: Any  # offline.corrections.Correction: this turn corrects a value said earlier
     corrected_turn: Any  # the TranscriptTurn it corrected
     changed_memory: str | None  # a kept memory as it holds now that this turn gave a new value
+    it_named: str | None  # this turn with the "it" it changed said as the thing it stands for
     fact_changes: list[FactChange]  # profile facts set, superseded or closed this turn
     fact_wording: dict[str, Grounded]  # each value heard this turn: where and how the person said it ("a nurse")
     retrieval: RetrievalResult | None

@@ -14,6 +14,7 @@ from common.store.forget import purge_chroma_documents
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
+from interaction.dated_it import change_with_it_named
 from interaction.forget import forget_one_memory
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
@@ -222,17 +223,23 @@ def kept_value_changed(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: A
     now}, so the reply says the change was taken; {} otherwise, and when two things of the person's
     it could be hold different values (a wrong one changed is worse than none). What was kept or told
     stays as it was said (what holds now is read from both, memory_requests.as_changed and the
-    retrieval core's later news)."""
+    retrieval core's later news). A change of "it" is read as one of the thing last told with a date,
+    and the conversation keeps it so ({"it_named": the turn with that thing named}), as a recall reads it."""
     identity: Identity = state["identity"]
     if u.memory_intent not in (None, "statement") or deps.services is None or not identity.known \
             or not identity.user_id or not tells_a_change(state["text"]):
         return {}
-    kept = [k.text for k in reversed(deps.services.explicit.list(identity.user_id))]
-    told = [t.text for t in reversed(told_since(deps, identity.user_id, state.get("transcript", [])))]
-    found = [c for c in (value_change(state["text"], earlier) for earlier in dict.fromkeys([*kept, *told])) if c is not None]
+    memories = deps.services.explicit.list(identity.user_id)
+    told = told_since(deps, identity.user_id, state.get("transcript", []))
+    # "they moved it to the 16th": "it" is the thing last told with a date, asked to be kept or told
+    said = sorted([*told, *(TranscriptTurn("user", k.text, datetime.fromisoformat(k.occurred_at)) for k in memories
+                                  if k.occurred_at)], key=lambda t: t.at)
+    named = change_with_it_named(state["text"], said)
+    earlier = dict.fromkeys([*(k.text for k in reversed(memories)), *(t.text for t in reversed(told))])
+    found = [c for c in (value_change(named or state["text"], e) for e in earlier) if c is not None]
     if not found or len({replaced.casefold() for _, replaced in found}) > 1:
         return {}
-    return {"changed_memory": found[0][0]}
+    return {"changed_memory": found[0][0], **({"it_named": named} if named else {})}
 
 
 def _correction_of_saved(deps: AgentDeps, state: TurnState) -> tuple[Correction | None, list[TranscriptTurn]]:

@@ -259,7 +259,7 @@ def _recall(r: ReplyInputs) -> str:
             # yes only when what it asks is what was told: "is my MOT due in March?" over "... due on
             # the 28th of February" is a no, with what was told; a value that cannot be compared, neither.
             # A day asked from today ("is it tomorrow?") is answered with where the told day falls.
-            verdict = whether_told(r.text, memories[0].text, _told_on(memories[0]), r.now)
+            verdict = whether_told(r.text, *_as_it_holds(memories), r.now)
             if verdict == "unsure":
                 return _capital(said)
             when = it_is(told, r.now) if told is not None and asks_from_today(r.text, r.now) else None
@@ -282,6 +282,20 @@ def _recall(r: ReplyInputs) -> str:
     if r.name:
         return f"I'm sorry {r.addressed}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
+
+
+def _as_it_holds(memories: list[RecalledMemory]) -> tuple[str, datetime | None]:
+    """The first memory as the ones told after it changed its value ("is it still on the 14th?" over
+    "my MRI scan is on the 14th", then "they moved my MRI scan to the 16th": the 16th), and the day
+    the value it holds was told (a day of the month is read as of then)."""
+    from interaction.offline.value_changes import changed_value
+
+    first = memories[0]
+    text, on = first.text, _told_on(first)
+    for m in sorted(memories[1:], key=lambda m: m.occurred_at or ""):
+        if (m.occurred_at or "") > (first.occurred_at or "") and (now := changed_value(m.text, text)) is not None:
+            text, on = now, _told_on(m)
+    return text, on
 
 
 def _told_on(m: RecalledMemory) -> datetime | None:

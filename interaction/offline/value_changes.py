@@ -5,7 +5,8 @@ locker code is 5582"), is what holds now; the earlier one is history, never dele
 
 Read off spaCy's parse and WordNet, never off the words: the later statement has a verb of change or
 of motion (its most frequent WordNet sense in verb.change, verb.motion or verb.stative: "changed",
-"moved", "pushed", "postponed"; not "gave", "sent") whose "to" / "until" phrase holds the new value
+"moved", "pushed", "postponed"; not "gave", "sent"), or one done anew ("rescheduled": WordNet's sense
+is a kind of scheduling), whose "to" / "until" phrase, or "for" phrase of a time, holds the new value
 (a number, a name, a date: spaCy's entities and tags); its subject or object is a noun the earlier
 statement names too (by lemma: "my appointment" is "my dentist appointment"; or as the event one
 of its verbs tells, by WordNet's derivations: "the wedding" of "my cousin is getting married"); and the earlier
@@ -67,9 +68,10 @@ def _named(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
 
 def tells_a_change(text: str) -> bool:
     """`text` gives some thing a new value by a verb of change or motion ("the plumber moved my
-    appointment to the 9th"): read once a turn, before any kept memory is parsed beside it."""
+    appointment to the 9th", "they moved it to the 9th"): read once a turn, before any kept memory is
+    parsed beside it."""
     try:
-        return any(_values_changed(load_parser()(text)))
+        return any(_changes(load_parser()(text)))
     except ParserUnavailable:
         return False
 
@@ -89,21 +91,47 @@ def may_change(text: str) -> bool:
 def _values_changed(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (lemmas, Tokens)
     """For each verb of change or motion with a "to" / "until" phrase holding a value: the lemmas of
     the things it changes (its subject and object nouns) and the value's words."""
+    for things, value in _changes(doc):
+        named = {t.lemma_.casefold() for t in things if t.pos_ in ("NOUN", "PROPN")}
+        if named:
+            yield named, value
+
+
+def changed_it(doc):  # noqa: ANN001, ANN201 - a spaCy Doc; its Token or None
+    """The "it" a verb of change gives a new value ("they moved it to the 16th", "it's been pushed back
+    to Friday"), which stands for a thing told before; None when the change names its thing."""
+    from interaction.answer_span import stands_in
+
+    its = [t for things, _ in _changes(doc) for t in things if t.pos_ == "PRON" and stands_in(t)]
+    return its[0] if len(its) == 1 else None
+
+
+def _changes(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (Tokens, Tokens)
+    """For each verb of change or motion, or one done anew ("rescheduled"), with a phrase that holds
+    a value it goes to ("to", "until"; "for" of a time): the verb's subjects and objects, and the
+    value's words."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     wordnet = load_wordnet()
     if wordnet is None:
         return
     for verb in doc:
-        if verb.pos_ != "VERB" or wordnet.verb_lexical_file(verb.lemma_) not in _OF_CHANGE:
+        if verb.pos_ != "VERB" or (wordnet.verb_lexical_file(verb.lemma_) not in _OF_CHANGE
+                                   and not wordnet.does_anew(verb.lemma_)):
             continue
-        things = {c.lemma_.casefold() for c in verb.children if c.dep_ in _THINGS and c.pos_ in ("NOUN", "PROPN")}
+        things = [c for c in verb.children if c.dep_ in _THINGS and c.pos_ in ("NOUN", "PROPN", "PRON")]
         # "pushed the concert back to the 11th": the phrase may hang on the verb's particle or adverb
         heads = [verb, *(c for c in verb.children if c.dep_ in ("prt", "advmod"))]
         for prep in (p for h in heads for p in h.children):
             value = _whole([t for c in prep.children if c.dep_ == "pobj" for t in c.subtree])
-            if things and prep.dep_ == "prep" and prep.lower_ in _DESTINATIONS and holds_a_value(value):
+            if things and prep.dep_ == "prep" and _a_destination(prep, value) and holds_a_value(value):
                 yield things, value
+
+
+def _a_destination(prep, value: list) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The phrase says where the value goes: "to" / "until" a value, "for" a time ("rescheduled it for
+    the 3rd"; "changed it for a bigger one" swaps a thing, it gives none a value)."""
+    return prep.lower_ in _DESTINATIONS or prep.lower_ == "for" and all(time_part(t) for t in value if t.pos_ not in ("DET", "ADP"))
 
 
 def _whole(value: list) -> list:

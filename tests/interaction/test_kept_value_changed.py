@@ -4,7 +4,10 @@ yes), and a statement that gives no new value of the same thing changes nothing.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from common.messages import UserInput
+from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.inventory import as_text, person
 from interaction.offline.value_changes import changed_value
 from tests.interaction.test_correction_kept import _keep_as_moment, _next_visit, _odile
@@ -108,3 +111,45 @@ def test_a_new_day_and_time_take_the_place_of_the_old_ones_whole():
         == "our street party is on Saturday the 14th of March at 7pm"
     assert changed_value("the showcase was moved to the 11th of June last week", told) \
         == "our pottery class showcase is on the 11th of June at 5pm"
+
+
+def test_it_moved_is_the_thing_last_told_with_a_date(tmp_path):
+    """"they've shifted it to the 12th" names no thing: "it" is the one told last with a date, and the
+    change is taken, said back and read by a later question, as if the thing were named."""
+    dm, _, _ = _odile(tmp_path)
+    dm.process_input(UserInput(text="can you remember that my hearing test is on the 9th at 2pm"))
+    dm.process_input(UserInput(text="I went swimming with my granddaughter this morning"))
+    moved = dm.process_input(UserInput(text="ugh, the audiology clinic shifted it to the 12th")).reply
+    assert moved.startswith("Thank you for letting me know") and "your hearing test is on the 12th at 2pm now" in moved, moved
+    asked = dm.process_input(UserInput(text="when is my hearing test?")).reply
+    assert "12th" in asked and "9th" not in asked.split("—")[0], asked
+    still = dm.process_input(UserInput(text="is it still on the 9th?")).reply
+    assert still.startswith("No"), still
+    told = dm.process_input(UserInput(text="what do you know about me?")).reply
+    assert "your hearing test is on the 12th at 2pm" in told and "9th" not in told, told
+
+
+def test_it_rescheduled_at_a_later_visit_changes_what_was_kept(tmp_path):
+    """A verb that does another anew ("rescheduled" is scheduled again) gives a new value, with "for"
+    a new time as with "to"; the next day, "it" is still the thing last told with a date."""
+    dm, services, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="please remember my boiler service is on Monday the 4th of May"))
+    _next_visit(dm, "Odile")
+    moved = dm.process_input(UserInput(text="the engineer has rescheduled it for the 7th of May")).reply
+    assert "your boiler service is on the 7th of May now" in moved, moved
+    asked = dm.process_input(UserInput(text="when is my boiler service?")).reply
+    assert "7th of May" in asked, asked
+    # what was asked to be kept is kept as it was asked; the change is told in the turn that made it
+    assert [m.text for m in services.explicit.list(uid)] == ["my boiler service is on Monday the 4th of May"]
+
+
+def test_it_changed_with_nothing_told_with_a_date_changes_nothing():
+    from interaction.dated_it import change_with_it_named
+
+    at = datetime(2026, 11, 4, 15, 0)  # a fixed day, never the wall clock
+    said = [TranscriptTurn("user", "my grandson plays the cello", at)]
+    assert change_with_it_named("they moved it to the 12th", said) is None
+    dated = [TranscriptTurn("user", "our book club is on the 5th", at), *said]
+    assert change_with_it_named("they moved it to the 12th", dated) == "they moved our book club to the 12th"
+    # "for" a thing that is no time swaps the thing: no new value of anything
+    assert change_with_it_named("I changed it for a bigger one", dated) is None

@@ -203,6 +203,30 @@ class WordNet:
         offset = self._first_verb_senses.get(lemma.casefold())
         return self._verb_files.get(offset) if offset is not None else None
 
+    def does_anew(self, lemma: str) -> bool:
+        """The verb's most frequent sense is a kind of another verb's sense that it does again, as its
+        "re" says ("reschedule" is to schedule anew, "rebook" to book anew): done anew, the thing done
+        takes a new value."""
+        key = lemma.casefold()
+        offset = self._first_verb_senses.get(key)
+        if offset is None or not key.startswith("re"):
+            return False
+        p = self._first_verb_lines[offset].split(" | ", 1)[0].split()
+        at = 4 + 2 * int(p[3], 16)
+        above = {int(p[at + 2 + 4 * i]) for i in range(int(p[at])) if p[at + 1 + 4 * i] == "@"}
+        return bool(above & set(self._verb_senses.get(key[2:].lstrip("-"), ())))
+
+    @functools.cached_property
+    def _verb_senses(self) -> dict[str, tuple[int, ...]]:
+        senses: dict[str, tuple[int, ...]] = {}
+        with (self._folder / "index.verb").open(encoding="utf-8") as f:
+            for line in f:
+                p = line.split()
+                if line.startswith(" ") or len(p) < 4:
+                    continue
+                senses[p[0]] = tuple(int(o) for o in p[4 + int(p[3]) + 2:][:int(p[2])])
+        return senses
+
     @functools.cached_property
     def _first_verb_senses(self) -> dict[str, int]:
         firsts: dict[str, int] = {}
