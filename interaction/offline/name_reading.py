@@ -314,6 +314,8 @@ class NameReader:
         or whose first sense bears the capital itself ("I'm Quaker")."""
         if self._wordnet is None or not _speaker_is(token) or self._wordnet.lexical_file(token.text) != "noun.person":
             return False
+        if not self._wordnet.kind_of_person(token.text):
+            return False  # one person WordNet lists by the word ("Nina": a goddess) bears a name, not a kind
         capitalised = self._wordnet.capitalised_senses(token.text)
         if token.is_lower:
             return not any(capitalised)

@@ -54,6 +54,13 @@ def test_a_name_that_is_also_a_word_is_read_when_said_as_a_name(said, name):
     assert extract_name(said, loose=True) == name
 
 
+@pytest.mark.parametrize(("said", "name"), [("Hello, I'm Nina.", "Nina"), ("Hi there, I'm Minerva, a nurse.", "Minerva")])
+def test_a_name_wordnet_lists_for_one_person_is_a_name(said, name):
+    """WordNet files "Nina" (a goddess) as a person, as it does "Quaker": one listed person bears a name,
+    never a kind the speaker is; "Hi, I'm Nina." was asked "What's your name?"."""
+    assert extract_name(said) == name
+
+
 @pytest.mark.parametrize(("said", "name"), [
     # a title is no part of the name, whether the sentence splitter or the pattern met it first
     ("Good morning, I'm Dr. Olu Adeyemi and I work at the clinic.", "Olu Adeyemi"),
