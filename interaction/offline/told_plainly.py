@@ -7,6 +7,8 @@ the text as it came without the parser.
 
 from __future__ import annotations
 
+import re
+
 from interaction.offline.parsing import ParserUnavailable, load_parser, without_opening
 
 
@@ -18,8 +20,12 @@ def _colon_said(fact: str) -> str:
     """"<a noun phrase>: <its value>" as "<the noun phrase> is <its value>" ("are" after a plural:
     "my kids' names: Ava and Leo"); any other text unchanged ("note: call me back" has no noun phrase
     before its colon, "I need three things: ..." a verb)."""
-    head, colon, value = fact.partition(":")
-    if not colon or not head.strip() or not value.strip():
+    # a colon between digits tells the time ("leaves at 7:40"), never a value
+    found = re.search(r"(?<!\d):|:(?!\d)", fact)
+    if found is None:
+        return fact
+    head, value = fact[:found.start()], fact[found.end():]
+    if not head.strip() or not value.strip():
         return fact
     try:
         said = load_parser()(head.strip())

@@ -30,3 +30,10 @@ def test_what_a_fact_says_stays():
     assert plainly("guess my flat number is 12") == "guess my flat number is 12"
     assert plainly("I need three things: milk, eggs and bread") == "I need three things: milk, eggs and bread"
     assert plainly("now my flat number is 12") == "my flat number is 12"
+
+
+def test_a_clock_time_keeps_its_colon():
+    """"leaves at 7:40" was kept and said back as "leaves at 7 is 40": a colon between digits tells the
+    time, never a value set after a name."""
+    assert plainly("the coach to Inverness goes at 6:15") == "the coach to Inverness goes at 6:15"
+    assert plainly("my bin day: Tuesday, from 7:30") == "my bin day is Tuesday, from 7:30"
