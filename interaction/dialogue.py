@@ -69,6 +69,7 @@ from interaction.memory_requests import keep as keep_memory
 from interaction.names import NameConfirmation, confirmation_question, name_similarity, restates, sounds_alike
 from interaction.offline.extract import answer_name
 from interaction.offline.wishes import wishes_the_listener
+from interaction.own_life import asks_after_their_past
 from interaction.profiles import MEETS, Identity, ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
 from interaction.session import Session
@@ -368,7 +369,8 @@ class DialogueManager:
         told instead of an answer is no answer whichever way the reader leans (answered.py): what it
         tells of the speaker waits with the question, for whoever they turn out to be. A question of
         their own instead of an answer waits too, answered once who they are is settled (the turn that
-        settles it answers it, unless it asks something of its own)."""
+        settles it answers it, unless it asks something of its own); one about their own life or what
+        they told is never taken for an answer, however often it comes."""
         s = self.session
         conf = s.confirmation
         assert conf is not None
@@ -391,7 +393,11 @@ class DialogueManager:
             # nobody is linked or made, and the goodbye ends the conversation
             self._apply(ProfileOutcome("none", s.identity))
             return None, text
-        if stated is None and step == "moved_on" and not asked_again:
+        if stated is None and answer == "unclear" and asks_after_their_past(text):
+            # "when am I flying home?" can be answered only once who they are is settled: asked again as
+            # often as they ask, never taken for a no, the latest question waiting for the answer
+            outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
+        elif stated is None and step == "moved_on" and not asked_again:
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
         elif stated is None and step == "ask_again":
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True))

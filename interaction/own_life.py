@@ -78,6 +78,14 @@ def asks_about_own_life(text: str) -> bool:
     return False
 
 
+def asks_after_their_past(text: str) -> bool:
+    """A question that memory answers, if anything does: after their own life ("when am I flying
+    home?") or what they told ("do you remember what I said about Pickle?")."""
+    from interaction.memory_intent.not_keep import memory_intent
+
+    return cues.is_question(text) and (memory_intent(text) in ("recall", "about_me") or asks_about_own_life(text))
+
+
 def _asks_how_to(topic) -> bool:
     """"how" on a verb in its base form after a present "do" or a modal: a way to do something."""
     for how in (t for t in topic if t.tag_ == "WRB" and t.lower_ == "how" and t.dep_ == "advmod"):

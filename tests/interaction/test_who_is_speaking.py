@@ -89,6 +89,20 @@ def test_a_name_question_is_asked_once_more_at_most_and_what_was_told_waits_for_
     assert ProfileStore(dm.layout).load(bart.user_id).location == "Hove"
 
 
+def test_questions_about_their_own_life_keep_the_name_question_open_until_it_is_answered(dm):
+    """"When do I fly?" cannot be answered before who they are is settled: however many such questions
+    come instead of an answer, none is taken for a no; a yes then links and answers the latest."""
+    ingrid = say(dm, "Hello, my name is Ingrid Solberg.")
+    say(dm, "Please remember that my ferry to Bergen leaves at 7:40.")
+    say(dm, "Cheerio!")
+    say(dm, "Morning! Ingrid here.")
+    for question in ("When does my ferry leave?", "Where am I going again?", "What did I ask you to keep for me?"):
+        asked = say(dm, question)
+        assert asked.extra["pending_confirmation"] and asked.user_id is None, asked.reply
+    yes = say(dm, "Yes, that's me.")
+    assert yes.user_id == ingrid.user_id and "7:40" in yes.reply, yes.reply
+
+
 def test_a_first_name_two_people_share_opens_neither_ones_memories_without_a_clear_yes(dm):
     """Oona and Oona Lind are two people: "it's Oona" is asked about each, the fuller name first, and
     opens Oona's gate code only on a clear yes about her; a no to Oona Lind never makes them her."""
