@@ -65,15 +65,26 @@ class ToldTime:
 
 def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a spaCy Doc
     """When what `doc` tells takes place, read as of `told_on`; None when it names no date."""
-    past = any(told_as_past(t) for t in doc if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"))
     dates = [e for e in doc.ents if e.label_ == "DATE" and not _a_length(e)] + days_alone(doc)
-    told = next((t for t in (_resolved(e.text, told_on, past and not ahead_of_telling(e)) for e in dates)
+    told = next((t for t in (_resolved(e.text, told_on, _in_the_past(doc, e) and not ahead_of_telling(e)) for e in dates)
                  if t is not None), None)
     if told is None or not told.a_day:
         return told
     clock = next((p for p, c, *_ in (_parsed(e.text, told.start) for e in doc.ents if e.label_ == "TIME")
                   if c is not None and c.accuracy & _OF_THE_CLOCK), None)
     return ToldTime(told.start, told.end, clock) if clock is not None else told
+
+
+def _in_the_past(doc, time) -> bool:  # noqa: ANN001 - a spaCy Doc, and a Span or Token in it
+    """The clause the time is said in tells of the past: its verb's tense ("the surgery phoned, the
+    appointment is now on the 28th" tells the 28th to come); a time in no clause of its own, by
+    any verb of the sentence."""
+    verb = getattr(time, "root", time)
+    while verb.pos_ not in ("VERB", "AUX") or verb.dep_ in ("aux", "auxpass"):
+        if verb.head.i == verb.i:
+            return any(told_as_past(t) for t in doc if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"))
+        verb = verb.head
+    return told_as_past(verb)
 
 
 def days_alone(doc) -> list:  # noqa: ANN001 - a spaCy Doc

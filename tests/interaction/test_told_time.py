@@ -150,3 +150,13 @@ AFTER_MIDNIGHT = datetime(2026, 3, 13, 1, 20)  # Friday 01:20: people still spea
 def test_a_weekday_asked_after_midnight_is_the_one_to_come_from_the_day_spoken_of(question, verdict):
     told = "my physio session is on Tuesday"  # told the same night: the Tuesday of the 17th
     assert whether_told(question, told, AFTER_MIDNIGHT, AFTER_MIDNIGHT) == verdict
+
+
+@pytest.mark.parametrize(("told", "day"), [
+    # the past of another clause says nothing of the date's: the 30th is the one to come
+    ("The garage rang, the MOT is now on the 30th.", datetime(2026, 12, 30)),
+    ("We met up on the 2nd and it was lovely.", datetime(2026, 12, 2)),
+])
+def test_a_date_is_read_in_the_tense_of_its_own_clause(told, day):
+    time = named_time(load_parser()(told), datetime(2026, 12, 6, 10))
+    assert time is not None and time.start == day, time
