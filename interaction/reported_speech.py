@@ -52,6 +52,7 @@ _SUBJECTS = {"nsubj", "nsubjpass", "expl"}
 # deictic time words, from the day something was said to a later day (closed grammar of reported speech)
 _DAY_WORDS = {"today": "that day", "tonight": "that night", "yesterday": "the day before",
               "tomorrow": "the day after"}
+_DAY_OFFSETS = {"today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1}
 _PARTS_OF_DAY = {"morning", "afternoon", "evening", "night", "week", "weekend"}
 _WEEKDAYS = {name.lower(): number for number, name in enumerate(calendar.day_name)}
 # a day of the week after one of these is the one to come whatever the verb's tense ("moved to Friday")
@@ -187,6 +188,17 @@ def _contraction(doc, token) -> str:
     return low
 
 
+def _from_today(word: str, said: SaidDay) -> str | None:
+    """A day word whose day is still to come, as said today: "tomorrow" told yesterday is "today",
+    told two days before tomorrow's "tomorrow" ("your hearing appointment is tomorrow at 3", said back
+    the next day, was "the day after at 3"); None for a day gone by, which "the day after" says."""
+    meant = said.on + timedelta(days=_DAY_OFFSETS[word])
+    ahead = (meant - said.today).days
+    if ahead == 0:
+        return "tonight" if word == "tonight" else "today"
+    return "tomorrow" if ahead == 1 else None
+
+
 def _shift_time_words(doc, words: list[str], said: SaidDay) -> None:
     """"today" -> "that day", "this morning" -> "that morning", "last night" -> "the night before",
     "on Saturday" -> "on Saturday the 12th" (in place): the day they meant is no longer today."""
@@ -195,7 +207,7 @@ def _shift_time_words(doc, words: list[str], said: SaidDay) -> None:
         if _a_weekday_alone(doc, t):
             _name_the_date(doc, t, words, said)
         elif low in _DAY_WORDS and t.pos_ in ("NOUN", "ADV", "PROPN"):
-            words[t.i] = _cased(t, _DAY_WORDS[low]) + t.whitespace_
+            words[t.i] = _cased(t, _from_today(low, said) or _DAY_WORDS[low]) + t.whitespace_
         elif t.lemma_.lower() in _PARTS_OF_DAY and t.i > 0 and doc[t.i - 1].head.i == t.i:
             before = doc[t.i - 1]
             if before.lower_ == "this":

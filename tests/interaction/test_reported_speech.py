@@ -136,6 +136,9 @@ def test_what_do_you_know_about_me_says_moments_back_in_her_words():
      "you ran the marathon the day before and that night you're celebrating"),
     ("We had a power cut last night.", 1, "you had a power cut the night before"),
     ("I start my new job tomorrow.", 5, "you start your new job the day after"),
+    # a day still to come is said as today says it: told yesterday, "tomorrow" is today
+    ("The chimney sweep comes tomorrow at 10.", 1, "the chimney sweep comes today at 10"),
+    ("My sister flies in tonight.", 0, "your sister flies in tonight"),
 ])
 def test_time_words_move_with_the_day_it_was_said(said, days_ago, expected):
     assert reported(said, said=_days_before(TODAY, days_ago)) == expected
