@@ -133,8 +133,11 @@ def question_meant(state: dict) -> str:
     """The turn's question with what its pro-forms stand for in this conversation: "it" as the thing
     last told with a date ("how many days until it?"), "she" or "he" as the person last told of
     ("where is she going to study?"); what memory is asked, and what the answer is read for."""
-    said = said_earlier(state.get("transcript") or [])
-    return with_person_named(with_it_named(state["text"], said), said)
+    transcript = state.get("transcript") or []
+    said = said_earlier(transcript)
+    # a person is named by a question as well ("where is my brother moving to?" then "when is he moving?")
+    spoken = [t for t in transcript[:-1] if t.role == "user"]
+    return with_person_named(with_it_named(state["text"], said), spoken)
 
 
 def _only_near(decided: RecallDecision) -> bool:

@@ -37,3 +37,12 @@ def test_a_progressive_what_question_is_not_answered_with_the_person_asked_of(dm
     say(dm, "My nephew Ade is going to study law in Dublin next year.")
     reply = say(dm, "what is my nephew going to study?").reply
     assert not reply.lower().startswith("nephew") and "law" in reply, reply
+
+
+def test_he_is_the_person_the_question_before_named(dm):  # noqa: F811
+    say(dm, "Hello, I'm Marguerite Okafor.")
+    say(dm, "My godson Felix is starting an apprenticeship in Derby in January.")
+    say(dm, "The weather has been dreadful.")
+    assert "Derby" in say(dm, "Where is my godson starting his apprenticeship?").reply
+    reply = say(dm, "When does he start?").reply
+    assert reply.startswith("In January"), reply
