@@ -551,7 +551,7 @@ def forget_in_session(layout: DataLayout, session: Session, forgotten: Forgotten
 class ForgetOneConversation:
     """A forget-one request -> "Do you want me to forget that ...?" -> only a clear yes from the same
     person forgets it; an unclear answer is asked once more; a no, or a second unclear answer, keeps it,
-    and so does a question of their own instead of an answer."""
+    and so does a question of their own or another request to forget instead of an answer."""
 
     def __init__(self) -> None:
         self._pending: ForgetCandidate | None = None
@@ -576,8 +576,11 @@ class ForgetOneConversation:
         pending, self._pending = self._pending, None
         if pending is None or pending.user_id != session.identity.user_id:
             return None
-        step = next_step(read_reply(deps, forget_one_question(pending), text), self._asked_again, text)
-        if step == "moved_on":  # kept, and the question they asked instead is answered as any turn
+        answer = read_reply(deps, forget_one_question(pending), text)
+        step = next_step(answer, self._asked_again, text)
+        # kept, and the question they asked instead is answered as any turn; so is another request to
+        # forget ("Forget the chiropodist thing." instead of an answer), which is asked about in its turn
+        if step == "moved_on" or (answer != "yes" and classify(text).intent in FORGET_INTENTS):
             return None
         if step == "ask_again":
             self._pending, self._asked_again = pending, True

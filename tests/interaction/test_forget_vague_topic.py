@@ -166,3 +166,13 @@ def test_a_question_instead_of_an_answer_to_forget_me_keeps_everything(jonas):
     assert moved_on.intent not in ("forget_confirmed", "forget_request", "forget_cancelled"), moved_on.reply
     assert say(dm, "Yes.").intent != "forget_confirmed"
     assert ProfileStore(dm.layout).load(uid) is not None and holding(dm, b"Vienna")
+
+
+def test_another_forget_request_instead_of_an_answer_keeps_the_first_and_asks_about_the_second(jonas):
+    dm, uid = jonas
+    say(dm, "Forget the thing about the allotment.")
+    say(dm, "Hmm, I'm not sure.")
+    moved = say(dm, "Forget what I said about the animal shelter.")
+    assert "shelter" in moved.reply and "keep that memory" not in moved.reply, moved.reply
+    assert say(dm, "Yes please.").intent == "forget_one_confirmed"
+    assert not holding(dm, b"animal shelter") and holding(dm, b"tomatoes")
