@@ -49,9 +49,16 @@ def only_thanks(text: str) -> bool:
     except ParserUnavailable:
         return False
     for sentence, doc in zip(sentences, nlp.pipe(sentences), strict=True):
-        subjects = [t for t in doc if t.dep_ in ("nsubj", "nsubjpass", "expl")]
-        if not all(map(_about_the_kindness, subjects)) or not (subjects or cues.THANKS.search(sentence)):
+        thanks = cues.THANKS.search(sentence)
+        # the thanks itself may be parsed as the subject of a clause that names nothing ("Thanks, got
+        # to run!"); of one that names a thing, it stands for the speaker ("Thanks, got the job!")
+        subjects = [t for t in doc if t.dep_ in ("nsubj", "nsubjpass", "expl")
+                    and not (thanks and thanks.start() <= t.idx < thanks.end() and not _names_a_thing(t.head, thanks))]
+        if not all(map(_about_the_kindness, subjects)) or not (subjects or thanks):
             return False
+        root = next(iter(doc.sents)).root
+        if not subjects and thanks and not thanks.start() <= root.idx < thanks.end() and _names_a_thing(root, thanks):
+            return False  # a clause beside the thanks whose subject went unsaid: "Thanks, got the job!"
     return True
 
 
@@ -62,6 +69,13 @@ def _about_the_kindness(subject) -> bool:  # noqa: ANN001 - a spaCy Token
     pointing = subject.morph.get("PronType") == ["Dem"] or subject.lower_ in ("it", "you")
     # "this is my last week at work" says something of theirs
     return pointing and not any("1" in t.morph.get("Person") for t in subject.head.subtree)
+
+
+def _names_a_thing(verb, thanks: re.Match) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The clause names a thing, or the speaker, besides its verb and the thanks: a noun, a name, a
+    number or a first person word in it."""
+    return any(t.pos_ in ("NOUN", "PROPN", "NUM") or "1" in t.morph.get("Person")
+               for t in verb.subtree if t.dep_ not in ("nsubj", "nsubjpass") and not thanks.start() <= t.idx < thanks.end())
 
 
 def _has_a_subject(sentence: str) -> bool:

@@ -102,7 +102,8 @@ def test_a_thanks_is_welcomed_and_kept_as_no_moment(maya):
     assert "welcome" not in news.reply and out.of(t.AFFECT_STATE)[-1].suppress_reason is None, news.reply
 
 
-@pytest.mark.parametrize("text", ["Thank you, love. That's everything for now.", "Thanks so much. It was lovely."])
+@pytest.mark.parametrize("text", ["Thank you, love. That's everything for now.", "Thanks so much. It was lovely.",
+                                  "Cheers, need to dash!"])
 def test_a_thanks_closing_the_talk_is_kept_as_no_moment(maya, text):
     """A sentence after the thanks whose subject points back at the talk ("that's all for today") tells
     nothing of theirs either: it was kept as a happy moment and answered "I'm really happy for you"."""
@@ -112,6 +113,8 @@ def test_a_thanks_closing_the_talk_is_kept_as_no_moment(maya, text):
     turn = say(dm, text, user_emotion=EmotionSignal(label="happy", intensity=0.8))
     assert out.of(t.AFFECT_STATE)[-1].suppress_reason == "a thanks" and "happy for you" not in turn.reply, turn.reply
     news = say(dm, "Thank you. That was my last shift at the depot!", user_emotion=EmotionSignal(label="happy", intensity=0.8))
+    assert out.of(t.AFFECT_STATE)[-1].suppress_reason is None, news.reply
+    news = say(dm, "Thanks, sold the caravan!", user_emotion=EmotionSignal(label="happy", intensity=0.8))
     assert out.of(t.AFFECT_STATE)[-1].suppress_reason is None, news.reply
 
 
