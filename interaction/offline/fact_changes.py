@@ -11,7 +11,9 @@ fingerprint of the training rows it was fitted on; inference is numpy only:
 - the value's span, a per-token tagger over the words around each token.
 The profile extraction (interaction/offline/extract.py, or the LLM's) stays the first source of a new
 value; this module adds the operation, finds values the extraction missed, and decides which current
-fact a close ends. When unsure it changes nothing: a wrong fact is worse than a missing one.
+fact a close ends. When unsure it changes nothing: a wrong fact is worse than a missing one. A clause whose
+parse tells the speaker is back (personal_facts.tells_a_return) ends nothing, whatever the operation model
+reads: back in a place is their home now, back from one a trip ended.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from common.store.facts import FactChange
 from common.store.profile_fields import FIELDS_BY_NAME
 from common.vision.base import BackendUnavailable
 from interaction import cues
+from interaction.offline import personal_facts
 
 DATA = Path(__file__).with_name("data") / "fact_changes.jsonl"
 WEIGHTS = Path(__file__).with_name("data") / "fact_changes_weights.json"
@@ -326,6 +329,11 @@ def _of_something_new(clause: str) -> bool:
     return new or not speaker
 
 
+def _home_now(clause: str) -> str | None:
+    """The place the clause's parse reads as the speaker's home now (personal_facts.py), if it names one."""
+    return next((g.value for g in personal_facts.read(clause) if g.field == "location" and g.home), None)
+
+
 def statement_clauses(text: str) -> list[str]:
     """The clauses of the statements of `text`; their sentences are parsed in one batch (spaCy's
     pipe gives the same parse as one call each, and is faster for two or three)."""
@@ -353,6 +361,13 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
                 changes.append(change)
             continue
         confidence = round(pred.op_p, 3)
+        if pred.op == "close" and personal_facts.tells_a_return(sentence):
+            # the sentence's embedding is near those of leaving, the parse reads a return: back in a place is
+            # the home now ("I'm back in Bergen now"), back from one a trip ended; neither ends a home
+            if home := _home_now(sentence):
+                changes.append(FactChange(field="location", op="supersede" if current.get("location") else "set",
+                                          value=home, confidence=confidence))
+            continue
         if pred.op == "close":
             field = _field_holding(pred.value, current) or pred.field
             closing.setdefault(field, []).append(sentence.casefold())

@@ -10,7 +10,8 @@ in a conversation describes the one saying it ("from Galway originally", "outsid
   Oslo": where they no longer live);
 - location (their home): a place named under the preposition of a predicate of living whose subject
   is the speaker, or of such a participle said alone ("living over in Cork", "I live just outside of
-  Ames, Iowa"); a place listed beside an age said alone ("23, nursing student, leeds");
+  Ames, Iowa"); the place the speaker is back in ("I'm back in Bergen now", a return: "back from Rome"
+  is a trip ended); a place listed beside an age said alone ("23, nursing student, leeds");
 - age: a number the speaker is ("I'm 34"), is years old ("I'm 34 years old") or that opens a
   verbless list about them, set off by a comma ("17, high school, ohio"), with the number read as a count by the entity
   recogniser, never a date, a time or an amount;
@@ -23,6 +24,7 @@ tagger labels "Bristol" an organisation), with the places in apposition to it ("
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from interaction.offline.grounding import Grounded, first_person
@@ -38,9 +40,12 @@ _NAMED_AS = {"attr", "oprd"}  # "my wife is Noor", "my husband is called Ciarán
 _VERBS = {"VERB", "AUX"}
 _MOVES = {"move", "relocate"}  # their "from" is a home left, not an origin; their "to" is read by self_description.py
 _COUNTS = {"CARDINAL", "DATE"}  # the small recogniser files "I'm 41" and "52 years old" as dates
-OLDEST = 130
+OLDEST = 130  # a count above any human age is no age
 _WH = {"WRB", "WP", "WDT", "WP$"}  # the question words' tags
-_COMING = {"be", "come", "hail"}  # being or coming from a place: an origin  # a count above any human age is no age
+_COMING = {"be", "come", "hail"}  # being or coming from a place: an origin
+# being back (home) in a place is having returned there to live: "I'm back in Bergen now", "we're back home
+# in Galway" ("back from Rome" is a trip ended)
+_RETURNED = {"back", "home"}
 
 
 def read(text: str) -> list[Grounded]:
@@ -69,10 +74,11 @@ def _said_of_speaker(pred) -> bool:  # noqa: ANN001 - a spaCy Token
         pred.pos_ not in _VERBS or pred.tag_ == "VBG")
 
 
-def _place(tok, origin: bool = False) -> bool:  # noqa: ANN001
-    """A proper noun, or words the recogniser names, that are no time or number (nor, but after the
-    "from" of an origin, a person: the small tagger takes "Lyon" and "Kraków" for people)."""
-    excluded = _NOT_PLACES - {"PERSON"} if origin else _NOT_PLACES
+def _place(tok, placed: bool = False) -> bool:  # noqa: ANN001
+    """A proper noun, or words the recogniser names, that are no time or number (nor, but where the
+    preposition names only places, `placed`: the "from" of an origin, the "in" of a return, a person:
+    the small tagger takes "Lyon", "Kraków" and "Kilkenny" for people)."""
+    excluded = _NOT_PLACES - {"PERSON"} if placed else _NOT_PLACES
     return (tok.pos_ == "PROPN" or bool(tok.ent_type_)) and tok.ent_type_ not in excluded
 
 
@@ -105,13 +111,13 @@ def _clause_of(tok) -> str | None:  # noqa: ANN001
     return text if len(text.split()) <= MAX_CLAUSE_WORDS else None
 
 
-def _place_under(prep, origin: bool = False):  # noqa: ANN001, ANN202 - a spaCy Token or None
+def _place_under(prep, placed: bool = False):  # noqa: ANN001, ANN202 - a spaCy Token or None
     """The place a preposition names, directly or through "of" ("outside of Ames")."""
     for obj in (c for c in prep.children if c.dep_ == "pobj"):
-        if _place(obj, origin):
+        if _place(obj, placed):
             return obj
     for inner in (c for c in prep.children if c.dep_ == "prep"):
-        found = _place_under(inner, origin)
+        found = _place_under(inner, placed)
         if found is not None:
             return found
     return None
@@ -124,7 +130,7 @@ def _origin(tok) -> list[Grounded]:  # noqa: ANN001
     owner = head.head if head.dep_ in ("attr", "appos") and head.pos_ == "NOUN" else head
     if owner.lemma_.lower() in _MOVES or not _said_of_speaker(owner):
         return []
-    place = _place_under(tok, origin=True)
+    place = _place_under(tok, placed=True)
     return [] if place is None else [_grounded("hometown", tok.doc, *_place_words(place))]
 
 
@@ -137,11 +143,43 @@ def _home(tok) -> list[Grounded]:  # noqa: ANN001
             place = _place_under(prep)
             if place is not None:
                 return [_grounded("location", tok.doc, *_place_words(place), home=True)]
+    if (returned := _returned_to(tok)) and _said_of_speaker(tok):
+        for prep in returned:
+            place = _place_under(prep, placed=True)
+            if place is not None:
+                return [_grounded("location", tok.doc, *_place_words(place), home=True)]
     if tok.dep_ == "ROOT" and any(_listed_age(t) for t in tok.sent):
         # "23, nursing student, leeds": the place listed with the age, an item of the fragment's head
         places = [c for c in (tok, *tok.children) if c.dep_ in ("npadvmod", "appos", "ROOT") and _place(c)]
         return [_grounded("location", tok.doc, *_place_words(p), home=True) for p in places[:1]]
     return []
+
+
+def _returned_to(be):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The "in" of a "be" said with an adverb of return, on the verb or on the adverbs ("I'm back in
+    Bergen" hangs it on "back", "we're back home in Galway" on "home"): where one is back; "back from"
+    is where one was, "back at Spotify" a workplace, "back with Tom" company."""
+    adverbs = _adverbs_of_return(be)
+    return [p for h in (be, *adverbs) for p in h.children if p.dep_ == "prep" and p.lower_ == "in"] if adverbs else []
+
+
+def _adverbs_of_return(be) -> list:  # noqa: ANN001 - spaCy Tokens
+    """The adverbs on a "be" (and on its adverbs) when one of them tells a return, else none."""
+    adverbs = [a for c in be.children if c.dep_ == "advmod" for a in c.subtree if a.dep_ == "advmod"]
+    return adverbs if be.lemma_ == "be" and any(a.lower_ in _RETURNED for a in adverbs) else []
+
+
+def tells_a_return(text: str) -> bool:
+    """The speaker says they are back, whenever and from wherever ("I'm back home now", "I'm back from
+    Rome", "I was back in Oslo last summer"): a return, which never ends a home of theirs. Only a text
+    with an adverb of return is parsed (most have none)."""
+    if not _RETURNED & set(re.findall(r"\w+", text.casefold())):
+        return False
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return False
+    return any(_adverbs_of_return(t) and (s := subject_of(t)) is not None and first_person(s) for t in doc)
 
 
 def _listed_age(tok) -> bool:  # noqa: ANN001

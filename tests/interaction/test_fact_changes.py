@@ -16,6 +16,7 @@ from interaction.offline.fact_changes import FactChangeModel, decide, default_mo
 from interaction.offline.grounding import default_grounding
 from interaction.prompts import background
 from tests.interaction.test_dialogue_inprocess import Outbox
+from tests.interaction.test_returning_by_name import first_visit, people, say
 
 LEGACY = {"user_id": "250101_0001", "user_name": "Maya", "current_company": "CERN", "current_position": None,
           "location": "Paris", "hobbies": ["tennis", "chess"], "interests": [], "face_image_path": None,
@@ -104,6 +105,33 @@ def test_something_new_that_is_lost_or_left_ends_no_fact():
     assert decide("The market was busy, I bought cherries and bread. It was 12 degrees.", {},
                   {"current_company": ["Google"]}) == []
     assert [(c.field, c.op) for c in decide("We sold our flat and left Duluth.", {}, current)][:1] == [("location", "close")]
+
+
+def test_being_back_is_a_return_never_the_end_of_a_home():
+    """Being back in a place is living there again, and back from one is a trip ended: the sentences'
+    embeddings sit near those of leaving (the model closes "I'm back in Tallinn"), the parse reads a
+    return; moving away still ends the home."""
+    current = {"location": ["Tallinn"]}
+    changes = [(c.field, c.op, c.value) for c in decide("we are back in Narva these days", {}, current)]
+    assert changes == [("location", "supersede", "Narva")]
+    assert [(c.field, c.op, c.value) for c in decide("I'm back in Tartu now.", {}, {})] == [("location", "set", "Tartu")]
+    for text in ("I am back in Tallinn.", "I'm back from Vienna.", "I was back in Tallinn for a wedding."):
+        assert not [c for c in decide(text, {}, current) if c.op == "close"], text
+    assert decide("I'm back home now.", {}, {**current, "current_company": ["Arup"]}) == []
+    assert [(c.field, c.op, c.value) for c in decide("I moved away from Tallinn.", {}, current)] == [
+        ("location", "close", "Tallinn")]
+
+
+def test_a_return_told_in_a_later_session_supersedes_the_home(tmp_path):
+    talk, layout = _dm(tmp_path)
+    first_visit(talk, "Hello, I'm Ilse.", "I live in Ghent.")
+    say(talk, "Hello, I'm Ilse.")
+    say(talk, "We're back in Tallinn.")
+    assert "Tallinn" in say(talk, "where do I live?").reply
+    say(talk, "I'm back from Lisbon, what a trip.")
+    (uid,) = people(talk)
+    history = [(r.value, r.ended) for r in ProfileStore(layout).load(uid).history("location")]
+    assert history == [("Ghent", "superseded"), ("Tallinn", None)]
 
 
 def test_a_value_whose_field_is_unsure_is_not_filed():

@@ -36,6 +36,13 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     ("where am I from?", set()),
     ("My train leaves at 9", set()),
     ("my neighbour is a plumber", set()),
+    # being back (home) somewhere is living there again; back from a place is a trip ended
+    ("we are back in Kilkenny these days", {("location", "Kilkenny")}),
+    ("I'm back home in Tartu", {("location", "Tartu")}),
+    ("I'm back from Vienna", set()),
+    ("I was back in Kilkenny for Easter", set()),
+    ("my aunt is back in Tartu", set()),
+    ("I'm in Lisbon for a conference", set()),
 ])
 def test_origin_home_age_and_people_are_read_off_the_parse(text, facts):
     assert {(g.field, g.value) for g in read(text)} == facts
