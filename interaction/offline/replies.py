@@ -189,16 +189,28 @@ def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
         return f"You're {r.name}, of course!" if r.name else None
     work = profile_wording.work(r.profile)
     if key == "work":
-        return " ".join(_sentence(p) for p in work) if work else None
+        return " ".join(_sentence(p) for p in work) if work else _no_longer(r, key)
     if key == "location":
         home = profile_wording.home(r.profile)
         if home is not None:
             return _sentence(profile_wording.own_words(home))
         # only a job's place is known: say that, and that no home was named
-        return f"You haven't told me where you live, but {profile_wording.listing(work)}." if work else None
+        return f"You haven't told me where you live, but {profile_wording.listing(work)}." if work else _no_longer(r, key)
     held = profile_wording.named_in(profile_wording.current(r.profile, [key], now=r.now), r.text)
     said = profile_wording.phrases(held)
     return _sentence(profile_wording.listing(said)) if said else None  # every pastime held, not the first
+
+
+def _no_longer(r: ReplyInputs, key: str) -> str | None:
+    """A home or a job they told has ended and none has followed: said so, never the ended one as if it
+    held ("I moved away from Cardiff", then "where do I live?" was answered "In Cardiff"); None when
+    none has ended."""
+    told = [(rec, f) for f in (profile_wording.WORK_FIELDS if key == "work" else (key,)) for rec in r.profile.history(f)]
+    ended = latest_ended([rec for rec, _ in told])
+    if ended is None:
+        return None
+    field = next(f for rec, f in told if rec is ended)
+    return f"You haven't told me {_UNTOLD[key]} now. Before, {profile_wording.before_words(field, ended.value, ended.clause)}."
 
 
 def _said(m: RecalledMemory, r: ReplyInputs) -> str:

@@ -206,3 +206,11 @@ def test_an_object_the_parse_joins_to_the_verb_stays_the_objects_conjunct():
     _read_doing(doc[1], found)
     assert found["current_position"] == "keep a small bed and breakfast"
     assert clause_text(doc[1]) == "we keep a small bed and breakfast by the harbour"
+
+
+def test_a_home_that_has_ended_is_said_so_never_as_if_it_held(maya):  # noqa: F811
+    dm = maya[0]
+    say(dm, "I live in Aberdeen.")
+    say(dm, "I moved away from Aberdeen.")
+    reply = say(dm, "Where do I live?").reply
+    assert "haven't told me where you live now" in reply and not reply.startswith("In Aberdeen"), reply
