@@ -150,7 +150,10 @@ def asks_question(text: str) -> bool | None:
     nlp = _parser()
     if nlp is None:
         return None
-    return any(sentence_asks(sent) for s in cues.sentences(text) for sent in nlp(s).sents)
+    # a sentence typed in lower case is read as it would be written too: an opening auxiliary is then
+    # tagged the root of a statement ("is my mum having an operation" read as told news)
+    return any(sentence_asks(sent) for s in cues.sentences(text)
+               for written in dict.fromkeys((s, s[:1].upper() + s[1:])) for sent in nlp(written).sents)
 
 
 @functools.lru_cache(maxsize=RECENT_ANSWERS)

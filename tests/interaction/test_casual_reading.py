@@ -107,6 +107,8 @@ def test_the_name_reader_on_its_held_out_openings():
     "whats my locker code", "when is my nephews party", "where do i park on sundays", "which gate is my flight",
     "hey nadine hows my mum doing", "how many pills do i take", "who came with me to the match",
     "do you know my sisters address", "Nadine, what's my dog called",
+    # an opening auxiliary typed in lower case ("is my dad having his knee done" was kept as news)
+    "is my dad having his knee done", "was the vet open on saturday",
 ])
 def test_a_question_without_its_mark_is_a_question(said):
     assert cues.is_question(said)
