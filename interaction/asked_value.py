@@ -70,6 +70,38 @@ def whether_told(question: str, memory: str, told_on: datetime | None, now: date
     return "no" if "no" in verdicts else "unsure" if "unsure" in verdicts else "yes"
 
 
+def says_what_is_asked(question: str, memory: str) -> bool:
+    """Whether the memory says every content word a yes/no question asks about besides its subject
+    ("is my daughter getting married?" over "my daughter Helen is going to Australia": no "marry" in
+    it), by lemma, the question's telling or remembering frame left out ("did I tell you ..."); a
+    question with none asks nothing the memory could miss ("is it still on?"). True without the parser."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return True
+    q, m = nlp(question), nlp(memory)
+    held = {t.lemma_.lower() for t in m} | {t.lower_ for t in m}
+    for sent in q.sents:
+        root = sent.root
+        framed = next((c for c in root.children if c.dep_ == "ccomp"), None) if _of_telling(root) else None
+        clause = list(framed.subtree) if framed is not None else list(sent)
+        subject = {t.i for t in clause if t.dep_ in ("nsubj", "nsubjpass") for t in t.subtree}
+        asked = {t.lemma_.lower() for t in clause if t.i not in subject and not t.is_stop
+                 and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")}
+        if not asked <= held:
+            return False
+    return True
+
+
+def _of_telling(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and verb.pos_ == "VERB" and wordnet.verb_lexical_file(verb.lemma_) in _TELLING
+
+
 def _when_told(ent) -> bool:  # noqa: ANN001 - a spaCy Span
     """The time is when something was told or remembered, not a value asked ("did I tell you yesterday
     about ...?"): it hangs on a verb whose most frequent WordNet sense is of telling or knowing."""

@@ -13,7 +13,7 @@ from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST, names_what_is_asked, slot_asked
-from interaction.asked_value import asks_from_today, whether_told
+from interaction.asked_value import asks_from_today, says_what_is_asked, whether_told
 from interaction.clock_question import day_said
 from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import is_told, only_thanks
@@ -271,9 +271,14 @@ def _recall(r: ReplyInputs) -> str:
             # yes only when what it asks is what was told: "is my MOT due in March?" over "... due on
             # the 28th of February" is a no, with what was told; a value that cannot be compared, neither.
             # A day asked from today ("is it tomorrow?") is answered with where the told day falls.
-            verdict = whether_told(r.text, *_as_it_holds(memories), r.now)
+            holds = _as_it_holds(memories)
+            verdict = whether_told(r.text, *holds, r.now)
             if verdict == "unsure":
                 return _capital(said)
+            if verdict is None and not says_what_is_asked(r.text, holds[0]):
+                # no value to compare, and the memory does not say what is asked ("is my daughter getting
+                # married?" over her going to Australia): no yes, and what was told instead
+                return f"I don't think you told me that — {said}"
             when = it_is(told, r.now) if told is not None and asks_from_today(r.text, r.now) else None
             return f"{'No' if verdict == 'no' else 'Yes'}{', ' + when if when else ''} — {said}"
         if r.own_life:

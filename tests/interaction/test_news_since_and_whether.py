@@ -55,6 +55,11 @@ def test_whether_what_is_asked_was_told(question, memory, verdict):
      "Is my passport renewal appointment in April?", "No — ", "9th of March"),
     ("Please remember that my passport renewal appointment is on the 9th of March.", None,
      "Is my passport renewal appointment on the 9th of March?", "Yes — ", "9th of March"),
+    # asking whether a thing happened that the memory of the same person does not say: no yes
+    ("My son Kit is moving to Lisbon after Easter.", None, "Is my son getting divorced?",
+     "I don't think you told me that — ", "Lisbon"),
+    ("My son Kit is moving to Lisbon after Easter.", None, "Did I tell you my son is moving to Lisbon?",
+     "Yes — ", "Lisbon"),
     # a name of their own never told: said to be untold, never an unrelated memory offered in its place
     ("I'm a nurse in Leeds and I've got a parrot called Kiwi.", None, "Did I tell you my brother's name?",
      "I don't think you told me about your brother", ""),
