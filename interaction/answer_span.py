@@ -26,6 +26,7 @@ from typing import Literal
 from common.messages import RecalledMemory, RecallReport
 from interaction.memory.retrieval.later_news import updates
 from interaction.offline.chat_spelling import CHAT_SPELLINGS
+from interaction.offline.parsing import stands_in
 from interaction.reported_speech import dates_named, reported, said_day
 
 log = logging.getLogger("nadine.interaction.answer_span")
@@ -462,14 +463,6 @@ def _thing(m, noun: str) -> list[tuple[Found, list]]:  # noqa: ANN001
         if numbers:
             out.append(("thing", sorted([tok, *(t for c in numbers for t in c.subtree)], key=lambda t: t.i)))
     return out
-
-
-def stands_in(tok) -> bool:  # noqa: ANN001 - a spaCy Token
-    """A pro-form that says again a thing named before it: "it", or "one" with a determiner ("the new
-    one"), which as a number would count something and take none."""
-    if tok.pos_ == "PRON":
-        return tok.morph.get("Gender") == ["Neut"] and tok.morph.get("Number") == ["Sing"]
-    return tok.pos_ == "NOUN" and tok.like_num and any(c.dep_ == "det" for c in tok.children)
 
 
 # what the person said or asked to keep, in their words: a summary or what Nadine saw is not searched

@@ -7,9 +7,9 @@ moved it to the 16th" after "my MRI scan is on the 14th"): read as a change of t
 
 from __future__ import annotations
 
-from interaction.answer_span import stands_in
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.time_window import TIME_UNITS
+from interaction.offline.parsing import stands_in
 from interaction.told_time import named_time
 
 _NAMING = {"NOUN", "PROPN"}

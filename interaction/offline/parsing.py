@@ -168,3 +168,11 @@ def without_closing(text: str) -> str:
 
     last = next((t for t in reversed(parsed) if not leads_on(t)), None)
     return text[:last.idx + len(last)] if last is not None else text
+
+
+def stands_in(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A pro-form that says again a thing named before it: "it", or "one" with a determiner ("the new
+    one"), which as a number would count something and take none."""
+    if tok.pos_ == "PRON":
+        return tok.morph.get("Gender") == ["Neut"] and tok.morph.get("Number") == ["Sing"]
+    return tok.pos_ == "NOUN" and tok.like_num and any(c.dep_ == "det" for c in tok.children)

@@ -18,7 +18,7 @@ Anything else is no change of it.
 
 from __future__ import annotations
 
-from interaction.offline.parsing import ParserUnavailable, load_parser
+from interaction.offline.parsing import ParserUnavailable, load_parser, stands_in
 from interaction.offline.value_in_place import a_count, digits, holds_a_value, of_kind, time_part, with_value
 
 _OF_CHANGE = frozenset({"verb.change", "verb.motion", "verb.stative"})
@@ -100,7 +100,6 @@ def _values_changed(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (lemmas,
 def changed_it(doc):  # noqa: ANN001, ANN201 - a spaCy Doc; its Token or None
     """The "it" a verb of change gives a new value ("they moved it to the 16th", "it's been pushed back
     to Friday"), which stands for a thing told before; None when the change names its thing."""
-    from interaction.answer_span import stands_in
 
     its = [t for things, _ in _changes(doc) for t in things if t.pos_ == "PRON" and stands_in(t)]
     return its[0] if len(its) == 1 else None
