@@ -51,12 +51,6 @@ def read_chat_spellings(nlp: Any) -> Any:
     for typed, meant in CHAT_SPELLINGS.items():
         for form in {typed, *([typed.capitalize()] if len(typed) > 1 else [])}:
             nlp.tokenizer.add_special_case(form, [{ORTH: form, NORM: meant}])
-    for typed in ("im", "Im"):
-        # "I'm" typed without its apostrophe, which spaCy's own exceptions split as "i" + "m" and tag a
-        # verb "m": read as "I'm" is, its "m" the word "am", a form of "be"
-        nlp.tokenizer.add_special_case(typed, [{ORTH: typed[0]}, {ORTH: "m", NORM: "am"}])
-    if "attribute_ruler" in nlp.pipe_names:
-        nlp.get_pipe("attribute_ruler").add([[{"LOWER": "m", "NORM": "am"}]], {"LEMMA": "be", "POS": "AUX"})
     if not Language.has_factory(_WEDNESDAY):
         Language.component(_WEDNESDAY, func=shortened_wednesday)
     nlp.add_pipe(_WEDNESDAY, first=True)

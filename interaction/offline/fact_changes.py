@@ -375,10 +375,10 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     closing: dict[str, list[str]] = {}  # field -> the clauses that ended one of its values
     said = statement_clauses(text)
     predicted = model.predict_each(said)
-    # a workplace ended in one breath with the speaker placed at another ("I left the bank, I'm at a
-    # bakery now"): the other is the new workplace, whatever its clause alone reads as
-    ended_work = next((p for s, p in zip(said, predicted, strict=True) if p.op == "close"
-                       and p.op_p >= MIN_CONFIDENCE and _closed_field(p, s, current) == "current_company"), None)
+    # a workplace they hold ended in one breath with the speaker placed at another ("I left the bank, I'm
+    # at a bakery now"): the other is the new workplace, whatever its clause alone reads as
+    ended_work = next((p for s, p in zip(said, predicted, strict=True) if p.op == "close" and p.op_p >= MIN_CONFIDENCE
+                       and current.get("current_company") and _closed_field(p, s, current) == "current_company"), None)
     for sentence, pred in zip(said, predicted, strict=True):
         if ended_work is not None and pred is not ended_work and (workplace := workplace_named(sentence)):
             changes.append(FactChange(field="current_company", op="supersede", value=workplace,

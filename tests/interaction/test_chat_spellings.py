@@ -67,14 +67,3 @@ def test_a_value_kept_in_a_chat_spelling_is_read_off_for_the_word_in_full(dm):  
     say(dm, "my bike shed pw is plum77")
     reply = say(dm, "what's my bike shed password?").reply
     assert "plum77" in reply and "don't think" not in reply, reply
-
-
-def test_im_without_its_apostrophe_is_i_am_and_tells_no_job_called_m():
-    """"im" is "I'm" typed without the apostrophe: "be" to every reader, never a verb "m" whose
-    doing ("m at the city museum") a job could be read from."""
-    from interaction.offline.extract import extract_profile
-
-    doc = load_parser()("im at the ferry terminal today")
-    assert doc.text == "im at the ferry terminal today" and doc[1].lemma_ == "be", [(t.text, t.lemma_) for t in doc]
-    assert extract_profile("im at the ferry terminal today").current_position is None
-    assert extract_profile("im a baker in galway").current_position == "baker"
