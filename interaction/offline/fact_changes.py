@@ -11,7 +11,9 @@ fingerprint of the training rows it was fitted on; inference is numpy only:
 - the value's span, a per-token tagger over the words around each token.
 The profile extraction (interaction/offline/extract.py, or the LLM's) stays the first source of a new
 value; this module adds the operation, finds values the extraction missed, and decides which current
-fact a close ends. When unsure it changes nothing: a wrong fact is worse than a missing one. A clause whose
+fact a close ends; a workplace ended in one breath with the speaker placed at another ("I left the
+bank, I'm at the garden centre now") is superseded by that one (self_description.workplace_named),
+whatever the model reads of the second clause alone. When unsure it changes nothing: a wrong fact is worse than a missing one. A clause whose
 parse tells the speaker is back (personal_facts.tells_a_return) ends nothing, whatever the operation model
 reads: back in a place is their home now, back from one a trip ended.
 """
@@ -36,6 +38,7 @@ from common.store.profile_fields import FIELDS_BY_NAME
 from common.vision.base import BackendUnavailable
 from interaction import cues
 from interaction.offline import personal_facts
+from interaction.offline.self_description import workplace_named
 
 DATA = Path(__file__).with_name("data") / "fact_changes.jsonl"
 WEIGHTS = Path(__file__).with_name("data") / "fact_changes_weights.json"
@@ -218,13 +221,23 @@ def _matching(value: str | None, text: str, current: list[str]) -> list[str]:
     return [c for c in current if fuzz.partial_ratio(c.casefold(), text.casefold()) >= 95]
 
 
-def _field_holding(value: str | None, current: dict[str, list[str]]) -> str | None:
-    """The one field whose current values the ended value names ("I left Spar" ends the employer Spar,
-    whatever field the sentence alone suggests): the person's own facts say what the name is."""
-    if not value:
-        return None
-    holding = [f for f, values in current.items() if f in FIELDS_BY_NAME and _matching(value, "", values)]
+def _field_holding(value: str | None, text: str, current: dict[str, list[str]]) -> str | None:
+    """The one field whose current values the ended value names, or, when the tagger marked none, the
+    sentence does ("I left Spar" ends the employer Spar, whatever field the sentence alone suggests):
+    the person's own facts say what the name is."""
+    holding = [f for f, values in current.items() if f in FIELDS_BY_NAME and _named(value, text, values)]
     return holding[0] if len(holding) == 1 else None
+
+
+def _named(value: str | None, text: str, current: list[str]) -> list[str]:
+    """The current values a close names: by its value span, else (no span, or one that names none of
+    them: the tagger's "the" of "I quit the public library") by appearing in the sentence."""
+    return (_matching(value, text, current) if value else []) or _matching(None, text, current)
+
+
+def _closed_field(pred: Prediction, sentence: str, current: dict[str, list[str]]) -> str:
+    """The field a close ends: the one holding the value it names, else the one the sentence suggests."""
+    return _field_holding(pred.value, sentence, current) or pred.field
 
 
 def _as_list(value: object) -> list[str]:
@@ -277,8 +290,15 @@ def clauses(sentence: str) -> list[str]:
             words = [t for t in pred.subtree if t.i not in others and not (t.dep_ == "cc" and t.head in predicates)]
             if pred is not root and not any(t.dep_ in {"nsubj", "nsubjpass"} for t in pred.children):
                 words = [t for s in subject for t in s.subtree] + words
-            out.append(" ".join(t.text for t in sorted(words, key=lambda t: t.i)).strip(" ,"))
+            out.append(_as_said(sorted(words, key=lambda t: t.i)).strip(" ,"))
     return [c for c in out if c]
+
+
+def _as_said(words: list) -> str:  # noqa: ANN001 - spaCy Tokens
+    """Tokens in order as they were typed ("I'm", not "I 'm", which the parser reads as no verb), with
+    a space where the clause skips words."""
+    return "".join(t.text + (t.whitespace_ or (" " if after is not None and after.i != t.i + 1 else ""))
+                   for t, after in zip(words, [*words[1:], None], strict=True))
 
 
 def says_stopped(clause: str) -> bool:
@@ -354,7 +374,16 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     changes: list[FactChange] = []
     closing: dict[str, list[str]] = {}  # field -> the clauses that ended one of its values
     said = statement_clauses(text)
-    for sentence, pred in zip(said, model.predict_each(said), strict=True):
+    predicted = model.predict_each(said)
+    # a workplace they hold ended in one breath with the speaker placed at another ("I left the bank, I'm
+    # at a bakery now"): the other is the new workplace, whatever its clause alone reads as
+    ended_work = next((p for s, p in zip(said, predicted, strict=True) if p.op == "close" and p.op_p >= MIN_CONFIDENCE
+                       and current.get("current_company") and _closed_field(p, s, current) == "current_company"), None)
+    for sentence, pred in zip(said, predicted, strict=True):
+        if ended_work is not None and pred is not ended_work and (workplace := workplace_named(sentence)):
+            changes.append(FactChange(field="current_company", op="supersede", value=workplace,
+                                      confidence=round(ended_work.op_p, 3)))
+            continue
         if pred.op == "none" or pred.op_p < MIN_CONFIDENCE:
             for change in _stopped_facts(sentence, current):
                 closing.setdefault(change.field, []).append(sentence.casefold())
@@ -369,10 +398,10 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
                                           value=home, confidence=confidence))
             continue
         if pred.op == "close":
-            field = _field_holding(pred.value, current) or pred.field
+            field = _closed_field(pred, sentence, current)
             closing.setdefault(field, []).append(sentence.casefold())
             have = current.get(field, [])
-            named = _matching(pred.value, sentence, have)
+            named = _named(pred.value, sentence, have)
             if named:
                 changes += [FactChange(field=field, op="close", value=v, confidence=confidence) for v in named]
             elif not FIELDS_BY_NAME[field].multi and have and not pred.value and not _of_something_new(sentence):

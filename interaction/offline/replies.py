@@ -449,7 +449,11 @@ def composed_reply(r: ReplyInputs) -> Composed:
     if learned or ended:
         said = profile_wording.phrases(profile_wording.heard(learned, r.fact_wording, r.profile)) + ended
         waits = r.outcome is not None and r.outcome.kind == "pending"  # nothing is stored before a name
-        parts.append(("I'd like to remember that " if waits else "I'll remember that ") + _listing(said) + ".")
+        # what they told takes the place of what Nadine held ("I left the bank, I'm at a bakery now"): she
+        # takes the change in, rather than promising to keep something new
+        changed = bool(learned) and set(learned) <= {c.field for c in r.fact_changes if c.op == "supersede"}
+        opening = "I'd like to remember that " if waits else "So " if changed else "I'll remember that "
+        parts.append(opening + _listing(said) + ".")
         if not r.name:
             parts.append("May I ask your name?")
     if asks_if_known(r.text):  # whether they have met is known, never looked up

@@ -5,8 +5,8 @@ A fact comes only from a clause whose subject is the speaker ("I", "we", "my wif
 negated, not in the past (except a change of state that is still true: "I moved to", "I retired")
 and not wished for ("I want to be a doctor": the predicate hangs under another verb). Which relation
 fills which field is the schema: being something (attr) or working as something -> position; working
-at/for, or being something at/for, a proper name or a place named by one ("St Mary's hospital") ->
-company; living/based/moving in/to, or working or being something in, a place entity -> location.
+at/for, or being something at/for, a proper name, a place named by one ("St Mary's hospital") or a
+particular one named by what is done there ("the vet clinic": workplace_kind) -> company; living/based/moving in/to, or working or being something in, a place entity -> location.
 Whether a noun phrase names an occupation at all ("a
 nurse" yes, "a huge fan of jazz", "a morning person" no; "retired" yes, "tired" no) is decided by its
 MiniLM similarity to the notion of an occupation against that of a trait, with the threshold calibrated on the dev split of
@@ -50,6 +50,10 @@ _PHRASE_DEPS = {"compound", "amod", "nmod", "npadvmod", "nummod", "advmod"}
 _NAMING_DEPS = {"compound", "poss", "nmod"}  # "St Mary's hospital", "Morriston hospital": a proper name names the place
 _PRESENT = {"VBP", "VBZ"}
 _OBJECTS = {"dobj", "dative"}
+# the kinds (WordNet hypernyms) of a place of work said by a common noun: "clinic" is an institution,
+# "centre" a building, "bakery" a workplace; "structure" alone would take in a window or a kitchen
+_WORKPLACE_KINDS = frozenset({"workplace", "establishment", "institution", "organization", "business", "building",
+                              "building_complex", "facility"})
 _OWNED_FILES = {"noun.artifact", "noun.group"}  # what having a business has: a shop, a firm
 _DOING = "_doing"  # a candidate job said with a verb: the clause the verb-job model reads
 _OWN_CLAUSE = {"conj", "cc"}  # what hangs on a predicate but is a clause (or its joint) of its own
@@ -250,7 +254,11 @@ def _entity_text(tok) -> str:
                 joins = [t.i for t in ent if t.dep_ == "prep" and t.lower_ != "of"]
                 start = max([ent.start, *(i + 1 for i in joins if i < tok.i)])
                 end = min([ent.end, *(i for i in joins if i > tok.i)])
-                words = [t.text for t in ent if start <= t.i < end and not (t.i == start and t.dep_ == "det")]
+                # ... and it holds no word outside the phrase it heads ("at the city museum now": "now"
+                # says when, on the verb)
+                phrase = {t.i for t in tok.head.subtree} if tok.dep_ == "compound" else {t.i for t in tok.subtree}
+                words = [t.text for t in ent if start <= t.i < end and t.i in phrase
+                         and not (t.i == start and t.dep_ == "det")]
                 return " ".join(words).replace(" 's", "'s")
     return _phrase(tok)
 
@@ -295,13 +303,59 @@ def _named_place(tok) -> bool:
 
 
 def _workplace(tok) -> str | None:
-    """The employer a workplace preposition's object names: a proper name, or a place named by one."""
+    """The employer a workplace preposition's object names: a proper name, a place named by one, or a
+    place of work said by its kind (`workplace_kind`: "the vet clinic", "a small bakery")."""
     if tok.pos_ == "PRON":
         return None
     if _named_place(tok):
         start = min(c.left_edge.i for c in tok.lefts if c.dep_ in _NAMING_DEPS)
         return " ".join(t.text for t in tok.doc[start:tok.i + 1]).replace(" 's", "'s")
-    return _entity_text(tok) if _is_org(tok) else None
+    if _is_org(tok):
+        return _entity_text(tok)
+    # the name a workplace is said to go by ("a bank called Santander": the verb's object predicate)
+    name = next((o for c in tok.children if c.dep_ == "acl" for o in c.children
+                 if o.dep_ == "oprd" and o.pos_ == "PROPN"), None)
+    if name is not None:
+        return _entity_text(name)
+    return _phrase(tok) if workplace_kind(tok) else None
+
+
+def workplace_kind(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A place of work said the way a local business goes by: one particular place (the article "the"
+    or a possessive) named by what is done there (a noun before it: "the vet clinic", "the garden
+    centre", "my uncle's building firm"), whose WordNet senses include a workplace, an establishment,
+    an institution, an organisation, a building or a facility. A kind alone is no employer ("a
+    hospital", "the airport": self_descriptions.jsonl files them under no company), nor a time ("the
+    weekend shift") or a thing ("the kitchen table")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    children = list(noun.children)
+    if noun.pos_ != "NOUN" or noun.ent_type_ in _AGE_ENTS or not any(
+            c.dep_ == "poss" or c.dep_ == "det" and "Def" in c.morph.get("Definite") for c in children) \
+            or not any(c.dep_ == "compound" and c.pos_ == "NOUN" for c in children):
+        return False
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.kind_of(noun.lemma_, _WORKPLACE_KINDS) and not any(
+        c.dep_ == "compound" and wordnet.lexical_file(c.lemma_) == "noun.time" for c in children)
+
+
+def workplace_named(clause: str) -> str | None:
+    """The workplace a clause places the speaker at, on its predicate or the predicate's object,
+    whatever the verb ("I'm at the garden centre now", "I started at Volvo", "I got a job at a
+    bakery"); None when it names none or spaCy cannot load. Alone such a clause may tell where they
+    are this minute; told in one breath with a workplace ended, it is the one that follows it."""
+    try:
+        doc = load_parser()(clause)
+    except ParserUnavailable:
+        return None
+    for pred in doc:
+        if not _speaker_predicate(pred):
+            continue
+        holders = [pred, *(c for c in pred.children if c.dep_ in _OBJECTS)]
+        for prep, obj in (p for h in holders for p in _preps(h)):
+            if prep in {"at", "for", "with"} and (employer := _workplace(obj)):
+                return employer
+    return None
 
 
 def _read_clause(pred, found: dict[str, str]) -> None:

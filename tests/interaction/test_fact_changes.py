@@ -183,3 +183,45 @@ def test_the_warm_up_also_builds_the_fact_grounding():
     default_grounding.cache_clear()
     warm_up().join()
     assert default_grounding.cache_info().currsize == 1
+
+
+def test_a_workplace_named_by_its_kind_is_where_they_work():
+    """A particular place of work named by what is done there ("the corner bakery") is an employer by
+    its WordNet kind, read off the object of "work at"; a kind alone, a time, a thing or a bare setting
+    is none."""
+    from interaction.offline.extract import extract_profile
+
+    for text, workplace in (("I work at the animal hospital near the station.", "animal hospital"),
+                            ("i work at the corner bakery in town", "corner bakery"),
+                            ("I'm a receptionist at the community library.", "community library")):
+        assert extract_profile(text).current_company == workplace, text
+    for text in ("I work at home most days.", "I work at my desk all day.", "I work at the weekend shift.",
+                 "I work at a hospital."):
+        assert extract_profile(text).current_company is None, text
+
+
+def test_a_workplace_ended_in_one_breath_with_another_is_superseded_by_it():
+    """"I left X, I'm at Y now": being at a workplace right after ending one is the new workplace,
+    not a home (the clause alone reads as a move), in lower case too."""
+    current = {"current_company": ["city library"]}
+    for text in ("I left the city library, I'm at the city museum now.",
+                 "i quit the city library, im at the city museum now"):
+        changes = sorted((c.field, c.op, c.value) for c in decide(text, {}, current))
+        assert changes == [("current_company", "close", "city library"),
+                           ("current_company", "supersede", "city museum")], text
+    # with no workplace ended, being somewhere is where they are this minute: no employer
+    assert not [c for c in decide("I'm at the city museum now.", {}, {}) if c.field == "current_company"]
+
+
+def test_a_change_of_workplace_is_taken_in_and_answered(tmp_path):
+    talk, layout = _dm(tmp_path)
+    first_visit(talk, "Hello, I'm Odile.", "I work at the flower market on Quay Road.")
+    say(talk, "Hello, I'm Odile.")
+    reply = say(talk, "I left the flower market, I'm at the county hospital now.").reply
+    assert reply.startswith("So you're at the county hospital now"), reply
+    assert "county hospital" in say(talk, "Where do I work?").reply
+    (uid,) = people(talk)
+    profile = ProfileStore(layout).load(uid)
+    assert [(r.value, r.ended) for r in profile.history("current_company")] == [
+        ("flower market", "superseded"), ("county hospital", None)]
+    assert not profile.history("location")

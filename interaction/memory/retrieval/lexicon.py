@@ -165,6 +165,12 @@ class WordNet:
         return first is not None and self._lexnames.get(int(self.field(first)), "") == "noun.person" \
             and not any(link[0] == "@i" for link in self._links(first))
 
+    def kind_of(self, word: str, kinds: frozenset[str]) -> bool:
+        """Some noun sense of the word is, through its hypernyms, a synset one of whose words is in
+        `kinds` ("clinic": a medical institution, an institution)."""
+        return any(kinds & set(self._lemmas(above)) for sense in self.senses(word)
+                   for above in self.ancestors(sense, KIND_OF))
+
     def sex_of(self, word: str, *, through_kin: bool = True) -> str | None:
         """"Fem" or "Masc" (spaCy's Gender values) for a kind of person of one sex, by the first word of
         sex in the gloss of its most frequent sense ("sister": "a female person who has ...", "husband":
