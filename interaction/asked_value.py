@@ -24,6 +24,7 @@ import parsedatetime
 
 from common.clock import spoken_day
 from interaction.memory.time_window import precision_of, unit_window
+from interaction.offline.chat_spelling import CHAT_SPELLINGS
 from interaction.told_time import (
     DAY_OF_MONTH,
     OF_A_DAY,
@@ -88,8 +89,9 @@ def says_what_is_asked(question: str, memory: str) -> bool:
         framed = next((c for c in root.children if c.dep_ == "ccomp"), None) if _of_telling(root) else None
         clause = list(framed.subtree) if framed is not None else list(sent)
         subject = {t.i for t in clause if t.dep_ in ("nsubj", "nsubjpass") for t in t.subtree}
-        asked = {t.lemma_.lower() for t in clause if t.i not in subject and not t.is_stop
-                 and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")}
+        # a chat spelling asks for the word it stands for ("my physio appt" of "my physio appointment")
+        asked = {t.norm_ if t.lower_ in CHAT_SPELLINGS else t.lemma_.lower() for t in clause
+                 if t.i not in subject and not t.is_stop and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")}
         if not asked <= held:
             return False
     return True
