@@ -25,7 +25,7 @@ from typing import Literal
 
 from common.messages import RecalledMemory, RecallReport
 from interaction.memory.retrieval.later_news import updates
-from interaction.offline.chat_spelling import CHAT_SPELLINGS
+from interaction.offline.chat_spelling import lemma_meant
 from interaction.offline.parsing import stands_in
 from interaction.reported_speech import dates_named, reported, said_day
 
@@ -234,13 +234,7 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
     # "which city ...?", "what town ...?" ask where, by the kind of place they name
     if wh.dep_ == "det" and wh.head.i == noun.i and _a_location(noun.lemma_.lower()):
         return "place", None
-    return "thing", _meant(noun)
-
-
-def _meant(tok) -> str:  # noqa: ANN001 - a spaCy Token
-    """The word a noun stands for, as questions and memories are compared: its lemma, or for a chat
-    spelling the word it shortens ("my wifi pw" is asked after as "my wifi password")."""
-    return tok.norm_ if tok.lower_ in CHAT_SPELLINGS else tok.lemma_.lower()
+    return "thing", lemma_meant(noun)
 
 
 def _compound_head(noun):  # noqa: ANN001, ANN202 - a spaCy Token
@@ -441,7 +435,7 @@ def _thing(m, noun: str) -> list[tuple[Found, list]]:  # noqa: ANN001
     5512" -> "5512"), or the number that names it ("platform 9")."""
     out: list[tuple[Found, list]] = []
     for tok in m:
-        if _meant(tok) != noun:
+        if lemma_meant(tok) != noun:
             continue
         # said again in its sentence by a pro-form: "we changed the alarm code, the new one is 1357"; the
         # tagger may hang a compound's head beside the word before it ("my wifi pw is ...": "pw" an
@@ -543,7 +537,7 @@ def names_what_is_asked(question: str, memory: str) -> bool:
         return False
     asks, noun = asked
     m = nlp(memory)
-    named = any(t.pos_ in ("NOUN", "PROPN") and (_meant(t) == noun or _a_kind_of(_meant(t), noun or ""))
+    named = any(t.pos_ in ("NOUN", "PROPN") and (lemma_meant(t) == noun or _a_kind_of(lemma_meant(t), noun or ""))
                 for t in m)
     if asks in ("thing", "count"):
         return named

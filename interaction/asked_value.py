@@ -24,7 +24,7 @@ import parsedatetime
 
 from common.clock import spoken_day
 from interaction.memory.time_window import precision_of, unit_window
-from interaction.offline.chat_spelling import CHAT_SPELLINGS
+from interaction.offline.chat_spelling import lemma_meant
 from interaction.told_time import (
     DAY_OF_MONTH,
     OF_A_DAY,
@@ -83,14 +83,14 @@ def says_what_is_asked(question: str, memory: str) -> bool:
     except ParserUnavailable:
         return True
     q, m = nlp(question), nlp(memory)
-    held = {t.lemma_.lower() for t in m} | {t.lower_ for t in m}
+    held = {lemma_meant(t) for t in m} | {t.lower_ for t in m}
     for sent in q.sents:
         root = sent.root
         framed = next((c for c in root.children if c.dep_ == "ccomp"), None) if _of_telling(root) else None
         clause = list(framed.subtree) if framed is not None else list(sent)
-        subject = {t.i for t in clause if t.dep_ in ("nsubj", "nsubjpass") for t in t.subtree}
+        subject = {w.i for s in clause if s.dep_ in ("nsubj", "nsubjpass") for w in s.subtree}
         # a chat spelling asks for the word it stands for ("my physio appt" of "my physio appointment")
-        asked = {t.norm_ if t.lower_ in CHAT_SPELLINGS else t.lemma_.lower() for t in clause
+        asked = {lemma_meant(t) for t in clause
                  if t.i not in subject and not t.is_stop and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")}
         if not asked <= held:
             return False

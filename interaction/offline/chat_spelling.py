@@ -41,6 +41,12 @@ def spelled_out(text: str) -> str:
     return _TYPED.sub(meant, text)
 
 
+def lemma_meant(token: Any) -> str:
+    """The lemma a token stands for, as a question and a memory are compared: a chat spelling's word
+    ("my wifi pw" is asked after as "my wifi password"), else its own lemma."""
+    return token.norm_ if token.lower_ in CHAT_SPELLINGS else token.lemma_.lower()
+
+
 def read_chat_spellings(nlp: Any) -> Any:
     """`nlp` (a spaCy Language) with each chat spelling, lower case or capitalised at a sentence's start
     (a single letter only in lower case: "U" and "R" name things), a token whose NORM is the word meant;

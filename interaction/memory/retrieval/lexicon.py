@@ -50,6 +50,7 @@ CONTAINED_IN = KIND_OF | {"#p", "#m"}  # ... and part holonym, member holonym
 _FEMALE = {"female", "woman", "girl"}
 _SEX_WORD = re.compile(r"\b(?:female|woman|girl|male|man|boy)\b")
 
+
 class Relation(Enum):
     SAME = "same"
     BROADER = "broader"
