@@ -89,6 +89,14 @@ def test_a_goodbye_told_of_is_news_and_the_conversation_goes_on(ilse):
     assert told.intent != "end_conversation" and not told.reply.startswith("Goodbye"), told.reply
 
 
+@pytest.mark.parametrize("urging", ["Yes, do go ahead.", "go on, I'm all ears", "Go on then, sing me something."])
+def test_urging_nadine_on_is_no_goodbye(ilse, urging):
+    """Words of going said to Nadine, for her to carry on, not of the speaker leaving."""
+    say(ilse[0], "I picked the first tomatoes from the greenhouse today.")
+    urged = say(ilse[0], urging)
+    assert urged.intent != "end_conversation" and not urged.reply.startswith("Goodbye"), urged.reply
+
+
 @pytest.mark.parametrize("filler", ["mm okay", "lol true"])
 def test_a_backchannel_is_answered_briefly_without_a_question(ilse, filler):
     heard = say(ilse[0], filler)
