@@ -97,6 +97,12 @@ def test_urging_nadine_on_is_no_goodbye(ilse, urging):
     assert urged.intent != "end_conversation" and not urged.reply.startswith("Goodbye"), urged.reply
 
 
+@pytest.mark.parametrize("weary", ["Tired out, big week.", "So weary. Endless shift."])
+def test_saying_how_tired_one_is_is_no_goodbye(ilse, weary):
+    heard = say(ilse[0], weary)
+    assert heard.intent != "end_conversation" and not heard.reply.startswith("Goodbye"), heard.reply
+
+
 @pytest.mark.parametrize("filler", ["mm okay", "lol true"])
 def test_a_backchannel_is_answered_briefly_without_a_question(ilse, filler):
     heard = say(ilse[0], filler)
