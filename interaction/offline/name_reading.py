@@ -444,17 +444,21 @@ def asked_for_name(messages: list[tuple[str, str]]) -> bool:
 
 
 def read_answered_name(text: str) -> str | None:
-    """The name given as the whole answer to Nadine's question for it ("Pierre", "pierre dubois",
-    "Hi, Amara."): one or two words, each read as a name by the checks of a casual introduction."""
+    """The name given as the answer to Nadine's question for it ("Pierre", "pierre dubois", "Hi,
+    Amara."), the whole turn or what opens it, its first sentence or that sentence's first clause,
+    with more said after ("Tom. I live in Leeds.", "Priya, 29, nurse."): one or two words, each read
+    as a name by the checks of a casual introduction."""
     bare = _strip_greeting(text.strip()).strip(" .!")
-    words = bare.split()
-    if not 1 <= len(words) <= 2 or not all(re.fullmatch(_WORD, w) for w in words):
-        return None
-    reader = default_reader()
-    # the question says a name is coming: the answer is marked as one as a capital would mark it
-    if reader is None or not reader.is_name(Candidate(" ".join(words), bare, proper=True)):
-        return None
-    return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in words)
+    first = (cues.sentences(bare) or [""])[0].strip(" .!")
+    for answer in dict.fromkeys((bare, first, CLAUSE_BREAK.split(first)[0])):
+        words = answer.split()
+        if not 1 <= len(words) <= 2 or not all(re.fullmatch(_WORD, w) for w in words):
+            continue
+        reader = default_reader()
+        # the question says a name is coming: the answer is marked as one as a capital would mark it
+        if reader is not None and reader.is_name(Candidate(" ".join(words), answer, proper=True)):
+            return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in words)
+    return None
 
 
 def read_opening_name(text: str) -> str | None:

@@ -253,6 +253,22 @@ def test_a_name_said_alone_answers_nadines_question_for_it(tmp_path, answer, nam
     assert sorted(store.user_ids().values()) == ([name] if name else [])
 
 
+@pytest.mark.parametrize(("answer", "name", "kept"), [
+    ("Bill. I drive a taxi in Hull.", "Bill", "Hull"), ("Mark, 52, I fix boilers in Derby.", "Mark", "Derby"),
+    ("Sorry. I live in Hull.", None, None), ("Long story. I moved to Derby.", None, None)])
+def test_a_name_opening_the_answer_to_nadines_question_is_the_name_and_the_rest_is_kept(tmp_path, answer, name, kept):
+    """The answer to "What's your name?" may say the name first and go on ("Bill. I drive a taxi."):
+    a name that is an English word too ("bill", "mark") still answers; an opening that reads as no name
+    ("Sorry.") names no one."""
+    dm, store = _chat(tmp_path)
+    dm.process_input(UserInput(text="hi there"))
+    said = dm.process_input(UserInput(text=answer))
+    assert said.user_name == name, said.reply
+    assert sorted(store.user_ids().values()) == ([name] if name else [])
+    if kept:
+        assert kept in said.reply, said.reply
+
+
 @pytest.mark.parametrize(("answer", "name"), [("Umar", "Umar"), ("Mhm.", None), ("Pssh", None)])
 def test_a_sound_answering_nadines_question_for_a_name_is_no_name(tmp_path, answer, name):
     """A sound written down ("Mhm.") is no name, whatever the question: nobody is made of it."""
