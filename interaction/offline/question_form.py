@@ -156,6 +156,20 @@ def asks_question(text: str) -> bool | None:
                for written in dict.fromkeys((s, s[:1].upper() + s[1:])) for sent in nlp(written).sents)
 
 
+def asks_why(text: str) -> bool:
+    """Some sentence of `text` asks for a reason: a question whose interrogative word is "why" ("why
+    do you ask?", "why u need it"), or "why" said alone; without the parser, no."""
+    nlp = _parser()
+    if nlp is None:
+        return False
+    for s in cues.sentences(text):
+        for sent in nlp(s[:1].upper() + s[1:]).sents:
+            words = _words(sent)
+            if any(t.lower_ == "why" and t.tag_ == "WRB" for t in words) and (len(words) == 1 or sentence_asks(sent)):
+                return True
+    return False
+
+
 @functools.lru_cache(maxsize=RECENT_ANSWERS)
 def asks_whether(text: str) -> bool:
     """Every question of `text` asks whether ("did I tell you my sister is moving?", "is my sister

@@ -22,10 +22,12 @@ from interaction.memory_intent.phrasing import request_content
 from interaction.names import confirmation_question
 from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
+from interaction.offline.name_reading import asked_for_name
 from interaction.offline.question_form import (
     asks_her_memory,
     asks_if_known,
     asks_whether,
+    asks_why,
     request_of_nadine,
     told_in_confidence,
 )
@@ -456,6 +458,10 @@ def composed_reply(r: ReplyInputs) -> Composed:
         parts.append(opening + _listing(said) + ".")
         if not r.name:
             parts.append("May I ask your name?")
+    if not parts and not r.name and asked_for_name(r.history) and asks_why(r.text):
+        # "why do you ask?" to her question for their name asks why she wants it
+        return Composed("So that I can recognise you and remember what you tell me when we meet again. "
+                        "What's your name?")
     if asks_if_known(r.text):  # whether they have met is known, never looked up
         return Composed(" ".join([*parts, _whether_met(r.met_before, hi)]))
     if parts and r.intent in ("first_greeting", "update_user_info"):

@@ -269,6 +269,15 @@ def test_a_name_opening_the_answer_to_nadines_question_is_the_name_and_the_rest_
         assert kept in said.reply, said.reply
 
 
+@pytest.mark.parametrize("why", ["Why do you want to know?", "Hmm, why?"])
+def test_asked_why_she_wants_the_name_she_says_why_and_asks_again(tmp_path, why):
+    dm, store = _chat(tmp_path)
+    dm.process_input(UserInput(text="good evening"))
+    said = dm.process_input(UserInput(text=why))
+    assert "remember" in said.reply and said.reply.endswith("What's your name?"), said.reply
+    assert store.user_ids() == {}
+
+
 @pytest.mark.parametrize(("answer", "name"), [("Umar", "Umar"), ("Mhm.", None), ("Pssh", None)])
 def test_a_sound_answering_nadines_question_for_a_name_is_no_name(tmp_path, answer, name):
     """A sound written down ("Mhm.") is no name, whatever the question: nobody is made of it."""
