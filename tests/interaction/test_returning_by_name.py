@@ -192,3 +192,17 @@ def test_a_yes_with_the_first_name_links_the_known_person(dm):
     say(dm, "It's me, Morwenna.")
     yes = say(dm, "Yes, Morwenna.")
     assert yes.user_id == morwenna and list(people(dm)) == [morwenna], yes.reply
+
+
+def test_a_relative_sharing_the_surname_is_someone_new_and_a_misheard_name_is_still_asked_about(dm):
+    """A full name that matches a known one only through the surname ("Tomas Lindqvist" beside "Greta
+    Lindqvist") is a family member: nobody is asked whether they are Greta, and Greta's memories stay
+    hers; a name that differs by a letter or two is still asked about."""
+    greta = first_visit(dm, "Hello, I'm Greta Lindqvist.", "Please remember my locker code is 5521.")
+    brother = say(dm, "Good afternoon, I'm Tomas Lindqvist, Greta's brother.")
+    assert not brother.extra["pending_confirmation"] and "Greta" not in brother.reply, brother.reply
+    assert brother.user_id not in (None, greta)
+    assert "5521" not in say(dm, "What is my locker code?").reply
+    say(dm, "Bye for now!")
+    misheard = say(dm, "Hi, it's Greta Lindkvist.")
+    assert misheard.extra["pending_confirmation"] and "Greta Lindqvist" in misheard.reply, misheard.reply
