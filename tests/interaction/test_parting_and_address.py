@@ -97,8 +97,9 @@ def test_urging_nadine_on_is_no_goodbye(ilse, urging):
     assert urged.intent != "end_conversation" and not urged.reply.startswith("Goodbye"), urged.reply
 
 
-@pytest.mark.parametrize("weary", ["Tired out, big week.", "So weary. Endless shift."])
-def test_saying_how_tired_one_is_is_no_goodbye(ilse, weary):
+@pytest.mark.parametrize("weary", ["Tired out, big week.", "So weary. Endless shift.",
+                                   "Grandad's home now, the op went fine!", "Thank you kindly, love."])
+def test_news_of_tiredness_or_of_someone_home_or_a_thanks_is_no_goodbye(ilse, weary):
     heard = say(ilse[0], weary)
     assert heard.intent != "end_conversation" and not heard.reply.startswith("Goodbye"), heard.reply
 
