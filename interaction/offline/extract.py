@@ -58,7 +58,8 @@ _NAME_ALWAYS = [  # the name may be typed in lower case after these
     re.compile(rf"(?:^|[^\w\s']\s*|\bthe\s+)name's\s+({_NAME_TOKEN})", _I),
     # the same said the other way round, closing its clause ("Siobhan's the name, from Galway"), by a word
     # that is no pronoun ("that's the name" is no name)
-    re.compile(rf"^\W*(?!(?:that|this|it|which|what)\b)({_NAME_TOKEN})(?:'s|\u2019s| is) the name\s*(?:[,.!;]|$)", _I),
+    re.compile(rf"(?:^\W*|[.!?;:]\s+)(?!(?:that|this|it|which|what)\b)({_NAME_TOKEN}(?:\s+{_NAME_TOKEN})?)(?:'s|\u2019s| is) "
+               rf"the name\s*(?:[,.!;]|$)", _I),
 ]
 _NAME_CAPITALISED = re.compile(rf"\b(?i:i'm|i am|it's|it is)\s+({_CAPITALISED})")
 _UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
@@ -111,6 +112,16 @@ def _clean(value: str) -> str | None:
 
 
 def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | None:
+    """The name the speaker gives (_given_name), with the surname they add when they say the given name
+    again ("Fatima here, Fatima Rahman", "I'm Dorothy, Dorothy Pike")."""
+    name = _given_name(text, loose, asked)
+    if name is None or " " in name:
+        return name
+    again = re.search(rf"\b{re.escape(name)}\s+({_SURNAME_WORD})\b", text)
+    return f"{name} {again.group(1)}" if again and again.group(1).casefold() not in _NOT_NAMES else name
+
+
+def _given_name(text: str, loose: bool = False, asked: bool = False) -> str | None:
     """The name the speaker gives: "my name is ...", "call me ...", "I'm / it's <Capitalised>", else a
     name the parse places as one (name_claims.py), else a casual or terse introduction (name_reading.py; `loose` while the speaker has no name yet), else,
     when Nadine has just `asked` for it, the name said alone ("Pierre"). A title before a name is no

@@ -188,8 +188,8 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
                         loose and _opens(stretches, i, k) and _speaker_goes_on(stretches, i, k) and _names_only(clause))):
                     # "Ines Berg, I teach chemistry": the name the turn opens with, then the speaker's own words
                     found.append(Candidate(clause, clause, _proper(clause, body)))
-        if loose and i > 0 and _LONE.match(body) and _greets(sentences[i - 1]) and not _strip_greeting(sentences[i - 1]):
-            found.append(Candidate(body, body))
+        if loose and i > 0 and _FULL.match(body) and _greets(sentences[i - 1]) and not _strip_greeting(sentences[i - 1]):
+            found.append(Candidate(body, body))  # "Hi. Tomas." and "Morning! Fatima Rahman."
     return found
 
 

@@ -84,6 +84,15 @@ def test_a_job_a_mood_the_weather_or_a_greeting_is_no_name(said):
     assert extract_name(said, loose=True) is None
 
 
+@pytest.mark.parametrize(("said", "name"), [
+    ("Hiya, Wiktor here, Wiktor Nowak.", "Wiktor Nowak"), ("I'm Agnes, Agnes Byrne.", "Agnes Byrne"),
+    ("Evening! Lars Eriksen.", "Lars Eriksen"), ("Bronwen Price's the name, I run the post office.", "Bronwen Price"),
+    ("Hello. Lovely morning.", None),
+])
+def test_a_full_name_given_after_the_first_name_or_alone_after_a_greeting_is_the_full_name(said, name):
+    assert extract_name(said, loose=True) == name
+
+
 def test_a_word_alone_after_a_greeting_is_a_name_only_while_nadine_knows_none():
     assert extract_name("Hi. Wiktor.", loose=True) == "Wiktor"
     assert extract_name("Hi. Wiktor.") is None  # someone with a name already is not renamed by it
