@@ -26,7 +26,7 @@ from typing import Literal
 from common.messages import RecalledMemory, RecallReport
 from interaction.memory.retrieval.later_news import updates
 from interaction.offline.chat_spelling import lemma_meant
-from interaction.offline.parsing import stands_in
+from interaction.offline.parsing import as_capitalised, stands_in
 from interaction.reported_speech import dates_named, reported, said_day
 
 log = logging.getLogger("nadine.interaction.answer_span")
@@ -115,7 +115,7 @@ def answer_in(question: str, memory: str) -> Answer | None:
     nlp = _parser()
     if nlp is None or not question.strip() or not memory.strip():
         return None
-    q, m = nlp(question), nlp(memory)
+    q, m = nlp(question), nlp(as_capitalised(memory))
     asked = _what_is_asked(q)
     if asked is None:
         return None
@@ -125,7 +125,7 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # a memory of several clauses: the answer in the clause about what the question names first ("where
     # does my daughter study?" over "my wife is a pharmacist in York, and my daughter studies in Edinburgh")
     stranded = _stranded_preposition(q) if asks == "place" else None
-    found_spans = sorted(_candidates(m, asks, noun, stranded), key=lambda c: -len(named & _clause_lemmas(c[1][0])))
+    found_spans = sorted(_candidates(m, asks, noun, stranded, named), key=lambda c: -len(named & _clause_lemmas(c[1][0])))
     # and never from a clause about something else when one is about it: "where do I work?" over "I work
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
     about = max((len(named & _clause_lemmas(t)) for t in m), default=0)
@@ -263,8 +263,14 @@ def _name_asked_of(q) -> str | None:  # noqa: ANN001 - a spaCy Doc
             owner = owner or (next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None)
             if owner is None and tok.dep_ == "appos" and tok.head.pos_ == "NOUN":
                 owner = tok.head  # "whats my dogs name": the tagger hangs "name" beside the noun
+            before = q[tok.i - 1] if tok.i > 0 else None
+            if owner is None and before is not None and before.pos_ == "NOUN":
+                owner = before  # "what is my sisters name": the possessive typed without its apostrophe
             if owner is not None:
-                return owner.lemma_.lower()
+                from interaction.memory.retrieval.lexicon import load_wordnet
+
+                wordnet = load_wordnet()
+                return wordnet.noun_base(owner.lemma_) if wordnet is not None else owner.lemma_.lower()
         if tok.dep_ == "ROOT" and tok.lemma_ in _NAMING:
             subject = next((c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass") and c.pos_ == "NOUN"), None)
             if subject is not None:
@@ -287,6 +293,12 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
         if tok.dep_ in ("nsubj", "nsubjpass") and (tok.head.lemma_ == "be" or tok.head.lemma_ in _NAMING):
             # "my cat is Mochi", "my cat is called Marmalade"
             names += [c for c in tok.head.children if c.dep_ in _VALUE_DEPS and c.pos_ == "PROPN"]
+        # "my dog's called biscuit he's a lab": typed on without a stop, the parse loses the naming verb;
+        # the word after it, right after the noun (or its "'s" / "is"), is the name
+        after = [t for t in m[tok.i + 1:tok.i + 4] if not (t.lower_ in ("'s", "is", "was") and t.pos_ in ("AUX", "PART"))]
+        if not names and len(after) > 1 and after[0].lemma_ in _NAMING and after[0].i <= tok.i + 2 \
+                and after[1].is_alpha and not after[1].is_stop:
+            out.append(("name", [after[1]]))
         for name in names:
             out.append(("name", sorted((t for t in name.subtree if t.pos_ in ("PROPN", "PART") or t.i == name.i),
                                         key=lambda t: t.i)))
@@ -310,13 +322,13 @@ def _a_kind_of(word: str, broader: str) -> bool:
 
 
 def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
-                stranded: str | None = None) -> list[tuple[Found, list]]:
+                stranded: str | None = None, named: frozenset[str] | set[str] = frozenset()) -> list[tuple[Found, list]]:
     if asks == "name":
         return _name_of(m, noun or "")
     if asks == "time":
         return [("time", span) for span in _time(m)]
     if asks == "place":
-        return [("place", span) for span in _place(m, _PLACE_PREPS | {stranded} if stranded else _PLACE_PREPS)]
+        return [("place", span) for span in _place(m, _PLACE_PREPS | {stranded} if stranded else _PLACE_PREPS, named)]
     if asks == "person":
         from interaction.offline.personal_facts import people_named
 
@@ -392,12 +404,14 @@ def _with_what_it_governs(tokens: list) -> list:
     return sorted({t.i: t for t in [*tokens, *after]}.values(), key=lambda t: t.i)
 
 
-def _place(m, preps: set[str] = _PLACE_PREPS) -> list[list]:  # noqa: ANN001
-    """A place phrase on a verb ("parked on level 5, space 112", "lives in Leeds"), then place names.
-    `preps`: the prepositions of a place phrase ("from" too where the question asks where from)."""
+def _place(m, preps: set[str] = _PLACE_PREPS, named: frozenset[str] | set[str] = frozenset()) -> list[list]:  # noqa: ANN001
+    """A place phrase on a verb ("parked on level 5, space 112", "lives in Leeds") or on a noun the
+    question names ("where's the party?": "the party at the Crown"), then place names. `preps`: the
+    prepositions of a place phrase ("from" too where the question asks where from)."""
     out = []
     for prep in m:
-        if prep.dep_ == "prep" and prep.head.pos_ in ("VERB", "AUX") and (
+        on = prep.head.pos_ in ("VERB", "AUX") or (prep.head.pos_ == "NOUN" and prep.head.lemma_.lower() in named)
+        if prep.dep_ == "prep" and on and (
                 prep.lower_ in preps or prep.lower_ in _TOWARDS and _of_motion(prep.head.lemma_.lower())):
             obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
             if obj is not None and obj.ent_type_ not in _TIME_ENTS and not obj.like_num:
@@ -536,7 +550,7 @@ def names_what_is_asked(question: str, memory: str) -> bool:
     if asked is None:
         return False
     asks, noun = asked
-    m = nlp(memory)
+    m = nlp(as_capitalised(memory))
     named = any(t.pos_ in ("NOUN", "PROPN") and (lemma_meant(t) == noun or _a_kind_of(lemma_meant(t), noun or ""))
                 for t in m)
     if asks in ("thing", "count"):

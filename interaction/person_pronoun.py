@@ -18,7 +18,7 @@ def with_person_named(question: str, said: list[TranscriptTurn]) -> str:
     when the question names a person of its own, when it has no such pronoun or more than one, or
     when no statement's subject is a person (WordNet's noun.person, or a name the recogniser marks)."""
     from interaction.memory.retrieval.lexicon import load_wordnet
-    from interaction.offline.parsing import ParserUnavailable, load_parser
+    from interaction.offline.parsing import ParserUnavailable, as_capitalised, load_parser
 
     lexicon = load_wordnet()
     try:
@@ -34,7 +34,9 @@ def with_person_named(question: str, said: list[TranscriptTurn]) -> str:
         return question
     pronoun = pronouns[0]
     sex = pronoun.morph.get("Gender")[0]
-    phrase = next((p for p in (_person_told_of(nlp(turn.text), lexicon, sex) for turn in reversed(said)) if p), None)
+    # typed without capitals, a name is read as it would be written ("where is arjun moving?")
+    phrase = next((p for p in (_person_told_of(nlp(as_capitalised(turn.text)), lexicon, sex) for turn in reversed(said))
+                   if p), None)
     if phrase is None:
         return question
     said_as = phrase + ("'s" if pronoun.morph.get("Poss") == ["Yes"] else "")

@@ -17,7 +17,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from common.model_files import MODEL_FILES, ModelFileMismatch
-from interaction.offline.chat_spelling import read_chat_spellings
+from interaction.offline.chat_spelling import CHAT_SPELLINGS, read_chat_spellings
 
 RECENT_PARSES = 512  # several turns' texts and sentences, and the memories a recall read last
 
@@ -176,3 +176,27 @@ def stands_in(tok) -> bool:  # noqa: ANN001 - a spaCy Token
     if tok.pos_ == "PRON":
         return tok.morph.get("Gender") == ["Neut"] and tok.morph.get("Number") == ["Sing"]
     return tok.pos_ == "NOUN" and tok.like_num and any(c.dep_ == "det" for c in tok.children)
+
+
+def as_capitalised(text: str) -> str:
+    """A text typed without a single capital as it would be written with them, for the tagger, which
+    reads a name by its capital: its first letter, "I", and each word that is no English word WordNet
+    knows by its lemma, or one WordNet writes only with a capital ("my brother arjun is moving to
+    bangalore" -> "My brother Arjun ... Bangalore"); never a stop word or a chat spelling ("u", "pls").
+    The same length, so a span read off it is the same span of the text as typed."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if wordnet is None or any(c.isupper() for c in text):
+        return text
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return text
+    chars = list(text)
+    for t in nlp(text):
+        if t.lower_ == "i" or (t.is_alpha and len(t) > 1 and not t.is_stop and t.lower_ not in CHAT_SPELLINGS and (
+                not wordnet.knows(t.lemma_) or all(wordnet.capitalised_senses(t.lower_) or (False,)))):
+            chars[t.idx] = chars[t.idx].upper()
+    chars[:1] = [c.upper() for c in chars[:1]]
+    return "".join(chars)

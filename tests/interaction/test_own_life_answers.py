@@ -88,3 +88,25 @@ def test_a_count_told_in_words_is_said_as_told_never_doubted(maya):
     later(dm, uid)
     turn = say(dm, "How many babies is Orla expecting?")
     assert "triplets" in turn.reply and "don't think you told me" not in turn.reply, turn.reply
+
+
+@pytest.mark.parametrize(("question", "memory", "answer"), [
+    # typed without capitals: a name is read as it would be written
+    ("whats my cats name", "my cat's called tinker she's a rescue", "tinker"),
+    ("what is my nephews name", "my nephew is called oskar and he's five", "oskar"),
+    ("where is dmitri moving?", "my cousin dmitri is moving to gdansk in march", "to gdansk"),
+    # a place said on the thing asked after, not on a verb
+    ("Where's the reunion?", "We're holding the reunion at The Old Mill.", "at The Old Mill"),
+])
+def test_a_name_or_a_place_is_read_off_a_memory_typed_without_capitals_or_said_on_its_noun(question, memory, answer):
+    found = answer_in(question, memory)
+    assert (found.words(memory) if found else None) == answer
+
+
+def test_he_is_the_person_a_question_before_named_in_lower_case(maya):
+    dm, _, _, uid = maya
+    say(dm, "my cousin dmitri is moving to gdansk in march")
+    later(dm, uid)
+    say(dm, "where is dmitri moving?")
+    when = say(dm, "and when is he going?")
+    assert when.reply.lower().startswith("in march"), when.reply

@@ -312,6 +312,11 @@ class WordNet:
         form = self._base(word)
         return self._senses[form] if form else ()
 
+    def noun_base(self, word: str) -> str:
+        """The form WordNet lists the noun under ("nephews" -> "nephew", typed "my nephews name"), else
+        the word in lower case."""
+        return self._base(word) or word.casefold()
+
     def _base(self, word: str) -> str:
         """The form WordNet lists a noun under ("maths" -> "math"); "" for none."""
         key = "_".join(word.casefold().replace("-", " ").split())
