@@ -157,6 +157,28 @@ def classify(text: str) -> MemoryIntentGuess:
             guess = again
     if to_do(text) is not None:
         guess = _asking_nothing_back(classifier, guess)
+    if guess.intent == STATEMENT:
+        guess = _request_beside_what_it_keeps(classifier, text) or guess
     if has_form(guess.intent, text):
         return guess
     return MemoryIntentGuess(STATEMENT, guess.probabilities[STATEMENT], guess.probabilities)
+
+
+def _request_beside_what_it_keeps(classifier: MemoryIntentClassifier, text: str) -> MemoryIntentGuess | None:
+    """A turn read whole as news, one of whose sentences or clauses asks to keep what another one
+    tells, naming nothing of its own to keep ("Could you keep a number for me? The code for my door is 4471.", "my PIN is 6021, keep
+    it for me"): the request's guess. Its news outweighs a short request in the whole turn's words."""
+    from interaction import cues
+    from interaction.memory_intent.form import has_form
+    from interaction.memory_intent.phrasing import a_clause_of_its_own, keeps_what_is_said_beside
+    from interaction.offline.name_reading import CLAUSE_BREAK
+
+    parts = [c.strip(" .!") for s in cues.sentences(text) for c in CLAUSE_BREAK.split(s) if c.strip(" .!")]
+    if len(parts) < 2:
+        return None
+    for i, part in enumerate(parts):
+        guess = classifier.classify(part)
+        if guess.intent == "remember" and has_form(guess.intent, part) and keeps_what_is_said_beside(part) and any(
+                a_clause_of_its_own(p) and not cues.is_question(p) for p in parts[:i] + parts[i + 1:]):
+            return guess
+    return None

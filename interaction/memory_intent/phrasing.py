@@ -35,18 +35,72 @@ def request_content(
     asks = [classifier.classes.index(i) for i in asking]
     parts = cues.sentences(text)
     if len(parts) == 1:
-        return _without_tag_question(_tidy(_content_of(text, classifier, asks) or text), text)
+        told = _told_before_request(text, classifier, asks)
+        return _without_tag_question(_tidy(told or _content_of(text, classifier, asks) or text), text)
     # the sentence that asks most is the request; what it leaves, and the other sentences, are the
     # content ("For the record, my name is Ada. Please remember that." -> "For the record, my name is Ada")
     asked = classifier.probabilities(parts)[:, asks].sum(axis=1)
-    main = int(np.argmax(asked))
+    # a sentence telling of a subject of its own is what is kept, never the request, however its words
+    # read ("Could you remember something for me? The code for my locker is 3390.")
+    telling = np.array([a_clause_of_its_own(p) for p in parts])
+    main = int(np.argmax(np.where(telling, -1.0, asked))) if not telling.all() else int(np.argmax(asked))
     own = _tidy(_content_of(parts[main], classifier, asks) or "")
     others = [p for i, p in enumerate(parts) if i != main]
     if len(own.split()) > 2:
         others = [p for i, p in enumerate(parts) if i != main and asked[i] < 0.5]
-    content = [own] if len(own.split()) > 2 else []
+    # what the request sentence leaves is no content when it only announces what follows ("could you
+    # keep a number for me?", "remember something for me"): something not yet said, an indefinite thing
+    content = [own] if len(own.split()) > 2 and not _only_announces(own) else []
     content += [_tidy(p) for p in others]
     return " ".join(c if c.endswith(".") else c + "." for c in content).rstrip(".") if content else own
+
+
+def _told_before_request(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:
+    """The clauses before a request that closes the sentence after a comma, when they tell of a
+    subject of their own ("my PIN is 6021, keep it for me", "my sister is visiting, keep that in
+    mind"): what the request's pro-form points back at. None otherwise."""
+    from interaction.offline.name_reading import CLAUSE_BREAK
+
+    *before, last = CLAUSE_BREAK.split(sentence.rstrip(" .!?"))
+    if not before or a_clause_of_its_own(last) or classifier.probabilities([last])[0, asks].sum() < 0.5:
+        return None
+    from interaction.offline.parsing import without_opening
+
+    head = without_opening(", ".join(before))  # "also my PIN is 6021, ...": what it says, not how it opens
+    return head if a_clause_of_its_own(head) else None
+
+
+def keeps_what_is_said_beside(request: str) -> bool:
+    """The request names nothing of its own to keep, only pro-forms or a thing still to be said ("keep
+    it for me", "hang on to that for me", "could you keep a number for me?"): it keeps what the words
+    beside it tell, not a thing it names ("remember crete?")."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(request)
+    except ParserUnavailable:
+        return False
+    return all(_pro_form_or_indefinite(c.root) for c in doc.noun_chunks)
+
+
+def _pro_form_or_indefinite(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    return noun.pos_ == "PRON" or noun.morph.get("PronType") == ["Ind"] or any(
+        d.dep_ == "det" and d.morph.get("Definite") == ["Ind"] for d in noun.children)
+
+
+def _only_announces(content: str) -> bool:
+    """`content` tells no clause of its own and names its thing only as an indefinite one ("a number
+    for me", "something for me"), which the words after it are to say."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(content)
+    except ParserUnavailable:
+        return False
+    if _tells_of_its_own(doc):
+        return False
+    things = [c.root for c in doc.noun_chunks if c.root.pos_ != "PRON" or c.root.morph.get("PronType") == ["Ind"]]
+    return bool(things) and all(_pro_form_or_indefinite(t) for t in things)
 
 
 def request_topics(text: str) -> list[str]:
@@ -114,7 +168,8 @@ def _tells_of_its_own(parsed) -> bool:  # noqa: ANN001 - a spaCy Doc
         c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in _SPEAKERS for c in root.children)
 
 
-def _a_clause_of_its_own(text: str) -> bool:
+def a_clause_of_its_own(text: str) -> bool:
+    """`text` tells of something with a subject of its own, neither speaker (_tells_of_its_own)."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
@@ -234,7 +289,7 @@ def _head(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) ->
         return None
     asking = classifier.probabilities([" ".join(words[:i]) for i in cuts])[:, asks].sum(axis=1) >= 0.5
     head = next((" ".join(words[:i]) for i, still in zip(cuts, asking, strict=True) if not still
-                 and (not told or _a_clause_of_its_own(" ".join(words[:i]))
+                 and (not told or a_clause_of_its_own(" ".join(words[:i]))
                       or not _SPEAKERS.intersection(w.lower().strip(".,!?") for w in words[:i]))), None)
     if head is None or not names_something(_tidy(head), classifier):
         return None

@@ -463,3 +463,25 @@ def test_after_everything_is_forgotten_what_nadine_knows_is_nothing_and_no_forge
     dm.forget_session()  # what the process does once the erase comes back (interaction/__main__.py)
     turn = say(dm, "So what do you know about me now?")
     assert "name" in turn.reply and "forget" not in turn.reply
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # a request announcing what follows in its own sentence
+    ("Would you hold on to a number for me? The alarm code at the allotment is 2906.",
+     "the alarm code at the allotment is 2906"),
+    ("Can you remember something for me? My library card number is 77120.", "my library card number is 77120"),
+    # a request closing the sentence after a comma, pointing back by a pro-form
+    ("Oh and my locker at the pool is number 48, hang on to that for me.", "my locker at the pool is number 48"),
+])
+def test_a_request_beside_the_fact_it_keeps_keeps_the_fact(maya, said, kept):
+    dm, _, services, uid = maya
+    turn = say(dm, said)
+    assert turn.memory_intent == "remember", turn.reply
+    assert [m.text.lower() for m in services.explicit.list(uid)] == [kept], turn.reply
+    assert turn.reply == f"I'll remember that {kept.replace('my ', 'your ')}.", turn.reply
+
+
+def test_a_request_naming_its_own_thing_is_not_read_as_keeping_the_news_beside_it(maya):
+    dm, _, services, _ = maya
+    turn = say(dm, "remember lisbon? we had the best week there")
+    assert turn.memory_intent != "remember" and services.explicit.list(maya[3]) == [], turn.reply
