@@ -3,7 +3,8 @@ names ("what's the date tomorrow?", "what day is it on Saturday?"), and what tim
 
 The question has the form cues.ASKS_DATE or cues.ASKS_TIME reads, and names nothing besides what it
 asks: every noun outside that form lies in a date or time spaCy's recogniser reads ("on Saturday",
-"tomorrow"). "What's the date of my ferry?" names a ferry: that is memory's question. The day named is
+"tomorrow"), and no preposition opens it ("at what time is it?" asks when the thing "it" stands for
+happens). "What's the date of my ferry?" names a ferry: that is memory's question. The day named is
 read by told_time as of the turn's clock, never the machine's.
 """
 
@@ -34,6 +35,10 @@ def asks_the_clock(text: str) -> bool:
         doc = load_parser()(text)
     except ParserUnavailable:
         return True  # the form alone, as before the parse
+    # "at what time is it?", "on what day is it to be held?": a preposition before the question word
+    # asks when something happens, the thing "it" stands for, not what the clock says
+    if any(t.pos_ == "ADP" and t.i + 1 < len(doc) and any(doc[t.i + 1].idx == s for s, _ in spans) for t in doc):
+        return False
     return all(t.ent_type_ in _OF_THE_CALENDAR or any(s <= t.idx < e for s, e in spans)
                for t in doc if t.pos_ in _NOUNS)
 

@@ -110,3 +110,12 @@ def test_he_is_the_person_a_question_before_named_in_lower_case(maya):
     say(dm, "where is dmitri moving?")
     when = say(dm, "and when is he going?")
     assert when.reply.lower().startswith("in march"), when.reply
+
+
+def test_at_what_time_is_it_asks_the_time_of_the_thing_told_not_the_clock(maya):
+    dm, _, _, uid = maya
+    say(dm, "The christening is on Sunday at half past two.")
+    later(dm, uid)
+    say(dm, "When is the christening?")
+    turn = say(dm, "And at what time is it?")
+    assert "half past two" in turn.reply and not turn.reply.startswith("It's "), turn.reply

@@ -100,6 +100,8 @@ def test_asked_what_time_or_day_it_is_inside_a_question_her_own_clock_answers(te
 @pytest.mark.parametrize(("text", "clock"), [
     ("what's the date on Friday?", True), ("what day will it be tomorrow?", True), ("what time is it?", True),
     ("what's the date of my dental check-up?", False), ("what day is my sister's recital?", False),
+    # a preposition before the question word asks when something happens
+    ("And at what time is it?", False), ("On which date is it going to be held?", False),
 ])
 def test_a_question_the_clock_answers_names_nothing_but_the_day(text, clock):
     assert asks_the_clock(text) is clock
