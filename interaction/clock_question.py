@@ -24,6 +24,26 @@ def _asked(text: str) -> list[tuple[int, int]]:
     return [m.span() for pattern in (cues.ASKS_DATE, cues.ASKS_TIME) for m in pattern.finditer(text)]
 
 
+def in_the_clocks_form(text: str) -> bool:
+    """`text` asks what day, date or time it is by its words (cues.ASKS_DATE, cues.ASKS_TIME), and no
+    preposition opens the question ("at what time is it?" asks when the thing "it" stands for happens)."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    spans = _asked(text)
+    if not spans:
+        return False
+    try:
+        return not _opened_by_a_preposition(load_parser()(text), spans)
+    except ParserUnavailable:
+        return True
+
+
+def _opened_by_a_preposition(doc, spans: list[tuple[int, int]]) -> bool:  # noqa: ANN001 - a spaCy Doc
+    """A preposition stands right before the question ("at what time is it?", "on what day is it to
+    be held?"): it asks when something happens, not what the clock says."""
+    return any(t.pos_ == "ADP" and t.i + 1 < len(doc) and any(doc[t.i + 1].idx == s for s, _ in spans) for t in doc)
+
+
 def asks_the_clock(text: str) -> bool:
     """`text` asks the day, the date or the time, of now or of a day it names, and nothing else."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
@@ -35,9 +55,7 @@ def asks_the_clock(text: str) -> bool:
         doc = load_parser()(text)
     except ParserUnavailable:
         return True  # the form alone, as before the parse
-    # "at what time is it?", "on what day is it to be held?": a preposition before the question word
-    # asks when something happens, the thing "it" stands for, not what the clock says
-    if any(t.pos_ == "ADP" and t.i + 1 < len(doc) and any(doc[t.i + 1].idx == s for s, _ in spans) for t in doc):
+    if _opened_by_a_preposition(doc, spans):
         return False
     return all(t.ent_type_ in _OF_THE_CALENDAR or any(s <= t.idx < e for s, e in spans)
                for t in doc if t.pos_ in _NOUNS)

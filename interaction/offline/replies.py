@@ -14,7 +14,7 @@ from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST, names_what_is_asked, slot_asked
 from interaction.asked_value import asks_from_today, says_what_is_asked, whether_told
-from interaction.clock_question import asks_the_clock, day_said
+from interaction.clock_question import day_said, in_the_clocks_form
 from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
@@ -503,7 +503,7 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append(template.format(hi=hi))
         elif cues.HOW_ARE_YOU.search(r.text):
             parts.append(f"I'm very well, thank you{hi}! And how are you?")
-        elif asks_the_clock(r.text):
+        elif in_the_clocks_form(r.text):
             parts.append(_clock_answer(r.text, r.now))
         elif untold := _untold(r):
             parts.append(untold)
