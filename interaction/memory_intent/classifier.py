@@ -177,8 +177,11 @@ def _request_beside_what_it_keeps(classifier: MemoryIntentClassifier, text: str)
     if len(parts) < 2:
         return None
     for i, part in enumerate(parts):
-        guess = classifier.classify(part)
-        if guess.intent == "remember" and has_form(guess.intent, part) and keeps_what_is_said_beside(part) and any(
+        # the parse first, the classifier's vectors only for a part that may be such a request
+        if not keeps_what_is_said_beside(part) or not any(
                 a_clause_of_its_own(p) and not cues.is_question(p) for p in parts[:i] + parts[i + 1:]):
+            continue
+        guess = classifier.classify(part)
+        if guess.intent == "remember" and has_form(guess.intent, part):
             return guess
     return None
