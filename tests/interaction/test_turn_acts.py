@@ -13,7 +13,7 @@ from interaction.turn_act.reader import turn_act
 
 @pytest.mark.parametrize("said", [
     "Right, I'll let you get back to it. Adieu!", "ok ttfn, the taxi's outside", "mum's shouting for me, gotta scoot",
-    "nighty nite then",
+    "nighty nite then", "The bus is here. Chat soon!",
 ])
 def test_leave_taken_in_other_words_is_a_farewell(said):
     assert cues.is_unambiguous_farewell(said)
