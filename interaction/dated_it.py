@@ -16,10 +16,11 @@ _NAMING = {"NOUN", "PROPN"}
 _SUBJECTS = {"nsubj", "nsubjpass"}
 
 
-def with_it_named(question: str, said: list[TranscriptTurn]) -> str:
+def with_it_named(question: str, said: list[TranscriptTurn], questions: list[TranscriptTurn] = ()) -> str:
     """`question` with its one "it" said as the thing the latest of `said` (this conversation's
-    statements, oldest first) dates; unchanged when it names a thing of its own (a unit of time
-    counted is none), when nothing told has a date, or when that statement's subject names nothing."""
+    statements, oldest first) dates, else as the thing the latest of `questions` (turns before it)
+    asked after ("When is my cardiology appointment?" then "Where is it?"); unchanged when it names a
+    thing of its own (a unit of time counted is none), or when neither names a thing."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     try:
@@ -30,10 +31,24 @@ def with_it_named(question: str, said: list[TranscriptTurn]) -> str:
     its = [t for t in asked if stands_in(t) and t.pos_ == "PRON"]
     if len(its) != 1 or any(t.pos_ in _NAMING and t.lower_ not in TIME_UNITS for t in asked):
         return question
-    phrase = _last_dated(nlp, said)
+    phrase = _last_dated(nlp, said) or _last_asked_after(nlp, questions)
     if phrase is None:
         return question
     return _named(question, its[0], phrase)
+
+
+def _last_asked_after(nlp, turns: list[TranscriptTurn]) -> str | None:  # noqa: ANN001 - a spaCy pipeline
+    """The subject phrase of the latest question of `turns`, when it names a thing ("my cardiology
+    appointment" of "When is my cardiology appointment?")."""
+    from interaction import cues
+
+    for turn in reversed(list(turns)):
+        if not cues.is_question(turn.text):
+            continue
+        doc = nlp(turn.text)
+        subject = next((t for t in doc if t.dep_ in _SUBJECTS and t.pos_ in _NAMING), None)
+        return doc[subject.left_edge.i:subject.i + 1].text if subject is not None else None
+    return None
 
 
 def change_with_it_named(text: str, said: list[TranscriptTurn]) -> str | None:

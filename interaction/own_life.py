@@ -73,7 +73,9 @@ def asks_about_own_life(text: str) -> bool:
         to_nadine = any(tok.dep_ in _SPEAKER_DEPS and "2" in tok.morph.get("Person") for tok in topic)
         if not to_nadine and any(tok.dep_ in _OBJECT_DEPS and first_person(tok) for tok in topic):
             return True  # something done to or for the speaker, not asked of Nadine ("who is coming to see me?")
-        if not to_nadine and any(tok.pos_ in _NAMING for tok in topic):
+        # a thing named, or a subject that is no pronoun whatever its tag ("When is Pavel back?": an adjective)
+        if not to_nadine and any(tok.pos_ in _NAMING or (tok.dep_ in ("nsubj", "nsubjpass") and tok.pos_ not in ("PRON", "DET"))
+                                 for tok in topic):
             return True
     return False
 
@@ -137,7 +139,7 @@ def question_meant(state: dict) -> str:
     said = said_earlier(transcript)
     # a person is named by a question as well ("where is my brother moving to?" then "when is he moving?")
     spoken = [t for t in transcript[:-1] if t.role == "user"]
-    return with_person_named(with_it_named(state["text"], said), spoken)
+    return with_person_named(with_it_named(state["text"], said, spoken), spoken)
 
 
 def _only_near(decided: RecallDecision) -> bool:

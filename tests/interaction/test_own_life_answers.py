@@ -119,3 +119,24 @@ def test_at_what_time_is_it_asks_the_time_of_the_thing_told_not_the_clock(maya):
     say(dm, "When is the christening?")
     turn = say(dm, "And at what time is it?")
     assert "half past two" in turn.reply and not turn.reply.startswith("It's "), turn.reply
+
+
+def test_it_is_the_thing_the_question_before_asked_after(maya):
+    dm, _, _, uid = maya
+    say(dm, "My MRI scan is on the 14th at the Royal Infirmary.")
+    later(dm, uid)
+    say(dm, "When is my MRI scan?")
+    where = say(dm, "Where is it?")
+    assert "Royal Infirmary" in where.reply, where.reply
+
+
+@pytest.mark.parametrize(("told", "asked", "answer"), [
+    ("My husband Tomasz is in Dubai until Friday.", "When is Tomasz back?", "Friday"),
+    ("My grandson Ilya is in Riga until Sunday.", "When is Ilya back?", "Sunday"),
+])
+def test_a_question_naming_someone_the_tagger_misreads_is_still_about_their_life(maya, told, asked, answer):
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    turn = say(dm, asked)
+    assert turn.reply.startswith(answer), turn.reply
