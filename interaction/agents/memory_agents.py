@@ -12,6 +12,7 @@ from common.store import SceneStore, UserProfile
 from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, says, value_key
 from common.store.forget import purge_chroma_documents
 from common.store.profile_fields import FIELDS_BY_NAME
+from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
 from interaction.dated_it import change_with_it_named
@@ -201,7 +202,9 @@ def correction_of(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: ANN001
     a name still to confirm, or nothing to put right). A taking back that the memory classifier hears
     as a forget ("I meant the 15th, not the 14th") is a correction when it puts a statement right: the
     parse names what replaces what, which a request to forget never does."""
-    if u.memory_intent not in (None, "statement", "forget_one") or state.get("name_confirmation"):
+    # a goodbye puts nothing right ("Grand, talk soon!" after a password: "Grand" is no new password)
+    if u.memory_intent not in (None, "statement", "forget_one") or state.get("name_confirmation") \
+            or cues.is_unambiguous_farewell(state["text"]):
         return {}
     earlier = [t for t in reversed(state.get("transcript", [])[:-1]) if t.role == "user" and t.tells]
     earlier = earlier[:CORRECTABLE_TURNS]

@@ -26,11 +26,12 @@ def _parse(text: str) -> list[Any]:
 
 def _a_stretch_of_time(noun: Any) -> bool:
     """The noun names a stretch of time by WordNet ("day", "weekend", "evening"), itself or what it is
-    the rest of ("the rest of your evening")."""
+    the rest of ("the rest of your evening"); never a date, which a number names ("no wait, the 12th of
+    February" puts a date right)."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     wordnet = load_wordnet()
-    if wordnet is None:
+    if wordnet is None or any(t.like_num or t.ent_type_ == "ORDINAL" for t in noun.subtree):
         return False
     of = [o for p in noun.children if p.dep_ == "prep" and p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
     return any(wordnet.lexical_file(n.lemma_.lower()) == "noun.time" for n in [noun, *of])

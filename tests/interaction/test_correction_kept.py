@@ -145,3 +145,12 @@ def test_a_date_told_after_a_kept_code_changes_neither(tmp_path):
     assert "putting me right" not in turn.reply and "27th" not in turn.reply, turn.reply
     assert {m.text for m in services.explicit.list(uid)} == {
         "my hearing test is on the 14th of January", "the alarm code for the studio is 8152"}
+
+
+def test_a_goodbye_opening_with_a_capitalised_word_puts_nothing_right(tmp_path):
+    """"Brilliant, chat soon!" after a password: the word before the goodbye is no new password."""
+    dm, services, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="Please remember the wifi password at the studio is blue-heron-7."))
+    bye = dm.process_input(UserInput(text="Brilliant, chat soon!"))
+    assert bye.intent == "end_conversation" and "putting me right" not in bye.reply, bye.reply
+    assert [m.text for m in services.explicit.list(uid)] == ["the wifi password at the studio is blue-heron-7"]
