@@ -63,3 +63,16 @@ def test_opposite_qualities_make_the_same_head_another_one(tmp_path, asked, told
     thresholds = Thresholds.of(services.settings.interaction.retrieval.recall.decision_for("minilm_onnx"))
     reader = EntityReader(load_parser(), services.offline.embed, thresholds, lexicon=load_wordnet())
     assert reader.compare(asked, told).conflict is conflict
+
+
+@pytest.mark.parametrize("puzzled", ["Erm, which one do you mean?", "Hmm, what do you mean exactly?"])
+def test_a_puzzled_question_about_the_forget_question_is_asked_again_and_a_yes_then_forgets(lotte, puzzled):
+    """A sound before the question ("Erm, ...") names nothing: the question was about hers, so it is
+    asked again, and the yes that follows forgets."""
+    dm = lotte
+    dm.process_input(UserInput(text="Could you forget the old locker code?"))
+    again = dm.process_input(UserInput(text=puzzled))
+    assert again.intent == "forget_one_asked_again", again.reply
+    done = dm.process_input(UserInput(text="Yes, do."))
+    assert done.intent == "forget_one_confirmed", done.reply
+    assert holding(dm, b"QX47") == []
