@@ -35,7 +35,7 @@ def request_content(
     asks = [classifier.classes.index(i) for i in asking]
     parts = cues.sentences(text)
     if len(parts) == 1:
-        told = _told_before_request(text, classifier, asks)
+        told = _told_beside_request(text, classifier, asks)
         return _without_tag_question(_tidy(told or _content_of(text, classifier, asks) or text), text)
     # the sentence that asks most is the request; what it leaves, and the other sentences, are the
     # content ("For the record, my name is Ada. Please remember that." -> "For the record, my name is Ada")
@@ -55,19 +55,21 @@ def request_content(
     return " ".join(c if c.endswith(".") else c + "." for c in content).rstrip(".") if content else own
 
 
-def _told_before_request(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:
-    """The clauses before a request that closes the sentence after a comma, when they tell of a
-    subject of their own ("my PIN is 6021, keep it for me", "my sister is visiting, keep that in
-    mind"): what the request's pro-form points back at. None otherwise."""
+def _told_beside_request(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:
+    """The clauses beside a request that closes or opens the sentence, set off by a comma or a dash,
+    when they tell of a subject of their own ("my PIN is 6021, keep it for me", "keep this for me would
+    you — the wifi password is purple-otter-42"): what the request points at. None otherwise."""
     from interaction.offline.name_reading import CLAUSE_BREAK
-
-    *before, last = CLAUSE_BREAK.split(sentence.rstrip(" .!?"))
-    if not before or a_clause_of_its_own(last) or classifier.probabilities([last])[0, asks].sum() < 0.5:
-        return None
     from interaction.offline.parsing import without_opening
 
-    head = without_opening(", ".join(before))  # "also my PIN is 6021, ...": what it says, not how it opens
-    return head if a_clause_of_its_own(head) else None
+    clauses = [c for c in CLAUSE_BREAK.split(sentence.rstrip(" .!?")) if c.strip()]
+    for request, rest in ((clauses[-1], clauses[:-1]), (clauses[0], clauses[1:])):
+        if not rest or a_clause_of_its_own(request) or classifier.probabilities([request])[0, asks].sum() < 0.5:
+            continue
+        told = without_opening(", ".join(rest))  # "also my PIN is 6021, ...": what it says, not how it opens
+        if a_clause_of_its_own(told):
+            return told
+    return None
 
 
 def keeps_what_is_said_beside(request: str) -> bool:

@@ -472,6 +472,8 @@ def test_after_everything_is_forgotten_what_nadine_knows_is_nothing_and_no_forge
     ("Can you remember something for me? My library card number is 77120.", "my library card number is 77120"),
     # a request closing the sentence after a comma, pointing back by a pro-form
     ("Oh and my locker at the pool is number 48, hang on to that for me.", "my locker at the pool is number 48"),
+    # the request first, set off by a dash
+    ("Note this down for me would you — the door code at the studio is 3141.", "the door code at the studio is 3141"),
 ])
 def test_a_request_beside_the_fact_it_keeps_keeps_the_fact(maya, said, kept):
     dm, _, services, uid = maya
