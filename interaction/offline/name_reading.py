@@ -63,7 +63,8 @@ _GROUP_ENTS = {"NORP", "LANGUAGE"}
 _TRAILING_WORD = r"(?:again|here|now)"
 _TRAILING = rf"(?:\s+{_TRAILING_WORD})*"
 _WORD = r"([^\W\d_][\w'\-]*)"
-_SAYS_WHO = re.compile(rf"^(?:it'?s|it is|i'?m|i am|this is){_TRAILING}\s+{_WORD}{_TRAILING}$", re.IGNORECASE)
+_SAYS_WHO = re.compile(rf"^(?:it'?s|it is|i'?m|i am|this is){_TRAILING}\s+({_WORD[1:-1]}(?:\s+(?!{_TRAILING_WORD}\b){_WORD[1:-1]})?){_TRAILING}$",
+                       re.IGNORECASE)  # a first name, and a surname maybe ("hey im Peter Novak")
 # a first name and a surname may stand in the slot too ("Aisha Mwangi here", "Bob speaking")
 _HERE = re.compile(rf"^({_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?)\s+(?:here(?:\s+again)?|speaking)$", re.IGNORECASE)
 _AGAIN = re.compile(rf"^({_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?)\s+again$", re.IGNORECASE)

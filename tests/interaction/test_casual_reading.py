@@ -88,6 +88,8 @@ def test_a_job_a_mood_the_weather_or_a_greeting_is_no_name(said):
     ("Hiya, Wiktor here, Wiktor Nowak.", "Wiktor Nowak"), ("I'm Agnes, Agnes Byrne.", "Agnes Byrne"),
     ("Evening! Lars Eriksen.", "Lars Eriksen"), ("Bronwen Price's the name, I run the post office.", "Bronwen Price"),
     ("Hello. Lovely morning.", None),
+    # a casual "im" / "its" with the surname too
+    ("hey im Greta Holm", "Greta Holm"), ("hiya its lars eriksen", "Lars Eriksen"), ("im so knackered", None),
 ])
 def test_a_full_name_given_after_the_first_name_or_alone_after_a_greeting_is_the_full_name(said, name):
     assert extract_name(said, loose=True) == name
