@@ -20,6 +20,8 @@ def asks_of_its_own(reply: str) -> bool:
     """A question that names something of its own ("do you remember where I volunteer?"), not one
     about Nadine's question ("why?", "hmm, what do you mean?", "are you sure?"): a noun in spaCy's
     parse; without the parser, never."""
+    from interaction.offline.name_reading import exclamation
+    from interaction.offline.parsing import stands_in
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     if not cues.is_question(reply):
@@ -28,16 +30,10 @@ def asks_of_its_own(reply: str) -> bool:
         doc = load_parser()(reply)
     except ParserUnavailable:
         return False
-    from interaction.memory.retrieval.lexicon import load_wordnet
-
     # a sound set off before the question ("Hmm, what do you mean?", "Erm, are you sure?") names nothing,
-    # however the tagger files it: a first word no English lexicon knows, a comma after it
-    wordnet = load_wordnet()
-    sound = len(doc) > 1 and doc[1].text == "," and wordnet is not None and not wordnet.knows(doc[0].text)
-    from interaction.offline.parsing import stands_in
-
-    # nor does a pro-form ("which one do you mean?")
-    return any(t.pos_ in ("NOUN", "PROPN") and not stands_in(t) for t in doc[1 if sound else 0:])
+    # however the tagger files it, nor does a pro-form ("which one do you mean?")
+    start = 1 if len(doc) > 1 and doc[1].text == "," and exclamation(doc[0].text) else 0
+    return any(t.pos_ in ("NOUN", "PROPN") and not stands_in(t) for t in doc[start:])
 
 
 def next_step(answer: Answer, asked_again: bool, reply: str = "") -> Step:

@@ -116,12 +116,14 @@ def _greeting_end(clause: str) -> int | None:
         found = cues.GREETING.match(clause[word.start():])
         if found:
             return word.start() + found.end()
-        if not _exclamation(word.group()):
+        if not exclamation(word.group()):
             return None
     return None
 
 
-def _exclamation(word: str) -> bool:
+def exclamation(word: str) -> bool:
+    """A word said as a sound or a feeling, not as a word of the sentence ("omg", "hmm", "wow"): one
+    VADER scores as feeling, or one WordNet does not know as English."""
     from interaction.offline.emotion_intensity import vader
 
     bare = word.casefold().strip(".!,")

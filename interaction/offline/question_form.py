@@ -158,7 +158,7 @@ def asks_question(text: str) -> bool | None:
 
 def asks_why(text: str) -> bool:
     """Some sentence of `text` asks for a reason: a question whose interrogative word is "why" ("why
-    do you ask?", "why u need it"), or "why" said alone; without the parser, no."""
+    do you ask?", "why do you want to know?"), or "why" said alone; without the parser, no."""
     nlp = _parser()
     if nlp is None:
         return False
