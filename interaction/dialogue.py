@@ -62,6 +62,7 @@ from interaction.memory_requests import (
     NOT_TOLD,
     ForgetCandidate,
     ForgetOneConversation,
+    asks_of_their_memory,
     wire_memory_intent,
 )
 from interaction.memory_requests import forget as forget_memory
@@ -393,9 +394,10 @@ class DialogueManager:
             # nobody is linked or made, and the goodbye ends the conversation
             self._apply(ProfileOutcome("none", s.identity))
             return None, text
-        if stated is None and answer == "unclear" and asks_after_their_past(text):
-            # "when am I flying home?" can be answered only once who they are is settled: asked again as
-            # often as they ask, never taken for a no, the latest question waiting for the answer
+        if stated is None and ((answer == "unclear" and asks_after_their_past(text)) or asks_of_their_memory(text)):
+            # "when am I flying home?" or "please forget my student ID" can be answered only once who they
+            # are is settled: asked again as often as they ask, never taken for a yes or a no, the latest
+            # waiting for the answer
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
         elif stated is None and step == "moved_on" and not asked_again:
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))

@@ -65,6 +65,8 @@ class TurnGraph:
         update = {"understanding": u, "intent": u.intent, "is_recall": u.is_recall, "plan_steps": u.plan,
                   "memory_intent": u.memory_intent, "language": u.language or state.get("language")}
         update.update(memory_agents.correction_of(self.deps, state, u) or memory_agents.kept_value_changed(self.deps, state, u))
+        if update["memory_intent"] == "statement" and memory_requests.answers_what_to_keep(state):
+            update["memory_intent"] = "remember"  # the something a remember request announced, told now
         if memory_requests.takes_back_nothing({**state, **update}):
             update["memory_intent"] = "statement"  # "scratch that" with nothing said before it
         if update.get("correction") is not None:

@@ -23,7 +23,8 @@ from interaction import cues, profile_wording, said_back
 from interaction.agents.context import RESPONSE, AgentDeps
 from interaction.agents.episode import summarize
 from interaction.answer_span import holds_no_answer
-from interaction.confirmation import next_step, read_reply
+from interaction.confirmation import next_step, read_offline, read_reply
+from interaction.confirmation.reader import bare_answer
 from interaction.forget import (
     NOTHING_STORED,
     WHOSE_UNKNOWN,
@@ -40,7 +41,13 @@ from interaction.memory.retrieval.decision import standing_out
 from interaction.memory.told import is_told
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.named_value import with_named_value
-from interaction.memory_intent.phrasing import names_something, request_content, request_topics, second_person
+from interaction.memory_intent.phrasing import (
+    names_something,
+    only_announces,
+    request_content,
+    request_topics,
+    second_person,
+)
 from interaction.memory_intent.refers_back import refers_back
 from interaction.memory_intent.to_do import ToDo, to_do
 from interaction.names import given_name
@@ -53,6 +60,7 @@ from interaction.prompts import ABOUT_ME_HEADING, NADINE_LABEL, REPLY_STOPS, USE
 from interaction.reported_speech import SaidDay, dates_named, read_ahead, reported, said_day, told_back
 from interaction.session import HeldMemory, Session
 from interaction.spoken_clock import clock_written
+from interaction.turn_act.reader import OTHER, turn_act
 
 log = logging.getLogger("nadine.interaction.memory_requests")
 
@@ -160,8 +168,10 @@ def handle(deps: AgentDeps, state: dict) -> dict:
 def asks_if_kept(text: str) -> bool:
     """A question about remembering that names nothing to remember ("you sure you'll remember that?",
     "will you remember it?"): it asks about Nadine's memory of what was just said, not to keep anything;
-    "could you remind me to ...?" asks to keep a to-do."""
-    return cues.is_question(text) and to_do(text) is None and not names_something(request_content(text))
+    "could you remind me to ...?" asks to keep a to-do, and "can you hang on to something for me?" one
+    thing still to be said."""
+    return (cues.is_question(text) and to_do(text) is None and not names_something(request_content(text))
+            and not only_announces(text))
 
 
 def whether_kept(deps: AgentDeps, state: dict) -> str:
@@ -188,16 +198,47 @@ def whether_kept(deps: AgentDeps, state: dict) -> str:
             "If you'd like me to keep it, just say \"please remember that ...\".")
 
 
+ASK_WHAT_TO_KEEP = "Of course. What would you like me to remember?"
+
+
+def answers_what_to_keep(state: dict) -> bool:
+    """The turn tells what Nadine just asked to be told, having been asked to remember something not
+    yet said ("Can you hang on to something for me?" / "What would you like me to remember?" / "My
+    locker is number 31."): the turn is that something. A turn that lets it drop tells nothing to keep:
+    one the turn-act reader hears as acknowledging or declining ("never mind", "nothing, sorry"), or a
+    no ("no, it doesn't matter")."""
+    before = (state.get("transcript") or [])[:-1]
+    text = state["text"]
+    return (bool(before) and before[-1].role == "nadine" and before[-1].text == ASK_WHAT_TO_KEEP
+            and is_told(text) and turn_act(text) == OTHER and read_offline(text) != "no")
+
+
+def asks_of_their_memory(text: str) -> bool:
+    """A request to keep or forget a thing it names ("please forget my student ID", "remember my bus
+    pass number is 5521"), not opened by a yes or a no: no answer to a yes / no question of Nadine's
+    however its words lean, but a request that needs to know whose memory it is."""
+    from interaction.offline.name_reading import CLAUSE_BREAK
+
+    if classify(text).intent not in ("remember", "forget_one") or not names_something(request_content(text)):
+        return False
+    return not bare_answer(CLAUSE_BREAK.split(cues.sentences(text)[0])[0])
+
+
 def wanted_kept(state: dict) -> HeldMemory | None:
-    """What a request to remember asks to keep; None when it names nothing ("remember this!")."""
+    """What a request to remember asks to keep; None when it names nothing ("remember this!"); the
+    whole turn when it answers what to keep."""
+    if answers_what_to_keep(state):
+        return HeldMemory(plainly(" ".join(state["text"].split()).rstrip(" .!")), state.get("turn_id"), None)
     u = state["understanding"]
     # something to do is kept as the request it was ("remind me to phone the dentist"), so it is said
     # back as one; a fact without its asking words
     todo = to_do(state["text"])
     fact = todo.request if todo is not None else plainly(u.memory_text or with_named_value(
         state["text"], request_content(state["text"])))
-    # "remember this!" names nothing to keep; a to-do is kept as a request, so its action is what names
-    if not (names_something(todo.action, asks=False) if todo is not None else names_something(fact)):
+    # "remember this!" names nothing to keep, "remember a number for me" only a thing still to be said;
+    # a to-do is kept as a request, so its action is what names
+    if not (names_something(todo.action, asks=False) if todo is not None
+            else names_something(fact) and not only_announces(fact)):
         return None
     return HeldMemory(fact, state.get("turn_id"), todo)
 
@@ -206,7 +247,7 @@ def remember(deps: AgentDeps, state: dict) -> dict:
     """The reply to "remember that ...", and the memory action (kept, or not and why)."""
     wanted = wanted_kept(state)
     if wanted is None:
-        return {"final_message": "Of course. What would you like me to remember?",
+        return {"final_message": ASK_WHAT_TO_KEEP,
                 "memory_action": MemoryAction(outcome="not_kept", kind="explicit_memory",
                                               reason="the request names nothing to keep")}
     return keep(deps, state["identity"], wanted)

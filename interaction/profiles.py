@@ -203,6 +203,10 @@ class ProfileKeeper:
         """Ask "is your name <name>?" about a word that may be the speaker's name: a yes makes them
         that person (known by it already, or new), anything else leaves them nobody."""
         found = match_name(name, self.store.user_ids(), self.high, self.low)
+        if found.confirmation is not None:
+            # part of a name known ("Kenji." from Kenji Watanabe) or close to one: asked about that person,
+            # as when the word is said as a name; a yes to nobody new
+            return ProfileOutcome("confirm", identity, replace(found.confirmation, pending_fields=facts, on_no="nobody"))
         uid = found.user_id if found.kind == "strong" and not found.shared else ""
         return ProfileOutcome("confirm", identity, NameConfirmation(name, (found.user_name or name,), (uid or "",),
                                                                     (1.0,), pending_fields=facts, on_no="nobody"))

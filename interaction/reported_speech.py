@@ -156,7 +156,7 @@ def reported(text: str, nlp=None, said: SaidDay | None = None) -> str:
             words[t.i] = _cased(t, _BE_FOR_YOU[low]) + t.whitespace_
         elif became == "I" and low in _BE_FOR_I:
             words[t.i] = _cased(t, _BE_FOR_I[low]) + t.whitespace_
-        if t.tag_ == "MD" and low in _BACKSHIFT:
+        if t.tag_ == "MD" and low in _BACKSHIFT and not _beside_a_number(t):
             # spaCy splits "won't" / "can't" as "wo" / "ca" + "n't"
             words[t.i] = _cased(t, _BACKSHIFT[low]) + t.whitespace_
         elif days_ago >= 1 and _felt_then(t):
@@ -285,6 +285,12 @@ def _cased(token, new: str) -> str:
         return new
     kept = token.text[:1].isupper() and token.lower_ != "i" and token.i != token.sent.start
     return new[:1].upper() + new[1:] if kept else new
+
+
+def _beside_a_number(t) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A word written next to a number ("3rd may", "may 3rd", "5 may") is part of a date, whatever the
+    tagger made of it: a modal never stands by a number with no verb of its own."""
+    return any(0 <= i < len(t.doc) and t.doc[i].text[:1].isdigit() for i in (t.i - 1, t.i + 1))
 
 
 def _one_clause(doc, words: list[str]) -> str:

@@ -44,8 +44,10 @@ def _value(noun, end: int):  # noqa: ANN001, ANN202 - spaCy Tokens
     after = [c for c in noun.rights if c.dep_ in _VALUE_OF_NOUN and c.pos_ in ("NUM", "PROPN")]
     if after and after[-1].left_edge.i == noun.i + 1 and _ends_at(after[-1].right_edge, end):
         return after[-1].left_edge
-    doc = noun.doc
-    nxt = next((t for t in doc[noun.right_edge.i + 1:] if not t.is_punct), None)
+    # the clause after the phrase; the parser may hang it on the noun as an apposition ("my gym
+    # number, it's GM-20931")
+    nxt = next((t for t in noun.doc[noun.i + 1:] if not t.is_punct and (
+        t.i > noun.right_edge.i or (t.head.dep_ == "appos" and t.head.head == noun))), None)
     if nxt is None or nxt.dep_ not in ("nsubj", "nsubjpass") or nxt.pos_ != "PRON" or nxt.head.lemma_ != "be":
         return None
     morph = nxt.morph

@@ -45,12 +45,15 @@ def request_content(
     telling = np.array([a_clause_of_its_own(p) for p in parts])
     main = int(np.argmax(np.where(telling, -1.0, asked))) if not telling.all() else int(np.argmax(asked))
     own = _tidy(_content_of(parts[main], classifier, asks) or "")
-    others = [p for i, p in enumerate(parts) if i != main]
-    if len(own.split()) > 2:
-        others = [p for i, p in enumerate(parts) if i != main and asked[i] < 0.5]
     # what the request sentence leaves is no content when it only announces what follows ("could you
-    # keep a number for me?", "remember something for me"): something not yet said, an indefinite thing
-    content = [own] if len(own.split()) > 2 and not _only_announces(own) else []
+    # keep a number for me?", "remember something for me"): something not yet said, an indefinite thing,
+    # which is what the sentences after it say, not the news told before it ("I teach yoga in Cork.
+    # Could you hold on to something for me? The alarm code is 6620.")
+    announces = len(own.split()) > 2 and only_announces(own)
+    first = main + 1 if announces and main < len(parts) - 1 else 0
+    others = [p for i, p in enumerate(parts) if i != main and i >= first
+              and (len(own.split()) <= 2 or asked[i] < 0.5)]
+    content = [own] if len(own.split()) > 2 and not announces else []
     content += [_tidy(p) for p in others]
     return " ".join(c if c.endswith(".") else c + "." for c in content).rstrip(".") if content else own
 
@@ -90,7 +93,7 @@ def _pro_form_or_indefinite(noun) -> bool:  # noqa: ANN001 - a spaCy Token
         d.dep_ == "det" and d.morph.get("Definite") == ["Ind"] for d in noun.children)
 
 
-def _only_announces(content: str) -> bool:
+def only_announces(content: str) -> bool:
     """`content` tells no clause of its own and names its thing only as an indefinite one ("a number
     for me", "something for me"), which the words after it are to say."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
@@ -258,12 +261,16 @@ def _tail(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) ->
     (after a comma or colon, after "that"); None when every tail still asks (the sentence is only
     the request). A boundary is passed over when the words before it that the shortest cut would
     keep name something themselves: in "remember my bike lock code is 0417, I keep forgetting it"
-    the fact comes before the comma."""
+    the fact comes before the comma. The words that only close the sentence ("... please") are no
+    tail: alone after a thing named ("the alarm code please") they read as a request of their own."""
+    from interaction.offline.parsing import without_closing
+
     words = sentence.split()
-    cuts = list(range(1, min(len(words), MAX_PREAMBLE_WORDS + 1)))
+    closed = len(without_closing(sentence).split())  # the words up to the last that is not a closing one
+    cuts = list(range(1, min(closed, MAX_PREAMBLE_WORDS + 1)))
     if not cuts:
         return None
-    asking = classifier.probabilities([" ".join(words[i:]) for i in cuts])[:, asks].sum(axis=1) >= 0.5
+    asking = classifier.probabilities([" ".join(words[i:closed]) for i in cuts])[:, asks].sum(axis=1) >= 0.5
     plain = [i for i, still in zip(cuts, asking, strict=True) if not still]
     if not plain:
         return None

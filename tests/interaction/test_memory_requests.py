@@ -286,6 +286,46 @@ def test_a_remember_request_that_names_nothing_asks_what(maya):
     assert services.explicit.list(uid) == []
 
 
+def test_a_request_announcing_what_follows_keeps_that_not_the_news_before_it(maya):
+    dm, _, services, uid = maya
+    turn = say(dm, "I run a bakery in Galway. Could you remember something for me? "
+                   "The freezer alarm code is 3318.")
+    assert turn.memory_intent == "remember", turn.reply
+    assert [m.text for m in services.explicit.list(uid)] == ["The freezer alarm code is 3318"]
+    assert "bakery" not in turn.reply and "3318" in turn.reply
+
+
+def test_what_to_remember_asked_for_is_kept_from_the_next_turn(maya):
+    dm, _, services, uid = maya
+    asked = say(dm, "Can you keep a number for me?")
+    assert asked.memory_intent == "remember" and asked.reply.endswith("What would you like me to remember?")
+    assert "not as a memory of its own" not in asked.reply
+    told = say(dm, "The bike shed combination is 4-7-1.")
+    assert told.memory_intent == "remember" and "4-7-1" in told.reply, told.reply
+    assert [m.text for m in services.explicit.list(uid)] == ["The bike shed combination is 4-7-1"]
+    say(dm, "Would you remember a number for me?")
+    dropped = say(dm, "oh never mind")
+    assert dropped.memory_intent != "remember" and "remember" not in dropped.reply.lower()
+    assert len(services.explicit.list(uid)) == 1
+
+
+def test_a_code_said_in_a_clause_hung_on_its_thing_is_kept_with_it(maya):
+    """The parser hangs "it's GM-20931" on "number" as an apposition: still the value of that number."""
+    dm, _, services, uid = maya
+    say(dm, "Please remember my gym membership number, it's GM-20931.")
+    assert [m.text for m in services.explicit.list(uid)] == ["my gym membership number is GM-20931"]
+
+
+def test_a_forget_request_closed_by_please_names_its_thing(maya):
+    dm, _, services, uid = maya
+    say(dm, "Please remember that the shed padlock code is 8802.")
+    say(dm, "Where do I work?")  # a question memory does not answer: nothing just talked about
+    asked = say(dm, "Forget the padlock code please.")
+    assert asked.memory_intent == "forget_one" and "8802" in asked.reply, asked.reply
+    assert say(dm, "Yes.").intent == "forget_one_confirmed"
+    assert services.explicit.list(uid) == []
+
+
 def test_a_remember_request_whose_content_tells_of_its_own_subject_is_kept(maya):
     """The intent classifier reads some appointments as a request themselves (p 0.51): a clause with
     a subject of its own other than the speakers tells something, so it is kept."""

@@ -63,6 +63,17 @@ def test_what_was_told_as_reported_speech(said, expected):
     assert reported(said) == expected
 
 
+@pytest.mark.parametrize("said,expected", [
+    # a month typed in lower case next to its day is no modal to move into the past
+    ("dad anniversary 12th may", "dad anniversary 12th may"),
+    ("my niece's christening is may 9", "your niece's christening is may 9"),
+    # a modal with its verb still is
+    ("my brother may visit in June", "your brother might visit in June"),
+])
+def test_may_beside_a_number_is_the_month(said, expected):
+    assert reported(said) == expected
+
+
 def test_an_explicit_memory_is_what_she_was_asked_to_remember():
     assert told_back("explicit_memory", "My locker number is 4417.") == \
         "you asked me to remember that your locker number is 4417"

@@ -206,3 +206,24 @@ def test_a_relative_sharing_the_surname_is_someone_new_and_a_misheard_name_is_st
     say(dm, "Bye for now!")
     misheard = say(dm, "Hi, it's Greta Lindkvist.")
     assert misheard.extra["pending_confirmation"] and "Greta Lindqvist" in misheard.reply, misheard.reply
+
+
+def test_a_request_about_their_memory_waits_for_who_is_asking_and_makes_no_one_new(dm):
+    """"Please forget my locker code" to "is your name ...?" reads as a yes by its words; it is a request
+    whose memory is someone's, so it waits for the answer, and is asked about once they say yes."""
+    sanna = first_visit(dm, "Hello, I'm Sanna Virtanen.", "Please remember my locker code is 7712.")
+    assert say(dm, "Evening, Sanna here.").extra["pending_confirmation"]
+    waiting = say(dm, "Please forget my locker code.")
+    assert waiting.extra["pending_confirmation"] and waiting.user_id is None, waiting.reply
+    assert "Nice to meet you" not in waiting.reply and list(people(dm)) == [sanna]
+    asked = say(dm, "Yes.")
+    assert asked.user_id == sanna and "7712" in asked.reply and "forget" in asked.reply, asked.reply
+
+
+def test_a_known_given_name_alone_asks_about_the_person_known_by_it(dm):
+    sanna = first_visit(dm, "Hello, I'm Sanna Virtanen.", "I teach the cello in Tampere.")
+    asked = say(dm, "Sanna.")
+    assert asked.extra["pending_confirmation"] and "Sanna Virtanen" in asked.reply, asked.reply
+    yes = say(dm, "Yes.")
+    assert yes.user_id == sanna and list(people(dm)) == [sanna]
+
