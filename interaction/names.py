@@ -105,19 +105,21 @@ def match_name(given: str, known: dict[str, str], high: float, low: float,
     # and one the person said others call them by ("Maggie" for Margaret): asked about by their name
     nicknamed = {uid for uid, names in (also_called or {}).items()
                  if any(name_similarity(given, n) >= high or sounds_alike(given, n) for n in names)}
-    close = [s for s in scored if s[1] in nicknamed or (not _kin(given, s[2], low) and (
+    close = [s for s in scored if s[1] in nicknamed or (not _two_people(given, s[2], low) and (
              low <= s[0] < high or (s[0] < low and (sounds_alike(given, s[2]) or part_of(given, s[2])))))]
     if not close:
         return NameMatch("none")
     return NameMatch("ambiguous", confirmation=_question(given, close))
 
 
-def _kin(a: str, b: str, low: float) -> bool:
-    """Two full names that share most of their letters through the surname but whose given names are
-    unlike ("Marco Rossi", "Elena Rossi"): a family's names, two people, never one person's name misheard."""
-    first_a, first_b = given_name(a), given_name(b)
-    return len(a.split()) > 1 and len(b.split()) > 1 and name_similarity(first_a, first_b) < low \
-        and not sounds_alike(first_a, first_b)
+def _two_people(a: str, b: str, low: float) -> bool:
+    """Two full names alike through one part whose other part is unlike: a family's names ("Marco Rossi",
+    "Elena Rossi") or two people who share a given name ("Anna Jones", "Anna Smith"); never one person's
+    name misheard, so never asked about (asking would tell a stranger someone else's name)."""
+    if len(a.split()) < 2 or len(b.split()) < 2:
+        return False
+    return any(name_similarity(part(a), part(b)) < low and not sounds_alike(part(a), part(b))
+               for part in (given_name, lambda full: full.split()[-1]))
 
 
 def _question(given: str, candidates: list[tuple[float, str, str]]) -> NameConfirmation:

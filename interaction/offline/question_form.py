@@ -461,18 +461,23 @@ def forbids(verb: Any) -> bool:
     return verb.tag_ == "VB" and any(c.dep_ == "neg" for c in children) and not any(c.dep_ in _SUBJECTS for c in children)
 
 
+_TOLD_OR_TOLD_TO = ("dobj", "dative", "iobj", "prep", "ccomp")  # what is told, or whom it is told to
+
+
 def told_in_confidence(text: str) -> bool:
     """News told after a plea not to pass it on ("don't mention it to my sister, but we're expecting"):
     a negated imperative of a verb of telling (WordNet's verb.communication), and a clause with a
     subject of its own besides it, not what the plea is about ("don't tell me you forgot my
-    birthday"). "Don't worry, the dog is fine" pleads nothing of the kind."""
+    birthday"). "Don't worry, the dog is fine" pleads nothing of the kind, nor does a verb of telling
+    that tells nothing and nobody ("never mind, it's gone out of my head")."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     nlp, wordnet = _parser(), load_wordnet()
     if nlp is None or wordnet is None:
         return False
     doc = nlp(" ".join(text.split()))
-    plea = [t for t in doc if forbids(t) and wordnet.verb_lexical_file(t.lemma_) == "verb.communication"]
+    plea = [t for t in doc if forbids(t) and wordnet.verb_lexical_file(t.lemma_) == "verb.communication"
+            and any(c.dep_ in _TOLD_OR_TOLD_TO for c in t.children)]
     return bool(plea) and any(t.dep_ in _SUBJECTS - {"expl"} and t.head.pos_ in ("VERB", "AUX") and t.head not in plea
                               and not (t.head.dep_ in ("ccomp", "xcomp") and t.head.head in plea) for t in doc)
 

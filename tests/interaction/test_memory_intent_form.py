@@ -131,6 +131,9 @@ def test_a_date_told_after_a_plea_for_secrecy_is_kept_and_answers_later(ines):
 @pytest.mark.parametrize(("text", "confided"), [
     ("Don't mention it to my sister, but we're expecting twins.", True),
     ("Please don't tell me you forgot my birthday.", False), ("Don't worry, the dog is fine.", False),
+    # "never mind" tells nothing to nobody, whatever the lexicon files "mind" under
+    ("ah never mind, it's gone out of my head", False), ("Never mind, the bus turned up in the end.", False),
+    ("Don't say a word to Tomas, but his party is on Friday.", True),
 ])
 def test_news_told_in_confidence_is_read_from_the_plea_before_it(text, confided):
     from interaction.offline.question_form import told_in_confidence

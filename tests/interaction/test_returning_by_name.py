@@ -208,6 +208,16 @@ def test_a_relative_sharing_the_surname_is_someone_new_and_a_misheard_name_is_st
     assert misheard.extra["pending_confirmation"] and "Greta Lindqvist" in misheard.reply, misheard.reply
 
 
+def test_someone_sharing_only_a_given_name_is_someone_new_and_never_told_the_other_name(dm):
+    """"Oskar Falk" beside a known "Oskar Lind": the surnames are nothing alike, so this is someone
+    else; asking "is your name Oskar Lind?" would tell a stranger who else talks to Nadine."""
+    oskar = first_visit(dm, "Hello, I'm Oskar Lind.", "Please remember my bike lock code is 3308.")
+    other = say(dm, "Hi there, I'm Oskar Falk.")
+    assert not other.extra["pending_confirmation"] and "Lind" not in other.reply, other.reply
+    assert other.user_id not in (None, oskar)
+    assert "3308" not in say(dm, "What's my bike lock code?").reply
+
+
 def test_a_request_about_their_memory_waits_for_who_is_asking_and_makes_no_one_new(dm):
     """"Please forget my locker code" to "is your name ...?" reads as a yes by its words; it is a request
     whose memory is someone's, so it waits for the answer, and is asked about once they say yes."""
