@@ -184,9 +184,16 @@ def asks_whether(text: str) -> bool:
     for sent in asked:
         tokens = _words(sent)
         i = _clause_start(tokens) if tokens else 0
-        if not tokens or tokens[i].tag_ in WH_TAGS or not _inverted(tokens, i):
+        if not tokens or tokens[i].tag_ in WH_TAGS or not _inverted(tokens, i) or _offers_a_choice(sent):
             return False
     return bool(asked)
+
+
+def _offers_a_choice(sent: Any) -> bool:
+    """The question puts alternatives joined by "or" ("is he going to Toronto or Vancouver?"): it asks
+    which, and neither a yes nor a no answers it; "... or not?" still asks whether."""
+    return any(t.lower_ == "or" and t.dep_ == "cc" and any(c.dep_ == "conj" and c.lower_ != "not"
+                                                          for c in t.head.children) for t in sent)
 
 
 def asks_her_memory(text: str) -> bool:

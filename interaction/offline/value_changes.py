@@ -116,7 +116,7 @@ def _changes(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (Tokens, Tokens
         return
     for verb in doc:
         if verb.pos_ != "VERB" or (wordnet.verb_lexical_file(verb.lemma_) not in _OF_CHANGE
-                                   and not wordnet.does_anew(verb.lemma_)):
+                                   and not wordnet.does_anew(verb.lemma_)) or _asked(verb):
             continue
         things = [c for c in verb.children if c.dep_ in _THINGS and c.pos_ in ("NOUN", "PROPN", "PRON")]
         # "pushed the concert back to the 11th": the phrase may hang on the verb's particle or adverb
@@ -125,6 +125,13 @@ def _changes(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (Tokens, Tokens
             value = _whole([t for c in prep.children if c.dep_ == "pobj" for t in c.subtree])
             if things and prep.dep_ == "prep" and _a_destination(prep, value) and holds_a_value(value):
                 yield things, value
+
+
+def _asked(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The verb's auxiliary comes before its subject: a question ("is my brother going to Toronto or
+    Vancouver?", "did they move it to the 9th?") asks what holds and gives nothing a new value."""
+    subjects = [c.i for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    return any(c.dep_ in ("aux", "auxpass") and any(c.i < s for s in subjects) for c in verb.children)
 
 
 def _a_destination(prep, value: list) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -56,6 +56,17 @@ def test_news_that_changes_a_kept_value_is_met_with_what_holds_now(tmp_path):
     assert "Thank you for letting me know" not in other and "concert" not in other, other
 
 
+def test_a_question_about_a_kept_value_changes_nothing(tmp_path):
+    """"Is the piano recital moving to the 16th of May?" asks what holds, with the verb of motion and the
+    value a change would have: nothing is said to be taken, and the kept day stands."""
+    dm, _, _ = _odile(tmp_path)
+    dm.process_input(UserInput(text="please remember that my piano recital is on the 9th of May"))
+    asked = dm.process_input(UserInput(text="Is the piano recital moving to the 16th of May?")).reply
+    assert "Thank you for letting me know" not in asked and "now" not in asked, asked
+    later = dm.process_input(UserInput(text="When is my piano recital?")).reply
+    assert "9th of May" in later and "16th" not in later, later
+
+
 def test_an_event_told_with_a_verb_is_changed_by_the_noun_of_that_event():
     """"the christening" names what "is getting christened" tells (WordNet derives the noun from a verb
     of that sense); a noun that no verb of the statement gives is another thing."""

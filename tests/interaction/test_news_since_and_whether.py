@@ -60,6 +60,9 @@ def test_whether_what_is_asked_was_told(question, memory, verdict):
      "I don't think you told me that — ", "Lisbon"),
     ("My son Kit is moving to Lisbon after Easter.", None, "Did I tell you my son is moving to Lisbon?",
      "Yes — ", "Lisbon"),
+    # a choice between values asks which, never whether: no "No" before the one that was told
+    ("My niece Orla is flying to Dublin on Friday for the match.", None, "Is Orla flying to Dublin or to Cork?",
+     "Earlier today you told me", "Dublin"),
     # a name of their own never told: said to be untold, never an unrelated memory offered in its place
     ("I'm a nurse in Leeds and I've got a parrot called Kiwi.", None, "Did I tell you my brother's name?",
      "I don't think you told me about your brother", ""),
