@@ -92,9 +92,10 @@ def is_first_meeting_question(text: str) -> bool:
 THANKS = re.compile(r"^\W*(?:(?:oh|well|ok(?:ay)?)\W+)?(?:thank(?:s|\s+you)|many\s+thanks|cheers|ta(?![-\w]))", _I)
 
 
-# small talk that asks after Nadine herself, answered as a person would, never looked up
+# small talk that asks after Nadine herself, answered as a person would, never looked up; whatever
+# leads up to it and is set off before it ("Hello!", "never mind that,", "Anyway,") leaves it the question
 HOW_ARE_YOU = re.compile(
-    r"^\W*(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))\b[^?]*?[,!.]\s*)?(?:and\s+)?"
+    r"^\W*(?:[^?]*?[,!.;]\s*)?(?:and\s+|so\s+)?"
     r"(?:how are you(?: doing| today| feeling| this (?:morning|afternoon|evening))?|how(?:'s| is) it going|"
     r"how have you been|how are things|how's your day(?: going)?)(?:,? nadine)?\W*$", _I)
 # what day it is or what time it is, asked in any tense or embedded ("what day was it yesterday?", "do you know

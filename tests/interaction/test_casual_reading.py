@@ -234,7 +234,8 @@ def test_who_introduces_themselves_with_a_word_of_parting_is_arriving(said, inte
     assert apply_guards(understand(said), said, GuardContext(None, None, False)).intent == intent
 
 
-@pytest.mark.parametrize("said", ["How are you today?", "how's it going", "Hi Nadine! How are you doing?"])
+@pytest.mark.parametrize("said", ["How are you today?", "how's it going", "Hi Nadine! How are you doing?",
+                                  "oh forget that, how are you today?", "Right then, how have you been?"])
 def test_how_are_you_is_answered_as_a_person_would(tmp_path, said):
     dm, _ = _chat(tmp_path)
     dm.process_input(UserInput(text="Hi, I'm Oskar."))
