@@ -53,6 +53,7 @@ _SUBJECTS = {"nsubj", "nsubjpass", "expl"}
 _DAY_WORDS = {"today": "that day", "tonight": "that night", "yesterday": "the day before",
               "tomorrow": "the day after"}
 _DAY_OFFSETS = {"today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1}
+_DISTRIBUTIVE = ("every", "each")  # determiners of a thing that recurs (closed grammar)
 _PARTS_OF_DAY = {"morning", "afternoon", "evening", "night", "week", "weekend"}
 _WEEKDAYS = {name.lower(): number for number, name in enumerate(calendar.day_name)}
 # a day of the week after one of these is the one to come whatever the verb's tense ("moved to Friday")
@@ -226,6 +227,10 @@ def _a_weekday_alone(doc, token) -> bool:  # noqa: ANN001 - spaCy Doc, Token
     # a comma may set the date off after its day ("Thursday, the 10th", "Saturday, 12 December"): it
     # still is that day's date, a number counting a month's days as much as one the recogniser marks
     after = [t for t in doc[token.i + 1: token.i + 4] if not t.is_punct][:2]
+    # "every Sunday", "each Tuesday morning": a day that comes round, no date ("on Sundays" is plural)
+    phrase = token.head if token.dep_ == "compound" else token
+    if any(c.dep_ == "det" and c.lower_ in _DISTRIBUTIVE for c in phrase.children):
+        return False
     return token.lower_ in _WEEKDAYS and token.ent_type_ == "DATE" \
         and not any(t.like_num or t.ent_type_ == "ORDINAL" for t in after
                     if t.ent_type_ in ("DATE", "ORDINAL") or t.head.ent_type_ == "DATE" or t.lower_ == "the")

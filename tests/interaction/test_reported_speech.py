@@ -177,6 +177,9 @@ def _days_before(today: date, days: int) -> SaidDay:
     ("Our carol concert is on Thursday evening.", date(2026, 12, 7), "your carol concert is on Thursday the 10th in the evening"),
     # another month is named
     ("I fly home on Tuesday.", date(2026, 11, 20), "you fly home on Tuesday the 24th of November"),
+    # a day that comes round every week names no date
+    ("My neighbour walks the dog every Thursday.", date(2026, 12, 7), "your neighbour walks the dog every Thursday"),
+    ("We have choir each Monday evening.", date(2026, 12, 7), "you have choir each Monday evening"),
 ])
 def test_a_day_of_the_week_is_said_back_as_the_date_it_meant(said, on, expected):
     assert reported(said, said=SaidDay(on, TODAY)) == expected
