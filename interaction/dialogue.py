@@ -296,10 +296,11 @@ class DialogueManager:
                    or self.forgetting_one.turn(self.deps, text, s))
         if privacy is not None:
             return self._answer_outside_graph(text, privacy, start, answers)
-        identity_event, asked = self._answer_confirmation(text) if s.confirmation else (None, text)
+        identity_event, asked, news = self._answer_confirmation(text) if s.confirmation else (None, text, False)
         # a confirmed name, or someone else greeting, may have begun another speaker's part: their turn
-        # answers nothing asked of the one before
-        answers, s = answers and self.session is s, self.session
+        # answers nothing asked of the one before; news told instead of an answer is told, and becomes
+        # theirs with the rest of the conversation once who they are is settled
+        answers, s = answers and self.session is s and not news, self.session
         s.transcript.append(TranscriptTurn("user", text, self.clock.now(), self._turn_id, answers_question=answers))
         pins = {"user_emotion": msg.user_emotion.model_dump() if msg.user_emotion else None,
                 "is_recall": msg.is_recall, "intent": msg.intent}
@@ -362,9 +363,9 @@ class DialogueManager:
             self.out.publish(t.FORGET_USER, ForgetUser(user_id=turn.forget_user_id, pseudonym=new_pseudonym()))
         return done
 
-    def _answer_confirmation(self, text: str) -> tuple[str, str]:
+    def _answer_confirmation(self, text: str) -> tuple[str | None, str, bool]:
         """DialogueManager.name_confirmation: consume the answer to "Is your name …?" -> (what it settled,
-        what the turn then answers). Only a clear yes links; a turn that is no answer and names nobody is
+        what the turn then answers, whether it told news instead of an answer). Only a clear yes links; a turn that is no answer and names nobody is
         asked about once more, and a second one leaves the speaker nobody rather than someone new; the first
         name said back to a full name asked about ("Ana" to "Ana Lima?") names nobody (names.restates). News
         told instead of an answer is no answer whichever way the reader leans (answered.py): what it
@@ -381,19 +382,20 @@ class DialogueManager:
             stated = None
         if answer != "unclear" and stated is None and not says_an_answer(text, question):
             answer = "unclear"
-        if stated is None and answer == "unclear" and is_told(text):
+        news = stated is None and answer == "unclear" and is_told(text)
+        if news:
             conf = replace(conf, told=True, pending_fields={
                 **conf.pending_fields, **memory_agents.facts_told(self.deps, text)})
         asked_again = conf.asked_again or conf.held_question is not None
         step = next_step(answer, asked_again, text)
         if stated is not None and answer != "yes" and self._greets_as_someone_else(text, stated, conf):
             self._another_speaker()
-            return None, text
+            return None, text, False
         if stated is None and cues.is_unambiguous_farewell(text):
             # leaving is no answer ("gotta go" reads as a yes, "bye" as a no): the question is dropped,
             # nobody is linked or made, and the goodbye ends the conversation
             self._apply(ProfileOutcome("none", s.identity))
-            return None, text
+            return None, text, news
         if stated is None and ((answer == "unclear" and asks_after_their_past(text)) or asks_of_their_memory(text)):
             # "when am I flying home?" or "please forget my student ID" can be answered only once who they
             # are is settled: asked again as often as they ask, never taken for a yes or a no, the latest
@@ -411,7 +413,7 @@ class DialogueManager:
         self._apply(outcome)
         held = conf.held_question
         waited = held is not None and outcome.kind not in ("confirm", "unsettled") and not asks_of_its_own(text)
-        return outcome.kind, held if waited and held is not None else text
+        return outcome.kind, held if waited and held is not None else text, news
 
     def _greets_as_someone_else(self, text: str, stated: str, conf: NameConfirmation) -> bool:
         """Instead of an answer to "is your name ...?", the turn opens with a greeting and gives a name

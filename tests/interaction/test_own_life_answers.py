@@ -72,6 +72,18 @@ def test_a_thing_of_their_own_never_told_is_said_to_be_untold(maya):
         assert "I don't think you told me" not in say(dm, question).reply, question
 
 
+@pytest.mark.parametrize(("question", "memory", "answer"), [
+    ("When does my ferry leave?", "My ferry to Bergen leaves at 7:40.", "at 7:40"),
+    ("What time is my bus?", "They moved my bus to 16:05, so I can sleep in.", "to 16:05"),
+    ("When is the plumber coming?", "The plumber comes on Monday at 8:30.", "on Monday at 8:30"),
+])
+def test_a_clock_time_written_in_digits_answers_when(question, memory, answer):
+    """"7:40" is no number to the tagger ("My ferry leaves at 7:40" answered "When does my ferry
+    leave?" with "Of course —" and the whole memory): its form says it is a time of day."""
+    found = answer_in(question, memory)
+    assert (found.words(memory) if found else None) == answer
+
+
 def test_a_count_asked_is_never_answered_by_the_name_beside_the_noun():
     """"How many granddaughters do I have?" over "my granddaughter Lina ..." was answered "Granddaughter Lina"."""
     from interaction.answer_span import answer_in

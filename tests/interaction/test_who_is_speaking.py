@@ -89,6 +89,23 @@ def test_a_name_question_is_asked_once_more_at_most_and_what_was_told_waits_for_
     assert ProfileStore(dm.layout).load(bart.user_id).location == "Hove"
 
 
+@pytest.mark.parametrize("settle", [["Yes, that's me."],
+                                    ["Oh, and my grandson starts school next week.", "I'm Ingrid Solberg, by the way."]])
+def test_a_change_told_while_the_name_question_waits_is_theirs_once_they_are_known(dm, settle):
+    """Asked "is your name Ingrid Solberg?", she tells that a kept thing has moved: it is news, not an
+    answer, so once a yes (or her full name after the question was let go) says who she is, asking
+    for it gets the new value, not the old one."""
+    say(dm, "Hello, my name is Ingrid Solberg.")
+    say(dm, "Please remember that my ferry to Bergen leaves at 7:40.")
+    say(dm, "Cheerio!")
+    assert say(dm, "Morning! Ingrid here.").extra["pending_confirmation"]
+    say(dm, "They've moved my ferry to 9:15, so I get a lie-in.")
+    for turn in settle:
+        say(dm, turn)
+    asked = say(dm, "When does my ferry leave?")
+    assert "9:15" in asked.reply and "7:40" not in asked.reply.split("—")[0], asked.reply
+
+
 def test_questions_about_their_own_life_keep_the_name_question_open_until_it_is_answered(dm):
     """"When do I fly?" cannot be answered before who they are is settled: however many such questions
     come instead of an answer, none is taken for a no; a yes then links and answers the latest."""
