@@ -7,6 +7,10 @@ what the sentence does.
   when nothing was asked, is no request to remember, forget or recall.
 - A recall (or "what do you know about me") is asked: a question or an imperative that names what
   it wants (question_form.asks_or_requests). "Guess what, my granddaughter was born!" only tells.
+- A request to remember is addressed to Nadine: a question, a verb in its base form with no subject
+  of its own (a bidding: "keep it for me", "remember that ..."), one whose subject is "you", or words
+  with no verb at all ("gate code 4471 pls"). News every verb of which has a subject of its own ("my
+  father is having heart surgery on Monday in Cairo") tells, however near a request its words are.
 
 Without the parser the classifier's reading stands.
 """
@@ -28,10 +32,38 @@ def _names_something(text: str) -> bool | None:
     return any(t.pos_ in CONTENT_POS or (t.dep_ == "ROOT" and t.pos_ == "AUX") for t in parsed)
 
 
+def _addressed(text: str) -> bool:
+    """Some clause of `text` is put to the listener, or it has no verb (see above), as typed, as it
+    would be written (a capital to open it: "jot down ..." tags "jot" a name; names in capitals) or
+    with its words as meant ("remembr ..."); True without the parser."""
+    from interaction import cues
+    from interaction.memory_intent.misspelt import as_meant
+    from interaction.offline.parsing import as_capitalised
+    from interaction.offline.question_form import YOU
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    if cues.is_question(text):
+        return True
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return True
+    for doc in nlp.pipe(dict.fromkeys([text, text[:1].upper() + text[1:], as_capitalised(text), as_meant(text)])):
+        verbs = [t for t in doc if t.pos_ == "VERB"]
+        # the small tagger misreads typed requests ("remember pls" a present tense with "neg" for its
+        # subject; "Nadine, don't forget" with Nadine the subject), so any base or present form counts
+        if not verbs or any(t.tag_ in ("VB", "VBP") or not any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)
+                            or any(c.dep_ == "nsubj" and c.lower_ in YOU for c in t.children) for t in verbs):
+            return True
+    return False
+
+
 def has_form(intent: str, text: str) -> bool:
     """`text` has the form a request of `intent` needs; a statement always has."""
     from interaction.offline.question_form import asks_or_requests
 
     if intent == "statement" or _names_something(text) is False:
         return intent == "statement"
+    if intent == "remember":
+        return _addressed(text)
     return intent not in ASKED or asks_or_requests(text) is not False

@@ -139,3 +139,31 @@ def test_news_told_in_confidence_is_read_from_the_plea_before_it(text, confided)
     from interaction.offline.question_form import told_in_confidence
 
     assert told_in_confidence(text) is confided
+
+
+@pytest.mark.parametrize(("text", "put_to_her"), [
+    ("My aunt is having her hip replaced on Thursday in Galway.", False),
+    ("our boiler got serviced on the 3rd", False),
+    ("Her flight was moved to the 19th.", False),
+    ("my aunt's hip operation is on thursday, remember that", True),
+    ("Can you keep in mind that my aunt's operation is on Thursday?", True),
+    ("jot down that the piano tuner comes on Friday", True),
+    ("aunt hip op thurs galway", True),
+    ("I need you to remember that my aunt is in Galway.", True),
+])
+def test_a_request_to_remember_is_put_to_the_listener(text, put_to_her):
+    from interaction.memory_intent.form import has_form
+
+    assert has_form("remember", text) is put_to_her
+
+
+def test_news_whose_every_verb_has_its_own_subject_is_told_not_asked_to_be_kept(ines):
+    """"my aunt is having her hip replaced on Thursday in Galway" reads near a remember request by its
+    words; nothing in it is put to Nadine, so it is news: no explicit memory cut from it, and the place
+    and the day are answered from what was told."""
+    dm, uid = ines
+    told = say(dm, "My aunt is having her hip replaced on Thursday in Galway.")
+    assert told.memory_intent == "statement" and not told.reply.startswith("I'll remember"), told.reply
+    assert dm.deps.services.explicit.list(uid) == []
+    back(dm, uid)
+    assert "Galway" in say(dm, "Where is my aunt's operation?").reply

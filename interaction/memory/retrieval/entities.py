@@ -371,6 +371,12 @@ def _qualities(token, lexicon: WordNet | None) -> tuple[str, ...]:  # noqa: ANN0
     return tuple(said)
 
 
+def _a_name(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """Tagged a proper noun, and not a lower-case word with an article: the small tagger calls a common
+    noun a name now and then ("the new locker code is ZT90": "code"), and a name takes no "the"."""
+    return token.pos_ == "PROPN" and not (token.text.islower() and any(c.dep_ == "det" for c in token.children))
+
+
 def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
     """The mentions of a parsed text, in order, each once; what compounds' modifiers name after them."""
     seen: dict[tuple, Mention] = {}
@@ -390,7 +396,7 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
             continue
         if token.ent_type_ in _NOT_TOPICS or a_length_of_time(token) or not any(ch.isalpha() for ch in token.text):
             continue
-        name = token.pos_ == "PROPN" or token.ent_type_ in ("PERSON", "GPE", "LOC", "ORG", "FAC", "NORP")
+        name = _a_name(token) or token.ent_type_ in ("PERSON", "GPE", "LOC", "ORG", "FAC", "NORP")
         possessor = _possessor(token)
         mention = Mention(_name(token) if name else _head_phrase(token, lexicon), possessor, name,
                           None if possessor is not None else _owner(token, lexicon), _frame(token), _alias(token),
