@@ -288,7 +288,9 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
         if tok.lemma_.lower() != owner and not (tok.pos_ == "NOUN" and _a_kind_of(tok.lemma_.lower(), owner)):
             continue
         names = [c for c in tok.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
-        if tok.dep_ == "compound" and tok.head.pos_ == "PROPN":
+        # "my cat Pickles": a name the tagger may take for a plural noun, its capital mid-sentence says otherwise
+        if tok.dep_ == "compound" and (tok.head.pos_ == "PROPN" or (
+                tok.head.pos_ == "NOUN" and tok.head.text[:1].isupper() and not tok.head.is_sent_start)):
             names.append(tok.head)
         for acl in (c for c in tok.children if c.dep_ == "acl" and c.lemma_ in _NAMING):
             names += [c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj") and c.pos_ == "PROPN"]

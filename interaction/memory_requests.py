@@ -38,7 +38,7 @@ from interaction.memory.contracts import EpisodicSave, ExplicitMemoryStore, Tran
 from interaction.memory.forgotten import Forgotten
 from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory.retrieval.decision import standing_out
-from interaction.memory.told import is_told
+from interaction.memory.told import is_told, what_it_tells
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.named_value import with_named_value
 from interaction.memory_intent.phrasing import (
@@ -641,23 +641,31 @@ class ForgetOneConversation:
 
 def known_facts(deps: AgentDeps, identity: Identity, transcript: list[TranscriptTurn] | None = None
                 ) -> tuple[list[str], list[str], list[tuple[str, SaidDay | None]]]:
-    """What Nadine knows about the person, in her words: profile facts, explicit memories and moments
-    (each as it holds now: `as_changed`; a moment with the day it was said)."""
+    """What Nadine knows about the person, in her words: profile facts, explicit memories, and what they
+    told, moments and plain statements of their conversations alike (each as it holds now:
+    `as_changed`; with the day it was said)."""
     now = deps.clock.now()
     facts = profile_wording.phrases(profile_wording.current(identity.profile, now=now))
     store = explicit_store(deps)
     kept = store.list(identity.user_id or "") if store else []
-    # a turn is read for a change once, not beside every kept memory: only one that may change something
-    # is read against each
     scenes = sorted((m for m in SceneStore(deps.layout).list(identity.user_id or "")
                      if m.scene_type == "moment" and m.user_message), key=lambda m: m.timestamp)
-    told = [t for t in told_since(deps, identity.user_id or "", transcript or []) if may_change(t.text)] \
-        if kept or scenes else []
+    said = told_since(deps, identity.user_id or "", transcript or [])
+    # a turn is read for a change once, not beside every kept memory: only one that may change something
+    # is read against each
+    told = [t for t in said if may_change(t.text)] if kept or scenes else []
     explicit = [kept_wording(as_changed(m.text, m.occurred_at, told), said_day(m.occurred_at, now)) for m in kept]
     # a moment is said as it holds now too: "my cousin is getting married in May", then "the wedding
     # was moved to June", is a wedding in June
-    moments = [(as_changed(m.user_message.strip(), m.timestamp, told), said_day(m.when, now)) for m in scenes if m.user_message]
-    return facts, explicit[-MAX_LISTED:], moments[-MAX_LISTED:]
+    moments = [(m.when or now, as_changed(m.user_message.strip(), m.timestamp, told)) for m in scenes if m.user_message]
+    # news told calmly is no moment, yet Nadine knows it: what a turn told, unless kept as a memory, a
+    # moment or a profile fact of its own
+    held = {k.source_turn for k in kept} | {m.turn_id for m in scenes} | {
+        r.source.turn_id for records in (identity.profile.facts.values() if identity.profile else ()) for r in records}
+    plain = [t for t in said[-MAX_LISTED * 3:] if not (t.turn_id and t.turn_id in held)
+             and is_told(t.text) and classify(t.text).intent == "statement"]
+    latest = sorted([*moments, *((t.at, what_it_tells(t.text)) for t in plain)], key=lambda m: m[0])[-MAX_LISTED:]
+    return facts, explicit[-MAX_LISTED:], [(text, said_day(at, now)) for at, text in latest]
 
 
 def told_since(deps: AgentDeps, user_id: str, transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:

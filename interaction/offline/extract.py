@@ -22,6 +22,7 @@ from interaction.offline.name_reading import (
     names_no_one,
     read_answered_name,
     read_casual_name,
+    someone_else_before,
 )
 from interaction.offline.titles import without_titles
 from interaction.profiles import MemoryUpdate
@@ -127,7 +128,10 @@ def _given_name(text: str, loose: bool = False, asked: bool = False) -> str | No
     when Nadine has just `asked` for it, the name said alone ("Pierre"). A title before a name is no
     part of it ("I'm Dr. Priya Raman" is Priya Raman)."""
     text = without_titles(text)
+    said: list[str] = []  # the sentences before this one
     for sentence in cues.sentences(text):
+        before = " ".join(said)
+        said.append(sentence)
         if sentence.rstrip().endswith("?") or cues.is_about_nadine(sentence):
             continue
         for pattern in _NAME_ALWAYS:
@@ -136,7 +140,9 @@ def _given_name(text: str, loose: bool = False, asked: bool = False) -> str | No
                 first, *rest = found.group(1).split()
                 return _title(" ".join([first, *(w for w in rest[:1] if w.casefold() not in _NAME_STOPS)]))
         found = _NAME_CAPITALISED.search(sentence)
-        if found and found.group(1).casefold() not in _NOT_NAMES and not names_no_one(sentence, found.group(1)):
+        # "it's Tomas" after "one of my sons is getting divorced" names the son
+        if found and found.group(1).casefold() not in _NOT_NAMES and not names_no_one(sentence, found.group(1)) \
+                and not (found.group(0)[:2].casefold() == "it" and someone_else_before(f"{before} {sentence[:found.start()]}")):
             surname = _SURNAME.match(sentence[found.end():])
             name = found.group(1) + (f" {surname.group(1)}" if surname and surname.group(1).casefold() not in _NOT_NAMES else "")
             return _title(name)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from interaction import cues
-from interaction.offline.name_reading import Candidate, default_reader
+from interaction.offline.name_reading import Candidate, default_reader, someone_else_before
 from interaction.offline.titles import title_before, without_titles
 
 _EXPLETIVE = {"it", "this"}
@@ -140,7 +140,8 @@ def _called_me(token) -> bool:  # noqa: ANN001 - a spaCy Token
         and not any(c.dep_ == "dobj" and c.i != token.i for c in token.head.children)
 
 
-def _claims_in(doc, sentence: str) -> Iterator[NameClaim]:  # noqa: ANN001 - a spaCy Doc
+def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  # noqa: ANN001 - a spaCy Doc
+    """Each claim, with where its "it" stands when it is an "it's <name>" (the offset in `sentence`)."""
     for token in doc:
         misread = _called_me(token)
         if not misread and (token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE for c in token.children)):
@@ -148,6 +149,7 @@ def _claims_in(doc, sentence: str) -> Iterator[NameClaim]:  # noqa: ANN001 - a s
         verb = token.head
         qualified = expletive = False
         hearsay = False
+        it_at = None  # where an expletive subject stands
         if misread:
             # others' words for the speaker, unless the speaker or Nadine is who calls them so
             subjects = [c.lower_ for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}]
@@ -165,6 +167,7 @@ def _claims_in(doc, sentence: str) -> Iterator[NameClaim]:  # noqa: ANN001 - a s
             subject = subjects[0]
             own, qualified = _is_speakers_name(subject)
             expletive = subject.lower_ in _EXPLETIVE
+            it_at = subject.idx if expletive else None
             if expletive and verb.tag_ == "VBD":
                 continue  # "it was my roommate's laptop, not mine" says what something was, not who speaks
             hearsay = not (subject.lower_ == "i" or expletive or own) and _is_other_name(subject)
@@ -180,7 +183,8 @@ def _claims_in(doc, sentence: str) -> Iterator[NameClaim]:  # noqa: ANN001 - a s
         disowned = _disowned(doc, token.i)
         # "it's X" says whose name only with the old one disowned: "actually it's Rex" may be the dog's
         corrects = not request and bool(disowned if expletive else asides or qualified or disowned)
-        yield NameClaim(name, request, corrects=corrects and not hearsay, disowned=disowned, hearsay=hearsay)
+        yield (NameClaim(name, request, corrects=corrects and not hearsay, disowned=disowned, hearsay=hearsay),
+               it_at)
 
 
 def _claims(text: str) -> Iterator[NameClaim]:
@@ -190,13 +194,18 @@ def _claims(text: str) -> Iterator[NameClaim]:
         nlp = load_parser()
     except ParserUnavailable:
         return
+    said: list[str] = []  # the sentences before this one
     for sentence in cues.sentences(text):
+        before = " ".join(said)
+        said.append(sentence)
         # a question asks, with its mark or without: "how old am i" gives no name "Old"
         if cues.is_question(sentence) or cues.is_about_nadine(sentence):
             continue
         # a title is no part of a name, so the parse reads the name without it ("be called Dr. Okafor")
         bare = without_titles(sentence)
-        for claim in _claims_in(nlp(bare), bare):
+        for claim, at in _claims_in(nlp(bare), bare):
+            if at is not None and someone_else_before(f"{before} {bare[:at]}"):
+                continue  # "it's Tomas" of the son just spoken of
             yield replace(claim, title=title_before(sentence, claim.name)) if claim.request else claim
 
 

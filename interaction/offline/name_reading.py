@@ -160,6 +160,31 @@ def _without_chat_words(clause: str) -> str:
     return " ".join(words)
 
 
+_OTHERS = {"someone", "somebody", "he", "she", "they", "him", "her", "them"}
+_ARGUMENT_DEPS = {"nsubj", "nsubjpass", "dobj", "dative", "pobj"}
+
+
+def someone_else_before(words: str) -> bool:
+    """`words` (what the turn said before an "it's <name>") speak of a person other than the speaker:
+    a person word (WordNet's noun.person) as a verb's or a preposition's argument ("one of my sons is
+    getting divorced", "our new neighbour arrived"), someone named, or a pronoun for someone. The
+    "it" then is that person ("..., it's Tomas, the older one"), not the speaker saying who they are;
+    a word of address in a greeting ("Hello, my friend") is no argument. False without the parser."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    if not words.strip():
+        return False
+    try:
+        doc = load_parser()(words)
+    except ParserUnavailable:
+        return False
+    wordnet = load_wordnet()
+    return any(t.lower_ in _OTHERS or (t.dep_ in _ARGUMENT_DEPS and (t.ent_type_ == "PERSON" or (
+        t.pos_ == "NOUN" and wordnet is not None and wordnet.lexical_file(t.lemma_.lower()) == "noun.person")))
+        for t in doc)
+
+
 def candidates(text: str, loose: bool) -> list[Candidate]:
     """The words standing where a name would, in the order said."""
     found: list[Candidate] = []
@@ -178,6 +203,9 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
             for pattern in (_SAYS_WHO, _HERE, _MYSELF,
                             *((_AGAIN,) if loose and (greeted or bare == clause or after_me) else ())):
                 match = pattern.match(bare)
+                if match and pattern is _SAYS_WHO and bare[:1].casefold() in "it" and someone_else_before(
+                        " ".join([*sentences[:i], *clauses[:k]])):
+                    break  # "it's Tomas" of the son just spoken of
                 if match:
                     word = match.group(1)
                     found.append(Candidate(word, clause, pattern is _HERE or _proper(word, body)))

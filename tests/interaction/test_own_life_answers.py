@@ -109,6 +109,9 @@ def test_a_count_told_in_words_is_said_as_told_never_doubted(maya):
     ("where is dmitri moving?", "my cousin dmitri is moving to gdansk in march", "to gdansk"),
     # a place said on the thing asked after, not on a verb
     ("Where's the reunion?", "We're holding the reunion at The Old Mill.", "at The Old Mill"),
+    # a name the tagger takes for a plural noun, written with its capital after the noun it names
+    ("what's my cat called?", "My cat Pickles knocked my coffee all over the laptop this morning.", "Pickles"),
+    ("What's the name of my tortoise?", "Our tortoise Dumplings woke up from hibernation today.", "Dumplings"),
 ])
 def test_a_name_or_a_place_is_read_off_a_memory_typed_without_capitals_or_said_on_its_noun(question, memory, answer):
     found = answer_in(question, memory)
@@ -138,3 +141,18 @@ def _asked_on_the_next_visit(maya, told: str, *questions: str):
 def test_a_follow_up_question_asks_after_what_was_named_before(maya, told, questions, answer):
     turn = _asked_on_the_next_visit(maya, told, *questions)
     assert answer in turn.reply.lower() and not turn.reply.startswith("It's "), turn.reply
+
+
+def test_what_do_you_know_about_me_names_what_was_told_in_earlier_conversations(maya):
+    """News told calmly is kept in the conversation, not as a moment: "what do you know about me?" the
+    next day said "I only know your name so far" over a son's divorce and a cat called Pickles."""
+    dm, _, _, uid = maya
+    say(dm, "Hello Nadine!")
+    say(dm, "My cat Pickles knocked my coffee all over the laptop this morning.")
+    say(dm, "One of my sons is getting divorced, it's Tomas, the older one.")
+    later(dm, uid)
+    known = say(dm, "What do you know about me?")
+    assert "only know your name" not in known.reply, known.reply
+    for piece in ("Pickles", "getting divorced"):
+        assert piece in known.reply, (piece, known.reply)
+    assert "Hello" not in known.reply, known.reply

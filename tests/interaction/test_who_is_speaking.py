@@ -106,6 +106,17 @@ def test_a_change_told_while_the_name_question_waits_is_theirs_once_they_are_kno
     assert "9:15" in asked.reply and "7:40" not in asked.reply.split("—")[0], asked.reply
 
 
+@pytest.mark.parametrize("news", ["One of my sons is getting divorced, it's Tomas, the older one.",
+                                  "Our new lodger moved in yesterday. It's Greta, from Malmö."])
+def test_it_is_a_name_said_of_someone_just_spoken_of_is_not_the_speaker(dm, news):
+    """"it's Tomas" after "one of my sons" names the son: Petra stays who she is, nobody new is made,
+    and what she told is hers."""
+    petra = say(dm, "Hi, I'm Petra Novak.")
+    told = say(dm, news)
+    assert told.user_id == petra.user_id and "Nice to meet you" not in told.reply, told.reply
+    assert people(dm) == ["Petra Novak"]
+
+
 def test_questions_about_their_own_life_keep_the_name_question_open_until_it_is_answered(dm):
     """"When do I fly?" cannot be answered before who they are is settled: however many such questions
     come instead of an answer, none is taken for a no; a yes then links and answers the latest."""
