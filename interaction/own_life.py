@@ -33,7 +33,7 @@ from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.question_form import asked_about
-from interaction.person_pronoun import with_person_named
+from interaction.person_pronoun import with_person_named, with_relations_named
 from interaction.profile_wording import Told, current, named_in
 from interaction.profiles import Identity
 from interaction.reported_speech import reported
@@ -139,7 +139,9 @@ def question_meant(state: dict) -> str:
     said = said_earlier(transcript)
     # a person is named by a question as well ("where is my brother moving to?" then "when is he moving?")
     spoken = [t for t in transcript[:-1] if t.role == "user"]
-    return with_person_named(with_it_named(state["text"], said, spoken), spoken)
+    identity: Identity | None = state.get("identity")
+    relations = [t.value for t in current(identity.profile if identity else None, ["relations"])]
+    return with_relations_named(with_person_named(with_it_named(state["text"], said, spoken), spoken), relations)
 
 
 def _only_near(decided: RecallDecision) -> bool:

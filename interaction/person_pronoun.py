@@ -71,3 +71,35 @@ def _person_told_of(doc, lexicon, sex: str) -> str | None:  # noqa: ANN001 - a s
         end += 1
     words = doc[first.i:end + 1].text
     return words[:1].lower() + words[1:] if first.pos_ in ("PRON", "DET") else words
+
+
+def with_relations_named(question: str, relations: list[str]) -> str:
+    """`question` with the name set beside each person of the speaker's it names by how they are theirs
+    ("is my son alright?" -> "is my son Peter alright?"), when the profile's `relations` ("Peter (son)")
+    hold exactly one person so related; so the retrieval core matches it with what was told of them by
+    name ("Peter is in hospital"). Unchanged where the name is said already, or without the parser."""
+    from interaction.offline.grounding import first_person
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+    from interaction.profile_wording import relation_of
+
+    named: dict[str, list[str]] = {}
+    for value in relations:
+        if (held := relation_of(value)) is not None:
+            named.setdefault(held[1].casefold(), []).append(held[0])
+    if not named:
+        return question
+    try:
+        asked = load_parser()(question)
+    except ParserUnavailable:
+        return question
+    said = {w.casefold() for w in question.split()}
+    out, at = [], 0
+    for tok in asked:
+        names = named.get(tok.lemma_.lower()) or named.get(tok.lower_) or []
+        if (tok.pos_ == "NOUN" and len(names) == 1 and names[0].split()[0].casefold() not in said
+                and any(c.dep_ == "poss" and first_person(c) for c in tok.children)):
+            end = tok.idx + len(tok.text)
+            out += [question[at:end], f" {names[0]}"]
+            at = end
+    return "".join(out) + question[at:]
+

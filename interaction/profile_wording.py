@@ -61,10 +61,17 @@ def own_words(t: Told) -> str:
     return FIELDS_BY_NAME[t.field].now.format(spoken(t.field, t.value))
 
 
+def relation_of(value: str) -> tuple[str, str] | None:
+    """A relations value's (name, relation): "Ciarán (husband)" -> ("Ciarán", "husband"); None for
+    another shape."""
+    found = _RELATION.match(value)
+    return (found["name"], found["relation"]) if found else None
+
+
 def relation_words(value: str) -> str:
     """A person of theirs as Nadine says it: "Ciarán (husband)" -> "your husband is Ciarán"."""
-    found = _RELATION.match(value)
-    return f"your {found['relation']} is {found['name']}" if found else value
+    held = relation_of(value)
+    return f"your {held[1]} is {held[0]}" if held else value
 
 
 def named_in(told: list[Told], question: str) -> list[Told]:

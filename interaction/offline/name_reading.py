@@ -153,9 +153,14 @@ def _chat_words() -> frozenset[str]:
 
 
 def _without_chat_words(clause: str) -> str:
-    """The clause without the chat words that close it."""
+    """The clause without the chat words that close it, and without a word of address after "here" or
+    "again" ("Dorothy Brown here dear", "Shirley again love": a person, in one of WordNet's senses)."""
     words = clause.split()
     while len(words) > 1 and words[-1].casefold().strip(".!") in _chat_words():
+        words.pop()
+    lexicon = load_wordnet()
+    if len(words) > 2 and re.fullmatch(_TRAILING_WORD, words[-2], re.IGNORECASE) and words[-1].islower() \
+            and lexicon is not None and "noun.person" in lexicon.lexical_files(words[-1].strip(".!")):
         words.pop()
     return " ".join(words)
 

@@ -36,6 +36,8 @@ INTRODUCTIONS = [
     ("im drew", "Drew"), ("I'm Norman, nice to meet you.", "Norman"), ("hello im norman", "Norman"),
     # chat words closing the introduction
     ("hiya im kofi haha", "Kofi"), ("Evening, Ingrid here lmao", "Ingrid"),
+    # a word of address after "here" or "again" (a person by WordNet's senses)
+    ("Dorothy Brown here dear", "Dorothy Brown"), ("morning, Shirley again love", "Shirley"),
     # the name said before "the name"
     ("Kasia's the name, I fix bikes.", "Kasia"),
     # a surname WordNet knows only as people of that name is no occupation (Andrew Carnegie)

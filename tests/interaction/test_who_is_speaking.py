@@ -258,3 +258,18 @@ def test_leaving_instead_of_answering_is_no_answer(dm, leaving):
     left = say(dm, leaving)
     assert left.user_id is None and left.intent == "end_conversation", left.reply
     assert people(dm) == ["Frederik"] and not ProfileStore(dm.layout).load(frederik.user_id).other_names
+
+
+@pytest.mark.parametrize("question", ["is my son alright?", "How is my son doing?"])
+def test_a_person_asked_after_by_how_they_are_theirs_is_the_one_their_news_named(dm, question):
+    """"my son Peter phones me every Sunday", then days later "Peter is in hospital": asked after "my
+    son", the news of Peter answers, not "Your son is Peter" (nor "you didn't tell me about your son")."""
+    say(dm, "hello dear, I am Dorothy Brown")
+    say(dm, "my son Peter phones me every Sunday at 6 o'clock")
+    say(dm, "goodbye dear")
+    dm.clock.advance(120)
+    assert say(dm, "Dorothy Brown here dear").user_id is not None
+    say(dm, "Peter is in hospital, he fell off a ladder on Saturday")
+    asked = say(dm, question)
+    assert "hospital" in asked.reply and not asked.reply.startswith("Your son is Peter"), asked.reply
+
