@@ -46,7 +46,8 @@ _VALUE_DEPS = {"attr", "acomp", "oprd"}
 # the words of a clock time besides its numbers ("at half past seven", "at a quarter to six"): closed grammar
 # "7:40", "16:05": the tagger reads no number in them (a CARDINAL at most), their form is a time of day
 _DIGITAL_CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d")
-_CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", "am", "pm", "a.m.", "p.m."}
+_MERIDIEM = {"am", "pm", "a.m.", "p.m."}
+_CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", *_MERIDIEM}
 _NAMING = {"call", "name"}  # "what is my daughter called?", "a dog called Biscuit": closed grammar
 _COUNTING = {"many", "much"}  # "how many kittens", "how much rent": a number asked for (closed grammar)
 # prepositions of a point in time or space: the phrase can stand as "then" / "there" ("lands on
@@ -385,6 +386,9 @@ def _time(m) -> list[list]:  # noqa: ANN001
     pieces += [_with_preposition([t]) for t in m if not t.ent_type_ and _ORDINAL.fullmatch(t.lower_)]
     # a date's own article, when the tagger left it out of the entity ("to the 16th, same time")
     pieces = [[m[p[0].i - 1], *p] if p[0].i > 0 and m[p[0].i - 1].lower_ == "the" else p for p in pieces]
+    # ... and the "pm" after its hour ("next Wednesday 3pm": the entity ends at "3")
+    pieces = [[*p, m[p[-1].i + 1]] if p[-1].like_num and p[-1].i + 1 < len(m) and m[p[-1].i + 1].lower_ in _MERIDIEM
+              else p for p in pieces]
     pieces.sort(key=lambda p: p[0].i)
     joined: list[list] = []
     for piece in pieces:

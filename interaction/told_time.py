@@ -31,6 +31,8 @@ _ACU = parsedatetime.pdtContext
 OF_A_DAY = _ACU.ACU_DAY | _ACU.ACU_HALFDAY | _ACU.ACU_HOUR | _ACU.ACU_MIN
 _OF_THE_CLOCK = _ACU.ACU_HOUR | _ACU.ACU_MIN
 DAY_OF_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b")
+# the hour of the clock as much of Europe writes it ("at 18h", "at 19h30"): after "at", never a length
+_HOUR_WITH_H = re.compile(r"([01]?\d|2[0-3])h([0-5]\d)?", re.IGNORECASE)
 ORDINAL_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")  # a day of the month said alone: "the 21st"
 _YEAR = re.compile(r"\b\d{4}\b")
 _calendars = threading.local()
@@ -65,13 +67,18 @@ class ToldTime:
 
 def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a spaCy Doc
     """When what `doc` tells takes place, read as of `told_on`; None when it names no date."""
-    dates = [e for e in doc.ents if e.label_ == "DATE" and not _a_length(e)] + days_alone(doc)
+    hours = [t for t in doc if _HOUR_WITH_H.fullmatch(t.text) and t.i > 0 and doc[t.i - 1].lower_ == "at"]
+    dates = [e for e in doc.ents if e.label_ == "DATE" and not _a_length(e) and not any(t in hours for t in e)] \
+        + days_alone(doc)
     told = next((t for t in (_resolved(e.text, told_on, _in_the_past(doc, e) and not ahead_of_telling(e)) for e in dates)
                  if t is not None), None)
     if told is None or not told.a_day:
         return told
     clock = next((p for p, c, *_ in (_parsed(e.text, told.start) for e in doc.ents if e.label_ == "TIME")
                   if c is not None and c.accuracy & _OF_THE_CLOCK), None)
+    if clock is None and hours:
+        hour, minute = _HOUR_WITH_H.fullmatch(hours[0].text).groups()
+        clock = told.start.replace(hour=int(hour), minute=int(minute or 0))
     return ToldTime(told.start, told.end, clock) if clock is not None else told
 
 
@@ -97,8 +104,9 @@ def days_alone(doc) -> list:  # noqa: ANN001 - a spaCy Doc
 
 def _a_length(ent) -> bool:  # noqa: ANN001 - a spaCy Span
     """A count of calendar units that is a length of time, not a time ("married for 30 years", "three
-    days"): one names a time only as "in ..." or "... ago" ("in two weeks", "two weeks ago")."""
-    counted = any(c.dep_ == "nummod" for c in ent.root.children)
+    days"): one names a time only as "in ..." or "... ago" ("in two weeks", "two weeks ago"). A number
+    beside a month's name counts no units: "on 15 December" is a day."""
+    counted = ent.root.lower_ in TIME_UNITS and any(c.dep_ == "nummod" for c in ent.root.children)
     return counted and not (ent.root.dep_ == "pobj" and ent.root.head.lower_ == "in") \
         and not any(c.lower_ == "ago" for c in ent.root.children)
 

@@ -39,6 +39,8 @@ _SUBJECTS = {"nsubj", "nsubjpass", "expl", "csubj"}
 _PERCEIVE = {"see", "look", "watch", "notice", "spot", "show"}  # the verbs of the camera's answer
 _PAST = {"VBD", "VBN"}
 _TIME_ENTS = {"DATE", "TIME"}
+_PLACE_ENTS = {"GPE", "LOC", "FAC"}
+_NOT_SEEN_WH = {"when", "where", "why"}
 _UNSEEN_DOINGS = {"verb.cognition", "verb.communication", "verb.emotion"}  # learning, planning, saying, feeling
 _KNOWING_OR_TELLING = {"verb.cognition", "verb.communication"}  # what Nadine may be asked to remember or tell
 
@@ -247,6 +249,10 @@ def _sentence_about_view(sentence: Any) -> bool:
     # "look at this"; a negated imperative asks the camera for nothing ("please don't remember that one")
     request = root.tag_ == "VB" and not any(c.dep_ in _SUBJECTS or c.dep_ == "neg" for c in root.children)
     if not (sentence_asks(sentence) or request) or _past(root):
+        return False
+    # when, where or why a thing is ("when's that exam?"), and a place named ("am I still going to
+    # Orlando?"): the view shows neither
+    if any(t.tag_ == "WRB" and t.lower_ in _NOT_SEEN_WH for t in tokens) or any(t.ent_type_ in _PLACE_ENTS for t in tokens):
         return False
     for token in tokens:
         if token.lemma_ in _PERCEIVE and token.pos_ == "VERB" and token.dep_ in ("ROOT", "conj") and not _past(token):

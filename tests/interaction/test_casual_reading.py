@@ -148,6 +148,9 @@ def test_a_statement_that_opens_like_a_question_is_a_statement(said):
     ("what language am I studying", False), ("am I planning to move?", False), ("what am I saying", False),
     ("what am I carrying?", True), ("show me this", True), ("what's this thing?", True), ("tell me what this is", True),
     ("keep this to yourself but I'm changing jobs", False), ("don't tell that to anyone", False),
+    # asked when or where a thing pointed at is, or whether they still go to a place: nothing in view says it
+    ("when's that exam", False), ("where is that party again?", False), ("Am I still going to Orlando?", False),
+    ("what is that?", True), ("am I sitting up straight?", True),
 ])
 def test_only_a_question_about_the_present_view_is_for_the_camera(said, about_view):
     assert cues.is_about_view(said) is about_view

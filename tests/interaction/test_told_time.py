@@ -123,6 +123,19 @@ def test_a_told_day_falls_by_its_tense_and_where_it_was_moved_to(memory, day):
     assert told is not None and told.start == day, (memory, told)
 
 
+@pytest.mark.parametrize(("memory", "start", "at"), [
+    # a day of a named month is a date, never a length of time ("15 days" is one)
+    ("my daughter has her school play on 15 december", datetime(2026, 12, 15), None),
+    ("My daughter has her school play on 15 December at 18:00", datetime(2026, 12, 15), datetime(2026, 12, 15, 18)),
+    # "18h" after "at" is the clock's hour as much of Europe writes it, not eighteen hours from now
+    ("my daugther Sofia has school play on 15 december at 18h", datetime(2026, 12, 15), datetime(2026, 12, 15, 18)),
+    ("the concert is on 20 December at 19h30", datetime(2026, 12, 20), datetime(2026, 12, 20, 19, 30)),
+])
+def test_a_day_of_a_named_month_and_a_clock_hour_written_with_h(memory, start, at):
+    told = named_time(load_parser()(memory), TOLD)
+    assert told is not None and told.start == start and told.at == at, (memory, told)
+
+
 def test_a_weekday_said_back_beside_a_participle_is_named_by_its_auxiliarys_tense():
     said = said_day("2026-03-02T10:00:00", NOW)  # told on Monday 2 March, said back nine days later
     memory = "my godson is getting confirmed on Sunday"
