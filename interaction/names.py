@@ -103,13 +103,21 @@ def match_name(given: str, known: dict[str, str], high: float, low: float,
     # because creating a second profile for the same person is worse than one confirmation question.
     # so does a name that is part of the other ("Kenji" for "Kenji Tanaka", or the other way round),
     # and one the person said others call them by ("Maggie" for Margaret): asked about by their name
+    # ... also with the surname beside it ("Sam Reyes" for Samantha Reyes, whom everyone calls Sam)
     nicknamed = {uid for uid, names in (also_called or {}).items()
-                 if any(name_similarity(given, n) >= high or sounds_alike(given, n) for n in names)}
+                 if any(name_similarity(given, n) >= high or sounds_alike(given, n)
+                        for n in _with_surname(names, known.get(uid) or ""))}
     close = [s for s in scored if s[1] in nicknamed or (not _two_people(given, s[2], low) and (
              low <= s[0] < high or (s[0] < low and (sounds_alike(given, s[2]) or part_of(given, s[2])))))]
     if not close:
         return NameMatch("none")
     return NameMatch("ambiguous", confirmation=_question(given, close))
+
+
+def _with_surname(names: tuple[str, ...], full: str) -> list[str]:
+    """Names others use, and each given name among them with the surname of `full` after it."""
+    surname = full.split()[-1:] if len(full.split()) > 1 else []
+    return [*names, *(" ".join([n, *surname]) for n in names if surname and len(n.split()) == 1)]
 
 
 def _two_people(a: str, b: str, low: float) -> bool:

@@ -237,3 +237,16 @@ def test_a_known_given_name_alone_asks_about_the_person_known_by_it(dm):
     yes = say(dm, "Yes.")
     assert yes.user_id == sanna and list(people(dm)) == [sanna]
 
+
+
+@pytest.mark.parametrize("back", ["Hi it's Sam Reyes", "Sam Reyes here."])
+def test_the_name_others_use_with_the_surname_is_asked_about_and_a_yes_opens_her_memory(dm, back):
+    """"I'm Samantha Reyes but everyone calls me Sam.", then back as "Sam Reyes": she was made a new
+    person with none of her memories. The name others use beside her surname is hers to confirm."""
+    sam = first_visit(dm, "I'm Samantha Reyes but everyone calls me Sam.",
+                      "Please remember my rent is 950 a month, due on the 1st.")
+    asked = say(dm, back)
+    assert asked.extra["pending_confirmation"] and "Samantha Reyes" in asked.reply, asked.reply
+    assert say(dm, "Yes.").user_id == sam
+    assert "950" in say(dm, "How much is my rent?").reply
+    assert people(dm) == {sam: "Samantha Reyes"}
