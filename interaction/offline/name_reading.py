@@ -76,6 +76,7 @@ _ME = re.compile(r"^(?:it'?s|it is|this is)\s+me$", re.IGNORECASE)
 _MYSELF = re.compile(rf"^myself\s+({_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?)$", re.IGNORECASE)
 # a stretch in which the speaker goes on to speak of themselves ("I am a chemist", "im from Oslo")
 _SPEAKER_GOES_ON = re.compile(r"^(?:i|im)\b", re.IGNORECASE)
+_AGE = re.compile(r"\d{1,3}")  # a number said alone after a name
 _ONLY_TRAILING = re.compile(rf"^{_TRAILING_WORD}$", re.IGNORECASE)
 # casual spellings of the contractions that open a self-introduction, written out for the tagger
 _CASUAL = [(re.compile(r"\bits\b(?=\s+\w+\W*$)", re.IGNORECASE), "it's"), (re.compile(r"\bim\b", re.IGNORECASE), "I'm"),
@@ -221,7 +222,8 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
                         and not _strip_greeting(clauses[k - 1]):
                     found.append(Candidate(clause, clause, _proper(clause, body)))
                 elif _FULL.match(clause) and (after_me or (
-                        loose and _opens(stretches, i, k) and _speaker_goes_on(stretches, i, k) and _names_only(clause))):
+                        loose and _opens(stretches, i, k) and _speaker_goes_on(stretches, i, k)
+                        and (_names_only(clause) or _age_follows(stretches, i, k)))):
                     # "Ines Berg, I teach chemistry": the name the turn opens with, then the speaker's own words
                     found.append(Candidate(clause, clause, _proper(clause, body)))
         if loose and i > 0 and _FULL.match(body) and _greets(sentences[i - 1]) and not _strip_greeting(sentences[i - 1]):
@@ -244,9 +246,19 @@ def _names_only(clause: str) -> bool:
 
 
 def _speaker_goes_on(stretches: list[list[str]], i: int, k: int) -> bool:
-    """The stretch right after this one has the speaker speak of themselves ("..., I am a chemist")."""
+    """The stretch right after this one, or after their age said alone, has the speaker speak of
+    themselves ("..., I am a chemist", "Mike Donovan, 45, I coach little league")."""
     following = stretches[i][k + 1:] or (stretches[i + 1] if i + 1 < len(stretches) else [])
+    while following and _AGE.fullmatch(following[0]):
+        following = following[1:]
     return bool(following) and bool(_SPEAKER_GOES_ON.match(following[0]))
+
+
+def _age_follows(stretches: list[list[str]], i: int, k: int) -> bool:
+    """A number said alone right after the stretch: an age, which follows a name, never a place or
+    someone called to ("Mike Donovan, 45, I coach ...": "mike" is a word to WordNet too)."""
+    following = stretches[i][k + 1:]
+    return bool(following) and bool(_AGE.fullmatch(following[0]))
 
 
 def _joined_trailing(clauses: list[str]) -> list[str]:

@@ -51,6 +51,8 @@ INTRODUCTIONS = [
     ("Good morning. Myself Ravi Iyer, I run a bakery in Mysore.", "Ravi Iyer"), ("myself deepa, from Kochi", "Deepa"),
     ("Prof. Anneliese Brandt, I lecture in geology, from Kiel originally.", "Anneliese Brandt"),
     ("Hello. Oluwaseun Adeyemi. I'm a nurse in Ibadan.", "Oluwaseun Adeyemi"),
+    # ... and their age said alone between
+    ("Hey there! Mike Donovan, 45, I coach little league baseball in the spring.", "Mike Donovan"),
 ]
 NO_NAME = [
     "Hi. Plumber.", "Evening. Electrician here.", "Morning. Shattered today.", "hey its pouring out there",
