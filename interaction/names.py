@@ -172,11 +172,15 @@ def address(profile) -> str:  # noqa: ANN001 - a UserProfile
 def known_name_in_greeting(text: str, known: dict[str, str], high: float) -> str | None:
     """A turn that opens with a greeting and holds, capitalised where no sentence starts, the given name
     of someone known ({user_id: user_name}): a returning person saying who they are in words the
-    introduction readers do not parse ("Hola, soy Lucía", "Hallo, ich bin Lena"). The name as stored,
-    to ask about and never to take: "Hi, I ran into Lucía" holds it too."""
+    introduction readers do not parse ("Hola, soy Lucía", "Hallo, ich bin Lena"); or that is only that
+    name, however typed ("nina", "Lucas": a word WordNet knows too). The name as stored, to ask about
+    and never to take: "Hi, I ran into Lucía" holds it too."""
+    names = [n for n in known.values() if n and n != "Unknown"]
+    alone = text.strip(" .!")
+    if re.fullmatch(r"[^\W\d_][\w'\-]*", alone):
+        return next((n for n in names if name_similarity(alone.capitalize(), given_name(n)) >= high), None)
     if not cues.GREETING.match(text):
         return None
-    names = [n for n in known.values() if n and n != "Unknown"]
     for sentence in cues.sentences(text):
         for word in re.findall(r"[^\W\d_][\w'\-]*", sentence)[1:]:
             found = next((n for n in names if word[:1].isupper() and name_similarity(word, given_name(n)) >= high), None)

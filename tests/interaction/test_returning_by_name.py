@@ -250,3 +250,13 @@ def test_the_name_others_use_with_the_surname_is_asked_about_and_a_yes_opens_her
     assert say(dm, "Yes.").user_id == sam
     assert "950" in say(dm, "How much is my rent?").reply
     assert people(dm) == {sam: "Samantha Reyes"}
+
+
+@pytest.mark.parametrize(("first", "back"), [("Hi, I'm Lucas.", "Lucas"), ("Hello, my name is Nina Petrova.", "nina")])
+def test_a_known_given_name_said_alone_to_open_is_asked_about(dm, first, back):
+    """A returning person's first words are their given name alone, a word WordNet knows too ("Lucas",
+    "nina"): it was answered "I see. Tell me more!", and the whole conversation went to nobody."""
+    known = first_visit(dm, first, "I work at the port as a crane operator.")
+    asked = say(dm, back)
+    assert asked.extra["pending_confirmation"], asked.reply
+    assert say(dm, "Yes.").user_id == known
