@@ -217,8 +217,9 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
                     found.append(Candidate(word, clause, pattern is _HERE or _proper(word, body)))
                     break
             else:
-                # "Hi, Tomas." as "Hi. Tomas.": the word alone right after a greeting said on its own
-                if loose and k > 0 and _LONE.match(clause) and _greets(clauses[k - 1]) \
+                # "Hi, Tomas." as "Hi. Tomas." (and "Hello, Fatima Al-Sayed."): the name alone right after a
+                # greeting said on its own
+                if loose and k > 0 and (_LONE.match(clause) or _FULL.match(clause)) and _greets(clauses[k - 1]) \
                         and not _strip_greeting(clauses[k - 1]):
                     found.append(Candidate(clause, clause, _proper(clause, body)))
                 elif _FULL.match(clause) and (after_me or (
