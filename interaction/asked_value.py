@@ -83,18 +83,31 @@ def says_what_is_asked(question: str, memory: str) -> bool:
     except ParserUnavailable:
         return True
     q, m = nlp(question), nlp(memory)
-    held = {lemma_meant(t) for t in m} | {t.lower_ for t in m}
+    held = {lemma_meant(t) for t in m} | {t.lower_ for t in m} | _derived(m)
     for sent in q.sents:
         root = sent.root
         framed = next((c for c in root.children if c.dep_ == "ccomp"), None) if _of_telling(root) else None
         clause = list(framed.subtree) if framed is not None else list(sent)
         subject = {w.i for s in clause if s.dep_ in ("nsubj", "nsubjpass") for w in s.subtree}
         # a chat spelling asks for the word it stands for ("my physio appt" of "my physio appointment")
-        asked = {lemma_meant(t) for t in clause
-                 if t.i not in subject and not t.is_stop and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")}
-        if not asked <= held:
+        asked = [t for t in clause
+                 if t.i not in subject and not t.is_stop and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")]
+        # as meant, or as typed: the lemmatiser cuts "diabetes" to "diabete"
+        if not all({lemma_meant(t), t.lower_} & held for t in asked):
             return False
     return True
+
+
+def _derived(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
+    """The nouns WordNet derives from the memory's adjectives and verbs: "do I have any allergy?" asks
+    what "I'm allergic to peanuts" says."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    lexicon = load_wordnet()
+    if lexicon is None:
+        return set()
+    return {n for t in doc for n in (lexicon.nouns_of_adjective(t.lemma_.lower()) if t.pos_ == "ADJ"
+                                     else lexicon.nouns_of_verb(t.lemma_.lower()) if t.pos_ == "VERB" else ())}
 
 
 def _of_telling(verb) -> bool:  # noqa: ANN001 - a spaCy Token

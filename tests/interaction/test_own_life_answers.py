@@ -158,3 +158,19 @@ def test_what_do_you_know_about_me_names_what_was_told_in_earlier_conversations(
     for piece in ("Pickles", "getting divorced"):
         assert piece in known.reply, (piece, known.reply)
     assert "Hello" not in known.reply, known.reply
+
+
+@pytest.mark.parametrize(("told", "question", "yes"), [
+    ("I am allergic to peanuts, very serious.", "Do I have any allergy?", True),
+    ("My husband is diabetic.", "Does my husband have diabetes?", True),
+    ("My husband is diabetic.", "Do I have diabetes?", False),
+])
+def test_a_condition_told_by_its_adjective_answers_a_question_by_its_noun(maya, told, question, yes):
+    """"Do I have any allergy?" over "I am allergic to peanuts" got "I don't think you told me about any
+    allergy": the noun WordNet derives from the adjective is what was told, of whom it was said."""
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    asked = say(dm, question)
+    assert asked.reply.startswith("Yes") is yes, asked.reply
+    assert ("don't think you told me" not in asked.reply) is yes, asked.reply

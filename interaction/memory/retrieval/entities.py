@@ -280,13 +280,20 @@ def _doer(verb) -> tuple[str | None, str | None]:
 
 def _events(token, lexicon: WordNet | None) -> list[Mention]:
     """What a verb of a sentence that tells names as an event, by the nouns WordNet derives from it
-    ("I climbed Kilimanjaro" names a climb; "we got married", no: "get" frames nearly anything), whose
-    its doer is: a question asks of events by their nouns ("the big climb I did"). Named, not told
+    ("I climbed Kilimanjaro" names a climb; "we got married", no: "get" frames nearly anything), and
+    an adjective said of someone the condition it derives from ("I'm allergic to peanuts": an
+    allergy), whose its doer is: a question asks of events by their nouns ("the big climb I did"). Named, not told
     of, as a compound's modifiers are; not the doer ("climber"); nothing from a sentence that asks."""
-    if lexicon is None or token.pos_ != "VERB" or token.vocab[token.lemma_.lower()].is_stop or sentence_asks(token.sent):
+    if lexicon is None or token.vocab[token.lemma_.lower()].is_stop or sentence_asks(token.sent):
+        return []
+    if token.pos_ == "VERB":
+        nouns = lexicon.nouns_of_verb(token.lemma_.lower())
+    elif token.pos_ == "ADJ" and token.dep_ == "acomp":  # what they said they are: "I'm allergic to peanuts"
+        nouns = lexicon.nouns_of_adjective(token.lemma_.lower())
+    else:
         return []
     doer, alias = _doer(token)
-    return [Mention(noun, None, False, doer, whose_alias=alias, topic=False, event=True) for noun in lexicon.nouns_of_verb(token.lemma_.lower())
+    return [Mention(noun, None, False, doer, whose_alias=alias, topic=False, event=True) for noun in nouns
             if lexicon.lexical_file(noun) != "noun.person"]
 
 

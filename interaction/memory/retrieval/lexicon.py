@@ -261,12 +261,36 @@ class WordNet:
         -> "climb", "climbing"; "marry" -> "marriage"), never its doer ("climber"): what a question
         may name an event by that was told with the verb. `of_its_sense`: from any verb of that sense
         ("marry" -> "marriage", and "wedding" from "wed"). Empty for a word that is no verb here."""
+        offset = self._first_verb_senses.get(lemma.casefold())
+        return () if offset is None else self._derived_nouns(self._first_verb_lines[offset], lemma, of_its_sense)
+
+    def nouns_of_adjective(self, lemma: str) -> tuple[str, ...]:
+        """The nouns WordNet derives from the adjective's most frequent sense, from that very word
+        ("allergic" -> "allergy", "diabetic" -> "diabetes"), never a kind of person: what a question
+        asks after of what a person said they are ("do I have any allergy?" of "I'm allergic to
+        peanuts"). Empty for a word that is no adjective here."""
+        offset = self._first_adjective_senses.get(lemma.casefold())
+        return () if offset is None else self._derived_nouns(self._first_adjective_lines[offset], lemma)
+
+    @functools.cached_property
+    def _first_adjective_senses(self) -> dict[str, int]:
+        with (self._folder / "index.adj").open(encoding="utf-8") as f:
+            return {p[0]: int(p[4 + int(p[3]) + 2]) for p in (line.split() for line in f)
+                    if p and not p[0].startswith(" ") and len(p) >= 4 and p[0][:1].isalpha()}
+
+    @functools.cached_property
+    def _first_adjective_lines(self) -> dict[int, str]:
+        # read on the first adjective asked about, not at start-up: only the entity reader asks
+        wanted = set(self._first_adjective_senses.values())
+        with (self._folder / "data.adj").open(encoding="utf-8") as f:
+            return {int(line[:8]): line for line in f if line[:1].isdigit() and int(line[:8]) in wanted}
+
+    def _derived_nouns(self, line: str, lemma: str, of_its_sense: bool = False) -> tuple[str, ...]:
+        """The nouns a synset's line links as derived ("+") from `lemma` (from any of its words with
+        `of_its_sense`), no kind of person."""
         key = lemma.casefold()
-        offset = self._first_verb_senses.get(key)
-        if offset is None:
-            return ()
-        p = self._first_verb_lines[offset].split()
-        lemmas = [w.casefold() for w in p[4:4 + 2 * int(p[3], 16):2]]
+        p = line.split(" | ", 1)[0].split()
+        lemmas = [w.split("(")[0].casefold() for w in p[4:4 + 2 * int(p[3], 16):2]]
         own = lemmas.index(key) + 1 if key in lemmas else -1
         at = 4 + 2 * len(lemmas)
         found: list[str] = []
