@@ -17,6 +17,7 @@ None: the reply then says the memory as it was told.
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
 import re
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from interaction.reported_speech import dates_named, reported, said_day
 
 log = logging.getLogger("nadine.interaction.answer_span")
 
-Asks = Literal["time", "place", "person", "thing", "name", "count"]
+Asks = Literal["time", "place", "person", "thing", "name", "count", "object"]
 Found = Literal["time", "place", "person", "thing", "value", "name"]  # value: what the memory says the thing is ("... is 5512")
 _WH_TAGS = {"WRB", "WP", "WDT", "WP$"}
 # nouns that make "what / which N" ask for a time: the units of the calendar and the clock (closed grammar)
@@ -218,6 +219,12 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         return None  # "how long ...?", "why ...?": not a value a memory names
     if (owner := _name_asked_of(q)) is not None:
         return "name", owner
+    # "what am I allergic to?": what the adjective's preposition, left without its object, governs in
+    # the memory
+    stranded = next((t for t in q if t.dep_ == "prep" and t.head.pos_ == "ADJ" and not any(
+        c.dep_ == "pobj" for c in t.children)), None)
+    if word == "what" and stranded is not None:
+        return "object", f"{stranded.head.lemma_.lower()} {stranded.lower_}"
     if wh.dep_ in ("dobj", "pobj") and wh.head.lemma_ != "be":
         return None  # "what does my husband do?" asks for what is done, not for what a thing is
     # ... and so does a "what" the tagger hung on the "is" of a progressive ("what is my sister going to
@@ -340,6 +347,11 @@ def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
         # a name beside a person word is a person's whatever the recogniser calls it ("my cousin Dara": GPE)
         found = [list(e) for e in m.ents if e.label_ == "PERSON"]
         return [("person", span) for span in found + [[t] for t in people_named(m) if not any(t in f for f in found)]]
+    if asks == "object":  # "allergic to": the same adjective with the same preposition, and what it governs
+        adjective, preposition = (noun or " ").split(" ", 1)
+        return [("thing", list(itertools.takewhile(lambda t: not t.is_punct, sorted(prep.subtree, key=lambda t: t.i))))
+                for t in m if t.lemma_.lower() == adjective for prep in t.children
+                if prep.dep_ == "prep" and prep.lower_ == preposition]
     if asks == "count":  # a number, never the name beside the noun ("my granddaughter Lina" has no count)
         return [(found, span) for found, span in _thing(m, noun or "") if any(t.like_num for t in span)]
     return _thing(m, noun or "")

@@ -76,12 +76,16 @@ def test_a_thing_of_their_own_never_told_is_said_to_be_untold(maya):
     ("When does my ferry leave?", "My ferry to Bergen leaves at 7:40.", "at 7:40"),
     ("What time is my bus?", "They moved my bus to 16:05, so I can sleep in.", "to 16:05"),
     ("When is the plumber coming?", "The plumber comes on Monday at 8:30.", "on Monday at 8:30"),
+    # what an adjective's preposition governs, the question leaving it without its object
+    ("What am I allergic to?", "I am allergic to peanuts, very serious.", "to peanuts"),
+    ("What is my son afraid of?", "My son Tom is afraid of the dark.", "of the dark"),
     # "pm" the recogniser leaves out of the date it ends: said back, the rest read "car service thenpm"
     ("When is my car service?", "Car service next Wednesday 3pm.", "next Wednesday 3pm"),
 ])
-def test_a_clock_time_written_in_digits_answers_when(question, memory, answer):
+def test_the_words_that_answer_when_or_what_to(question, memory, answer):
     """"7:40" is no number to the tagger ("My ferry leaves at 7:40" answered "When does my ferry
-    leave?" with "Of course —" and the whole memory): its form says it is a time of day."""
+    leave?" with "Of course —" and the whole memory): its form says it is a time of day. "What am I
+    allergic to?" was answered with the whole memory."""
     found = answer_in(question, memory)
     assert (found.words(memory) if found else None) == answer
 
