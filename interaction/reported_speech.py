@@ -33,6 +33,7 @@ from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
 from interaction.memory_intent.to_do import to_do
+from interaction.offline.chat_spelling import CHAT_SPELLINGS
 from interaction.offline.parsing import ahead_of_telling, opening_aside, told_as_past
 from interaction.offline.question_form import bare_wh, forbids, tagged_question
 
@@ -204,7 +205,7 @@ def _shift_time_words(doc, words: list[str], said: SaidDay) -> None:
     """"today" -> "that day", "this morning" -> "that morning", "last night" -> "the night before",
     "on Saturday" -> "on Saturday the 12th" (in place): the day they meant is no longer today."""
     for t in doc:
-        low = t.lower_
+        low = t.norm_ if t.lower_ in CHAT_SPELLINGS else t.lower_  # "tmrw" is "tomorrow"
         if _a_weekday_alone(doc, t):
             _name_the_date(doc, t, words, said)
         elif low in _DAY_WORDS and t.pos_ in ("NOUN", "ADV", "PROPN"):

@@ -24,6 +24,7 @@ from dateutil.relativedelta import relativedelta
 
 from common.clock import spoken_day
 from interaction.memory.time_window import TIME_UNITS, ClockedCalendar, precision_of, unit_window
+from interaction.offline.chat_spelling import spelled_out
 from interaction.offline.parsing import AHEAD, ahead_of_telling, told_as_past
 
 _ACU = parsedatetime.pdtContext
@@ -70,7 +71,9 @@ def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a s
     hours = [t for t in doc if _HOUR_WITH_H.fullmatch(t.text) and t.i > 0 and doc[t.i - 1].lower_ == "at"]
     dates = [e for e in doc.ents if e.label_ == "DATE" and not _a_length(e) and not any(t in hours for t in e)] \
         + days_alone(doc)
-    told = next((t for t in (_resolved(e.text, told_on, _in_the_past(doc, e) and not ahead_of_telling(e)) for e in dates)
+    # a chat spelling as the word it stands for ("tmrw")
+    told = next((t for t in (_resolved(spelled_out(e.text), told_on, _in_the_past(doc, e) and not ahead_of_telling(e))
+                             for e in dates)
                  if t is not None), None)
     if told is None or not told.a_day:
         return told

@@ -10,7 +10,8 @@ what the sentence does.
 - A request to remember is addressed to Nadine: a question, a verb in its base form with no subject
   of its own (a bidding: "keep it for me", "remember that ..."), one whose subject is "you", or words
   with no verb at all ("gate code 4471 pls"). News every verb of which has a subject of its own ("my
-  father is having heart surgery on Monday in Cairo") tells, however near a request its words are.
+  father is having heart surgery on Monday in Cairo"), or a copula its subject ("vet is tmrw at 11"),
+  tells, however near a request its words are.
 
 Without the parser the classifier's reading stands.
 """
@@ -50,9 +51,12 @@ def _addressed(text: str) -> bool:
         return True
     for doc in nlp.pipe(dict.fromkeys([text, text[:1].upper() + text[1:], as_capitalised(text), as_meant(text)])):
         verbs = [t for t in doc if t.pos_ == "VERB"]
-        # the small tagger misreads typed requests ("remember pls" a present tense with "neg" for its
-        # subject; "Nadine, don't forget" with Nadine the subject), so any base or present form counts
-        if not verbs or any(t.tag_ in ("VB", "VBP") or not any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)
+        # words with no verb ("gate code 4471 pls") ask, unless a copula tells of a subject ("vet is tmrw
+        # at 11"); the small tagger misreads typed requests ("remember pls" a present tense with "neg"
+        # for its subject; "Nadine, don't forget" with Nadine the subject), so any base or present form counts
+        told = any(t.dep_ in ("nsubj", "nsubjpass") and t.head.pos_ == "AUX" and t.lower_ not in YOU
+                   and t.left_edge.i == t.sent.start for t in doc)  # the subject opens the sentence
+        if (not verbs and not told) or any(t.tag_ in ("VB", "VBP") or not any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)
                             or any(c.dep_ == "nsubj" and c.lower_ in YOU for c in t.children) for t in verbs):
             return True
     return False

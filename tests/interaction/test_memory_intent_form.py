@@ -150,6 +150,9 @@ def test_news_told_in_confidence_is_read_from_the_plea_before_it(text, confided)
     ("jot down that the piano tuner comes on Friday", True),
     ("aunt hip op thurs galway", True),
     ("I need you to remember that my aunt is in Galway.", True),
+    # no verb but a copula, whose subject opens the sentence: news ("tmrw" reads near a request)
+    ("vet is tmrw at 11 for my cat", False),
+    ("Memorise this please: my neighbour's number is 0791 223 448.", True),
 ])
 def test_a_request_to_remember_is_put_to_the_listener(text, put_to_her):
     from interaction.memory_intent.form import has_form

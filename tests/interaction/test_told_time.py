@@ -173,3 +173,16 @@ def test_a_weekday_asked_after_midnight_is_the_one_to_come_from_the_day_spoken_o
 def test_a_date_is_read_in_the_tense_of_its_own_clause(told, day):
     time = named_time(load_parser()(told), datetime(2026, 12, 6, 10))
     assert time is not None and time.start == day, time
+
+
+def test_a_day_typed_as_chat_is_said_from_the_day_it_is_asked(maya):
+    """"vet is tmrw at 11 for my cat" was kept as a request "is tmrw at 11 for your cat" (the word
+    "vet" cut off), and the next day "whens the vet again" got "Tmrw at 11": a copula with its subject
+    tells, and "tmrw" is tomorrow, said back from the day it is asked."""
+    dm, _, _, uid = maya
+    told = say(dm, "vet is tmrw at 11 for my cat")
+    assert told.memory_intent == "statement", told.reply
+    later(dm, uid)
+    dm.clock.advance(20)
+    asked = say(dm, "whens the vet again")
+    assert asked.reply.startswith("Today at 11"), asked.reply
