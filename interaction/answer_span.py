@@ -129,7 +129,8 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # a memory of several clauses: the answer in the clause about what the question names first ("where
     # does my daughter study?" over "my wife is a pharmacist in York, and my daughter studies in Edinburgh")
     stranded = _stranded_preposition(q) if asks == "place" else None
-    found_spans = sorted(_candidates(m, asks, noun, stranded, named), key=lambda c: -len(named & _clause_lemmas(c[1][0])))
+    found_spans = sorted(_candidates(m, asks, noun, stranded, named) or _number_of_its_owner(q, m, asks, noun),
+                         key=lambda c: -len(named & _clause_lemmas(c[1][0])))
     # and never from a clause about something else when one is about it: "where do I work?" over "I work
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
     about = max((len(named & _clause_lemmas(t)) for t in m), default=0)
@@ -494,6 +495,20 @@ def _thing(m, noun: str) -> list[tuple[Found, list]]:  # noqa: ANN001
         if numbers:
             out.append(("thing", sorted([tok, *(t for c in numbers for t in c.subtree)], key=lambda t: t.i)))
     return out
+
+
+def _number_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found, list]]:  # noqa: ANN001 - spaCy Docs
+    """A number the memory gives a thing of what the question's noun belongs to, when it names the
+    noun otherwise ("the number for my locker" of "my locker code ... is 4471"): the value of the
+    phrase the owner's word starts, with a digit in it; nothing for any other question."""
+    if asks != "thing" or not noun:
+        return []
+    owners = {lemma_meant(c) for t in q if lemma_meant(t) == noun for c in [
+        *(c for c in t.children if c.dep_ == "compound"),
+        *(g for c in t.children if c.dep_ == "prep" and c.lower_ in ("for", "of") for g in c.children if g.dep_ == "pobj")]}
+    heads = {lemma_meant(t.head) for t in m if lemma_meant(t) in owners and t.dep_ == "compound"}
+    return [(found, span) for head in heads for found, span in _thing(m, head)
+            if any(ch.isdigit() for t in span for ch in t.text)]
 
 
 # what the person said or asked to keep, in their words: a summary or what Nadine saw is not searched

@@ -22,6 +22,9 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     ("How many rooms does the new flat have?", "The new flat has five rooms and a balcony.", "five rooms"),
     # said again by a pro-form in the same sentence
     ("What's my locker code?", "They reset the locker code, the new one is 9020.", "9020"),
+    # the number asked for by what it belongs to, the memory naming it otherwise
+    ("And what was the number for my locker?", "my locker code at the swimming pool is 4471", "4471"),
+    ("What's my locker number?", "my locker code at the swimming pool is 4471", "4471"),
     ("what's the wifi password?", "We changed the wifi password, it's now heron-41.", "heron-41"),
     ("How long is the flight?", "My flight to Oslo has two stops.", None),
 ])
