@@ -12,6 +12,8 @@ what the sentence does.
   with no verb at all ("gate code 4471 pls"). News every verb of which has a subject of its own ("my
   father is having heart surgery on Monday in Cairo"), or a copula its subject ("vet is tmrw at 11"),
   tells, however near a request its words are.
+- A plea not to pass something on ("please don't tell anyone about my therapy") asks to keep it
+  between them, never to forget it.
 
 Without the parser the classifier's reading stands.
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 from interaction.memory_intent.phrasing import CONTENT_POS
 
 ASKED = ("recall", "about_me")
+FORGETS = ("forget_one", "forget_me")
 
 
 def _names_something(text: str) -> bool | None:
@@ -64,10 +67,12 @@ def _addressed(text: str) -> bool:
 
 def has_form(intent: str, text: str) -> bool:
     """`text` has the form a request of `intent` needs; a statement always has."""
-    from interaction.offline.question_form import asks_or_requests
+    from interaction.offline.question_form import asks_or_requests, pleads_not_to_tell
 
     if intent == "statement" or _names_something(text) is False:
         return intent == "statement"
     if intent == "remember":
         return _addressed(text)
+    if intent in FORGETS and pleads_not_to_tell(text):
+        return False  # "please don't tell anyone about my therapy": kept between them, not forgotten
     return intent not in ASKED or asks_or_requests(text) is not False

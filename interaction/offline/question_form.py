@@ -475,6 +475,7 @@ def forbids(verb: Any) -> bool:
 
 
 _TOLD_OR_TOLD_TO = ("dobj", "dative", "iobj", "prep", "ccomp")  # what is told, or whom it is told to
+_THE_SPEAKER = {"me", "us"}
 
 
 def told_in_confidence(text: str) -> bool:
@@ -483,16 +484,30 @@ def told_in_confidence(text: str) -> bool:
     subject of its own besides it, not what the plea is about ("don't tell me you forgot my
     birthday"). "Don't worry, the dog is fine" pleads nothing of the kind, nor does a verb of telling
     that tells nothing and nobody ("never mind, it's gone out of my head")."""
+    doc, plea = _pleas(text)
+    return bool(plea) and any(t.dep_ in _SUBJECTS - {"expl"} and t.head.pos_ in ("VERB", "AUX") and t.head not in plea
+                              and not (t.head.dep_ in ("ccomp", "xcomp") and t.head.head in plea) for t in doc)
+
+
+def pleads_not_to_tell(text: str) -> bool:
+    """A plea not to pass on to others what was told, with news beside it or without ("please don't
+    tell anyone about my therapy", "don't mention my divorce to anyone"): it asks to keep it between
+    them, not to forget it. "Don't tell me you forgot" is told to the listener, and pleads nothing."""
+    return any(not any(t.lower_ in _THE_SPEAKER for t in plea.subtree if t.dep_ in ("dative", "dobj", "pobj"))
+               for plea in _pleas(text)[1])
+
+
+def _pleas(text: str) -> tuple[Any, list[Any]]:
+    """`text` parsed, and its negated imperatives of a verb of telling (WordNet's verb.communication)
+    that tell something or tell someone; ([], []) without the parser or WordNet."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     nlp, wordnet = _parser(), load_wordnet()
     if nlp is None or wordnet is None:
-        return False
+        return [], []
     doc = nlp(" ".join(text.split()))
-    plea = [t for t in doc if forbids(t) and wordnet.verb_lexical_file(t.lemma_) == "verb.communication"
-            and any(c.dep_ in _TOLD_OR_TOLD_TO for c in t.children)]
-    return bool(plea) and any(t.dep_ in _SUBJECTS - {"expl"} and t.head.pos_ in ("VERB", "AUX") and t.head not in plea
-                              and not (t.head.dep_ in ("ccomp", "xcomp") and t.head.head in plea) for t in doc)
+    return doc, [t for t in doc if forbids(t) and wordnet.verb_lexical_file(t.lemma_) == "verb.communication"
+                 and any(c.dep_ in _TOLD_OR_TOLD_TO for c in t.children)]
 
 
 def _requests_something(verb: Any) -> bool:

@@ -28,6 +28,7 @@ from interaction.offline.question_form import (
     asks_if_known,
     asks_whether,
     asks_why,
+    pleads_not_to_tell,
     request_of_nadine,
     told_in_confidence,
 )
@@ -336,6 +337,14 @@ def _never_told(r: ReplyInputs) -> str:
     return f"{said} — {_relative_day(m.occurred_at, r.now)} {told_back(m.kind, _quote(m.text), said_day(m.occurred_at, r.now))}."
 
 
+def _between_us(text: str, hi: str) -> str | None:
+    """What Nadine says to a plea not to pass something on: news told after it is a secret kept; a
+    plea about what was told before, kept between them; None for any other turn."""
+    if told_in_confidence(text):
+        return f"Your secret is safe with me{hi}."
+    return f"Of course{hi}, I won't tell anyone. It stays between us." if pleads_not_to_tell(text) else None
+
+
 def news_sign(text: str) -> str | None:
     """"positive" or "negative" when the calibrated polarity finds what the person tells more likely
     good (or bad) than not, though too faint to name a feeling ("We finally got the keys to our new
@@ -499,6 +508,9 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append(f"You're welcome{hi}! I'm glad we talked.")
         elif wishes_the_listener(r.text):  # a wish for her, not news of theirs to be happy about
             parts.append(f"Thank you{hi}, that's kind of you!")
+        elif secret := _between_us(r.text, hi):
+            # her memories open to the one who told them, and to no one else: said first, then how it felt
+            parts.append(secret + (f" {template.format(hi='')}" if template else ""))
         elif template:
             parts.append(template.format(hi=hi))
         elif cues.HOW_ARE_YOU.search(r.text):
@@ -515,8 +527,6 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         elif bare_answer(r.text):  # nothing was asked: a yes or a no is taken as said
             parts.append(_ACKNOWLEDGED.format(hi=hi))
-        elif told_in_confidence(r.text):  # her memories open to the one who told them, and to no one else
-            parts.append(f"Your secret is safe with me{hi}.")
         elif sign := news_sign(r.text):  # news told calmly: its kind is said, no feeling is named
             parts.append(_NEWS[sign].format(hi=hi))
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:

@@ -170,3 +170,23 @@ def test_news_whose_every_verb_has_its_own_subject_is_told_not_asked_to_be_kept(
     assert dm.deps.services.explicit.list(uid) == []
     back(dm, uid)
     assert "Galway" in say(dm, "Where is my aunt's operation?").reply
+
+
+@pytest.mark.parametrize("plea", ["please dont tell anyone about my therapy ok",
+                                  "Please don't mention my divorce to anyone."])
+def test_a_plea_not_to_pass_on_what_was_told_forgets_nothing(ines, plea):
+    """"please dont tell anyone about my therapy" read as a request to forget (the classifier's words,
+    0.96): asked "Do you want me to forget ...?", the next news was taken for an unclear answer and
+    lost. A plea not to tell asks to keep it between them: said so, and nothing is forgotten; "don't
+    tell me you forgot" pleads nothing."""
+    from interaction.offline.question_form import pleads_not_to_tell
+
+    assert not pleads_not_to_tell("Please don't tell me you forgot my birthday.")
+    dm, uid = ines
+    say(dm, "I have anxiety, my therapist is called Dr. Moreau.")
+    say(dm, "My divorce came through last month.")
+    asked = say(dm, plea)
+    assert asked.memory_intent == "statement" and "forget" not in asked.reply, asked.reply
+    assert "I won't tell anyone" in asked.reply, asked.reply
+    told = say(dm, "I also have a rabbit called Mochi.")
+    assert "forget" not in told.reply, told.reply
