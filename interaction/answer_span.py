@@ -549,7 +549,10 @@ def answered(question: str, report: RecallReport | None) -> Answered | None:
         return None
     # a value told again later puts right the one told before ("they moved the MRI to the 11th"): of
     # the memories asserted that answer the question the same way, the latest told answers it
+    # ... and names all the best one names of what is asked ("the code for the garage": the alarm code
+    # told after the garage's is no new garage code)
     later = [(m, a) for m in report.memories[1:] if m.kind in _SAID_KINDS and (m.occurred_at or "") > (best.occurred_at or "")
+             and _names_as_much(question, best.text, m.text)
              and (a := answer_in(question, m.text)) is not None and _same_kind(a.asks, found.asks)]
     if later:
         return Answered(*max(later, key=lambda pair: pair[0].occurred_at or ""))
@@ -558,6 +561,17 @@ def answered(question: str, report: RecallReport | None) -> Answered | None:
     if any(updates(m.text, best.text) for m in report.memories[1:] if (m.occurred_at or "") > (best.occurred_at or "")):
         return None
     return Answered(best, found)
+
+
+def _names_as_much(question: str, best: str, later: str) -> bool:
+    """`later` holds each word of the question's that `best` holds (by lemma, as meant)."""
+    nlp = _parser()
+    if nlp is None:
+        return True
+    asked = {lemma_meant(t) for t in nlp(question) if t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ") and not t.is_stop}
+    def lemmas(text: str) -> set[str]:
+        return {lemma_meant(t) for t in nlp(as_capitalised(text))}
+    return asked & lemmas(best) <= lemmas(later)
 
 
 def _same_kind(a: Found, b: Found) -> bool:

@@ -181,3 +181,16 @@ def test_a_condition_told_by_its_adjective_answers_a_question_by_its_noun(maya, 
     asked = say(dm, question)
     assert asked.reply.startswith("Yes") is yes, asked.reply
     assert ("don't think you told me" not in asked.reply) is yes, asked.reply
+
+
+@pytest.mark.parametrize("question", ["What's the code for the garage?", "What is my garage code?"])
+def test_a_code_told_after_another_is_no_new_value_of_the_first(maya, question):
+    """The house alarm code kept after the garage door code answered "what's the code for the garage?"
+    as the newer value of it (tester, twice): a value told later puts right only what it names too."""
+    dm, _, _, uid = maya
+    say(dm, "Please remember my garage door code is 1357.")
+    say(dm, "And remember the house alarm code is 8642.")
+    later(dm, uid)
+    asked = say(dm, question)
+    assert "1357" in asked.reply and "8642" not in asked.reply, asked.reply
+    assert "8642" in say(dm, "What's my alarm code?").reply
