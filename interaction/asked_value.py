@@ -98,6 +98,20 @@ def says_what_is_asked(question: str, memory: str) -> bool:
     return True
 
 
+def denies_what_is_asked(question: str, memory: str) -> bool:
+    """The memory says a content word the yes/no question asks about under a negation ("he must not
+    eat too much spinach" for "can he eat spinach?"): no yes can be read off it, whatever else it
+    says. False without the parser."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return False
+    asked = {lemma_meant(t) for t in nlp(question) if not t.is_stop and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ")}
+    return any({lemma_meant(w) for w in t.head.subtree} & asked for t in nlp(memory) if t.dep_ == "neg")
+
+
 def _derived(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
     """The nouns WordNet derives from the memory's adjectives and verbs: "do I have any allergy?" asks
     what "I'm allergic to peanuts" says."""

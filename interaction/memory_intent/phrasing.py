@@ -67,7 +67,10 @@ def _told_beside_request(sentence: str, classifier: MemoryIntentClassifier, asks
 
     clauses = [c for c in CLAUSE_BREAK.split(sentence.rstrip(" .!?")) if c.strip()]
     for request, rest in ((clauses[-1], clauses[:-1]), (clauses[0], clauses[1:])):
-        if not rest or a_clause_of_its_own(request) or classifier.probabilities([request])[0, asks].sum() < 0.5:
+        # a request that tells what it keeps ("please remember my father's medicine is warfarin, and he
+        # must not eat spinach") keeps it with what follows, not instead of it
+        if not rest or a_clause_of_its_own(request) or _keeps_a_clause(request) \
+                or classifier.probabilities([request])[0, asks].sum() < 0.5:
             continue
         told = without_opening(", ".join(rest))  # "also my PIN is 6021, ...": what it says, not how it opens
         if a_clause_of_its_own(told):
@@ -171,6 +174,19 @@ def _tells_of_its_own(parsed) -> bool:  # noqa: ANN001 - a spaCy Doc
     root = next(iter(parsed.sents)).root
     return root.pos_ in ("VERB", "AUX") and any(
         c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in _SPEAKERS for c in root.children)
+
+
+def _keeps_a_clause(request: str) -> bool:
+    """The request's verb takes a clause that tells of a subject of its own ("remember [my father's
+    medicine is warfarin]"), not only a thing ("remember my gym membership number")."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(request)
+    except ParserUnavailable:
+        return False
+    return any(t.dep_ == "ccomp" and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in _SPEAKERS
+                                         for c in t.children) for t in doc)
 
 
 def a_clause_of_its_own(text: str) -> bool:

@@ -13,7 +13,7 @@ from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST, names_what_is_asked, slot_asked
-from interaction.asked_value import asks_from_today, says_what_is_asked, whether_told
+from interaction.asked_value import asks_from_today, denies_what_is_asked, says_what_is_asked, whether_told
 from interaction.clock_question import day_said, in_the_clocks_form
 from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import is_told, only_thanks
@@ -276,8 +276,8 @@ def _recall(r: ReplyInputs) -> str:
             # A day asked from today ("is it tomorrow?") is answered with where the told day falls.
             holds = _as_it_holds(memories)
             verdict = whether_told(r.text, *holds, r.now)
-            if verdict == "unsure":
-                return _capital(said)
+            if verdict == "unsure" or (verdict is None and denies_what_is_asked(r.text, holds[0])):
+                return _capital(said)  # "can he eat spinach?" over "he must not eat too much spinach": as told
             if verdict is None and not says_what_is_asked(r.text, holds[0]):
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
                 # married?" over her going to Australia): no yes, and what was told instead

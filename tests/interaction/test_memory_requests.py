@@ -523,6 +523,16 @@ def test_a_request_beside_the_fact_it_keeps_keeps_the_fact(maya, said, kept):
     assert turn.reply == f"I'll remember that {kept.replace('my ', 'your ')}.", turn.reply
 
 
+def test_a_request_that_tells_what_it_keeps_keeps_it_with_what_follows(maya):
+    """"Please remember my father's medicine is warfarin, and he must not eat too much spinach." was
+    kept as "he must not eat too much spinach": the medicine was lost (tester). The request's own
+    clause is what it keeps, the clause after it too."""
+    dm, _, services, uid = maya
+    say(dm, "Please remember my father's medicine is warfarin, and he must not eat too much spinach.")
+    (kept,) = [m.text for m in services.explicit.list(uid)]
+    assert "warfarin" in kept and "spinach" in kept, kept
+
+
 def test_a_request_naming_its_own_thing_is_not_read_as_keeping_the_news_beside_it(maya):
     dm, _, services, _ = maya
     turn = say(dm, "remember lisbon? we had the best week there")

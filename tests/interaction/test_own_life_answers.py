@@ -194,3 +194,17 @@ def test_a_code_told_after_another_is_no_new_value_of_the_first(maya, question):
     asked = say(dm, question)
     assert "1357" in asked.reply and "8642" not in asked.reply, asked.reply
     assert "8642" in say(dm, "What's my alarm code?").reply
+
+
+@pytest.mark.parametrize(("told", "question"), [
+    ("My brother doesn't drink coffee anymore.", "Does my brother drink coffee?"),
+    ("Please remember that my father takes warfarin, so he must not eat spinach.", "Can my father eat spinach?"),
+])
+def test_what_was_told_under_a_negation_is_never_a_yes(maya, told, question):
+    """"Can he eat spinach?" over "... he must not eat too much spinach" was answered "Yes — ..."
+    (tester, a medicine): the words asked about are there, under a "not"; what was told is said."""
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    asked = say(dm, question)
+    assert not asked.reply.startswith("Yes") and ("n't" in asked.reply or " not " in asked.reply), asked.reply
