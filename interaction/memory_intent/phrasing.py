@@ -73,7 +73,8 @@ def _told_beside_request(sentence: str, classifier: MemoryIntentClassifier, asks
                 or classifier.probabilities([request])[0, asks].sum() < 0.5:
             continue
         told = without_opening(", ".join(rest))  # "also my PIN is 6021, ...": what it says, not how it opens
-        if a_clause_of_its_own(told):
+        # of the speaker too: "im allergic to penicilin, please remember this"
+        if a_clause_of_its_own(told) or _tells_of_the_speaker(told):
             return told
     return None
 
@@ -174,6 +175,18 @@ def _tells_of_its_own(parsed) -> bool:  # noqa: ANN001 - a spaCy Doc
     root = next(iter(parsed.sents)).root
     return root.pos_ in ("VERB", "AUX") and any(
         c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in _SPEAKERS for c in root.children)
+
+
+def _tells_of_the_speaker(text: str) -> bool:
+    """`text` is a statement whose main verb's subject is the speaker ("im allergic to penicilin")."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        root = next(iter(load_parser()(text).sents)).root
+    except ParserUnavailable:
+        return False
+    return root.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in ("i", "we")
+                                                 for c in root.children)
 
 
 def _keeps_a_clause(request: str) -> bool:
@@ -349,6 +362,8 @@ _SWAP = {
     # said back "you're moving in June"
     "we": "you", "us": "you", "our": "your", "ours": "yours", "ourselves": "yourselves", "we're": "you're",
     "we've": "you've", "we'd": "you'd", "we'll": "you'll",
+    # typed without the apostrophe, as chat types them ("im allergic to penicilin")
+    "im": "you're", "ive": "you've",
 }
 _SUBJECT_BEFORE = {"", "that", "and", "but", "so", "because", "when", "if", "as", ",", "."}
 _WORD = re.compile(r"[A-Za-z']+|[^A-Za-z']+")

@@ -533,6 +533,15 @@ def test_a_request_that_tells_what_it_keeps_keeps_it_with_what_follows(maya):
     assert "warfarin" in kept and "spinach" in kept, kept
 
 
+def test_what_the_speaker_is_before_a_request_pointing_back_at_it_is_kept(maya):
+    """"im allergic to penicilin, please remember this its important" was kept as "its important", and
+    "what am i allergic to?" was not answered (tester): a statement of the speaker's is what "this" keeps."""
+    dm, _, services, uid = maya
+    said = say(dm, "im allergic to penicilin, please remember this its important")
+    assert [m.text for m in services.explicit.list(uid)] == ["im allergic to penicilin"], said.reply
+    assert "you're allergic to penicilin" in said.reply, said.reply
+
+
 def test_a_request_naming_its_own_thing_is_not_read_as_keeping_the_news_beside_it(maya):
     dm, _, services, _ = maya
     turn = say(dm, "remember lisbon? we had the best week there")
