@@ -34,8 +34,9 @@ from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
 from interaction.memory_intent.to_do import to_do
 from interaction.offline.chat_spelling import CHAT_SPELLINGS
-from interaction.offline.parsing import ahead_of_telling, opening_aside, told_as_past
+from interaction.offline.parsing import ahead_of_telling, behind_telling, opening_aside, told_as_past
 from interaction.offline.question_form import bare_wh, forbids, tagged_question
+from interaction.told_time import ORDINAL_DAY
 
 log = logging.getLogger("nadine.reported_speech")
 
@@ -233,7 +234,7 @@ def _a_weekday_alone(doc, token) -> bool:  # noqa: ANN001 - spaCy Doc, Token
     if any(c.dep_ == "det" and c.lower_ in _DISTRIBUTIVE for c in phrase.children):
         return False
     return token.lower_ in _WEEKDAYS and token.ent_type_ == "DATE" \
-        and not any(t.like_num or t.ent_type_ == "ORDINAL" for t in after
+        and not any(t.like_num or t.ent_type_ == "ORDINAL" or ORDINAL_DAY.fullmatch(t.text) for t in after
                     if t.ent_type_ in ("DATE", "ORDINAL") or t.head.ent_type_ == "DATE" or t.lower_ == "the")
 
 
@@ -262,8 +263,8 @@ def _name_the_date(doc, day, words: list[str], said: SaidDay) -> None:  # noqa: 
     before = doc[day.i - 1] if day.i > 0 and doc[day.i - 1].head.i == day.i else None
     modifier = before.lower_ if before is not None and before.lower_ in ("last", "next", "this", "coming") else None
     head = day.head.head if day.dep_ == "pobj" else day.head
-    past = modifier == "last" or (modifier is None and not ahead_of_telling(day)
-                                  and told_as_past(head))
+    past = modifier == "last" or behind_telling(day) or (modifier is None and not ahead_of_telling(day)
+                                                         and told_as_past(head))
     weekday, said_on = _WEEKDAYS[day.lower_], said.on.weekday()
     if past:
         meant = said.on - timedelta(days=(said_on - weekday) % 7 or 7)

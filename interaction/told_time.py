@@ -13,6 +13,7 @@ words. Everything is seen from the clock the turn runs on, never the machine's.
 
 from __future__ import annotations
 
+import calendar
 import re
 import threading
 from dataclasses import dataclass
@@ -25,12 +26,14 @@ from dateutil.relativedelta import relativedelta
 from common.clock import spoken_day
 from interaction.memory.time_window import TIME_UNITS, ClockedCalendar, precision_of, unit_window
 from interaction.offline.chat_spelling import spelled_out
-from interaction.offline.parsing import AHEAD, ahead_of_telling, told_as_past
+from interaction.offline.parsing import AHEAD, ahead_of_telling, behind_telling, told_as_past
 
 _ACU = parsedatetime.pdtContext
 # parsedatetime's precisions that name a day, and those finer than one (a time of day)
 OF_A_DAY = _ACU.ACU_DAY | _ACU.ACU_HALFDAY | _ACU.ACU_HOUR | _ACU.ACU_MIN
 _OF_THE_CLOCK = _ACU.ACU_HOUR | _ACU.ACU_MIN
+_WEEKDAY = re.compile(r"\b(?:" + "|".join(calendar.day_name) + r")\b,?", re.IGNORECASE)
+_MONTH = re.compile(r"\b(?:" + "|".join(calendar.month_name[1:]) + r")\b", re.IGNORECASE)
 DAY_OF_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b")
 # the hour of the clock as much of Europe writes it ("at 18h", "at 19h30"): after "at", never a length
 _HOUR_WITH_H = re.compile(r"([01]?\d|2[0-3])h([0-5]\d)?", re.IGNORECASE)
@@ -72,7 +75,8 @@ def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a s
     dates = [e for e in doc.ents if e.label_ == "DATE" and not _a_length(e) and not any(t in hours for t in e)] \
         + days_alone(doc)
     # a chat spelling as the word it stands for ("tmrw")
-    told = next((t for t in (_resolved(spelled_out(e.text), told_on, _in_the_past(doc, e) and not ahead_of_telling(e))
+    told = next((t for t in (_resolved(spelled_out(e.text), told_on,
+                                       behind_telling(e) or (_in_the_past(doc, e) and not ahead_of_telling(e)))
                              for e in dates)
                  if t is not None), None)
     if told is None or not told.a_day:
@@ -120,6 +124,8 @@ def _parsed(text: str, source: datetime) -> tuple[datetime | None, parsedatetime
 
 
 def _resolved(text: str, told_on: datetime, past: bool) -> ToldTime | None:
+    if DAY_OF_MONTH.search(_YEAR.sub("", text)) and _MONTH.search(text):
+        text = _WEEKDAY.sub("", text)  # "Monday the 11th of January": the date says which Monday
     point, context = _parsed(text, told_on)
     said = DAY_OF_MONTH.search(_YEAR.sub("", text))
     if context is not None and context.accuracy & _ACU.ACU_MONTH and said and not context.accuracy & OF_A_DAY:

@@ -82,6 +82,13 @@ def ahead_of_telling(time) -> bool:  # noqa: ANN001 - a spaCy Span or Token
     return root.dep_ == "pobj" and root.head.lower_ in AHEAD
 
 
+def behind_telling(time) -> bool:  # noqa: ANN001 - a spaCy Span or Token
+    """A time that something has gone on "since": before the telling whatever the verb's tense ("in
+    hospital since Monday")."""
+    root = getattr(time, "root", time)
+    return root.dep_ == "pobj" and root.head.lower_ == "since"
+
+
 def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     """The verb's clause tells of the past: a past form ("went", "was"), or a participle whose finite
     auxiliary is past ("was serviced", "got stolen") or a perfect's have ("have been invited"). A
@@ -93,6 +100,9 @@ def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
         return False
     finite = next((a for a in verb.children if a.dep_ in ("aux", "auxpass") and a.tag_ in ("VBD", "VBZ", "VBP", "MD")),
                   None)
+    if finite is not None and finite.tag_ in ("VBZ", "VBP") and finite.lemma_.lower() == "have" and verb.lemma_ == "get" \
+            and any(c.dep_ == "dobj" for c in verb.children):
+        return False  # "I've got a check-up on Tuesday": "have got" is "have", now
     return finite is None or finite.tag_ == "VBD" or finite.lemma_.lower() == "have"
 
 

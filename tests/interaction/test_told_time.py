@@ -136,6 +136,30 @@ def test_a_day_of_a_named_month_and_a_clock_hour_written_with_h(memory, start, a
     assert told is not None and told.start == start and told.at == at, (memory, told)
 
 
+@pytest.mark.parametrize(("memory", "day"), [
+    # "have got" is have: a day to come (told on Monday 2 March)
+    ("I've got a hospital check-up for my knee on Thursday at 11.", datetime(2026, 3, 5)),
+    ("I have got a dentist appointment on Friday.", datetime(2026, 3, 6)),
+    # "since" a day: one gone by, whatever the verb's tense
+    ("My father is in the hospital since Saturday.", datetime(2026, 2, 28)),
+    # a weekday with its date: the date, not the weekday to come
+    ("I start on Monday the 11th of January.", datetime(2027, 1, 11)),
+])
+def test_have_got_since_and_a_weekday_with_its_date(memory, day):
+    told = named_time(load_parser()(memory), TOLD)
+    assert told is not None and told.start == day, (memory, told)
+
+
+@pytest.mark.parametrize(("memory", "said_back"), [
+    ("I've got a hospital check-up for my knee on Thursday at 11.", "on Thursday the 5th at 11"),
+    ("My father is in the hospital since Saturday.", "since Saturday the 28th of February"),
+    ("I start on Monday the 11th of January.", "I start on Monday the 11th of January."),
+])
+def test_said_back_a_weekday_falls_as_it_was_told(memory, said_back):
+    said = said_day("2026-03-02T10:00:00", NOW)
+    assert said_back in dates_named(memory, said, 0, len(memory))
+
+
 def test_a_weekday_said_back_beside_a_participle_is_named_by_its_auxiliarys_tense():
     said = said_day("2026-03-02T10:00:00", NOW)  # told on Monday 2 March, said back nine days later
     memory = "my godson is getting confirmed on Sunday"
