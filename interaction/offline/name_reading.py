@@ -512,14 +512,17 @@ def read_answered_name(text: str) -> str | None:
 
 def read_opening_name(text: str) -> str | None:
     """The name said alone as the whole first turn of a conversation, before Nadine asks ("Dave."):
-    read as the answer to her question for it would be, and each word is no English word WordNet knows
-    nor a chat word ("Coffee.", "Thanks." and "Lol." name no one; a name that is a word too, "Grace.",
-    is asked for instead)."""
+    read as the answer to her question for it would be, and each word is no English word WordNet knows,
+    or one whose most frequent sense WordNet writes with a capital or gives to people ("Nina Patel",
+    "tom"), and no chat word ("Coffee.", "Thanks." and "Lol." name no one; a name that is mostly a word,
+    "Grace.", is asked for instead)."""
     name = read_answered_name(text)
     lexicon = load_wordnet()
     if name is None or lexicon is None:
         return None
-    return None if any(lexicon.knows(w) or w.casefold() in _chat_words() for w in name.split()) else name
+    return None if any(w.casefold() in _chat_words() or (
+        lexicon.knows(w) and not lexicon.names_someone(w) and lexicon.capitalised_senses(w)[:1] != (True,))
+        for w in name.split()) else name
 
 
 def read_casual_name(text: str, loose: bool = False) -> str | None:
