@@ -71,7 +71,7 @@ _AGAIN = re.compile(rf"^({_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?)\s+again$", re.IGNOR
 _LONE = re.compile(rf"^{_WORD}$")
 _FULL = re.compile(rf"^{_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?$")  # a first name, and a surname maybe
 # the speaker pointing at themselves before saying who that is ("it's me, Anna Smith, again")
-_ME = re.compile(r"^(?:(?:it'?s|it is|this is)\s+me|me\s+again)$", re.IGNORECASE)
+_ME = re.compile(r"^(?:(?:it'?s|it is|this is|is)\s+me|me\s+again)$", re.IGNORECASE)  # "Is me, Rosa": "it" left out
 # the speaker naming themselves by the reflexive pronoun, with no verb ("Myself Arjun Mehta")
 _MYSELF = re.compile(rf"^myself\s+({_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?)$", re.IGNORECASE)
 # a stretch in which the speaker goes on to speak of themselves ("I am a chemist", "im from Oslo")

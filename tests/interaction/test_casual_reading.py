@@ -45,7 +45,7 @@ INTRODUCTIONS = [
     # a returning typist's full name before "again", and the speaker pointing at themselves first
     ("Oskar Lindqvist again.", "Oskar Lindqvist"), ("Hi there, Farida Haddad again", "Farida Haddad"),
     ("Hey, it's me, Teodora Ilic, again.", "Teodora Ilic"), ("hi its me, bruno costa", "Bruno Costa"),
-    ("me again, ravi", "Ravi"), ("Hello, Fatima Al-Sayed.", "Fatima Al-Sayed"),
+    ("me again, ravi", "Ravi"), ("Is me, Rosa", "Rosa"), ("Hello, Fatima Al-Sayed.", "Fatima Al-Sayed"),
     # exclamations before the greeting, the reflexive pronoun with no verb, and the name the turn opens
     # with before the speaker goes on about themselves (a title before it is no part of it)
     ("yay heyyy im noor!!", "Noor"), ("wow hiya, its bartek lol", "Bartek"),
