@@ -503,12 +503,18 @@ def _number_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found
     phrase the owner's word starts, with a digit in it; nothing for any other question."""
     if asks != "thing" or not noun:
         return []
-    owners = {lemma_meant(c) for t in q if lemma_meant(t) == noun for c in [
-        *(c for c in t.children if c.dep_ == "compound"),
-        *(g for c in t.children if c.dep_ == "prep" and c.lower_ in ("for", "of") for g in c.children if g.dep_ == "pobj")]}
+    owners = _owners(q, noun)
     heads = {lemma_meant(t.head) for t in m if lemma_meant(t) in owners and t.dep_ == "compound"}
     return [(found, span) for head in heads for found, span in _thing(m, head)
             if any(ch.isdigit() for t in span for ch in t.text)]
+
+
+def _owners(q, noun: str) -> set[str]:  # noqa: ANN001 - a spaCy Doc
+    """What the question's asked noun belongs to, by lemma: its compound's modifiers and what it is
+    "for" or "of" ("my locker number", "the number for my locker": "locker")."""
+    return {lemma_meant(c) for t in q if lemma_meant(t) == noun for c in [
+        *(c for c in t.children if c.dep_ == "compound"),
+        *(g for c in t.children if c.dep_ == "prep" and c.lower_ in ("for", "of") for g in c.children if g.dep_ == "pobj")]}
 
 
 # what the person said or asked to keep, in their words: a summary or what Nadine saw is not searched
@@ -602,9 +608,13 @@ def names_what_is_asked(question: str, memory: str) -> bool:
     if asked is None:
         return False
     asks, noun = asked
-    m = nlp(as_capitalised(memory))
+    q, m = nlp(question), nlp(as_capitalised(memory))
     named = any(t.pos_ in ("NOUN", "PROPN") and (lemma_meant(t) == noun or _a_kind_of(lemma_meant(t), noun or ""))
                 for t in m)
+    if asks == "thing" and not named and noun:
+        # "my security word" of "my bank's security answer": the thing of what it belongs to, named otherwise
+        owners = _owners(q, noun)
+        named = any(t.dep_ == "compound" and lemma_meant(t) in owners for t in m)
     if asks in ("thing", "count"):
         return named
     if asks == "name" and named and any(e.label_ == "PERSON" for e in m.ents):

@@ -208,3 +208,13 @@ def test_what_was_told_under_a_negation_is_never_a_yes(maya, told, question):
     later(dm, uid)
     asked = say(dm, question)
     assert not asked.reply.startswith("Yes") and ("n't" in asked.reply or " not " in asked.reply), asked.reply
+
+
+def test_a_thing_asked_by_another_name_of_what_it_belongs_to_is_not_denied(maya):
+    """"What was my security word?" over "my bank's security answer is Bluebell" opened "I don't think
+    you told me that —" and then said it (tester): the memory names what the word belongs to."""
+    dm, _, _, uid = maya
+    say(dm, 'Please remember my bank\'s security answer is "Bluebell".')
+    later(dm, uid)
+    asked = say(dm, "What was my security word?")
+    assert "Bluebell" in asked.reply and "don't think you told me" not in asked.reply, asked.reply
