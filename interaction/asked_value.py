@@ -100,16 +100,27 @@ def says_what_is_asked(question: str, memory: str) -> bool:
 
 def denies_what_is_asked(question: str, memory: str) -> bool:
     """The memory says a content word the yes/no question asks about under a negation ("he must not
-    eat too much spinach" for "can he eat spinach?"): no yes can be read off it, whatever else it
-    says. False without the parser."""
+    eat too much spinach" for "can he eat spinach?"), or by a verb the question does not ask with ("Leo
+    quit piano" for "does Leo still have piano?"): no yes can be read off it, whatever else it says.
+    False without the parser."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     try:
         nlp = load_parser()
     except ParserUnavailable:
         return False
-    asked = {lemma_meant(t) for t in nlp(question) if not t.is_stop and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ")}
-    return any({lemma_meant(w) for w in t.head.subtree} & asked for t in nlp(memory) if t.dep_ == "neg")
+    q = nlp(question)
+    asked = {lemma_meant(t) for t in q if not t.is_stop and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ")}
+    verbs = {t.lemma_.lower() for t in q if t.pos_ in ("VERB", "AUX")}
+    m = nlp(memory)
+    if any({lemma_meant(w) for w in t.head.subtree} & asked for t in m if t.dep_ == "neg"):
+        return True
+    # a thing asked of, the object of another verb in the memory than the question's
+    return any(t.dep_ == "dobj" and t.pos_ == "NOUN" and lemma_meant(t) in asked and t.head.pos_ == "VERB"
+               and t.head.lemma_.lower() not in verbs | _HOLDING for t in m)
+
+
+_HOLDING = {"have", "get", "be"}  # "I've got a piano" holds as "do I have a piano?" asks
 
 
 def _derived(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc

@@ -218,3 +218,23 @@ def test_a_thing_asked_by_another_name_of_what_it_belongs_to_is_not_denied(maya)
     later(dm, uid)
     asked = say(dm, "What was my security word?")
     assert "Bluebell" in asked.reply and "don't think you told me" not in asked.reply, asked.reply
+
+
+def test_a_thing_told_with_another_verb_is_no_yes(maya):
+    """"Does Leo still have piano?" over "Leo quit piano, ..." was answered "Yes — ..." (tester): the
+    piano is there, but as what Leo quit; what was told is said, with no yes."""
+    dm, _, _, _ = maya
+    say(dm, "Leo quit piano, he's doing football on Wednesdays now instead.")
+    asked = say(dm, "Does Leo still have piano?")
+    assert not asked.reply.startswith("Yes") and "quit piano" in asked.reply, asked.reply
+
+
+def test_a_thing_said_again_as_the_one_spoken_of_is_later_news_of_it(maya):
+    """"the party got cancelled" the day after "my mate's birthday party is on Friday at 8": "when's
+    the party?" got the Friday alone (tester); both are said."""
+    dm, _, _, uid = maya
+    say(dm, "My mate's birthday party is on Friday at 8 at the Red Lion pub.")
+    later(dm, uid)
+    say(dm, "the party got cancelled, his mum is ill")
+    asked = say(dm, "when's the party?")
+    assert "cancelled" in asked.reply, asked.reply

@@ -8,7 +8,8 @@ is a proper name the earlier memory names, and whose verb tells a state or a cha
 frequent WordNet sense is of being, of change or of motion: "is back home", "died", "moved to Leeds";
 not "called me", "said"). A thing said of someone by a common noun ("my car") is left alone: too
 many things share one; unless the later memory gives it a new value in place of the earlier one's
-("my locker code changed to 5582" after "my locker code is 4471": offline/value_changes.py).
+("my locker code changed to 5582" after "my locker code is 4471": offline/value_changes.py), or says
+again as the one spoken of ("the party", "my party") what happened to it ("the party got cancelled").
 """
 
 from __future__ import annotations
@@ -16,6 +17,13 @@ from __future__ import annotations
 # the WordNet verb files of a state or a change of one (lexnames, closed by WordNet's own design)
 _OF_STATE = frozenset({"verb.stative", "verb.change", "verb.motion"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+# what is said, thought or seen of a thing changes nothing of it ("the party was discussed")
+_OF_TELLING = frozenset({"verb.communication", "verb.cognition", "verb.perception"})
+
+
+def _the_one_told(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A thing said again as the one spoken of: "the party", "my party", never "a party"."""
+    return any(c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ in ("the", "that", "this")) for c in noun.children)
 
 
 def updates(later: str, earlier: str) -> bool:
@@ -35,8 +43,13 @@ def updates(later: str, earlier: str) -> bool:
         return False
     if wordnet is None:
         return False
-    named = {t.lower_ for t in nlp(earlier) if t.pos_ == "PROPN"}
+    told = nlp(earlier)
+    named = {t.lower_ for t in told if t.pos_ == "PROPN"}
+    things = {t.lemma_.lower() for t in told if t.pos_ == "NOUN"}
     for tok in nlp(later):
+        if tok.pos_ == "NOUN" and tok.dep_ in _SUBJECTS and tok.lemma_.lower() in things and _the_one_told(tok) \
+                and tok.head.pos_ == "VERB" and wordnet.verb_lexical_file(tok.head.lemma_) not in _OF_TELLING:
+            return True  # "the party got cancelled" after "my mate's birthday party is on Friday"
         # the name as the subject, or beside the noun that is ("my brother Tom moved to Oslo")
         subject = tok.head if tok.dep_ in ("appos", "compound") else tok
         verb = subject.head
