@@ -28,7 +28,7 @@ GREETING = re.compile(
     r"(?:morning|afternoon|evening)(?=\s*(?:[.,!]|$|nadine\b)))\b", _I
 )
 ABOUT_NADINE = re.compile(
-    r"\b(who are you|what are you|tell me about yourself|about you\b|your name|who (?:made|built|created) you|"
+    r"\b(who are you|what are you|tell me (?:\w+ ){0,2}about yourself|about you\b|your name|who (?:made|built|created) you|"
     r"your (?:creator|maker|age|job|purpose|history|past)|are you a robot|how old are you|where (?:are|do) you)",
     _I,
 )

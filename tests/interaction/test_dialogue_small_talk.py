@@ -78,3 +78,12 @@ def test_what_an_imperative_asks_nadine_to_do(text, request_):
 ])
 def test_a_bare_answer_tells_nothing_else(text, bare):
     assert bare_answer(text) is bare
+
+
+@pytest.mark.parametrize("text", ["Tell me something about yourself.", "tell me a bit about yourself"])
+def test_asked_to_tell_something_of_herself_is_about_nadine(text):
+    """"tell me a bit about yourself" got "I'm afraid I can't tell you a bit about myself"."""
+    from interaction import cues
+
+    assert cues.is_about_nadine(text)
+
