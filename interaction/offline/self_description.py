@@ -40,6 +40,7 @@ OCCUPATION_THRESHOLD = 0.004
 
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _WORK = {"work", "employ"}
+_KIN = frozenset({"relative"})  # WordNet's kind a kin word is of
 RESIDE = {"live", "reside", "base", "move", "relocate", "stay"}  # predicates of where one lives
 _STILL_TRUE_IN_PAST = {"move", "relocate", "retire"}  # a past change of state that still holds
 _PLACE_ENTS = {"GPE", "LOC"}
@@ -437,8 +438,13 @@ def _said_of(prep) -> bool:  # noqa: ANN001 - a spaCy Token
 
 def _of_someone(noun) -> bool:  # noqa: ANN001 - a spaCy Token
     """A noun said with whose it is ("Tom's flatmate", "her carer", "your neighbour"): the speaker's
-    relation to that person, not a job."""
-    return any(c.dep_ == "poss" for c in noun.children)
+    relation to that person, not a job; and a kin word ("mum of two", "a grandmother": WordNet's kinds
+    of relative), which says whose the speaker is."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return any(c.dep_ == "poss" for c in noun.children) or (
+        wordnet is not None and wordnet.kind_of(noun.lemma_.lower(), _KIN))
 
 
 def said_as_measure(adjective) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -20,6 +20,8 @@ def _read(sentence: str, current: dict):
 @pytest.mark.parametrize(("sentence", "job"), [
     ("Nic, or Nicola if I'm being official, I'm a senior paramedic in Dundee.", "senior paramedic"),
     ("I'm Rowan, Priya's flatmate. I'm a welder.", "welder"),
+    # a kin word says whose the speaker is, never their work ("I'll remember that you work as a mum of two")
+    ("Hi Nadine! I'm Grace Kim, mum of two, I work part time as a pharmacist.", "pharmacist"),
 ])
 def test_the_job_told_is_kept_not_the_words_beside_it(sentence, job):
     assert _read(sentence, {})[0] == job
