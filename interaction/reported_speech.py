@@ -155,6 +155,8 @@ def reported(text: str, nlp=None, said: SaidDay | None = None) -> str:
         # a verb agrees with the subject hung on it or on the verb it helps: the parser may hang "I" on
         # the auxiliary itself ("I'm lowkey dreading Monday": "I" on "'m", "'m" on "dreading")
         became = subject_became.get(t.i) or (subject_became.get(t.head.i) if t.dep_ in ("aux", "auxpass") else None)
+        if low == "'m" and t.i > 0 and doc[t.i - 1].lower_ == "i":
+            became = "you"  # "'m" follows only "I", however the parser hangs the two ("im aisha")
         if became == "you" and low in _BE_FOR_YOU:
             words[t.i] = _cased(t, _BE_FOR_YOU[low]) + t.whitespace_
         elif became == "I" and low in _BE_FOR_I:

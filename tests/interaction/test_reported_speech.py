@@ -38,6 +38,8 @@ from interaction.turn_understanding import Emotion
     ("Hey Nadine, my brother is moving to Chile.", "your brother is moving to Chile"),
     # typed without apostrophes: the verb gets the one its new person needs
     ("im moving to Lisbon next month", "you're moving to Lisbon next month"),
+    # however the parser hangs "i" and "m" ("you'm aisha" before)
+    ("im aisha and im 19", "you're aisha and you're 19"),
     ("ive got a new puppy", "you've got a new puppy"),
     # a question asked on the way, or tagged on after the news, is not what was told
     ("You know what? I was promoted!", "you were promoted"),
