@@ -42,6 +42,7 @@ _ACU = parsedatetime.pdtContext
 # a date named by the calendar resolves to the same month read a season later; one named from today does not
 _A_SEASON = timedelta(days=100)
 _TELLING = ("verb.communication", "verb.cognition")  # WordNet's verb files of saying and of knowing
+_HOLDING = {"have", "get", "be"}  # "I've got a piano" holds as "do I have a piano?" asks
 
 
 def whether_told(question: str, memory: str, told_on: datetime | None, now: datetime) -> Verdict | None:
@@ -118,9 +119,6 @@ def denies_what_is_asked(question: str, memory: str) -> bool:
     # a thing asked of, the object of another verb in the memory than the question's
     return any(t.dep_ == "dobj" and t.pos_ == "NOUN" and lemma_meant(t) in asked and t.head.pos_ == "VERB"
                and t.head.lemma_.lower() not in verbs | _HOLDING for t in m)
-
-
-_HOLDING = {"have", "get", "be"}  # "I've got a piano" holds as "do I have a piano?" asks
 
 
 def _derived(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
