@@ -566,6 +566,11 @@ class DialogueManager:
             scene_type=scene.scene_type, selected_by=scene.selected_by,
         )
 
+    def _answers_her(self) -> bool:
+        """This turn answers a question Nadine is waiting on ("yes it is" to "is your name ...?"):
+        it tells nothing of the person's own, whatever its words."""
+        return any(turn.turn_id == self._turn_id and turn.answers_question for turn in self.session.transcript[-2:])
+
     def _publish_affect(self, state: TurnState, u: TurnUnderstanding, suppressed: str | None = None) -> None:
         self._affect_sent = True
         # a self-introduction is published after the profile update, so the person it names (maybe
@@ -583,6 +588,7 @@ class DialogueManager:
                              if u.is_recall else "a goodbye" if u.intent == "end_conversation"
                              else "a thanks" if only_thanks(str(state.get("text", "")))
                              else "a wish for Nadine, nothing of their own" if wishes_the_listener(str(state.get("text", "")))
+                             else "an answer to Nadine's question" if self._answers_her()
                              else "nothing told of their own: a greeting, an introduction, a question or a request"
                              if not is_told(str(state.get("text", "")))
                              else None)

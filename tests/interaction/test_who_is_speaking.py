@@ -273,3 +273,23 @@ def test_a_person_asked_after_by_how_they_are_theirs_is_the_one_their_news_named
     asked = say(dm, question)
     assert "hospital" in asked.reply and not asked.reply.startswith("Your son is Peter"), asked.reply
 
+
+
+def test_the_answer_to_the_name_question_is_no_moment_of_theirs(tmp_path):
+    """"yes it is" to "is your name Priya Sharma?" was kept as a moment and said back the next turn
+    ("That reminds me — ... you told me it is"): an answer to Nadine's own question tells nothing, so
+    its affect state keeps nothing."""
+    from common import topics as t
+    from tests.interaction.test_dialogue_inprocess import Outbox
+
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    out = Outbox()
+    dm = DialogueManager(settings, layout, clock, out, services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    say(dm, "Hi! I'm Priya Sharma, I work as a nurse on night shifts at St Mary's.")
+    say(dm, "Goodbye!")
+    assert say(dm, "Hey Nadine it's Priya").extra["pending_confirmation"]
+    yes = say(dm, "yes it is")
+    affect = next(a for a in out.of(t.AFFECT_STATE) if a.turn_id == yes.turn_id)
+    assert yes.user_id is not None and affect.suppress_storage, affect
