@@ -50,6 +50,17 @@ def test_session_relative_windows():
     assert without("What did you hear last week?", "last week") == "What did you hear ?"
 
 
+def test_a_first_meeting_alone_is_no_last_time():
+    """Someone met minutes ago asked "do you remember what I told you last time?" and got their own first
+    meeting of this very conversation (its scene is written as they meet): no conversation of theirs has
+    ended, so there is no last time; a moment kept before still is one."""
+    met = _pool(("first_meeting", "anchor", NOW - timedelta(minutes=2)))
+    assert resolve("Do you remember what I told you last time?", NOW, [met]) is None
+    assert resolve("Do you remember when we first met?", NOW, [met]).names_event
+    kept = _pool(("first_meeting", "anchor", NOW - timedelta(days=3)), ("moment", "a moment", NOW - timedelta(days=3)))
+    assert resolve("Do you remember what I told you last time?", NOW, [kept]) is not None
+
+
 def test_a_calendar_window_ends_the_items_outside_it():
     pool = _pool(("turn", "a", NOW - timedelta(days=1, hours=2)), ("turn", "b", NOW - timedelta(days=8)),
                  ("turn", "c", datetime(2026, 5, 10, 12)))

@@ -105,7 +105,8 @@ def _of_the_past(query: str, expression: str) -> str | None:
 
 def _sessions(pools: list[CandidatePool], now: datetime) -> list[tuple[float, float]]:
     """(first, last) item time of every saved session, oldest first; scenes count as one-item
-    sessions only when no text session exists."""
+    sessions only when no text session exists, and a first meeting's never: its scene is written as
+    they meet, in the conversation going on, which is no last time."""
     spans: dict[str, list[float]] = {}
     scenes: list[np.ndarray] = []
     for pool in pools:
@@ -113,7 +114,7 @@ def _sessions(pools: list[CandidatePool], now: datetime) -> list[tuple[float, fl
         session = np.isin(pool.kinds, SESSION_KINDS)
         for i in np.flatnonzero(known & session):
             spans.setdefault(pool.items[i].group, []).append(float(pool.occurred_ts[i]))
-        scenes.append(pool.occurred_ts[known & ~session])
+        scenes.append(pool.occurred_ts[known & ~session & (pool.kinds != "first_meeting")])
     if spans:
         return sorted((min(v), max(v)) for v in spans.values())
     return [(float(ts), float(ts)) for ts in np.sort(np.concatenate(scenes))] if scenes else []
@@ -134,13 +135,11 @@ def resolve(query: str, now: datetime, pools: list[CandidatePool]) -> Window | N
     last = LAST_SESSION.search(query)
     if first or last:
         sessions = _sessions(pools, now)
-        if not sessions:
-            return None
         if first:
             firsts = np.concatenate([p.occurred_ts[p.kinds == "first_meeting"] for p in pools])
             known = [float(t) for t in firsts if not np.isnan(t)]
-            span = (min(known), min(known)) if known else sessions[0]
-            return _session_window(span, first.group(0), names_event=True)
+            span = (min(known), min(known)) if known else sessions[0] if sessions else None
+            return _session_window(span, first.group(0), names_event=True) if span else None
         assert last is not None
-        return _session_window(sessions[-1], last.group(0))
+        return _session_window(sessions[-1], last.group(0)) if sessions else None
     return _calendar(query, now)
