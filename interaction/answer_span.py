@@ -350,9 +350,11 @@ def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
         return [("person", span) for span in found + [[t] for t in people_named(m) if not any(t in f for f in found)]]
     if asks == "object":  # "allergic to": the same adjective with the same preposition, and what it governs
         adjective, preposition = (noun or " ").split(" ", 1)
+        # ... which the tagger may read as an infinitive ("allergic to shellfish": "to" a particle)
         return [("thing", list(itertools.takewhile(lambda t: not t.is_punct, sorted(prep.subtree, key=lambda t: t.i))))
                 for t in m if t.lemma_.lower() == adjective for prep in t.children
-                if prep.dep_ == "prep" and prep.lower_ == preposition]
+                if (prep.dep_ == "prep" and prep.lower_ == preposition)
+                or (prep.dep_ == "xcomp" and any(c.dep_ == "aux" and c.lower_ == preposition for c in prep.children))]
     if asks == "count":  # a number, never the name beside the noun ("my granddaughter Lina" has no count)
         return [(found, span) for found, span in _thing(m, noun or "") if any(t.like_num for t in span)]
     return _thing(m, noun or "")
@@ -504,7 +506,9 @@ def _number_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found
     if asks != "thing" or not noun:
         return []
     owners = _owners(q, noun)
-    heads = {lemma_meant(t.head) for t in m if lemma_meant(t) in owners and t.dep_ == "compound"}
+    # the owner's word starting the phrase ("my locker code"), or what the phrase is for ("the code for my shed")
+    heads = {lemma_meant(t.head) for t in m if lemma_meant(t) in owners and t.dep_ == "compound"} | {
+        lemma_meant(t.head.head) for t in m if lemma_meant(t) in owners and t.dep_ == "pobj" and t.head.lower_ in ("for", "of")}
     return [(found, span) for head in heads for found, span in _thing(m, head)
             if any(ch.isdigit() for t in span for ch in t.text)]
 

@@ -25,6 +25,7 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     # the number asked for by what it belongs to, the memory naming it otherwise
     ("And what was the number for my locker?", "my locker code at the swimming pool is 4471", "4471"),
     ("What's my locker number?", "my locker code at the swimming pool is 4471", "4471"),
+    ("What's the number for my shed?", "the code for my allotment shed is 3090", "3090"),
     ("what's the wifi password?", "We changed the wifi password, it's now heron-41.", "heron-41"),
     ("How long is the flight?", "My flight to Oslo has two stops.", None),
     # a time of day in digits is no number to the tagger: its form says it is one ("My ferry leaves at
@@ -35,6 +36,7 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     # what an adjective's preposition governs, the question leaving it without its object
     ("What am I allergic to?", "I am allergic to peanuts, very serious.", "to peanuts"),
     ("What is my son afraid of?", "My son Tom is afraid of the dark.", "of the dark"),
+    ("What am I allergic to?", "I'm allergic to shellfish", "to shellfish"),
     # "pm" the recogniser leaves out of the date it ends: said back, the rest read "car service thenpm"
     ("When is my car service?", "Car service next Wednesday 3pm.", "next Wednesday 3pm"),
 ])
