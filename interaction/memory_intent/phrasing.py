@@ -74,7 +74,7 @@ def _told_beside_request(sentence: str, classifier: MemoryIntentClassifier, asks
             continue
         told = without_opening(", ".join(rest))  # "also my PIN is 6021, ...": what it says, not how it opens
         # of the speaker too: "im allergic to penicilin, please remember this"
-        if a_clause_of_its_own(told) or _tells_of_the_speaker(told):
+        if a_clause_of_its_own(told) or a_clause_of_its_own(told, speaker=True):
             return told
     return None
 
@@ -170,23 +170,13 @@ def names_something(content: str, classifier: MemoryIntentClassifier | None = No
 _SPEAKERS = {"i", "you", "we", "u"}  # who asks and who is asked: a request's own subjects ("I want you to ...")
 
 
-def _tells_of_its_own(parsed) -> bool:  # noqa: ANN001 - a spaCy Doc
-    """A sentence whose main verb has a subject that is neither speaker: it tells of that subject."""
+def _tells_of_its_own(parsed, speaker: bool = False) -> bool:  # noqa: ANN001 - a spaCy Doc
+    """A sentence whose main verb has a subject that is neither speaker: it tells of that subject;
+    with `speaker`, one whose subject is the speaker ("im allergic to penicilin")."""
     root = next(iter(parsed.sents)).root
     return root.pos_ in ("VERB", "AUX") and any(
-        c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in _SPEAKERS for c in root.children)
-
-
-def _tells_of_the_speaker(text: str) -> bool:
-    """`text` is a statement whose main verb's subject is the speaker ("im allergic to penicilin")."""
-    from interaction.offline.self_description import ParserUnavailable, load_parser
-
-    try:
-        root = next(iter(load_parser()(text).sents)).root
-    except ParserUnavailable:
-        return False
-    return root.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in ("i", "we")
-                                                 for c in root.children)
+        c.dep_ in ("nsubj", "nsubjpass") and (c.lower_ in ("i", "we") if speaker else c.lower_ not in _SPEAKERS)
+        for c in root.children)
 
 
 def _keeps_a_clause(request: str) -> bool:
@@ -202,12 +192,13 @@ def _keeps_a_clause(request: str) -> bool:
                                          for c in t.children) for t in doc)
 
 
-def a_clause_of_its_own(text: str) -> bool:
-    """`text` tells of something with a subject of its own, neither speaker (_tells_of_its_own)."""
+def a_clause_of_its_own(text: str, speaker: bool = False) -> bool:
+    """`text` tells of something with a subject of its own, neither speaker, or with `speaker` the
+    speaker (_tells_of_its_own)."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
-        return _tells_of_its_own(load_parser()(text))
+        return _tells_of_its_own(load_parser()(text), speaker)
     except ParserUnavailable:
         return False
 
