@@ -114,3 +114,17 @@ def test_a_declined_topic_is_let_go(ilse):
     say(ilse[0], "My brother and I fell out at the wedding.")
     declined = say(ilse[0], "Honestly I'd prefer not to get into that right now.")
     assert "don't have to talk about it" in declined.reply and "more" not in declined.reply, declined.reply
+
+
+@pytest.mark.parametrize("ask", ["Hold me to it.", "Remind me of it next time.", "Watch this space."])
+def test_asking_to_be_kept_to_a_plan_is_no_goodbye_and_what_follows_is_theirs(ilse, ask):
+    """A short request to the listener about times to come ("hold me to it") reads like "see you next
+    time" to a reader that only knows goodbyes: it ends nothing, and the news after it is still theirs."""
+    dm, _ = ilse
+    plan = say(dm, f"I'm cutting down to one biscuit a day. {ask}")
+    asked = say(dm, ask)
+    assert "end_conversation" not in (plan.intent, asked.intent), (plan.reply, asked.reply)
+    told = say(dm, "My nephew Anselm is coming to stay on Sunday.")
+    assert told.user_id == plan.user_id
+    who = say(dm, "Who is coming to stay on Sunday?")
+    assert "Anselm" in who.reply, who.reply
