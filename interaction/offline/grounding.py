@@ -59,6 +59,7 @@ _SUBJECTS = {"nsubj", "nsubjpass"}
 _PLACE_ENTS = {"GPE", "LOC"}
 _CONTENT_POS = {"NOUN", "PROPN", "NUM", "ADJ", "VERB", "X"}  # a value's words hold one of these
 _EMPLOYER_PREPS = {"at", "for", "with", "by"}
+_ADDRESS = frozenset({"title", "form_of_address"})  # WordNet's kinds of "Mr", "Mrs", "Miss"
 _WORD = re.compile(r"\w+")
 _PLACE_PREPS = {"in", "to", "from", "into", "near", "outside"}
 _GOAL_PREPS = {"to", "into"}  # where a move ends: not reached while it is still going on ("I'm moving to Oslo")
@@ -359,7 +360,7 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     if field == "current_company":
         if prep is None:  # a value that ends is one they have: the tagger's person there ("I left Spar") is that
             return not new or "PERSON" not in labels
-        return prep in _EMPLOYER_PREPS
+        return prep in _EMPLOYER_PREPS and not ("PERSON" in labels and _addressed_as_a_person(span[0]))
     if field == "location":
         if prep is None:
             return not labels & {"PERSON", "ORG"}
@@ -378,6 +379,16 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     if field == "interests":  # a topic may be a band or a country, never a day or an amount
         return (prep is None or prep in _TOPIC_PREPS) and not labels & _NOT_A_TOPIC
     return True
+
+
+def _addressed_as_a_person(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The first word of a name is a form of address or a kind of person ("Mr Okoye", "Professor Lee",
+    "Aunt May"): the tagger's person is one then, met or seen, never an employer ("a meeting with Mr
+    Okoye"); a firm it labels a person ("for Pfizer") has no such word."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and (wordnet.kind_of(tok.text, _ADDRESS) or wordnet.kind_of_person(tok.text))
 
 
 def _phrase_governor(tok):  # noqa: ANN001, ANN202 - a spaCy Token

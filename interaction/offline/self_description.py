@@ -46,6 +46,7 @@ _STILL_TRUE_IN_PAST = {"move", "relocate", "retire"}  # a past change of state t
 _PLACE_ENTS = {"GPE", "LOC"}
 _ORG_ENTS = {"ORG", "FAC"}
 _AGE_ENTS = {"DATE", "TIME", "QUANTITY", "CARDINAL"}  # how old someone is, never what they do
+_WHEN = {"DATE", "TIME"}
 _JOB_NOUNS = {"job", "profession", "occupation", "work"}  # "my job is ...": the subject is the job
 _PHRASE_DEPS = {"compound", "amod", "nmod", "npadvmod", "nummod", "advmod"}
 _NAMING_DEPS = {"compound", "poss", "nmod"}  # "St Mary's hospital", "Morriston hospital": a proper name names the place
@@ -488,14 +489,16 @@ def _read_doing(pred, found: dict[str, str]) -> None:
 def _not_owned(pred, objects: list) -> bool:  # noqa: ANN001 - a spaCy Token
     """"Have" tells a job only as having a business: an object that is a made place or an organisation
     ("a bakery", "a small firm", WordNet's noun.artifact / noun.group); having an appointment, a cold or
-    a dog is no work. Only the light verb of possession itself: WordNet's verb.possession also files the
-    trades' verbs ("I sell insurance", "I buy antiques for a dealer")."""
+    a dog is no work, nor is anything had at a time ("a client meeting on Monday at 2pm": a business is
+    not had on a day). Only the light verb of possession itself: WordNet's verb.possession also files
+    the trades' verbs ("I sell insurance", "I buy antiques for a dealer")."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     wordnet = load_wordnet()
     if wordnet is None or pred.lemma_ != "have":
         return False
-    return not any(wordnet.lexical_file(o.lemma_) in _OWNED_FILES for o in objects)
+    return not any(wordnet.lexical_file(o.lemma_) in _OWNED_FILES for o in objects) \
+        or any(t.ent_type_ in _WHEN for t in pred.subtree)
 
 
 def _in_complement(tok, obj) -> bool:

@@ -36,6 +36,19 @@ def test_a_planned_move_or_job_is_not_a_current_fact(sentence):
     assert not [c for c in changes if c.op != "close"], changes
 
 
+
+@pytest.mark.parametrize("sentence", [
+    "I have a client meeting on Monday at 2pm with Mr Okoye.",
+    "I've got a dentist appointment with Dr Patel on the 14th.",
+    "I have a lunch date with Ms Ferreira at 1 on Thursday.",
+])
+def test_a_meeting_had_at_a_time_or_with_someone_is_no_job_or_employer(sentence):
+    """Having something at a time is an appointment, not a business had; the person met is nobody's
+    employer, whatever the fact-change model's embedding of the sentence is near."""
+    update, changes, _ = _decided(sentence, {})
+    held = {f: getattr(update, f) for f in ("current_company", "current_position", "location")}
+    assert not any(held.values()) and not [c for c in changes if c.field in held], (held, changes)
+
 @pytest.mark.parametrize("sentence", [
     "I went to the market this morning.",  # a time is no employer, home or job
     "I popped to the chemist this afternoon.",
