@@ -167,15 +167,21 @@ def classify(text: str) -> MemoryIntentGuess:
 def _request_beside_what_it_keeps(classifier: MemoryIntentClassifier, text: str) -> MemoryIntentGuess | None:
     """A turn read whole as news, one of whose sentences or clauses asks to keep what another one
     tells, naming nothing of its own to keep ("Could you keep a number for me? The code for my door is 4471.", "my PIN is 6021, keep
-    it for me"): the request's guess. Its news outweighs a short request in the whole turn's words."""
+    it for me"), or that opens by bidding her forget a thing it names and then says why ("please forget
+    the wifi password, they changed it anyway"): the request's guess. Its news outweighs a short request
+    in the whole turn's words."""
     from interaction import cues
-    from interaction.memory_intent.form import has_form
-    from interaction.memory_intent.phrasing import a_clause_of_its_own, keeps_what_is_said_beside
+    from interaction.memory_intent.form import FORGETS, has_form
+    from interaction.memory_intent.phrasing import a_clause_of_its_own, keeps_what_is_said_beside, opening_bidding
     from interaction.offline.name_reading import CLAUSE_BREAK
 
     parts = [c.strip(" .!") for s in cues.sentences(text) for c in CLAUSE_BREAK.split(s) if c.strip(" .!")]
     if len(parts) < 2:
         return None
+    if (bidding := opening_bidding(text)) is not None:
+        guess = classifier.classify(bidding)
+        if guess.intent in FORGETS and has_form(guess.intent, bidding):
+            return guess
     for i, part in enumerate(parts):
         # the parse first, the classifier's vectors only for a part that may be such a request
         if not keeps_what_is_said_beside(part) or not any(

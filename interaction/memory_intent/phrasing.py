@@ -112,6 +112,25 @@ def only_announces(content: str) -> bool:
     return bool(things) and all(_pro_form_or_indefinite(t) for t in things)
 
 
+def opening_bidding(text: str) -> str | None:
+    """The stretch a turn opens with when it bids something (its main verb in the base form with no
+    subject and no negation: "please forget the wifi password") and another stretch after it tells
+    with a subject of its own (why: "they changed it anyway"); None for any other turn or without the
+    parser."""
+    from interaction.offline.name_reading import CLAUSE_BREAK
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    parts = [c.strip(" .!") for s in cues.sentences(text) for c in CLAUSE_BREAK.split(s) if c.strip(" .!")]
+    if len(parts) < 2:
+        return None
+    try:
+        root = next(iter(load_parser()(parts[0]).sents)).root
+    except (ParserUnavailable, StopIteration):
+        return None
+    bids = root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass", "neg") for c in root.children)
+    return parts[0] if bids and any(a_clause_of_its_own(p) and not cues.is_question(p) for p in parts[1:]) else None
+
+
 def request_topics(text: str) -> list[str]:
     """What a forget request names, as the retrieval core is asked about it: the noun phrases of the
     request that are not pronouns ("Forget what I told you about my dog" -> "my dog"; the framing
@@ -120,9 +139,12 @@ def request_topics(text: str) -> list[str]:
     content (request_content), which keeps a topic the parser did not read as a noun ("my parents
     divorced"), unless it names no thing of its own beside those phrases: a reason given with the
     request ("forget about Pepper, it makes me sad") would match whatever else made them sad. Without
-    the parser, or when the request names no noun phrase, the content alone."""
+    the parser, or when the request names no noun phrase, the content alone. A turn that opens with
+    the request and then says why ("forget the shelter, they moved everything to a new building") is
+    the request alone: what the reason names is not what is to go."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
+    text = opening_bidding(text) or text
     content = request_content(text)
     try:
         nlp = load_parser()

@@ -276,8 +276,11 @@ def _recall(r: ReplyInputs) -> str:
             # A day asked from today ("is it tomorrow?") is answered with where the told day falls.
             holds = _as_it_holds(memories)
             verdict = whether_told(r.text, *holds, r.now)
-            if verdict == "unsure" or (verdict is None and denies_what_is_asked(r.text, holds[0])):
-                return _capital(said)  # "can he eat spinach?" over "he must not eat too much spinach": as told
+            if verdict == "unsure" or _news_since(memories) \
+                    or (verdict is None and denies_what_is_asked(r.text, holds[0])):
+                # "can he eat spinach?" over "he must not eat too much spinach", or "is my meeting on
+                # Monday?" over it and "the meeting is off" told since: as told
+                return _capital(said)
             if verdict is None and not says_what_is_asked(r.text, holds[0]):
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
                 # married?" over her going to Australia): no yes, and what was told instead
@@ -302,6 +305,17 @@ def _recall(r: ReplyInputs) -> str:
     if r.name:
         return f"I'm sorry {r.addressed}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
+
+
+def _news_since(memories: list[RecalledMemory]) -> bool:
+    """One of the memories is news told after another of what it names (later_news.py), other than a
+    new value in place of its one (that is compared as it holds): whether the earlier one still holds
+    is theirs to say."""
+    from interaction.memory.retrieval.later_news import updates
+    from interaction.offline.value_changes import changed_value
+
+    return any(updates(later.text, earlier.text) and changed_value(later.text, earlier.text) is None
+               for later in memories for earlier in memories if (later.occurred_at or "") > (earlier.occurred_at or ""))
 
 
 def _as_it_holds(memories: list[RecalledMemory]) -> tuple[str, datetime | None]:

@@ -176,3 +176,28 @@ def test_another_forget_request_instead_of_an_answer_keeps_the_first_and_asks_ab
     assert "shelter" in moved.reply and "keep that memory" not in moved.reply, moved.reply
     assert say(dm, "Yes please.").intent == "forget_one_confirmed"
     assert not holding(dm, b"animal shelter") and holding(dm, b"tomatoes")
+
+
+@pytest.mark.parametrize("asked", [
+    "please forget the shelter volunteering, I've stopped going anyway",
+    "Forget about the animal shelter. It didn't work out.",
+    "forget the shelter, they shut it down last week",
+    "forget the shelter, they moved everything to a new building in town",
+])
+def test_a_forget_request_with_its_reason_beside_it_is_one(jonas, asked):
+    """"please forget the wifi password, they changed it anyway" was read whole as news, got "I'm sorry
+    to hear that", and the password stayed (tester): a bidding to forget a thing it names, with why
+    said after it, asks to forget that thing."""
+    dm, _ = jonas
+    heard = say(dm, asked)
+    assert heard.memory_intent == "forget_one", heard.reply
+    assert heard.reply.startswith("Do you want me to forget") and "shelter" in heard.reply, heard.reply
+    assert say(dm, "yes").intent == "forget_one_confirmed"
+    assert holding(dm, b"Saturdays") == [] and holding(dm, b"tomatoes") and holding(dm, b"Vienna")
+
+
+@pytest.mark.parametrize("said", ["I forgot my allotment keys again, so annoying.",
+                                  "Don't forget the shelter needs blankets, they asked me."])
+def test_forgetting_told_of_or_a_reminder_with_its_reason_forgets_nothing(jonas, said):
+    heard = say(jonas[0], said)
+    assert heard.memory_intent != "forget_one" and not heard.reply.startswith("Do you want me to forget"), heard.reply

@@ -232,3 +232,24 @@ def test_a_thing_said_again_as_the_one_spoken_of_is_later_news_of_it(maya):
     say(dm, "the party got cancelled, his mum is ill")
     asked = say(dm, "when's the party?")
     assert "cancelled" in asked.reply, asked.reply
+
+
+@pytest.mark.parametrize(("told", "off", "questions"), [
+    ("I've got a budget review on Thursday at 10 with Ms Adeyemi.", "The budget review with Ms Adeyemi is off, she's ill.",
+     ["Do I still have the budget review with Ms Adeyemi?", "Is my budget review on Thursday?",
+      "When is my budget review?"]),
+    ("My allotment open day is on Sunday the 13th.", "The open day is over for this year.",
+     ["Is my allotment open day still on?", "When's the open day?"]),
+])
+def test_a_thing_said_since_to_be_off_is_no_yes_and_is_said(maya, told, off, questions):
+    """"Do I still have a meeting with Mr Okoye?" over the meeting and "the meeting with Mr Okoye is off,
+    he cancelled" told the next day got "Yes — ..." (tester): a state told of it since by a copula ("is
+    off") is later news of it too, and whether it still holds is no yes."""
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    say(dm, off)
+    later(dm, uid)
+    for question in questions:
+        asked = say(dm, question)
+        assert not asked.reply.startswith("Yes") and off.split(",")[0].lower().rstrip(".") in asked.reply.lower(), asked.reply

@@ -17,6 +17,7 @@ from __future__ import annotations
 # the WordNet verb files of a state or a change of one (lexnames, closed by WordNet's own design)
 _OF_STATE = frozenset({"verb.stative", "verb.change", "verb.motion"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+_STATE_COMPLEMENTS = frozenset({"advmod", "acomp", "prt"})
 # what is said, thought or seen of a thing changes nothing of it ("the party was discussed")
 _OF_TELLING = frozenset({"verb.communication", "verb.cognition", "verb.perception"})
 
@@ -24,6 +25,12 @@ _OF_TELLING = frozenset({"verb.communication", "verb.cognition", "verb.perceptio
 def _the_one_told(noun) -> bool:  # noqa: ANN001 - a spaCy Token
     """A thing said again as the one spoken of: "the party", "my party", never "a party"."""
     return any(c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ in ("the", "that", "this")) for c in noun.children)
+
+
+def _in_a_state(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A copula that says its subject is in a state by a word alone ("is off", "is over"), not where or
+    when it is ("is at the office": the thing as it was, placed)."""
+    return verb.lemma_ == "be" and any(c.dep_ in _STATE_COMPLEMENTS for c in verb.children)
 
 
 def updates(later: str, earlier: str) -> bool:
@@ -48,8 +55,9 @@ def updates(later: str, earlier: str) -> bool:
     things = {t.lemma_.lower() for t in told if t.pos_ == "NOUN"}
     for tok in nlp(later):
         if tok.pos_ == "NOUN" and tok.dep_ in _SUBJECTS and tok.lemma_.lower() in things and _the_one_told(tok) \
-                and tok.head.pos_ == "VERB" and wordnet.verb_lexical_file(tok.head.lemma_) not in _OF_TELLING:
-            return True  # "the party got cancelled" after "my mate's birthday party is on Friday"
+                and (tok.head.pos_ == "VERB" and wordnet.verb_lexical_file(tok.head.lemma_) not in _OF_TELLING
+                     or _in_a_state(tok.head)):
+            return True  # "the party got cancelled", "the party is off" after "my mate's birthday party is on Friday"
         # the name as the subject, or beside the noun that is ("my brother Tom moved to Oslo")
         subject = tok.head if tok.dep_ in ("appos", "compound") else tok
         verb = subject.head
