@@ -93,10 +93,11 @@ def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     """The verb's clause tells of the past: a past form ("went", "was"), or a participle whose finite
     auxiliary is past ("was serviced", "got stolen") or a perfect's have ("have been invited"). A
     participle after a present or modal auxiliary is not ("is getting baptised on Sunday", "will be
-    fixed on Monday"): its tag alone (VBN) says nothing of when."""
-    if verb.tag_ == "VBD":
+    fixed on Monday"): its tag alone (VBN) says nothing of when. A past form with an auxiliary is a
+    participle the tagger took for one ("Have I got anything on Tuesday?": "got" VBD)."""
+    if verb.tag_ == "VBD" and not any(a.dep_ in ("aux", "auxpass") for a in verb.children):
         return True
-    if verb.tag_ != "VBN":
+    if verb.tag_ not in ("VBN", "VBD"):
         return False
     finite = next((a for a in verb.children if a.dep_ in ("aux", "auxpass") and a.tag_ in ("VBD", "VBZ", "VBP", "MD")),
                   None)

@@ -107,6 +107,15 @@ def test_a_time_said_of_a_present_or_a_future_is_no_recall_window(question: str)
     assert resolve(question, NOW, []) is None
 
 
+@pytest.mark.parametrize("question", ["What have I got on Tuesday?", "what've I got on Tuesday", "Have I got anything on Tuesday?"])
+def test_have_got_asks_what_they_have_not_what_happened(question: str) -> None:
+    """"What have I got on Monday?" was read as a past ("got") and abstained: nothing told that day
+    (tester); "have got" is "have", now."""
+    from interaction.memory.retrieval.windows import resolve
+
+    assert resolve(question, NOW, []) is None
+
+
 @pytest.mark.parametrize(("question", "expression"), [
     ("what did I tell you on Tuesday?", "Tuesday"),
     ("tell me what I said this morning", "this morning"),

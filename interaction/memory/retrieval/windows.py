@@ -85,6 +85,7 @@ def _of_the_past(query: str, expression: str) -> str | None:
     "what's happening in June?"): it is when the thing told happens, which the memory's words hold,
     not when it was told. Without the parser, every time is when something was told (recall looks back)."""
     from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.parsing import told_as_past
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
@@ -100,7 +101,8 @@ def _of_the_past(query: str, expression: str) -> str | None:
     if verb is None or verb.pos_ not in ("VERB", "AUX") or wordnet is None \
             or wordnet.verb_lexical_file(verb.lemma_) in _RECALLING:
         return "told"
-    return "happened" if any(t.tag_ in _PAST_TAGS and t.pos_ in ("VERB", "AUX") for t in doc) else None
+    # a participle is past by its auxiliary: "what have I got on Monday?" asks what they have
+    return "happened" if any(t.tag_ in _PAST_TAGS and t.pos_ in ("VERB", "AUX") and told_as_past(t) for t in doc) else None
 
 
 def _sessions(pools: list[CandidatePool], now: datetime) -> list[tuple[float, float]]:
