@@ -115,8 +115,8 @@ def only_announces(content: str) -> bool:
 def opening_bidding(text: str) -> str | None:
     """The stretch a turn opens with when it bids something (its main verb in the base form with no
     subject and no negation: "please forget the wifi password") and another stretch after it tells
-    with a subject of its own (why: "they changed it anyway"); None for any other turn or without the
-    parser."""
+    with a subject of its own (why: "they changed it anyway", "I shouldn't have told you"); None for
+    any other turn or without the parser."""
     from interaction.offline.name_reading import CLAUSE_BREAK
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
@@ -128,7 +128,8 @@ def opening_bidding(text: str) -> str | None:
     except (ParserUnavailable, StopIteration):
         return None
     bids = root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass", "neg") for c in root.children)
-    return parts[0] if bids and any(a_clause_of_its_own(p) and not cues.is_question(p) for p in parts[1:]) else None
+    return parts[0] if bids and any((a_clause_of_its_own(p) or a_clause_of_its_own(p, speaker=True))
+                                    and not cues.is_question(p) for p in parts[1:]) else None
 
 
 def request_topics(text: str) -> list[str]:

@@ -14,7 +14,7 @@ down" holds what it asks about in its own turn.
 
 from __future__ import annotations
 
-from interaction.memory_intent.phrasing import CONTENT_POS, request_content
+from interaction.memory_intent.phrasing import CONTENT_POS, opening_bidding, request_content
 
 _NAMING = CONTENT_POS - {"VERB", "AUX"}
 _SUBJECTS = ("nsubj", "nsubjpass")
@@ -35,9 +35,10 @@ def refers_back(text: str) -> bool:
         return False
     # the request's content is read in the turn's own parse: cut out, it may lose its article and its
     # noun with it ("kitten I told you about" tags "kitten" an adverb) or its demonstrative ("forget
-    # that last bit" -> "last bit")
-    whole = " ".join(text.split())
-    content = request_content(text)
+    # that last bit" -> "last bit"); a request that opens the turn and then says why ("forget my pension
+    # number, I shouldn't have told you that") is read alone
+    whole = " ".join((opening_bidding(text) or text).split())
+    content = request_content(whole)
     doc = nlp(whole)
     start = whole.rfind(content) if content else -1
     parsed = [t for t in doc if start <= t.idx < start + len(content)] if start >= 0 else list(nlp(content))

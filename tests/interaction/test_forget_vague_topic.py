@@ -201,3 +201,14 @@ def test_a_forget_request_with_its_reason_beside_it_is_one(jonas, asked):
 def test_forgetting_told_of_or_a_reminder_with_its_reason_forgets_nothing(jonas, said):
     heard = say(jonas[0], said)
     assert heard.memory_intent != "forget_one" and not heard.reply.startswith("Do you want me to forget"), heard.reply
+
+
+def test_a_forget_request_that_says_it_should_not_have_been_told_asks_about_the_thing_named(jonas):
+    """"Please forget my pension number, I shouldn't have told you that." got "nothing to forget" (the
+    "told you that" of the reason read as forgetting what was just said) and the number was said again
+    (tester): the request that opens the turn names what is to go."""
+    dm, _ = jonas
+    heard = say(dm, "Please forget the animal shelter, I shouldn't have told you that.")
+    assert heard.reply.startswith("Do you want me to forget") and "shelter" in heard.reply, heard.reply
+    assert say(dm, "yes").intent == "forget_one_confirmed"
+    assert holding(dm, b"Saturdays") == [] and holding(dm, b"tomatoes")

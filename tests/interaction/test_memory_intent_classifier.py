@@ -112,3 +112,18 @@ def test_a_text_classified_again_is_not_read_again(monkeypatch):
     assert classifier.classify(text) == first and first.intent == "recall"
     assert read == [[text]]
     assert classifier.classify("My uncle built a greenhouse.").intent == "statement" and len(read) == 2
+
+
+def test_a_sure_forget_unsure_of_everything_is_a_forget_of_the_one_thing():
+    """"Please delete my student ID." read 0.57 forget everything (below its line) and 0.42 forget
+    one: surely a forget, so the one thing, asked about before anything goes; never everything, and
+    never news (tester: "I see, Lena. Tell me more!")."""
+    import numpy as np
+
+    classifier = default_classifier()
+    def probs(**p):
+        return np.array([p.get(c, 0.0) for c in classifier.classes])
+    assert classifier.decide(probs(forget_me=0.57, forget_one=0.42, statement=0.01)) == "forget_one"
+    assert classifier.decide(probs(forget_me=0.3, forget_one=0.05, statement=0.65)) == "statement"
+    assert classifier.decide(probs(forget_me=0.35, forget_one=0.01, statement=0.34, recall=0.3)) == "statement"
+    assert classifier.decide(probs(forget_me=0.9, forget_one=0.1)) == "forget_me"
