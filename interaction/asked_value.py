@@ -43,6 +43,7 @@ _ACU = parsedatetime.pdtContext
 _A_SEASON = timedelta(days=100)
 _TELLING = ("verb.communication", "verb.cognition")  # WordNet's verb files of saying and of knowing
 _HOLDING = {"have", "get", "be"}  # "I've got a piano" holds as "do I have a piano?" asks
+_ROLES = {"dobj", "nsubj", "nsubjpass"}
 
 
 def whether_told(question: str, memory: str, told_on: datetime | None, now: datetime) -> Verdict | None:
@@ -102,7 +103,8 @@ def says_what_is_asked(question: str, memory: str) -> bool:
 def denies_what_is_asked(question: str, memory: str) -> bool:
     """The memory says a content word the yes/no question asks about under a negation ("he must not
     eat too much spinach" for "can he eat spinach?"), or by a verb the question does not ask with ("Leo
-    quit piano" for "does Leo still have piano?"): no yes can be read off it, whatever else it says.
+    quit piano" for "does Leo still have piano?", "the gig got cancelled" for "is the gig still on?"): no
+    yes can be read off it, whatever else it says.
     False without the parser."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
@@ -116,8 +118,9 @@ def denies_what_is_asked(question: str, memory: str) -> bool:
     m = nlp(memory)
     if any({lemma_meant(w) for w in t.head.subtree} & asked for t in m if t.dep_ == "neg"):
         return True
-    # a thing asked of, the object of another verb in the memory than the question's
-    return any(t.dep_ == "dobj" and t.pos_ == "NOUN" and lemma_meant(t) in asked and t.head.pos_ == "VERB"
+    # a thing asked of, the object or the subject of another verb in the memory than the question's:
+    # what was done to it or what it did ("the gig got cancelled" for "is the gig still on?")
+    return any(t.dep_ in _ROLES and t.pos_ == "NOUN" and lemma_meant(t) in asked and t.head.pos_ == "VERB"
                and t.head.lemma_.lower() not in verbs | _HOLDING for t in m)
 
 

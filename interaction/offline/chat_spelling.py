@@ -22,6 +22,7 @@ CHAT_SPELLINGS = {
     "bc": "because", "coz": "because", "cos": "because", "b4": "before", "tmrw": "tomorrow",
     "tmr": "tomorrow", "2moro": "tomorrow", "2day": "today", "2nite": "tonight", "ppl": "people",
     "bday": "birthday", "appt": "appointment", "pw": "password", "wen": "when", "msg": "message", "wk": "week", "yday": "yesterday", "smth": "something",
+    "omg": "wow",  # an interjection, one word as its NORM needs ("oh my god")
 }
 
 

@@ -276,15 +276,14 @@ def _recall(r: ReplyInputs) -> str:
             # A day asked from today ("is it tomorrow?") is answered with where the told day falls.
             holds = _as_it_holds(memories)
             verdict = whether_told(r.text, *holds, r.now)
-            if verdict == "unsure" or _news_since(memories) \
-                    or (verdict is None and denies_what_is_asked(r.text, holds[0])):
-                # "can he eat spinach?" over "he must not eat too much spinach", or "is my meeting on
-                # Monday?" over it and "the meeting is off" told since: as told
-                return _capital(said)
+            if verdict == "unsure" or _news_since(memories):
+                return _capital(said)  # "is my meeting on Monday?" over it and "the meeting is off" told since: as told
             if verdict is None and not says_what_is_asked(r.text, holds[0]):
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
                 # married?" over her going to Australia): no yes, and what was told instead
                 return f"I don't think you told me that — {said}"
+            if verdict is None and denies_what_is_asked(r.text, holds[0]):
+                return _capital(said)  # "can he eat spinach?" over "he must not eat too much spinach": as told
             when = it_is(told, r.now) if told is not None and asks_from_today(r.text, r.now) else None
             return f"{'No' if verdict == 'no' else 'Yes'}{', ' + when if when else ''} — {said}"
         if r.own_life:

@@ -253,3 +253,25 @@ def test_a_thing_said_since_to_be_off_is_no_yes_and_is_said(maya, told, off, que
     for question in questions:
         asked = say(dm, question)
         assert not asked.reply.startswith("Yes") and off.split(",")[0].lower().rstrip(".") in asked.reply.lower(), asked.reply
+
+
+@pytest.mark.parametrize(("told", "since", "question", "said"), [
+    ("my first match with the new team is saturday at the leisure centre", "omg the match got called off the pitch is frozen",
+     "is the match still on", "called off"),
+    ("My wife Ingrid is flying to Lisbon for a conference next month.", "Oh, Ingrid's conference got postponed, she's staying put.",
+     "Is Ingrid going to Lisbon?", "postponed"),
+    ("My husband Tariq is travelling to Oslo for work the week after next.", "By the way, Tariq's trip got cancelled, he's staying home.",
+     "Is Tariq going to Oslo?", "cancelled"),
+])
+def test_what_happened_to_a_thing_told_since_is_no_yes(maya, told, since, question, said):
+    """"is the gig still on" over "omg the gig got cancelled the venue flooded" got "Yes — ..." (the
+    "omg" broke the parse), and "Is Vikram going to Singapore?" over the trip and "Vikram's trip got
+    cancelled" got "Yes — ..." (tester): the thing asked about as what another verb did or had done to
+    it, or a thing of a person named, tells what became of it, with no yes."""
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    say(dm, since)
+    later(dm, uid)
+    asked = say(dm, question)
+    assert not asked.reply.startswith("Yes") and said in asked.reply, asked.reply

@@ -58,6 +58,9 @@ def updates(later: str, earlier: str) -> bool:
                 and (tok.head.pos_ == "VERB" and wordnet.verb_lexical_file(tok.head.lemma_) not in _OF_TELLING
                      or _in_a_state(tok.head)):
             return True  # "the party got cancelled", "the party is off" after "my mate's birthday party is on Friday"
+        if tok.pos_ == "PROPN" and tok.lower_ in named and tok.dep_ == "poss" and tok.head.dep_ in _SUBJECTS \
+                and tok.head.head.pos_ == "VERB" and wordnet.verb_lexical_file(tok.head.head.lemma_) not in _OF_TELLING:
+            return True  # what happened to a thing of theirs: "Vikram's trip got cancelled"
         # the name as the subject, or beside the noun that is ("my brother Tom moved to Oslo")
         subject = tok.head if tok.dep_ in ("appos", "compound") else tok
         verb = subject.head
