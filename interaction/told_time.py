@@ -26,7 +26,7 @@ from dateutil.relativedelta import relativedelta
 from common.clock import spoken_day
 from interaction.memory.time_window import TIME_UNITS, ClockedCalendar, precision_of, unit_window
 from interaction.offline.chat_spelling import spelled_out
-from interaction.offline.parsing import AHEAD, ahead_of_telling, behind_telling, told_as_past
+from interaction.offline.parsing import AHEAD, ahead_of_telling, behind_telling, preposition_of, told_as_past
 
 _ACU = parsedatetime.pdtContext
 # parsedatetime's precisions that name a day, and those finer than one (a time of day)
@@ -104,9 +104,16 @@ def _in_the_past(doc, time) -> bool:  # noqa: ANN001 - a spaCy Doc, and a Span o
 def days_alone(doc) -> list:  # noqa: ANN001 - a spaCy Doc
     """The days of the month said without their month ("on the 21st", "moved to the 9th"), as English
     names one: an ordinal day the object of "on" or of a preposition of moving ahead, whatever the
-    entity recogniser made of it (an ordinal, nothing)."""
-    return [doc[t.left_edge.i: t.i + 1] for t in doc if t.dep_ == "pobj" and (t.head.lower_ == "on" or t.head.lower_ in AHEAD)
-            and ORDINAL_DAY.fullmatch(t.text) and t.ent_type_ != "DATE"]
+    entity recogniser made of it (an ordinal, nothing), or the parse hung it on the words after it ("moved
+    to the 16th, same time": a modifier of "time")."""
+    return [doc[t.left_edge.i: t.i + 1] for t in doc if (t.dep_ == "pobj" or _hung_across_a_comma(t))
+            and preposition_of(t) in {"on", *AHEAD} and ORDINAL_DAY.fullmatch(t.text) and t.ent_type_ != "DATE"]
+
+
+def _hung_across_a_comma(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A modifier the parse hung on a noun after a comma ("the 16th, same time"), not one of the noun
+    it stands before ("on my 30th birthday")."""
+    return token.dep_ == "amod" and token.i + 1 < len(token.doc) and token.nbor(1).is_punct and token.head.i > token.i
 
 
 def _a_length(ent) -> bool:  # noqa: ANN001 - a spaCy Span
@@ -130,7 +137,7 @@ def _resolved(text: str, told_on: datetime, past: bool) -> ToldTime | None:
     said = DAY_OF_MONTH.search(_YEAR.sub("", text))
     if context is not None and context.accuracy & _ACU.ACU_MONTH and said and not context.accuracy & OF_A_DAY:
         # "the 14th of January": parsedatetime reads the month alone
-        explicit = _YEAR.search(text) is not None
+        explicit = _YEAR.search(text) is not None or bool(context.accuracy & _ACU.ACU_YEAR)  # "... next year"
         day = _dated(point.year, point.month, int(said.group(1)))
         if day is None:
             return None

@@ -78,15 +78,22 @@ AHEAD = frozenset({"to", "until", "till", "before", "by"})
 
 
 def ahead_of_telling(time) -> bool:  # noqa: ANN001 - a spaCy Span or Token
-    root = getattr(time, "root", time)
-    return root.dep_ == "pobj" and root.head.lower_ in AHEAD
+    return preposition_of(time) in AHEAD
 
 
 def behind_telling(time) -> bool:  # noqa: ANN001 - a spaCy Span or Token
     """A time that something has gone on "since": before the telling whatever the verb's tense ("in
     hospital since Monday")."""
-    root = getattr(time, "root", time)
-    return root.dep_ == "pobj" and root.head.lower_ == "since"
+    return preposition_of(time) == "since"
+
+
+def preposition_of(time) -> str | None:  # noqa: ANN001 - a spaCy Span or Token
+    """The preposition a time is the object of, through the noun the parse may hang it on as a
+    modifier ("moved to the 12th, same time": "12th" a modifier of "time")."""
+    node = getattr(time, "root", time)
+    while node.dep_ in ("amod", "compound", "nummod", "det") and node.head.i != node.i:
+        node = node.head
+    return node.head.lower_ if node.dep_ == "pobj" else None
 
 
 def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -99,8 +106,12 @@ def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
         return True
     if verb.tag_ not in ("VBN", "VBD"):
         return False
-    finite = next((a for a in verb.children if a.dep_ in ("aux", "auxpass") and a.tag_ in ("VBD", "VBZ", "VBP", "MD")),
-                  None)
+    # the finite one may hang on another auxiliary ("are getting married": "are" on "getting")
+    auxiliaries = [a for a in verb.children if a.dep_ in ("aux", "auxpass")]
+    auxiliaries += [b for a in auxiliaries for b in a.children if b.dep_ in ("aux", "auxpass")]
+    finite = next((a for a in auxiliaries if a.tag_ in ("VBD", "VBZ", "VBP", "MD")), None)
+    if not auxiliaries and verb.dep_ in ("ccomp", "xcomp", "oprd") and verb.head.i != verb.i:
+        return told_as_past(verb.head)  # "I'm getting my hair cut on the 20th": the tense of "getting"
     if finite is not None and finite.tag_ in ("VBZ", "VBP") and finite.lemma_.lower() == "have" and verb.lemma_ == "get" \
             and any(c.dep_ == "dobj" for c in verb.children):
         return False  # "I've got a check-up on Tuesday": "have got" is "have", now

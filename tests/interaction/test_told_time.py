@@ -123,6 +123,23 @@ def test_a_told_day_falls_by_its_tense_and_where_it_was_moved_to(memory, day):
     assert told is not None and told.start == day, (memory, told)
 
 
+@pytest.mark.parametrize(("memory", "day"), [
+    # the finite auxiliary of a progressive passive hangs on the other auxiliary (tester: a wedding "on
+    # the 20th of June next year" was "one hundred and sixty-eight days ago")
+    ("Tom and I are getting married on the 4th of May next year.", datetime(2027, 5, 4)),
+    ("My nephew is getting christened on the 21st.", datetime(2026, 3, 21)),
+    # a participle completing another verb takes that verb's tense
+    ("I'm having my boiler serviced on the 20th.", datetime(2026, 3, 20)),
+    ("I had my boiler serviced on the 1st.", datetime(2026, 3, 1)),
+    # moved to a day the parse hangs on the words after it (tester: "It was the 12th, twenty-four days ago")
+    ("The physio moved to the 16th, same time.", datetime(2026, 3, 16)),
+    ("They pushed the fitting back to the 9th, same place.", datetime(2026, 3, 9)),
+])
+def test_a_day_to_come_told_with_auxiliaries_or_moved_to_is_ahead(memory, day):
+    told = named_time(load_parser()(memory), TOLD)  # Monday 2 March
+    assert told is not None and told.start == day, (memory, told)
+
+
 @pytest.mark.parametrize(("memory", "start", "at"), [
     # a day of a named month is a date, never a length of time ("15 days" is one)
     ("my daughter has her school play on 15 december", datetime(2026, 12, 15), None),
