@@ -303,6 +303,9 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
             names.append(tok.head)
         for acl in (c for c in tok.children if c.dep_ == "acl" and c.lemma_ in _NAMING):
             names += [c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj") and c.pos_ == "PROPN"]
+            # what a thing is called is its name, typed in lower case too ("a band called the static moths")
+            out += [("name", [t for t in sorted(c.subtree, key=lambda t: t.i) if t.dep_ != "det"])
+                    for c in acl.children if c.dep_ == "oprd" and c.pos_ == "NOUN"]
         if tok.dep_ in ("nsubj", "nsubjpass") and (tok.head.lemma_ == "be" or tok.head.lemma_ in _NAMING):
             # "my cat is Mochi", "my cat is called Marmalade"
             names += [c for c in tok.head.children if c.dep_ in _VALUE_DEPS and c.pos_ == "PROPN"]
@@ -436,7 +439,9 @@ def _place(m, preps: set[str] = _PLACE_PREPS, named: frozenset[str] | set[str] =
     prepositions of a place phrase ("from" too where the question asks where from)."""
     out = []
     for prep in m:
-        on = prep.head.pos_ in ("VERB", "AUX") or (prep.head.pos_ == "NOUN" and prep.head.lemma_.lower() in named)
+        # ... or on a time said of the verb, where the parse may hang it ("every Tuesday evening at the church hall")
+        on = prep.head.pos_ in ("VERB", "AUX") or (prep.head.pos_ == "NOUN" and prep.head.lemma_.lower() in named) \
+            or (prep.head.ent_type_ in _TIME_ENTS and prep.head.head.pos_ in ("VERB", "AUX"))
         if prep.dep_ == "prep" and on and (
                 prep.lower_ in preps or prep.lower_ in _TOWARDS and _of_motion(prep.head.lemma_.lower())):
             obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
@@ -622,6 +627,11 @@ def names_what_is_asked(question: str, memory: str) -> bool:
     if asks in ("thing", "count"):
         return named
     if asks == "name" and named and any(e.label_ == "PERSON" for e in m.ents):
+        return True
+    # "who's Zoe?" over "my bff is called zoe": who they are is what is told of them (a name by its
+    # capital, as typed or as it would be written: the tagger may call it a noun)
+    if asks == "person" and {t.lower_ for t in nlp(as_capitalised(question)) if t.text[:1].isupper()
+                             and not t.is_sent_start and t.lower_ != "i"} & {t.lower_ for t in m}:
         return True
     return bool(_candidates(m, asks, noun))
 

@@ -59,6 +59,12 @@ def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, a
     # the clause holding the answer names its subject by a pronoun: the sentence naming who is said whole
     (["My aunt Greet is visiting in May, she's taking the train over from Antwerp."],
      "Where is my aunt taking the train from?", "", "your aunt Greet is visiting in May, she's taking the train"),
+    # a place the parse hangs on the time said before it, and a name typed in lower case after "called"
+    (["My physio sessions are every Monday afternoon at the health centre."], "Where are my physio sessions?",
+     "At the health centre — ", "physio sessions"),
+    (["my brother plays drums in a band called the rusty nails"], "whats my brothers band called", "Rusty nails — ", "band"),
+    # who someone named is: what was told of them, never denied
+    (["my neighbour is called ines shes a midwife"], "whos ines", "", "midwife"),
 ])
 def test_the_answer_is_said_first(maya, told, question, first, said):
     dm, _, _, uid = maya
