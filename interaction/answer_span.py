@@ -129,8 +129,10 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # a memory of several clauses: the answer in the clause about what the question names first ("where
     # does my daughter study?" over "my wife is a pharmacist in York, and my daughter studies in Edinburgh")
     stranded = _stranded_preposition(q) if asks == "place" else None
+    # ... and, within it, the one said of a thing the question names ("when is the optician?" over "two
+    # appointments next week: the optician on Monday at 9 and ..."), not of the whole clause
     found_spans = sorted(_candidates(m, asks, noun, stranded, named) or _number_of_its_owner(q, m, asks, noun),
-                         key=lambda c: -len(named & _clause_lemmas(c[1][0])))
+                         key=lambda c: (-len(named & _clause_lemmas(c[1][0])), not _said_of_named(c[1][0], named)))
     # and never from a clause about something else when one is about it: "where do I work?" over "I work
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
     about = max((len(named & _clause_lemmas(t)) for t in m), default=0)
@@ -154,6 +156,12 @@ def answer_in(question: str, memory: str) -> Answer | None:
             beside = _BESIDE - {"ccomp"} if asks == "name" else _BESIDE
             return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span, beside))
     return None
+
+
+def _said_of_named(token, named: set[str]) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The nearest noun the token hangs from is one the question names."""
+    noun = next((a for a in token.ancestors if a.pos_ in ("NOUN", "PROPN")), None)
+    return noun is not None and noun.lemma_.lower() in named
 
 
 def _stranded_preposition(q) -> str | None:  # noqa: ANN001 - a spaCy Doc

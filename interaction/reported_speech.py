@@ -204,6 +204,16 @@ def _from_today(word: str, said: SaidDay) -> str | None:
     return "tomorrow" if ahead == 1 else None
 
 
+def _week_from_today(modifier: str, said: SaidDay) -> str | None:
+    """"this" or "next" of a week still to come or going on, as said today ("next week" told on a
+    Friday is still next week on the Saturday, and this week on the Monday); None otherwise."""
+    if modifier not in ("this", "next"):
+        return None
+    meant = said.on - timedelta(days=said.on.weekday()) + timedelta(weeks=modifier == "next")
+    weeks = (meant - (said.today - timedelta(days=said.today.weekday()))).days // 7
+    return {0: "this", 1: "next"}.get(weeks)
+
+
 def _shift_time_words(doc, words: list[str], said: SaidDay) -> None:
     """"today" -> "that day", "this morning" -> "that morning", "last night" -> "the night before",
     "on Saturday" -> "on Saturday the 12th" (in place): the day they meant is no longer today."""
@@ -215,7 +225,9 @@ def _shift_time_words(doc, words: list[str], said: SaidDay) -> None:
             words[t.i] = _cased(t, _from_today(low, said) or _DAY_WORDS[low]) + t.whitespace_
         elif t.lemma_.lower() in _PARTS_OF_DAY and t.i > 0 and doc[t.i - 1].head.i == t.i:
             before = doc[t.i - 1]
-            if before.lower_ == "this":
+            if t.lemma_.lower() == "week" and (now := _week_from_today(before.lower_, said)) is not None:
+                words[before.i] = _cased(before, now) + before.whitespace_  # still to come: as said today
+            elif before.lower_ == "this":
                 words[before.i] = _cased(before, "that") + before.whitespace_
             elif before.lower_ == "last":
                 words[before.i] = _cased(before, "the") + before.whitespace_

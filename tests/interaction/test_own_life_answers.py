@@ -65,6 +65,9 @@ def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, a
     (["my brother plays drums in a band called the rusty nails"], "whats my brothers band called", "Rusty nails — ", "band"),
     # who someone named is: what was told of them, never denied
     (["my neighbour is called ines shes a midwife"], "whos ines", "", "midwife"),
+    # of two times in one clause, the one said of the thing asked about
+    (["I've got two jobs on next week: the plumber on Tuesday at 8 and the electrician on Friday at 2."],
+     "When is the electrician coming?", "On Friday", "electrician"),
 ])
 def test_the_answer_is_said_first(maya, told, question, first, said):
     dm, _, _, uid = maya

@@ -152,6 +152,10 @@ def test_what_do_you_know_about_me_says_moments_back_in_her_words():
     # a day still to come is said as today says it: told yesterday, "tomorrow" is today
     ("The chimney sweep comes tomorrow at 10.", 1, "the chimney sweep comes today at 10"),
     ("My sister flies in tonight.", 0, "your sister flies in tonight"),
+    # ... and a week: "next week" told on the Saturday before is this week by Monday, still next week
+    # the day after it was told, and "the week after" once that week has gone by
+    ("The plasterers start next week.", 2, "the plasterers start this week"),
+    ("The plasterers start next week.", 8, "the plasterers start the week after"),
 ])
 def test_time_words_move_with_the_day_it_was_said(said, days_ago, expected):
     assert reported(said, said=_days_before(TODAY, days_ago)) == expected
@@ -162,6 +166,12 @@ TODAY = date(2026, 12, 14)  # a Monday
 
 def _days_before(today: date, days: int) -> SaidDay:
     return SaidDay(today - timedelta(days=days), today)
+
+
+def test_next_week_told_on_a_friday_is_still_next_week_on_the_saturday():
+    """"When are my appointments?" the day after "... next week: ..." got "The week after" (tester)."""
+    assert reported("The plasterers start next week.", said=SaidDay(date(2026, 12, 11), date(2026, 12, 12))) \
+        == "the plasterers start next week"
 
 
 @pytest.mark.parametrize("said,on,expected", [
