@@ -520,9 +520,15 @@ def read_opening_name(text: str) -> str | None:
     lexicon = load_wordnet()
     if name is None or lexicon is None:
         return None
-    return None if any(w.casefold() in _chat_words() or (
-        lexicon.knows(w) and not lexicon.names_someone(w) and lexicon.capitalised_senses(w)[:1] != (True,))
-        for w in name.split()) else name
+    words = name.split()
+    if any(w.casefold() in _chat_words() for w in words):
+        return None
+    named = [not lexicon.knows(w) or lexicon.names_someone(w) or lexicon.capitalised_senses(w)[:1] == (True,)
+             for w in words]
+    # a given name and a surname, each typed with its capital ("Harold Finch."): a surname may be any
+    # word ("Finch", "Baker"), so the given name is enough
+    full_name = len(words) > 1 and named[0] and all(w in text and w[:1].isupper() for w in words)
+    return name if all(named) or full_name else None
 
 
 def read_casual_name(text: str, loose: bool = False) -> str | None:

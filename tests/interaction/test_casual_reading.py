@@ -311,7 +311,9 @@ def test_a_sound_answering_nadines_question_for_a_name_is_no_name(tmp_path, answ
 @pytest.mark.parametrize(("first", "name"), [("Kwame.", "Kwame"), ("Ingeborg", "Ingeborg"), ("Coffee.", None),
                                              ("Yep.", None), ("Shh", None),
                                              # a word whose first sense WordNet writes with a capital
-                                             ("Nina Patel", "Nina Patel"), ("tom", "Tom"), ("Grace.", None)])
+                                             ("Nina Patel", "Nina Patel"), ("tom", "Tom"), ("Grace.", None),
+                                             # a given name and a surname that is also a word, each with its capital
+                                             ("Walter Sparrow.", "Walter Sparrow"), ("Good Morning.", None)])
 def test_a_name_said_alone_as_the_first_turn_is_asked_about(tmp_path, first, name):
     """The first words of a conversation with nobody known, a word alone that is no English word, may
     be a name said unasked: Nadine asks, and only a clear yes makes it the speaker's; an English word
