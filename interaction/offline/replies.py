@@ -20,6 +20,7 @@ from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import request_content
 from interaction.names import confirmation_question
+from interaction.offline.articles import with_article
 from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.offline.name_reading import asked_for_name
@@ -76,6 +77,8 @@ _ASKS_BEFORE = [
     (re.compile(r"\bwhat (?:did|have) i (?:use to |used to )?(?:like|enjoy|play|do for fun)\b|\b(?:old|former) hobb", re.I),
      "hobbies"),
 ]
+# a position that says the job it names was left (closed: the adjectives of having left a post)
+_FORMERLY = re.compile(r"(?:(?:retired|former)\s+|ex-)(\w.*)", re.I)
 _BEFORE = re.compile(r"\b(?:before|previously|used to|use to|formerly|in the past|earlier)\b|"
                      r"\b(?:previous|former|old|last) (?:job|employer|company|workplace|position|role|home|address|city|town|place|hobb)",
                      re.I)
@@ -155,12 +158,22 @@ def _before_answer(r: ReplyInputs) -> str | None:
     for pattern, key in _ASKS_BEFORE:
         if pattern.search(asked):
             old = latest_ended(r.profile.history(key))
+            if old is None and key == "current_position" and (was := _job_left(r.profile)):
+                return f"You were {with_article(was)}, before you retired."  # "I'm a retired carpenter"
             if old is None:
                 return "I don't know — you haven't told me about an earlier one."
             now = profile_wording.phrases(profile_wording.current(r.profile, [key]))
             current = f" Now {profile_wording.listing(now)}." if now else ""
             return f"Before, {profile_wording.before_words(key, old.value, old.clause)}.{current}"
     return None
+
+
+def _job_left(profile) -> str | None:  # noqa: ANN001 - a UserProfile
+    """The job a current position says was left ("retired carpenter", "former nurse"): what they
+    did before."""
+    now = next((r.value for r in profile.history("current_position") if r.current), None)
+    found = _FORMERLY.match(now or "")
+    return found.group(1) if found else None
 
 
 def _profile_answer(r: ReplyInputs) -> str | None:

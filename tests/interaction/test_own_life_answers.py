@@ -284,3 +284,16 @@ def test_what_happened_to_a_thing_told_since_is_no_yes(maya, told, since, questi
     later(dm, uid)
     asked = say(dm, question)
     assert not asked.reply.startswith("Yes") and said in asked.reply, asked.reply
+
+
+@pytest.mark.parametrize("told", ["I'm a retired plumber, eighty next spring.", "I'm a former nurse, I live in Hull."])
+def test_the_job_a_position_says_was_left_answers_what_they_did_before(maya, told):
+    """"What did I do before I retired?" over "I'm a retired carpenter" got "I don't know — you haven't
+    told me about an earlier one" (tester)."""
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    was = told.split()[3].rstrip(",")
+    for question in ("What did I do before I retired?", "What did I used to do for work?"):
+        asked = say(dm, question)
+        assert f"You were a {was}" in asked.reply, asked.reply
