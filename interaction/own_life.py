@@ -32,7 +32,7 @@ from interaction.dated_it import with_it_named
 from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
-from interaction.offline.question_form import asked_about
+from interaction.offline.question_form import asked_about, statement_tagged
 from interaction.person_pronoun import with_person_named, with_relations_named
 from interaction.profile_wording import Told, current, named_in
 from interaction.profiles import Identity
@@ -49,14 +49,20 @@ _NAMING = {"NOUN", "PROPN"}
 _PRESENT_OR_MODAL = {"VBP", "VBZ", "MD"}
 
 
+def _questions(text: str) -> list[str]:
+    """The sentences of `text` that ask something of the speaker's life: not of Nadine, not the clock,
+    and no statement with a question tagged on ("..., it is strange for a chef no?")."""
+    return [s for s in cues.sentences(text) if cues.is_question(s) and not cues.is_about_nadine(s)
+            and not asks_the_clock(s) and statement_tagged(s) is None]
+
+
 def asks_about_own_life(text: str) -> bool:
     """A question sentence whose subject or a possessor in it is the speaker, or that names something
     and is not about Nadine (no second-person subject or possessor: "do you like music?", "how was your
     day?"); without the parser, no question is read as one."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
-    questions = [s for s in cues.sentences(text)
-                 if cues.is_question(s) and not cues.is_about_nadine(s) and not asks_the_clock(s)]
+    questions = _questions(text)
     if not questions:
         return False
     try:
@@ -168,8 +174,7 @@ def asks_after_own(text: str) -> bool:
     advice) nor a how-to. What they do or feel is not a thing kept in memory to be missing from it."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
-    questions = [s for s in cues.sentences(text)
-                 if cues.is_question(s) and not cues.is_about_nadine(s) and not asks_the_clock(s)]
+    questions = _questions(text)
     try:
         nlp = load_parser()
     except ParserUnavailable:

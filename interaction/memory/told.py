@@ -21,7 +21,7 @@ from interaction.memory_intent.not_keep import memory_intent
 from interaction.memory_intent.phrasing import names_something
 from interaction.offline.extract import extract_name
 from interaction.offline.name_reading import CLAUSE_BREAK
-from interaction.offline.question_form import request_of_nadine
+from interaction.offline.question_form import request_of_nadine, statement_tagged
 from interaction.offline.wishes import wishes_the_listener
 from interaction.speaker_labels import NADINE_LABEL
 from interaction.turn_act.reader import turn_acts
@@ -88,6 +88,10 @@ def _has_a_subject(sentence: str) -> bool:
 
 
 def _sentence_tells(sentence: str) -> bool:
+    # a statement with a question tagged on after its last comma tells the statement ("I have allergy to
+    # shellfish, it is strange for a chef no?")
+    if cues.is_question(sentence) and (statement := statement_tagged(sentence)) is not None:
+        sentence = statement
     # a request of Nadine ("tell me a joke") asks her for something and tells nothing of the person
     if cues.is_question(sentence) or only_thanks(sentence) or request_of_nadine(sentence):
         return False

@@ -217,6 +217,13 @@ def tagged_question(statement: str, tag: str) -> bool:
                 and not _names_without_verb(tag))
 
 
+def statement_tagged(sentence: str) -> str | None:
+    """The statement of a sentence that tags a question on after its last comma ("I have allergy to
+    shellfish, it is strange for a chef no?"): what it tells; None for any other sentence."""
+    head, comma, tag = sentence.rpartition(",")
+    return head if comma and tagged_question(head, tag) else None
+
+
 def _names_without_verb(text: str) -> bool:
     nlp = _parser()
     if nlp is None:

@@ -31,6 +31,7 @@ from interaction.offline.question_form import (
     asks_why,
     pleads_not_to_tell,
     request_of_nadine,
+    statement_tagged,
     told_in_confidence,
 )
 from interaction.offline.wishes import wishes_the_listener
@@ -549,7 +550,7 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append(f"I'm afraid I can't {request}{hi}.")
         elif cues.is_about_nadine(r.text):  # her knowledge holds nothing that answers it
             parts.append(f"I'm afraid I don't know that about myself{hi}.")
-        elif cues.is_question(r.text):
+        elif cues.is_question(r.text) and statement_tagged(cues.sentences(r.text)[-1]) is None:
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         elif bare_answer(r.text):  # nothing was asked: a yes or a no is taken as said
             parts.append(_ACKNOWLEDGED.format(hi=hi))

@@ -297,3 +297,16 @@ def test_the_job_a_position_says_was_left_answers_what_they_did_before(maya, tol
     for question in ("What did I do before I retired?", "What did I used to do for work?"):
         asked = say(dm, question)
         assert f"You were a {was}" in asked.reply, asked.reply
+
+
+@pytest.mark.parametrize("told", ["I have allergy to kiwi, it is strange for a fruit seller no?",
+                                  "I'm allergic to kiwi, funny for a greengrocer, right?"])
+def test_news_with_a_question_tagged_on_is_told_and_kept(maya, told):
+    """"I have allergy to shellfish, it is strange for a chef no?" got "I don't think you told me about
+    that" and was never kept, so "What is my allergy?" was not known (tester)."""
+    dm, _, _, uid = maya
+    heard = say(dm, told)
+    assert "good question" not in heard.reply and "told me" not in heard.reply, heard.reply
+    later(dm, uid)
+    asked = say(dm, "What am I allergic to?")
+    assert "kiwi" in asked.reply, asked.reply
