@@ -32,6 +32,7 @@ from interaction.dated_it import with_it_named
 from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
+from interaction.offline.personal_facts import asked_field
 from interaction.offline.question_form import asked_about, statement_tagged
 from interaction.person_pronoun import with_person_named, with_relations_named
 from interaction.profile_wording import Told, current, named_in
@@ -213,6 +214,9 @@ def profile_field_asked(deps: AgentDeps, state: dict) -> str | None:
     if decided is None or decided.outcome != "asserted" or decided.named is None:
         return None
     told = facts[int(decided.named.candidate.memory_id)][1]
+    if told.field == "relations" and asked_field(state["text"]) != "relations":
+        # "where does Amara work?" names the fiancée, but asks what they told of her, not who she is
+        return None
     return _asked_as(told) if named_in([told], state["text"]) else None
 
 
@@ -222,8 +226,6 @@ def held_field_asked(identity: Identity, text: str, recalled: bool = False) -> s
     one it names): the profile answers it, ahead of any turn the fact was told in. A person asked
     after by how they are theirs ("what's my husband's name?") is answered by the turn `recalled`
     when there is one: it says the name first; asked after by name, the turn cannot answer who."""
-    from interaction.offline.personal_facts import asked_field
-
     field = asked_field(text) if identity.known and identity.profile is not None else None
     if field is None:
         return None

@@ -310,3 +310,15 @@ def test_news_with_a_question_tagged_on_is_told_and_kept(maya, told):
     later(dm, uid)
     asked = say(dm, "What am I allergic to?")
     assert "kiwi" in asked.reply, asked.reply
+
+
+@pytest.mark.parametrize("question", ["Where does Amara work?", "Where is Amara working now?"])
+def test_a_question_about_someone_of_theirs_by_name_asks_what_was_told_not_who_they_are(maya, question):
+    """"Where does Amara work?" over "My fiancée Amara just got a new job at a bank ..." got "Your fiancée is
+    Amara." (tester): the profile says who someone is, only when that is what is asked."""
+    dm, _, _, uid = maya
+    say(dm, "My fiancée Amara has just started a job at a bank, we are thrilled.")
+    later(dm, uid)
+    asked = say(dm, question)
+    assert "bank" in asked.reply, asked.reply
+    assert "fiancée" in say(dm, "Who is Amara?").reply
