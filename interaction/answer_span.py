@@ -454,7 +454,8 @@ def _place(m, preps: set[str] = _PLACE_PREPS, named: frozenset[str] | set[str] =
                 prep.lower_ in preps or prep.lower_ in _TOWARDS and _of_motion(prep.head.lemma_.lower())):
             obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
             if obj is not None and obj.ent_type_ not in _TIME_ENTS and not obj.like_num:
-                phrase = sorted(prep.subtree, key=lambda t: t.i)
+                cut = _subjects_taken_for_conjuncts(obj)
+                phrase = sorted((t for t in prep.subtree if t.i not in cut), key=lambda t: t.i)
                 after = phrase[-1].i + 1  # ", space 112": a closer naming of the same place, after a comma
                 if after + 1 < len(m) and m[after].text == "," and m[after + 1].dep_ in ("npadvmod", "appos"):
                     phrase += [m[after], *sorted(m[after + 1].subtree, key=lambda t: t.i)]
@@ -465,6 +466,19 @@ def _place(m, preps: set[str] = _PLACE_PREPS, named: frozenset[str] | set[str] =
     out += [sorted(t.subtree, key=lambda u: u.i) for t in m if t.dep_ == "advmod" and t.pos_ == "ADV"
             and t.head.pos_ in ("VERB", "AUX") and not t.morph.get("PronType") and _a_location(t.lemma_.lower())]
     return out
+
+
+def _subjects_taken_for_conjuncts(noun) -> set[int]:  # noqa: ANN001 - a spaCy Token
+    """The tokens of a conjunct the parse joined to the noun that is the subject of the verb right
+    after it, which has no subject of its own ("lives in Dakar and my sister Awa lives in Lyon": "my
+    sister Awa" joined to "Dakar"), with the "and" before it: no part of the place."""
+    cut: set[int] = set()
+    for conj in (c for c in noun.children if c.dep_ == "conj"):
+        after = conj.right_edge.i + 1
+        verb = noun.doc[after] if after < len(noun.doc) else None
+        if verb is not None and verb.pos_ == "VERB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+            cut |= {t.i for t in conj.subtree} | {c.i for c in noun.children if c.dep_ == "cc" and c.i < conj.i}
+    return cut
 
 
 def _of_motion(verb: str) -> bool:

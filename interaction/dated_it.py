@@ -40,15 +40,50 @@ def with_it_named(question: str, said: list[TranscriptTurn], questions: list[Tra
 def _last_asked_after(nlp, turns: list[TranscriptTurn]) -> str | None:  # noqa: ANN001 - a spaCy pipeline
     """The subject phrase of the latest question of `turns`, when it names a thing ("my cardiology
     appointment" of "When is my cardiology appointment?")."""
+    found = _last_question_subject(nlp, turns)
+    return found[0][found[1]:found[2]] if found is not None else None
+
+
+def _last_question_subject(nlp, turns: list[TranscriptTurn]) -> tuple[str, int, int] | None:  # noqa: ANN001
+    """The latest question of `turns` and the character span of its subject phrase, when it names a
+    thing; None when it names none."""
     from interaction import cues
 
     for turn in reversed(list(turns)):
         if not cues.is_question(turn.text):
             continue
         doc = nlp(turn.text)
+        if not any(t.pos_ in ("VERB", "AUX") for t in doc):
+            continue  # itself asked as the one before it was ("and the bank?")
         subject = next((t for t in doc if t.dep_ in _SUBJECTS and t.pos_ in _NAMING), None)
-        return doc[subject.left_edge.i:subject.i + 1].text if subject is not None else None
+        if subject is None:
+            return None
+        start = doc[subject.left_edge.i].idx
+        return turn.text, start, subject.idx + len(subject.text)
     return None
+
+
+def with_frame_asked(question: str, questions: list[TranscriptTurn]) -> str:
+    """A question of a thing alone, with no verb ("And the bank appointment?", "what about the bank?"),
+    asked as the latest of `questions` (turns before it) asked after its own thing ("When is the
+    optician?" -> "When is the bank appointment?"); unchanged otherwise."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    if not question.rstrip().endswith("?"):
+        return question
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return question
+    doc = nlp(question)
+    things = [c for c in doc.noun_chunks if c.root.pos_ in _NAMING]
+    if any(t.pos_ in ("VERB", "AUX") for t in doc) or len(things) != 1:
+        return question
+    before = _last_question_subject(nlp, questions)
+    if before is None:
+        return question
+    text, start, end = before
+    return text[:start] + things[0].text + text[end:]
 
 
 def change_with_it_named(text: str, said: list[TranscriptTurn]) -> str | None:

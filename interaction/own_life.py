@@ -28,7 +28,7 @@ from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.answer_span import holds_no_answer
 from interaction.clock_question import asks_the_clock
-from interaction.dated_it import with_it_named
+from interaction.dated_it import with_frame_asked, with_it_named
 from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
@@ -148,7 +148,8 @@ def question_meant(state: dict) -> str:
     spoken = [t for t in transcript[:-1] if t.role == "user"]
     identity: Identity | None = state.get("identity")
     relations = [t.value for t in current(identity.profile if identity else None, ["relations"])]
-    return with_relations_named(with_person_named(with_it_named(state["text"], said, spoken), spoken), relations)
+    asked = with_frame_asked(with_it_named(state["text"], said, spoken), spoken)
+    return with_relations_named(with_person_named(asked, spoken), relations)
 
 
 def _only_near(decided: RecallDecision) -> bool:

@@ -68,6 +68,8 @@ def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, a
     # of two times in one clause, the one said of the thing asked about
     (["I've got two jobs on next week: the plumber on Tuesday at 8 and the electrician on Friday at 2."],
      "When is the electrician coming?", "On Friday", "electrician"),
+    # a place ends where the parse joined the next clause's subject to it
+    (["My uncle Sami lives in Tunis and my aunt Lila lives in Nice."], "Where does my uncle live?", "In Tunis — ", "uncle"),
 ])
 def test_the_answer_is_said_first(maya, told, question, first, said):
     dm, _, _, uid = maya
@@ -322,3 +324,15 @@ def test_a_question_about_someone_of_theirs_by_name_asks_what_was_told_not_who_t
     asked = say(dm, question)
     assert "bank" in asked.reply, asked.reply
     assert "fiancée" in say(dm, "Who is Amara?").reply
+
+
+@pytest.mark.parametrize(("questions", "first"), [
+    (("When is the physio?", "And the dentist?"), "On Thursday"),
+    (("When is the physio?", "and the dentist?", "what about the physio?"), "On Tuesday"),
+])
+def test_a_thing_alone_is_asked_as_the_question_before(maya, questions, first):
+    """"And the bank appointment?" after "When is the optician?" got "That's a good question" or the whole
+    memory (tester): a thing alone is asked as the question before asked after its own thing."""
+    told = "Two visits this week: the physio on Tuesday at 10 and the dentist on Thursday at 4."
+    turn = _asked_on_the_next_visit(maya, told, *questions)
+    assert turn.reply.startswith(first), turn.reply
