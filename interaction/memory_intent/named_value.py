@@ -17,14 +17,17 @@ def with_named_value(request: str, content: str) -> str:
     the request verb takes> is <its value>" when the request names that noun phrase and the value
     follows it, in a clause of its own whose subject is "it" / "that" ("..., it's 31") or set right
     after the noun ("my locker number 31"); `content` unchanged otherwise, and without the parser."""
-    start = request.find(content)
-    if start < 0 or not content.strip():
+    # content of several sentences is joined with full stops whatever ended them ("...for me? it's 31")
+    first, last = content.split(". ")[0], content.split(". ")[-1]
+    start = request.find(first)
+    after = request.find(last, start) if start >= 0 else -1
+    if start < 0 or after < 0 or not content.strip():
         return content
     try:
         doc = load_parser()(request)
     except ParserUnavailable:
         return content
-    end = start + len(without_closing(content).rstrip(" .!?"))  # "... 31 please" ends at "31"
+    end = after + len(without_closing(last).rstrip(" .!?"))  # "... 31 please" ends at "31"
     for noun in doc:
         # the thing named: the object of the request's own verb, which comes before the content
         if noun.dep_ != "dobj" or noun.pos_ not in ("NOUN", "PROPN") or noun.head.idx >= start:
@@ -46,7 +49,10 @@ def _value(noun, end: int):  # noqa: ANN001, ANN202 - spaCy Tokens
         return after[-1].left_edge
     # the clause after the phrase; the parser may hang it on the noun as an apposition ("my gym
     # number, it's GM-20931")
-    nxt = next((t for t in noun.doc[noun.i + 1:] if not t.is_punct and (
+    # ... after the request's "for me", which says for whom ("can you remember my locker code for me? it's 4471")
+    for_whom = {t.i for p in noun.head.children if p.dep_ == "prep" and p.i > noun.i
+                and all(o.pos_ == "PRON" for o in p.children if o.dep_ == "pobj") for t in p.subtree}
+    nxt = next((t for t in noun.doc[noun.i + 1:] if not t.is_punct and t.i not in for_whom and (
         t.i > noun.right_edge.i or (t.head.dep_ == "appos" and t.head.head == noun))), None)
     if nxt is None or nxt.dep_ not in ("nsubj", "nsubjpass") or nxt.pos_ != "PRON" or nxt.head.lemma_ != "be":
         return None

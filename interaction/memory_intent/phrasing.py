@@ -180,8 +180,10 @@ def names_something(content: str, classifier: MemoryIntentClassifier | None = No
     except ParserUnavailable:
         parsed = None
     # a clause with a subject of its own other than the two speakers tells something: no request
-    # however the classifier reads it ("my car goes in for its MOT on Monday" read as one)
-    if classifier is not None and asks and not (parsed is not None and _tells_of_its_own(parsed)):
+    # however the classifier reads it ("my car goes in for its MOT on Monday" read as one); nor is
+    # one that gives a number ("my bike lock code for me. it's 2290")
+    if classifier is not None and asks and not (parsed is not None and (
+            _tells_of_its_own(parsed) or any(t.like_num for t in parsed))):
         asks = [classifier.classes.index(i) for i in REQUESTS]
         if classifier.probabilities([content])[0, asks].sum() >= 0.5:
             return False

@@ -316,6 +316,18 @@ def test_a_code_said_in_a_clause_hung_on_its_thing_is_kept_with_it(maya):
     assert [m.text for m in services.explicit.list(uid)] == ["my gym membership number is GM-20931"]
 
 
+@pytest.mark.parametrize(("asked", "thing"), [("can you remember my bike lock code for me? it's 2290", "bike lock code"),
+                                             ("Could you remember my door code for me? It's 2290.", "door code")])
+def test_a_code_said_in_the_sentence_after_the_request_is_kept_with_its_thing(maya, asked, thing):
+    """"can u remember wifi password for me? its bluefox77" was kept as "wifi password for you. its ..."
+    and "whats the wifi password" was answered without it (tester): the value said after the question,
+    past its "for me", is that thing's."""
+    dm, _, services, uid = maya
+    say(dm, asked)
+    assert [m.text for m in services.explicit.list(uid)] == [f"my {thing} is 2290"]
+    assert say(dm, f"What's my {thing}?").reply.startswith(f"Your {thing} is 2290")
+
+
 def test_a_forget_request_closed_by_please_names_its_thing(maya):
     dm, _, services, uid = maya
     say(dm, "Please remember that the shed padlock code is 8802.")
