@@ -446,7 +446,10 @@ def _place(m, preps: set[str] = _PLACE_PREPS, named: frozenset[str] | set[str] =
     question names ("where's the party?": "the party at the Crown"), then place names. `preps`: the
     prepositions of a place phrase ("from" too where the question asks where from)."""
     out = []
+    clock = {span[0].i for span in _clock_times(m)}  # "at quarter past eleven" is when, never where
     for prep in m:
+        if prep.i in clock:
+            continue
         # ... or on a time said of the verb, where the parse may hang it ("every Tuesday evening at the church hall")
         on = prep.head.pos_ in ("VERB", "AUX") or (prep.head.pos_ == "NOUN" and prep.head.lemma_.lower() in named) \
             or (prep.head.ent_type_ in _TIME_ENTS and prep.head.head.pos_ in ("VERB", "AUX"))

@@ -68,6 +68,9 @@ def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, a
     # of two times in one clause, the one said of the thing asked about
     (["I've got two jobs on next week: the plumber on Tuesday at 8 and the electrician on Friday at 2."],
      "When is the electrician coming?", "On Friday", "electrician"),
+    # a time of the clock in words is when, never where
+    (["My eye test is on the 12th at quarter past ten at the Riverside clinic."], "Where is my eye test?",
+     "At the Riverside clinic — ", "eye test"),
     # a place ends where the parse joined the next clause's subject to it
     (["My uncle Sami lives in Tunis and my aunt Lila lives in Nice."], "Where does my uncle live?", "In Tunis — ", "uncle"),
 ])
