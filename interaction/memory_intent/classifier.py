@@ -177,7 +177,11 @@ def _request_beside_what_it_keeps(classifier: MemoryIntentClassifier, text: str)
     in the whole turn's words."""
     from interaction import cues
     from interaction.memory_intent.form import FORGETS, has_form
-    from interaction.memory_intent.phrasing import a_clause_of_its_own, keeps_what_is_said_beside, opening_bidding
+    from interaction.memory_intent.phrasing import (
+        a_clause_of_its_own,
+        keeps_what_is_said_beside,
+        opening_bidding,
+    )
     from interaction.offline.name_reading import CLAUSE_BREAK
 
     parts = [c.strip(" .!") for s in cues.sentences(text) for c in CLAUSE_BREAK.split(s) if c.strip(" .!")]

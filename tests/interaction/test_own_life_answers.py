@@ -259,14 +259,17 @@ def test_a_thing_said_since_to_be_off_is_no_yes_and_is_said(maya, told, off, que
     """"Do I still have a meeting with Mr Okoye?" over the meeting and "the meeting with Mr Okoye is off,
     he cancelled" told the next day got "Yes — ..." (tester): a state told of it since by a copula ("is
     off") is later news of it too, and whether it still holds is no yes."""
-    dm, _, _, uid = maya
-    say(dm, told)
-    later(dm, uid)
-    say(dm, off)
-    later(dm, uid)
-    for question in questions:
-        asked = say(dm, question)
+    for asked in _told_on_two_days_then_asked(maya, [told, off], questions):
         assert not asked.reply.startswith("Yes") and off.split(",")[0].lower().rstrip(".") in asked.reply.lower(), asked.reply
+
+
+def _told_on_two_days_then_asked(maya, told: list[str], questions) -> list:
+    """Maya tells each of `told` on a day of its own, comes back the day after and asks `questions`."""
+    dm, _, _, uid = maya
+    for text in told:
+        say(dm, text)
+        later(dm, uid)
+    return [say(dm, q) for q in questions]
 
 
 @pytest.mark.parametrize(("told", "since", "question", "said"), [
@@ -282,12 +285,7 @@ def test_what_happened_to_a_thing_told_since_is_no_yes(maya, told, since, questi
     "omg" broke the parse), and "Is Vikram going to Singapore?" over the trip and "Vikram's trip got
     cancelled" got "Yes — ..." (tester): the thing asked about as what another verb did or had done to
     it, or a thing of a person named, tells what became of it, with no yes."""
-    dm, _, _, uid = maya
-    say(dm, told)
-    later(dm, uid)
-    say(dm, since)
-    later(dm, uid)
-    asked = say(dm, question)
+    asked, = _told_on_two_days_then_asked(maya, [told, since], [question])
     assert not asked.reply.startswith("Yes") and said in asked.reply, asked.reply
 
 
