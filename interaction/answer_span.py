@@ -586,6 +586,11 @@ def answered(question: str, report: RecallReport | None) -> Answered | None:
     best = report.memories[0]
     found = answer_in(question, best.text) if best.kind in _SAID_KINDS else None
     if found is None:
+        # another memory asserted with it may hold the answer ("I've been anxious about the root canal"
+        # first, "I have a root canal on Thursday at the Bryggen clinic" after it, for "where is it?")
+        best, found = next(((m, a) for m in report.memories[1:] if m.kind in _SAID_KINDS
+                            and (a := answer_in(question, m.text)) is not None), (best, None))
+    if found is None:
         return None
     # a value told again later puts right the one told before ("they moved the MRI to the 11th"): of
     # the memories asserted that answer the question the same way, the latest told answers it

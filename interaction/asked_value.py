@@ -44,6 +44,7 @@ _A_SEASON = timedelta(days=100)
 _TELLING = ("verb.communication", "verb.cognition")  # WordNet's verb files of saying and of knowing
 _HOLDING = {"have", "get", "be"}  # "I've got a piano" holds as "do I have a piano?" asks
 _ROLES = {"dobj", "nsubj", "nsubjpass"}
+_STATES = {"advmod", "prt"}  # a state said of a subject by a copula and a particle ("is off", "is over")
 
 
 def whether_told(question: str, memory: str, told_on: datetime | None, now: datetime) -> Verdict | None:
@@ -120,8 +121,14 @@ def denies_what_is_asked(question: str, memory: str) -> bool:
         return True
     # a thing asked of, the object or the subject of another verb in the memory than the question's:
     # what was done to it or what it did ("the gig got cancelled" for "is the gig still on?")
-    return any(t.dep_ in _ROLES and t.pos_ == "NOUN" and lemma_meant(t) in asked and t.head.pos_ == "VERB"
-               and t.head.lemma_.lower() not in verbs | _HOLDING for t in m)
+    if any(t.dep_ in _ROLES and t.pos_ == "NOUN" and lemma_meant(t) in asked and t.head.pos_ == "VERB"
+           and t.head.lemma_.lower() not in verbs | _HOLDING for t in m):
+        return True
+    # ... or said to be in a state by a word the question does not ask with ("the concert is off" for
+    # "is the concert still on?")
+    said = {t.lemma_.lower() for t in q}
+    return any(t.dep_ in _ROLES and t.pos_ == "NOUN" and lemma_meant(t) in asked and t.head.lemma_ == "be"
+               and any(c.dep_ in _STATES and c.lemma_.lower() not in said for c in t.head.children) for t in m)
 
 
 def _derived(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc

@@ -187,7 +187,10 @@ def _request_beside_what_it_keeps(classifier: MemoryIntentClassifier, text: str)
     parts = [c.strip(" .!") for s in cues.sentences(text) for c in CLAUSE_BREAK.split(s) if c.strip(" .!")]
     if len(parts) < 2:
         return None
-    if (bidding := opening_bidding(text)) is not None:
+    whole = classifier.classify(text).probabilities
+    # ... when the whole turn leans to forgetting over keeping ("please keep my apartment number, it is
+    # 1207": its bidding alone reads as a forget)
+    if (bidding := opening_bidding(text)) is not None and sum(whole[i] for i in FORGETS) > whole["remember"]:
         guess = classifier.classify(bidding)
         if guess.intent in FORGETS and has_form(guess.intent, bidding):
             return guess

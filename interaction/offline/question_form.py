@@ -221,7 +221,11 @@ def statement_tagged(sentence: str) -> str | None:
     """The statement of a sentence that tags a question on after its last comma ("I have allergy to
     shellfish, it is strange for a chef no?"): what it tells; None for any other sentence."""
     head, comma, tag = sentence.rpartition(",")
-    return head if comma and tagged_question(head, tag) else None
+    if not comma or not tagged_question(head, tag):
+        return None
+    # a thing alone before the tag asks to confirm it ("Dentist appointment on the 9th, right?")
+    nlp = _parser()
+    return head if nlp is not None and any(t.pos_ in ("VERB", "AUX") for t in nlp(head)) else None
 
 
 def _names_without_verb(text: str) -> bool:

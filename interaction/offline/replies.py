@@ -290,7 +290,7 @@ def _recall(r: ReplyInputs) -> str:
             # A day asked from today ("is it tomorrow?") is answered with where the told day falls.
             holds = _as_it_holds(memories)
             verdict = whether_told(r.text, *holds, r.now)
-            if verdict == "unsure" or _news_since(memories):
+            if verdict == "unsure" or (verdict != "no" and _news_since(memories)):
                 return _capital(said)  # "is my meeting on Monday?" over it and "the meeting is off" told since: as told
             if verdict is None and not says_what_is_asked(r.text, holds[0]):
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
@@ -321,14 +321,15 @@ def _recall(r: ReplyInputs) -> str:
 
 
 def _news_since(memories: list[RecalledMemory]) -> bool:
-    """One of the memories is news told after another of what it names (later_news.py), other than a
-    new value in place of its one (that is compared as it holds): whether the earlier one still holds
-    is theirs to say."""
+    """News was told after the first memory of what it names (later_news.py), other than a new value in
+    place of its one (that is compared as it holds): whether the first still holds is theirs to say.
+    The first being the latest news itself ("I got the job!" for "did I get the job?") answers."""
     from interaction.memory.retrieval.later_news import updates
     from interaction.offline.value_changes import changed_value
 
-    return any(updates(later.text, earlier.text) and changed_value(later.text, earlier.text) is None
-               for later in memories for earlier in memories if (later.occurred_at or "") > (earlier.occurred_at or ""))
+    first = memories[0]
+    return any(updates(later.text, first.text) and changed_value(later.text, first.text) is None
+               for later in memories[1:] if (later.occurred_at or "") > (first.occurred_at or ""))
 
 
 def _as_it_holds(memories: list[RecalledMemory]) -> tuple[str, datetime | None]:

@@ -558,3 +558,11 @@ def test_a_request_naming_its_own_thing_is_not_read_as_keeping_the_news_beside_i
     dm, _, services, _ = maya
     turn = say(dm, "remember lisbon? we had the best week there")
     assert turn.memory_intent != "remember" and services.explicit.list(maya[3]) == [], turn.reply
+
+
+def test_a_request_to_keep_a_thing_with_its_value_after_it_is_never_a_forget(maya):
+    """"Please keep my apartment number, it is 1207." was asked "nothing to forget" once a turn opening
+    with a bidding and a reason could be a forget: its bidding alone reads as one (the replay)."""
+    dm, _, services, uid = maya
+    turn = say(dm, "Please keep my apartment number, it is 1207.")
+    assert turn.memory_intent != "forget_one" and "forget" not in turn.reply, turn.reply

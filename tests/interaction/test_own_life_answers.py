@@ -337,3 +337,36 @@ def test_a_thing_alone_is_asked_as_the_question_before(maya, questions, first):
     told = "Two visits this week: the physio on Tuesday at 10 and the dentist on Thursday at 4."
     turn = _asked_on_the_next_visit(maya, told, *questions)
     assert turn.reply.startswith(first), turn.reply
+
+
+def test_a_state_told_by_a_particle_is_no_yes_and_a_confirmation_asked_with_right_is_answered(maya):
+    """"Is the choir concert still on?" over "The choir concert on Sunday is off, ..." got "Yes — ...";
+    "Dentist appointment on the 9th, right?" (a thing alone before the tag) got "I see, Tom. Tell me
+    more!" once tagged statements were read as news (my own play and the replay)."""
+    asked, confirmed = _told_on_two_days_then_asked(
+        maya, ["The book club meeting on Sunday is off, the host is away.", "My podiatrist is on the 9th at 10."],
+        ["Is the book club meeting still on?", "Podiatrist on the 9th, right?"])
+    assert not asked.reply.startswith("Yes") and "is off" in asked.reply, asked.reply
+    assert "9th" in confirmed.reply and "Tell me more" not in confirmed.reply, confirmed.reply
+
+
+def test_a_no_is_still_said_when_news_came_since(maya):
+    """Once later news took the yes away, a right "No — ..." over a flight moved since was dropped too
+    (the replay)."""
+    moved, = _told_on_two_days_then_asked(
+        maya, ["I'm flying to Accra on 22 December to see my aunt, flight KL589 at 10:40.",
+               "My flight got changed to KL591 on the 23rd."], ["Am I flying on the 22nd?"])
+    assert moved.reply.startswith("No"), moved.reply
+
+
+def test_the_answer_is_read_off_another_memory_asserted_with_the_first():
+    """"Where is my root canal?" over "I've been a bit anxious about the root canal" (first) and "I have a
+    root canal on Thursday ... at the Bryggen dental clinic" said both, no answer first (my own play)."""
+    from common.messages import RecalledMemory, RecallReport
+    from interaction.answer_span import answered
+
+    said = [RecalledMemory(memory_id=at, kind="turn", text=text, occurred_at=at) for text, at in (
+        ("I've been a bit anxious about the root canal, to be honest.", "2026-12-04T10:05:00"),
+        ("I have a root canal on Thursday at half past two at the Bryggen dental clinic.", "2026-12-04T10:01:00"))]
+    found = answered("Where is my root canal?", RecallReport(outcome="asserted", memories=said))
+    assert found is not None and found.memory.text.startswith("I have a root canal"), found
