@@ -187,14 +187,14 @@ def test_a_forgotten_moment_goes_with_its_turns_and_the_summary_that_quoted_it(m
 
 def test_forgetting_twice_in_one_session_reads_the_rewritten_session_right(maya):
     dm, services, uid = maya
-    visit(dm, uid, "Hello Nadine.", "Please remember that my locker code is 4711.", KEPT,
+    visit(dm, uid, "Hello Nadine.", "Please remember that my locker code is 7482619.", KEPT,
           "Please remember that my dentist appointment is on the ninth.", "Bye.")
-    for request, word in (("Forget the thing about my locker.", "4711"), ("Forget my dentist appointment.", "ninth")):
+    for request, word in (("Forget the thing about my locker.", "7482619"), ("Forget my dentist appointment.", "ninth")):
         dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
         assert word in dm.process_input(UserInput(text=request)).reply
         dm.process_input(UserInput(text="Yes."))
         dm.close_session("test")
-    assert find_traces(dm.layout.root, text_needles("4711", "dentist", "ninth")) == []
+    assert find_traces(dm.layout.root, text_needles("7482619", "dentist", "ninth")) == []
     conversation = next(d for d, m in documents(dm, uid).values() if m["kind"] == "conversation" and KEPT in d)
     assert [line.split(": ", 1)[0] for line in conversation.splitlines()] == ["User", "Nadine"] * 3
 
