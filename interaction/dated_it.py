@@ -3,7 +3,9 @@ last thing the person told with a date, as a value put right with "it" ("it's no
 right in what was told last (offline/corrections.py). The question is read with "it" as that thing,
 the subject of the statement that dated it ("how many weeks till it?" after "our village fete is on
 the 20th of June": "how many weeks till our village fete?"). So is a change told with "it" ("they
-moved it to the 16th" after "my MRI scan is on the 14th"): read as a change of that thing."""
+moved it to the 16th" after "my MRI scan is on the 14th"): read as a change of that thing. And a
+question of a thing alone ("And the bank appointment?") is read as the question before it asked after
+its own thing ("When is the optician?" -> "When is the bank appointment?")."""
 
 from __future__ import annotations
 

@@ -163,13 +163,14 @@ def classify(text: str) -> MemoryIntentGuess:
     if to_do(text) is not None:
         guess = _asking_nothing_back(classifier, guess)
     if guess.intent == STATEMENT:
-        guess = _request_beside_what_it_keeps(classifier, text) or guess
+        guess = _request_beside_what_it_keeps(classifier, text, guess) or guess
     if has_form(guess.intent, text):
         return guess
     return MemoryIntentGuess(STATEMENT, guess.probabilities[STATEMENT], guess.probabilities)
 
 
-def _request_beside_what_it_keeps(classifier: MemoryIntentClassifier, text: str) -> MemoryIntentGuess | None:
+def _request_beside_what_it_keeps(classifier: MemoryIntentClassifier, text: str,
+                                  whole: MemoryIntentGuess) -> MemoryIntentGuess | None:
     """A turn read whole as news, one of whose sentences or clauses asks to keep what another one
     tells, naming nothing of its own to keep ("Could you keep a number for me? The code for my door is 4471.", "my PIN is 6021, keep
     it for me"), or that opens by bidding her forget a thing it names and then says why ("please forget
@@ -181,16 +182,16 @@ def _request_beside_what_it_keeps(classifier: MemoryIntentClassifier, text: str)
         a_clause_of_its_own,
         keeps_what_is_said_beside,
         opening_bidding,
+        stretches,
     )
-    from interaction.offline.name_reading import CLAUSE_BREAK
 
-    parts = [c.strip(" .!") for s in cues.sentences(text) for c in CLAUSE_BREAK.split(s) if c.strip(" .!")]
+    parts = stretches(text)
     if len(parts) < 2:
         return None
-    whole = classifier.classify(text).probabilities
-    # ... when the whole turn leans to forgetting over keeping ("please keep my apartment number, it is
-    # 1207": its bidding alone reads as a forget)
-    if (bidding := opening_bidding(text)) is not None and sum(whole[i] for i in FORGETS) > whole["remember"]:
+    # ... when the whole turn (`whole`, its guess) leans to forgetting over keeping ("please keep my
+    # apartment number, it is 1207": its bidding alone reads as a forget)
+    leans = whole.probabilities
+    if (bidding := opening_bidding(text)) is not None and sum(leans[i] for i in FORGETS) > leans["remember"]:
         guess = classifier.classify(bidding)
         if guess.intent in FORGETS and has_form(guess.intent, bidding):
             return guess

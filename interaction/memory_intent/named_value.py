@@ -18,7 +18,8 @@ def with_named_value(request: str, content: str) -> str:
     follows it, in a clause of its own whose subject is "it" / "that" ("..., it's 31") or set right
     after the noun ("my locker number 31"); `content` unchanged otherwise, and without the parser."""
     # content of several sentences is joined with full stops whatever ended them ("...for me? it's 31")
-    first, last = content.split(". ")[0], content.split(". ")[-1]
+    pieces = content.split(". ")
+    first, last = pieces[0], pieces[-1]
     start = request.find(first)
     after = request.find(last, start) if start >= 0 else -1
     if start < 0 or after < 0 or not content.strip():

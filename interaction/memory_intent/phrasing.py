@@ -112,24 +112,30 @@ def only_announces(content: str) -> bool:
     return bool(things) and all(_pro_form_or_indefinite(t) for t in things)
 
 
-def opening_bidding(text: str) -> str | None:
-    """The stretch a turn opens with when it bids something (its main verb in the base form with no
-    subject and no negation: "please forget the wifi password") and another stretch after it tells
-    with a subject of its own (why: "they changed it anyway", "I shouldn't have told you"); None for
-    any other turn or without the parser."""
+def stretches(text: str) -> list[str]:
+    """The turn's sentences cut at the breaks between the stretches of a sentence (name_reading.CLAUSE_BREAK:
+    commas, semicolons, dashes), without the stops that close them."""
     from interaction.offline.name_reading import CLAUSE_BREAK
-    from interaction.offline.parsing import ParserUnavailable, load_parser
 
-    parts = [c.strip(" .!") for s in cues.sentences(text) for c in CLAUSE_BREAK.split(s) if c.strip(" .!")]
+    return [c.strip(" .!") for s in cues.sentences(text) for c in CLAUSE_BREAK.split(s) if c.strip(" .!")]
+
+
+def opening_bidding(text: str) -> str | None:
+    """The stretch a turn opens with when it bids something (question_form.bids: "please forget the
+    wifi password") and another stretch after it tells with a subject of its own (why: "they changed it
+    anyway", "I shouldn't have told you"); None for any other turn or without the parser."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+    from interaction.offline.question_form import bids
+
+    parts = stretches(text)
     if len(parts) < 2:
         return None
     try:
         root = next(iter(load_parser()(parts[0]).sents)).root
     except (ParserUnavailable, StopIteration):
         return None
-    bids = root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass", "neg") for c in root.children)
-    return parts[0] if bids and any((a_clause_of_its_own(p) or a_clause_of_its_own(p, speaker=True))
-                                    and not cues.is_question(p) for p in parts[1:]) else None
+    return parts[0] if bids(root) and any((a_clause_of_its_own(p) or a_clause_of_its_own(p, speaker=True))
+                                          and not cues.is_question(p) for p in parts[1:]) else None
 
 
 def request_topics(text: str) -> list[str]:

@@ -252,13 +252,19 @@ def _points(token: Any) -> bool:
     return not any(c.dep_ in ("relcl", "acl") for c in noun.children)
 
 
+def bids(verb: Any) -> bool:
+    """The verb bids the listener do something: its base form with no subject and no negation ("look
+    at this", "please forget the wifi password")."""
+    return verb.tag_ == "VB" and not any(c.dep_ in _SUBJECTS or c.dep_ == "neg" for c in verb.children)
+
+
 def _sentence_about_view(sentence: Any) -> bool:
     tokens = _words(sentence)
     if not tokens:
         return False
     root = sentence.root
     # "look at this"; a negated imperative asks the camera for nothing ("please don't remember that one")
-    request = root.tag_ == "VB" and not any(c.dep_ in _SUBJECTS or c.dep_ == "neg" for c in root.children)
+    request = bids(root)
     if not (sentence_asks(sentence) or request) or _past(root):
         return False
     # when, where or why a thing is ("when's that exam?"), and a place named ("am I still going to
