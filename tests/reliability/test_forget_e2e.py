@@ -34,7 +34,8 @@ def chroma_vectors(chroma_dir, user_id: str) -> list[np.ndarray]:
         rows = con.execute("SELECT vector, metadata FROM embeddings_queue").fetchall()
     finally:
         con.close()
-    return [np.frombuffer(vec, dtype=np.float32) for vec, meta in rows if vec and user_id in (meta or "")]
+    return [np.frombuffer(vec, dtype=np.float32) for vec, meta in rows
+            if vec and json.loads(meta or "{}").get("user_id") == user_id]
 
 
 def user_needles(live: LiveSuite, user_id: str, name: str, chroma_dir=None) -> dict[str, list[bytes]]:

@@ -94,6 +94,19 @@ def test_short_names_do_not_eat_other_words(tmp_path):
     assert "Annual" in text and "Joanna" in text and "Ann " not in text and "ANN;" not in text
 
 
+def test_an_id_inside_another_users_timestamp_is_no_trace(tmp_path):
+    # scene files minted at 00:01:06 on the day an id was minted hold that id inside a longer number
+    layout = DataLayout(tmp_path)
+    kept = layout.user_dir("261205_0002") / "memorable_scenes" / "images" / "scene_20261205_000106_29270c.jpg"
+    kept.parent.mkdir(parents=True)
+    kept.write_bytes(b'{"timestamp": "20261205_000106"}')
+    assert find_traces(layout.root, {"id:261205_0001": [b"261205_0001"]}) == []
+    (layout.root / "by_user").mkdir()
+    (layout.root / "by_user" / "261205_0001.log").write_bytes(b"user 261205_0001\n")
+    assert find_traces(layout.root, {"id:261205_0001": [b"261205_0001"]}) == [
+        ("by_user/261205_0001.log", "id:261205_0001 in path"), ("by_user/261205_0001.log", "id:261205_0001")]
+
+
 def _burn_cpu(stop, budget_s: float) -> None:
     """Keep a core busy (bounded in time) so the forgetters are preempted mid-step, as under load."""
     deadline = time.monotonic() + budget_s

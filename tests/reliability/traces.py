@@ -8,6 +8,7 @@ raw float32/float64 bytes, plain and unit-normalised (HNSW stores cosine vectors
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import numpy as np
 _WINDOW_FLOATS = 4  # 16 bytes of float32: no accidental match in a few MB of unrelated data
 _IMAGE_WINDOW = 64
 TEXT_LABELS = ("name:", "id:", "words:")  # needles matched case-insensitively, in paths too
+ID_LABEL = "id:"
 
 
 def name_needles(name: str) -> list[bytes]:
@@ -52,7 +54,7 @@ def find_traces(root: Path, needles: dict[str, Iterable[bytes]]) -> list[tuple[s
     for path in sorted(root.rglob("*")):
         rel = str(path.relative_to(root))
         for label, needle in flat:
-            if label.startswith(TEXT_LABELS) and needle in rel.lower().encode("utf-8"):
+            if label.startswith(TEXT_LABELS) and _holds(rel.lower().encode("utf-8"), label, needle):
                 hits.append((rel, f"{label} in path"))
         if not path.is_file():
             continue
@@ -66,6 +68,14 @@ def find_traces(root: Path, needles: dict[str, Iterable[bytes]]) -> list[tuple[s
             is_text = label.startswith(TEXT_LABELS)
             if is_text and not text_can_hide_here:
                 continue
-            if needle in (lowered if is_text else data):
+            if _holds(lowered if is_text else data, label, needle):
                 hits.append((rel, label))
     return hits
+
+
+def _holds(data: bytes, label: str, needle: bytes) -> bool:
+    """An id (YYMMDD_NNNN) counts only as a whole number: a timestamp minted in the minute 00:01 of
+    the same day (20261205_000106) holds 261205_0001 inside a longer run of digits."""
+    if not label.startswith(ID_LABEL):
+        return needle in data
+    return re.search(rb"(?<![0-9])" + re.escape(needle) + rb"(?![0-9])", data) is not None
