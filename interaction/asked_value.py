@@ -154,10 +154,9 @@ def _when_told(ent) -> bool:  # noqa: ANN001 - a spaCy Span
     """The time is when something was told or remembered, not a value asked ("did I tell you yesterday
     about ...?"): it hangs on a verb whose most frequent WordNet sense is of telling or knowing."""
     from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.parsing import verb_of
 
-    verb = ent.root
-    while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
-        verb = verb.head
+    verb = verb_of(ent.root)
     wordnet = load_wordnet()
     return wordnet is not None and verb.pos_ in ("VERB", "AUX") and wordnet.verb_lexical_file(verb.lemma_) in _TELLING
 

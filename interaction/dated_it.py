@@ -3,7 +3,8 @@ last thing the person told with a date, as a value put right with "it" ("it's no
 right in what was told last (offline/corrections.py). The question is read with "it" as that thing,
 the subject of the statement that dated it ("how many weeks till it?" after "our village fete is on
 the 20th of June": "how many weeks till our village fete?"). So is a change told with "it" ("they
-moved it to the 16th" after "my MRI scan is on the 14th"): read as a change of that thing. And a
+moved it to the 16th" after "my MRI scan is on the 14th"): read as a change of that thing, and news
+of what was done to "it" ("it's been cancelled") as news of that thing. And a
 question of a thing alone ("And the bank appointment?") is read as the question before it asked after
 its own thing ("When is the optician?" -> "When is the bank appointment?")."""
 
@@ -88,10 +89,11 @@ def with_frame_asked(question: str, questions: list[TranscriptTurn]) -> str:
     return text[:start] + things[0].text + text[end:]
 
 
-def change_with_it_named(text: str, said: list[TranscriptTurn]) -> str | None:
-    """`text` with the "it" a verb of change gives a new value (offline/value_changes.changed_it) said
-    as the thing the latest of `said` (the person's statements, oldest first) dates; None when the
-    change names its own thing, or nothing told before it has a date and a subject that names one."""
+def news_with_it_named(text: str, said: list[TranscriptTurn]) -> str | None:
+    """`text` with the "it" a verb of change gives a new value (offline/value_changes.changed_it), or
+    the "it" something was done to (`done_to_it`), said as the thing the latest of `said` (the person's
+    statements, oldest first) dates; None when the news names its own thing, or nothing told before it
+    has a date and a subject that names one."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
     from interaction.offline.value_changes import changed_it
 
@@ -99,9 +101,30 @@ def change_with_it_named(text: str, said: list[TranscriptTurn]) -> str | None:
         nlp = load_parser()
     except ParserUnavailable:
         return None
-    it = changed_it(nlp(text))
+    doc = nlp(text)
+    it = changed_it(doc) or _done_to(doc)
     phrase = _last_dated(nlp, said) if it is not None else None
     return _named(text, it, phrase) if phrase is not None else None
+
+
+def done_to_it(text: str) -> bool:
+    """`text` tells what was done to an "it" ("it's been cancelled", "they called it off")."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        return _done_to(load_parser()(text)) is not None
+    except ParserUnavailable:
+        return False
+
+
+def _done_to(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; its Token or None
+    """The one "it" that is the subject of a passive ("it's been cancelled", "it got pushed back") or
+    the object of a verb with a particle ("they called it off"): a pronoun that stands for a thing,
+    never the "it" that opens a clause said after it ("it was decided that ...", "it's raining")."""
+    its = [t for t in doc if t.pos_ == "PRON" and stands_in(t) and t.head.pos_ == "VERB" and (
+        t.dep_ == "nsubjpass" and not any(c.dep_ in ("ccomp", "xcomp") for c in t.head.children)
+        or t.dep_ == "dobj" and any(c.dep_ == "prt" for c in t.head.children))]
+    return its[0] if len(its) == 1 else None
 
 
 def _last_dated(nlp, said: list[TranscriptTurn]) -> str | None:  # noqa: ANN001 - a spaCy pipeline
@@ -115,4 +138,5 @@ def _last_dated(nlp, said: list[TranscriptTurn]) -> str | None:  # noqa: ANN001 
 
 
 def _named(text: str, it, phrase: str) -> str:  # noqa: ANN001 - a spaCy Token
-    return text[:it.idx] + phrase[:1].lower() + phrase[1:] + text[it.idx + len(it.text):]
+    first = phrase[:1].upper() if it.is_sent_start else phrase[:1].lower()
+    return text[:it.idx] + first + phrase[1:] + text[it.idx + len(it.text):]

@@ -15,7 +15,7 @@ from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
-from interaction.dated_it import change_with_it_named
+from interaction.dated_it import done_to_it, news_with_it_named
 from interaction.forget import forget_one_memory
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
@@ -227,17 +227,23 @@ def kept_value_changed(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: A
     it could be hold different values (a wrong one changed is worse than none). What was kept or told
     stays as it was said (what holds now is read from both, memory_requests.as_changed and the
     retrieval core's later news). A change of "it" is read as one of the thing last told with a date,
-    and the conversation keeps it so ({"it_named": the turn with that thing named}), as a recall reads it."""
+    and the conversation keeps it so ({"it_named": the turn with that thing named}), as a recall reads it;
+    so is news of what was done to "it" ("it's been cancelled"), which changes no value."""
     identity: Identity = state["identity"]
     if u.memory_intent not in (None, "statement") or deps.services is None or not identity.known \
-            or not identity.user_id or not tells_a_change(state["text"]):
+            or not identity.user_id:
+        return {}
+    changes = tells_a_change(state["text"])
+    if not changes and not done_to_it(state["text"]):
         return {}
     memories = deps.services.explicit.list(identity.user_id)
     told = told_since(deps, identity.user_id, state.get("transcript", []))
     # "they moved it to the 16th": "it" is the thing last told with a date, asked to be kept or told
     said = sorted([*told, *(TranscriptTurn("user", k.text, datetime.fromisoformat(k.occurred_at)) for k in memories
                                   if k.occurred_at)], key=lambda t: t.at)
-    named = change_with_it_named(state["text"], said)
+    named = news_with_it_named(state["text"], said)
+    if not changes:
+        return {"it_named": named} if named else {}
     earlier = dict.fromkeys([*(k.text for k in reversed(memories)), *(t.text for t in reversed(told))])
     found = [c for c in (value_change(named or state["text"], e) for e in earlier) if c is not None]
     if not found or len({replaced.casefold() for _, replaced in found}) > 1:

@@ -96,6 +96,20 @@ def preposition_of(time) -> str | None:  # noqa: ANN001 - a spaCy Span or Token
     return node.head.lower_ if node.dep_ == "pobj" else None
 
 
+def verb_of(token) -> Any:  # noqa: ANN001 - a spaCy Token
+    """The verb (or auxiliary) a word hangs on, up the parse; the root when none. A gerund with a
+    determiner or a possessor names a thing, not a doing ("is my viewing on Tuesday?"), whatever tag
+    the parser gives it, and is passed."""
+    node = token
+    while (node.pos_ not in ("VERB", "AUX") or _a_thing(node)) and node.head.i != node.i:
+        node = node.head
+    return node
+
+
+def _a_thing(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    return token.tag_ == "VBG" and any(c.dep_ in ("det", "poss") for c in token.children)
+
+
 def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     """The verb's clause tells of the past: a past form ("went", "was"), or a participle whose finite
     auxiliary is past ("was serviced", "got stolen") or a perfect's have ("have been invited"). A

@@ -99,7 +99,13 @@ def _inverted(tokens: list[Any], i: int) -> bool:
     if not (aux.pos_ == "AUX" or aux.tag_ == "MD"):
         return False
     head = aux.head if aux.dep_ in ("aux", "auxpass", "neg") else aux
-    return any(c.dep_ in _SUBJECTS and c.i > aux.i for c in head.children)
+    subjects = [c for c in head.children if c.dep_ in _SUBJECTS]
+    if any(c.i > aux.i for c in subjects):
+        return True
+    # "Is my fitting on Saturday?": the noun after an opening copula may be parsed as its attribute,
+    # leaving it no subject; a statement never opens with its finite copula ("Be a dear" bids)
+    return head is aux and aux.lemma_ == "be" and aux.tag_ in ("VBZ", "VBP", "VBD") and not subjects \
+        and any(c.dep_ == "attr" for c in head.children)
 
 
 def sentence_asks(sentence: Any) -> bool:

@@ -4,7 +4,10 @@ yes), and a statement that gives no new value of the same thing changes nothing.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
+
+import pytest
 
 from common.messages import UserInput
 from interaction.memory.contracts import TranscriptTurn
@@ -124,6 +127,19 @@ def test_a_new_day_and_time_take_the_place_of_the_old_ones_whole():
         == "our pottery class showcase is on the 11th of June at 5pm"
 
 
+
+def test_a_bare_hour_at_a_time_is_of_the_clock():
+    """"at 7" after a day is its hour, though the tagger calls the number a count: a new day and hour
+    replace both, never the day alone beside the old hour; a house number "at" a street is no hour."""
+    assert changed_value("They shifted the boiler service to Friday at 7.",
+                         "The boiler service at the cottage is on Wednesday at 4.") \
+        == "The boiler service at the cottage is on Friday at 7."
+    assert changed_value("The surveyor moved our site visit to 8.30.", "Our site visit is on the 3rd at 10.") \
+        == "Our site visit is on the 3rd at 8.30."
+    assert changed_value("They moved my allotment to 12 Mill Lane.", "My allotment is at 4 Mill Lane.") \
+        == "My allotment is at 12 Mill Lane."
+
+
 def test_it_moved_is_the_thing_last_told_with_a_date(tmp_path):
     """"they've shifted it to the 12th" names no thing: "it" is the one told last with a date, and the
     change is taken, said back and read by a later question, as if the thing were named."""
@@ -155,12 +171,38 @@ def test_it_rescheduled_at_a_later_visit_changes_what_was_kept(tmp_path):
 
 
 def test_it_changed_with_nothing_told_with_a_date_changes_nothing():
-    from interaction.dated_it import change_with_it_named
+    from interaction.dated_it import news_with_it_named
 
     at = datetime(2026, 11, 4, 15, 0)  # a fixed day, never the wall clock
     said = [TranscriptTurn("user", "my grandson plays the cello", at)]
-    assert change_with_it_named("they moved it to the 12th", said) is None
+    assert news_with_it_named("they moved it to the 12th", said) is None
     dated = [TranscriptTurn("user", "our book club is on the 5th", at), *said]
-    assert change_with_it_named("they moved it to the 12th", dated) == "they moved our book club to the 12th"
+    assert news_with_it_named("they moved it to the 12th", dated) == "they moved our book club to the 12th"
     # "for" a thing that is no time swaps the thing: no new value of anything
-    assert change_with_it_named("I changed it for a bigger one", dated) is None
+    assert news_with_it_named("I changed it for a bigger one", dated) is None
+
+
+@pytest.mark.parametrize(("dated", "news", "asked", "said"), [
+    ("My grandson's school play is on Wednesday at 6.", "Oh dear, it's been cancelled, half the cast has flu.",
+     "Is my grandson's school play still on Wednesday?", "your grandson's school play's been cancelled"),
+    ("can you remember that my flu jab is on Friday at 11", "They have put it off until next month.",
+     "Do I still have my flu jab on Friday?", "put your flu jab off"),
+])
+def test_news_of_what_was_done_to_it_is_news_of_the_thing_last_dated(tmp_path, dated, news, asked, said):
+    """"it's been cancelled" names no thing: "it" is the one told last with a date, so the next day a
+    question whether it is still on gets no yes."""
+    dm, _, _ = _odile(tmp_path)
+    dm.process_input(UserInput(text=dated))
+    dm.process_input(UserInput(text=news))
+    _next_visit(dm, "Odile")
+    reply = dm.process_input(UserInput(text=asked)).reply
+    assert not re.match(r"Yes\b", reply) and said in reply, reply
+
+
+@pytest.mark.parametrize("said", ["It was decided that the fete moves indoors.", "It's raining again.",
+                                  "I loved it.", "They made it to the station in time."])
+def test_an_it_nothing_was_done_to_is_named_as_nothing(said):
+    from interaction.dated_it import news_with_it_named
+
+    at = datetime(2026, 11, 4, 15, 0)
+    assert news_with_it_named(said, [TranscriptTurn("user", "our village fete is on Saturday", at)]) is None

@@ -55,6 +55,10 @@ def test_whether_what_is_asked_was_told(question, memory, verdict):
      "Is my passport renewal appointment in April?", "No — ", "9th of March"),
     ("Please remember that my passport renewal appointment is on the 9th of March.", None,
      "Is my passport renewal appointment on the 9th of March?", "Yes — ", "9th of March"),
+    # a thing the parser takes for the copula's attribute is still asked whether, and a value changed
+    # since answers it
+    ("The viewing of the flat on Elm Road is on Tuesday at 5.", "They pushed the viewing to Thursday at 6.",
+     "Is my viewing on Tuesday?", "No", "Thursday"),
     # asking whether a thing happened that the memory of the same person does not say: no yes
     ("My son Kit is moving to Lisbon after Easter.", None, "Is my son getting divorced?",
      "I don't think you told me that — ", "Lisbon"),

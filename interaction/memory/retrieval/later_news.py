@@ -54,7 +54,8 @@ def updates(later: str, earlier: str) -> bool:
     named = {t.lower_ for t in told if t.pos_ == "PROPN"}
     things = {t.lemma_.lower() for t in told if t.pos_ == "NOUN"}
     for tok in nlp(later):
-        if tok.pos_ == "NOUN" and tok.dep_ in _SUBJECTS and tok.lemma_.lower() in things and _the_one_told(tok) \
+        # the thing as the subject, or as the object of what was done ("the surgery called my flu jab off")
+        if tok.pos_ == "NOUN" and tok.dep_ in _SUBJECTS | {"dobj"} and tok.lemma_.lower() in things and _the_one_told(tok) \
                 and (tok.head.pos_ == "VERB" and wordnet.verb_lexical_file(tok.head.lemma_) not in _OF_TELLING
                      or _in_a_state(tok.head)):
             return True  # "the party got cancelled", "the party is off" after "my mate's birthday party is on Friday"

@@ -85,7 +85,7 @@ def _of_the_past(query: str, expression: str) -> str | None:
     "what's happening in June?"): it is when the thing told happens, which the memory's words hold,
     not when it was told. Without the parser, every time is when something was told (recall looks back)."""
     from interaction.memory.retrieval.lexicon import load_wordnet
-    from interaction.offline.parsing import told_as_past
+    from interaction.offline.parsing import told_as_past, verb_of
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
@@ -94,9 +94,7 @@ def _of_the_past(query: str, expression: str) -> str | None:
         return "told"
     at = query.find(expression)
     tokens = [t for t in doc if at <= t.idx < at + len(expression)] if at >= 0 else []
-    verb = tokens[0] if tokens else None
-    while verb is not None and verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
-        verb = verb.head
+    verb = verb_of(tokens[0]) if tokens else None
     wordnet = load_wordnet()
     if verb is None or verb.pos_ not in ("VERB", "AUX") or wordnet is None \
             or wordnet.verb_lexical_file(verb.lemma_) in _RECALLING:
