@@ -114,6 +114,8 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     if (deps.services is None or not deps.settings.interaction.enable_memory_agents
             or state.get("is_recall") or (state.get("pins") or {}).get("is_recall") is not None):
         return None
+    if not any(cues.is_question(s) for s in cues.sentences(state["text"])):
+        return None  # no pro-form said as its thing makes a statement a question
     said = said_earlier(state.get("transcript") or [])
     asked = question_meant(state)
     if not asks_about_own_life(asked) or (not identity.known and not said):

@@ -13,6 +13,7 @@ remember request that names nothing).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from interaction import cues
@@ -126,6 +127,9 @@ def _without_farewell(sentence: str) -> str:
     return sentence if len(kept) == len(parts) else ", ".join(kept)
 
 
+# every turn reads each earlier statement of its conversation again (memory_requests.said_earlier), and
+# the reading is of the words alone
+@functools.lru_cache(maxsize=512)
 def is_told(text: str) -> bool:
     if not text.strip() or memory_intent(text) in ASKS_OF_MEMORY:
         return False
