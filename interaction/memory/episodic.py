@@ -125,11 +125,13 @@ class EpisodicMemory:
         texts = list(docs.values())
         metas = [{**base, **_when(began), "memory_type": kind, "kind": kind} for kind in docs]
         metas[1].update(_line_ids(transcript))
-        explicit = self._explicit_texts(user_id)
+        explicit, kept_from = self._explicit(user_id)
         for i, turn in enumerate(transcript):
             if turn.role != "user" or not turn.text.strip():
                 continue
-            if any(e in turn.text.casefold() for e in explicit):  # the explicit memory stands for this turn
+            # the explicit memory stands for this turn: kept from it ("Can you remember my bike lock
+            # code? It's 8462." kept as "my bike lock code is 8462"), or said again in it
+            if (turn.turn_id and turn.turn_id in kept_from) or any(e in turn.text.casefold() for e in explicit):
                 continue
             ids.append(f"{session}_turn{i:04d}")
             texts.append(self._with_context(transcript, i))
@@ -144,14 +146,16 @@ class EpisodicMemory:
         log.info("episode saved for %s (session %s)", user_id, session)
         return True
 
-    def _explicit_texts(self, user_id: str) -> list[str]:
-        """The user's explicit memories ("please remember that ..."), casefolded."""
+    def _explicit(self, user_id: str) -> tuple[list[str], set[str]]:
+        """The user's explicit memories ("please remember that ..."), casefolded, and the turns they
+        were kept from."""
         with self._lock:
             collection = self._collection(user_id, create=False)
             if collection is None:
-                return []
-            got = collection.get(where={"kind": "explicit_memory"}, include=["documents"])
-        return [d.casefold() for d in got["documents"] or [] if d and d.strip()]
+                return [], set()
+            got = collection.get(where={"kind": "explicit_memory"}, include=["documents", "metadatas"])
+        texts = [d.casefold() for d in got["documents"] or [] if d and d.strip()]
+        return texts, {str(m.get("source_turn")) for m in got["metadatas"] or [] if m and m.get("source_turn")}
 
     def _with_context(self, transcript: list[TranscriptTurn], i: int) -> str:
         """The turn after the turns just before it ("Nadine: ..." then the turn as said): an answer

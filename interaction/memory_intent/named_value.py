@@ -37,7 +37,13 @@ def with_named_value(request: str, content: str) -> str:
         if value is None:
             continue
         verb = "are" if noun.morph.get("Number") == ["Plur"] else "is"
-        return f"{request[noun.left_edge.idx:noun.idx + len(noun)]} {verb} {request[value.idx:end].strip()}"
+        # with what it is of ("the code for my garden shed"): a thing set by its article, its owner or
+        # its name; never for whom it is kept ("for me"), nor a phrase of the request ("in mind")
+        of = [p for p in noun.rights if p.dep_ == "prep" and p.right_edge.idx < value.idx
+              and any(o.pos_ in ("PROPN", "NUM") or any(c.dep_ in ("det", "poss") for c in o.children)
+                      for o in p.children if o.dep_ == "pobj")]
+        last = of[-1].right_edge if of else noun
+        return f"{request[noun.left_edge.idx:last.idx + len(last)]} {verb} {request[value.idx:end].strip()}"
     return content
 
 

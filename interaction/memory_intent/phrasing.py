@@ -45,6 +45,11 @@ def request_content(
     telling = np.array([a_clause_of_its_own(p) for p in parts])
     main = int(np.argmax(np.where(telling, -1.0, asked))) if not telling.all() else int(np.argmax(asked))
     own = _tidy(_content_of(parts[main], classifier, asks) or "")
+    # a request put as a question may leave itself cut short, the listener its subject, which reads as
+    # a recall ("you remember my bike lock code?" of "Can you remember my bike lock code? It's 8462."):
+    # no content of its own
+    cut_short = bool(own) and asking == REQUESTS and _of_the_listener(own) \
+        and classifier.probabilities([own])[0, [*asks, classifier.classes.index("recall")]].sum() >= 0.5
     # what the request sentence leaves is no content when it only announces what follows ("could you
     # keep a number for me?", "remember something for me"): something not yet said, an indefinite thing,
     # which is what the sentences after it say, not the news told before it ("I teach yoga in Cork.
@@ -53,9 +58,20 @@ def request_content(
     first = main + 1 if announces and main < len(parts) - 1 else 0
     others = [p for i, p in enumerate(parts) if i != main and i >= first
               and (len(own.split()) <= 2 or asked[i] < 0.5)]
-    content = [own] if len(own.split()) > 2 and not announces else []
+    content = [own] if len(own.split()) > 2 and not announces and not cut_short else []
     content += [_tidy(p) for p in others]
     return " ".join(c if c.endswith(".") else c + "." for c in content).rstrip(".") if content else own
+
+
+def _of_the_listener(text: str) -> bool:
+    """The main verb's subject is "you"."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        root = next(iter(load_parser()(text).sents)).root
+    except ParserUnavailable:
+        return False
+    return any(c.dep_ == "nsubj" and c.lower_ == "you" for c in root.children)
 
 
 def _told_beside_request(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:

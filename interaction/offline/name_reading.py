@@ -167,7 +167,8 @@ def _without_chat_words(clause: str) -> str:
 
 
 _OTHERS = {"someone", "somebody", "he", "she", "they", "him", "her", "them"}
-_ARGUMENT_DEPS = {"nsubj", "nsubjpass", "dobj", "dative", "pobj"}
+# ... or a possessor: "my niece's name? It's Tilly" gives the niece's name
+_ARGUMENT_DEPS = {"nsubj", "nsubjpass", "dobj", "dative", "pobj", "poss"}
 
 
 def someone_else_before(words: str) -> bool:

@@ -65,6 +65,11 @@ def test_a_forget_request_with_its_reason_offers_only_what_it_names(ines):  # no
     ("Would you remember my plumber's mobile for me, it's 0779 310 552.", "plumber's mobile is 0779 310 552"),
     ("Can you keep my allotment plot number in mind, it's C-14", "allotment plot number is C-14"),
     ("remember my locker combination 4471 please", "locker combination is 4471"),
+    # a request put as a question, its value in the next sentence
+    ("Can you remember my car's registration? It's KX19 BFD.", "car's registration is KX19 BFD"),
+    # ... with what it is of
+    ("Could you remember the number of our holiday cottage, it's 07700 900 341.",
+     "holiday cottage is 07700 900 341"),
 ])
 def test_every_part_of_a_remember_request_is_kept(ines, said, kept):  # noqa: F811
     dm, _ = ines
@@ -73,6 +78,16 @@ def test_every_part_of_a_remember_request_is_kept(ines, said, kept):  # noqa: F8
     assert kept in reply.reply, reply.reply
     assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]
 
+
+
+def test_the_turn_a_memory_was_kept_from_is_not_kept_again_as_told(ines):  # noqa: F811
+    """What was asked to be kept is one memory: after the conversation is saved, a forget request
+    offers it once, never the request's own words ("it's 3318") beside it."""
+    dm, uid = ines
+    say(dm, "Can you remember the code for my garden shed? It's 3318.")
+    back(dm, uid)
+    asked = say(dm, "Please forget the code for my garden shed.")
+    assert asked.reply.count("3318") == 1 and "it's 3318" not in asked.reply, asked.reply
 
 
 @pytest.mark.parametrize(("said", "back", "kept", "aside"), [

@@ -107,7 +107,10 @@ def test_a_change_told_while_the_name_question_waits_is_theirs_once_they_are_kno
 
 
 @pytest.mark.parametrize("news", ["One of my sons is getting divorced, it's Tomas, the older one.",
-                                  "Our new lodger moved in yesterday. It's Greta, from Malmö."])
+                                  "Our new lodger moved in yesterday. It's Greta, from Malmö.",
+                                  # the one spoken of as a possessor: the "it" gives that one's name
+                                  "I can never keep my godson's name in my head. It's Barnaby.",
+                                  "Do you know my landlady's name? It's Mrs Okafor."])
 def test_it_is_a_name_said_of_someone_just_spoken_of_is_not_the_speaker(dm, news):
     """"it's Tomas" after "one of my sons" names the son: Petra stays who she is, nobody new is made,
     and what she told is hers."""
