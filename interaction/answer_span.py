@@ -248,12 +248,21 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
     if noun is None:
         return None
     noun = _compound_head(noun)
-    if noun.lemma_.lower() in _TIME_NOUNS:
+    if noun.lemma_.lower() in _TIME_NOUNS or _of_time(noun.lemma_.lower()):
         return "time", None
     # "which city ...?", "what town ...?" ask where, by the kind of place they name
     if wh.dep_ == "det" and wh.head.i == noun.i and _a_location(noun.lemma_.lower()):
         return "place", None
     return "thing", lemma_meant(noun)
+
+
+def _of_time(lemma: str) -> bool:
+    """A noun whose most frequent WordNet sense is a time ("deadline", "birthday", "curfew"): asking
+    what it is asks when."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.lexical_file(lemma) == "noun.time"
 
 
 def _compound_head(noun):  # noqa: ANN001, ANN202 - a spaCy Token
@@ -360,12 +369,19 @@ def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
         found = [list(e) for e in m.ents if e.label_ == "PERSON"]
         return [("person", span) for span in found + [[t] for t in people_named(m) if not any(t in f for f in found)]]
     if asks == "object":  # "allergic to": the same adjective with the same preposition, and what it governs
+        from interaction.memory.retrieval.lexicon import load_wordnet
+
         adjective, preposition = (noun or " ").split(" ", 1)
-        # ... which the tagger may read as an infinitive ("allergic to shellfish": "to" a particle)
+        # ... or the noun WordNet derives from it ("I have an allergy to shellfish")
+        wordnet = load_wordnet()
+        heads = {adjective, *(wordnet.nouns_of_adjective(adjective) if wordnet is not None else ())}
+        # ... whose preposition the parse may hang on the verb that has it ("has an allergy to peanuts");
+        # the adjective's the tagger may read as an infinitive ("allergic to shellfish": "to" a particle)
         return [("thing", list(itertools.takewhile(lambda t: not t.is_punct, sorted(prep.subtree, key=lambda t: t.i))))
-                for t in m if t.lemma_.lower() == adjective for prep in t.children
+                for t in m if t.lemma_.lower() in heads
+                for prep in [*t.children, *(t.head.children if t.dep_ == "dobj" else ())]
                 if (prep.dep_ == "prep" and prep.lower_ == preposition)
-                or (prep.dep_ == "xcomp" and any(c.dep_ == "aux" and c.lower_ == preposition for c in prep.children))]
+                or (prep.dep_ in ("xcomp", "relcl") and any(c.dep_ == "aux" and c.lower_ == preposition for c in prep.children))]
     if asks == "count":  # a number, never the name beside the noun ("my granddaughter Lina" has no count)
         return [(found, span) for found, span in _thing(m, noun or "") if any(t.like_num for t in span)]
     return _thing(m, noun or "")

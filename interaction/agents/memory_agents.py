@@ -476,7 +476,8 @@ _FELT_SIGN = {"happy": "positive", "sad": "negative", "angry": "negative", "fear
 
 
 def _not_against_the_news(found: RetrievalResult | None, state: TurnState) -> RetrievalResult | None:
-    """An ordinary turn's scene, unless what it kept feels the other way from what is told now: good
+    """An ordinary turn's scene, unless what is told now is news of what it kept, or what it kept
+    feels the other way from what is told now: good
     news of something they were worried about ("Diego is back at school!" and last week's "I'm so
     worried, Diego is ill") settles the worry, and bringing the worry up again ("That reminds me —
     you told me you're really worried ...") answers their joy with it; bad news is not met with an
@@ -487,13 +488,33 @@ def _not_against_the_news(found: RetrievalResult | None, state: TurnState) -> Re
     scene = found.scene if found is not None else None
     if scene is None or not scene.injected or not scene.user_message:
         return found
+    from interaction.memory.retrieval.later_news import updates
+
+    text = str(state.get("text", ""))
+    if _a_plan(scene) and updates(text, scene.user_message):
+        # news of a thing it kept as still to come ("the street party got postponed" over "our street
+        # party is on the 7th"): what it said may no longer hold, and saying it back as a memory would
+        # give the old plan; a moment of the past stays one ("the leeks took all summer to grow")
+        return dataclasses.replace(found, scene=dataclasses.replace(scene, injected=False))
     u = state.get("understanding")
     now = _FELT_SIGN.get(u.user_emotion.label) if u is not None else None
-    now = now or news_sign(str(state.get("text", "")))
+    now = now or news_sign(text)
     then = news_sign(scene.user_message)
     if now is None or then is None or now == then:
         return found
     return dataclasses.replace(found, scene=dataclasses.replace(scene, injected=False))
+
+
+def _a_plan(scene) -> bool:  # noqa: ANN001 - a RecalledScene
+    """The moment named a time still ahead when it was kept."""
+    from interaction.told_time import told_in
+
+    try:
+        kept = datetime.fromisoformat(scene.timestamp) if scene.timestamp else None
+    except ValueError:
+        return False
+    told = told_in(scene.user_message, kept) if kept is not None else None
+    return told is not None and not told.passed(kept)
 
 
 def _long_term(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:

@@ -354,7 +354,12 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     "for" no home unless tagged a place, and a label decides only a value without a preposition."""
     root = span.root
     labels = {t.ent_type_ for t in span if t.ent_type_}
-    prep = root.head.lower_ if root.dep_ == "pobj" else None
+    # a value said beside another, or joined to it ("from Lyon, France", "in Paris and Berlin"), is
+    # under the other's preposition
+    held = root
+    while held.dep_ in ("appos", "conj") and held.head.i != held.i:
+        held = held.head
+    prep = held.head.lower_ if held.dep_ == "pobj" else None
     if labels & _WHEN or root.dep_ == "npadvmod":
         return False  # "this morning", "every morning" say when: nobody works for, lives in or enjoys a time
     if field == "current_company":

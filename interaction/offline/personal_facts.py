@@ -127,7 +127,8 @@ def _origin(tok) -> list[Grounded]:  # noqa: ANN001
     if tok.dep_ not in ("prep", "ROOT") or tok.lower_ != "from":
         return []
     head = tok if tok.dep_ == "ROOT" else tok.head
-    owner = head.head if head.dep_ in ("attr", "appos") and head.pos_ == "NOUN" else head
+    # "a nurse from Lagos", and "I am Bernard, from Lyon": what the speaker is said to be, or their name
+    owner = head.head if head.dep_ in ("attr", "appos") and head.pos_ in ("NOUN", "PROPN") else head
     if owner.lemma_.lower() in _MOVES or not _said_of_speaker(owner):
         return []
     place = _place_under(tok, placed=True)

@@ -393,7 +393,8 @@ def _read_clause(pred, found: dict[str, str]) -> None:
             _read_doing(pred, found)
         return
     for child in _predicate_nouns(pred):
-        if child.dep_ in ("attr", "appos") and child.pos_ == "NOUN" and not _of_someone(child):
+        # "I am 55 years" (said without "old") is an age, as the recogniser files it, never a job
+        if child.dep_ in ("attr", "appos") and child.pos_ == "NOUN" and not _of_someone(child) and not said_as_measure(child):
             had_position = "current_position" in found
             found.setdefault("current_position", _phrase(child))
             _read_work_complements(child, found)

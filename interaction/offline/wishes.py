@@ -72,7 +72,10 @@ def _of_having(verb: Any) -> bool:
 
 
 def _object(noun: Any) -> bool:
-    return noun.dep_ == "dobj" or (noun.dep_ == "npadvmod" and any(c.dep_ in ("det", "poss") for c in noun.children))
+    # a noun phrase of time taken for an adverbial is the object only after its verb ("enjoy your
+    # weekend"); before it, it is something else ("no wait, keep it")
+    return noun.dep_ == "dobj" or (noun.dep_ == "npadvmod" and noun.i > noun.head.i
+                                   and any(c.dep_ in ("det", "poss") for c in noun.children))
 
 
 def _named_day(noun: Any) -> bool:

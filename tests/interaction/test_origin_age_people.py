@@ -27,6 +27,8 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     ("I live just outside of Delft", {("location", "Delft")}),
     ("I'm 63 years old.", {("age", "63")}),
     ("19, college, nebraska", {("age", "19"), ("location", "nebraska")}),
+    # an origin said beside the speaker's name
+    ("I am Katarzyna, from Gdansk, Poland.", {("hometown", "Gdansk, Poland")}),
     ("My partner is called Efua, she teaches piano.", {("relations", "Efua (partner)")}),
     ("my nephew Idris starts nursery on Monday", {("relations", "Idris (nephew)")}),
     # another person's life, a move away, a negation, a question, a figure that is no age: nothing
@@ -52,6 +54,17 @@ def _held(dm, uid: str) -> dict:
     profile = ProfileStore(dm.layout).load(uid)
     return {f: getattr(profile, f) for f in ("hometown", "location", "age", "relations", "current_position")
             if getattr(profile, f)}
+
+
+def test_an_origin_beside_a_name_is_no_home_and_years_without_old_no_job(maya):
+    """"from Gdansk, Poland" after the name is where she comes from, its country no place she lives
+    or works; "I am 47 years" (said without "old") is how old she is, never her job."""
+    dm, _, _, uid = maya
+    said = say(dm, "I am Maya, from Gdansk, Poland. I am 47 years and I am a nurse in a hospice.")
+    held = _held(dm, uid)
+    assert held.get("hometown") == "Gdansk, Poland" and "location" not in held, held
+    assert held.get("current_position") == "nurse", held
+    assert "47 years" not in said.reply and "work in" not in said.reply, said.reply
 
 
 def test_told_facts_are_kept_confirmed_as_kept_and_answered_later(maya):

@@ -39,6 +39,9 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     ("What am I allergic to?", "I'm allergic to shellfish", "to shellfish"),
     # "pm" the recogniser leaves out of the date it ends: said back, the rest read "car service thenpm"
     ("When is my car service?", "Car service next Wednesday 3pm.", "next Wednesday 3pm"),
+    # the noun WordNet derives from the adjective asked, its preposition on the verb that has it
+    ("What is Amelie allergic to?", "Amelie has a bad allergy to kiwi fruit.", "to kiwi fruit"),
+    ("What am I allergic to?", "I have allergy to penicillin, is bad luck no?", "to penicillin"),
 ])
 def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, answer):
     found = answer_in(question, memory)
@@ -73,6 +76,10 @@ def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, a
      "At the Riverside clinic — ", "eye test"),
     # a place ends where the parse joined the next clause's subject to it
     (["My uncle Sami lives in Tunis and my aunt Lila lives in Nice."], "Where does my uncle live?", "In Tunis — ", "uncle"),
+    # a thing whose WordNet sense is a time, asked what it is, asks when
+    (["The grant report has to be in by the 30th of April."], "What's the deadline for the grant report?",
+     "The 30th of April — ", "grant report"),
+    (["My godson Ravi turns ten on the 8th of August."], "What is Ravi's birthday?", "On the 8th of August — ", "Ravi"),
 ])
 def test_the_answer_is_said_first(maya, told, question, first, said):
     dm, _, _, uid = maya

@@ -40,6 +40,17 @@ def test_a_parting_wish_is_a_goodbye_and_no_news(talk, wish):
     assert "happy for you" not in parting.reply and "welcome" not in parting.reply.lower()
 
 
+@pytest.mark.parametrize("change_of_mind", ["no wait, keep it", "No hang on, leave it."])
+def test_a_change_of_mind_after_a_forget_request_keeps_the_conversation_going(talk, change_of_mind):
+    """"no wait" before a bidding is no time to spend well: the person is still talking, still known."""
+    dm, _ = talk
+    met = say(dm, "Hello, my name is Tomasz Wolny.")
+    say(dm, "Forget the alarm code.")
+    turn = say(dm, change_of_mind)
+    assert turn.intent != "end_conversation" and "Goodbye" not in turn.reply, turn.reply
+    assert say(dm, "Anyway, I fixed the gate today.").user_id == met.user_id
+
+
 def test_a_wish_said_in_passing_is_not_kept_as_a_moment(talk):
     dm, out = talk
     say(dm, "Hello, my name is Tomasz Wolny.")

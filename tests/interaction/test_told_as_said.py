@@ -310,6 +310,18 @@ def test_good_news_that_settles_a_worry_is_met_with_joy_not_with_the_worry(maya)
     assert "That reminds me" not in turn.reply and turn.reply.startswith("That's wonderful"), turn.reply
 
 
+def test_news_of_the_thing_a_moment_kept_is_not_met_with_the_old_moment(maya):
+    """"Our street party got moved to the 14th" is news of the moment that told it was on the 7th:
+    what that moment said no longer holds, and "That reminds me — ... on the 7th" would say it back."""
+    dm, _, services, uid = maya
+    write_scene(dm.layout, uid, "I'm so excited, our street party is on the 7th and the whole road is coming!",
+                when=dm.clock.now(), seed=6)
+    services.scene_index.on_scene_stored(uid)
+    later(dm, uid)
+    turn = say(dm, "Our street party got postponed, the council wants the road open that weekend.")
+    assert "That reminds me" not in turn.reply, turn.reply
+
+
 def test_a_question_after_the_good_news_gets_the_good_news_only(maya):
     """"What good news did I share?" names no topic but a kind: the happy thing told, never the grief
     told beside it."""
