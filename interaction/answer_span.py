@@ -617,6 +617,17 @@ def answered(question: str, report: RecallReport | None) -> Answered | None:
              and (a := answer_in(question, m.text)) is not None and _same_kind(a.asks, found.asks)]
     if later:
         return Answered(*max(later, key=lambda pair: pair[0].occurred_at or ""))
+    # ... or gives the best one a new value in other words ("Meera's dentist got moved to the 12th at
+    # 9am" of "Meera has a dentist appointment on the 11th at 3:15pm"): the best one as it holds now,
+    # told when the change was, answers
+    from interaction.offline.value_changes import changed_value
+
+    changed = [(m, now) for m in report.memories[1:] if m.kind in _SAID_KINDS
+               and (m.occurred_at or "") > (best.occurred_at or "") and (now := changed_value(m.text, best.text)) is not None]
+    if changed:
+        m, now = max(changed, key=lambda pair: pair[0].occurred_at or "")
+        if (held := answer_in(question, now)) is not None:
+            return Answered(m.model_copy(update={"text": now}), held)
     # news told since about someone it names ("Pickle died" after "two cats, Mango and Pickle"): what
     # the first memory answers may no longer hold, so the reply says both as told
     if any(updates(m.text, best.text) for m in report.memories[1:] if (m.occurred_at or "") > (best.occurred_at or "")):

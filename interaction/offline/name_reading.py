@@ -417,6 +417,10 @@ class NameReader:
                 parts.append(self.checks(Candidate(part, candidate.clause, candidate.proper)))
                 if not parts[-1][0]:
                     return no
+            if all(w[:1].isupper() for w in candidate.word.split()):
+                # a given name and a surname each typed with its capital: a surname may be any word
+                # ("Baker", "Mason", "Shepherd"), so the given name's margins decide
+                return True, parts[0][1], parts[0][2]
             return True, max(p[1] for p in parts), max(p[2] for p in parts)
         if len(candidate.word) < 2 or not self.tagged_as_name(candidate):
             return no

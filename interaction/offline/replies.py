@@ -296,9 +296,14 @@ def _recall(r: ReplyInputs) -> str:
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
                 # married?" over her going to Australia): no yes, and what was told instead
                 return f"I don't think you told me that — {said}"
-            if verdict is None and denies_what_is_asked(r.text, holds[0]):
-                return _capital(said)  # "can he eat spinach?" over "he must not eat too much spinach": as told
-            when = it_is(told, r.now) if told is not None and asks_from_today(r.text, r.now) else None
+            if verdict != "no" and (denies_what_is_asked(r.text, holds[0]) or _denied_since(r.text, memories)):
+                # "can he eat spinach?" over "he must not eat too much spinach", "is my mother still coming
+                # on Sunday?" over "my mum can't make Sunday": as told, whatever day it names
+                return _capital(said)
+            # where the day falls is said of the value as it holds ("No, it's in three days" of a blood
+            # test moved to Thursday, never "No, it's tomorrow" of the Tuesday it was moved from)
+            held = told_in(*holds)
+            when = it_is(held, r.now) if held is not None and asks_from_today(r.text, r.now) else None
             return f"{'No' if verdict == 'no' else 'Yes'}{', ' + when if when else ''} — {said}"
         if r.own_life:
             return _capital(said)
@@ -329,6 +334,15 @@ def _news_since(memories: list[RecalledMemory]) -> bool:
 
     first = memories[0]
     return any(updates(later.text, first.text) and changed_value(later.text, first.text) is None
+               for later in memories[1:] if (later.occurred_at or "") > (first.occurred_at or ""))
+
+
+def _denied_since(question: str, memories: list[RecalledMemory]) -> bool:
+    """A memory told after the first says what the yes/no question asks under a negation, or as
+    undone ("my mum can't make Sunday, dinner is off" for "is my mother still coming on Sunday?"):
+    no yes can be read off the first."""
+    first = memories[0]
+    return any(denies_what_is_asked(question, later.text)
                for later in memories[1:] if (later.occurred_at or "") > (first.occurred_at or ""))
 
 

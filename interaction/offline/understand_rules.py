@@ -41,7 +41,8 @@ EMOTION_WORDS: dict[EmotionLabel, tuple[str, ...]] = {
 _NEGATION_BEFORE = re.compile(r"\b(not|never|no|n't|hardly)\W+(?:\w+\W+)?$", re.IGNORECASE)
 _NOT_A_NEGATION = re.compile(r"\b(?:can't|cannot|couldn't) (?:stop|help|be)\W+(?:\w+\W+)?$", re.IGNORECASE)
 # a question names a feeling it asks about ("what was that happy thing?"); only "I'm / I feel ..." is felt now
-FELT_NOW = re.compile(r"\b(?:i(?:'m| am)|i feel|i'm feeling|i am feeling|makes me|made me)\b", re.IGNORECASE)
+FELT_NOW = re.compile(r"\b(?:i(?:'m| am)|i feel|i'm feeling|i am feeling|i(?:'ve| have) been feeling|makes me|made me)\b",
+                      re.IGNORECASE)
 EMOTION_PATTERNS = {
     label: re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
     for label, words in EMOTION_WORDS.items()
@@ -97,7 +98,8 @@ def feeling_is_the_news(sentence: str) -> bool:
         doc = load_parser()(sentence)
     except ParserUnavailable:
         return False
-    return not any(t.tag_ in ("VBD", "VBN") for t in doc)
+    # "I've been feeling anxious": the perfect's "been" carries on a feeling into now, no event past
+    return not any(t.tag_ in ("VBD", "VBN") and not (t.lemma_ == "be" and t.dep_ == "aux") for t in doc)
 
 
 def feeling_text(parts: dict[str, str], best: str, read: str) -> str:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 DAY = re.compile(r"^\d{1,2}(?:st|nd|rd|th)?$", re.IGNORECASE)  # a day of the month, with its ordinal or without
-HOUR = re.compile(r"^(?:[01]?\d|2[0-3])(?:[.:][0-5]\d)?$")  # an hour of the clock as digits ("6", "6.30")
+# an hour of the clock as digits ("6", "6.30", "3:15pm")
+HOUR = re.compile(r"^(?:[01]?\d|2[0-3])(?:[.:][0-5]\d)?(?:[ap]\.?m\.?)?$", re.IGNORECASE)
 
 
 def span_text(tokens) -> str:  # noqa: ANN001 - spaCy Tokens

@@ -95,6 +95,9 @@ def test_a_job_a_mood_the_weather_or_a_greeting_is_no_name(said):
     ("Hello. Lovely morning.", None),
     # a casual "im" / "its" with the surname too
     ("hey im Greta Holm", "Greta Holm"), ("hiya its lars eriksen", "Lars Eriksen"), ("im so knackered", None),
+    # a surname that is a kind of person too, typed with its capital after the given name
+    ("Winifred Shepherd here.", "Winifred Shepherd"), ("Hi, I'm Colin Mason.", "Colin Mason"),
+    ("I'm Anna, a baker from Leeds.", "Anna"),
 ])
 def test_a_full_name_given_after_the_first_name_or_alone_after_a_greeting_is_the_full_name(said, name):
     assert extract_name(said, loose=True) == name

@@ -138,6 +138,8 @@ def test_a_bare_hour_at_a_time_is_of_the_clock():
         == "Our site visit is on the 3rd at 8.30."
     assert changed_value("They moved my allotment to 12 Mill Lane.", "My allotment is at 4 Mill Lane.") \
         == "My allotment is at 12 Mill Lane."
+    assert changed_value("The piano exam got moved to the 20th at 10am", "my piano exam is on the 18th at 4:45pm") \
+        == "my piano exam is on the 20th at 10am"
 
 
 def test_it_moved_is_the_thing_last_told_with_a_date(tmp_path):

@@ -80,3 +80,27 @@ def test_what_was_told_since_and_whether(maya, before, since, question, first, s
     reply = say(dm, question).reply
     assert reply.startswith(first) and said in reply and "Three goats" not in reply, reply
     assert "Royal Free" not in reply and "do you mean" not in reply, reply
+
+
+def test_where_the_day_falls_is_said_of_the_day_as_it_holds(maya):
+    """"Is my blood test still on Friday?" after it moved to Monday (asked on a Wednesday): no, and the
+    day said is Monday's, never "it's in two days" of the Friday it left."""
+    dm, _, _, uid = maya
+    say(dm, "My blood test is on Friday at 9.")
+    later(dm, uid)
+    say(dm, "The blood test got moved to Monday at 10.")
+    for asked in ("Is my blood test still on Friday?", "Is it still on Friday?"):
+        reply = say(dm, asked).reply
+        assert reply.startswith("No, it's in five days — "), reply
+
+
+def test_a_thing_called_off_since_is_never_a_yes(maya):
+    """A memory told since that says what is asked under a negation ("can't make Saturday") takes the
+    yes away, whatever day it names."""
+    dm, _, _, uid = maya
+    say(dm, "My brother Kofi is coming for lunch on Saturday at one.")
+    later(dm, uid)
+    say(dm, "Kofi can't make Saturday after all, lunch is off.")
+    for asked in ("Is Kofi still coming on Saturday?", "Is my brother coming for lunch on Saturday?"):
+        reply = say(dm, asked).reply
+        assert not reply.startswith("Yes") and ("can't make" in reply or "couldn't make" in reply), reply

@@ -270,6 +270,17 @@ def test_a_thing_said_since_to_be_off_is_no_yes_and_is_said(maya, told, off, que
         assert not asked.reply.startswith("Yes") and off.split(",")[0].lower().rstrip(".") in asked.reply.lower(), asked.reply
 
 
+def test_a_value_changed_on_a_later_day_in_other_words_answers_on_the_next(maya):
+    """"Tobi's dentist got moved to the 10th at 11am" changes "my son Tobi has a dentist appointment on
+    the 9th at 2:30pm" though it names the appointment by the dentist: asked by the appointment a visit
+    later, the new day and hour answer, never the old ones, nor the two side by side."""
+    asked, = _told_on_two_days_then_asked(
+        maya, ["my son Tobi has a dentist appointment on the 9th at 2:30pm", "Tobi's dentist got moved to the 10th at 11am"],
+        ["what time is Tobi's appointment?"])
+    assert asked.reply.startswith("On the 10th at 11am — "), asked.reply
+    assert "2:30" not in asked.reply, asked.reply
+
+
 def _told_on_two_days_then_asked(maya, told: list[str], questions) -> list:
     """Maya tells each of `told` on a day of its own, comes back the day after and asks `questions`."""
     dm, _, _, uid = maya

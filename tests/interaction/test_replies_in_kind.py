@@ -93,7 +93,9 @@ def test_a_time_said_or_a_one_told_of_is_no_parting_wish(said):
 
 @pytest.mark.parametrize("said", ["I'm really anxious about my citizenship interview next Tuesday.",
                                   "I'm so nervous about my piano exam on Saturday.",
-                                  "I'm nervous about starting at the new school on Monday."])
+                                  "I'm nervous about starting at the new school on Monday.",
+                                  # a feeling carried on into now by the perfect
+                                  "I've been feeling really nervous about my driving test."])
 def test_nerves_about_what_lies_ahead_are_met_with_concern_not_joy(said):
     assert user_emotion(said).label == "fearful"
 

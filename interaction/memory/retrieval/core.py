@@ -341,11 +341,16 @@ def _told_in(in_window: list[tuple[Ranked, np.ndarray]], first_meeting: bool, to
 
 def _told_since(best: Judged, considered: list[Judged], chosen: list[Judged]) -> list[Judged]:
     """What of the shortlist, told after `best` and not chosen already, tells a new state of someone
-    `best` names (later_news.updates), latest last."""
+    `best` names (later_news.updates), latest last. One that names what is asked by another head is
+    left out ("my neighbour's cat" for the dog), unless it gives `best` itself a new value ("Meera's
+    dentist got moved to the 12th" of her dentist appointment, asked as "Meera's appointment")."""
+    from interaction.offline.value_changes import changed_value
+
     told = best.candidate.occurred_ts
     if told is None:
         return []
-    after = [j for j in considered if j not in chosen and not j.conflict
-             and j.candidate.occurred_ts is not None and j.candidate.occurred_ts > told]
+    after = [j for j in considered if j not in chosen
+             and j.candidate.occurred_ts is not None and j.candidate.occurred_ts > told
+             and (not j.conflict or changed_value(j.candidate.quote, best.candidate.quote) is not None)]
     return sorted((j for j in after if later_news.updates(j.candidate.quote, best.candidate.quote)),
                   key=lambda j: j.candidate.occurred_ts)
