@@ -297,29 +297,24 @@ def test_a_moment_of_this_conversation_reminds_of_nothing_on_an_ordinary_turn(ma
     assert "That reminds me" in turn.reply and "leeks" in turn.reply, turn.reply
 
 
-def test_good_news_that_settles_a_worry_is_met_with_joy_not_with_the_worry(maya):
+@pytest.mark.parametrize(("moment", "news", "first"), [
+    ("I'm so worried, my dad has been told his kidneys are failing.",
+     "Wonderful news today, my dad's kidneys are working properly again, I'm overjoyed!", "That's wonderful"),
+    # news of a thing a moment kept as still to come: what it said may no longer hold
+    ("I'm so excited, our street party is on the 7th and the whole road is coming!",
+     "Our street party got postponed, the council wants the road open that weekend.", ""),
+])
+def test_news_of_what_a_moment_kept_is_met_as_news_not_with_the_moment(maya, moment, news, first):
     """An ordinary turn that recalls an earlier moment still answers what is said now: the joy of the
     news, and not the worry it settles ("That reminds me — you're so worried ..." answers the joy with
-    the worry, as if the news were not heard)."""
+    the worry, as if the news were not heard); nor the plan it puts off ("That reminds me — ... on the
+    7th" would say the old day back)."""
     dm, _, services, uid = maya
-    write_scene(dm.layout, uid, "I'm so worried, my dad has been told his kidneys are failing.",
-                when=dm.clock.now(), seed=5)
+    write_scene(dm.layout, uid, moment, when=dm.clock.now(), seed=5)
     services.scene_index.on_scene_stored(uid)
     later(dm, uid)
-    turn = say(dm, "Wonderful news today, my dad's kidneys are working properly again, I'm overjoyed!")
-    assert "That reminds me" not in turn.reply and turn.reply.startswith("That's wonderful"), turn.reply
-
-
-def test_news_of_the_thing_a_moment_kept_is_not_met_with_the_old_moment(maya):
-    """"Our street party got moved to the 14th" is news of the moment that told it was on the 7th:
-    what that moment said no longer holds, and "That reminds me — ... on the 7th" would say it back."""
-    dm, _, services, uid = maya
-    write_scene(dm.layout, uid, "I'm so excited, our street party is on the 7th and the whole road is coming!",
-                when=dm.clock.now(), seed=6)
-    services.scene_index.on_scene_stored(uid)
-    later(dm, uid)
-    turn = say(dm, "Our street party got postponed, the council wants the road open that weekend.")
-    assert "That reminds me" not in turn.reply, turn.reply
+    turn = say(dm, news)
+    assert "That reminds me" not in turn.reply and turn.reply.startswith(first), turn.reply
 
 
 def test_a_question_after_the_good_news_gets_the_good_news_only(maya):
