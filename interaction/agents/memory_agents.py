@@ -476,7 +476,7 @@ _FELT_SIGN = {"happy": "positive", "sad": "negative", "angry": "negative", "fear
 
 
 def _not_against_the_news(found: RetrievalResult | None, state: TurnState) -> RetrievalResult | None:
-    """An ordinary turn's scene, unless what is told now is news of what it kept, or what it kept
+    """An ordinary turn's scene, unless what is told now is news of a plan it kept, or what it kept
     feels the other way from what is told now: good
     news of something they were worried about ("Diego is back at school!" and last week's "I'm so
     worried, Diego is ill") settles the worry, and bringing the worry up again ("That reminds me —
