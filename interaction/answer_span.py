@@ -326,6 +326,11 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
         if tok.dep_ in ("nsubj", "nsubjpass") and (tok.head.lemma_ == "be" or tok.head.lemma_ in _NAMING):
             # "my cat is Mochi", "my cat is called Marmalade"
             names += [c for c in tok.head.children if c.dep_ in _VALUE_DEPS and c.pos_ == "PROPN"]
+        if tok.dep_ == "poss" and tok.head.lemma_.lower() == "name":
+            # "I always forget my neighbour's name, it's Bridget": the "it" of the clause after it
+            names += [c for t in m[tok.head.i + 1:] if t.lemma_ == "be" and any(
+                s.dep_ == "nsubj" and (s.morph.get("Gender") == ["Neut"] or s.morph.get("PronType") == ["Dem"])
+                for s in t.children) for c in t.children if c.dep_ in _VALUE_DEPS and c.pos_ == "PROPN"][:1]
         # "my dog's called biscuit he's a lab": typed on without a stop, the parse loses the naming verb;
         # the word after it, right after the noun (or its "'s" / "is"), is the name
         after = [t for t in m[tok.i + 1:tok.i + 4] if not (t.lower_ in ("'s", "is", "was") and t.pos_ in ("AUX", "PART"))]

@@ -128,13 +128,34 @@ def _done_to(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; its Token or None
 
 
 def _last_dated(nlp, said: list[TranscriptTurn]) -> str | None:  # noqa: ANN001 - a spaCy pipeline
-    """The subject phrase of the latest statement of `said` that names a time ("my MRI scan" of "my MRI
-    scan is on the 14th"); None when none does, or its subject names nothing."""
+    """The thing the latest statement of `said` that names a time dates: its subject phrase ("my MRI
+    scan" of "my MRI scan is on the 14th"), or, when the subject is someone, what they have or do ("the
+    violin exam" of "my grandson Finn has a violin exam on Thursday": "it" stands for no person); None
+    when none names a time, or it names no thing."""
     dated = next((nlp(turn.text) for turn in reversed(said) if named_time(nlp(turn.text), turn.at) is not None), None)
     subject = next((t for t in dated if t.dep_ in _SUBJECTS), None) if dated is not None else None
-    if subject is None or subject.pos_ not in _NAMING:
+    if subject is None:
         return None
-    return dated[subject.left_edge.i:subject.i + 1].text
+    if subject.pos_ in _NAMING and not _someone(subject):
+        return dated[subject.left_edge.i:subject.i + 1].text
+    thing = next((c for c in subject.head.children if c.dep_ == "dobj" and c.pos_ in _NAMING and not _someone(c)), None)
+    if thing is None or not _someone(subject):
+        return None
+    words = [t.text for t in dated[thing.left_edge.i:thing.i + 1]]
+    # a thing brought in with "a" is "the" thing once spoken of
+    return " ".join(["the", *words[1:]] if words[0].lower() in ("a", "an") else words)
+
+
+def _someone(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A person: a pronoun, a name the recogniser reads as a person's or the parse places beside a
+    person word ("my granddaughter Ivy"), or a kind of person by WordNet."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.personal_facts import people_named
+
+    if token.pos_ == "PRON" or token.ent_type_ == "PERSON" or token in people_named(token.doc):
+        return True
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.lexical_file(token.lemma_.lower()) == "noun.person"
 
 
 def _named(text: str, it, phrase: str) -> str:  # noqa: ANN001 - a spaCy Token

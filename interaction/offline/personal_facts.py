@@ -238,6 +238,9 @@ def _name_of(tok):  # noqa: ANN001, ANN202 - a spaCy Token or None
         named = [tok.head]  # the parser may hang the person word on the name: "my aunt Marguerite"
     if not named and tok.dep_ in ("nsubj", "nsubjpass") and not any(c.dep_ == "neg" for c in tok.head.children):
         named = [c for c in tok.head.children if c.dep_ in _NAMED_AS and _a_name(c)]
+    after = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    if not named and after is not None and after.head.i == tok.head.i and after.i != tok.head.i and _a_name(after):
+        named = [after]  # ... or hang both on the verb: "My granddaughter Ivy has ..." ("granddaughter" a modifier)
     return named[0] if named else None
 
 

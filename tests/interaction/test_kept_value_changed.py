@@ -189,6 +189,9 @@ def test_it_changed_with_nothing_told_with_a_date_changes_nothing():
      "Is my grandson's school play still on Wednesday?", "your grandson's school play's been cancelled"),
     ("can you remember that my flu jab is on Friday at 11", "They have put it off until next month.",
      "Do I still have my flu jab on Friday?", "put your flu jab off"),
+    # "it" stands for no person: what someone has on that day
+    ("My granddaughter Ivy has a ballet show on Friday at 6.", "Oh no, it's been cancelled, the teacher is ill.",
+     "Is Ivy's ballet show still on Friday?", "the ballet show's been cancelled"),
 ])
 def test_news_of_what_was_done_to_it_is_news_of_the_thing_last_dated(tmp_path, dated, news, asked, said):
     """"it's been cancelled" names no thing: "it" is the one told last with a date, so the next day a

@@ -42,6 +42,8 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     # the noun WordNet derives from the adjective asked, its preposition on the verb that has it
     ("What is Amelie allergic to?", "Amelie has a bad allergy to kiwi fruit.", "to kiwi fruit"),
     ("What am I allergic to?", "I have allergy to penicillin, is bad luck no?", "to penicillin"),
+    # a name given by the "it" of the clause after "X's name"
+    ("What is my physio called?", "I keep forgetting my physio's name, it's Colm.", "Colm"),
 ])
 def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, answer):
     found = answer_in(question, memory)
