@@ -24,6 +24,7 @@ tagger labels "Bristol" an organisation), with the places in apposition to it ("
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 
@@ -132,7 +133,12 @@ def _origin(tok) -> list[Grounded]:  # noqa: ANN001
     if owner.lemma_.lower() in _MOVES or not _said_of_speaker(owner):
         return []
     place = _place_under(tok, placed=True)
-    return [] if place is None else [_grounded("hometown", tok.doc, *_place_words(place))]
+    if place is None:
+        return []
+    found = _grounded("hometown", tok.doc, *_place_words(place))
+    # said beside the speaker's name ("I'm Rosalind Carter, from Cork"), its clause is their introduction:
+    # the origin is said back on its own ("you're from Cork"), never the name with it
+    return [dataclasses.replace(found, clause=None) if head.pos_ == "PROPN" else found]
 
 
 def _home(tok) -> list[Grounded]:  # noqa: ANN001

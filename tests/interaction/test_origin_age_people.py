@@ -67,6 +67,16 @@ def test_an_origin_beside_a_name_is_no_home_and_years_without_old_no_job(maya):
     assert "47 years" not in said.reply and "work in" not in said.reply, said.reply
 
 
+def test_an_origin_beside_a_name_is_said_back_on_its_own(maya):
+    """Its clause is the introduction: "where am I from?" gets the place, never the name with it."""
+    dm, _, _, uid = maya
+    said = say(dm, "Hello, I'm Maya Lindqvist, from Umeå, Sweden.")
+    assert "you're from Umeå, Sweden" in said.reply and "Lindqvist" not in said.reply, said.reply
+    later(dm, uid)
+    origin = say(dm, "Where am I from?").reply
+    assert "Umeå" in origin and "Lindqvist" not in origin, origin
+
+
 def test_told_facts_are_kept_confirmed_as_kept_and_answered_later(maya):
     dm, _, _, uid = maya
     first = say(dm, "I'm a trainee pharmacist from Tampere, doing my placement in Dundee")
