@@ -29,6 +29,7 @@ from interaction.memory.retrieval.later_news import updates
 from interaction.offline.chat_spelling import lemma_meant
 from interaction.offline.parsing import as_capitalised, stands_in
 from interaction.reported_speech import dates_named, reported, said_day
+from interaction.told_time import DIGITAL_CLOCK
 
 log = logging.getLogger("nadine.interaction.answer_span")
 
@@ -45,8 +46,6 @@ _PLACE_PREPS = {"at", "in", "on", "near", "by", "behind", "outside", "inside", "
 _TOWARDS = {"to", "into"}  # a place phrase on a verb of motion: where it went
 _VALUE_DEPS = {"attr", "acomp", "oprd"}
 # the words of a clock time besides its numbers ("at half past seven", "at a quarter to six"): closed grammar
-# "7:40", "16:05": the tagger reads no number in them (a CARDINAL at most), their form is a time of day
-_DIGITAL_CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d")
 _MERIDIEM = {"am", "pm", "a.m.", "p.m."}
 _CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", *_MERIDIEM}
 _NAMING = {"call", "name"}  # "what is my daughter called?", "a dog called Biscuit": closed grammar
@@ -413,13 +412,13 @@ def _clock_times(m) -> list[list]:  # noqa: ANN001
     for at in (t for t in m if t.lower_ == "at"):
         words = []
         for t in m[at.i + 1:]:
-            if not (t.like_num or _DIGITAL_CLOCK.fullmatch(t.text) or t.lower_ in _CLOCK_WORDS):
+            if not (t.like_num or DIGITAL_CLOCK.fullmatch(t.text) or t.lower_ in _CLOCK_WORDS):
                 break
             words.append(t)
-        if any(t.like_num or _DIGITAL_CLOCK.fullmatch(t.text) for t in words):
+        if any(t.like_num or DIGITAL_CLOCK.fullmatch(t.text) for t in words):
             out.append([at, *words])
     said = {t.i for p in out for t in p}
-    out += [_with_preposition([t]) for t in m if t.i not in said and _DIGITAL_CLOCK.fullmatch(t.text)]
+    out += [_with_preposition([t]) for t in m if t.i not in said and DIGITAL_CLOCK.fullmatch(t.text)]
     return out
 
 

@@ -113,11 +113,13 @@ def said_day(said_at: str | datetime | None, now: datetime) -> SaidDay | None:
     except ValueError:
         return None
     today = spoken_day(now)
-    if today != now.date() and when.date() < now.date() and now - when > _A_NIGHT_AGO:
+    on = spoken_day(when)
+    if on == today != now.date() and when.date() < now.date() and now - when > _A_NIGHT_AGO:
         # in the small hours, what was told before the evening that is ending was told "yesterday"
-        # (at three in the morning, a thing of yesterday morning is no "earlier today")
+        # (at three in the morning, a thing of yesterday morning is no "earlier today"); a thing told
+        # in an earlier night's small hours is a spoken day back already, counted as such
         today = now.date()
-    return SaidDay(spoken_day(when), today)
+    return SaidDay(on, today)
 
 
 def reported(text: str, nlp=None, said: SaidDay | None = None) -> str:

@@ -35,8 +35,13 @@ _OF_THE_CLOCK = _ACU.ACU_HOUR | _ACU.ACU_MIN
 _WEEKDAY = re.compile(r"\b(?:" + "|".join(calendar.day_name) + r")\b,?", re.IGNORECASE)
 _MONTH = re.compile(r"\b(?:" + "|".join(calendar.month_name[1:]) + r")\b", re.IGNORECASE)
 DAY_OF_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b")
+_HH, _MM = r"(?:[01]?\d|2[0-3])", r"[0-5]\d"  # an hour and its minutes, in digits
+# "7:40", "16:05": the tagger reads no number in them (a CARDINAL at most), their form is a time of day
+DIGITAL_CLOCK = re.compile(rf"{_HH}:{_MM}")
+# ... and after "at" a bare hour too ("at 6", "at 6.30", "at 3:15pm"), though the tagger calls it a count
+HOUR_AT = re.compile(rf"{_HH}(?:[.:]{_MM})?(?:[ap]\.?m\.?)?", re.IGNORECASE)
 # the hour of the clock as much of Europe writes it ("at 18h", "at 19h30"): after "at", never a length
-_HOUR_WITH_H = re.compile(r"([01]?\d|2[0-3])h([0-5]\d)?", re.IGNORECASE)
+_HOUR_WITH_H = re.compile(rf"({_HH})h({_MM})?", re.IGNORECASE)
 ORDINAL_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")  # a day of the month said alone: "the 21st"
 _YEAR = re.compile(r"\b\d{4}\b")
 _calendars = threading.local()

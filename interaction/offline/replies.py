@@ -334,16 +334,19 @@ def _news_since(memories: list[RecalledMemory]) -> bool:
 
     first = memories[0]
     return any(updates(later.text, first.text) and changed_value(later.text, first.text) is None
-               for later in memories[1:] if (later.occurred_at or "") > (first.occurred_at or ""))
+               for later in _told_after_the_first(memories))
 
 
 def _denied_since(question: str, memories: list[RecalledMemory]) -> bool:
     """A memory told after the first says what the yes/no question asks under a negation, or as
     undone ("my mum can't make Sunday, dinner is off" for "is my mother still coming on Sunday?"):
     no yes can be read off the first."""
+    return any(denies_what_is_asked(question, later.text) for later in _told_after_the_first(memories))
+
+
+def _told_after_the_first(memories: list[RecalledMemory]) -> list[RecalledMemory]:
     first = memories[0]
-    return any(denies_what_is_asked(question, later.text)
-               for later in memories[1:] if (later.occurred_at or "") > (first.occurred_at or ""))
+    return [m for m in memories[1:] if (m.occurred_at or "") > (first.occurred_at or "")]
 
 
 def _as_it_holds(memories: list[RecalledMemory]) -> tuple[str, datetime | None]:
@@ -354,8 +357,8 @@ def _as_it_holds(memories: list[RecalledMemory]) -> tuple[str, datetime | None]:
 
     first = memories[0]
     text, on = first.text, _told_on(first)
-    for m in sorted(memories[1:], key=lambda m: m.occurred_at or ""):
-        if (m.occurred_at or "") > (first.occurred_at or "") and (now := changed_value(m.text, text)) is not None:
+    for m in sorted(_told_after_the_first(memories), key=lambda m: m.occurred_at or ""):
+        if (now := changed_value(m.text, text)) is not None:
             text, on = now, _told_on(m)
     return text, on
 

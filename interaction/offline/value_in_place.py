@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 
 DAY = re.compile(r"^\d{1,2}(?:st|nd|rd|th)?$", re.IGNORECASE)  # a day of the month, with its ordinal or without
-# an hour of the clock as digits ("6", "6.30", "3:15pm")
-HOUR = re.compile(r"^(?:[01]?\d|2[0-3])(?:[.:][0-5]\d)?(?:[ap]\.?m\.?)?$", re.IGNORECASE)
 
 
 def span_text(tokens) -> str:  # noqa: ANN001 - spaCy Tokens
@@ -46,12 +44,12 @@ def time_part(token) -> str | None:  # noqa: ANN001 - a spaCy Token
     reads it alone (a name or a noun: "June", "Wednesday", "morning")."""
     import parsedatetime
 
-    from interaction.told_time import ORDINAL_DAY, calendar
+    from interaction.told_time import HOUR_AT, ORDINAL_DAY, calendar
 
     if token.ent_type_ == "TIME":
         return "clock"
     # "on Tuesday at 5": a bare hour "at" a time is of the clock, though the tagger calls it a count
-    if HOUR.fullmatch(token.text) and token.dep_ == "pobj" and token.head.lower_ == "at":
+    if HOUR_AT.fullmatch(token.text) and token.dep_ == "pobj" and token.head.lower_ == "at":
         return "clock"
     if token.ent_type_ in ("DATE", "ORDINAL") or ORDINAL_DAY.fullmatch(token.text):
         return "day"

@@ -293,6 +293,13 @@ def test_days_are_counted_as_people_speak_of_them():
     assert said_day(datetime(2026, 12, 2, 5, 10), datetime(2026, 12, 3, 3, 10)).days_ago == 1
 
 
+def test_a_thing_told_in_one_nights_small_hours_is_yesterday_in_the_next_nights():
+    """Told at 02:25 on Saturday (Friday night as people speak), asked about at 00:25 on Sunday
+    (Saturday night): yesterday, never "two days ago" nor "on Friday 4 December"."""
+    assert said_day(datetime(2026, 12, 5, 2, 25), datetime(2026, 12, 6, 0, 25)).days_ago == 1
+    assert said_day(datetime(2026, 12, 5, 2, 25), datetime(2026, 12, 7, 0, 25)).days_ago == 2
+
+
 @pytest.mark.parametrize("question,said,on_the_day,a_week_on", [
     ("When is my niece's recital?", "My niece's recital is on Saturday at 3.", "on Saturday at 3",
      "on Saturday the 12th at 3"),
