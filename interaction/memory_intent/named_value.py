@@ -39,7 +39,7 @@ def with_named_value(request: str, content: str) -> str:
         verb = "are" if noun.morph.get("Number") == ["Plur"] else "is"
         # with what it is of ("the code for my garden shed"): a thing set by its article, its owner or
         # its name; never for whom it is kept ("for me"), nor a phrase of the request ("in mind")
-        of = [p for p in noun.rights if p.dep_ == "prep" and p.right_edge.idx < value.idx
+        of = [p for p in _phrases_after(noun) if p.right_edge.idx < value.idx
               and any(o.pos_ in ("PROPN", "NUM") or any(c.dep_ in ("det", "poss") for c in o.children)
                       for o in p.children if o.dep_ == "pobj")]
         last = of[-1].right_edge if of else noun
@@ -56,10 +56,11 @@ def _value(noun, end: int):  # noqa: ANN001, ANN202 - spaCy Tokens
         return after[-1].left_edge
     # the clause after the phrase; the parser may hang it on the noun as an apposition ("my gym
     # number, it's GM-20931")
-    # ... after the request's "for me", which says for whom ("can you remember my locker code for me? it's 4471")
-    for_whom = {t.i for p in noun.head.children if p.dep_ == "prep" and p.i > noun.i
-                and all(o.pos_ == "PRON" for o in p.children if o.dep_ == "pobj") for t in p.subtree}
-    nxt = next((t for t in noun.doc[noun.i + 1:] if not t.is_punct and t.i not in for_whom and (
+    # ... after the request's phrases after the noun: for whom ("can you remember my locker code for me?
+    # it's 4471"), or what it is of, which the parse may hang on the request's verb ("the PIN for my
+    # work van? It's 2207")
+    hung = {t.i for p in _phrases_after(noun) for t in p.subtree}
+    nxt = next((t for t in noun.doc[noun.i + 1:] if not t.is_punct and t.i not in hung and (
         t.i > noun.right_edge.i or (t.head.dep_ == "appos" and t.head.head == noun))), None)
     if nxt is None or nxt.dep_ not in ("nsubj", "nsubjpass") or nxt.pos_ != "PRON" or nxt.head.lemma_ != "be":
         return None
@@ -68,6 +69,19 @@ def _value(noun, end: int):  # noqa: ANN001, ANN202 - spaCy Tokens
         return None
     told = next((c for c in nxt.head.rights if c.dep_ in ("attr", "acomp", "npadvmod") and c.pos_ != "ADJ"), None)
     return told.left_edge if told is not None and told.idx < end else None
+
+
+def _phrases_after(noun) -> list:  # noqa: ANN001 - a spaCy Token; its preposition Tokens
+    """The prepositional phrases right after the noun, on it or on the request's verb, in order."""
+    phrases = sorted((p for p in [*noun.rights, *noun.head.children] if p.dep_ == "prep" and p.i > noun.i),
+                     key=lambda p: p.i)
+    out, end = [], noun.i
+    for p in phrases:
+        if p.i != end + 1:
+            break
+        out.append(p)
+        end = p.right_edge.i
+    return out
 
 
 def _ends_at(token, end: int) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -70,6 +70,8 @@ def test_a_forget_request_with_its_reason_offers_only_what_it_names(ines):  # no
     # ... with what it is of
     ("Could you remember the number of our holiday cottage, it's 07700 900 341.",
      "holiday cottage is 07700 900 341"),
+    # ... which the parse may hang on the request's verb
+    ("Can you remember the PIN for my work van? It's 2207.", "work van is 2207"),
 ])
 def test_every_part_of_a_remember_request_is_kept(ines, said, kept):  # noqa: F811
     dm, _ = ines
