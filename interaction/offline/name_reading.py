@@ -216,6 +216,11 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
                 if match:
                     word = match.group(1)
                     found.append(Candidate(word, clause, pattern is _HERE or _proper(word, body)))
+                    if pattern is _SAYS_WHO and _afterthought(word.split()[1:]):
+                        # "im ava btw", "I'm Kate x": a lower-case word no lexicon knows after a given name is
+                        # chat, not a surname; the given name alone is read when the two are no name together
+                        first = word.split()[0]
+                        found.append(Candidate(first, clause, _proper(first, body)))
                     break
             else:
                 # "Hi, Tomas." as "Hi. Tomas." (and "Hello, Fatima Al-Sayed."): the name alone right after a
@@ -231,6 +236,12 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
         if loose and i > 0 and _FULL.match(body) and _greets(sentences[i - 1]) and not _strip_greeting(sentences[i - 1]):
             found.append(Candidate(body, body))  # "Hi. Tomas." and "Morning! Fatima Rahman."
     return found
+
+
+def _afterthought(words: list[str]) -> bool:
+    """Lower-case words WordNet does not know ("btw", "x", "fyi"); "cold today" it knows."""
+    lexicon = load_wordnet()
+    return bool(words) and lexicon is not None and all(w.islower() and not lexicon.knows(w) for w in words)
 
 
 def _opens(stretches: list[list[str]], i: int, k: int) -> bool:

@@ -90,6 +90,15 @@ def test_a_job_a_mood_the_weather_or_a_greeting_is_no_name(said):
 
 
 @pytest.mark.parametrize(("said", "name"), [
+    ("im zofia btw", "Zofia"), ("heya its Lukas fyi", "Lukas"), ("I'm Imogen btw, hi", "Imogen"),
+    # the word after is one the lexicon knows: a mood or the weather, never an afterthought to a name
+    ("its sunny today", None), ("im freezing tbh", None), ("hey its windy already", None),
+])
+def test_a_chat_word_after_a_given_name_is_no_surname(said, name):
+    assert extract_name(said, loose=True) == name
+
+
+@pytest.mark.parametrize(("said", "name"), [
     ("Hiya, Wiktor here, Wiktor Nowak.", "Wiktor Nowak"), ("I'm Agnes, Agnes Byrne.", "Agnes Byrne"),
     ("Evening! Lars Eriksen.", "Lars Eriksen"), ("Bronwen Price's the name, I run the post office.", "Bronwen Price"),
     ("Hello. Lovely morning.", None),
