@@ -55,10 +55,13 @@ def request_content(
     # which is what the sentences after it say, not the news told before it ("I teach yoga in Cork.
     # Could you hold on to something for me? The alarm code is 6620.")
     announces = len(own.split()) > 2 and only_announces(own)
+    # ... nor when it names nothing but what was said beside it ("... is 4471. Please keep that safe for
+    # me.": "safe for me" is how it is to be kept, not what)
+    points_back = len(own.split()) > 2 and keeps_what_is_said_beside(parts[main])
     first = main + 1 if announces and main < len(parts) - 1 else 0
     others = [p for i, p in enumerate(parts) if i != main and i >= first
-              and (len(own.split()) <= 2 or asked[i] < 0.5)]
-    content = [own] if len(own.split()) > 2 and not announces and not cut_short else []
+              and (len(own.split()) <= 2 or points_back or asked[i] < 0.5)]
+    content = [own] if len(own.split()) > 2 and not announces and not cut_short and not points_back else []
     content += [_tidy(p) for p in others]
     return " ".join(c if c.endswith(".") else c + "." for c in content).rstrip(".") if content else own
 

@@ -107,6 +107,20 @@ def test_a_request_between_a_fact_and_an_aside_keeps_the_fact_before_it(ines, sa
     assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text and aside not in m.text]
 
 
+@pytest.mark.parametrize(("said", "back"), [
+    ("The code for the garage door is 6093. Please keep that safe for me.", "the code for the garage door is 6093."),
+    ("Our wifi password is lemon-kite-81. Hold on to it for me, would you?", "your wifi password is lemon-kite-81."),
+])
+def test_a_request_after_the_fact_that_only_points_back_keeps_the_fact(ines, said, back):  # noqa: F811
+    """"keep that safe for me" names nothing but the sentence before it: that is what is kept and said
+    back, never how it is to be kept ("safe for you")."""
+    dm, _ = ines
+    reply = say(dm, said)
+    assert reply.memory_intent == "remember"
+    assert reply.reply == f"I'll remember that {back}", reply.reply
+    assert [m.text for m in dm.deps.services.explicit.list(dm.session.identity.user_id)] == [said.split(". ")[0]]
+
+
 def test_a_kept_appointment_is_said_back_with_its_date_and_clock_time(ines):  # noqa: F811
     """Which Wednesday was taken, and the time as a clock shows it, are said back as it is kept."""
     dm, _ = ines
