@@ -14,6 +14,10 @@ The judge: user turns labelled with what a reply should do (`scripts/eval/reply_
   ways, in nine more voices ("I got into Juilliard, I screamed so loud", "we all just stood in the
   driveway bawling" when a sister came home; "The pathology came back: malignant" said calmly; mixed
   days), written before the polarity model learned from such sentences; split by writer the same way.
+- tester_turns.tsv, reported apart as "testers": every statement of the conversation scripts that
+  testers who had not read the code played through `--chat` (one writer per scripted person, 140 of
+  them; appointments, codes, greetings with a name, family news, grief), labelled by someone who had
+  not seen the model's readings; split by writer the same way.
 A label is positive (name a pleasant feeling: "That's wonderful"), negative (an unpleasant one: "I'm
 sorry"), none (reply to the content), or two of them joined by "/" when either reply is fine ("It's
 drizzling again, typical.": negative/none).
@@ -75,6 +79,15 @@ def load_news(folder: Path = FOLDER) -> list[Judged]:
     return by_writer(folder / "news.tsv")
 
 
+def load_testers(folder: Path = FOLDER) -> list[Judged]:
+    return by_writer(folder / "tester_turns.tsv")
+
+
+def load_apart(folder: Path = FOLDER) -> dict[str, list[Judged]]:
+    """The sets reported apart from the judge's own, by the prefix of their splits."""
+    return {"news ": load_news(folder), "testers ": load_testers(folder)}
+
+
 def sign_of(label: str | None) -> str:
     if label is None or label == "neutral":
         return "none"
@@ -108,10 +121,10 @@ def reply_signs(rows: list[Judged]) -> list[str]:
 
 
 def report(rows: list[Judged], signs: Callable[[list[Judged]], list[str]] = reply_signs,
-           news: list[Judged] = ()) -> dict:
-    """The judge's dev and test splits, then the news rows' ("news dev", "news test")."""
+           apart: dict[str, list[Judged]] | None = None) -> dict:
+    """The judge's dev and test splits, then those of each set reported apart ("news dev", "news test", ...)."""
     out: dict = {"splits": {}, "wrong": []}
-    for prefix, part in (("", list(rows)), ("news ", list(news))):
+    for prefix, part in (("", list(rows)), *(apart or {}).items()):
         if not part:
             continue
         said = signs(part)
@@ -128,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON line instead of the tables")
     parser.add_argument("--errors", action="store_true", help="list every turn the reply gets wrong")
     args = parser.parse_args(argv)
-    result = report(load(), news=load_news())
+    result = report(load(), apart=load_apart())
     if args.json:
         print(json.dumps(result))
         return 0

@@ -17,7 +17,7 @@ so that the outcome told decides the sign. A multinomial logistic regression ove
 model's features, its penalty chosen by the dev writers' log-loss, its temperature fitted on them.
 
 Then, on the dev split of the reply-feeling judge (scripts/eval/named_feeling.py) and its news rows' dev
-writers only: which text the
+writers only (the testers' turns it reports apart are never chosen on): which text the
 sign is read from (the most felt part's sentence, or the turn), the least felt intensity a named
 feeling needs, and the probability lines of positive and negative, by the judge's cost (a wrong sign
 costs most); between equal costs, the higher lines (naming less). Reported on the judge's test writers
@@ -180,23 +180,25 @@ def main(argv: list[str] | None = None) -> int:
     rated = read_rated(fetch(args.cache))
     embedder = CachedEmbedder(offline_text_embedder(), args.cache / "minilm_vectors.npz")
     judged = named_feeling.load()
-    news = named_feeling.load_news()
-    dev = [i for i, r in enumerate(judged + news) if r.split == "dev"]
+    apart = named_feeling.load_apart()
+    every = judged + [r for rows in apart.values() for r in rows]
+    chosen_on = {*judged, *apart["news "]}
+    dev = [i for i, r in enumerate(every) if r.split == "dev" and r in chosen_on]
     candidates = {}
     for weight in TOLD_WEIGHTS:
         fitted = fit_model(rated, embedder, weight)
         provisional = PolarityModel(embedder, {**fitted, "lines": {"positive": 1.0, "negative": 1.0}, "felt": 0.0,
                                                "read": "turn"})
-        readings = judge_readings(judged + news, provisional)
-        key, chosen = choose_lines([(judged + news)[i] for i in dev], [readings[i] for i in dev])
+        readings = judge_readings(every, provisional)
+        key, chosen = choose_lines([every[i] for i in dev], [readings[i] for i in dev])
         candidates[weight] = (key, {**fitted, **chosen}, readings)
         log.info("told rows weighing %g: dev cost %g, accuracy %.3f, %s", weight, -key[0], key[1], chosen)
     embedder.save()
     _, data, readings = max(candidates.values(), key=lambda c: c[0])
     model = PolarityModel(embedder, data)
-    said = dict(zip(judged + news, signs_for(readings, data["read"], data["felt"], data["lines"]["positive"],
+    said = dict(zip(every, signs_for(readings, data["read"], data["felt"], data["lines"]["positive"],
                                              data["lines"]["negative"]), strict=True))
-    judge = named_feeling.report(judged, lambda rows: [said[r] for r in rows], news)
+    judge = named_feeling.report(judged, lambda rows: [said[r] for r in rows], apart)
     result = {"chosen": {k: data[k] for k in ("told_weight", "C", "temperature", "read", "felt", "lines",
                                               "dev_writers_log_loss")},
               "judge": judge["splits"], "writers": writers_report(rated, model)}

@@ -15,7 +15,7 @@ from interaction.offline.replies import named_feeling, news_sign, offline_reply
 from interaction.offline.understand_rules import user_emotion
 from interaction.reply_inputs import ReplyInputs
 from interaction.turn_understanding import Emotion
-from scripts.eval.named_feeling import Judged, error, load, load_news, sign_of
+from scripts.eval.named_feeling import Judged, error, load, load_apart, load_news, sign_of
 
 
 def sign(said: str) -> str:
@@ -172,3 +172,9 @@ def test_a_death_told_plainly_is_never_good_news(said):
     read as a pass, with or without a face that shows nothing."""
     assert sign(said) == "negative", user_emotion(said)
     assert news_sign(said) != "positive"
+
+
+def test_the_testers_turns_are_split_by_writer_apart_from_the_judges_own():
+    testers = load_apart()["testers "]
+    assert {r.split for r in testers} == {"dev", "test"}
+    assert not {r.writer for r in testers} & {r.writer for r in load()}
