@@ -136,6 +136,10 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
     about = max((len(named & _clause_lemmas(t)) for t in m), default=0)
     found_spans = [c for c in found_spans if len(named & _clause_lemmas(c[1][0])) >= about]
+    # a time said of what does not happen ("he can't come on Sunday after all, he'll come on Saturday
+    # instead") is no answer to when it does
+    if asks == "time":
+        found_spans = [c for c in found_spans if not _negated(c[1][0])]
     if stranded is not None:
         # "where am I from?" is answered by where from, never by where one lives now ("I am from Osaka,
         # but now I live in Manchester")
@@ -155,6 +159,13 @@ def answer_in(question: str, memory: str) -> Answer | None:
             beside = _BESIDE - {"ccomp"} if asks == "name" else _BESIDE
             return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span, beside))
     return None
+
+
+def _negated(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The verb the word hangs on is negated ("can't come on Sunday")."""
+    from interaction.offline.parsing import verb_of
+
+    return any(c.dep_ == "neg" for c in verb_of(token).children)
 
 
 def _said_of_named(token, named: set[str]) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -405,6 +405,10 @@ class DialogueManager:
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
         elif stated is None and step == "ask_again":
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True))
+        elif news and not s.confirmation.told:
+            # news told instead of an answer is no "no": it waits for who they are, and the question is
+            # put once more, saying so (what they asked before waits no longer: the news is the latest)
+            outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True, held_question=None))
         elif stated is None and answer == "unclear" and conf.on_no in ("create", "nobody"):
             # asked twice without an answer: nobody is linked, and what they told waits for their name
             outcome = ProfileOutcome("unsettled", s.identity, learned=conf.pending_fields)

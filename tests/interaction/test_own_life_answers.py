@@ -82,6 +82,9 @@ def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, a
     (["The grant report has to be in by the 30th of April."], "What's the deadline for the grant report?",
      "The 30th of April — ", "grant report"),
     (["My godson Ravi turns ten on the 8th of August."], "What is Ravi's birthday?", "On the 8th of August — ", "Ravi"),
+    # a time said of what does not happen is no answer to when it does
+    (["My cousin Tobiah rang, he can't come on Friday after all, he'll come on Monday instead."],
+     "When is Tobiah coming?", "On Monday — ", "Tobiah"),
 ])
 def test_the_answer_is_said_first(maya, told, question, first, said):
     dm, _, _, uid = maya

@@ -260,3 +260,20 @@ def test_a_known_given_name_said_alone_to_open_is_asked_about(dm, first, back):
     asked = say(dm, back)
     assert asked.extra["pending_confirmation"], asked.reply
     assert say(dm, "Yes.").user_id == known
+
+
+def test_news_told_after_a_question_instead_of_a_yes_is_no_no_and_is_kept_once_they_say_yes(dm):
+    """Asked "is your name ...?", a person who asks something of their own and then tells news has
+    answered neither way: the question is put once more, saying the news waits for who they are, and
+    a yes then keeps it for them; nobody is made or linked before."""
+    uid = first_visit(dm, "Good afternoon, I'm Winifred Achterberg.",
+                      "My nephew Casimir is coming for lunch on Sunday.")
+    assert say(dm, "Afternoon, it's Winifred.").extra["pending_confirmation"]
+    say(dm, "Is Casimir still coming?")
+    news = say(dm, "Casimir phoned, he can't make Sunday after all, he'll come on Tuesday instead.")
+    assert news.extra["pending_confirmation"] and news.user_id is None, news.reply
+    assert "once I know who you are" in news.reply and "Winifred Achterberg" in news.reply, news.reply
+    assert list(people(dm)) == [uid]
+    assert say(dm, "Yes, that's me.").user_id == uid
+    when = say(dm, "When is Casimir coming?")
+    assert when.reply.startswith("On Tuesday"), when.reply
