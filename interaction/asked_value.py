@@ -101,6 +101,34 @@ def says_what_is_asked(question: str, memory: str) -> bool:
     return True
 
 
+def calls_off(about: str, memory: str) -> bool:
+    """The memory tells that a thing `about` names (a yes/no question, or a memory told before) was
+    called off: the object or the passive subject of a verb whose most frequent sense is that of
+    "cancel" in WordNet ("the school play got cancelled", "they called off the party", "Mr Hoffman
+    cancelled the meeting"). False without the parser or the lexicon."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    lexicon = load_wordnet()
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return False
+    if lexicon is None:
+        return False
+    asked = {lemma_meant(t) for t in nlp(about) if not t.is_stop and t.pos_ in ("NOUN", "PROPN")}
+    for t in nlp(memory):
+        # the thing by its head or the nouns compounded with it ("the leaving do": "do" is a stop word)
+        if t.dep_ not in ("dobj", "nsubjpass") or not asked & {
+                lemma_meant(t), *(lemma_meant(w) for w in t.lefts if w.dep_ == "compound")}:
+            continue
+        verb = t.head
+        particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+        if lexicon.means_first("_".join(filter(None, (verb.lemma_.lower(), particle))), "cancel"):
+            return True
+    return False
+
+
 def denies_what_is_asked(question: str, memory: str) -> bool:
     """The memory says a content word the yes/no question asks about under a negation ("he must not
     eat too much spinach" for "can he eat spinach?"), or by a verb the question does not ask with ("Leo

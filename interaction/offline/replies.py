@@ -13,7 +13,13 @@ from common.store.facts import latest_ended
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST, names_what_is_asked, slot_asked
-from interaction.asked_value import asks_from_today, denies_what_is_asked, says_what_is_asked, whether_told
+from interaction.asked_value import (
+    asks_from_today,
+    calls_off,
+    denies_what_is_asked,
+    says_what_is_asked,
+    whether_told,
+)
 from interaction.clock_question import day_said, in_the_clocks_form
 from interaction.confirmation.reader import bare_answer
 from interaction.memory.told import is_told, only_thanks
@@ -288,6 +294,11 @@ def _recall(r: ReplyInputs) -> str:
             # yes only when what it asks is what was told: "is my MOT due in March?" over "... due on
             # the 28th of February" is a no, with what was told; a value that cannot be compared, neither.
             # A day asked from today ("is it tomorrow?") is answered with where the told day falls.
+            latest = max(memories, key=lambda m: m.occurred_at or "")
+            if calls_off(r.text, latest.text):
+                # the latest told of it is that it was called off ("is the party still on Saturday?" after
+                # "the party is cancelled"): no, as that news says, whatever the plan before it said
+                return f"No — {_said(latest, r)}."
             holds = _as_it_holds(memories)
             verdict = whether_told(r.text, *holds, r.now)
             if verdict == "unsure" or (verdict != "no" and _news_since(memories)):

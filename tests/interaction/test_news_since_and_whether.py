@@ -100,3 +100,24 @@ def test_whether_a_thing_moved_or_called_off_since_still_holds(maya, before, sin
     for asked in questions:
         reply = say(dm, asked).reply
         assert reply.startswith(first) and said in reply, reply
+
+
+@pytest.mark.parametrize(("before", "since", "asked"), [
+    ("My grandson Teodor has a violin recital on Thursday at 6.", "The violin recital got cancelled, the hall flooded.",
+     "Is Teodor's recital still on Thursday?"),
+    ("We're having a leaving do for Anneke on Friday night.", "They called off the leaving do, Anneke is staying after all.",
+     "Is the leaving do still on?"),
+    ("I've got a meeting with the council planners on the 14th.", "The planners cancelled the meeting.",
+     "Do I still have the meeting with the planners?"),
+])
+def test_whether_a_thing_called_off_since_is_still_on_is_a_no(maya, before, since, asked):
+    """The latest told of a thing is that it was called off (by a verb meaning to cancel it): "No",
+    with that news, on the visit it was told and on the next."""
+    dm, _, _, uid = maya
+    say(dm, before)
+    later(dm, uid)
+    say(dm, since)
+    for _ in range(2):
+        reply = say(dm, asked).reply
+        assert reply.startswith("No — ") and since.split(",")[0].split(" ", 1)[1].rstrip(".") in reply, reply
+        later(dm, uid)

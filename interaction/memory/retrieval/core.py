@@ -343,7 +343,10 @@ def _told_since(best: Judged, considered: list[Judged], chosen: list[Judged]) ->
     """What of the shortlist, told after `best` and not chosen already, tells a new state of someone
     `best` names (later_news.updates), latest last. One that names what is asked by another head is
     left out ("my neighbour's cat" for the dog), unless it gives `best` itself a new value ("Meera's
-    dentist got moved to the 12th" of her dentist appointment, asked as "Meera's appointment")."""
+    dentist got moved to the 12th" of her dentist appointment, asked as "Meera's appointment"), or
+    tells that a thing of `best` was called off ("the planners cancelled the meeting", whoever it is
+    said to be of)."""
+    from interaction.asked_value import calls_off
     from interaction.offline.value_changes import changed_value
 
     told = best.candidate.occurred_ts
@@ -351,6 +354,7 @@ def _told_since(best: Judged, considered: list[Judged], chosen: list[Judged]) ->
         return []
     after = [j for j in considered if j not in chosen
              and j.candidate.occurred_ts is not None and j.candidate.occurred_ts > told
-             and (not j.conflict or changed_value(j.candidate.quote, best.candidate.quote) is not None)]
+             and (not j.conflict or changed_value(j.candidate.quote, best.candidate.quote) is not None
+                  or calls_off(best.candidate.quote, j.candidate.quote))]
     return sorted((j for j in after if later_news.updates(j.candidate.quote, best.candidate.quote)),
                   key=lambda j: j.candidate.occurred_ts)

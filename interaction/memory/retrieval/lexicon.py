@@ -210,6 +210,12 @@ class WordNet:
         offset = self._first_verb_senses.get(lemma.casefold())
         return self._verb_files.get(offset) if offset is not None else None
 
+    def means_first(self, lemma: str, other: str) -> bool:
+        """The verb's most frequent sense is that of `other` ("call_off", "scrub" and "cancel" share
+        theirs: to annul what was scheduled)."""
+        first = self._first_verb_senses.get(lemma.casefold())
+        return first is not None and first == self._first_verb_senses.get(other)
+
     def does_anew(self, lemma: str) -> bool:
         """The verb's most frequent sense is a kind of another verb's sense that it does again, as its
         "re" says ("reschedule" is to schedule anew, "rebook" to book anew): done anew, the thing done
