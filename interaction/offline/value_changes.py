@@ -24,6 +24,7 @@ from interaction.offline.value_in_place import a_count, digits, holds_a_value, o
 _OF_CHANGE = frozenset({"verb.change", "verb.motion", "verb.stative"})
 _THINGS = frozenset({"nsubj", "nsubjpass", "dobj"})
 _DESTINATIONS = frozenset({"to", "until", "till"})  # the phrase a changed value goes to (a closed class)
+_REPLACING = frozenset({"now", "instead"})  # the adverbs by which a clause says its value holds in place of one
 
 
 def changed_value(later: str, earlier: str) -> str | None:
@@ -121,10 +122,30 @@ def _changes(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (Tokens, Tokens
         things = [c for c in verb.children if c.dep_ in _THINGS and c.pos_ in ("NOUN", "PROPN", "PRON")]
         # "pushed the concert back to the 11th": the phrase may hang on the verb's particle or adverb
         heads = [verb, *(c for c in verb.children if c.dep_ in ("prt", "advmod"))]
+        found = False
         for prep in (p for h in heads for p in h.children):
             value = _whole([t for c in prep.children if c.dep_ == "pobj" for t in c.subtree])
             if things and prep.dep_ == "prep" and _a_destination(prep, value) and holds_a_value(value):
+                found = True
                 yield things, value
+        said_after = _value_said_after(verb) if things and not found else None
+        if said_after is not None:
+            yield things, said_after
+
+
+def _value_said_after(verb) -> list | None:  # noqa: ANN001 - a spaCy Token
+    """The value a change with no destination is given in the clause after it, whose subject stands
+    for the changed thing and which says it holds now or instead ("the flight got changed, it's now on
+    June 9th at 11pm", "the meeting has moved, it's on Friday instead"); None when there is none."""
+    for be in (t for t in verb.sent if t.i > verb.i and t.lemma_ == "be" and t.dep_ not in ("aux", "auxpass")):
+        if not any(c.dep_ == "nsubj" and stands_in(c) for c in be.children) \
+                or not any(c.dep_ == "advmod" and c.lower_ in _REPLACING for c in be.children):
+            continue
+        for prep in (c for c in be.children if c.dep_ == "prep"):
+            value = _whole([t for c in prep.children if c.dep_ == "pobj" for t in c.subtree])
+            if holds_a_value(value):
+                return value
+    return None
 
 
 def _asked(verb) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -211,3 +211,17 @@ def test_an_it_nothing_was_done_to_is_named_as_nothing(said):
 
     at = datetime(2026, 11, 4, 15, 0)
     assert news_with_it_named(said, [TranscriptTurn("user", "our village fete is on Saturday", at)]) is None
+
+
+@pytest.mark.parametrize(("news", "told", "now"), [
+    ("the ferry got changed, it's now on the 3rd of August at 7am", "our ferry to Santander is on the 4th of August at 9pm",
+     "our ferry to Santander is on the 3rd of August at 7am"),
+    ("The quiz night has been moved, it's on Thursday instead.", "the quiz night at the Crown is on Tuesday at 8",
+     "the quiz night at the Crown is on Thursday at 8"),
+    # a clause after that holds no value now, or whose subject is no pro-form of the thing, gives none
+    ("the ferry got changed, I'm now so tired", "our ferry to Santander is on the 4th of August at 9pm", None),
+    ("the ferry got changed, Tom is now on the 3rd deck", "our ferry to Santander is on the 4th of August at 9pm", None),
+])
+def test_a_change_with_its_new_value_said_in_the_clause_after(news, told, now):
+    """A change with no "to" phrase may say its value after it, of "it", as holding now or instead."""
+    assert changed_value(news, told) == now
