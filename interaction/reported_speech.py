@@ -177,10 +177,14 @@ def reported(text: str, nlp=None, said: SaidDay | None = None) -> str:
 
 
 def _felt_then(token) -> bool:  # noqa: ANN001 - a spaCy Token
-    """A present "be" whose complement is an adjective: a state of the day it was said ("I'm so
-    proud", "it's exhausting")."""
+    """A present "be" whose complement is an adjective of feeling, one the sentiment lexicon scores:
+    a state of the day it was said ("I'm so proud", "it's exhausting"); a lasting quality ("my
+    favourite colour is green", "he's 7 years old") holds as said."""
+    from interaction.offline.emotion_intensity import vader
+
     return token.lemma_ == "be" and token.tag_ in ("VBP", "VBZ") and token.dep_ != "aux" \
-        and any(c.dep_ == "acomp" for c in token.children)
+        and any(c.dep_ == "acomp" and (c.lower_ in vader().lexicon or c.lemma_.lower() in vader().lexicon)
+                for c in token.children)
 
 
 def _contraction(doc, token) -> str:
