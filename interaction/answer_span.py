@@ -142,8 +142,11 @@ def answer_in(question: str, memory: str) -> Answer | None:
         found_spans = [c for c in found_spans if not _negated(c[1][0])]
     if stranded is not None:
         # "where am I from?" is answered by where from, never by where one lives now ("I am from Osaka,
-        # but now I live in Manchester")
-        found_spans = [c for c in found_spans if c[1][0].lower_ == stranded]
+        # but now I live in Manchester"); where one goes to by a "to" phrase when one is said, else by
+        # where the thing they go for is ("which town is he going to?" over "he starts an apprenticeship
+        # in Dundee")
+        by_it = [c for c in found_spans if c[1][0].lower_ == stranded]
+        found_spans = by_it if by_it or stranded == "from" else found_spans
     for found, span in found_spans:
         # a number is news however common its word ("four" is a stop word)
         if any(t.lower_ not in said for t in span if not t.is_punct and (not t.is_stop or t.like_num)):
@@ -441,6 +444,9 @@ def _time(m) -> list[list]:  # noqa: ANN001
     pieces += _clock_times(m) + [_with_preposition(list(e)) for e in m.ents if e.label_ == "ORDINAL"]
     # an ordinal the recogniser missed ("moved to the 22nd, same time": a noun to the tagger)
     pieces += [_with_preposition([t]) for t in m if not t.ent_type_ and _ORDINAL.fullmatch(t.lower_)]
+    # the day's number a month is "of" ("on 2 of August": the recogniser reads the month alone)
+    pieces = [[*_with_preposition([p[0].head]), *p] if p[0].lower_ == "of" and p[0].head.like_num
+              and p[0].head.i == p[0].i - 1 else p for p in pieces]
     # a date's own article, when the tagger left it out of the entity ("to the 16th, same time")
     pieces = [[m[p[0].i - 1], *p] if p[0].i > 0 and m[p[0].i - 1].lower_ == "the" else p for p in pieces]
     # ... and the "pm" after its hour ("next Wednesday 3pm": the entity ends at "3")

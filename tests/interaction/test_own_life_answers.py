@@ -82,6 +82,8 @@ def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, a
     (["The grant report has to be in by the 30th of April."], "What's the deadline for the grant report?",
      "The 30th of April — ", "grant report"),
     (["My godson Ravi turns ten on the 8th of August."], "What is Ravi's birthday?", "On the 8th of August — ", "Ravi"),
+    # a month "of" the day's number is one date with it
+    (["My granddaughter's christening is on 9 of May."], "When is the christening?", "On 9 of May — ", "christening"),
     # a time said of what does not happen is no answer to when it does
     (["My cousin Tobiah rang, he can't come on Friday after all, he'll come on Monday instead."],
      "When is Tobiah coming?", "On Monday — ", "Tobiah"),
