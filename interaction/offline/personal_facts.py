@@ -279,6 +279,9 @@ def asked_field(text: str) -> str | None:
 
     for sent in doc.sents:
         if not any(t.tag_ in _WH for t in sent):
+            # "do you remember my husband's name?" asks it without a wh-word
+            if sent.text.rstrip().endswith("?") and any(_a_relations_name(t) for t in sent):
+                return "relations"
             continue
         for tok in sent:
             subject = subject_of(tok) if tok.pos_ in _VERBS else None
@@ -293,10 +296,30 @@ def asked_field(text: str) -> str | None:
             if tok.lemma_ == "be" and any(c.tag_ == "WP" for c in tok.children) and any(
                     c.dep_ in ("nsubj", "attr") and c.pos_ == "PROPN" for c in tok.children):
                 return "relations"
-            if tok.pos_ == "NOUN" and tok.lemma_ == "name" and any(
-                    c.dep_ == "poss" and c.pos_ == "NOUN" and _relation_owned(c) for c in tok.children):
+            # ... or whom one of their people is ("who is my husband?"), what one is called ("what was my
+            # husband called?")
+            if tok.lemma_ == "be" and any(c.tag_ == "WP" and c.lower_ == "who" for c in tok.children) and any(
+                    c.dep_ in ("nsubj", "attr") and c.pos_ == "NOUN" and _relation_owned(c) for c in tok.children):
+                return "relations"
+            if tok.lemma_ == "call" and any(c.dep_ in ("nsubj", "nsubjpass") and _relation_owned(c) for c in tok.children):
+                return "relations"
+            if _a_relations_name(tok):
                 return "relations"
     return None
+
+
+def _a_relations_name(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """"name" of one of the speaker's people: "my partner's name", or typed without the apostrophe,
+    "my brothers name" (the person word a compound of the speaker's "name")."""
+    if tok.pos_ != "NOUN" or tok.lemma_ != "name":
+        return False
+    if any(c.dep_ == "poss" and c.pos_ == "NOUN" and _relation_owned(c) for c in tok.children):
+        return True
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and any(c.dep_ == "poss" and first_person(c) for c in tok.children) and any(
+        c.dep_ == "compound" and c.pos_ == "NOUN" and wordnet.kind_of_person(c.lemma_) for c in tok.children)
 
 
 def _relation_owned(noun) -> bool:  # noqa: ANN001

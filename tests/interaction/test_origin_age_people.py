@@ -142,3 +142,24 @@ def test_a_name_beside_a_person_word_answers_who_whatever_the_recogniser_labels_
 ])
 def test_a_name_given_to_a_person_of_theirs_is_kept_whatever_its_entity_label(text, facts):
     assert {(g.field, g.value) for g in read(text)} == facts
+
+
+@pytest.mark.parametrize(("question", "field"), [
+    ("Do you remember my stepson's name?", "relations"), ("What was my grandmother called?", "relations"),
+    ("who is my godmother?", "relations"), ("whats my cousins name", "relations"),
+    ("I always forget my nephew's name.", None), ("what's my street name?", None), ("Who is my aunt visiting?", None),
+])
+def test_what_one_of_their_people_is_called_is_asked_in_many_ways(question, field):
+    assert asked_field(question) == field
+
+
+@pytest.mark.parametrize("asked", ["What was my husband called?", "Do you remember my husband's name?", "Who is my husband?"])
+def test_the_name_of_one_of_their_people_is_answered_though_a_nearer_memory_names_none(maya, asked):
+    """"We were married for 38 years" is nearer to the question by the sentence vectors, but the
+    profile holds the husband's name: it answers."""
+    dm, _, _, uid = maya
+    say(dm, "My husband Anselm passed away in the spring.")
+    say(dm, "We were married for thirty-eight years.")
+    later(dm, uid)
+    reply = say(dm, asked).reply
+    assert "Anselm" in reply, reply
