@@ -151,7 +151,7 @@ def question_meant(state: dict) -> str:
     identity: Identity | None = state.get("identity")
     relations = [t.value for t in current(identity.profile if identity else None, ["relations"])]
     asked = with_frame_asked(with_it_named(state["text"], said, spoken), spoken)
-    return with_relations_named(with_person_named(asked, spoken), relations)
+    return with_relations_named(with_person_named(asked, spoken, identity.name if identity else None), relations)
 
 
 def _only_near(decided: RecallDecision) -> bool:

@@ -12,11 +12,12 @@ _SUBJECTS = {"nsubj", "nsubjpass"}
 _NAMING = {"NOUN", "PROPN"}
 
 
-def with_person_named(question: str, said: list[TranscriptTurn]) -> str:
+def with_person_named(question: str, said: list[TranscriptTurn], speaker: str | None = None) -> str:
     """`question` with its one third-person "she"/"he" (or "her"/"him"/"his") said as the person the
     latest of `said` (this conversation's statements, oldest first) tells of, its subject; unchanged
     when the question names a person of its own, when it has no such pronoun or more than one, or
-    when no statement's subject is a person (WordNet's noun.person, or a name the recogniser marks)."""
+    when no statement's subject is a person (WordNet's noun.person, or a name the recogniser marks).
+    The `speaker`'s own name ("Fatima here, slept well") is never whom they call "he" or "she"."""
     from interaction.memory.retrieval.lexicon import load_wordnet
     from interaction.offline.parsing import ParserUnavailable, as_capitalised, load_parser
 
@@ -35,8 +36,9 @@ def with_person_named(question: str, said: list[TranscriptTurn]) -> str:
     pronoun = pronouns[0]
     sex = pronoun.morph.get("Gender")[0]
     # typed without capitals, a name is read as it would be written ("where is arjun moving?")
+    own = {n.casefold() for n in (speaker or "").split()} | {(speaker or "").casefold()}
     phrase = next((p for p in (_person_told_of(nlp(as_capitalised(turn.text)), lexicon, sex) for turn in reversed(said))
-                   if p), None)
+                   if p and p.casefold() not in own), None)
     if phrase is None:
         return question
     said_as = phrase + ("'s" if pronoun.morph.get("Poss") == ["Yes"] else "")

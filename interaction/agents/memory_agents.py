@@ -35,7 +35,13 @@ from interaction.offline.name_claims import (
 )
 from interaction.offline.name_reading import asked_for_name, read_opening_name
 from interaction.offline.value_changes import tells_a_change, value_change
-from interaction.own_life import held_field_asked, profile_field_asked, recall_own_life, tells_a_fact
+from interaction.own_life import (
+    held_field_asked,
+    profile_field_asked,
+    question_meant,
+    recall_own_life,
+    tells_a_fact,
+)
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
 from interaction.state import TurnState
@@ -440,6 +446,9 @@ def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
     decision becomes the turn's recall when it asserts one of them (unless the long-term memories
     assert the same words), or offers one where the long-term memories assert nothing; no other memory
     is shown with it then."""
+    if state.get("is_recall"):
+        # "which city is he going to?" asks of the person the conversation last named
+        state = {**state, "text": question_meant(state)}
     found = _long_term(deps, state)
     if not state.get("is_recall"):
         return _not_against_the_news(_not_of_this_conversation(found, state.get("transcript") or []), state)

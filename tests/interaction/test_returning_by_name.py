@@ -5,12 +5,16 @@ answered once they say yes; and someone new who asks whether Nadine remembers th
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from common.messages import UserInput
 from common.store import ProfileStore
 from interaction.dialogue import DialogueManager
+from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.local_services import LocalMemoryServices
+from interaction.person_pronoun import with_person_named
 from tests.interaction.memory_fixtures import layout_and_clock, make_settings
 from tests.interaction.test_dialogue_inprocess import Outbox
 
@@ -277,3 +281,24 @@ def test_news_told_after_a_question_instead_of_a_yes_is_no_no_and_is_kept_once_t
     assert say(dm, "Yes, that's me.").user_id == uid
     when = say(dm, "When is Casimir coming?")
     assert when.reply.startswith("On Tuesday"), when.reply
+
+
+
+def test_he_is_the_person_last_asked_about_never_the_speaker_who_gave_her_name(dm):
+    """"Which city is he going to?" after a question about Yusuf asks of him, though the visit's latest
+    statement is the speaker's own greeting with her name (the tester's sentences: only they reproduced
+    "you told me Fatima here, slept well finally" given as the answer)."""
+    first_visit(dm, "Call me Fatima. I'm exhausted, just finished a 12 hour shift.",
+                "I'm a paramedic. My son Yusuf starts university on the 25th of September in Manchester.")
+    dm.clock.advance(20)
+    say(dm, "Fatima here, slept well finally.")
+    say(dm, "When does Yusuf start uni?")
+    reply = say(dm, "Which city is he going to?").reply
+    assert "Manchester" in reply and "slept" not in reply and "exhausted" not in reply, reply
+
+
+def test_the_speakers_own_name_is_never_whom_they_call_he_or_she():
+    said = [TranscriptTurn("user", "My brother Tariq moved to Leeds.", datetime(2026, 11, 4, 10)),
+            TranscriptTurn("user", "Farid here, slept well finally.", datetime(2026, 11, 4, 11))]
+    assert with_person_named("Where does he live?", said, speaker="Farid") == "Where does my brother Tariq live?"
+    assert with_person_named("Where does he live?", said) == "Where does Farid live?"
