@@ -78,8 +78,19 @@ def named_in(told: list[Told], question: str) -> list[Told]:
     """The people of theirs a question names, by their name or how they are theirs ("who is Idris?",
     "what's my partner's name?"); a question naming none of them ("do I have a son?") asks after no
     person held."""
-    asked = {w.casefold() for w in re.findall(r"\w+", question)}
+    asked = {w.casefold() for w in re.findall(r"\w+", question)} | _lemmas(question)
     return [t for t in told if t.field != "relations" or asked & {w.casefold() for w in re.findall(r"\w+", t.value)}]
+
+
+def _lemmas(text: str) -> set[str]:
+    """The words' base forms by spaCy's lemmatizer ("whats my brothers name": "brother"); none without
+    the parser."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        return {t.lemma_.casefold() for t in load_parser()(text)}
+    except ParserUnavailable:
+        return set()
 
 
 def aged(value: str, told_on: str | None, now: datetime | None) -> str:

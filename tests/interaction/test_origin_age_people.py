@@ -163,3 +163,13 @@ def test_the_name_of_one_of_their_people_is_answered_though_a_nearer_memory_name
     later(dm, uid)
     reply = say(dm, asked).reply
     assert "Anselm" in reply, reply
+
+
+def test_one_of_their_people_asked_after_in_the_plural_typed_without_an_apostrophe(maya):
+    """The tester's sentences: only they reproduced "I don't remember" for "whats my brothers name"."""
+    dm, _, _, uid = maya
+    say(dm, "so my brother Steve just got diagnosed with cancer. pretty rough")
+    say(dm, "his chemo starts on the 2nd of October")
+    later(dm, uid)
+    reply = say(dm, "whats my brothers name").reply
+    assert "Steve" in reply, reply
