@@ -402,12 +402,16 @@ def chosen_to_forget(matches: ForgetMatches, offer: ForgetOfferSettings) -> Forg
 
 def _offered(d: RecallDecision, offer: ForgetOfferSettings) -> list[Judged]:
     """What one topic's decision offers to forget (chosen_to_forget): what it asserts, else the
-    memory standing out among others."""
+    memory standing out among others, else the closest that names everything the topic names and
+    nothing conflicting ("so my brother Steve just got diagnosed" for "my brother", though "his chemo
+    starts on the 2nd" is nearer by the sentence vectors): forgetting asks first, so what it names is
+    offered, never taken."""
     if d.outcome == "asserted" and d.named is not None and not d.named.conflict:
         return [d.named]
     if len(d.considered) > 1 and (i := standing_out(offer.offer_margin, d.considered)) is not None:
         return [d.considered[i]]
-    return []
+    agreeing = [j for j in d.considered if j.all_agree and not j.conflict]
+    return [max(agreeing, key=lambda j: j.dense)] if agreeing else []
 
 
 def _as_kept(judged: Judged, matches: ForgetMatches) -> ForgetCandidate:

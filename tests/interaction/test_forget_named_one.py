@@ -79,3 +79,22 @@ def test_a_puzzled_question_about_the_forget_question_is_asked_again_and_a_yes_t
     done = dm.process_input(UserInput(text="Yes, do."))
     assert done.intent == "forget_one_confirmed", done.reply
     assert holding(dm, b"QX47") == []
+
+
+def test_forgetting_one_of_their_people_offers_what_was_told_of_them_though_a_nearer_memory_names_none(tmp_path):
+    """"her last day is on the 30th" is nearer to "my sister" by the sentence vectors, but names none
+    of it; what names the sister is offered with her name, and a yes takes both."""
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    uid = meet(dm, "Lotte")
+    for said in ("so my sister Ottilie just got made redundant. awful", "her last day is on the 30th",
+                 "my favourite band is Kraftwerk"):
+        dm.process_input(UserInput(text=said))
+    dm.close_session("test")
+    dm.on_user_detected(UserDetected(user_name="Lotte", confidence=90.0, user_id=uid))
+    asked = dm.process_input(UserInput(text="forget about my sister"))
+    assert "made redundant" in asked.reply and "Kraftwerk" not in asked.reply, asked.reply
+    dm.process_input(UserInput(text="yes"))
+    assert holding(dm, b"redundant") == []
