@@ -120,8 +120,22 @@ def felt_parts(text: str) -> dict[str, str]:
     # by the sentence's parse: the turn's batch holds it
     wishes = {s for s in parts.values() if parting_wish(s) or wishes_a_season(s)}
     acts = dict(zip(parts, turn_acts(list(parts)), strict=True))
-    return {part: s for part, s in parts.items()
-            if not (cues.is_greeting(part) or acts[part] == "farewell" or s in wishes)}
+    polite = {part for part in parts
+              if cues.is_greeting(part) or acts[part] == "farewell" or parts[part] in wishes or _only_introduces(part)}
+    # a sentence all of whose clauses are politeness is politeness too ("Linda here, hello love!")
+    said = {s for s in parts.values() if any(p not in polite for p, of in parts.items() if of == s and p != s)
+            or not any(of == s and p != s for p, of in parts.items())}
+    return {part: s for part, s in parts.items() if part not in polite and (part != s or s in said)}
+
+
+def _only_introduces(part: str) -> bool:
+    """The clause says only who the speaker is ("Linda here", "Priya again", "it's Tomasz"): a name
+    the casual reader takes, standing in the whole clause."""
+    from interaction.offline.name_reading import candidates, default_reader
+
+    found = [c for c in candidates(part, loose=True) if c.clause.strip(" .!") == part.strip(" .!")]
+    reader = default_reader() if found else None
+    return reader is not None and any(reader.is_name(c) for c in found)
 
 
 def candidate_parts(text: str) -> dict[str, str]:

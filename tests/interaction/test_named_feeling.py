@@ -178,3 +178,8 @@ def test_the_testers_turns_are_split_by_writer_apart_from_the_judges_own():
     testers = load_apart()["testers "]
     assert {r.split for r in testers} == {"dev", "test"}
     assert not {r.writer for r in testers} & {r.writer for r in load()}
+
+
+@pytest.mark.parametrize("said", ["Wilhelmina here, hiya pet!", "Bartek again, hello hello!", "Hi there, Oksana Petrenko again"])
+def test_saying_who_one_is_with_a_greeting_is_politeness_not_a_feeling(said):
+    assert sign(said) == "none"
