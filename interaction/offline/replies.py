@@ -421,20 +421,24 @@ def news_sign(text: str) -> str | None:
 def _goes_on_about_the_news(r: ReplyInputs) -> str | None:
     """The sign of the news the person told in their turn before (the feeling its understanding
     names, else news_sign), when this one goes on about it: its subject is a personal pronoun of the
-    third person by spaCy's morphology ("He was 18.", "She'd been with us since she was a puppy"),
-    someone or something already spoken of."""
+    third person by spaCy's morphology ("He was 18.", "She'd been with us since she was a puppy"), or
+    a thing set by the definite article ("The funeral was beautiful."), someone or something already
+    spoken of."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
     from interaction.offline.understand_rules import PLEASANT, user_emotion
 
-    before = next((text for role, text in reversed(r.history) if role == "user"), None)
+    # the history may already end with this turn
+    before = next((text for role, text in reversed(r.history) if role == "user" and text != r.text), None)
     if before is None:
         return None
     try:
         doc = load_parser()(r.text)
     except ParserUnavailable:
         return None
-    subject = next((c for c in doc[:].root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-    if subject is None or subject.morph.get("PronType") != ["Prs"] or subject.morph.get("Person") != ["3"]:
+    # the subject of the clause it opens with ("The funeral was lovely, lots of people came.")
+    subject = next((t for t in doc if t.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None or not (subject.morph.get("PronType") == ["Prs"] and subject.morph.get("Person") == ["3"]
+                               or any(d.dep_ == "det" and d.morph.get("Definite") == ["Def"] for d in subject.children)):
         return None
     felt = named_feeling(user_emotion(before))
     return news_sign(before) if felt is None else "positive" if felt in PLEASANT else "negative"
@@ -564,6 +568,10 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append(f"You're welcome{hi}! I'm glad we talked.")
         elif wishes_the_listener(r.text):  # a wish for her, not news of theirs to be happy about
             parts.append(f"Thank you{hi}, that's kind of you!")
+        elif named == "happy" and _goes_on_about_the_news(r) == "negative":
+            # a good thing in bad news ("The funeral was beautiful." after a death): glad of it, never
+            # "happy for you"
+            parts.append(f"I'm glad to hear that{hi}.")
         elif secret := _between_us(r.text, hi):
             # her memories open to the one who told them, and to no one else: said first, then how it felt
             parts.append(secret + (f" {template.format(hi='')}" if template else ""))

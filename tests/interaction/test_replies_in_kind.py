@@ -157,6 +157,20 @@ def test_a_detail_said_of_sad_news_keeps_its_tone():
     assert "Tell me more!" not in reply and "listening" in reply, reply
 
 
+@pytest.mark.parametrize(("before", "said"), [
+    ("Our grandad passed away on Sunday, we're all devastated.", "The service at the crematorium was beautiful."),
+    ("My mum died last week.", "The wake was lovely, so many old friends came."),
+])
+def test_a_good_thing_said_of_sad_news_is_met_gladly_never_as_joy(before, said):
+    reply = _after(before, said)
+    assert reply.startswith("I'm glad to hear that") and "happy for you" not in reply, reply
+    # ... and the history may already end with the turn itself
+    with_it = offline_reply(ReplyInputs(text=said, intent="continue_conversation", is_recall=False,
+                                        now=datetime(2026, 3, 1, 10, 0), language="en-US", user_emotion=user_emotion(said),
+                                        history=[("user", before), ("nadine", "..."), ("user", said)]))
+    assert with_it == reply
+
+
 def test_a_detail_said_of_good_news_or_of_a_plain_fact_keeps_theirs():
     assert _after("My daughter just had a baby boy!", "He weighs seven pounds.").startswith("How lovely"), \
         _after("My daughter just had a baby boy!", "He weighs seven pounds.")
