@@ -14,6 +14,8 @@ what the sentence does.
   tells, however near a request its words are.
 - A plea not to pass something on ("please don't tell anyone about my therapy") asks to keep it
   between them, never to forget it.
+- "What do you know about me" asks what Nadine knows of the speaker; "who supervises me?" (the
+  wh-word the subject, the speaker its object) asks who someone of theirs is.
 
 Without the parser the classifier's reading stands.
 """
@@ -75,4 +77,20 @@ def has_form(intent: str, text: str) -> bool:
         return _addressed(text)
     if intent in FORGETS and pleads_not_to_tell(text):
         return False  # "please don't tell anyone about my therapy": kept between them, not forgotten
+    if intent == "about_me" and _someone_does_to_them(text):
+        return False  # "who supervises me?" asks who someone of theirs is, not what she knows of them
     return intent not in ASKED or asks_or_requests(text) is not False
+
+
+def _someone_does_to_them(text: str) -> bool:
+    """A question whose wh-word is the subject of a verb (no copula) the speaker is the object of,
+    directly or after a preposition ("who supervises me?", "who looks after me?")."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return False
+    # ... a verb of its own: "what's in your memory about me?" is a copula's, asking what she holds
+    return any(t.dep_ == "nsubj" and t.tag_ == "WP" and t.head.lemma_ != "be" and any(
+        w.lower_ == "me" and w.dep_ in ("dobj", "pobj") for w in t.head.subtree) for t in doc)

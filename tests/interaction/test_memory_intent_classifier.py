@@ -15,7 +15,7 @@ import csv
 import numpy as np
 import pytest
 
-from interaction.memory_intent.classifier import UTTERANCES, default_classifier
+from interaction.memory_intent.classifier import UTTERANCES, classify, default_classifier
 from interaction.memory_intent.phrasing import request_content, second_person
 from scripts.eval.linear_text import ece
 
@@ -127,3 +127,12 @@ def test_a_sure_forget_unsure_of_everything_is_a_forget_of_the_one_thing():
     assert classifier.decide(probs(forget_me=0.3, forget_one=0.05, statement=0.65)) == "statement"
     assert classifier.decide(probs(forget_me=0.35, forget_one=0.01, statement=0.34, recall=0.3)) == "statement"
     assert classifier.decide(probs(forget_me=0.9, forget_one=0.1)) == "forget_me"
+
+
+@pytest.mark.parametrize(("said", "intent"), [
+    # the tester's question, and one more the classifier reads near "what do you know about me"
+    ("Who supervises me?", "statement"), ("Who looks after me?", "statement"),
+    ("What do you remember about me?", "about_me"), ("What's stored about me?", "about_me"),
+])
+def test_who_does_something_to_them_asks_after_someone_not_what_she_knows_of_them(said, intent):
+    assert classify(said).intent == intent
