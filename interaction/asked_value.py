@@ -92,9 +92,14 @@ def says_what_is_asked(question: str, memory: str) -> bool:
         framed = next((c for c in root.children if c.dep_ == "ccomp"), None) if _of_telling(root) else None
         clause = list(framed.subtree) if framed is not None else list(sent)
         subject = {w.i for s in clause if s.dep_ in ("nsubj", "nsubjpass") for w in s.subtree}
+        # the verbs an indefinite pronoun is the object of ask whether anything was done, whatever it
+        # was ("did I need to get anything from the pharmacy?" over "I have to pick up my prescription
+        # from the pharmacy")
+        open_ended = {a.i for t in clause if t.morph.get("PronType") == ["Ind"] and t.dep_ == "dobj"
+                      for a in (t.head, *t.head.ancestors) if a.pos_ in ("VERB", "AUX")}
         # a chat spelling asks for the word it stands for ("my physio appt" of "my physio appointment")
-        asked = [t for t in clause
-                 if t.i not in subject and not t.is_stop and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")]
+        asked = [t for t in clause if t.i not in subject | open_ended and not t.is_stop
+                 and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")]
         # as meant, or as typed: the lemmatiser cuts "diabetes" to "diabete"
         if not all({lemma_meant(t), t.lower_} & held for t in asked):
             return False

@@ -121,3 +121,18 @@ def test_whether_a_thing_called_off_since_is_still_on_is_a_no(maya, before, sinc
         reply = say(dm, asked).reply
         assert reply.startswith("No — ") and since.split(",")[0].split(" ", 1)[1].rstrip(".") in reply, reply
         later(dm, uid)
+
+
+@pytest.mark.parametrize(("told", "asked", "first"), [
+    ("On Friday I have to collect my glasses from the optician.", "Did I need to fetch anything from the optician?", "Yes — "),
+    ("I must drop the parcel off at the post office tomorrow.", "Was I meant to take something to the post office?", "Yes — "),
+    ("On Friday I have to collect my glasses from the optician.", "Did I need to fetch anything from the garage?", "I'm sorry"),
+])
+def test_whether_anything_was_to_be_done_is_answered_by_what_was(maya, told, asked, first):
+    """An indefinite object asks whether anything was done there, whatever it was: the memory naming
+    the rest of the question is a yes; one naming another place is no answer."""
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    reply = say(dm, asked).reply
+    assert reply.startswith(first), reply
