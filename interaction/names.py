@@ -194,7 +194,7 @@ def confirmation_question(confirmation: NameConfirmation) -> str:
         return (f"I'd like to answer that, but first I need to know who I'm talking to. "
                 f"Are you {confirmation.top_name}? Please say yes or no.")
     if confirmation.asked_again and confirmation.told:
-        return (f"Thank you for telling me, I'll keep it for you once I know who you are. "
+        return (f"Thank you for telling me. I can only keep it for you once I know who you are. "
                 f"Are you {confirmation.top_name}? Please say yes or no.")
     if confirmation.asked_again:
         return f"Sorry, I didn't quite get that. Are you {confirmation.top_name}? Please say yes or no."

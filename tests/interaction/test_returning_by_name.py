@@ -276,7 +276,7 @@ def test_news_told_after_a_question_instead_of_a_yes_is_no_no_and_is_kept_once_t
     say(dm, "Is Casimir still coming?")
     news = say(dm, "Casimir phoned, he can't make Sunday after all, he'll come on Tuesday instead.")
     assert news.extra["pending_confirmation"] and news.user_id is None, news.reply
-    assert "once I know who you are" in news.reply and "Winifred Achterberg" in news.reply, news.reply
+    assert "only keep it for you once I know who you are" in news.reply and "Winifred Achterberg" in news.reply, news.reply
     assert list(people(dm)) == [uid]
     assert say(dm, "Yes, that's me.").user_id == uid
     when = say(dm, "When is Casimir coming?")
