@@ -23,7 +23,7 @@ import inflect
 import parsedatetime
 from dateutil.relativedelta import relativedelta
 
-from common.clock import spoken_day
+from common.clock import DAY_TURNS, spoken_day
 from interaction.memory.time_window import TIME_UNITS, ClockedCalendar, precision_of, unit_window
 from interaction.offline.chat_spelling import spelled_out
 from interaction.offline.parsing import AHEAD, ahead_of_telling, behind_telling, preposition_of, told_as_past
@@ -237,6 +237,12 @@ def _count(n: int, unit: str) -> str:
     return f"{_WORDS.number_to_words(n)} {_WORDS.plural(unit, n)}"
 
 
+def as_spoken(told_on: datetime) -> datetime:
+    """The moment days are counted from, as people speak: in the small hours, still the evening of the
+    day before ("tomorrow at 2", said at a quarter past midnight on Saturday, is Saturday at 2)."""
+    return told_on - DAY_TURNS if told_on - DAY_TURNS < datetime.combine(told_on.date(), datetime.min.time()) else told_on
+
+
 def told_in(text: str, told_on: datetime | None) -> ToldTime | None:
     """When what `text` tells takes place (named_time), read from its words; None without the parser."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
@@ -244,7 +250,7 @@ def told_in(text: str, told_on: datetime | None) -> ToldTime | None:
     if told_on is None:
         return None
     try:
-        return named_time(load_parser()(text), told_on)
+        return named_time(load_parser()(text), as_spoken(told_on))
     except ParserUnavailable:
         return None
 

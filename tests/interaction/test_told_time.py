@@ -12,7 +12,7 @@ import pytest
 from interaction.asked_value import whether_told
 from interaction.offline.parsing import load_parser
 from interaction.reported_speech import dates_named, said_day
-from interaction.told_time import how_long_asked, it_is, named_time, time_until
+from interaction.told_time import how_long_asked, it_is, named_time, time_until, told_in
 from tests.interaction import test_memory_requests
 from tests.interaction.test_memory_requests import say
 from tests.interaction.test_own_words import later
@@ -220,3 +220,13 @@ def test_a_day_typed_as_chat_is_said_from_the_day_it_is_asked(maya):
     dm.clock.advance(20)
     asked = say(dm, "whens the vet again")
     assert asked.reply.startswith("Today at 11"), asked.reply
+
+
+@pytest.mark.parametrize(("at", "day"), [
+    (datetime(2026, 12, 5, 0, 20), 5),  # a quarter past midnight on Saturday: still Friday night
+    (datetime(2026, 12, 5, 3, 40), 5),
+    (datetime(2026, 12, 5, 9, 0), 6),
+])
+def test_tomorrow_said_in_the_small_hours_is_the_day_after_the_spoken_one(at, day):
+    told = told_in("Tomorrow at half nine I have to take the car to the garage.", at)
+    assert told is not None and told.start.date() == datetime(2026, 12, day).date(), told
