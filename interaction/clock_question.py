@@ -81,7 +81,7 @@ def day_asked(text: str, now: datetime) -> date | None:
     two in the morning is for the day just begun, whatever "last night" still means."""
     if named_day(text) is None:
         return now.date()
-    told = told_in(text, now)
+    told = told_in(text, now, spoken=False)
     return told.start.date() if told is not None and told.a_day else None
 
 

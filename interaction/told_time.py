@@ -243,14 +243,16 @@ def as_spoken(told_on: datetime) -> datetime:
     return told_on - DAY_TURNS if told_on - DAY_TURNS < datetime.combine(told_on.date(), datetime.min.time()) else told_on
 
 
-def told_in(text: str, told_on: datetime | None) -> ToldTime | None:
-    """When what `text` tells takes place (named_time), read from its words; None without the parser."""
+def told_in(text: str, told_on: datetime | None, spoken: bool = True) -> ToldTime | None:
+    """When what `text` tells takes place (named_time), read from its words, its days counted from
+    the spoken day (as_spoken; `spoken` False: from the calendar's, as a clock question asks); None
+    without the parser."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     if told_on is None:
         return None
     try:
-        return named_time(load_parser()(text), as_spoken(told_on))
+        return named_time(load_parser()(text), as_spoken(told_on) if spoken else told_on)
     except ParserUnavailable:
         return None
 
