@@ -160,13 +160,16 @@ def without_opening(text: str) -> str:
 
 def opening_aside(token) -> bool:  # noqa: ANN001 - a spaCy Token
     """A word ahead of its clause's subject that speaks of the telling, not of what is told: an
-    interjection or a conjunction ("um", "oh and"), an adverb on its own on the clause's verb ("also",
+    interjection or a conjunction ("um", "oh and", "oh dear,"), an adverb on its own on the clause's verb ("also",
     "so", "honestly", "actually": how frank, how sure, how it ties on to the talk before), or a bare
     imperative that only asks for attention before the clause it introduces ("wait, my PIN is 7731",
     "look, ..."); a verb of thinking or saying there takes the clause as its object ("guess my PIN is
     7731") and stays."""
-    if token.pos_ in ("INTJ", "CCONJ", "PUNCT"):
+    if token.pos_ in ("INTJ", "CCONJ", "PUNCT") or token.dep_ == "intj":
         return True
+    doc = token.doc
+    if 0 < token.i < len(doc) - 1 and doc[token.i - 1].pos_ == "INTJ" and doc[token.i + 1].text == ",":
+        return True  # the word an interjection opens before its comma ("Oh dear, ...", "Oh boy, ...")
     if token.tag_ == "VB" and not any(c.dep_ not in ("ccomp", "punct", "advmod") for c in token.children):
         clause = next((c for c in (*token.children, token.head) if c.i > token.i and c.pos_ in ("VERB", "AUX")
                        and _has_subject(c)), None)

@@ -170,6 +170,15 @@ def test_a_lasting_quality_is_said_as_told_and_a_feeling_as_felt_that_day(said, 
     assert reported(said, said=_days_before(TODAY, days_ago)) == expected
 
 
+@pytest.mark.parametrize("said,expected", [
+    ("Oh dear, the boiler broke again.", "the boiler broke again"),
+    ("Oh boy, my cousin Pia is moving to Oslo.", "your cousin Pia is moving to Oslo"),
+    ("My dear neighbour Ruth sent flowers.", "your dear neighbour Ruth sent flowers"),
+])
+def test_the_word_an_opening_interjection_takes_is_left_out_with_it(said, expected):
+    assert reported(said) == expected
+
+
 TODAY = date(2026, 12, 14)  # a Monday
 
 
