@@ -160,7 +160,20 @@ def read_emotion(text: str, model: EmotionIntensityModel | None, polarity: Polar
         said = feeling_text(parts, best, polarity.read)
         sign = polarity.named(polarity.probabilities([said])[0])
         label = feeling_of_sign(said, sign)
+        if label in PLEASANT and _bad_news_beside(parts, readings, parts[best], polarity):
+            # "My wife passed away in March. The service was beautiful.": a joy is no answer to the loss
+            # told with it; a mixed turn names no feeling
+            label = "neutral"
     return Emotion(label=label, intensity=readings[best].intensity)
+
+
+def _bad_news_beside(parts: dict[str, str], readings: dict, sentence: str, polarity: PolarityModel) -> bool:
+    """A sentence the turn tells before `sentence` is felt and its calibrated polarity is surely
+    unpleasant: the good thing is said of the bad news (after it, a worry is one the good news ends:
+    "I passed!! honestly thought I'd failed it")."""
+    told = list(dict.fromkeys(parts.values()))
+    others = [s for s in told[:told.index(sentence)] if readings[s].rated >= polarity.felt]
+    return any(polarity.named(p) == "negative" for p in polarity.probabilities(others)) if others else False
 
 
 def user_emotion(text: str) -> Emotion:

@@ -183,3 +183,11 @@ def test_the_testers_turns_are_split_by_writer_apart_from_the_judges_own():
 @pytest.mark.parametrize("said", ["Wilhelmina here, hiya pet!", "Bartek again, hello hello!", "Hi there, Oksana Petrenko again"])
 def test_saying_who_one_is_with_a_greeting_is_politeness_not_a_feeling(said):
     assert sign(said) == "none"
+
+
+@pytest.mark.parametrize("said", [
+    "My husband Ewan died in the autumn. The funeral was lovely, half the village came.",
+    "Grandpa passed away last Tuesday. The nurses were wonderful with him.",
+])
+def test_a_good_thing_told_after_a_loss_in_the_same_turn_is_never_joy(said):
+    assert sign(said) != "positive"
