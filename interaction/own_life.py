@@ -150,8 +150,17 @@ def question_meant(state: dict) -> str:
     spoken = [t for t in transcript[:-1] if t.role == "user"]
     identity: Identity | None = state.get("identity")
     relations = [t.value for t in current(identity.profile if identity else None, ["relations"])]
-    asked = with_frame_asked(with_it_named(state["text"], said, spoken), spoken)
+    asked = with_frame_asked(with_it_named(up_to_the_question(state["text"]), said, spoken), spoken)
     return with_relations_named(with_person_named(asked, spoken, identity.name if identity else None), relations)
+
+
+def up_to_the_question(text: str) -> str:
+    """The turn up to its last question: what is said after it ("When is the funeral again? My head is
+    all over the place.") is an aside of the asking, never what is asked about; what comes before may
+    name it ("I told you about Ana's wedding. When is it?")."""
+    sentences = cues.sentences(text)
+    last = max((i for i, s in enumerate(sentences) if cues.is_question(s)), default=None)
+    return text if last is None or last == len(sentences) - 1 else " ".join(sentences[:last + 1])
 
 
 def _only_near(decided: RecallDecision) -> bool:

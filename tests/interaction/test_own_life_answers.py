@@ -84,6 +84,9 @@ def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, a
     (["My godson Ravi turns ten on the 8th of August."], "What is Ravi's birthday?", "On the 8th of August — ", "Ravi"),
     # a month "of" the day's number is one date with it
     (["My granddaughter's christening is on 9 of May."], "When is the christening?", "On 9 of May — ", "christening"),
+    # an aside after the question is no part of what is asked
+    (["My uncle Idris passed away. His memorial is on Saturday at two at the chapel in Brecon."],
+     "When is the memorial again? I keep losing track of everything.", "On Saturday", "memorial"),
     # a time said of what does not happen is no answer to when it does
     (["My cousin Tobiah rang, he can't come on Friday after all, he'll come on Monday instead."],
      "When is Tobiah coming?", "On Monday — ", "Tobiah"),
