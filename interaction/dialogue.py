@@ -383,6 +383,7 @@ class DialogueManager:
         if answer != "unclear" and stated is None and not says_an_answer(text, question):
             answer = "unclear"
         news = stated is None and answer == "unclear" and is_told(text)
+        told_before = conf.told
         if news:
             conf = replace(conf, told=True, pending_fields={
                 **conf.pending_fields, **memory_agents.facts_told(self.deps, text)})
@@ -405,7 +406,7 @@ class DialogueManager:
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, held_question=text))
         elif stated is None and step == "ask_again":
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True))
-        elif news and not s.confirmation.told:
+        elif news and not told_before:
             # news told instead of an answer is no "no": it waits for who they are, and the question is
             # put once more, saying so (what they asked before waits no longer: the news is the latest)
             outcome = ProfileOutcome("confirm", s.identity, replace(conf, asked_again=True, held_question=None))

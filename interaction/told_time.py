@@ -240,7 +240,7 @@ def _count(n: int, unit: str) -> str:
 def as_spoken(told_on: datetime) -> datetime:
     """The moment days are counted from, as people speak: in the small hours, still the evening of the
     day before ("tomorrow at 2", said at a quarter past midnight on Saturday, is Saturday at 2)."""
-    return told_on - DAY_TURNS if told_on - DAY_TURNS < datetime.combine(told_on.date(), datetime.min.time()) else told_on
+    return told_on - DAY_TURNS if spoken_day(told_on) != told_on.date() else told_on
 
 
 def told_in(text: str, told_on: datetime | None, spoken: bool = True) -> ToldTime | None:

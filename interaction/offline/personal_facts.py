@@ -293,13 +293,11 @@ def asked_field(text: str) -> str | None:
             if mine and any(c.dep_ == "acomp" and any(w.tag_ in _WH for w in c.children) and c.lemma_ == "old"
                             for c in tok.children):
                 return "age"
-            if tok.lemma_ == "be" and any(c.tag_ == "WP" for c in tok.children) and any(
-                    c.dep_ in ("nsubj", "attr") and c.pos_ == "PROPN" for c in tok.children):
-                return "relations"
             # ... or whom one of their people is ("who is my husband?"), what one is called ("what was my
             # husband called?")
-            if tok.lemma_ == "be" and any(c.tag_ == "WP" and c.lower_ == "who" for c in tok.children) and any(
-                    c.dep_ in ("nsubj", "attr") and c.pos_ == "NOUN" and _relation_owned(c) for c in tok.children):
+            wh = {c.lower_ for c in tok.children if c.tag_ == "WP"}
+            if tok.lemma_ == "be" and wh and any(c.dep_ in ("nsubj", "attr") and (
+                    c.pos_ == "PROPN" or ("who" in wh and c.pos_ == "NOUN" and _relation_owned(c))) for c in tok.children):
                 return "relations"
             if tok.lemma_ == "call" and any(c.dep_ in ("nsubj", "nsubjpass") and _relation_owned(c) for c in tok.children):
                 return "relations"

@@ -120,12 +120,15 @@ def felt_parts(text: str) -> dict[str, str]:
     # by the sentence's parse: the turn's batch holds it
     wishes = {s for s in parts.values() if parting_wish(s) or wishes_a_season(s)}
     acts = dict(zip(parts, turn_acts(list(parts)), strict=True))
-    polite = {part for part in parts
-              if cues.is_greeting(part) or acts[part] == "farewell" or parts[part] in wishes or _only_introduces(part)}
+    polite = {part for part, s in parts.items()
+              if cues.is_greeting(part) or acts[part] == "farewell" or s in wishes or _only_introduces(part)}
     # a sentence all of whose clauses are politeness is politeness too ("Linda here, hello love!")
-    said = {s for s in parts.values() if any(p not in polite for p, of in parts.items() if of == s and p != s)
-            or not any(of == s and p != s for p, of in parts.items())}
-    return {part: s for part, s in parts.items() if part not in polite and (part != s or s in said)}
+    clauses_of: dict[str, list[str]] = {}
+    for part, s in parts.items():
+        if part != s:
+            clauses_of.setdefault(s, []).append(part)
+    polite |= {s for s, clauses in clauses_of.items() if all(c in polite for c in clauses)}
+    return {part: s for part, s in parts.items() if part not in polite}
 
 
 def _only_introduces(part: str) -> bool:
