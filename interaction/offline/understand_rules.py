@@ -163,20 +163,22 @@ def read_emotion(text: str, model: EmotionIntensityModel | None, polarity: Polar
         said = feeling_text(parts, best, polarity.read)
         sign = polarity.named(polarity.probabilities([said])[0])
         label = feeling_of_sign(said, sign)
-        if label in PLEASANT and _bad_news_beside(parts, readings, parts[best], polarity):
-            # "My wife passed away in March. The service was beautiful.": a joy is no answer to the loss
-            # told with it; a mixed turn names no feeling
-            label = "neutral"
+        bad = _bad_news_before(parts, readings, parts[best], polarity) if label in PLEASANT else None
+        if bad is not None:
+            # "My wife passed away in March. The service was beautiful.": the good thing is said of the
+            # loss told before it, which is what the reply answers; a joy would answer the wrong news
+            label = feeling_of_sign(bad, "negative")
     return Emotion(label=label, intensity=readings[best].intensity)
 
 
-def _bad_news_beside(parts: dict[str, str], readings: dict, sentence: str, polarity: PolarityModel) -> bool:
-    """A sentence the turn tells before `sentence` is felt and its calibrated polarity is surely
-    unpleasant: the good thing is said of the bad news (after it, a worry is one the good news ends:
-    "I passed!! honestly thought I'd failed it")."""
+def _bad_news_before(parts: dict[str, str], readings: dict, sentence: str, polarity: PolarityModel) -> str | None:
+    """The first sentence the turn tells before `sentence` that is felt and whose calibrated polarity
+    is surely unpleasant, or None (after it, a worry is one the good news ends: "I passed!! honestly
+    thought I'd failed it")."""
     told = list(dict.fromkeys(parts.values()))
     others = [s for s in told[:told.index(sentence)] if readings[s].rated >= polarity.felt]
-    return any(polarity.named(p) == "negative" for p in polarity.probabilities(others)) if others else False
+    signs = polarity.probabilities(others) if others else []
+    return next((s for s, p in zip(others, signs, strict=True) if polarity.named(p) == "negative"), None)
 
 
 def user_emotion(text: str) -> Emotion:

@@ -191,3 +191,7 @@ def test_saying_who_one_is_with_a_greeting_is_politeness_not_a_feeling(said):
 ])
 def test_a_good_thing_told_after_a_loss_in_the_same_turn_is_never_joy(said):
     assert sign(said) != "positive"
+
+
+def test_a_good_thing_told_after_a_loss_in_the_same_turn_is_answered_as_the_loss():
+    assert sign("My brother Callum passed away in June. The funeral was beautiful, so many friends came.") == "negative"
