@@ -332,9 +332,10 @@ class RecallReport(Message):
     # question names and is the closest), "margin" (asked about below abstain_below: the closest
     # memory stands out from the others by its dense cosine), "window" (asked about below abstain_below:
     # the one memory of the time the question names that agrees with everything it names) or
-    # "memorable" (a question naming no topic: what was told in its window) or "no_answer" (abstained:
+    # "memorable" (a question naming no topic: what was told in its window), "planned" (a question naming
+    # nothing but a day, today or to come: what they told takes place on it) or "no_answer" (abstained:
     # what would have been asked about holds no answer of what the question asks for)
-    decided_by: Literal["probability", "agreement", "margin", "window", "memorable", "no_answer"] | None = None
+    decided_by: Literal["probability", "agreement", "margin", "window", "memorable", "planned", "no_answer"] | None = None
     p_told: float | None = None  # the best candidate's calibrated probability (decided_by probability)
     assert_above: float | None = None
     abstain_below: float | None = None

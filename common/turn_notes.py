@@ -36,6 +36,8 @@ def recall_note(report: RecallReport) -> list[str]:
         why = "what was told in the time named (the question names no topic)" if window else \
             "what was told in the last conversation (the question names no topic)"
         head = f"[recall] {verb[report.outcome]}{window}: {why}"
+    elif report.decided_by == "planned":
+        head = f"[recall] {verb[report.outcome]}: what was told takes place on the day asked (the question names nothing else)"
     elif report.decided_by == "agreement":
         head = (f"[recall] asserted{window}: the memory agrees with everything the question names and is "
                 f"the closest (best p_told {report.p_told or 0.0:.3f} below {report.assert_above or 0.0:.3f})")

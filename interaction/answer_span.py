@@ -618,7 +618,8 @@ def answered(question: str, report: RecallReport | None) -> Answered | None:
     """The answer to `question` in the best memory a recall asserted, or None."""
     if report is None or report.outcome != "asserted" or not report.memories:
         return None
-    if report.decided_by == "memorable":  # "remember when we first ...?" names no slot: what was told is the answer
+    # "remember when we first ...?", "what do I have on today?" name no slot: what was told is the answer
+    if report.decided_by in ("memorable", "planned"):
         return None
     best = report.memories[0]
     found = answer_in(question, best.text) if best.kind in _SAID_KINDS else None

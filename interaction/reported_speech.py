@@ -226,7 +226,7 @@ def _shift_time_words(doc, words: list[str], said: SaidDay) -> None:
     for t in doc:
         low = t.norm_ if t.lower_ in CHAT_SPELLINGS else t.lower_  # "tmrw" is "tomorrow"
         if _a_weekday_alone(doc, t):
-            _name_the_date(doc, t, words, said)
+            _name_the_date(doc, t, words, said, near=True)
         elif low in _DAY_WORDS and t.pos_ in ("NOUN", "ADV", "PROPN"):
             words[t.i] = _cased(t, _from_today(low, said) or _DAY_WORDS[low]) + t.whitespace_
         elif t.lemma_.lower() in _PARTS_OF_DAY and t.i > 0 and doc[t.i - 1].head.i == t.i:
@@ -275,11 +275,12 @@ def dates_named(text: str, said: SaidDay | None, start: int, end: int, *, today_
     return "".join(words[t.i] for t in inside).strip() or text[start:end]
 
 
-def _name_the_date(doc, day, words: list[str], said: SaidDay) -> None:  # noqa: ANN001 - spaCy Doc, Token
+def _name_the_date(doc, day, words: list[str], said: SaidDay, near: bool = False) -> None:  # noqa: ANN001 - spaCy Doc, Token
     """A day of the week as the date it meant on the day it was said (in place): the one before
     after "last" or in a clause told in the past ("we went on Friday"), else the one to come ("the
     recital is Saturday", "moved to Friday", "this Sunday": today's if it was said that day). The
-    month is said when it is not this one."""
+    month is said when it is not this one. `near`: a day to come that is today or tomorrow is said
+    so (in a whole clause said back; an answer's few words are shifted again as the clause's)."""
     before = doc[day.i - 1] if day.i > 0 and doc[day.i - 1].head.i == day.i else None
     modifier = before.lower_ if before is not None and before.lower_ in ("last", "next", "this", "coming") else None
     head = day.head.head if day.dep_ == "pobj" else day.head
@@ -293,8 +294,17 @@ def _name_the_date(doc, day, words: list[str], said: SaidDay) -> None:  # noqa: 
     month = "" if meant.month == said.today.month else f" of {meant:%B}"
     if before is not None and modifier is not None:
         words[before.i] = ""
-    words[day.i] = f"{calendar.day_name[weekday]} the {_ordinal(meant.day)}{month}" + day.whitespace_
     part = day.head if day.head.i == day.i + 1 and day.head.lemma_.lower() in _PARTS_OF_DAY else None
+    soon = {0: "today", 1: "tomorrow"}.get((meant - said.today).days) if near and not past else None
+    if soon is not None:
+        # the day they meant is the one it is said back on, or the next: "on Sunday afternoon" told on
+        # Saturday is "this afternoon" on the Sunday, never "on Sunday the 6th in the afternoon"
+        first = before if before is not None and modifier is not None else day
+        if first.i > 0 and doc[first.i - 1].lower_ == "on":
+            words[first.i - 1] = ""
+        words[day.i] = (("this" if soon == "today" else soon) + " ") if part is not None else soon + day.whitespace_
+        return
+    words[day.i] = f"{calendar.day_name[weekday]} the {_ordinal(meant.day)}{month}" + day.whitespace_
     if part is not None:  # "Thursday evening": "Thursday the 10th in the evening", never "the 10th evening"
         words[part.i] = f"in the {part.text}" + part.whitespace_
 

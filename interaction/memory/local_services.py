@@ -197,8 +197,9 @@ class LocalMemoryServices:
         # "what did I tell you last week?" is not about this conversation: a window the question names
         # ("last time" from the saved sessions) leaves out what lies outside it, as in a recall
         sessions = [stored] if stored is not None else []
-        return self.core.verify(query, [(pool, vector) for pool in pools],
-                                windows.resolve(query, self.clock.now(), sessions))
+        now = self.clock.now()
+        live = [(pool, vector) for pool in pools]
+        return self.core.planned(query, now, live) or self.core.verify(query, live, windows.resolve(query, now, sessions))
 
     def read_ahead(self, said: str) -> None:
         if not is_told(said):

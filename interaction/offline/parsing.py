@@ -127,8 +127,10 @@ def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     if not auxiliaries and verb.dep_ in ("ccomp", "xcomp", "oprd") and verb.head.i != verb.i:
         return told_as_past(verb.head)  # "I'm getting my hair cut on the 20th": the tense of "getting"
     if finite is not None and finite.tag_ in ("VBZ", "VBP") and finite.lemma_.lower() == "have" and verb.lemma_ == "get" \
-            and any(c.dep_ == "dobj" for c in verb.children):
-        return False  # "I've got a check-up on Tuesday": "have got" is "have", now
+            and any(c.dep_ == "dobj" or c.tag_ in ("WP", "WDT") for c in verb.subtree):
+        # "I've got a check-up on Tuesday": "have got" is "have", now; its object may be what is asked
+        # ("what have I got on today?", where the parse hangs "what" on the particle)
+        return False
     return finite is None or finite.tag_ == "VBD" or finite.lemma_.lower() == "have"
 
 

@@ -277,6 +277,8 @@ def _recall(r: ReplyInputs) -> str:
         # told is said, never as the answer ("did I tell you when the shed gets painted?" over the shed's
         # key); the day a thing was told answers "when did I ...?" of it, and a count may be told in
         # words ("expecting twins")
+        if r.recall.decided_by == "planned":  # "what do I have on today?", "anything on Friday?"
+            return f"Yes — {said}" if whether else _capital(said)
         slot = slot_asked(r.text)
         if slot is not None and (whether or slot not in ("time", "count")):
             # a memory naming what is asked was told, though its answer was not read off it: said as told

@@ -32,6 +32,7 @@ from interaction.memory.retrieval.generic import (
     GenericQuestions,
     asks_what_was_kept,
     kind_of_telling,
+    names_a_thing,
     without,
 )
 from interaction.memory.retrieval.lexical import LexicalIndex
@@ -96,7 +97,7 @@ class RecallDecision:
     chosen: list[Judged] = field(default_factory=list)  # asserted: up to top_k; offered: the one asked about
     considered: list[Judged] = field(default_factory=list)  # everything the verifier read, best first
     window: Window | None = None
-    decided_by: str | None = None  # "probability", "agreement", "margin", "window" or "memorable" (RecallReport.decided_by)
+    decided_by: str | None = None  # "probability", "agreement", "margin", "window", "memorable" or "planned" (RecallReport.decided_by)
     bounds: tuple[float, float] | None = None  # (assert_above, abstain_below) when by probability
 
     @property
@@ -168,7 +169,32 @@ class RetrievalCore:
         if (window is not None and window.names_event) or (
                 self.generic is not None and self.generic.is_generic(without(query, window.expression if window else None))):
             return self._memorable(query, now, live, window)
-        return self.verify(query, live, window, chooser)
+        return self.planned(query, now, live) or self.verify(query, live, window, chooser)
+
+    def planned(self, query: str, now: datetime, pools: list[tuple[CandidatePool, np.ndarray]]) -> RecallDecision | None:
+        """What the memories say takes place in the window of a question that names nothing but a day
+        today or to come (windows.to_come: "what do I have on today?", "anything on Friday?"): up to
+        top_k, in the order they take place, asserted; None when the question is no such one or nothing
+        told takes place then (the topic path decides: "who is coming on Tuesday?" may name no thing,
+        but asks one told with no day)."""
+        window = windows.to_come(query, now)
+        if window is None or names_a_thing(query):
+            return None
+        found: list[tuple[tuple, Judged]] = []
+        for pool, vector in pools:
+            if not len(pool):
+                continue
+            ranked = self.rank(pool, query, vector)
+            for i in np.flatnonzero(~np.isin(pool.kinds, list(decision.SUMMARY_KINDS))):
+                day = window.day_named_in(pool.items[i].quote, float(pool.occurred_ts[i]))
+                if day is not None:  # a day's things by their time of day, those told with none after them
+                    found.append(((day.start, day.at is None, day.at or day.start), Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
+                                               float(ranked.coverage[i]), float(ranked.fused[i]))))
+        chosen = _distinct([j for _, j in sorted(found, key=lambda f: f[0])])[: self.settings.top_k]
+        if not chosen:
+            return None
+        self.judge(query, chosen)
+        return RecallDecision("asserted", chosen, chosen, window, "planned")
 
     def verify(self, query: str, pools: list[tuple[CandidatePool, np.ndarray]],
                window: Window | None = None, chooser: decision.Chooser | None = None) -> RecallDecision:

@@ -46,10 +46,10 @@ class GenericQuestions:
 
         # an opening "And" or "Oh," asks nothing but moves the embedding away from the labelled questions
         closeness, prototype = self.nearest(without_opening(question))
-        if closeness >= self.threshold and not _nouns(question) - _nouns(prototype):
+        if closeness >= self.threshold and not topic_nouns(question) - topic_nouns(prototype):
             return True
         # "what did I tell you to keep in mind?" says by its form that it asks for every request to keep
-        return not _nouns(question) and asks_what_was_kept(question)
+        return not topic_nouns(question) and asks_what_was_kept(question)
 
 
 # nouns of telling and thinking ("our talk", "the conversation", "any idea"): what every recall question
@@ -58,7 +58,7 @@ _ABOUT_TELLING = {"noun.communication", "noun.cognition"}
 _WH_TAGS = {"WDT", "WP", "WP$", "WRB"}
 
 
-def _nouns(text: str) -> set[str]:
+def topic_nouns(text: str) -> set[str]:
     """The lemmas of the nouns and names a question says that could be a topic (spaCy's tagger;
     none without it)."""
     from interaction.memory.retrieval.lexicon import load_wordnet
@@ -76,6 +76,28 @@ def _nouns(text: str) -> set[str]:
     # a noun that says when ("last time", "the other day": an adverbial or a date) is no topic either
     return {t.lemma_.casefold() for t in doc if t.pos_ in ("NOUN", "PROPN") and t.dep_ != "npadvmod"
             and t.ent_type_ not in ("DATE", "TIME") and not telling(t)}
+
+
+def names_a_thing(question: str) -> bool:
+    """The question names something besides its time ("is my viewing on Tuesday?", "is it still on
+    Friday?", "is Kofi coming on Saturday?"), not only a day ("what are my plans for Friday?",
+    "anything on tomorrow?"): a topic noun, a word said as someone's that is no noun of telling (a
+    gerund too: "my viewing", which the tagger may call a verb), or a pronoun of the third person
+    standing for one."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    if topic_nouns(question):
+        return True
+    try:
+        doc = load_parser()(question)
+    except ParserUnavailable:
+        return False
+    wordnet = load_wordnet()
+    owned = [t for t in doc if any(c.dep_ == "poss" for c in t.children)]
+    return any(t.tag_ == "PRP" and "3" in t.morph.get("Person") for t in doc) \
+        or any(t.pos_ != "NOUN" or wordnet is None or wordnet.lexical_file(t.lemma_) not in _ABOUT_TELLING
+               for t in owned)
 
 
 def kind_of_telling(question: str) -> str | None:

@@ -14,12 +14,18 @@ import logging
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 import numpy as np
+import parsedatetime
 
-from common.clock import DAY_TURNS
+from common.clock import DAY_TURNS, spoken_day
 from interaction.cues import FIRST_MEETING_QUESTION
 from interaction.memory.retrieval.candidates import CandidatePool
+from interaction.memory.time_window import TIME_UNITS, parse_window
+
+if TYPE_CHECKING:
+    from interaction.told_time import ToldTime
 
 log = logging.getLogger("nadine.memory.windows")
 
@@ -40,6 +46,9 @@ class Window:
     # when what is asked about happened ("was my dentist appointment yesterday?"), not when it was told:
     # a memory told before whose words name a day inside it is inside it too
     happened: bool = False
+    # when what is asked about takes place, today or to come ("what do I have on tomorrow?"): a memory
+    # is inside it only by the day its words name (takes_place_in)
+    to_come: bool = False
 
     def mask(self, occurred_ts: np.ndarray) -> np.ndarray:
         """Items that happened inside the window (an item of unknown time is never inside one)."""
@@ -48,22 +57,34 @@ class Window:
 
     def names_a_day_in(self, text: str, occurred_ts: float) -> bool:
         """The memory's words name a day inside the window ("my dentist appointment is on the 9th",
-        told a week before it) when the window is of what happened."""
+        told a week before it) when the window is of what happened or of what is to come."""
+        return self.day_named_in(text, occurred_ts) is not None
+
+    def day_named_in(self, text: str, occurred_ts: float) -> ToldTime | None:
+        """The day inside the window the memory's words name, as names_a_day_in reads it."""
         from interaction.told_time import told_in
 
-        if not self.happened or np.isnan(occurred_ts):
-            return False
+        if not (self.happened or self.to_come) or np.isnan(occurred_ts) or not _names_a_time(text):
+            return None
         told = told_in(text, datetime.fromtimestamp(occurred_ts))
         if told is None or not told.a_day:
-            return False
-        return self.start <= (told.at or told.start + DAY_TURNS) < self.end
+            return None
+        return told if self.start <= (told.at or told.start + DAY_TURNS) < self.end else None
+
+
+# the words parsedatetime reads a date or a time from (its own vocabulary), or a number: a memory
+# with none of them names no day, and is not parsed to find one
+_PDT = parsedatetime.Constants()
+_CALENDAR_WORDS = frozenset(w for name in (*_PDT.Weekdays, *_PDT.shortWeekdays, *_PDT.Months, *_PDT.shortMonths,
+                                            *_PDT.dayOffsets, *TIME_UNITS, "tonight", "weekend")
+                             for w in name.casefold().split("|") if len(w) > 1)
+
+
+def _names_a_time(text: str) -> bool:
+    return any(w in _CALENDAR_WORDS or w[:1].isdigit() for w in re.findall(r"\w+", text.casefold()))
 
 
 def _calendar(query: str, now: datetime) -> Window | None:
-    try:
-        from interaction.memory.time_window import parse_window
-    except ImportError:  # the calendar parser lands separately; session windows work without it
-        return None
     found = parse_window(query, now)
     if found is None:
         return None
@@ -77,13 +98,14 @@ _PAST_TAGS = {"VBD", "VBN"}
 _RECALLING = ("verb.cognition", "verb.communication")
 
 
-def _of_the_past(query: str, expression: str) -> str | None:
+def _of_the_past(query: str, expression: str, verbless: str | None = "told") -> str | None:
     """Whose time the window is: "told" when it belongs to a verb of remembering or telling ("what
     did I tell you on Tuesday?", "what do you remember from last week?", by its most frequent WordNet
     sense), "happened" when the question speaks in the past tense of something else ("was my dentist
     appointment yesterday?"); None when said of a present or a future ("who is coming on Tuesday?",
     "what's happening in June?"): it is when the thing told happens, which the memory's words hold,
-    not when it was told. Without the parser, every time is when something was told (recall looks back)."""
+    not when it was told. A time on no verb ("anything on Friday?") is `verbless`'s. Without the parser,
+    every time is when something was told (recall looks back)."""
     from interaction.memory.retrieval.lexicon import load_wordnet
     from interaction.offline.parsing import told_as_past, verb_of
     from interaction.offline.self_description import ParserUnavailable, load_parser
@@ -95,12 +117,30 @@ def _of_the_past(query: str, expression: str) -> str | None:
     at = query.find(expression)
     tokens = [t for t in doc if at <= t.idx < at + len(expression)] if at >= 0 else []
     verb = verb_of(tokens[0]) if tokens else None
+    if verb is None or verb.pos_ not in ("VERB", "AUX"):
+        return verbless
     wordnet = load_wordnet()
-    if verb is None or verb.pos_ not in ("VERB", "AUX") or wordnet is None \
-            or wordnet.verb_lexical_file(verb.lemma_) in _RECALLING:
+    if wordnet is None or wordnet.verb_lexical_file(verb.lemma_) in _RECALLING:
         return "told"
     # a participle is past by its auxiliary: "what have I got on Monday?" asks what they have
     return "happened" if any(t.tag_ in _PAST_TAGS and t.pos_ in ("VERB", "AUX") and told_as_past(t) for t in doc) else None
+
+
+def to_come(query: str, now: datetime) -> Window | None:
+    """The window of a question after what takes place today or on a day to come ("what do I have on
+    today?", "anything on Friday?", "what are my plans for next week?"), from today's start: what
+    memory holds of it is what its words say takes place then, not what was told then. None for a
+    question of the past, or of remembering or telling (windows of when it was told: resolve)."""
+    from interaction.told_time import told_in
+
+    found = parse_window(query, now)
+    if found is not None and _of_the_past(query, found.expression, verbless=None) is not None:
+        return None
+    asked = told_in(query, now)
+    today = datetime.combine(spoken_day(now), datetime.min.time())
+    if asked is None or asked.end <= today:
+        return None
+    return Window(max(asked.start, today), asked.end, "", to_come=True)
 
 
 def _sessions(pools: list[CandidatePool], now: datetime) -> list[tuple[float, float]]:

@@ -1,0 +1,73 @@
+"""Whole turns with real memory services: a question after a day, today or to come, that names nothing
+else ("what have I got on today?", "anything on Saturday?") is answered with what the person told takes
+place on it, read off the words of what they told (a "tomorrow" told yesterday is today), in the order
+it takes place; a day said back on the day it falls is "today" or "this evening". The sentences are
+new: in none of the benchmark scripts or labelled sets."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from interaction.memory.retrieval.windows import to_come
+from interaction.offline.parsing import load_parser, told_as_past
+from tests.interaction import test_memory_requests
+from tests.interaction.test_memory_requests import say
+from tests.interaction.test_own_words import later
+
+maya = test_memory_requests.maya  # Maya, known by face, with real memory services, on Wednesday 4 November
+
+
+@pytest.fixture
+def planned(maya):
+    """Three plans told on the Wednesday afternoon; the next morning, 08:00 on Thursday 5 November."""
+    dm, _, _, uid = maya
+    for told in ("My dentist check-up is tomorrow at 9.",
+                 "We're having the Hendersons over for dinner on Thursday evening.",
+                 "The boiler man comes on Saturday at 11."):
+        say(dm, told)
+    later(dm, uid)
+    dm.clock.advance(17)
+    return dm
+
+
+def test_what_is_on_today_is_what_was_told_takes_place_today_in_its_order(planned):
+    turn = say(planned, "What have I got on today?")
+    assert turn.is_recall and turn.recall.decided_by == "planned"
+    assert "dentist check-up is today at 9" in turn.reply
+    assert "Hendersons over for dinner this evening" in turn.reply
+    assert turn.reply.index("dentist") < turn.reply.index("Hendersons")
+    assert "boiler" not in turn.reply and "on Thursday" not in turn.reply
+
+
+@pytest.mark.parametrize(("question", "first"), [
+    ("Anything on Saturday?", ""),
+    ("Is there anything I need to do on Saturday?", "Yes — "),
+])
+def test_a_day_to_come_asked_after_alone(planned, question, first):
+    turn = say(planned, question)
+    assert turn.reply.startswith(first) and "boiler man comes on Saturday the 7th at 11" in turn.reply
+    assert "dentist" not in turn.reply and "Hendersons" not in turn.reply
+
+
+def test_a_question_of_the_past_or_of_telling_lists_no_plans(planned):
+    assert "boiler" not in say(planned, "What did I do yesterday?").reply
+
+
+@pytest.mark.parametrize(("question", "day"), [
+    ("what have I got on today?", 5),
+    ("Anything on Saturday?", 7),
+    ("What are my plans for tomorrow?", 6),
+    ("What did I tell you on Saturday?", None),  # when it was told
+    ("What did I do yesterday?", None),  # what happened
+    ("Do you remember what I said today?", None),
+])
+def test_the_window_of_what_takes_place(question, day):
+    window = to_come(question, datetime(2026, 11, 5, 8, 0))
+    assert (window.start.day if window else None) == day
+
+
+def test_have_got_with_its_object_asked_is_have_now():
+    got = next(t for t in load_parser()("What have I got on today?") if t.lower_ == "got")
+    assert not told_as_past(got)
