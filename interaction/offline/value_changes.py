@@ -164,7 +164,12 @@ def _a_destination(prep, value: list) -> bool:  # noqa: ANN001 - a spaCy Token
 def _whole(value: list) -> list:
     """A new time with the words of time right after it that the parse hung elsewhere ("to Thursday
     the 10th at nine in the morning": "the 10th" and "at nine" hang on the verb): joined by an article
-    or a preposition, or a number; not a time of the change itself ("to the 16th last week")."""
+    or a preposition, or a number; not a time of the change itself ("to the 16th last week"). Words
+    after a comma that are no time are none of it ("to the 9th, same time")."""
+    comma = next((i for i, t in enumerate(value) if t.text == ","), None)
+    if comma is not None and not all(time_part(t) for t in value[comma + 1:] if t.pos_ not in ("DET", "ADP")
+                                     and not t.is_punct):
+        value = value[:comma]
     if not value or not all(time_part(t) for t in value if t.pos_ not in ("DET", "ADP") and not t.is_punct):
         return value
     def of_it(token) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -172,9 +177,17 @@ def _whole(value: list) -> list:
         return bool(time_part(token)) and (token.pos_ != "ADJ" or digits(token))
 
     doc, end = value[0].doc, value[-1].i + 1
-    while end < len(doc) and (of_it(doc[end]) or doc[end].pos_ in ("DET", "ADP") and end + 1 < len(doc)
-                              and of_it(doc[end + 1])):
-        end += 1
+    while end < len(doc):
+        # articles and prepositions may join them ("at nine in the morning"), or a comma a time in
+        # figures ("to Friday the 6th, 9:15 in the morning"; "to the 9th, same time" keeps the time it had)
+        gap = end
+        while gap < len(doc) and doc[gap].pos_ in ("DET", "ADP"):
+            gap += 1
+        if gap == end and doc[end].text == "," and end + 1 < len(doc) and digits(doc[end + 1]):
+            gap += 1
+        if gap == len(doc) or not of_it(doc[gap]):
+            break
+        end = gap + 1
     return sorted({*value, *doc[value[-1].i + 1:end]}, key=lambda t: t.i)
 
 

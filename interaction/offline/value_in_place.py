@@ -44,15 +44,19 @@ def time_part(token) -> str | None:  # noqa: ANN001 - a spaCy Token
     reads it alone (a name or a noun: "June", "Wednesday", "morning")."""
     import parsedatetime
 
-    from interaction.told_time import HOUR_AT, ORDINAL_DAY, calendar
+    from interaction.told_time import DIGITAL_CLOCK, HOUR_AT, ORDINAL_DAY, calendar
 
-    if token.ent_type_ == "TIME":
+    if token.ent_type_ == "TIME" or DIGITAL_CLOCK.fullmatch(token.text):  # "11:00", whatever the tagger said
         return "clock"
     # "on Tuesday at 5": a bare hour "at" a time is of the clock, though the tagger calls it a count
     if HOUR_AT.fullmatch(token.text) and token.dep_ == "pobj" and token.head.lower_ == "at":
         return "clock"
     if token.ent_type_ in ("DATE", "ORDINAL") or ORDINAL_DAY.fullmatch(token.text):
         return "day"
+    doc = token.doc
+    if DAY.match(token.text) and token.i + 2 < len(doc) and doc[token.i + 1].lower_ == "of" \
+            and time_part(doc[token.i + 2]) == "day":
+        return "day"  # "19 of April", a count to the tagger
     if token.is_alpha and token.pos_ in ("PROPN", "NOUN"):
         accuracy = calendar().parse(token.text)[1].accuracy
         of_the_clock = parsedatetime.pdtContext.ACU_HALFDAY | parsedatetime.pdtContext.ACU_HOUR | parsedatetime.pdtContext.ACU_MIN
@@ -76,8 +80,12 @@ def _times_of(doc, parts: set) -> list[tuple[int, int]]:  # noqa: ANN001 - a spa
             runs[-1] = (runs[-1][0], runs[-1][1], t.i + 1)  # "the" of "Wednesday the 4th", "of" of "4th of June"
     phrases: list[list[tuple[str, int, int]]] = []
     for run in runs:
-        if phrases and all(t.pos_ in ("DET", "ADP") for t in doc[phrases[-1][-1][2]:run[1]]):
-            phrases[-1].append(run)  # "at" between "the 4th of June" and "5pm"
+        between = doc[phrases[-1][-1][2]:run[1]] if phrases else []
+        # "at" between "the 4th of June" and "5pm"; a comma between a day and its time ("18 of April, 11:00"),
+        # never between two days ("Monday, Tuesday")
+        if phrases and all(t.pos_ in ("DET", "ADP") or (t.text == "," and phrases[-1][-1][0] != run[0])
+                           for t in between):
+            phrases[-1].append(run)
         else:
             phrases.append([run])
     spans = []

@@ -225,3 +225,22 @@ def test_an_it_nothing_was_done_to_is_named_as_nothing(said):
 def test_a_change_with_its_new_value_said_in_the_clause_after(news, told, now):
     """A change with no "to" phrase may say its value after it, of "it", as holding now or instead."""
     assert changed_value(news, told) == now
+
+
+@pytest.mark.parametrize(("news", "told", "now"), [
+    # a time of day after a comma is the new day's own (it kept the old afternoon time beside the new day)
+    ("The surgery rang, my blood test has been moved to Monday the 9th, 8:20 in the morning.",
+     "my blood test is on Thursday the 5th at 2:10 in the afternoon, at the Grange clinic",
+     "my blood test is on Monday the 9th, 8:20 in the morning, at the Grange clinic"),
+    # a day and its time set off by a comma, written as "17 of March" and "10:30" (a count and no entity to
+    # the tagger): both give way to the new ones, never the time kept beside them
+    ("They changed my viva to 21 of March, 15:30, same room.", "my viva is 17 of March, 10:30, room 2.14",
+     "my viva is 21 of March, 15:30, room 2.14"),
+    # what follows the new day after a comma that is no time keeps the time told
+    ("The garage moved my MOT to the 12th, same time.", "my MOT is on the 8th at 4pm", "my MOT is on the 12th at 4pm"),
+    # two days set off by a comma are two days, not a day and its time
+    ("The gym moved my spin class to Thursday.", "my spin class is on Tuesday, 7:15, in studio 3",
+     "my spin class is on Thursday, 7:15, in studio 3"),
+])
+def test_a_day_and_its_time_set_off_by_a_comma_change_together(news, told, now):
+    assert changed_value(news, told) == now
