@@ -216,11 +216,13 @@ def answers_what_to_keep(state: dict) -> bool:
 
 def asks_of_their_memory(text: str) -> bool:
     """A request to keep or forget a thing it names ("please forget my student ID", "remember my bus
-    pass number is 5521"), not opened by a yes or a no: no answer to a yes / no question of Nadine's
-    however its words lean, but a request that needs to know whose memory it is."""
+    pass number is 5521"), or to forget everything about them ("I'd like you to forget everything you
+    know about me"), not opened by a yes or a no: no answer to a yes / no question of Nadine's however
+    its words lean, but a request that needs to know whose memory it is."""
     from interaction.offline.name_reading import CLAUSE_BREAK
 
-    if classify(text).intent not in ("remember", "forget_one") or not names_something(request_content(text)):
+    intent = classify(text).intent
+    if intent != "forget_me" and (intent not in ("remember", "forget_one") or not names_something(request_content(text))):
         return False
     return not bare_answer(CLAUSE_BREAK.split(cues.sentences(text)[0])[0])
 

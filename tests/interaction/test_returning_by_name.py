@@ -234,6 +234,19 @@ def test_a_request_about_their_memory_waits_for_who_is_asking_and_makes_no_one_n
     assert asked.user_id == sanna and "7712" in asked.reply and "forget" in asked.reply, asked.reply
 
 
+def test_a_request_to_forget_everything_waits_for_who_is_asking(dm):
+    """"Forget everything you know about me" to "is your name ...?" is no answer either: it was met
+    with "I don't know who you are yet ... tell me your name", and the yes that followed linked nothing
+    and forgot nothing (tester21 bernadette). It waits for the answer, and the yes asks to forget."""
+    tilde = first_visit(dm, "Hello there, I'm Tilde Marsh.", "My grandson Toby is learning the cello.")
+    assert say(dm, "It's Tilde.").extra["pending_confirmation"]
+    waiting = say(dm, "I'd really rather you forgot everything about me now, if you don't mind.")
+    assert waiting.extra["pending_confirmation"] and "Tilde Marsh" in waiting.reply, waiting.reply
+    assert "don't know who you are" not in waiting.reply and list(people(dm)) == [tilde]
+    asked = say(dm, "Yes, that's me.")
+    assert asked.user_id == tilde and "forget everything" in asked.reply, asked.reply
+
+
 def test_a_known_given_name_alone_asks_about_the_person_known_by_it(dm):
     sanna = first_visit(dm, "Hello, I'm Sanna Virtanen.", "I teach the cello in Tampere.")
     asked = say(dm, "Sanna.")
