@@ -6,7 +6,8 @@ a stretch of the reply (a sentence, or the part of one a comma or a dash sets of
 interjection ("yes", "nope"), no clause ("without a doubt", "wrong person"), a clause about Nadine or
 her question ("you've got the wrong person"), or one that names nothing besides the question's own
 words ("that's me", "I think so", "that's my name"). A reply every stretch of which is a clause of
-its own naming something else (spaCy's nouns and proper nouns) answers nothing: it tells something.
+its own naming something else (spaCy's nouns and proper nouns), or bids her do something ("don't keep
+it"), answers nothing: it tells or asks something.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ def says_an_answer(reply: str, question: str) -> bool:
 
 def _answers(doc, asked: set[str]) -> bool:  # noqa: ANN001 - a spaCy Doc
     subjects = [t for t in doc if t.dep_ in _SUBJECTS]
+    if not subjects and any(t.dep_ == "ROOT" and t.pos_ == "VERB" and t.tag_ == "VB" for t in doc):
+        return False  # a bidding ("don't keep it", "write that down") asks something of her, it answers nothing
     clause = bool(subjects) or any(t.pos_ == "VERB" for t in doc)
     to_nadine = any("2" in t.morph.get("Person") for t in subjects)
     return (any(t.pos_ == "INTJ" for t in doc) or not clause or to_nadine

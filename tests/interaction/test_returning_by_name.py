@@ -247,6 +247,17 @@ def test_a_request_to_forget_everything_waits_for_who_is_asking(dm):
     assert asked.user_id == tilde and "forget everything" in asked.reply, asked.reply
 
 
+def test_news_with_a_bidding_is_no_answer_and_makes_no_one_new(dm):
+    """"Board meeting is cancelled. Don't keep it." to "is your name Ingrid Solheim?" was read as a no,
+    and made a new person of the surname she came back by (tester21 ingrid). A bidding asks something
+    of Nadine; it answers nothing, so the news waits and the question is put once more."""
+    hedda = first_visit(dm, "Hedda Lunde. I have five minutes.", "Please remember the staff room code is 4190.")
+    assert say(dm, "Lunde again.").extra["pending_confirmation"]
+    waiting = say(dm, "The budget review is off. Don't keep it.")
+    assert waiting.extra["pending_confirmation"] and "Hedda Lunde" in waiting.reply, waiting.reply
+    assert "Nice to meet you" not in waiting.reply and list(people(dm)) == [hedda]
+
+
 def test_a_known_given_name_alone_asks_about_the_person_known_by_it(dm):
     sanna = first_visit(dm, "Hello, I'm Sanna Virtanen.", "I teach the cello in Tampere.")
     asked = say(dm, "Sanna.")
