@@ -21,7 +21,7 @@ from interaction.asked_value import (
     whether_told,
 )
 from interaction.clock_question import day_said, in_the_clocks_form
-from interaction.confirmation.reader import bare_answer
+from interaction.confirmation.reader import bare_answer, read_offline
 from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import request_content
@@ -562,7 +562,9 @@ def composed_reply(r: ReplyInputs) -> Composed:
         named = named_feeling(r.user_emotion)
         template = _EMPATHY[named] if named else None
         act = turn_act(r.text)
-        if act == "decline":  # asked to leave a topic, she lets it go rather than asking after it
+        if r.profile is None and asked_for_name(r.history) and bare_answer(r.text) and read_offline(r.text) == "yes":
+            parts.append("Lovely! What's your name?")  # "may I ask your name?" answered "ya": it is still to come
+        elif act == "decline":  # asked to leave a topic, she lets it go rather than asking after it
             parts.append(f"Of course{hi}, we don't have to talk about it.")
         elif act == "backchannel":  # "mhm", "fair enough": heard, and the turn handed back without a question
             parts.append(_ACKNOWLEDGED.format(hi=hi))

@@ -258,6 +258,20 @@ def test_news_with_a_bidding_is_no_answer_and_makes_no_one_new(dm):
     assert "Nice to meet you" not in waiting.reply and list(people(dm)) == [hedda]
 
 
+@pytest.mark.parametrize("answer", ["ya", "nope", "yep"])
+def test_a_yes_or_no_after_her_name_question_names_no_one(dm, answer):
+    """Asked "may I ask your name?", a "ya" made a new person called Ya, greeted, thanked and kept as
+    such (tester21 zoe): a yes or a no is no name."""
+    say(dm, "hi")
+    asked = say(dm, "my cousin Lily is coming to stay with me")
+    assert "name" in asked.reply, asked.reply
+    turn = say(dm, answer)
+    assert answer.capitalize() not in turn.reply and not people(dm), turn.reply
+    if answer != "nope":  # she may ask it: the name is still to come, and comes
+        assert turn.reply.endswith("What's your name?"), turn.reply
+        assert say(dm, "Zoe Park").reply.startswith("Nice to meet you, Zoe!")
+
+
 def test_a_known_given_name_alone_asks_about_the_person_known_by_it(dm):
     sanna = first_visit(dm, "Hello, I'm Sanna Virtanen.", "I teach the cello in Tampere.")
     asked = say(dm, "Sanna.")
