@@ -260,7 +260,7 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         or next((t for t in wh.head.children if t.dep_ == "attr" and t.pos_ in ("NOUN", "PROPN") and t.i != wh.i), None)
     if noun is None:
         return None
-    noun = _compound_head(noun)
+    noun = _of_its_kind(_compound_head(noun))
     if noun.lemma_.lower() in _TIME_NOUNS or _of_time(noun.lemma_.lower()):
         return "time", None
     # "which city ...?", "what town ...?" ask where, by the kind of place they name
@@ -276,6 +276,20 @@ def _of_time(lemma: str) -> bool:
 
     wordnet = load_wordnet()
     return wordnet is not None and wordnet.lexical_file(lemma) == "noun.time"
+
+
+def _of_its_kind(noun):  # noqa: ANN001, ANN202 - a spaCy Token
+    """The thing a noun of its kind is of ("what kind of ring ...?", "which type of cake ...?": a ring, a
+    cake, whose kind the memory says): a noun whose most frequent WordNet sense is a notion
+    (noun.cognition) with an "of" phrase naming a thing; else the noun itself."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    of = next((p for p in noun.children if p.dep_ == "prep" and p.lower_ == "of"), None)
+    thing = next((c for c in of.children if c.dep_ == "pobj" and c.pos_ == "NOUN"), None) if of is not None else None
+    if thing is None or wordnet is None or wordnet.lexical_file(noun.lemma_.lower()) != "noun.cognition":
+        return noun
+    return thing
 
 
 def _compound_head(noun):  # noqa: ANN001, ANN202 - a spaCy Token

@@ -98,3 +98,27 @@ def test_forgetting_one_of_their_people_offers_what_was_told_of_them_though_a_ne
     assert "made redundant" in asked.reply and "Kraftwerk" not in asked.reply, asked.reply
     dm.process_input(UserInput(text="yes"))
     assert holding(dm, b"redundant") == []
+
+
+@pytest.mark.parametrize(("told", "request_", "value"), [
+    ("remember gym locker is 88", "forget the gym locker", "88"),
+    # the tester's words: only they reproduced it
+    ("remember wifi password is plantain77", "forget the wifi password", "plantain77"),
+    ("remember wifi password is plantain77", "wifi password?", "plantain77"),
+])
+def test_a_thing_typed_in_lower_case_is_no_name_of_the_recogniser(tmp_path, told, request_, value):
+    """"remember wifi password is plantain77", then "forget the wifi password": "nothing to forget",
+    and "wifi password" was not recalled (tester21 kofi). The recogniser filed the lower-case "wifi
+    password" as a person, so the memory named someone the request did not; a word WordNet writes in
+    lower case is a thing, whatever entity the recogniser guessed."""
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    uid = meet(dm, "Dana")
+    for text in (told, "my brother kwame flies in from accra on the 22nd", "pick him up at terminal 3"):
+        dm.process_input(UserInput(text=text))
+    dm.close_session("test")
+    dm.on_user_detected(UserDetected(user_name="Dana", confidence=90.0, user_id=uid))
+    asked = dm.process_input(UserInput(text=request_))
+    assert value in asked.reply and "nothing to forget" not in asked.reply, asked.reply

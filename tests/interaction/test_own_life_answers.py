@@ -398,3 +398,18 @@ def test_the_answer_is_read_off_another_memory_asserted_with_the_first():
         ("I have a root canal on Thursday at half past two at the Bryggen dental clinic.", "2026-12-04T10:01:00"))]
     found = answered("Where is my root canal?", RecallReport(outcome="asserted", memories=said))
     assert found is not None and found.memory.text.startswith("I have a root canal"), found
+
+
+@pytest.mark.parametrize(("told", "question", "said"), [
+    ("Tom proposed! The ring is sapphire, it was his grandmother's.", "What kind of ring did I get?", "sapphire"),
+    ("I ordered a lemon drizzle cake for Mum's birthday from the bakery on Mill Lane.",
+     "What type of cake did I order?", "lemon drizzle"),
+])
+def test_what_kind_of_thing_asks_after_the_thing_the_memory_names(maya, told, question, said):
+    """"What kind of ring did I get?" over "the ring is sapphire" got "I don't think you told me that —"
+    before the very memory (tester21 lola): the question asks of the ring, whose kind the memory says."""
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    turn = say(dm, question)
+    assert not turn.reply.startswith("I don't think") and said in turn.reply, turn.reply
