@@ -136,9 +136,26 @@ def _greets(sentence: str) -> bool:
     return _greeting_end(sentence) is not None
 
 
+_SAYS_WHO_OPENS = re.compile(r"^\W*(?:it'?s|it is|i'?m|i am|this is)\b", re.IGNORECASE)
+# the greeting put as a question that may follow a greeting ("yo whats up", "hi, how are you"): here, in
+# front of who the speaker is, it is part of the greeting, not something they ask
+_GREETING_ASKED = re.compile(r"^\W*(?:what'?s up|how are you|how's it going)\b\W*", re.IGNORECASE)
+
+
 def _strip_greeting(clause: str) -> str:
-    rest = clause[_greeting_end(clause) or 0:]
-    return re.sub(rf"^(?:\W*\b(?:{ROBOT_NAME}|there|again|all|everyone)\b)*\W*", "", rest, flags=re.IGNORECASE).strip(" .!")
+    """The clause after its greetings ("yo whats up", "hi there"), or after the sounds before a
+    speaker says who they are ("ayy its jayden", "hiii im zoe"), and without the signs that close it
+    (an emoji, "!")."""
+    rest = clause
+    rest = re.sub(rf"^(?:\W*\b(?:{ROBOT_NAME}|there|again|all|everyone)\b)*\W*", "", rest[_greeting_end(rest) or 0:],
+                  flags=re.IGNORECASE)
+    if rest != clause:
+        rest = _GREETING_ASKED.sub("", rest)
+    words = rest.split()
+    opens = next((i for i in range(1, len(words)) if _SAYS_WHO_OPENS.match(" ".join(words[i:]))), None)
+    if opens is not None and all(exclamation(w) for w in words[:opens]):
+        rest = " ".join(words[opens:])
+    return re.sub(r"[^\w]+$", "", rest).strip()
 
 
 @functools.lru_cache(maxsize=1)

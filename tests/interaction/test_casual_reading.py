@@ -371,3 +371,15 @@ def test_todays_date_asked_after_midnight_is_the_calendars(tmp_path, asked):
     dm.clock.advance(11)  # Wednesday 15:00 -> Thursday 02:00
     reply = dm.process_input(UserInput(text=asked)).reply
     assert "Thursday 5 November 2026" in reply, reply
+
+
+@pytest.mark.parametrize(("said", "name"), [
+    # a greeting asked after another ("whats up"), or sounds with no greeting before "im" / "its": the
+    # name that follows was read as none (tester21 jayden)
+    ("yo whats up im Marcus Webb", "Marcus Webb"), ("hey how are you, I'm Tessa", "Tessa"),
+    ("ayyy its priya", "Priya"), ("omg im Noor 💛", "Noor"),
+    # sounds before a mood or a state name no one
+    ("lol im dead", None), ("ugh im exhausted", None), ("yo whats up", None),
+])
+def test_sounds_and_a_greeting_asked_before_who_they_are(said, name):
+    assert extract_name(said, loose=True) == name
