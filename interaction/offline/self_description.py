@@ -215,7 +215,7 @@ def _my_job(subject) -> bool:
 
 def _asserted(pred) -> bool:
     children = list(pred.children)
-    if any(c.dep_ == "neg" for c in children):
+    if any(c.dep_ == "neg" for c in children) or _bid(pred):
         return False
     if pred.dep_ == "advcl" and any(c.dep_ == "mark" for c in children):
         return False  # a condition or circumstance of another clause ("if we're being formal"), not told as so
@@ -226,6 +226,15 @@ def _asserted(pred) -> bool:
     if any(c.dep_ == "aux" and c.tag_ == "MD" for c in children):
         return False  # "I'd like to", "I could be"
     return not past or lemma in _STILL_TRUE_IN_PAST
+
+
+def _bid(pred) -> bool:
+    """A "to" clause with a subject of its own that another verb governs, or one joined to it: what
+    someone wants, asks or expects of the speaker ("Peter wants me to come and live in Canada"), not
+    what is so."""
+    while pred.dep_ == "conj":
+        pred = pred.head
+    return pred.dep_ in ("ccomp", "xcomp") and any(c.dep_ == "aux" and c.lower_ == "to" for c in pred.children)
 
 
 def _phrase(head) -> str:

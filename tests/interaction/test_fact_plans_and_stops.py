@@ -24,6 +24,18 @@ def _decided(sentence: str, current: dict[str, list[str]]):
 
 
 @pytest.mark.parametrize("sentence", [
+    # what someone else wants or asks of the speaker ("Peter wants me to come and live in Canada. I don't
+    # know." was kept as "you live in Canada": tester21 harold)
+    "My sister wants me to come and live in Aarhus.",
+    "The agency asked me to work in Aarhus for a year.",
+    "My son expects me to move to Aarhus.",
+])
+def test_what_someone_wants_of_the_speaker_is_no_fact(sentence):
+    update, _, _ = _decided(sentence, {})
+    assert update.location is None and update.current_company is None and update.current_position is None, sentence
+
+
+@pytest.mark.parametrize("sentence", [
     "We're relocating to Aarhus.",  # the goal of a move still going on is not reached
     "I'm moving to Aarhus in a few weeks.",
     "I'm going to move to Aarhus.",  # under another verb
