@@ -85,6 +85,12 @@ def _told_beside_request(sentence: str, classifier: MemoryIntentClassifier, asks
     from interaction.offline.parsing import without_opening
 
     clauses = [c for c in CLAUSE_BREAK.split(sentence.rstrip(" .!?")) if c.strip()]
+    if len(clauses) > 1 and keeps_what_is_said_beside(clauses[-1]):
+        # a request again, naming nothing, after one that says what it keeps ("remember that the cake
+        # tasting is on Friday, don't let me forget!"): what that one keeps
+        before = ", ".join(clauses[:-1])
+        if classifier.probabilities([clauses[-1], before])[:, asks].sum(axis=1).min() >= 0.5:
+            return _content_of(before, classifier, asks)
     for request, rest in ((clauses[-1], clauses[:-1]), (clauses[0], clauses[1:])):
         # a request that tells what it keeps ("please remember my father's medicine is warfarin, and he
         # must not eat spinach") keeps it with what follows, not instead of it
@@ -92,8 +98,9 @@ def _told_beside_request(sentence: str, classifier: MemoryIntentClassifier, asks
                 or classifier.probabilities([request])[0, asks].sum() < 0.5:
             continue
         told = without_opening(", ".join(rest))  # "also my PIN is 6021, ...": what it says, not how it opens
-        # of the speaker too: "im allergic to penicilin, please remember this"
-        if a_clause_of_its_own(told) or a_clause_of_its_own(told, speaker=True):
+        # of the speaker too: "im allergic to penicilin, please remember this"; not one naming only what the
+        # request names ("remember the deposit is due on the 1st, I can't miss that")
+        if (a_clause_of_its_own(told) or a_clause_of_its_own(told, speaker=True)) and not keeps_what_is_said_beside(told):
             return told
     return None
 

@@ -130,3 +130,20 @@ def test_a_kept_appointment_is_said_back_with_its_date_and_clock_time(ines):  # 
                     "I'm hopeless with appointments").reply
     assert reply.startswith("I'll remember that you've the optician on Wednesday the "), reply
     assert f"Wednesday the {wednesday.day}" in reply and "at 4:30" in reply and "hopeless" not in reply, reply
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # an aside that names only what the request names ("I can't miss that") is no content in its place:
+    # the deposit was lost and "you can't miss that" kept (tester21 lola's words: only they reproduced it)
+    ("Remember the venue deposit of 1500 dollars is due on the 1st of December, I can't miss that!!",
+     "venue deposit of 1500 dollars is due on the 1st of December"),
+    # a request again, naming nothing, after one that says what it keeps: "What would you like me to remember?"
+    ("Remember that the piano exam is on Thursday, don't let me forget!", "piano exam is on Thursday"),
+    ("Remember the school trip money is due on Monday, I can't forget that", "school trip money is due on Monday"),
+])
+def test_a_request_with_an_aside_that_names_only_it_keeps_what_it_says(ines, said, kept):  # noqa: F811
+    dm, _ = ines
+    reply = say(dm, said)
+    assert reply.memory_intent == "remember"
+    assert kept in reply.reply, reply.reply
+    assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]
