@@ -627,8 +627,10 @@ class ForgetOneConversation:
         answer = read_reply(deps, forget_one_question(pending), text)
         step = next_step(answer, self._asked_again, text)
         # kept, and the question they asked instead is answered as any turn; so is another request to
-        # forget ("Forget the chiropodist thing." instead of an answer), which is asked about in its turn
-        if step == "moved_on" or (answer != "yes" and classify(text).intent in FORGET_INTENTS):
+        # forget ("Forget the chiropodist thing." instead of an answer), which is asked about in its turn;
+        # a no that names nothing else is the answer ("no, please keep it" reads as a request too)
+        if step == "moved_on" or (answer != "yes" and classify(text).intent in FORGET_INTENTS and (
+                answer == "unclear" or names_something(request_content(text)))):
             return None
         if step == "ask_again":
             self._pending, self._asked_again = pending, True

@@ -147,3 +147,17 @@ def test_a_request_with_an_aside_that_names_only_it_keeps_what_it_says(ines, sai
     assert reply.memory_intent == "remember"
     assert kept in reply.reply, reply.reply
     assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]
+
+
+@pytest.mark.parametrize("answer", ["Hmm... no, please keep it.", "no no, keep it please"])
+def test_a_no_that_reads_as_a_request_too_is_the_answer(ines, answer):  # noqa: F811
+    """"Hmm... no, please keep it." to "Do you want me to forget ...?" was read as another request to
+    forget, and Nadine offered to forget where she was from instead (tester21 yuki): a no that names
+    nothing else answers the question, and the memory is kept."""
+    dm, uid = ines
+    say(dm, "Please remember my studio door code, 6 2 8 4.")
+    back(dm, uid)
+    assert "6 2 8 4" in say(dm, "Please forget my studio door code.").reply
+    kept = say(dm, answer)
+    assert kept.reply == "All right, I'll keep that memory.", kept.reply
+    assert [m for m in dm.deps.services.explicit.list(uid) if "6 2 8 4" in m.text]
