@@ -142,6 +142,19 @@ _SAYS_WHO_OPENS = re.compile(r"^\W*(?:it'?s|it is|i'?m|i am|this is)\b", re.IGNO
 _GREETING_ASKED = re.compile(r"^\W*(?:what'?s up|how are you|how's it going)\b\W*", re.IGNORECASE)
 
 
+def _verbs(words: list[str]) -> bool:
+    """Some word is an English verb to the tagger, of a lemma WordNet knows: "had lost its ..." tells
+    something, it is no sound ("ayyy", whatever the tagger calls it, is)."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    lexicon = load_wordnet()
+    try:
+        return any(t.pos_ in ("VERB", "AUX") and (lexicon is None or lexicon.knows(t.lemma_))
+                   for t in load_parser()(" ".join(words)))
+    except ParserUnavailable:
+        return True
+
+
 def _strip_greeting(clause: str) -> str:
     """The clause after its greetings ("yo whats up", "hi there"), or after the sounds before a
     speaker says who they are ("ayy its jayden", "hiii im zoe"), and without the signs that close it
@@ -153,7 +166,7 @@ def _strip_greeting(clause: str) -> str:
         rest = _GREETING_ASKED.sub("", rest)
     words = rest.split()
     opens = next((i for i in range(1, len(words)) if _SAYS_WHO_OPENS.match(" ".join(words[i:]))), None)
-    if opens is not None and all(exclamation(w) for w in words[:opens]):
+    if opens is not None and all(exclamation(w) for w in words[:opens]) and not _verbs(words[:opens]):
         rest = " ".join(words[opens:])
     return re.sub(r"[^\w]+$", "", rest).strip()
 

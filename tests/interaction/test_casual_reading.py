@@ -380,6 +380,8 @@ def test_todays_date_asked_after_midnight_is_the_calendars(tmp_path, asked):
     ("ayyy its priya", "Priya"), ("omg im Noor 💛", "Noor"),
     # sounds before a mood or a state name no one
     ("lol im dead", None), ("ugh im exhausted", None), ("yo whats up", None),
+    # words of a sentence before a possessive "its" are no sounds: they tell something
+    ("had lost its window ornamentation", None),
 ])
 def test_sounds_and_a_greeting_asked_before_who_they_are(said, name):
     assert extract_name(said, loose=True) == name
