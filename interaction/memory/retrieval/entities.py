@@ -384,14 +384,6 @@ def _a_name(token) -> bool:  # noqa: ANN001 - a spaCy Token
     return token.pos_ == "PROPN" and not (token.text.islower() and any(c.dep_ == "det" for c in token.children))
 
 
-def _a_kind_of_it(token, lexicon: WordNet | None) -> bool:  # noqa: ANN001 - a spaCy Token
-    """A notion (WordNet's noun.cognition: "kind", "type", "sort") with an "of" phrase naming a thing:
-    "what type of cake did I order?" names the cake, whose kind the memory says, and no "cake type"."""
-    of = next((p for p in token.children if p.dep_ == "prep" and p.lower_ == "of"), None)
-    return of is not None and lexicon is not None and lexicon.lexical_file(token.lemma_.lower()) == "noun.cognition" \
-        and any(c.dep_ == "pobj" and c.pos_ == "NOUN" for c in of.children)
-
-
 def _a_common_word(token, lexicon: WordNet | None) -> bool:  # noqa: ANN001 - a spaCy Token
     """A noun typed in lower case whose most frequent sense WordNet writes without a capital: the
     recogniser's entity on it is a guess ("wifi password is plantain77" filed as a person), not a name."""
@@ -416,8 +408,7 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
             continue
         if token.pos_ not in _NOUNS or token.dep_ in _PHRASE_DEPS or token.is_stop:
             continue
-        if token.ent_type_ in _NOT_TOPICS or a_length_of_time(token) or not any(ch.isalpha() for ch in token.text) \
-                or _a_kind_of_it(token, lexicon):
+        if token.ent_type_ in _NOT_TOPICS or a_length_of_time(token) or not any(ch.isalpha() for ch in token.text):
             continue
         name = _a_name(token) or (token.ent_type_ in ("PERSON", "GPE", "LOC", "ORG", "FAC", "NORP")
                                    and not _a_common_word(token, lexicon))
