@@ -162,6 +162,23 @@ def test_a_phrase_naming_the_other_ones_activity_does_not_conflict(told):
     assert compared.asked == 1 and not compared.conflict, compared
 
 
+@pytest.mark.parametrize(("member", "group", "relation"), [
+    # a cat is a member of a genus, in the end of the class Mammalia, which is a kind of "class": no cat
+    # is a kind or part of a class, so "my new cat" was asserted of "a pottery class" (tester21 priya)
+    ("cat", "class", Relation.UNRELATED), ("dog", "order", Relation.UNRELATED),
+    # the groups themselves, and kinds and parts, still contain
+    ("tree", "forest", Relation.NARROWER), ("cat", "mammal", Relation.NARROWER), ("Tokyo", "Japan", Relation.NARROWER),
+])
+def test_a_member_of_a_group_is_no_kind_of_what_the_group_is(member, group, relation):
+    assert load_wordnet().relation(member, group, 3, 6)[0] is relation
+
+
+def test_a_cat_asked_after_agrees_with_no_class(told):
+    compared = told.core.entities.compare("What did I say my new cat's called?",
+                                          "I've started a pottery class on Wednesday evenings at seven.")
+    assert compared.asked == 1 and compared.agreeing == 0, compared
+
+
 def test_a_gerund_before_a_noun_is_part_of_what_it_names(told):
     reader = told.core.entities
     assert Mention("driving exam", SPEAKER) in reader.mentions("How did my driving exam go?")

@@ -385,6 +385,26 @@ class WordNet:
             frontier = reached
         return out
 
+    def containers(self, offset: int) -> set[int]:
+        """Every synset containing this one (itself too): its kinds and wholes, and theirs; a group it
+        is a member of contains it, and that group's groups, but not the kind the group is: a cat is a
+        member of the genus Felis, in the end of the class Mammalia, which is a kind of "class", of
+        which a cat is no kind nor part ("my cat" is nothing told of a "pottery class")."""
+        seen = {(offset, False)}
+        frontier = [(offset, False)]
+        while frontier:
+            reached = []
+            for o, in_a_group in frontier:
+                for symbol, target, _ in self._links(o):
+                    if symbol not in CONTAINED_IN or (in_a_group and symbol in KIND_OF):
+                        continue
+                    state = (target, in_a_group or symbol == "#m")
+                    if state not in seen:
+                        seen.add(state)
+                        reached.append(state)
+            frontier = reached
+        return {o for o, _ in seen}
+
     def field(self, offset: int) -> str:
         """A synset's lexicographer file (noun.person, noun.plant, ...), as its number."""
         return self._lines[offset].split()[1]
@@ -417,7 +437,7 @@ class WordNet:
         own = lemmas.index(base) + 1 if base in lemmas else -1
         related = {sense, *self._derived(sense, own)}
         return any(above in related or not related.isdisjoint(self._derived(above))
-                   for above in self.ancestors(thing, CONTAINED_IN))
+                   for above in self.containers(thing))
 
     def _derived(self, offset: int, word: int | None = None) -> set[int]:
         """The nouns derivationally related to a synset, or only to its word-th word (from 1)."""
@@ -439,11 +459,11 @@ class WordNet:
         field: a kind WordNet names by a compound is a kind of its head, though filed elsewhere
         ("brother" is a "male sibling", filed under "kinsman", never under "sibling"). Not the word's
         own names: those may be idioms ("sea horse" is no horse, a "proper name" a kind of noun)."""
-        out = set(self.ancestors(offset, CONTAINED_IN))
+        out = set(self.containers(offset))
         for kind, depth in self.ancestors(offset, KIND_OF).items():
             heads = [self.senses(w.rsplit("_", 1)[1]) for w in self._lemmas(kind) if w.count("_") == 1] if depth == 1 else []
             out.update(a for h in heads if h and self.field(h[0]) == self.field(kind)
-                       for a in self.ancestors(h[0], CONTAINED_IN))
+                       for a in self.containers(h[0]))
         return frozenset(out)
 
     def relation(self, first: str, second: str, sister_depth: int = 2, ancestor_depth: int = 5,
