@@ -346,11 +346,12 @@ def asked_about(sentence: Any) -> Any:
 def _asks_after_nobody(sentence: Any) -> bool:
     """A question that names neither the speaker nor Nadine's memory of something: no first person in
     what it asks about ("who painted the Mona Lisa?", "do you know who wrote Hamlet?"), and Nadine is
-    not asked to remember, know or tell a thing itself ("do you remember the gate code?")."""
+    not asked to remember, know, tell or still have a thing itself ("do you remember the gate code?",
+    "do you have the vet's number still?")."""
     topic = asked_about(sentence)
-    if _first_person(topic):
-        return False
     root = sentence.root
+    if _first_person(topic) or _holds_a_thing_told(root):
+        return False
     return topic is not sentence or not (
         any(c.dep_ == "nsubj" and c.lower_ in YOU for c in root.children) and _of_mind_or_talk(root))
 
@@ -389,6 +390,8 @@ def _addressed(sentence: Any) -> bool:
     if _first_person(sentence):
         return False
     root = sentence.root
+    if _holds_a_thing_told(root):
+        return False
     roles = [c for c in root.children if c.dep_ in _ROLES]
     # a chat's "ur" is read as the subject itself ("what is ur name": "ur" nsubj)
     if any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in YOU + YOUR for c in roles):
@@ -402,6 +405,18 @@ def _addressed(sentence: Any) -> bool:
     # as the owner of what it asks after
     return not any(c.dep_ in _SUBJECTS for c in root.children) and any(
         (t.lower_ in YOU and t.pos_ == "PRON") or (t.lower_ in YOUR and t.dep_ == "poss") for t in sentence)
+
+
+def _holds_a_thing_told(verb: Any) -> bool:
+    """"Do you have the vet's number still?": her having a particular thing, one set by its article or
+    someone's, not hers, asks whether she keeps what she was told; "do you have a favourite film?" and
+    "do you have your own room?" ask about her."""
+    have_got = verb.lemma_ == "get" and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)
+    if verb.lemma_ != "have" and not have_got:
+        return False
+    things = [c for c in verb.children if c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN")]
+    return any(any((d.dep_ == "det" and d.lower_ == "the") or (d.dep_ == "poss" and d.lower_ not in YOUR)
+                   for d in thing.children) for thing in things)
 
 
 def addresses_nadine(text: str) -> bool:

@@ -46,6 +46,17 @@ def test_a_question_whose_verb_is_done_to_her_is_about_her(text, about_her):
     assert question_form.addresses_nadine(text) is about_her
 
 
+@pytest.mark.parametrize("text,about_her", [
+    # her still having a particular thing, not hers, asks whether she keeps what she was told: "Do you have
+    # the vet's number still?" got "I'm afraid I don't know that about myself" (tester21 albert)
+    ("Do you still have the plumber's number?", False), ("Have you still got the code for the shed?", False),
+    ("Do you have your own bedroom?", True), ("Do you have a favourite song?", True),
+])
+def test_her_having_a_thing_told_is_no_question_about_her(text, about_her):
+    assert question_form.addresses_nadine(text) is about_her
+    assert question_form.asks_after_nobody(text) is about_her
+
+
 @pytest.mark.parametrize("text,own", [
     ("do you recall what's happening with the kitchen renovation?", True),
     ("do you remember how the allotment committee vote went?", True),
