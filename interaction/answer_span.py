@@ -729,11 +729,14 @@ def names_what_is_asked(question: str, memory: str) -> bool:
     return bool(_candidates(m, asks, noun))
 
 
-def holds_no_answer(question: str, report: RecallReport) -> bool:
+def holds_no_answer(question: str, report: RecallReport, outcome: str = "offered") -> bool:
     """A recall offered ("do you mean ...?") of memories none of which holds what the question asks
     for (a time, a place, a name, a value): "did I tell you when the plot inspection is?" over "my
-    plot number is 27B" is a neighbour, not a memory of it."""
-    if report.outcome != "offered" or slot_asked(question) is None:
+    plot number is 27B" is a neighbour, not a memory of it. `outcome` "asserted": of a question after
+    a value that no one's in particular ("how many people live in Vietnam?" over "I come from
+    Vietnam"); who someone is ("who is Idris?") is what was told of them, answer or not."""
+    asked = slot_asked(question)
+    if report.outcome != outcome or asked is None or (outcome == "asserted" and asked == "person"):
         return False
     return not any(answer_in(question, m.text) is not None for m in report.memories if m.kind in _SAID_KINDS) \
         and all(m.kind in _SAID_KINDS for m in report.memories)

@@ -33,7 +33,7 @@ from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.personal_facts import asked_field
-from interaction.offline.question_form import asked_about, statement_tagged
+from interaction.offline.question_form import asked_about, asks_after_nobody, statement_tagged
 from interaction.person_pronoun import with_person_named, with_relations_named
 from interaction.profile_wording import Told, current, named_in
 from interaction.profiles import Identity
@@ -135,6 +135,10 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     report = decided.report() if named is not None else None
     if report is not None and holds_no_answer(asked, report):
         report = None
+    if report is not None and asks_after_nobody(asked) and holds_no_answer(asked, report, "asserted"):
+        # a question after a value of nobody's in particular whose answer no memory holds ("how many
+        # people live in Vietnam?" over "I come from Vietnam") is answered as any other question
+        return None
     if (report is None or named.conflict or _only_near(decided)) and asks_after_own(asked):
         return _not_told(named or (decided.considered[0] if decided.considered else None))
     return report

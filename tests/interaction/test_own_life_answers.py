@@ -411,3 +411,21 @@ def test_what_kind_of_thing_asks_after_the_thing_the_memory_names(maya, told, qu
     later(dm, uid)
     turn = say(dm, question)
     assert not turn.reply.startswith("I don't think") and said in turn.reply, turn.reply
+
+
+@pytest.mark.parametrize(("told", "question", "answered"), [
+    # a value of nobody's in particular that no memory holds: answered as any other question ("How many
+    # people live in Vietnam?" got "you told me ... you come from Vietnam": tester21 minh)
+    ("I come from Portugal, live here three years.", "How many people live in Portugal?", None),
+    ("My allotment is plot 9 at Riverside Gardens.", "What time do garden centres close?", None),
+    # ... and one the memory holds is answered from it
+    ("My neighbour Joss is getting married on the 14th of May.", "When is the wedding?", "14th of May"),
+])
+def test_a_question_of_nobodys_value_is_answered_from_memory_only_when_it_holds_it(maya, told, question, answered):
+    dm, _, _, _ = maya
+    say(dm, told)
+    turn = say(dm, question)
+    if answered is None:
+        assert "you told me" not in turn.reply, turn.reply
+    else:
+        assert answered in turn.reply, turn.reply
