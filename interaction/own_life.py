@@ -213,8 +213,9 @@ def profile_field_asked(deps: AgentDeps, state: dict) -> str | None:
     said in their own words ("I work as a vet in Utrecht"), as what the question is about (the
     decision a forget request naming a fact gets); None otherwise."""
     identity: Identity = state["identity"]
+    # a question of nobody's in particular ("what is the deepest point of the ocean?") asks no field of theirs
     if (deps.services is None or not identity.known or identity.profile is None
-            or not asks_about_own_life(state["text"])):
+            or not asks_about_own_life(state["text"]) or asks_after_nobody(state["text"])):
         return None
     facts = fact_statements(identity.profile, deps.clock.now())
     if not facts:

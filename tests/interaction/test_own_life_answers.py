@@ -12,7 +12,7 @@ import pytest
 from interaction.answer_span import answer_in
 from tests.interaction import test_memory_requests
 from tests.interaction.test_memory_requests import say
-from tests.interaction.test_own_words import later
+from tests.interaction.test_own_words import later, stranger  # noqa: F401 - a fixture
 
 maya = test_memory_requests.maya  # Maya, known by face, with real memory services
 
@@ -429,3 +429,12 @@ def test_a_question_of_nobodys_value_is_answered_from_memory_only_when_it_holds_
         assert "you told me" not in turn.reply, turn.reply
     else:
         assert answered in turn.reply, turn.reply
+
+
+def test_a_question_of_nobodys_asks_no_profile_field_of_theirs(stranger):  # noqa: F811
+    """"What is the deepest point of the ocean?" got "You are exchange researcher at the university,
+    from Osaka." (tester21 yuki; her question, which alone reproduced it: "point" is near "position"): a
+    question naming nothing of the speaker's asks after no fact of theirs."""
+    say(stranger, "Hello, nice to meet you. I am Hana Mori. I am visiting researcher at the institute, from Kobe.")
+    turn = say(stranger, "What is the deepest point of the ocean?")
+    assert "researcher" not in turn.reply and "Kobe" not in turn.reply, turn.reply
