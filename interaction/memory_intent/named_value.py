@@ -30,8 +30,10 @@ def with_named_value(request: str, content: str) -> str:
         return content
     end = after + len(without_closing(last).rstrip(" .!?"))  # "... 31 please" ends at "31"
     for noun in doc:
-        # the thing named: the object of the request's own verb, which comes before the content
-        if noun.dep_ != "dobj" or noun.pos_ not in ("NOUN", "PROPN") or noun.head.idx >= start:
+        # the thing named: the object of the request's own verb, which comes before the content, or the
+        # head of a request said without one ("and my badge number 88412", going on from the last)
+        fragment = noun.dep_ == "ROOT" and not any(t.pos_ in ("VERB", "AUX") for t in doc)
+        if noun.pos_ not in ("NOUN", "PROPN") or not (fragment or (noun.dep_ == "dobj" and noun.head.idx < start)):
             continue
         value = _value(noun, end)
         if value is None:
@@ -43,7 +45,8 @@ def with_named_value(request: str, content: str) -> str:
               and any(o.pos_ in ("PROPN", "NUM") or any(c.dep_ in ("det", "poss") for c in o.children)
                       for o in p.children if o.dep_ == "pobj")]
         last = of[-1].right_edge if of else noun
-        return f"{request[noun.left_edge.idx:last.idx + len(last)]} {verb} {request[value.idx:end].strip()}"
+        first = next(t for t in noun.subtree if t.dep_ != "cc")  # "and my badge number 88412": the "and" goes on
+        return f"{request[first.idx:last.idx + len(last)]} {verb} {request[value.idx:end].strip()}"
     return content
 
 
@@ -52,7 +55,9 @@ def _value(noun, end: int):  # noqa: ANN001, ANN202 - spaCy Tokens
     after it, closing the content ("my bank card PIN: 6620" is not the card's PIN); or the complement of a "be" clause next after its phrase whose subject is a neuter or
     demonstrative pronoun (it stands for the noun); a quality ("it's urgent") is no value."""
     after = [c for c in noun.rights if c.dep_ in _VALUE_OF_NOUN and c.pos_ in ("NUM", "PROPN")]
-    if after and after[-1].left_edge.i == noun.i + 1 and _ends_at(after[-1].right_edge, end):
+    # right after it, or set off by a comma or a colon ("my lab door code, 4 8 1 5")
+    gap = noun.doc[noun.i + 1:after[-1].left_edge.i] if after else []
+    if after and all(t.text in ",:" for t in gap) and len(gap) <= 1 and _ends_at(after[-1].right_edge, end):
         return after[-1].left_edge
     # the clause after the phrase; the parser may hang it on the noun as an apposition ("my gym
     # number, it's GM-20931")

@@ -161,3 +161,24 @@ def test_a_no_that_reads_as_a_request_too_is_the_answer(ines, answer):  # noqa: 
     kept = say(dm, answer)
     assert kept.reply == "All right, I'll keep that memory.", kept.reply
     assert [m for m in dm.deps.services.explicit.list(uid) if "6 2 8 4" in m.text]
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # the value set off by a comma or a colon: "I'll remember that your lab door code, 4 8 1 5." (tester21 yuki)
+    ("Please remember my office door code, 3 9 2 6.", "office door code is 3 9 2 6"),
+    ("Could you remember my parking permit number: 55310.", "parking permit number is 55310"),
+])
+def test_a_value_set_off_from_its_thing_is_kept_as_its_value(ines, said, kept):  # noqa: F811
+    dm, _ = ines
+    reply = say(dm, said)
+    assert kept in reply.reply, reply.reply
+    assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]
+
+
+def test_a_request_going_on_without_its_verb_keeps_the_value_as_its_things(ines):  # noqa: F811
+    """"and my badge number 88412" after a request was kept as "your badge number 88412" (tester21 marcus's
+    words: a request read so without its verb is rare, and others read as no request)."""
+    dm, _ = ines
+    say(dm, "remember my shift supervisor is dana")
+    reply = say(dm, "and my badge number 88412")
+    assert "badge number is 88412" in reply.reply and " and " not in reply.reply, reply.reply
