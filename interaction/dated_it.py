@@ -32,12 +32,18 @@ def with_it_named(question: str, said: list[TranscriptTurn], questions: list[Tra
         return question
     asked = nlp(question)
     its = [t for t in asked if stands_in(t) and t.pos_ == "PRON"]
-    if len(its) != 1 or any(t.pos_ in _NAMING and t.lower_ not in TIME_UNITS for t in asked):
+    if len(its) != 1 or any(t.pos_ in _NAMING and t.lower_ not in TIME_UNITS for t in asked) or _judged(its[0]):
         return question
     phrase = _last_dated(nlp, said) or _last_asked_after(nlp, questions)
     if phrase is None:
         return question
     return _named(question, its[0], phrase)
+
+
+def _judged(it) -> bool:  # noqa: ANN001 - a spaCy Token
+    """"it" the subject of an adjective ("do you think it gets easier?", "will it be okay?"): how
+    things are, asked to be judged, not a thing told with a date ("is it still on?", "is it cancelled?")."""
+    return it.dep_ == "nsubj" and any(c.dep_ == "acomp" and c.tag_ in ("JJ", "JJR", "JJS") for c in it.head.children)
 
 
 def _last_asked_after(nlp, turns: list[TranscriptTurn]) -> str | None:  # noqa: ANN001 - a spaCy pipeline

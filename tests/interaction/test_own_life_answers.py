@@ -438,3 +438,14 @@ def test_a_question_of_nobodys_asks_no_profile_field_of_theirs(stranger):  # noq
     say(stranger, "Hello, nice to meet you. I am Hana Mori. I am visiting researcher at the institute, from Kobe.")
     turn = say(stranger, "What is the deepest point of the ocean?")
     assert "researcher" not in turn.reply and "Kobe" not in turn.reply, turn.reply
+
+
+def test_it_judged_by_an_adjective_is_no_thing_told(maya):
+    """"Do you think it gets easier?" from a widower got the date of the funeral, and from my own play the
+    boiler service (tester21 harold): "it" the subject of an adjective asks how things are, and is never
+    read as the thing last told with a date."""
+    dm, _, _, _ = maya
+    say(dm, "Good afternoon. My name is Philippa Grant.")
+    say(dm, "Could you remember that the boiler service is on the 11th, I always forget these things.")
+    turn = say(dm, "Do you think it gets easier?")
+    assert "boiler" not in turn.reply, turn.reply
