@@ -84,6 +84,10 @@ def asks_about_own_life(text: str) -> bool:
         if not to_nadine and any(tok.pos_ in _NAMING or (tok.dep_ in ("nsubj", "nsubjpass") and tok.pos_ not in ("PRON", "DET"))
                                  for tok in topic):
             return True
+        # someone asked after as the one who does something ("who's getting married?"): a person they told of
+        if not to_nadine and any(tok.lower_ == "who" and tok.dep_ in ("nsubj", "nsubjpass") and tok.head.pos_ == "VERB"
+                                 for tok in topic):
+            return True
     return False
 
 
@@ -135,13 +139,29 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
     report = decided.report() if named is not None else None
     if report is not None and holds_no_answer(asked, report):
         report = None
-    if report is not None and asks_after_nobody(asked) and holds_no_answer(asked, report, "asserted"):
+    if report is not None and asks_after_nobody(asked) and holds_no_answer(asked, report, "asserted") \
+            and not _someone_told_of(asked, report):
         # a question after a value of nobody's in particular whose answer no memory holds ("how many
-        # people live in Vietnam?" over "I come from Vietnam") is answered as any other question
+        # people live in Vietnam?" over "I come from Vietnam") is answered as any other question; one
+        # after someone they told of ("how many babies is Orla expecting?") is theirs
         return None
     if (report is None or named.conflict or _only_near(decided)) and asks_after_own(asked):
         return _not_told(named or (decided.considered[0] if decided.considered else None))
     return report
+
+
+def _someone_told_of(question: str, report: RecallReport) -> bool:
+    """The question names a person (the recogniser's, or a name it files as no place, people or
+    organisation) whom a memory of the report names too."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(question)
+    except ParserUnavailable:
+        return False
+    told = " ".join(m.text for m in report.memories).casefold().split()
+    return any((t.ent_type_ == "PERSON" or (t.pos_ == "PROPN" and t.ent_type_ not in ("GPE", "LOC", "NORP", "ORG", "FAC")))
+               and t.lower_ in told for t in doc)
 
 
 def question_meant(state: dict) -> str:

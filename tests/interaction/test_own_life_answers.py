@@ -449,3 +449,12 @@ def test_it_judged_by_an_adjective_is_no_thing_told(maya):
     say(dm, "Could you remember that the boiler service is on the 11th, I always forget these things.")
     turn = say(dm, "Do you think it gets easier?")
     assert "boiler" not in turn.reply, turn.reply
+
+
+def test_who_does_something_asks_after_someone_they_told_of(maya):
+    """"who's getting married?" named no thing, so memory was never asked, and got "That's a good
+    question" one turn after the sister's wedding (my own play)."""
+    dm, _, _, _ = maya
+    say(dm, "my brother Sunil is getting married on the 2nd of May in Leeds!!")
+    assert "Sunil" in say(dm, "who's getting married?").reply
+    assert "Sunil" not in say(dm, "who's cooking tonight?").reply
