@@ -67,7 +67,14 @@ from interaction.memory_requests import (
 )
 from interaction.memory_requests import forget as forget_memory
 from interaction.memory_requests import keep as keep_memory
-from interaction.names import NameConfirmation, confirmation_question, name_similarity, restates, sounds_alike
+from interaction.names import (
+    NameConfirmation,
+    confirmation_question,
+    name_similarity,
+    restates,
+    says_the_name_asked,
+    sounds_alike,
+)
 from interaction.offline.extract import answer_name
 from interaction.offline.wishes import wishes_the_listener
 from interaction.own_life import asks_after_their_past
@@ -382,6 +389,8 @@ class DialogueManager:
             stated = None
         if answer != "unclear" and stated is None and not says_an_answer(text, question):
             answer = "unclear"
+        if says_the_name_asked(text, conf):
+            answer, stated = "yes", None  # "jayden cole" to "are you Jayden Cole?", however it is typed
         news = stated is None and answer == "unclear" and is_told(text)
         told_before = conf.told
         if news:

@@ -154,6 +154,13 @@ def restates(stated: str, confirmation: NameConfirmation) -> bool:
     return part_of(stated, asked) and len(stated.split()) < len(asked.split())
 
 
+def says_the_name_asked(text: str, confirmation: NameConfirmation) -> bool:
+    """The reply is the whole name the question asks about and nothing else ("jayden cole" to "are you
+    Jayden Cole?"): a yes in its words, however it is typed."""
+    said = " ".join(re.findall(r"[^\W\d_][\w'\-]*", text)).casefold()
+    return bool(said) and said == confirmation.top_name.casefold()
+
+
 def given_name(full: str) -> str:
     """The name a person is addressed by: the first word of the name they gave."""
     return full.split()[0] if full.split() else full

@@ -272,6 +272,18 @@ def test_a_yes_or_no_after_her_name_question_names_no_one(dm, answer):
         assert say(dm, "Zoe Park").reply.startswith("Nice to meet you, Zoe!")
 
 
+@pytest.mark.parametrize("answer", ["tove lind", "Tove Lind.", "yeah do it"])
+def test_the_whole_name_or_a_yes_with_a_bidding_answers_the_name_question(dm, answer):
+    """"jayden cole" to "Are you Jayden Cole?" (after news told instead of an answer) was read as no
+    answer, and the second time left him nobody; "yeah do it" was read as no answer once a bidding
+    counted as none (tester21 jayden, replayed)."""
+    tove = first_visit(dm, "Hi, I'm Tove Lind.", "My cat Sirius is fourteen.")
+    assert say(dm, "its tove").extra["pending_confirmation"]
+    assert say(dm, "my cousin moved to Bergen last week").extra["pending_confirmation"]
+    yes = say(dm, answer)
+    assert yes.user_id == tove and not yes.extra["pending_confirmation"], yes.reply
+
+
 def test_a_known_given_name_alone_asks_about_the_person_known_by_it(dm):
     sanna = first_visit(dm, "Hello, I'm Sanna Virtanen.", "I teach the cello in Tampere.")
     asked = say(dm, "Sanna.")
