@@ -149,7 +149,9 @@ def _given_name(text: str, loose: bool = False, asked: bool = False) -> str | No
     claim = read_name_claim(text)
     if claim is not None:
         return claim.name  # "my real name is Robert", "I'd rather be called Bea": placed by the parse
-    return read_casual_name(text, loose) or (read_answered_name(text) if asked else None)
+    answered = read_answered_name(text) if asked else None
+    # a yes or a no is no name ("ya" to "may I ask your name?"), by the confirmation reader
+    return read_casual_name(text, loose) or (answered if answered and read_offline(answered) == "unclear" else None)
 
 
 

@@ -542,10 +542,7 @@ def read_answered_name(text: str) -> str | None:
     """The name given as the answer to Nadine's question for it ("Pierre", "pierre dubois", "Hi,
     Amara."), the whole turn or what opens it, its first sentence or that sentence's first clause,
     with more said after ("Tom. I live in Leeds.", "Priya, 29, nurse."): one or two words, each read
-    as a name by the checks of a casual introduction, and no yes or no ("ya", "nope": the
-    confirmation reader's)."""
-    from interaction.confirmation import read_offline
-
+    as a name by the checks of a casual introduction."""
     bare = _strip_greeting(text.strip()).strip(" .!")
     first = (cues.sentences(bare) or [""])[0].strip(" .!")
     for answer in dict.fromkeys((bare, first, CLAUSE_BREAK.split(first)[0])):
@@ -554,8 +551,7 @@ def read_answered_name(text: str) -> str | None:
             continue
         reader = default_reader()
         # the question says a name is coming: the answer is marked as one as a capital would mark it
-        if reader is not None and reader.is_name(Candidate(" ".join(words), answer, proper=True)) \
-                and read_offline(answer) == "unclear":
+        if reader is not None and reader.is_name(Candidate(" ".join(words), answer, proper=True)):
             return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in words)
     return None
 
