@@ -72,6 +72,16 @@ def test_a_forget_request_with_its_reason_offers_only_what_it_names(ines):  # no
      "holiday cottage is 07700 900 341"),
     # ... which the parse may hang on the request's verb
     ("Can you remember the PIN for my work van? It's 2207.", "work van is 2207"),
+    # the value set off by a comma or a colon: "I'll remember that your lab door code, 4 8 1 5." (tester21 yuki)
+    ("Please remember my office door code, 3 9 2 6.", "office door code is 3 9 2 6"),
+    ("Could you remember my parking permit number: 55310.", "parking permit number is 55310"),
+    # an aside that names only what the request names ("I can't miss that") is no content in its place:
+    # the deposit was lost and "you can't miss that" kept (tester21 lola's words: only they reproduced it)
+    ("Remember the venue deposit of 1500 dollars is due on the 1st of December, I can't miss that!!",
+     "venue deposit of 1500 dollars is due on the 1st of December"),
+    # a request again, naming nothing, after one that says what it keeps: "What would you like me to remember?"
+    ("Remember that the piano exam is on Thursday, don't let me forget!", "piano exam is on Thursday"),
+    ("Remember the school trip money is due on Monday, I can't forget that", "school trip money is due on Monday"),
 ])
 def test_every_part_of_a_remember_request_is_kept(ines, said, kept):  # noqa: F811
     dm, _ = ines
@@ -132,23 +142,6 @@ def test_a_kept_appointment_is_said_back_with_its_date_and_clock_time(ines):  # 
     assert f"Wednesday the {wednesday.day}" in reply and "at 4:30" in reply and "hopeless" not in reply, reply
 
 
-@pytest.mark.parametrize(("said", "kept"), [
-    # an aside that names only what the request names ("I can't miss that") is no content in its place:
-    # the deposit was lost and "you can't miss that" kept (tester21 lola's words: only they reproduced it)
-    ("Remember the venue deposit of 1500 dollars is due on the 1st of December, I can't miss that!!",
-     "venue deposit of 1500 dollars is due on the 1st of December"),
-    # a request again, naming nothing, after one that says what it keeps: "What would you like me to remember?"
-    ("Remember that the piano exam is on Thursday, don't let me forget!", "piano exam is on Thursday"),
-    ("Remember the school trip money is due on Monday, I can't forget that", "school trip money is due on Monday"),
-])
-def test_a_request_with_an_aside_that_names_only_it_keeps_what_it_says(ines, said, kept):  # noqa: F811
-    dm, _ = ines
-    reply = say(dm, said)
-    assert reply.memory_intent == "remember"
-    assert kept in reply.reply, reply.reply
-    assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]
-
-
 @pytest.mark.parametrize("answer", ["Hmm... no, please keep it.", "no no, keep it please"])
 def test_a_no_that_reads_as_a_request_too_is_the_answer(ines, answer):  # noqa: F811
     """"Hmm... no, please keep it." to "Do you want me to forget ...?" was read as another request to
@@ -161,18 +154,6 @@ def test_a_no_that_reads_as_a_request_too_is_the_answer(ines, answer):  # noqa: 
     kept = say(dm, answer)
     assert kept.reply == "All right, I'll keep that memory.", kept.reply
     assert [m for m in dm.deps.services.explicit.list(uid) if "6 2 8 4" in m.text]
-
-
-@pytest.mark.parametrize(("said", "kept"), [
-    # the value set off by a comma or a colon: "I'll remember that your lab door code, 4 8 1 5." (tester21 yuki)
-    ("Please remember my office door code, 3 9 2 6.", "office door code is 3 9 2 6"),
-    ("Could you remember my parking permit number: 55310.", "parking permit number is 55310"),
-])
-def test_a_value_set_off_from_its_thing_is_kept_as_its_value(ines, said, kept):  # noqa: F811
-    dm, _ = ines
-    reply = say(dm, said)
-    assert kept in reply.reply, reply.reply
-    assert [m for m in dm.deps.services.explicit.list(dm.session.identity.user_id) if kept in m.text]
 
 
 def test_a_request_going_on_without_its_verb_keeps_the_value_as_its_things(ines):  # noqa: F811
