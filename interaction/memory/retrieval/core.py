@@ -188,8 +188,9 @@ class RetrievalCore:
             for i in np.flatnonzero(~np.isin(pool.kinds, list(decision.SUMMARY_KINDS))):
                 day = window.day_named_in(pool.items[i].quote, float(pool.occurred_ts[i]))
                 if day is not None:  # a day's things by their time of day, those told with none after them
-                    found.append(((day.start, day.at is None, day.at or day.start), Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
-                                               float(ranked.coverage[i]), float(ranked.fused[i]))))
+                    judged = Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
+                                    float(ranked.coverage[i]), float(ranked.fused[i]))
+                    found.append(((day.start, day.at is None, day.at or day.start), judged))
         chosen = _distinct([j for _, j in sorted(found, key=lambda f: f[0])])[: self.settings.top_k]
         if not chosen:
             return None

@@ -47,7 +47,7 @@ class Window:
     # a memory told before whose words name a day inside it is inside it too
     happened: bool = False
     # when what is asked about takes place, today or to come ("what do I have on tomorrow?"): a memory
-    # is inside it only by the day its words name (takes_place_in)
+    # is inside it only by the day its words name (day_named_in)
     to_come: bool = False
 
     def mask(self, occurred_ts: np.ndarray) -> np.ndarray:
@@ -133,6 +133,8 @@ def to_come(query: str, now: datetime) -> Window | None:
     question of the past, or of remembering or telling (windows of when it was told: resolve)."""
     from interaction.told_time import told_in
 
+    if not _names_a_time(query):  # most questions name no day: nothing to parse
+        return None
     found = parse_window(query, now)
     if found is not None and _of_the_past(query, found.expression, verbless=None) is not None:
         return None
