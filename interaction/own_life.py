@@ -159,7 +159,7 @@ def _someone_told_of(question: str, report: RecallReport) -> bool:
         doc = load_parser()(question)
     except ParserUnavailable:
         return False
-    told = " ".join(m.text for m in report.memories).casefold().split()
+    told = set(re.findall(r"\w+", " ".join(m.text for m in report.memories).casefold()))
     return any((t.ent_type_ == "PERSON" or (t.pos_ == "PROPN" and t.ent_type_ not in ("GPE", "LOC", "NORP", "ORG", "FAC")))
                and t.lower_ in told for t in doc)
 

@@ -159,8 +159,7 @@ def _strip_greeting(clause: str) -> str:
     """The clause after its greetings ("yo whats up", "hi there"), or after the sounds before a
     speaker says who they are ("ayy its jayden", "hiii im zoe"), and without the signs that close it
     (an emoji, "!")."""
-    rest = clause
-    rest = re.sub(rf"^(?:\W*\b(?:{ROBOT_NAME}|there|again|all|everyone)\b)*\W*", "", rest[_greeting_end(rest) or 0:],
+    rest = re.sub(rf"^(?:\W*\b(?:{ROBOT_NAME}|there|again|all|everyone)\b)*\W*", "", clause[_greeting_end(clause) or 0:],
                   flags=re.IGNORECASE)
     if rest != clause:
         rest = _GREETING_ASKED.sub("", rest)
