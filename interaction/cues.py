@@ -102,7 +102,8 @@ HOW_ARE_YOU = re.compile(
 # what time it is?"): Nadine's own clock answers
 ASKS_DATE = re.compile(r"\b(?:what(?:'s| is| was| will be) (?:the )?date|what (?:the )?date it (?:is|was)|what the date is|"
                        r"what (?:day|date) (?:(?:is|was) (?:it|today)|will it be|it (?:is|was))|what(?:'s| is) today)\b", _I)
-ASKS_TIME = re.compile(r"\b(?:what time (?:is it|it is)|what(?:'s| is) the time|what the time is)\b", _I)
+ASKS_TIME = re.compile(r"\b(?:what time (?:is it|it is)|what(?:'s| is) the time|what the time is|"
+                       r"(?:do you have|have you got|you got) the time(?=(?:,?\s*(?:please|nadine))*\W*$))", _I)
 
 
 def is_farewell(text: str) -> bool:

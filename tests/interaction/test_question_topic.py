@@ -124,3 +124,13 @@ def test_the_date_of_a_day_named_is_no_recall_of_a_date_told(stranger):  # noqa:
     turn = say(stranger, "what's the date on Friday?")
     assert not turn.is_recall and "check-up" not in turn.reply, turn.reply
     assert turn.reply.startswith("Friday is "), turn.reply
+
+
+@pytest.mark.parametrize("text", ["Do you have the time?", "Excuse me, have you got the time?"])
+def test_having_the_time_asks_the_clock(text):
+    """"Do you have the time?" got "That's a good question" once her having a particular thing asked
+    whether she keeps what she was told: it asks what time it is."""
+    assert asks_the_clock(text)
+    reply = offline_reply(ReplyInputs(text=text, intent="continue_conversation", is_recall=False,
+                                      now=datetime(2026, 3, 4, 16, 5), language="en-US", user_emotion=Emotion()))
+    assert "16:05" in reply, reply
