@@ -203,11 +203,13 @@ def _from_today(word: str, said: SaidDay) -> str | None:
     """A day word whose day is still to come, as said today: "tomorrow" told yesterday is "today",
     told two days before tomorrow's "tomorrow" ("your hearing appointment is tomorrow at 3", said back
     the next day, was "the day after at 3"); None for a day gone by, which "the day after" says."""
-    meant = said.on + timedelta(days=_DAY_OFFSETS[word])
-    ahead = (meant - said.today).days
-    if ahead == 0:
-        return "tonight" if word == "tonight" else "today"
-    return "tomorrow" if ahead == 1 else None
+    soon = _today_or_tomorrow(said.on + timedelta(days=_DAY_OFFSETS[word]), said)
+    return "tonight" if soon == "today" and word == "tonight" else soon
+
+
+def _today_or_tomorrow(meant: date, said: SaidDay) -> str | None:
+    """"today" or "tomorrow" for a day that is one of them on the day it is said back; None otherwise."""
+    return {0: "today", 1: "tomorrow"}.get((meant - said.today).days)
 
 
 def _week_from_today(modifier: str, said: SaidDay) -> str | None:
@@ -295,7 +297,7 @@ def _name_the_date(doc, day, words: list[str], said: SaidDay, near: bool = False
     if before is not None and modifier is not None:
         words[before.i] = ""
     part = day.head if day.head.i == day.i + 1 and day.head.lemma_.lower() in _PARTS_OF_DAY else None
-    soon = {0: "today", 1: "tomorrow"}.get((meant - said.today).days) if near and not past else None
+    soon = _today_or_tomorrow(meant, said) if near and not past else None
     if soon is not None:
         # the day they meant is the one it is said back on, or the next: "on Sunday afternoon" told on
         # Saturday is "this afternoon" on the Sunday, never "on Sunday the 6th in the afternoon"

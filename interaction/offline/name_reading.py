@@ -139,7 +139,7 @@ def _greets(sentence: str) -> bool:
 _SAYS_WHO_OPENS = re.compile(r"^\W*(?:it'?s|it is|i'?m|i am|this is)\b", re.IGNORECASE)
 # the greeting put as a question that may follow a greeting ("yo whats up", "hi, how are you"): here, in
 # front of who the speaker is, it is part of the greeting, not something they ask
-_GREETING_ASKED = re.compile(r"^\W*(?:what'?s up|how are you|how's it going)\b\W*", re.IGNORECASE)
+_GREETING_ASKED = re.compile(rf"^\W*(?:what'?s up|{cues.ASKING_AFTER_HER})\b\W*", re.IGNORECASE)
 
 
 def _verbs(words: list[str]) -> bool:

@@ -182,15 +182,15 @@ class RetrievalCore:
             return None
         found: list[tuple[tuple, Judged]] = []
         for pool, vector in pools:
-            if not len(pool):
-                continue
+            days = {int(i): day for i in np.flatnonzero(~np.isin(pool.kinds, list(decision.SUMMARY_KINDS)))
+                    if (day := window.day_named_in(pool.items[i].quote, float(pool.occurred_ts[i]))) is not None}
+            if not days:
+                continue  # ranked only where something takes place then
             ranked = self.rank(pool, query, vector)
-            for i in np.flatnonzero(~np.isin(pool.kinds, list(decision.SUMMARY_KINDS))):
-                day = window.day_named_in(pool.items[i].quote, float(pool.occurred_ts[i]))
-                if day is not None:  # a day's things by their time of day, those told with none after them
-                    judged = Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
-                                    float(ranked.coverage[i]), float(ranked.fused[i]))
-                    found.append(((day.start, day.at is None, day.at or day.start), judged))
+            for i, day in days.items():  # a day's things by their time of day, those told with none after them
+                judged = Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
+                                float(ranked.coverage[i]), float(ranked.fused[i]))
+                found.append(((day.start, day.at is None, day.at or day.start), judged))
         chosen = _distinct([j for _, j in sorted(found, key=lambda f: f[0])])[: self.settings.top_k]
         if not chosen:
             return None
