@@ -18,6 +18,7 @@ from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory_intent import classifier as memory_intent
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.misspelt import as_meant
+from interaction.memory_intent.phrasing import stretches
 from interaction.names import known_name_in_greeting
 from interaction.offline import fact_changes, name_reading
 from interaction.offline import understand_rules as offline
@@ -80,7 +81,10 @@ def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
     they made, and the readers find it instead of running the models once each."""
     sentences = cues.sentences(text)
     with contextlib.suppress(ParserUnavailable):  # each reader says so itself when it cannot load
-        load_parser().pipe([text, *sentences])
+        # a sentence typed in lower case is parsed as it would be written too (question_form), and the
+        # stretches between its commas are read for a request beside what another one tells (phrasing)
+        load_parser().pipe(list(dict.fromkeys(
+            [text, *sentences, *(s[:1].upper() + s[1:] for s in sentences), *stretches(text)])))
     with contextlib.suppress(BackendUnavailable):
         parts = offline.candidate_parts(text)
         # the turn-act reader reads the turn, its sentences, the felt parts and each sentence's clauses (told.py)

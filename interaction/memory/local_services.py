@@ -49,7 +49,7 @@ from interaction.memory.retrieval.text_pool import TextPools
 from interaction.memory.retrieval.verifier import build_verifier
 from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
 from interaction.memory.told import is_told
-from interaction.memory_intent.misspelt import memory_as_meant
+from interaction.memory_intent.misspelt import memories_as_meant
 from interaction.memory_intent.to_do import as_to_be_done
 from interaction.offline.chat_spelling import spelled_out
 from interaction.reported_speech import reported
@@ -117,7 +117,7 @@ class LocalMemoryServices:
         verifier = build_verifier(recall.verifier, recall.verifier_model)
         entities = build_reader(offline.embed, Thresholds.of(calibration))
         return RetrievalCore(recall, verifier, calibration, generic, entities, reading=as_to_be_done,
-                             meant=memory_as_meant)
+                             meant=memories_as_meant)
 
     # --- MemoryServices --------------------------------------------------------------------------
 
@@ -181,8 +181,9 @@ class LocalMemoryServices:
         pools: list[CandidatePool] = []
         stored = self.text_pools.pool(user_id) if is_valid_user_id(user_id) else None
         moments = self._moment_pool(user_id) if "moment" in kinds and stored is not None else None
-        items = [Candidate(kind="this_session", memory_id=str(i), text=memory_as_meant(t.text), quote=t.text,
-                           occurred_ts=t.at.timestamp(), group="this_session") for i, t in enumerate(said)]
+        items = [Candidate(kind="this_session", memory_id=str(i), text=meant, quote=t.text,
+                           occurred_ts=t.at.timestamp(), group="this_session")
+                 for i, (t, meant) in enumerate(zip(said, memories_as_meant([t.text for t in said]), strict=True))]
         if items:
             pools.append(CandidatePool(items, self.offline.embed([c.text for c in items]), self.offline.name))
         stored_kinds = sorted(kinds & STORED_TEXT_KINDS)
@@ -222,9 +223,10 @@ class LocalMemoryServices:
         """The person's moments by what was said then (read from disk: a forget request finds them
         even with visual memory switched off)."""
         moments = [m for m in self.scenes.list(user_id) if m.scene_type == "moment" and m.retrieval_text]
-        items = [Candidate(kind="moment", memory_id=m.scene_id, text=memory_as_meant(m.retrieval_text),
+        items = [Candidate(kind="moment", memory_id=m.scene_id, text=meant,
                            quote=m.user_message or m.retrieval_text, occurred_ts=_seconds(m.timestamp) or None,
-                           group=m.scene_id, memorability=float(m.memorability)) for m in moments]
+                           group=m.scene_id, memorability=float(m.memorability))
+                 for m, meant in zip(moments, memories_as_meant([m.retrieval_text for m in moments]), strict=True)]
         if not items:
             return CandidatePool.empty(self.offline.name, self.offline.dim)
         return CandidatePool(items, self.offline.embed([c.text for c in items]), self.offline.name)

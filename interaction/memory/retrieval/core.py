@@ -125,11 +125,11 @@ class RetrievalCore:
     def __init__(self, settings: RecallSettings, verifier: Verifier | None, calibration: RecallCalibration,
                  generic: GenericQuestions | None = None, entities: EntityReader | None = None,
                  chooser: decision.Chooser | None = None, reading: Callable[[str], str] | None = None,
-                 meant: Callable[[str], str] | None = None) -> None:
+                 meant: Callable[[list[str]], list[str]] | None = None) -> None:
         self.settings = settings
         # a quote is verified and read for what it names as its words were meant: the cross-encoder and
         # the parser know "appointment" and "February", not "apointment" and "Feburary"
-        self.meant = meant or (lambda quote: quote)
+        self.meant = meant or (lambda quotes: quotes)
         # another way the verifier reads a memory's quote, the better of the two counting: a kept request
         # to be reminded is also what the person has to do, the words a question after it may ask with
         # ("what did I have to buy?" for "remind me to buy eggs": the cross-encoder read the request
@@ -260,7 +260,7 @@ class RetrievalCore:
         """Verifier scores, what the question names against each memory, margins over the runner-up
         and the calibrated probability, in place."""
         if self.verifier is not None and judged:
-            quotes = [self.meant(j.candidate.quote) for j in judged]
+            quotes = self.meant([j.candidate.quote for j in judged])
             readings = [self.reading(q) for q in quotes]
             scores = self.verifier.score(query, quotes)
             if readings != quotes:  # else the same batch again, the same logits (a recall's costliest part)
@@ -279,7 +279,7 @@ class RetrievalCore:
         """What the question names against what each memory says (its quote), in place."""
         if self.entities is None:
             return
-        quotes = [self.meant(j.candidate.quote) for j in judged]
+        quotes = self.meant([j.candidate.quote for j in judged])
         self.entities.prepare([query, *quotes])
         for j, quote in zip(judged, quotes, strict=True):
             compared = self.entities.compare(query, quote)

@@ -60,7 +60,7 @@ class TextPools:
     def __init__(self, memory: EpisodicMemory, embedder_name: str, dim: int,
                  told: Callable[[str], bool] | None = None,
                  embed: Callable[[list[str]], np.ndarray] | None = None,
-                 meant: Callable[[str], str] | None = None) -> None:
+                 meant: Callable[[list[str]], list[str]] | None = None) -> None:
         self._memory = memory
         self._name = embedder_name
         self._dim = dim
@@ -72,7 +72,7 @@ class TextPools:
         self._read: dict[str, bool] = {}  # document id -> told
         self._embed = embed
         if meant is None and embed is not None:
-            from interaction.memory_intent.misspelt import memory_as_meant as meant
+            from interaction.memory_intent.misspelt import memories_as_meant as meant
         self._meant = meant
         self._respelled: dict[str, tuple[str, np.ndarray | None]] = {}  # text -> (as meant, its vector if new)
 
@@ -81,7 +81,8 @@ class TextPools:
         if self._meant is None or self._embed is None:
             return candidates, vectors
         new = [c.text for c in candidates if c.text not in self._respelled]
-        meant = {text: self._meant(text) for text in dict.fromkeys(new)}
+        new = list(dict.fromkeys(new))
+        meant = dict(zip(new, self._meant(new), strict=True))
         changed = [text for text, m in meant.items() if m != text]
         embedded = self._embed([meant[t] for t in changed]) if changed else []
         again = dict(zip(changed, embedded, strict=True))
