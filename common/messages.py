@@ -7,6 +7,7 @@ and how to decode bytes from the wire; decoding raises PayloadError with a human
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -311,6 +312,13 @@ class RecalledMemory(Message):
     fused_score: float | None = None
     verifier_score: float | None = None
     channels: dict[str, float] = Field(default_factory=dict)  # e.g. {"dense": 0.41, "lexical": 7.2}
+
+    def told_on(self) -> datetime | None:
+        """When it was told, what its day words ("tomorrow", "on Monday") are counted from."""
+        try:
+            return datetime.fromisoformat(self.occurred_at) if self.occurred_at else None
+        except ValueError:
+            return None
 
 
 class RecallReport(Message):

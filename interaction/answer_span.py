@@ -29,7 +29,7 @@ from interaction.memory.retrieval.later_news import updates
 from interaction.offline.chat_spelling import lemma_meant
 from interaction.offline.parsing import as_capitalised, stands_in
 from interaction.reported_speech import dates_named, reported, said_day
-from interaction.told_time import DIGITAL_CLOCK
+from interaction.told_time import DIGITAL_CLOCK, how_long_asked, told_in
 
 log = logging.getLogger("nadine.interaction.answer_span")
 
@@ -234,11 +234,13 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         return "place", None
     if word in ("who", "whom"):
         return "person", None
+    if word == "how" and how_long_asked(q.text) is not None:
+        return "time", None  # "how many days until the christening?": when it is, counted from now
     if word == "how" and wh.head.tag_ == "JJ" and wh.head.dep_ == "amod" and wh.head.head.pos_ == "NOUN" \
             and wh.head.lemma_.lower() in _COUNTING:
         return "count", wh.head.head.lemma_.lower()  # "how many kittens ...?": the number the memory gives them
     if word not in ("what", "which"):
-        return None  # "how long ...?", "why ...?": not a value a memory names
+        return None  # "how long is the flight?", "why ...?": not a value a memory names
     if (owner := _name_asked_of(q)) is not None:
         return "name", owner
     # "what am I allergic to?": what the adjective's preposition, left without its object, governs in
@@ -738,5 +740,11 @@ def holds_no_answer(question: str, report: RecallReport, outcome: str = "offered
     asked = slot_asked(question)
     if report.outcome != outcome or asked is None or (outcome == "asserted" and asked == "person"):
         return False
-    return not any(answer_in(question, m.text) is not None for m in report.memories if m.kind in _SAID_KINDS) \
+    if how_long_asked(question) is not None:  # counted to a day a memory tells ("all week" tells none)
+        def holds(m: RecalledMemory) -> bool:
+            return told_in(m.text, m.told_on()) is not None
+    else:
+        def holds(m: RecalledMemory) -> bool:
+            return answer_in(question, m.text) is not None
+    return not any(holds(m) for m in report.memories if m.kind in _SAID_KINDS) \
         and all(m.kind in _SAID_KINDS for m in report.memories)

@@ -254,14 +254,15 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
 
 def _recall(r: ReplyInputs) -> str:
     memories = r.recall.memories if r.recall else []
-    if r.answer is not None:  # the answer first, then where it comes from
+    # the answer first, then where it comes from; a count of days to it is counted from the whole told
+    if r.answer is not None and how_long_asked(r.text) is None:
         m, day = r.answer.memory, _relative_day(r.answer.memory.occurred_at, r.now)
         said = said_day(m.occurred_at, r.now)
         if r.answer.answer.asks == "value":  # the memory itself says it ("my locker code is 5512")
             so = "you asked me to remember it" if m.kind == "explicit_memory" else "you told me so"
             return f"{_capital(reported(m.text, said=said))} — {so} {day}."
         first = r.answer.said_first(r.now)
-        if r.answer.answer.asks == "time" and (told := told_in(m.text, _told_on(m))) is not None \
+        if r.answer.answer.asks == "time" and (told := told_in(m.text, m.told_on())) is not None \
                 and told.passed(r.now) and (when := from_now(told, r.now)) is not None:
             # a day that has gone by since it was told is said as gone ("It was on Monday the 9th at ten,
             # yesterday"), never as if it were still to come
@@ -285,7 +286,7 @@ def _recall(r: ReplyInputs) -> str:
             if any(names_what_is_asked(r.text, m.text) for m in memories):
                 return _capital(said)
             return f"I don't think you told me that — {said}"
-        told = told_in(memories[0].text, _told_on(memories[0]))
+        told = told_in(memories[0].text, memories[0].told_on())
         if (unit := how_long_asked(r.text)) is not None and told is not None:
             # "how many days until my ferry?": counted from the clock to the day the memory names; a day
             # it cannot name (a month, a week) leaves what was told to answer
@@ -369,18 +370,11 @@ def _as_it_holds(memories: list[RecalledMemory]) -> tuple[str, datetime | None]:
     from interaction.offline.value_changes import changed_value
 
     first = memories[0]
-    text, on = first.text, _told_on(first)
+    text, on = first.text, first.told_on()
     for m in sorted(_told_after_the_first(memories), key=lambda m: m.occurred_at or ""):
         if (now := changed_value(m.text, text)) is not None:
-            text, on = now, _told_on(m)
+            text, on = now, m.told_on()
     return text, on
-
-
-def _told_on(m: RecalledMemory) -> datetime | None:
-    try:
-        return datetime.fromisoformat(m.occurred_at) if m.occurred_at else None
-    except ValueError:
-        return None
 
 
 def _never_told(r: ReplyInputs) -> str:

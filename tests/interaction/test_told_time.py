@@ -186,6 +186,21 @@ def test_a_count_of_days_asked_is_counted_as_how_long_is(maya):
         assert reply.startswith("Nine days — "), reply
 
 
+@pytest.mark.parametrize(("told", "asked", "said"), [
+    ("My nephew Kwabena sits his driving test on the 13th of November, fingers crossed.",
+     "How many days until Kwabena's driving test?", "driving test"),
+    ("My granddaughter's christening is on the 13th of November, at St Aidan's.",
+     "How many days until the christening?", "christening"),
+])
+def test_a_count_of_days_to_a_thing_of_theirs_named_without_my_is_counted(maya, told, asked, said):
+    """A count of days asked with no "my" in the question ("the christening", a person told of) is
+    still of their life when a memory tells the day: the days to it, not a count the memory must name."""
+    dm, _, _, _ = maya
+    say(dm, told)
+    reply = say(dm, asked).reply
+    assert reply.startswith("Nine days — ") and said in reply, reply
+
+
 AFTER_MIDNIGHT = datetime(2026, 3, 13, 1, 20)  # Friday 01:20: people still speak of Thursday
 
 
