@@ -31,9 +31,10 @@ from interaction.clock_question import asks_the_clock
 from interaction.dated_it import with_frame_asked, with_it_named
 from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
+from interaction.offline.articles import with_article
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.personal_facts import asked_field
-from interaction.offline.question_form import asked_about, asks_after_nobody, statement_tagged
+from interaction.offline.question_form import WH_TAGS, asked_about, asks_after_nobody, statement_tagged
 from interaction.person_pronoun import with_person_named, with_relations_named
 from interaction.profile_wording import Told, current, named_in
 from interaction.profiles import Identity
@@ -310,4 +311,15 @@ def thing_asked(text: str) -> str | None:
     except ParserUnavailable:
         return None
     chunks = [c for c in nlp(text).noun_chunks if c.root.pos_ in _NAMING]
-    return reported(chunks[0].text) if len(chunks) == 1 else None
+    if len(chunks) != 1:
+        return None
+    # the question's own words are no part of the thing ("how many grandchildren", "which car"): said
+    # back as any such thing ("any grandchildren", "a car")
+    asked = [t for t in chunks[0] if t.tag_ not in WH_TAGS
+             and not any(c.tag_ in WH_TAGS and c.dep_ == "advmod" for c in t.children)]
+    if len(asked) == len(chunks[0]):
+        return reported(chunks[0].text)
+    thing = "".join(t.text_with_ws for t in asked).strip()
+    # a plural, or a mass asked "how much" of, is any of it
+    mass = chunks[0].root.tag_ in ("NNS", "NNPS") or any(t.lower_ == "much" for t in chunks[0])
+    return f"any {thing}" if mass else with_article(thing)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from interaction.answer_span import answer_in
+from interaction.own_life import thing_asked
 from tests.interaction import test_memory_requests
 from tests.interaction.test_memory_requests import say
 from tests.interaction.test_own_words import later, stranger  # noqa: F401 - a fixture
@@ -98,6 +99,18 @@ def test_the_answer_is_said_first(maya, told, question, first, said):
     later(dm, uid)
     turn = say(dm, question)
     assert turn.reply.startswith(first) and said in turn.reply and "4411" not in turn.reply, turn.reply
+
+
+@pytest.mark.parametrize(("question", "thing"), [
+    ("How many goddaughters have I got?", "any goddaughters"),
+    ("How much rent do I pay?", "any rent"),
+    ("Which boat do I sail?", "a boat"),
+    ("When is my eye test?", "your eye test"),
+])
+def test_a_thing_asked_is_said_back_without_the_questions_own_words(question, thing):
+    """"How many grandchildren do I have?" got "I don't think you told me about how many grandchildren":
+    the question's words are no part of the thing said back."""
+    assert thing_asked(question) == thing
 
 
 def test_a_thing_of_their_own_never_told_is_said_to_be_untold(maya):
