@@ -35,7 +35,8 @@ def says_an_answer(reply: str, question: str) -> bool:
 
 def _answers(doc, asked: set[str]) -> bool:  # noqa: ANN001 - a spaCy Doc
     subjects = [t for t in doc if t.dep_ in _SUBJECTS]
-    if not subjects and not any(t.pos_ == "INTJ" for t in doc) \
+    # "please" is the politeness of a bidding ("forget the locker code please"), no yes of its own
+    if not subjects and not any(t.pos_ == "INTJ" and t.lower_ != "please" for t in doc) \
             and any(t.dep_ == "ROOT" and t.pos_ == "VERB" and t.tag_ == "VB" for t in doc):
         return False  # a bidding ("don't keep it", "write that down") asks something of her, it answers nothing;
         # one after a yes or a no ("yeah do it") is said with the answer

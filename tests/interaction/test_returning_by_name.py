@@ -258,6 +258,20 @@ def test_news_with_a_bidding_is_no_answer_and_makes_no_one_new(dm):
     assert "Nice to meet you" not in waiting.reply and list(people(dm)) == [hedda]
 
 
+# the tester's words and one of ours, each of which the reader reads as a yes on its own
+@pytest.mark.parametrize("asked", ["Forget the gym locker code please.", "Drop the wifi password please."])
+def test_a_polite_request_is_no_yes_to_the_name_question(dm, asked):
+    """"Forget the gym locker code please." to "Are you Yusuf Demir?" was read as a yes: he was linked,
+    an older question answered and the request dropped (tester23 yusuf). "please" makes a bidding
+    polite; it says no yes, so the question is put once more and nothing is linked or forgotten."""
+    ragna = first_visit(dm, "Hello, I'm Ragna Holt.", "Please remember the bike shed code is 3381.")
+    assert say(dm, "Ragna.").extra["pending_confirmation"]
+    waiting = say(dm, asked)
+    assert waiting.extra["pending_confirmation"] and "Ragna Holt" in waiting.reply, waiting.reply
+    assert waiting.user_id != ragna and list(people(dm)) == [ragna]
+    assert say(dm, "Yes.").user_id == ragna
+
+
 @pytest.mark.parametrize("answer", ["ya", "nope", "yep"])
 def test_a_yes_or_no_after_her_name_question_names_no_one(dm, answer):
     """Asked "may I ask your name?", a "ya" made a new person called Ya, greeted, thanked and kept as
