@@ -23,6 +23,7 @@ from interaction.offline.name_reading import (
     read_answered_name,
     read_casual_name,
     someone_else_before,
+    weighed_not_given,
 )
 from interaction.offline.titles import without_titles
 from interaction.profiles import MemoryUpdate
@@ -142,6 +143,7 @@ def _given_name(text: str, loose: bool = False, asked: bool = False) -> str | No
         found = _NAME_CAPITALISED.search(sentence)
         # "it's Tomas" after "one of my sons is getting divorced" names the son
         if found and found.group(1).casefold() not in _NOT_NAMES and not names_no_one(sentence, found.group(1)) \
+                and not weighed_not_given(sentence, found.group(1)) \
                 and not (found.group(0)[:2].casefold() == "it" and someone_else_before(f"{before} {sentence[:found.start()]}")):
             surname = _SURNAME.match(sentence[found.end():])
             name = found.group(1) + (f" {surname.group(1)}" if surname and surname.group(1).casefold() not in _NOT_NAMES else "")

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from interaction import cues
-from interaction.offline.name_reading import Candidate, default_reader, someone_else_before
+from interaction.offline.name_reading import Candidate, default_reader, someone_else_before, weighed
 from interaction.offline.titles import title_before, without_titles
 
 _EXPLETIVE = {"it", "this"}
@@ -162,8 +162,8 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
             hearsay = not request and any(c.dep_ == "dobj" for c in verb.children)
         else:
             subjects = [c for c in verb.children if c.dep_ == "nsubj"]
-            if len(subjects) != 1 or verb.lemma_ != "be":
-                continue
+            if len(subjects) != 1 or verb.lemma_ != "be" or weighed(token):
+                continue  # "I always forget whether it's Mont Blanc or Elbrus" gives no name
             subject = subjects[0]
             own, qualified = _is_speakers_name(subject)
             expletive = subject.lower_ in _EXPLETIVE

@@ -529,6 +529,34 @@ def names_no_one(sentence: str, word: str) -> bool:
     return reader is not None and not reader.tagged_as_name(Candidate(word, sentence))
 
 
+def weighed_not_given(sentence: str, word: str) -> bool:
+    """The `word` after "it's" / "I'm" in `sentence` is weighed, not given: its clause hangs on another
+    verb by a subordinator ("I always forget whether it's Mont Blanc or Elbrus", "I wonder if it's
+    Kilimanjaro"), or it is one of alternatives ("it's Mont Blanc or Elbrus"). False without the parser."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(sentence)
+    except ParserUnavailable:
+        return False
+    first = word.split()[0]
+    return any(weighed(_named_whole(t)) for t in doc if t.text == first and _named_whole(t).dep_ in ("attr", "acomp"))
+
+
+def _named_whole(token):  # noqa: ANN001, ANN202 - a spaCy Token
+    """The head of the name a word is part of ("Mont" of "Mont Blanc")."""
+    while token.dep_ in ("compound", "flat") and token.head.i != token.i:
+        token = token.head
+    return token
+
+
+def weighed(name) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The predicate `name` of a "be" is weighed (weighed_not_given): its verb is subordinated, or it
+    has an alternative joined by "or"."""
+    return any(c.dep_ == "mark" for c in name.head.children) \
+        or any(c.dep_ == "cc" and c.lower_ == "or" for c in name.children)
+
+
 def asked_for_name(messages: list[tuple[str, str]]) -> bool:
     """Nadine's last words in the conversation ended on asking the person's name ("What's your
     name?", "May I ask your name?")."""

@@ -120,6 +120,23 @@ def test_it_is_a_name_said_of_someone_just_spoken_of_is_not_the_speaker(dm, news
     assert people(dm) == ["Petra Novak"]
 
 
+@pytest.mark.parametrize("weighing", [
+    # the tester's words, then ours
+    "What's the tallest mountain in Europe, by the way? I always forget whether it's Mont Blanc or Elbrus.",
+    "I can't remember if it's Lake Garda or Lake Como where we stayed.",
+    "The new puppy, I think it's Biscuit or Pudding we'll call him.",
+])
+def test_a_name_weighed_in_a_clause_or_among_alternatives_is_not_the_speaker(dm, weighing):
+    """"... whether it's Mont Blanc or Elbrus" made a new person called Mont, and what Anna told next
+    was filed under the mountain (tester23 anna). A name under "whether" / "if", or one of
+    alternatives, is weighed, not given: she stays who she is and what she tells next is hers."""
+    petra = say(dm, "Hi, I'm Petra Novak.")
+    told = say(dm, weighing)
+    assert told.user_id == petra.user_id and "Nice to meet you" not in told.reply, told.reply
+    kept = say(dm, "Please remember that my spare key is with Mrs Patel next door.")
+    assert kept.user_id == petra.user_id and people(dm) == ["Petra Novak"]
+
+
 def test_questions_about_their_own_life_keep_the_name_question_open_until_it_is_answered(dm):
     """"When do I fly?" cannot be answered before who they are is settled: however many such questions
     come instead of an answer, none is taken for a no; a yes then links and answers the latest."""
