@@ -136,13 +136,15 @@ def _changes(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (Tokens, Tokens
 def _value_said_after(verb) -> list | None:  # noqa: ANN001 - a spaCy Token
     """The value a change with no destination is given in the clause after it, whose subject stands
     for the changed thing and which says it holds now or instead ("the flight got changed, it's now on
-    June 9th at 11pm", "the meeting has moved, it's on Friday instead"); None when there is none."""
+    June 9th at 11pm", "the meeting has moved, it's on Friday instead", "the gate code changed, it's
+    5590 now"); None when there is none."""
     for be in (t for t in verb.sent if t.i > verb.i and t.lemma_ == "be" and t.dep_ not in ("aux", "auxpass")):
         if not any(c.dep_ == "nsubj" and stands_in(c) for c in be.children) \
                 or not any(c.dep_ == "advmod" and c.lower_ in _REPLACING for c in be.children):
             continue
-        for prep in (c for c in be.children if c.dep_ == "prep"):
-            value = _whole([t for c in prep.children if c.dep_ == "pobj" for t in c.subtree])
+        values = [[t for c in prep.children if c.dep_ == "pobj" for t in c.subtree]
+                  for prep in be.children if prep.dep_ == "prep"] + [list(c.subtree) for c in be.children if c.dep_ == "attr"]
+        for value in map(_whole, values):
             if holds_a_value(value):
                 return value
     return None

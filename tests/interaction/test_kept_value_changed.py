@@ -214,6 +214,18 @@ def test_an_it_nothing_was_done_to_is_named_as_nothing(said):
 
 
 @pytest.mark.parametrize(("news", "told", "now"), [
+    # the tester's words, then ours: the value as what "it" is now, not a phrase of place or time
+    ("The gate code changed, it's 5590 now.", "my building gate code is 1234", "my building gate code is 5590"),
+    ("They changed my locker combination, it is 0417 now.", "my locker combination is 2290",
+     "my locker combination is 0417"),
+])
+def test_a_change_whose_value_is_what_it_is_now(news, told, now):
+    """"The gate code changed, it's 5590 now." got "Tell me more!" and the old code stayed the one
+    recalled first (tester23 yusuf): a value said as what the changed thing is now changes it."""
+    assert changed_value(news, told) == now
+
+
+@pytest.mark.parametrize(("news", "told", "now"), [
     ("the ferry got changed, it's now on the 3rd of August at 7am", "our ferry to Santander is on the 4th of August at 9pm",
      "our ferry to Santander is on the 3rd of August at 7am"),
     ("The quiz night has been moved, it's on Thursday instead.", "the quiz night at the Crown is on Tuesday at 8",
