@@ -185,6 +185,21 @@ def test_a_gerund_before_a_noun_is_part_of_what_it_names(told):
     assert reader.compare("How did my driving exam go?", "I failed my accountancy exam by two points.").agreeing == 0
 
 
+@pytest.mark.parametrize(("question", "memory", "agrees"), [
+    # a compound of a compound says which one: a bike lock's code is no gate's
+    ("What's my bike lock code?", "my building gate code is 1234", False),
+    ("What's the bike lock code again?", "the code for the front gate is 3321", False),
+    # the memory naming every word asked, and more, names a kind of what is asked
+    ("What's my gate code?", "my building gate code is 1234", True),
+    ("When is my driving test?", "my driving theory test is on the 9th", True),
+])
+def test_every_noun_before_the_head_says_which_one(told, question, memory, agrees):
+    """"What's my safe code?" / "what's my bike lock code?" got the building gate code asserted
+    (tester23 yusuf): only the noun right before "code" was read, and "lock" is part of a gate."""
+    compared = told.core.entities.compare(question, memory)
+    assert (compared.agreeing == compared.asked) is agrees, compared
+
+
 @pytest.mark.parametrize("first,second,relation", [
     ("kid", "son", Relation.BROADER), ("girl", "daughter", Relation.SAME), ("mum", "mother", Relation.NARROWER),
     ("mum", "dad", Relation.SISTER),  # "mum" is a flower first; beside "dad", the person

@@ -206,12 +206,19 @@ def _head_phrase(token, lexicon: WordNet | None = None) -> str:
     race"; spaCy files a gerund as a compound or an adjectival modifier), not its adjectives ("new"),
     and the thing a preposition after it says it is of or for, said as a compound is ("the code for
     the alarm" is the alarm code, "the key to the shed" the shed key)."""
-    parts = [c for c in token.children if c.i < token.i and (
-        (c.dep_ in _PHRASE_DEPS and c.pos_ in _NOUNS | {"VERB"}) or (c.dep_ == "amod" and c.tag_ in ("VBG", "NN")))]
+    parts = _which_one(token)
     # a gerund keeps its -ing: "driving test" is how WordNet and the memory say it, "drive test" neither
     words = [c.lower_ if c.tag_ == "VBG" else c.lemma_.lower() for c in parts] + [token.lemma_.lower()]
     of = _of_which(token, lexicon)
     return " ".join(([_head_phrase(of, lexicon)] if of is not None and not parts else []) + words)
+
+
+def _which_one(token) -> list:  # noqa: ANN001 - a spaCy Token
+    """The nouns and gerunds before the head that say which one, with those before each of them in
+    turn ("bike lock code": a code of a bike lock, not of a gate's lock)."""
+    parts = [c for c in token.children if c.i < token.i and (
+        (c.dep_ in _PHRASE_DEPS and c.pos_ in _NOUNS | {"VERB"}) or (c.dep_ == "amod" and c.tag_ in ("VBG", "NN")))]
+    return [w for c in parts for w in (*_which_one(c), c)]
 
 
 _OF_WHICH = {"of", "for", "to"}
@@ -563,7 +570,9 @@ class EntityReader:
             crossed = told[-1] in asked[:-1] or asked[-1] in told[:-1]
             return (Relation.UNRELATED, None) if crossed and heads[0] is Relation.SISTER else heads
         if len(asked) > 1 and len(told) > 1:
-            if asked[:-1] == told[:-1]:
+            # what the memory says before the head includes every word asked ("driving test" /
+            # "driving theory test"): a kind of what is asked, as a plain word asked of a phrase is
+            if set(asked[:-1]) <= set(told[:-1]):
                 return heads
             modifiers = self._modifier_relation(" ".join(asked[:-1]), " ".join(told[:-1]))
             if modifiers[0].agrees:
