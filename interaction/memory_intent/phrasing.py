@@ -348,13 +348,29 @@ def _tail(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) ->
     if not cuts:
         return None
     asking = classifier.probabilities([" ".join(words[i:closed]) for i in cuts])[:, asks].sum(axis=1) >= 0.5
-    plain = [i for i, still in zip(cuts, asking, strict=True) if not still]
+    # a tail opening with the verb that bids is the request still, however its words read ("please
+    # remember my sister Amélie's flight lands ..." kept "remember my sister ...")
+    bidding = _bidding_word(sentence)
+    plain = [i for i, still in zip(cuts, asking, strict=True) if not still and i != bidding]
     if not plain:
         return None
     boundary = next((i for i in plain if words[i - 1][-1] in ",:;-" or words[i - 1].lower() == "that"), None)
     if boundary is None or boundary == plain[0] or names_something(" ".join(words[plain[0]:boundary]), classifier):
         return " ".join(words[plain[0]:])
     return " ".join(words[boundary:])
+
+
+def _bidding_word(sentence: str) -> int | None:
+    """Which word of the sentence (split at spaces) is its main verb when that bids (question_form.bids:
+    "please remember ..."); None for any other sentence or without the parser."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+    from interaction.offline.question_form import bids
+
+    try:
+        root = next(iter(load_parser()(sentence).sents)).root
+    except (ParserUnavailable, StopIteration):
+        return None
+    return len(sentence[:root.idx].split()) if bids(root) else None
 
 
 def _head(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) -> str | None:

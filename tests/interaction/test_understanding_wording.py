@@ -42,6 +42,19 @@ def test_a_remember_request_with_a_number_keeps_its_fact(asked, content):
     assert names_something(found)
 
 
+@pytest.mark.parametrize(("asked", "content"), [
+    # tester23 claire's request without "that"; then ours
+    ("Please remember my sister Amélie's flight lands on the 20th of December at 6:40 pm at Heathrow.",
+     "my sister Amélie's flight lands on the 20th of December at 6:40 pm at Heathrow"),
+    ("Please remember my godson Idris starts nursery on the 4th of January.",
+     "my godson Idris starts nursery on the 4th of January"),
+])
+def test_the_verb_that_bids_is_no_part_of_what_is_kept(asked, content):
+    """"Please remember my sister Amélie's flight lands ..." was kept and said back as "I'll remember
+    that remember your sister ...": a tail that opens with the bidding verb is still the request."""
+    assert request_content(asked).casefold() == content.casefold()
+
+
 @pytest.mark.parametrize("sentence", BARE_FACTS)
 def test_a_bare_fact_with_a_number_is_a_statement(sentence):
     assert default_classifier().classify(sentence).intent == "statement"
