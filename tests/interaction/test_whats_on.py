@@ -51,6 +51,18 @@ def test_a_day_to_come_asked_after_alone(planned, question, first):
     assert "dentist" not in turn.reply and "Hendersons" not in turn.reply
 
 
+@pytest.mark.parametrize("news", [
+    "The boiler man can't come after all, they've cancelled it.",
+    "The boiler man is moved, he comes on Monday instead.",
+])
+def test_a_plan_later_news_changes_is_not_listed_on_its_old_day(planned, news):
+    """After "the study group is moved, we meet Thursday at 6pm instead", "what's on Tuesday for me?"
+    still listed the Tuesday meeting (tester23 mei). News that changes or calls a plan off, told in
+    this conversation, takes it off the day it named."""
+    say(planned, news)
+    assert "boiler man comes on Saturday" not in say(planned, "Anything on Saturday?").reply
+
+
 def test_a_question_of_the_past_or_of_telling_lists_no_plans(planned):
     assert "boiler" not in say(planned, "What did I do yesterday?").reply
 

@@ -181,9 +181,16 @@ class RetrievalCore:
         if window is None or names_a_thing(query):
             return None
         found: list[tuple[tuple, Judged]] = []
+        told = {id(pool): [int(i) for i in np.flatnonzero(~np.isin(pool.kinds, list(decision.SUMMARY_KINDS)))]
+                for pool, _ in pools}
+        said = [(float(pool.occurred_ts[i]), pool.items[i].quote) for pool, _ in pools for i in told[id(pool)]]
         for pool, vector in pools:
-            days = {int(i): day for i in np.flatnonzero(~np.isin(pool.kinds, list(decision.SUMMARY_KINDS)))
+            days = {i: day for i in told[id(pool)]
                     if (day := window.day_named_in(pool.items[i].quote, float(pool.occurred_ts[i]))) is not None}
+            # a plan that later news changes or calls off ("the study group is moved, we meet Thursday
+            # instead", this conversation's or an earlier one's) no longer takes place on the day it named
+            days = {i: day for i, day in days.items() if not any(
+                at > pool.occurred_ts[i] and later_news.updates(quote, pool.items[i].quote) for at, quote in said)}
             if not days:
                 continue  # ranked only where something takes place then
             ranked = self.rank(pool, query, vector)
