@@ -721,7 +721,10 @@ def names_what_is_asked(question: str, memory: str) -> bool:
         named = any(t.dep_ == "compound" and lemma_meant(t) in owners for t in m)
     if asks in ("thing", "count"):
         return named
-    if asks == "name" and named and any(e.label_ == "PERSON" for e in m.ents):
+    # ... or says what the one asked of is called, in words the answer is not read off ("i have a
+    # hamster his name is nugget")
+    if asks == "name" and named and (any(e.label_ == "PERSON" for e in m.ents)
+                                     or any(t.lemma_.lower() in _NAMING for t in m)):
         return True
     # "who's Zoe?" over "my bff is called zoe": who they are is what is told of them (a name by its
     # capital, as typed or as it would be written: the tagger may call it a noun)

@@ -345,6 +345,20 @@ def test_a_memory_holding_no_answer_of_what_is_asked_is_said_as_told_never_as_a_
     assert turn.reply.startswith("I don't think you told me that — ") and said in turn.reply, turn.reply
 
 
+@pytest.mark.parametrize(("told", "question", "said"), [
+    ("i have a hamster his name is nugget", "whats my hamster called", "nugget"),  # tester23 tom
+    ("We got a tortoise last spring, the kids named him Sir Crawly.", "What's my tortoise called?", "Sir Crawly"),
+])
+def test_a_memory_saying_what_the_one_asked_of_is_called_is_never_denied(maya, told, question, said):
+    """"whats my hamster called" over "i have a hamster his name is nugget" got "I don't think you told
+    me that — ... his name is nugget": the name was told, though it was not read off the memory."""
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    turn = say(dm, question)
+    assert "don't think" not in turn.reply and said in turn.reply, turn.reply
+
+
 @pytest.mark.parametrize(("question", "offered", "holds_none"), [
     ("Did I tell you when the plot inspection is?", "my allotment plot number is 27B", True),
     ("Where does my cousin work?", "my cousin Ada just got engaged", True),
