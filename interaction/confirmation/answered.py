@@ -13,6 +13,7 @@ it"), answers nothing: it tells or asks something.
 from __future__ import annotations
 
 from interaction import cues
+from interaction.offline.parsing import politeness
 
 _NAMING = {"NOUN", "PROPN"}  # a number alone is a measure of sureness as often ("one hundred percent")
 _SUBJECTS = {"nsubj", "nsubjpass", "expl"}
@@ -36,7 +37,7 @@ def says_an_answer(reply: str, question: str) -> bool:
 def _answers(doc, asked: set[str]) -> bool:  # noqa: ANN001 - a spaCy Doc
     subjects = [t for t in doc if t.dep_ in _SUBJECTS]
     # "please" is the politeness of a bidding ("forget the locker code please"), no yes of its own
-    if not subjects and not any(t.pos_ == "INTJ" and t.lower_ != "please" for t in doc) \
+    if not subjects and not any(t.pos_ == "INTJ" and not politeness(t) for t in doc) \
             and any(t.dep_ == "ROOT" and t.pos_ == "VERB" and t.tag_ == "VB" for t in doc):
         return False  # a bidding ("don't keep it", "write that down") asks something of her, it answers nothing;
         # one after a yes or a no ("yeah do it") is said with the answer

@@ -20,6 +20,9 @@ MAX_PREAMBLE_WORDS = 10  # requests open with a few words ("could you please rem
 REQUESTS = ("remember", "forget_one", "forget_me")
 CONTENT_POS = {"NOUN", "PROPN", "NUM", "VERB", "ADJ"}  # Universal Dependencies' open classes, less adverbs
 _LEADING = re.compile(r"^(?:that|this)\b[\s:,-]*|^[\s:,;.!-]+", re.IGNORECASE)  # "... remember that: X" -> "X"
+# the politeness closing a request (parsing.politeness), which the tagger may read into the thing named
+# ("... is 5519 please": "please" its attribute)
+_CLOSING_PLEASE = re.compile(r"[\s,]+please[\s.!?]*$", re.IGNORECASE)
 
 
 def request_content(
@@ -355,9 +358,10 @@ def _tail(sentence: str, classifier: MemoryIntentClassifier, asks: list[int]) ->
     if not plain:
         return None
     boundary = next((i for i in plain if words[i - 1][-1] in ",:;-" or words[i - 1].lower() == "that"), None)
+    # ... nor part of one ("my locker code is 2291 please")
     if boundary is None or boundary == plain[0] or names_something(" ".join(words[plain[0]:boundary]), classifier):
-        return " ".join(words[plain[0]:])
-    return " ".join(words[boundary:])
+        return " ".join(words[plain[0]:closed])
+    return " ".join(words[boundary:closed])
 
 
 def _bidding_word(sentence: str) -> int | None:
@@ -414,7 +418,7 @@ def _tidy(text: str) -> str:
     previous = None
     while previous != text:
         previous, text = text, _LEADING.sub("", text).strip()
-    return text.rstrip(" .!?,;:")
+    return _CLOSING_PLEASE.sub("", text).rstrip(" .!?,;:")
 
 
 # first person -> second person, and back: each word is swapped once, in one pass

@@ -193,6 +193,12 @@ def _attention_verb(lemma: str) -> bool:
     return wordnet is not None and wordnet.verb_lexical_file(lemma) not in (None, "verb.cognition", "verb.communication")
 
 
+def politeness(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """"please": the politeness of a request wherever it stands, whatever the tagger calls it ("the van
+    please" is read as a compound noun); it tells, asks and answers nothing of its own."""
+    return token.lower_ == "please"
+
+
 def without_closing(text: str) -> str:
     """`text` without the interjections, conjunctions, stop-word adverbs, auxiliaries and negations
     after its last word of content, which led on to words cut after it ("the plumber comes on the
@@ -204,7 +210,7 @@ def without_closing(text: str) -> str:
         return text
     def leads_on(t) -> bool:  # noqa: ANN001 - a spaCy Token
         negated = t.i + 1 < len(parsed) and parsed[t.i + 1].dep_ == "neg"  # "do" of "dont", tagged a verb
-        return (t.pos_ in ("INTJ", "CCONJ", "SCONJ", "PUNCT", "AUX") or t.dep_ == "neg"
+        return (t.pos_ in ("INTJ", "CCONJ", "SCONJ", "PUNCT", "AUX") or t.dep_ == "neg" or politeness(t)
                 or (t.is_stop and (t.pos_ in ("ADV", "PART") or negated)))
 
     last = next((t for t in reversed(parsed) if not leads_on(t)), None)

@@ -123,6 +123,21 @@ def test_forget_one_kept_on_no_and_never_by_someone_else(maya):
     assert len(services.explicit.list(uid)) == 1
 
 
+@pytest.mark.parametrize("before", ["What's my wifi password?", "Hello again!"])
+def test_a_forget_request_closed_by_please_asks_about_what_it_names(maya, before):
+    """"Forget what I told you about the van please." right after a question memory could not answer got
+    "I'm sorry to hear that": the tagger read "van please" as one noun, the request named "please" and
+    was taken for "forget what I just said", with nothing just said. "please" closes it; the van is
+    what it names."""
+    dm, _, services, uid = maya
+    say(dm, "Please remember that my van's MOT is due on the 2nd of January.")
+    say(dm, before)
+    asked = say(dm, "Forget what I told you about the van please.")
+    assert asked.reply.startswith("Do you want me to forget") and "MOT" in asked.reply, asked.reply
+    say(dm, "Yes.")
+    assert services.explicit.list(uid) == []
+
+
 def test_forget_one_removes_a_moment_scene_from_disk(maya):
     dm, _, _, uid = maya
     when = dm.clock.now() - timedelta(days=2)

@@ -48,6 +48,8 @@ def test_a_remember_request_with_a_number_keeps_its_fact(asked, content):
      "my sister Amélie's flight lands on the 20th of December at 6:40 pm at Heathrow"),
     ("Please remember my godson Idris starts nursery on the 4th of January.",
      "my godson Idris starts nursery on the 4th of January"),
+    # the politeness that closes it is no part of it either
+    ("Remember my bike shed code is 5519 please.", "my bike shed code is 5519"),
 ])
 def test_the_verb_that_bids_is_no_part_of_what_is_kept(asked, content):
     """"Please remember my sister Amélie's flight lands ..." was kept and said back as "I'll remember
