@@ -199,16 +199,10 @@ class ProfileKeeper:
                 out[uid] = tuple(profile.other_names)
         return out
 
-    def ask_name(self, identity: Identity, name: str, facts: dict, said_alone: bool = False) -> ProfileOutcome:
+    def ask_name(self, identity: Identity, name: str, facts: dict) -> ProfileOutcome:
         """Ask "is your name <name>?" about a word that may be the speaker's name: a yes makes them
-        that person (known by it already, or new), anything else leaves them nobody. `said_alone`: the
-        name is the whole turn, as typed."""
+        that person (known by it already, or new), anything else leaves them nobody."""
         found = match_name(name, self.store.user_ids(), self.high, self.low)
-        if said_alone and found.kind == "strong" and not found.shared and len(name.split()) > 1 \
-                and name.casefold() == (found.user_name or "").casefold():
-            # the whole name someone was met by, given and surname ("Yusuf Demir."): as plain as "I'm Yusuf
-            # Demir", which is not asked about either
-            return self._link(found.user_id, facts, claimed=found.user_name)
         if found.confirmation is not None:
             # part of a name known ("Kenji." from Kenji Watanabe) or close to one: asked about that person,
             # as when the word is said as a name; a yes to nobody new

@@ -114,13 +114,12 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         _, applied = deps.keeper.store.apply(identity.user_id, changes, deps.clock.now(), source)
     carried = state.get("pending_facts") or {}
     wording = {**(state.get("pending_wording") or {}), **heard_wording(heard)}
-    opening = not (update.user_name or identity.known or state.get("messages"))
-    alone = read_opening_name(text) if opening else None
-    guessed = alone or (known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high) if opening else None)
+    guessed = None if update.user_name or identity.known or state.get("messages") else (
+        read_opening_name(text) or known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high))
     if guessed is not None:
         # a word alone opening the conversation ("Dave."), or a known name in a greeting said in words
         # not read ("Hola, soy Lucía"), unasked: likely their name, so asked about
-        outcome = deps.keeper.ask_name(identity, guessed, {**carried, **update.facts()}, said_alone=alone is not None)
+        outcome = deps.keeper.ask_name(identity, guessed, {**carried, **update.facts()})
     else:
         outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames,
                                              never_met=bool(update.user_name) and says_never_met(deps, text))

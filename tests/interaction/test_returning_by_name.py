@@ -191,19 +191,6 @@ def test_the_first_name_said_again_is_no_answer_and_makes_no_second_person(dm, r
     assert list(people(dm)) == [morwenna] and still.user_id is None, still.reply
 
 
-@pytest.mark.parametrize("back", ["Dagny Solheim.", "dagny solheim"])
-def test_the_whole_name_alone_opens_the_known_persons_memory_without_asking(dm, back):
-    """"Yusuf Demir." on a return visit got "Sorry, just to be sure: is your name Yusuf Demir?" (tester23
-    yusuf, dmitri): the whole name someone was met by, said alone, is as plain as "I'm Yusuf Demir";
-    the given name alone is still asked about."""
-    dagny = first_visit(dm, "Hi, I'm Dagny Solheim.", "Please remember that my allotment is plot 14.")
-    back_again = say(dm, back)
-    assert back_again.user_id == dagny and not back_again.extra["pending_confirmation"], back_again.reply
-    assert "plot 14" in say(dm, "Which plot is my allotment?").reply
-    say(dm, "Bye for now!")
-    assert say(dm, "Dagny.").extra["pending_confirmation"]
-
-
 def test_a_yes_with_the_first_name_links_the_known_person(dm):
     morwenna = first_visit(dm, "Good afternoon, I'm Morwenna Tregothnan.")
     say(dm, "It's me, Morwenna.")
