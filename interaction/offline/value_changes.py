@@ -42,8 +42,11 @@ def value_change(later: str, earlier: str) -> tuple[str, str] | None:
         return None
     before = nlp(earlier)
     named = _named(before)
+    said = {w for t in before for w in (t.lower_, t.lemma_.casefold())}
     for things, value in _values_changed(nlp(later)):
-        if not things & named:
+        # the same thing, and the same one of its kind: "the gate code changed" changes no gym locker
+        # code (a word before the thing is said in any form: the tagger may call "bin" of "bin day" an adjective)
+        if not any(thing in named and all(w & said for w in which) for thing, which in things):
             continue
         span = _of_kind(value, before)
         if span is None or before[span[0]:span[1]].text.casefold() == " ".join(t.text for t in value).casefold():
@@ -89,13 +92,16 @@ def may_change(text: str) -> bool:
     return new.op == "supersede" and bool(new.value) and new.op_p >= MIN_CONFIDENCE and new.field_p >= MIN_FIELD_CONFIDENCE
 
 
-def _values_changed(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (lemmas, Tokens)
-    """For each verb of change or motion with a "to" / "until" phrase holding a value: the lemmas of
-    the things it changes (its subject and object nouns) and the value's words."""
+def _values_changed(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields ([(lemma, [word forms])], Tokens)
+    """For each verb of change or motion with a "to" / "until" phrase holding a value: the things it
+    changes (its subject and object nouns), each by its lemma with the nouns before it that say which
+    one ("gate" of "the gate code", as written and as its lemma), and the value's words."""
     for things, value in _changes(doc):
-        named = {t.lemma_.casefold() for t in things if t.pos_ in ("NOUN", "PROPN")}
-        if named:
-            yield named, value
+        nouns = [(t.lemma_.casefold(), [{c.lower_, c.lemma_.casefold()} for c in t.subtree
+                                        if c.i < t.i and c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")])
+                 for t in things if t.pos_ in ("NOUN", "PROPN")]
+        if nouns:
+            yield nouns, value
 
 
 def changed_it(doc):  # noqa: ANN001, ANN201 - a spaCy Doc; its Token or None

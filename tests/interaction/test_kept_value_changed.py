@@ -213,6 +213,18 @@ def test_an_it_nothing_was_done_to_is_named_as_nothing(said):
     assert news_with_it_named(said, [TranscriptTurn("user", "our village fete is on Saturday", at)]) is None
 
 
+@pytest.mark.parametrize(("news", "told"), [
+    # replay24 yusuf: the gate code's change was kept as the gym locker code's new value
+    ("The gate code changed, it's 5590 now.", "the gym locker code is 8806"),
+    ("My bike lock code changed to 7777.", "my gym locker code is 8806"),
+    ("The kitchen tap washer got changed to a brass one.", "the bathroom tap drips every night"),
+])
+def test_a_change_of_another_one_of_its_kind_changes_nothing(news, told):
+    """A change that says which one it changes ("the gate code") changes no other one of its kind
+    (the gym locker code): every noun before the thing's own is named by the earlier statement too."""
+    assert changed_value(news, told) is None
+
+
 @pytest.mark.parametrize(("news", "told", "now"), [
     # the tester's words, then ours: the value as what "it" is now, not a phrase of place or time
     ("The gate code changed, it's 5590 now.", "my building gate code is 1234", "my building gate code is 5590"),
