@@ -63,6 +63,27 @@ def test_a_plan_later_news_changes_is_not_listed_on_its_old_day(planned, news):
     assert "boiler man comes on Saturday" not in say(planned, "Anything on Saturday?").reply
 
 
+def test_a_days_plan_changed_since_is_answered_with_the_news_that_changed_it(planned):
+    """Asked after the day, the news that moved its plan is what there is to say of it (tester23 mei:
+    the moved study group was listed on its old day); the other plans of that day stay."""
+    say(planned, "Oh, I forgot: the chimney sweep comes on Saturday at 9.")
+    say(planned, "The boiler man is moved, he comes on Monday instead.")
+    reply = say(planned, "Anything on Saturday?").reply
+    assert "chimney sweep" in reply and "moved, he comes on Monday" in reply, reply
+    assert "boiler man comes on Saturday" not in reply, reply
+
+
+@pytest.mark.parametrize(("told", "when"), [
+    ("My book club meets on Tuesday at 7.", "That's in five days"),  # told on Thursday 5 November
+    ("The piano tuner comes tomorrow afternoon.", "That's tomorrow"),
+])
+def test_a_plan_told_calmly_is_met_with_when_it_falls(planned, told, when):
+    """"my study group meets on Tuesday at 7pm" got "I see, Mei. Tell me more!" (tester23: 20 plans met
+    so): the day as Nadine read it is said back, so a misread day shows."""
+    reply = say(planned, told).reply
+    assert reply.startswith(when) and "keep it in mind" in reply, reply
+
+
 def test_a_question_of_the_past_or_of_telling_lists_no_plans(planned):
     assert "boiler" not in say(planned, "What did I do yesterday?").reply
 

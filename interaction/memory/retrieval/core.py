@@ -180,24 +180,26 @@ class RetrievalCore:
         window = windows.to_come(query, now)
         if window is None or names_a_thing(query):
             return None
-        found: list[tuple[tuple, Judged]] = []
-        told = {id(pool): [int(i) for i in np.flatnonzero(~np.isin(pool.kinds, list(decision.SUMMARY_KINDS)))]
-                for pool, _ in pools}
-        said = [(float(pool.occurred_ts[i]), pool.items[i].quote) for pool, _ in pools for i in told[id(pool)]]
-        for pool, vector in pools:
-            days = {i: day for i in told[id(pool)]
-                    if (day := window.day_named_in(pool.items[i].quote, float(pool.occurred_ts[i]))) is not None}
-            # a plan that later news changes or calls off ("the study group is moved, we meet Thursday
-            # instead", this conversation's or an earlier one's) no longer takes place on the day it named
-            days = {i: day for i, day in days.items() if not any(
-                at > pool.occurred_ts[i] and later_news.updates(quote, pool.items[i].quote) for at, quote in said)}
-            if not days:
-                continue  # ranked only where something takes place then
-            ranked = self.rank(pool, query, vector)
-            for i, day in days.items():  # a day's things by their time of day, those told with none after them
-                judged = Judged(pool.items[i], float(ranked.dense[i]), float(ranked.lexical[i]),
-                                float(ranked.coverage[i]), float(ranked.fused[i]))
-                found.append(((day.start, day.at is None, day.at or day.start), judged))
+        told = [[int(i) for i in np.flatnonzero(~np.isin(pool.kinds, list(decision.SUMMARY_KINDS)))] for pool, _ in pools]
+        said = [(float(pools[k][0].occurred_ts[i]), k, i) for k in range(len(pools)) for i in told[k]]
+        listed: list[tuple[tuple, int, int]] = []  # (when it takes place, pool, item)
+        for k, (pool, _) in enumerate(pools):
+            for i in told[k]:
+                day = window.day_named_in(pool.items[i].quote, float(pool.occurred_ts[i]))
+                if day is None:
+                    continue
+                # a plan that later news changes or calls off ("the study group is moved, we meet Thursday
+                # instead", this conversation's or an earlier one's) no longer takes place on the day it
+                # named: the latest such news is what there is to say of that day
+                news = [(at, kk, j) for at, kk, j in said if at > pool.occurred_ts[i]
+                        and later_news.updates(pools[kk][0].items[j].quote, pool.items[i].quote)]
+                _, kk, j = max(news) if news else (None, k, i)
+                # a day's things by their time of day, those told with none after them
+                listed.append(((day.start, day.at is None, day.at or day.start), kk, j))
+        # ranked only where something takes place then
+        ranked = {kk: self.rank(pools[kk][0], query, pools[kk][1]) for kk in {kk for _, kk, _ in listed}}
+        found = [(when, Judged(pools[kk][0].items[j], float(ranked[kk].dense[j]), float(ranked[kk].lexical[j]),
+                               float(ranked[kk].coverage[j]), float(ranked[kk].fused[j]))) for when, kk, j in listed]
         chosen = _distinct([j for _, j in sorted(found, key=lambda f: f[0])])[: self.settings.top_k]
         if not chosen:
             return None
