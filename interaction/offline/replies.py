@@ -397,6 +397,19 @@ def _between_us(text: str, hi: str) -> str | None:
     return f"Of course{hi}, I won't tell anyone. It stays between us." if pleads_not_to_tell(text) else None
 
 
+def _a_plan_told(r: ReplyInputs, hi: str) -> str | None:
+    """"That's in three days — I'll keep it in mind." for a statement of something still to come on a
+    day it names ("my study group meets on Tuesday at 7pm"): the day as Nadine read it, which the
+    person can put right; None for anything else (a question, a day gone by, no day), and for someone
+    not known yet, for whom nothing is kept."""
+    if r.name is None or cues.is_question(r.text) or not is_told(r.text):
+        return None
+    told = told_in(r.text, r.now)
+    if told is None or not told.a_day or told.passed(r.now) or (when := from_now(told, r.now)) is None:
+        return None
+    return f"That's {when}{hi} — I'll keep it in mind."
+
+
 def news_sign(text: str) -> str | None:
     """"positive" or "negative" when the calibrated polarity finds what the person tells more likely
     good (or bad) than not, though too faint to name a feeling ("We finally got the keys to our new
@@ -589,6 +602,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append("That's a good question. I'm afraid I don't know the answer.")
         elif bare_answer(r.text):  # nothing was asked: a yes or a no is taken as said
             parts.append(_ACKNOWLEDGED.format(hi=hi))
+        elif plan := _a_plan_told(r, hi):  # a plan told calmly: when it falls, so a misread day shows
+            parts.append(plan)
         elif sign := news_sign(r.text):  # news told calmly: its kind is said, no feeling is named
             parts.append(_NEWS[sign].format(hi=hi))
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:

@@ -64,8 +64,6 @@ def test_a_kept_turn_of_unsure_feeling_is_thanked_for_never_guessed_at_or_echoed
     assert reply == "Thank you for telling me, Odile."
 
 
-@pytest.mark.xfail(strict=True, reason="the polarity refitted with the told rows of distance, being let down and "
-                                       "busy trade reads 'my bad' as bad news: 'That doesn't sound easy ... Tell me more'")
 def test_a_messy_kept_turn_is_never_echoed_nor_asked_after():
     messy = _reply("my bday is march 13 not march 3, my bad", Emotion(label="neutral", intensity=0.6))
     assert "your bad" not in messy and "Tell me more" not in messy
