@@ -53,6 +53,7 @@ from interaction.memory_intent.to_do import ToDo, to_do
 from interaction.names import given_name
 from interaction.offline.articles import number_words
 from interaction.offline.extract import extract_name
+from interaction.offline.name_reading import read_opening_name
 from interaction.offline.told_plainly import plainly
 from interaction.offline.value_changes import changed_value, may_change
 from interaction.profile_wording import Told
@@ -669,11 +670,13 @@ def known_facts(deps: AgentDeps, identity: Identity, transcript: list[Transcript
     moments = [(m.when or now, as_changed(m.user_message.strip(), m.timestamp, told)) for m in scenes if m.user_message]
     # news told calmly is no moment, yet Nadine knows it: what a turn told, unless kept as a memory, a
     # moment or a profile fact of its own, or said with their name (what an introduction tells is
-    # their profile: "hello dear, I am Dorothy Brown, I am 89 years old")
+    # their profile: "hello dear, I am Dorothy Brown, I am 89 years old"), nor a name said alone ("Ruairi
+    # Delaney." as they came back)
     held = {k.source_turn for k in kept} | {m.turn_id for m in scenes} | {
         r.source.turn_id for records in (identity.profile.facts.values() if identity.profile else ()) for r in records}
     plain = [t for t in said[-MAX_LISTED * 3:] if not (t.turn_id and t.turn_id in held)
-             and is_told(t.text) and classify(t.text).intent == "statement" and extract_name(t.text, loose=True) is None]
+             and is_told(t.text) and classify(t.text).intent == "statement" and extract_name(t.text, loose=True) is None
+             and read_opening_name(t.text) is None]
     latest = sorted([*moments, *((t.at, what_it_tells(t.text)) for t in plain)], key=lambda m: m[0])[-MAX_LISTED:]
     return facts, explicit[-MAX_LISTED:], [(text, said_day(at, now)) for at, text in latest]
 

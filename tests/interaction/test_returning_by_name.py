@@ -191,6 +191,16 @@ def test_the_first_name_said_again_is_no_answer_and_makes_no_second_person(dm, r
     assert list(people(dm)) == [morwenna] and still.user_id is None, still.reply
 
 
+def test_the_name_said_alone_on_return_is_not_something_they_told(dm):
+    """"What do you know about me?" after coming back as "Ruairi Delaney." said "you told me Ruairi
+    Delaney and ...": the name said alone is who they are, not news of theirs."""
+    dagny = first_visit(dm, "Hi, I'm Dagny Solheim.", "My allotment is plot 14 by the railway.")
+    assert say(dm, "Dagny Solheim.").extra["pending_confirmation"]
+    assert say(dm, "yes").user_id == dagny
+    known = say(dm, "What do you know about me?").reply
+    assert "plot 14" in known and "told me Dagny" not in known, known
+
+
 def test_a_yes_with_the_first_name_links_the_known_person(dm):
     morwenna = first_visit(dm, "Good afternoon, I'm Morwenna Tregothnan.")
     say(dm, "It's me, Morwenna.")
