@@ -200,6 +200,28 @@ def test_every_noun_before_the_head_says_which_one(told, question, memory, agree
     assert (compared.agreeing == compared.asked) is agrees, compared
 
 
+@pytest.mark.parametrize(("question", "memory"), [
+    # the thing the code is of, said as its owner or after "for": another one of its kind
+    ("What's my van's alarm code?", "the alarm code for the shop is 3071"),
+    ("What's the alarm code for my van?", "the alarm code for the shop is 3071"),
+    ("What's the kitchen tap washer size?", "the bathroom tap washer size is 15mm"),
+])
+def test_two_of_a_kind_each_said_which_one_conflict(told, question, memory):
+    """"What's my van's alarm code?" over "the alarm code for the shop is 3071" asserted the shop's
+    code (my play): each names which alarm code, and they differ, so they are two of a kind."""
+    assert told.core.entities.compare(question, memory).conflicting == 1
+
+
+@pytest.mark.parametrize(("question", "memory"), [
+    ("What's the alarm code for the shop?", "the alarm code for the shop is 3071"),
+    ("What's my shop alarm code?", "the alarm code for the shop is 3071"),
+    ("What's my alarm code?", "the alarm code for the shop is 3071"),
+])
+def test_the_same_one_of_a_kind_or_the_kind_agrees(told, question, memory):
+    compared = told.core.entities.compare(question, memory)
+    assert compared.agreeing == compared.asked and not compared.conflicting, compared
+
+
 @pytest.mark.parametrize("first,second,relation", [
     ("kid", "son", Relation.BROADER), ("girl", "daughter", Relation.SAME), ("mum", "mother", Relation.NARROWER),
     ("mum", "dad", Relation.SISTER),  # "mum" is a flower first; beside "dad", the person

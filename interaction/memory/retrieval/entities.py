@@ -210,7 +210,7 @@ def _head_phrase(token, lexicon: WordNet | None = None) -> str:
     # a gerund keeps its -ing: "driving test" is how WordNet and the memory say it, "drive test" neither
     words = [c.lower_ if c.tag_ == "VBG" else c.lemma_.lower() for c in parts] + [token.lemma_.lower()]
     of = _of_which(token, lexicon)
-    return " ".join(([_head_phrase(of, lexicon)] if of is not None and not parts else []) + words)
+    return " ".join(([_head_phrase(of, lexicon)] if of is not None else []) + words)
 
 
 def _which_one(token) -> list:  # noqa: ANN001 - a spaCy Token
@@ -241,6 +241,15 @@ def _of_which(token, lexicon: WordNet | None):  # noqa: ANN202 - a spaCy Token o
     if of is None or of.pos_ != "NOUN" or of.is_stop or of.ent_type_ in _NOT_TOPICS:
         return None
     return of if lexicon.lexical_file(of.lemma_.lower()) not in (None, "noun.person") else None
+
+
+def _owning_thing(token, lexicon: WordNet | None):  # noqa: ANN202 - a spaCy Token or None
+    """The common noun that owns the token ("van" of "my van's alarm code") when it is no person; None
+    for a person's thing ("my neighbour's cat": whose, not which), a name, or without WordNet."""
+    owner = next((c for c in token.children if c.dep_ == "poss" and c.pos_ == "NOUN"), None)
+    if owner is None or lexicon is None:
+        return None
+    return owner if lexicon.lexical_file(owner.lemma_.lower()) not in (None, "noun.person") else None
 
 
 def _name(token) -> str:
@@ -420,7 +429,11 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
         name = _a_name(token) or (token.ent_type_ in ("PERSON", "GPE", "LOC", "ORG", "FAC", "NORP")
                                    and not _a_common_word(token, lexicon))
         possessor = _possessor(token)
-        mention = Mention(_name(token) if name else _head_phrase(token, lexicon), possessor, name,
+        head = _name(token) if name else _head_phrase(token, lexicon)
+        if not name and (thing := _owning_thing(token, lexicon)) is not None:
+            # a thing's thing says which one, as a compound does ("my van's alarm code" is my van alarm code)
+            head, possessor = f"{thing.lemma_.lower()} {head}", _possessor(thing)
+        mention = Mention(head, possessor, name,
                           None if possessor is not None else _owner(token, lexicon), _frame(token), _alias(token),
                           _whose_alias(token), topic=name or not _frames_a_topic(token, lexicon),
                           qualities=_qualities(token, lexicon))
@@ -557,8 +570,10 @@ class EntityReader:
 
     def _phrases(self, asked: list[str], told: list[str]) -> tuple[Relation, int | None]:
         """Phrases WordNet lacks ("math exam", "coffee machine") by their heads, where the words before
-        them can only narrow: two phrases whose modifiers differ agree only when those do, and are
-        sisters when those are ("math exam" / "driving test": unrelated); a phrase asked of a plain
+        them can only narrow: two phrases of one head whose modifiers differ agree only when those do,
+        and are two of a kind otherwise ("piano lesson" / "guitar lesson"; "math exam" / "driving test"
+        by their heads: unrelated); a phrase naming every modifier of the other and more is a kind of
+        it when it is the memory's ("driving theory test" for "driving test"); a phrase asked of a plain
         word names more than the memory says ("basketball final" / "final", "coffee machine" /
         "printer"), a plain word asked of a phrase names its kind ("test" / "driving test")."""
         if len(asked) == 1 and len(told) == 1:
@@ -574,10 +589,18 @@ class EntityReader:
             # "driving theory test"): a kind of what is asked, as a plain word asked of a phrase is
             if set(asked[:-1]) <= set(told[:-1]):
                 return heads
-            modifiers = self._modifier_relation(" ".join(asked[:-1]), " ".join(told[:-1]))
-            if modifiers[0].agrees:
+            # the words before the heads that differ ("van alarm code" / "shop alarm code": "van" / "shop")
+            ours = [w for w in asked[:-1] if w not in told[:-1]]
+            theirs = [w for w in told[:-1] if w not in asked[:-1]]
+            if not (ours and theirs):
+                return Relation.UNRELATED, None
+            # each word asked agreeing with one the memory says is the same one ("music audition" /
+            # "youth orchestra bassoon audition"); otherwise each says which one, and they differ: two of
+            # one kind ("bike lock code" / "gate code", "van alarm code" / "shop alarm code"), as "piano
+            # lesson" and "guitar lesson" are
+            if all(any(self._modifier_relation(o, t)[0].agrees for t in theirs) for o in ours):
                 return heads
-            return modifiers if modifiers[0] is Relation.SISTER else (Relation.UNRELATED, None)
+            return Relation.SISTER, None
         if len(asked) > 1:
             return Relation.UNRELATED, None
         return heads
