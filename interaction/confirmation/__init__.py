@@ -38,7 +38,10 @@ def asks_of_its_own(reply: str) -> bool:
 
 def next_step(answer: Answer, asked_again: bool, reply: str = "") -> Step:
     """What an answer to a yes / no question leads to; `reply`: its words (a question of their own
-    that answers nothing has moved on)."""
+    that answers nothing has moved on, and so has a goodbye: leaving is no answer, whatever its words
+    read as ("gotta go" as a yes, "bye" as a no), so nothing is done and the goodbye is answered)."""
+    if reply and cues.is_unambiguous_farewell(reply):
+        return "moved_on"
     if answer == "yes":
         return "act"
     if answer == "unclear" and asks_of_its_own(reply):

@@ -138,6 +138,21 @@ def test_a_forget_request_closed_by_please_asks_about_what_it_names(maya, before
     assert services.explicit.list(uid) == []
 
 
+@pytest.mark.parametrize("leaving", ["Bye.", "Gotta dash, see you!"])
+def test_a_goodbye_instead_of_an_answer_keeps_the_memory_and_is_said_goodbye_to(maya, leaving):
+    """"Bye." to "Do you want me to forget ...?" got "All right, I'll keep that memory." and no goodbye
+    (replay24 probes); "gotta go" would read as a yes. Leaving is no answer: nothing is forgotten, and
+    the goodbye is answered, for one memory as for everything."""
+    dm, _, services, uid = maya
+    say(dm, "Please remember that my bike shed code is 7723.")
+    say(dm, "Forget my bike shed code.")
+    left = say(dm, leaving)
+    assert left.reply.startswith("Goodbye") and len(services.explicit.list(uid)) == 1, left.reply
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    say(dm, "Please forget everything about me.")
+    assert say(dm, leaving).reply.startswith("Goodbye") and len(services.explicit.list(uid)) == 1
+
+
 def test_forget_one_removes_a_moment_scene_from_disk(maya):
     dm, _, _, uid = maya
     when = dm.clock.now() - timedelta(days=2)
