@@ -15,14 +15,12 @@ import numpy as np
 
 from interaction import cues
 from interaction.memory_intent.classifier import MemoryIntentClassifier, default_classifier
+from interaction.offline.parsing import without_politeness
 
 MAX_PREAMBLE_WORDS = 10  # requests open with a few words ("could you please remember that")
 REQUESTS = ("remember", "forget_one", "forget_me")
 CONTENT_POS = {"NOUN", "PROPN", "NUM", "VERB", "ADJ"}  # Universal Dependencies' open classes, less adverbs
 _LEADING = re.compile(r"^(?:that|this)\b[\s:,-]*|^[\s:,;.!-]+", re.IGNORECASE)  # "... remember that: X" -> "X"
-# the politeness closing a request (parsing.politeness), which the tagger may read into the thing named
-# ("... is 5519 please": "please" its attribute)
-_CLOSING_PLEASE = re.compile(r"[\s,]+please[\s.!?]*$", re.IGNORECASE)
 
 
 def request_content(
@@ -418,7 +416,9 @@ def _tidy(text: str) -> str:
     previous = None
     while previous != text:
         previous, text = text, _LEADING.sub("", text).strip()
-    return _CLOSING_PLEASE.sub("", text).rstrip(" .!?,;:")
+    # the politeness closing a request is no part of it, though the tagger may read it into the thing
+    # named ("... is 5519 please": "please" its attribute)
+    return without_politeness(text).rstrip(" .!?,;:") if text else text
 
 
 # first person -> second person, and back: each word is swapped once, in one pass

@@ -199,6 +199,18 @@ def politeness(token) -> bool:  # noqa: ANN001 - a spaCy Token
     return token.lower_ == "please"
 
 
+def without_politeness(text: str) -> str:
+    """`text` without the politeness that closes it ("my locker code is 2291 please"), by the parse;
+    unchanged without the parser."""
+    try:
+        parsed = load_parser()(text)
+    except ParserUnavailable:
+        return text
+    last = next((t for t in reversed(parsed) if not (politeness(t) or t.is_punct)), None)
+    said = [t for t in parsed if last is not None and t.i > last.i]
+    return text[:last.idx + len(last)] if last is not None and any(politeness(t) for t in said) else text
+
+
 def without_closing(text: str) -> str:
     """`text` without the interjections, conjunctions, stop-word adverbs, auxiliaries and negations
     after its last word of content, which led on to words cut after it ("the plumber comes on the
