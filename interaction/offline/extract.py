@@ -258,7 +258,7 @@ def extract_profile(text: str, loose_names: bool = False, name_asked: bool = Fal
     from interaction.offline.pastimes import default_model as pastimes
     from interaction.offline.self_description import FIELDS
 
-    facts = reader.facts(text)
+    facts = reader.facts(text, name=update.user_name)
     pastime = pastimes()
     # a pastime said by its doing ("I ring the bells at our church"), beside those said by liking it
     done = reader.pastimes(text, pastime.is_pastime) if pastime is not None else []

@@ -360,7 +360,7 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     while held.dep_ in ("appos", "conj") and held.head.i != held.i:
         held = held.head
     prep = held.head.lower_ if held.dep_ == "pobj" else None
-    if labels & _WHEN or root.dep_ == "npadvmod":
+    if labels & _WHEN or (root.dep_ == "npadvmod" and _a_time(root)):
         return False  # "this morning", "every morning" say when: nobody works for, lives in or enjoys a time
     if field == "current_company":
         if prep is None:  # a value that ends is one they have: the tagger's person there ("I left Spar") is that
@@ -384,6 +384,16 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
     if field == "interests":  # a topic may be a band or a country, never a day or an amount
         return (prep is None or prep in _TOPIC_PREPS) and not labels & _NOT_A_TOPIC
     return True
+
+
+def _a_time(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A noun whose most frequent WordNet sense is a time ("morning", "week"); the small parser also
+    files a job listed beside a name as an adverbial noun ("Kemal here, 45, taxi driver"). Without
+    WordNet, any adverbial noun says when."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is None or wordnet.lexical_file(tok.lemma_.lower()) == "noun.time"
 
 
 def _addressed_as_a_person(tok) -> bool:  # noqa: ANN001 - a spaCy Token

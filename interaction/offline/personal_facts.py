@@ -197,6 +197,15 @@ def _listed_age(tok) -> bool:  # noqa: ANN001
         and _said_of_speaker(root) and root.pos_ not in _VERBS and any(t.pos_ in ("NOUN", "PROPN") for t in sent)
 
 
+def _beside_a_name(tok) -> bool:  # noqa: ANN001
+    """A number in apposition to a name said alone, or to what is listed beside it ("Kemal here, 45,
+    taxi driver", "Otto Brandt here, retired plumber, 71"): the verbless introduction of the one saying it."""
+    node = tok
+    while node.dep_ == "appos":
+        node = node.head
+    return node is not tok and node.dep_ == "ROOT" and node.pos_ == "PROPN" and _said_of_speaker(node)
+
+
 def _an_age(tok) -> bool:  # noqa: ANN001
     return tok.like_num and tok.ent_type_ in _COUNTS and tok.text.isdigit() and 0 < int(tok.text) <= OLDEST
 
@@ -204,7 +213,7 @@ def _an_age(tok) -> bool:  # noqa: ANN001
 def _age(tok) -> list[Grounded]:  # noqa: ANN001
     if not _an_age(tok):
         return []
-    if _listed_age(tok):
+    if _listed_age(tok) or _beside_a_name(tok):
         return [_grounded("age", tok.doc, tok.i, tok.i + 1)]
     head = tok.head
     if tok.dep_ == "attr" and head.lemma_ == "be" and _said_of_speaker(head):

@@ -75,28 +75,31 @@ class SelfDescriptionReader:
         prompts = embed([OCCUPATION_PROMPT, NOT_OCCUPATION_PROMPT])
         self._direction = prompts[0] - prompts[1]
         # a turn's text is read when routing it and again when updating the profile: parse it once
-        self._read: LRUCache[str, dict[str, str]] = LRUCache(64)
+        self._read: LRUCache[tuple[str, str | None], dict[str, str]] = LRUCache(64)
         self._read_lock = threading.Lock()  # the episode save reads turns on its own thread
 
     def occupation_score(self, phrase: str) -> float:
         """How much nearer an occupation than a trait the phrase is (cosine difference)."""
         return float(self.embed([phrase])[0] @ self._direction)
 
-    def candidates(self, text: str) -> dict[str, str]:
-        """Fields found in the parse, the position not yet checked for being an occupation."""
+    def candidates(self, text: str, name: str | None = None) -> dict[str, str]:
+        """Fields found in the parse, the position not yet checked for being an occupation; `name`:
+        the speaker's own, given in this text."""
         with self._read_lock:
-            read = self._read.get(text)
+            read = self._read.get((text, name))
         if read is None:
-            read = self._parse(text)
+            read = self._parse(text, name)
             with self._read_lock:
-                self._read[text] = read
+                self._read[(text, name)] = read
         return dict(read)
 
-    def _parse(self, text: str) -> dict[str, str]:
+    def _parse(self, text: str, name: str | None) -> dict[str, str]:
         found: dict[str, str] = {}
         for sent in self.nlp(text).sents:
             if sent.text.rstrip().endswith("?"):
                 continue
+            for named in _naming_the_speaker(sent, name):
+                _read_what_is(_apposed(named), found)
             for pred in sent:
                 if _speaker_predicate(pred):
                     read = dict(found)
@@ -153,8 +156,8 @@ class SelfDescriptionReader:
                         out.append(read)
         return out
 
-    def facts(self, text: str) -> dict[str, str]:
-        found = self.candidates(text)
+    def facts(self, text: str, name: str | None = None) -> dict[str, str]:
+        found = self.candidates(text, name)
         return self.decide(found, self.is_occupation(found))
 
     def is_occupation(self, candidates: dict[str, str], score: float | None = None) -> bool | None:
@@ -401,9 +404,18 @@ def _read_clause(pred, found: dict[str, str]) -> None:
         if pred.pos_ == "VERB" and pred.tag_ in _PRESENT and "current_position" not in found:
             _read_doing(pred, found)
         return
-    for child in _predicate_nouns(pred):
+    _read_what_is([c for c in _predicate_nouns(pred) if c.dep_ in ("attr", "appos", "acomp")], found)
+    for prep, obj in _preps(pred):  # "my job is in Paris"
+        if prep == "in" and obj.ent_type_ in _PLACE_ENTS and any(_my_job(c) for c in pred.children):
+            found.setdefault("location", _entity_text(obj))
+
+
+def _read_what_is(said, found: dict[str, str]) -> None:  # noqa: ANN001 - spaCy Tokens
+    """What the speaker is said to be, by the complements of their "be" or the words in apposition
+    to their name."""
+    for child in said:
         # "I am 55 years" (said without "old") is an age, as the recogniser files it, never a job
-        if child.dep_ in ("attr", "appos") and child.pos_ == "NOUN" and not _of_someone(child) and not said_as_measure(child):
+        if child.dep_ != "acomp" and child.pos_ == "NOUN" and not _of_someone(child) and not said_as_measure(child):
             had_position = "current_position" in found
             found.setdefault("current_position", _phrase(child))
             _read_work_complements(child, found)
@@ -418,9 +430,35 @@ def _read_clause(pred, found: dict[str, str]) -> None:
             # by degree ("I'm so relieved", "really exhausted") is a feeling, and one said of something
             # ("terrible at remembering names", "keen to help") is how the speaker is with it
             found.setdefault("current_position", _phrase(child).lower())
-    for prep, obj in _preps(pred):  # "my job is in Paris"
-        if prep == "in" and obj.ent_type_ in _PLACE_ENTS and any(_my_job(c) for c in pred.children):
-            found.setdefault("location", _entity_text(obj))
+
+
+def _naming_the_speaker(sent, name: str | None) -> list:  # noqa: ANN001 - spaCy Tokens
+    """The last word of the speaker's own name, given in this text, where it is said alone or as what
+    they are, not as who does something ("Kemal drove me home")."""
+    if not name:
+        return []
+    last = name.split()[-1].casefold()
+    return [t for t in sent if t.pos_ == "PROPN" and t.lower_ == last and _said_alone(t)]
+
+
+def _said_alone(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """No verb but "be" above the word: said alone ("Kemal here, ..."), beside a greeting, or as what
+    someone is ("my name is Ines Duarte, ...")."""
+    while token.dep_ != "ROOT":
+        token = token.head
+        if token.pos_ in ("VERB", "AUX") and token.lemma_ != "be":
+            return False
+    return True
+
+
+def _apposed(token) -> list:  # noqa: ANN001 - spaCy Tokens
+    """The words in apposition to a name, and to those in turn ("Kemal here, 45, taxi driver": the
+    small parser hangs the job on the age at times, or files it as an adverbial noun), in the order said."""
+    out = []
+    for child in token.children:
+        if child.dep_ in ("appos", "npadvmod"):
+            out += [child, *_apposed(child)]
+    return sorted(out, key=lambda t: t.i)
 
 
 def _predicate_nouns(pred) -> list:  # noqa: ANN001 - a spaCy Token

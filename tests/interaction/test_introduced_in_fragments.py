@@ -1,0 +1,49 @@
+"""Someone new who introduces themselves without a verb ("Kemal here, 45, taxi driver in Bristol."),
+as people do on the phone or in a chat: what is said in apposition to their own name is what they are,
+kept as their facts and said back; another name with something said beside it is no fact of theirs.
+In process, offline, real memory services; the sentences are new."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.store import ProfileStore
+from interaction.offline.extract import extract_profile
+from tests.interaction.test_returning_by_name import dm, say  # noqa: F401 - the fixture
+
+__all__ = ["dm"]
+
+
+def _held(dm, field: str):  # noqa: F811
+    store = ProfileStore(dm.layout)
+    (uid,) = store.user_ids()
+    return getattr(store.load(uid), field)
+
+
+@pytest.mark.parametrize(("text", "name", "position"), [
+    ("Kemal here, 45, taxi driver in Bristol.", "Kemal", "taxi driver"),
+    ("Otto Brandt here, retired plumber, 71.", "Otto Brandt", "retired plumber"),
+    ("Hi, Priya Nair here, paediatric nurse, from Leicester.", "Priya Nair", "paediatric nurse"),
+    ("My name is Ines Duarte, primary school teacher in Porto.", "Ines Duarte", "primary school teacher"),
+])
+def test_what_is_said_beside_ones_own_name_is_what_one_is(text, name, position):
+    read = extract_profile(text, loose_names=True)
+    assert (read.user_name, read.current_position) == (name, position)
+
+
+@pytest.mark.parametrize("text", [
+    "Kemal, terrible night.",  # said to someone, by name: no introduction
+    "Lovely evening, Kemal, long day at the depot.",
+])
+def test_what_is_said_beside_someone_elses_name_is_no_fact_of_theirs(text):
+    read = extract_profile(text, loose_names=False)
+    assert read.current_position is None, read
+
+
+def test_a_verbless_introduction_is_kept_and_said_back(dm):  # noqa: F811
+    first = say(dm, "Kemal here, 45, taxi driver in Bristol.")
+    assert "Kemal" in first.reply and "taxi driver" in first.reply, first.reply
+    assert _held(dm, "current_position") == "taxi driver"
+    assert _held(dm, "location") == "Bristol"
+    assert _held(dm, "age") == "45"
+    assert "taxi driver" in say(dm, "What do you know about me?").reply
