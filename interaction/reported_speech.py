@@ -353,6 +353,8 @@ def _one_clause(doc, words: list[str]) -> str:
             if len(tokens) > 2 and tokens[0].pos_ == "PROPN" and tokens[0].dep_ not in _SUBJECTS \
                     and tokens[1].text == ",":
                 tokens = tokens[2:]
+        if not clauses:  # a frame after the interjection ("Oh, change of plan: the book club meets on Friday now")
+            tokens = _without_frame(tokens)
         tokens = _without_tag_question(_without_announcement(tokens))
         while tokens and tokens[-1].pos_ == "PUNCT" and tokens[-1].text in ".!?…":
             tokens.pop()

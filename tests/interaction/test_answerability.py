@@ -603,3 +603,37 @@ def test_what_the_speaker_says_they_mention_is_still_theirs(told):
     """Only the listener a verb of telling is put to is given nothing: "which recipe did I mention?"
     asks of the speaker's recipe, never of the one praised as the listener's."""
     assert told.core.entities.compare("Which recipe did I mention?", "Your recipe for lemon cake sounds amazing!").conflict
+
+
+@pytest.mark.parametrize(("question", "memory"), [
+    # the small tagger files a noun before a compound as an adjective ("front", "safe", "back"): it
+    # still says which one, so another one of the kind is no answer
+    ("What's my front door code?", "my garage door code is 4471"),
+    ("What's my safe code?", "the code for the building gate is 8812"),
+    ("Where did I put the back gate key?", "the shed gate key is under the blue flowerpot"),
+    ("What's the code of my garage door?", "remember, the front door code is 3390"),
+])
+def test_a_noun_the_tagger_calls_an_adjective_still_says_which_one(told, question, memory):
+    assert told.core.entities.compare(question, memory).conflicting == 1
+
+
+@pytest.mark.parametrize(("question", "memory"), [
+    # an adjective that names no thing only narrows: the memory still answers it
+    ("What's my new phone number?", "my phone number is 0791 554 210"),
+    ("What's my front door code?", "my front door code is 3390"),
+    ("What's my front door code?", "the door code is 3390"),
+])
+def test_an_adjective_that_names_no_other_one_does_not_conflict(told, question, memory):
+    assert not told.core.entities.compare(question, memory).conflicting
+
+
+def test_whose_a_compound_is_said_before_its_first_word(told):
+    """The tagger hangs "my" on the first noun of "my front door code"; it is still the speaker's code."""
+    asked = [m for m in told.core.entities.mentions("What's my front door code?") if m.topic]
+    assert [m.possessor for m in asked] == [SPEAKER]
+
+
+def test_a_noun_the_parser_runs_on_as_an_apposition_is_one_compound(told):
+    """"my book club meet": the small parser files "club" as an apposition of "book", with no comma."""
+    compared = told.core.entities.compare("When does my book club meet?", "My book club meets on Tuesday evening at the library.")
+    assert compared.agreeing == compared.asked and not compared.conflicting, compared

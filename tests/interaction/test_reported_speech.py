@@ -351,3 +351,12 @@ def test_an_adverb_that_tied_the_statement_to_the_talk_before_is_left_out():
     auxiliary ("is getting married"): said back after "you told me", it joins nothing."""
     assert reported("Also my cousin Pieter is getting married on the 3rd of October") \
         == "your cousin Pieter is getting married on the 3rd of October"
+
+
+@pytest.mark.parametrize("said,expected", [
+    # the words that frame the news come after an interjection as often as alone
+    ("Oh, change of plan: the pottery class is on Thursdays now.", "the pottery class is on Thursdays now"),
+    ("Oh well, quick update: my visa came through.", "your visa came through"),
+])
+def test_a_frame_after_an_interjection_is_not_what_was_told(said, expected):
+    assert reported(said) == expected

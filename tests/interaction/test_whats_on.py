@@ -104,3 +104,17 @@ def test_the_window_of_what_takes_place(question, day):
 def test_have_got_with_its_object_asked_is_have_now():
     got = next(t for t in load_parser()("What have I got on today?") if t.lower_ == "got")
     assert not told_as_past(got)
+
+
+def test_when_a_moved_plan_takes_place_is_its_new_day_said_without_the_news_opening(maya):
+    """"When does my book club meet?" after it moved was asked about ("do you mean ... change of plan:
+    the book club meets on Friday now?"): the parser made "club" an apposition of "book", so the
+    question named a "book" the memory only named in passing (my play). The new day is said, and
+    "Oh, change of plan:" is how the news opened, not what was told."""
+    dm, *_ = maya
+    say(dm, "My choir rehearses on Monday evening in the church hall.")
+    say(dm, "Oh, change of plan: the choir rehearses on Wednesday now.")
+    say(dm, "My book club meets on Tuesday evening at the library.")
+    say(dm, "Oh, change of plan: the book club meets on Friday now.")
+    reply = say(dm, "When does my book club meet?").reply
+    assert "Friday" in reply and "not sure" not in reply and "change of plan" not in reply, reply

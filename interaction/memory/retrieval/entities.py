@@ -151,7 +151,9 @@ def _possessor(token) -> str | None:
         if child.dep_ == "relcl" and any(g.dep_ in ("nsubj", "nsubjpass") and g.lower_ in _SPEAKER_WORDS
                                          for g in child.children):
             return SPEAKER  # "the trip I took"
-    return None
+    # whose the whole phrase is: the small tagger hangs "my" of "my front door code" on "door"
+    first = next((c for c in token.lefts if c.dep_ == "compound"), None)
+    return _possessor(first) if first is not None else None
 
 
 # verbs of knowing and telling (WordNet's lexicographer files): the listener they are put to
@@ -221,7 +223,21 @@ def _which_one(token) -> list:  # noqa: ANN001 - a spaCy Token
     return [w for c in parts for w in (*_which_one(c), c)]
 
 
+def _runs_on(token):  # noqa: ANN202 - a spaCy Token or None
+    """The common noun right after a common noun that the small parser files as its apposition with
+    nothing between them ("my book club meet": "club"): the head of one compound, which an apposition
+    set off by no comma never is."""
+    after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    if after is None or after.head.i != token.i or after.dep_ != "appos":
+        return None
+    return after if token.pos_ == after.pos_ == "NOUN" else None
+
+
 _OF_WHICH = {"of", "for", "to"}
+# what a word names when it names a thing one can point at (WordNet's lexicographer files of its most
+# frequent noun sense): such an adjective says which one ("the front door"), others only describe it
+_THING_FILES = frozenset({"noun.artifact", "noun.location", "noun.object", "noun.body", "noun.substance",
+                          "noun.food", "noun.plant", "noun.animal"})
 # heads that in some sense count or gather what "of" names ("a cup of tea" is no tea cup, "a group of
 # friends" no friend group); "for" and "to" never count ("the key to the shed")
 _COUNTING = {"noun.quantity", "noun.group"}
@@ -379,11 +395,12 @@ def _titles_a_name(token) -> bool:
 
 
 def _qualities(token, lexicon: WordNet | None) -> tuple[str, ...]:  # noqa: ANN001 - a spaCy Token
-    """The adjectives said of the thing: its own, and those of "one" saying it again later in the
+    """The adjectives said of the thing and of the nouns before it, and those of "one" saying it again later in the
     sentence with only a time between ("we changed the alarm code last week, the new one is 9920":
     the new alarm code)."""
     def adjectives(t) -> list[str]:  # noqa: ANN001
-        return [c.lemma_.lower() for c in t.children if c.dep_ == "amod" and c.pos_ == "ADJ"]
+        # those of the nouns before it too: "front" of "my front door code" hangs on "door"
+        return [c.lemma_.lower() for w in (*_which_one(t), t) for c in w.children if c.dep_ == "amod" and c.pos_ == "ADJ"]
 
     said = adjectives(token)
     for later in token.doc[token.i + 1: token.sent.end]:
@@ -422,7 +439,7 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
                               _frame(name), _name(name).casefold(), _whose_alias(name))
             seen.setdefault((mention.head, mention.possessor), mention)
             continue
-        if token.pos_ not in _NOUNS or token.dep_ in _PHRASE_DEPS or token.is_stop:
+        if token.pos_ not in _NOUNS or token.dep_ in _PHRASE_DEPS or token.is_stop or _runs_on(token.head) is token:
             continue
         if token.ent_type_ in _NOT_TOPICS or a_length_of_time(token) or not any(ch.isalpha() for ch in token.text):
             continue
@@ -430,6 +447,8 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
                                    and not _a_common_word(token, lexicon))
         possessor = _possessor(token)
         head = _name(token) if name else _head_phrase(token, lexicon)
+        if not name and (last := _runs_on(token)) is not None:
+            head = f"{head} {last.lemma_.lower()}"
         if not name and (thing := _owning_thing(token, lexicon)) is not None:
             # a thing's thing says which one, as a compound does ("my van's alarm code" is my van alarm code)
             head, possessor = f"{thing.lemma_.lower()} {head}", _possessor(thing)
@@ -657,13 +676,30 @@ class EntityReader:
                     related[i, j] = SISTER if self._opposed(q, m) else AGREE
                 elif kind is Relation.SISTER or (kind is Relation.UNKNOWN and heads[i, j] >= self.thresholds.rival):
                     related[i, j] = SISTER
+                elif q.head.split()[-1] == m.head.split()[-1] and self._other_one(m, q):
+                    # "my garage door code" against "the front door code": which one by an adjective
+                    related[i, j] = SISTER
         return heads, related
 
     def _opposed(self, asked: Mention, told: Mention) -> bool:
         """The two say opposite things of it (WordNet's antonyms: "the old case number" / "the new
-        case number"): two of the same kind, as sister words are."""
-        return self.lexicon is not None and any(
-            b in self.lexicon.antonyms(a) for a in asked.qualities for b in told.qualities)
+        case number"), or one says which one with a word the small tagger calls an adjective and the
+        other with another word ("my front door code" / "my garage door code"): two of the same kind,
+        as sister words are."""
+        if self.lexicon is None:
+            return False
+        return any(b in self.lexicon.antonyms(a) for a in asked.qualities for b in told.qualities) or \
+            self._other_one(asked, told) or self._other_one(told, asked)
+
+    def _other_one(self, one: Mention, other: Mention) -> bool:
+        """One's adjective names a thing first of all in WordNet ("front", "safe", "back": a place, an
+        artifact, a body part), so it says which one as a noun before the head does; the other says
+        which one with words before its head that the first lacks, none of which agree with it."""
+        assert self.lexicon is not None
+        which = [q for q in one.qualities if self.lexicon.lexical_file(q) in _THING_FILES]
+        theirs = [w for w in other.head.split()[:-1] if w not in one.head.split() and w not in which]
+        return bool(which and theirs) and not any(
+            self._modifier_relation(q, w)[0].agrees for q in which for w in theirs)
 
     def head_similarity(self, question: Mention, memory: Mention) -> float:
         if question.name or memory.name:
