@@ -154,8 +154,8 @@ def _resolved(text: str, told_on: datetime, past: bool) -> ToldTime | None:
         day = _dated(told_on.year, told_on.month, int(alone.group(1))) if alone else None
         return _the_day(_nearest(day, told_on.date(), past, relativedelta(months=1))) if day else None
     precision = precision_of(context)
-    if precision is None or context.accuracy & _ACU.ACU_NOW:
-        return None
+    if precision is None or context.accuracy & _ACU.ACU_NOW or not context.accuracy & ~_OF_THE_CLOCK:
+        return None  # a clock time alone names no day: "087 555 1234", whose "1234" reads as 12:34 today
     if precision == _ACU.ACU_MONTH and not _YEAR.search(text):  # "in March": parsedatetime's is the next one
         first = _nearest(date(told_on.year, point.month, 1), told_on.date().replace(day=1), past, relativedelta(years=1))
         start = datetime(first.year, first.month, 1)

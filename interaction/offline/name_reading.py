@@ -572,10 +572,13 @@ def read_answered_name(text: str) -> str | None:
     as a name by the checks of a casual introduction."""
     bare = _strip_greeting(text.strip()).strip(" .!")
     first = (cues.sentences(bare) or [""])[0].strip(" .!")
+    asked = cues.is_question(text)
     for answer in dict.fromkeys((bare, first, CLAUSE_BREAK.split(first)[0])):
         words = answer.split()
         if not 1 <= len(words) <= 2 or not all(re.fullmatch(_WORD, w) for w in words):
             continue
+        if asked and any(w.islower() for w in words):
+            continue  # a question back ("¿dónde trabajo?"), not a name said unsure of the spelling ("Siobhan?")
         reader = default_reader()
         # the question says a name is coming: the answer is marked as one as a capital would mark it
         if reader is not None and reader.is_name(Candidate(" ".join(words), answer, proper=True)):
@@ -589,7 +592,8 @@ def read_opening_name(text: str) -> str | None:
     or one whose most frequent sense WordNet writes with a capital or gives to people ("Nina Patel",
     "tom"), and no chat word ("Coffee.", "Thanks." and "Lol." name no one; a name that is mostly a word,
     "Grace.", is asked for instead)."""
-    name = read_answered_name(text)
+    # a question opening a conversation asks something ("¿cómo estás?" is no one called Cómo Estás)
+    name = None if cues.is_question(text) else read_answered_name(text)
     lexicon = load_wordnet()
     if name is None or lexicon is None:
         return None

@@ -407,6 +407,8 @@ def _a_plan_told(r: ReplyInputs, hi: str) -> str | None:
     told = told_in(r.text, r.now)
     if told is None or not told.a_day or told.passed(r.now) or (when := from_now(told, r.now)) is None:
         return None
+    if told.start <= r.now and told.at is None:
+        return None  # today with no hour to come: how today is ("it's raining today"), no plan
     return f"That's {when}{hi} — I'll keep it in mind."
 
 

@@ -47,3 +47,19 @@ def test_a_verbless_introduction_is_kept_and_said_back(dm):  # noqa: F811
     assert _held(dm, "location") == "Bristol"
     assert _held(dm, "age") == "45"
     assert "taxi driver" in say(dm, "What do you know about me?").reply
+
+
+@pytest.mark.parametrize("turns", [
+    ["¿cómo estás?"],  # a question opening the conversation (tester25 carmen: "Nice to meet you, Cómo!")
+    ["Hello there.", "¿dónde trabajo?"],  # a question back to "What's your name?"
+])
+def test_a_question_is_no_name(dm, turns):  # noqa: F811
+    for text in turns:
+        reply = say(dm, text).reply
+    assert "Cómo" not in reply and "Dónde" not in reply, reply
+    assert not ProfileStore(dm.layout).user_ids()
+
+
+def test_a_name_said_unsure_is_still_a_name(dm):  # noqa: F811
+    say(dm, "Hello there.")
+    assert "Siobhan" in say(dm, "Siobhan?").reply

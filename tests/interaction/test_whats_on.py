@@ -118,3 +118,18 @@ def test_when_a_moved_plan_takes_place_is_its_new_day_said_without_the_news_open
     say(dm, "Oh, change of plan: the book club meets on Friday now.")
     reply = say(dm, "When does my book club meet?").reply
     assert "Friday" in reply and "not sure" not in reply and "change of plan" not in reply, reply
+
+
+@pytest.mark.parametrize("told", [
+    # how today is, no plan (tester25: each got "That's today, Sol — I'll keep it in mind.")
+    "it's raining today",  # the tester's
+    # a phone number's last group is no time of the day
+    "my new mobile number is 079 412 1145",
+])
+def test_what_names_today_and_no_hour_to_come_is_no_plan(planned, told):
+    assert "keep it in mind" not in say(planned, told).reply
+
+
+def test_a_plan_later_today_is_met_with_when_it_falls(planned):
+    reply = say(planned, "The electrician comes today at 5pm.").reply
+    assert "keep it in mind" in reply, reply
