@@ -344,6 +344,8 @@ class RecallReport(Message):
     # nothing but a day, today or to come: what they told takes place on it) or "no_answer" (abstained:
     # what would have been asked about holds no answer of what the question asks for)
     decided_by: Literal["probability", "agreement", "margin", "window", "memorable", "planned", "no_answer"] | None = None
+    # planned: the memories listed for the news that moved or called off a plan of the day asked (ids)
+    changed_plans: list[str] = Field(default_factory=list)
     p_told: float | None = None  # the best candidate's calibrated probability (decided_by probability)
     assert_above: float | None = None
     abstain_below: float | None = None

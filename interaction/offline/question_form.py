@@ -290,8 +290,15 @@ def _sentence_about_view(sentence: Any) -> bool:
     # asked where, when, how or why it is their life, not the view ("where am I living now?")
     wh = [t for t in tokens if t.tag_ in WH_TAGS]
     return root.tag_ == "VBG" and any(c.dep_ == "aux" and c.lower_ in ("am", "'m", "m") for c in root.children) \
+        and not _going_to(root) \
         and not any(t.ent_type_ in _TIME_ENTS for t in tokens) \
         and all((w.head if w.dep_ == "det" else w).dep_ in _WH_OBJECTS for w in wh) and _seen_doing(root)
+
+
+def _going_to(verb: Any) -> bool:
+    """"Am I going to ...?": where they are going or what they will do, which no view shows ("am I still
+    going to Reykjavik?", the small tagger making the name a verb after "to")."""
+    return verb.lemma_ == "go" and any(c.dep_ == "xcomp" or (c.dep_ == "prep" and c.lower_ == "to") for c in verb.children)
 
 
 def _looked_at(token: Any) -> bool:

@@ -279,6 +279,9 @@ def _recall(r: ReplyInputs) -> str:
         # key); the day a thing was told answers "when did I ...?" of it, and a count may be told in
         # words ("expecting twins")
         if r.recall.decided_by == "planned":  # "what do I have on today?", "anything on Friday?"
+            if whether and all(m.memory_id in r.recall.changed_plans for m in memories):
+                # all there is to say of the day is the news that moved or called off its plans
+                return f"Not any more — {said}"
             return f"Yes — {said}" if whether else _capital(said)
         slot = slot_asked(r.text)
         if slot is not None and (whether or slot not in ("time", "count")):

@@ -385,3 +385,11 @@ def test_todays_date_asked_after_midnight_is_the_calendars(tmp_path, asked):
 ])
 def test_sounds_and_a_greeting_asked_before_who_they_are(said, name):
     assert extract_name(said, loose=True) == name
+
+
+@pytest.mark.parametrize("said", [
+    "Am I still going to Reykjavik?",  # the small tagger makes the name a verb after "to" (tester25)
+    "am I going to the gym tonight?",
+])
+def test_where_they_are_going_is_for_no_camera(said):
+    assert not cues.is_about_view(said)

@@ -133,3 +133,11 @@ def test_what_names_today_and_no_hour_to_come_is_no_plan(planned, told):
 def test_a_plan_later_today_is_met_with_when_it_falls(planned):
     reply = say(planned, "The electrician comes today at 5pm.").reply
     assert "keep it in mind" in reply, reply
+
+
+@pytest.mark.parametrize("question", ["Is the boiler man still coming on Saturday?", "Do I still have something on Saturday?"])
+def test_whether_a_day_still_holds_a_plan_called_off_is_not_answered_yes(planned, question):
+    """"am I still flying on the 18th?" got "Yes — ... the Chennai trip is off" (tester25 priya)."""
+    say(planned, "Bad news, the boiler firm rang, so the Saturday repair is off.")
+    reply = say(planned, question).reply
+    assert not reply.startswith("Yes") and "repair is off" in reply, reply

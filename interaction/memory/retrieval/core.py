@@ -99,6 +99,7 @@ class RecallDecision:
     window: Window | None = None
     decided_by: str | None = None  # "probability", "agreement", "margin", "window", "memorable" or "planned" (RecallReport.decided_by)
     bounds: tuple[float, float] | None = None  # (assert_above, abstain_below) when by probability
+    changed_plans: frozenset[str] = frozenset()  # planned: news that moved or called off a plan of the day
 
     @property
     def named(self) -> Judged | None:
@@ -117,6 +118,7 @@ class RecallDecision:
             window_expression=(self.window.expression or None) if self.window else None,
             verifier_score=None if best is None else round(best, 3), decided_by=self.decided_by,  # type: ignore[arg-type]
             p_told=round(self.considered[0].probability, 4) if self.considered and self.bounds else None,
+            changed_plans=sorted(self.changed_plans),
             assert_above=self.bounds[0] if self.bounds else None, abstain_below=self.bounds[1] if self.bounds else None,
         )
 
@@ -183,6 +185,7 @@ class RetrievalCore:
         told = [[int(i) for i in np.flatnonzero(~np.isin(pool.kinds, list(decision.SUMMARY_KINDS)))] for pool, _ in pools]
         said = [(float(pools[k][0].occurred_ts[i]), k, i) for k in range(len(pools)) for i in told[k]]
         listed: list[tuple[tuple, int, int]] = []  # (when it takes place, pool, item)
+        changed: set[str] = set()
         for k, (pool, _) in enumerate(pools):
             for i in told[k]:
                 day = window.day_named_in(pool.items[i].quote, float(pool.occurred_ts[i]))
@@ -194,6 +197,8 @@ class RetrievalCore:
                 news = [(at, kk, j) for at, kk, j in said if at > pool.occurred_ts[i]
                         and later_news.updates(pools[kk][0].items[j].quote, pool.items[i].quote)]
                 _, kk, j = max(news) if news else (None, k, i)
+                if news:
+                    changed.add(pools[kk][0].items[j].memory_id)
                 # a day's things by their time of day, those told with none after them
                 listed.append(((day.start, day.at is None, day.at or day.start), kk, j))
         # ranked only where something takes place then
@@ -204,7 +209,7 @@ class RetrievalCore:
         if not chosen:
             return None
         self.judge(query, chosen)
-        return RecallDecision("asserted", chosen, chosen, window, "planned")
+        return RecallDecision("asserted", chosen, chosen, window, "planned", changed_plans=frozenset(changed))
 
     def verify(self, query: str, pools: list[tuple[CandidatePool, np.ndarray]],
                window: Window | None = None, chooser: decision.Chooser | None = None) -> RecallDecision:
