@@ -633,6 +633,8 @@ class ForgetOneConversation:
         if step == "moved_on" or (answer != "yes" and classify(text).intent in FORGET_INTENTS and (
                 answer == "unclear" or names_something(request_content(text)))):
             return None
+        if answer == "yes" and _names_another(deps, text, pending, session):
+            return None  # "you can forget my gym code" to "... forget your home address ...?": asked about in its turn
         if step == "ask_again":
             self._pending, self._asked_again = pending, True
             return PrivacyTurn(FORGET_ONE_ASKED_AGAIN, "forget_one_asked_again")
@@ -647,6 +649,15 @@ class ForgetOneConversation:
         if done:  # the reply does not repeat what was forgotten
             return PrivacyTurn("Done. I have forgotten it.", "forget_one_confirmed")
         return PrivacyTurn("I'm sorry, I couldn't forget that just now. Please ask me again.", "forget_one_failed")
+
+
+def _names_another(deps: AgentDeps, text: str, pending: ForgetCandidate, session: Session) -> bool:
+    """A yes said as a request to forget that names something ("you can forget my gym code"), and what
+    it names is not the memory the question is about: a request of its own, not this question's yes."""
+    if classify(text).intent not in FORGET_INTENTS or not names_something(request_content(text)):
+        return False
+    found = find_forget_candidate(deps, pending.user_id, text, session.transcript, session.identity.profile)
+    return found is not None and (found.kind, found.memory_id, found.text) != (pending.kind, pending.memory_id, pending.text)
 
 
 def known_facts(deps: AgentDeps, identity: Identity, transcript: list[TranscriptTurn] | None = None

@@ -59,19 +59,39 @@ def _without_negation(verb: Any) -> str:
     return "".join(t.text_with_ws for t in verb.doc if t.i not in dropped).strip()
 
 
-def asks_not_to_keep(text: str) -> bool:
+def _negated_requests(text: str) -> list[Any]:
+    """The verbs of `text` that ask Nadine not to keep something."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
         nlp = load_parser()
     except ParserUnavailable:
-        return False
-    return any(classify(_without_negation(verb)).intent == "remember"
-               for doc in nlp.pipe(cues.sentences(text)) for verb in doc
-               if any(c.dep_ == "neg" for c in verb.children) and _addressed(verb) and not _the_persons_doing(verb))
+        return []
+    return [verb for doc in nlp.pipe(cues.sentences(text)) for verb in doc
+            if any(c.dep_ == "neg" for c in verb.children) and _addressed(verb) and not _the_persons_doing(verb)
+            and classify(_without_negation(verb)).intent == "remember"]
+
+
+def asks_not_to_keep(text: str) -> str | None:
+    """not_keep when `text` asks Nadine not to keep what it says; forget_one when what it asks her not to
+    remember is a thing it names ("don't remember my blood type anymore") and it tells nothing besides;
+    None when it asks neither."""
+    verbs = _negated_requests(text)
+    if not verbs:
+        return None
+    if len(cues.sentences(text)) == 1 and all(_names_a_thing_held(v) for v in verbs):
+        return "forget_one"
+    return NOT_KEEP
+
+
+def _names_a_thing_held(verb: Any) -> bool:
+    """What Nadine is asked not to remember is a thing by its noun ("don't remember my blood type
+    anymore"), not the words around the request ("don't remember this", "don't write that down"): a
+    thing she may hold from before, so the request is to forget it."""
+    return any(c.dep_ in _OBJECTS and c.pos_ in ("NOUN", "PROPN") and not c.is_stop for c in verb.children)
 
 
 def memory_intent(text: str) -> str:
-    """The classifier's memory intent of `text`, or not_keep when it asks Nadine not to keep it."""
+    """The classifier's memory intent of `text`, or what a request not to keep asks (asks_not_to_keep)."""
     intent = classify(text).intent
-    return NOT_KEEP if intent in _CHECKED and asks_not_to_keep(text) else intent
+    return (asks_not_to_keep(text) or intent) if intent in _CHECKED else intent

@@ -163,3 +163,17 @@ def test_a_request_going_on_without_its_verb_keeps_the_value_as_its_things(ines)
     say(dm, "remember my shift supervisor is dana")
     reply = say(dm, "and my badge number 88412")
     assert "badge number is 88412" in reply.reply and " and " not in reply.reply, reply.reply
+
+
+def test_a_yes_that_names_another_memory_is_a_request_of_its_own(ines):  # noqa: F811
+    """"you can forget my gym code" to "Do you want me to forget ... your home address ...?" was taken as
+    the yes, and the address went (tester25 freya): it names another memory, so it is asked about in
+    its turn and nothing is forgotten yet."""
+    dm, uid = ines
+    say(dm, "Please remember my allotment plot is number 14.")
+    say(dm, "Please remember the shed padlock code is 2719.")
+    back(dm, uid)
+    assert "plot" in say(dm, "Please forget my allotment plot.").reply
+    asked = say(dm, "you can forget the padlock code").reply
+    assert "2719" in asked and "Done" not in asked, asked
+    assert len(dm.deps.services.explicit.list(uid)) == 2

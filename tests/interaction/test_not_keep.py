@@ -58,3 +58,19 @@ def test_what_she_is_asked_not_to_keep_is_kept_nowhere(maya):  # noqa: F811
     assert "Ernst" not in recall.reply and "leave" not in recall.reply
     assert "Ernst" not in say(dm, "What do you know about me?").reply
     assert "Lisbon" in say(dm, "Who is visiting me from Lisbon?").reply
+
+
+@pytest.mark.parametrize("text", ["don't remember my blood type anymore", "Please don't remember my locker number any more."])
+def test_a_request_not_to_remember_a_thing_named_asks_to_forget_it(text):
+    """"don't remember my blood type anymore" got "All right — I won't keep that." and the blood type
+    stayed (tester25 olu): it names a thing she may hold, so it asks to forget it."""
+    assert memory_intent(text) == "forget_one"
+
+
+def test_a_thing_asked_not_to_be_remembered_is_asked_about_and_forgotten(maya):  # noqa: F811
+    dm, _, services, uid = maya
+    say(dm, "Please remember my locker number is 58.")
+    asked = say(dm, "Please don't remember my locker number any more.").reply
+    assert "58" in asked and asked != NOT_KEPT, asked
+    say(dm, "yes")
+    assert not services.explicit.list(uid)
