@@ -22,6 +22,7 @@ from interaction.offline.name_reading import (
     names_no_one,
     read_answered_name,
     read_casual_name,
+    read_opening_name,
     someone_else_before,
     weighed_not_given,
 )
@@ -258,7 +259,9 @@ def extract_profile(text: str, loose_names: bool = False, name_asked: bool = Fal
     from interaction.offline.pastimes import default_model as pastimes
     from interaction.offline.self_description import FIELDS
 
-    facts = reader.facts(text, name=update.user_name)
+    # the name they give, or, from someone not known yet, the one said alone that Nadine will ask about
+    # ("Nadia, 34, vet nurse from Cork."): what it is said beside goes with the question to whoever answers yes
+    facts = reader.facts(text, name=update.user_name or (read_opening_name(text) if loose_names else None))
     pastime = pastimes()
     # a pastime said by its doing ("I ring the bells at our church"), beside those said by liking it
     done = reader.pastimes(text, pastime.is_pastime) if pastime is not None else []

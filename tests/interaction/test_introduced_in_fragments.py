@@ -63,3 +63,13 @@ def test_a_question_is_no_name(dm, turns):  # noqa: F811
 def test_a_name_said_unsure_is_still_a_name(dm):  # noqa: F811
     say(dm, "Hello there.")
     assert "Siobhan" in say(dm, "Siobhan?").reply
+
+
+def test_what_is_said_beside_a_name_asked_about_goes_with_the_yes(dm):  # noqa: F811
+    """"Nadia, 34, vet nurse from Cork." is asked about ("is your name Nadia?"); once she says yes, her
+    job is kept with her age and where she is from (tester25 nadia: only the age and the town were)."""
+    asked = say(dm, "Oyelaran, 52, ferry mechanic in Portsmouth.").reply
+    assert "Oyelaran" in asked, asked
+    say(dm, "yes")
+    assert _held(dm, "current_position") == "ferry mechanic"
+    assert "ferry mechanic" in say(dm, "What do you know about me?").reply
