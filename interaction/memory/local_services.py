@@ -187,8 +187,9 @@ class LocalMemoryServices:
         if items:
             pools.append(CandidatePool(items, self.offline.embed([c.text for c in items]), self.offline.name))
         stored_kinds = sorted(kinds & STORED_TEXT_KINDS)
-        if stored_kinds and stored is not None:
-            pools.append(stored.subset(np.isin(stored.kinds, stored_kinds)))
+        of_kinds = stored.subset(np.isin(stored.kinds, stored_kinds)) if stored_kinds and stored is not None else None
+        if of_kinds is not None:
+            pools.append(of_kinds)
         if moments is not None:
             pools.append(moments)
         if spelling is not None:
@@ -200,7 +201,10 @@ class LocalMemoryServices:
         sessions = [stored] if stored is not None else []
         now = self.clock.now()
         live = [(pool, vector) for pool in pools]
-        return self.core.planned(query, now, live) or self.core.verify(query, live, windows.resolve(query, now, sessions))
+        # what takes place on a day is what every memory says of it, with this conversation's news: a
+        # plan told before and moved or called off now ("book club moved to Saturday") is off its day
+        everything = [*((p, v) for p, v in live if p is not of_kinds), *([(stored, vector)] if stored is not None else [])]
+        return self.core.planned(query, now, everything) or self.core.verify(query, live, windows.resolve(query, now, sessions))
 
     def read_ahead(self, said: str) -> None:
         if not is_told(said):

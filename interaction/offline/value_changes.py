@@ -48,11 +48,22 @@ def value_change(later: str, earlier: str) -> tuple[str, str] | None:
         # code (a word before the thing is said in any form: the tagger may call "bin" of "bin day" an adjective)
         if not any(thing in named and all(w & said for w in which) for thing, which in things):
             continue
+        if any(_one_of_several(before, thing) for thing, _ in things):
+            # "lunch with Luis is moved" of "a dentist appointment at 9 and then lunch at 1": the day they
+            # share stays the dentist's
+            return None
         span = _of_kind(value, before)
         if span is None or before[span[0]:span[1]].text.casefold() == " ".join(t.text for t in value).casefold():
             continue
         return with_value(value, before, span)[:2]
     return _field_changed(nlp(later), before)
+
+
+def _one_of_several(doc, thing: str) -> bool:  # noqa: ANN001 - a spaCy Doc
+    """The statement names the thing joined with another of its things ("an appointment at 9 and then
+    lunch"): what they share is not the thing's alone to change."""
+    return any(t.lemma_.casefold() == thing and t.pos_ == "NOUN" and (
+        t.dep_ == "conj" or any(c.dep_ == "conj" and c.pos_ == "NOUN" for c in t.children)) for t in doc)
 
 
 def _named(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc

@@ -141,3 +141,33 @@ def test_whether_a_day_still_holds_a_plan_called_off_is_not_answered_yes(planned
     say(planned, "Bad news, the boiler firm rang, so the Saturday repair is off.")
     reply = say(planned, question).reply
     assert not reply.startswith("Yes") and "repair is off" in reply, reply
+
+
+def test_news_of_someone_a_plan_is_made_with_leaves_the_plan_on_its_day(planned):
+    """"my brother Luis just got out of hospital" took the place of "... lunch with my brother Luis at 1"
+    on Friday (tester25 mateo): news of a person moves no plan made with them."""
+    say(planned, "On Sunday I have brunch with my sister Ilse at 11.")
+    say(planned, "My sister Ilse just came home from hospital, she had her knee done.")
+    reply = say(planned, "Anything on Sunday?").reply
+    assert "brunch" in reply and "knee" not in reply, reply
+
+
+def test_moving_one_of_two_plans_told_together_moves_not_the_other():
+    """"lunch with Luis is moved to Saturday" got "So on Saturday you have a dentist appointment at 9
+    and then lunch ..." (tester25 mateo, H): the day both were told on is not the lunch's alone."""
+    from interaction.offline.value_changes import changed_value
+
+    told = "on Thursday I have a haircut at 9 and then lunch with my friend Ade at 1"
+    assert changed_value("lunch with Ade is moved to Friday", told) is None
+    assert changed_value("the haircut is moved to Friday", "on Thursday I have a haircut at 9") is not None
+
+
+def test_a_plan_told_before_and_moved_in_this_conversation_is_off_its_day(maya):
+    """"book club moved to Saturday, Harriet is ill" one turn before "what do I have on Friday?", the
+    book club told the day before: it was listed on Friday (tester25 priya)."""
+    dm, _, _, uid = maya
+    say(dm, "and on Wednesday I have choir practice at 7pm with Tomas")
+    later(dm, uid)
+    say(dm, "choir practice moved to Thursday, Tomas has flu")
+    reply = say(dm, "what do I have on Wednesday?").reply
+    assert "moved to Thursday" in reply and "you have choir practice at 7pm" not in reply, reply

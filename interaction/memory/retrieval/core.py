@@ -193,9 +193,10 @@ class RetrievalCore:
                     continue
                 # a plan that later news changes or calls off ("the study group is moved, we meet Thursday
                 # instead", this conversation's or an earlier one's) no longer takes place on the day it
-                # named: the latest such news is what there is to say of that day
+                # named: the latest such news is what there is to say of that day; news of someone the
+                # plan is made with ("my brother Luis just got out of hospital") changes no plan
                 news = [(at, kk, j) for at, kk, j in said if at > pool.occurred_ts[i]
-                        and later_news.updates(pools[kk][0].items[j].quote, pool.items[i].quote)]
+                        and later_news.updates(pools[kk][0].items[j].quote, pool.items[i].quote, of_people=False)]
                 _, kk, j = max(news) if news else (None, k, i)
                 if news:
                     changed.add(pools[kk][0].items[j].memory_id)

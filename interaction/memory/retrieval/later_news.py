@@ -27,15 +27,23 @@ def _the_one_told(noun) -> bool:  # noqa: ANN001 - a spaCy Token
     return any(c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ in ("the", "that", "this")) for c in noun.children)
 
 
+def _a_person(name, wordnet) -> bool:  # noqa: ANN001 - a spaCy Token, the WordNet lexicon
+    """A name the recogniser files as a person's, or said beside a word for one ("my brother Luis")."""
+    beside = [name.head] if name.dep_ in ("appos", "compound") else []
+    beside += [c for c in name.children if c.dep_ in ("appos", "compound")]
+    return name.ent_type_ == "PERSON" or any(wordnet.lexical_file(w.lemma_.lower()) == "noun.person" for w in beside)
+
+
 def _in_a_state(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     """A copula that says its subject is in a state by a word alone ("is off", "is over"), not where or
     when it is ("is at the office": the thing as it was, placed)."""
     return verb.lemma_ == "be" and any(c.dep_ in _STATE_COMPLEMENTS for c in verb.children)
 
 
-def updates(later: str, earlier: str) -> bool:
-    """`later` tells a new state of someone `earlier` names (by a proper name), or a new value of
-    what `earlier` gives one of."""
+def updates(later: str, earlier: str, of_people: bool = True) -> bool:
+    """`later` tells a new state of someone `earlier` names (by a proper name, or as the one spoken of:
+    "my brother"; not when `of_people` is False, but for one who does what `earlier` tells: a plan made
+    with someone is not changed by news of them), or a new value of what `earlier` gives one of."""
     from interaction.memory.retrieval.lexicon import load_wordnet
     from interaction.offline.parsing import ParserUnavailable, load_parser
     from interaction.offline.value_changes import changed_value
@@ -53,19 +61,24 @@ def updates(later: str, earlier: str) -> bool:
     told = nlp(earlier)
     named = {t.lower_ for t in told if t.pos_ == "PROPN"}
     things = {t.lemma_.lower() for t in told if t.pos_ == "NOUN"}
+    # a person who is the plan ("the boiler man comes on Saturday"), not one it is made with ("lunch with
+    # my brother Luis")
+    doers = {t.lemma_.lower() for t in told if t.pos_ == "NOUN" and t.dep_ in _SUBJECTS}
     for tok in nlp(later):
         # the thing as the subject, or as the object of what was done ("the surgery called my flu jab off")
         if tok.pos_ == "NOUN" and tok.dep_ in _SUBJECTS | {"dobj"} and tok.lemma_.lower() in things and _the_one_told(tok) \
+                and (of_people or tok.lemma_.lower() in doers or wordnet.lexical_file(tok.lemma_.lower()) != "noun.person") \
                 and (tok.head.pos_ == "VERB" and wordnet.verb_lexical_file(tok.head.lemma_) not in _OF_TELLING
                      or _in_a_state(tok.head)):
             return True  # "the party got cancelled", "the party is off" after "my mate's birthday party is on Friday"
         if tok.pos_ == "PROPN" and tok.lower_ in named and tok.dep_ == "poss" and tok.head.dep_ in _SUBJECTS \
                 and tok.head.head.pos_ == "VERB" and wordnet.verb_lexical_file(tok.head.head.lemma_) not in _OF_TELLING:
             return True  # what happened to a thing of theirs: "Vikram's trip got cancelled"
-        # the name as the subject, or beside the noun that is ("my brother Tom moved to Oslo")
+        # the name as the subject, or beside the noun that is ("my brother Tom moved to Oslo", "the
+        # Saturday repair is off"); a person's only where news of people counts
         subject = tok.head if tok.dep_ in ("appos", "compound") else tok
         verb = subject.head
         if subject.dep_ in _SUBJECTS and tok.pos_ == "PROPN" and tok.lower_ in named and verb.pos_ in ("VERB", "AUX") \
-                and wordnet.verb_lexical_file(verb.lemma_) in _OF_STATE:
+                and wordnet.verb_lexical_file(verb.lemma_) in _OF_STATE and (of_people or not _a_person(tok, wordnet)):
             return True
     return False
