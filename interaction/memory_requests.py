@@ -635,6 +635,10 @@ class ForgetOneConversation:
             return None
         if answer == "yes" and _names_another(deps, text, pending, session):
             return None  # "you can forget my gym code" to "... forget your home address ...?": asked about in its turn
+        if step == "ask_again" and (one := _the_one_picked(deps, text, pending)) is not None:
+            # "the wifi one" to a question about two passwords: that one is asked about alone
+            self._pending = one
+            return PrivacyTurn(forget_one_question(one), "forget_one_asked_again")
         if step == "ask_again":
             self._pending, self._asked_again = pending, True
             return PrivacyTurn(FORGET_ONE_ASKED_AGAIN, "forget_one_asked_again")
@@ -649,6 +653,19 @@ class ForgetOneConversation:
         if done:  # the reply does not repeat what was forgotten
             return PrivacyTurn("Done. I have forgotten it.", "forget_one_confirmed")
         return PrivacyTurn("I'm sorry, I couldn't forget that just now. Please ask me again.", "forget_one_failed")
+
+
+def _the_one_picked(deps: AgentDeps, text: str, pending: ForgetCandidate) -> ForgetCandidate | None:
+    """Of the memories a forget question named together, the one an answer that is no yes or no picks
+    ("the wifi one"), as the retrieval core decides which of them it is about (asserted or asked
+    about); None for a question about one memory, or when it picks none."""
+    if not pending.also or deps.services is None:
+        return None
+    group = [replace(pending, also=()), *pending.also]
+    now = deps.clock.now()
+    decided = deps.services.about(pending.user_id, text, [TranscriptTurn("user", c.text, now) for c in group])
+    named = decided.named if decided is not None else None
+    return group[int(named.candidate.memory_id)] if named is not None else None
 
 
 def _names_another(deps: AgentDeps, text: str, pending: ForgetCandidate, session: Session) -> bool:

@@ -425,7 +425,8 @@ def _read_what_is(said, found: dict[str, str]) -> None:  # noqa: ANN001 - spaCy 
                     and any(c.dep_ == "det" and c.lower_ == "the" for c in child.children):
                 del found["current_position"]
         elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not said_as_measure(child) \
-                and not any(c.dep_ in ("advmod", "xcomp", "ccomp") or _said_of(c) for c in child.children):
+                and not any(c.dep_ in ("advmod", "xcomp", "ccomp") or _said_of(c) for c in child.children) \
+                and not _of_a_people(child):
             # "I'm retired", "I'm self-employed"; "I am eighty-four years old" is an age, a state said
             # by degree ("I'm so relieved", "really exhausted") is a feeling, and one said of something
             # ("terrible at remembering names", "keen to help") is how the speaker is with it
@@ -471,6 +472,17 @@ def _predicate_nouns(pred) -> list:  # noqa: ANN001 - a spaCy Token
         if child.dep_ == "attr" and child.pos_ == "PROPN":
             out.extend(a for a in child.children if a.dep_ == "appos")
     return out
+
+
+def _of_a_people(adjective) -> bool:  # noqa: ANN001 - a spaCy Token
+    """An adjective WordNet writes with a capital, a people's or a place's ("I'm Portuguese"): where
+    the speaker is from, never what they do; or one typed with a capital inside its sentence, a name
+    the small tagger calls an adjective ("I'm Lukas")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return (adjective.text[:1].isupper() and adjective.i > adjective.sent.start) or (
+        wordnet is not None and adjective.lower_ in wordnet.proper_adjectives)
 
 
 def _said_of(prep) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -177,3 +177,18 @@ def test_a_yes_that_names_another_memory_is_a_request_of_its_own(ines):  # noqa:
     asked = say(dm, "you can forget the padlock code").reply
     assert "2719" in asked and "Done" not in asked, asked
     assert len(dm.deps.services.explicit.list(uid)) == 2
+
+
+def test_an_answer_picking_one_of_the_memories_asked_about_asks_about_that_one(ines):  # noqa: F811
+    """"forget my password" asked about the wifi and the email passwords; "the wifi one" got "Sorry,
+    I'm not sure what you mean", and the yes after it forgot both (tester25 ines, H)."""
+    dm, uid = ines
+    say(dm, "Please remember my bank PIN is 3381.")
+    say(dm, "Please remember my phone PIN is 6604.")
+    back(dm, uid)
+    both = say(dm, "Please forget my PIN.").reply
+    assert "3381" in both and "6604" in both, both
+    one = say(dm, "just the phone one").reply
+    assert "6604" in one and "3381" not in one, one
+    say(dm, "yes")
+    assert [m.text for m in dm.deps.services.explicit.list(uid)] == ["my bank PIN is 3381"]

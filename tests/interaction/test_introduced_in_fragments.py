@@ -73,3 +73,10 @@ def test_what_is_said_beside_a_name_asked_about_goes_with_the_yes(dm):  # noqa: 
     say(dm, "yes")
     assert _held(dm, "current_position") == "ferry mechanic"
     assert "ferry mechanic" in say(dm, "What do you know about me?").reply
+
+
+def test_a_people_s_adjective_is_no_job_and_leaves_the_job_said_after_it():
+    """"I'm Portuguese and I work as a translator in Lyon" kept nothing but the name (tester25 ines):
+    "Portuguese" was taken for the position, found no job, and the translator after it was lost."""
+    read = extract_profile("Hello, I'm Lukas, I'm Austrian and I work as a piano tuner in Graz.", loose_names=True)
+    assert read.current_position == "piano tuner", read
