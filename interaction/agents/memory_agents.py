@@ -459,10 +459,10 @@ def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
             # remember when we met?" is told so, and the notes say nothing was stored to recall)
             return RetrievalResult(recall=RecallReport(outcome="abstained"), details={"mode": "nobody known"})
         return found
-    said = this_session.memories[0].text.strip().casefold()
+    said = {m.text.strip().casefold() for m in this_session.memories}
     long_term = found.recall if found is not None else None
-    if long_term is not None and long_term.outcome == "asserted" and (this_session.outcome == "offered" or any(
-            m.text.strip().casefold() == said for m in long_term.memories)):
+    if long_term is not None and long_term.outcome == "asserted" and (this_session.outcome == "offered" or said <= {
+            m.text.strip().casefold() for m in long_term.memories}):
         # the same words already stored (a moment of this conversation): the stored one carries its picture
         return found
     return RetrievalResult(recall=this_session, details={"mode": "this_session"})

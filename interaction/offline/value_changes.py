@@ -59,6 +59,15 @@ def value_change(later: str, earlier: str) -> tuple[str, str] | None:
     return _field_changed(nlp(later), before)
 
 
+def joins_things(text: str) -> bool:
+    """The statement names things joined one to another ("the optician at 11 and then tea at 3")."""
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return False
+    return any(_one_of_several(doc, t.lemma_.casefold()) for t in doc if t.pos_ == "NOUN")
+
+
 def _one_of_several(doc, thing: str) -> bool:  # noqa: ANN001 - a spaCy Doc
     """The statement names the thing joined with another of its things ("an appointment at 9 and then
     lunch"): what they share is not the thing's alone to change."""

@@ -171,3 +171,14 @@ def test_a_plan_told_before_and_moved_in_this_conversation_is_off_its_day(maya):
     say(dm, "choir practice moved to Thursday, Tomas has flu")
     reply = say(dm, "what do I have on Wednesday?").reply
     assert "moved to Thursday" in reply and "you have choir practice at 7pm" not in reply, reply
+
+
+def test_an_activity_called_off_leaves_what_was_told_with_it(maya):
+    """"tea with Petroc is off" (no article: an activity) did not take the tea off Wednesday; and when
+    it does, the optician told in the same breath still takes place (my play)."""
+    dm, _, _, uid = maya
+    say(dm, "On Wednesday I have the osteopath at 11 and then lunch with my niece Tamsin at 1.")
+    later(dm, uid)
+    say(dm, "lunch with Tamsin is off, she's got the flu")
+    reply = say(dm, "What do I have on Wednesday?").reply
+    assert "osteopath" in reply and "lunch with Tamsin is off" in reply, reply

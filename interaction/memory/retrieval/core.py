@@ -179,6 +179,8 @@ class RetrievalCore:
         top_k, in the order they take place, asserted; None when the question is no such one or nothing
         told takes place then (the topic path decides: "who is coming on Tuesday?" may name no thing,
         but asks one told with no day)."""
+        from interaction.offline.value_changes import joins_things
+
         window = windows.to_come(query, now)
         if window is None or names_a_thing(query):
             return None
@@ -198,10 +200,13 @@ class RetrievalCore:
                 news = [(at, kk, j) for at, kk, j in said if at > pool.occurred_ts[i]
                         and later_news.updates(pools[kk][0].items[j].quote, pool.items[i].quote, of_people=False)]
                 _, kk, j = max(news) if news else (None, k, i)
+                when = (day.start, day.at is None, day.at or day.start)  # by the time of day, those with none after
                 if news:
                     changed.add(pools[kk][0].items[j].memory_id)
-                # a day's things by their time of day, those told with none after them
-                listed.append(((day.start, day.at is None, day.at or day.start), kk, j))
+                    if joins_things(pool.items[i].quote):
+                        # the news is of one of the things told together: the others still take place
+                        listed.append((when, k, i))
+                listed.append((when, kk, j))
         # ranked only where something takes place then
         ranked = {kk: self.rank(pools[kk][0], query, pools[kk][1]) for kk in {kk for _, kk, _ in listed}}
         found = [(when, Judged(pools[kk][0].items[j], float(ranked[kk].dense[j]), float(ranked[kk].lexical[j]),

@@ -23,8 +23,11 @@ _OF_TELLING = frozenset({"verb.communication", "verb.cognition", "verb.perceptio
 
 
 def _the_one_told(noun) -> bool:  # noqa: ANN001 - a spaCy Token
-    """A thing said again as the one spoken of: "the party", "my party", never "a party"."""
-    return any(c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ in ("the", "that", "this")) for c in noun.children)
+    """A thing said again as the one spoken of: "the party", "my party", or an activity said with no
+    article at all ("tea with Petroc is off"), never "a party"."""
+    dets = [c for c in noun.children if c.dep_ in ("det", "poss")]
+    return any(c.dep_ == "poss" or c.lower_ in ("the", "that", "this") for c in dets) or (
+        not dets and noun.tag_ == "NN")
 
 
 def _a_person(name, wordnet) -> bool:  # noqa: ANN001 - a spaCy Token, the WordNet lexicon
