@@ -7,7 +7,7 @@ import json
 import logging
 from datetime import datetime
 
-from common.messages import ForgetMemory, RecallReport
+from common.messages import ForgetMemory, RecalledMemory, RecallReport
 from common.store import SceneStore, UserProfile
 from common.store.facts import FactChange, FactSource, Wording, current_values, same_value, says, value_key
 from common.store.forget import purge_chroma_documents
@@ -20,7 +20,7 @@ from interaction.forget import forget_one_memory
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_intent.phrasing import request_content
-from interaction.memory_requests import recall_this_session, told_since
+from interaction.memory_requests import recall_this_session, said_earlier, told_since
 from interaction.names import known_name_in_greeting, match_name, name_similarity, part_of
 from interaction.offline import fact_changes, personal_facts
 from interaction.offline.corrections import Correction, read_correction, says_a_correction
@@ -454,6 +454,8 @@ def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
         return _not_against_the_news(_not_of_this_conversation(found, state.get("transcript") or []), state)
     this_session = recall_this_session(deps, state)
     if this_session is None:
+        if found is not None and found.recall is not None and found.recall.outcome == "asserted":
+            return dataclasses.replace(found, recall=_with_news_told_since(found.recall, state.get("transcript") or []))
         if found is None and state.get("is_recall") and not state["identity"].known:
             # nobody known holds no memory: the recall is decided, and abstains (a stranger's "do you
             # remember when we met?" is told so, and the notes say nothing was stored to recall)
@@ -466,6 +468,19 @@ def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
         # the same words already stored (a moment of this conversation): the stored one carries its picture
         return found
     return RetrievalResult(recall=this_session, details={"mode": "this_session"})
+
+
+def _with_news_told_since(recall: RecallReport, transcript: list[TranscriptTurn]) -> RecallReport:
+    """The recall with what this conversation told since of what it asserts (later_news.updates: "the
+    stag do is cancelled" after "I'm off to Lisbon for a stag do"), latest last: the long-term store
+    does not hold this conversation yet, so its decision could not bring that news along."""
+    from interaction.memory.retrieval.later_news import updates
+
+    said = {m.text.strip().casefold() for m in recall.memories}
+    news = [RecalledMemory(kind="turn", memory_id=f"this_session:{t.turn_id or i}", text=t.text, occurred_at=t.at.isoformat())
+            for i, t in enumerate(said_earlier(transcript))
+            if t.text.strip().casefold() not in said and any(updates(t.text, m.text) for m in recall.memories)]
+    return recall.model_copy(update={"memories": [*recall.memories, *news]}) if news else recall
 
 
 def _not_of_this_conversation(found: RetrievalResult | None, transcript: list[TranscriptTurn]) -> RetrievalResult | None:

@@ -182,3 +182,15 @@ def test_an_activity_called_off_leaves_what_was_told_with_it(maya):
     say(dm, "lunch with Tamsin is off, she's got the flu")
     reply = say(dm, "What do I have on Wednesday?").reply
     assert "osteopath" in reply and "lunch with Tamsin is off" in reply, reply
+
+
+def test_news_told_in_this_conversation_goes_with_the_plan_it_called_off(maya):
+    """"am I still going to Lisbon?" one turn after "the stag do is cancelled" got "Yes — ... you're off to
+    Lisbon for a stag do" (tester25 dev, H): the stored plan's recall did not see this conversation's news."""
+    dm, _, _, uid = maya
+    # the tester's words: with "hen do" the small tagger makes "do" a verb in both sentences
+    say(dm, "In two weeks I'm off to Lisbon for a stag do!")
+    later(dm, uid)
+    say(dm, "actually the stag do is cancelled, the groom got cold feet")
+    reply = say(dm, "am I still going to Lisbon?").reply
+    assert not reply.startswith("Yes") and "cancelled" in reply, reply

@@ -63,7 +63,10 @@ def updates(later: str, earlier: str, of_people: bool = True) -> bool:
         return False
     told = nlp(earlier)
     named = {t.lower_ for t in told if t.pos_ == "PROPN"}
-    things = {t.lemma_.lower() for t in told if t.pos_ == "NOUN"}
+    # the things it names: its nouns, and what stands where a noun does though tagged otherwise ("a stag do":
+    # "do" an auxiliary to the small tagger)
+    things = {t.lemma_.lower() for t in told if t.pos_ == "NOUN" or (
+        t.dep_ in _SUBJECTS | {"dobj", "pobj"} and t.pos_ not in ("PRON", "PROPN", "NUM"))}
     # a person who is the plan ("the boiler man comes on Saturday"), not one it is made with ("lunch with
     # my brother Luis")
     doers = {t.lemma_.lower() for t in told if t.pos_ == "NOUN" and t.dep_ in _SUBJECTS}
