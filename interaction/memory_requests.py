@@ -665,7 +665,8 @@ def _the_one_picked(deps: AgentDeps, text: str, pending: ForgetCandidate) -> For
     now = deps.clock.now()
     decided = deps.services.about(pending.user_id, text, [TranscriptTurn("user", c.text, now) for c in group])
     named = decided.named if decided is not None else None
-    return group[int(named.candidate.memory_id)] if named is not None else None
+    # one of the group (a day named may bring up a stored plan instead: no pick among these)
+    return group[int(named.candidate.memory_id)] if named is not None and named.candidate.kind == "this_session" else None
 
 
 def _names_another(deps: AgentDeps, text: str, pending: ForgetCandidate, session: Session) -> bool:

@@ -192,3 +192,17 @@ def test_an_answer_picking_one_of_the_memories_asked_about_asks_about_that_one(i
     assert "6604" in one and "3381" not in one, one
     say(dm, "yes")
     assert [m.text for m in dm.deps.services.explicit.list(uid)] == ["my bank PIN is 3381"]
+
+
+def test_an_answer_naming_a_day_picks_none_of_the_memories_asked_about(ines):  # noqa: F811
+    """The day an answer names may bring up a stored plan, which is none of the memories the question
+    named: it is asked again, nothing is forgotten (and nothing fails)."""
+    dm, uid = ines
+    say(dm, "My dentist is on Friday at 10.")
+    say(dm, "Please remember my bank PIN is 3381.")
+    say(dm, "Please remember my phone PIN is 6604.")
+    back(dm, uid)
+    say(dm, "Please forget my PIN.")
+    again = say(dm, "the one for Friday").reply
+    assert "yes or no" in again, again
+    assert len(dm.deps.services.explicit.list(uid)) == 2
