@@ -277,7 +277,7 @@ def _of_time(lemma: str) -> bool:
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     wordnet = load_wordnet()
-    return wordnet is not None and wordnet.lexical_file(lemma) == "noun.time"
+    return wordnet is not None and wordnet.names_a_time(lemma)
 
 
 def _of_its_kind(noun):  # noqa: ANN001, ANN202 - a spaCy Token

@@ -72,7 +72,7 @@ def _negated_requests(text: str) -> list[Any]:
             and classify(_without_negation(verb)).intent == "remember"]
 
 
-def asks_not_to_keep(text: str) -> str | None:
+def not_keep_intent(text: str) -> str | None:
     """not_keep when `text` asks Nadine not to keep what it says; forget_one when what it asks her not to
     remember is a thing it names ("don't remember my blood type anymore") and it tells nothing besides;
     None when it asks neither."""
@@ -92,6 +92,6 @@ def _names_a_thing_held(verb: Any) -> bool:
 
 
 def memory_intent(text: str) -> str:
-    """The classifier's memory intent of `text`, or what a request not to keep asks (asks_not_to_keep)."""
+    """The classifier's memory intent of `text`, or what a request not to keep asks (not_keep_intent)."""
     intent = classify(text).intent
-    return (asks_not_to_keep(text) or intent) if intent in _CHECKED else intent
+    return (not_keep_intent(text) or intent) if intent in _CHECKED else intent

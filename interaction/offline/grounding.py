@@ -393,7 +393,7 @@ def _a_time(tok) -> bool:  # noqa: ANN001 - a spaCy Token
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     wordnet = load_wordnet()
-    return wordnet is None or wordnet.lexical_file(tok.lemma_.lower()) == "noun.time"
+    return wordnet is None or wordnet.names_a_time(tok.lemma_.lower())
 
 
 def _addressed_as_a_person(tok) -> bool:  # noqa: ANN001 - a spaCy Token

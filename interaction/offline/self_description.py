@@ -350,7 +350,7 @@ def workplace_kind(noun) -> bool:  # noqa: ANN001 - a spaCy Token
         return False
     wordnet = load_wordnet()
     return wordnet is not None and wordnet.kind_of(noun.lemma_, _WORKPLACE_KINDS) and not any(
-        c.dep_ == "compound" and wordnet.lexical_file(c.lemma_) == "noun.time" for c in children)
+        c.dep_ == "compound" and wordnet.names_a_time(c.lemma_) for c in children)
 
 
 def workplace_named(clause: str) -> str | None:
@@ -493,7 +493,7 @@ def _said_of(prep) -> bool:  # noqa: ANN001 - a spaCy Token
     if prep.dep_ != "prep":
         return False
     wordnet = load_wordnet()
-    return not any(o.ent_type_ in _AGE_ENTS or (wordnet is not None and wordnet.lexical_file(o.lemma_) == "noun.time")
+    return not any(o.ent_type_ in _AGE_ENTS or (wordnet is not None and wordnet.names_a_time(o.lemma_))
                    for o in prep.children if o.dep_ == "pobj")
 
 

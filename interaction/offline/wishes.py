@@ -34,7 +34,7 @@ def _a_stretch_of_time(noun: Any) -> bool:
     if wordnet is None or any(t.like_num or t.ent_type_ == "ORDINAL" for t in noun.subtree):
         return False
     of = [o for p in noun.children if p.dep_ == "prep" and p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
-    return any(wordnet.lexical_file(n.lemma_.lower()) == "noun.time" for n in [noun, *of])
+    return any(wordnet.names_a_time(n.lemma_.lower()) for n in [noun, *of])
 
 
 def _imperative(verb: Any) -> bool:

@@ -406,7 +406,7 @@ def _qualities(token, lexicon: WordNet | None) -> tuple[str, ...]:  # noqa: ANN0
     for later in token.doc[token.i + 1: token.sent.end]:
         if later.lemma_.lower() == "one" and later.pos_ == "NOUN" and any(c.dep_ == "det" for c in later.children):
             return tuple(said + adjectives(later))
-        if later.pos_ in ("NOUN", "PROPN") and not (lexicon is not None and lexicon.lexical_file(later.lemma_.lower()) == "noun.time"):
+        if later.pos_ in ("NOUN", "PROPN") and not (lexicon is not None and lexicon.names_a_time(later.lemma_.lower())):
             break  # another thing named: "one" would say that one again
     return tuple(said)
 

@@ -131,6 +131,10 @@ class WordNet:
         "noun.communication" for "talk"); None for a word that is no noun here."""
         return next(iter(self.lexical_files(word)), None)
 
+    def names_a_time(self, word: str) -> bool:
+        """The word's most frequent noun sense is a time ("morning", "deadline", "birthday")."""
+        return self.lexical_file(word) == "noun.time"
+
     def lexical_files(self, word: str) -> tuple[str, ...]:
         """The lexicographer file of each noun sense of the word, the most frequent first."""
         return tuple(self._lexnames.get(int(self.field(o)), "") for o in self.senses(word))
