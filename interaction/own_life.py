@@ -36,7 +36,7 @@ from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.personal_facts import asked_field
 from interaction.offline.question_form import WH_TAGS, asked_about, asks_after_nobody, statement_tagged
 from interaction.person_pronoun import with_person_named, with_relations_named
-from interaction.profile_wording import Told, current, named_in
+from interaction.profile_wording import Told, current, left_named_in, named_in
 from interaction.profiles import Identity
 from interaction.reported_speech import reported
 
@@ -270,7 +270,7 @@ def held_field_asked(identity: Identity, text: str, recalled: bool = False) -> s
     held = named_in(current(identity.profile, [field]), text)
     if field == "relations" and recalled:
         held = [t for t in held if _said_by_name(t.value, text)]
-    return field if held else None
+    return field if held or (field == "relations" and left_named_in(identity.profile, text)) else None
 
 
 def _said_by_name(value: str, text: str) -> bool:

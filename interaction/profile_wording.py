@@ -82,6 +82,17 @@ def named_in(told: list[Told], question: str) -> list[Told]:
     return [t for t in told if t.field != "relations" or asked & {w.casefold() for w in re.findall(r"\w+", t.value)}]
 
 
+def left_named_in(profile: UserProfile | None, question: str) -> list[str]:
+    """The people a question names whom the speaker told they have left, and who hold that place no
+    more, as Nadine says it ("Marco is no longer your boyfriend" for "who is my boyfriend?")."""
+    if profile is None:
+        return []
+    now = {relation_of(r.value)[1] for r in profile.history("relations") if r.current and relation_of(r.value)}
+    left = [Told("relations", r.value) for r in profile.history("relations")
+            if not r.current and (held := relation_of(r.value)) and held[1] not in now]
+    return [ended_words(profile, "relations", t.value) for t in named_in(left, question)]
+
+
 def _lemmas(text: str) -> set[str]:
     """The words' base forms by spaCy's lemmatizer ("whats my brothers name": "brother"); none without
     the parser."""
@@ -256,6 +267,8 @@ def ended_words(profile: UserProfile | None, field: str, value: str) -> str:
     said_in = next((r.clause for r in (profile.history(field) if profile else []) if value_key(r.value) == value_key(value)), None)
     if field == "current_position" and said_with_verb(value, said_in):
         return f"you no longer {value}"
+    if field == "relations" and (held := relation_of(value)):
+        return f"{held[0]} is no longer your {held[1]}"
     return FIELDS_BY_NAME[field].ended.format(spoken(field, value))
 
 

@@ -42,6 +42,7 @@ from interaction.own_life import (
     recall_own_life,
     tells_a_fact,
 )
+from interaction.profile_wording import relation_of
 from interaction.profiles import Identity, MemoryUpdate, ProfileOutcome
 from interaction.prompts import MEMORY_UPDATE_SYSTEM, history_text
 from interaction.state import TurnState
@@ -363,6 +364,10 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
                    for o in grounded) and not is_name(g.value, names):
             changes.append(FactChange(field=g.field, op="set", value=g.value, **g.words.model_dump()))
             grounded.append(g)
+    # a person of theirs they tell they have left is one no longer ("I broke up with Marco")
+    left = {name.casefold() for name in personal_facts.ended_relations(text)}
+    changes += [FactChange(field="relations", op="close", value=v) for v in current.get("relations", [])
+                if (held := relation_of(v)) and held[0].casefold() in left]
     # a value said in one breath with another ("I play tennis and the piano") is a fact of its own
     for also in coordinated(text, grounded):
         changes.append(FactChange(field=also.field, op="set", value=also.value, **also.words.model_dump()))

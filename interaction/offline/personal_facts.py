@@ -231,11 +231,54 @@ def _relation(tok) -> list[Grounded]:  # noqa: ANN001
     if not any(c.dep_ == "poss" and first_person(c) for c in tok.children):
         return []
     name = _name_of(tok)
-    if name is None:
-        return []
+    if name is None or _parting_verb(tok) is not None:
+        return []  # "I broke up with my boyfriend Marco": he was her boyfriend, he is no longer
     start = min([name.i, *(c.i for c in name.children if c.dep_ == "compound" and _a_name(c))])
     words = tok.doc[start:name.i + 1].text
     return [_grounded("relations", tok.doc, start, name.i + 1, value=f"{words} ({tok.lower_})")]
+
+
+def ended_relations(text: str) -> list[str]:
+    """The people the speaker tells they have left (a name, or a person word of theirs with the name it
+    is said with): "I broke up with Marco", "my husband Tom and I divorced". Only what is told as done:
+    not negated, not wished or planned ("I want to break up with Marco")."""
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return []
+    out = []
+    for tok in doc:
+        name = tok if _a_name(tok) and tok.dep_ != "appos" else _name_of(tok) if _relation_owned(tok) else None
+        verb = _parting_verb(tok) if name is not None else None
+        if verb is not None and verb.dep_ in ("ROOT", "conj") and not any(c.dep_ == "neg" for c in verb.children):
+            out.append(name.text)
+    return out
+
+
+def _parting_verb(person):  # noqa: ANN001, ANN202 - a spaCy Token or None
+    """The verb by which the speaker leaves their association with `person` (WordNet: a verb of
+    parting), when `person` is whom it is done with or to and the speaker its subject ("I broke up
+    with X", "I divorced X"), or one of its subjects beside the speaker ("X and I split up", "me and
+    X broke up"); None otherwise."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    head = person.head
+    if person.dep_ == "pobj" and head.dep_ == "prep":
+        verb, speaker = head.head, subject_of(head.head)
+    elif person.dep_ == "dobj":
+        verb, speaker = head, subject_of(head)
+    elif person.dep_ in ("nsubj", "nsubjpass"):
+        verb, speaker = head, next((c for c in person.children if c.dep_ == "conj"), None)
+    elif person.dep_ == "conj" and head.dep_ in ("nsubj", "nsubjpass"):
+        verb, speaker = head.head, head
+    else:
+        return None
+    wordnet = load_wordnet()
+    if speaker is None or not first_person(speaker) or verb.pos_ not in _VERBS or wordnet is None:
+        return None
+    particle = next((c.lemma_ for c in verb.children if c.dep_ == "prt"), None)
+    lemma = f"{verb.lemma_}_{particle}" if particle else verb.lemma_
+    return verb if wordnet.parts_from_an_association(lemma) else None
 
 
 def _name_of(tok):  # noqa: ANN001, ANN202 - a spaCy Token or None

@@ -220,7 +220,7 @@ def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
         # only a job's place is known: say that, and that no home was named
         return f"You haven't told me where you live, but {profile_wording.listing(work)}." if work else _no_longer(r, key)
     held = profile_wording.named_in(profile_wording.current(r.profile, [key], now=r.now), r.text)
-    said = profile_wording.phrases(held)
+    said = profile_wording.phrases(held) or (profile_wording.left_named_in(r.profile, r.text) if key == "relations" else [])
     return _sentence(profile_wording.listing(said)) if said else None  # every pastime held, not the first
 
 

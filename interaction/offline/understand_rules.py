@@ -219,7 +219,8 @@ def understand(text: str) -> TurnUnderstanding:
         intent = "language_change"
     elif cues.is_unambiguous_farewell(text):
         intent = "end_conversation"
-    elif profile.user_name or profile.facts() or fact_changes.states_a_change(text) or personal_facts.read(text):
+    elif (profile.user_name or profile.facts() or fact_changes.states_a_change(text) or personal_facts.read(text)
+          or personal_facts.ended_relations(text)):
         intent = "update_user_info"
     elif cues.is_greeting(text):
         intent = "first_greeting"

@@ -228,10 +228,34 @@ class WordNet:
         offset = self._first_verb_senses.get(key)
         if offset is None or not key.startswith("re"):
             return False
-        p = self._first_verb_lines[offset].split(" | ", 1)[0].split()
-        at = 4 + 2 * int(p[3], 16)
-        above = {int(p[at + 2 + 4 * i]) for i in range(int(p[at])) if p[at + 1 + 4 * i] == "@"}
-        return bool(above & set(self._verb_senses.get(key[2:].lstrip("-"), ())))
+        return bool(_kinds_above(self._first_verb_lines[offset]) & set(self._verb_senses.get(key[2:].lstrip("-"), ())))
+
+    def parts_from_an_association(self, lemma: str) -> bool:
+        """One of the verb's two most frequent senses is, or is a kind of, leaving an association or
+        relation: the social sense of "part" ("break up", "split up", "divorce") or of "depart" ("quit",
+        "resign", "retire"). A rarer sense says nothing: nearly every verb of motion has one ("leave")."""
+        parting = {o for word in ("part", "depart") for o in self._verb_senses.get(word, ())
+                   if self._verb_file(o) == "verb.social"}
+        return any(self._verb_ancestors(o) & parting for o in self._verb_senses.get(lemma.casefold(), ())[:2])
+
+    @functools.lru_cache(maxsize=1024)  # noqa: B019 - one WordNet per process, kept for its life
+    def _verb_ancestors(self, offset: int) -> frozenset[int]:
+        """The verb synset and every one it is a kind of (its "@" links, transitively)."""
+        out, frontier = {offset}, [offset]
+        while frontier:
+            above = _kinds_above(self._verb_lines[frontier.pop()]) - out
+            out |= above
+            frontier += above
+        return frozenset(out)
+
+    def _verb_file(self, offset: int) -> str:
+        return self._lexnames.get(int(self._verb_lines[offset].split()[1]), "")
+
+    @functools.cached_property
+    def _verb_lines(self) -> dict[int, str]:
+        # every verb synset, read on the first verb whose kinds are asked about, not at start-up
+        with (self._folder / "data.verb").open(encoding="utf-8") as f:
+            return {int(line[:8]): line for line in f if line[:1].isdigit()}
 
     @functools.cached_property
     def _verb_senses(self) -> dict[str, tuple[int, ...]]:
@@ -506,6 +530,13 @@ class WordNet:
         if nearest <= sister_depth and specific:
             return Relation.SISTER, nearest
         return Relation.UNRELATED, nearest
+
+
+def _kinds_above(line: str) -> set[int]:
+    """The synsets a data-file line's synset is a kind of (its "@" links)."""
+    p = line.split(" | ", 1)[0].split()
+    at = 4 + 2 * int(p[3], 16)
+    return {int(p[at + 2 + 4 * i]) for i in range(int(p[at])) if p[at + 1 + 4 * i] == "@"}
 
 
 @functools.cache

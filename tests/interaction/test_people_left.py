@@ -1,0 +1,64 @@
+"""A person the speaker tells they have left (broken up with, divorced) is no longer one of their people:
+never stored as a current relation when told so, ended when held, and said as ended when asked after
+("I broke up with my boyfriend Marco" was kept as "your boyfriend is Marco": tester25)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from common.messages import EmotionSignal
+from common.store import ProfileStore
+from tests.interaction.test_memory_requests import maya, say  # noqa: F401 - the fixture
+
+SAID_AT = datetime(2026, 3, 10, 11, 0)
+CALM = EmotionSignal(label="neutral", intensity=0.0)
+
+
+def _changes(sentence: str, current: dict[str, list[str]]):
+    from interaction.agents.memory_agents import decide_facts
+    from interaction.offline.extract import extract_profile
+
+    update, changes, _ = decide_facts(sentence, extract_profile(sentence), current, "Maya", now=SAID_AT)
+    return update, changes
+
+
+@pytest.mark.parametrize("sentence", [
+    "I split up with my girlfriend Oona in June.",
+    "My wife Keziah and I divorced two years ago.",
+    "Me and my fiancé Dmitri broke up over the summer.",
+])
+def test_a_person_left_is_not_stored_as_one_of_theirs(sentence):
+    update, changes = _changes(sentence, {})
+    assert not update.relations and not [c for c in changes if c.field == "relations" and c.op != "close"], sentence
+
+
+@pytest.mark.parametrize(("sentence", "kept"), [
+    ("I went hiking with my cousin Bram on Sunday.", "Bram (cousin)"),
+    ("My brother Olu resigned from the council.", "Olu (brother)"),  # he left, not the speaker
+])
+def test_a_person_beside_whom_nothing_is_left_stays_theirs(sentence, kept):
+    update, _ = _changes(sentence, {})
+    assert update.relations == [kept]
+
+
+@pytest.mark.parametrize(("sentence", "ends"), [
+    ("Keziah and I split up last month.", True),
+    ("I divorced Keziah in the spring.", True),
+    ("I didn't divorce Keziah, we just argued.", False),
+    ("I want to divorce Keziah.", False),
+])
+def test_a_held_person_left_is_ended_only_when_told_as_done(sentence, ends):
+    _, changes = _changes(sentence, {"relations": ["Keziah (wife)"]})
+    closed = [c.value for c in changes if c.field == "relations" and c.op == "close"]
+    assert closed == (["Keziah (wife)"] if ends else []), sentence
+
+
+def test_the_person_left_is_said_as_ended_when_asked_after(maya):  # noqa: F811
+    dm, _, _, uid = maya
+    assert "your girlfriend is Oona" in say(dm, "My girlfriend Oona teaches yoga.", user_emotion=CALM).reply
+    left = say(dm, "I broke up with Oona on Friday.", user_emotion=CALM)
+    assert "Oona is no longer your girlfriend" in left.reply and "mentioned" not in left.reply
+    assert not [r for r in ProfileStore(dm.layout).load(uid).history("relations") if r.current]
+    assert say(dm, "Who is my girlfriend?").reply == "Oona is no longer your girlfriend."
