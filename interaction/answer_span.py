@@ -233,7 +233,10 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
     if word == "where":
         return "place", None
     if word in ("who", "whom"):
-        return "person", None
+        # with what is done by or with whom it asks ("who is coming to stay?", "who did I have lunch
+        # with?"), never what is ("who is Ines?" asks what was told of her)
+        verb = wh.head.head if wh.head.dep_ == "prep" else wh.head
+        return "person", verb.lemma_.lower() if verb.pos_ == "VERB" and verb.lemma_ != "be" else None
     if word == "how" and how_long_asked(q.text) is not None:
         return "time", None  # "how many days until the christening?": when it is, counted from now
     if word == "how" and wh.head.tag_ == "JJ" and wh.head.dep_ == "amod" and wh.head.head.pos_ == "NOUN" \
@@ -249,8 +252,10 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         c.dep_ == "pobj" for c in t.children)), None)
     if word == "what" and stranded is not None:
         return "object", f"{stranded.head.lemma_.lower()} {stranded.lower_}"
-    if wh.dep_ in ("dobj", "pobj") and wh.head.lemma_ != "be":
-        return None  # "what does my husband do?" asks for what is done, not for what a thing is
+    if wh.dep_ in ("dobj", "pobj", "dative") and wh.head.lemma_ != "be":
+        # "what does my husband do?" asks for what is done, not for what a thing is; "what did my nan
+        # teach me?": the tagger may call the "what" of a verb with two objects its dative
+        return None
     # ... and so does a "what" the tagger hung on the "is" of a progressive ("what is my sister going to
     # study?"): that "is" is an auxiliary, never the copula of a thing asked
     if wh.head.lemma_ == "be" and (wh.head.dep_ in ("aux", "auxpass") or any(
@@ -343,6 +348,9 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
         if tok.lemma_.lower() != owner and not (tok.pos_ == "NOUN" and _a_kind_of(tok.lemma_.lower(), owner)):
             continue
         names = [c for c in tok.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
+        beside = m[tok.i + 1] if tok.i + 1 < len(m) else None
+        if beside is not None and beside.pos_ == "PROPN" and beside.dep_ == tok.dep_ and beside.head.i == tok.head.i != tok.i:
+            names.append(beside)  # the parser may hang both on the verb, two subjects: "my cat Miso knocked ..."
         # "my cat Pickles": a name the tagger may take for a plural noun, its capital mid-sentence says otherwise
         if tok.dep_ == "compound" and (tok.head.pos_ == "PROPN" or (
                 tok.head.pos_ == "NOUN" and tok.head.text[:1].isupper() and not tok.head.is_sent_start)):
@@ -401,7 +409,8 @@ def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
 
         # a name beside a person word is a person's whatever the recogniser calls it ("my cousin Dara": GPE)
         found = [list(e) for e in m.ents if e.label_ == "PERSON"]
-        return [("person", span) for span in found + [[t] for t in people_named(m) if not any(t in f for f in found)]]
+        found += [[t] for t in people_named(m) if not any(t in f for f in found)]
+        return [("person", span) for span in found + _people_of_theirs(m, found, noun)]
     if asks == "object":  # "allergic to": the same adjective with the same preposition, and what it governs
         from interaction.memory.retrieval.lexicon import load_wordnet
 
@@ -419,6 +428,26 @@ def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
     if asks == "count":  # a number, never the name beside the noun ("my granddaughter Lina" has no count)
         return [(found, span) for found, span in _thing(m, noun or "") if any(t.like_num for t in span)]
     return _thing(m, noun or "")
+
+
+def _people_of_theirs(m, named: list[list], done: str | None) -> list[list]:  # noqa: ANN001 - a spaCy Doc
+    """A person of the speaker's told by how they are theirs, with no name said, as the one who does
+    what the question asks, or with whom it is done (`done`, a verb's lemma: "my mum is coming to stay"
+    for "who is coming?"): a word the speaker owns one of whose two most frequent senses is a person
+    (WordNet's noun.person: owned, "mum" is no flower), said as a phrase of its own, not a compound
+    ("my dentist appointment") nor one whose name is already an answer."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if wordnet is None or done is None:
+        return []
+    inside = {t.i for span in named for t in span}
+    return [[w for w in t.subtree if w.i <= t.i] for t in m
+            if t.pos_ == "NOUN" and t.dep_ != "compound" and t.i not in inside
+            and (t.head.head if t.head.dep_ == "prep" else t.head).lemma_.lower() == done
+            and not any(c.i in inside for c in t.children)
+            and any(c.dep_ == "poss" and "1" in c.morph.get("Person") for c in t.children)
+            and wordnet.kind_of_person(lemma_meant(t), senses=2)]
 
 
 def _with_preposition(tokens: list) -> list:

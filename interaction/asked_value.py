@@ -89,8 +89,10 @@ def says_what_is_asked(question: str, memory: str) -> bool:
     held = {lemma_meant(t) for t in m} | {t.lower_ for t in m} | _derived(m)
     for sent in q.sents:
         root = sent.root
-        framed = next((c for c in root.children if c.dep_ == "ccomp"), None) if _of_telling(root) else None
-        clause = list(framed.subtree) if framed is not None else list(sent)
+        telling = _of_telling(root)
+        framed = next((c for c in root.children if c.dep_ == "ccomp"), None) if telling else None
+        # the frame without a clause asks whether what it names was told ("did I tell you about Bruno?")
+        clause = list(framed.subtree) if framed is not None else [t for t in sent if not (telling and t.i == root.i)]
         subject = {w.i for s in clause if s.dep_ in ("nsubj", "nsubjpass") for w in s.subtree}
         # the verbs an indefinite pronoun is the object of ask whether anything was done, whatever it
         # was ("did I need to get anything from the pharmacy?" over "I have to pick up my prescription

@@ -163,12 +163,12 @@ class WordNet:
             capitalised.append(any(w.casefold() == key and not w.islower() for w in p[4:4 + 2 * int(p[3], 16):2]))
         return tuple(capitalised)
 
-    def kind_of_person(self, word: str) -> bool:
-        """The word's most frequent noun sense is a kind of person ("plumber", "Methodist"), not one
-        person WordNet lists by it ("Hughes": Howard Hughes, Ted Hughes, instances of a kind)."""
-        first = next(iter(self.senses(word)), None)
-        return first is not None and self._lexnames.get(int(self.field(first)), "") == "noun.person" \
-            and not any(link[0] == "@i" for link in self._links(first))
+    def kind_of_person(self, word: str, senses: int = 1) -> bool:
+        """The word's most frequent noun sense (or one of its `senses` most frequent: "mum" is a flower
+        first) is a kind of person ("plumber", "Methodist"), not one person WordNet lists by it
+        ("Hughes": Howard Hughes, Ted Hughes, instances of a kind)."""
+        return any(self._lexnames.get(int(self.field(o)), "") == "noun.person"
+                   and not any(link[0] == "@i" for link in self._links(o)) for o in self.senses(word)[:senses])
 
     def kind_of(self, word: str, kinds: frozenset[str]) -> bool:
         """Some noun sense of the word is, through its hypernyms, a synset one of whose words is in
