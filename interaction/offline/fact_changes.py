@@ -331,6 +331,36 @@ def _stopped_facts(sentence: str, current: dict[str, list[str]]) -> list[FactCha
             if f in FIELDS_BY_NAME for v in _matching(None, sentence, values)]
 
 
+def _left_facts(sentence: str, current: dict[str, list[str]]) -> list[FactChange]:
+    """The current facts a clause the model left alone says the speaker has left, by naming them as what
+    a verb of parting is done with ("I quit my job at Tesco!" after "I'm a shift manager at Tesco":
+    the model reads the exclamation as no change). Nothing unless a current value is named."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    named = [(f, v) for f, values in current.items() if f in FIELDS_BY_NAME and f != "relations"
+             for v in _matching(None, sentence, values)]
+    if not named:
+        return []
+    try:
+        doc = load_parser()(sentence)
+    except ParserUnavailable:
+        return []
+    left = " ".join(t.lower_ for t in doc if personal_facts.left_by_speaker(t))
+    return [FactChange(field=f, op="close", value=v, confidence=MIN_CONFIDENCE) for f, v in named
+            if any(w.casefold() in left.split() for w in _TOKEN.findall(v))]
+
+
+def _said_not_left(clause: str) -> bool:
+    """The clause tells that the speaker has not left what a verb of parting names ("I didn't quit
+    Halfords", "I haven't broken up with Marco")."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return any(personal_facts.not_left_by_speaker(t) for t in load_parser()(clause))
+    except ParserUnavailable:
+        return False
+
+
 def _of_something_new(clause: str) -> bool:
     """The clause cannot end a fact of the person's that it names no value of: its object is
     indefinite ("we lost a house", a firefighter's night: something brought in as new, not their
@@ -385,7 +415,7 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
                                       confidence=round(ended_work.op_p, 3)))
             continue
         if pred.op == "none" or pred.op_p < MIN_CONFIDENCE:
-            for change in _stopped_facts(sentence, current):
+            for change in _stopped_facts(sentence, current) + _left_facts(sentence, current):
                 closing.setdefault(change.field, []).append(sentence.casefold())
                 changes.append(change)
             continue
@@ -397,6 +427,8 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
                 changes.append(FactChange(field="location", op="supersede" if current.get("location") else "set",
                                           value=home, confidence=confidence))
             continue
+        if pred.op == "close" and _said_not_left(sentence):
+            continue  # "I didn't quit Halfords": near leaving in its embedding, told as still there
         if pred.op == "close":
             field = _closed_field(pred, sentence, current)
             closing.setdefault(field, []).append(sentence.casefold())

@@ -249,10 +249,23 @@ def ended_relations(text: str) -> list[str]:
     out = []
     for tok in doc:
         name = tok if _a_name(tok) and tok.dep_ != "appos" else _name_of(tok) if _relation_owned(tok) else None
-        verb = _parting_verb(tok) if name is not None else None
-        if verb is not None and verb.dep_ in ("ROOT", "conj") and not any(c.dep_ == "neg" for c in verb.children):
+        if name is not None and left_by_speaker(tok):
             out.append(name.text)
     return out
+
+
+def left_by_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """What the token names is what the speaker tells they have left, as done: not negated, not wished
+    or planned ("I quit my job at Tesco", "I broke up with Marco"; not "I want to quit")."""
+    verb = _parting_verb(tok)
+    return verb is not None and verb.dep_ in ("ROOT", "conj") and not any(c.dep_ == "neg" for c in verb.children)
+
+
+def not_left_by_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """What the token names is what the speaker tells they have not left ("I didn't quit Halfords"):
+    it still holds."""
+    verb = _parting_verb(tok)
+    return verb is not None and any(c.dep_ == "neg" for c in verb.children)
 
 
 def _parting_verb(person):  # noqa: ANN001, ANN202 - a spaCy Token or None

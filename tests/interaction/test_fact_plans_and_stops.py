@@ -239,3 +239,18 @@ def test_a_home_that_has_ended_is_said_so_never_as_if_it_held(maya):  # noqa: F8
     say(dm, "I moved away from Aberdeen.")
     reply = say(dm, "Where do I live?").reply
     assert "haven't told me where you live now" in reply and not reply.startswith("In Aberdeen"), reply
+
+
+@pytest.mark.parametrize(("sentence", "ends"), [
+    # the operation model reads an exclamation of leaving as no change (tester27 hannah: "I quit my job
+    # at Tesco yesterday!" left "You work at Tesco"); the parse reads who left what
+    ("I quit my job at Halfords yesterday!", True),
+    ("Quit my job at Halfords today, finally!", False),  # no speaker said: nothing is read as left
+    ("I didn't quit Halfords, I just moaned about it!", False),
+])
+def test_a_workplace_the_speaker_tells_they_left_ends(sentence, ends):
+    from interaction.offline.fact_changes import decide
+
+    changes = decide(sentence, {}, {"current_company": ["Halfords"], "current_position": ["mechanic"]})
+    closed = [c.value for c in changes if c.field == "current_company" and c.op == "close"]
+    assert closed == (["Halfords"] if ends else []), sentence
