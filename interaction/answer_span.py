@@ -355,6 +355,9 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
         if tok.dep_ == "compound" and (tok.head.pos_ == "PROPN" or (
                 tok.head.pos_ == "NOUN" and tok.head.text[:1].isupper() and not tok.head.is_sent_start)):
             names.append(tok.head)
+        if tok.tag_ == "NNS":  # "two guinea pigs, Salt and Pepper": the names listed beside the plural
+            out += [("name", sorted((t for t in c.subtree if t.pos_ in ("PROPN", "CCONJ")), key=lambda t: t.i))
+                    for c in tok.children if c.dep_ == "conj" and c.pos_ == "PROPN"]
         for acl in (c for c in tok.children if c.dep_ == "acl" and c.lemma_ in _NAMING):
             names += [c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj") and c.pos_ == "PROPN"]
             # what a thing is called is its name, typed in lower case too ("a band called the static moths")

@@ -63,6 +63,10 @@ def test_who_and_whether_are_answered_from_what_was_told(maya):
     # reproduced it (tester27 elena)
     ("What's my cat called?", "My cat Miso knocked my coffee over this morning, typical.", "Miso"),
     ("What's my cat's name?", "My cat Miso knocked my coffee over this morning, typical.", "Miso"),
+    # the names listed beside a plural (tester27 grace: "two guinea pigs, Salt and Pepper")
+    ("What are my guinea pigs called?", "I have two guinea pigs, Salt and Pepper.", "Salt and Pepper"),
+    ("What are my cats called?", "I have two cats, Mango and Pickle.", "Mango and Pickle"),
+    ("What are my rabbits called?", "We adopted two rabbits, Clover and Fig.", "Clover and Fig"),
 ])
 def test_the_name_beside_the_noun_answers_what_it_is_called(question, memory, answer):
     found = answer_in(question, memory)
