@@ -290,7 +290,9 @@ def _name_the_date(doc, day, words: list[str], said: SaidDay, near: bool = False
                                                          and told_as_past(head))
     weekday, said_on = _WEEKDAYS[day.lower_], said.on.weekday()
     if past:
-        meant = said.on - timedelta(days=(said_on - weekday) % 7 or 7)
+        # a day of its own week told in the past is that very day unless "last" says the week before:
+        # "got a gig on Saturday" told on a Saturday is that Saturday, whatever "got" tells
+        meant = said.on - timedelta(days=(said_on - weekday) % 7 or (7 if modifier == "last" else 0))
     else:
         meant = said.on + timedelta(days=(weekday - said_on) % 7 or (0 if modifier == "this" else 7))
     month = "" if meant.month == said.today.month else f" of {meant:%B}"

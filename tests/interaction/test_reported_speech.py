@@ -360,3 +360,14 @@ def test_an_adverb_that_tied_the_statement_to_the_talk_before_is_left_out():
 ])
 def test_a_frame_after_an_interjection_is_not_what_was_told(said, expected):
     assert reported(said) == expected
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    # told on Saturday 12 December in the past tense ("got" of "have got", tester27 jonno): that Saturday,
+    # never the one a week before
+    ("got a gig on saturday nite with my band at 9", "you got a gig on Saturday the 12th nite with your band at 9"),
+    ("We got tickets for the match on Saturday.", "you got tickets for the match on Saturday the 12th"),
+    ("Last Saturday we painted the hall.", "Saturday the 5th you painted the hall"),
+])
+def test_a_day_told_in_the_past_on_that_weekday_is_that_day(said, expected):
+    assert reported(said, said=SaidDay(date(2026, 12, 12), TODAY)) == expected
