@@ -1,7 +1,7 @@
-"""Whether a turn says the speaker and Nadine have never met ("Hi, I'm Sam, we've never met", "you don't
-know me yet", "I don't think we've met"): a negated clause about the two of them, read off spaCy's
-parse (its subject is "we" or "you", the negation on its verb or on the verb it is said under), that
-the confirmation reader reads as a clear no to "Have we met before?". Without a subject ("long time
+"""Whether a turn says the speaker and Nadine have never met ("Hi, I'm Sam, we've never met", "I don't
+think we've met"): a negated clause about the two of them meeting, read off spaCy's parse (its subject
+is "we" or "you", its verb "meet" by its most frequent WordNet sense, the negation on it or on the verb
+it is said under), that the confirmation reader reads as a clear no to "Have we met before?". Without a subject ("long time
 no see", "no worries") no clause is about the two of them. Said with a name someone Nadine knows
 has, it makes the speaker someone else who shares the name, never that person."""
 
@@ -37,9 +37,29 @@ def says_never_met(deps: AgentDeps | None, text: str) -> bool:
             if token.dep_ != "nsubj" or token.lower_ not in _US:
                 continue
             verb = token.head
+            if not _of_meeting(verb):
+                continue  # "we haven't been to Rome", "we don't have a dog": no answer to whether they met
             said = verb if _negated(verb) else verb.head if verb.dep_ == "ccomp" and _negated(verb.head) else None
-            if said is not None:
-                clause = "".join(t.text_with_ws for t in said.subtree).strip()
-                if read_reply(deps, QUESTION, clause) == "no":
-                    return True
+            if said is not None and read_reply(deps, QUESTION, _spelled_out(list(said.subtree))) == "no":
+                return True
     return False
+
+
+def _of_meeting(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The verb is the question's, "meet", by its most frequent WordNet sense ("meet", "encounter"), said
+of the two of them: with no object but a pronoun ("we've never met", "you haven't met me"; "you've
+met my sister" is of someone else)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if any(c.dep_ == "dobj" and c.tag_ != "PRP" and c.lower_ != "other" for c in verb.children):
+        return False
+    return verb.lemma_.lower() == "meet" or (wordnet is not None and wordnet.means_first(verb.lemma_, "meet"))
+
+
+def _spelled_out(words: list) -> str:  # noqa: ANN001 - spaCy Tokens
+    """The clause with its contracted auxiliaries and negation spelled out, as spaCy's norms have them
+    ("I don't think we've met" -> "I do not think we have met"): the reply reader read the contraction
+    of a clear no as unclear."""
+    said = [t.norm_ if t.pos_ == "AUX" or t.dep_ == "neg" else t.text for t in words]
+    return " ".join(said).replace(" .", ".").replace(" ,", ",").strip()

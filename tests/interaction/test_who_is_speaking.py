@@ -313,3 +313,19 @@ def test_the_answer_to_the_name_question_is_no_moment_of_theirs(tmp_path):
     yes = say(dm, "yes it is")
     affect = next(a for a in out.of(t.AFFECT_STATE) if a.turn_id == yes.turn_id)
     assert yes.user_id is not None and affect.suppress_storage, affect
+
+
+@pytest.mark.parametrize(("greeting", "someone_else"), [
+    # the contraction of a clear denial was read as unclear: the second Sam was linked to the first and
+    # heard her key safe code (tester27 sam)
+    ("Hello, I'm Noor. I don't think we've met before.", True),
+    ("Hi, I'm Noor. We've never met, I'm new in town.", True),
+    # a negated clause about "we" that is not about meeting denies nothing of having met
+    ("Hi, I'm Noor. We haven't had any snow yet.", False),
+    ("Hi, I'm Noor. I don't think you've met my brother.", False),
+])
+def test_whether_a_greeting_says_they_never_met_is_read_off_meeting(dm, greeting, someone_else):
+    first = say(dm, "Hi, I'm Noor. I drive a tram.")
+    say(dm, "Bye now.")
+    again = say(dm, greeting)
+    assert (again.user_id not in (None, first.user_id)) if someone_else else again.user_id == first.user_id, again.reply
