@@ -427,12 +427,12 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
                 changes.append(FactChange(field="location", op="supersede" if current.get("location") else "set",
                                           value=home, confidence=confidence))
             continue
-        if pred.op == "close" and _said_not_left(sentence):
-            continue  # "I didn't quit Halfords": near leaving in its embedding, told as still there
         if pred.op == "close":
             field = _closed_field(pred, sentence, current)
             closing.setdefault(field, []).append(sentence.casefold())
             have = current.get(field, [])
+            if have and _said_not_left(sentence):
+                continue  # "I didn't quit Halfords": near leaving in its embedding, told as still there
             named = _named(pred.value, sentence, have)
             if named:
                 changes += [FactChange(field=field, op="close", value=v, confidence=confidence) for v in named]
