@@ -56,3 +56,12 @@ def test_a_request_to_forget_in_words_of_going_waits_for_its_answer(said):
     u = apply_guards(TurnUnderstanding(intent="end_conversation", memory_intent="forget_one"), said,
                      GuardContext(user_id=None, greeted_user_id=None, confirmation_pending=False))
     assert u.intent == "continue_conversation"
+
+
+@pytest.mark.parametrize("said", [
+    "I had a rough night, I'm exhausted.",  # tester27 tilda: read as a goodbye, the visit ended
+    "Awful night, the dog was sick everywhere.",
+    "Honestly, what a night, the twins never settled.",
+])
+def test_news_of_a_bad_night_is_no_farewell(said):
+    assert turn_act(said) != "farewell" and not cues.is_unambiguous_farewell(said)
