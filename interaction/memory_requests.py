@@ -692,7 +692,7 @@ def known_facts(deps: AgentDeps, identity: Identity, transcript: list[Transcript
     said = told_since(deps, identity.user_id or "", transcript or [])
     # a turn is read for a change once, not beside every kept memory: only one that may change something
     # is read against each
-    told = [t for t in said if may_change(t.text)] if kept or scenes else []
+    told = [t for t in said if may_change(t.text)]
     explicit = [kept_wording(as_changed(m.text, m.occurred_at, told), said_day(m.occurred_at, now)) for m in kept]
     # a moment is said as it holds now too: "my cousin is getting married in May", then "the wedding
     # was moved to June", is a wedding in June
@@ -703,9 +703,12 @@ def known_facts(deps: AgentDeps, identity: Identity, transcript: list[Transcript
     # Delaney." as they came back)
     held = {k.source_turn for k in kept} | {m.turn_id for m in scenes} | {
         r.source.turn_id for records in (identity.profile.facts.values() if identity.profile else ()) for r in records}
+    # ... nor one a later turn gave a new value, which is told in its place ("my dentist is on Tuesday",
+    # then "the dentist moved to Thursday": the Tuesday said back on that Tuesday read "today")
     plain = [t for t in said[-MAX_LISTED * 3:] if not (t.turn_id and t.turn_id in held)
              and is_told(t.text) and classify(t.text).intent == "statement" and extract_name(t.text, loose=True) is None
-             and read_opening_name(t.text) is None]
+             and read_opening_name(t.text) is None
+             and not any(u.at > t.at and changed_value(u.text, t.text) is not None for u in told)]
     latest = sorted([*moments, *((t.at, what_it_tells(t.text)) for t in plain)], key=lambda m: m[0])[-MAX_LISTED:]
     return facts, explicit[-MAX_LISTED:], [(text, said_day(at, now)) for at, text in latest]
 
