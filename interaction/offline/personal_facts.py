@@ -203,7 +203,17 @@ def _beside_a_name(tok) -> bool:  # noqa: ANN001
     node = tok
     while node.dep_ == "appos":
         node = node.head
-    return node is not tok and node.dep_ == "ROOT" and node.pos_ == "PROPN" and _said_of_speaker(node)
+    return node is not tok and node.dep_ == "ROOT" and (node.pos_ == "PROPN" or _unknown_noun(node)) \
+        and _said_of_speaker(node)
+
+
+def _unknown_noun(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A capitalised word the tagger calls a noun that is no English word (WordNet): a name it does not
+    know ("Tomasz here, 52, ...")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return tok.pos_ == "NOUN" and tok.text[:1].isupper() and wordnet is not None and not wordnet.knows(tok.text)
 
 
 def _an_age(tok) -> bool:  # noqa: ANN001

@@ -439,7 +439,9 @@ def _naming_the_speaker(sent, name: str | None) -> list:  # noqa: ANN001 - spaCy
     if not name:
         return []
     last = name.split()[-1].casefold()
-    return [t for t in sent if t.pos_ == "PROPN" and t.lower_ == last and _said_alone(t)]
+    # the tagger may call a name it does not know a noun ("Tomasz here, 52, ..."): capitalised, it is the name
+    return [t for t in sent if (t.pos_ == "PROPN" or (t.pos_ == "NOUN" and t.text[:1].isupper()))
+            and t.lower_ == last and _said_alone(t)]
 
 
 def _said_alone(token) -> bool:  # noqa: ANN001 - a spaCy Token

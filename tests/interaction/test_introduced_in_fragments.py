@@ -80,3 +80,13 @@ def test_a_people_s_adjective_is_no_job_and_leaves_the_job_said_after_it():
     "Portuguese" was taken for the position, found no job, and the translator after it was lost."""
     read = extract_profile("Hello, I'm Lukas, I'm Austrian and I work as a piano tuner in Graz.", loose_names=True)
     assert read.current_position == "piano tuner", read
+
+
+@pytest.mark.parametrize(("text", "position", "age"), [
+    # a name the tagger does not know it tags a noun; the same words with "Brian" were kept (tester27 tomasz)
+    ("Tomasz here, 52, electrician in York.", "electrician", "52"),
+    ("Wojciech here, 38, joiner in Gdansk.", "joiner", "38"),
+])
+def test_a_name_the_tagger_calls_a_noun_is_introduced_with_what_is_said_beside_it(dm, text, position, age):  # noqa: F811
+    say(dm, text)
+    assert (_held(dm, "current_position"), _held(dm, "age")) == (position, age)
