@@ -139,7 +139,8 @@ def phrases(told: Iterable[Told]) -> list[str]:
                 listed[t.field] = []
                 out.append(t.field)  # placeholder, filled below with every value of the field
             listed[t.field].append(t.value)
-        else:
+        elif not (t.field == "relations" and (held := relation_of(t.value))
+                  and any(says(c, held[0]) for c in seen_clauses)):  # a person said in a clause said back
             out.append(own_words(t))
     return [FIELDS_BY_NAME[p].now.format(listing(listed[p])) if p in listed else p for p in out]
 

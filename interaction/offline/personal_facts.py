@@ -83,8 +83,23 @@ def _place(tok, placed: bool = False) -> bool:  # noqa: ANN001
     return (tok.pos_ == "PROPN" or bool(tok.ent_type_)) and tok.ent_type_ not in excluded
 
 
+def _placed_by_another(noun, placed: bool = False):  # noqa: ANN001, ANN202 - a spaCy Token or None
+    """The place a common noun of a kind of place (one of its two most frequent WordNet senses a
+    noun.location: "town"; "village" is its people first) is said to lie by ("a village near York":
+    York); None otherwise."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if noun.pos_ != "NOUN" or wordnet is None or "noun.location" not in wordnet.lexical_files(noun.lemma_.lower())[:2]:
+        return None
+    return next((p for c in noun.children if c.dep_ == "prep" and (p := _place_under(c, placed)) is not None), None)
+
+
 def _place_words(tok) -> tuple[int, int]:  # noqa: ANN001
-    """The token span of a place with the compound words and the places in apposition to it."""
+    """The token span of a place with the compound words and the places in apposition to it; of a kind
+    of place said by where it lies, the phrase up to that place ("a little village near York")."""
+    if (beside := _placed_by_another(tok, placed=True)) is not None:  # said where a place is: any name
+        return tok.left_edge.i, _place_words(beside)[1]
     parts = [tok, *(c for c in tok.children if c.dep_ == "compound" or (c.dep_ == "appos" and _place(c)))]
     return min(p.i for p in parts), max(p.i for p in parts) + 1
 
@@ -113,9 +128,12 @@ def _clause_of(tok) -> str | None:  # noqa: ANN001
 
 
 def _place_under(prep, placed: bool = False):  # noqa: ANN001, ANN202 - a spaCy Token or None
-    """The place a preposition names, directly or through "of" ("outside of Ames")."""
+    """The place a preposition names, directly or through "of" ("outside of Ames"), or a kind of place
+    said by where it lies ("a little village near York": the phrase is the place)."""
     for obj in (c for c in prep.children if c.dep_ == "pobj"):
         if _place(obj, placed):
+            return obj
+        if _placed_by_another(obj, placed) is not None:
             return obj
     for inner in (c for c in prep.children if c.dep_ == "prep"):
         found = _place_under(inner, placed)

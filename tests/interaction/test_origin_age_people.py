@@ -173,3 +173,21 @@ def test_one_of_their_people_asked_after_in_the_plural_typed_without_an_apostrop
     later(dm, uid)
     reply = say(dm, "whats my brothers name").reply
     assert "Steve" in reply, reply
+
+
+@pytest.mark.parametrize(("text", "facts"), [
+    # a kind of place said by where it lies is the place (tester27 bea: "a little village near York" kept
+    # nothing)
+    ("We live in a small town outside Limerick.", {("location", "a small town outside Limerick")}),
+    ("I'm from a tiny village near Poznań.", {("hometown", "a tiny village near Poznań")}),
+    ("I live in a flat near the station.", set()),  # a flat is no kind of place, the station no place name
+])
+def test_a_kind_of_place_said_by_where_it_lies_is_the_place(text, facts):
+    assert {(g.field, g.value) for g in read(text)} == facts
+
+
+def test_a_home_said_with_a_person_of_theirs_is_said_back_once(maya):
+    dm, _, _, _ = maya
+    reply = say(dm, "I live in a little village near Harrogate with my wife Maeve.").reply
+    assert reply == "I'll remember that you live in a little village near Harrogate with your wife Maeve.", reply
+    assert say(dm, "Where do I live?").reply == "You live in a little village near Harrogate."
