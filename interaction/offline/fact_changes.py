@@ -339,15 +339,28 @@ def _left_facts(sentence: str, current: dict[str, list[str]]) -> list[FactChange
 
     named = [(f, v) for f, values in current.items() if f in FIELDS_BY_NAME and f != "relations"
              for v in _matching(None, sentence, values)]
-    if not named:
+    work = [f for f in ("current_company", "current_position") if current.get(f)]
+    if not named and not work:
         return []
     try:
         doc = load_parser()(sentence)
     except ParserUnavailable:
         return []
-    left = " ".join(t.lower_ for t in doc if personal_facts.left_by_speaker(t))
-    return [FactChange(field=f, op="close", value=v, confidence=MIN_CONFIDENCE) for f, v in named
-            if any(w.casefold() in left.split() for w in _TOKEN.findall(v))]
+    left = [t for t in doc if personal_facts.left_by_speaker(t)]
+    words = {t.lower_ for t in left}
+    closed = [FactChange(field=f, op="close", value=v, confidence=MIN_CONFIDENCE) for f, v in named
+              if any(w.casefold() in words for w in _TOKEN.findall(v))]
+    # "I quit my job!": what they left is their occupation (WordNet, its most frequent sense), whatever it was
+    if not closed and any(t.pos_ == "NOUN" and _an_occupation(t.lemma_) for t in left):
+        return [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in work]
+    return closed
+
+
+def _an_occupation(lemma: str) -> bool:
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.kind_of(lemma.lower(), frozenset({"occupation"}), senses=1)
 
 
 def _said_not_left(clause: str) -> bool:
@@ -439,6 +452,10 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
             elif not FIELDS_BY_NAME[field].multi and have and not pred.value and not _of_something_new(sentence):
                 # "I quit my job": the one current value ends
                 changes.append(FactChange(field=field, op="close", value=None, confidence=confidence))
+            elif not have:
+                # the field it reads holds nothing ("I quit my job" with only a job title kept): what the
+                # parse reads as left
+                changes += _left_facts(sentence, current)
             continue
         if pred.field_p < MIN_FIELD_CONFIDENCE and not extracted.get(pred.field):
             continue

@@ -28,6 +28,7 @@ import dataclasses
 import re
 import unicodedata
 
+from interaction import cues
 from interaction.offline.grounding import Grounded, first_person
 from interaction.offline.parsing import ParserUnavailable, load_parser, subject_of
 
@@ -221,8 +222,11 @@ def _beside_a_name(tok) -> bool:  # noqa: ANN001
     node = tok
     while node.dep_ == "appos":
         node = node.head
-    return node is not tok and node.dep_ == "ROOT" and (node.pos_ == "PROPN" or _unknown_noun(node)) \
-        and _said_of_speaker(node)
+    # the name heads the fragment, or hangs on the greeting that opens it ("Hiya, Radoslaw here, 47, ...")
+    head = node if node.dep_ == "ROOT" else node.head if node.head.dep_ == "ROOT" and cues.GREETING.match(
+        node.sent.text) else None
+    return node is not tok and head is not None and (node.pos_ == "PROPN" or _unknown_noun(node)) \
+        and _said_of_speaker(head)
 
 
 def _unknown_noun(tok) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -309,7 +313,8 @@ def _parting_verb(person):  # noqa: ANN001, ANN202 - a spaCy Token or None
     elif person.dep_ == "dobj":
         verb, speaker = head, subject_of(head)
     elif person.dep_ in ("nsubj", "nsubjpass"):
-        verb, speaker = head, next((c for c in person.children if c.dep_ == "conj"), None)
+        # the speaker joined to the person, or to the name said beside them ("my partner Agata and I")
+        verb, speaker = head, next((c for c in person.subtree if c.dep_ == "conj" and first_person(c)), None)
     elif person.dep_ == "conj" and head.dep_ in ("nsubj", "nsubjpass"):
         verb, speaker = head.head, head
     else:

@@ -254,3 +254,19 @@ def test_a_workplace_the_speaker_tells_they_left_ends(sentence, ends):
     changes = decide(sentence, {}, {"current_company": ["Halfords"], "current_position": ["mechanic"]})
     closed = [c.value for c in changes if c.field == "current_company" and c.op == "close"]
     assert closed == (["Halfords"] if ends else []), sentence
+
+
+@pytest.mark.parametrize(("sentence", "ends"), [
+    # only a job title held, no workplace: "I quit my job at the bus depot yesterday!" left "You work as a bus
+    # driver" (my play); what the speaker left is their occupation
+    ("I resigned from my job this morning!", True),
+    ("I quit my job at the marina last week.", True),
+    ("My brother quit his job this morning!", False),
+    ("I quit the choir this morning!", False),  # a choir is no occupation
+])
+def test_an_occupation_the_speaker_tells_they_left_ends_the_job_held(sentence, ends):
+    from interaction.offline.fact_changes import decide
+
+    changes = decide(sentence, {}, {"current_position": ["sous chef"]})
+    closed = [c.field for c in changes if c.op == "close"]
+    assert closed == (["current_position"] if ends else []), sentence

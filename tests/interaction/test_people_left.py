@@ -28,6 +28,7 @@ def _changes(sentence: str, current: dict[str, list[str]]):
     "I split up with my girlfriend Oona in June.",
     "My wife Keziah and I divorced two years ago.",
     "Me and my fiancé Dmitri broke up over the summer.",
+    "My husband Colm and I split up last year.",  # the speaker joined to the name (my play)
 ])
 def test_a_person_left_is_not_stored_as_one_of_theirs(sentence):
     update, changes = _changes(sentence, {})

@@ -170,10 +170,11 @@ class WordNet:
         return any(self._lexnames.get(int(self.field(o)), "") == "noun.person"
                    and not any(link[0] == "@i" for link in self._links(o)) for o in self.senses(word)[:senses])
 
-    def kind_of(self, word: str, kinds: frozenset[str]) -> bool:
-        """Some noun sense of the word is, through its hypernyms, a synset one of whose words is in
-        `kinds` ("clinic": a medical institution, an institution)."""
-        return any(kinds & set(self._lemmas(above)) for sense in self.senses(word)
+    def kind_of(self, word: str, kinds: frozenset[str], senses: int | None = None) -> bool:
+        """Some noun sense of the word (of its `senses` most frequent, when given) is, through its
+        hypernyms, a synset one of whose words is in `kinds` ("clinic": a medical institution, an
+        institution)."""
+        return any(kinds & set(self._lemmas(above)) for sense in self.senses(word)[:senses]
                    for above in self.ancestors(sense, KIND_OF))
 
     def sex_of(self, word: str, *, through_kin: bool = True) -> str | None:
