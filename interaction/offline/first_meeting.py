@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from interaction import cues
 from interaction.confirmation import read_reply
+from interaction.offline.question_form import statement_tagged
 
 if TYPE_CHECKING:
     from interaction.agents.context import AgentDeps
@@ -30,7 +31,9 @@ def says_never_met(deps: AgentDeps | None, text: str) -> bool:
         nlp = load_parser()
     except ParserUnavailable:
         return False
-    for sentence in cues.sentences(text):
+    for said in cues.sentences(text):
+        # "I don't think we've met before, have we?" tells, with a question tagged on
+        sentence = statement_tagged(said) or said if cues.is_question(said) else said
         if cues.is_question(sentence):
             continue
         for token in nlp(sentence):

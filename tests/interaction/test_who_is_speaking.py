@@ -320,6 +320,7 @@ def test_the_answer_to_the_name_question_is_no_moment_of_theirs(tmp_path):
     # heard her key safe code (tester27 sam)
     ("Hello, I'm Noor. I don't think we've met before.", True),
     ("Hi, I'm Noor. We've never met, I'm new in town.", True),
+    ("Hi, it's Noor. I don't think we've met before, have we?", True),  # a question tagged on (my play)
     # a negated clause about "we" that is not about meeting denies nothing of having met
     ("Hi, I'm Noor. We haven't had any snow yet.", False),
     ("Hi, I'm Noor. I don't think you've met my brother.", False),
