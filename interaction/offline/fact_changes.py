@@ -334,7 +334,8 @@ def _stopped_facts(sentence: str, current: dict[str, list[str]]) -> list[FactCha
 def _left_facts(sentence: str, current: dict[str, list[str]]) -> list[FactChange]:
     """The current facts a clause the model left alone says the speaker has left, by naming them as what
     a verb of parting is done with ("I quit my job at Tesco!" after "I'm a shift manager at Tesco":
-    the model reads the exclamation as no change). Nothing unless a current value is named."""
+    the model reads the exclamation as no change), or, where none is named, the job and workplace held
+    when what they left is an occupation ("I quit my job!"). Nothing else ends."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     named = [(f, v) for f, values in current.items() if f in FIELDS_BY_NAME and f != "relations"
@@ -357,6 +358,7 @@ def _left_facts(sentence: str, current: dict[str, list[str]]) -> list[FactChange
 
 
 def _an_occupation(lemma: str) -> bool:
+    """The noun's most frequent WordNet sense is an occupation ("job", "career"; "choir" is none)."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     wordnet = load_wordnet()
