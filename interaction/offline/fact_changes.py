@@ -331,20 +331,21 @@ def _stopped_facts(sentence: str, current: dict[str, list[str]]) -> list[FactCha
             if f in FIELDS_BY_NAME for v in _matching(None, sentence, values)]
 
 
-def _left_facts(sentence: str, current: dict[str, list[str]]) -> list[FactChange]:
-    """The current facts a clause the model left alone says the speaker has left, by naming them as what
-    a verb of parting is done with ("I quit my job at Tesco!" after "I'm a shift manager at Tesco":
-    the model reads the exclamation as no change), or, where none is named, the job and workplace held
-    when what they left is an occupation ("I quit my job!"). Nothing else ends."""
+def _left_facts(text: str, current: dict[str, list[str]]) -> list[FactChange]:
+    """The current facts an utterance in which the model ended nothing says the speaker has left, by
+    naming them as what a verb of parting is done with ("I quit my job at Tesco!" after "I'm a shift
+    manager at Tesco": the model reads the exclamation as no change), or, where none is named, the job
+    and workplace held when what they left is an occupation ("I quit my job!"). Nothing else ends. The
+    utterance's parse is the one its read-ahead made."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     named = [(f, v) for f, values in current.items() if f in FIELDS_BY_NAME and f != "relations"
-             for v in _matching(None, sentence, values)]
+             for v in _matching(None, text, values)]
     work = [f for f in ("current_company", "current_position") if current.get(f)]
     if not named and not work:
         return []
     try:
-        doc = load_parser()(sentence)
+        doc = load_parser()(text)
     except ParserUnavailable:
         return []
     left = [t for t in doc if personal_facts.left_by_speaker(t)]
@@ -365,13 +366,13 @@ def _an_occupation(lemma: str) -> bool:
     return wordnet is not None and wordnet.kind_of(lemma.lower(), frozenset({"occupation"}), senses=1)
 
 
-def _said_not_left(clause: str) -> bool:
-    """The clause tells that the speaker has not left what a verb of parting names ("I didn't quit
-    Halfords", "I haven't broken up with Marco")."""
+def _said_not_left(text: str) -> bool:
+    """The utterance tells that the speaker has not left what a verb of parting names ("I didn't quit
+    Halfords", "I haven't broken up with Marco"); its parse is the one its read-ahead made."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
-        return any(personal_facts.not_left_by_speaker(t) for t in load_parser()(clause))
+        return any(personal_facts.not_left_by_speaker(t) for t in load_parser()(text))
     except ParserUnavailable:
         return False
 
@@ -430,7 +431,7 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
                                       confidence=round(ended_work.op_p, 3)))
             continue
         if pred.op == "none" or pred.op_p < MIN_CONFIDENCE:
-            for change in _stopped_facts(sentence, current) + _left_facts(sentence, current):
+            for change in _stopped_facts(sentence, current):
                 closing.setdefault(change.field, []).append(sentence.casefold())
                 changes.append(change)
             continue
@@ -446,7 +447,7 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
             field = _closed_field(pred, sentence, current)
             closing.setdefault(field, []).append(sentence.casefold())
             have = current.get(field, [])
-            if have and _said_not_left(sentence):
+            if have and _said_not_left(text):
                 continue  # "I didn't quit Halfords": near leaving in its embedding, told as still there
             named = _named(pred.value, sentence, have)
             if named:
@@ -454,15 +455,17 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
             elif not FIELDS_BY_NAME[field].multi and have and not pred.value and not _of_something_new(sentence):
                 # "I quit my job": the one current value ends
                 changes.append(FactChange(field=field, op="close", value=None, confidence=confidence))
-            elif not have:
-                # the field it reads holds nothing ("I quit my job" with only a job title kept): what the
-                # parse reads as left
-                changes += _left_facts(sentence, current)
             continue
         if pred.field_p < MIN_FIELD_CONFIDENCE and not extracted.get(pred.field):
             continue
         values = extracted.get(pred.field) or _as_list(pred.value)
         changes += [FactChange(field=pred.field, op=pred.op, value=v, confidence=confidence) for v in values]
+    if not any(c.op == "close" for c in changes):
+        # what the model ended nothing of, or ended in a field that holds nothing ("I quit my job" with
+        # only a job title kept): what the parse reads as left
+        for change in _left_facts(text, current):
+            closing.setdefault(change.field, []).append(text.casefold())
+            changes.append(change)
     for field, values in extracted.items():  # what the extraction found that no clause decided
         if any(c.field == field and c.op != "close" for c in changes):
             continue
