@@ -180,6 +180,9 @@ def current(profile: UserProfile | None, fields: Iterable[str] | None = None,
     ended = [(name, r) for name, r in records if not r.current
              and not (name == "location" and r.home is False and r.ended == "superseded" and home_now)]
     stale = {value_key(r.clause) for _, r in ended if r.clause}
+    # the town of a job that ended is where they worked, no longer where they work ("I'm a shift
+    # manager at Tesco in Norwich", then "I quit my job at Tesco")
+    left_work = {value_key(r.clause) for name, r in ended if name in WORK_FIELDS and r.clause}
     ended_values = [r.value for _, r in ended]
     held = {value_key(r.value) for _, r in records if r.current}
     kept_from: dict[str, list[str]] = {}  # clause -> the values it told that are held now
@@ -188,6 +191,8 @@ def current(profile: UserProfile | None, fields: Iterable[str] | None = None,
             kept_from.setdefault(value_key(r.clause), []).append(r.value)
     out = []
     for name, r in records:
+        if name == "location" and r.home is False and r.clause and value_key(r.clause) in left_work:
+            continue
         if name in wanted and r.current:
             usable = r.clause and value_key(r.clause) not in stale and not any(
                 says(r.clause, v) and value_key(v) not in held for v in ended_values) \

@@ -286,6 +286,15 @@ def ended_relations(text: str) -> list[str]:
     return out
 
 
+def tells_leaving(text: str) -> bool:
+    """The speaker tells they have left someone or something of theirs ("I quit my job at the council",
+    "I broke up with Marco"): a fact of theirs may end."""
+    try:
+        return any(left_by_speaker(t) for t in load_parser()(text))
+    except ParserUnavailable:
+        return False
+
+
 def left_by_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token
     """What the token names is what the speaker tells they have left, as done: not negated, not wished
     or planned ("I quit my job at Tesco", "I broke up with Marco"; not "I want to quit")."""

@@ -220,7 +220,7 @@ def understand(text: str) -> TurnUnderstanding:
     elif cues.is_unambiguous_farewell(text):
         intent = "end_conversation"
     elif (profile.user_name or profile.facts() or fact_changes.states_a_change(text) or personal_facts.read(text)
-          or personal_facts.ended_relations(text)):
+          or personal_facts.tells_leaving(text)):
         intent = "update_user_info"
     elif cues.is_greeting(text):
         intent = "first_greeting"

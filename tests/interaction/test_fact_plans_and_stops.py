@@ -270,3 +270,23 @@ def test_an_occupation_the_speaker_tells_they_left_ends_the_job_held(sentence, e
     changes = decide(sentence, {}, {"current_position": ["sous chef"]})
     closed = [c.field for c in changes if c.op == "close"]
     assert closed == (["current_position"] if ends else []), sentence
+
+
+def test_a_job_left_ends_with_its_town_and_is_said_as_ended(maya):  # noqa: F811
+    """"I quit my job at Tesco yesterday!" left "You work in Norwich." (tester27 hannah: the job's town);
+    "I quit my job at the council last week." changed nothing at all where only a job title was held
+    (tester27 tilda): no reader but the parse's saw a fact of theirs end."""
+    dm, _, _, _ = maya
+    say(dm, "I'm a barista at Kaffeehaus in Graz.", user_emotion=CALM)
+    say(dm, "I quit my job at Kaffeehaus yesterday!", user_emotion=CALM)
+    work = say(dm, "Where do I work?").reply
+    assert work.startswith("You haven't told me") and "Before" in work, work
+    assert "Graz" not in say(dm, "What do you know about me?").reply.split("And")[0]
+
+
+def test_a_job_title_held_ends_when_they_tell_they_quit_their_job(maya):  # noqa: F811
+    dm, _, _, _ = maya
+    say(dm, "I'm a lifeguard.", user_emotion=CALM)
+    said = say(dm, "I quit my job at the leisure centre last week.", user_emotion=CALM)
+    assert "no longer work as a lifeguard" in said.reply, said.reply
+    assert say(dm, "What's my job?").reply.startswith("You haven't told me")
