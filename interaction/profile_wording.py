@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from common.store import UserProfile
-from common.store.facts import says, value_key
+from common.store.facts import FactRecord, says, value_key
 from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
 from interaction.offline.articles import articled_in, said_with_verb, spoken
 from interaction.reported_speech import read_ahead, reported
@@ -183,6 +183,7 @@ def current(profile: UserProfile | None, fields: Iterable[str] | None = None,
     # the town of a job that ended is where they worked, no longer where they work ("I'm a shift
     # manager at Tesco in Norwich", then "I quit my job at Tesco")
     left_work = {value_key(r.clause) for name, r in ended if name in WORK_FIELDS and r.clause}
+    left_in = {_told_in(r) for name, r in ended if name in WORK_FIELDS}
     ended_values = [r.value for _, r in ended]
     held = {value_key(r.value) for _, r in records if r.current}
     kept_from: dict[str, list[str]] = {}  # clause -> the values it told that are held now
@@ -191,8 +192,9 @@ def current(profile: UserProfile | None, fields: Iterable[str] | None = None,
             kept_from.setdefault(value_key(r.clause), []).append(r.value)
     out = []
     for name, r in records:
-        if name == "location" and r.home is False and r.clause and value_key(r.clause) in left_work:
-            continue
+        if name == "location" and r.home is False and (
+                (r.clause and value_key(r.clause) in left_work) or _told_in(r) in left_in):
+            continue  # ... told in its clause, or in the turn that told the job ("Kemal here, taxi driver in Bristol")
         if name in wanted and r.current:
             usable = r.clause and value_key(r.clause) not in stale and not any(
                 says(r.clause, v) and value_key(v) not in held for v in ended_values) \
@@ -200,6 +202,12 @@ def current(profile: UserProfile | None, fields: Iterable[str] | None = None,
             value = aged(r.value, r.valid_from, now) if name == "age" else r.value
             out.append(_told(name, value, r.clause if usable and value == r.value else None, r.home, r.clause))
     return out
+
+
+def _told_in(record: FactRecord) -> str | None:
+    """The turn a fact was told in: its id, or, for facts kept before one was known (a first
+    introduction), the moment it was recorded."""
+    return record.source.turn_id or record.valid_from
 
 
 def _told(field: str, value: str, clause: str | None, home: bool | None, said_in: str | None) -> Told:

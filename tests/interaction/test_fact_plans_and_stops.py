@@ -290,3 +290,4 @@ def test_a_job_title_held_ends_when_they_tell_they_quit_their_job(maya):  # noqa
     said = say(dm, "I quit my job at the leisure centre last week.", user_emotion=CALM)
     assert "no longer work as a lifeguard" in said.reply, said.reply
     assert say(dm, "What's my job?").reply.startswith("You haven't told me")
+

@@ -92,3 +92,12 @@ def test_a_people_s_adjective_is_no_job_and_leaves_the_job_said_after_it():
 def test_a_name_the_tagger_calls_a_noun_is_introduced_with_what_is_said_beside_it(dm, text, position, age):  # noqa: F811
     say(dm, text)
     assert (_held(dm, "current_position"), _held(dm, "age")) == (position, age)
+
+
+def test_the_town_of_a_job_told_without_a_verb_ends_with_it(dm):  # noqa: F811
+    """"Hiya, Radoslaw here, 47, bus driver in Hull." then "I quit my job at the bus depot yesterday!":
+    "Where do I work?" got "You work in Hull." (my play); the town and the job were told in one turn
+    with no clause to tie them."""
+    say(dm, "Piotr here, 39, welder in Gdynia.")
+    say(dm, "I quit my job at the shipyard yesterday!")
+    assert say(dm, "Where do I work?").reply.startswith("You haven't told me")
