@@ -180,10 +180,12 @@ def current(profile: UserProfile | None, fields: Iterable[str] | None = None,
     ended = [(name, r) for name, r in records if not r.current
              and not (name == "location" and r.home is False and r.ended == "superseded" and home_now)]
     stale = {value_key(r.clause) for _, r in ended if r.clause}
-    # the town of a job that ended is where they worked, no longer where they work ("I'm a shift
-    # manager at Tesco in Norwich", then "I quit my job at Tesco")
-    left_work = {value_key(r.clause) for name, r in ended if name in WORK_FIELDS and r.clause}
-    left_in = {_told_in(r) for name, r in ended if name in WORK_FIELDS}
+    # the town of a job they left is where they worked, no longer where they work ("I'm a shift manager
+    # at Tesco in Norwich", then "I quit my job at Tesco"); a job that changed ("I'm a senior nurse now")
+    # may still be there
+    quit_work = [r for name, r in ended if name in WORK_FIELDS and r.ended == "closed"]
+    left_work = {value_key(r.clause) for r in quit_work if r.clause}
+    left_in = {_told_in(r) for r in quit_work}
     ended_values = [r.value for _, r in ended]
     held = {value_key(r.value) for _, r in records if r.current}
     kept_from: dict[str, list[str]] = {}  # clause -> the values it told that are held now
