@@ -23,7 +23,7 @@ from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session, said_earlier, told_since
 from interaction.names import known_name_in_greeting, match_name, name_similarity, part_of
 from interaction.offline import fact_changes, personal_facts
-from interaction.offline.corrections import Correction, read_correction, says_a_correction
+from interaction.offline.corrections import Correction, corrected_in_turn, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.first_meeting import says_never_met
 from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update, is_name
@@ -73,8 +73,9 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         return {}
     identity: Identity = state["identity"]
     correction: Correction | None = state.get("correction")
-    # a correction is read as the statement it corrects, with the value it puts right
-    text = correction.corrected if correction else state["text"]
+    # a correction is read as the statement it corrects, with the value it puts right, whether it came
+    # a turn later or in the same breath ("I'm a taxi accountant... no, I mean a tax accountant")
+    text = correction.corrected if correction else corrected_in_turn(state["text"]) or state["text"]
     if correction is not None and identity.user_id:
         undo_corrected_turn(deps, identity, state["corrected_turn"], correction)
         identity.profile = deps.keeper.store.load(identity.user_id) or identity.profile

@@ -304,6 +304,50 @@ def says_a_correction(text: str) -> bool:
     return bool(old) or any(t.dep_ == "ROOT" and t.lemma_ == "mean" for t in new[0].doc)
 
 
+def corrected_in_turn(text: str) -> str | None:
+    """A slip put right in the same turn, in the "I meant X" form after a pause or a comma ("I'm a taxi
+    accountant... no, I mean a tax accountant, in Edinburgh"): the statement with the new value in the
+    place of the one phrase of its kind, then what was said after it ("I'm a tax accountant, in
+    Edinburgh"); None for any other turn. A common noun's kind is its most frequent WordNet sense's
+    lexicographer file (a person for a person: "taxi accountant" / "tax accountant")."""
+    nlp = _parser()
+    if nlp is None:
+        return None
+    doc = nlp(text)
+    for mean in (t for t in doc if t.lemma_ == "mean" and t.i > 1 and any(
+            p.is_punct for p in doc[max(0, t.i - 4):t.i])):
+        start = next(p.i for p in doc[max(0, mean.i - 4):mean.i] if p.is_punct)
+        before, after = doc[:start].text, doc[start + 1:]
+        tail = next((t.i for t in after if t.is_punct and t.i > mean.i), None)
+        repair = (doc[start + 1:tail] if tail is not None else after).text.rstrip(" ,.") + "."
+        reading = _reading(repair)
+        if reading is None or reading[0] or before.strip() == "":
+            continue
+        new = reading[1]
+        earlier = nlp(before)
+        span = of_kind(new, earlier) or _of_its_sense(new, earlier)
+        if span is None:
+            continue
+        corrected, _, _ = with_value(new, earlier, span)
+        rest = doc[tail + 1:].text.strip() if tail is not None else ""
+        return f"{corrected.rstrip(' .')}, {rest}" if rest else corrected
+    return None
+
+
+def _of_its_sense(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
+    """The one noun phrase of `doc` whose head's most frequent WordNet sense lies in the lexicographer
+    file of the value's head's ("a taxi accountant" for "a tax accountant": two kinds of person)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    head = next((t for t in value if t.pos_ == "NOUN" and t.head not in value), None)
+    if wordnet is None or head is None or (kind := wordnet.lexical_file(head.lemma_.lower())) is None:
+        return None
+    spans = [(c.start, c.end) for c in doc.noun_chunks
+             if c.root.pos_ == "NOUN" and wordnet.lexical_file(c.root.lemma_.lower()) == kind]
+    return spans[0] if len(spans) == 1 else None
+
+
 def read_correction(text: str, earlier: list[str]) -> Correction | None:
     """`text` corrects a value of one of the `earlier` statements (the person's, latest first): the
     corrected statement, else None."""

@@ -156,3 +156,17 @@ def test_a_new_value_that_names_nothing_is_left_when_two_things_could_take_it():
     # named, either is put right
     found = read_correction("Sorry, I meant the 19th for the book club, not the 12th.", dated)
     assert found is not None and found.corrected == "Our book club meets on the 19th of June."
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    # the tester's words (tester27 dmitri: "taxi accountant" was kept and said back)
+    ("I'm a taxi accountant... no, I mean a tax accountant, in Edinburgh.", "I'm a tax accountant, in Edinburgh."),
+    ("I work as a plumber, I mean a pipe fitter.", "I work as a pipe fitter"),
+    ("My dog is called Rex... no, I mean Rolo.", "My dog is called Rolo"),
+    ("I'm a nurse. I mean, I love it.", None),  # "I mean" that puts nothing right
+    ("I have a cat, I mean, it's my sister's cat.", None),
+])
+def test_a_slip_put_right_in_the_same_turn_is_read_as_meant(said, meant):
+    from interaction.offline.corrections import corrected_in_turn
+
+    assert corrected_in_turn(said) == meant

@@ -291,3 +291,10 @@ def test_a_job_title_held_ends_when_they_tell_they_quit_their_job(maya):  # noqa
     assert "no longer work as a lifeguard" in said.reply, said.reply
     assert say(dm, "What's my job?").reply.startswith("You haven't told me")
 
+
+
+def test_a_job_put_right_in_the_same_breath_is_the_one_kept(maya):  # noqa: F811
+    dm, _, _, uid = maya
+    said = say(dm, "I'm a bus driver... no, I mean a bus inspector.", user_emotion=CALM)
+    assert "bus inspector" in said.reply and "driver" not in said.reply, said.reply
+    assert ProfileStore(dm.layout).load(uid).current_position == "bus inspector"
