@@ -314,16 +314,10 @@ def corrected_in_turn(text: str) -> str | None:
     if nlp is None:
         return None
     doc = nlp(text)
-    for mean in (t for t in doc if t.lemma_ == "mean" and t.i > 1 and any(
-            p.is_punct for p in doc[max(0, t.i - 4):t.i])):
-        start = next(p.i for p in doc[max(0, mean.i - 4):mean.i] if p.is_punct)
-        before, after = doc[:start].text, doc[start + 1:]
-        tail = next((t.i for t in after if t.is_punct and t.i > mean.i), None)
-        repair = (doc[start + 1:tail] if tail is not None else after).text.rstrip(" ,.") + "."
-        reading = _reading(repair)
-        if reading is None or reading[0] or before.strip() == "":
+    for start, new, tail in [*_meant_in_turn(doc), *_after_a_no_in_turn(doc)]:
+        before = doc[:start].text
+        if not before.strip():
             continue
-        new = reading[1]
         earlier = nlp(before)
         span = of_kind(new, earlier) or _of_its_sense(new, earlier)
         if span is None:
@@ -332,6 +326,39 @@ def corrected_in_turn(text: str) -> str | None:
         rest = doc[tail + 1:].text.strip() if tail is not None else ""
         return f"{corrected.rstrip(' .')}, {rest}" if rest else corrected
     return None
+
+
+def _meant_in_turn(doc) -> list[tuple[int, list, int | None]]:  # noqa: ANN001 - a spaCy Doc
+    """Each "I mean X" after a punctuation mark: (that mark's index, X's words, the index of the mark
+    after X or None)."""
+    out = []
+    for mean in (t for t in doc if t.lemma_ == "mean" and t.i > 1 and any(
+            p.is_punct for p in doc[max(0, t.i - 4):t.i])):
+        start = next(p.i for p in doc[max(0, mean.i - 4):mean.i] if p.is_punct)
+        tail = next((t.i for t in doc[start + 1:] if t.is_punct and t.i > mean.i), None)
+        reading = _reading((doc[start + 1:tail] if tail is not None else doc[start + 1:]).text.rstrip(" ,.") + ".")
+        if reading is not None and not reading[0]:
+            out.append((start, reading[1], tail))
+    return out
+
+
+def _after_a_no_in_turn(doc) -> list[tuple[int, list, int | None]]:  # noqa: ANN001 - a spaCy Doc
+    """Each bare noun phrase set off after a repair (`_a_repair`: "sorry, no, a tax adviser"): (the mark
+    before the repair, the phrase's words, the mark after it or None). The phrase has no verb and no
+    pronoun: "no, I love it" repairs nothing."""
+    marks = [t.i for t in doc if t.is_punct]
+    out = []
+    for k, start in enumerate(marks[:-1]):
+        for end in marks[k + 1:]:
+            value_start = max((m for m in marks if start < m < end), default=None)
+            if value_start is None:
+                continue
+            aside = [t for t in doc[start + 1:value_start] if not t.is_punct]
+            value = list(doc[value_start + 1:end])
+            if aside and value and _a_repair(aside) and any(t.pos_ == "NOUN" for t in value) \
+                    and not any(t.pos_ in {"VERB", "AUX", "PRON"} for t in value):
+                out.append((start, value, end if end < len(doc) - 1 else None))
+    return out
 
 
 def _of_its_sense(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
