@@ -343,9 +343,10 @@ def _meant_in_turn(doc) -> list[tuple[int, list, int | None]]:  # noqa: ANN001 -
 
 
 def _after_a_no_in_turn(doc) -> list[tuple[int, list, int | None]]:  # noqa: ANN001 - a spaCy Doc
-    """Each bare noun phrase set off after a repair (`_a_repair`: "sorry, no, a tax adviser"): (the mark
-    before the repair, the phrase's words, the mark after it or None). The phrase has no verb and no
-    pronoun: "no, I love it" repairs nothing."""
+    """Each bare noun phrase set off after words the reply reader reads as a clear no ("sorry, no, a tax
+    adviser"): (the mark before them, the phrase's words, the mark after it or None). The phrase has no
+    verb and no pronoun: "no, I love it" repairs nothing; nor do words read as no answer at all ("I am
+    Ruth Baker, retired school teacher, 81 this year": "retired school teacher" is no repair)."""
     marks = [t.i for t in doc if t.is_punct]
     out = []
     for k, start in enumerate(marks[:-1]):
@@ -355,10 +356,16 @@ def _after_a_no_in_turn(doc) -> list[tuple[int, list, int | None]]:  # noqa: ANN
                 continue
             aside = [t for t in doc[start + 1:value_start] if not t.is_punct]
             value = list(doc[value_start + 1:end])
-            if aside and value and _a_repair(aside) and any(t.pos_ == "NOUN" for t in value) \
+            if aside and value and _takes_back(aside) and any(t.pos_ == "NOUN" for t in value) \
                     and not any(t.pos_ in {"VERB", "AUX", "PRON"} for t in value):
                 out.append((start, value, end if end < len(doc) - 1 else None))
     return out
+
+
+def _takes_back(words: list) -> bool:  # noqa: ANN001 - spaCy Tokens
+    from interaction.confirmation.reader import read_offline
+
+    return read_offline(" ".join(t.text for t in words)) == "no"
 
 
 def _of_its_sense(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc

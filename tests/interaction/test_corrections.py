@@ -165,7 +165,8 @@ def test_a_new_value_that_names_nothing_is_left_when_two_things_could_take_it():
     ("My dog is called Rex... no, I mean Rolo.", "My dog is called Rolo"),
     # a bare phrase after a no (tester27 tilda: "taxi driver" was kept)
     ("I'm a taxi driver... sorry, no, a tax adviser, in Perth.", "I'm a tax adviser, in Perth."),
-    ("I'm a chef, sorry, a sous chef.", "I'm a sous chef"),
+    ("I'm a chef... no wait, a sous chef.", "I'm a sous chef"),
+    ("Good evening. I am Ruth Baker, retired school teacher, 81 this year.", None),  # no repair said
     ("I'm a nurse, no kidding, a real one.", None),
     ("I'm a nurse. I mean, I love it.", None),  # "I mean" that puts nothing right
     ("I have a cat, I mean, it's my sister's cat.", None),
