@@ -356,8 +356,9 @@ def _after_a_no_in_turn(doc) -> list[tuple[int, list, int | None]]:  # noqa: ANN
                 continue
             aside = [t for t in doc[start + 1:value_start] if not t.is_punct]
             value = list(doc[value_start + 1:end])
-            if aside and value and _takes_back(aside) and any(t.pos_ == "NOUN" for t in value) \
-                    and not any(t.pos_ in {"VERB", "AUX", "PRON"} for t in value):
+            # the reply reader (a model run) only where the phrase could be a value put right
+            if aside and value and any(t.pos_ == "NOUN" for t in value) \
+                    and not any(t.pos_ in {"VERB", "AUX", "PRON"} for t in value) and _takes_back(aside):
                 out.append((start, value, end if end < len(doc) - 1 else None))
     return out
 

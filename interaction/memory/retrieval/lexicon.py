@@ -235,9 +235,13 @@ class WordNet:
         """One of the verb's two most frequent senses is, or is a kind of, leaving an association or
         relation: the social sense of "part" ("break up", "split up", "divorce") or of "depart" ("quit",
         "resign", "retire"). A rarer sense says nothing: nearly every verb of motion has one ("leave")."""
-        parting = {o for word in ("part", "depart") for o in self._verb_senses.get(word, ())
-                   if self._verb_file(o) == "verb.social"}
-        return any(self._verb_ancestors(o) & parting for o in self._verb_senses.get(lemma.casefold(), ())[:2])
+        return any(self._verb_ancestors(o) & self._parting for o in self._verb_senses.get(lemma.casefold(), ())[:2])
+
+    @functools.cached_property
+    def _parting(self) -> frozenset[int]:
+        """The social senses of "part" and "depart": leaving an association or relation."""
+        return frozenset(o for word in ("part", "depart") for o in self._verb_senses.get(word, ())
+                         if self._verb_file(o) == "verb.social")
 
     @functools.lru_cache(maxsize=1024)  # noqa: B019 - one WordNet per process, kept for its life
     def _verb_ancestors(self, offset: int) -> frozenset[int]:
