@@ -79,7 +79,7 @@ def says_what_is_asked(question: str, memory: str) -> bool:
     ("is my daughter getting married?" over "my daughter Helen is going to Australia": no "marry" in
     it), by lemma, the question's telling or remembering frame left out ("did I tell you ..."); a
     question with none asks nothing the memory could miss ("is it still on?"). True without the parser."""
-    from interaction.offline.parsing import ParserUnavailable, load_parser
+    from interaction.offline.parsing import ParserUnavailable, load_parser, of_having
 
     try:
         nlp = load_parser()
@@ -100,7 +100,7 @@ def says_what_is_asked(question: str, memory: str) -> bool:
         open_ended = {a.i for t in clause if t.morph.get("PronType") == ["Ind"] and t.dep_ == "dobj"
                       for a in (t.head, *t.head.ancestors) if a.pos_ in ("VERB", "AUX")}
         # a chat spelling asks for the word it stands for ("my physio appt" of "my physio appointment")
-        asked = [t for t in clause if t.i not in subject | open_ended and not t.is_stop
+        asked = [t for t in clause if t.i not in subject | open_ended and not t.is_stop and not of_having(t)
                  and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")]
         # as meant, or as typed: the lemmatiser cuts "diabetes" to "diabete"
         if not all({lemma_meant(t), t.lower_} & held for t in asked):

@@ -33,6 +33,7 @@ from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.articles import with_article
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
+from interaction.offline.parsing import of_having
 from interaction.offline.personal_facts import asked_field
 from interaction.offline.question_form import WH_TAGS, asked_about, asks_after_nobody, statement_tagged
 from interaction.person_pronoun import with_person_named, with_relations_named
@@ -222,7 +223,7 @@ def asks_after_own(text: str) -> bool:
             continue
         if any(t.dep_ == "poss" and first_person(t) and t.head.pos_ in _NAMING for t in topic):
             return True
-        if any(t.dep_ == "nsubj" and first_person(t) and _has(t.head)
+        if any(t.dep_ == "nsubj" and first_person(t) and t.head.pos_ == "VERB" and of_having(t.head)
                and any(c.dep_ == "dobj" and c.pos_ in _NAMING for c in t.head.children) for t in topic):
             return True
     return False
@@ -292,13 +293,6 @@ def tells_a_fact(identity: Identity, report: RecallReport) -> bool:
 def _asked_as(told: Told) -> str:
     """The field a fact answers a question about: a job's town is where they work, not their home."""
     return "current_position" if told.works_here else told.field
-
-
-def _has(verb) -> bool:  # noqa: ANN001 - a spaCy Token
-    """The verb of possession, "have" or "have got" (closed grammar, not a topic: "do I have a
-    granddaughter?", "have I got a dog?")."""
-    return verb.pos_ == "VERB" and (verb.lemma_ == "have" or (
-        verb.lemma_ == "get" and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)))
 
 
 def thing_asked(text: str) -> str | None:

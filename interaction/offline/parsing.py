@@ -134,6 +134,13 @@ def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     return finite is None or finite.tag_ == "VBD" or finite.lemma_.lower() == "have"
 
 
+def of_having(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The verb of possession, "have" or "have got" (closed grammar, not a topic: "do I have a
+    granddaughter?", "have I got a dog?": the "got" of a present "have" is that "have" again)."""
+    return verb.lemma_ == "have" or (
+        verb.lemma_ == "get" and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children))
+
+
 @functools.cache
 def load_parser() -> CachedParser:
     try:

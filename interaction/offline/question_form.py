@@ -27,6 +27,7 @@ import logging
 from typing import Any
 
 from interaction import cues
+from interaction.offline.parsing import of_having
 
 log = logging.getLogger("nadine.interaction.question_form")
 
@@ -418,8 +419,7 @@ def _holds_a_thing_told(verb: Any) -> bool:
     """"Do you have the vet's number still?": her having a particular thing, one set by its article or
     someone's, not hers, asks whether she keeps what she was told; "do you have a favourite film?" and
     "do you have your own room?" ask about her."""
-    have_got = verb.lemma_ == "get" and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)
-    if verb.lemma_ != "have" and not have_got:
+    if not of_having(verb):
         return False
     things = [c for c in verb.children if c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN")]
     return any(any((d.dep_ == "det" and d.lower_ == "the") or (d.dep_ == "poss" and d.lower_ not in YOUR)

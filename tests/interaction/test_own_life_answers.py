@@ -209,6 +209,9 @@ def test_what_do_you_know_about_me_names_what_was_told_in_earlier_conversations(
     ("I am allergic to peanuts, very serious.", "Do I have any allergy?", True),
     ("My husband is diabetic.", "Does my husband have diabetes?", True),
     ("My husband is diabetic.", "Do I have diabetes?", False),
+    # "have got" is "have": its "got" is no thing the memory must name
+    ("I'm allergic to penicillin.", "Have I got any allergies?", True),
+    ("My ferret Bandit nips everyone.", "Have I got a ferret?", True),
 ])
 def test_a_condition_told_by_its_adjective_answers_a_question_by_its_noun(maya, told, question, yes):
     """"Do I have any allergy?" over "I am allergic to peanuts" got "I don't think you told me about any
