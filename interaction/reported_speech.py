@@ -177,14 +177,25 @@ def reported(text: str, nlp=None, said: SaidDay | None = None) -> str:
 
 
 def _felt_then(token) -> bool:  # noqa: ANN001 - a spaCy Token
-    """A present "be" whose complement is an adjective of feeling, one the sentiment lexicon scores:
-    a state of the day it was said ("I'm so proud", "it's exhausting"); a lasting quality ("my
+    """A present "be" whose complement is an adjective of feeling, one the sentiment lexicon scores,
+    or any adjective said of the day it was said ("I'm knackered today", "I'm so tired this
+    morning"): a state of that day ("I'm so proud", "it's exhausting"); a lasting quality ("my
     favourite colour is green", "he's 7 years old") holds as said."""
     from interaction.offline.emotion_intensity import vader
 
-    return token.lemma_ == "be" and token.tag_ in ("VBP", "VBZ") and token.dep_ != "aux" \
-        and any(c.dep_ == "acomp" and (c.lower_ in vader().lexicon or c.lemma_.lower() in vader().lexicon)
-                for c in token.children)
+    if token.lemma_ != "be" or token.tag_ not in ("VBP", "VBZ") or token.dep_ == "aux":
+        return False
+    states = [c for c in token.children if c.dep_ == "acomp"]
+    return bool(states) and (_of_the_day(token) or any(
+        c.lower_ in vader().lexicon or c.lemma_.lower() in vader().lexicon for c in states))
+
+
+def _of_the_day(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The verb is placed in the day it was said by a word of that day ("today", "tonight", "this
+    morning")."""
+    return any(c.dep_ == "npadvmod" and (_DAY_OFFSETS.get(c.lower_) == 0 or (
+        c.lemma_.lower() in _PARTS_OF_DAY and any(d.dep_ == "det" and d.lower_ == "this" for d in c.children)))
+        for c in verb.children)
 
 
 def _contraction(doc, token) -> str:

@@ -165,6 +165,9 @@ def test_time_words_move_with_the_day_it_was_said(said, days_ago, expected):
     ("My favourite colour is teal.", 2, "your favourite colour is teal"),
     ("Our tortoise Boris is 43 years old.", 3, "your tortoise Boris is 43 years old"),
     ("I'm so nervous about the audition.", 1, "you were so nervous about the audition"),
+    # a state the day it was said names, though no sentiment word says it
+    ("I'm absolutely knackered today.", 1, "you were absolutely knackered that day"),
+    ("I'm ever so sleepy this morning.", 2, "you were ever so sleepy that morning"),
 ])
 def test_a_lasting_quality_is_said_as_told_and_a_feeling_as_felt_that_day(said, days_ago, expected):
     assert reported(said, said=_days_before(TODAY, days_ago)) == expected
