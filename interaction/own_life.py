@@ -295,6 +295,41 @@ def _asked_as(told: Told) -> str:
     return "current_position" if told.works_here else told.field
 
 
+def thing_told(text: str) -> str | None:
+    """The thing of the speaker's own a plain statement tells of, as Nadine says it back: its subject
+    when that is theirs ("My dog Pip is a border collie." -> "your dog Pip"), or what they say they have
+    ("I have two guinea pigs, Salt and Pepper." -> "your two guinea pigs"); None for anything else, or
+    a statement of several sentences (which one would be the thing?)."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return None
+    sentences = list(nlp(text).sents)
+    if len(sentences) != 1:
+        return None
+    root = sentences[0].root
+    for t in root.children:
+        if any(c.dep_ == "conj" for c in t.children):
+            return None  # "my husband and I love walking" tells of the two of them
+        if t.dep_ == "nsubj" and t.pos_ in _NAMING and any(c.dep_ == "poss" and first_person(c) for c in t.children):
+            return reported(_with_appositions(t))
+        if t.dep_ == "nsubj" and first_person(t) and root.pos_ == "VERB" and of_having(root):
+            thing = next((c for c in root.children if c.dep_ == "dobj" and c.pos_ in _NAMING), None)
+            return f"your {_with_appositions(thing)}" if thing is not None and not any(
+                c.dep_ in ("det", "poss") for c in thing.children) else None
+    return None
+
+
+def _with_appositions(noun) -> str:  # noqa: ANN001 - a spaCy Token
+    """The noun with the words before it and a name set right beside it ("my dog Pip"), never a
+    clause or a list after it."""
+    words = [w for w in noun.lefts for w in w.subtree] + [noun]
+    words += [c for c in noun.rights if c.dep_ in ("appos", "compound") and c.pos_ == "PROPN" and c.i == noun.i + 1]
+    return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
+
+
 def thing_asked(text: str) -> str | None:
     """The one thing a question about the speaker's own life names, as Nadine says it back ("my eye
     test" -> "your eye test", "a granddaughter"); None when it names none or several."""

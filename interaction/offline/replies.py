@@ -41,7 +41,7 @@ from interaction.offline.question_form import (
     told_in_confidence,
 )
 from interaction.offline.wishes import wishes_the_listener
-from interaction.own_life import asks_after_own, thing_asked
+from interaction.own_life import asks_after_own, thing_asked, thing_told
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import reported, said_day, told_back
 from interaction.session_gist import gist
@@ -617,6 +617,9 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append(f"Thank you for telling me{hi}.")
         elif going_on := _goes_on_about_the_news(r):
             parts.append(_GOING_ON[going_on].format(hi=hi))
+        elif is_told(r.text) and (thing := thing_told(r.text)) is not None:
+            # a thing of theirs told of plainly: named back, so they hear what was taken in
+            parts.append(f"Thank you for telling me about {thing}{hi}.")
         else:
             parts.append(f"I see{hi}. Tell me more!")
     return Composed(" ".join(parts), from_profile=bool(answer))

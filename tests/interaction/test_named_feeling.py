@@ -73,6 +73,22 @@ def test_small_talk_not_worth_keeping_is_still_invited_on():
     assert _reply("I bought a new umbrella.", Emotion(label="neutral", intensity=0.2)) == "I see, Odile. Tell me more!"
 
 
+@pytest.mark.parametrize(("told", "named"), [
+    ("My tortoise Gus sleeps in the shed all winter.", "your tortoise Gus"),
+    ("I have three chinchillas.", "your three chinchillas"),
+])
+def test_a_thing_of_theirs_told_plainly_is_named_back_not_asked_after(told, named):
+    """"My dog Pip is a border collie." got "I see, ... Tell me more!", as did 16 other plain facts of
+    a person's own (tester): what was taken in is said."""
+    reply = _reply(told, Emotion(label="neutral", intensity=0.2))
+    assert reply == f"Thank you for telling me about {named}, Odile.", reply
+
+
+def test_a_thing_of_two_told_together_is_not_named_as_one_of_them():
+    reply = _reply("My brother and I restore old radios.", Emotion(label="neutral", intensity=0.2))
+    assert "your brother," not in reply, reply
+
+
 def test_a_named_feeling_is_answered_in_kind():
     assert "sorry" in _reply("My brother's shop burned down.", Emotion(label="sad", intensity=0.7)).lower()
     assert named_feeling(Emotion(label="neutral", intensity=0.9)) is None
