@@ -110,6 +110,7 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
                                        **({"addressed_as": address} if address else {})})
     if profile is not None and identity.user_id:
         changes += jobs_ending_with_their_employer(profile, update, changes)
+        changes += jobs_left_by_their_place(profile, text, changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
     applied: list[FactChange] = []
     if identity.user_id and not update.user_name:  # before the keeper's merge, so records keep the turn id
@@ -308,6 +309,26 @@ def undo_corrected_turn(deps: AgentDeps, identity: Identity, turn: TranscriptTur
             # the memory itself put right is its new words; a request put right, what it asks to keep
             kept_now = correction.corrected if correction.earlier == kept.text else request_content(correction.corrected)
             services.explicit.add(uid, identity.name or "", kept_now, turn.turn_id)
+
+
+def jobs_left_by_their_place(profile: UserProfile, text: str, changes: list[FactChange]) -> list[FactChange]:
+    """A job told with where it is ("I work at the Mater clinic as a porter") ends when the speaker
+    tells they left that place ("I quit the clinic"): the place is in the words the job was told in,
+    not in the job itself ("I left the party early" ends no party planner's job)."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    if any(c.field in ("current_position", "current_company") for c in changes):
+        return []
+    held = [r for r in profile.history("current_position") if r.current and r.clause]
+    if not held:
+        return []
+    try:
+        left = [t for t in load_parser()(text) if t.pos_ == "NOUN" and personal_facts.left_by_speaker(t)]
+    except ParserUnavailable:
+        return []
+    places = [" ".join(w.text for w in t.lefts if w.dep_ == "compound") + " " + t.text for t in left]
+    return [FactChange(field="current_position", op="close", value=r.value) for r in held
+            if any(says(r.clause, place) and not says(r.value, place) for place in places)]
 
 
 def jobs_ending_with_their_employer(profile: UserProfile, update: MemoryUpdate, changes: list[FactChange]

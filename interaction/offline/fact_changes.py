@@ -352,6 +352,13 @@ def _left_facts(text: str, current: dict[str, list[str]]) -> list[FactChange]:
     words = {t.lower_ for t in left}
     closed = [FactChange(field=f, op="close", value=v, confidence=MIN_CONFIDENCE) for f, v in named
               if any(w.casefold() in words for w in _TOKEN.findall(v))]
+    if not closed:
+        # ... or by its head alone ("I quit the clinic" after "I work at the Mater clinic"), when that
+        # names the one value of a field of one ("the clinic" is not all of its words: it ends the one held)
+        heads = {t.lemma_.lower() for t in left if t.pos_ == "NOUN"}
+        by_head = [f for f, values in current.items() if f in FIELDS_BY_NAME and not FIELDS_BY_NAME[f].multi
+                   for v in values if (found := _TOKEN.findall(v)) and found[-1].casefold() in heads]
+        closed = [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in by_head[:len(by_head) == 1]]
     # "I quit my job!": what they left is their occupation (WordNet, its most frequent sense), whatever it was
     if not closed and any(t.pos_ == "NOUN" and _an_occupation(t.lemma_) for t in left):
         return [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in work]

@@ -272,6 +272,32 @@ def test_an_occupation_the_speaker_tells_they_left_ends_the_job_held(sentence, e
     assert closed == (["current_position"] if ends else []), sentence
 
 
+@pytest.mark.parametrize(("sentence", "ends"), [
+    ("I quit the sawmill in October.", True),  # the workplace held named by its head alone
+    ("I quit the library in October.", False),  # another place than the one held
+])
+def test_a_workplace_named_by_its_head_alone_ends(sentence, ends):
+    from interaction.offline.fact_changes import decide
+
+    changes = decide(sentence, {}, {"current_company": ["the Kellerman sawmill"], "current_position": ["sawyer"]})
+    closed = [c.field for c in changes if c.op == "close"]
+    assert closed == (["current_company"] if ends else []), sentence
+
+
+@pytest.mark.parametrize(("left", "ends"), [
+    ("I quit the hospice in the spring.", True),
+    ("I quit the choir in the spring.", False),  # not where the job was
+])
+def test_a_job_ends_when_the_place_it_was_told_at_is_left(maya, left, ends):  # noqa: F811
+    """"I quit the clinic last week." after "I work at the Mater clinic as a porter." left "You work at
+    the Mater clinic as a porter." (my play): the place lives only in the words the job was told in."""
+    dm, _, _, _ = maya
+    say(dm, "I work at the Ardmore hospice as a cook.", user_emotion=CALM)
+    say(dm, left, user_emotion=CALM)
+    work = say(dm, "Where do I work?").reply
+    assert work.startswith("You haven't told me") is ends, work
+
+
 def test_a_job_left_ends_with_its_town_and_is_said_as_ended(maya):  # noqa: F811
     """"I quit my job at Tesco yesterday!" left "You work in Norwich." (tester27 hannah: the job's town);
     "I quit my job at the council last week." changed nothing at all where only a job title was held
