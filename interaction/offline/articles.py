@@ -42,7 +42,16 @@ def _takes_article(phrase: str) -> bool:
         return False
     head = next((t for t in doc if t.head.i == t.i), doc[-1])
     # a lone lower-case word is sometimes tagged a proper name ("midwife", "barista"): a name is written with a capital
-    return head.tag_ == "NN" or (head.tag_ == "NNP" and head.text.islower())
+    return head.tag_ == "NN" or (head.tag_ == "NNP" and head.text.islower()) or (len(doc) == 1 and _a_person_first(head))
+
+
+def _a_person_first(word) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A lone word tagged a verb whose noun's most frequent WordNet sense is a person ("cook", "guide"):
+    said alone as a job, it is that person."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return word.pos_ == "VERB" and word.text.islower() and wordnet is not None and wordnet.kind_of_person(word.text)
 
 
 @functools.cache

@@ -67,6 +67,8 @@ def test_a_bare_fact_with_a_number_is_a_statement(sentence):
     ("midwife", "a midwife"), ("university lecturer", "a university lecturer"),
     ("IT consultant", "an IT consultant"), ("retired", "retired"), ("self-employed", "self-employed"),
     ("nurses", "nurses"), ("a nurse", "a nurse"), ("the CEO", "the CEO"),
+    # tagged a verb alone, a person in WordNet first ("you no longer work as cook": my play)
+    ("cook", "a cook"), ("guide", "a guide"),
 ])
 def test_a_stored_job_is_said_with_its_article(stored, said):
     assert with_article(stored) == said
