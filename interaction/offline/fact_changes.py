@@ -359,10 +359,23 @@ def _left_facts(text: str, current: dict[str, list[str]]) -> list[FactChange]:
         by_head = [f for f, values in current.items() if f in FIELDS_BY_NAME and not FIELDS_BY_NAME[f].multi
                    for v in values if (found := _TOKEN.findall(v)) and found[-1].casefold() in heads]
         closed = [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in by_head[:len(by_head) == 1]]
-    # "I quit my job!": what they left is their occupation (WordNet, its most frequent sense), whatever it was
-    if not closed and any(t.pos_ == "NOUN" and _an_occupation(t.lemma_) for t in left):
+    # "I quit my job!": what they left is their occupation (WordNet, its most frequent sense), whatever
+    # it was; "I got a new job!": the one they had is over, though the new one is not told yet
+    if not closed and any((t in left or _new_to_the_speaker(t)) and t.pos_ == "NOUN" and _an_occupation(t.lemma_)
+                          for t in doc):
         return [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in work]
     return closed
+
+
+def _new_to_the_speaker(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The noun is a new one the speaker has taken up, as done ("I got a new job", "I've started a new
+    career"; not "I want a new job", "I didn't get the new job", "my wife got a new job")."""
+    from interaction.offline.parsing import told_as_past
+
+    verb = noun.head
+    return noun.dep_ == "dobj" and any(c.dep_ == "amod" and c.lemma_.lower() == "new" for c in noun.children) \
+        and told_as_past(verb) and not any(c.dep_ == "neg" for c in verb.children) \
+        and any(c.dep_ == "nsubj" and "1" in c.morph.get("Person") and c.morph.get("Number") == ["Sing"] for c in verb.children)
 
 
 def _an_occupation(lemma: str) -> bool:

@@ -214,6 +214,19 @@ def test_an_afterthought_hung_on_the_subject_stays_out_of_the_clause_said_back()
     assert clause_text(doc[1]) == "I work as a vet in Ede"
 
 
+@pytest.mark.parametrize(("said", "clause"), [
+    # "I moved to Bristol last month actually, new job too, ..." was said back "So you moved to Bristol
+    # last month actually, new job too." (tester29 marta)
+    ("I moved to Galway in March, new car too.", "I moved to Galway in March"),
+    ("I moved to Galway, last month.", "I moved to Galway, last month"),  # when it was is part of it
+])
+def test_an_afterthought_hung_on_the_verb_stays_out_of_the_clause_said_back(said, clause):
+    from interaction.offline.self_description import clause_text, load_parser
+
+    doc = load_parser()(said)
+    assert clause_text(next(t for t in doc if t.dep_ == "ROOT")) == clause
+
+
 def test_an_object_the_parse_joins_to_the_verb_stays_the_objects_conjunct():
     """spaCy may hang the second noun of "a bed and breakfast" on the verb as a clause of its own; a
     noun without a verb or a subject of its own right after the object and its "and" is still the
@@ -268,6 +281,21 @@ def test_an_occupation_the_speaker_tells_they_left_ends_the_job_held(sentence, e
     from interaction.offline.fact_changes import decide
 
     changes = decide(sentence, {}, {"current_position": ["sous chef"]})
+    closed = [c.field for c in changes if c.op == "close"]
+    assert closed == (["current_position"] if ends else []), sentence
+
+
+@pytest.mark.parametrize(("sentence", "ends"), [
+    # "I got a new job!" left "You're a nurse at the children's hospital" (tester29 marta)
+    ("I've just landed a new job!", True),
+    ("I'm hoping to land a new job.", False),
+    ("My boyfriend landed a new job.", False),
+    ("I landed a new kayak.", False),  # no occupation
+])
+def test_a_new_occupation_the_speaker_took_up_ends_the_job_held(sentence, ends):
+    from interaction.offline.fact_changes import decide
+
+    changes = decide(sentence, {}, {"current_position": ["welder"]})
     closed = [c.field for c in changes if c.op == "close"]
     assert closed == (["current_position"] if ends else []), sentence
 
