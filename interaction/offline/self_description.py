@@ -583,6 +583,17 @@ def _object_joined_to_the_verb(pred, objects: list) -> list:  # noqa: ANN001 - s
             and pred.doc[c.i - 1].dep_ == "cc" and not any(d.dep_ in _SUBJECTS for d in c.children)]
 
 
+def _afterthought(phrase) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A noun phrase hung on a verb after it, set off by a comma, that says no time: a thing added to
+    the clause ("..., new job too"), not part of it ("..., last month" is when)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    before = phrase.left_edge.i - 1
+    return phrase.dep_ == "npadvmod" and phrase.i > phrase.head.i and before >= 0 and phrase.doc[before].text == "," \
+        and wordnet is not None and not wordnet.names_a_time(phrase.lemma_.lower())
+
+
 def clause_text(pred) -> str:
     """The clause of a predicate as said: from its subject (or the speaker's, when it shares one: "and
     teach maths") to its last word, without the clauses joined to it ("..., and I love painting"),
@@ -596,6 +607,11 @@ def clause_text(pred) -> str:
         # an afterthought the parser hangs on the subject, said after the verb ("I work as a vet in
         # Utrecht, mostly cats and rabbits"): a subtree spaCy yields before the verb, out of order
         own |= {t.i for c in subject.children if c.i > pred.i for t in c.subtree}
+    # ... or on the verb, a phrase set off by a comma that says no time, with the adverbs after it ("I
+    # moved to Bristol, new job too": the parser hangs "too" on the verb)
+    added = next((c.left_edge.i for c in pred.children if _afterthought(c)), None)
+    if added is not None:
+        own |= {t.i for c in pred.children if c.i >= added and c.dep_ in ("npadvmod", "advmod") for t in c.subtree}
     words = sorted((t for t in pred.subtree if t.i not in own), key=lambda t: t.i)
     if subject is not None:
         # an adverb between the subject and the verb colours the telling, not the fact ("I actually live")
