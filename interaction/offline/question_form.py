@@ -590,9 +590,11 @@ def asks_or_requests(text: str) -> bool | None:
 
 
 def _who_i_am(clause: Any) -> bool:
-    """The clause asks who the speaker is ("who I am")."""
-    return any(c.dep_ == "nsubj" and c.lower_ == "i" for c in clause.children) and any(
-        c.dep_ == "attr" and c.tag_ in WH_TAGS for c in clause.children)
+    """The clause asks who the speaker is ("who I am"), "be" with nothing said of them but the
+    question's word ("what I was worried about" asks what they told)."""
+    return clause.lemma_ == "be" and any(c.dep_ == "nsubj" and c.lower_ == "i" for c in clause.children) and any(
+        c.dep_ == "attr" and c.tag_ in WH_TAGS for c in clause.children) and not any(
+        c.dep_ in ("acomp", "prep", "dobj", "xcomp", "ccomp") for c in clause.children)
 
 
 def _knows_the_speaker(verb: Any) -> bool:

@@ -149,6 +149,9 @@ def test_names_others_use_are_read_off_the_parse(text, others):
     ("Do you remember me?", True), ("do u know who i am", True), ("You know me, right?", True),
     ("Can you tell me who I am?", True), ("Do you remember my dog?", False),
     ("Do you know what I do for a living?", False), ("Can you remind me about the dentist?", False),
+    # the tagger files the "what" as the clause's attribute: what they felt, not who they are (tester29
+    # aiko: "Of course I remember you, Aiko!")
+    ("do you know what I was scared of last time?", False),
 ])
 def test_asking_whether_nadine_knows_the_speaker(text, asks):
     from interaction.offline.question_form import asks_if_known
