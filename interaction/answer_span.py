@@ -507,7 +507,17 @@ def _time(m) -> list[list]:  # noqa: ANN001
             joined[-1] = sorted({t.i: t for t in [*joined[-1], *piece]}.values(), key=lambda t: t.i)
         else:
             joined.append(piece)
-    return [p for p in joined if any(t.ent_type_ in _TIME_ENTS or _a_day(t) for t in p) or p in _clock_times(m)]
+    return [p for p in joined if (any(t.ent_type_ in _TIME_ENTS or _a_day(t) for t in p) and not _a_length(p))
+            or p in _clock_times(m)]
+
+
+def _a_length(piece: list) -> bool:
+    """A stretch of time, not a time: a count of its units that names no point in time ("after waiting
+    two years", "for three weeks"; "in two years" and "two years ago" do)."""
+    roots = [t for t in piece if not any(t.head.i == o.i for o in piece) or t.head.i == t.i]
+    told = " ".join(t.text for t in piece)
+    return any(r.tag_ == "NNS" and any(c.like_num for c in r.children) for r in roots) \
+        and told_in(told, datetime(2000, 1, 1)) is None
 
 
 def _a_day(t) -> bool:  # noqa: ANN001 - a spaCy Token

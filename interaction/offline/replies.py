@@ -200,6 +200,18 @@ def _profile_answer(r: ReplyInputs) -> str | None:
     return None
 
 
+def _asked_of_the_past(question: str) -> bool:
+    """The question asks when something was ("when did I get my keys?"): its verb, or the auxiliary on
+    it, is past; the day it was told answers it. True without the parser."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(question)
+    except ParserUnavailable:
+        return True
+    return any(t.tag_ == "VBD" and t.pos_ in ("VERB", "AUX") for t in doc)
+
+
 def _untold(r: ReplyInputs) -> str | None:
     """A question about their work, home or hobbies that the profile holds no answer to, said as such."""
     asked = _asked(r)
@@ -322,6 +334,10 @@ def _recall(r: ReplyInputs) -> str:
             held = told_in(*holds)
             when = it_is(held, r.now) if held is not None and asks_from_today(r.text, r.now) else None
             return f"{'No' if verdict == 'no' else 'Yes'}{', ' + when if when else ''} — {said}"
+        if slot == "time" and not _asked_of_the_past(r.text):
+            # "when's my operation?" over "my hip operation is finally scheduled": no day of it was told,
+            # and the day it was told is no answer to when it will be
+            return f"I don't think you told me the date — {said}"
         if r.own_life:
             return _capital(said)
         return ("I remember — " if any(news_sign(m.text) == "negative" for m in memories) else "Of course — ") + said

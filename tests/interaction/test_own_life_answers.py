@@ -474,3 +474,23 @@ def test_who_does_something_asks_after_someone_they_told_of(maya):
     say(dm, "my brother Sunil is getting married on the 2nd of May in Leeds!!")
     assert "Sunil" in say(dm, "who's getting married?").reply
     assert "Sunil" not in say(dm, "who's cooking tonight?").reply
+
+
+def test_a_stretch_of_time_is_no_answer_to_when():
+    """"when's my operation?" over "... my hip operation is finally scheduled, I'm delighted after
+    waiting two years" got "Two years — ..." (tester29 dermot): a count of units that names no point in
+    time says how long, not when."""
+    told = "They finally booked my cataract surgery, I'm thrilled after waiting three years!"
+    assert answer_in("When is my cataract surgery?", told) is None
+    assert answer_in("When is my cataract surgery?", "My cataract surgery is in three weeks.") is not None
+
+
+def test_a_day_still_to_come_never_told_is_said_to_be_untold(maya):
+    """... and with no day of it told, the reply said "Of course — ..." as if it answered; the day a
+    thing was told answers only when it was ("when did I ...?")."""
+    dm, _, _, uid = maya
+    say(dm, "They finally booked my cataract surgery, I'm thrilled after waiting three years!")
+    later(dm, uid)
+    asked = say(dm, "When is my cataract surgery?")
+    assert asked.reply.startswith("I don't think you told me the date"), asked.reply
+    assert "cataract" in asked.reply, asked.reply
