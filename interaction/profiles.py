@@ -169,6 +169,8 @@ class ProfileKeeper:
             # asked whether they are the person one of those names is, they are called by it on a yes
             called = {**facts, "user_name": name} if update.other_names else facts
             if found.kind == "ambiguous" and found.confirmation:
+                if not identity.known and never_met:
+                    return self._create(identity, name, facts, wording)  # "Sam" who never met Sam Patel
                 return ProfileOutcome("confirm", identity, replace(found.confirmation, pending_fields=called))
             beside = self._by_other_names(update.other_names, known) if not identity.known else found
             if beside.kind != "none":

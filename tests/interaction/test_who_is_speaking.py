@@ -330,3 +330,14 @@ def test_whether_a_greeting_says_they_never_met_is_read_off_meeting(dm, greeting
     say(dm, "Bye now.")
     again = say(dm, greeting)
     assert (again.user_id not in (None, first.user_id)) if someone_else else again.user_id == first.user_id, again.reply
+
+
+def test_a_first_name_of_someone_known_said_with_never_having_met_is_someone_new(dm):
+    """"Hi, I'm Sam. I don't think we've met before." with Sam Patel known got "is your name Sam
+    Patel?" and every question after it waited on the answer (tester29 sam_b): part of a name known is
+    asked about only when the speaker does not say they are new to her."""
+    first = say(dm, "Hi, I'm Noor Haddad. I drive a tram.")
+    say(dm, "Bye now.")
+    again = say(dm, "Hello, I'm Noor. I don't think we've met before.")
+    assert again.user_id not in (None, first.user_id), again.reply
+    assert "Noor Haddad" not in again.reply, again.reply
