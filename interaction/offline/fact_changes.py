@@ -331,7 +331,7 @@ def _stopped_facts(sentence: str, current: dict[str, list[str]]) -> list[FactCha
             if f in FIELDS_BY_NAME for v in _matching(None, sentence, values)]
 
 
-def _left_facts(text: str, current: dict[str, list[str]]) -> list[FactChange]:
+def _left_facts(text: str, current: dict[str, list[str]], new_work: bool = False) -> list[FactChange]:
     """The current facts an utterance in which the model ended nothing says the speaker has left, by
     naming them as what a verb of parting is done with ("I quit my job at Tesco!" after "I'm a shift
     manager at Tesco": the model reads the exclamation as no change), or, where none is named, the job
@@ -360,9 +360,10 @@ def _left_facts(text: str, current: dict[str, list[str]]) -> list[FactChange]:
                    for v in values if (found := _TOKEN.findall(v)) and found[-1].casefold() in heads]
         closed = [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in by_head[:len(by_head) == 1]]
     # "I quit my job!": what they left is their occupation (WordNet, its most frequent sense), whatever
-    # it was; "I got a new job!": the one they had is over, though the new one is not told yet
-    if not closed and any((t in left or _new_to_the_speaker(t)) and t.pos_ == "NOUN" and _an_occupation(t.lemma_)
-                          for t in doc):
+    # it was; "I got a new job!": the one they had is over, though the new one is not told yet (`new_work`:
+    # it is, "I started a new job at Spotify", and takes the old one's place itself)
+    if not closed and any((t in left or (not new_work and _new_to_the_speaker(t))) and t.pos_ == "NOUN"
+                          and _an_occupation(t.lemma_) for t in doc):
         return [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in work]
     return closed
 
@@ -376,6 +377,9 @@ def _new_to_the_speaker(noun) -> bool:  # noqa: ANN001 - a spaCy Token
     return noun.dep_ == "dobj" and any(c.dep_ == "amod" and c.lemma_.lower() == "new" for c in noun.children) \
         and told_as_past(verb) and not any(c.dep_ == "neg" for c in verb.children) \
         and any(c.dep_ == "nsubj" and "1" in c.morph.get("Person") and c.morph.get("Number") == ["Sing"] for c in verb.children)
+
+
+_WORK = {"current_company", "current_position"}
 
 
 def _an_occupation(lemma: str) -> bool:
@@ -483,7 +487,8 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     if not any(c.op == "close" for c in changes):
         # what the model ended nothing of, or ended in a field that holds nothing ("I quit my job" with
         # only a job title kept): what the parse reads as left
-        for change in _left_facts(text, current):
+        for change in _left_facts(text, current, new_work=any(c.field in _WORK and c.op != "close" for c in changes)
+                                  or bool(_WORK & set(extracted))):
             closing.setdefault(change.field, []).append(text.casefold())
             changes.append(change)
     for field, values in extracted.items():  # what the extraction found that no clause decided
