@@ -349,6 +349,12 @@ def jobs_ending_with_their_employer(profile: UserProfile, update: MemoryUpdate, 
             if r.current and any(says(r.clause, company) for company in ended)]
 
 
+def _as_kept(g: Grounded) -> str:
+    """The value a fact keeps: a workplace with no clause to be said back in (told without a subject:
+    "just got promoted at the bank!!") with the article it was said with, never "you work at bank"."""
+    return g.said if g.field == "current_company" and g.clause is None else g.value
+
+
 def heard_wording(heard: dict[str, Grounded]) -> Wording:
     """How each value heard this turn was said, as the profile keeps it."""
     return {(g.field, value_key(g.value)): g.words for g in heard.values()}
@@ -376,7 +382,7 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
             log.info("not stored: %s %s: not said by the speaker about themselves", c.op, c.field)
         else:
             # the value as the grounding found its words ("new bakery" where the tagger marked its "the")
-            changes.append(c.model_copy(update={**g.words.model_dump(), "value": g.value})
+            changes.append(c.model_copy(update={**g.words.model_dump(), "value": _as_kept(g)})
                            if g is not None and c.op != "close" else c)
     grounded = [*kept, *(g for g in found.values() if g is not None)]
     # where they are from, their home said in other ways, their age and their people by name: read off

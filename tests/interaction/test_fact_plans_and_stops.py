@@ -352,3 +352,13 @@ def test_a_job_put_right_in_the_same_breath_is_the_one_kept(maya):  # noqa: F811
     said = say(dm, "I'm a bus driver... no, I mean a bus inspector.", user_emotion=CALM)
     assert "bus inspector" in said.reply and "driver" not in said.reply, said.reply
     assert ProfileStore(dm.layout).load(uid).current_position == "bus inspector"
+
+
+def test_a_workplace_told_without_a_subject_keeps_its_article(maya):  # noqa: F811
+    """"just got promoted to senior engineer at the bank!! buzzing" got "So you work at bank." and
+    "What's my job?" "You work at bank." (tester29 kwame): the value the fact-change model marks
+    ("bank") is kept as it was said, with its article."""
+    dm, _, _, _ = maya
+    heard = say(dm, "just got moved to the night shift at the depot!! knackered", user_emotion=CALM)
+    asked = say(dm, "Where do I work?").reply
+    assert " at depot" not in heard.reply and " at depot" not in asked, (heard.reply, asked)
