@@ -538,7 +538,7 @@ def _not_against_the_news(found: RetrievalResult | None, state: TurnState) -> Re
     news of something they were worried about ("Diego is back at school!" and last week's "I'm so
     worried, Diego is ill") settles the worry, and bringing the worry up again ("That reminds me —
     you told me you're really worried ...") answers their joy with it; bad news is not met with an
-    old joy either. The sign of each: the turn's named feeling, else the offline polarity of its words
+    old joy either, nor with a memory of no feeling. The sign of each: the turn's named feeling, else the offline polarity of its words
     (offline/replies.news_sign), and the polarity of the scene's words."""
     from interaction.offline.replies import news_sign
 
@@ -557,7 +557,9 @@ def _not_against_the_news(found: RetrievalResult | None, state: TurnState) -> Re
     now = _FELT_SIGN.get(u.user_emotion.label) if u is not None else None
     now = now or news_sign(text)
     then = news_sign(scene.user_message)
-    if now is None or then is None or now == then:
+    # bad news is met only with a memory of the same feeling: "my dog Mel died this morning" is not
+    # the moment to be reminded she was "the love of my life", told calmly once
+    if now is None or now == then or (then is None and now != "negative"):
         return found
     return dataclasses.replace(found, scene=dataclasses.replace(scene, injected=False))
 
