@@ -256,6 +256,10 @@ class DialogueManager:
         s.history.clear()
         s.transcript.clear()
         s.held_memories.clear()  # asked by someone who left without a name: kept for nobody
+        if not s.identity.known:
+            # ... and so is what they told of themselves: never the next person's who gives a name
+            s.pending_facts.clear()
+            s.pending_wording.clear()
         if s.identity.source == "dialogue" and not s.face_seen and not self._stranger_in_view:
             # known only by the name they typed, no face in view: whoever types next is nobody until
             # they say who they are, never linked to the one who left

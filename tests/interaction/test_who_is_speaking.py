@@ -232,6 +232,19 @@ def test_a_memory_asked_for_by_someone_who_left_unnamed_is_kept_for_nobody(dm):
     assert kept_for(dm, later.user_id) == []
 
 
+def test_what_someone_told_of_themselves_before_leaving_unnamed_is_kept_for_nobody(dm):
+    """After "I'm a welder in Gdansk and my wife is Ewa", "I go to AA meetings every Thursday" and
+    "bye" from someone who never said who they were, "Hi, I'm Tariq, first time here" got "I'll remember
+    that you're a welder in Gdansk, your wife is Ewa and you go to AA meetings ..." (tester29, four runs)."""
+    say(dm, "Hello there")
+    say(dm, "I'm a glazier in Tartu and my husband is Priit.")
+    say(dm, "Right, bye!")
+    later = say(dm, "Hi, I'm Maarja, first time here.")
+    assert "glazier" not in later.reply and "Priit" not in later.reply, later.reply
+    profile = ProfileStore(dm.layout).load(later.user_id)
+    assert not profile.current_position and not profile.relations, profile
+
+
 def test_a_memory_asked_for_before_a_name_goes_to_the_person_only_on_a_clear_yes(dm):
     ottilie = say(dm, "Hi, I'm Ottilie.")
     say(dm, "See you!")
