@@ -532,7 +532,8 @@ def names_no_one(sentence: str, word: str) -> bool:
 def weighed_not_given(sentence: str, word: str) -> bool:
     """The `word` after "it's" / "I'm" in `sentence` is weighed, not given: its clause hangs on another
     verb by a subordinator ("I always forget whether it's Mont Blanc or Elbrus", "I wonder if it's
-    Kilimanjaro"), or it is one of alternatives ("it's Mont Blanc or Elbrus"). False without the parser."""
+    Kilimanjaro"), or it is one of alternatives ("it's Mont Blanc or Elbrus"); or it says the kind of
+    a state ("I'm HIV positive"). False without the parser."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     try:
@@ -540,7 +541,15 @@ def weighed_not_given(sentence: str, word: str) -> bool:
     except ParserUnavailable:
         return False
     first = word.split()[0]
-    return any(weighed(_named_whole(t)) for t in doc if t.text == first and _named_whole(t).dep_ in ("attr", "acomp"))
+    return any(weighed(_named_whole(t)) or _of_a_state(t) for t in doc
+               if t.text == first and (_named_whole(t).dep_ in ("attr", "acomp") or _of_a_state(t)))
+
+
+def _of_a_state(word) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The word says what kind of state the adjective right after it is ("I'm HIV positive": the
+    parse hangs "HIV" on "positive"), no name of the speaker."""
+    state = word.head
+    return word.dep_ in ("npadvmod", "compound", "nmod") and state.pos_ == "ADJ" and state.i == word.i + 1
 
 
 def _named_whole(token):  # noqa: ANN001, ANN202 - a spaCy Token

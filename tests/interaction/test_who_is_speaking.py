@@ -137,6 +137,17 @@ def test_a_name_weighed_in_a_clause_or_among_alternatives_is_not_the_speaker(dm,
     assert kept.user_id == petra.user_id and people(dm) == ["Petra Novak"]
 
 
+@pytest.mark.parametrize("state", ["I'm HIV positive and I haven't told my parents.",
+                                   "I'm Rh negative, the midwife says it matters."])
+def test_the_kind_of_a_state_said_after_im_is_no_name(dm, state):
+    """"I'm HIV positive and I've not told my family yet" got "Nice to meet you, HIV!" and a person
+    named HIV (tester29): a word the parse hangs on the adjective right after it says what kind of
+    state that is."""
+    say(dm, "Hello")
+    told = say(dm, state)
+    assert "Nice to meet you" not in told.reply and people(dm) == [], told.reply
+
+
 def test_questions_about_their_own_life_keep_the_name_question_open_until_it_is_answered(dm):
     """"When do I fly?" cannot be answered before who they are is settled: however many such questions
     come instead of an answer, none is taken for a no; a yes then links and answers the latest."""
