@@ -112,10 +112,30 @@ def is_farewell(text: str) -> bool:
     closes what came before it ("Nice to catch up. Laters!"), not words of parting told of something
     else ("we said goodbye at the station"); or it is a parting wish by its parse ("enjoy your holiday",
     offline/wishes.py)."""
+    from interaction.linear_text import clauses
     from interaction.offline.wishes import parting_wish  # spaCy loads on the first wish
 
     said = sentences(text)
-    return "farewell" in turn_acts([text, *said[-1:]]) or parting_wish(text)
+    if "farewell" not in turn_acts([text, *said[-1:]]):
+        return parting_wish(text)
+    # a clause that names a thing it tells of is news, whatever the reader makes of it; a goodbye
+    # beside it is read on its own ("Bye for now, my cat Tom says hi")
+    told = [c for c in clauses(said[-1] if said else text) if _names_a_thing_of_theirs(c)]
+    return not told or "farewell" in turn_acts([c for c in clauses(text) if c not in told]) or parting_wish(text)
+
+
+def _names_a_thing_of_theirs(clause: str) -> bool:
+    """The clause names something it tells of, a name set beside a noun the verb is done with or by
+    ("I have a parrot called Rico", "my dog Pip is a border collie"); "Bye, Nadine" names whom it is
+    said to, on no verb."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(clause)
+    except ParserUnavailable:
+        return False
+    return any(t.dep_ == "appos" and t.pos_ == "PROPN" and t.head.dep_ in ("dobj", "nsubj", "nsubjpass", "pobj")
+               and t.head.pos_ == "NOUN" for t in doc)
 
 
 def is_unambiguous_farewell(text: str) -> bool:

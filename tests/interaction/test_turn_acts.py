@@ -30,6 +30,17 @@ def test_parting_words_told_of_something_else_are_no_farewell(said):
     assert not cues.is_farewell(said)
 
 
+@pytest.mark.parametrize(("said", "farewell"), [
+    # "I have a parrot called Rico who swears in Spanish" ended the visit (tester29 carmen): the
+    # turn-act reader reads it as a farewell
+    ("I have a parrot called Rico who swears in Spanish", False),
+    ("I have a goose called Dolores", False),
+    ("ok gotta run, my friend Ana is waiting", True),  # a goodbye beside a named thing is still one
+])
+def test_a_sentence_that_names_a_thing_it_tells_of_is_no_farewell(said, farewell):
+    assert cues.is_unambiguous_farewell(said) is farewell
+
+
 @pytest.mark.parametrize(("said", "act"), [
     ("mm okay", "backchannel"), ("yeah fair", "backchannel"), ("lol true", "backchannel"),
     ("Honestly I'd prefer not to get into that right now.", "decline"),
