@@ -44,8 +44,11 @@ def _addressed(verb: Any) -> bool:
 def _the_persons_doing(verb: Any) -> bool:
     """The verb governs a clause whose doer is the person ("let me forget", "allow me to forget"):
     its subject, or the verb's object when the clause has none, is in the first person (by the
-    parse's morphology)."""
-    for clause in (c for c in verb.children if c.dep_ in _CLAUSES):
+    parse's morphology). A clause said before the verb ("I owe my brother 200, you don't need to
+    remember that") or one a "that" opens ("don't remember that I said ...") is what is told, not
+    something the verb lets them do."""
+    for clause in (c for c in verb.children if c.dep_ in _CLAUSES and c.i > verb.i
+                   and not any(m.dep_ == "mark" for m in c.children)):
         doer = next((c for c in clause.children if c.dep_ in _SUBJECTS), None) or \
             next((c for c in verb.children if c.dep_ in _OBJECTS), None)
         if doer is not None and doer.morph.get("Person") == ["1"]:

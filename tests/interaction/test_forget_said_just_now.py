@@ -79,6 +79,17 @@ def test_not_keeping_what_was_just_said_takes_the_fact_it_told(ines):
     assert holding(dm, b"locksmith") == []
 
 
+def test_a_request_not_to_keep_with_what_it_is_about_keeps_nothing(ines):
+    """"I owe my brother two thousand zloty, you don't need to remember that" got "I'll remember that
+    you owe your brother two thousand zloty" and was said back the next day (tester29 r41): the clause
+    told before the request is what it asks not to keep, not something it lets the person do."""
+    dm, uid = ines
+    asked = say(dm, "I owe my landlord four hundred euros, you don't need to remember that")
+    assert asked.memory_intent == "not_keep" and "I'll remember" not in asked.reply, asked.reply
+    back(dm, uid)
+    assert holding(dm, b"landlord") == []
+
+
 @pytest.mark.parametrize("request_", ["forget that", "forget what I just said"])
 def test_forgetting_what_was_just_said_offers_it_and_forgets_it_on_yes(ines, request_):
     dm, uid = ines
