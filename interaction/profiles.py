@@ -136,6 +136,11 @@ class ProfileKeeper:
         same_as_current = bool(name and identity.known and (
             name_similarity(name, identity.name or "") >= self.high or _adds_a_surname(name, identity.name or "")
         ))
+        if name and identity.known and identity.source == "dialogue" and never_met:
+            # "Sorry, I'm Sofia Rossi, we've never met" after "Hi, it's Sofia": known only by a name typed,
+            # this is someone new to her, never the one known by that name (a face she knows says
+            # otherwise, and is asked about as any other name)
+            return self._create(Identity(), name, facts, wording)
         if same_as_current and name and len(name.split()) > len((identity.name or "").split()):
             facts["user_name"] = name  # "Tomas" said "my name is Tomas Novak": the fuller name
         if name and not same_as_current and renames and identity.known:

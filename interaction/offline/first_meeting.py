@@ -43,7 +43,12 @@ def says_never_met(deps: AgentDeps | None, text: str) -> bool:
             if not _of_meeting(verb):
                 continue  # "we haven't been to Rome", "we don't have a dog": no answer to whether they met
             said = verb if _negated(verb) else verb.head if verb.dep_ == "ccomp" and _negated(verb.head) else None
-            if said is not None and read_reply(deps, QUESTION, _spelled_out(list(said.subtree))) == "no":
+            # the clause from its subject on: "Sorry, I'm Sofia Rossi, we've never met" hangs the
+            # introduction on "met", and read whole it is no clear no
+            subject = next((c for c in said.children if c.dep_ == "nsubj"), None) if said is not None else None
+            start = subject.left_edge.i if subject is not None else 0
+            if said is not None and read_reply(
+                    deps, QUESTION, _spelled_out([t for t in said.subtree if t.i >= start])) == "no":
                 return True
     return False
 

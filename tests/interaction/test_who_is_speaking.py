@@ -365,3 +365,19 @@ def test_a_first_name_of_someone_known_said_with_never_having_met_is_someone_new
     again = say(dm, "Hello, I'm Noor. I don't think we've met before.")
     assert again.user_id not in (None, first.user_id), again.reply
     assert "Noor Haddad" not in again.reply, again.reply
+
+
+def test_someone_who_says_they_never_met_her_after_being_taken_for_another_is_someone_new(dm):
+    """"Actually I'm a different Sofia, Sofia Rossi, we've never met" after "Hi, it's Sofia" was
+    ignored: the first Sofia's locker number was hers and the two became one profile (tester29). The
+    introduction hung on "met" made the denial unclear to the reply reader; and a speaker known only by
+    a typed name who says they never met her is someone new."""
+    first = say(dm, "Hi, I'm Ilse.")
+    say(dm, "Please remember that my bike lock code is 3390.")
+    say(dm, "Bye now.")
+    say(dm, "Hello, it's Ilse.")
+    other = say(dm, "Oh sorry, I'm Ilse Brandt, we've never met.")
+    assert other.user_id not in (None, first.user_id), other.reply
+    asked = say(dm, "What's my bike lock code?")
+    assert "3390" not in asked.reply, asked.reply
+    assert sorted(people(dm)) == ["Ilse", "Ilse Brandt"]
