@@ -445,6 +445,12 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     closing: dict[str, list[str]] = {}  # field -> the clauses that ended one of its values
     said = statement_clauses(text)
     predicted = model.predict_each(said)
+
+    def stopped(sentence: str) -> None:  # what the clause says has stopped, closed
+        for change in _stopped_facts(sentence, current):
+            closing.setdefault(change.field, []).append(sentence.casefold())
+            changes.append(change)
+
     # a workplace they hold ended in one breath with the speaker placed at another ("I left the bank, I'm
     # at a bakery now"): the other is the new workplace, whatever its clause alone reads as
     ended_work = next((p for s, p in zip(said, predicted, strict=True) if p.op == "close" and p.op_p >= MIN_CONFIDENCE
@@ -455,9 +461,7 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
                                       confidence=round(ended_work.op_p, 3)))
             continue
         if pred.op == "none" or pred.op_p < MIN_CONFIDENCE:
-            for change in _stopped_facts(sentence, current):
-                closing.setdefault(change.field, []).append(sentence.casefold())
-                changes.append(change)
+            stopped(sentence)
             continue
         confidence = round(pred.op_p, 3)
         if pred.op == "close" and personal_facts.tells_a_return(sentence):
@@ -476,11 +480,16 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
             named = _named(pred.value, sentence, have)
             if named:
                 changes += [FactChange(field=field, op="close", value=v, confidence=confidence) for v in named]
-            elif not FIELDS_BY_NAME[field].multi and have and not pred.value and not _of_something_new(sentence):
-                # "I quit my job": the one current value ends
+            elif not FIELDS_BY_NAME[field].multi and have and not pred.value and pred.field_p >= MIN_FIELD_CONFIDENCE \
+                    and not _of_something_new(sentence):
+                # "I quit my job": the one current value ends; a field read unsure names nothing to end
+                # ("I'm divorced now" read as a close of the job, at 0.39)
                 changes.append(FactChange(field=field, op="close", value=None, confidence=confidence))
             continue
         if pred.field_p < MIN_FIELD_CONFIDENCE and not extracted.get(pred.field):
+            # a new value of no field read surely: the clause may still say a fact of theirs stopped
+            # ("actually I'm not a carpenter anymore", read as a new pastime at 0.49)
+            stopped(sentence)
             continue
         values = extracted.get(pred.field) or _as_list(pred.value)
         changes += [FactChange(field=pred.field, op=pred.op, value=v, confidence=confidence) for v in values]

@@ -362,3 +362,19 @@ def test_a_workplace_told_without_a_subject_keeps_its_article(maya):  # noqa: F8
     heard = say(dm, "just got moved to the night shift at the depot!! knackered", user_emotion=CALM)
     asked = say(dm, "Where do I work?").reply
     assert " at depot" not in heard.reply and " at depot" not in asked, (heard.reply, asked)
+
+
+@pytest.mark.parametrize(("said", "ends"), [
+    # "I'm divorced now, Arjun and I separated in the summer" ended her job: the model reads "I'm
+    # divorced now" as a close of the job, its field at 0.39 (tester29 r46)
+    ("I'm divorced now, Pieter and I separated in the spring.", False),
+    # "actually I'm not a carpenter anymore, I started as an electrician apprentice" left the carpenter
+    # (tester29 r30, the tester's words: ours were read as a stop): the model reads it as a new pastime,
+    # unsure of the field, and nothing stopped
+    ("actually I'm not a carpenter anymore, I started as an electrician apprentice", True),
+])
+def test_only_a_field_read_surely_or_named_ends(said, ends):
+    from interaction.offline.fact_changes import decide
+
+    changes = decide(said, {}, {"current_position": ["carpenter"]})
+    assert [c.field for c in changes if c.op == "close"] == (["current_position"] if ends else []), changes
