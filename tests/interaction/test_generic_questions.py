@@ -41,3 +41,14 @@ def test_a_question_joined_to_the_talk_before_it_is_still_generic(generic, quest
 def test_a_joined_question_that_names_a_topic_is_a_topic(generic):
     assert not generic.is_generic("And what did I tell you about my allotment?")
 
+
+
+@pytest.mark.parametrize(("question", "is_generic"), [
+    # "do you remember my big news?" was abstained in all four runs that asked it (tester29): a telling
+    # of theirs said only by how it was names no topic
+    ("Remember my brilliant news?", True),
+    ("Remember my first poetry book?", False),  # one work of theirs, by its kind and its place among them
+    ("Do you remember my news about the allotment?", False),
+])
+def test_a_telling_of_theirs_said_only_by_how_it_was_names_no_topic(generic, question, is_generic):
+    assert generic.is_generic(question) is is_generic

@@ -48,8 +48,9 @@ class GenericQuestions:
         closeness, prototype = self.nearest(without_opening(question))
         if closeness >= self.threshold and not topic_nouns(question) - topic_nouns(prototype):
             return True
-        # "what did I tell you to keep in mind?" says by its form that it asks for every request to keep
-        return not topic_nouns(question) and asks_what_was_kept(question)
+        # "what did I tell you to keep in mind?" says by its form that it asks for every request to keep,
+        # and "do you remember my big news?" names nothing but a telling of theirs
+        return not topic_nouns(question) and (asks_what_was_kept(question) or _names_a_telling(question))
 
 
 # nouns of telling and thinking ("our talk", "the conversation", "any idea"): what every recall question
@@ -76,6 +77,26 @@ def topic_nouns(text: str) -> set[str]:
     # a noun that says when ("last time", "the other day": an adverbial or a date) is no topic either
     return {t.lemma_.casefold() for t in doc if t.pos_ in ("NOUN", "PROPN") and t.dep_ != "npadvmod"
             and t.ent_type_ not in ("DATE", "TIME") and not telling(t)}
+
+
+def _names_a_telling(question: str) -> bool:
+    """The question names a telling of theirs by how it was, and by nothing else ("my big news", "the
+    sad news"): a noun whose most frequent WordNet sense is of communication, with adjectives but no
+    ordinal ("my first novel" is one work), no noun before it ("my music news") and nothing after it
+    ("the speech I gave", "my news about the job") to say what it was about."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    wordnet = load_wordnet()
+    try:
+        doc = load_parser()(question)
+    except ParserUnavailable:
+        return False
+    return wordnet is not None and any(
+        t.pos_ == "NOUN" and wordnet.lexical_file(t.lemma_) == "noun.communication"
+        and any(c.dep_ == "amod" for c in t.children)
+        and all(c.dep_ in ("det", "poss") or (c.dep_ == "amod" and c.pos_ == "ADJ" and c.ent_type_ != "ORDINAL")
+                for c in t.children) for t in doc)
 
 
 def names_a_thing(question: str) -> bool:
