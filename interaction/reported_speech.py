@@ -34,7 +34,7 @@ from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
 from interaction.memory_intent.to_do import to_do
 from interaction.offline.chat_spelling import CHAT_SPELLINGS
-from interaction.offline.parsing import ahead_of_telling, behind_telling, opening_aside, told_as_past
+from interaction.offline.parsing import ahead_of_telling, behind_telling, opening_aside, told_as_past, verb_of
 from interaction.offline.question_form import bare_wh, forbids, tagged_question
 from interaction.told_time import ORDINAL_DAY
 
@@ -296,7 +296,8 @@ def _name_the_date(doc, day, words: list[str], said: SaidDay, near: bool = False
     so (in a whole clause said back; an answer's few words are shifted again as the clause's)."""
     before = doc[day.i - 1] if day.i > 0 and doc[day.i - 1].head.i == day.i else None
     modifier = before.lower_ if before is not None and before.lower_ in ("last", "next", "this", "coming") else None
-    head = day.head.head if day.dep_ == "pobj" else day.head
+    # the verb its phrase hangs on, however high ("had a heart attack on tuesday": "on" on "attack")
+    head = verb_of(day)
     past = modifier == "last" or behind_telling(day) or (modifier is None and not ahead_of_telling(day)
                                                          and told_as_past(head))
     weekday, said_on = _WEEKDAYS[day.lower_], said.on.weekday()

@@ -201,6 +201,10 @@ def test_next_week_told_on_a_friday_is_still_next_week_on_the_saturday():
     # a past clause: the Friday before
     ("We drove up to Leeds on Friday.", date(2026, 12, 7), "you drove up to Leeds on Friday the 4th"),
     ("Last Monday my son broke his wrist.", date(2026, 12, 9), "Monday the 7th your son broke his wrist"),
+    # ... whatever the phrase of the day hangs on: "my dad had a heart attack on tuesday, ..." was said back
+    # "had a heart attack on Tuesday the 8th", the coming one (tester29 hana: "on" hung on "attack")
+    ("my grandad had a heart attack on tuesday, he's in the hospital in Hull", date(2026, 12, 13),
+     "your grandad had a heart attack on Tuesday the 8th, he's in the hospital in Hull"),
     # moved to a day: the one to come, whatever the verb's tense
     ("The plumber got pushed to Thursday.", date(2026, 12, 11), "the plumber got pushed to Thursday the 17th"),
     # said on the day it names: "this" is that day, otherwise a week on
