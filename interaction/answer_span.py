@@ -25,7 +25,9 @@ from datetime import datetime
 from typing import Literal
 
 from common.messages import RecalledMemory, RecallReport
+from interaction.asked_value import derived_nouns
 from interaction.memory.retrieval.later_news import updates
+from interaction.memory.retrieval.lexicon import a_kind_of
 from interaction.offline.chat_spelling import lemma_meant
 from interaction.offline.parsing import as_capitalised, stands_in
 from interaction.reported_speech import dates_named, reported, said_day
@@ -345,7 +347,7 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
     called Biscuit", "my cat is Mochi", "my cat is called Marmalade"."""
     out: list[tuple[Found, list]] = []
     for tok in m:
-        if tok.lemma_.lower() != owner and not (tok.pos_ == "NOUN" and _a_kind_of(tok.lemma_.lower(), owner)):
+        if tok.lemma_.lower() != owner and not (tok.pos_ == "NOUN" and a_kind_of(tok.lemma_.lower(), owner)):
             continue
         names = [c for c in tok.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
         beside = m[tok.i + 1] if tok.i + 1 < len(m) else None
@@ -389,14 +391,6 @@ def _of_change(verb) -> bool:  # noqa: ANN001 - a spaCy Token
 
     wordnet = load_wordnet()
     return verb.pos_ == "VERB" and wordnet is not None and wordnet.verb_lexical_file(verb.lemma_) == "verb.change"
-
-
-def _a_kind_of(word: str, broader: str) -> bool:
-    """WordNet has `word` as a kind of `broader` ("greyhound" of "dog", "daughter" of "child")."""
-    from interaction.memory.retrieval.lexicon import Relation, load_wordnet
-
-    wordnet = load_wordnet()
-    return wordnet is not None and wordnet.relation(broader, word)[0] is Relation.BROADER
 
 
 def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
@@ -755,8 +749,9 @@ def names_what_is_asked(question: str, memory: str) -> bool:
         return False
     asks, noun = asked
     q, m = nlp(question), nlp(as_capitalised(memory))
-    named = any(t.pos_ in ("NOUN", "PROPN") and (lemma_meant(t) == noun or _a_kind_of(lemma_meant(t), noun or ""))
-                for t in m)
+    # a noun of the memory, or one WordNet derives from its adjectives and verbs ("asthma" of "I'm asthmatic")
+    nouns = {lemma_meant(t) for t in m if t.pos_ in ("NOUN", "PROPN")} | derived_nouns(m)
+    named = any(word == noun or a_kind_of(word, noun or "") for word in nouns)
     if asks == "thing" and not named and noun:
         # "my security word" of "my bank's security answer": the thing of what it belongs to, named otherwise
         owners = _owners(q, noun)

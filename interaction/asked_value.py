@@ -86,7 +86,7 @@ def says_what_is_asked(question: str, memory: str) -> bool:
     except ParserUnavailable:
         return True
     q, m = nlp(question), nlp(memory)
-    held = {lemma_meant(t) for t in m} | {t.lower_ for t in m} | _derived(m)
+    held = {lemma_meant(t) for t in m} | {t.lower_ for t in m} | derived_nouns(m)
     for sent in q.sents:
         root = sent.root
         telling = _of_telling(root)
@@ -102,10 +102,22 @@ def says_what_is_asked(question: str, memory: str) -> bool:
         # a chat spelling asks for the word it stands for ("my physio appt" of "my physio appointment")
         asked = [t for t in clause if t.i not in subject | open_ended and not t.is_stop and not of_having(t)
                  and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")]
-        # as meant, or as typed: the lemmatiser cuts "diabetes" to "diabete"
-        if not all({lemma_meant(t), t.lower_} & held for t in asked):
+        # as meant, or as typed: the lemmatiser cuts "diabetes" to "diabete"; or a kind of which the
+        # memory names one ("what health condition do I have?" over "I'm asthmatic": asthma is one),
+        # with the nouns that narrow it
+        missing = [t for t in asked if not {lemma_meant(t), t.lower_} & held]
+        kinds = {t.i for t in missing if t.pos_ == "NOUN" and _has_one_of(t, held)}
+        if any(t.i not in kinds and not (t.dep_ == "compound" and t.head.i in kinds) for t in missing):
             return False
     return True
+
+
+def _has_one_of(kind, held: set[str]) -> bool:  # noqa: ANN001 - a spaCy Token
+    """One of the words a memory holds is, in WordNet, a kind of the noun ("asthma" of "condition",
+    "piano" of "instrument")."""
+    from interaction.memory.retrieval.lexicon import a_kind_of
+
+    return any(a_kind_of(word, kind.lemma_.lower()) for word in held if word.isalpha())
 
 
 def calls_off(about: str, memory: str) -> bool:
@@ -166,7 +178,7 @@ def denies_what_is_asked(question: str, memory: str) -> bool:
                and any(c.dep_ in _STATES and c.lemma_.lower() not in said for c in t.head.children) for t in m)
 
 
-def _derived(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
+def derived_nouns(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
     """The nouns WordNet derives from the memory's adjectives and verbs: "do I have any allergy?" asks
     what "I'm allergic to peanuts" says."""
     from interaction.memory.retrieval.lexicon import load_wordnet

@@ -494,3 +494,15 @@ def test_a_day_still_to_come_never_told_is_said_to_be_untold(maya):
     asked = say(dm, "When is my cataract surgery?")
     assert asked.reply.startswith("I don't think you told me the date"), asked.reply
     assert "cataract" in asked.reply, asked.reply
+
+
+@pytest.mark.parametrize(("told", "question", "kind"), [
+    # "what health condition do I have?" over "I'm diabetic, type 2, ..." was denied (tester29 ahmed): the
+    # noun WordNet derives from the adjective is a kind of what is asked
+    ("I'm asthmatic.", "What health condition do I have?", "asthmatic"),
+])
+def test_a_kind_of_what_is_asked_told_is_said_not_denied(maya, told, question, kind):
+    dm, _, _, _ = maya
+    say(dm, told)
+    asked = say(dm, question)
+    assert kind in asked.reply and "don't think you told me" not in asked.reply, asked.reply

@@ -552,3 +552,10 @@ def load_wordnet(files: ModelFiles = MODEL_FILES) -> WordNet | None:
     except BackendUnavailable as exc:
         log.error("%s; what a question names is compared by cosines alone", exc)
         return None
+
+
+def a_kind_of(word: str, broader: str) -> bool:
+    """WordNet has `word` as a kind of `broader` ("greyhound" of "dog", "daughter" of "child", "asthma"
+    of "condition"); False without WordNet."""
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.relation(broader, word)[0] is Relation.BROADER
