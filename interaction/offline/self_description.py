@@ -56,6 +56,7 @@ _OBJECTS = {"dobj", "dative"}
 # "centre" a building, "bakery" a workplace; "structure" alone would take in a window or a kitchen
 _WORKPLACE_KINDS = frozenset({"workplace", "establishment", "institution", "organization", "business", "building",
                               "building_complex", "facility"})
+_WORKERS = frozenset({"worker"})  # WordNet's kind a person at work is of ("freelance": a self-employed person)
 _OWNED_FILES = {"noun.artifact", "noun.group"}  # what having a business has: a shop, a firm
 _DOING = "_doing"  # a candidate job said with a verb: the clause the verb-job model reads
 _OWN_CLAUSE = {"conj", "cc"}  # what hangs on a predicate but is a clause (or its joint) of its own
@@ -426,11 +427,21 @@ def _read_what_is(said, found: dict[str, str]) -> None:  # noqa: ANN001 - spaCy 
                 del found["current_position"]
         elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not said_as_measure(child) \
                 and not any(c.dep_ in ("advmod", "xcomp", "ccomp") or _said_of(c) for c in child.children) \
-                and not _of_a_people(child):
+                and not _of_a_people(child) and not _a_person_not_at_work(child):
             # "I'm retired", "I'm self-employed"; "I am eighty-four years old" is an age, a state said
             # by degree ("I'm so relieved", "really exhausted") is a feeling, and one said of something
             # ("terrible at remembering names", "keen to help") is how the speaker is with it
             found.setdefault("current_position", _phrase(child).lower())
+
+
+def _a_person_not_at_work(word) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The adjective is also a kind of person, first, that is no kind of worker ("diabetic",
+    "asthmatic", "vegan"): what they are, no job ("freelance" is a worker; "retired" no person)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    word_ = word.lemma_.lower()
+    return wordnet is not None and wordnet.kind_of_person(word_) and not wordnet.kind_of(word_, _WORKERS, senses=1)
 
 
 def _naming_the_speaker(sent, name: str | None) -> list:  # noqa: ANN001 - spaCy Tokens

@@ -378,3 +378,15 @@ def test_only_a_field_read_surely_or_named_ends(said, ends):
 
     changes = decide(said, {}, {"current_position": ["carpenter"]})
     assert [c.field for c in changes if c.op == "close"] == (["current_position"] if ends else []), changes
+
+
+@pytest.mark.parametrize(("said", "job"), [
+    # "I'm diabetic, type 2, so I have to watch the sugar which is funny for a baker" got "I'll remember
+    # that you work as diabetic" (tester29 ahmed): an adjective that is also a kind of person, not at work
+    ("I'm asthmatic, so no smoking near me please.", None),
+    ("I'm retired, forty years on the buses.", "retired"),
+])
+def test_what_they_are_by_an_adjective_is_a_job_only_when_no_person_not_at_work(maya, said, job):  # noqa: F811
+    dm, _, _, uid = maya
+    say(dm, said, user_emotion=CALM)
+    assert ProfileStore(dm.layout).load(uid).current_position == job
