@@ -85,7 +85,7 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         if profile and identity.user_id else []
     extracted = extract(deps, text, identity, state.get("messages", []))
     claim = read_name_claim(text)
-    renames = own_name_otherwise(identity, claim, deps.keeper.high)
+    renames = own_name_otherwise(identity, claim, deps.keeper.high, state.get("met_now", False))
     beside: list[str] = []
     if claim is not None and claim.hearsay and identity.known:
         # "most people call me Roz" from someone known: what others call them, neither a rename nor
@@ -163,15 +163,17 @@ def _other_names(text: str, update: MemoryUpdate, identity: Identity, beside: li
     return [*held, *new] if new else []
 
 
-def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float) -> bool:
+def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float, met_now: bool = False) -> bool:
     """The known speaker says their own name is otherwise: asks to be called by it, or says it as a
     correction; the name they disown, if any, is the one held. Known by face alone, only a request to
     be called renames: "actually, my name is Tobias" or "no, I'm Anna, not Robert" may say the face
     was taken for someone else's (a face match can be wrong, and a rename would hand Robert's memories
-    to Anna), which the reference makes a new person."""
+    to Anna), which the reference makes a new person. So may a name typed in an earlier conversation
+    ("that was my brother earlier, I'm actually Jordan" after "Alex here"): a correction renames it
+    only in the conversation it was given in (`met_now`)."""
     if claim is None or not identity.known or not (claim.request or claim.corrects):
         return False
-    if identity.source == "face" and not claim.request:
+    if (identity.source == "face" or not met_now) and not claim.request:
         return False
     return claim.disowned is None or name_similarity(claim.disowned, identity.name or "") >= high
 

@@ -381,3 +381,18 @@ def test_someone_who_says_they_never_met_her_after_being_taken_for_another_is_so
     asked = say(dm, "What's my bike lock code?")
     assert "3390" not in asked.reply, asked.reply
     assert sorted(people(dm)) == ["Ilse", "Ilse Brandt"]
+
+
+def test_a_name_put_right_a_conversation_after_it_was_given_is_someone_else(dm):
+    """"sorry, that was my brother's account earlier, I'm actually Jordan, his brother" after "Alex
+    here" renamed Alex's profile: Jordan heard Alex's MOT date and the real Alex was a stranger next
+    time (tester29). Typed in an earlier conversation, a name is put right only by asking to be called
+    otherwise; a correction says someone else is speaking."""
+    first = say(dm, "Hi, I'm Bram.")
+    say(dm, "Remember that my van's MOT is on the 18th of January.")
+    say(dm, "Bye.")
+    say(dm, "Bram here.")
+    other = say(dm, "oh sorry, that was my cousin earlier, I'm actually Joost")
+    assert other.user_id not in (None, first.user_id), other.reply
+    assert "18th" not in say(dm, "When is the MOT due?").reply
+    assert people(dm) == ["Bram", "Joost"]
