@@ -231,9 +231,16 @@ def _field_changed(after, before) -> tuple[str, str] | None:  # noqa: ANN001 - s
     start = after.text.find(new.value)
     value = after.char_span(start, start + len(new.value), alignment_mode="expand") if start >= 0 else None
     span = of_kind(list(value), before) if value is not None else None
-    if span is None or before[span[0]:span[1]].text.casefold() == value.text.casefold():
+    if span is None or before[span[0]:span[1]].text.casefold() == value.text.casefold() \
+            or _a_things_own(before[span[0]:span[1]].root):
         return None
     return with_value(list(value), before, span)[:2]
+
+
+def _a_things_own(value) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The value is said of a thing, not of the speaker: its phrase hangs on a noun ("a job interview
+    in Toronto" names no home of theirs, which "I'm moving to Canada" would move)."""
+    return value.dep_ == "pobj" and value.head.dep_ == "prep" and value.head.head.pos_ == "NOUN"
 
 
 def _of_kind(value: list, before) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc

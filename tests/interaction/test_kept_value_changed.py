@@ -218,6 +218,10 @@ def test_an_it_nothing_was_done_to_is_named_as_nothing(said):
     ("The gate code changed, it's 5590 now.", "the gym locker code is 8806"),
     ("My bike lock code changed to 7777.", "my gym locker code is 8806"),
     ("The kitchen tap washer got changed to a brass one.", "the bathroom tap drips every night"),
+    # "I got the job!!! I'm moving to Canada" over "I've got a job interview in Toronto next Monday, ..."
+    # got "So you've got a job interview in Canada next Monday" (tester29 amara): a place said of a
+    # thing is no home of theirs for a move to change
+    ("I got the job!!! I'm moving to Norway", "I've got a job interview in Bergen next Friday, wish me luck"),
 ])
 def test_a_change_of_another_one_of_its_kind_changes_nothing(news, told):
     """A change that says which one it changes ("the gate code") changes no other one of its kind
