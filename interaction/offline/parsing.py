@@ -260,8 +260,11 @@ def as_capitalised(text: str) -> str:
     except ParserUnavailable:
         return text
     chars = list(text)
-    for t in nlp(text):
-        if t.lower_ == "i" or (t.is_alpha and len(t) > 1 and not t.is_stop and t.lower_ not in CHAT_SPELLINGS and (
+    doc = nlp(text)
+    for t in doc:
+        # a word typed onto the one before it ("pm" of "2pm", "km" of "5km") is part of that word
+        joined = t.i > 0 and not doc[t.i - 1].whitespace_
+        if t.lower_ == "i" or (t.is_alpha and len(t) > 1 and not t.is_stop and not joined and t.lower_ not in CHAT_SPELLINGS and (
                 not wordnet.knows(t.lemma_) or all(wordnet.capitalised_senses(t.lower_) or (False,)))):
             chars[t.idx] = chars[t.idx].upper()
     chars[:1] = [c.upper() for c in chars[:1]]

@@ -506,3 +506,12 @@ def test_a_kind_of_what_is_asked_told_is_said_not_denied(maya, told, question, k
     say(dm, told)
     asked = say(dm, question)
     assert kind in asked.reply and "don't think you told me" not in asked.reply, asked.reply
+
+
+def test_an_hour_typed_onto_its_number_is_no_place():
+    """"where is my interview?" over "the interview is at 2pm their time" got "At 2pm — ..." (tester29
+    amara): written with capitals for the tagger, "2pm" became "2Pm", a number, not a time."""
+    told = "the viva is at 3pm their time"
+    assert answer_in("Where is my viva?", told) is None
+    found = answer_in("What time is my viva?", told)
+    assert found is not None and found.words(told) == "at 3pm"
