@@ -119,6 +119,11 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     wording = {**(state.get("pending_wording") or {}), **heard_wording(heard)}
     guessed = None if update.user_name or identity.known or state.get("messages") else (
         read_opening_name(text) or known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high))
+    if guessed is not None and _a_full_name_of_no_one(guessed, text, deps.keeper):
+        # "Good afternoon. Harold Finch, pleased to make your acquaintance.": a given name and a surname,
+        # each typed with its capital, that nobody known goes by, is plainly their name (asked about, a
+        # turn of news instead of a yes lost all they told)
+        update, guessed = update.model_copy(update={"user_name": guessed}), None
     if guessed is not None:
         # a word alone opening the conversation ("Dave."), or a known name in a greeting said in words
         # not read ("Hola, soy Lucía"), unasked: likely their name, so asked about
@@ -176,6 +181,16 @@ def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float,
     if (identity.source == "face" or not met_now) and not claim.request:
         return False
     return claim.disowned is None or name_similarity(claim.disowned, identity.name or "") >= high
+
+
+def _a_full_name_of_no_one(name: str, text: str, keeper) -> bool:  # noqa: ANN001 - ProfileKeeper
+    """`name` is a given name and a surname, each as typed with its capital in `text`, said with more
+    than itself (a name alone, "Walter Sparrow.", may be a word said to no one), and no one known goes by
+    a name like it."""
+    words = name.split()
+    said_with_more = text.strip(" .!,").casefold() != name.casefold()
+    return len(words) > 1 and said_with_more and all(w[:1].isupper() and w in text for w in words) \
+        and match_name(name, keeper.store.user_ids(), keeper.high, keeper.low).kind == "none"
 
 
 def respells_new_name(identity: Identity, name: str | None, met_now: bool, keeper) -> bool:  # noqa: ANN001 - ProfileKeeper

@@ -343,6 +343,17 @@ def test_a_name_said_alone_as_the_first_turn_is_asked_about(tmp_path, first, nam
     assert sorted(store.user_ids().values()) == ([name] if name else [])
 
 
+def test_a_full_name_said_with_a_greeting_by_someone_new_is_taken_as_said(tmp_path):
+    """"Good afternoon. Harold Finch, pleased to make your acquaintance." on an empty data folder got
+    "is your name Harold Finch?", and the news told instead of a yes was lost with the name (tester29)."""
+    dm, store = _chat(tmp_path)
+    said = dm.process_input(UserInput(text="Good evening. Agnes Thornbury, delighted to meet you."))
+    assert said.user_name == "Agnes Thornbury" and "is your name" not in said.reply, said.reply
+    told = dm.process_input(UserInput(text="I'm a retired midwife."))
+    assert told.user_id == said.user_id and "midwife" in told.reply, told.reply
+    assert sorted(store.user_ids().values()) == ["Agnes Thornbury"]
+
+
 @pytest.mark.parametrize("answer", ["No.", "Hmm, not sure.", "What do you mean?"])
 def test_a_word_alone_opening_a_conversation_is_nobodys_name_without_a_yes(tmp_path, answer):
     dm, store = _chat(tmp_path)
