@@ -98,7 +98,8 @@ class TurnGraph:
 
     def _after_understanding(self, state: TurnState) -> str:
         if (state.get("memory_intent") in memory_requests.MEMORY_REQUESTS and state["intent"] != "end_conversation"
-                and not state.get("name_confirmation") and not memory_agents.gives_another_name(self.deps, state)):
+                and not state.get("name_confirmation") and not memory_agents.gives_another_name(self.deps, state)
+                and not memory_agents.names_a_stranger(self.deps, state)):
             return "memory_request_agent"  # remember / forget one / forget me / what do you know about me
         return "memory_update_agent" if state["intent"] == "update_user_info" else "memory_retrieve_agent"
 
@@ -108,6 +109,9 @@ class TurnGraph:
             return END
         if state.get("name_confirmation"):
             return "response_agent"
+        if state.get("memory_intent") in memory_requests.MEMORY_REQUESTS and state["identity"].known:
+            # "Hi, I'm Lucy, please remember my locker is 12": who she is settled, the request is hers
+            return "memory_request_agent"
         return "memory_retrieve_agent"
 
     @staticmethod

@@ -215,8 +215,15 @@ def gives_another_name(deps: AgentDeps, state: TurnState) -> bool:
     names no one)."""
     identity: Identity = state["identity"]
     claim = read_name_claim(state["text"]) if identity.known else None
-    return claim is not None and own_name_otherwise(identity, claim, deps.keeper.high) \
+    return claim is not None and own_name_otherwise(identity, claim, deps.keeper.high, state.get("met_now", False)) \
         and name_similarity(claim.name, identity.name or "") < deps.keeper.high
+
+
+def names_a_stranger(deps: AgentDeps, state: TurnState) -> bool:
+    """Someone not known yet gives their name in the turn that asks something of memory ("Hi, I'm
+    Lucy, please remember my locker is 12"): who they are is settled first, and the request is theirs."""
+    return not state["identity"].known and state["intent"] == "update_user_info" \
+        and extract_name(state["text"]) is not None
 
 
 CORRECTABLE_TURNS = 3  # a correction puts right one of the person's last few statements

@@ -396,3 +396,12 @@ def test_a_name_put_right_a_conversation_after_it_was_given_is_someone_else(dm):
     assert other.user_id not in (None, first.user_id), other.reply
     assert "18th" not in say(dm, "When is the MOT due?").reply
     assert people(dm) == ["Bram", "Joost"]
+
+
+def test_a_name_given_with_a_request_to_remember_makes_the_request_theirs(dm):
+    """"Hi, I'm Lucy, I'm a nurse in Derby, please remember my locker is 12" got "I don't know who you
+    are yet, so I'll keep that for you once you tell me. What's your name?" (tester29): the request was
+    served before the name was read."""
+    said = say(dm, "Hello, I'm Wilhelmina, I'm a vet in Ghent, please remember my gym locker is 31")
+    assert said.user_name == "Wilhelmina" and "What's your name" not in said.reply, said.reply
+    assert kept_for(dm, said.user_id) == ["my gym locker is 31"]
