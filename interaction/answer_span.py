@@ -59,6 +59,7 @@ _AT = {"on", "at", "in"}
 _BESIDE = {"ccomp", "parataxis", "conj", "cc", "intj"}
 _JOINED = {"conj", "parataxis"}  # a clause of its own beside the main one (a reported one, ccomp, is not)
 _JOINING = {"to", "until", "till", "from", "for", "by", "into", "onto", "towards"}
+_NUMBER = "number"  # WordNet's noun of what a numeral says
 STANDS_FOR = {"time": "then", "place": "there"}  # the word said in the answer's place after it
 ANSWER_FIRST = " — "  # between the answer said first and the memory it comes from
 
@@ -752,6 +753,8 @@ def names_what_is_asked(question: str, memory: str) -> bool:
     # a noun of the memory, or one WordNet derives from its adjectives and verbs ("asthma" of "I'm asthmatic")
     nouns = {lemma_meant(t) for t in m if t.pos_ in ("NOUN", "PROPN")} | derived_nouns(m)
     named = any(word == noun or a_kind_of(word, noun or "") for word in nouns)
+    # a number asked for ("what's my locker number?", "my PIN": a kind of one) is named by a numeral
+    named = named or (bool(noun) and (noun == _NUMBER or a_kind_of(noun, _NUMBER)) and any(t.like_num for t in m))
     if asks == "thing" and not named and noun:
         # "my security word" of "my bank's security answer": the thing of what it belongs to, named otherwise
         owners = _owners(q, noun)

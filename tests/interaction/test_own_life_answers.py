@@ -515,3 +515,12 @@ def test_an_hour_typed_onto_its_number_is_no_place():
     assert answer_in("Where is my viva?", told) is None
     found = answer_in("What time is my viva?", told)
     assert found is not None and found.words(told) == "at 3pm"
+
+
+def test_a_number_asked_for_is_named_by_a_numeral():
+    """"what's my locker number?" over "my locker is 12" got "I don't think you told me that — ..."
+    (tester29 lucy)."""
+    from interaction.answer_span import names_what_is_asked
+
+    assert names_what_is_asked("What's my locker number?", "my locker is 12")
+    assert not names_what_is_asked("What's my locker number?", "my locker is by the door")
