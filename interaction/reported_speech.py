@@ -268,7 +268,8 @@ def _a_weekday_alone(doc, token) -> bool:  # noqa: ANN001 - spaCy Doc, Token
         return False
     return token.lower_ in _WEEKDAYS and token.ent_type_ == "DATE" \
         and not any(t.like_num or t.ent_type_ == "ORDINAL" or ORDINAL_DAY.fullmatch(t.text) for t in after
-                    if t.ent_type_ in ("DATE", "ORDINAL") or t.head.ent_type_ == "DATE" or t.lower_ == "the")
+                    if t.ent_type_ in ("DATE", "ORDINAL") or t.head.ent_type_ == "DATE" or t.lower_ == "the"
+                    or ORDINAL_DAY.fullmatch(t.text))  # "Thursday the 10th": the tagger may leave "10th" out
 
 
 def dates_named(text: str, said: SaidDay | None, start: int, end: int, *, today_too: bool = False) -> str:

@@ -378,3 +378,10 @@ def test_a_frame_after_an_interjection_is_not_what_was_told(said, expected):
 ])
 def test_a_day_told_in_the_past_on_that_weekday_is_that_day(said, expected):
     assert reported(said, said=SaidDay(date(2026, 12, 12), TODAY)) == expected
+
+
+def test_a_day_of_the_week_with_its_date_left_out_of_the_entity_is_not_dated_again():
+    """"my hospital appointment is on Thursday the 10th at half two" was said back "... on Thursday the
+    10th the 10th at 2:30" (tester29, the tester's words: the tagger leaves "10th" out of the date)."""
+    back = reported("my hospital appointment is on Thursday the 10th at half two", said=SaidDay(date(2026, 12, 7), TODAY))
+    assert back.count("10th") == 1, back
