@@ -151,8 +151,9 @@ def answer_in(question: str, memory: str) -> Answer | None:
         by_it = [c for c in found_spans if c[1][0].lower_ == stranded]
         found_spans = by_it if by_it or stranded == "from" else found_spans
     for found, span in found_spans:
-        # a number is news however common its word ("four" is a stop word)
-        if any(t.lower_ not in said for t in span if not t.is_punct and (not t.is_stop or t.like_num)):
+        # a number is news however common its word ("four" is a stop word), and so is a name the
+        # recogniser marks ("May" is the modal's stop word too)
+        if any(t.lower_ not in said for t in span if not t.is_punct and (not t.is_stop or t.like_num or t.ent_type_)):
             first = span[0]
             before = m[first.i - 1] if first.i > 0 else None
             # "then" / "there" stand for the phrase with its own preposition, never after another one
