@@ -29,7 +29,7 @@ from interaction.asked_value import derived_nouns
 from interaction.memory.retrieval.later_news import updates
 from interaction.memory.retrieval.lexicon import a_kind_of
 from interaction.offline.chat_spelling import lemma_meant
-from interaction.offline.parsing import as_capitalised, stands_in
+from interaction.offline.parsing import as_capitalised, name_beside, stands_in
 from interaction.reported_speech import dates_named, reported, said_day
 from interaction.told_time import DIGITAL_CLOCK, how_long_asked, told_in
 
@@ -352,8 +352,7 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
         if tok.lemma_.lower() != owner and not (tok.pos_ == "NOUN" and a_kind_of(tok.lemma_.lower(), owner)):
             continue
         names = [c for c in tok.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
-        beside = m[tok.i + 1] if tok.i + 1 < len(m) else None
-        if beside is not None and beside.pos_ == "PROPN" and beside.dep_ == tok.dep_ and beside.head.i == tok.head.i != tok.i:
+        if (beside := name_beside(tok)) is not None:
             names.append(beside)  # the parser may hang both on the verb, two subjects: "my cat Miso knocked ..."
         # "my cat Pickles": a name the tagger may take for a plural noun, its capital mid-sentence says otherwise
         if tok.dep_ == "compound" and (tok.head.pos_ == "PROPN" or (

@@ -134,6 +134,15 @@ def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     return finite is None or finite.tag_ == "VBD" or finite.lemma_.lower() == "have"
 
 
+def name_beside(noun):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
+    """The proper name right after a noun that the parser hangs on the same word as a second subject
+    or object ("my cat Miso knocked ...": "cat" and "Miso" both subjects): the noun's own name."""
+    beside = noun.doc[noun.i + 1] if noun.i + 1 < len(noun.doc) else None
+    if beside is not None and beside.pos_ == "PROPN" and beside.dep_ == noun.dep_ and beside.head.i == noun.head.i != noun.i:
+        return beside
+    return None
+
+
 def of_having(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     """The verb of possession, "have" or "have got" (closed grammar, not a topic: "do I have a
     granddaughter?", "have I got a dog?": the "got" of a present "have" is that "have" again)."""

@@ -61,6 +61,7 @@ from cachetools import LRUCache
 from interaction.memory.retrieval.lexicon import Relation, WordNet, load_wordnet
 from interaction.memory.retrieval.persons import Persons, read_persons
 from interaction.memory.time_window import a_length_of_time
+from interaction.offline.parsing import name_beside
 from interaction.offline.question_form import sentence_asks
 
 log = logging.getLogger("nadine.memory.entities")
@@ -359,11 +360,13 @@ def _frames_a_topic(token, lexicon: WordNet | None) -> bool:
 
 def _partner(token):  # noqa: ANN202 - a spaCy Token or None
     """The noun or name that calls the same one `token` does: in apposition ("my brother Tomas",
-    "Lena, my sister"), or a kinship noun compounded onto a name ("my brother Luca's exam")."""
+    "Lena, my sister"), a kinship noun compounded onto a name ("my brother Luca's exam"), or a name the
+    parser hangs beside it as a second subject ("my cat Mila had kittens")."""
     if token.dep_ == "appos" and token.head.pos_ in _NOUNS:
         return token.head
     return next((c for c in token.children if c.pos_ in _NOUNS and (
-        c.dep_ == "appos" or (c.dep_ == "compound" and token.pos_ == "PROPN" and c.pos_ == "NOUN"))), None)
+        c.dep_ == "appos" or (c.dep_ == "compound" and token.pos_ == "PROPN" and c.pos_ == "NOUN"))), None) \
+        or (name_beside(token) if token.pos_ == "NOUN" else None)
 
 
 def _alias(token) -> str | None:
