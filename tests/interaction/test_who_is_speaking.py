@@ -367,35 +367,28 @@ def test_a_first_name_of_someone_known_said_with_never_having_met_is_someone_new
     assert "Noor Haddad" not in again.reply, again.reply
 
 
-def test_someone_who_says_they_never_met_her_after_being_taken_for_another_is_someone_new(dm):
-    """"Actually I'm a different Sofia, Sofia Rossi, we've never met" after "Hi, it's Sofia" was
-    ignored: the first Sofia's locker number was hers and the two became one profile (tester29). The
-    introduction hung on "met" made the denial unclear to the reply reader; and a speaker known only by
-    a typed name who says they never met her is someone new."""
-    first = say(dm, "Hi, I'm Ilse.")
+@pytest.mark.parametrize(("name", "other_says", "other"), [
+    # "Actually I'm a different Sofia, Sofia Rossi, we've never met" after "Hi, it's Sofia" was ignored:
+    # the first Sofia's locker number was hers and the two became one profile (tester29). The
+    # introduction hung on "met" made the denial unclear to the reply reader; and a speaker known only
+    # by a typed name who says they never met her is someone new
+    ("Ilse", "Oh sorry, I'm Ilse Brandt, we've never met.", "Ilse Brandt"),
+    # "sorry, that was my brother's account earlier, I'm actually Jordan, his brother" after "Alex here"
+    # renamed Alex's profile: Jordan heard Alex's MOT date and the real Alex was a stranger next time
+    # (tester29). Typed in an earlier conversation, a name is put right only by asking to be called
+    # otherwise; a correction says someone else is speaking
+    ("Bram", "oh sorry, that was my cousin earlier, I'm actually Joost", "Joost"),
+])
+def test_someone_taken_for_a_person_known_by_a_typed_name_who_says_otherwise_is_someone_new(dm, name, other_says, other):
+    first = say(dm, f"Hi, I'm {name}.")
     say(dm, "Please remember that my bike lock code is 3390.")
     say(dm, "Bye now.")
-    say(dm, "Hello, it's Ilse.")
-    other = say(dm, "Oh sorry, I'm Ilse Brandt, we've never met.")
-    assert other.user_id not in (None, first.user_id), other.reply
+    say(dm, f"Hello, it's {name}.")
+    speaking = say(dm, other_says)
+    assert speaking.user_id not in (None, first.user_id), speaking.reply
     asked = say(dm, "What's my bike lock code?")
     assert "3390" not in asked.reply, asked.reply
-    assert sorted(people(dm)) == ["Ilse", "Ilse Brandt"]
-
-
-def test_a_name_put_right_a_conversation_after_it_was_given_is_someone_else(dm):
-    """"sorry, that was my brother's account earlier, I'm actually Jordan, his brother" after "Alex
-    here" renamed Alex's profile: Jordan heard Alex's MOT date and the real Alex was a stranger next
-    time (tester29). Typed in an earlier conversation, a name is put right only by asking to be called
-    otherwise; a correction says someone else is speaking."""
-    first = say(dm, "Hi, I'm Bram.")
-    say(dm, "Remember that my van's MOT is on the 18th of January.")
-    say(dm, "Bye.")
-    say(dm, "Bram here.")
-    other = say(dm, "oh sorry, that was my cousin earlier, I'm actually Joost")
-    assert other.user_id not in (None, first.user_id), other.reply
-    assert "18th" not in say(dm, "When is the MOT due?").reply
-    assert people(dm) == ["Bram", "Joost"]
+    assert people(dm) == sorted([name, other])
 
 
 def test_a_name_given_with_a_request_to_remember_makes_the_request_theirs(dm):
