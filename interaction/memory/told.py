@@ -21,7 +21,7 @@ from interaction.linear_text import clauses
 from interaction.memory_intent.not_keep import memory_intent
 from interaction.memory_intent.phrasing import names_something
 from interaction.offline.extract import extract_name
-from interaction.offline.name_reading import CLAUSE_BREAK
+from interaction.offline.name_reading import CLAUSE_BREAK, read_opening_name
 from interaction.offline.question_form import request_of_nadine, statement_tagged
 from interaction.offline.wishes import wishes_the_listener
 from interaction.speaker_labels import NADINE_LABEL
@@ -97,7 +97,10 @@ def _sentence_tells(sentence: str) -> bool:
     if cues.is_question(sentence) or only_thanks(sentence) or request_of_nadine(sentence):
         return False
     rest = _without_farewell(cues.GREETING.sub(" ", sentence))
-    name = extract_name(rest, loose=True)
+    # ... or a name said alone beside a pleasantry ("Ruaridh Campbell, nice to meet you."), as an opening
+    # turn says it
+    name = extract_name(rest, loose=True) or (read_opening_name(rest) if any(
+        wishes_the_listener(c) for c in CLAUSE_BREAK.split(rest)) else None)
     if rest == sentence and name is None:
         # a sentence of neither a content word nor a clause tells nothing ("Yes.", "No.", "Okay."): an
         # answer to a question asked before it, whose memory would match any request ("forget the thing

@@ -343,6 +343,14 @@ def test_a_name_said_alone_as_the_first_turn_is_asked_about(tmp_path, first, nam
     assert sorted(store.user_ids().values()) == ([name] if name else [])
 
 
+def test_a_name_said_alone_beside_a_pleasantry_is_no_news_to_be_happy_about(tmp_path):
+    """"Good morning! Ruaridh Campbell, nice to meet you." got "Nice to meet you, Ruaridh! That's
+    wonderful! I'm really happy for you." (my play): the name and the pleasantry tell nothing."""
+    dm, _ = _chat(tmp_path)
+    said = dm.process_input(UserInput(text="Good evening! Agnes Thornbury, nice to meet you."))
+    assert said.reply == "Nice to meet you, Agnes!", said.reply
+
+
 def test_a_full_name_said_with_a_greeting_by_someone_new_is_taken_as_said(tmp_path):
     """"Good afternoon. Harold Finch, pleased to make your acquaintance." on an empty data folder got
     "is your name Harold Finch?", and the news told instead of a yes was lost with the name (tester29)."""
