@@ -82,6 +82,9 @@ def test_another_owner_or_another_head_in_a_named_frame_conflicts_and_a_hypernym
     ("Where did we scatter my mother's ashes?", "We scattered my father's ashes over the lake."),
     ("What did I say about the bus to Leeds?", "The train to Leeds was cancelled this morning."),
     ("Where was my grandfather's house?", "My grandmother's house in Kumasi was sold."),
+    # "how is my dad?" got the mother's cancer asserted (tester29 mike): sisters two steps apart in
+    # WordNet, close by cosine (0.75), are still two people
+    ("How is my dad getting on?", "My mom started chemo on Monday."),
 ])
 def test_a_sister_word_of_the_same_owner_or_the_same_thing_of_a_sister_owner_conflicts(told, question, said):
     """Sister words are as close as synonyms to a sentence embedding ("daughter"-"son" 0.52 against

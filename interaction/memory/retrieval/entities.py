@@ -666,9 +666,11 @@ class EntityReader:
                 # a close cosine joins two words WordNet files apart ("pet" / "cat"), not direct
                 # sisters, nor phrases its heads already told apart ("weather forecast" / "weather")
                 # nor a name WordNet knows as a word ("Dad" / "my mother"): names agree by WordNet alone
+                # ... nor two kinds of person WordNet has as sisters at any depth ("dad" / "mom",
+                # cosine 0.75): one person is never the other
                 words = " " not in q.head and " " not in m.head and not (q.name or m.name)
-                close = heads[i, j] >= self.thresholds.head and (
-                    kind is Relation.UNKNOWN or (words and not (kind is Relation.SISTER and distance == 1)))
+                apart = kind is Relation.SISTER and (distance == 1 or self._people(q.head, m.head))
+                close = heads[i, j] >= self.thresholds.head and (kind is Relation.UNKNOWN or (words and not apart))
                 if not m.topic:
                     # named, not told of: a modifier names a kind, not one thing ("animal shelter"
                     # tells of no horse, a "cello exam" of a cello and so of an instrument), and
@@ -683,6 +685,10 @@ class EntityReader:
                     # "my garage door code" against "the front door code": which one by an adjective
                     related[i, j] = SISTER
         return heads, related
+
+    def _people(self, *heads: str) -> bool:
+        """Each head is a kind of person first in WordNet ("dad", "mom")."""
+        return self.lexicon is not None and all(self.lexicon.kind_of_person(h) for h in heads)
 
     def _opposed(self, asked: Mention, told: Mention) -> bool:
         """The two say opposite things of it (WordNet's antonyms: "the old case number" / "the new
