@@ -49,6 +49,9 @@ def test_a_joined_question_that_names_a_topic_is_a_topic(generic):
     ("Remember my brilliant news?", True),
     ("Remember my first poetry book?", False),  # one work of theirs, by its kind and its place among them
     ("Do you remember my news about the allotment?", False),
+    # a work is no telling, however it is said: "what's my favourite film?" got the last visit's
+    # memories, the cafe's wifi password among them (replay30 ellie)
+    ("What's my favourite song?", False),
 ])
 def test_a_telling_of_theirs_said_only_by_how_it_was_names_no_topic(generic, question, is_generic):
     assert generic.is_generic(question) is is_generic

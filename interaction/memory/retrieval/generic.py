@@ -57,6 +57,7 @@ class GenericQuestions:
 # is about, so they name no topic (WordNet's lexicographer files of their most frequent sense)
 _ABOUT_TELLING = {"noun.communication", "noun.cognition"}
 _WH_TAGS = {"WDT", "WP", "WP$", "WRB"}
+_INFORMATION = frozenset({"information"})  # WordNet's kind news and updates are of
 
 
 def topic_nouns(text: str) -> set[str]:
@@ -81,7 +82,8 @@ def topic_nouns(text: str) -> set[str]:
 
 def _names_a_telling(question: str) -> bool:
     """The question names a telling of theirs by how it was, and by nothing else ("my big news", "the
-    sad news"): a noun whose most frequent WordNet sense is of communication, with adjectives but no
+    sad news"): a noun whose most frequent WordNet sense is information told (not a work: "my favourite
+    film" is one), with adjectives but no
     ordinal ("my first novel" is one work), no noun before it ("my music news") and nothing after it
     ("the speech I gave", "my news about the job") to say what it was about."""
     from interaction.memory.retrieval.lexicon import load_wordnet
@@ -94,6 +96,7 @@ def _names_a_telling(question: str) -> bool:
         return False
     return wordnet is not None and any(
         t.pos_ == "NOUN" and wordnet.lexical_file(t.lemma_) == "noun.communication"
+        and wordnet.kind_of(t.lemma_.lower(), _INFORMATION, senses=1)
         and any(c.dep_ == "amod" for c in t.children)
         and all(c.dep_ in ("det", "poss") or (c.dep_ == "amod" and c.pos_ == "ADJ" and c.ent_type_ != "ORDINAL")
                 for c in t.children) for t in doc)
