@@ -229,8 +229,11 @@ def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
         home = profile_wording.home(r.profile)
         if home is not None:
             return _sentence(profile_wording.own_words(home))
-        # only a job's place is known: say that, and that no home was named
-        return f"You haven't told me where you live, but {profile_wording.listing(work)}." if work else _no_longer(r, key)
+        # only a job's place is known: say that, and that no home was named (a job that names no place
+        # is no answer: "you retired last spring" to "where do I live?")
+        placed = any(t.works_here for t in profile_wording.current(r.profile, ["location"]))
+        return f"You haven't told me where you live, but {profile_wording.listing(work)}." if work and placed \
+            else _no_longer(r, key)
     held = profile_wording.named_in(profile_wording.current(r.profile, [key], now=r.now), r.text)
     said = profile_wording.phrases(held) or (profile_wording.left_named_in(r.profile, r.text) if key == "relations" else [])
     return _sentence(profile_wording.listing(said)) if said else None  # every pastime held, not the first

@@ -390,3 +390,12 @@ def test_what_they_are_by_an_adjective_is_a_job_only_when_no_person_not_at_work(
     dm, _, _, uid = maya
     say(dm, said, user_emotion=CALM)
     assert ProfileStore(dm.layout).load(uid).current_position == job
+
+
+def test_a_job_that_names_no_place_is_no_answer_to_where_they_live(maya):  # noqa: F811
+    """"Where do I live?" got "You haven't told me where you live, but you retired last spring."
+    (replay30 harold): only a job's place answers it."""
+    dm, _, _, _ = maya
+    say(dm, "I retired last autumn.", user_emotion=CALM)
+    asked = say(dm, "Where do I live?").reply
+    assert "retired" not in asked and asked.startswith("You haven't told me where you live"), asked
