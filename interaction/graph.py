@@ -72,6 +72,8 @@ class TurnGraph:
         if update.get("correction") is not None:
             update["intent"] = "update_user_info"  # the corrected statement is read for profile facts
             update["memory_intent"] = "statement"  # a value put right asks nothing of memory
+        update["named_with_request"] = update["memory_intent"] in memory_requests.MEMORY_REQUESTS \
+            and memory_agents.names_a_stranger(self.deps, {**state, **update})
         if self._after_understanding({**state, **update}) != "memory_update_agent":
             self.deps.on_understood(state, u)  # else once the profile update knows who is speaking
         return update
@@ -99,7 +101,7 @@ class TurnGraph:
     def _after_understanding(self, state: TurnState) -> str:
         if (state.get("memory_intent") in memory_requests.MEMORY_REQUESTS and state["intent"] != "end_conversation"
                 and not state.get("name_confirmation") and not memory_agents.gives_another_name(self.deps, state)
-                and not memory_agents.names_a_stranger(self.deps, state)):
+                and not state.get("named_with_request")):
             return "memory_request_agent"  # remember / forget one / forget me / what do you know about me
         return "memory_update_agent" if state["intent"] == "update_user_info" else "memory_retrieve_agent"
 
@@ -109,7 +111,7 @@ class TurnGraph:
             return END
         if state.get("name_confirmation"):
             return "response_agent"
-        if state.get("memory_intent") in memory_requests.MEMORY_REQUESTS and state["identity"].known:
+        if state.get("named_with_request") and state["identity"].known:
             # "Hi, I'm Lucy, please remember my locker is 12": who she is settled, the request is hers
             return "memory_request_agent"
         return "memory_retrieve_agent"

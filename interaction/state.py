@@ -34,6 +34,7 @@ class TurnState(TypedDict, total=False):
     intent: str
     is_recall: bool
     memory_intent: str | None  # recall | remember | forget_one | forget_me | about_me | not_keep | statement
+    named_with_request: bool  # someone not known gives their name in a turn that asks something of memory
     forget_candidate: Any  # memory_requests.ForgetCandidate a forget-one question was put about
     # memory_requests.ForgetCandidate the person said no to forgetting on the turn before this one
     # ("No." ... "Actually yes, forget it.")
