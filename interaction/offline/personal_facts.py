@@ -259,15 +259,31 @@ def _age(tok) -> list[Grounded]:  # noqa: ANN001
 
 
 def _relation(tok) -> list[Grounded]:  # noqa: ANN001
-    """"my son Arjun", "my wife is Noor", "my husband is called Ciarán": name (relation)."""
-    if not any(c.dep_ == "poss" and first_person(c) for c in tok.children):
+    """"my son Arjun", "my wife is Noor", "my husband is called Ciarán", "I have a son called Tiago",
+    "we have twins, Ana and Tiago": name (relation), each name listed."""
+    if not any(c.dep_ == "poss" and first_person(c) for c in tok.children) and not _had_by_the_speaker(tok):
         return []
     name = _name_of(tok)
     if name is None or _parting_verb(tok) is not None:
         return []  # "I broke up with my boyfriend Marco": he was her boyfriend, he is no longer
-    start = min([name.i, *(c.i for c in name.children if c.dep_ == "compound" and _a_name(c))])
-    words = tok.doc[start:name.i + 1].text
-    return [_grounded("relations", tok.doc, start, name.i + 1, value=f"{words} ({tok.lower_})")]
+    # each of several is one of them ("two daughters, Ana and Rita": Ana is a daughter)
+    kin = tok.lemma_.lower() if tok.tag_ == "NNS" else tok.lower_
+    out = []
+    for each in (name, *(c for c in name.children if c.dep_ == "conj" and _a_name(c))):
+        start = min([each.i, *(c.i for c in each.children if c.dep_ == "compound" and _a_name(c))])
+        words = tok.doc[start:each.i + 1].text
+        out.append(_grounded("relations", tok.doc, start, each.i + 1, value=f"{words} ({kin})"))
+    return out
+
+
+def _had_by_the_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The person word is what the speaker says they have ("I have a son", "we've got twins")."""
+    from interaction.offline.parsing import of_having
+
+    verb = tok.head
+    return tok.dep_ == "dobj" and verb.pos_ == "VERB" and of_having(verb) \
+        and any(c.dep_ == "nsubj" and first_person(c) for c in verb.children) \
+        and not any(c.dep_ == "neg" for c in verb.children)
 
 
 def ended_relations(text: str) -> list[str]:
@@ -347,6 +363,8 @@ def _name_of(tok):  # noqa: ANN001, ANN202 - a spaCy Token or None
     if wordnet is None or not wordnet.kind_of_person(_unaccented(tok.lemma_)):
         return None
     named = [c for c in tok.children if c.dep_ in _NAMING_DEPS and _a_name(c)]
+    # ... or is called: "a son called Tiago" (the name the verb's object predicate)
+    named = named or [o for c in tok.children if c.dep_ == "acl" for o in c.children if o.dep_ == "oprd" and _a_name(o)]
     if not named and tok.dep_ == "compound" and _a_name(tok.head):
         named = [tok.head]  # the parser may hang the person word on the name: "my aunt Marguerite"
     if not named and tok.dep_ in ("nsubj", "nsubjpass") and not any(c.dep_ == "neg" for c in tok.head.children):

@@ -191,3 +191,15 @@ def test_a_home_said_with_a_person_of_theirs_is_said_back_once(maya):
     reply = say(dm, "I live in a little village near Harrogate with my wife Maeve.").reply
     assert reply == "I'll remember that you live in a little village near Harrogate with your wife Maeve.", reply
     assert say(dm, "Where do I live?").reply == "You live in a little village near Harrogate."
+
+
+@pytest.mark.parametrize(("text", "facts"), [
+    # "we have twins, Ana and Tiago, they're 4" kept no one, and "what are my kids called?" was not
+    # known (tester29 isabel): a person the speaker says they have is theirs, each name listed
+    ("I have a nephew called Ruairí.", {("relations", "Ruairí (nephew)")}),
+    ("We've got two sons, Oisín and Cian.", {("relations", "Oisín (son)"), ("relations", "Cian (son)")}),
+    ("I don't have a brother called Tom.", set()),
+    ("My sister has a daughter called Ada.", set()),  # her daughter, not the speaker's
+])
+def test_a_person_the_speaker_says_they_have_is_theirs(text, facts):
+    assert {(g.field, g.value) for g in read(text)} == facts
