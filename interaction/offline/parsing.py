@@ -134,6 +134,18 @@ def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     return finite is None or finite.tag_ == "VBD" or finite.lemma_.lower() == "have"
 
 
+def an_aside(prep) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A prepositional phrase that is an adverb of the telling, not part of what is told ("by the
+    way", "in fact"): WordNet knows its words as one entry, and no noun by them."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if prep.dep_ != "prep" or not any(c.dep_ == "pobj" for c in prep.children):
+        return False
+    wordnet = load_wordnet()
+    entry = "_".join(t.lower_ for t in prep.subtree)
+    return wordnet is not None and "_" in entry and wordnet.knows(entry) and not wordnet.lexical_files(entry)
+
+
 def name_beside(noun):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
     """The proper name right after a noun that the parser hangs on the same word as a second subject
     or object ("my cat Miso knocked ...": "cat" and "Miso" both subjects): the noun's own name."""

@@ -29,7 +29,7 @@ from collections.abc import Callable
 import numpy as np
 from cachetools import LRUCache
 
-from interaction.offline.parsing import ParserUnavailable, load_parser, subject_of  # noqa: F401 - read from here too
+from interaction.offline.parsing import ParserUnavailable, an_aside, load_parser, subject_of  # noqa: F401 - read from here too
 
 FIELDS = ("current_position", "current_company", "location")
 # an occupation phrase is nearer the first notion than the second (one MiniLM embedding each)
@@ -623,6 +623,8 @@ def clause_text(pred) -> str:
     added = next((c.left_edge.i for c in pred.children if _afterthought(c)), None)
     if added is not None:
         own |= {t.i for c in pred.children if c.i >= added and c.dep_ in ("npadvmod", "advmod") for t in c.subtree}
+    # ... and an adverb of the telling said as a phrase ("I'm a journalist by the way")
+    own |= {t.i for c in pred.children if c.i > pred.i and an_aside(c) for t in c.subtree}
     words = sorted((t for t in pred.subtree if t.i not in own), key=lambda t: t.i)
     if subject is not None:
         # an adverb between the subject and the verb colours the telling, not the fact ("I actually live")

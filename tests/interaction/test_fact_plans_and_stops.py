@@ -219,6 +219,9 @@ def test_an_afterthought_hung_on_the_subject_stays_out_of_the_clause_said_back()
     # last month actually, new job too." (tester29 marta)
     ("I moved to Galway in March, new car too.", "I moved to Galway in March"),
     ("I moved to Galway, last month.", "I moved to Galway, last month"),  # when it was is part of it
+    # an adverb of the telling said as a phrase: "you're a journalist by the way" (tester29 hana)
+    ("I'm a locksmith by the way", "I'm a locksmith"),
+    ("I live in Cobh by the sea", "I live in Cobh by the sea"),
 ])
 def test_an_afterthought_hung_on_the_verb_stays_out_of_the_clause_said_back(said, clause):
     from interaction.offline.self_description import clause_text, load_parser
