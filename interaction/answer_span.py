@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Literal
 
 from common.messages import RecalledMemory, RecallReport
-from interaction.asked_value import derived_nouns
+from interaction.asked_value import memory_nouns
 from interaction.memory.retrieval.later_news import updates
 from interaction.memory.retrieval.lexicon import a_kind_of
 from interaction.offline.chat_spelling import lemma_meant
@@ -750,9 +750,7 @@ def names_what_is_asked(question: str, memory: str) -> bool:
         return False
     asks, noun = asked
     q, m = nlp(question), nlp(as_capitalised(memory))
-    # a noun of the memory, or one WordNet derives from its adjectives and verbs ("asthma" of "I'm asthmatic")
-    nouns = {lemma_meant(t) for t in m if t.pos_ in ("NOUN", "PROPN")} | derived_nouns(m)
-    named = any(word == noun or a_kind_of(word, noun or "") for word in nouns)
+    named = any(word == noun or a_kind_of(word, noun or "") for word in memory_nouns(m))
     # a number asked for ("what's my locker number?", "my PIN": a kind of one) is named by a numeral
     named = named or (bool(noun) and (noun == _NUMBER or a_kind_of(noun, _NUMBER)) and any(t.like_num for t in m))
     if asks == "thing" and not named and noun:

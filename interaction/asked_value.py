@@ -86,7 +86,8 @@ def says_what_is_asked(question: str, memory: str) -> bool:
     except ParserUnavailable:
         return True
     q, m = nlp(question), nlp(memory)
-    held = {lemma_meant(t) for t in m} | {t.lower_ for t in m} | derived_nouns(m)
+    nouns = memory_nouns(m)
+    held = {lemma_meant(t) for t in m} | {t.lower_ for t in m} | nouns
     for sent in q.sents:
         root = sent.root
         telling = _of_telling(root)
@@ -106,18 +107,24 @@ def says_what_is_asked(question: str, memory: str) -> bool:
         # memory names one ("what health condition do I have?" over "I'm asthmatic": asthma is one),
         # with the nouns that narrow it
         missing = [t for t in asked if not {lemma_meant(t), t.lower_} & held]
-        kinds = {t.i for t in missing if t.pos_ == "NOUN" and _has_one_of(t, held)}
+        kinds = {t.i for t in missing if t.pos_ == "NOUN" and _has_one_of(t, nouns)}
         if any(t.i not in kinds and not (t.dep_ == "compound" and t.head.i in kinds) for t in missing):
             return False
     return True
 
 
-def _has_one_of(kind, held: set[str]) -> bool:  # noqa: ANN001 - a spaCy Token
-    """One of the words a memory holds is, in WordNet, a kind of the noun ("asthma" of "condition",
-    "piano" of "instrument")."""
+def _has_one_of(kind, nouns: set[str]) -> bool:  # noqa: ANN001 - a spaCy Token
+    """One of a memory's nouns is, in WordNet, a kind of the noun ("asthma" of "condition", "piano" of
+    "instrument")."""
     from interaction.memory.retrieval.lexicon import a_kind_of
 
-    return any(a_kind_of(word, kind.lemma_.lower()) for word in held if word.isalpha())
+    return any(a_kind_of(noun, kind.lemma_.lower()) for noun in nouns)
+
+
+def memory_nouns(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
+    """The things a memory names: its nouns and names as meant, and the nouns WordNet derives from its
+    adjectives and verbs ("asthma" of "I'm asthmatic")."""
+    return {lemma_meant(t) for t in doc if t.pos_ in ("NOUN", "PROPN")} | derived_nouns(doc)
 
 
 def calls_off(about: str, memory: str) -> bool:

@@ -325,7 +325,7 @@ def thing_told(text: str) -> str | None:
 def _with_appositions(noun) -> str:  # noqa: ANN001 - a spaCy Token
     """The noun with the words before it and a name set right beside it ("my dog Pip"), never a
     clause or a list after it."""
-    words = [w for w in noun.lefts for w in w.subtree] + [noun]
+    words = [w for left in noun.lefts for w in left.subtree] + [noun]
     words += [c for c in noun.rights if c.dep_ in ("appos", "compound") and c.pos_ == "PROPN" and c.i == noun.i + 1]
     return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
 

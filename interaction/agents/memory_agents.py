@@ -168,7 +168,7 @@ def _other_names(text: str, update: MemoryUpdate, identity: Identity, beside: li
     return [*held, *new] if new else []
 
 
-def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float, met_now: bool = False) -> bool:
+def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float, met_now: bool) -> bool:
     """The known speaker says their own name is otherwise: asks to be called by it, or says it as a
     correction; the name they disown, if any, is the one held. Known by face alone, only a request to
     be called renames: "actually, my name is Tobias" or "no, I'm Anna, not Robert" may say the face
@@ -339,18 +339,13 @@ def jobs_left_by_their_place(profile: UserProfile, text: str, changes: list[Fact
     """A job told with where it is ("I work at the Mater clinic as a porter") ends when the speaker
     tells they left that place ("I quit the clinic"): the place is in the words the job was told in,
     not in the job itself ("I left the party early" ends no party planner's job)."""
-    from interaction.offline.parsing import ParserUnavailable, load_parser
-
     if any(c.field in ("current_position", "current_company") for c in changes):
         return []
     held = [r for r in profile.history("current_position") if r.current and r.clause]
     if not held:
         return []
-    try:
-        left = [t for t in load_parser()(text) if t.pos_ == "NOUN" and personal_facts.left_by_speaker(t)]
-    except ParserUnavailable:
-        return []
-    places = [" ".join(w.text for w in t.lefts if w.dep_ == "compound") + " " + t.text for t in left]
+    places = [" ".join([*(w.text for w in t.lefts if w.dep_ == "compound"), t.text])
+              for t in personal_facts.things_left(text) if t.pos_ == "NOUN"]
     return [FactChange(field="current_position", op="close", value=r.value) for r in held
             if any(says(r.clause, place) and not says(r.value, place) for place in places)]
 
@@ -562,8 +557,8 @@ def _not_against_the_news(found: RetrievalResult | None, state: TurnState) -> Re
     news of something they were worried about ("Diego is back at school!" and last week's "I'm so
     worried, Diego is ill") settles the worry, and bringing the worry up again ("That reminds me —
     you told me you're really worried ...") answers their joy with it; bad news is not met with an
-    old joy either, nor with a memory of no feeling. The sign of each: the turn's named feeling, else the offline polarity of its words
-    (offline/replies.news_sign), and the polarity of the scene's words."""
+    old joy either, nor with a memory of no feeling. The sign of each: the turn's named feeling, else
+    the offline polarity of its words (offline/replies.news_sign), and the polarity of the scene's words."""
     from interaction.offline.replies import news_sign
 
     scene = found.scene if found is not None else None

@@ -348,8 +348,8 @@ def _left_facts(text: str, current: dict[str, list[str]], new_work: bool = False
         doc = load_parser()(text)
     except ParserUnavailable:
         return []
-    left = [t for t in doc if personal_facts.left_by_speaker(t)]
-    words = {t.lower_ for t in left}
+    left = personal_facts.things_left(text)
+    words, left_at = {t.lower_ for t in left}, {t.i for t in left}
     closed = [FactChange(field=f, op="close", value=v, confidence=MIN_CONFIDENCE) for f, v in named
               if any(w.casefold() in words for w in _TOKEN.findall(v))]
     if not closed:
@@ -362,7 +362,7 @@ def _left_facts(text: str, current: dict[str, list[str]], new_work: bool = False
     # "I quit my job!": what they left is their occupation (WordNet, its most frequent sense), whatever
     # it was; "I got a new job!": the one they had is over, though the new one is not told yet (`new_work`:
     # it is, "I started a new job at Spotify", and takes the old one's place itself)
-    if not closed and any((t in left or (not new_work and _new_to_the_speaker(t))) and t.pos_ == "NOUN"
+    if not closed and any((t.i in left_at or (not new_work and _new_to_the_speaker(t))) and t.pos_ == "NOUN"
                           and _an_occupation(t.lemma_) for t in doc):
         return [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in work]
     return closed

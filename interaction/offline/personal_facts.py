@@ -305,10 +305,16 @@ def ended_relations(text: str) -> list[str]:
 def tells_leaving(text: str) -> bool:
     """The speaker tells they have left someone or something of theirs ("I quit my job at the council",
     "I broke up with Marco"): a fact of theirs may end."""
+    return bool(things_left(text))
+
+
+def things_left(text: str) -> list:
+    """The words of `text` (its parse) that name what the speaker tells they have left
+    (`left_by_speaker`); none without the parser."""
     try:
-        return any(left_by_speaker(t) for t in load_parser()(text))
+        return [t for t in load_parser()(text) if left_by_speaker(t)]
     except ParserUnavailable:
-        return False
+        return []
 
 
 def left_by_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token
