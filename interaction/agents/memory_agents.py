@@ -34,6 +34,7 @@ from interaction.offline.name_claims import (
     read_name_claim,
 )
 from interaction.offline.name_reading import asked_for_name, read_opening_name
+from interaction.offline.self_description import another_workplace, place_of_work
 from interaction.offline.value_changes import tells_a_change, value_change
 from interaction.own_life import (
     held_field_asked,
@@ -109,7 +110,7 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     update = update.model_copy(update={"other_names": _other_names(text, update, identity, beside),
                                        **({"addressed_as": address} if address else {})})
     if profile is not None and identity.user_id:
-        changes += jobs_ending_with_their_employer(profile, update, changes)
+        changes += jobs_ending_with_their_employer(profile, update, changes, text)
         changes += jobs_left_by_their_place(profile, text, changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
     applied: list[FactChange] = []
@@ -350,8 +351,8 @@ def jobs_left_by_their_place(profile: UserProfile, text: str, changes: list[Fact
             if any(says(r.clause, place) and not says(r.value, place) for place in places)]
 
 
-def jobs_ending_with_their_employer(profile: UserProfile, update: MemoryUpdate, changes: list[FactChange]
-                                   ) -> list[FactChange]:
+def jobs_ending_with_their_employer(profile: UserProfile, update: MemoryUpdate, changes: list[FactChange],
+                                    text: str) -> list[FactChange]:
     """A job told with its employer ("I'm a cashier at Spar") ends when that employer does ("I left
     Spar", "I started at Volvo"), unless a job is told in the same breath: it was the job there."""
     if update.current_position or any(c.field == "current_position" and c.op != "close" for c in changes):
@@ -363,9 +364,13 @@ def jobs_ending_with_their_employer(profile: UserProfile, update: MemoryUpdate, 
                                                   and c.op != "close")] if v]
     if new:  # a new employer: the one before has ended (the same one said again has not)
         ended += [h for h in held if not any(same_value(h, n) for n in new)]
+    # ... and where they work, though said by its kind alone and so no employer ("I work in a bookshop
+    # now" after "I work as a baker at a village bakery"): a job told at another place has ended
+    now_at = place_of_work(text)
     return [FactChange(field="current_position", op="close", value=r.value)
             for r in profile.history("current_position")
-            if r.current and any(says(r.clause, company) for company in ended)]
+            if r.current and (any(says(r.clause, company) for company in ended)
+                              or (then := place_of_work(r.clause or "")) and another_workplace(then, now_at))]
 
 
 def _as_kept(g: Grounded) -> str:
@@ -412,9 +417,9 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
             changes.append(FactChange(field=g.field, op="set", value=g.value, **g.words.model_dump()))
             grounded.append(g)
     # a person of theirs they tell they have left is one no longer ("I broke up with Marco")
-    left = {name.casefold() for name in personal_facts.ended_relations(text)}
-    changes += [FactChange(field="relations", op="close", value=v) for v in current.get("relations", [])
-                if (held := relation_of(v)) and held[0].casefold() in left]
+    people = {v: held[0].casefold() for v in current.get("relations", []) if (held := relation_of(v))}
+    left = {name.casefold() for name in personal_facts.ended_relations(text, frozenset(people.values()))}
+    changes += [FactChange(field="relations", op="close", value=v) for v, name in people.items() if name in left]
     # a value said in one breath with another ("I play tennis and the piano") is a fact of its own
     for also in coordinated(text, grounded):
         changes.append(FactChange(field=also.field, op="set", value=also.value, **also.words.model_dump()))

@@ -38,6 +38,7 @@ from common.store.profile_fields import FIELDS_BY_NAME
 from common.vision.base import BackendUnavailable
 from interaction import cues
 from interaction.offline import personal_facts
+from interaction.offline.parsing import spliced
 from interaction.offline.self_description import workplace_named
 
 DATA = Path(__file__).with_name("data") / "fact_changes.jsonl"
@@ -256,15 +257,6 @@ def states_a_change(text: str, model: FactChangeModel | None = None) -> bool:
                for c, p in zip(said, model.predict_each(said), strict=True))
 
 
-def _spliced(tok, root) -> bool:  # noqa: ANN001 - spaCy Tokens
-    """A clause with its own subject before the root and a comma between ("I left Spar in the summer,
-    now I drive a bus"), which the parser hangs on the root as its complement; a complement after the
-    root is one ("I hope I get the job")."""
-    return (tok.dep_ in {"ccomp", "parataxis"} and tok.i < root.i and tok.pos_ in {"VERB", "AUX"}
-            and any(c.dep_ in {"nsubj", "nsubjpass"} for c in tok.children)
-            and any(t.text in {",", ";"} for t in root.doc[tok.right_edge.i + 1:root.i]))
-
-
 def clauses(sentence: str) -> list[str]:
     """The sentence's coordinated (or comma-spliced) predicates as clauses of their own, each with its
     subject: "I left the bank and joined a startup" -> "I left the bank", "I joined a startup" (a change
@@ -280,7 +272,7 @@ def clauses(sentence: str) -> list[str]:
     for sent in doc.sents:
         root = sent.root
         predicates = [root, *(t for t in root.children if t.dep_ == "conj" and t.pos_ in {"VERB", "AUX"}
-                              or _spliced(t, root))]
+                              or spliced(t, root))]
         if len(predicates) == 1:
             out.append(sent.text)
             continue

@@ -155,6 +155,15 @@ def name_beside(noun):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
     return None
 
 
+def spliced(tok, root) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """A clause with its own subject before the root and a comma between ("I left Spar in the summer,
+    now I drive a bus"), which the parser hangs on the root as its complement; a complement after the
+    root is one ("I hope I get the job")."""
+    return (tok.dep_ in {"ccomp", "parataxis"} and tok.i < root.i and tok.pos_ in {"VERB", "AUX"}
+            and any(c.dep_ in {"nsubj", "nsubjpass"} for c in tok.children)
+            and any(t.text in {",", ";"} for t in root.doc[tok.right_edge.i + 1:root.i]))
+
+
 def of_having(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     """The verb of possession, "have" or "have got" (closed grammar, not a topic: "do I have a
     granddaughter?", "have I got a dog?": the "got" of a present "have" is that "have" again)."""

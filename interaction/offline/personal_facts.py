@@ -30,7 +30,7 @@ import unicodedata
 
 from interaction import cues
 from interaction.offline.grounding import Grounded, first_person
-from interaction.offline.parsing import ParserUnavailable, load_parser, subject_of
+from interaction.offline.parsing import ParserUnavailable, load_parser, spliced, subject_of
 
 FIELDS = ("hometown", "location", "age", "relations")
 _NOT_PLACES = {"PERSON", "DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT", "NORP"}
@@ -286,17 +286,19 @@ def _had_by_the_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token
         and not any(c.dep_ == "neg" for c in verb.children)
 
 
-def ended_relations(text: str) -> list[str]:
+def ended_relations(text: str, held: frozenset[str] = frozenset()) -> list[str]:
     """The people the speaker tells they have left (a name, or a person word of theirs with the name it
     is said with): "I broke up with Marco", "my husband Tom and I divorced". Only what is told as done:
-    not negated, not wished or planned ("I want to break up with Marco")."""
+    not negated, not wished or planned ("I want to break up with Marco"). `held`: the names of their
+    people already known (casefolded), names however the small tagger tags them ("Tomasz": a noun)."""
     try:
         doc = load_parser()(text)
     except ParserUnavailable:
         return []
     out = []
     for tok in doc:
-        name = tok if _a_name(tok) and tok.dep_ != "appos" else _name_of(tok) if _relation_owned(tok) else None
+        named = (_a_name(tok) or tok.lower_ in held and tok.text[:1].isupper()) and tok.dep_ != "appos"
+        name = tok if named else _name_of(tok) if _relation_owned(tok) else None
         if name is not None and left_by_speaker(tok):
             out.append(name.text)
     return out
@@ -321,7 +323,10 @@ def left_by_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token
     """What the token names is what the speaker tells they have left, as done: not negated, not wished
     or planned ("I quit my job at Tesco", "I broke up with Marco"; not "I want to quit")."""
     verb = _parting_verb(tok)
-    return verb is not None and verb.dep_ in ("ROOT", "conj") and not any(c.dep_ == "neg" for c in verb.children)
+    # a clause of its own: the sentence's, one joined to it, or one spliced on with a comma ("I quit the
+    # firm, I work in a pharmacy now", which the parser hangs on the second)
+    return verb is not None and (verb.dep_ in ("ROOT", "conj") or spliced(verb, verb.head)) \
+        and not any(c.dep_ == "neg" for c in verb.children)
 
 
 def not_left_by_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -341,13 +346,15 @@ def _parting_verb(person):  # noqa: ANN001, ANN202 - a spaCy Token or None
     head = person.head
     if person.dep_ == "pobj" and head.dep_ == "prep":
         verb, speaker = head.head, subject_of(head.head)
+        together = head.lower_ == "from"  # "I separated from Arjun"
     elif person.dep_ == "dobj":
-        verb, speaker = head, subject_of(head)
+        verb, speaker, together = head, subject_of(head), False
     elif person.dep_ in ("nsubj", "nsubjpass"):
         # the speaker joined to the person, or to the name said beside them ("my partner Agata and I")
         verb, speaker = head, next((c for c in person.subtree if c.dep_ == "conj" and first_person(c)), None)
+        together = True
     elif person.dep_ == "conj" and head.dep_ in ("nsubj", "nsubjpass"):
-        verb, speaker = head.head, head
+        verb, speaker, together = head.head, head, True
     else:
         return None
     wordnet = load_wordnet()
@@ -355,7 +362,9 @@ def _parting_verb(person):  # noqa: ANN001, ANN202 - a spaCy Token or None
         return None
     particle = next((c.lemma_ for c in verb.children if c.dep_ == "prt"), None)
     lemma = f"{verb.lemma_}_{particle}" if particle else verb.lemma_
-    return verb if wordnet.parts_from_an_association(lemma) else None
+    # done between the two of them alone: nothing else is what the verb acts on
+    alone = together and not any(c.dep_ in ("dobj", "attr", "acomp", "oprd", "xcomp") for c in verb.children)
+    return verb if wordnet.parts_from_an_association(lemma, between_the_two=alone) else None
 
 
 def _name_of(tok):  # noqa: ANN001, ANN202 - a spaCy Token or None

@@ -40,6 +40,7 @@ from interaction.offline.question_form import (
     statement_tagged,
     told_in_confidence,
 )
+from interaction.offline.self_description import another_workplace, place_of_work
 from interaction.offline.wishes import wishes_the_listener
 from interaction.own_life import asks_after_own, thing_asked, thing_told
 from interaction.reply_inputs import ReplyInputs
@@ -248,6 +249,9 @@ def _no_longer(r: ReplyInputs, key: str) -> str | None:
     if ended is None:
         return None
     field = next(f for rec, f in told if rec is ended)
+    if key == "work" and r.is_recall and r.recall is not None and r.recall.outcome == "asserted" and any(
+            another_workplace(place_of_work(ended.clause or ""), place_of_work(m.text)) for m in r.recall.memories):
+        return None  # the recall answers: where they told they work since, with no employer to keep ("a bookshop")
     return f"You haven't told me {_UNTOLD[key]} now. Before, {profile_wording.before_words(field, ended.value, ended.clause)}."
 
 

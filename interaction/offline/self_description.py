@@ -373,6 +373,39 @@ def workplace_named(clause: str) -> str | None:
     return None
 
 
+def place_of_work(text: str) -> str | None:
+    """Where the speaker tells they work, on the verb of working or the job it is said as ("I work in a
+    bookshop now", "I work as a baker at a village bakery"): what `_workplace` reads, or a place said
+    by its kind alone ("a bookshop"), which is no employer to keep but is still where they work, so
+    another one said later tells that they work elsewhere now. None when it names none or spaCy
+    cannot load."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return None
+    wordnet = load_wordnet()
+    for pred in doc:
+        if pred.lemma_.lower() not in _WORK or not _speaker_predicate(pred):
+            continue
+        holders = [pred, *(obj for prep, obj in _preps(pred) if prep == "as")]
+        for prep, obj in (p for h in holders for p in _preps(h)):
+            if prep not in {"at", "for", "with", "in"}:
+                continue
+            if employer := _workplace(obj):
+                return employer
+            if obj.pos_ == "NOUN" and wordnet is not None and wordnet.kind_of(obj.lemma_, _WORKPLACE_KINDS):
+                return _phrase(obj)
+    return None
+
+
+def another_workplace(then: str | None, now: str | None) -> bool:
+    """`now` is a place of work other than `then`: there was none before, or it is named by another head
+    word ("a village bakery" and "the bakery" are one)."""
+    return now is not None and (then is None or then.split()[-1].casefold() != now.split()[-1].casefold())
+
+
 def _read_clause(pred, found: dict[str, str]) -> None:
     lemma = pred.lemma_.lower()
     if lemma in RESIDE or (lemma == "base" and pred.tag_ == "VBN"):

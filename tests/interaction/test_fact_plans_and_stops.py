@@ -402,3 +402,25 @@ def test_a_job_that_names_no_place_is_no_answer_to_where_they_live(maya):  # noq
     say(dm, "I retired last autumn.", user_emotion=CALM)
     asked = say(dm, "Where do I live?").reply
     assert "retired" not in asked and asked.startswith("You haven't told me where you live"), asked
+
+
+@pytest.mark.parametrize("moved_on", [
+    # a workplace left and another told in one breath, the parser hanging the first clause on the second
+    # ("I quit the joinery firm, I work in a pharmacy now." kept the carpenter's job: my play)
+    "I left the bakery, I work in a bookshop now.",
+    # another workplace told as now theirs, with no employer held but the one in the job's words
+    "I work in a bookshop now.",
+])
+def test_a_job_told_at_one_place_ends_when_they_tell_they_work_at_another(maya, moved_on):  # noqa: F811
+    dm, _, _, _ = maya
+    say(dm, "I work as a baker at a village bakery in Ripon.", user_emotion=CALM)
+    say(dm, moved_on, user_emotion=CALM)
+    work = say(dm, "Where do I work?").reply
+    assert "bookshop" in work and not work.startswith("You work as a baker"), work
+
+
+def test_a_job_told_with_its_place_stays_when_they_tell_where_they_are_this_minute(maya):  # noqa: F811
+    dm, _, _, _ = maya
+    say(dm, "I work as a baker at a village bakery in Ripon.", user_emotion=CALM)
+    say(dm, "I'm at the bookshop with my niece.", user_emotion=CALM)
+    assert "baker" in say(dm, "Where do I work?").reply

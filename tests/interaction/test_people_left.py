@@ -63,3 +63,17 @@ def test_the_person_left_is_said_as_ended_when_asked_after(maya):  # noqa: F811
     assert "Oona is no longer your girlfriend" in left.reply and "mentioned" not in left.reply
     assert not [r for r in ProfileStore(dm.layout).load(uid).history("relations") if r.current]
     assert say(dm, "Who is my girlfriend?").reply == "Oona is no longer your girlfriend."
+
+
+@pytest.mark.parametrize(("sentence", "ends"), [
+    # "separate" parts people only in a rarer sense; said by the speaker together with the person, with
+    # nothing else done, it is that one ("Arjun and I separated last month." ended nothing: my play)
+    ("Tomasz and I separated in the autumn.", True),
+    ("I separated from Tomasz last year.", True),
+    ("Tomasz and I left early.", False),  # its most frequent sense is going away
+    ("Tomasz and I separated the laundry.", False),  # something else separated
+])
+def test_a_partner_the_speaker_tells_they_separated_from_ends(sentence, ends):
+    _, changes = _changes(sentence, {"relations": ["Tomasz (husband)"]})
+    closed = [c.value for c in changes if c.field == "relations" and c.op == "close"]
+    assert closed == (["Tomasz (husband)"] if ends else []), sentence

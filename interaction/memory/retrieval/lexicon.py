@@ -231,11 +231,17 @@ class WordNet:
             return False
         return bool(_kinds_above(self._first_verb_lines[offset]) & set(self._verb_senses.get(key[2:].lstrip("-"), ())))
 
-    def parts_from_an_association(self, lemma: str) -> bool:
+    def parts_from_an_association(self, lemma: str, between_the_two: bool = False) -> bool:
         """One of the verb's two most frequent senses is, or is a kind of, leaving an association or
         relation: the social sense of "part" ("break up", "split up", "divorce") or of "depart" ("quit",
-        "resign", "retire"). A rarer sense says nothing: nearly every verb of motion has one ("leave")."""
-        return any(self._verb_ancestors(o) & self._parting for o in self._verb_senses.get(lemma.casefold(), ())[:2])
+        "resign", "retire"). A rarer sense says nothing: nearly every verb of motion has one ("leave").
+        `between_the_two`: said of the speaker and one person and nothing else ("Arjun and I separated",
+        "I separated from Arjun"), where any sense may be the one meant, unless the verb is first one of
+        going ("Arjun and I left early")."""
+        senses = self._verb_senses.get(lemma.casefold(), ())
+        if not between_the_two or self.verb_lexical_file(lemma) == "verb.motion":
+            senses = senses[:2]
+        return any(self._verb_ancestors(o) & self._parting for o in senses)
 
     @functools.cached_property
     def _parting(self) -> frozenset[int]:
