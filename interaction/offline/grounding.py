@@ -217,9 +217,10 @@ class FactGrounding:
                 article = before is not None and before.morph.get("PronType") == ["Art"]
                 value = p.value if span.text.casefold() == match.group(0).casefold() else span.text
                 said = f"{before.lower_} {value}" if article else value
-                # a value said beside the name ("I'm Harold, retired engineer") is said back in the
-                # field's words, not in the clause that names them
-                words = None if span.root.dep_ == "appos" else _clause_words(clause, p.field)
+                # a value said beside the name, or within what is ("I'm Harold, retired engineer", "I'm
+                # Lucy, a nurse in Derby"), is said back in the field's words, not in the clause that names them
+                beside = any(t.dep_ == "appos" for t in (span.root, *span.root.ancestors))
+                words = None if beside else _clause_words(clause, p.field)
                 return Grounded(p.field, value, span.start_char, span.end_char, said,
                                 p.field == "location" and said_as_home(span), words)
         return None

@@ -101,3 +101,16 @@ def test_the_town_of_a_job_told_without_a_verb_ends_with_it(dm):  # noqa: F811
     say(dm, "Piotr here, 39, welder in Gdynia.")
     say(dm, "I quit my job at the shipyard yesterday!")
     assert say(dm, "Where do I work?").reply.startswith("You haven't told me")
+
+
+@pytest.mark.parametrize(("introduced", "said"), [
+    # "Hi, I'm Lucy, a nurse in Derby." was kept as "you're Lucy, a nurse in Derby" (my play): a place
+    # within what is said beside the name is said back in its field's words too
+    ("Hello, I'm Ingrid, a midwife in Tromsø.", "you work as a midwife in Tromsø"),
+    ("Morning! Kwame here, a teacher in Kumasi.", "you work as a teacher in Kumasi"),
+])
+def test_a_job_and_its_town_said_beside_the_name_are_said_back_without_it(dm, introduced, said):  # noqa: F811
+    first = say(dm, introduced).reply
+    assert said in first, first
+    about = say(dm, "What do you know about me?").reply
+    assert said in about and not any(f"you're {n}," in about for n in ("Ingrid", "Kwame")), about
