@@ -131,7 +131,8 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         outcome = deps.keeper.ask_name(identity, guessed, {**carried, **update.facts()})
     else:
         outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames,
-                                             never_met=bool(update.user_name) and says_never_met(deps, text))
+                                             never_met=bool(update.user_name) and (
+                                                 claim is not None and claim.another or says_never_met(deps, text)))
     if outcome.kind in ("updated", "linked", "new", "conflict_new", "renamed") and outcome.identity.user_id and not applied:
         _, applied = deps.keeper.store.apply(outcome.identity.user_id, changes, deps.clock.now(), source)
     if applied and outcome.identity.user_id:
@@ -177,8 +178,8 @@ def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float,
     to Anna), which the reference makes a new person. So may a name typed in an earlier conversation
     ("that was my brother earlier, I'm actually Jordan" after "Alex here"): a correction renames it
     only in the conversation it was given in (`met_now`)."""
-    if claim is None or not identity.known or not (claim.request or claim.corrects):
-        return False
+    if claim is None or not identity.known or not (claim.request or claim.corrects) or claim.another:
+        return False  # "I'm a different Sofia" is someone else of the name, never the one known renamed
     if (identity.source == "face" or not met_now) and not claim.request:
         return False
     return claim.disowned is None or name_similarity(claim.disowned, identity.name or "") >= high

@@ -118,7 +118,13 @@ def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | N
     """The name the speaker gives (_given_name), with the surname they add when they say the given name
     again ("Fatima here, Fatima Rahman", "I'm Dorothy, Dorothy Pike")."""
     name = _given_name(text, loose, asked)
-    if name is None or " " in name:
+    if name is None:
+        return name
+    claim = read_name_claim(text)
+    if claim is not None and not (claim.request or claim.hearsay) and len(claim.name) > len(name) \
+            and claim.name.casefold().startswith(name.casefold()):
+        return claim.name  # the parse reads the whole of it ("My name is Bram de Wit", not "Bram De")
+    if " " in name:
         return name
     again = re.search(rf"\b{re.escape(name)}\s+({_SURNAME_WORD})\b", text)
     return f"{name} {again.group(1)}" if again and again.group(1).casefold() not in _NOT_NAMES else name

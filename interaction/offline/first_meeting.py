@@ -2,8 +2,9 @@
 think we've met"): a negated clause about the two of them meeting, read off spaCy's parse (its subject
 is "we" or "you", its verb "meet" by its most frequent WordNet sense, the negation on it or on the verb
 it is said under), that the confirmation reader reads as a clear no to "Have we met before?". Without a subject ("long time
-no see", "no worries") no clause is about the two of them. Said with a name someone Nadine knows
-has, it makes the speaker someone else who shares the name, never that person."""
+no see", "no worries") no clause is about the two of them. So does the speaker's first occasion here
+("first time here", "this is my first visit"). Said with a name someone Nadine knows has, it makes the
+speaker someone else who shares the name, never that person."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 
 QUESTION = "Have we met before?"
 _US = {"we", "you"}
+_OCCASIONS = frozenset({"instance", "visit", "meeting"})  # WordNet's kinds of "time" (the occasion), "visit"
+_DEICTIC = {"this", "it"}
 
 
 def _negated(verb) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -31,6 +34,8 @@ def says_never_met(deps: AgentDeps | None, text: str) -> bool:
         nlp = load_parser()
     except ParserUnavailable:
         return False
+    if any(_a_first_time_here(t) for t in nlp(text)):
+        return True
     for said in cues.sentences(text):
         # "I don't think we've met before, have we?" tells, with a question tagged on
         sentence = statement_tagged(said) or said if cues.is_question(said) else said
@@ -51,6 +56,27 @@ def says_never_met(deps: AgentDeps | None, text: str) -> bool:
                     deps, QUESTION, _spelled_out([t for t in said.subtree if t.i >= start])) == "no":
                 return True
     return False
+
+
+def _a_first_time_here(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The noun is the speaker's first occasion here ("first time here", "this is my first visit", "it's
+    my first time talking to you"): an occasion by its most frequent WordNet sense (a time, a visit, a
+    meeting) said as the first, of here and now ("here", or "this" / "it" is it) and of nothing else
+    ("my first time in Derby" is of the town), not negated."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if noun.pos_ != "NOUN" or not any(c.dep_ == "amod" and c.lower_ == "first" for c in noun.children):
+        return False
+    wordnet = load_wordnet()
+    if wordnet is None or not wordnet.kind_of(noun.lemma_, _OCCASIONS, senses=1):
+        return False
+    verb = noun.head
+    here = any(c.lower_ == "here" for c in noun.children) or noun.dep_ == "attr" and verb.lemma_ == "be" and any(
+        c.dep_ == "nsubj" and c.lower_ in _DEICTIC for c in verb.children)
+    elsewhere = [o for c in noun.children if c.dep_ in ("prep", "acl") for o in c.subtree
+                 if o.dep_ in ("pobj", "dobj") and o.lower_ not in _US]
+    negated = noun.dep_ == "attr" and _negated(verb)
+    return here and not elsewhere and not negated
 
 
 def _of_meeting(verb) -> bool:  # noqa: ANN001 - a spaCy Token

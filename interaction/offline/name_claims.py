@@ -37,6 +37,7 @@ class NameClaim:
     disowned: str | None = None  # the name after "not" ("..., not Kasia")
     hearsay: bool = False  # what others call them ("most people call me Roz"): no request of Nadine
     title: str | None = None  # said before the name asked to be called by ("call me Dr. Okafor")
+    another: bool = False  # said as someone else of the name ("I'm a different Sofia", "I'm the other Sam")
 
     @property
     def address(self) -> str | None:
@@ -46,8 +47,10 @@ class NameClaim:
 
 
 def _words(token) -> list:  # noqa: ANN001 - a spaCy Token
-    """The name's words: the token and its compound parts ("Robert Smith")."""
-    parts = [t for t in token.children if t.dep_ in {"compound", "flat"} and t.i < token.i] + [token]
+    """The name's words: the token and its compound parts, and theirs ("Robert Smith", "Joost van Dijk")."""
+    parts = [token]
+    for part in parts:
+        parts += [t for t in part.children if t.dep_ in {"compound", "flat"} and t.i < token.i]
     return sorted(parts, key=lambda t: t.i)
 
 
@@ -55,11 +58,16 @@ def _as_name(tokens, sentence: str) -> str | None:  # noqa: ANN001 - spaCy Token
     reader = default_reader()
     if reader is None or not tokens:
         return None
-    if not all(reader.is_name(Candidate(t.text, sentence, proper=t.i > 0 and t.is_title)) for t in tokens):
+    # a word typed in lower case inside a name that the parser still takes as part of it is a particle
+    # of the surname ("Bram de Wit", "Ana da Silva"), kept as typed
+    particles = {t.i for t in tokens[1:-1] if t.is_lower and t.pos_ == "PROPN"}
+    if not all(reader.is_name(Candidate(t.text, sentence, proper=t.i > 0 and t.is_title))
+               for t in tokens if t.i not in particles):
         return None
     # as written between its first and last word ("Dee-Dee", "Mary Ann")
     said = tokens[0].doc.text[tokens[0].idx:tokens[-1].idx + len(tokens[-1].text)]
-    return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in said.split())
+    kept = {t.text for t in tokens if t.i in particles}
+    return " ".join(w if not w.islower() or w in kept else w[:1].upper() + w[1:] for w in said.split())
 
 
 def _is_speakers_name(subject) -> tuple[bool, bool]:  # noqa: ANN001 - a spaCy Token
@@ -144,7 +152,9 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
     """Each claim, with where its "it" stands when it is an "it's <name>" (the offset in `sentence`)."""
     for token in doc:
         misread = _called_me(token)
-        if not misread and (token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE for c in token.children)):
+        another = _another_of_the_name(token)
+        if not misread and not another and (
+                token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE for c in token.children)):
             continue  # a name stands bare: "a postman", "a Leo", "my friend" are no names
         verb = token.head
         qualified = expletive = False
@@ -174,17 +184,37 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
             if not (subject.lower_ == "i" or expletive or own or hearsay):
                 continue
             request = False
-        name = _as_name([t for t in _words(token) if t.lower_ != "me"], sentence)
+        name = _as_name([t for t in _words(token) if t.lower_ != "me" and not (another and t.pos_ == "ADJ")], sentence)
         if name is None:
             continue
+        full = next((c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None) if another else None
+        if full is not None:  # "a different Sofia, Sofia Rossi": the name they go by among those of it
+            name = _as_name(_words(full), sentence) or name
         # an opening greeting's words ("Hi there, I'm Greta", "Hello dear, ...") are no aside
         opening = next((c.i for c in verb.children if c.dep_ == "nsubj"), verb.i) if cues.GREETING.match(sentence) else 0
         asides = [c for c in verb.children if c.dep_ in _ASIDE_DEPS and c.i >= opening and c.pos_ in {"ADV", "INTJ"}]
         disowned = _disowned(doc, token.i)
         # "it's X" says whose name only with the old one disowned: "actually it's Rex" may be the dog's
         corrects = not request and bool(disowned if expletive else asides or qualified or disowned)
-        yield (NameClaim(name, request, corrects=corrects and not hearsay, disowned=disowned, hearsay=hearsay),
-               it_at)
+        yield (NameClaim(name, request, corrects=corrects and not hearsay, disowned=disowned, hearsay=hearsay,
+                         another=another), it_at)
+
+
+def _another_of_the_name(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The name is said of one of several who have it, one other than the one meant before ("a different
+    Sofia", "the other Sam", "another Sam"): an article and a word that WordNet gives as the opposite of
+    "same" ("another" is "an other"), and nothing else before it."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if token.dep_ not in _NAME_TOKEN_DEPS or token.pos_ != "PROPN":
+        return False
+    wordnet = load_wordnet()
+    other = wordnet.antonyms("same") if wordnet is not None else frozenset()
+    # the small parser may make "other" part of the name ("the other Sam": a compound)
+    said = [c for c in token.children if c.dep_ in _NOT_BARE or c.dep_ == "compound" and c.pos_ == "ADJ"]
+    # "another" is the article and "other" written as one word
+    return any(c.lower_ in other or c.lower_ == "another" for c in said) \
+        and all(c.dep_ in {"det", "amod", "compound"} for c in said)
 
 
 def _claims(text: str) -> Iterator[NameClaim]:

@@ -89,6 +89,8 @@ def test_someone_elses_name_is_not_the_speakers(said):
     ("Morning, I'm Priya Shah-Patel.", "Priya Shah-Patel"), ("I'm Ewan MacLeod.", "Ewan MacLeod"),
     # an Irish surname's particle, a word of one letter, is part of it
     ("Hi, I'm Aoife Ó Dálaigh from Cork.", "Aoife Ó Dálaigh"),
+    # ... and one typed in lower case inside the name ("My name is Bram de Wit" was "Bram De": my play)
+    ("My name is Joost van Dijk.", "Joost van Dijk"), ("Hello, I'm Ines da Costa.", "Ines da Costa"),
     # a lone initial or an apostrophe with nothing after it is no surname
     ("I'm Grace O' and that's that.", "Grace"), ("I'm Hugo I think.", "Hugo"),
     # nor is a possessive's ending

@@ -348,6 +348,12 @@ def test_the_answer_to_the_name_question_is_no_moment_of_theirs(tmp_path):
     # a negated clause about "we" that is not about meeting denies nothing of having met
     ("Hi, I'm Noor. We haven't had any snow yet.", False),
     ("Hi, I'm Noor. I don't think you've met my brother.", False),
+    # "Hi, I'm Lucy, first time here" was linked to the Lucy known, and heard her memories (my play):
+    # the speaker's first occasion here says the same
+    ("Hey, I'm Noor, first time here!", True),
+    ("Hello, I'm Noor and this is my first visit.", True),
+    ("Hi, I'm Noor. It's my first time in Vienna.", False),  # the town's first time, not hers
+    ("Hi, I'm Noor, it's not my first time here.", False),
 ])
 def test_whether_a_greeting_says_they_never_met_is_read_off_meeting(dm, greeting, someone_else):
     first = say(dm, "Hi, I'm Noor. I drive a tram.")
@@ -378,6 +384,9 @@ def test_a_first_name_of_someone_known_said_with_never_having_met_is_someone_new
     # (tester29). Typed in an earlier conversation, a name is put right only by asking to be called
     # otherwise; a correction says someone else is speaking
     ("Bram", "oh sorry, that was my cousin earlier, I'm actually Joost", "Joost"),
+    # someone else of the name, said as such (tester29's Sofia, again in new words)
+    ("Ilse", "No, I'm a different Ilse, Ilse Vermeer.", "Ilse Vermeer"),
+    ("Bram", "Sorry, I'm the other Bram, Bram de Wit.", "Bram de Wit"),
 ])
 def test_someone_taken_for_a_person_known_by_a_typed_name_who_says_otherwise_is_someone_new(dm, name, other_says, other):
     first = say(dm, f"Hi, I'm {name}.")
