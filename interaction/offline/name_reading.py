@@ -411,6 +411,8 @@ class NameReader:
             return not any(capitalised)
         if self._wordnet.names_someone(token.text):
             return False  # "I'm Norman": a people, and the given name or surname of people WordNet lists
+        if cues.GREETING.match(token.doc.text):
+            return False  # "hey I'm Leo": written with its capital right after a greeting, the name they give
         if capitalised[0] and token.lower_ in self._wordnet.proper_adjectives:
             return True
         return token.ent_type_ != "PERSON" and (capitalised[0] or not any(capitalised))

@@ -38,6 +38,8 @@ INTRODUCTIONS = [
     ("I'm Summer, Jasper's sister.", "Summer"), ("I'm Ginger", "Ginger"), ("my name is Faith", "Faith"),
     # a name that is also a kind of person or an adjective, read as a person by spaCy
     ("I'm Frank, nice to meet you.", "Frank"), ("Hello, I'm Tom.", "Tom"), ("I'm Bobby", "Bobby"),
+    # ... or not, written with its capital right after a greeting ("hey I'm Leo" gave no name: my play)
+    ("hiya I'm Virgo", "Virgo"), ("hey I'm Leo", "Leo"),
     # asked to be called so, or what others call them
     ("you can call me Gaz", "Gaz"), ("my mates all call me Bex", "Bex"),
 ]
