@@ -133,7 +133,8 @@ def answer_in(question: str, memory: str) -> Answer | None:
     stranded = _stranded_preposition(q) if asks == "place" else None
     # ... and, within it, the one said of a thing the question names ("when is the optician?" over "two
     # appointments next week: the optician on Monday at 9 and ..."), not of the whole clause
-    found_spans = sorted(_candidates(m, asks, noun, stranded, named) or _number_of_its_owner(q, m, asks, noun),
+    found_spans = sorted(_candidates(m, asks, noun, stranded, named) or _number_of_its_owner(q, m, asks, noun)
+                         or _named_in_its_place(q, m, asks),
                          key=lambda c: (-len(named & _clause_lemmas(c[1][0])), not _said_of_named(c[1][0], named)))
     # and never from a clause about something else when one is about it: "where do I work?" over "I work
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
@@ -757,6 +758,8 @@ def names_what_is_asked(question: str, memory: str) -> bool:
         # "my security word" of "my bank's security answer": the thing of what it belongs to, named otherwise
         owners = _owners(q, noun)
         named = any(t.dep_ == "compound" and lemma_meant(t) in owners for t in m)
+    if asks == "thing" and not named and _named_in_its_place(q, m, asks):
+        return True
     if asks in ("thing", "count"):
         return named
     # ... or says what the one asked of is called, in words the answer is not read off ("i have a
@@ -764,12 +767,39 @@ def names_what_is_asked(question: str, memory: str) -> bool:
     if asks == "name" and named and (any(e.label_ == "PERSON" for e in m.ents)
                                      or any(t.lemma_.lower() in _NAMING for t in m)):
         return True
+    if asks == "name" and any(_called_but_of_no_known_kind(t) for t in m):
+        return True  # "a Westie called Hamish": whether a Westie is the dog asked of cannot be read
     # "who's Zoe?" over "my bff is called zoe": who they are is what is told of them (a name by its
     # capital, as typed or as it would be written: the tagger may call it a noun)
     if asks == "person" and {t.lower_ for t in nlp(as_capitalised(question)) if t.text[:1].isupper()
                              and not t.is_sent_start and t.lower_ != "i"} & {t.lower_ for t in m}:
         return True
     return bool(_candidates(m, asks, noun))
+
+
+def _named_in_its_place(q, m, asks: Asks) -> list[tuple[Found, list]]:  # noqa: ANN001 - spaCy Docs
+    """Which one of a kind is asked as what a verb is done to ("which team do I support?") and the
+    memory names one by its name as what the speaker does it to ("I support Arsenal"): that name.
+    Whether it is of the kind asked is the entity reader's to weigh; nothing else in that place is."""
+    if asks != "thing":
+        return []
+    asked = next((t for t in q if t.dep_ == "det" and t.tag_ == "WDT" and t.head.dep_ == "dobj"), None)
+    if asked is None or asked.head.head.lemma_ == "be":
+        return []
+    verb = asked.head.head.lemma_.lower()
+    return [("thing", sorted((t for t in o.subtree if t.pos_ in ("PROPN", "PART")), key=lambda t: t.i))
+            for t in m if t.lemma_.lower() == verb and any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in t.children)
+            for o in t.children if o.dep_ == "dobj" and o.pos_ == "PROPN"]
+
+
+def _called_but_of_no_known_kind(thing) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The word is said to be called something ("a Westie called Hamish", "a Cockapoo named Bramble") and
+    WordNet knows no word like it, so of what kind it is cannot be read."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and thing.pos_ in ("NOUN", "PROPN") and not wordnet.knows(thing.lemma_) \
+        and any(c.dep_ == "acl" and c.lemma_ in _NAMING for c in thing.children)
 
 
 def holds_no_answer(question: str, report: RecallReport, outcome: str = "offered") -> bool:

@@ -154,6 +154,16 @@ def test_the_same_verb_with_a_place_or_a_kind_of_the_thing_does_not_conflict(tol
     assert not told.core.entities.compare(question, said).conflict
 
 
+@pytest.mark.parametrize(("question", "said", "conflicts"), [
+    # "which team do I support?" over "I support Arsenal, been a fan since I was six" was offered as a
+    # conflict (my play): a name in the place of the one of a kind asked is its answer
+    ("Which club do I follow?", "I follow Boca Juniors, my dad took me to my first match.", False),
+    ("Which car do I drive?", "I drive a school bus for the council.", True),  # another thing there still conflicts
+])
+def test_a_name_in_the_place_of_which_one_is_asked_does_not_conflict(told, question, said, conflicts):
+    assert bool(told.core.entities.compare(question, said).conflict) is conflicts
+
+
 @pytest.mark.parametrize("question,said", [
     ("Where does my brother Tomas live?", "Tomas lives in Vilnius with two parrots."),
     ("What did I tell you about my brother Luca's exam?", "My brother Luca passed his driving test."),

@@ -527,3 +527,26 @@ def test_a_number_asked_for_is_named_by_a_numeral():
 
     assert names_what_is_asked("What's my locker number?", "my locker is 12")
     assert not names_what_is_asked("What's my locker number?", "my locker is by the door")
+
+
+def test_a_thing_of_a_kind_wordnet_does_not_know_said_with_its_name_is_not_denied(maya):
+    """"what's my dog called?" over "I got a Westie called Hamish last year" got "I don't think you told
+    me that — ..." (my play): WordNet knows no Westie, so whether it is the dog asked of cannot be read;
+    what was told is said, never denied. A kind it knows as another thing still is ("a kayak called ...")."""
+    from interaction.answer_span import names_what_is_asked
+
+    assert names_what_is_asked("What's my dog called?", "I adopted a Cockapoo called Bramble in May")
+    assert not names_what_is_asked("What's my dog called?", "I bought a kayak called Bramble in May")
+    dm, _, _, _ = maya
+    say(dm, "I adopted a Cockapoo called Bramble in May.")
+    asked = say(dm, "What's my dog called?")
+    assert "Bramble" in asked.reply and "don't think you told me" not in asked.reply, asked.reply
+
+
+def test_which_one_of_a_kind_is_answered_by_the_name_told_in_its_place(maya):
+    """"which team do I support?" over "I support Arsenal, been a fan since I was six" got "I'm sorry, I
+    don't remember you telling me about that." (my play)."""
+    dm, _, _, _ = maya
+    say(dm, "I support Hibernian, been a season ticket holder for years.")
+    asked = say(dm, "Which team do I support?")
+    assert "Hibernian" in asked.reply and "don't" not in asked.reply, asked.reply

@@ -104,6 +104,9 @@ class Mention:
     # the adjectives said of it, lemmatised ("old" of "the old case number"): one the other text says
     # the opposite of (WordNet's antonyms) makes the same head another one of its kind
     qualities: tuple[str, ...] = field(default=(), compare=False)
+    # which one of its kind the question asks ("which team do I support?"): a name in its place is
+    # the answer, not another thing in the same frame
+    which: bool = field(default=False, compare=False)
 
     @property
     def whose(self) -> tuple[str, ...]:
@@ -458,7 +461,8 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
         mention = Mention(head, possessor, name,
                           None if possessor is not None else _owner(token, lexicon), _frame(token), _alias(token),
                           _whose_alias(token), topic=name or not _frames_a_topic(token, lexicon),
-                          qualities=_qualities(token, lexicon))
+                          qualities=_qualities(token, lexicon),
+                          which=any(c.dep_ == "det" and c.tag_ == "WDT" for c in token.children))
         seen.setdefault((mention.head.casefold(), mention.possessor), mention)
         if not name:
             modifiers += _modifiers(token, mention)
@@ -792,7 +796,7 @@ class EntityReader:
             # person tells is "my" something, so only a sister word conflicts there
             named_frame = q.possessor not in (None, *PEOPLE)
             if any((r == AGREE and o is False) or (r == SISTER and o is not False and not q.name)
-                   or (q.frame is not None and m.frame == q.frame and o is not False)
+                   or (q.frame is not None and m.frame == q.frame and o is not False and not (q.which and m.name))
                    for r, o, m in zip(related[i], owners[i], told, strict=True)) or (named_frame and any(
                     self._same_possessor(q.possessor, m.possessor) is True for m in told)):
                 conflicting += 1
