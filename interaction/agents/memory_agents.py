@@ -421,6 +421,12 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
     people = {v: held[0].casefold() for v in current.get("relations", []) if (held := relation_of(v))}
     left = {name.casefold() for name in personal_facts.ended_relations(text, frozenset(people.values()))}
     changes += [FactChange(field="relations", op="close", value=v) for v, name in people.items() if name in left]
+    # ... or that they are parted, as a state of theirs ("I'm divorced now"): from the one they name, or
+    # from their spouse
+    if (parted := personal_facts.parted_as_a_state(text)) is not None:
+        changes += [FactChange(field="relations", op="close", value=v) for v in current.get("relations", [])
+                    if (held := relation_of(v)) and held[1] and not any(c.value == v for c in changes)
+                    and (held[1].casefold() in parted if parted else personal_facts.a_spouse(held[1]))]
     # a value said in one breath with another ("I play tennis and the piano") is a fact of its own
     for also in coordinated(text, grounded):
         changes.append(FactChange(field=also.field, op="set", value=also.value, **also.words.model_dump()))

@@ -304,10 +304,44 @@ def ended_relations(text: str, held: frozenset[str] = frozenset()) -> list[str]:
     return out
 
 
+def parted_as_a_state(text: str) -> frozenset[str] | None:
+    """The speaker tells they are parted from a partner as a state of theirs ("I'm divorced now", "I got
+    divorced", "I'm separated from my wife"): a verb of parting (WordNet) said of them in the passive,
+    not negated. The person words they say they are parted from ({"wife"}), none when none is said;
+    None when the text tells no such thing (or spaCy cannot load)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return None
+    for verb in doc:
+        passive = verb.tag_ == "VBN" and (verb.dep_ == "acomp" and verb.head.lemma_ == "be" or any(
+            c.dep_ == "auxpass" for c in verb.children))
+        holder = verb.head if verb.dep_ == "acomp" else verb
+        speaker = subject_of(holder)
+        if not passive or speaker is None or not first_person(speaker) or wordnet is None \
+                or any(c.dep_ == "neg" for c in (*verb.children, *holder.children)) \
+                or not wordnet.parts_from_an_association(verb.lemma_, between_the_two=True):
+            continue
+        return frozenset(o.lemma_.lower() for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"
+                         for o in c.children if o.dep_ == "pobj" and o.pos_ == "NOUN")
+    return None
+
+
+def a_spouse(role: str) -> bool:
+    """The person word is first a kind of spouse in WordNet ("wife", "hubby"; "boyfriend" is not)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.kind_of(role.casefold(), frozenset({"spouse"}), senses=1)
+
+
 def tells_leaving(text: str) -> bool:
     """The speaker tells they have left someone or something of theirs ("I quit my job at the council",
-    "I broke up with Marco"): a fact of theirs may end."""
-    return bool(things_left(text))
+    "I broke up with Marco", "I'm divorced now"): a fact of theirs may end."""
+    return bool(things_left(text)) or parted_as_a_state(text) is not None
 
 
 def things_left(text: str) -> list:

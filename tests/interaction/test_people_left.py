@@ -77,3 +77,26 @@ def test_a_partner_the_speaker_tells_they_separated_from_ends(sentence, ends):
     _, changes = _changes(sentence, {"relations": ["Tomasz (husband)"]})
     closed = [c.value for c in changes if c.field == "relations" and c.op == "close"]
     assert closed == (["Tomasz (husband)"] if ends else []), sentence
+
+
+@pytest.mark.parametrize(("sentence", "ends"), [
+    # "I'm divorced now, by the way." left "your husband is Arjun" (my play): parted as a state of
+    # theirs, their spouse is theirs no longer
+    ("I'm divorced now.", True),
+    ("I got divorced in the spring.", True),
+    ("I'm separated from my wife.", True),
+    ("My parents are divorced.", False),  # not the speaker
+    ("I'm not divorced, we just live apart.", False),
+])
+def test_a_spouse_ends_when_the_speaker_tells_they_are_parted(sentence, ends):
+    _, changes = _changes(sentence, {"relations": ["Kasia (wife)", "Ola (sister)"]})
+    closed = [c.value for c in changes if c.field == "relations" and c.op == "close"]
+    assert closed == (["Kasia (wife)"] if ends else []), sentence
+
+
+def test_a_spouse_the_speaker_tells_they_are_divorced_from_is_said_as_ended(maya):  # noqa: F811
+    dm, _, _, _ = maya
+    say(dm, "My wife Kasia teaches piano.", user_emotion=CALM)
+    told = say(dm, "I'm divorced now.", user_emotion=CALM)
+    assert "Kasia is no longer your wife" in told.reply, told.reply
+    assert say(dm, "Who is my wife?").reply == "Kasia is no longer your wife."
