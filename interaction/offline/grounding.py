@@ -383,7 +383,8 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
         beside_object = prep is not None and any(c.dep_ == "dobj" for c in _phrase_governor(root).children)
         return not labels & _NOT_A_PASTIME and not named_place and not beside_object
     if field == "interests":  # a topic may be a band or a country, never a day or an amount
-        return (prep is None or prep in _TOPIC_PREPS) and not labels & _NOT_A_TOPIC
+        # ... nor a word said of another ("a big fan of jazz": "big" is how much of a fan)
+        return (prep is None or prep in _TOPIC_PREPS) and not labels & _NOT_A_TOPIC and root.pos_ != "ADJ"
     return True
 
 

@@ -40,6 +40,7 @@ _NOT_NAMES = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCE
 _NAMING_DEPS = {"appos", "compound"}  # "my son Arjun", "my friend Lily"
 _NAMED_AS = {"attr", "oprd"}  # "my wife is Noor", "my husband is called Ciarán"
 _VERBS = {"VERB", "AUX"}
+_ENTHUSIASTS = frozenset({"enthusiast", "devotee"})  # WordNet's kinds a fan, a buff and a lover of something are of
 _MOVES = {"move", "relocate"}  # their "from" is a home left, not an origin; their "to" is read by self_description.py
 _COUNTS = {"CARDINAL", "DATE"}  # the small recogniser files "I'm 41" and "52 years old" as dates
 OLDEST = 130  # a count above any human age is no age
@@ -61,7 +62,7 @@ def read(text: str) -> list[Grounded]:
         if sent.text.rstrip().endswith("?"):
             continue
         for tok in sent:
-            out += _origin(tok) + _home(tok) + _age(tok) + _relation(tok)
+            out += _origin(tok) + _home(tok) + _age(tok) + _relation(tok) + _enthused_by(tok)
     seen: set[tuple[str, str]] = set()
     return [g for g in out if (g.field, g.value.casefold()) not in seen and not seen.add((g.field, g.value.casefold()))]
 
@@ -256,6 +257,24 @@ def _age(tok) -> list[Grounded]:  # noqa: ANN001
     if old is not None and old.dep_ == "acomp" and _said_of_speaker(old.head):
         return [_grounded("age", tok.doc, tok.i, tok.i + 1)]
     return []
+
+
+def _enthused_by(tok) -> list[Grounded]:  # noqa: ANN001
+    """"I'm a big fan of jazz", "I'm a huge Celtic fan", "I'm a film buff": what the speaker is said to
+    be an enthusiast of (a person word WordNet has, in some sense, as a kind of enthusiast), by its "of"
+    or the noun before it, is an interest of theirs."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if tok.dep_ != "attr" or tok.head.lemma_ != "be" or tok.pos_ != "NOUN" or not _said_of_speaker(tok.head):
+        return []
+    wordnet = load_wordnet()
+    if wordnet is None or not wordnet.kind_of(tok.lemma_.lower(), _ENTHUSIASTS):
+        return []
+    of = [o for c in tok.children if c.dep_ == "prep" and c.lower_ == "of" for o in c.children if o.dep_ == "pobj"]
+    # ... or the noun before it, or a name the tagger reads as an adjective ("a huge Celtic fan")
+    named = of or [c for c in tok.children if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")
+                   or c.dep_ == "amod" and c.is_title and not c.is_sent_start]
+    return [_grounded("interests", tok.doc, min(t.i for t in n.subtree if t.dep_ != "det"), n.i + 1) for n in named[:1]]
 
 
 def _relation(tok) -> list[Grounded]:  # noqa: ANN001

@@ -45,6 +45,13 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     ("I was back in Kilkenny for Easter", set()),
     ("my aunt is back in Tartu", set()),
     ("I'm in Lisbon for a conference", set()),
+    # what the speaker is a fan of is an interest ("I'm a big fan of jazz" was kept as an interest in
+    # "big": my play), never the fan's size, nor another person's
+    ("I'm a big fan of bluegrass", {("interests", "bluegrass")}),
+    ("I'm a huge Celtic fan, been going since I was five", {("interests", "Celtic")}),
+    ("I'm a total film buff", {("interests", "film")}),
+    ("my brother is a big fan of bluegrass", set()),
+    ("I'm not a fan of bluegrass", set()),
 ])
 def test_origin_home_age_and_people_are_read_off_the_parse(text, facts):
     assert {(g.field, g.value) for g in read(text)} == facts
