@@ -411,10 +411,10 @@ class NameReader:
             return not any(capitalised)
         if self._wordnet.names_someone(token.text):
             return False  # "I'm Norman": a people, and the given name or surname of people WordNet lists
-        if cues.GREETING.match(token.doc.text):
-            return False  # "hey I'm Leo": written with its capital right after a greeting, the name they give
         if capitalised[0] and token.lower_ in self._wordnet.proper_adjectives:
             return True
+        if cues.GREETING.match(token.doc.text):
+            return False  # "hey I'm Leo": written with its capital right after a greeting, the name they give
         return token.ent_type_ != "PERSON" and (capitalised[0] or not any(capitalised))
 
     def _ordinary_word(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -572,8 +572,17 @@ def asked_for_name(messages: list[tuple[str, str]]) -> bool:
     """Nadine's last words in the conversation ended on asking the person's name ("What's your
     name?", "May I ask your name?")."""
     said = next((text for role, text in reversed(messages) if role != "user"), "")
-    last = (cues.sentences(said) or [""])[-1]
-    return last.rstrip().endswith("?") and "your name" in last.casefold()
+    return _asks_the_name((cues.sentences(said) or [""])[-1])
+
+
+def name_asked_lately(messages: list[tuple[str, str]]) -> bool:
+    """One of Nadine's last two turns ended on asking the person's name."""
+    ours = [text for role, text in messages if role != "user"][-2:]
+    return any(_asks_the_name(s) for text in ours for s in cues.sentences(text)[-1:])
+
+
+def _asks_the_name(sentence: str) -> bool:
+    return sentence.rstrip().endswith("?") and "your name" in sentence.casefold()
 
 
 def read_answered_name(text: str) -> str | None:

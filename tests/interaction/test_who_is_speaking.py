@@ -407,3 +407,13 @@ def test_a_name_given_with_a_request_to_remember_makes_the_request_theirs(dm):
     said = say(dm, "Hello, I'm Wilhelmina, I'm a vet in Ghent, please remember my gym locker is 31")
     assert said.user_name == "Wilhelmina" and "What's your name" not in said.reply, said.reply
     assert kept_for(dm, said.user_id) == ["my gym locker is 31"]
+
+
+def test_her_question_for_the_name_is_not_asked_again_on_the_next_two_turns(dm):
+    """Someone who does not give their name was asked for it on every turn that told her something
+    ("May I ask your name?": my play): asked once, it waits two turns before it is asked again."""
+    replies = [say(dm, said).reply for said in (
+        "hello there", "I'm a potter, I make bowls and mugs", "I teach pottery at the college in Stroud",
+        "My husband Ravi is a carpenter")]
+    asking = [r.rstrip().endswith("your name?") for r in replies]
+    assert asking == [True, False, False, True], replies
