@@ -116,7 +116,10 @@ def _day(ts: str | None, now: datetime) -> str | None:
     if days == 1:
         return "yesterday"
     day = said.on
-    return f"on {day:%A} {day.day} {day:%B}"  # spoken: "the 2nd" reads "2", never "02"
+    # told in the small hours, the day it is spoken of is the one before the calendar's: named by its
+    # date, it is that day's night ("what's the date today?" said the calendar's then)
+    night = "the night of " if said.on != datetime.fromisoformat(ts).date() else ""
+    return f"on {night}{day:%A} {day.day} {day:%B}"  # spoken: "the 2nd" reads "2", never "02"
 
 
 def _relative_day(ts: str | None, now: datetime) -> str:

@@ -385,3 +385,13 @@ def test_a_day_of_the_week_with_its_date_left_out_of_the_entity_is_not_dated_aga
     10th the 10th at 2:30" (tester29, the tester's words: the tagger leaves "10th" out of the date)."""
     back = reported("my hospital appointment is on Thursday the 10th at half two", said=SaidDay(date(2026, 12, 7), TODAY))
     assert back.count("10th") == 1, back
+
+
+def test_a_day_told_in_the_small_hours_is_named_as_that_night():
+    """A visit at half past three on Sunday 6 December was "when we met on Saturday 5 December", while
+    "what's the date today?" had said Sunday then (tester31, 33 replies): the day people speak of turns
+    over while they sleep, the calendar at midnight; named by its date, it is the night it was."""
+    inputs = _asserted("What did I tell you about my dog?", "I adopted a greyhound called Bolt.",
+                       "2026-12-06T03:30:00", datetime(2026, 12, 9, 10, 0))
+    reply = offline_reply(inputs)
+    assert "when we met on the night of Saturday 5 December" in reply, reply
