@@ -110,7 +110,27 @@ def says_what_is_asked(question: str, memory: str) -> bool:
         kinds = {t.i for t in missing if t.pos_ == "NOUN" and _has_one_of(t, nouns)}
         if any(t.i not in kinds and not (t.dep_ == "compound" and t.head.i in kinds) for t in missing):
             return False
+        if _of_someone_else(clause, m):
+            return False
     return True
+
+
+def _of_someone_else(clause: list, memory) -> bool:  # noqa: ANN001 - spaCy Tokens and Doc
+    """The question asks it of the speaker ("am I retired?", "did I get fired?") and the memory says it
+    only of someone else ("my dad retired", "my flatmate got fired"): every verb or adjective of the
+    question's that the memory says too has a subject there, and none of them is the speaker."""
+    from interaction.offline.grounding import first_person
+    from interaction.offline.parsing import subject_of, verb_of
+
+    if not any(t.dep_ in ("nsubj", "nsubjpass") and first_person(t) for t in clause):
+        return False
+    said = [m for t in clause if t.pos_ in ("VERB", "ADJ") and t.dep_ != "aux"
+            for m in memory if lemma_meant(m) == lemma_meant(t)]
+    # the parser may hang the subject on the auxiliary ("she just got engaged")
+    subjects = [subject_of(v) or next((s for a in v.children if a.dep_ in ("aux", "auxpass")
+                                       and (s := subject_of(a)) is not None), None)
+                for v in (verb_of(m) for m in said)]
+    return bool(said) and all(s is not None and not first_person(s) for s in subjects)
 
 
 def _has_one_of(kind, nouns: set[str]) -> bool:  # noqa: ANN001 - a spaCy Token

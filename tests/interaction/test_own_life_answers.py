@@ -550,3 +550,16 @@ def test_which_one_of_a_kind_is_answered_by_the_name_told_in_its_place(maya):
     say(dm, "I support Hibernian, been a season ticket holder for years.")
     asked = say(dm, "Which team do I support?")
     assert "Hibernian" in asked.reply and "don't" not in asked.reply, asked.reply
+
+
+@pytest.mark.parametrize(("told", "asked"), [
+    # "Am I retired?" got "Yes — yesterday you told me your dad retired last month ..." (tester31): what
+    # the memory says only of someone else is no yes about the speaker
+    ("My uncle retired in June after thirty years at the docks.", "Am I retired?"),
+    ("My cousin Nuala just got engaged, she's over the moon.", "Am I engaged?"),
+])
+def test_a_yes_or_no_question_about_the_speaker_is_no_yes_over_someone_elses_news(maya, told, asked):
+    dm, _, _, _ = maya
+    say(dm, told)
+    reply = say(dm, asked).reply
+    assert not reply.startswith("Yes"), reply
