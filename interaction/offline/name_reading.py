@@ -599,6 +599,8 @@ def read_answered_name(text: str) -> str | None:
             continue
         if asked and any(w.islower() for w in words):
             continue  # a question back ("¿dónde trabajo?"), not a name said unsure of the spelling ("Siobhan?")
+        if cues.THANKS.match(answer):
+            continue  # "thanks!" for her promise to keep something thanks her, and names no one
         reader = default_reader()
         # the question says a name is coming: the answer is marked as one as a capital would mark it
         if reader is not None and reader.is_name(Candidate(" ".join(words), answer, proper=True)):

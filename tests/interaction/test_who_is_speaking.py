@@ -417,3 +417,14 @@ def test_her_question_for_the_name_is_not_asked_again_on_the_next_two_turns(dm):
         "My husband Ravi is a carpenter")]
     asking = [r.rstrip().endswith("your name?") for r in replies]
     assert asking == [True, False, False, True], replies
+
+
+@pytest.mark.parametrize("thanks", ["thanks!", "Cheers."])
+def test_a_thanks_for_keeping_something_is_no_name(dm, thanks):
+    """"thanks!" after "I don't know who you are yet, so I'll keep that for you once you tell me.
+    What's your name?" got "Nice to meet you, Thanks!" and the held memory was kept for "Thanks"
+    (tester31, twice)."""
+    say(dm, "Please remember my bike lock code is 5150.")
+    said = say(dm, thanks)
+    assert said.user_id is None and "Nice to meet you" not in said.reply, said.reply
+    assert people(dm) == []
