@@ -251,7 +251,16 @@ class FactGrounding:
         if first_person(subject) or any(c.dep_ == "conj" and first_person(c) for c in subject.children):
             return True
         owner = next((c for c in subject.children if c.dep_ == "poss"), None)
-        return owner is not None and first_person(owner) and self.is_own(subject.lemma_, field)
+        return owner is not None and first_person(owner) and not _a_person(subject.lemma_) \
+            and self.is_own(subject.lemma_, field)
+
+
+def _a_person(noun: str) -> bool:
+    """A kind of person first in WordNet ("my kids sing" tells of them, never of the speaker)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.kind_of_person(noun)
 
 
 def _conjuncts(tok) -> list:  # noqa: ANN001 - a spaCy Token
@@ -384,7 +393,9 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
         return not labels & _NOT_A_PASTIME and not named_place and not beside_object
     if field == "interests":  # a topic may be a band or a country, never a day or an amount
         # ... nor a word said of another ("a big fan of jazz": "big" is how much of a fan)
-        return (prep is None or prep in _TOPIC_PREPS) and not labels & _NOT_A_TOPIC and root.pos_ != "ADJ"
+        # ... nor a clause ("I love when my kids sing": what happens, told with its own subject)
+        return (prep is None or prep in _TOPIC_PREPS) and not labels & _NOT_A_TOPIC and root.pos_ != "ADJ" \
+            and not any(c.dep_ in _SUBJECTS for c in root.children)
     return True
 
 

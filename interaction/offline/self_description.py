@@ -120,8 +120,10 @@ class SelfDescriptionReader:
         each clause said with a present-tense verb of doing (grounding.done_as_said) that tells no job
         and that `is_pastime` reads as a pastime (pastimes.py), by the thing it is done with (the verb's
         object, else its first preposition's), or the verb itself when it has neither ("I knit")."""
+        from interaction.memory.retrieval.lexicon import load_wordnet
         from interaction.offline.grounding import done_as_said
 
+        wordnet = load_wordnet()
         out = []
         for sent in self.nlp(text).sents:
             if sent.text.rstrip().endswith("?"):
@@ -132,10 +134,12 @@ class SelfDescriptionReader:
                         and pred.lemma_.lower() not in RESIDE | _WORK and done_as_said(pred)):
                     continue
                 clause = clause_text(pred)
-                if (self.jobs and self.jobs(clause)) or not is_pastime(clause):
+                if (self.jobs and self.jobs(clause)) or not is_pastime(_without_clauses_under(pred, clause)):
                     continue
+                # ... never a time it is done at ("I paint on weekends" is painting, not weekends)
                 thing = next((c for c in pred.children if c.dep_ in _OBJECTS), None) or next(
-                    (o for c in pred.children if c.dep_ == "prep" for o in c.children if o.dep_ == "pobj"), None)
+                    (o for c in pred.children if c.dep_ == "prep" for o in c.children
+                     if o.dep_ == "pobj" and not (wordnet is not None and wordnet.names_a_time(o.lemma_.lower()))), None)
                 out.append(_phrase(thing) if thing is not None else pred.text)
         return out
 
@@ -670,6 +674,15 @@ def clause_text(pred) -> str:
         shared = next((c for c in pred.head.children if c.dep_ in _SUBJECTS), None)
         text = f"{shared.text} {text}" if shared is not None else text
     return text
+
+
+def _without_clauses_under(pred, clause: str) -> str:  # noqa: ANN001 - a spaCy Token
+    """The clause without the clauses said under its verb ("I remember when my grandad took me
+    fishing" is "I remember"): what the speaker does is the verb's own, not what a clause under it tells."""
+    for under in (c for c in pred.children if c.dep_ in ("advcl", "ccomp")):
+        words = under.doc[under.left_edge.i:under.right_edge.i + 1].text
+        clause = clause.replace(words, "")
+    return " ".join(clause.split()).strip(" ,")
 
 
 def _read_work_complements(job, found: dict[str, str]) -> None:

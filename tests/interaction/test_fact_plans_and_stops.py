@@ -424,3 +424,17 @@ def test_a_job_told_with_its_place_stays_when_they_tell_where_they_are_this_minu
     say(dm, "I work as a baker at a village bakery in Ripon.", user_emotion=CALM)
     say(dm, "I'm at the bookshop with my niece.", user_emotion=CALM)
     assert "baker" in say(dm, "Where do I work?").reply
+
+
+@pytest.mark.parametrize(("sentence", "hobbies", "interests"), [
+    # "I remember when my grandad took me fishing on the Danube, I was six." was kept as a pastime
+    # "remember" (tester31): what a clause under the verb tells is not what the speaker does
+    ("I remember when my aunt took me sailing on Lake Bled.", [], []),
+    # ... nor is what others do, told in a clause of its own ("I love when ..."), an interest of theirs
+    ("I love it when my nieces dance.", [], []),
+    # ... and a pastime done at a time is the doing, never the time ("weekends")
+    ("I love opera and I sketch on weekends.", ["sketch"], ["opera"]),
+])
+def test_a_pastime_is_what_the_speaker_does_never_a_memory_a_time_or_what_others_do(sentence, hobbies, interests):
+    update, _, _ = _decided(sentence, {})
+    assert (update.hobbies, update.interests) == (hobbies, interests), sentence
