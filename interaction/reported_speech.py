@@ -34,7 +34,14 @@ from interaction.memory.told import what_it_tells
 from interaction.memory_intent.phrasing import second_person
 from interaction.memory_intent.to_do import to_do
 from interaction.offline.chat_spelling import CHAT_SPELLINGS
-from interaction.offline.parsing import ahead_of_telling, behind_telling, opening_aside, told_as_past, verb_of
+from interaction.offline.parsing import (
+    ahead_of_telling,
+    behind_telling,
+    comes_round,
+    opening_aside,
+    told_as_past,
+    verb_of,
+)
 from interaction.offline.question_form import bare_wh, forbids, tagged_question
 from interaction.told_time import ORDINAL_DAY
 
@@ -55,7 +62,6 @@ _SUBJECTS = {"nsubj", "nsubjpass", "expl"}
 _DAY_WORDS = {"today": "that day", "tonight": "that night", "yesterday": "the day before",
               "tomorrow": "the day after"}
 _DAY_OFFSETS = {"today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1}
-_DISTRIBUTIVE = ("every", "each")  # determiners of a thing that recurs (closed grammar)
 _PARTS_OF_DAY = {"morning", "afternoon", "evening", "night", "week", "weekend"}
 _WEEKDAYS = {name.lower(): number for number, name in enumerate(calendar.day_name)}
 # a day of the week after one of these is the one to come whatever the verb's tense ("moved to Friday")
@@ -262,9 +268,9 @@ def _a_weekday_alone(doc, token) -> bool:  # noqa: ANN001 - spaCy Doc, Token
     # a comma may set the date off after its day ("Thursday, the 10th", "Saturday, 12 December"): it
     # still is that day's date, a number counting a month's days as much as one the recogniser marks
     after = [t for t in doc[token.i + 1: token.i + 4] if not t.is_punct][:2]
-    # "every Sunday", "each Tuesday morning": a day that comes round, no date ("on Sundays" is plural)
-    phrase = token.head if token.dep_ == "compound" else token
-    if any(c.dep_ == "det" and c.lower_ in _DISTRIBUTIVE for c in phrase.children):
+    # "every Sunday", "Wednesday evenings", "the first Saturday of the month": a day that comes round,
+    # no date ("on Sundays" is plural)
+    if comes_round(token):
         return False
     return token.lower_ in _WEEKDAYS and token.ent_type_ == "DATE" \
         and not any(t.like_num or t.ent_type_ == "ORDINAL" or ORDINAL_DAY.fullmatch(t.text) for t in after

@@ -26,7 +26,14 @@ from dateutil.relativedelta import relativedelta
 from common.clock import DAY_TURNS, spoken_day
 from interaction.memory.time_window import TIME_UNITS, ClockedCalendar, precision_of, unit_window
 from interaction.offline.chat_spelling import spelled_out
-from interaction.offline.parsing import AHEAD, ahead_of_telling, behind_telling, preposition_of, told_as_past
+from interaction.offline.parsing import (
+    AHEAD,
+    ahead_of_telling,
+    behind_telling,
+    comes_round,
+    preposition_of,
+    told_as_past,
+)
 
 _ACU = parsedatetime.pdtContext
 # parsedatetime's precisions that name a day, and those finer than one (a time of day)
@@ -77,8 +84,9 @@ class ToldTime:
 def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a spaCy Doc
     """When what `doc` tells takes place, read as of `told_on`; None when it names no date."""
     hours = [t for t in doc if _HOUR_WITH_H.fullmatch(t.text) and t.i > 0 and doc[t.i - 1].lower_ == "at"]
-    dates = [e for e in doc.ents if e.label_ == "DATE" and not _a_length(e) and not any(t in hours for t in e)] \
-        + days_alone(doc)
+    # a day that comes round ("every Tuesday", "the last Sunday of every month") names no date
+    dates = [e for e in doc.ents if e.label_ == "DATE" and not _a_length(e) and not any(t in hours for t in e)
+             and not any(_WEEKDAY.fullmatch(t.text) and comes_round(t) for t in e)] + days_alone(doc)
     # a chat spelling as the word it stands for ("tmrw")
     told = next((t for t in (_resolved(spelled_out(e.text), told_on,
                                        behind_telling(e) or (_in_the_past(doc, e) and not ahead_of_telling(e)))

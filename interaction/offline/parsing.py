@@ -68,6 +68,9 @@ def subject_of(pred) -> Any:  # noqa: ANN001 - a spaCy Token
     return min(subjects, key=lambda c: abs(c.i - pred.i)) if subjects else None
 
 
+DISTRIBUTIVE = ("every", "each")  # determiners of a thing that recurs (closed grammar)
+
+
 class ParserUnavailable(RuntimeError):
     pass
 
@@ -162,6 +165,15 @@ def spliced(tok, root) -> bool:  # noqa: ANN001 - spaCy Tokens
     return (tok.dep_ in {"ccomp", "parataxis"} and tok.i < root.i and tok.pos_ in {"VERB", "AUX"}
             and any(c.dep_ in {"nsubj", "nsubjpass"} for c in tok.children)
             and any(t.text in {",", ";"} for t in root.doc[tok.right_edge.i + 1:root.i]))
+
+
+def comes_round(day) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A day of the week said as one that comes round, naming no single date: with "every" or "each"
+    ("every Tuesday morning"), on a plural ("Wednesday evenings"), or as one of a month's ("the first
+    Saturday of the month", "the last Sunday of every month")."""
+    phrase = day.head if day.dep_ == "compound" else day
+    return any(c.dep_ == "det" and c.lower_ in DISTRIBUTIVE for c in phrase.children) or phrase.tag_ == "NNS" \
+        or any(c.dep_ == "prep" and c.lower_ == "of" for c in day.children)
 
 
 def of_having(verb) -> bool:  # noqa: ANN001 - a spaCy Token

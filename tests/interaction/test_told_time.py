@@ -245,3 +245,17 @@ def test_a_day_typed_as_chat_is_said_from_the_day_it_is_asked(maya):
 def test_tomorrow_said_in_the_small_hours_is_the_day_after_the_spoken_one(at, day):
     told = told_in("Tomorrow at half nine I have to take the car to the garage.", at)
     assert told is not None and told.start.date() == datetime(2026, 12, day).date(), told
+
+
+@pytest.mark.parametrize("told", [
+    # "the beekeeping club meets on the first Saturday of the month" was kept as "... on the first
+    # Saturday the 12th of the month", "Wednesday evenings" as "Wednesday the 9th in the evenings"
+    # (tester31): a day that comes round names no date
+    "the choir meets on the second Tuesday of the month",
+    "my allotment rota is on Friday mornings",
+    "my sister rings on the last Saturday of every month",
+])
+def test_a_day_that_comes_round_names_no_date(told):
+    assert told_in(told, datetime(2026, 12, 6, 10, 0)) is None
+    said = said_day(datetime(2026, 12, 3, 10, 0), datetime(2026, 12, 6, 10, 0))
+    assert dates_named(told, said, 0, len(told)) == told
