@@ -485,7 +485,7 @@ def _time(m) -> list[list]:  # noqa: ANN001
     (an ordinal counts beside a date), each with what its head governs after it ("the 22nd of
     Feburary": the tagger knows no misspelt month, the parse still hangs it on the day)."""
     pieces = [_with_preposition(_with_what_it_governs(list(e))) for e in m.ents if e.label_ in _TIME_ENTS]
-    pieces += _clock_times(m) + [_with_preposition(list(e)) for e in m.ents if e.label_ == "ORDINAL"]
+    pieces += _clock_times(m) + [_with_preposition(_with_what_it_governs(list(e))) for e in m.ents if e.label_ == "ORDINAL"]
     # an ordinal the recogniser missed ("moved to the 22nd, same time": a noun to the tagger)
     pieces += [_with_preposition([t]) for t in m if not t.ent_type_ and _ORDINAL.fullmatch(t.lower_)]
     # the day's number a month is "of" ("on 2 of August": the recogniser reads the month alone)

@@ -39,6 +39,7 @@ _ACU = parsedatetime.pdtContext
 # parsedatetime's precisions that name a day, and those finer than one (a time of day)
 OF_A_DAY = _ACU.ACU_DAY | _ACU.ACU_HALFDAY | _ACU.ACU_HOUR | _ACU.ACU_MIN
 _OF_THE_CLOCK = _ACU.ACU_HOUR | _ACU.ACU_MIN
+_MONTHS = frozenset(calendar.month_name[1:])
 _WEEKDAY = re.compile(r"\b(?:" + "|".join(calendar.day_name) + r")\b,?", re.IGNORECASE)
 _MONTH = re.compile(r"\b(?:" + "|".join(calendar.month_name[1:]) + r")\b", re.IGNORECASE)
 DAY_OF_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b")
@@ -119,8 +120,16 @@ def days_alone(doc) -> list:  # noqa: ANN001 - a spaCy Doc
     names one: an ordinal day the object of "on" or of a preposition of moving ahead, whatever the
     entity recogniser made of it (an ordinal, nothing), or the parse hung it on the words after it ("moved
     to the 16th, same time": a modifier of "time")."""
-    return [doc[t.left_edge.i: t.i + 1] for t in doc if (t.dep_ == "pobj" or _hung_across_a_comma(t))
+    return [doc[t.left_edge.i: _its_month(t) + 1] for t in doc if (t.dep_ == "pobj" or _hung_across_a_comma(t))
             and preposition_of(t) in {"on", *AHEAD} and ORDINAL_DAY.fullmatch(t.text) and t.ent_type_ != "DATE"]
+
+
+def _its_month(day) -> int:  # noqa: ANN001 - a spaCy Token
+    """Where the day's month ends when its "of" names one ("the 5th of May": the recogniser may take
+    "May" for the modal and leave the month out of the date), else where the day ends."""
+    month = next((o for c in day.children if c.dep_ == "prep" and c.lower_ == "of" for o in c.children
+                  if o.dep_ == "pobj" and o.text.capitalize() in _MONTHS), None)
+    return month.i if month is not None else day.i
 
 
 def _hung_across_a_comma(token) -> bool:  # noqa: ANN001 - a spaCy Token

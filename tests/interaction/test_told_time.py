@@ -9,6 +9,7 @@ from datetime import datetime
 
 import pytest
 
+from interaction.answer_span import answer_in
 from interaction.asked_value import whether_told
 from interaction.offline.parsing import load_parser
 from interaction.reported_speech import dates_named, said_day
@@ -259,3 +260,12 @@ def test_a_day_that_comes_round_names_no_date(told):
     assert told_in(told, datetime(2026, 12, 6, 10, 0)) is None
     said = said_day(datetime(2026, 12, 3, 10, 0), datetime(2026, 12, 6, 10, 0))
     assert dates_named(told, said, 0, len(told)) == told
+
+
+def test_a_day_of_may_is_read_with_its_month():
+    """"When are the roofers coming?" over "the roofers come on the 5th of May" got "It was on the 5th,
+    yesterday — ..." (tester31): the recogniser took "May" for the modal and left it out of the date."""
+    told = told_in("the glaziers come on the 7th of May", datetime(2026, 12, 6, 10, 0))
+    assert told is not None and told.start == datetime(2027, 5, 7)
+    found = answer_in("When are the glaziers coming?", "the glaziers come on the 7th of May")
+    assert found is not None and found.words("the glaziers come on the 7th of May") == "on the 7th of May"
