@@ -77,13 +77,15 @@ def said_with_verb(value: str, clause: str | None) -> bool:
 def articled_in(clause: str, job: str) -> str:
     """`clause` with the `job` said in it given its article when it was said without one, as a job
     said alone is (with_article): "I work as nurse in night shift" -> "I work as a nurse in night
-    shift"; a job said with a determiner or a possessive ("the head nurse", "my trade") as it was."""
+    shift"; a job said with a determiner or a possessive ("the head nurse", "my trade") as it was, and
+    a rank one is raised to, which English says bare ("promoted to senior engineer")."""
     nlp = _parser()
     found = re.search(r"(?<!\w)" + re.escape(job) + r"(?!\w)", clause, re.IGNORECASE)
     if nlp is None or found is None:
         return clause
     span = nlp(clause).char_span(found.start(), found.end(), alignment_mode="expand")
-    if span is None or any(c.dep_ in ("det", "poss") for c in span.root.children):
+    if span is None or any(c.dep_ in ("det", "poss") for c in span.root.children) \
+            or (span.start > 0 and span.doc[span.start - 1].lower_ == "to"):
         return clause
     return clause[:found.start()] + with_article(found.group(0)) + clause[found.end():]
 

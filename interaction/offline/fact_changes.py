@@ -39,7 +39,7 @@ from common.vision.base import BackendUnavailable
 from interaction import cues
 from interaction.offline import personal_facts
 from interaction.offline.parsing import spliced
-from interaction.offline.self_description import workplace_named
+from interaction.offline.self_description import rank_named, workplace_named
 
 DATA = Path(__file__).with_name("data") / "fact_changes.jsonl"
 WEIGHTS = Path(__file__).with_name("data") / "fact_changes_weights.json"
@@ -250,11 +250,11 @@ def states_a_change(text: str, model: FactChangeModel | None = None) -> bool:
     """Some clause of `text` sets, supersedes or closes a profile fact (routes to the profile update):
     the clauses decide() reads, so a change told in one breath ("I left Ikea and started at Volvo")
     reaches it, and one that says something has stopped ("no, not Berlin anymore"), which decide()
-    closes when it names a current fact."""
+    closes when it names a current fact, or one that tells a promotion ("I got promoted to ...")."""
     model = model or default_model()
     said = statement_clauses(text)
     return any(p.op != "none" and p.op_p >= MIN_CONFIDENCE or says_stopped(c)
-               for c, p in zip(said, model.predict_each(said), strict=True))
+               for c, p in zip(said, model.predict_each(said), strict=True)) or any(map(rank_named, said))
 
 
 def clauses(sentence: str) -> list[str]:
@@ -485,6 +485,13 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
             continue
         values = extracted.get(pred.field) or _as_list(pred.value)
         changes += [FactChange(field=pred.field, op=pred.op, value=v, confidence=confidence) for v in values]
+    # the rank they were raised to ("I got promoted to head chef today!") is their job now, read off the
+    # parse whatever the model made of the clause (no change, or part of the rank: "analyst")
+    ranks = [r for s in said if (r := rank_named(s))]
+    if ranks and "current_position" not in extracted:
+        changes = [c for c in changes if c.field != "current_position"]
+        changes.append(FactChange(field="current_position", op="supersede" if current.get("current_position") else "set",
+                                  value=ranks[0], confidence=MIN_CONFIDENCE))
     if not any(c.op == "close" for c in changes):
         # what the model ended nothing of, or ended in a field that holds nothing ("I quit my job" with
         # only a job title kept): what the parse reads as left

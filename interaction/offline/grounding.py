@@ -383,7 +383,9 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
             return not new  # where they came from is not where they live now
         return prep in _PLACE_PREPS or (prep in _EMPLOYER_PREPS and bool(labels & _PLACE_ENTS))
     if field == "current_position":
-        return prep in (None, "as") and not labels & {"PERSON", *_PLACE_ENTS}
+        # ... or the rank they were raised to ("I've been promoted to senior engineer")
+        raised = prep == "to" and new and any(c.dep_ == "auxpass" for c in held.head.head.children)
+        return (prep in (None, "as") or raised) and not labels & {"PERSON", *_PLACE_ENTS}
     if field == "hobbies":  # a pastime is done: never a day, an amount, a place, a firm or a person
         # a name after a preposition of place is where something is done, whatever the tagger labels it
         named_place = prep in _PLACE_PREPS and root.pos_ == "PROPN"

@@ -377,6 +377,38 @@ def workplace_named(clause: str) -> str | None:
     return None
 
 
+def rank_named(clause: str) -> str | None:
+    """The job a clause says the speaker was raised or moved to ("I've been promoted to senior
+    engineer", "I got promoted to ward manager today"): the words after the "to" on a passive verb of
+    theirs, up to a time or the clause's end, when the last of them is first a kind of person in
+    WordNet (a rank is held by someone: "moved to the night shift" names none); None otherwise. The
+    small parser may read "to ward manager" as an infinitive: the words are taken as typed."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    try:
+        doc = load_parser()(clause)
+    except ParserUnavailable:
+        return None
+    wordnet = load_wordnet()
+    for verb in doc:
+        # told in the past, as a promotion is ("I got promoted"), it holds now
+        subject = subject_of(verb)
+        if not (verb.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in verb.children) and subject is not None
+                and _speaker(subject) and not any(c.dep_ == "neg" for c in verb.children)):
+            continue
+        to = next((t for t in doc[verb.i + 1:] if t.lower_ == "to"), None)
+        words = []
+        for t in doc[to.i + 1:] if to is not None else []:
+            if t.is_punct or t.pos_ in ("ADP", "SCONJ", "CCONJ") or (
+                    wordnet is not None and wordnet.names_a_time(t.lemma_.lower())):
+                break
+            words.append(t)
+        said = [t for t in words if t.dep_ != "det"]
+        if said and wordnet is not None and wordnet.kind_of_person(said[-1].lemma_.lower()):
+            return " ".join(t.text for t in said)
+    return None
+
+
 def place_of_work(text: str) -> str | None:
     """Where the speaker tells they work, on the verb of working or the job it is said as ("I work in a
     bookshop now", "I work as a baker at a village bakery"): what `_workplace` reads, or a place said

@@ -438,3 +438,18 @@ def test_a_job_told_with_its_place_stays_when_they_tell_where_they_are_this_minu
 def test_a_pastime_is_what_the_speaker_does_never_a_memory_a_time_or_what_others_do(sentence, hobbies, interests):
     update, _, _ = _decided(sentence, {})
     assert (update.hobbies, update.interests) == (hobbies, interests), sentence
+
+
+@pytest.mark.parametrize(("held", "raised", "job"), [
+    # "I've been promoted to senior engineer!" then "What's my job?" got "You work as a junior engineer at
+    # Siemens." (tester31, three such): the rank they were raised to is their job now
+    ("I work as a sous chef at the Linden hotel.", "Guess what, I got promoted to executive chef today!", "executive chef"),
+    ("I'm a junior analyst at Ferrum Bank.", "Big news: I've been promoted to senior analyst.", "senior analyst"),
+])
+def test_a_promotion_makes_the_rank_raised_to_the_job(maya, held, raised, job):  # noqa: F811
+    dm, _, _, _ = maya
+    say(dm, held, user_emotion=CALM)
+    said = say(dm, raised, user_emotion=CALM)
+    assert job in said.reply, said.reply
+    asked = say(dm, "What's my job?").reply
+    assert job in asked and held.split(" at ")[0].split()[-1] not in asked.replace(job, ""), asked
