@@ -45,7 +45,7 @@ from common.store.atomic import (
 )
 from common.store.faces import FaceStore
 from common.store.forget import new_pseudonym
-from interaction import cues, said_back
+from interaction import cues, profile_wording, said_back
 from interaction.agents import memory_agents
 from interaction.agents.context import AgentDeps
 from interaction.confirmation import asks_of_its_own, next_step, read_reply
@@ -117,6 +117,7 @@ class DialogueManager:
         cfg = settings.interaction
         self.store = ProfileStore(layout)
         self.keeper = ProfileKeeper(self.store, clock, cfg.name_high_similarity, cfg.name_low_similarity)
+        self.keeper.told_of = profile_wording.told_of
         self.keeper.face_refutes = self._face_refutes
         self.faces = FaceStore(layout)
         self._stranger_in_view = False  # perception reports a face it matched against the gallery: nobody

@@ -61,6 +61,9 @@ class NameConfirmation:
     # answers it waits on who they are, so it is answered once that is settled
     held_question: str | None = None
     told: bool = False  # news was told instead of an answer: it waits with the question
+    # what the one asked about told her, said in the question when others share their name ("you're a
+    # civil engineer in Bilbao"): the name alone would tell them apart from no one
+    told_of: str | None = None
 
     @property
     def top_name(self) -> str:
@@ -197,12 +200,17 @@ def known_name_in_greeting(text: str, known: dict[str, str], high: float) -> str
 
 
 def confirmation_question(confirmation: NameConfirmation) -> str:
+    who = confirmation.top_name
+    if confirmation.told_of:
+        who = f"the {who} who told me {confirmation.told_of}"
     if confirmation.held_question is not None:
         return (f"I'd like to answer that, but first I need to know who I'm talking to. "
-                f"Are you {confirmation.top_name}? Please say yes or no.")
+                f"Are you {who}? Please say yes or no.")
     if confirmation.asked_again and confirmation.told:
         return (f"Thank you for telling me. I can only keep it for you once I know who you are. "
-                f"Are you {confirmation.top_name}? Please say yes or no.")
+                f"Are you {who}? Please say yes or no.")
     if confirmation.asked_again:
-        return f"Sorry, I didn't quite get that. Are you {confirmation.top_name}? Please say yes or no."
-    return f"Sorry, just to be sure: is your name {confirmation.top_name}?"
+        return f"Sorry, I didn't quite get that. Are you {who}? Please say yes or no."
+    if confirmation.told_of:
+        return f"I know more than one {confirmation.top_name}. Just to be sure: are you {who}?"
+    return f"Sorry, just to be sure: is your name {who}?"

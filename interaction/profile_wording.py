@@ -294,3 +294,8 @@ def before_words(field: str, value: str, clause: str | None) -> str:
     if clause:
         return f"you told me {reported(clause)}"
     return FIELDS_BY_NAME[field].before.format(spoken(field, value))
+
+
+def told_of(profile: UserProfile, fields: tuple[str, ...]) -> str:
+    """What the profile holds of `fields`, as Nadine says it ("you're a civil engineer in Bilbao")."""
+    return listing(phrases(current(profile, fields)))

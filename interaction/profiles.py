@@ -7,6 +7,7 @@ ProfileStore (locked, atomic), so user_ids.json and user_info.json stay consiste
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -59,6 +60,14 @@ def _asked(name: str, found: NameMatch) -> NameConfirmation:
     if found.confirmation is not None:
         return found.confirmation
     return NameConfirmation(name, (found.user_name or name,), (found.user_id or "",), (1.0,))
+
+
+_TELLING_APART = ("current_position", "current_company", "location", "hometown")  # what a stranger rarely shares
+
+
+def _content_words(value: str) -> set[str]:
+    """A value's words of three letters or more, in lower case ("a civil engineer" -> civil, engineer)."""
+    return {w for w in re.findall(r"\w+", value.casefold()) if len(w) > 2}
 
 
 def _adds_a_surname(stated: str, current: str) -> bool:
@@ -114,6 +123,9 @@ class ProfileKeeper:
         # user_id -> True when a face in view is not that user's (perception matched it against the
         # gallery and found nobody): then a claimed name is not proof, the speaker is someone else
         self.face_refutes: Callable[[str], bool] = lambda user_id: False
+        # what a person told of these fields, as Nadine says it back ("you're a civil engineer in
+        # Bilbao"; the dialogue sets profile_wording's): it tells apart two people of one name
+        self.told_of: Callable[[UserProfile, tuple[str, ...]], str] = lambda profile, fields: ""
 
     def load(self, user_id: str, name_hint: str | None = None) -> Identity:
         """The identity for a recognised face (id already validated by the caller)."""
@@ -164,8 +176,11 @@ class ProfileKeeper:
                 if not identity.known and never_met:
                     return self._create(identity, name, facts, wording)  # someone else who shares the name
                 if not identity.known and found.shared:
-                    # several people go by the name: linking any of them could hand one the other's memories
-                    return ProfileOutcome("shared_name", identity)
+                    # several people go by the name: linking any of them could hand one the other's
+                    # memories, unless what the speaker says of themselves is what one of them told
+                    apart = self._told_apart(name, known, facts)
+                    return ProfileOutcome("confirm", identity, replace(apart, pending_fields=facts)) \
+                        if apart is not None else ProfileOutcome("shared_name", identity)
                 if not identity.known and found.confirmation is not None:
                     return ProfileOutcome("confirm", identity, replace(found.confirmation, pending_fields=facts))
                 return self._link(found.user_id, facts, same=found.user_id == identity.user_id, claimed=name,
@@ -188,6 +203,22 @@ class ProfileKeeper:
             return ProfileOutcome("none", identity)
         profile = self.store.update(identity.user_id, facts, self.clock.now(), wording=wording)
         return ProfileOutcome("updated", Identity(identity.user_id, profile, identity.source), learned=facts)
+
+    def _told_apart(self, name: str, known: dict[str, str], facts: dict) -> NameConfirmation | None:
+        """Of the people who go by `name`, the one whose current work or place facts share a word with
+        what the speaker says of themselves now ("the engineer from Bilbao"), asked about by what they
+        told; None unless exactly one does."""
+        said = {w for value in facts.values() for v in (value if isinstance(value, list) else [value])
+                if isinstance(v, str) for w in _content_words(v)}
+        matched = []
+        for uid, held_name in known.items():
+            profile = self.store.load(uid) if name_similarity(name, held_name or "") >= self.high else None
+            if profile is not None and any(_content_words(getattr(profile, f) or "") & said for f in _TELLING_APART):
+                matched.append((uid, held_name, self.told_of(profile, _TELLING_APART)))
+        if len(matched) != 1 or not matched[0][2]:
+            return None
+        uid, held_name, told_of = matched[0]
+        return NameConfirmation(name, (held_name,), (uid,), (1.0,), on_no="stay", told_of=told_of)
 
     def _by_other_names(self, names: list[str], known: dict[str, str]) -> NameMatch:
         """The first of the speaker's other names that matches someone known, strongly or closely."""

@@ -575,10 +575,11 @@ def asked_for_name(messages: list[tuple[str, str]]) -> bool:
     return _asks_the_name((cues.sentences(said) or [""])[-1])
 
 
-def name_asked_lately(messages: list[tuple[str, str]]) -> bool:
-    """One of Nadine's last two turns ended on asking the person's name."""
-    ours = [text for role, text in messages if role != "user"][-2:]
-    return any(_asks_the_name(s) for text in ours for s in cues.sentences(text)[-1:])
+def name_asked_enough(messages: list[tuple[str, str]]) -> bool:
+    """Nadine ended two of her turns of the conversation on asking the person's name, and it did not
+    come: asked again on every turn that tells her something, it nags."""
+    ours = [text for role, text in messages if role != "user"]
+    return sum(any(_asks_the_name(s) for s in cues.sentences(text)[-1:]) for text in ours) >= 2
 
 
 def _asks_the_name(sentence: str) -> bool:

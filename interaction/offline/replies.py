@@ -29,7 +29,7 @@ from interaction.names import confirmation_question
 from interaction.offline.articles import with_article
 from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
-from interaction.offline.name_reading import asked_for_name, name_asked_lately
+from interaction.offline.name_reading import asked_for_name, name_asked_enough
 from interaction.offline.question_form import (
     asks_her_memory,
     asks_if_known,
@@ -366,7 +366,7 @@ def _recall(r: ReplyInputs) -> str:
     if r.name:
         return f"I'm sorry {r.addressed}, I don't remember you telling me about that."
     return "I'm sorry, I don't remember that — I don't think I know you yet." + (
-        "" if name_asked_lately(r.history) else " What's your name?")
+        "" if name_asked_enough(r.history) else " What's your name?")
 
 
 def _news_since(memories: list[RecalledMemory]) -> bool:
@@ -566,7 +566,7 @@ def composed_reply(r: ReplyInputs) -> Composed:
         changed = bool(learned) and set(learned) <= {c.field for c in r.fact_changes if c.op == "supersede"}
         opening = "I'd like to remember that " if waits else "So " if changed else "I'll remember that "
         parts.append(opening + _listing(said) + ".")
-        if not r.name and not name_asked_lately(r.history):  # asked on every turn, it nags
+        if not r.name and not name_asked_enough(r.history):
             parts.append("May I ask your name?")
     if not parts and not r.name and asked_for_name(r.history) and asks_why(r.text):
         # "why do you ask?" to her question for their name asks why she wants it
