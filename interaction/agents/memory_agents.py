@@ -177,10 +177,13 @@ def own_name_otherwise(identity: Identity, claim: NameClaim | None, high: float,
     was taken for someone else's (a face match can be wrong, and a rename would hand Robert's memories
     to Anna), which the reference makes a new person. So may a name typed in an earlier conversation
     ("that was my brother earlier, I'm actually Jordan" after "Alex here"): a correction renames it
-    only in the conversation it was given in (`met_now`)."""
+    only in the conversation it was given in (`met_now`), unless it is said as their own name, the
+    other a short one ("my real name is Rebecca, Bex is just a nickname")."""
     if claim is None or not identity.known or not (claim.request or claim.corrects) or claim.another:
         return False  # "I'm a different Sofia" is someone else of the name, never the one known renamed
-    if (identity.source == "face" or not met_now) and not claim.request:
+    if identity.source == "face" and not claim.request:
+        return False
+    if not met_now and not (claim.request or claim.qualified):
         return False
     return claim.disowned is None or name_similarity(claim.disowned, identity.name or "") >= high
 

@@ -38,6 +38,7 @@ class NameClaim:
     hearsay: bool = False  # what others call them ("most people call me Roz"): no request of Nadine
     title: str | None = None  # said before the name asked to be called by ("call me Dr. Okafor")
     another: bool = False  # said as someone else of the name ("I'm a different Sofia", "I'm the other Sam")
+    qualified: bool = False  # said as their name by a word that makes no other kind of name ("my real name is")
 
     @property
     def address(self) -> str | None:
@@ -197,7 +198,7 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
         # "it's X" says whose name only with the old one disowned: "actually it's Rex" may be the dog's
         corrects = not request and bool(disowned if expletive else asides or qualified or disowned)
         yield (NameClaim(name, request, corrects=corrects and not hearsay, disowned=disowned, hearsay=hearsay,
-                         another=another), it_at)
+                         another=another, qualified=qualified), it_at)
 
 
 def _another_of_the_name(token) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -454,3 +454,20 @@ def test_someone_of_a_shared_name_who_says_nothing_that_tells_them_apart_is_not_
     say(dm, "Bye now.")
     asked = say(dm, "Zofia here, I'm a teacher in Krakow.")
     assert asked.user_id is None and "who told me" not in asked.reply, asked.reply
+
+
+@pytest.mark.parametrize("own", ["actually my real name is Rebekah, Bex is just a nickname",
+                                 "my full name is Rebekah, by the way"])
+def test_their_own_name_said_as_such_in_a_later_conversation_renames_them(dm, own):
+    """"actually my real name is Rebecca, bex is just a nickname" and "my full name is Michael, by the
+    way" from someone met by a short name the day before made a stranger of them, cut off from what
+    they had told (tester31, twice): a name said as their own is theirs, unlike a correction that says
+    someone else is speaking ("I'm actually Joost")."""
+    first = say(dm, "Hi, I'm Bex.")
+    say(dm, "Please remember my locker is number 27.")
+    say(dm, "Bye now.")
+    say(dm, "hey it's Bex")
+    renamed = say(dm, own)
+    assert renamed.user_id == first.user_id and renamed.user_name == "Rebekah", renamed.reply
+    assert "27" in say(dm, "What's my locker number?").reply
+    assert people(dm) == ["Rebekah"]
