@@ -692,8 +692,11 @@ def clause_text(pred) -> str:
     added = next((c.left_edge.i for c in pred.children if _afterthought(c)), None)
     if added is not None:
         own |= {t.i for c in pred.children if c.i >= added and c.dep_ in ("npadvmod", "advmod") for t in c.subtree}
-    # ... and an adverb of the telling said as a phrase ("I'm a journalist by the way")
+    # ... and an adverb of the telling said as a phrase ("I'm a journalist by the way"), or set off by a
+    # comma after the verb's words ("I'm a nurse, actually")
     own |= {t.i for c in pred.children if c.i > pred.i and an_aside(c) for t in c.subtree}
+    own |= {t.i for c in pred.children if c.dep_ == "advmod" and c.i > pred.i and c.pos_ == "ADV" and not c.n_lefts + c.n_rights
+            and c.nbor(-1).text == "," for t in c.subtree}
     words = sorted((t for t in pred.subtree if t.i not in own), key=lambda t: t.i)
     if subject is not None:
         # an adverb between the subject and the verb colours the telling, not the fact ("I actually live")

@@ -222,6 +222,9 @@ def test_an_afterthought_hung_on_the_subject_stays_out_of_the_clause_said_back()
     # an adverb of the telling said as a phrase: "you're a journalist by the way" (tester29 hana)
     ("I'm a locksmith by the way", "I'm a locksmith"),
     ("I live in Cobh by the sea", "I live in Cobh by the sea"),
+    # ... or as a word set off by a comma: "I'll remember that you're a nurse, actually." (tester31)
+    ("I'm a welder, honestly, and I like it.", "I'm a welder"),
+    ("I work in Tralee, basically.", "I work in Tralee"),
 ])
 def test_an_afterthought_hung_on_the_verb_stays_out_of_the_clause_said_back(said, clause):
     from interaction.offline.self_description import clause_text, load_parser
