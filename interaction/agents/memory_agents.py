@@ -374,7 +374,8 @@ def jobs_ending_with_their_employer(profile: UserProfile, update: MemoryUpdate, 
     return [FactChange(field="current_position", op="close", value=r.value)
             for r in profile.history("current_position")
             if r.current and (any(says(r.clause, company) for company in ended)
-                              or (then := place_of_work(r.clause or "")) and another_workplace(then, now_at))]
+                              or now_at is not None and (then := place_of_work(r.clause or "")) is not None
+                              and another_workplace(then, now_at))]
 
 
 def _as_kept(g: Grounded) -> str:

@@ -254,7 +254,13 @@ def states_a_change(text: str, model: FactChangeModel | None = None) -> bool:
     model = model or default_model()
     said = statement_clauses(text)
     return any(p.op != "none" and p.op_p >= MIN_CONFIDENCE or says_stopped(c)
-               for c, p in zip(said, model.predict_each(said), strict=True)) or any(map(rank_named, said))
+               for c, p in zip(said, model.predict_each(said), strict=True)) or bool(_ranks(text))
+
+
+def _ranks(text: str) -> list[str]:
+    """The ranks the statements of `text` tell the speaker was raised to (self_description.rank_named),
+    read off the sentences' parses, which the turn's read-ahead made (its clauses have none)."""
+    return [r for s in cues.sentences(text) if not cues.is_question(s) and (r := rank_named(s))]
 
 
 def clauses(sentence: str) -> list[str]:
@@ -487,7 +493,7 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
         changes += [FactChange(field=pred.field, op=pred.op, value=v, confidence=confidence) for v in values]
     # the rank they were raised to ("I got promoted to head chef today!") is their job now, read off the
     # parse whatever the model made of the clause (no change, or part of the rank: "analyst")
-    ranks = [r for s in said if (r := rank_named(s))]
+    ranks = _ranks(text)
     if ranks and "current_position" not in extracted:
         changes = [c for c in changes if c.field != "current_position"]
         changes.append(FactChange(field="current_position", op="supersede" if current.get("current_position") else "set",
