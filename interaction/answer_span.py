@@ -797,9 +797,10 @@ def _called_but_of_no_known_kind(thing) -> bool:  # noqa: ANN001 - a spaCy Token
     WordNet knows no word like it, so of what kind it is cannot be read."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
+    if thing.pos_ not in ("NOUN", "PROPN") or not any(c.dep_ == "acl" and c.lemma_ in _NAMING for c in thing.children):
+        return False
     wordnet = load_wordnet()
-    return wordnet is not None and thing.pos_ in ("NOUN", "PROPN") and not wordnet.knows(thing.lemma_) \
-        and any(c.dep_ == "acl" and c.lemma_ in _NAMING for c in thing.children)
+    return wordnet is not None and not wordnet.knows(thing.lemma_)
 
 
 def holds_no_answer(question: str, report: RecallReport, outcome: str = "offered") -> bool:

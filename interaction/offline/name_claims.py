@@ -209,13 +209,14 @@ def _another_of_the_name(token) -> bool:  # noqa: ANN001 - a spaCy Token
 
     if token.dep_ not in _NAME_TOKEN_DEPS or token.pos_ != "PROPN":
         return False
-    wordnet = load_wordnet()
-    other = wordnet.antonyms("same") if wordnet is not None else frozenset()
     # the small parser may make "other" part of the name ("the other Sam": a compound)
     said = [c for c in token.children if c.dep_ in _NOT_BARE or c.dep_ == "compound" and c.pos_ == "ADJ"]
+    if not said or not all(c.dep_ in {"det", "amod", "compound"} for c in said):
+        return False  # a bare name, the common case, loads no adjectives
+    wordnet = load_wordnet()
+    other = wordnet.antonyms("same") if wordnet is not None else frozenset()
     # "another" is the article and "other" written as one word
-    return any(c.lower_ in other or c.lower_ == "another" for c in said) \
-        and all(c.dep_ in {"det", "amod", "compound"} for c in said)
+    return any(c.lower_ in other or c.lower_ == "another" for c in said)
 
 
 def _claims(text: str) -> Iterator[NameClaim]:
