@@ -430,7 +430,7 @@ def _name_of(tok):  # noqa: ANN001, ANN202 - a spaCy Token or None
     wordnet = load_wordnet()
     if wordnet is None or not wordnet.kind_of_person(_unaccented(tok.lemma_)):
         return None
-    named = [c for c in tok.children if c.dep_ in _NAMING_DEPS and _a_name(c)]
+    named = [c for c in tok.children if c.dep_ in _NAMING_DEPS and (_a_name(c) or _an_unknown_word_as_a_name(c))]
     # ... or is called: "a son called Tiago" (the name the verb's object predicate)
     named = named or [o for c in tok.children if c.dep_ == "acl" for o in c.children if o.dep_ == "oprd" and _a_name(o)]
     if not named and tok.dep_ == "compound" and _a_name(tok.head):
@@ -452,6 +452,16 @@ def people_named(doc) -> list:  # noqa: ANN001 - a spaCy Doc -> Tokens
     """The names that the parse places beside a person word ("my cousin Dara", "her boss is Ines"),
     whatever entity label the small recogniser gives them."""
     return [name for tok in doc if (name := _name_of(tok)) is not None]
+
+
+def _an_unknown_word_as_a_name(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A word the tagger calls a common noun but that is capitalised mid-sentence and no English word
+    WordNet knows ("my husband Iain": the small tagger knows no Iain)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return tok.pos_ == "NOUN" and tok.is_title and not tok.is_sent_start and wordnet is not None \
+        and not wordnet.knows(tok.text)
 
 
 def _a_name(tok) -> bool:  # noqa: ANN001
