@@ -15,6 +15,7 @@ from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.agents.episode import summarize
+from interaction.answer_span import answer_in
 from interaction.dated_it import done_to_it, news_with_it_named
 from interaction.forget import forget_one_memory
 from interaction.memory.contracts import RetrievalResult, TranscriptTurn
@@ -532,10 +533,20 @@ def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
     said = {m.text.strip().casefold() for m in this_session.memories}
     long_term = found.recall if found is not None else None
     if long_term is not None and long_term.outcome == "asserted" and (this_session.outcome == "offered" or said <= {
-            m.text.strip().casefold() for m in long_term.memories}):
-        # the same words already stored (a moment of this conversation): the stored one carries its picture
+            m.text.strip().casefold() for m in long_term.memories} or _answers_alone(state["text"], long_term, this_session)):
+        # the same words already stored (a moment of this conversation): the stored one carries its picture;
+        # or only the stored one holds what is asked ("when are my harp lessons?": the lessons kept, not
+        # "I teach the harp" said since)
         return found
     return RetrievalResult(recall=this_session, details={"mode": "this_session"})
+
+
+def _answers_alone(question: str, first: RecallReport, other: RecallReport) -> bool:
+    """Of two asserted recalls, only the first's memories hold the answer to the question (answer_span)."""
+    def answers(recall: RecallReport) -> bool:
+        return any(answer_in(question, m.text) is not None for m in recall.memories)
+
+    return other.outcome == "asserted" and answers(first) and not answers(other)
 
 
 def _with_news_told_since(recall: RecallReport, transcript: list[TranscriptTurn]) -> RecallReport:

@@ -563,3 +563,13 @@ def test_a_yes_or_no_question_about_the_speaker_is_no_yes_over_someone_elses_new
     say(dm, told)
     reply = say(dm, asked).reply
     assert not reply.startswith("Yes"), reply
+
+
+def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
+    """"when are my cello lessons?" over "my cello lessons are on Tuesday afternoons", told by a cello
+    teacher, got "You teach the cello." (my play): no job, home or pastime held says when."""
+    dm, _, _, _ = maya
+    say(dm, "I teach the harp at a music school.")
+    say(dm, "Please remember that my harp lessons are on Thursday mornings.")
+    asked = say(dm, "When are my harp lessons?").reply
+    assert "Thursday" in asked and not asked.startswith("You teach"), asked
