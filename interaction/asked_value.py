@@ -205,6 +205,46 @@ def denies_what_is_asked(question: str, memory: str) -> bool:
                and any(c.dep_ in _STATES and c.lemma_.lower() not in said for c in t.head.children) for t in m)
 
 
+def denied_outright(question: str, memory: str) -> bool:
+    """The memory says no to a yes/no question about what the speaker does or has: it tells the same
+    verb of them negated ("I don't have any kids" for "do I have children?"), or that they left what is
+    asked, by a verb of parting (WordNet) done to it or to the doing itself ("I quit smoking" for "do I
+    smoke?", "I quit my job at the bank" for "do I still work at the bank?"). False without the parser."""
+    from interaction.memory.retrieval.lexicon import Relation, load_wordnet
+    from interaction.offline.parsing import ParserUnavailable, load_parser, subject_of
+
+    wordnet = load_wordnet()
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return False
+    q, m = nlp(question), nlp(memory)
+    verb = next((t for t in q if t.dep_ == "ROOT" and t.pos_ == "VERB"), None)
+    subject = subject_of(verb) if verb is not None else None
+    if subject is None or "1" not in subject.morph.get("Person") or wordnet is None:
+        return False
+    things = {lemma_meant(t) for t in q if t.pos_ == "NOUN" and t.dep_ in ("dobj", "pobj")}
+    doings = {verb.lemma_.lower(), *wordnet.nouns_of_verb(verb.lemma_.lower())}
+
+    def names_it(word: str) -> bool:
+        return word in things | doings or any(
+            wordnet.relation(word, t)[0] in (Relation.SAME, Relation.BROADER, Relation.NARROWER) for t in things)
+
+    for said in m:
+        own = subject_of(said)
+        if said.pos_ != "VERB" or own is None or "1" not in own.morph.get("Person"):
+            continue
+        negated = any(c.dep_ == "neg" for c in said.children)
+        objects = {lemma_meant(t) for t in said.subtree if t.dep_ in ("dobj", "pobj", "xcomp") and t.i != said.i}
+        if negated and said.lemma_.lower() == verb.lemma_.lower() and (not things or any(map(names_it, objects))):
+            return True
+        particle = next((c.lemma_ for c in said.children if c.dep_ == "prt"), None)  # "gave up smoking"
+        parting = f"{said.lemma_}_{particle}" if particle else said.lemma_
+        if not negated and wordnet.parts_from_an_association(parting.lower()) and any(map(names_it, objects)):
+            return True
+    return False
+
+
 def derived_nouns(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
     """The nouns WordNet derives from the memory's adjectives and verbs: "do I have any allergy?" asks
     what "I'm allergic to peanuts" says."""

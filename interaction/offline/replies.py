@@ -16,6 +16,7 @@ from interaction.answer_span import ANSWER_FIRST, names_what_is_asked, slot_aske
 from interaction.asked_value import (
     asks_from_today,
     calls_off,
+    denied_outright,
     denies_what_is_asked,
     says_what_is_asked,
     whether_told,
@@ -331,6 +332,9 @@ def _recall(r: ReplyInputs) -> str:
             verdict = whether_told(r.text, *holds, r.now)
             if verdict == "unsure" or (verdict != "no" and _news_since(memories)):
                 return _capital(said)  # "is my meeting on Monday?" over it and "the meeting is off" told since: as told
+            if verdict is None and denied_outright(r.text, holds[0]):
+                # "do I smoke?" over "I quit smoking": what was told says no
+                return f"No — {said}"
             if verdict is None and not says_what_is_asked(r.text, holds[0]):
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
                 # married?" over her going to Australia): no yes, and what was told instead

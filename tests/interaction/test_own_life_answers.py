@@ -573,3 +573,16 @@ def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
     say(dm, "Please remember that my harp lessons are on Thursday mornings.")
     asked = say(dm, "When are my harp lessons?").reply
     assert "Thursday" in asked and not asked.startswith("You teach"), asked
+
+
+@pytest.mark.parametrize(("told", "asked"), [
+    # "Do I smoke?" over "I quit smoking three months ago, it's been really hard" got "I don't think you told
+    # me that — ..." (tester31): what was told says no
+    ("I quit smoking last winter, it was tough.", "Do I smoke?"),
+    ("I don't have any children, but I've got three godsons.", "Do I have kids?"),
+])
+def test_a_yes_or_no_question_is_answered_no_when_what_was_told_says_no(maya, told, asked):
+    dm, _, _, _ = maya
+    say(dm, told)
+    reply = say(dm, asked).reply
+    assert reply.startswith("No —"), reply
