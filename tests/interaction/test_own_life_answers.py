@@ -552,19 +552,6 @@ def test_which_one_of_a_kind_is_answered_by_the_name_told_in_its_place(maya):
     assert "Hibernian" in asked.reply and "don't" not in asked.reply, asked.reply
 
 
-@pytest.mark.parametrize(("told", "asked"), [
-    # "Am I retired?" got "Yes — yesterday you told me your dad retired last month ..." (tester31): what
-    # the memory says only of someone else is no yes about the speaker
-    ("My uncle retired in June after thirty years at the docks.", "Am I retired?"),
-    ("My cousin Nuala just got engaged, she's over the moon.", "Am I engaged?"),
-])
-def test_a_yes_or_no_question_about_the_speaker_is_no_yes_over_someone_elses_news(maya, told, asked):
-    dm, _, _, _ = maya
-    say(dm, told)
-    reply = say(dm, asked).reply
-    assert not reply.startswith("Yes"), reply
-
-
 def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
     """"when are my cello lessons?" over "my cello lessons are on Tuesday afternoons", told by a cello
     teacher, got "You teach the cello." (my play): no job, home or pastime held says when."""
@@ -575,14 +562,18 @@ def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
     assert "Thursday" in asked and not asked.startswith("You teach"), asked
 
 
-@pytest.mark.parametrize(("told", "asked"), [
+@pytest.mark.parametrize(("told", "asked", "opens"), [
+    # "Am I retired?" got "Yes — yesterday you told me your dad retired last month ..." (tester31): what
+    # the memory says only of someone else is no yes about the speaker
+    ("My uncle retired in June after thirty years at the docks.", "Am I retired?", "I don't think you told me"),
+    ("My cousin Nuala just got engaged, she's over the moon.", "Am I engaged?", "I don't think you told me"),
     # "Do I smoke?" over "I quit smoking three months ago, it's been really hard" got "I don't think you told
     # me that — ..." (tester31): what was told says no
-    ("I quit smoking last winter, it was tough.", "Do I smoke?"),
-    ("I don't have any children, but I've got three godsons.", "Do I have kids?"),
+    ("I quit smoking last winter, it was tough.", "Do I smoke?", "No —"),
+    ("I don't have any children, but I've got three godsons.", "Do I have kids?", "No —"),
 ])
-def test_a_yes_or_no_question_is_answered_no_when_what_was_told_says_no(maya, told, asked):
+def test_a_yes_or_no_question_about_the_speaker_is_answered_as_what_was_told_says(maya, told, asked, opens):
     dm, _, _, _ = maya
     say(dm, told)
     reply = say(dm, asked).reply
-    assert reply.startswith("No —"), reply
+    assert reply.startswith(opens), reply
