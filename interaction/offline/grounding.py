@@ -217,10 +217,15 @@ class FactGrounding:
                 article = before is not None and before.morph.get("PronType") == ["Art"]
                 value = p.value if span.text.casefold() == match.group(0).casefold() else span.text
                 said = f"{before.lower_} {value}" if article else value
-                # a value said beside the name, or within what is ("I'm Harold, retired engineer", "I'm
-                # Lucy, a nurse in Derby"), is said back in the field's words, not in the clause that names them
-                beside = any(t.dep_ == "appos" for t in (span.root, *span.root.ancestors))
-                words = None if beside else _clause_words(clause, p.field)
+                # a value said beside the name ("I'm Harold, retired engineer") is said back in the field's
+                # words, a place within what is said beside it in the clause without the name ("I'm Lotte, a
+                # master's student in Groningen": "I'm a master's student in Groningen"); a job said as done
+                # to them in the field's words too ("promoted to ward manager today" is no job of today)
+                beside = next((t for t in (span.root, *span.root.ancestors) if t.dep_ == "appos"), None)
+                raised = p.field == "current_position" and any(c.dep_ == "auxpass" for c in clause.children)
+                words = None if raised or beside is span.root else _clause_words(clause, p.field)
+                if words is not None and beside is not None:
+                    words = _without(words, beside.head)
                 return Grounded(p.field, value, span.start_char, span.end_char, said,
                                 p.field == "location" and said_as_home(span), words)
         return None
@@ -253,6 +258,18 @@ class FactGrounding:
         owner = next((c for c in subject.children if c.dep_ == "poss"), None)
         return owner is not None and first_person(owner) and not _a_person(subject.lemma_) \
             and self.is_own(subject.lemma_, field)
+
+
+def _raised(span) -> bool:  # noqa: ANN001 - a spaCy Span
+    """The value is what a passive verb raises or moves them "to" ("promoted to senior engineer")."""
+    held = span.root
+    return held.dep_ == "pobj" and held.head.lower_ == "to" and any(c.dep_ == "auxpass" for c in held.head.head.children)
+
+
+def _without(clause: str, name) -> str:  # noqa: ANN001 - a spaCy Token
+    """The clause without the name a value was said beside, and the comma after it ("I'm Lotte, a
+    master's student in Groningen" -> "I'm a master's student in Groningen")."""
+    return re.sub(rf"\b{re.escape(name.text)}\s*,?\s*", "", clause, count=1) if name.pos_ == "PROPN" else clause
 
 
 def _a_person(noun: str) -> bool:
@@ -384,8 +401,7 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
         return prep in _PLACE_PREPS or (prep in _EMPLOYER_PREPS and bool(labels & _PLACE_ENTS))
     if field == "current_position":
         # ... or the rank they were raised to ("I've been promoted to senior engineer")
-        raised = prep == "to" and new and any(c.dep_ == "auxpass" for c in held.head.head.children)
-        return (prep in (None, "as") or raised) and not labels & {"PERSON", *_PLACE_ENTS}
+        return (prep in (None, "as") or (new and _raised(span))) and not labels & {"PERSON", *_PLACE_ENTS}
     if field == "hobbies":  # a pastime is done: never a day, an amount, a place, a firm or a person
         # a name after a preposition of place is where something is done, whatever the tagger labels it
         named_place = prep in _PLACE_PREPS and root.pos_ == "PROPN"

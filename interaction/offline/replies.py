@@ -369,8 +369,7 @@ def _recall(r: ReplyInputs) -> str:
         return f"I'm not sure — do you mean that {day} {told_back(m.kind, _quote(m.text), said_day(m.occurred_at, r.now))}?"
     if r.name:
         return f"I'm sorry {r.addressed}, I don't remember you telling me about that."
-    return "I'm sorry, I don't remember that — I don't think I know you yet." + (
-        "" if name_asked_enough(r.history) else " What's your name?")
+    return "I'm sorry, I don't remember that — I don't think I know you yet. What's your name?"
 
 
 def _news_since(memories: list[RecalledMemory]) -> bool:

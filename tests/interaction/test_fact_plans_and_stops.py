@@ -456,3 +456,7 @@ def test_a_promotion_makes_the_rank_raised_to_the_job(maya, held, raised, job): 
     assert job in said.reply, said.reply
     asked = say(dm, "What's my job?").reply
     assert job in asked and held.split(" at ")[0].split()[-1] not in asked.replace(job, ""), asked
+    # ... said back in its field's words: "you got promoted to ward manager today" was said days later (replay32)
+    held_now = next(r for r in ProfileStore(dm.layout).load(dm.session.identity.user_id).history("current_position")
+                    if r.current)
+    assert held_now.clause is None, held_now

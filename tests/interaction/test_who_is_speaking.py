@@ -417,6 +417,8 @@ def test_her_question_for_the_name_is_not_asked_again_once_asked_twice(dm):
         "My husband Ravi is a carpenter")]
     asking = [r.rstrip().endswith("your name?") for r in replies]
     assert asking == [True, True, False, False], replies
+    # a question that needs the name still asks for it ("what's my locker number?": replay32)
+    assert say(dm, "What's my bike lock code?").reply.endswith("What's your name?")
 
 
 @pytest.mark.parametrize("thanks", ["thanks!", "Cheers."])
