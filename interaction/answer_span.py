@@ -133,7 +133,10 @@ def answer_in(question: str, memory: str) -> Answer | None:
     stranded = _stranded_preposition(q) if asks == "place" else None
     # ... and, within it, the one said of a thing the question names ("when is the optician?" over "two
     # appointments next week: the optician on Monday at 9 and ..."), not of the whole clause
-    found_spans = sorted(_candidates(m, asks, noun, stranded, named) or _number_of_its_owner(q, m, asks, noun)
+    # a place said of a thing the question names ("where's the party?": "the party at the Crown"), never
+    # of a noun that is only its verb's lemma ("where do I work?" over "looking for work in marketing")
+    things = {t.lemma_.lower() for t in q if t.pos_ in ("NOUN", "PROPN") and not t.is_stop}
+    found_spans = sorted(_candidates(m, asks, noun, stranded, things) or _number_of_its_owner(q, m, asks, noun)
                          or _named_in_its_place(q, m, asks),
                          key=lambda c: (-len(named & _clause_lemmas(c[1][0])), not _said_of_named(c[1][0], named)))
     # and never from a clause about something else when one is about it: "where do I work?" over "I work

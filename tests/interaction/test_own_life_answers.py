@@ -577,3 +577,11 @@ def test_a_yes_or_no_question_about_the_speaker_is_answered_as_what_was_told_say
     say(dm, told)
     reply = say(dm, asked).reply
     assert reply.startswith(opens), reply
+
+
+def test_where_they_work_is_never_where_they_look_for_work():
+    """"Where do I work?" over "I'm actually unemployed at the moment, looking for work in marketing" got
+    "In marketing — ..." (tester31): a place said of a noun that is only the question's verb is no answer."""
+    assert answer_in("Where do I work?", "I'm between jobs, hunting for work in publishing") is None
+    found = answer_in("Where's the gig?", "the gig at the Leadmill starts at eight")
+    assert found is not None and found.words("the gig at the Leadmill starts at eight") == "at the Leadmill"
