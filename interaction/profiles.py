@@ -138,11 +138,12 @@ class ProfileKeeper:
 
     def save_user_info(self, identity: Identity, update: MemoryUpdate, carried: dict | None = None,
                        wording: Wording | None = None, renames: bool = False,
-                       declined: tuple[str, ...] = (), never_met: bool = False) -> ProfileOutcome:
+                       declined: tuple[str, ...] = (), never_met: bool = False, said: str = "") -> ProfileOutcome:
         """Merge `update` into the right profile, deciding who the speaker is by the stated name;
         `wording`: how its values were said; `renames`: the known speaker says the name is their own
         instead of the one held (name_claims.py); `declined`: user ids the speaker just said they are not;
-        `never_met`: the speaker says they and Nadine have never met (first_meeting.py)."""
+        `never_met`: the speaker says they and Nadine have never met (first_meeting.py); `said`: the
+        turn's words, which may tell apart people who share the name."""
         facts = {**(carried or {}), **update.facts()}
         name = update.user_name
         same_as_current = bool(name and identity.known and (
@@ -178,7 +179,7 @@ class ProfileKeeper:
                 if not identity.known and found.shared:
                     # several people go by the name: linking any of them could hand one the other's
                     # memories, unless what the speaker says of themselves is what one of them told
-                    apart = self._told_apart(name, known, facts)
+                    apart = self._told_apart(name, known, facts, said)
                     return ProfileOutcome("confirm", identity, replace(apart, pending_fields=facts)) \
                         if apart is not None else ProfileOutcome("shared_name", identity)
                 if not identity.known and found.confirmation is not None:
@@ -204,12 +205,13 @@ class ProfileKeeper:
         profile = self.store.update(identity.user_id, facts, self.clock.now(), wording=wording)
         return ProfileOutcome("updated", Identity(identity.user_id, profile, identity.source), learned=facts)
 
-    def _told_apart(self, name: str, known: dict[str, str], facts: dict) -> NameConfirmation | None:
+    def _told_apart(self, name: str, known: dict[str, str], facts: dict, text: str) -> NameConfirmation | None:
         """Of the people who go by `name`, the one whose current work or place facts share a word with
-        what the speaker says of themselves now ("the engineer from Bilbao"), asked about by what they
-        told; None unless exactly one does."""
+        what the speaker says of themselves now (their facts, or the words of the turn besides the name:
+        "Lucía here, the engineer from Bilbao" keeps no job, "the" engineer being one in a setting),
+        asked about by what they told; None unless exactly one does."""
         said = {w for value in facts.values() for v in (value if isinstance(value, list) else [value])
-                if isinstance(v, str) for w in _content_words(v)}
+                if isinstance(v, str) for w in _content_words(v)} | (_content_words(text) - _content_words(name))
         matched = []
         for uid, held_name in known.items():
             profile = self.store.load(uid) if name_similarity(name, held_name or "") >= self.high else None

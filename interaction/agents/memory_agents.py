@@ -133,7 +133,8 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     else:
         outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames,
                                              never_met=bool(update.user_name) and (
-                                                 claim is not None and claim.another or says_never_met(deps, text)))
+                                                 claim is not None and claim.another or says_never_met(deps, text)),
+                                             said=text)
     if outcome.kind in ("updated", "linked", "new", "conflict_new", "renamed") and outcome.identity.user_id and not applied:
         _, applied = deps.keeper.store.apply(outcome.identity.user_id, changes, deps.clock.now(), source)
     if applied and outcome.identity.user_id:

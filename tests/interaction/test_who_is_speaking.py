@@ -473,3 +473,18 @@ def test_their_own_name_said_as_such_in_a_later_conversation_renames_them(dm, ow
     assert renamed.user_id == first.user_id and renamed.user_name == "Rebekah", renamed.reply
     assert "27" in say(dm, "What's my locker number?").reply
     assert people(dm) == ["Rebekah"]
+
+
+def test_someone_of_a_shared_name_is_told_apart_by_the_words_of_the_turn(dm):
+    """"Hola, Lucía here, the engineer from Bilbao." keeps no job ("the engineer" is one in a setting),
+    so the first Lucía was still locked out (replay of tester31 r63/r64 on the fix before; the tester's
+    words, which alone reproduce it): the turn's own words tell the two apart too."""
+    first = say(dm, "Hola! I'm Lucía.")
+    say(dm, "I'm a civil engineer in Bilbao and I have a parrot called Kiwi.")
+    say(dm, "Bye now.")
+    say(dm, "Hi, I'm Lucía, but a different Lucía, we've never met.")
+    say(dm, "I'm a chemistry teacher in Granada.")
+    say(dm, "Bye now.")
+    asked = say(dm, "Hola, Lucía here, the engineer from Bilbao.")
+    assert "the Lucía who told me" in asked.reply, asked.reply
+    assert say(dm, "yes").user_id == first.user_id
