@@ -143,6 +143,9 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
     about = max((len(named & _clause_lemmas(t)) for t in m), default=0)
     found_spans = [c for c in found_spans if len(named & _clause_lemmas(c[1][0])) >= about]
+    # what is asked of the speaker is never answered by what someone else does ("where do I work?" over
+    # "my brother works at Airbus in Toulouse")
+    found_spans = [c for c in found_spans if not _done_by_another(q, c[1][0])]
     # a time said of what does not happen ("he can't come on Sunday after all, he'll come on Saturday
     # instead") is no answer to when it does
     if asks == "time":
@@ -170,6 +173,20 @@ def answer_in(question: str, memory: str) -> Answer | None:
             beside = _BESIDE - {"ccomp"} if asks == "name" else _BESIDE
             return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span, beside))
     return None
+
+
+def _done_by_another(q, token) -> bool:  # noqa: ANN001 - a spaCy Doc and Token
+    """The question asks what the speaker does ("where do I work?") and the answer's word hangs on the
+    same verb done by someone else ("my brother works at Airbus")."""
+    from interaction.offline.parsing import subject_of, verb_of
+
+    asked = next((t for t in q if t.dep_ == "ROOT" and t.pos_ == "VERB"), None)
+    asker = subject_of(asked) if asked is not None else None
+    if asker is None or "1" not in asker.morph.get("Person"):
+        return False
+    verb = verb_of(token)
+    doer = subject_of(verb)
+    return verb.lemma_.lower() == asked.lemma_.lower() and doer is not None and "1" not in doer.morph.get("Person")
 
 
 def _negated(token) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -777,7 +794,7 @@ def names_what_is_asked(question: str, memory: str) -> bool:
     if asks == "person" and {t.lower_ for t in nlp(as_capitalised(question)) if t.text[:1].isupper()
                              and not t.is_sent_start and t.lower_ != "i"} & {t.lower_ for t in m}:
         return True
-    return bool(_candidates(m, asks, noun))
+    return any(not _done_by_another(q, span[0]) for _, span in _candidates(m, asks, noun))
 
 
 def _named_in_its_place(q, m, asks: Asks) -> list[tuple[Found, list]]:  # noqa: ANN001 - spaCy Docs

@@ -585,3 +585,14 @@ def test_where_they_work_is_never_where_they_look_for_work():
     assert answer_in("Where do I work?", "I'm between jobs, hunting for work in publishing") is None
     found = answer_in("Where's the gig?", "the gig at the Leadmill starts at eight")
     assert found is not None and found.words("the gig at the Leadmill starts at eight") == "at the Leadmill"
+
+
+def test_what_is_asked_of_the_speaker_is_never_answered_by_what_someone_else_does():
+    """"Where do I work?" over "My brother works at Airbus in Toulouse." got "At Airbus — yesterday you
+    told me your brother works there" (my replay of tester31 r57)."""
+    from interaction.answer_span import names_what_is_asked
+
+    told = "My sister works at the Rijksmuseum in Amsterdam."
+    assert answer_in("Where do I work?", told) is None and not names_what_is_asked("Where do I work?", told)
+    found = answer_in("Where does my sister work?", told)
+    assert found is not None and found.words(told) == "at the Rijksmuseum in Amsterdam"
