@@ -39,7 +39,6 @@ _ACU = parsedatetime.pdtContext
 # parsedatetime's precisions that name a day, and those finer than one (a time of day)
 OF_A_DAY = _ACU.ACU_DAY | _ACU.ACU_HALFDAY | _ACU.ACU_HOUR | _ACU.ACU_MIN
 _OF_THE_CLOCK = _ACU.ACU_HOUR | _ACU.ACU_MIN
-_MONTHS = frozenset(calendar.month_name[1:])
 _WEEKDAY = re.compile(r"\b(?:" + "|".join(calendar.day_name) + r")\b,?", re.IGNORECASE)
 _MONTH = re.compile(r"\b(?:" + "|".join(calendar.month_name[1:]) + r")\b", re.IGNORECASE)
 DAY_OF_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b")
@@ -128,7 +127,7 @@ def _its_month(day) -> int:  # noqa: ANN001 - a spaCy Token
     """Where the day's month ends when its "of" names one ("the 5th of May": the recogniser may take
     "May" for the modal and leave the month out of the date), else where the day ends."""
     month = next((o for c in day.children if c.dep_ == "prep" and c.lower_ == "of" for o in c.children
-                  if o.dep_ == "pobj" and o.text.capitalize() in _MONTHS), None)
+                  if o.dep_ == "pobj" and _MONTH.fullmatch(o.text)), None)
     return month.i if month is not None else day.i
 
 

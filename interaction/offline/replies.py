@@ -191,7 +191,7 @@ def _job_left(profile) -> str | None:  # noqa: ANN001 - a UserProfile
 def _profile_answer(r: ReplyInputs) -> str | None:
     """A question about their name, work, home or hobbies answered from the profile, in the words the
     facts were told in (profile_wording.py); None when it holds no answer."""
-    if r.profile is None or slot_asked(r.text) == "time":
+    if r.profile is None or (cues.is_question(r.text) and slot_asked(r.text) == "time"):
         return None  # "when are my cello lessons?": no work, home or pastime held says when
     before = _before_answer(r)
     if before:
