@@ -29,7 +29,7 @@ from interaction.asked_value import memory_nouns
 from interaction.memory.retrieval.later_news import updates
 from interaction.memory.retrieval.lexicon import a_kind_of
 from interaction.offline.chat_spelling import lemma_meant
-from interaction.offline.parsing import as_capitalised, name_beside, stands_in
+from interaction.offline.parsing import as_capitalised, hung_before_a_splice, name_beside, stands_in, to_read_as_a_particle
 from interaction.reported_speech import dates_named, reported, said_day
 from interaction.told_time import DIGITAL_CLOCK, how_long_asked, told_in
 
@@ -59,6 +59,7 @@ _AT = {"on", "at", "in"}
 _BESIDE = {"ccomp", "parataxis", "conj", "cc", "intj"}
 _JOINED = {"conj", "parataxis"}  # a clause of its own beside the main one (a reported one, ccomp, is not)
 _JOINING = {"to", "until", "till", "from", "for", "by", "into", "onto", "towards"}
+_SPAN_END = re.compile(r"\b(?:to|until|till)\b")  # where a "from" phrase's span ends
 _NUMBER = "number"  # WordNet's noun of what a numeral says
 STANDS_FOR = {"time": "then", "place": "there"}  # the word said in the answer's place after it
 ANSWER_FIRST = " — "  # between the answer said first and the memory it comes from
@@ -75,11 +76,13 @@ class Answer:
 
     def said_first(self, memory: str) -> str:
         """The answer as the reply's first words: a preposition that only joins it to the memory's verb
-        is left out ("moved to Friday evenings" -> "Friday evenings"), one of time or place is kept."""
+        is left out ("moved to Friday evenings" -> "Friday evenings"), one of time or place is kept, and
+        so is the "from" of a span ("from 3 to 6")."""
         words = self.words(memory)
         first, _, rest = words.partition(" ")
+        spans = first == "from" and _SPAN_END.search(rest) is not None
         return rest if rest and not self.replaceable and self.asks in ("time", "place") and first.islower() \
-            and first in _JOINING else words
+            and first in _JOINING and not spans else words
 
     def in_its_place(self, memory: str) -> str:
         """What of the memory tells the answer (`told`), with "then" / "there" where the answer was
@@ -166,13 +169,19 @@ def answer_in(question: str, memory: str) -> Answer | None:
             # "then" / "there" stand for the phrase with its own preposition, never after another one
             # ("they moved the MRI to then")
             # ... nor for a place said by an adverb ("Ruth is back home now" is no "Ruth is there now")
-            replaceable = found in ("time", "place") and (first.lower_ in _AT or first.pos_ != "ADP") \
+            replaceable = found in ("time", "place") and (first.lower_ in _AT or not _a_preposition(first)) \
                 and not (before is not None and before.pos_ == "ADP" and before.lower_ not in _AT) \
                 and not (found == "place" and first.pos_ == "ADV")
             # a name stands in the subject of what it tells ("my wife Claire says ..."): what is said after stays
             beside = _BESIDE - {"ccomp"} if asks == "name" else _BESIDE
             return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span, beside))
     return None
+
+
+def _a_preposition(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A preposition however the tagger tagged it: "to" may be an infinitive's particle to it while the
+    parse makes it the preposition it is ("moved to hall 3"), or a particle on a noun (parsing)."""
+    return tok.pos_ == "ADP" or tok.dep_ == "prep" or to_read_as_a_particle(tok)
 
 
 def _done_by_another(q, token) -> bool:  # noqa: ANN001 - a spaCy Doc and Token
@@ -242,7 +251,8 @@ def _clause_lemmas(tok) -> set[str]:  # noqa: ANN001 - a spaCy Token
     root), without the clauses joined to it by "and"."""
     head = tok
     while head.head.i != head.i and not (head.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass")
-                                                                           for c in head.children)):
+                                                                           for c in head.children)
+                                         and not hung_before_a_splice(tok, head)):
         head = head.head
     joined = {t.i for c in head.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX") for t in c.subtree}
     return {t.lemma_.lower() for t in head.subtree if t.i not in joined}
@@ -516,6 +526,9 @@ def _time(m) -> list[list]:  # noqa: ANN001
     # ... and the "pm" after its hour ("next Wednesday 3pm": the entity ends at "3")
     pieces = [[*p, m[p[-1].i + 1]] if p[-1].like_num and p[-1].i + 1 < len(m) and m[p[-1].i + 1].lower_ in _MERIDIEM
               else p for p in pieces]
+    # a time noun a copula gives its time is what is asked of, never an answer ("visiting hours")
+    subjects, valued = _times_a_time_is(m)
+    pieces = [p for p in pieces if not any(t.i in subjects for t in p)] + valued
     pieces.sort(key=lambda p: p[0].i)
     joined: list[list] = []
     for piece in pieces:
@@ -524,7 +537,26 @@ def _time(m) -> list[list]:  # noqa: ANN001
         else:
             joined.append(piece)
     return [p for p in joined if (any(t.ent_type_ in _TIME_ENTS or _a_day(t) for t in p) and not _a_length(p))
-            or p in _clock_times(m)]
+            or p in _clock_times(m) or p in valued]
+
+
+def _times_a_time_is(m) -> tuple[set[int], list[list]]:  # noqa: ANN001 - a spaCy Doc
+    """What a copula says a time is, in numbers the recogniser takes for counts ("visiting hours at her
+    ward are from 3 to 6", "my slot is at 4"): the time nouns' token indices, and each preposition's
+    phrase with a number in it."""
+    subjects: set[int] = set()
+    valued: list[list] = []
+    for verb in (t for t in m if t.lemma_ == "be"):
+        # the subject, or the noun the tagger made its gerund's object ("Visiting hours are ...")
+        times = [t for s in verb.children if s.dep_ in ("nsubj", "nsubjpass", "csubj")
+                 for t in (s, *(c for c in s.children if c.dep_ == "dobj"))
+                 if t.pos_ == "NOUN" and (t.lemma_.lower() in _TIME_NOUNS or _of_time(t.lemma_.lower()))]
+        values = [sorted(c.subtree, key=lambda t: t.i) for c in verb.children
+                  if c.dep_ == "prep" and any(t.like_num for t in c.subtree)]
+        if times and values:
+            subjects |= {t.i for s in times for t in s.subtree if t.i <= s.i}
+            valued += values
+    return subjects, valued
 
 
 def _a_length(piece: list) -> bool:
@@ -561,15 +593,24 @@ def _place(m, preps: set[str] = _PLACE_PREPS, named: frozenset[str] | set[str] =
     for prep in m:
         if prep.i in clock:
             continue
+        # "to" the small parser read as an infinitive's on the noun after it ("moved to room 12"): the
+        # preposition of a verb, the noun its object
+        particle = to_read_as_a_particle(prep)
+        head = prep.head.head if particle else prep.head
         # ... or on a time said of the verb, where the parse may hang it ("every Tuesday evening at the church hall")
-        on = prep.head.pos_ in ("VERB", "AUX") or (prep.head.pos_ == "NOUN" and prep.head.lemma_.lower() in named) \
-            or (prep.head.ent_type_ in _TIME_ENTS and prep.head.head.pos_ in ("VERB", "AUX"))
-        if prep.dep_ == "prep" and on and (
-                prep.lower_ in preps or prep.lower_ in _TOWARDS and _of_motion(prep.head.lemma_.lower())):
-            obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        on = head.pos_ in ("VERB", "AUX") or (head.pos_ == "NOUN" and head.lemma_.lower() in named) \
+            or (head.ent_type_ in _TIME_ENTS and head.head.pos_ in ("VERB", "AUX"))
+        if (prep.dep_ == "prep" or particle) and on and (
+                prep.lower_ in preps or prep.lower_ in _TOWARDS and _of_motion(head.lemma_.lower())):
+            obj = prep.head if particle else next((c for c in prep.children if c.dep_ == "pobj"), None)
             if obj is not None and obj.ent_type_ not in _TIME_ENTS and not obj.like_num:
                 cut = _subjects_taken_for_conjuncts(obj)
-                phrase = sorted((t for t in prep.subtree if t.i not in cut), key=lambda t: t.i)
+                if particle:  # what hangs on the noun read as a verb is the verb's ("on Wednesday at 9")
+                    cut |= {t.i for c in obj.children if c.dep_ in ("prep", "npadvmod", "advmod") for t in c.subtree}
+                # ... and a time the parse hung on the place is when, not where ("moved to hall 3 on Thursday")
+                cut |= {t.i for c in obj.children if c.dep_ == "prep" and any(
+                    o.dep_ == "pobj" and o.ent_type_ in _TIME_ENTS for o in c.children) for t in c.subtree}
+                phrase = sorted((t for t in (obj if particle else prep).subtree if t.i not in cut), key=lambda t: t.i)
                 after = phrase[-1].i + 1  # ", space 112": a closer naming of the same place, after a comma
                 if after + 1 < len(m) and m[after].text == "," and m[after + 1].dep_ in ("npadvmod", "appos"):
                     phrase += [m[after], *sorted(m[after + 1].subtree, key=lambda t: t.i)]

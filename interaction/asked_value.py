@@ -115,22 +115,39 @@ def says_what_is_asked(question: str, memory: str) -> bool:
     return True
 
 
-def _of_someone_else(clause: list, memory) -> bool:  # noqa: ANN001 - spaCy Tokens and Doc
+def said_of_someone_else(question: str, memory: str) -> str | None:
+    """Who the memory says a yes/no question's doing or state of ("am I retired?" over "my dad retired
+    last month": "my dad"), when it says it only of someone else, named by a noun (a pronoun names no
+    one to say back); None otherwise."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser, with_appositions
+
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return None
+    q, m = nlp(question), nlp(memory)
+    others = {s.i: s for sent in q.sents for s in _of_someone_else(list(sent), m)}
+    named = [s for s in others.values() if s.pos_ in ("NOUN", "PROPN")]
+    return with_appositions(named[0]) if len(named) == 1 and len(others) == 1 else None
+
+
+def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Tokens and Doc
     """The question asks it of the speaker ("am I retired?", "did I get fired?") and the memory says it
     only of someone else ("my dad retired", "my flatmate got fired"): every verb or adjective of the
-    question's that the memory says too has a subject there, and none of them is the speaker."""
+    question's that the memory says too has a subject there, and none of them is the speaker. Those
+    subjects, or none."""
     from interaction.offline.grounding import first_person
     from interaction.offline.parsing import subject_of, verb_of
 
     if not any(t.dep_ in ("nsubj", "nsubjpass") and first_person(t) for t in clause):
-        return False
+        return []
     said = [m for t in clause if t.pos_ in ("VERB", "ADJ") and t.dep_ != "aux"
             for m in memory if lemma_meant(m) == lemma_meant(t)]
     # the parser may hang the subject on the auxiliary ("she just got engaged")
     subjects = [subject_of(v) or next((s for a in v.children if a.dep_ in ("aux", "auxpass")
                                        and (s := subject_of(a)) is not None), None)
                 for v in (verb_of(m) for m in said)]
-    return bool(said) and all(s is not None and not first_person(s) for s in subjects)
+    return subjects if said and all(s is not None and not first_person(s) for s in subjects) else []
 
 
 def _has_one_of(kind, nouns: set[str]) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -33,7 +33,7 @@ from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import fact_statements, said_earlier
 from interaction.offline.articles import with_article
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
-from interaction.offline.parsing import of_having
+from interaction.offline.parsing import of_having, with_appositions
 from interaction.offline.personal_facts import asked_field
 from interaction.offline.question_form import WH_TAGS, asked_about, asks_after_nobody, statement_tagged
 from interaction.person_pronoun import with_person_named, with_relations_named
@@ -314,20 +314,12 @@ def thing_told(text: str) -> str | None:
         if any(c.dep_ == "conj" for c in t.children):
             return None  # "my husband and I love walking" tells of the two of them
         if t.dep_ == "nsubj" and t.pos_ in _NAMING and any(c.dep_ == "poss" and first_person(c) for c in t.children):
-            return reported(_with_appositions(t))
+            return reported(with_appositions(t))
         if t.dep_ == "nsubj" and first_person(t) and root.pos_ == "VERB" and of_having(root):
             thing = next((c for c in root.children if c.dep_ == "dobj" and c.pos_ in _NAMING), None)
-            return f"your {_with_appositions(thing)}" if thing is not None and not any(
+            return f"your {with_appositions(thing)}" if thing is not None and not any(
                 c.dep_ in ("det", "poss") for c in thing.children) else None
     return None
-
-
-def _with_appositions(noun) -> str:  # noqa: ANN001 - a spaCy Token
-    """The noun with the words before it and a name set right beside it ("my dog Pip"), never a
-    clause or a list after it."""
-    words = [w for left in noun.lefts for w in left.subtree] + [noun]
-    words += [c for c in noun.rights if c.dep_ in ("appos", "compound") and c.pos_ == "PROPN" and c.i == noun.i + 1]
-    return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
 
 
 def thing_asked(text: str) -> str | None:

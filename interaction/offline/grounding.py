@@ -208,7 +208,7 @@ class FactGrounding:
             if span is None:
                 continue
             clause = self._speakers(span.root, p)
-            if clause is not None and p.new and _planned(span.root, clause, p.field, now):
+            if clause is not None and p.new and _planned(span.root, clause, p.field, now, _raised(span)):
                 continue
             if clause is not None and _fits(p.field, span, p.new):
                 if p.field in _LISTED:
@@ -261,9 +261,12 @@ class FactGrounding:
 
 
 def _raised(span) -> bool:  # noqa: ANN001 - a spaCy Span
-    """The value is what a passive verb raises or moves them "to" ("promoted to senior engineer")."""
-    held = span.root
-    return held.dep_ == "pobj" and held.head.lower_ == "to" and any(c.dep_ == "auxpass" for c in held.head.head.children)
+    """The value is what a passive verb raises or moves them "to" ("promoted to senior engineer"); the
+    small parser may read "to head chef" as an infinitive, so the "to" is the word typed before it,
+    under the passive verb however the words between hang."""
+    to = span.doc[span.start - 1] if span.start else None
+    verb = next((a for a in to.ancestors if a.tag_ == "VBN"), None) if to is not None and to.lower_ == "to" else None
+    return verb is not None and any(c.dep_ == "auxpass" for c in verb.children)
 
 
 def _without(clause: str, name) -> str:  # noqa: ANN001 - a spaCy Token
@@ -324,17 +327,19 @@ def _narrowed(span):  # noqa: ANN001, ANN202 - a spaCy Span
     return span.doc[start:span.end]
 
 
-def _planned(tok, pred, field: str, now: datetime | None) -> bool:  # noqa: ANN001 - spaCy Tokens
+def _planned(tok, pred, field: str, now: datetime | None, raised: bool = False) -> bool:  # noqa: ANN001 - spaCy Tokens
     """The value `tok` is said in a plan, not as what is true now: a work or place fact whose
     predicate is the complement of another verb on the way up to the speaker's clause `pred` ("I'm
     going to move to Lyon", "I hope to work at Ikea"); the goal of a move still in progress ("I'm
-    moving to Oslo"); or a clause naming a time ahead of `now` ("I start at Volvo next week")."""
+    moving to Oslo"); or a clause naming a time ahead of `now` ("I start at Volvo next week").
+    `raised`: the value is a rank they were moved to (_raised), which the small parser may read as an
+    infinitive ("promoted to head chef": "to head" a verb), so that complement is no plan."""
     from interaction.memory.time_window import names_time_ahead
     from interaction.offline.self_description import clause_text, said_as_measure
 
     node, top = tok, tok
     while node.i != pred.i and node.head.i != node.i:
-        if node.dep_ == "xcomp" and field in CLAUSE_FIELDS:
+        if node.dep_ == "xcomp" and field in CLAUSE_FIELDS and not (raised and node.i == tok.i):
             return True
         node, top = node.head, node
     progressive = pred.tag_ == "VBG" and any(c.dep_ == "aux" and c.lemma_ == "be" for c in pred.children)

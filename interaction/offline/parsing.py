@@ -158,6 +158,14 @@ def name_beside(noun):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
     return None
 
 
+def with_appositions(noun) -> str:  # noqa: ANN001 - a spaCy Token
+    """The noun with the words before it and a name set right beside it ("my dog Pip"), never a
+    clause or a list after it."""
+    words = [w for left in noun.lefts for w in left.subtree] + [noun]
+    words += [c for c in noun.rights if c.dep_ in ("appos", "compound") and c.pos_ == "PROPN" and c.i == noun.i + 1]
+    return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
+
+
 def spliced(tok, root) -> bool:  # noqa: ANN001 - spaCy Tokens
     """A clause with its own subject before the root and a comma between ("I left Spar in the summer,
     now I drive a bus"), which the parser hangs on the root as its complement; a complement after the
@@ -165,6 +173,33 @@ def spliced(tok, root) -> bool:  # noqa: ANN001 - spaCy Tokens
     return (tok.dep_ in {"ccomp", "parataxis"} and tok.i < root.i and tok.pos_ in {"VERB", "AUX"}
             and any(c.dep_ in {"nsubj", "nsubjpass"} for c in tok.children)
             and any(t.text in {",", ";"} for t in root.doc[tok.right_edge.i + 1:root.i]))
+
+
+def hung_before_a_splice(tok, clause) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """`tok` ends the clause before `clause`, which the parser gave it: `clause` is spliced on after
+    another with a comma and no conjunction, and `tok` comes before that comma and the clause's
+    subject ("My sister's wedding is on the 14th of June in Krakow, I'm the maid of honour": "in
+    Krakow" hung on "I'm")."""
+    subject = next((c for c in clause.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
+    return (subject is not None and clause.head.i < tok.i < subject.i and clause.dep_ in {"advcl", "ccomp", "parataxis"}
+            and not any(c.dep_ in {"mark", "cc"} or c.tag_.startswith("W") for c in clause.children)
+            and any(t.text in {",", ";"} for t in clause.doc[tok.i + 1:subject.i]))
+
+
+def to_read_as_a_particle(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """"to" that the small parser made an infinitive's particle on a noun: one it tags a noun, or a
+    verb far more often a noun whose object has no determiner of its own ("moved to room 12", "promoted
+    to head chef"; "to head the team" is a verb's): a preposition, the noun its object."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if not (tok.lower_ == "to" and tok.dep_ == "aux" and tok.head.i > tok.i):
+        return False
+    word = tok.head
+    if word.pos_ in {"NOUN", "PROPN"}:
+        return True
+    wordnet = load_wordnet()
+    return word.tag_ == "VB" and wordnet is not None and wordnet.mostly_a_noun(word.lower_) and not any(
+        d.dep_ in {"det", "poss"} for c in word.children if c.dep_ == "dobj" for d in c.children)
 
 
 def comes_round(day) -> bool:  # noqa: ANN001 - a spaCy Token

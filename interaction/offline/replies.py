@@ -18,6 +18,7 @@ from interaction.asked_value import (
     calls_off,
     denied_outright,
     denies_what_is_asked,
+    said_of_someone_else,
     says_what_is_asked,
     whether_told,
 )
@@ -337,7 +338,11 @@ def _recall(r: ReplyInputs) -> str:
                 return f"No — {said}"
             if verdict is None and not says_what_is_asked(r.text, holds[0]):
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
-                # married?" over her going to Australia): no yes, and what was told instead
+                # married?" over her going to Australia): no yes, and what was told instead; asked of
+                # themselves, what was told of someone else ("am I retired?" over "my dad retired"): no,
+                # it was them
+                if (other := said_of_someone_else(r.text, holds[0])) is not None:
+                    return f"No, that was {reported(other)} — {said}"
                 return f"I don't think you told me that — {said}"
             if verdict != "no" and (denies_what_is_asked(r.text, holds[0]) or _denied_since(r.text, memories)):
                 # "can he eat spinach?" over "he must not eat too much spinach", "is my mother still coming

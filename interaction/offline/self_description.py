@@ -382,7 +382,8 @@ def rank_named(clause: str) -> str | None:
     engineer", "I got promoted to ward manager today"): the words after the "to" on a passive verb of
     theirs, up to a time or the clause's end, when the last of them is first a kind of person in
     WordNet (a rank is held by someone: "moved to the night shift" names none); None otherwise. The
-    small parser may read "to ward manager" as an infinitive: the words are taken as typed."""
+    small parser may read "to ward manager" as an infinitive: the words are taken as typed, up to a
+    time however it begins ("last week": "last" names none alone)."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     try:
@@ -399,7 +400,7 @@ def rank_named(clause: str) -> str | None:
         to = next((t for t in doc[verb.i + 1:] if t.lower_ == "to"), None)
         words = []
         for t in doc[to.i + 1:] if to is not None else []:
-            if t.is_punct or t.pos_ in ("ADP", "SCONJ", "CCONJ") or (
+            if t.is_punct or t.pos_ in ("ADP", "SCONJ", "CCONJ") or t.ent_type_ in ("DATE", "TIME") or (
                     wordnet is not None and wordnet.names_a_time(t.lemma_.lower())):
                 break
             words.append(t)

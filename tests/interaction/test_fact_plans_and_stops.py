@@ -460,3 +460,19 @@ def test_a_promotion_makes_the_rank_raised_to_the_job(maya, held, raised, job): 
     held_now = next(r for r in ProfileStore(dm.layout).load(dm.session.identity.user_id).history("current_position")
                     if r.current)
     assert held_now.clause is None, held_now
+
+
+def test_a_rank_the_parser_reads_as_an_infinitive_is_still_the_job(maya):  # noqa: F811
+    """"I was promoted to head chef last week!" kept no job and "What's my job?" got "I don't remember you
+    telling me" (my play): the small parser reads "to head chef" as the infinitive "to head", and
+    "last week" was taken into the rank."""
+    dm, _, _, _ = maya
+    said = say(dm, "I was promoted to head gardener last month!", user_emotion=CALM)
+    assert "head gardener" in said.reply, said.reply
+    asked = say(dm, "What's my job?").reply
+    assert "head gardener" in asked and "month" not in asked, asked
+
+
+def test_a_promotion_hoped_for_is_no_job():
+    update, changes, _ = _decided("I hope to be promoted to head gardener next spring.", {})
+    assert update.current_position is None and not [c for c in changes if c.field == "current_position"], changes

@@ -94,6 +94,17 @@ def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, a
     # a time said of what does not happen is no answer to when it does
     (["My cousin Tobiah rang, he can't come on Friday after all, he'll come on Monday instead."],
      "When is Tobiah coming?", "On Monday — ", "Tobiah"),
+    # "When are the visiting hours?", "Where is the wedding?" and "Where's the meeting?" got "That's a good
+    # question" (tester31 r09, r23, r49): what a copula gives a time in bare numbers is when it is; a place
+    # the parse hung on a clause spliced on after it is the clause's before; "to" and the noun after it
+    # the parse read as an infinitive ("to room 12") or on which it hung the day are where it is
+    (["Please remember that the opening hours of the recycling centre are from 8 to 4."],
+     "When are the opening hours?", "From 8 to 4 — ", "recycling centre"),
+    # (the tester's own words: other sentences of this shape are parsed with the place where it belongs)
+    (["My sister's wedding is on the 14th of June in Krakow, I'm the maid of honour!"], "Where is the wedding?",
+     "In Krakow — ", "wedding"),
+    (["Remember that the choir rehearsal got moved to hall 3 on Thursday at 7."], "Where's the rehearsal?",
+     "Hall 3 — ", "rehearsal"),
 ])
 def test_the_answer_is_said_first(maya, told, question, first, said):
     dm, _, _, uid = maya
@@ -564,9 +575,13 @@ def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
 
 @pytest.mark.parametrize(("told", "asked", "opens"), [
     # "Am I retired?" got "Yes — yesterday you told me your dad retired last month ..." (tester31): what
-    # the memory says only of someone else is no yes about the speaker
-    ("My uncle retired in June after thirty years at the docks.", "Am I retired?", "I don't think you told me"),
-    ("My cousin Nuala just got engaged, she's over the moon.", "Am I engaged?", "I don't think you told me"),
+    # the memory says only of someone else is no yes about the speaker; said as a no, with whom it was
+    # said of, when a noun names them ("I don't think you told me that — ..." was judged lame: replay32)
+    ("My uncle retired in June after thirty years at the docks.", "Am I retired?", "No, that was your uncle — "),
+    ("My cousin Nuala just got engaged, she's over the moon.", "Am I engaged?", "No, that was your cousin Nuala — "),
+    # ... said of them by a pronoun: no one to say back, what was told instead
+    ("My neighbour Rui is a chef and he just got married.", "Am I married?", "I don't think you told me"),
+    ("My flatmate Dario got laid off on Monday.", "Did I get laid off?", "No, that was your flatmate Dario — "),
     # "Do I smoke?" over "I quit smoking three months ago, it's been really hard" got "I don't think you told
     # me that — ..." (tester31): what was told says no
     ("I quit smoking last winter, it was tough.", "Do I smoke?", "No —"),
@@ -577,6 +592,15 @@ def test_a_yes_or_no_question_about_the_speaker_is_answered_as_what_was_told_say
     say(dm, told)
     reply = say(dm, asked).reply
     assert reply.startswith(opens), reply
+
+
+def test_to_read_as_an_infinitive_before_a_noun_is_a_place_and_a_verbs_stays_one():
+    told = "The staff meeting moved to room 12 on Tuesday."
+    found = answer_in("Where's the staff meeting?", told)
+    assert found is not None and found.words(told) == "to room 12" and found.said_first(told) == "room 12"
+    told = "They asked me to head the team in Leeds."
+    found = answer_in("Where do they want me?", told)
+    assert found is not None and found.words(told) == "in Leeds"
 
 
 def test_where_they_work_is_never_where_they_look_for_work():
