@@ -126,9 +126,23 @@ def said_of_someone_else(question: str, memory: str) -> str | None:
     except ParserUnavailable:
         return None
     q, m = nlp(question), nlp(memory)
-    others = {s.i: s for sent in q.sents for s in _of_someone_else(list(sent), m)}
+    others = {s.i: s for sent in q.sents for s in [*_of_someone_else(list(sent), m), *_placed_someone_else(list(sent), m)]}
     named = [s for s in others.values() if s.pos_ in ("NOUN", "PROPN")]
     return with_appositions(named[0]) if len(named) == 1 and len(others) == 1 else None
+
+
+def _placed_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Tokens and Doc
+    """The question asks whether the speaker is somewhere ("do I live in Canada?") and the memory says
+    someone else is, or went, there ("my brother Alexei just moved to Canada"): the subjects of the
+    memory's clauses that name the place, when none of them is the speaker."""
+    from interaction.offline.grounding import first_person
+    from interaction.offline.parsing import subject_of, verb_of
+
+    if not any(t.dep_ in ("nsubj", "nsubjpass") and first_person(t) for t in clause):
+        return []
+    asked = {t.lower_ for t in clause if t.ent_type_ in _PLACE_ENTS}
+    subjects = [subject_of(verb_of(t)) for t in memory if t.ent_type_ in _PLACE_ENTS and t.lower_ in asked]
+    return subjects if subjects and all(s is not None and not first_person(s) for s in subjects) else []
 
 
 def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Tokens and Doc
@@ -141,7 +155,8 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
 
     if not any(t.dep_ in ("nsubj", "nsubjpass") and first_person(t) for t in clause):
         return []
-    said = [m for t in clause if t.pos_ in ("VERB", "ADJ") and t.dep_ != "aux"
+    # ... or what they are asked to be ("am I a surgeon?" over "he works as a surgeon there")
+    said = [m for t in clause if (t.pos_ in ("VERB", "ADJ") and t.dep_ != "aux" or t.dep_ == "attr" and t.pos_ == "NOUN")
             for m in memory if lemma_meant(m) == lemma_meant(t)]
     # the parser may hang the subject on the auxiliary ("she just got engaged")
     subjects = [subject_of(v) or next((s for a in v.children if a.dep_ in ("aux", "auxpass")
@@ -169,7 +184,7 @@ def calls_off(about: str, memory: str) -> bool:
     called off: the object or the passive subject of a verb whose most frequent sense is that of
     "cancel" in WordNet ("the school play got cancelled", "they called off the party", "Mr Hoffman
     cancelled the meeting"). False without the parser or the lexicon."""
-    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.memory.retrieval.lexicon import a_kind_of, load_wordnet
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     lexicon = load_wordnet()
@@ -179,11 +194,18 @@ def calls_off(about: str, memory: str) -> bool:
         return False
     if lexicon is None:
         return False
-    asked = {lemma_meant(t) for t in nlp(about) if not t.is_stop and t.pos_ in ("NOUN", "PROPN")}
+    about_doc = nlp(about)
+    asked = {lemma_meant(t) for t in about_doc if not t.is_stop and t.pos_ in ("NOUN", "PROPN")}
+    # ... or a kind of what its verb does, as WordNet derives nouns from the verb's most frequent sense
+    # ("the trip is cancelled" after "we're going to Hawaii": a trip is a kind of travel); never the
+    # "going" of a future ("I'm going to bake")
+    done = {n for t in about_doc if t.pos_ == "VERB" and not any(c.dep_ == "xcomp" for c in t.children)
+            for n in lexicon.nouns_of_verb(t.lemma_.lower(), of_its_sense=True)}
     for t in nlp(memory):
         # the thing by its head or the nouns compounded with it ("the leaving do": "do" is a stop word)
-        if t.dep_ not in ("dobj", "nsubjpass") or not asked & {
-                lemma_meant(t), *(lemma_meant(w) for w in t.lefts if w.dep_ == "compound")}:
+        if t.dep_ not in ("dobj", "nsubjpass") or not (asked & {
+                lemma_meant(t), *(lemma_meant(w) for w in t.lefts if w.dep_ == "compound")}
+                or t.pos_ == "NOUN" and any(a_kind_of(lemma_meant(t), n) for n in done)):
             continue
         verb = t.head
         particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)

@@ -42,6 +42,9 @@ class Told:
     clause: str | None = None  # None: not to be said (unknown, or a fact said in it has ended)
     home: bool | None = None
     with_verb: bool = False  # a job said with a verb ("drive a tram")
+    # a workplace with the article it was told with ("the Royal Infirmary"), said by the field's words
+    # once its clause no longer holds (the job told in it has changed)
+    said_as: str | None = None
 
     @property
     def works_here(self) -> bool:
@@ -58,7 +61,7 @@ def own_words(t: Told) -> str:
         return relation_words(t.value)
     if t.works_here:
         return f"you work in {t.value}"
-    return FIELDS_BY_NAME[t.field].now.format(spoken(t.field, t.value))
+    return FIELDS_BY_NAME[t.field].now.format(spoken(t.field, t.said_as or t.value))
 
 
 def relation_of(value: str) -> tuple[str, str] | None:
@@ -158,7 +161,8 @@ def _job_with_its_place(told: list[Told]) -> tuple[str | None, list[Told]]:
     towns = [t for t in told if t.works_here and not t.clause]
     absorbed = employers[:1] if len(employers) == 1 else []
     absorbed += towns[:1] if len(towns) == 1 else []
-    phrase = own_words(job) + "".join(f" {'at' if t.field == 'current_company' else 'in'} {t.value}" for t in absorbed)
+    phrase = own_words(job) + "".join(f" {'at' if t.field == 'current_company' else 'in'} {t.said_as or t.value}"
+                                      for t in absorbed)
     return phrase, absorbed
 
 
@@ -213,7 +217,10 @@ def _told_in(record: FactRecord) -> str | None:
 
 
 def _told(field: str, value: str, clause: str | None, home: bool | None, said_in: str | None) -> Told:
-    return Told(field, value, clause, home, field == "current_position" and said_with_verb(value, said_in))
+    said_as = None
+    if field == "current_company" and said_in and re.search(rf"(?<!\w)the {re.escape(value)}(?!\w)", said_in, re.IGNORECASE):
+        said_as = "the " + value
+    return Told(field, value, clause, home, field == "current_position" and said_with_verb(value, said_in), said_as)
 
 
 def heard(learned: dict, said: dict, profile: UserProfile | None = None) -> list[Told]:

@@ -505,6 +505,11 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
                                   or bool(_WORK & set(extracted))):
             closing.setdefault(change.field, []).append(text.casefold())
             changes.append(change)
+    # a close naming no value ends the one held when it is applied: in a field given a new value in the
+    # same breath ("I quit the hospital, I'm a school nurse at Greenfield primary now") the new one takes
+    # the old one's place already, and the close would end it
+    renewed = {c.field for c in changes if c.op in ("set", "supersede") and not FIELDS_BY_NAME[c.field].multi}
+    changes = [c for c in changes if not (c.op == "close" and c.value is None and c.field in renewed)]
     for field, values in extracted.items():  # what the extraction found that no clause decided
         if any(c.field == field and c.op != "close" for c in changes):
             continue

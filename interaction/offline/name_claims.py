@@ -154,10 +154,11 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
     for token in doc:
         misread = _called_me(token)
         another = _another_of_the_name(token)
-        if not misread and not another and (
+        beside = _beside_who_they_are(token)
+        if not misread and not another and not beside and (
                 token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE for c in token.children)):
             continue  # a name stands bare: "a postman", "a Leo", "my friend" are no names
-        verb = token.head
+        verb = token.head.head if beside else token.head
         qualified = expletive = False
         hearsay = False
         it_at = None  # where an expletive subject stands
@@ -199,6 +200,18 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
         corrects = not request and bool(disowned if expletive else asides or qualified or disowned)
         yield (NameClaim(name, request, corrects=corrects and not hearsay, disowned=disowned, hearsay=hearsay,
                          another=another, qualified=qualified), it_at)
+
+
+def _beside_who_they_are(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A name set beside the person the speaker says they are ("I'm his wife Yui", "I'm Tom's sister,
+    Ana"): in apposition to the complement of "be", a word whose most frequent WordNet sense is a
+    kind of person."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if not (token.dep_ == "appos" and token.pos_ == "PROPN" and token.head.dep_ == "attr" and token.head.pos_ == "NOUN"):
+        return False
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.kind_of_person(token.head.lemma_.lower())
 
 
 def _another_of_the_name(token) -> bool:  # noqa: ANN001 - a spaCy Token

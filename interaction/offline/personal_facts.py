@@ -309,7 +309,12 @@ def ended_relations(text: str, held: frozenset[str] = frozenset()) -> list[str]:
     """The people the speaker tells they have left (a name, or a person word of theirs with the name it
     is said with): "I broke up with Marco", "my husband Tom and I divorced". Only what is told as done:
     not negated, not wished or planned ("I want to break up with Marco"). `held`: the names of their
-    people already known (casefolded), names however the small tagger tags them ("Tomasz": a noun)."""
+    people already known (casefolded), names however the small tagger tags them ("Tomasz": a noun), and
+    typed in lower case ("megan and i broke up"): read with their capital, which the tagger needs to
+    parse them as the name they are."""
+    if held:
+        text = re.sub(r"\b(?:" + "|".join(map(re.escape, sorted(held))) + r")\b",
+                      lambda m: m.group(0)[:1].upper() + m.group(0)[1:], text, flags=re.IGNORECASE)
     try:
         doc = load_parser()(text)
     except ParserUnavailable:

@@ -331,6 +331,10 @@ def _recall(r: ReplyInputs) -> str:
                 return f"No — {_said(latest, r)}."
             holds = _as_it_holds(memories)
             verdict = whether_told(r.text, *holds, r.now)
+            if verdict != "no" and (other := said_of_someone_else(r.text, holds[0])) is not None:
+                # asked of themselves, what was told of someone else ("am I retired?" over "my dad
+                # retired", "do I live in Canada?" over "my brother moved to Canada"): no, it was them
+                return f"No, that was {reported(other)} — {said}"
             if verdict == "unsure" or (verdict != "no" and _news_since(memories)):
                 return _capital(said)  # "is my meeting on Monday?" over it and "the meeting is off" told since: as told
             if verdict is None and denied_outright(r.text, holds[0]):
@@ -338,11 +342,7 @@ def _recall(r: ReplyInputs) -> str:
                 return f"No — {said}"
             if verdict is None and not says_what_is_asked(r.text, holds[0]):
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
-                # married?" over her going to Australia): no yes, and what was told instead; asked of
-                # themselves, what was told of someone else ("am I retired?" over "my dad retired"): no,
-                # it was them
-                if (other := said_of_someone_else(r.text, holds[0])) is not None:
-                    return f"No, that was {reported(other)} — {said}"
+                # married?" over her going to Australia): no yes, and what was told instead
                 return f"I don't think you told me that — {said}"
             if verdict != "no" and (denies_what_is_asked(r.text, holds[0]) or _denied_since(r.text, memories)):
                 # "can he eat spinach?" over "he must not eat too much spinach", "is my mother still coming

@@ -29,7 +29,7 @@ from collections.abc import Callable
 import numpy as np
 from cachetools import LRUCache
 
-from interaction.offline.parsing import ParserUnavailable, an_aside, load_parser, subject_of  # noqa: F401 - read from here too
+from interaction.offline.parsing import ParserUnavailable, an_aside, load_parser, of_having, subject_of  # noqa: F401 - read from here too
 
 FIELDS = ("current_position", "current_company", "location")
 # an occupation phrase is nearer the first notion than the second (one MiniLM embedding each)
@@ -59,6 +59,10 @@ _WORKPLACE_KINDS = frozenset({"workplace", "establishment", "institution", "orga
 _WORKERS = frozenset({"worker"})  # WordNet's kind a person at work is of ("freelance": a self-employed person)
 _OWNED_FILES = {"noun.artifact", "noun.group"}  # what having a business has: a shop, a firm
 _DOING = "_doing"  # a candidate job said with a verb: the clause the verb-job model reads
+# a candidate job said as what they work as, by a kind of person or a word WordNet does not know ("I
+# work as a physio"): a job by the frame, whatever the occupation score makes of a word the embedding
+# hardly knows ("as a team" is no one they are)
+_WORKED_AS = "_worked_as"
 _OWN_CLAUSE = {"conj", "cc"}  # what hangs on a predicate but is a clause (or its joint) of its own
 # prepositions that bring a workplace or a place (a fact of its own), not the rest of a job's words
 _EMPLOYER_OR_PLACE_PREPS = {"at", "for", "with", "by", "in", "to", "from", "into", "near", "on"}
@@ -129,9 +133,10 @@ class SelfDescriptionReader:
             if sent.text.rstrip().endswith("?"):
                 continue
             for pred in sent:
-                # a liking ("I love hiking") is the rules' to read, a state ("I need a car") is nothing done
+                # a liking ("I love hiking") is the rules' to read, a state ("I need a car") is nothing
+                # done, and neither is what they have ("I have a goldfish named Bubbles": a belonging)
                 if not (_speaker_predicate(pred) and pred.pos_ == "VERB" and pred.tag_ in _PRESENT
-                        and pred.lemma_.lower() not in RESIDE | _WORK and done_as_said(pred)):
+                        and pred.lemma_.lower() not in RESIDE | _WORK and not of_having(pred) and done_as_said(pred)):
                     continue
                 clause = clause_text(pred)
                 if (self.jobs and self.jobs(clause)) or not is_pastime(_without_clauses_under(pred, clause)):
@@ -172,7 +177,7 @@ class SelfDescriptionReader:
         position = candidates.get("current_position")
         if position is None:
             return None
-        if _DOING in candidates:
+        if _DOING in candidates or _WORKED_AS in candidates:
             return True
         return (self.occupation_score(position) if score is None else score) >= self.threshold
 
@@ -383,7 +388,8 @@ def rank_named(clause: str) -> str | None:
     theirs, up to a time or the clause's end, when the last of them is first a kind of person in
     WordNet (a rank is held by someone: "moved to the night shift" names none); None otherwise. The
     small parser may read "to ward manager" as an infinitive: the words are taken as typed, up to a
-    time however it begins ("last week": "last" names none alone)."""
+    time however it begins ("last week": "last" names none alone). A word WordNet does not know
+    ("senior physio") is taken as the rank, as it is after "work as"."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     try:
@@ -405,7 +411,7 @@ def rank_named(clause: str) -> str | None:
                 break
             words.append(t)
         said = [t for t in words if t.dep_ != "det"]
-        if said and wordnet is not None and wordnet.kind_of_person(said[-1].lemma_.lower()):
+        if said and _someone_or_unknown(said[-1]):
             return " ".join(t.text for t in said)
     return None
 
@@ -459,7 +465,10 @@ def _read_clause(pred, found: dict[str, str]) -> None:
     if lemma in _WORK:
         for prep, obj in _preps(pred):
             if prep == "as":
-                found.setdefault("current_position", _phrase(obj))
+                if "current_position" not in found:
+                    found["current_position"] = _phrase(obj)
+                    if _someone_or_unknown(obj):
+                        found[_WORKED_AS] = "1"
                 _read_work_complements(obj, found)  # "as a data engineer at Siemens"
             elif prep in {"at", "for", "with", "by"} and (employer := _workplace(obj)):
                 found.setdefault("current_company", employer)
@@ -502,6 +511,17 @@ def _read_what_is(said, found: dict[str, str]) -> None:  # noqa: ANN001 - spaCy 
             # by degree ("I'm so relieved", "really exhausted") is a feeling, and one said of something
             # ("terrible at remembering names", "keen to help") is how the speaker is with it
             found.setdefault("current_position", _phrase(child).lower())
+
+
+def _someone_or_unknown(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The noun is first a kind of person in WordNet, or a common noun of letters it does not know
+    ("physio"; never a number or a name: "Ward 7", "Kilmarnock")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    word = noun.lemma_.lower()
+    return wordnet is not None and (wordnet.kind_of_person(word) or (
+        noun.pos_ == "NOUN" and word.isalpha() and not wordnet.knows(word)))
 
 
 def _a_person_not_at_work(word) -> bool:  # noqa: ANN001 - a spaCy Token

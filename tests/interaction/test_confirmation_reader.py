@@ -31,8 +31,7 @@ from interaction.offline.extract import answer_name
 # are the issue's, the rest are not in replies.tsv.
 TRICKY = [
     ("absolutely not", "no"), ("Of course not!", "no"), ("yes — no, wait", "no"),
-    # a known miss on the safe side: the idiom reads as a refusal, so nothing is deleted and Nadine keeps it
-    pytest.param("sure, why not", "yes", marks=pytest.mark.xfail(strict=True, reason="'why not' reads as no")),
+    ("sure, why not", "yes"),
     ("go ahead", "yes"), ("please don't", "no"), ("I'd rather you didn't", "no"), ("hmm, maybe", "unclear"),
     ("no, keep it", "no"), ("yes please do", "yes"),
     ("Absolutely not, I want you to keep it!", "no"), ("Yes, please delete it.", "yes"),
@@ -41,6 +40,8 @@ TRICKY = [
     ("What's the time?", "unclear"), ("Yes, that's me.", "yes"),
     # a yes that says again what goes
     ("yes, every bit of it", "yes"),
+    # a no with who they are instead ("no, the student" to "is your name Sam Okafor?" was unclear: tester31)
+    ("no, the pharmacist", "no"), ("No, I'm the other Tom.", "no"),
 ]
 
 

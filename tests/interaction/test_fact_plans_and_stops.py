@@ -437,6 +437,10 @@ def test_a_job_told_with_its_place_stays_when_they_tell_where_they_are_this_minu
     ("I love it when my nieces dance.", [], []),
     # ... and a pastime done at a time is the doing, never the time ("weekends")
     ("I love opera and I sketch on weekends.", ["sketch"], ["opera"]),
+    # what they have is a belonging, never a pastime ("i have a goldfish named Bubbles" got "I'll remember
+    # that you enjoy goldfish": tester33 r27)
+    ("I have an aquarium with neon tetras.", [], []),
+    ("i have a bonsai tree", [], []),
 ])
 def test_a_pastime_is_what_the_speaker_does_never_a_memory_a_time_or_what_others_do(sentence, hobbies, interests):
     update, _, _ = _decided(sentence, {})
@@ -476,3 +480,35 @@ def test_a_rank_the_parser_reads_as_an_infinitive_is_still_the_job(maya):  # noq
 def test_a_promotion_hoped_for_is_no_job():
     update, changes, _ = _decided("I hope to be promoted to head gardener next spring.", {})
     assert update.current_position is None and not [c for c in changes if c.field == "current_position"], changes
+
+
+@pytest.mark.parametrize(("sentence", "job"), [
+    # "I work as a physio at the Royal Infirmary." kept no job (my play): the occupation score of a word
+    # the embedding hardly knows was below the line; what they work as is a job by the frame
+    ("I work as a physio at the Western General.", "physio"),
+    ("i work as a sparky for a small firm", "sparky"),
+    # ... when it is someone, or a word WordNet does not know: "as a team" is no one
+    ("I work as a team with my brother.", None),
+])
+def test_what_they_work_as_is_a_job_by_the_frame(sentence, job):
+    update, _, _ = _decided(sentence, {})
+    assert update.current_position == job, update
+
+
+def test_a_workplace_keeps_its_article_when_a_promotion_ends_the_clause_it_was_told_in(maya):  # noqa: F811
+    """After "I work as a physio at the Royal Infirmary" and a promotion there, "What do you know about
+    me?" said "you work as a senior physio at Royal Infirmary" (my play)."""
+    dm, _, _, uid = maya
+    say(dm, "I work as a radiographer at the Western General.", user_emotion=CALM)
+    say(dm, "I just got promoted to senior radiographer at the Western General!", user_emotion=CALM)
+    about = say(dm, "What do you know about me?").reply
+    assert "you work as a senior radiographer at the Western General" in about, about
+
+
+def test_a_workplace_left_and_a_new_one_told_in_one_breath_leaves_the_new_one_held():
+    """"i quit the hospital, i'm a school nurse at Greenfield primary now!" got "... and you no longer work
+    at Greenfield primary" (tester33 r01): the close of the one left named no value, so it ended the new one."""
+    _, changes, _ = _decided("i quit the library, i'm a teaching assistant at Hillside primary now!",
+                             {"current_position": ["librarian"], "current_company": ["city library"]})
+    ops = [(c.field, c.op, c.value) for c in changes if c.field == "current_company"]
+    assert ops == [("current_company", "supersede", "Hillside primary")], ops

@@ -581,6 +581,11 @@ def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
     ("My cousin Nuala just got engaged, she's over the moon.", "Am I engaged?", "No, that was your cousin Nuala — "),
     # ... said of them by a pronoun: no one to say back, what was told instead
     ("My neighbour Rui is a chef and he just got married.", "Am I married?", "I don't think you told me"),
+    # where someone else went, and what someone else is ("do i live in canada?" and "am i a surgeon?" got
+    # "Yes — ... your brother Alexei just moved to Canada" and "Yes — ... he works as a surgeon": tester33 r25)
+    ("My brother Tomas just moved to Norway, Bergen.", "Do I live in Norway?", "No, that was your brother Tomas — "),
+    ("My sister Ilse works as a dentist in Ghent.", "Am I a dentist?", "No, that was your sister Ilse — "),
+    ("My cousin moved to Perth and he works as a pilot there now.", "Am I a pilot?", "I don't think you told me"),
     ("My flatmate Dario got laid off on Monday.", "Did I get laid off?", "No, that was your flatmate Dario — "),
     # "Do I smoke?" over "I quit smoking three months ago, it's been really hard" got "I don't think you told
     # me that — ..." (tester31): what was told says no
@@ -620,3 +625,16 @@ def test_what_is_asked_of_the_speaker_is_never_answered_by_what_someone_else_doe
     assert answer_in("Where do I work?", told) is None and not names_what_is_asked("Where do I work?", told)
     found = answer_in("Where does my sister work?", told)
     assert found is not None and found.words(told) == "at the Rijksmuseum in Amsterdam"
+
+
+def test_a_trip_called_off_later_is_no_yes_to_going(maya):
+    """"am i going to hawaii?" got "Yes — ... you're going to Hawaii on the 20th" a day after "megan and i
+    broke up, the trip is cancelled" (tester33 r37): a thing called off that is a kind of what the
+    earlier memory's verb does (a trip is a kind of travel, as WordNet derives it from "go") is news of it."""
+    dm, _, _, uid = maya
+    say(dm, "We're going to Lisbon on the 3rd of March.")
+    later(dm, uid)
+    say(dm, "Bad news, the trip is cancelled, my boss needs me that week.")
+    later(dm, uid)
+    reply = say(dm, "Am I going to Lisbon?").reply
+    assert reply.startswith("No — ") and "cancelled" in reply, reply

@@ -100,3 +100,12 @@ def test_a_spouse_the_speaker_tells_they_are_divorced_from_is_said_as_ended(maya
     told = say(dm, "I'm divorced now.", user_emotion=CALM)
     assert "Kasia is no longer your wife" in told.reply, told.reply
     assert say(dm, "Who is my wife?").reply == "Kasia is no longer your wife."
+
+
+def test_a_partner_named_in_lower_case_is_left_as_one_named_with_a_capital():
+    """"megan and i broke up, the trip is cancelled. i moved to Boulder" kept Megan as his girlfriend
+    (tester33 r37): a name of theirs typed in lower case is read with its capital."""
+    from interaction.offline.personal_facts import ended_relations
+
+    assert ended_relations("priya and i split up last night, i'm gutted. i moved to Leeds", frozenset({"priya"})) == ["Priya"]
+    assert ended_relations("had lunch with priya today", frozenset({"priya"})) == []

@@ -224,3 +224,20 @@ def test_a_name_confirmed_after_asking_takes_the_turn_that_claimed_it(dm):
     hers, mirelas = collection_text(dm, uid_of(dm, "Odile")), collection_text(dm, uid_of(dm, "Mirela"))
     assert "cello" in hers and "I'm Mirella" not in hers and "alpacas" not in hers, hers
     assert "I'm Mirella" in mirelas and "won a prize" in mirelas and "cello" not in mirelas, mirelas
+
+
+def test_a_name_said_beside_who_the_new_speaker_is_hands_the_keyboard_over(dm):
+    """"Haruto went to the toilet, I'm his wife Yui" was taken as Haruto speaking, and her "forget
+    everything about me" then "yes" erased his whole memory (tester33 r23): a name set beside the person
+    the speaker says they are is theirs, so the forget is hers and his part stays."""
+    say(dm, "Hello, I'm Odile.")
+    say(dm, HER_CELLO)
+    switched = say(dm, "Odile stepped out for a call, I'm her brother Anselm.")
+    assert switched.user_name == "Anselm", switched.reply
+    odile = uid_of(dm, "Odile")
+    profile_before = dm.layout.user_info_file(odile).read_bytes()
+    say(dm, "Please forget everything about me.")
+    say(dm, "Yes.")
+    forgotten = [m.user_id for m in dm.out.of(t.FORGET_USER)]
+    assert forgotten and odile not in forgotten, forgotten
+    assert dm.layout.user_info_file(odile).read_bytes() == profile_before and "cello" in collection_text(dm, odile)

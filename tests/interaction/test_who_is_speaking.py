@@ -488,3 +488,14 @@ def test_someone_of_a_shared_name_is_told_apart_by_the_words_of_the_turn(dm):
     asked = say(dm, "Hola, Lucía here, the engineer from Bilbao.")
     assert "the Lucía who told me" in asked.reply, asked.reply
     assert say(dm, "yes").user_id == first.user_id
+
+
+def test_no_said_with_who_they_are_instead_makes_someone_new(dm):
+    """"no, the student" to "is your name Sam Okafor?" was read as unclear and asked again (tester31 r22):
+    a no with who they are instead is a no; the one known keeps what they told."""
+    known = say(dm, "Hi, I'm Tomasz Wrona. I drive a tram in Krakow.")
+    say(dm, "See you!")
+    assert say(dm, "hello, Tomasz here, the pharmacist").extra["pending_confirmation"]
+    other = say(dm, "no, the pharmacist")
+    assert other.user_id is not None and other.user_id != known.user_id and not other.extra["pending_confirmation"], other.reply
+    assert people(dm) == ["Tomasz", "Tomasz Wrona"]

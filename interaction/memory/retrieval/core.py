@@ -403,5 +403,5 @@ def _told_since(best: Judged, considered: list[Judged], chosen: list[Judged]) ->
              and j.candidate.occurred_ts is not None and j.candidate.occurred_ts > told
              and (not j.conflict or changed_value(j.candidate.quote, best.candidate.quote) is not None
                   or calls_off(best.candidate.quote, j.candidate.quote))]
-    return sorted((j for j in after if later_news.updates(j.candidate.quote, best.candidate.quote)),
-                  key=lambda j: j.candidate.occurred_ts)
+    return sorted((j for j in after if later_news.updates(j.candidate.quote, best.candidate.quote)
+                   or calls_off(best.candidate.quote, j.candidate.quote)), key=lambda j: j.candidate.occurred_ts)
