@@ -73,8 +73,9 @@ def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
     """What the turn's readers will ask of the parser and the embedder, asked at once: the question
     form, the felt clauses, the fact-change clauses and the profile reader parse the utterance and each
     of its sentences, and the reading of whether it tells something the stretches of its sentences, in
-    one spaCy batch (pipe gives every text the parse one call gives it, at about half the cost); the memory-intent and fact-change classifiers and retrieval embed the utterance, its
-    sentences and the clauses of its statements, the emotion reading its sentences and clauses, the
+    one spaCy batch (pipe gives every text the parse one call gives it, at about half the cost); the
+    memory-intent and fact-change classifiers and retrieval embed the utterance, its sentences and the
+    clauses of its statements, the emotion reading its sentences and clauses, the
     verb-job model its clauses said with a verb, the profile reader the positions said without one, and
     retrieval what a question names, in one embedder call (a batch gives every text the vector it gets
     alone). The memory-intent classifier also reads the utterance as meant when the parse shows a word
