@@ -13,6 +13,7 @@ from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.guards import GuardContext, apply_guards
 from interaction.linear_text import clauses
+from interaction.memory import told
 from interaction.memory.contracts import MemoryServices
 from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory_intent import classifier as memory_intent
@@ -71,9 +72,10 @@ def apply_pins(u: TurnUnderstanding, pins: dict[str, Any], text: str) -> TurnUnd
 def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
     """What the turn's readers will ask of the parser and the embedder, asked at once: the question
     form, the felt clauses, the fact-change clauses and the profile reader parse the utterance and each
-    of its sentences, in one spaCy batch (pipe gives every text the parse one call gives it, at about
-    half the cost); the memory-intent and fact-change classifiers and retrieval embed the utterance, its
-    sentences and the clauses of its statements, the emotion reading its sentences and clauses, the
+    of its sentences, and the reading of whether it tells something the stretches of its sentences, in
+    one spaCy batch (pipe gives every text the parse one call gives it, at about half the cost); the
+    memory-intent and fact-change classifiers and retrieval embed the utterance, its sentences and the
+    clauses of its statements, the emotion reading its sentences and clauses, the
     verb-job model its clauses said with a verb, the profile reader the positions said without one, and
     retrieval what a question names, in one embedder call (a batch gives every text the vector it gets
     alone). The memory-intent classifier also reads the utterance as meant when the parse shows a word
@@ -81,10 +83,11 @@ def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
     they made, and the readers find it instead of running the models once each."""
     sentences = cues.sentences(text)
     with contextlib.suppress(ParserUnavailable):  # each reader says so itself when it cannot load
-        # a sentence typed in lower case is parsed as it would be written too (question_form), and the
-        # stretches between its commas are read for a request beside what another one tells (phrasing)
+        # a sentence typed in lower case is parsed as it would be written too (question_form), the
+        # stretches between its commas are read for a request beside what another one tells (phrasing),
+        # and, as written, for whether the turn tells something (told)
         load_parser().pipe(list(dict.fromkeys(
-            [text, *sentences, *(s[:1].upper() + s[1:] for s in sentences), *stretches(text)])))
+            [text, *sentences, *(s[:1].upper() + s[1:] for s in sentences), *stretches(text), *told.texts_parsed(text)])))
     with contextlib.suppress(BackendUnavailable):
         parts = offline.candidate_parts(text)
         # the turn-act reader reads the turn, its sentences, the felt parts and each sentence's clauses (told.py)
@@ -103,8 +106,10 @@ def warm_up() -> threading.Thread:
     WordNet's verbs and its lemmas by length (a progressive asked about, a misspelt word: 90 ms), the
     reader of a name said casually, with WordNet's proper adjectives (150 ms), and the chat words every
     statement's clauses are looked up in for a casual name (VADER's lexicon less WordNet's words: 13 ms
-    on the first turn that told something), and the nouns WordNet derives from verbs and adjectives
-    (what a recall's entity reader and a yes/no answer read "I'm allergic" as: 60 ms)."""
+    on the first turn that told something), the nouns WordNet derives from verbs and adjectives
+    (what a recall's entity reader and a yes/no answer read "I'm allergic" as: 60 ms), and every verb
+    synset with its senses (whether a statement's verb ends a relation, read of every statement that
+    tells a fact: 40-80 ms on the first)."""
     def load() -> None:
         offline.user_emotion("I am glad to be here.")
         classify("I am glad to be here.")
@@ -116,6 +121,7 @@ def warm_up() -> threading.Thread:
         if (wordnet := load_wordnet()) is not None:
             wordnet.nouns_of_verb("climb")
             wordnet.nouns_of_adjective("allergic")
+            wordnet.parts_from_an_association("leave", between_the_two=True)
 
     thread = threading.Thread(target=load, name="understanding-warm-up", daemon=True)
     thread.start()

@@ -130,6 +130,21 @@ def _without_farewell(sentence: str) -> str:
     return sentence if len(kept) == len(parts) else ", ".join(kept)
 
 
+def texts_parsed(text: str) -> list[str]:
+    """What reading whether `text` tells something parses besides its sentences and their stretches
+    without stops (to parse it in the turn's one batch, ahead): each stretch of a sentence as written,
+    with its stop and capitalised, once a greeting is taken out (is it a wish for the listener, a
+    question?), and what a question says after its last comma as it follows the comma (a tag with no
+    verb, statement_tagged)."""
+    out: list[str] = []
+    for sentence in cues.sentences(text):
+        for piece in CLAUSE_BREAK.split(cues.GREETING.sub(" ", sentence)):
+            out += [written for s in cues.sentences(piece) for written in (s, s[:1].upper() + s[1:])]
+        if "," in sentence and sentence.rstrip().endswith("?"):
+            out.append(sentence.rpartition(",")[2])
+    return list(dict.fromkeys(out))
+
+
 # every turn reads each earlier statement of its conversation again (memory_requests.said_earlier), and
 # the reading is of the words alone
 @functools.lru_cache(maxsize=512)

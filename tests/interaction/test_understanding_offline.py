@@ -292,6 +292,46 @@ def test_a_turns_readers_find_its_parses_and_vectors_made_in_one_batch_each(monk
     assert len(calls) == 1 and len(embedded) == 1  # the readers found everything (the check ran the model itself)
 
 
+@pytest.mark.parametrize("text", [
+    "The weather was lovely this morning, we walked by the lake. It was 2 degrees.",
+    "Oh Nadine, I finally got my driving licence after four attempts!",
+    "Tell me, where were you built?",
+])
+def test_whether_a_turn_tells_something_is_read_off_the_read_aheads_one_parse_batch(monkeypatch, text):
+    """The stretches between a sentence's commas as written (a wish for the listener? a question?) and
+    a question tagged on after the last comma are parsed in the read-ahead's one spaCy batch, each
+    as it is parsed alone; reading whether the turn tells something parses nothing more."""
+    from interaction.agents import understand_agent
+    from interaction.memory import told
+    from interaction.offline.self_description import load_parser
+
+    nlp = load_parser()
+    told.is_told.cache_clear()
+    read = told.texts_parsed(text)
+    alone = {s: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp.nlp(s)] for s in read}
+    calls: list[list[str]] = []
+
+    class Counted:  # the pipeline, noting each call
+        def __init__(self, inner) -> None:
+            self.inner = inner
+
+        def __call__(self, one: str):
+            calls.append([one])
+            return self.inner(one)
+
+        def pipe(self, texts):
+            calls.append(list(texts))
+            return self.inner.pipe(calls[-1])
+
+    monkeypatch.setattr(nlp, "_docs", type(nlp._docs)(nlp._docs.maxsize))  # nothing parsed before
+    monkeypatch.setattr(nlp, "nlp", Counted(nlp.nlp))
+    understand_agent._read_ahead(text)
+    assert len(calls) == 1 and set(read) <= set(calls[0])
+    told.is_told(text)
+    assert {s: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp(s)] for s in read} == alone
+    assert len(calls) == 1  # every parse the reading asked for was made ahead
+
+
 def test_a_position_said_without_a_verb_is_embedded_with_the_turns_other_texts(monkeypatch):
     """"I'm a pastry chef": the profile reader's occupation score of "a pastry chef" finds its vector
     made in the read-ahead's one embedder call, not in a run of its own."""
@@ -345,6 +385,18 @@ def test_the_warm_up_reads_wordnets_verbs_and_lemmas_by_length_off_the_reply_pat
     understand_agent.as_meant.cache_clear()  # as a fresh process starts
     understand_agent.warm_up().join()
     assert {"_verb_files", "words_by_length"} <= set(wordnet.__dict__)
+
+
+def test_the_warm_up_reads_every_verb_synset_and_its_senses_off_the_reply_path():
+    """Whether a statement's verb ends a relation is read of every statement that tells a fact."""
+    from interaction.agents import understand_agent
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    for loaded in ("_verb_senses", "_verb_lines", "_parting"):
+        wordnet.__dict__.pop(loaded, None)
+    understand_agent.warm_up().join()
+    assert {"_verb_senses", "_verb_lines", "_parting"} <= set(wordnet.__dict__)
 
 
 def test_the_warm_up_reads_the_chat_words_that_a_casual_name_is_looked_up_in_off_the_reply_path():

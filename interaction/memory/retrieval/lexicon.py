@@ -285,7 +285,7 @@ class WordNet:
 
     @functools.cached_property
     def _verb_lines(self) -> dict[int, str]:
-        # every verb synset, read on the first verb whose kinds are asked about, not at start-up
+        # every verb synset: large, read once its kinds are asked about (the understanding's warm-up asks)
         with (self._folder / "data.verb").open(encoding="utf-8") as f:
             return {int(line[:8]): line for line in f if line[:1].isdigit()}
 
