@@ -89,11 +89,7 @@ def says_what_is_asked(question: str, memory: str) -> bool:
     nouns = memory_nouns(m)
     held = {lemma_meant(t) for t in m} | {t.lower_ for t in m} | nouns
     for sent in q.sents:
-        root = sent.root
-        telling = _of_telling(root)
-        framed = next((c for c in root.children if c.dep_ == "ccomp"), None) if telling else None
-        # the frame without a clause asks whether what it names was told ("did I tell you about Bruno?")
-        clause = list(framed.subtree) if framed is not None else [t for t in sent if not (telling and t.i == root.i)]
+        clause = _asked_clause(sent)
         subject = {w.i for s in clause if s.dep_ in ("nsubj", "nsubjpass") for w in s.subtree}
         # the verbs an indefinite pronoun is the object of ask whether anything was done, whatever it
         # was ("did I need to get anything from the pharmacy?" over "I have to pick up my prescription
@@ -115,6 +111,16 @@ def says_what_is_asked(question: str, memory: str) -> bool:
     return True
 
 
+def _asked_clause(sent) -> list:  # noqa: ANN001 - a spaCy Span
+    """The words of a question sentence that ask: the clause a telling or remembering frame holds ("did
+    I tell you my son is moving?"), else the sentence; the frame without a clause asks whether what it
+    names was told ("did I tell you about Bruno?"), its verb left out."""
+    root = sent.root
+    telling = _of_telling(root)
+    framed = next((c for c in root.children if c.dep_ == "ccomp"), None) if telling else None
+    return list(framed.subtree) if framed is not None else [t for t in sent if not (telling and t.i == root.i)]
+
+
 def said_of_someone_else(question: str, memory: str) -> str | None:
     """Who the memory says a yes/no question's doing or state of ("am I retired?" over "my dad retired
     last month": "my dad"), when it says it only of someone else, named by a noun (a pronoun names no
@@ -126,7 +132,8 @@ def said_of_someone_else(question: str, memory: str) -> str | None:
     except ParserUnavailable:
         return None
     q, m = nlp(question), nlp(memory)
-    others = {s.i: s for sent in q.sents for s in [*_of_someone_else(list(sent), m), *_placed_someone_else(list(sent), m)]}
+    clauses = [_asked_clause(sent) for sent in q.sents]
+    others = {s.i: s for clause in clauses for s in [*_of_someone_else(clause, m), *_placed_someone_else(clause, m)]}
     named = [s for s in others.values() if s.pos_ in ("NOUN", "PROPN")]
     return with_appositions(named[0]) if len(named) == 1 and len(others) == 1 else None
 
