@@ -111,13 +111,18 @@ def is_farewell(text: str) -> bool:
     turn-act reader (turn_act/reader.py) of the whole turn or of its last sentence, where a goodbye
     closes what came before it ("Nice to catch up. Laters!"), not words of parting told of something
     else ("we said goodbye at the station"); or it is a parting wish by its parse ("enjoy your holiday",
-    offline/wishes.py)."""
+    offline/wishes.py). A turn ending with a request to remember something takes no leave."""
     from interaction.linear_text import clauses
+    from interaction.memory_intent.classifier import classify
     from interaction.offline.wishes import parting_wish  # spaCy loads on the first wish
 
     said = sentences(text)
     if "farewell" not in turn_acts([text, *said[-1:]]):
         return parting_wish(text)
+    # a turn that ends asking Nadine to keep something asks for what comes next, whatever its words read
+    # as ("please remember my shift rota code: F7-NIGHT")
+    if classify(said[-1] if said else text).intent == "remember":
+        return False
     # a clause that names a thing it tells of is news, whatever the reader makes of it; a goodbye
     # beside it is read on its own ("Bye for now, my cat Tom says hi")
     told = [c for c in clauses(said[-1] if said else text) if _names_a_thing_of_theirs(c)]

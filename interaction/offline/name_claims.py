@@ -158,7 +158,8 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
         if not misread and not another and not beside and (
                 token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE for c in token.children)):
             continue  # a name stands bare: "a postman", "a Leo", "my friend" are no names
-        verb = token.head.head if beside else token.head
+        what = _what_they_are(token) if beside else None
+        verb = token.head if what is None or token.dep_ == "attr" else what.head
         qualified = expletive = False
         hearsay = False
         it_at = None  # where an expletive subject stands
@@ -186,7 +187,8 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
             if not (subject.lower_ == "i" or expletive or own or hearsay):
                 continue
             request = False
-        name = _as_name([t for t in _words(token) if t.lower_ != "me" and not (another and t.pos_ == "ADJ")], sentence)
+        name = _as_name([t for t in _words(token) if t.lower_ != "me" and not (another and t.pos_ == "ADJ")
+                         and not (what is not None and t.i == what.i)], sentence)
         if name is None:
             continue
         full = next((c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None) if another else None
@@ -204,14 +206,35 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
 
 def _beside_who_they_are(token) -> bool:  # noqa: ANN001 - a spaCy Token
     """A name set beside the person the speaker says they are ("I'm his wife Yui", "I'm Tom's sister,
-    Ana"): in apposition to the complement of "be", a word whose most frequent WordNet sense is a
-    kind of person."""
+    Ana"): right after the complement of "be", a word whose most frequent WordNet sense is a kind of
+    person, in apposition to it, or hung by the parser on the "be" itself ("I'm her cousin Njeri")."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
-    if not (token.dep_ == "appos" and token.pos_ == "PROPN" and token.head.dep_ == "attr" and token.head.pos_ == "NOUN"):
+    what = _what_they_are(token)
+    if what is None or token.pos_ != "PROPN":
+        return False
+    # "my husband Rolf" is someone of theirs, never the speaker
+    if any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in (*what.children, *token.children)):
         return False
     wordnet = load_wordnet()
-    return wordnet is not None and wordnet.kind_of_person(token.head.lemma_.lower())
+    return wordnet is not None and wordnet.kind_of_person(what.lemma_.lower())
+
+
+def _what_they_are(name):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
+    """The complement of "be" a name follows (", " between them or not) when the name hangs on it or on
+    the same "be", or the noun the parser compounded with the name that is the complement ("her nephew
+    Joaquim"); None otherwise."""
+    doc = name.doc
+    before = doc[name.i - 1] if name.i > 0 else None
+    if before is not None and before.text == "," and name.i > 1:
+        before = doc[name.i - 2]
+    if before is None or before.pos_ != "NOUN":
+        return None
+    if before.dep_ == "compound" and before.head.i == name.i and name.dep_ == "attr":
+        return before
+    hangs = before.dep_ == "attr" and ((name.dep_ == "appos" and name.head.i == before.i) or (
+        name.dep_ in ("npadvmod", "attr", "appos") and name.head.i == before.head.i))
+    return before if hangs else None
 
 
 def _another_of_the_name(token) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -179,3 +179,9 @@ def test_work_and_place_said_in_the_sentence_that_gives_the_name_are_kept(said, 
     kept = update.facts()
     assert update.user_name and job in (kept.get("current_position"), kept.get("current_company")), kept
     assert kept.get("location") == place, kept
+
+
+@pytest.mark.parametrize("said", ["This is my husband Rolf.", "My wife is a nurse, Ana.", "I'm a huge fan of Adele."])
+def test_a_name_beside_someone_of_theirs_is_not_the_speakers(said):
+    """A name set beside a person word is the speaker's only when it is what the speaker says they are."""
+    assert read_name_claim(said) is None

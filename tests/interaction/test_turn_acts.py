@@ -41,6 +41,17 @@ def test_a_sentence_that_names_a_thing_it_tells_of_is_no_farewell(said, farewell
     assert cues.is_unambiguous_farewell(said) is farewell
 
 
+@pytest.mark.parametrize(("said", "farewell"), [
+    # "please remember my shift rota code: F7-NIGHT" got "Goodbye, Tomás!" and nothing was kept
+    # (tester33 r15): a turn ending with a request to remember asks for what comes next
+    ("please remember my door code: B2-NIGHT", False),
+    ("remember that the night bus code is GN-44 please", False),
+    ("Lovely chat. Remember my gate code is 8812. Bye!", True),  # leave taken after the request
+])
+def test_a_turn_ending_with_a_request_to_remember_takes_no_leave(said, farewell):
+    assert cues.is_unambiguous_farewell(said) is farewell
+
+
 @pytest.mark.parametrize(("said", "act"), [
     ("mm okay", "backchannel"), ("yeah fair", "backchannel"), ("lol true", "backchannel"),
     ("Honestly I'd prefer not to get into that right now.", "decline"),

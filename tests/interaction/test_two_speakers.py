@@ -226,14 +226,21 @@ def test_a_name_confirmed_after_asking_takes_the_turn_that_claimed_it(dm):
     assert "I'm Mirella" in mirelas and "won a prize" in mirelas and "cello" not in mirelas, mirelas
 
 
-def test_a_name_said_beside_who_the_new_speaker_is_hands_the_keyboard_over(dm):
+@pytest.mark.parametrize(("handover", "name"), [
+    ("Odile stepped out for a call, I'm her brother Anselm.", "Anselm"),
+    # ... however the parser hangs the name: on the "be" (my play: "Wanjiru just stepped out, I'm her
+    # cousin Njeri" was Wanjiru speaking, and the forget erased her), or with the person word its compound
+    ("Odile just stepped out, I'm her cousin Severin", "Severin"),
+    ("Odile went to make tea, I'm her nephew Joaquim", "Joaquim"),
+])
+def test_a_name_said_beside_who_the_new_speaker_is_hands_the_keyboard_over(dm, handover, name):
     """"Haruto went to the toilet, I'm his wife Yui" was taken as Haruto speaking, and her "forget
     everything about me" then "yes" erased his whole memory (tester33 r23): a name set beside the person
     the speaker says they are is theirs, so the forget is hers and his part stays."""
     say(dm, "Hello, I'm Odile.")
     say(dm, HER_CELLO)
-    switched = say(dm, "Odile stepped out for a call, I'm her brother Anselm.")
-    assert switched.user_name == "Anselm", switched.reply
+    switched = say(dm, handover)
+    assert switched.user_name == name, switched.reply
     odile = uid_of(dm, "Odile")
     profile_before = dm.layout.user_info_file(odile).read_bytes()
     say(dm, "Please forget everything about me.")
