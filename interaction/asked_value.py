@@ -210,11 +210,18 @@ def calls_off(about: str, memory: str) -> bool:
             for n in lexicon.nouns_of_verb(t.lemma_.lower(), of_its_sense=True)}
     for t in nlp(memory):
         # the thing by its head or the nouns compounded with it ("the leaving do": "do" is a stop word)
-        if t.dep_ not in ("dobj", "nsubjpass") or not (asked & {
+        if t.dep_ not in ("dobj", "nsubjpass", "nsubj") or not (asked & {
                 lemma_meant(t), *(lemma_meant(w) for w in t.lefts if w.dep_ == "compound")}
                 or t.pos_ == "NOUN" and any(a_kind_of(lemma_meant(t), n) for n in done)):
             continue
         verb = t.head
+        if t.dep_ == "nsubj":
+            # ... or said to be in the state of one, by a word one of whose senses is "cancelled" ("the
+            # trip is off")
+            if verb.lemma_ == "be" and any(c.dep_ in ("acomp", "advmod", "prt") and lexicon.may_mean(c.lower_, "cancelled")
+                                           for c in verb.children):
+                return True
+            continue
         particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
         if lexicon.means_first("_".join(filter(None, (verb.lemma_.lower(), particle))), "cancel"):
             return True

@@ -353,9 +353,10 @@ def _recall(r: ReplyInputs) -> str:
             held = told_in(*holds)
             when = it_is(held, r.now) if held is not None and asks_from_today(r.text, r.now) else None
             return f"{'No' if verdict == 'no' else 'Yes'}{', ' + when if when else ''} — {said}"
-        if slot == "time" and not _asked_of_the_past(r.text):
+        if slot == "time" and not _asked_of_the_past(r.text) and not any(told_in(m.text, m.told_on()) for m in memories):
             # "when's my operation?" over "my hip operation is finally scheduled": no day of it was told,
-            # and the day it was told is no answer to when it will be
+            # and the day it was told is no answer to when it will be; a day told but not given as the
+            # answer (news since called it off) is said as told
             return f"I don't think you told me the date — {said}"
         if r.own_life:
             return _capital(said)

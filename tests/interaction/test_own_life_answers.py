@@ -638,3 +638,18 @@ def test_a_trip_called_off_later_is_no_yes_to_going(maya):
     later(dm, uid)
     reply = say(dm, "Am I going to Lisbon?").reply
     assert reply.startswith("No — ") and "cancelled" in reply, reply
+
+
+def test_a_plan_said_to_be_off_is_no_yes_and_its_day_is_not_denied(maya):
+    """"am I going to Zanzibar?" after "the Zanzibar trip is off, my boss cancelled my leave" got "I don't
+    think you told me that — ..." and "When is my Zanzibar trip?" "I don't think you told me the date"
+    (my play): "off" is, of events, "cancelled" in WordNet; a day told is never said to be untold."""
+    dm, _, _, uid = maya
+    say(dm, "We're flying to Crete on the 2nd of June.")
+    later(dm, uid)
+    say(dm, "The Crete holiday is off, my passport expired.")
+    later(dm, uid)
+    going = say(dm, "Am I going to Crete?").reply
+    assert going.startswith("No — ") and "off" in going, going
+    when = say(dm, "When is my Crete holiday?").reply
+    assert not when.startswith("I don't think you told me") and "2nd of June" in when, when

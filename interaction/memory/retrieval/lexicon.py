@@ -338,6 +338,19 @@ class WordNet:
         offset = self._first_adjective_senses.get(lemma.casefold())
         return () if offset is None else self._derived_nouns(self._first_adjective_lines[offset], lemma)
 
+    def may_mean(self, adjective: str, other: str) -> bool:
+        """One of the adjective's senses is the most frequent sense of `other` ("off", of events, is
+        "cancelled": "the wedding is off")."""
+        first = self._first_adjective_senses.get(other.casefold())
+        return first is not None and first in self._adjective_senses.get(adjective.casefold(), ())
+
+    @functools.cached_property
+    def _adjective_senses(self) -> dict[str, tuple[int, ...]]:
+        # read on the first state word asked about, not at start-up
+        with (self._folder / "index.adj").open(encoding="utf-8") as f:
+            return {p[0]: tuple(int(o) for o in p[4 + int(p[3]) + 2:][:int(p[2])])
+                    for p in (line.split() for line in f if not line.startswith(" ")) if len(p) >= 4}
+
     @functools.cached_property
     def _first_adjective_senses(self) -> dict[str, int]:
         with (self._folder / "index.adj").open(encoding="utf-8") as f:
