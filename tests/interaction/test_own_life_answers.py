@@ -627,29 +627,26 @@ def test_what_is_asked_of_the_speaker_is_never_answered_by_what_someone_else_doe
     assert found is not None and found.words(told) == "at the Rijksmuseum in Amsterdam"
 
 
-def test_a_trip_called_off_later_is_no_yes_to_going(maya):
-    """"am i going to hawaii?" got "Yes — ... you're going to Hawaii on the 20th" a day after "megan and i
-    broke up, the trip is cancelled" (tester33 r37): a thing called off that is a kind of what the
-    earlier memory's verb does (a trip is a kind of travel, as WordNet derives it from "go") is news of it."""
+@pytest.mark.parametrize(("plan", "news", "going", "said", "when"), [
+    # "am i going to hawaii?" got "Yes — ... you're going to Hawaii on the 20th" a day after "megan and i
+    # broke up, the trip is cancelled" (tester33 r37): a thing called off that is a kind of what the
+    # earlier memory's verb does (a trip is a kind of travel, as WordNet derives it from "go") is news of it
+    ("We're going to Lisbon on the 3rd of March.", "Bad news, the trip is cancelled, my boss needs me that week.",
+     "Am I going to Lisbon?", "the trip is cancelled", None),
+    # "am I going to Zanzibar?" after "the Zanzibar trip is off, my boss cancelled my leave" got "I don't
+    # think you told me that — ..." and "When is my Zanzibar trip?" "I don't think you told me the date"
+    # (my play): "off" is, of events, "cancelled" in WordNet; a day told is never said to be untold
+    ("We're flying to Crete on the 2nd of June.", "The Crete holiday is off, my passport expired.",
+     "Am I going to Crete?", "the Crete holiday is off", "When is my Crete holiday?"),
+])
+def test_a_plan_called_off_later_is_no_yes_and_its_day_is_not_denied(maya, plan, news, going, said, when):
     dm, _, _, uid = maya
-    say(dm, "We're going to Lisbon on the 3rd of March.")
+    say(dm, plan)
     later(dm, uid)
-    say(dm, "Bad news, the trip is cancelled, my boss needs me that week.")
+    say(dm, news)
     later(dm, uid)
-    reply = say(dm, "Am I going to Lisbon?").reply
-    assert reply.startswith("No — ") and "cancelled" in reply, reply
-
-
-def test_a_plan_said_to_be_off_is_no_yes_and_its_day_is_not_denied(maya):
-    """"am I going to Zanzibar?" after "the Zanzibar trip is off, my boss cancelled my leave" got "I don't
-    think you told me that — ..." and "When is my Zanzibar trip?" "I don't think you told me the date"
-    (my play): "off" is, of events, "cancelled" in WordNet; a day told is never said to be untold."""
-    dm, _, _, uid = maya
-    say(dm, "We're flying to Crete on the 2nd of June.")
-    later(dm, uid)
-    say(dm, "The Crete holiday is off, my passport expired.")
-    later(dm, uid)
-    going = say(dm, "Am I going to Crete?").reply
-    assert going.startswith("No — ") and "off" in going, going
-    when = say(dm, "When is my Crete holiday?").reply
-    assert not when.startswith("I don't think you told me") and "2nd of June" in when, when
+    reply = say(dm, going).reply
+    assert reply.startswith("No — ") and said in reply, reply
+    if when is not None:
+        asked = say(dm, when).reply
+        assert not asked.startswith("I don't think you told me") and "2nd of June" in asked, asked
