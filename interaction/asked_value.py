@@ -291,6 +291,12 @@ def denied_outright(question: str, memory: str) -> bool:
         objects = {lemma_meant(t) for t in said.subtree if t.dep_ in ("dobj", "pobj", "xcomp") and t.i != said.i}
         if negated and said.lemma_.lower() == verb.lemma_.lower() and (not things or any(map(names_it, objects))):
             return True
+        # ... or has none of the thing asked, by the negating determiner ("a younger brother and no
+        # sisters" for "do I have a sister?")
+        if said.lemma_.lower() == verb.lemma_.lower() and any(
+                t.dep_ in ("dobj", "conj") and names_it(lemma_meant(t)) and any(c.dep_ == "det" and c.lower_ == "no" for c in t.children)
+                for t in said.subtree):
+            return True
         particle = next((c.lemma_ for c in said.children if c.dep_ == "prt"), None)  # "gave up smoking"
         parting = f"{said.lemma_}_{particle}" if particle else said.lemma_
         if not negated and wordnet.parts_from_an_association(parting.lower()) and any(map(names_it, objects)):

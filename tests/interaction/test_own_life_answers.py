@@ -591,6 +591,9 @@ def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
     # me that — ..." (tester31): what was told says no
     ("I quit smoking last winter, it was tough.", "Do I smoke?", "No —"),
     ("I don't have any children, but I've got three godsons.", "Do I have kids?", "No —"),
+    # "do i have a sister?" over "i have a younger brother, Rohan, and no sisters" got "Yes — ..." (tester33 r45)
+    ("I have an older sister, Mina, and no brothers.", "Do I have a brother?", "No —"),
+    ("I have an older sister, Mina, and no brothers.", "Do I have a sister?", "Yes —"),
 ])
 def test_a_yes_or_no_question_about_the_speaker_is_answered_as_what_was_told_says(maya, told, asked, opens):
     dm, _, _, _ = maya
