@@ -144,7 +144,8 @@ def answer_in(question: str, memory: str) -> Answer | None:
                          key=lambda c: (-len(named & _clause_lemmas(c[1][0])), not _said_of_named(c[1][0], named)))
     # and never from a clause about something else when one is about it: "where do I work?" over "I work
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
-    about = max((len(named & _clause_lemmas(t)) for t in m), default=0)
+    # ("... due in april!! first baby": a sentence with no verb tells nothing about what it names)
+    about = max((len(named & _clause_lemmas(t)) for t in m if t.sent.root.pos_ in ("VERB", "AUX")), default=0)
     found_spans = [c for c in found_spans if len(named & _clause_lemmas(c[1][0])) >= about]
     # what is asked of the speaker is never answered by what someone else does ("where do I work?" over
     # "my brother works at Airbus in Toulouse")
@@ -669,6 +670,11 @@ def _thing(m, noun: str) -> list[tuple[Found, list]]:  # noqa: ANN001
                 value = next((c for c in subject.head.children if c.dep_ in _VALUE_DEPS), None)
                 if value is not None:
                     out.append(("value", sorted(value.subtree, key=lambda t: t.i)))
+            # ... or the word the parser took the copula for the passive auxiliary of ("my wifi password is
+            # sunflower77": "sunflower77" an adjective, "is" its auxiliary), no verb
+            elif subject.dep_ == "nsubjpass" and subject.head.pos_ != "VERB" and any(
+                    c.dep_ == "auxpass" and c.lemma_ == "be" for c in subject.head.children):
+                out.append(("value", [subject.head]))
         if tok.dep_ in ("nsubj", "nsubjpass") and _of_change(tok.head):
             # "my locker code changed to 5582": what it became is what it is
             to = next((c for c in tok.head.children if c.dep_ == "prep" and c.lower_ == "to"), None)

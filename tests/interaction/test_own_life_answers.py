@@ -48,6 +48,12 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     # "May" is the modal's stop word as well: "when is the baby due?" over "We're expecting a baby in
     # May!" got "That's a good question" (tester29 piotr)
     ("When is my cousin's christening?", "My cousin's christening is in May.", "in May"),
+    # "what's the wifi password?" and "when is the baby due?" got "That's a good question" (tester33 r42,
+    # r15): the parser may take the copula before a value for a passive's auxiliary (the tester's own
+    # words: other values parse as the copula's), and a sentence with no verb ("first baby") is about
+    # nothing that could hold the answer
+    ("what's the wifi password?", "my wifi password is sunflower77", "sunflower77"),
+    ("when is the baby due?", "my partner Lea is pregnant, due in october!! our first baby", "in october"),
 ])
 def test_the_words_that_answer_a_count_or_a_value_said_again(question, memory, answer):
     found = answer_in(question, memory)
