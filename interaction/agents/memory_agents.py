@@ -419,8 +419,11 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
     # where they are from, their home said in other ways, their age and their people by name: read off
     # the parse as said of the speaker (personal_facts.py), each a fact of its own
     for g in personal_facts.read(text):
+        # a person of theirs by the speaker's own name is no one of theirs ("my colleague Lars wants to
+        # say hi, Lars just took the keyboard, I'm Lars": the one before him told of him)
+        held = relation_of(g.value) if g.field == "relations" else None
         if not any(o.field == g.field and (same_value(o.value, g.value) or not FIELDS_BY_NAME[g.field].multi)
-                   for o in grounded) and not is_name(g.value, names):
+                   for o in grounded) and not is_name(held[0] if held else g.value, names):
             changes.append(FactChange(field=g.field, op="set", value=g.value, **g.words.model_dump()))
             grounded.append(g)
     # a person of theirs they tell they have left is one no longer ("I broke up with Marco")

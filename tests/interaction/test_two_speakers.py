@@ -248,3 +248,13 @@ def test_a_name_said_beside_who_the_new_speaker_is_hands_the_keyboard_over(dm, h
     forgotten = [m.user_id for m in dm.out.of(t.FORGET_USER)]
     assert forgotten and odile not in forgotten, forgotten
     assert dm.layout.user_info_file(odile).read_bytes() == profile_before and "cello" in collection_text(dm, odile)
+
+
+def test_the_one_handed_the_keyboard_is_no_person_of_his_own(dm):
+    """"ok my colleague Lars wants to say hi, Lars just took the keyboard, I'm Lars" kept "your colleague
+    is Lars" for Lars (tester33 r22): a person of theirs by the speaker's own name is no one of theirs."""
+    say(dm, "Hello, I'm Odile.")
+    say(dm, HER_CELLO)
+    switched = say(dm, "my neighbour Anselm wants to say hello, Anselm has the keyboard now, I'm Anselm")
+    assert switched.user_name == "Anselm" and "neighbour" not in switched.reply, switched.reply
+    assert ProfileStore(dm.layout).load(uid_of(dm, "Anselm")).relations == []
