@@ -212,5 +212,6 @@ def confirmation_question(confirmation: NameConfirmation) -> str:
     if confirmation.asked_again:
         return f"Sorry, I didn't quite get that. Are you {who}? Please say yes or no."
     if confirmation.told_of:
-        return f"I know more than one {confirmation.top_name}. Just to be sure: are you {who}?"
+        # the name they gave is what the people known share ("Sofia" of Sofia and Sofia Rossi)
+        return f"I know more than one {confirmation.given_name}. Just to be sure: are you {who}?"
     return f"Sorry, just to be sure: is your name {who}?"

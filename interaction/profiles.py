@@ -183,7 +183,10 @@ class ProfileKeeper:
                     return ProfileOutcome("confirm", identity, replace(apart, pending_fields=facts)) \
                         if apart is not None else ProfileOutcome("shared_name", identity)
                 if not identity.known and found.confirmation is not None:
-                    return ProfileOutcome("confirm", identity, replace(found.confirmation, pending_fields=facts))
+                    # "Sofia" and "Sofia Rossi" both known: asked about the one what the speaker says of
+                    # themselves tells apart ("sofia again, the vet from lisbon"), else the fuller name first
+                    apart = self._told_apart(name, known, facts, said, found.confirmation.similar_ids)
+                    return ProfileOutcome("confirm", identity, replace(apart or found.confirmation, pending_fields=facts))
                 return self._link(found.user_id, facts, same=found.user_id == identity.user_id, claimed=name,
                                   wording=wording)
             # a name given with others of theirs ("call me Teddy, not Theodora") is the one they go by:
@@ -205,16 +208,18 @@ class ProfileKeeper:
         profile = self.store.update(identity.user_id, facts, self.clock.now(), wording=wording)
         return ProfileOutcome("updated", Identity(identity.user_id, profile, identity.source), learned=facts)
 
-    def _told_apart(self, name: str, known: dict[str, str], facts: dict, text: str) -> NameConfirmation | None:
-        """Of the people who go by `name`, the one whose current work or place facts share a word with
-        what the speaker says of themselves now (their facts, or the words of the turn besides the name:
-        "Lucía here, the engineer from Bilbao" keeps no job, "the" engineer being one in a setting),
-        asked about by what they told; None unless exactly one does."""
+    def _told_apart(self, name: str, known: dict[str, str], facts: dict, text: str,
+                    among: tuple[str, ...] = ()) -> NameConfirmation | None:
+        """Of the people who go by `name` (and those `among` whose name it is part of), the one whose
+        current work or place facts share a word with what the speaker says of themselves now (their
+        facts, or the words of the turn besides the name: "Lucía here, the engineer from Bilbao" keeps
+        no job, "the" engineer being one in a setting), asked about by what they told; None unless
+        exactly one does."""
         said = {w for value in facts.values() for v in (value if isinstance(value, list) else [value])
                 if isinstance(v, str) for w in _content_words(v)} | (_content_words(text) - _content_words(name))
         matched = []
         for uid, held_name in known.items():
-            profile = self.store.load(uid) if name_similarity(name, held_name or "") >= self.high else None
+            profile = self.store.load(uid) if uid in among or name_similarity(name, held_name or "") >= self.high else None
             if profile is not None and any(_content_words(getattr(profile, f) or "") & said for f in _TELLING_APART):
                 matched.append((uid, held_name, self.told_of(profile, _TELLING_APART)))
         if len(matched) != 1 or not matched[0][2]:

@@ -499,3 +499,17 @@ def test_no_said_with_who_they_are_instead_makes_someone_new(dm):
     other = say(dm, "no, the pharmacist")
     assert other.user_id is not None and other.user_id != known.user_id and not other.extra["pending_confirmation"], other.reply
     assert people(dm) == ["Tomasz", "Tomasz Wrona"]
+
+
+def test_a_name_that_is_part_of_another_known_one_is_told_apart_by_what_they_told(dm):
+    """With "Sofia Rossi" (a teacher in Milan) and "Sofia" (a vet in Lisbon) known, "hi, sofia again, the
+    vet from lisbon" was asked "is your name Sofia Rossi?", and "yes, the vet" handed her the teacher's
+    memories (tester33 r04): what she says of herself tells the two apart here too."""
+    rossi = say(dm, "Hello, I'm Zofia Nowak. I'm a florist in Lublin.")
+    say(dm, "Bye now.")
+    other = say(dm, "Hi, I'm Zofia, we've never met. I'm a civil engineer in Gdynia.")
+    say(dm, "Bye now.")
+    asked = say(dm, "hi, zofia again, the engineer from gdynia")
+    assert asked.user_id is None and "I know more than one Zofia." in asked.reply and "engineer" in asked.reply, asked.reply
+    assert "Nowak" not in asked.reply, asked.reply
+    assert say(dm, "yes").user_id == other.user_id != rossi.user_id
