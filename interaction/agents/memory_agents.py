@@ -100,6 +100,10 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         # the name given beside it another of theirs
         if claim.request and extracted.user_name and name_similarity(extracted.user_name, claim.name) < deps.keeper.high:
             beside = [extracted.user_name]
+        elif claim.request and renames and identity.name and name_similarity(identity.name, claim.name) < deps.keeper.high:
+            # "just call me Teo" from Mateo Silva: the name held stays one of theirs, so "Mateo Silva
+            # again" is still them
+            beside = [identity.name]
         extracted = extracted.model_copy(update={"user_name": claim.name})
     # what they ask to be called, a title with it or not, is how replies address them
     address = (claim.address or claim.name) if claim is not None and claim.request else None
@@ -166,7 +170,7 @@ def _other_names(text: str, update: MemoryUpdate, identity: Identity, beside: li
     be called by another (the full name of "I'm Wilhelmina, but call me Mina"), with those held ([]
     when none is new): never the name they go by."""
     held = list(identity.profile.other_names) if identity.profile and identity.user_id else []
-    own = [n for n in (update.user_name, identity.name) if n]
+    own = [n for n in (update.user_name, identity.name) if n and n not in beside]
     said = [*names_others_use(text), *beside, *names_beside_a_request(text)]
     new = [n for n in dict.fromkeys(said) if not any(name_similarity(n, o) >= 0.99 for o in [*own, *held])]
     return [*held, *new] if new else []

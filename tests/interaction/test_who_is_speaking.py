@@ -513,3 +513,17 @@ def test_a_name_that_is_part_of_another_known_one_is_told_apart_by_what_they_tol
     assert asked.user_id is None and "I know more than one Zofia." in asked.reply and "engineer" in asked.reply, asked.reply
     assert "Nowak" not in asked.reply, asked.reply
     assert say(dm, "yes").user_id == other.user_id != rossi.user_id
+
+
+def test_the_full_name_of_someone_who_asked_to_be_called_otherwise_is_still_theirs(dm):
+    """"hi I'm Mateo Silva", "just call me Teo", and a day later "hello, Mateo Silva again" made an empty
+    new person (tester33 r47): the name held when they asked to be called otherwise stays one of theirs."""
+    first = say(dm, "Hello, I'm Bartholomew Quist.")
+    say(dm, "just call me Bart")
+    say(dm, "I restore pianos in Delft.")
+    say(dm, "Bye now.")
+    back = say(dm, "hello, Bartholomew Quist again")
+    if back.extra["pending_confirmation"]:
+        back = say(dm, "yes")
+    assert back.user_id == first.user_id, back.reply
+    assert people(dm) == ["Bart"]
