@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from common.messages import RecalledMemory
-from common.store.facts import latest_ended
+from common.store.facts import latest_ended, says
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues, profile_wording
 from interaction.answer_span import ANSWER_FIRST, names_what_is_asked, slot_asked
@@ -198,12 +198,33 @@ def _profile_answer(r: ReplyInputs) -> str | None:
     if before:
         return before
     asked = _asked(r)
-    for pattern, key in _ASKS:
-        if pattern.search(asked):
-            return _answer_from_profile(r, key)
-    if r.profile_field is not None:  # the retrieval core found which of their facts it asks after
-        return _answer_from_profile(r, "work" if r.profile_field in profile_wording.WORK_FIELDS else r.profile_field)
-    return None
+    key = next((key for pattern, key in _ASKS if pattern.search(asked)), None)
+    if key is None and r.profile_field is not None:  # the retrieval core found which of their facts it asks after
+        key = "work" if r.profile_field in profile_wording.WORK_FIELDS else r.profile_field
+    answer = _answer_from_profile(r, key) if key is not None else None
+    return _yes_or_no(r.text, answer) if answer else answer
+
+
+def _yes_or_no(question: str, answer: str) -> str:
+    """A question whether a fact holds ("do I live in Bergen?") answered from the profile: yes first
+    when the answer says every word it names, no when it names a place or name the answer does not
+    ("do I live in Ghent?" over Antwerp); as it is otherwise."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    if not asks_whether(question) or asks_her_memory(question):
+        return answer
+    try:
+        doc = load_parser()(question)
+    except ParserUnavailable:
+        return answer
+    said = {w.casefold() for w in re.findall(r"\w+", answer)}
+    missing = [t for t in doc if t.pos_ in ("NOUN", "PROPN", "ADJ") and not t.is_stop
+               and not {t.lower_, t.lemma_.lower()} & said]
+    if not missing:
+        return f"Yes — {answer[:1].lower()}{answer[1:]}"
+    if any(t.pos_ == "PROPN" for t in missing):
+        return f"No — {answer[:1].lower()}{answer[1:]}"
+    return answer
 
 
 def _asked_of_the_past(question: str) -> bool:
@@ -243,6 +264,23 @@ def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
     held = profile_wording.named_in(profile_wording.current(r.profile, [key], now=r.now), r.text)
     said = profile_wording.phrases(held) or (profile_wording.left_named_in(r.profile, r.text) if key == "relations" else [])
     return _sentence(profile_wording.listing(said)) if said else None  # every pastime held, not the first
+
+
+def _held_instead(r: ReplyInputs, memory: str) -> str | None:
+    """What the profile holds now in place of a fact that has ended, which the question names and the
+    memory tells ("you live in Bergen" for "do I live in Oslo?" over "I live in Oslo"); None otherwise."""
+    if r.profile is None:
+        return None
+    asked = {w.casefold() for w in re.findall(r"\w+", r.text)}
+    for field in FIELDS_BY_NAME:
+        if FIELDS_BY_NAME[field].multi:
+            continue
+        ended = [rec for rec in r.profile.history(field) if not rec.current and says(memory, rec.value)
+                 and {w.casefold() for w in re.findall(r"\w+", rec.value)} <= asked]
+        held = profile_wording.current(r.profile, [field]) if ended else []
+        if held:
+            return profile_wording.own_words(held[0])
+    return None
 
 
 def _no_longer(r: ReplyInputs, key: str) -> str | None:
@@ -330,6 +368,10 @@ def _recall(r: ReplyInputs) -> str:
                 # "the party is cancelled"): no, as that news says, whatever the plan before it said
                 return f"No — {_said(latest, r)}."
             holds = _as_it_holds(memories)
+            if (now := _held_instead(r, holds[0])) is not None:
+                # "do I live in Oslo?" over "I live in Oslo" after "I moved to Bergen": the fact it asks
+                # about has ended, and the profile holds another in its place
+                return f"Not any more — {said} Now {now}."
             verdict = whether_told(r.text, *holds, r.now)
             if verdict != "no" and (other := said_of_someone_else(r.text, holds[0])) is not None:
                 # asked of themselves, what was told of someone else ("am I retired?" over "my dad

@@ -636,6 +636,15 @@ def test_what_is_asked_of_the_speaker_is_never_answered_by_what_someone_else_doe
     assert found is not None and found.words(told) == "at the Rijksmuseum in Amsterdam"
 
 
+def asked_after_two_visits(maya, first: str, then: str, question: str) -> str:  # noqa: ANN001 - the fixture
+    """What was said on one visit, then on the next, then the question on a third: its reply."""
+    dm, _, _, uid = maya
+    for said in (first, then):
+        say(dm, said)
+        later(dm, uid)
+    return say(dm, question).reply
+
+
 @pytest.mark.parametrize(("plan", "news", "going", "said", "when"), [
     # "am i going to hawaii?" got "Yes — ... you're going to Hawaii on the 20th" a day after "megan and i
     # broke up, the trip is cancelled" (tester33 r37): a thing called off that is a kind of what the
@@ -649,13 +658,24 @@ def test_what_is_asked_of_the_speaker_is_never_answered_by_what_someone_else_doe
      "Am I going to Crete?", "the Crete holiday is off", "When is my Crete holiday?"),
 ])
 def test_a_plan_called_off_later_is_no_yes_and_its_day_is_not_denied(maya, plan, news, going, said, when):
-    dm, _, _, uid = maya
-    say(dm, plan)
-    later(dm, uid)
-    say(dm, news)
-    later(dm, uid)
-    reply = say(dm, going).reply
+    dm = maya[0]
+    reply = asked_after_two_visits(maya, plan, news, going)
     assert reply.startswith("No — ") and said in reply, reply
     if when is not None:
         asked = say(dm, when).reply
         assert not asked.startswith("I don't think you told me") and "2nd of June" in asked, asked
+
+
+@pytest.mark.parametrize(("told", "moved", "asked", "now"), [
+    ("I live in Ghent, I'm a translator.", "I moved to Antwerp last month.", "Do I live in Ghent?", "Antwerp"),
+    ("I live in Turku, I'm a welder", "I moved to Tampere last weekend, new job at the shipyard", "do i live in turku?",
+     "Tampere"),
+])
+def test_whether_a_fact_holds_that_has_since_changed_is_not_any_more(maya, told, moved, asked, now):
+    """"do i live in oslo?" got "Yes — ... you live in Oslo" a day after "I moved to Bergen last weekend"
+    (tester33 r71): the fact asked about has ended, and what the profile holds in its place is said."""
+    dm = maya[0]
+    reply = asked_after_two_visits(maya, told, moved, asked)
+    assert reply.startswith(("Not any more — ", "No — ")) and f"you live in {now}" in reply, reply
+    # ... and whether the one held holds is a yes
+    assert say(dm, f"Do I live in {now}?").reply == f"Yes — you live in {now}.", reply
