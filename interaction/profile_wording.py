@@ -89,12 +89,17 @@ def named_in(told: list[Told], question: str) -> list[Told]:
 def left_named_in(profile: UserProfile | None, question: str) -> list[str]:
     """The people a question names whom the speaker told they have left, and who hold that place no
     more, as Nadine says it ("Marco is no longer your boyfriend" for "who is my boyfriend?")."""
+    return [ended_words(profile, "relations", value) for value in people_left_named_in(profile, question)]
+
+
+def people_left_named_in(profile: UserProfile | None, question: str) -> list[str]:
+    """The relations values ("Marco (boyfriend)") of left_named_in."""
     if profile is None:
         return []
     now = {relation_of(r.value)[1] for r in profile.history("relations") if r.current and relation_of(r.value)}
     left = [Told("relations", r.value) for r in profile.history("relations")
             if not r.current and (held := relation_of(r.value)) and held[1] not in now]
-    return [ended_words(profile, "relations", t.value) for t in named_in(left, question)]
+    return [t.value for t in named_in(left, question)]
 
 
 def _lemmas(text: str) -> set[str]:

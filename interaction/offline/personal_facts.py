@@ -30,7 +30,7 @@ import unicodedata
 
 from interaction import cues
 from interaction.offline.grounding import Grounded, first_person
-from interaction.offline.parsing import ParserUnavailable, load_parser, spliced, subject_of
+from interaction.offline.parsing import ParserUnavailable, as_capitalised, load_parser, spliced, subject_of
 
 FIELDS = ("hometown", "location", "age", "relations")
 _NOT_PLACES = {"PERSON", "DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT", "NORP"}
@@ -364,8 +364,9 @@ def a_spouse(role: str) -> bool:
 
 def tells_leaving(text: str) -> bool:
     """The speaker tells they have left someone or something of theirs ("I quit my job at the council",
-    "I broke up with Marco", "I'm divorced now"): a fact of theirs may end."""
-    return bool(things_left(text)) or parted_as_a_state(text) is not None
+    "I broke up with Marco", "I'm divorced now"): a fact of theirs may end. Typed without a capital,
+    read as written with them ("tariq and i split up": the tagger reads a name by its capital)."""
+    return bool(things_left(as_capitalised(text))) or parted_as_a_state(text) is not None
 
 
 def things_left(text: str) -> list:

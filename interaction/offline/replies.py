@@ -372,6 +372,12 @@ def _recall(r: ReplyInputs) -> str:
                 # "do I live in Oslo?" over "I live in Oslo" after "I moved to Bergen": the fact it asks
                 # about has ended, and the profile holds another in its place
                 return f"Not any more — {said} Now {now}."
+            left = [v for v in profile_wording.people_left_named_in(r.profile, r.text)
+                    if says(holds[0], profile_wording.relation_of(v)[0])]
+            if left:
+                # "do I have a girlfriend?" over "I live with my girlfriend Megan" after "megan and i broke
+                # up": the person it names they have left since
+                return f"Not any more — {said} {_capital(profile_wording.ended_words(r.profile, 'relations', left[0]))}."
             verdict = whether_told(r.text, *holds, r.now)
             if verdict != "no" and (other := said_of_someone_else(r.text, holds[0])) is not None:
                 # asked of themselves, what was told of someone else ("am I retired?" over "my dad

@@ -679,3 +679,11 @@ def test_whether_a_fact_holds_that_has_since_changed_is_not_any_more(maya, told,
     assert reply.startswith(("Not any more — ", "No — ")) and f"you live in {now}" in reply, reply
     # ... and whether the one held holds is a yes
     assert say(dm, f"Do I live in {now}?").reply == f"Yes — you live in {now}.", reply
+
+
+def test_whether_they_have_someone_they_have_left_is_not_any_more(maya):
+    """"do i have a girlfriend?" got "Yes — ... your girlfriend Megan" a day after "megan and i broke up"
+    (tester33 r37)."""
+    reply = asked_after_two_visits(maya, "I share a flat in Leeds with my boyfriend Tariq.",
+                                   "tariq and i split up, i'm staying with my sister for now.", "Do I have a boyfriend?")
+    assert reply.startswith("Not any more — ") and reply.endswith("Tariq is no longer your boyfriend."), reply
