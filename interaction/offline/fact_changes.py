@@ -39,7 +39,7 @@ from common.vision.base import BackendUnavailable
 from interaction import cues
 from interaction.offline import personal_facts
 from interaction.offline.parsing import spliced
-from interaction.offline.self_description import rank_named, workplace_named
+from interaction.offline.self_description import an_occupation, rank_named, workplace_named
 
 DATA = Path(__file__).with_name("data") / "fact_changes.jsonl"
 WEIGHTS = Path(__file__).with_name("data") / "fact_changes_weights.json"
@@ -361,7 +361,7 @@ def _left_facts(text: str, current: dict[str, list[str]], new_work: bool = False
     # it was; "I got a new job!": the one they had is over, though the new one is not told yet (`new_work`:
     # it is, "I started a new job at Spotify", and takes the old one's place itself)
     if not closed and any((t.i in left_at or (not new_work and _new_to_the_speaker(t))) and t.pos_ == "NOUN"
-                          and _an_occupation(t.lemma_) for t in doc):
+                          and an_occupation(t.lemma_) for t in doc):
         return [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in work]
     return closed
 
@@ -378,14 +378,6 @@ def _new_to_the_speaker(noun) -> bool:  # noqa: ANN001 - a spaCy Token
 
 
 _WORK = {"current_company", "current_position"}
-
-
-def _an_occupation(lemma: str) -> bool:
-    """The noun's most frequent WordNet sense is an occupation ("job", "career"; "choir" is none)."""
-    from interaction.memory.retrieval.lexicon import load_wordnet
-
-    wordnet = load_wordnet()
-    return wordnet is not None and wordnet.kind_of(lemma.lower(), frozenset({"occupation"}), senses=1)
 
 
 def _said_not_left(text: str) -> bool:

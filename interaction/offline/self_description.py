@@ -63,6 +63,8 @@ _DOING = "_doing"  # a candidate job said with a verb: the clause the verb-job m
 # work as a physio"): a job by the frame, whatever the occupation score makes of a word the embedding
 # hardly knows ("as a team" is no one they are)
 _WORKED_AS = "_worked_as"
+# WordNet's verb files of wanting, thinking, asking and seeing: a job said with them is no job held
+_NOT_TAKING = frozenset({"verb.emotion", "verb.cognition", "verb.communication", "verb.perception"})
 _OWN_CLAUSE = {"conj", "cc"}  # what hangs on a predicate but is a clause (or its joint) of its own
 # prepositions that bring a workplace or a place (a fact of its own), not the rest of a job's words
 _EMPLOYER_OR_PLACE_PREPS = {"at", "for", "with", "by", "in", "to", "from", "into", "near", "on"}
@@ -238,7 +240,9 @@ def _asserted(pred) -> bool:
     past = pred.tag_ == "VBD" or any(c.dep_ in {"aux", "auxpass"} and c.tag_ == "VBD" for c in children)
     if any(c.dep_ == "aux" and c.tag_ == "MD" for c in children):
         return False  # "I'd like to", "I could be"
-    return not past or lemma in _STILL_TRUE_IN_PAST
+    # ... and so does a job taken up ("I just started a job as a data analyst"), not one had ("I had a
+    # job as a waiter")
+    return not past or lemma in _STILL_TRUE_IN_PAST or (_job_taken(pred) is not None and not of_having(pred))
 
 
 def _bid(pred) -> bool:
@@ -462,14 +466,17 @@ def _read_clause(pred, found: dict[str, str]) -> None:
                 if "location" in found:
                     found["_residence"] = "1"
         return
+    if (job := _job_taken(pred)) is not None:
+        # "I just started a job as a data analyst at a bank in Kano": what the job is as is the position
+        for prep, obj in _preps(job):
+            if prep == "as":
+                _worked_as(obj, found)
+        found["_work"] = "1"
+        return
     if lemma in _WORK:
         for prep, obj in _preps(pred):
             if prep == "as":
-                if "current_position" not in found:
-                    found["current_position"] = _phrase(obj)
-                    if _someone_or_unknown(obj):
-                        found[_WORKED_AS] = "1"
-                _read_work_complements(obj, found)  # "as a data engineer at Siemens"
+                _worked_as(obj, found)
             elif prep in {"at", "for", "with", "by"} and (employer := _workplace(obj)):
                 found.setdefault("current_company", employer)
             elif prep == "in" and obj.ent_type_ in _PLACE_ENTS:
@@ -511,6 +518,37 @@ def _read_what_is(said, found: dict[str, str]) -> None:  # noqa: ANN001 - spaCy 
             # by degree ("I'm so relieved", "really exhausted") is a feeling, and one said of something
             # ("terrible at remembering names", "keen to help") is how the speaker is with it
             found.setdefault("current_position", _phrase(child).lower())
+
+
+def _worked_as(obj, found: dict[str, str]) -> None:  # noqa: ANN001 - a spaCy Token
+    """What they work as ("as a data engineer at Siemens"): the position, and the work said with it."""
+    if "current_position" not in found:
+        found["current_position"] = _phrase(obj)
+        if _someone_or_unknown(obj):
+            found[_WORKED_AS] = "1"
+    _read_work_complements(obj, found)
+
+
+def _job_taken(pred):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
+    """The occupation the verb's object is, said with what it is as ("started a job as a nurse", "got a
+    post as a lecturer"), when the verb tells it is theirs, not wished for, asked or thought of (its
+    most frequent WordNet sense no feeling, thought, speech or perception: "I want a job as a nurse"),
+    nor under way ("I'm looking for ...")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if wordnet is None or pred.tag_ == "VBG" or wordnet.verb_lexical_file(pred.lemma_.lower()) in _NOT_TAKING:
+        return None
+    return next((c for c in pred.children if c.dep_ == "dobj" and an_occupation(c.lemma_)
+                 and any(p.dep_ == "prep" and p.lower_ == "as" for p in c.children)), None)
+
+
+def an_occupation(lemma: str) -> bool:
+    """The noun's most frequent WordNet sense is an occupation ("job", "career"; "choir" is none)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.kind_of(lemma.lower(), frozenset({"occupation"}), senses=1)
 
 
 def _someone_or_unknown(noun) -> bool:  # noqa: ANN001 - a spaCy Token

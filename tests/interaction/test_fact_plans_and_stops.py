@@ -489,6 +489,11 @@ def test_a_promotion_hoped_for_is_no_job():
     ("i work as a sparky for a small firm", "sparky"),
     # ... when it is someone, or a word WordNet does not know: "as a team" is no one
     ("I work as a team with my brother.", None),
+    # ... and what a job taken up is as ("i just started a job as a data analyst at a bank in Kano" kept
+    # nothing: tester33), never one had before
+    ("i just started a job as a bus driver in Derby", "bus driver"),
+    ("I got a job as a porter at the Royal Free!", "porter"),
+    ("I had a job as a waiter in Rome years ago.", None),
 ])
 def test_what_they_work_as_is_a_job_by_the_frame(sentence, job):
     update, _, _ = _decided(sentence, {})
