@@ -661,9 +661,17 @@ def _read_doing(pred, found: dict[str, str]) -> None:
     ("drive a tram", "look after elderly people") is a candidate position, its workplace and place are
     its complements; the clause goes to the verb-job model (decide). A verb with neither an object nor
     a complement ("I agree", "I know") tells nothing."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
     objects = [c for c in pred.children if c.dep_ in _OBJECTS]
     preps = [c for c in pred.children if c.dep_ == "prep"]
     if not objects and not preps or _not_owned(pred, objects):
+        return
+    wordnet = load_wordnet()
+    if wordnet is not None and wordnet.verb_lexical_file(pred.lemma_.lower()) == "verb.emotion" \
+            or any(an_occupation(o.lemma_) for o in objects):
+        # what they want or love is no job they do ("I want a job as a nurse"), nor is what they do with
+        # a job ("I need a new job")
         return
     words = {pred.i} | {c.i for c in pred.children if c.dep_ == "prt"}
     if not objects and preps[0].i == pred.i + 1 and preps[0].lower_ not in _EMPLOYER_OR_PLACE_PREPS:

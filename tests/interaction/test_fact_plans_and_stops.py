@@ -494,6 +494,9 @@ def test_a_promotion_hoped_for_is_no_job():
     ("i just started a job as a bus driver in Derby", "bus driver"),
     ("I got a job as a porter at the Royal Free!", "porter"),
     ("I had a job as a waiter in Rome years ago.", None),
+    # ... nor is a job wanted or needed ("want a job", "need a new job" were kept as jobs said with a verb)
+    ("I want a job as a lifeguard.", None),
+    ("I really need a new job.", None),
 ])
 def test_what_they_work_as_is_a_job_by_the_frame(sentence, job):
     update, _, _ = _decided(sentence, {})
