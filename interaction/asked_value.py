@@ -158,12 +158,14 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
     question's that the memory says too has a subject there, and none of them is the speaker. Those
     subjects, or none."""
     from interaction.offline.grounding import first_person
-    from interaction.offline.parsing import subject_of, verb_of
+    from interaction.offline.parsing import of_having, subject_of, verb_of
 
     if not any(t.dep_ in ("nsubj", "nsubjpass") and first_person(t) for t in clause):
         return []
-    # ... or what they are asked to be ("am I a surgeon?" over "he works as a surgeon there")
-    said = [m for t in clause if (t.pos_ in ("VERB", "ADJ") and t.dep_ != "aux" or t.dep_ == "attr" and t.pos_ == "NOUN")
+    # ... or what they are asked to be ("am I a surgeon?" over "he works as a surgeon there"); never
+    # "have", which the thing had has too ("do I have a son?" over "my son Youssef has his exams")
+    said = [m for t in clause if (t.pos_ in ("VERB", "ADJ") and t.dep_ != "aux" and not of_having(t)
+                                  or t.dep_ == "attr" and t.pos_ == "NOUN")
             for m in memory if lemma_meant(m) == lemma_meant(t)]
     # the parser may hang the subject on the auxiliary ("she just got engaged")
     subjects = [subject_of(v) or next((s for a in v.children if a.dep_ in ("aux", "auxpass")

@@ -88,9 +88,11 @@ def test_what_was_told_since_and_whether(maya, before, since, question, first, s
     # moved to Monday (asked on a Wednesday), never "it's in two days" of the Friday it left
     ("My blood test is on Friday at 9.", "The blood test got moved to Monday at 10.",
      ("Is my blood test still on Friday?", "Is it still on Friday?"), "No, it's in five days — ", "Monday"),
-    # a memory that says what is asked under a negation ("can't make Saturday") takes the yes away
+    # a memory that says what is asked under a negation ("can't make Saturday") takes the yes away; one
+    # that says the lunch is off is a no ("off", of events, is "cancelled" in WordNet)
     ("My brother Kofi is coming for lunch on Saturday at one.", "Kofi can't make Saturday after all, lunch is off.",
-     ("Is Kofi still coming on Saturday?", "Is my brother coming for lunch on Saturday?"), "Earlier today", "make Saturday"),
+     ("Is Kofi still coming on Saturday?", "Is my brother coming for lunch on Saturday?"), ("Earlier today", "No — earlier today"),
+     "make Saturday"),
 ])
 def test_whether_a_thing_moved_or_called_off_since_still_holds(maya, before, since, questions, first, said):
     dm, _, _, uid = maya

@@ -592,6 +592,9 @@ def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
     ("My brother Tomas just moved to Norway, Bergen.", "Do I live in Norway?", "No, that was your brother Tomas — "),
     ("My sister Ilse works as a dentist in Ghent.", "Am I a dentist?", "No, that was your sister Ilse — "),
     ("My cousin moved to Perth and he works as a pilot there now.", "Am I a pilot?", "I don't think you told me"),
+    # ... but what they have has what it has: "do i have a son?" over "my son Youssef has his exams today"
+    # got "No, that was your son Youssef" (replay34 r06)
+    ("My daughter Lale has her driving test today, fingers crossed.", "Do I have a daughter?", "Yes — "),
     ("My flatmate Dario got laid off on Monday.", "Did I get laid off?", "No, that was your flatmate Dario — "),
     # "Do I smoke?" over "I quit smoking three months ago, it's been really hard" got "I don't think you told
     # me that — ..." (tester31): what was told says no
