@@ -214,7 +214,7 @@ def _beside_who_they_are(token) -> bool:  # noqa: ANN001 - a spaCy Token
     if what is None or token.pos_ != "PROPN":
         return False
     # "my husband Rolf" is someone of theirs, never the speaker
-    if any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in (*what.children, *token.children)):
+    if any(c.dep_ == "poss" and "1" in c.morph.get("Person") for c in (*what.children, *token.children)):
         return False
     wordnet = load_wordnet()
     return wordnet is not None and wordnet.kind_of_person(what.lemma_.lower())

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from tests.interaction.parse_counting import count_parses
+
 
 def test_the_clauses_a_profile_holds_are_parsed_in_one_batch(monkeypatch):
     from common.store import UserProfile
@@ -19,22 +21,7 @@ def test_the_clauses_a_profile_holds_are_parsed_in_one_batch(monkeypatch):
     nlp = load_parser()
     alone = {c: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp.nlp(c)] for c in clauses.values()}
     expected = profile_wording.current(profile)
-    calls: list[list[str]] = []
-
-    class Counted:  # the pipeline, noting each call
-        def __init__(self, inner) -> None:
-            self.inner = inner
-
-        def __call__(self, one: str):
-            calls.append([one])
-            return self.inner(one)
-
-        def pipe(self, texts):
-            calls.append(list(texts))
-            return self.inner.pipe(calls[-1])
-
-    monkeypatch.setattr(nlp, "_docs", type(nlp._docs)(nlp._docs.maxsize))  # nothing parsed before
-    monkeypatch.setattr(nlp, "nlp", Counted(nlp.nlp))
+    calls = count_parses(monkeypatch, nlp)
     assert profile_wording.current(profile) == expected
     assert [sorted(c) for c in calls] == [sorted(clauses.values())]
     assert {c: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp(c)] for c in clauses.values()} == alone

@@ -17,6 +17,7 @@ from interaction.offline.understand_rules import understand, user_emotion
 from interaction.prompts import background
 from interaction.reply_inputs import ReplyInputs
 from interaction.turn_understanding import Emotion, PlanStep, TurnUnderstanding
+from tests.interaction.parse_counting import count_parses
 
 NO_USER = GuardContext(user_id=None, greeted_user_id=None, confirmation_pending=False)
 
@@ -260,24 +261,9 @@ def test_a_turns_readers_find_its_parses_and_vectors_made_in_one_batch_each(monk
     nlp, embedder = load_parser(), offline_text_embedder()
     extract_profile("I fix bikes.")  # the readers loaded (their own prompts embedded) before counting
     alone = {s: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp.nlp(s)] for s in [text, *cues.sentences(text)]}
-    calls: list[list[str]] = []
     embedded: list[list[str]] = []
     run = embedder._embed_batch
-
-    class Counted:  # the pipeline, noting each call
-        def __init__(self, inner) -> None:
-            self.inner = inner
-
-        def __call__(self, one: str):
-            calls.append([one])
-            return self.inner(one)
-
-        def pipe(self, texts):
-            calls.append(list(texts))
-            return self.inner.pipe(calls[-1])
-
-    monkeypatch.setattr(nlp, "_docs", type(nlp._docs)(nlp._docs.maxsize))  # nothing parsed before
-    monkeypatch.setattr(nlp, "nlp", Counted(nlp.nlp))
+    calls = count_parses(monkeypatch, nlp)
     monkeypatch.setattr(embedder, "_recent", type(embedder._recent)(embedder._recent.maxsize))
     monkeypatch.setattr(embedder, "_embed_batch", lambda texts: embedded.append(list(texts)) or run(texts))
     understand_agent._read_ahead(text)
@@ -309,22 +295,7 @@ def test_whether_a_turn_tells_something_is_read_off_the_read_aheads_one_parse_ba
     told.is_told.cache_clear()
     read = told.texts_parsed(text)
     alone = {s: [(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in nlp.nlp(s)] for s in read}
-    calls: list[list[str]] = []
-
-    class Counted:  # the pipeline, noting each call
-        def __init__(self, inner) -> None:
-            self.inner = inner
-
-        def __call__(self, one: str):
-            calls.append([one])
-            return self.inner(one)
-
-        def pipe(self, texts):
-            calls.append(list(texts))
-            return self.inner.pipe(calls[-1])
-
-    monkeypatch.setattr(nlp, "_docs", type(nlp._docs)(nlp._docs.maxsize))  # nothing parsed before
-    monkeypatch.setattr(nlp, "nlp", Counted(nlp.nlp))
+    calls = count_parses(monkeypatch, nlp)
     understand_agent._read_ahead(text)
     assert len(calls) == 1 and set(read) <= set(calls[0])
     told.is_told(text)
