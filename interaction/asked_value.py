@@ -134,8 +134,23 @@ def said_of_someone_else(question: str, memory: str) -> str | None:
     q, m = nlp(question), nlp(memory)
     clauses = [_asked_clause(sent) for sent in q.sents]
     others = {s.i: s for clause in clauses for s in [*_of_someone_else(clause, m), *_placed_someone_else(clause, m)]}
-    named = [s for s in others.values() if s.pos_ in ("NOUN", "PROPN")]
-    return with_appositions(named[0]) if len(named) == 1 and len(others) == 1 else None
+    named = [_person_meant(s) for s in others.values()]
+    return with_appositions(named[0]) if len(named) == 1 and named[0] is not None else None
+
+
+def _person_meant(subject):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
+    """The subject as a noun: itself, or for "he" / "she" the person the memory named as a subject
+    before it ("my brother Kamau just moved to Dubai, he works as a pilot there"); None when none is."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if subject.pos_ in ("NOUN", "PROPN"):
+        return subject
+    if subject.morph.get("Person") != ["3"] or subject.morph.get("Number") != ["Sing"] or subject.lower_ == "it":
+        return None
+    wordnet = load_wordnet()
+    before = [t for t in subject.doc[:subject.i] if t.dep_ in ("nsubj", "nsubjpass") and (
+        t.ent_type_ == "PERSON" or t.pos_ == "NOUN" and wordnet is not None and wordnet.kind_of_person(t.lemma_.lower()))]
+    return before[-1] if before else None
 
 
 def _placed_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Tokens and Doc

@@ -585,13 +585,15 @@ def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
     # said of, when a noun names them ("I don't think you told me that — ..." was judged lame: replay32)
     ("My uncle retired in June after thirty years at the docks.", "Am I retired?", "No, that was your uncle — "),
     ("My cousin Nuala just got engaged, she's over the moon.", "Am I engaged?", "No, that was your cousin Nuala — "),
-    # ... said of them by a pronoun: no one to say back, what was told instead
-    ("My neighbour Rui is a chef and he just got married.", "Am I married?", "I don't think you told me"),
+    # ... said of them by a pronoun: the person the memory named before it ("am i a pilot?" over "my brother
+    # Kamau just moved to Dubai, he works as a pilot there" got "I don't think you told me that": my play)
+    ("My neighbour Rui is a chef and he just got married.", "Am I married?", "No, that was your neighbour Rui — "),
     # where someone else went, and what someone else is ("do i live in canada?" and "am i a surgeon?" got
     # "Yes — ... your brother Alexei just moved to Canada" and "Yes — ... he works as a surgeon": tester33 r25)
     ("My brother Tomas just moved to Norway, Bergen.", "Do I live in Norway?", "No, that was your brother Tomas — "),
     ("My sister Ilse works as a dentist in Ghent.", "Am I a dentist?", "No, that was your sister Ilse — "),
-    ("My cousin moved to Perth and he works as a pilot there now.", "Am I a pilot?", "I don't think you told me"),
+    ("My cousin moved to Perth and he works as a pilot there now.", "Am I a pilot?", "No, that was your cousin — "),
+    ("The new boss started today and she wants reports by Friday.", "Do I want reports?", "No, that was the new boss — "),
     # ... but what they have has what it has: "do i have a son?" over "my son Youssef has his exams today"
     # got "No, that was your son Youssef" (replay34 r06)
     ("My daughter Lale has her driving test today, fingers crossed.", "Do I have a daughter?", "Yes — "),
