@@ -232,6 +232,9 @@ def test_a_name_confirmed_after_asking_takes_the_turn_that_claimed_it(dm):
     # cousin Njeri" was Wanjiru speaking, and the forget erased her), or with the person word its compound
     ("Odile just stepped out, I'm her cousin Severin", "Severin"),
     ("Odile went to make tea, I'm her nephew Joaquim", "Joaquim"),
+    # ... and said as "this is" ("Pia just went to get coffee, this is her husband Rolf." was Pia speaking,
+    # and his job replaced hers: tester31 r69)
+    ("Odile just went to get a coffee, this is her brother Anselm.", "Anselm"),
 ])
 def test_a_name_said_beside_who_the_new_speaker_is_hands_the_keyboard_over(dm, handover, name):
     """"Haruto went to the toilet, I'm his wife Yui" was taken as Haruto speaking, and her "forget
