@@ -41,7 +41,7 @@ from cachetools import LRUCache
 
 from common.store.facts import FactWords
 from interaction import cues
-from interaction.offline.parsing import subject_of
+from interaction.offline.parsing import of_feeling, subject_of
 from interaction.profiles import MemoryUpdate
 
 log = logging.getLogger("nadine.interaction.grounding")
@@ -342,7 +342,7 @@ def _planned(tok, pred, field: str, now: datetime | None, raised: bool = False) 
         if node.dep_ == "xcomp" and field in CLAUSE_FIELDS and not (raised and node.i == tok.i):
             return True
         node, top = node.head, node
-    if field in CLAUSE_FIELDS and top.dep_ == "dobj" and _wished(pred) \
+    if field in CLAUSE_FIELDS and top.dep_ == "dobj" and of_feeling(pred) \
             and not any(c.dep_ == "poss" and first_person(c) for c in top.children):
         return True  # "I want a job as a lifeguard" ("I love my job as a nurse" tells the one they have)
     progressive = pred.tag_ == "VBG" and any(c.dep_ == "aux" and c.lemma_ == "be" for c in pred.children)
@@ -356,14 +356,6 @@ def _planned(tok, pred, field: str, now: datetime | None, raised: bool = False) 
         # how old or big someone is ("78 years young") names no time ahead; "next week" still does
         said = said.replace(pred.doc[age.left_edge.i:age.right_edge.i + 1].text, "")
     return names_time_ahead(said, now)
-
-
-def _wished(pred) -> bool:  # noqa: ANN001 - a spaCy Token
-    """A verb whose most frequent WordNet sense is a feeling ("want", "wish", "love")."""
-    from interaction.memory.retrieval.lexicon import load_wordnet
-
-    wordnet = load_wordnet()
-    return pred.pos_ == "VERB" and wordnet is not None and wordnet.verb_lexical_file(pred.lemma_.lower()) == "verb.emotion"
 
 
 def done_as_said(pred) -> bool:  # noqa: ANN001 - a spaCy Token

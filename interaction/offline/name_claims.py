@@ -154,11 +154,10 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
     for token in doc:
         misread = _called_me(token)
         another = _another_of_the_name(token)
-        beside = _beside_who_they_are(token)
-        if not misread and not another and not beside and (
+        what = _who_they_say_they_are(token)
+        if not misread and not another and what is None and (
                 token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE for c in token.children)):
             continue  # a name stands bare: "a postman", "a Leo", "my friend" are no names
-        what = _what_they_are(token) if beside else None
         verb = token.head if what is None or token.dep_ == "attr" else what.head
         qualified = expletive = False
         hearsay = False
@@ -204,20 +203,19 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
                          another=another, qualified=qualified), it_at)
 
 
-def _beside_who_they_are(token) -> bool:  # noqa: ANN001 - a spaCy Token
-    """A name set beside the person the speaker says they are ("I'm his wife Yui", "I'm Tom's sister,
-    Ana"): right after the complement of "be", a word whose most frequent WordNet sense is a kind of
-    person, in apposition to it, or hung by the parser on the "be" itself ("I'm her cousin Njeri")."""
+def _who_they_say_they_are(token):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
+    """The person word a name is set beside when it is who the speaker says they are ("I'm his wife Yui",
+    "I'm Tom's sister, Ana"): right after the complement of "be", a word whose most frequent WordNet
+    sense is a kind of person, the name in apposition to it or hung by the parser on the "be" itself
+    ("I'm her cousin Njeri"); None otherwise."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
-    what = _what_they_are(token)
-    if what is None or token.pos_ != "PROPN":
-        return False
+    what = _what_they_are(token) if token.pos_ == "PROPN" else None
     # "my husband Rolf" is someone of theirs, never the speaker
-    if any(c.dep_ == "poss" and "1" in c.morph.get("Person") for c in (*what.children, *token.children)):
-        return False
+    if what is None or any(c.dep_ == "poss" and "1" in c.morph.get("Person") for c in (*what.children, *token.children)):
+        return None
     wordnet = load_wordnet()
-    return wordnet is not None and wordnet.kind_of_person(what.lemma_.lower())
+    return what if wordnet is not None and wordnet.kind_of_person(what.lemma_.lower()) else None
 
 
 def _what_they_are(name):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None

@@ -175,6 +175,15 @@ def spliced(tok, root) -> bool:  # noqa: ANN001 - spaCy Tokens
             and any(t.text in {",", ";"} for t in root.doc[tok.right_edge.i + 1:root.i]))
 
 
+def of_feeling(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A verb whose most frequent WordNet sense is a feeling ("want", "wish", "love"): what it is done to
+    is wished for or felt about, not had or done."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return verb.pos_ == "VERB" and wordnet is not None and wordnet.verb_lexical_file(verb.lemma_.lower()) == "verb.emotion"
+
+
 def hung_before_a_splice(tok, clause) -> bool:  # noqa: ANN001 - spaCy Tokens
     """`tok` ends the clause before `clause`, which the parser gave it: `clause` is spliced on after
     another with a comma and no conjunction, and `tok` comes before that comma and the clause's

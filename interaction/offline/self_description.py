@@ -29,7 +29,14 @@ from collections.abc import Callable
 import numpy as np
 from cachetools import LRUCache
 
-from interaction.offline.parsing import ParserUnavailable, an_aside, load_parser, of_having, subject_of  # noqa: F401 - read from here too
+from interaction.offline.parsing import (  # noqa: F401 - read from here too
+    ParserUnavailable,
+    an_aside,
+    load_parser,
+    of_feeling,
+    of_having,
+    subject_of,
+)
 
 FIELDS = ("current_position", "current_company", "location")
 # an occupation phrase is nearer the first notion than the second (one MiniLM embedding each)
@@ -661,15 +668,11 @@ def _read_doing(pred, found: dict[str, str]) -> None:
     ("drive a tram", "look after elderly people") is a candidate position, its workplace and place are
     its complements; the clause goes to the verb-job model (decide). A verb with neither an object nor
     a complement ("I agree", "I know") tells nothing."""
-    from interaction.memory.retrieval.lexicon import load_wordnet
-
     objects = [c for c in pred.children if c.dep_ in _OBJECTS]
     preps = [c for c in pred.children if c.dep_ == "prep"]
     if not objects and not preps or _not_owned(pred, objects):
         return
-    wordnet = load_wordnet()
-    if wordnet is not None and wordnet.verb_lexical_file(pred.lemma_.lower()) == "verb.emotion" \
-            or any(an_occupation(o.lemma_) for o in objects):
+    if of_feeling(pred) or any(an_occupation(o.lemma_) for o in objects):
         # what they want or love is no job they do ("I want a job as a nurse"), nor is what they do with
         # a job ("I need a new job")
         return
