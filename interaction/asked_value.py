@@ -100,10 +100,12 @@ def says_what_is_asked(question: str, memory: str) -> bool:
         asked = [t for t in clause if t.i not in subject | open_ended and not t.is_stop and not of_having(t)
                  and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")]
         # as meant, or as typed: the lemmatiser cuts "diabetes" to "diabete"; or a kind of which the
-        # memory names one ("what health condition do I have?" over "I'm asthmatic": asthma is one),
-        # with the nouns that narrow it
+        # memory names one ("what health condition do I have?" over "I'm asthmatic": asthma is one), or
+        # of what an adjective names ("is my nephew ill?" over "he has pneumonia"), with the nouns that
+        # narrow it
         missing = [t for t in asked if not {lemma_meant(t), t.lower_} & held]
-        kinds = {t.i for t in missing if t.pos_ == "NOUN" and _has_one_of(t, nouns)}
+        kinds = {t.i for t in missing if t.pos_ in ("NOUN", "ADJ") and any(
+            _has_one_of(n, nouns) for n in ((t.lemma_.lower(),) if t.pos_ == "NOUN" else ()) + _nouns_of_adjective(t))}
         if any(t.i not in kinds and not (t.dep_ == "compound" and t.head.i in kinds) for t in missing):
             return False
         if _of_someone_else(clause, m):
@@ -168,33 +170,95 @@ def _placed_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy 
 
 
 def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Tokens and Doc
-    """The question asks it of the speaker ("am I retired?", "did I get fired?") and the memory says it
-    only of someone else ("my dad retired", "my flatmate got fired"): every verb or adjective of the
-    question's that the memory says too has a subject there, and none of them is the speaker. Those
-    subjects, or none."""
+    """The question asks it of the speaker, or of someone of theirs ("am I retired?", "is my mum in
+    hospital?") and the memory says it only of someone else ("my dad retired", "my mum's best friend is
+    in hospital"): every verb, adjective or state of the question's that the memory says too has a
+    subject there, and none of them is the one asked of. Those subjects, or none."""
     from interaction.offline.grounding import first_person
     from interaction.offline.parsing import of_having, subject_of, verb_of
 
-    if not any(t.dep_ in ("nsubj", "nsubjpass") and first_person(t) for t in clause):
+    asked_of = next((t for t in clause if t.dep_ in ("nsubj", "nsubjpass")), None)
+    if asked_of is None or not first_person(asked_of) and asked_of.pos_ not in ("NOUN", "PROPN"):
         return []
-    # ... or what they are asked to be ("am I a surgeon?" over "he works as a surgeon there"); never
-    # "have", which the thing had has too ("do I have a son?" over "my son Youssef has his exams")
+    # ... or what they are asked to be ("am I a surgeon?" over "he works as a surgeon there"), or where
+    # ("in hospital", not when); never "have", which the thing had has too ("do I have a son?" over "my
+    # son Youssef has his exams")
     said = [m for t in clause if (t.pos_ in ("VERB", "ADJ") and t.dep_ != "aux" and not of_having(t)
-                                  or t.dep_ == "attr" and t.pos_ == "NOUN")
+                                  or t.dep_ == "attr" and t.pos_ == "NOUN" or _a_state_where(t))
             for m in memory if lemma_meant(m) == lemma_meant(t)]
     # the parser may hang the subject on the auxiliary ("she just got engaged")
     subjects = [subject_of(v) or next((s for a in v.children if a.dep_ in ("aux", "auxpass")
                                        and (s := subject_of(a)) is not None), None)
                 for v in (verb_of(m) for m in said)]
-    return subjects if said and all(s is not None and not first_person(s) for s in subjects) else []
+    if first_person(asked_of):
+        return subjects if said and all(s is not None and not first_person(s) for s in subjects) else []
+    told_of = [s if first_person(s) else _person_meant(s) for s in subjects if s is not None]
+    return told_of if said and len(told_of) == len(subjects) and not any(
+        first_person(s) or _the_same_one(asked_of, s) for s in told_of) else []
 
 
-def _has_one_of(kind, nouns: set[str]) -> bool:  # noqa: ANN001 - a spaCy Token
+def _a_state_where(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A noun that says where its subject is by a copula ("is my aunt in hospital?"), not when; the
+    parser may hang it on the subject of a copula that has no other complement."""
+    prep = token.head
+    on = prep.head
+    if on.dep_ in ("nsubj", "nsubjpass") and not any(c.dep_ in ("attr", "acomp", "prep") for c in on.head.children):
+        on = on.head
+    return token.dep_ == "pobj" and token.pos_ == "NOUN" and token.ent_type_ not in _TIME_ENTS \
+        and prep.dep_ == "prep" and on.lemma_ == "be"
+
+
+def _the_same_one(asked, told) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """The memory's subject names the one the question asks of: by the same word, one WordNet has as
+    the same, a kind of it or a whole of it ("gran" for "grandma", "sibling" for "my brother Osei"), or
+    by a name both give; of the same one where both say whose ("my friend" is not "my mum's friend").
+    A word WordNet lacks is only itself ("sister-in-law" is no "sister")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.grounding import first_person
+
+    names = {t.lower_ for t in (asked, *asked.children) if t.pos_ == "PROPN"}
+    told_names = {t.lower_ for t in (told, *told.children) if t.pos_ == "PROPN"}
+    if names and told_names:
+        return bool(names & told_names)
+    if names or told_names:
+        return True  # a name against a word for someone: who it is cannot be told apart
+    word, told_word = _word_of(asked), _word_of(told)
+    if word != told_word:
+        wordnet = load_wordnet()
+        if wordnet is None or not wordnet.relation(word, told_word)[0].agrees:
+            return False
+    owner, told_owner = _owner(asked), _owner(told)
+    if owner is None or told_owner is None or first_person(owner) and first_person(told_owner):
+        return True
+    return not first_person(owner) and not first_person(told_owner) and _the_same_one(owner, told_owner)
+
+
+def _word_of(noun) -> str:  # noqa: ANN001 - a spaCy Token
+    """A noun as the word it is, hyphenated parts and all ("sister-in-law")."""
+    from interaction.offline.parsing import hyphenated_end
+
+    return "-".join(lemma_meant(t) for t in noun.doc[noun.i:hyphenated_end(noun) + 1] if t.tag_ != "HYPH")
+
+
+def _owner(noun):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
+    return next((c for c in noun.children if c.dep_ == "poss"), None)
+
+
+def _has_one_of(kind: str, nouns: set[str]) -> bool:
     """One of a memory's nouns is, in WordNet, a kind of the noun ("asthma" of "condition", "piano" of
     "instrument")."""
     from interaction.memory.retrieval.lexicon import a_kind_of
 
-    return any(a_kind_of(noun, kind.lemma_.lower()) for noun in nouns)
+    return any(a_kind_of(noun, kind) for noun in nouns)
+
+
+def _nouns_of_adjective(adjective) -> tuple[str, ...]:  # noqa: ANN001 - a spaCy Token
+    """The nouns WordNet derives from a word as an adjective ("illness" of "ill", which the tagger may
+    call a noun): what "is my nephew ill?" asks of a memory that names a kind of it ("pneumonia")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    lexicon = load_wordnet()
+    return lexicon.nouns_of_adjective(adjective.lemma_.lower()) if lexicon is not None else ()
 
 
 def memory_nouns(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc

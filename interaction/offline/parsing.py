@@ -161,9 +161,19 @@ def name_beside(noun):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
 def with_appositions(noun) -> str:  # noqa: ANN001 - a spaCy Token
     """The noun with the words before it and a name set right beside it ("my dog Pip"), never a
     clause or a list after it."""
-    words = [w for left in noun.lefts for w in left.subtree] + [noun]
-    words += [c for c in noun.rights if c.dep_ in ("appos", "compound") and c.pos_ == "PROPN" and c.i == noun.i + 1]
-    return " ".join(w.text for w in sorted(words, key=lambda w: w.i))
+    end = hyphenated_end(noun)
+    words = [w for left in noun.lefts for w in left.subtree] + list(noun.doc[noun.i:end + 1])
+    words += [c for c in noun.rights if c.dep_ in ("appos", "compound") and c.pos_ == "PROPN" and c.i == end + 1]
+    return "".join(w.text_with_ws for w in sorted(words, key=lambda w: w.i)).strip()
+
+
+def hyphenated_end(noun) -> int:  # noqa: ANN001 - a spaCy Token
+    """The index of the last token of the word a noun is, with the parts the tokeniser split off a
+    hyphenated one ("sister-in-law")."""
+    doc, end = noun.doc, noun.i
+    while end + 1 < len(doc) and not doc[end].whitespace_ and (doc[end + 1].tag_ == "HYPH" or doc[end].tag_ == "HYPH"):
+        end += 1
+    return end
 
 
 def spliced(tok, root) -> bool:  # noqa: ANN001 - spaCy Tokens
