@@ -605,6 +605,17 @@ def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
     # "do i have a sister?" over "i have a younger brother, Rohan, and no sisters" got "Yes — ..." (tester33 r45)
     ("I have an older sister, Mina, and no brothers.", "Do I have a brother?", "No —"),
     ("I have an older sister, Mina, and no brothers.", "Do I have a sister?", "Yes —"),
+    # "is my mum in hospital?" over "my mum's best friend is in hospital" got "Yes — ..." (tester33 r69):
+    # asked of someone of theirs, what was told of another is no yes either, whoever's the other is
+    ("My aunt's neighbour is in hospital with a broken hip.", "Is my aunt in hospital?", "No, that was your aunt's neighbour — "),
+    ("My sister-in-law just got promoted to partner.", "Did my sister get promoted?", "No, that was your sister-in-law — "),
+    ("My boss's husband works as a firefighter in Dundee.", "Is my boss a firefighter?", "No, that was your boss's husband — "),
+    # ... the one asked of said by another word for them, or as a kind of them, is no one else
+    ("My grandma is in hospital with pneumonia.", "Is my gran in hospital?", "Yes — "),
+    ("My brother Osei is in hospital after a bike crash.", "Is my sibling in hospital?", "Yes — "),
+    # "is my uncle sick?" over "my uncle has cancer, he starts chemo next week" got "I don't think you told
+    # me that — ..." (tester33 r69): what a word of the question names has a kind the memory names
+    ("My nephew has pneumonia, poor thing.", "Is my nephew ill?", "Yes — "),
 ])
 def test_a_yes_or_no_question_about_the_speaker_is_answered_as_what_was_told_says(maya, told, asked, opens):
     dm, _, _, _ = maya
@@ -669,6 +680,28 @@ def test_a_plan_called_off_later_is_no_yes_and_its_day_is_not_denied(maya, plan,
     if when is not None:
         asked = say(dm, when).reply
         assert not asked.startswith("I don't think you told me") and "2nd of June" in asked, asked
+
+
+@pytest.mark.parametrize(("bond", "news", "asked", "said"), [
+    # "am i still engaged?" got "Yes — ... you told me you just got engaged" a day after "we broke up. the
+    # wedding is off. i'm devastated" (tester33 r11): a parting of the speaker from someone is news of a
+    # bond of theirs told before, which the reply says with it, and no yes
+    ("I got engaged to Maël on Saturday, we're over the moon.", "Maël and I split up, I can't stop crying.",
+     "Am I still engaged?", "split up"),
+    ("I'm married to a wonderful man called Idris.", "Idris and I are getting divorced, it's been a rough month.",
+     "Am I married?", "getting divorced"),
+    ("I've been dating Corentin for almost a year now.", "We broke up on Sunday, it was mutual.",
+     "Am I still dating Corentin?", "broke up"),
+])
+def test_a_parting_told_later_is_said_with_the_bond_it_ends_and_no_yes(maya, bond, news, asked, said):
+    reply = asked_after_two_visits(maya, bond, news, asked)
+    assert not reply.startswith("Yes") and said in reply, reply
+
+
+def test_someone_elses_parting_is_no_news_of_the_speakers_bond(maya):
+    reply = asked_after_two_visits(maya, "I got engaged to Maël on Saturday, we're over the moon.",
+                                   "My cousin and her boyfriend split up, she's staying with us.", "Am I still engaged?")
+    assert reply.startswith("Yes") and "split up" not in reply, reply
 
 
 @pytest.mark.parametrize(("told", "moved", "asked", "now"), [

@@ -10,6 +10,12 @@ not "called me", "said"). A thing said of someone by a common noun ("my car") is
 many things share one; unless the later memory gives it a new value in place of the earlier one's
 ("my locker code changed to 5582" after "my locker code is 4471": offline/value_changes.py), or says
 again as the one spoken of ("the party", "my party") what happened to it ("the party got cancelled").
+
+News of the speaker is a parting: "Maël and I split up" after "I got engaged to Maël", "we broke up"
+after "I've been dating Corentin". The speaker and someone else part by a verb one of whose senses is
+leaving an association or relation (WordNet: "break up", "split up", "divorce"), and the earlier
+memory tells a bond of the speaker's by a verb whose most frequent sense is social ("engage", "marry",
+"date"; "I'm married" read as the verb it is a participle of).
 """
 
 from __future__ import annotations
@@ -62,6 +68,8 @@ def updates(later: str, earlier: str, of_people: bool = True) -> bool:
     if wordnet is None:
         return False
     told = nlp(earlier)
+    if _a_bond_of_the_speaker(told, wordnet) and _the_speaker_parted(nlp(later), wordnet):
+        return True  # "we broke up" after "I just got engaged"
     named = {t.lower_ for t in told if t.pos_ == "PROPN"}
     # the things it names: its nouns, and what stands where a noun does though tagged otherwise ("a stag do":
     # "do" an auxiliary to the small tagger)
@@ -86,5 +94,51 @@ def updates(later: str, earlier: str, of_people: bool = True) -> bool:
         verb = subject.head
         if subject.dep_ in _SUBJECTS and tok.pos_ == "PROPN" and tok.lower_ in named and verb.pos_ in ("VERB", "AUX") \
                 and wordnet.verb_lexical_file(verb.lemma_) in _OF_STATE and (of_people or not _a_person(tok, wordnet)):
+            return True
+    return False
+
+
+def _the_speaker_in(subject) -> bool:  # noqa: ANN001 - a spaCy Token
+    from interaction.offline.grounding import first_person
+
+    return any(first_person(t) for t in (subject, *subject.conjuncts))
+
+
+def _subject(verb):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
+    """The verb's subject, its auxiliary's ("Idris and I are getting divorced") or, said as the state it
+    gets or is in, that verb's ("I got engaged")."""
+    from interaction.offline.parsing import subject_of
+
+    return subject_of(verb) or next((s for a in verb.children if a.dep_ in ("aux", "auxpass")
+                                     and (s := subject_of(a)) is not None), None) or (
+        subject_of(verb.head) if verb.dep_ in ("acomp", "xcomp") else None)
+
+
+def _the_speaker_parted(doc, wordnet) -> bool:  # noqa: ANN001 - a spaCy Doc, the WordNet lexicon
+    """The speaker tells they and another parted: "we broke up", "Idris and I are getting divorced",
+    "I broke up with Maël", "I divorced him"; not negated."""
+    for verb in doc:
+        subject = _subject(verb) if verb.pos_ == "VERB" else None
+        if subject is None or not _the_speaker_in(subject) or any(c.dep_ == "neg" for c in verb.children):
+            continue
+        # the two of them as the subject, or the other as its object or said with "with"
+        two = subject.morph.get("Number") == ["Plur"] or len(subject.conjuncts) > 0 or any(
+            c.dep_ == "dobj" or c.dep_ == "prep" and c.lower_ == "with" for c in verb.children)
+        particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+        if two and wordnet.parts_from_an_association("_".join(filter(None, (verb.lemma_.lower(), particle))),
+                                                     between_the_two=True):
+            return True
+    return False
+
+
+def _a_bond_of_the_speaker(doc, wordnet) -> bool:  # noqa: ANN001 - a spaCy Doc, the WordNet lexicon
+    """The memory tells the speaker is in a bond with someone: a verb of theirs, or the participle said
+    of them ("I'm engaged"), whose most frequent WordNet sense is social, and no parting itself."""
+    for word in doc:
+        lemma = word.lemma_.lower() if word.pos_ == "VERB" else \
+            wordnet.verb_of_participle(word.lower_) if word.pos_ == "ADJ" and word.dep_ == "acomp" else None
+        subject = _subject(word if word.pos_ == "VERB" else word.head) if lemma else None
+        if subject is not None and _the_speaker_in(subject) and wordnet.verb_lexical_file(lemma) == "verb.social" \
+                and not wordnet.parts_from_an_association(lemma):
             return True
     return False

@@ -219,6 +219,15 @@ class WordNet:
         offset = self._first_verb_senses.get(lemma.casefold())
         return self._verb_files.get(offset) if offset is not None else None
 
+    def verb_of_participle(self, word: str) -> str | None:
+        """The verb an adjective in "-ed" is the participle of ("married" of "marry", "engaged" of
+        "engage"), by WordNet's own detachment rules for verbs (morphy: "-ed" to "-e" or to nothing,
+        "-ied" to "-y"); None when none of them is a verb here."""
+        key = word.casefold()
+        if not key.endswith("ed"):
+            return None
+        return next((v for v in (key[:-1], key[:-2], key[:-3] + "y") if v in self._first_verb_senses), None)
+
     def mostly_a_noun(self, lemma: str) -> bool:
         """The word is tagged a noun far more often than a verb in the sense-tagged texts WordNet
         counts ("room" 129 times to 1, "head" 254 to 55; "study", 131 to 125, is both)."""
