@@ -50,6 +50,7 @@ _VALUE_DEPS = {"attr", "acomp", "oprd"}
 # the words of a clock time besides its numbers ("at half past seven", "at a quarter to six"): closed grammar
 _MERIDIEM = {"am", "pm", "a.m.", "p.m."}
 _CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", *_MERIDIEM}
+_BEINGS = frozenset({"person", "animal"})  # WordNet's kinds of what has a name of its own
 _NAMING = {"call", "name"}  # "what is my daughter called?", "a dog called Biscuit": closed grammar
 _COUNTING = {"many", "much"}  # "how many kittens", "how much rent": a number asked for (closed grammar)
 # prepositions of a point in time or space: the phrase can stand as "then" / "there" ("lands on
@@ -145,8 +146,10 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # and never from a clause about something else when one is about it: "where do I work?" over "I work
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
     # ("... due in april!! first baby": a sentence with no verb tells nothing about what it names)
+    # a name is only ever found said of the noun asked about, whichever clause says it ("a new puppy! her
+    # name is Mila")
     about = max((len(named & _clause_lemmas(t)) for t in m if t.sent.root.pos_ in ("VERB", "AUX")), default=0)
-    found_spans = [c for c in found_spans if len(named & _clause_lemmas(c[1][0])) >= about]
+    found_spans = [c for c in found_spans if asks == "name" or len(named & _clause_lemmas(c[1][0])) >= about]
     # what is asked of the speaker is never answered by what someone else does ("where do I work?" over
     # "my brother works at Airbus in Toulouse")
     found_spans = [c for c in found_spans if not _done_by_another(q, c[1][0])]
@@ -234,6 +237,11 @@ def _telling(span: list, beside_deps: set[str] = _BESIDE) -> tuple[tuple[int, in
         # sentence that names who it is tells it whole
         sentence = span[0].sent
         return ((sentence.start_char, sentence.end_char),)
+    if any(c.dep_ in ("nsubj", "nsubjpass") and _said_of_by_pronoun(c) for c in clause.children):
+        # "a new puppy! her name is Mila": whose it is was said in the sentence before
+        sentence = span[0].sent
+        before = span[0].doc[sentence.start - 1].sent if sentence.start > 0 else sentence
+        return ((before.start_char, sentence.end_char),)
     # what is reported before the clause is beside it even when a reported clause after it is kept
     beside = {t.i for c in clause.children if c.dep_ in beside_deps or (c.i < clause.i and c.dep_ in _BESIDE)
               for t in [*c.subtree] if not answer & {u.i for u in c.subtree}}
@@ -245,6 +253,11 @@ def _telling(span: list, beside_deps: set[str] = _BESIDE) -> tuple[tuple[int, in
         else:
             runs.append([t])
     return tuple((run[0].idx, run[-1].idx + len(run[-1].text)) for run in runs)
+
+
+def _said_of_by_pronoun(noun) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The noun's possessor is a third-person pronoun ("her name")."""
+    return any(c.dep_ == "poss" and c.pos_ == "PRON" and c.morph.get("Person") == ["3"] for c in noun.children)
 
 
 def _clause_lemmas(tok) -> set[str]:  # noqa: ANN001 - a spaCy Token
@@ -401,6 +414,9 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
         if tok.dep_ in ("nsubj", "nsubjpass") and (tok.head.lemma_ == "be" or tok.head.lemma_ in _NAMING):
             # "my cat is Mochi", "my cat is called Marmalade"
             names += [c for c in tok.head.children if c.dep_ in _VALUE_DEPS and c.pos_ == "PROPN"]
+        # "my puppy's name is Mila", or said on by a pronoun of the noun ("we got a new puppy! her name is
+        # Mila": "her" with no one named between)
+        names += [c for n in _names_said_of(tok) for c in n.head.children if c.dep_ in _VALUE_DEPS and c.pos_ == "PROPN"]
         if tok.dep_ == "poss" and tok.head.lemma_.lower() == "name":
             # "I always forget my neighbour's name, it's Bridget": the "it" of the clause after it
             names += [c for t in m[tok.head.i + 1:] if t.lemma_ == "be" and any(
@@ -415,6 +431,32 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
         for name in names:
             out.append(("name", sorted((t for t in name.subtree if t.pos_ in ("PROPN", "PART") or t.i == name.i),
                                         key=lambda t: t.i)))
+    return out
+
+
+def _names_said_of(noun) -> list:  # noqa: ANN001 - a spaCy Token
+    """The word "name" the subject of a copula, whose possessor is the noun ("my puppy's name is ...")
+    or a third-person pronoun after it with no one else named between, person or animal ("a new puppy
+    at the weekend! her name is ...")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    doc = noun.doc
+
+    def someone(t) -> bool:  # noqa: ANN001 - a spaCy Token
+        return t.ent_type_ == "PERSON" or t.pos_ == "NOUN" and wordnet is not None and wordnet.kind_of(
+            t.lemma_.lower(), _BEINGS, senses=1)
+
+    out = []
+    for name in doc:
+        if name.lemma_.lower() != "name" or name.dep_ != "nsubj" or name.head.lemma_ != "be":
+            continue
+        owner = next((c for c in name.children if c.dep_ == "poss"), None)
+        if owner is None:
+            continue
+        if owner.i == noun.i or owner.i > noun.i and _said_of_by_pronoun(name) \
+                and not any(someone(t) for t in doc[noun.i + 1:owner.i]):
+            out.append(name)
     return out
 
 

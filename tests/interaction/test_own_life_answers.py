@@ -725,3 +725,33 @@ def test_whether_they_have_someone_they_have_left_is_not_any_more(maya):
     reply = asked_after_two_visits(maya, "I share a flat in Leeds with my boyfriend Tariq.",
                                    "tariq and i split up, i'm staying with my sister for now.", "Do I have a boyfriend?")
     assert reply.startswith("Not any more — ") and reply.endswith("Tariq is no longer your boyfriend."), reply
+
+
+def test_a_name_said_on_by_a_pronoun_of_the_noun_answers_its_name():
+    """"what's my puppy's name?" over "we got a new puppy! her name is Mila" found no name (tester33 r64):
+    "her name" with no one named between is the puppy's; said back with the sentence naming whose."""
+    told = "We adopted a kitten on Saturday! His name is Biscuit."
+    found = answer_in("What's my kitten called?", told)
+    assert found is not None and found.words(told) == "Biscuit" and "adopted a kitten" in found.in_its_place(told)
+    told = "Took in a puppy from the shelter at the weekend! Her name is Pepper."
+    found = answer_in("What's my dog called?", told)
+    assert found is not None and found.words(told) == "Pepper"
+    # ... never someone's named between ("my sister" is whose the puppy is)
+    assert answer_in("What's my sister called?", "My sister got a puppy! Her name is Pepper.") is None
+
+
+@pytest.mark.parametrize(("new", "first"), [
+    # "what's my dog's name?" got "Rex — ... your dog Rex is a german shepherd" after "Rex died on sunday"
+    # and "we got a new puppy! her name is Mila" (tester33 r64): the new one's name answers ...
+    ("We got a new puppy at the weekend! Her name is Juno.", "Juno —"),
+    # ... and where none is told, the old one's death goes with his name, never said as the answer
+    ("We got a new puppy at the weekend, a little beagle.", None),
+])
+def test_a_pets_name_is_never_the_one_that_died_since(maya, new, first):
+    dm, _, _, uid = maya
+    for said in ("My dog Bruno is a boxer, he's nine.", "Bruno died on Tuesday, we buried him under the apple tree.", new):
+        say(dm, said)
+        later(dm, uid)
+    reply = say(dm, "What's my dog called?").reply
+    assert not reply.startswith("Bruno"), reply
+    assert reply.startswith(first) if first else "died" in reply, reply

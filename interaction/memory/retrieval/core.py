@@ -108,9 +108,13 @@ class RecallDecision:
 
     def report(self) -> RecallReport:
         best = self.considered[0].verifier if self.considered else None
-        # what was told since about someone the asserted memory names goes with it (later_news.py)
-        since = _told_since(self.chosen[0], self.considered, self.chosen) \
-            if self.outcome == "asserted" and self.chosen and self.decided_by not in ("window", "memorable") else []
+        # what was told since about someone an asserted memory names goes with it (later_news.py): of
+        # each, as the one that answers may not be the first ("what's my dog called?" answered by "my dog
+        # Rex is a german shepherd", asserted after "we got a new puppy!", and "Rex died" since)
+        since: list[Judged] = []
+        if self.outcome == "asserted" and self.decided_by not in ("window", "memorable"):
+            for told in self.chosen:
+                since += [j for j in _told_since(told, self.considered, self.chosen) if j not in since]
         return RecallReport(
             outcome=self.outcome or "abstained", memories=[j.memory() for j in [*self.chosen, *since]],
             window_start=self.window.start.isoformat() if self.window else None,
