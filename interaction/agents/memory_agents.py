@@ -24,7 +24,7 @@ from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session, said_earlier, told_since
 from interaction.names import known_name_in_greeting, match_name, name_similarity, part_of
 from interaction.offline import fact_changes, personal_facts
-from interaction.offline.corrections import Correction, corrected_in_turn, read_correction, says_a_correction
+from interaction.offline.corrections import Correction, corrected_in_turn, puts_someone_right, read_correction, says_a_correction
 from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.first_meeting import says_never_met
 from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update, is_name
@@ -258,8 +258,10 @@ def correction_of(deps: AgentDeps, state: TurnState, u) -> dict:  # noqa: ANN001
     held = state["identity"].name
     if found is None or (held and name_similarity(found.old, held) >= deps.keeper.high):
         return {}  # the person's own name put right is a rename, read by the name logic
-    if not found.disowned and extract_name(state["text"]) is not None:
-        return {}  # "ok, it's Mirella now": someone saying who they are, not a town put right
+    if not found.disowned and extract_name(state["text"]) is not None and not puts_someone_right(found):
+        # "ok, it's Mirella now": someone saying who they are, not a town put right; "sorry, it's Verdi"
+        # after "my favourite composer is Puccini" is the composer put right
+        return {}
     return {"correction": found, "corrected_turn": next(t for t in earlier if t.text == found.earlier)}
 
 

@@ -287,11 +287,25 @@ def _reading(text: str, of_one_sentence: bool = False) -> tuple[list, list] | No
         return None
     readings = []
     for sentence in sentences:
-        doc = nlp(sentence)
-        old = _negated(doc)
-        if (new := _new_value(doc, old)) is not None:
-            readings.append((old, new))
+        for said in (sentence, _after_a_taking_back(sentence)):
+            doc = nlp(said) if said else None
+            if doc is not None and (new := _new_value(doc, old := _negated(doc))) is not None:
+                readings.append((old, new))
+                break
     return readings[0] if len(readings) == 1 else None
+
+
+def _after_a_taking_back(sentence: str) -> str | None:
+    """What a sentence says after a stretch that takes back what was just said and names nothing
+    ("scratch that, it's Verdi": the request the memory classifier reads as pointing back, no value in
+    it); None for any other sentence."""
+    from interaction.memory_intent.phrasing import stretches
+    from interaction.memory_intent.refers_back import refers_back
+
+    parts = stretches(sentence)
+    if len(parts) < 2 or not refers_back(parts[0]) or any(t.ent_type_ or t.pos_ in {"PROPN", "NUM"} for t in _parser()(parts[0])):
+        return None
+    return sentence[sentence.find(parts[1]):]
 
 
 def says_a_correction(text: str) -> bool:
@@ -381,6 +395,32 @@ def _of_its_sense(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 -
     spans = [(c.start, c.end) for c in doc.noun_chunks
              if c.root.pos_ == "NOUN" and wordnet.lexical_file(c.root.lemma_.lower()) == kind]
     return spans[0] if len(spans) == 1 else None
+
+
+def puts_someone_right(correction: Correction) -> bool:
+    """The words replaced name someone: said beside a word for a person ("my sister Aoife") or as what
+    one is ("my favourite composer is Puccini"). "it's Verdi" then puts that person right, and names
+    no one speaking."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.parsing import subject_of
+
+    nlp, wordnet = _parser(), load_wordnet()
+    if nlp is None or wordnet is None:
+        return False
+    before = nlp(correction.earlier)
+    at = correction.earlier.find(correction.old)
+    replaced = [t for t in before if at <= t.idx < at + len(correction.old)] if at >= 0 else []
+
+    def someone(word) -> bool:  # noqa: ANN001 - a spaCy Token
+        return word.pos_ == "NOUN" and wordnet.kind_of_person(word.lemma_.lower())
+
+    for t in replaced:
+        beside = [t.head] if t.dep_ in ("appos", "compound") else []
+        beside += [c for c in t.children if c.dep_ in ("appos", "compound")]
+        subject = subject_of(t.head) if t.dep_ == "attr" and t.head.lemma_ == "be" else None
+        if any(someone(w) for w in beside) or subject is not None and someone(subject):
+            return True
+    return False
 
 
 def read_correction(text: str, earlier: list[str]) -> Correction | None:

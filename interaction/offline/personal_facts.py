@@ -282,6 +282,8 @@ def _relation(tok) -> list[Grounded]:  # noqa: ANN001
     "we have twins, Ana and Tiago": name (relation), each name listed."""
     if not any(c.dep_ == "poss" and first_person(c) for c in tok.children) and not _had_by_the_speaker(tok):
         return []
+    if _a_preference(tok):
+        return []  # "my favourite composer is Puccini": whom they like best, no one in their life
     name = _name_of(tok)
     if name is None or _parting_verb(tok) is not None:
         return []  # "I broke up with my boyfriend Marco": he was her boyfriend, he is no longer
@@ -293,6 +295,15 @@ def _relation(tok) -> list[Grounded]:  # noqa: ANN001
         words = tok.doc[start:each.i + 1].text
         out.append(_grounded("relations", tok.doc, start, each.i + 1, value=f"{words} ({kin})"))
     return out
+
+
+def _a_preference(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The person word is said with an adjective one of whose senses is that of "favourite" (WordNet:
+    preferred above all others): "my favourite singer"."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and any(c.dep_ == "amod" and wordnet.may_mean(c.lower_, "favorite") for c in tok.children)
 
 
 def _had_by_the_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token

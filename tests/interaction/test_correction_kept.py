@@ -4,6 +4,8 @@ Nadine says back, in her words mid-sentence ("So your ...", never "So Your ...")
 
 from __future__ import annotations
 
+import pytest
+
 from common.messages import UserInput
 from common.store import ProfileStore, SceneMetadata, SceneStore, new_scene_id
 from interaction.dialogue import DialogueManager
@@ -154,3 +156,18 @@ def test_a_goodbye_opening_with_a_capitalised_word_puts_nothing_right(tmp_path):
     bye = dm.process_input(UserInput(text="Brilliant, chat soon!"))
     assert bye.intent == "end_conversation" and "putting me right" not in bye.reply, bye.reply
     assert [m.text for m in services.explicit.list(uid)] == ["the wifi password at the studio is blue-heron-7"]
+
+
+@pytest.mark.parametrize("fix", ["scratch that, it's Calvino", "sorry, it's Calvino"])
+def test_someone_put_right_by_its_name_is_no_new_speaker(tmp_path, fix):
+    """"my favourite composer is Puccini" then "scratch that, it's Verdi" got "Nice to meet you, Verdi!",
+    and what Chiara said next was Verdi's (tester33 r46): a name that replaces someone's named in the
+    statement before puts that statement right; a taking back before it is no part of what is said."""
+    dm, _, uid = _odile(tmp_path)
+    told = dm.process_input(UserInput(text="My favourite author is Ferrante, I've read everything she wrote."))
+    assert "your author" not in told.reply, told.reply  # whom they like best is no one in their life
+    turn = dm.process_input(UserInput(text=fix))
+    assert "putting me right" in turn.reply and "Calvino" in turn.reply and turn.user_name == "Odile", turn.reply
+    assert ProfileStore(dm.layout).user_ids() == {uid: "Odile"}
+    asked = dm.process_input(UserInput(text="Who is my favourite author?")).reply
+    assert asked.startswith("Calvino"), asked
