@@ -50,7 +50,6 @@ _VALUE_DEPS = {"attr", "acomp", "oprd"}
 # the words of a clock time besides its numbers ("at half past seven", "at a quarter to six"): closed grammar
 _MERIDIEM = {"am", "pm", "a.m.", "p.m."}
 _CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", *_MERIDIEM}
-_BEINGS = frozenset({"person", "animal"})  # WordNet's kinds of what has a name of its own
 _NAMING = {"call", "name"}  # "what is my daughter called?", "a dog called Biscuit": closed grammar
 _COUNTING = {"many", "much"}  # "how many kittens", "how much rent": a number asked for (closed grammar)
 # prepositions of a point in time or space: the phrase can stand as "then" / "there" ("lands on
@@ -444,8 +443,7 @@ def _names_said_of(noun) -> list:  # noqa: ANN001 - a spaCy Token
     doc = noun.doc
 
     def someone(t) -> bool:  # noqa: ANN001 - a spaCy Token
-        return t.ent_type_ == "PERSON" or t.pos_ == "NOUN" and wordnet is not None and wordnet.kind_of(
-            t.lemma_.lower(), _BEINGS, senses=1)
+        return t.ent_type_ == "PERSON" or t.pos_ == "NOUN" and wordnet is not None and wordnet.a_being(t.lemma_.lower())
 
     out = []
     for name in doc:

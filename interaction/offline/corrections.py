@@ -398,9 +398,9 @@ def _of_its_sense(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 -
 
 
 def puts_someone_right(correction: Correction) -> bool:
-    """The words replaced name someone: said beside a word for a person ("my sister Aoife") or as what
-    one is ("my favourite composer is Puccini"). "it's Verdi" then puts that person right, and names
-    no one speaking."""
+    """The words replaced name someone, person or animal: said beside a word for one ("my sister
+    Aoife") or as what one is or is called ("my favourite composer is Puccini", "my dog is called Rex").
+    "it's Verdi" then puts that name right, and names no one speaking."""
     from interaction.memory.retrieval.lexicon import load_wordnet
     from interaction.offline.parsing import subject_of
 
@@ -412,12 +412,12 @@ def puts_someone_right(correction: Correction) -> bool:
     replaced = [t for t in before if at <= t.idx < at + len(correction.old)] if at >= 0 else []
 
     def someone(word) -> bool:  # noqa: ANN001 - a spaCy Token
-        return word.pos_ == "NOUN" and wordnet.kind_of_person(word.lemma_.lower())
+        return word.pos_ == "NOUN" and wordnet.a_being(word.lemma_.lower())
 
     for t in replaced:
         beside = [t.head] if t.dep_ in ("appos", "compound") else []
         beside += [c for c in t.children if c.dep_ in ("appos", "compound")]
-        subject = subject_of(t.head) if t.dep_ == "attr" and t.head.lemma_ == "be" else None
+        subject = subject_of(t.head) if t.dep_ in ("attr", "oprd") and t.head.lemma_ in ("be", "call", "name") else None
         if any(someone(w) for w in beside) or subject is not None and someone(subject):
             return True
     return False

@@ -171,3 +171,11 @@ def test_someone_put_right_by_its_name_is_no_new_speaker(tmp_path, fix):
     assert ProfileStore(dm.layout).user_ids() == {uid: "Odile"}
     asked = dm.process_input(UserInput(text="Who is my favourite author?")).reply
     assert asked.startswith("Calvino"), asked
+
+
+def test_a_pets_name_put_right_is_no_new_speaker(tmp_path):
+    dm, _, uid = _odile(tmp_path)
+    dm.process_input(UserInput(text="Our greyhound is called Rex."))
+    turn = dm.process_input(UserInput(text="oops, it's Max"))
+    assert "putting me right" in turn.reply and turn.user_name == "Odile", turn.reply
+    assert ProfileStore(dm.layout).user_ids() == {uid: "Odile"}

@@ -55,6 +55,9 @@ _SEX_WORD = re.compile(r"\b(?:female|woman|girl|male|man|boy)\b")
 _MOSTLY = 4
 
 
+_BEINGS = frozenset({"person", "animal"})  # WordNet's kinds of what has a name of its own
+
+
 class Relation(Enum):
     SAME = "same"
     BROADER = "broader"
@@ -173,6 +176,11 @@ class WordNet:
         ("Hughes": Howard Hughes, Ted Hughes, instances of a kind)."""
         return any(self._lexnames.get(int(self.field(o)), "") == "noun.person"
                    and not any(link[0] == "@i" for link in self._links(o)) for o in self.senses(word)[:senses])
+
+    def a_being(self, word: str) -> bool:
+        """The noun's most frequent sense is a kind of person or of animal: what has a name of its own
+        ("sister", "puppy"; "weekend" has none)."""
+        return self.kind_of(word, _BEINGS, senses=1)
 
     def kind_of(self, word: str, kinds: frozenset[str], senses: int | None = None) -> bool:
         """Some noun sense of the word (of its `senses` most frequent, when given) is, through its
