@@ -290,9 +290,10 @@ def calls_off(about: str, memory: str) -> bool:
     done = {n for t in about_doc if t.pos_ == "VERB" and not any(c.dep_ == "xcomp" for c in t.children)
             for n in lexicon.nouns_of_verb(t.lemma_.lower(), of_its_sense=True)}
     for t in nlp(memory):
-        # the thing by its head or the nouns compounded with it ("the leaving do": "do" is a stop word)
+        # the thing by its head or the words compounded with it ("the leaving do": "do" is a stop word),
+        # a name the tagger took for an adjective too ("the Menorca holiday")
         if t.dep_ not in ("dobj", "nsubjpass", "nsubj") or not (asked & {
-                lemma_meant(t), *(lemma_meant(w) for w in t.lefts if w.dep_ == "compound")}
+                lemma_meant(t), *(lemma_meant(w) for w in t.lefts if w.dep_ in ("compound", "amod"))}
                 or t.pos_ == "NOUN" and any(a_kind_of(lemma_meant(t), n) for n in done)):
             continue
         verb = t.head

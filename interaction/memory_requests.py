@@ -696,7 +696,9 @@ def known_facts(deps: AgentDeps, identity: Identity, transcript: list[Transcript
     explicit = [kept_wording(as_changed(m.text, m.occurred_at, told), said_day(m.occurred_at, now)) for m in kept]
     # a moment is said as it holds now too: "my cousin is getting married in May", then "the wedding
     # was moved to June", is a wedding in June
-    moments = [(m.when or now, as_changed(m.user_message.strip(), m.timestamp, told)) for m in scenes if m.user_message]
+    recent = said[-MAX_LISTED * 3:]
+    moments = [(m.when or now, as_changed(m.user_message.strip(), m.timestamp, told)) for m in scenes
+               if m.user_message and not _called_off_since(m.user_message, m.when or now, recent)]
     # news told calmly is no moment, yet Nadine knows it: what a turn told, unless kept as a memory, a
     # moment or a profile fact of its own, or said with their name (what an introduction tells is
     # their profile: "hello dear, I am Dorothy Brown, I am 89 years old"), nor a name said alone ("Ruairi
@@ -705,12 +707,22 @@ def known_facts(deps: AgentDeps, identity: Identity, transcript: list[Transcript
         r.source.turn_id for records in (identity.profile.facts.values() if identity.profile else ()) for r in records}
     # ... nor one a later turn gave a new value, which is told in its place ("my dentist is on Tuesday",
     # then "the dentist moved to Thursday": the Tuesday said back on that Tuesday read "today")
-    plain = [t for t in said[-MAX_LISTED * 3:] if not (t.turn_id and t.turn_id in held)
+    # ... nor a plan called off since: the news that it is off is told in its place ("the Zanzibar trip is
+    # off" said back, never "you're going to Zanzibar on the 3rd" beside it)
+    plain = [t for t in recent if not (t.turn_id and t.turn_id in held)
              and is_told(t.text) and classify(t.text).intent == "statement" and extract_name(t.text, loose=True) is None
              and read_opening_name(t.text) is None
-             and not any(u.at > t.at and changed_value(u.text, t.text) is not None for u in told)]
+             and not any(u.at > t.at and changed_value(u.text, t.text) is not None for u in told)
+             and not _called_off_since(t.text, t.at, recent)]
     latest = sorted([*moments, *((t.at, what_it_tells(t.text)) for t in plain)], key=lambda m: m[0])[-MAX_LISTED:]
     return facts, explicit[-MAX_LISTED:], [(text, said_day(at, now)) for at, text in latest]
+
+
+def _called_off_since(text: str, at: datetime, said: list[TranscriptTurn]) -> bool:
+    """A turn told after `at` tells that what `text` names was called off (asked_value.calls_off)."""
+    from interaction.asked_value import calls_off
+
+    return any(u.at > at and calls_off(text, u.text) for u in said)
 
 
 def told_since(deps: AgentDeps, user_id: str, transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:

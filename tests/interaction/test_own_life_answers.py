@@ -755,3 +755,11 @@ def test_a_pets_name_is_never_the_one_that_died_since(maya, new, first):
     reply = say(dm, "What's my dog called?").reply
     assert not reply.startswith("Bruno"), reply
     assert reply.startswith(first) if first else "died" in reply, reply
+
+
+def test_what_they_know_of_a_plan_called_off_is_the_news_alone(maya):
+    """"What do you know about me?" said "... the Zanzibar trip is off ... Two days ago you told me you're
+    going to Zanzibar on the 3rd of March" (my play): a plan called off since is told by that news alone."""
+    reply = asked_after_two_visits(maya, "We're sailing to Menorca on the 9th of August.",
+                                   "The Menorca holiday is off, the boat failed its survey.", "What do you know about me?")
+    assert "Menorca holiday is off" in reply and "9th of August" not in reply, reply
