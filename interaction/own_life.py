@@ -35,12 +35,13 @@ from interaction.offline.articles import with_article
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.parsing import of_having, with_appositions
 from interaction.offline.personal_facts import asked_field
-from interaction.offline.question_form import WH_TAGS, asked_about, asks_after_nobody, statement_tagged
+from interaction.offline.question_form import WH_TAGS, asked_about, asks_after_nobody, statement_asked, statement_tagged
 from interaction.person_pronoun import with_person_named, with_relations_named
 from interaction.profile_wording import Told, current, left_named_in, named_in
 from interaction.profiles import Identity
 from interaction.reported_speech import reported
 
+_WORK_AND_PLACE = ("current_position", "current_company", "location")  # what a whether-question may ask of the profile
 log = logging.getLogger("nadine.interaction.own_life")
 
 # besides what was said in this conversation: what they asked to be kept, their moments, and what they
@@ -265,13 +266,27 @@ def held_field_asked(identity: Identity, text: str, recalled: bool = False) -> s
     one it names): the profile answers it, ahead of any turn the fact was told in. A person asked
     after by how they are theirs ("what's my husband's name?") is answered by the turn `recalled`
     when there is one: it says the name first; asked after by name, the turn cannot answer who."""
-    field = asked_field(text) if identity.known and identity.profile is not None else None
+    if not identity.known or identity.profile is None:
+        return None
+    # ... or, unless a memory answers it, what a question whether holds would tell if they said it ("am I
+    # a teacher?" asks their job, as "I am a teacher" tells it)
+    field = asked_field(text) or (None if recalled else _field_asked_whether(text))
     if field is None:
         return None
     held = named_in(current(identity.profile, [field]), text)
     if field == "relations" and recalled:
         held = [t for t in held if _said_by_name(t.value, text)]
     return field if held or (field == "relations" and left_named_in(identity.profile, text)) else None
+
+
+def _field_asked_whether(text: str) -> str | None:
+    """The work or place field the statement a question whether asks about would give, read by the
+    reader that reads them when told ("do I live in Lisbon?": "I live in Lisbon", the home)."""
+    from interaction.offline.extract import extract_profile
+
+    statement = statement_asked(text)
+    read = extract_profile(statement) if statement is not None else None
+    return next((f for f in _WORK_AND_PLACE if read is not None and getattr(read, f)), None)
 
 
 def _said_by_name(value: str, text: str) -> bool:

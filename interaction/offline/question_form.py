@@ -198,6 +198,30 @@ def asks_whether(text: str) -> bool:
     return bool(asked)
 
 
+def statement_asked(text: str) -> str | None:
+    """What a question whether about the speaker asks holds, said as they would tell it ("am I a
+    teacher?" -> "I am a teacher", "do I live in Lisbon?" -> "I live in Lisbon"): its "I" first, the
+    inverted "be" after it or the "do" dropped; None for any other question (one about the past or
+    someone else, or with a modal: "did I ...?", "can I ...?")."""
+    nlp = _parser()
+    if nlp is None or not asks_whether(text):
+        return None
+    sentences = [s for s in cues.sentences(text) if s.strip()]
+    if len(sentences) != 1:
+        return None
+    doc = nlp(sentences[0][:1].upper() + sentences[0][1:])
+    subject = next((t for t in doc if t.dep_ in _SUBJECTS), None)
+    if subject is None or subject.lower_ != "i" or subject.i == 0:
+        return None
+    inverted = doc[subject.i - 1]
+    rest = doc[subject.i + 1:].text.rstrip(" ?")
+    if inverted.lemma_ == "be" and inverted.tag_ == "VBP":
+        return f"I am {rest}"
+    if inverted.lemma_ == "do" and inverted.tag_ == "VBP":
+        return f"I {rest}"
+    return None
+
+
 def _offers_a_choice(sent: Any) -> bool:
     """The question puts alternatives joined by "or" ("is he going to Toronto or Vancouver?"): it asks
     which, and neither a yes nor a no answers it; "... or not?" still asks whether."""

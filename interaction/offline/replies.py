@@ -103,6 +103,7 @@ _ASKS = [
     (re.compile(r"\bwhat do i (?:like|enjoy)\b|\bmy hobb", re.I), "hobbies"),
 ]
 
+_NOT_TOLD = "You haven't told me"  # how a profile answer opens that says what is asked was never told
 # what a profile question asks for, said when the profile holds no answer
 _UNTOLD = {"work": "what you do or where you work", "location": "where you live", "hobbies": "what you like to do"}
 
@@ -211,8 +212,8 @@ def _yes_or_no(question: str, answer: str) -> str:
     ("do I live in Ghent?" over Antwerp); as it is otherwise."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
-    if not asks_whether(question) or asks_her_memory(question):
-        return answer
+    if not asks_whether(question) or asks_her_memory(question) or answer.startswith(_NOT_TOLD):
+        return answer  # ... and an answer that says what was asked was never told is neither
     try:
         doc = load_parser()(question)
     except ParserUnavailable:
@@ -243,7 +244,7 @@ def _untold(r: ReplyInputs) -> str | None:
     """A question about their work, home or hobbies that the profile holds no answer to, said as such."""
     asked = _asked(r)
     key = next((key for pattern, key in _ASKS if pattern.search(asked)), None)
-    return f"You haven't told me {_UNTOLD[key]} yet." if key in _UNTOLD and r.profile is not None else None
+    return f"{_NOT_TOLD} {_UNTOLD[key]} yet." if key in _UNTOLD and r.profile is not None else None
 
 
 def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
@@ -259,7 +260,7 @@ def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
         # only a job's place is known: say that, and that no home was named (a job that names no place
         # is no answer: "you retired last spring" to "where do I live?")
         placed = any(t.works_here for t in profile_wording.current(r.profile, ["location"]))
-        return f"You haven't told me where you live, but {profile_wording.listing(work)}." if work and placed \
+        return f"{_NOT_TOLD} where you live, but {profile_wording.listing(work)}." if work and placed \
             else _no_longer(r, key)
     held = profile_wording.named_in(profile_wording.current(r.profile, [key], now=r.now), r.text)
     said = profile_wording.phrases(held) or (profile_wording.left_named_in(r.profile, r.text) if key == "relations" else [])
@@ -295,7 +296,7 @@ def _no_longer(r: ReplyInputs, key: str) -> str | None:
     if key == "work" and r.is_recall and r.recall is not None and r.recall.outcome == "asserted" and any(
             another_workplace(place_of_work(ended.clause or ""), place_of_work(m.text)) for m in r.recall.memories):
         return None  # the recall answers: where they told they work since, with no employer to keep ("a bookshop")
-    return f"You haven't told me {_UNTOLD[key]} now. Before, {profile_wording.before_words(field, ended.value, ended.clause)}."
+    return f"{_NOT_TOLD} {_UNTOLD[key]} now. Before, {profile_wording.before_words(field, ended.value, ended.clause)}."
 
 
 def _said(m: RecalledMemory, r: ReplyInputs) -> str:

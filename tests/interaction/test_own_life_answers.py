@@ -763,3 +763,20 @@ def test_what_they_know_of_a_plan_called_off_is_the_news_alone(maya):
     reply = asked_after_two_visits(maya, "We're sailing to Menorca on the 9th of August.",
                                    "The Menorca holiday is off, the boat failed its survey.", "What do you know about me?")
     assert "Menorca holiday is off" in reply and "9th of August" not in reply, reply
+
+
+@pytest.mark.parametrize(("told", "asked", "opens", "says"), [
+    # "am i a teacher?" from a nurse got "That's a good question. I'm afraid I don't know the answer."
+    # (my play): a question whether asks what the statement it would be tells ("I am a teacher": their
+    # job), which the profile answers as it holds
+    ("I work as a paramedic in Cork.", "Am I a firefighter?", "You", "paramedic"),
+    ("I live in Utrecht and I work as a florist.", "Do I live in Delft?", "No —", "Utrecht"),
+    # ... and a home never told is no "No —" ("No — you haven't told me where you live, ...")
+    ("I work as a paramedic in Cork.", "Do I live in Galway?", "You haven't told me where you live", "paramedic"),
+])
+def test_a_question_whether_of_their_work_or_home_is_answered_from_the_profile(maya, told, asked, opens, says):
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    reply = say(dm, asked).reply
+    assert reply.startswith(opens) and says in reply, reply
