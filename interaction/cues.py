@@ -178,6 +178,12 @@ def is_question(text: str) -> bool:
     return bool(QUESTION.search(text)) if read is None else read
 
 
+def told_part(text: str) -> str:
+    """The sentences of `text` that tell, its questions left out: what a question asks tells nothing
+    of the speaker ("Am I retired?" ends no marriage, "Did I quit my job?" no job)."""
+    return " ".join(s for s in sentences(text) if not is_question(s))
+
+
 def is_about_view(text: str) -> bool:
     """A question or request about what Nadine sees now (offline/question_form.py), not any question
     that opens with who or what: "who came with me to the concert?" asks memory."""

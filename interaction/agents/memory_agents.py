@@ -115,8 +115,8 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     update = update.model_copy(update={"other_names": _other_names(text, update, identity, beside),
                                        **({"addressed_as": address} if address else {})})
     if profile is not None and identity.user_id:
-        changes += jobs_ending_with_their_employer(profile, update, changes, text)
-        changes += jobs_left_by_their_place(profile, text, changes)
+        changes += jobs_ending_with_their_employer(profile, update, changes, cues.told_part(text))
+        changes += jobs_left_by_their_place(profile, cues.told_part(text), changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
     applied: list[FactChange] = []
     if identity.user_id and not update.user_name:  # before the keeper's merge, so records keep the turn id
@@ -404,8 +404,9 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
     how it was said), each kept only where the speaker said its value about themselves (grounding.py);
     and each kept value's grounding. `current`: the person's current facts (field -> values); `homes`:
     the current places said as their home (default: every current location); `now`: when it was said
-    (a time named ahead of it makes a plan, not a fact)."""
+    (a time named ahead of it makes a plan, not a fact). Its questions tell nothing."""
     names = (update.user_name, known_name, extract_name(text))
+    text = cues.told_part(text)
     update, kept = grounded_update(text, update, names, now)
     decided = fact_changes.decide(text, update.facts(), current)
     valued = [c for c in decided if c.value]

@@ -780,3 +780,19 @@ def test_a_question_whether_of_their_work_or_home_is_answered_from_the_profile(m
     later(dm, uid)
     reply = say(dm, asked).reply
     assert reply.startswith(opens) and says in reply, reply
+
+
+@pytest.mark.parametrize("asked", ["Am I retired?", "Did I quit my job?", "Am I divorced?", "Have I left Hamburg?"])
+def test_a_question_about_themselves_changes_nothing_they_told(maya, asked):
+    """"Am I retired?" got "I'll remember that Helen is no longer your wife" and ended her in the
+    profile; "Did I quit my job?" ended the job (tester36 r23, r70): what a question asks tells nothing."""
+    from common.store import ProfileStore
+
+    dm, _, _, uid = maya
+    say(dm, "My husband is called Anders and I work as a welder in Hamburg.")
+    before = ProfileStore(dm.layout).load(uid)
+    reply = say(dm, asked).reply
+    after = ProfileStore(dm.layout).load(uid)
+    assert "no longer" not in reply, reply
+    for field in ("relations", "current_position", "location"):
+        assert [(r.value, r.current) for r in after.history(field)] == [(r.value, r.current) for r in before.history(field)], field
