@@ -29,7 +29,13 @@ from interaction.asked_value import memory_nouns
 from interaction.memory.retrieval.later_news import updates
 from interaction.memory.retrieval.lexicon import a_kind_of
 from interaction.offline.chat_spelling import lemma_meant
-from interaction.offline.parsing import as_capitalised, hung_before_a_splice, name_beside, stands_in, to_read_as_a_particle
+from interaction.offline.parsing import (
+    as_capitalised,
+    hung_before_a_splice,
+    name_beside,
+    stands_in,
+    to_read_as_a_particle,
+)
 from interaction.reported_speech import dates_named, reported, said_day
 from interaction.told_time import DIGITAL_CLOCK, how_long_asked, told_in
 

@@ -175,7 +175,7 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
     in hospital"): every verb, adjective or state of the question's that the memory says too has a
     subject there, and none of them is the one asked of. Those subjects, or none."""
     from interaction.offline.grounding import first_person
-    from interaction.offline.parsing import of_having, subject_of, verb_of
+    from interaction.offline.parsing import doer_of, of_having, verb_of
 
     asked_of = next((t for t in clause if t.dep_ in ("nsubj", "nsubjpass")), None)
     if asked_of is None or not first_person(asked_of) and asked_of.pos_ not in ("NOUN", "PROPN"):
@@ -186,10 +186,7 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
     said = [m for t in clause if (t.pos_ in ("VERB", "ADJ") and t.dep_ != "aux" and not of_having(t)
                                   or t.dep_ == "attr" and t.pos_ == "NOUN" or _a_state_where(t))
             for m in memory if lemma_meant(m) == lemma_meant(t)]
-    # the parser may hang the subject on the auxiliary ("she just got engaged")
-    subjects = [subject_of(v) or next((s for a in v.children if a.dep_ in ("aux", "auxpass")
-                                       and (s := subject_of(a)) is not None), None)
-                for v in (verb_of(m) for m in said)]
+    subjects = [doer_of(verb_of(m)) for m in said]
     if first_person(asked_of):
         return subjects if said and all(s is not None and not first_person(s) for s in subjects) else []
     told_of = [s if first_person(s) else _person_meant(s) for s in subjects if s is not None]

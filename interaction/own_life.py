@@ -35,7 +35,13 @@ from interaction.offline.articles import with_article
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.parsing import of_having, with_appositions
 from interaction.offline.personal_facts import asked_field
-from interaction.offline.question_form import WH_TAGS, asked_about, asks_after_nobody, statement_asked, statement_tagged
+from interaction.offline.question_form import (
+    WH_TAGS,
+    asked_about,
+    asks_after_nobody,
+    statement_asked,
+    statement_tagged,
+)
 from interaction.person_pronoun import with_person_named, with_relations_named
 from interaction.profile_wording import Told, current, left_named_in, named_in
 from interaction.profiles import Identity

@@ -24,7 +24,13 @@ from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session, said_earlier, told_since
 from interaction.names import known_name_in_greeting, match_name, name_similarity, part_of
 from interaction.offline import fact_changes, personal_facts
-from interaction.offline.corrections import Correction, corrected_in_turn, puts_someone_right, read_correction, says_a_correction
+from interaction.offline.corrections import (
+    Correction,
+    corrected_in_turn,
+    puts_someone_right,
+    read_correction,
+    says_a_correction,
+)
 from interaction.offline.extract import extract_name, extract_profile
 from interaction.offline.first_meeting import says_never_met
 from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update, is_name

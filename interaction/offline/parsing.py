@@ -68,6 +68,17 @@ def subject_of(pred) -> Any:  # noqa: ANN001 - a spaCy Token
     return min(subjects, key=lambda c: abs(c.i - pred.i)) if subjects else None
 
 
+def doer_of(verb) -> Any:  # noqa: ANN001 - a spaCy Token
+    """Who a verb is said of: its subject, its auxiliary's (the parser may hang it there: "she just got
+    engaged", "Idris and I are getting divorced"), or, for a verb that shares its subject with the one
+    it hangs on, that one's ("my sister quit her job and became a teacher", "I got engaged"); None."""
+    subject = subject_of(verb) or next((s for a in verb.children if a.dep_ in ("aux", "auxpass")
+                                        and (s := subject_of(a)) is not None), None)
+    if subject is None and verb.dep_ in ("conj", "acomp", "xcomp") and verb.head.i != verb.i:
+        return doer_of(verb.head)
+    return subject
+
+
 DISTRIBUTIVE = ("every", "each")  # determiners of a thing that recurs (closed grammar)
 
 

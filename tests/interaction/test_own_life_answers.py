@@ -616,6 +616,9 @@ def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
     # "is my uncle sick?" over "my uncle has cancer, he starts chemo next week" got "I don't think you told
     # me that — ..." (tester33 r69): what a word of the question names has a kind the memory names
     ("My nephew has pneumonia, poor thing.", "Is my nephew ill?", "Yes — "),
+    # "Am I a teacher?" over "My sister just quit her job at the restaurant and became a teacher" got
+    # "Yes — ..." (tester36 r20): a verb joined to another is said of that one's subject
+    ("My cousin sold his van and became a postman.", "Am I a postman?", "No, that was your cousin — "),
 ])
 def test_a_yes_or_no_question_about_the_speaker_is_answered_as_what_was_told_says(maya, told, asked, opens):
     dm, _, _, _ = maya

@@ -104,21 +104,13 @@ def _the_speaker_in(subject) -> bool:  # noqa: ANN001 - a spaCy Token
     return any(first_person(t) for t in (subject, *subject.conjuncts))
 
 
-def _subject(verb):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
-    """The verb's subject, its auxiliary's ("Idris and I are getting divorced") or, said as the state it
-    gets or is in, that verb's ("I got engaged")."""
-    from interaction.offline.parsing import subject_of
-
-    return subject_of(verb) or next((s for a in verb.children if a.dep_ in ("aux", "auxpass")
-                                     and (s := subject_of(a)) is not None), None) or (
-        subject_of(verb.head) if verb.dep_ in ("acomp", "xcomp") else None)
-
-
 def _the_speaker_parted(doc, wordnet) -> bool:  # noqa: ANN001 - a spaCy Doc, the WordNet lexicon
     """The speaker tells they and another parted: "we broke up", "Idris and I are getting divorced",
     "I broke up with Maël", "I divorced him"; not negated."""
+    from interaction.offline.parsing import doer_of
+
     for verb in doc:
-        subject = _subject(verb) if verb.pos_ == "VERB" else None
+        subject = doer_of(verb) if verb.pos_ == "VERB" else None
         if subject is None or not _the_speaker_in(subject) or any(c.dep_ == "neg" for c in verb.children):
             continue
         # the two of them as the subject, or the other as its object or said with "with"
@@ -134,10 +126,12 @@ def _the_speaker_parted(doc, wordnet) -> bool:  # noqa: ANN001 - a spaCy Doc, th
 def _a_bond_of_the_speaker(doc, wordnet) -> bool:  # noqa: ANN001 - a spaCy Doc, the WordNet lexicon
     """The memory tells the speaker is in a bond with someone: a verb of theirs, or the participle said
     of them ("I'm engaged"), whose most frequent WordNet sense is social, and no parting itself."""
+    from interaction.offline.parsing import doer_of
+
     for word in doc:
         lemma = word.lemma_.lower() if word.pos_ == "VERB" else \
             wordnet.verb_of_participle(word.lower_) if word.pos_ == "ADJ" and word.dep_ == "acomp" else None
-        subject = _subject(word if word.pos_ == "VERB" else word.head) if lemma else None
+        subject = doer_of(word if word.pos_ == "VERB" else word.head) if lemma else None
         if subject is not None and _the_speaker_in(subject) and wordnet.verb_lexical_file(lemma) == "verb.social" \
                 and not wordnet.parts_from_an_association(lemma):
             return True
