@@ -305,8 +305,9 @@ def answer_name(text: str) -> str | None:
         return name
     bare = re.sub(r"^\W*(?:no|nope|nah|non)\b[\s,.!]*", "", text.strip(), flags=_I).strip(" .!")
     if re.fullmatch(rf"{_NAME_TOKEN}(?:\s+{_NAME_TOKEN})?", bare) and bare[:1].isupper():
-        # "Absolutely", "Yes please": an answer the confirmation reader understands is not a name
+        # "Absolutely", "Yes please": an answer the confirmation reader understands is not a name, nor
+        # is a goodbye ("Goodnight.", "Night night")
         if bare.split()[0].casefold() not in _NOT_NAMES and read_offline(bare) == "unclear" \
-                and read_answered_name(bare):
+                and not cues.is_unambiguous_farewell(bare) and read_answered_name(bare):
             return _title(bare)
     return None

@@ -292,7 +292,9 @@ def test_a_returning_person_who_greets_with_no_denial_is_linked(dm):
     assert say(dm, "Hi, I'm Noor, long time no see!").user_id == first.user_id
 
 
-@pytest.mark.parametrize("leaving", ["Right, I have to dash, see you later!", "Gotta run. Bye!"])
+# "Goodnight." and "Night night" were read as the name they answered with: "Goodbye, Goodnight!" and a new
+# person "Night Night" (tester36 r37, r71)
+@pytest.mark.parametrize("leaving", ["Right, I have to dash, see you later!", "Gotta run. Bye!", "Goodnight.", "Cheerio"])
 def test_leaving_instead_of_answering_is_no_answer(dm, leaving):
     """A goodbye instead of an answer to "is your name Frederik?" links nobody (a hurried goodbye read
     as a yes would open Frederik's memories) and makes nobody new: the conversation ends."""
