@@ -201,11 +201,13 @@ _ARGUMENT_DEPS = {"nsubj", "nsubjpass", "dobj", "dative", "pobj", "poss"}
 
 
 def someone_else_before(words: str) -> bool:
-    """`words` (what the turn said before an "it's <name>") speak of a person other than the speaker:
-    a person word (WordNet's noun.person) as a verb's or a preposition's argument ("one of my sons is
-    getting divorced", "our new neighbour arrived"), someone named, or a pronoun for someone. The
-    "it" then is that person ("..., it's Tomas, the older one"), not the speaker saying who they are;
-    a word of address in a greeting ("Hello, my friend") is no argument. False without the parser."""
+    """`words` (what the turn said before an "it's <name>") speak of a person other than the speaker
+    whom a name would tell who they are: a person word (WordNet's noun.person) as a verb's or a
+    preposition's argument ("one of my sons is getting divorced", "our new neighbour arrived"), or a
+    pronoun for someone. The "it" then is that person ("..., it's Tomas, the older one"), not the
+    speaker saying who they are; someone already said by their name needs none ("Mei handed it back,
+    it's Hiro again"), and a word of address in a greeting ("Hello, my friend") is no argument. False
+    without the parser."""
     from interaction.memory.retrieval.lexicon import load_wordnet
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
@@ -216,8 +218,8 @@ def someone_else_before(words: str) -> bool:
     except ParserUnavailable:
         return False
     wordnet = load_wordnet()
-    return any(t.lower_ in _OTHERS or (t.dep_ in _ARGUMENT_DEPS and (t.ent_type_ == "PERSON" or (
-        t.pos_ == "NOUN" and wordnet is not None and wordnet.lexical_file(t.lemma_.lower()) == "noun.person")))
+    return any(t.lower_ in _OTHERS or (t.dep_ in _ARGUMENT_DEPS and (
+        t.pos_ == "NOUN" and wordnet is not None and wordnet.lexical_file(t.lemma_.lower()) == "noun.person"))
         for t in doc)
 
 

@@ -529,3 +529,19 @@ def test_the_full_name_of_someone_who_asked_to_be_called_otherwise_is_still_thei
         back = say(dm, "yes")
     assert back.user_id == first.user_id, back.reply
     assert people(dm) == ["Bart"]
+
+
+def test_the_keyboard_handed_back_is_the_first_speaker_again(dm):
+    """"Mei handed it back, it's Hiro again" got "I see, Mei. Tell me more!" and Hiro was given Mei's
+    locker (tester36 r63; its names: "Aiko handed it back, it's Kenji again" was read right before):
+    someone said by their name before an "it's <name>" is not whom it names."""
+    say(dm, "Hi, I'm Hiro. I fix bicycles in Osaka.")
+    say(dm, "Hiro passed me the laptop, I'm Mei.")
+    say(dm, "Please remember my gym locker is 212.")
+    back = say(dm, "Mei handed it back, it's Hiro again.")
+    if back.user_name != "Hiro":
+        assert "Hiro" in back.reply, back.reply
+        back = say(dm, "yes")
+    assert back.user_name == "Hiro", back.reply
+    assert "212" not in say(dm, "What's my gym locker?").reply
+    assert people(dm) == ["Hiro", "Mei"]
