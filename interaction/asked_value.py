@@ -341,7 +341,8 @@ def denied_outright(question: str, memory: str) -> bool:
     """The memory says no to a yes/no question about what the speaker does or has: it tells the same
     verb of them negated ("I don't have any kids" for "do I have children?"), or that they left what is
     asked, by a verb of parting (WordNet) done to it or to the doing itself ("I quit smoking" for "do I
-    smoke?", "I quit my job at the bank" for "do I still work at the bank?"). False without the parser."""
+    smoke?", "I quit my job at the bank" for "do I still work at the bank?"), or its opposite ("I failed
+    my driving test" for "did I pass it?"). False without the parser."""
     from interaction.memory.retrieval.lexicon import Relation, load_wordnet
     from interaction.offline.parsing import ParserUnavailable, load_parser, subject_of
 
@@ -375,6 +376,11 @@ def denied_outright(question: str, memory: str) -> bool:
         if said.lemma_.lower() == verb.lemma_.lower() and any(
                 t.dep_ in ("dobj", "conj") and names_it(lemma_meant(t)) and any(c.dep_ == "det" and c.lower_ == "no" for c in t.children)
                 for t in said.subtree):
+            return True
+        # ... or the opposite done to it, as WordNet opposes the two verbs ("I failed my driving test" for
+        # "did I pass my driving test?")
+        if not negated and said.lemma_.lower() in wordnet.verb_antonyms(verb.lemma_.lower()) \
+                and (not things or any(map(names_it, objects))):
             return True
         particle = next((c.lemma_ for c in said.children if c.dep_ == "prt"), None)  # "gave up smoking"
         parting = f"{said.lemma_}_{particle}" if particle else said.lemma_

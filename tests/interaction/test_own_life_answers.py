@@ -619,6 +619,10 @@ def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
     # "Am I a teacher?" over "My sister just quit her job at the restaurant and became a teacher" got
     # "Yes — ..." (tester36 r20): a verb joined to another is said of that one's subject
     ("My cousin sold his van and became a postman.", "Am I a postman?", "No, that was your cousin — "),
+    # "Did I pass my driving test?" over "I failed ..." got "I don't think you told me that — ..." (tester36
+    # r69): the opposite verb, as WordNet opposes them, told of the thing asked says no
+    ("I failed my theory test on Monday, so annoying.", "Did I pass my theory test?", "No — "),
+    ("We lost the quiz night by two points.", "Did we win the quiz night?", "No — "),
 ])
 def test_a_yes_or_no_question_about_the_speaker_is_answered_as_what_was_told_says(maya, told, asked, opens):
     dm, _, _, _ = maya

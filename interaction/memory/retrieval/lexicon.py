@@ -405,6 +405,15 @@ class WordNet:
         it ("the old case number" is not "the new case number"). Empty for a word that is no adjective."""
         return self._adjective_antonyms.get(adjective.casefold(), frozenset())
 
+    def verb_antonyms(self, lemma: str) -> frozenset[str]:
+        """The verbs WordNet gives as the verb's direct opposites, in any of its senses ("pass" ->
+        "fail"): one said of a thing answers no to the other asked of it."""
+        return self._verb_antonyms.get(lemma.casefold(), frozenset())
+
+    @functools.cached_property
+    def _verb_antonyms(self) -> dict[str, frozenset[str]]:
+        return _antonyms({o: line.split(" | ", 1)[0].split() for o, line in self._verb_lines.items()})
+
     @functools.cached_property
     def _adjective_antonyms(self) -> dict[str, frozenset[str]]:
         # read on the first adjective asked about, not at start-up: only the entity reader asks
@@ -413,19 +422,7 @@ class WordNet:
             for line in f:
                 if line[:1].isdigit():
                     lines[int(line[:8])] = line.split(" | ", 1)[0].split()
-        found: dict[str, set[str]] = {}
-        for p in lines.values():
-            words = [w.split("(")[0].casefold() for w in p[4:4 + 2 * int(p[3], 16):2]]
-            at = 4 + 2 * len(words)
-            for i in range(int(p[at])):
-                symbol, target, _, source = p[at + 1 + 4 * i: at + 5 + 4 * i]
-                other = lines.get(int(target))
-                if symbol != "!" or other is None or int(source[:2], 16) == 0:
-                    continue
-                # an antonym is a link between two words, each named by its place in its synset
-                said = words[int(source[:2], 16) - 1]
-                found.setdefault(said, set()).add(other[4 + 2 * (int(source[2:], 16) - 1)].split("(")[0].casefold())
-        return {w: frozenset(a) for w, a in found.items()}
+        return _antonyms(lines)
 
     def senses(self, word: str) -> tuple[int, ...]:
         """The noun synsets of a word or phrase ("driving test" -> driving_test), by its base form."""
@@ -616,3 +613,20 @@ def a_kind_of(word: str, broader: str) -> bool:
     of "condition"); False without WordNet."""
     wordnet = load_wordnet()
     return wordnet is not None and wordnet.relation(broader, word)[0] is Relation.BROADER
+
+
+def _antonyms(lines: dict[int, list[str]]) -> dict[str, frozenset[str]]:
+    """Each word's direct opposites ("!" links) in a part of speech's synset lines (offset -> fields)."""
+    found: dict[str, set[str]] = {}
+    for p in lines.values():
+        words = [w.split("(")[0].casefold() for w in p[4:4 + 2 * int(p[3], 16):2]]
+        at = 4 + 2 * len(words)
+        for i in range(int(p[at])):
+            symbol, target, _, source = p[at + 1 + 4 * i: at + 5 + 4 * i]
+            other = lines.get(int(target))
+            if symbol != "!" or other is None or int(source[:2], 16) == 0:
+                continue
+            # an antonym is a link between two words, each named by its place in its synset
+            said = words[int(source[:2], 16) - 1]
+            found.setdefault(said, set()).add(other[4 + 2 * (int(source[2:], 16) - 1)].split("(")[0].casefold())
+    return {w: frozenset(a) for w, a in found.items()}
