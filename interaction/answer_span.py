@@ -399,7 +399,7 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
     called Biscuit", "my cat is Mochi", "my cat is called Marmalade"."""
     out: list[tuple[Found, list]] = []
     for tok in m:
-        if tok.lemma_.lower() != owner and not (tok.pos_ == "NOUN" and a_kind_of(tok.lemma_.lower(), owner)):
+        if tok.lemma_.lower() != owner and not (tok.pos_ == "NOUN" and _names_the_same(tok.lemma_.lower(), owner)):
             continue
         names = [c for c in tok.children if c.dep_ == "appos" and c.pos_ == "PROPN"]
         if (beside := name_beside(tok)) is not None:
@@ -437,6 +437,15 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
             out.append(("name", sorted((t for t in name.subtree if t.pos_ in ("PROPN", "PART") or t.i == name.i),
                                         key=lambda t: t.i)))
     return out
+
+
+def _names_the_same(word: str, owner: str) -> bool:
+    """The noun names what the question asks the name of, a kind of it, or what it is a kind of ("a wee
+    boy called Callum" for "what's my lad's name?": WordNet has a lad as a kind of boy)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.relation(owner, word)[0].agrees
 
 
 def _names_said_of(noun) -> list:  # noqa: ANN001 - a spaCy Token

@@ -803,3 +803,11 @@ def test_a_question_about_themselves_changes_nothing_they_told(maya, asked):
     assert "no longer" not in reply, reply
     for field in ("relations", "current_position", "location"):
         assert [(r.value, r.current) for r in after.history(field)] == [(r.value, r.current) for r in before.history(field)], field
+
+
+def test_a_name_is_read_off_a_word_that_names_the_same_one_asked_after():
+    """"what's my lad's name?" over "me and my wife Fiona have a wee boy called Callum" got "I don't think
+    you told me that — ..." (tester36 r02): WordNet has a lad as a kind of boy."""
+    told = "Me and my partner have a little girl called Saoirse, she's two."
+    found = answer_in("What's my lass called?", told)
+    assert found is not None and found.words(told) == "Saoirse"
