@@ -42,7 +42,9 @@ _PAST = {"VBD", "VBN"}
 _TIME_ENTS = {"DATE", "TIME"}
 _PLACE_ENTS = {"GPE", "LOC", "FAC"}
 _NOT_SEEN_WH = {"when", "where", "why"}
-_UNSEEN_DOINGS = {"verb.cognition", "verb.communication", "verb.emotion"}  # learning, planning, saying, feeling
+# learning, planning, saying, feeling; and working, dating, helping: a bond or a role, no posture
+_UNSEEN_DOINGS = {"verb.cognition", "verb.communication", "verb.emotion", "verb.social"}
+_ANY_DOING = "do"  # the verb that stands for any other ("what am I doing?"), whatever WordNet files it under
 _KNOWING_OR_TELLING = {"verb.cognition", "verb.communication"}  # what Nadine may be asked to remember or tell
 
 
@@ -335,12 +337,12 @@ def _looked_at(token: Any) -> bool:
 
 
 def _seen_doing(verb: Any) -> bool:
-    """A doing the camera can see: not one of the mind or of talk ("learning", "planning", "saying");
-    every verb when WordNet is not installed."""
+    """A doing the camera can see: not one of the mind or of talk ("learning", "planning", "saying"), nor
+    a bond or role ("am I still working?"); every verb when WordNet is not installed."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     wordnet = load_wordnet()
-    return wordnet is None or wordnet.verb_lexical_file(verb.lemma_) not in _UNSEEN_DOINGS
+    return wordnet is None or verb.lemma_ == _ANY_DOING or wordnet.verb_lexical_file(verb.lemma_) not in _UNSEEN_DOINGS
 
 
 def asks_about_view(text: str) -> bool:

@@ -166,6 +166,9 @@ def test_a_statement_that_opens_like_a_question_is_a_statement(said):
     # asked when or where a thing pointed at is, or whether they still go to a place: nothing in view says it
     ("when's that exam", False), ("where is that party again?", False), ("Am I still going to Orlando?", False),
     ("what is that?", True), ("am I sitting up straight?", True),
+    # ... nor is a bond or a role ("Am I still working?" got "Sorry, I cannot see anything right now.":
+    # tester36 r03), while "doing" stands for any doing
+    ("Am I still working?", False), ("am I still dating Ruth?", False), ("what am I doing?", True),
 ])
 def test_only_a_question_about_the_present_view_is_for_the_camera(said, about_view):
     assert cues.is_about_view(said) is about_view
