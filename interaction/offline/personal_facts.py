@@ -282,8 +282,8 @@ def _relation(tok) -> list[Grounded]:  # noqa: ANN001
     "we have twins, Ana and Tiago": name (relation), each name listed."""
     if not any(c.dep_ == "poss" and first_person(c) for c in tok.children) and not _had_by_the_speaker(tok):
         return []
-    if _a_preference(tok):
-        return []  # "my favourite composer is Puccini": whom they like best, no one in their life
+    if _no_one_of_theirs_now(tok):
+        return []  # "my favourite composer is Puccini", "my late husband, Gerald": no one in their life now
     name = _name_of(tok)
     if name is None or _parting_verb(tok) is not None:
         return []  # "I broke up with my boyfriend Marco": he was her boyfriend, he is no longer
@@ -297,13 +297,19 @@ def _relation(tok) -> list[Grounded]:  # noqa: ANN001
     return out
 
 
-def _a_preference(tok) -> bool:  # noqa: ANN001 - a spaCy Token
-    """The person word is said with an adjective one of whose senses is that of "favourite" (WordNet:
-    preferred above all others): "my favourite singer"."""
+# the senses of an adjective said of a person word that make them no one in the speaker's life now:
+# whom they like best, one who has died, one who was theirs before
+_NOT_THEIRS_NOW = ("favorite", "dead", "former")
+
+
+def _no_one_of_theirs_now(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The person word is said with an adjective one of whose senses (WordNet) is that of "favourite",
+    "dead" or "former": "my favourite singer", "my late husband", "my former boss"."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     wordnet = load_wordnet()
-    return wordnet is not None and any(c.dep_ == "amod" and wordnet.may_mean(c.lower_, "favorite") for c in tok.children)
+    return wordnet is not None and any(c.dep_ == "amod" and any(wordnet.may_mean(c.lower_, sense) for sense in _NOT_THEIRS_NOW)
+                                       for c in tok.children)
 
 
 def _had_by_the_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token

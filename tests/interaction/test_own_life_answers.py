@@ -811,3 +811,17 @@ def test_a_name_is_read_off_a_word_that_names_the_same_one_asked_after():
     told = "Me and my partner have a little girl called Saoirse, she's two."
     found = answer_in("What's my lass called?", told)
     assert found is not None and found.words(told) == "Saoirse"
+
+
+@pytest.mark.parametrize("told", ["My late grandad, Eamon, taught me to fish.", "My favourite poet is Heaney, I know him by heart.",
+                                  "My former flatmate Odhran still owes me money."])
+def test_someone_no_longer_or_never_in_their_life_is_no_relation(maya, told):
+    """"My late husband, Gerald, used to tease me ..." got "your husband is Gerald" (tester36 r03); "my
+    favourite composer is Puccini" got "your composer is Puccini" (tester33 r46): a person word said
+    with an adjective of the sense of "dead", "former" or "favourite" is no one of theirs now."""
+    from common.store import ProfileStore
+
+    dm, _, _, uid = maya
+    reply = say(dm, told).reply
+    assert "I'll remember that your" not in reply, reply
+    assert not [r.value for r in ProfileStore(dm.layout).load(uid).history("relations")]

@@ -359,9 +359,28 @@ class WordNet:
 
     def may_mean(self, adjective: str, other: str) -> bool:
         """One of the adjective's senses is the most frequent sense of `other` ("off", of events, is
-        "cancelled": "the wedding is off")."""
+        "cancelled": "the wedding is off"), or one WordNet sets beside it as similar ("late", of a
+        person, is "having died recently", similar to "dead")."""
         first = self._first_adjective_senses.get(other.casefold())
-        return first is not None and first in self._adjective_senses.get(adjective.casefold(), ())
+        senses = self._adjective_senses.get(adjective.casefold(), ())
+        return first is not None and (first in senses or any(first in self._similar_adjectives.get(s, ()) for s in senses))
+
+    @functools.cached_property
+    def _similar_adjectives(self) -> dict[int, frozenset[int]]:
+        # each synset's "similar to" ("&") links
+        return {o: frozenset(int(target) for symbol, target, _, _ in _pointers(p) if symbol == "&")
+                for o, p in self._adjective_fields.items()}
+
+    @functools.cached_property
+    def _adjective_fields(self) -> dict[int, list[str]]:
+        # every adjective synset's fields before its gloss, read on the first adjective asked about, not
+        # at start-up: only the entity reader and a few others ask
+        lines: dict[int, list[str]] = {}
+        with (self._folder / "data.adj").open(encoding="utf-8") as f:
+            for line in f:
+                if line[:1].isdigit():
+                    lines[int(line[:8])] = line.split(" | ", 1)[0].split()
+        return lines
 
     @functools.cached_property
     def _adjective_senses(self) -> dict[str, tuple[int, ...]]:
@@ -416,13 +435,7 @@ class WordNet:
 
     @functools.cached_property
     def _adjective_antonyms(self) -> dict[str, frozenset[str]]:
-        # read on the first adjective asked about, not at start-up: only the entity reader asks
-        lines: dict[int, list[str]] = {}
-        with (self._folder / "data.adj").open(encoding="utf-8") as f:
-            for line in f:
-                if line[:1].isdigit():
-                    lines[int(line[:8])] = line.split(" | ", 1)[0].split()
-        return _antonyms(lines)
+        return _antonyms(self._adjective_fields)
 
     def senses(self, word: str) -> tuple[int, ...]:
         """The noun synsets of a word or phrase ("driving test" -> driving_test), by its base form."""
@@ -620,9 +633,7 @@ def _antonyms(lines: dict[int, list[str]]) -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
     for p in lines.values():
         words = [w.split("(")[0].casefold() for w in p[4:4 + 2 * int(p[3], 16):2]]
-        at = 4 + 2 * len(words)
-        for i in range(int(p[at])):
-            symbol, target, _, source = p[at + 1 + 4 * i: at + 5 + 4 * i]
+        for symbol, target, _, source in _pointers(p):
             other = lines.get(int(target))
             if symbol != "!" or other is None or int(source[:2], 16) == 0:
                 continue
@@ -630,3 +641,9 @@ def _antonyms(lines: dict[int, list[str]]) -> dict[str, frozenset[str]]:
             said = words[int(source[:2], 16) - 1]
             found.setdefault(said, set()).add(other[4 + 2 * (int(source[2:], 16) - 1)].split("(")[0].casefold())
     return {w: frozenset(a) for w, a in found.items()}
+
+
+def _pointers(fields: list[str]) -> list[list[str]]:
+    """A synset line's pointers, each [symbol, target offset, part of speech, source/target]."""
+    at = 4 + 2 * int(fields[3], 16)
+    return [fields[at + 1 + 4 * i: at + 5 + 4 * i] for i in range(int(fields[at]))]
