@@ -39,6 +39,7 @@ from interaction.offline.parsing import (
     behind_telling,
     comes_round,
     opening_aside,
+    subject_joined_after,
     told_as_past,
     verb_of,
 )
@@ -364,9 +365,10 @@ def _one_clause(doc, words: list[str]) -> str:
     for sent in told:
         tokens = list(sent) if clauses else _without_frame(list(sent))
         # a conjunction opening the first sentence joined it to words before it, not to "you told me"
-        while tokens and (tokens[0].dep_ == "intj" or (opening_aside(tokens[0]) and not (tokens[0].pos_ == "CCONJ"
-                                                                                          and clauses))
-                          or _unread_interjection(tokens)):
+        # ... but never a word said with the subject ("jake and i broke up", which the parser may split)
+        while tokens and subject_joined_after(tokens[0]) is None and (
+                tokens[0].dep_ == "intj" or (opening_aside(tokens[0]) and not (tokens[0].pos_ == "CCONJ" and clauses))
+                or _unread_interjection(tokens)):
             # an interjection goes with the words that hang on it ("Hi there", "oh well")
             dropped = {t.i for t in tokens[0].subtree} if tokens[0].dep_ == "intj" else {tokens[0].i}
             tokens = [t for t in tokens if t.i not in dropped]
@@ -385,7 +387,10 @@ def _one_clause(doc, words: list[str]) -> str:
         text = "".join(words[t.i] for t in tokens).strip()
         if first.pos_ != "PROPN" and not text.startswith(("I ", "I'")):
             text = text[:1].lower() + text[1:]
-        clauses.append(_elided_subject(first) + text)
+        said = _elided_subject(first) + text
+        # a sentence the splitter cut before its conjunction goes on the one before ("so... jake" / "and i
+        # broke up"): joined by it, not by a semicolon
+        clauses[-1:] = [f"{clauses[-1]} {said}"] if clauses and first.pos_ == "CCONJ" else [*clauses[-1:], said]
     return "; ".join(clauses)
 
 

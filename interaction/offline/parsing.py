@@ -68,6 +68,17 @@ def subject_of(pred) -> Any:  # noqa: ANN001 - a spaCy Token
     return min(subjects, key=lambda c: abs(c.i - pred.i)) if subjects else None
 
 
+def subject_joined_after(token) -> Any:  # noqa: ANN001 - a spaCy Token
+    """The subject said right after the token and a coordinating conjunction, where the small parser
+    lost the coordination ("jake and i broke up": "jake" hung on the verb as an adverbial, or left a
+    root of its own, or an aside opening the sentence); None otherwise."""
+    doc = token.doc
+    if token.i + 2 >= len(doc) or doc[token.i + 1].pos_ != "CCONJ":
+        return None
+    subject = doc[token.i + 2]
+    return subject if subject.dep_ in SUBJECTS else None
+
+
 def doer_of(verb) -> Any:  # noqa: ANN001 - a spaCy Token
     """Who a verb is said of: its subject, its auxiliary's (the parser may hang it there: "she just got
     engaged", "Idris and I are getting divorced"), or, for a verb that shares its subject with the one

@@ -30,7 +30,7 @@ import unicodedata
 
 from interaction import cues
 from interaction.offline.grounding import Grounded, first_person
-from interaction.offline.parsing import ParserUnavailable, as_capitalised, load_parser, spliced, subject_of
+from interaction.offline.parsing import ParserUnavailable, as_capitalised, load_parser, spliced, subject_joined_after, subject_of
 
 FIELDS = ("hometown", "location", "age", "relations")
 _NOT_PLACES = {"PERSON", "DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT", "NORP"}
@@ -431,6 +431,8 @@ def _parting_verb(person):  # noqa: ANN001, ANN202 - a spaCy Token or None
         together = True
     elif person.dep_ == "conj" and head.dep_ in ("nsubj", "nsubjpass"):
         verb, speaker, together = head.head, head, True
+    elif (joined := subject_joined_after(person)) is not None:  # "jake and i broke up", however parsed
+        verb, speaker, together = joined.head, joined, True
     else:
         return None
     wordnet = load_wordnet()

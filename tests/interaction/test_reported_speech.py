@@ -60,6 +60,13 @@ from interaction.turn_understanding import Emotion
     # the parser may hang "I" on the contracted auxiliary rather than on the verb it helps
     ("I'm lowkey dreading my driving test", "you're lowkey dreading your driving test"),
     ("I'm lowkey moving to Dundee in spring", "you're lowkey moving to Dundee in spring"),
+    # "so... jake and i broke up on saturday" was said back "jake; and you broke up on saturday" (tester36
+    # r05; "you broke up" alone without the "so..."; its words: "marek and i broke up on sunday" was read
+    # right before): a word said with the subject is no opening aside, and a sentence the splitter cut
+    # before its conjunction goes on the one before
+    ("jake and i broke up on saturday", "jake and you broke up on saturday"),
+    ("so... jake and i broke up on saturday. i'm pretty gutted tbh", "jake and you broke up on saturday; you're pretty gutted tbh"),
+    ("I love climbing. And my son loves it too.", "you love climbing and your son loves it too"),
 ])
 def test_what_was_told_as_reported_speech(said, expected):
     assert reported(said) == expected
