@@ -17,6 +17,7 @@ A question naming no such value ("is my uncle retiring?") has nothing to compare
 
 from __future__ import annotations
 
+import calendar as std_calendar
 from datetime import datetime, timedelta
 from typing import Literal
 
@@ -186,6 +187,10 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
     said = [m for t in clause if (t.pos_ in ("VERB", "ADJ") and t.dep_ != "aux" and not of_having(t)
                                   or t.dep_ == "attr" and t.pos_ == "NOUN" or _a_state_where(t))
             for m in memory if lemma_meant(m) == lemma_meant(t)]
+    # ... but what they are asked to have, where the memory has someone have it ("do I have a dentist
+    # appointment on Monday?" over "my friend Yaw has a dentist appointment on Monday")
+    said += [m.head for t in clause if t.dep_ == "dobj" and of_having(t.head)
+             for m in memory if m.dep_ == "dobj" and of_having(m.head) and lemma_meant(m) == lemma_meant(t)]
     subjects = [doer_of(verb_of(m)) for m in said]
     if first_person(asked_of):
         return subjects if said and all(s is not None and not first_person(s) for s in subjects) else []
@@ -475,8 +480,17 @@ def _from_today(text: str, now: datetime, past: bool = False) -> tuple[datetime,
         return None
     if context.accuracy & _ACU.ACU_DAY and past and 0 < (point.date() - spoken_day(now)).days <= 7:
         point -= timedelta(days=7)
+    elif _a_weekday_alone(text) and (point.date() - spoken_day(now)).days == 7:
+        point -= timedelta(days=7)  # "do I have the dentist on Monday?" asked on a Monday: today
     start, end, _ = unit_window(point, precision)
     return start, end
+
+
+def _a_weekday_alone(text: str) -> bool:
+    """The date is a day of the week named alone ("Monday", "on Monday"; not "next Monday")."""
+    words = text.casefold().split()
+    return bool(words) and words[-1] in {d.casefold() for d in std_calendar.day_name} and (
+        len(words) == 1 or len(words) == 2 and words[0] == "on")
 
 
 def _same_date(asked: str, now: datetime, told: ToldTime | None, past: bool) -> Verdict:

@@ -380,9 +380,10 @@ def _recall(r: ReplyInputs) -> str:
                 # up": the person it names they have left since
                 return f"Not any more — {said} {_capital(profile_wording.ended_words(r.profile, 'relations', left[0]))}."
             verdict = whether_told(r.text, *holds, r.now)
-            if verdict != "no" and (other := said_of_someone_else(r.text, holds[0])) is not None:
+            if (other := said_of_someone_else(r.text, holds[0])) is not None:
                 # asked of themselves, what was told of someone else ("am I retired?" over "my dad
-                # retired", "do I live in Canada?" over "my brother moved to Canada"): no, it was them
+                # retired", "do I live in Canada?" over "my brother moved to Canada"): no, it was them,
+                # whatever day or place theirs was
                 return f"No, that was {reported(other)} — {said}"
             if verdict == "unsure" or (verdict != "no" and _news_since(memories)):
                 return _capital(said)  # "is my meeting on Monday?" over it and "the meeting is off" told since: as told

@@ -825,3 +825,29 @@ def test_someone_no_longer_or_never_in_their_life_is_no_relation(maya, told):
     reply = say(dm, told).reply
     assert "I'll remember that your" not in reply, reply
     assert not [r.value for r in ProfileStore(dm.layout).load(uid).history("relations")]
+
+
+def test_what_they_are_asked_to_have_that_someone_else_has_is_said_as_theirs(maya):
+    """"Do I have a dentist appointment on Monday?", asked on that Monday, over "My friend Yaw has a dentist
+    appointment on Monday" and their own on Thursday got "No, it's today — ..." (tester36 r61, its words:
+    the memory of someone else's comes first with them, not with an eye test of Kwabena's)."""
+    dm, _, _, uid = maya
+    dm.clock.advance(4 * 24)  # a Sunday
+    say(dm, "My friend Yaw has a dentist appointment on Monday.")
+    say(dm, "Please remember I have a dentist appointment on Thursday.")
+    dm.clock.advance(24)
+    later(dm, uid)
+    reply = say(dm, "Do I have a dentist appointment on Monday?").reply
+    assert reply.startswith("No, that was your friend Yaw — ") and "Thursday" in reply, reply
+
+
+def test_a_weekday_asked_on_that_day_is_today(maya):
+    """"Do I have a dentist appointment on Monday?" asked on the Monday got "No, it's today — ..."
+    (tester36 r61): a day of the week named alone, on that day, is today ("next Monday" is not)."""
+    dm, _, _, uid = maya
+    dm.clock.advance(4 * 24)  # a Sunday
+    say(dm, "Please remember I have a physio session on Monday at 4.")
+    dm.clock.advance(20)
+    later(dm, uid)
+    assert say(dm, "Do I have a physio session on Monday?").reply.startswith("Yes, it's today")
+    assert say(dm, "Is my physio session next Monday?").reply.startswith("No, it's today")
