@@ -121,9 +121,11 @@ def extract_name(text: str, loose: bool = False, asked: bool = False) -> str | N
     if name is None:
         return name
     claim = read_name_claim(text)
-    if claim is not None and not (claim.request or claim.hearsay) and len(claim.name) > len(name) \
-            and claim.name.casefold().startswith(name.casefold()):
-        return claim.name  # the parse reads the whole of it ("My name is Bram de Wit", not "Bram De")
+    said, whole = name.casefold().split(), (claim.name.casefold().split() if claim is not None else [])
+    if claim is not None and not (claim.request or claim.hearsay) and len(whole) > len(said) and whole[:len(said)] == said:
+        # the parse reads the whole of it ("My name is Bram de Wit", not "Bram De"), word by word ("call me
+        # Kat" is no part of "I'm Katherine")
+        return claim.name
     if " " in name:
         return name
     again = re.search(rf"\b{re.escape(name)}\s+({_SURNAME_WORD})\b", text)

@@ -144,9 +144,14 @@ def _is_other_name(subject) -> bool:  # noqa: ANN001 - a spaCy Token
 
 
 def _called_me(token) -> bool:  # noqa: ANN001 - a spaCy Token
-    """The small parser's reading of "everyone calls me Maggie" as a verb whose object is "me Maggie"."""
-    return token.dep_ == "dobj" and any(c.dep_ == "compound" and c.lower_ == "me" for c in token.children) \
-        and not any(c.dep_ == "dobj" and c.i != token.i for c in token.head.children)
+    """The small parser's readings of "everyone calls me Maggie": a verb whose object is "me Maggie", or
+    the name right after the object "me" hung on the verb as an adverb ("please call me Kat")."""
+    if token.dep_ == "dobj":
+        return any(c.dep_ == "compound" and c.lower_ == "me" for c in token.children) \
+            and not any(c.dep_ == "dobj" and c.i != token.i for c in token.head.children)
+    before = token.doc[token.i - 1] if token.i > 0 else None
+    return token.dep_ in ("advmod", "npadvmod") and token.text[:1].isupper() and before is not None \
+        and before.lower_ == "me" and before.dep_ == "dobj" and before.head.i == token.head.i and token.head.lemma_ == "call"
 
 
 def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  # noqa: ANN001 - a spaCy Doc
