@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
@@ -47,6 +47,7 @@ from interaction.memory_intent.phrasing import (
     request_content,
     request_topics,
     second_person,
+    topics_by_their_modifiers,
 )
 from interaction.memory_intent.refers_back import refers_back
 from interaction.memory_intent.to_do import ToDo, to_do
@@ -340,6 +341,9 @@ class ForgetMatches:
     user_id: str
     decisions: list[RecallDecision]  # over the person's memories, one per topic phrasing
     fact: tuple[Judged, Told] | None  # a current profile fact the request is sure to name, with how sure
+    # ... and one per noun its phrases are compounded with ("the bike thing": "bike"), which names what
+    # is meant when the phrases themselves match nothing
+    by_modifiers: list[RecallDecision] = field(default_factory=list)
 
 
 def forget_matches(
@@ -365,7 +369,10 @@ def forget_matches(
                    and (d := deps.services.about(user_id, topic, [turn for turn, _ in facts], spelling=spelling))
                    is not None and d.outcome == "asserted" and d.named is not None]
     fact = max(named_facts, key=lambda j: j.probability, default=None)
-    return ForgetMatches(user_id, decisions, None if fact is None else (fact, facts[int(fact.candidate.memory_id)][1]))
+    by_modifiers = [d for topic in topics_by_their_modifiers(text)
+                    if (d := deps.services.about(user_id, topic, earlier, kinds, spelling)) is not None]
+    return ForgetMatches(user_id, decisions, None if fact is None else (fact, facts[int(fact.candidate.memory_id)][1]),
+                         by_modifiers)
 
 
 def chosen_to_forget(matches: ForgetMatches, offer: ForgetOfferSettings) -> ForgetCandidate | None:
@@ -380,6 +387,9 @@ def chosen_to_forget(matches: ForgetMatches, offer: ForgetOfferSettings) -> Forg
     11 not 10" for "the dentist appointment"), holds the same thing: it is offered with it, so the
     person's yes covers all that goes."""
     named = [j for d in matches.decisions for j in _offered(d, offer)]
+    if not named and matches.fact is None:
+        # what the phrases are compounded with, alone, when they match nothing ("forget the bike thing")
+        named = [j for d in matches.by_modifiers for j in _offered(d, offer)]
     fact = None if matches.fact is None else ForgetCandidate(
         matches.user_id, "fact", f"{matches.fact[1].field}:{matches.fact[1].value}",
         profile_wording.own_words(matches.fact[1]), matches.fact[0].probability)

@@ -197,6 +197,21 @@ def request_topics(text: str) -> list[str]:
     return list(dict.fromkeys(topics))
 
 
+def topics_by_their_modifiers(text: str) -> list[str]:
+    """The nouns a forget request's noun phrases are compounded with, said alone ("forget the bike
+    thing" -> "bike"): what the request names when the phrase's own head says little ("thing", "stuff")
+    and the whole phrase matches nothing. Empty without the parser."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(" ".join((opening_bidding(text) or text).split()))
+    except ParserUnavailable:
+        return []
+    said = (" ".join(w.text for w in c.root.lefts if w.dep_ == "compound" and w.pos_ in ("NOUN", "PROPN"))
+            for c in doc.noun_chunks)
+    return list(dict.fromkeys(m for m in said if m))
+
+
 def names_something(content: str, classifier: MemoryIntentClassifier | None = None, *, asks: bool = True) -> bool:
     """Does what is left of a remember request name anything to keep? Not when it is itself still a
     request ("remember it"; not asked when `asks` is False: a to-do's action may be one, "ask me

@@ -86,6 +86,17 @@ def test_a_vague_topic_is_offered_and_kept_on_no_or_a_hedge(jonas):
     assert {needle: holding(dm, needle) for needle in before} == before
 
 
+@pytest.mark.parametrize("request_", ["Forget the allotment thing too.", "can you forget the shelter stuff"])
+def test_a_topic_said_by_what_a_vague_word_is_compounded_with_is_offered(jonas, request_):
+    """"Forget the bike thing too." got "I don't think I have a memory of that" while the bike memory was
+    recalled the turn before (tester36 r27): the noun a phrase is compounded with names it when the
+    whole phrase matches nothing."""
+    dm, _ = jonas
+    asked = say(dm, request_)
+    assert asked.reply.startswith("Do you want me to forget"), asked.reply
+    assert say(dm, "no").intent == "forget_one_cancelled"
+
+
 def test_nothing_close_is_nothing_to_forget_and_nothing_goes(jonas):
     dm, _ = jonas
     before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
