@@ -596,3 +596,12 @@ def test_a_request_to_keep_a_thing_with_its_value_after_it_is_never_a_forget(may
     dm, _, services, uid = maya
     turn = say(dm, "Please keep my apartment number, it is 1207.")
     assert turn.memory_intent != "forget_one" and "forget" not in turn.reply, turn.reply
+
+
+def test_asked_to_be_given_what_was_kept_is_a_recall(maya):
+    """"give me my locker code" got "I'll remember that you your locker code." (my play): a request to
+    be given back a thing of theirs asks for it (utterances.tsv gains the phrasing, split by group)."""
+    dm = maya[0]
+    say(dm, "Please remember my bike lock combination is 3902.")
+    reply = say(dm, "give me my bike lock combination").reply
+    assert "3902" in reply and "I'll remember" not in reply, reply
