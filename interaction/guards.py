@@ -10,6 +10,7 @@ from interaction.clock_question import asks_the_clock
 from interaction.memory_intent.not_keep import not_keep_intent
 from interaction.memory_requests import FORGET_INTENTS
 from interaction.offline.extract import extract_name
+from interaction.offline.question_form import asks_back_their_own
 from interaction.turn_understanding import INTENTS, PLAN_AGENTS, RECALL_INTENTS, PlanStep, TurnUnderstanding
 
 
@@ -50,6 +51,9 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
         # request: asked not to keep it, nothing of the turn is kept ("don't remember my blood type
         # anymore" asks to forget what she holds)
         memory_intent = negated
+    if memory_intent == "remember" and asks_back_their_own(text):
+        # "give me my locker code" shares its words with a request to keep: it asks for what was kept
+        memory_intent = "recall"
     if memory_intent in RECALL_INTENTS and asks_the_clock(text):
         # the day, the date or the time asked ("what's the date on Friday?") is the clock's, never a memory's
         memory_intent = "statement"

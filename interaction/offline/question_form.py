@@ -474,20 +474,47 @@ def request_of_nadine(text: str) -> str | None:
 
     for s in cues.sentences(text):
         for sent in nlp(s).sents:
-            root = sent.root
-            if root.tag_ != "VB" or root.pos_ != "VERB" or any(
-                    c.dep_ in _SUBJECTS or c.dep_ == "neg" or c.dep_ == "aux" for c in root.children):
-                continue
-            kids = list(root.children)
-            speaker = [c for c in kids if c.dep_ in ("dative", "dobj") and c.lower_ in ("me", "us")]
-            thing = [c for c in kids if c.dep_ == "dobj" and c.pos_ == "NOUN"]
-            if speaker and thing:
+            asked = _given_to_the_speaker(sent)
+            if asked is not None and not any(c.dep_ in _SUBJECTS or c.dep_ == "aux" for c in sent.root.children):
+                root, speaker = sent.root, asked[0]
                 # the speaker, one or several, is "you" to Nadine
                 words = ["me" if t in speaker else t.text for t in sent
                          if not t.is_punct and t.dep_ != "intj" and t.i >= root.i]
                 words[0] = words[0].lower()  # mid-sentence in her reply: "I'm afraid I can't tell you ..."
                 return second_person(" ".join(words))
     return None
+
+
+def asks_back_their_own(text: str) -> bool:
+    """A request that Nadine give or tell the speaker a thing of their own ("give me my locker code",
+    "can you give me my gym PIN?"): it asks for what was kept, never to keep it. False without the
+    parser."""
+    nlp = _parser()
+    if nlp is None:
+        return False
+    for s in cues.sentences(text):
+        for sent in nlp(s).sents:
+            asked = _given_to_the_speaker(sent, politely=True)
+            if asked is not None and any(c.dep_ == "poss" and "1" in c.morph.get("Person") for t in asked[1] for c in t.children):
+                return True
+    return False
+
+
+def _given_to_the_speaker(sent: Any, politely: bool = False) -> tuple[list[Any], list[Any]] | None:
+    """A sentence bidding Nadine give, sing or tell the speaker a thing: a verb not negated, with the
+    speaker ("me", "us") and a thing as its objects, said with no subject, or (`politely`) asked of
+    "you" with a modal ("can you give me ...?"); (the speaker's words, the things), else None."""
+    root = sent.root
+    subjects = [c for c in root.children if c.dep_ in _SUBJECTS]
+    auxes = [c for c in root.children if c.dep_ == "aux"]
+    bid = not subjects and not auxes or politely and [s.lower_ for s in subjects] in (["you"], ["u"]) \
+        and all(a.tag_ == "MD" for a in auxes)
+    if root.tag_ != "VB" or root.pos_ != "VERB" or not bid or any(c.dep_ == "neg" for c in root.children):
+        return None
+    kids = list(root.children)
+    speaker = [c for c in kids if c.dep_ in ("dative", "dobj") and c.lower_ in ("me", "us")]
+    thing = [c for c in kids if c.dep_ == "dobj" and (c.pos_ == "NOUN" or politely and c.pos_ == "PROPN")]
+    return (speaker, thing) if speaker and thing else None
 
 
 # what a verb's arguments are: the things and clauses it asks about or for

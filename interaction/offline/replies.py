@@ -33,6 +33,7 @@ from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.offline.name_reading import asked_for_name, name_asked_enough
 from interaction.offline.question_form import (
+    asks_back_their_own,
     asks_her_memory,
     asks_if_known,
     asks_whether,
@@ -336,7 +337,7 @@ def _recall(r: ReplyInputs) -> str:
         # a question whether ("is my sister moving?", "did I tell you my sister is moving?") is answered
         # yes first; a plain question about their life with what they told; "of course" answers "do
         # you remember?", but not of a loss or a worry: that is remembered, not gladly
-        whether = asks_whether(r.text) and not asks_her_memory(r.text)
+        whether = asks_whether(r.text) and not asks_her_memory(r.text) and not asks_back_their_own(r.text)
         # what the question asks for is in none of them (the answer would have been found): what they
         # told is said, never as the answer ("did I tell you when the shed gets painted?" over the shed's
         # key); the day a thing was told answers "when did I ...?" of it, and a count may be told in

@@ -598,10 +598,12 @@ def test_a_request_to_keep_a_thing_with_its_value_after_it_is_never_a_forget(may
     assert turn.memory_intent != "forget_one" and "forget" not in turn.reply, turn.reply
 
 
-def test_asked_to_be_given_what_was_kept_is_a_recall(maya):
-    """"give me my locker code" got "I'll remember that you your locker code." (my play): a request to
-    be given back a thing of theirs asks for it (utterances.tsv gains the phrasing, split by group)."""
+@pytest.mark.parametrize("asked", ["give me my bike lock combination", "could you give me my bike lock combination?"])
+def test_asked_to_be_given_what_was_kept_is_a_recall(maya, asked):
+    """"give me my locker code" got "I'll remember that you your locker code." (my play): a request
+    that Nadine give the speaker a thing of their own asks for it, whatever its words share with a
+    request to keep."""
     dm = maya[0]
     say(dm, "Please remember my bike lock combination is 3902.")
-    reply = say(dm, "give me my bike lock combination").reply
-    assert "3902" in reply and "I'll remember" not in reply, reply
+    reply = say(dm, asked).reply
+    assert "3902" in reply and "I'll remember" not in reply and not reply.startswith("Yes"), reply
