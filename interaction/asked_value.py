@@ -194,8 +194,10 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
     subjects = [doer_of(verb_of(m)) for m in said]
     if first_person(asked_of):
         return subjects if said and all(s is not None and not first_person(s) for s in subjects) else []
-    told_of = [s if first_person(s) else _person_meant(s) for s in subjects if s is not None]
-    return told_of if said and len(told_of) == len(subjects) and not any(
+    # whom each is said of, by a noun; one said of by a pronoun that names no one before it may be the
+    # one asked of ("he's a firefighter" for "is my husband a firefighter?")
+    told_of = [s if s is None or first_person(s) else _person_meant(s) for s in subjects]
+    return told_of if said and all(s is not None for s in told_of) and not any(
         first_person(s) or _the_same_one(asked_of, s) for s in told_of) else []
 
 

@@ -851,3 +851,15 @@ def test_a_weekday_asked_on_that_day_is_today(maya):
     later(dm, uid)
     assert say(dm, "Do I have a physio session on Monday?").reply.startswith("Yes, it's today")
     assert say(dm, "Is my physio session next Monday?").reply.startswith("No, it's today")
+
+
+def test_someone_said_of_by_a_pronoun_naming_no_one_before_is_not_someone_else(maya):
+    """"Is my husband a firefighter?" over "I've got a boyfriend called Dan, he's a firefighter" broke the
+    turn ("Sorry, I lost my train of thought", replay37 r38, its words: "Noor, she's a paramedic" went
+    another way): "he" names no one said as a subject before it, so whether he is the one asked of
+    cannot be told."""
+    dm, _, _, uid = maya
+    say(dm, "I've got a boyfriend called Dan, he's a firefighter.")
+    later(dm, uid)
+    reply = say(dm, "Is my husband a firefighter?").reply
+    assert "firefighter" in reply and "train of thought" not in reply, reply
