@@ -180,8 +180,19 @@ def is_question(text: str) -> bool:
 
 def told_part(text: str) -> str:
     """The sentences of `text` that tell, its questions left out: what a question asks tells nothing
-    of the speaker ("Am I retired?" ends no marriage, "Did I quit my job?" no job)."""
-    return " ".join(s for s in sentences(text) if not is_question(s))
+    of the speaker ("Am I retired?" ends no marriage, "Did I quit my job?" no job); but a question
+    that leads in to a clause of its own after a comma tells that clause ("Well, where do I start, I
+    have been working as an electrician ...")."""
+    from interaction.memory_intent.phrasing import a_clause_of_its_own, stretches
+
+    told = []
+    for sentence in sentences(text):
+        if not is_question(sentence):
+            told.append(sentence)
+            continue
+        told += [p for p in stretches(sentence)[1:] if not is_question(p)
+                 and (a_clause_of_its_own(p) or a_clause_of_its_own(p, speaker=True))]
+    return " ".join(told)
 
 
 def is_about_view(text: str) -> bool:

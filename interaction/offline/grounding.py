@@ -348,7 +348,9 @@ def _planned(tok, pred, field: str, now: datetime | None, raised: bool = False) 
     progressive = pred.tag_ == "VBG" and any(c.dep_ == "aux" and c.lemma_ == "be" for c in pred.children)
     if progressive and top.dep_ == "prep" and top.lower_ in _GOAL_PREPS:
         return True
-    if now is None:
+    if now is None or any(c.dep_ == "aux" and c.lemma_ == "have" for c in pred.children):
+        # ... a clause in the perfect tells what has held up to now: a time it names is how long ("I have
+        # been working for twenty years as an electrician", which the calendar reads as twenty years ahead)
         return False
     said = clause_text(pred)
     for age in (t for t in pred.subtree if t.pos_ == "ADJ" and said_as_measure(t)

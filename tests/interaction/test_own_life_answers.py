@@ -863,3 +863,20 @@ def test_someone_said_of_by_a_pronoun_naming_no_one_before_is_not_someone_else(m
     later(dm, uid)
     reply = say(dm, "Is my husband a firefighter?").reply
     assert "firefighter" in reply and "train of thought" not in reply, reply
+
+
+@pytest.mark.parametrize("told", [
+    # "Well, where do I start, I have been working for nearly twenty years as an electrician in Brighton
+    # where I share a flat with my son Jamie." kept nothing (replay37 r37): a question that leads in to
+    # a clause of its own tells that clause ...
+    "Well, where do I start, I have been working for nearly twenty years as a glazier in Hull.",
+    # ... and a time named in the perfect is how long it has held, never a time ahead ("for twenty years"
+    # read as twenty years to come made the job a plan)
+    "I have been working as a glazier in Hull for about fifteen years.",
+])
+def test_a_job_told_after_a_lead_in_or_with_how_long_it_has_held_is_kept(maya, told):
+    from common.store import ProfileStore
+
+    dm, _, _, uid = maya
+    say(dm, told)
+    assert ProfileStore(dm.layout).load(uid).current_position == "glazier"
