@@ -224,8 +224,8 @@ def _the_same_one(asked, told) -> bool:  # noqa: ANN001 - spaCy Tokens
     told_names = {t.lower_ for t in (told, *told.children) if t.pos_ == "PROPN"}
     if names and told_names:
         return bool(names & told_names)
-    if names or told_names:
-        return True  # a name against a word for someone: who it is cannot be told apart
+    if asked.pos_ == "PROPN" or told.pos_ == "PROPN":
+        return True  # a name alone against a word for someone: who it is cannot be told apart
     word, told_word = _word_of(asked), _word_of(told)
     if word != told_word:
         wordnet = load_wordnet()

@@ -423,6 +423,10 @@ def _recall(r: ReplyInputs) -> str:
             return f"I'm not sure — do you mean something you told me {day}? Tell me a little more."
         if m.kind == "first_meeting":
             return f"I'm not sure — do you mean when you told me {day} about our first meeting?"
+        if asks_whether(r.text) and (other := said_of_someone_else(r.text, m.text)) is not None:
+            # offered, as what was told of another ("is my grandad in hospital?" over "my brother Fergus is
+            # in hospital"): no, it was them, as an asserted memory says it
+            return f"No, that was {reported(other)} — {_said(m, r)}."
         return f"I'm not sure — do you mean that {day} {told_back(m.kind, _quote(m.text), said_day(m.occurred_at, r.now))}?"
     if r.name:
         return f"I'm sorry {r.addressed}, I don't remember you telling me about that."

@@ -880,3 +880,14 @@ def test_a_job_told_after_a_lead_in_or_with_how_long_it_has_held_is_kept(maya, t
     dm, _, _, uid = maya
     say(dm, told)
     assert ProfileStore(dm.layout).load(uid).current_position == "glazier"
+
+
+def test_a_memory_offered_for_a_question_whether_of_someone_else_is_said_as_theirs(maya):
+    """"is my grandad in hospital?" over "My brother Fergus is in hospital after a climbing fall" was asked
+    "I'm not sure — do you mean ... your brother Fergus ...?" (my play): offered, what was told of
+    someone else is no, as an asserted one says it."""
+    dm, _, _, uid = maya
+    say(dm, "My cousin Ailsa is in hospital after a riding accident, she broke her collarbone.")
+    later(dm, uid)
+    reply = say(dm, "Is my grandad in hospital?").reply
+    assert reply.startswith("No, that was your cousin Ailsa — "), reply
