@@ -404,7 +404,7 @@ def derived_nouns(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc
     lexicon = load_wordnet()
     if lexicon is None:
         return set()
-    return {n for t in doc for n in (lexicon.nouns_of_adjective(t.lemma_.lower()) if t.pos_ == "ADJ"
+    return {n for t in doc for n in (_nouns_of_adjective(t) if t.pos_ == "ADJ"
                                      else lexicon.nouns_of_verb(t.lemma_.lower()) if t.pos_ == "VERB" else ())}
 
 

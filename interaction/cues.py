@@ -178,11 +178,13 @@ def is_question(text: str) -> bool:
     return bool(QUESTION.search(text)) if read is None else read
 
 
+@functools.lru_cache(maxsize=256)
 def told_part(text: str) -> str:
     """The sentences of `text` that tell, its questions left out: what a question asks tells nothing
     of the speaker ("Am I retired?" ends no marriage, "Did I quit my job?" no job); but a question
     that leads in to a clause of its own after a comma tells that clause ("Well, where do I start, I
-    have been working as an electrician ...")."""
+    have been working as an electrician ..."). Cached: a turn's fact readers each ask it of the same
+    text."""
     from interaction.memory_intent.phrasing import a_clause_of_its_own, stretches
 
     told = []
