@@ -223,3 +223,21 @@ def test_a_forget_request_that_says_it_should_not_have_been_told_asks_about_the_
     assert heard.reply.startswith("Do you want me to forget") and "shelter" in heard.reply, heard.reply
     assert say(dm, "yes").intent == "forget_one_confirmed"
     assert holding(dm, b"Saturdays") == [] and holding(dm, b"tomatoes")
+
+
+@pytest.mark.parametrize("request_", ["Forget the allotment stuff.", "forget my allotment"])
+def test_a_topic_a_memory_names_deep_in_a_compound_is_offered(tmp_path, request_):
+    """"Forget the allotment stuff." found nothing to forget over "my allotment gate code is 6614"
+    (my play): "allotment" says which gate, and the gate which code, so the memory names an allotment
+    as much as "my cello exam" names a cello; a thing it does not name is still nothing to forget."""
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    meet(dm, "Bronwen")
+    say(dm, "The padlock code on my allotment shed door is 6614.")
+    say(dm, "My niece Ffion started at the bakery in town.")
+    assert "nothing to forget" in say(dm, "forget the stuff about my caravan").reply
+    asked = say(dm, request_)
+    assert asked.reply.startswith("Do you want me to forget") and "6614" in asked.reply, asked.reply
+    assert say(dm, "no").intent == "forget_one_cancelled"

@@ -280,14 +280,15 @@ def _name(token) -> str:
 
 
 def _modifiers(token, mention: Mention) -> list[Mention]:
-    """What a compound's modifiers name, whose the compound is ("my cello exam" names a cello too):
+    """What a compound's modifiers name, whose the compound is ("my cello exam" names a cello too, "my
+    allotment gate code" an allotment as well as a gate):
     a memory naming it tells of it, though a question asking of the exam does not ask of the cello.
     None from a sentence that asks: "how did the last game tournament go?" tells of no game."""
     if sentence_asks(token.sent):
         return []
     return [replace(mention, head=_name(c) if c.pos_ == "PROPN" else c.lemma_.lower(), name=c.pos_ == "PROPN",
                     frame=None, alias=None, topic=False)
-            for c in token.lefts if c.dep_ in _PHRASE_DEPS and c.pos_ in _NOUNS and not c.is_stop
+            for c in _which_one(token) if c.dep_ in _PHRASE_DEPS and c.pos_ in _NOUNS and not c.is_stop
             and c.ent_type_ not in _NOT_TOPICS and any(ch.isalpha() for ch in c.text)]
 
 
