@@ -146,7 +146,7 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # of a noun that is only its verb's lemma ("where do I work?" over "looking for work in marketing")
     things = {t.lemma_.lower() for t in q if t.pos_ in ("NOUN", "PROPN") and not t.is_stop}
     found_spans = sorted(_candidates(m, asks, noun, stranded, things) or _number_of_its_owner(q, m, asks, noun)
-                         or _named_in_its_place(q, m, asks),
+                         or _work_of_its_owner(q, m, asks, noun) or _named_in_its_place(q, m, asks),
                          key=lambda c: (-len(named & _clause_lemmas(c[1][0])), not _said_of_named(c[1][0], named)))
     # and never from a clause about something else when one is about it: "where do I work?" over "I work
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
@@ -754,6 +754,29 @@ def _number_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found
         lemma_meant(t.head.head) for t in m if lemma_meant(t) in owners and t.dep_ == "pobj" and t.head.lower_ in ("for", "of")}
     return [(found, span) for head in heads for found, span in _thing(m, head)
             if any(ch.isdigit() for t in span for ch in t.text)]
+
+
+def _work_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found, list]]:  # noqa: ANN001 - spaCy Docs
+    """What the one whose job is asked is ("what's my wife's job?" over "my wife Sian is a paramedic"):
+    when the asked noun is first an occupation in WordNet, the occupation (by the profile reader's
+    occupation score: "a vegan" is none) the memory says its owner (the word whose it is, by lemma) is,
+    or works as; nothing for any other question."""
+    from interaction.offline.extract import names_an_occupation
+    from interaction.offline.self_description import an_occupation
+
+    if asks != "thing" or not noun or not an_occupation(noun):
+        return []
+    owners = {lemma_meant(c) for t in q if lemma_meant(t) == noun for c in t.children
+              if c.dep_ == "poss" and c.pos_ in ("NOUN", "PROPN")}
+    out: list[tuple[Found, list]] = []
+    for subject in (t for t in m if t.dep_ in ("nsubj", "nsubjpass") and lemma_meant(t) in owners):
+        verb = subject.head
+        said = [c for c in verb.children if c.dep_ == "attr"] if verb.lemma_ == "be" else [
+            g for c in verb.children if c.dep_ == "prep" and c.lower_ == "as" for g in c.children if g.dep_ == "pobj"]
+        spans = [sorted((t for t in w.subtree if t.dep_ not in ("relcl", "punct")), key=lambda t: t.i)
+                 for w in said if w.pos_ == "NOUN"]
+        out += [("thing", span) for span in spans if names_an_occupation(" ".join(t.text for t in span))]
+    return out
 
 
 def _owners(q, noun: str) -> set[str]:  # noqa: ANN001 - a spaCy Doc

@@ -75,11 +75,15 @@ def whether_told(question: str, memory: str, told_on: datetime | None, now: date
     return "no" if "no" in verdicts else "unsure" if "unsure" in verdicts else "yes"
 
 
-def says_what_is_asked(question: str, memory: str) -> bool:
+def says_what_is_asked(question: str, memory: str, things_agree: bool = False) -> bool:
     """Whether the memory says every content word a yes/no question asks about besides its subject
     ("is my daughter getting married?" over "my daughter Helen is going to Australia": no "marry" in
     it), by lemma, the question's telling or remembering frame left out ("did I tell you ..."); a
-    question with none asks nothing the memory could miss ("is it still on?"). True without the parser."""
+    question with none asks nothing the memory could miss ("is it still on?"). `things_agree`: the
+    retrieval core's entity reader found every thing the question names in the memory, by WordNet or
+    by the heads' cosine where WordNet files the words apart ("pets" for "two cats"), so a noun asked
+    is said there; what is asked of it still must be (a question naming no thing asks of its doing or
+    state, which the core read as the event it names). True without the parser."""
     from interaction.offline.parsing import ParserUnavailable, load_parser, of_having
 
     try:
@@ -105,7 +109,10 @@ def says_what_is_asked(question: str, memory: str) -> bool:
         # of what an adjective names ("is my nephew ill?" over "he has pneumonia"), with the nouns that
         # narrow it
         missing = [t for t in asked if not {lemma_meant(t), t.lower_} & held]
-        kinds = {t.i for t in missing if t.pos_ in ("NOUN", "ADJ") and any(
+        # ... and, where the question names no thing, the doing or state the core read as the event
+        # it asks of ("am I married?": a marriage, which "my wife Sian" agrees with)
+        agreed = ("NOUN",) if any(t.pos_ in ("NOUN", "PROPN") for t in q) else ("NOUN", "VERB", "ADJ")
+        kinds = {t.i for t in missing if t.pos_ in agreed and things_agree or t.pos_ in ("NOUN", "ADJ") and any(
             _has_one_of(n, nouns) for n in ((t.lemma_.lower(),) if t.pos_ == "NOUN" else ()) + _nouns_of_adjective(t))}
         if any(t.i not in kinds and not (t.dep_ == "compound" and t.head.i in kinds) for t in missing):
             return False
@@ -186,7 +193,7 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
     # son Youssef has his exams")
     said = [m for t in clause if (t.pos_ in ("VERB", "ADJ") and t.dep_ != "aux" and not of_having(t)
                                   or t.dep_ == "attr" and t.pos_ == "NOUN" or _a_state_where(t))
-            for m in memory if lemma_meant(m) == lemma_meant(t)]
+            for m in memory if _the_same_word(m, t)]
     # ... but what they are asked to have, where the memory has someone have it ("do I have a dentist
     # appointment on Monday?" over "my friend Yaw has a dentist appointment on Monday")
     said += [m.head for t in clause if t.dep_ == "dobj" and of_having(t.head)
@@ -199,6 +206,18 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
     told_of = [s if s is None or first_person(s) else _person_meant(s) for s in subjects]
     return told_of if said and all(s is not None for s in told_of) and not any(
         first_person(s) or _the_same_one(asked_of, s) for s in told_of) else []
+
+
+def _the_same_word(said, asked) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """The same word as meant, or a participle said as an adjective and its verb ("am I divorced?" of
+    "my brother got divorced", which the tagger reads as the verb)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if lemma_meant(said) == lemma_meant(asked):
+        return True
+    wordnet = load_wordnet()
+    return wordnet is not None and said.pos_ != asked.pos_ and {said.pos_, asked.pos_} == {"VERB", "ADJ"} and any(
+        wordnet.verb_of_participle(a.lower_) == lemma_meant(v) for a, v in ((asked, said), (said, asked)) if a.pos_ == "ADJ")
 
 
 def _a_state_where(token) -> bool:  # noqa: ANN001 - a spaCy Token

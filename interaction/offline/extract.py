@@ -256,6 +256,13 @@ def texts_ahead(text: str) -> list[str]:
     return [*(jobs.texts_read(reader.job_clauses(text)) if jobs is not None else []), *reader.positions(text)]
 
 
+def names_an_occupation(phrase: str) -> bool:
+    """The phrase is nearer an occupation than a trait ("a paramedic", not "a vegan"), by the profile
+    reader's occupation score and threshold; False without the reader (rules only)."""
+    reader = _READER.get()
+    return reader is not None and reader.occupation_score(phrase) >= reader.threshold
+
+
 def extract_profile(text: str, loose_names: bool = False, name_asked: bool = False) -> MemoryUpdate:
     """Name, hobbies and interests from the rules; position, company and location from the
     configured work/place reader (its fields replace the rules' ones, found or not). `loose_names`:

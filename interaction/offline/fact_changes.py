@@ -333,7 +333,8 @@ def _left_facts(text: str, current: dict[str, list[str]], new_work: bool = False
     """The current facts an utterance in which the model ended nothing says the speaker has left, by
     naming them as what a verb of parting is done with ("I quit my job at Tesco!" after "I'm a shift
     manager at Tesco": the model reads the exclamation as no change), or, where none is named, the job
-    and workplace held when what they left is an occupation ("I quit my job!"). Nothing else ends. The
+    and workplace held when what they left is an occupation ("I quit my job!") or they lost their work
+    ("I got laid off"). Nothing else ends. The
     utterance's parse is the one its read-ahead made."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
@@ -359,9 +360,10 @@ def _left_facts(text: str, current: dict[str, list[str]], new_work: bool = False
         closed = [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in by_head[:len(by_head) == 1]]
     # "I quit my job!": what they left is their occupation (WordNet, its most frequent sense), whatever
     # it was; "I got a new job!": the one they had is over, though the new one is not told yet (`new_work`:
-    # it is, "I started a new job at Spotify", and takes the old one's place itself)
-    if not closed and any((t.i in left_at or (not new_work and _new_to_the_speaker(t))) and t.pos_ == "NOUN"
-                          and an_occupation(t.lemma_) for t in doc):
+    # it is, "I started a new job at Spotify", and takes the old one's place itself); "I got laid off",
+    # "I lost my job": theirs ended
+    if not closed and (any((t.i in left_at or (not new_work and _new_to_the_speaker(t))) and t.pos_ == "NOUN"
+                           and an_occupation(t.lemma_) for t in doc) or personal_facts.work_lost(doc)):
         return [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in work]
     return closed
 

@@ -381,9 +381,15 @@ def a_spouse(role: str) -> bool:
 
 def tells_leaving(text: str) -> bool:
     """The speaker tells they have left someone or something of theirs ("I quit my job at the council",
-    "I broke up with Marco", "I'm divorced now"): a fact of theirs may end. Typed without a capital,
-    read as written with them ("tariq and i split up": the tagger reads a name by its capital)."""
-    return bool(things_left(as_capitalised(text))) or parted_as_a_state(text) is not None
+    "I broke up with Marco", "I'm divorced now"), or lost their work ("I got laid off"): a fact of
+    theirs may end. Typed without a capital, read as written with them ("tariq and i split up": the
+    tagger reads a name by its capital)."""
+    if bool(things_left(as_capitalised(text))) or parted_as_a_state(text) is not None:
+        return True
+    try:
+        return work_lost(load_parser()(text))
+    except ParserUnavailable:
+        return False
 
 
 def things_left(text: str) -> list:
@@ -403,6 +409,33 @@ def left_by_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token
     # firm, I work in a pharmacy now", which the parser hangs on the second)
     return verb is not None and (verb.dep_ in ("ROOT", "conj") or spliced(verb, verb.head)) \
         and not any(c.dep_ == "neg" for c in verb.children)
+
+
+def work_lost(doc) -> bool:  # noqa: ANN001 - a spaCy Doc
+    """The speaker tells they lost their work, as done and not negated: the one a verb of ending
+    employment is done to (WordNet, any sense, with its particle: "I got laid off", "my boss sacked
+    me"), or the subject of losing an occupation ("I lost my job": the most frequent sense of "lose"
+    and of the object an occupation). False without WordNet."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.parsing import told_as_past
+    from interaction.offline.self_description import an_occupation
+
+    wordnet = load_wordnet()
+    if wordnet is None:
+        return False
+    for verb in doc:
+        if verb.pos_ != "VERB" or not told_as_past(verb) or any(c.dep_ == "neg" for c in verb.children):
+            continue
+        particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+        phrasal = "_".join(filter(None, (verb.lemma_.lower(), particle)))
+        done_to = [c for c in verb.children if c.dep_ in ("nsubjpass", "dobj")]
+        if any(first_person(c) for c in done_to) and wordnet.ends_employment(phrasal):
+            return True
+        subject = subject_of(verb)
+        if subject is not None and first_person(subject) and wordnet.means_first(phrasal, "lose") and any(
+                c.dep_ == "dobj" and an_occupation(c.lemma_) for c in verb.children):
+            return True
+    return False
 
 
 def not_left_by_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -102,7 +102,10 @@ def _inverted(tokens: list[Any], i: int) -> bool:
     if not (aux.pos_ == "AUX" or aux.tag_ == "MD"):
         return False
     head = aux.head if aux.dep_ in ("aux", "auxpass", "neg") else aux
-    subjects = [c for c in head.children if c.dep_ in _SUBJECTS]
+    # ... or of its complement, which the parser may give the subject of a participle ("Am I
+    # divorced?": "I" the passive subject of "divorced")
+    subjects = [c for t in (head, *(c for c in head.children if c.dep_ == "acomp")) for c in t.children
+                if c.dep_ in _SUBJECTS]
     if any(c.i > aux.i for c in subjects):
         return True
     # "Is my fitting on Saturday?": the noun after an opening copula may be parsed as its attribute,
@@ -463,10 +466,10 @@ def addresses_nadine(text: str) -> bool:
 
 
 def request_of_nadine(text: str) -> str | None:
-    """What an imperative asks Nadine to do for the speaker, in her words ("tell me a joke" -> "tell
-    you a joke"): a verb with no subject, not negated, whose objects are the speaker ("me", "us")
-    and a thing to be given, sung or told; None for anything else ("tell me about Paris", "excuse
-    me", "have a nice day")."""
+    """What a bid asks Nadine to do for the speaker, in her words ("tell me a joke", "can you tell me a
+    joke?" -> "tell you a joke"): a verb with no subject, or asked of "you" with a modal, not negated,
+    whose objects are the speaker ("me", "us") and a thing to be given, sung or told; None for anything
+    else ("tell me about Paris", "excuse me", "have a nice day")."""
     nlp = _parser()
     if nlp is None:
         return None
@@ -474,8 +477,8 @@ def request_of_nadine(text: str) -> str | None:
 
     for s in cues.sentences(text):
         for sent in nlp(s).sents:
-            asked = _given_to_the_speaker(sent)
-            if asked is not None and not any(c.dep_ in _SUBJECTS or c.dep_ == "aux" for c in sent.root.children):
+            asked = _given_to_the_speaker(sent, politely=True)
+            if asked is not None:
                 root, speaker = sent.root, asked[0]
                 # the speaker, one or several, is "you" to Nadine
                 words = ["me" if t in speaker else t.text for t in sent

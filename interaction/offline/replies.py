@@ -24,6 +24,7 @@ from interaction.asked_value import (
 )
 from interaction.clock_question import day_said, in_the_clocks_form
 from interaction.confirmation.reader import bare_answer, read_offline
+from interaction.memory.retrieval.core import names_all_asked
 from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import request_content
@@ -270,19 +271,28 @@ def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
 
 def _held_instead(r: ReplyInputs, memory: str) -> str | None:
     """What the profile holds now in place of a fact that has ended, which the question names and the
-    memory tells ("you live in Bergen" for "do I live in Oslo?" over "I live in Oslo"); None otherwise."""
+    memory tells ("you live in Bergen" for "do I live in Oslo?" over "I live in Oslo"); "" when nothing
+    has taken its place ("do I still work at Tesco?" after "I got laid off"); None when none has ended."""
+    ended = _ended_facts(r, memory)
+    held = [h for field, _ in ended for h in profile_wording.current(r.profile, [field])]
+    return profile_wording.own_words(held[0]) if held else "" if ended else None
+
+
+def _ended_asked(r: ReplyInputs, memory: str) -> str:
+    """The ended fact _held_instead found, said as ended ("you no longer work at Tesco")."""
+    field, value = _ended_facts(r, memory)[0]
+    return profile_wording.ended_words(r.profile, field, value)
+
+
+def _ended_facts(r: ReplyInputs, memory: str) -> list[tuple[str, str]]:
+    """(field, value) of the facts of one value that have ended, which the question names and the
+    memory tells."""
     if r.profile is None:
-        return None
+        return []
     asked = {w.casefold() for w in re.findall(r"\w+", r.text)}
-    for field in FIELDS_BY_NAME:
-        if FIELDS_BY_NAME[field].multi:
-            continue
-        ended = [rec for rec in r.profile.history(field) if not rec.current and says(memory, rec.value)
-                 and {w.casefold() for w in re.findall(r"\w+", rec.value)} <= asked]
-        held = profile_wording.current(r.profile, [field]) if ended else []
-        if held:
-            return profile_wording.own_words(held[0])
-    return None
+    return [(field, rec.value) for field in FIELDS_BY_NAME if not FIELDS_BY_NAME[field].multi
+            for rec in r.profile.history(field) if not rec.current and says(memory, rec.value)
+            and {w.casefold() for w in re.findall(r"\w+", rec.value)} <= asked]
 
 
 def _no_longer(r: ReplyInputs, key: str) -> str | None:
@@ -373,7 +383,8 @@ def _recall(r: ReplyInputs) -> str:
             if (now := _held_instead(r, holds[0])) is not None:
                 # "do I live in Oslo?" over "I live in Oslo" after "I moved to Bergen": the fact it asks
                 # about has ended, and the profile holds another in its place
-                return f"Not any more — {said} Now {now}."
+                return f"Not any more — {said} Now {now}." if now else \
+                    f"Not any more — {said} {_capital(_ended_asked(r, holds[0]))}."
             left = [v for v in profile_wording.people_left_named_in(r.profile, r.text)
                     if says(holds[0], profile_wording.relation_of(v)[0])]
             if left:
@@ -391,7 +402,7 @@ def _recall(r: ReplyInputs) -> str:
             if verdict is None and denied_outright(r.text, holds[0]):
                 # "do I smoke?" over "I quit smoking": what was told says no
                 return f"No — {said}"
-            if verdict is None and not says_what_is_asked(r.text, holds[0]):
+            if verdict is None and not says_what_is_asked(r.text, holds[0], names_all_asked(memories[0])):
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
                 # married?" over her going to Australia): no yes, and what was told instead
                 return f"I don't think you told me that — {said}"

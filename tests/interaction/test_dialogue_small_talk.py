@@ -35,6 +35,10 @@ def test_a_question_to_nadine_is_answered_from_what_she_knows_of_herself(ilse, q
 @pytest.mark.parametrize("request_,said", [
     ("tell me a joke", "tell you a joke"),
     ("sing me a song please", "sing you a song"),
+    # "Can you tell me a joke?" got "That's a good question. I'm afraid I don't know the answer." (my
+    # play): a bid asked of "you" with a modal is one
+    ("Could you recite me a limerick?", "recite you a limerick"),
+    ("can u read us a bedtime story", "read you a bedtime story"),
 ])
 def test_a_request_she_cannot_do_is_declined_honestly(ilse, request_, said):
     turn = say(ilse, request_)
@@ -66,7 +70,8 @@ def test_a_question_is_about_nadine_by_its_parse(text, addressed):
     ("read me a poem", "read you a poem"), ("please tell us a story about pirates", "tell you a story about pirates"),
     ("Read me the news headlines", "read you the news headlines"),  # said mid-sentence in her reply
     ("tell me about Lisbon", None), ("have a lovely evening", None), ("don't tell me the score", None),
-    ("excuse me", None),
+    ("excuse me", None), ("would you pass me the salt?", "pass you the salt"), ("can I tell you a secret?", None),
+    ("could you tell me about Lisbon?", None), ("you never tell me a joke", None),
 ])
 def test_what_an_imperative_asks_nadine_to_do(text, request_):
     assert question_form.request_of_nadine(text) == request_

@@ -91,6 +91,13 @@ class Judged:
         )
 
 
+def names_all_asked(memory: RecalledMemory) -> bool:
+    """The entity reader found in the memory every thing the question names, conflicting with none
+    (Judged.all_agree, as its channels carry it: some agreement, nothing absent)."""
+    c = memory.channels
+    return c.get("entity_agreement", 0.0) > 0 and c.get("entity_absent", 1.0) == 0 and not c.get("entity_conflict", 0.0)
+
+
 @dataclass
 class RecallDecision:
     outcome: decision.Outcome | None  # None: nothing stored to decide about

@@ -315,13 +315,14 @@ def _doer(verb) -> tuple[str | None, str | None]:
     return _as_whose(subject), _as_whose(split if split is not None else _partner(subject))
 
 
-def _events(token, lexicon: WordNet | None) -> list[Mention]:
+def _events(token, lexicon: WordNet | None, asked: bool = False) -> list[Mention]:
     """What a verb of a sentence that tells names as an event, by the nouns WordNet derives from it
     ("I climbed Kilimanjaro" names a climb; "we got married", no: "get" frames nearly anything), and
     an adjective said of someone the condition it derives from ("I'm allergic to peanuts": an
     allergy), whose its doer is: a question asks of events by their nouns ("the big climb I did"). Named, not told
-    of, as a compound's modifiers are; not the doer ("climber"); nothing from a sentence that asks."""
-    if lexicon is None or token.vocab[token.lemma_.lower()].is_stop or sentence_asks(token.sent):
+    of, as a compound's modifiers are; not the doer ("climber"); nothing from a sentence that asks,
+    unless `asked`: then only from one, each noun what is asked about (_doings_asked)."""
+    if lexicon is None or token.vocab[token.lemma_.lower()].is_stop or sentence_asks(token.sent) is not asked:
         return []
     if token.pos_ == "VERB":
         nouns = lexicon.nouns_of_verb(token.lemma_.lower())
@@ -330,8 +331,10 @@ def _events(token, lexicon: WordNet | None) -> list[Mention]:
     else:
         return []
     doer, alias = _doer(token)
-    return [Mention(noun, None, False, doer, whose_alias=alias, topic=False, event=True) for noun in nouns
-            if lexicon.lexical_file(noun) != "noun.person"]
+    # the gerund said as it is ("I go running") is that noun in the sense the person meant, as a
+    # compound's modifier is: a kind of what is asked ("do I do any sport?"), not only the same
+    return [Mention(noun, None, False, doer, whose_alias=alias, topic=asked, event=noun != token.lower_ or asked)
+            for noun in nouns if lexicon.lexical_file(noun) != "noun.person"]
 
 
 _FRAMING_FILES = ("noun.communication", "noun.cognition")
@@ -469,7 +472,16 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
             modifiers += _modifiers(token, mention)
     for mention in modifiers:
         seen.setdefault((mention.head.casefold(), mention.possessor), mention)
+    if not any(m.topic for m in seen.values()):
+        for mention in _doings_asked(doc, lexicon):
+            seen.setdefault((mention.head.casefold(), mention.possessor), mention)
     return tuple(seen.values())
+
+
+def _doings_asked(doc, lexicon: WordNet | None) -> list[Mention]:  # noqa: ANN001 - a spaCy Doc
+    """A question that names no thing asks of a thing done ("where did I park?"): the events its verbs
+    name, each asked about as the same event (a memory's "I parked on level 3" names parking)."""
+    return [m for token in doc for m in _events(token, lexicon, asked=True)]
 
 
 @dataclass(frozen=True)

@@ -283,6 +283,17 @@ class WordNet:
             senses = senses[:2]
         return any(self._verb_ancestors(o) & self._parting for o in senses)
 
+    def ends_employment(self, lemma: str) -> bool:
+        """Some sense of the verb is, or is a kind of, ending someone's employment: the social sense of
+        "sack" ("fire", "lay off"). Said of whom it is done to, the rarer senses of "fire" (a gun, a kiln)
+        take no person."""
+        return any(self._verb_ancestors(o) & self._dismissal for o in self._verb_senses.get(lemma.casefold(), ()))
+
+    @functools.cached_property
+    def _dismissal(self) -> frozenset[int]:
+        """The social sense of "sack": to terminate someone's employment."""
+        return frozenset(o for o in self._verb_senses.get("sack", ()) if self._verb_file(o) == "verb.social")
+
     @functools.cached_property
     def _parting(self) -> frozenset[int]:
         """The social senses of "part" and "depart": leaving an association or relation."""
