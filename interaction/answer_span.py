@@ -145,7 +145,12 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # a place said of a thing the question names ("where's the party?": "the party at the Crown"), never
     # of a noun that is only its verb's lemma ("where do I work?" over "looking for work in marketing")
     things = {t.lemma_.lower() for t in q if t.pos_ in ("NOUN", "PROPN") and not t.is_stop}
-    found_spans = sorted(_candidates(m, asks, noun, stranded, things) or _number_of_its_owner(q, m, asks, noun)
+    # "who's my wife?": the name said of that word, never another person the memory names ("we have two
+    # kids, Pablo and Inés")
+    theirs = _person_word_asked(q) if asks == "person" and noun is None else None
+    candidates = [("person", span) for _, span in _name_of(m, theirs)] if theirs is not None else \
+        _candidates(m, asks, noun, stranded, things)
+    found_spans = sorted(candidates or _number_of_its_owner(q, m, asks, noun)
                          or _work_of_its_owner(q, m, asks, noun) or _named_in_its_place(q, m, asks),
                          key=lambda c: (-len(named & _clause_lemmas(c[1][0])), not _said_of_named(c[1][0], named)))
     # and never from a clause about something else when one is about it: "where do I work?" over "I work
@@ -185,6 +190,17 @@ def answer_in(question: str, memory: str) -> Answer | None:
             beside = _BESIDE - {"ccomp"} if asks == "name" else _BESIDE
             return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span, beside))
     return None
+
+
+def _person_word_asked(q) -> str | None:  # noqa: ANN001 - a spaCy Doc
+    """The person word of the speaker's a "who" question asks who is ("who's my wife?": "wife"; WordNet's
+    noun.person, its two most frequent senses), as its lemma; None for any other."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return next((lemma_meant(t) for t in q if t.pos_ == "NOUN" and t.dep_ in ("nsubj", "attr")
+                 and any(c.dep_ == "poss" and "1" in c.morph.get("Person") for c in t.children)
+                 and wordnet is not None and wordnet.kind_of_person(lemma_meant(t), senses=2)), None)
 
 
 def _a_preposition(tok) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -417,8 +433,9 @@ def _name_of(m, owner: str) -> list[tuple[Found, list]]:  # noqa: ANN001 - a spa
             out += [("name", [t for t in sorted(c.subtree, key=lambda t: t.i) if t.dep_ != "det"])
                     for c in acl.children if c.dep_ == "oprd" and c.pos_ == "NOUN"]
         if tok.dep_ in ("nsubj", "nsubjpass") and (tok.head.lemma_ == "be" or tok.head.lemma_ in _NAMING):
-            # "my cat is Mochi", "my cat is called Marmalade"
-            names += [c for c in tok.head.children if c.dep_ in _VALUE_DEPS and c.pos_ == "PROPN"]
+            # "my cat is Mochi", "my cat is called Marmalade"; a name the recogniser marks whatever the
+            # tagger calls it ("my favourite author is Calvino": an adjective)
+            names += [c for c in tok.head.children if c.dep_ in _VALUE_DEPS and (c.pos_ == "PROPN" or c.ent_type_ == "PERSON")]
         # "my puppy's name is Mila", or said on by a pronoun of the noun ("we got a new puppy! her name is
         # Mila": "her" with no one named between)
         names += [c for n in _names_said_of(tok) for c in n.head.children if c.dep_ in _VALUE_DEPS and c.pos_ == "PROPN"]

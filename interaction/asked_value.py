@@ -112,7 +112,9 @@ def says_what_is_asked(question: str, memory: str, things_agree: bool = False) -
         # ... and, where the question names no thing, the doing or state the core read as the event
         # it asks of ("am I married?": a marriage, which "my wife Sian" agrees with)
         agreed = ("NOUN",) if any(t.pos_ in ("NOUN", "PROPN") for t in q) else ("NOUN", "VERB", "ADJ")
-        kinds = {t.i for t in missing if t.pos_ in agreed and things_agree or t.pos_ in ("NOUN", "ADJ") and any(
+        # ... never what the subject is asked to be, which is said as such or not at all ("am I still a
+        # teacher?" over "I quit teaching": the core agrees the teacher with the teaching)
+        kinds = {t.i for t in missing if t.pos_ in agreed and t.dep_ != "attr" and things_agree or t.pos_ in ("NOUN", "ADJ") and any(
             _has_one_of(n, nouns) for n in ((t.lemma_.lower(),) if t.pos_ == "NOUN" else ()) + _nouns_of_adjective(t))}
         if any(t.i not in kinds and not (t.dep_ == "compound" and t.head.i in kinds) for t in missing):
             return False
@@ -200,7 +202,9 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
              for m in memory if m.dep_ == "dobj" and of_having(m.head) and lemma_meant(m) == lemma_meant(t)]
     subjects = [doer_of(verb_of(m)) for m in said]
     if first_person(asked_of):
-        return subjects if said and all(s is not None and not first_person(s) for s in subjects) else []
+        # one of several said together may be the speaker ("my partner Diane and I got married")
+        return subjects if said and all(s is not None and not any(first_person(w) for w in (s, *s.conjuncts))
+                                        for s in subjects) else []
     # whom each is said of, by a noun; one said of by a pronoun that names no one before it may be the
     # one asked of ("he's a firefighter" for "is my husband a firefighter?")
     told_of = [s if s is None or first_person(s) else _person_meant(s) for s in subjects]

@@ -117,10 +117,10 @@ def is_farewell(text: str) -> bool:
     from interaction.offline.wishes import parting_wish  # spaCy loads on the first wish
 
     said = sentences(text)
-    if "farewell" not in turn_acts([text, *said[-1:]]):
-        return parting_wish(text)
     # a turn that ends asking Nadine to keep something asks for what comes next, whatever its words read
-    # as ("please remember my shift rota code: F7-NIGHT")
+    # as ("please remember my shift rota code: F7-NIGHT", "yes but keep the tournament date": no wish)
+    if "farewell" not in turn_acts([text, *said[-1:]]):
+        return parting_wish(text) and classify(said[-1] if said else text).intent != "remember"
     if classify(said[-1] if said else text).intent == "remember":
         return False
     # a clause that names a thing it tells of is news, whatever the reader makes of it; a goodbye

@@ -209,7 +209,7 @@ class ForgetConversation:
     def turn(self, text: str, user_id: str | None, name: str | None, deps: AgentDeps | None = None) -> PrivacyTurn | None:
         pending, self._pending = self._pending, None
         if pending is not None and pending == user_id:
-            step = next_step(read_reply(deps, forget_question(name), text), self._asked_again, text)
+            step = next_step(read_reply(deps, forget_question(name), text), self._asked_again, text, forgetting=True)
             if step == "moved_on":  # kept, and the question they asked instead is answered as any turn
                 return None
             if step == "act":

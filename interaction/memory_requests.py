@@ -636,7 +636,7 @@ class ForgetOneConversation:
         if pending is None or pending.user_id != session.identity.user_id:
             return None
         answer = read_reply(deps, forget_one_question(pending), text)
-        step = next_step(answer, self._asked_again, text)
+        step = next_step(answer, self._asked_again, text, forgetting=True)
         # kept, and the question they asked instead is answered as any turn; so is another request to
         # forget ("Forget the chiropodist thing." instead of an answer), which is asked about in its turn;
         # a no that names nothing else is the answer ("no, please keep it" reads as a request too)

@@ -25,7 +25,7 @@ from datetime import datetime
 from common.store import UserProfile
 from common.store.facts import FactRecord, says, value_key
 from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
-from interaction.offline.articles import articled_in, said_with_verb, spoken
+from interaction.offline.articles import articled_in, said_as_a_state, said_with_verb, spoken
 from interaction.reported_speech import read_ahead, reported
 
 WORK_FIELDS = ("current_position", "current_company")
@@ -58,6 +58,8 @@ def own_words(t: Told) -> str:
     "you work in Zurich" for a job's place)."""
     if t.field == "current_position" and t.with_verb:
         return f"you {t.value}"
+    if t.field == "current_position" and said_as_a_state(t.value):
+        return f"you're {t.value}"  # "you're retired", never "you work as retired"
     if t.field == "relations":
         return relation_words(t.value)
     if t.works_here:
@@ -306,6 +308,8 @@ def ended_words(profile: UserProfile | None, field: str, value: str) -> str:
     said_in = next((r.clause for r in (profile.history(field) if profile else []) if value_key(r.value) == value_key(value)), None)
     if field == "current_position" and said_with_verb(value, said_in):
         return f"you no longer {value}"
+    if field == "current_position" and said_as_a_state(value):
+        return f"you're no longer {value}"
     if field == "relations" and (held := relation_of(value)):
         return f"{held[0]} is no longer your {held[1]}"
     return FIELDS_BY_NAME[field].ended.format(spoken(field, value))

@@ -36,12 +36,18 @@ def asks_of_its_own(reply: str) -> bool:
     return any(t.pos_ in ("NOUN", "PROPN") and not stands_in(t) for t in doc[start:])
 
 
-def next_step(answer: Answer, asked_again: bool, reply: str = "") -> Step:
+def next_step(answer: Answer, asked_again: bool, reply: str = "", forgetting: bool = False) -> Step:
     """What an answer to a yes / no question leads to; `reply`: its words (a question of their own
     that answers nothing has moved on, and so has a goodbye: leaving is no answer, whatever its words
-    read as ("gotta go" as a yes, "bye" as a no), so nothing is done and the goodbye is answered)."""
+    read as ("gotta go" as a yes, "bye" as a no), so nothing is done and the goodbye is answered).
+    `forgetting`: the question asks whether to erase; a yes that also asks Nadine to keep something
+    ("yes but keep the tournament date", by the memory-intent classifier) is no clear yes to it."""
+    from interaction.memory_intent.classifier import classify
+
     if reply and cues.is_unambiguous_farewell(reply):
         return "moved_on"
+    if answer == "yes" and forgetting and reply and classify(reply).intent == "remember":
+        answer = "unclear"
     if answer == "yes":
         return "act"
     if answer == "unclear" and asks_of_its_own(reply):

@@ -45,6 +45,17 @@ def _takes_article(phrase: str) -> bool:
     return head.tag_ == "NN" or (head.tag_ == "NNP" and head.text.islower()) or (len(doc) == 1 and _a_person_first(head))
 
 
+def said_as_a_state(phrase: str) -> bool:
+    """A position whose head is an adjective or a participle ("retired", "self-employed", "unemployed"):
+    what one is, not what one works as. False without spaCy."""
+    nlp = _parser()
+    if nlp is None or not phrase.strip():
+        return False
+    doc = nlp(" ".join(phrase.split()))
+    head = next((t for t in doc if t.head.i == t.i), doc[-1])
+    return head.pos_ == "ADJ" or head.tag_ in ("VBN", "VBD")
+
+
 def _a_person_first(word) -> bool:  # noqa: ANN001 - a spaCy Token
     """A lone word tagged a verb whose noun's most frequent WordNet sense is a person ("cook", "guide"):
     said alone as a job, it is that person."""

@@ -61,6 +61,14 @@ def read_chat_spellings(nlp: Any) -> Any:
     if not Language.has_factory(_WEDNESDAY):
         Language.component(_WEDNESDAY, func=shortened_wednesday)
     nlp.add_pipe(_WEDNESDAY, first=True)
+    if "attribute_ruler" in nlp.pipe_names:
+        # "im" / "ive" typed without the apostrophe: spaCy's exceptions split them as "I'm" / "I've", but
+        # the lemmatizer, which keeps a lemma already set, leaves "m" and "ve" as typed, so "im a bus
+        # driver" told no "be" to any reader
+        nlp.get_pipe("attribute_ruler").add_patterns([
+            {"patterns": [[{"LOWER": "i", "SPACY": False}, {"LOWER": "m"}]], "attrs": {"LEMMA": "be", "NORM": "am"}, "index": 1},
+            {"patterns": [[{"LOWER": "i", "SPACY": False}, {"LOWER": "ve"}]], "attrs": {"LEMMA": "have"}, "index": 1},
+        ])
     return nlp
 
 

@@ -142,16 +142,20 @@ def _given_name(text: str, loose: bool = False, asked: bool = False) -> str | No
     for sentence in cues.sentences(text):
         before = " ".join(said)
         said.append(sentence)
-        if sentence.rstrip().endswith("?") or cues.is_about_nadine(sentence):
+        if sentence.rstrip().endswith("?"):
             continue
+        # a sentence about Nadine up to the name says none of the speaker's ("you're like my aunt, it's
+        # Mabel"); what follows it may ("my name is Charlotte, and my friend told me about you")
         for pattern in _NAME_ALWAYS:
             found = pattern.search(sentence)
-            if found and found.group(1).split()[0].casefold() not in _NOT_NAMES:
+            if found and found.group(1).split()[0].casefold() not in _NOT_NAMES \
+                    and not cues.is_about_nadine(sentence[:found.end()]):
                 first, *rest = found.group(1).split()
                 return _title(" ".join([first, *(w for w in rest[:1] if w.casefold() not in _NAME_STOPS)]))
         found = _NAME_CAPITALISED.search(sentence)
         # "it's Tomas" after "one of my sons is getting divorced" names the son
-        if found and found.group(1).casefold() not in _NOT_NAMES and not names_no_one(sentence, found.group(1)) \
+        if found and found.group(1).casefold() not in _NOT_NAMES and not cues.is_about_nadine(sentence[:found.end()]) \
+                and not names_no_one(sentence, found.group(1)) \
                 and not weighed_not_given(sentence, found.group(1)) \
                 and not (found.group(0)[:2].casefold() == "it" and someone_else_before(f"{before} {sentence[:found.start()]}")):
             surname = _SURNAME.match(sentence[found.end():])

@@ -329,7 +329,7 @@ def _stopped_facts(sentence: str, current: dict[str, list[str]]) -> list[FactCha
             if f in FIELDS_BY_NAME for v in _matching(None, sentence, values)]
 
 
-def _left_facts(text: str, current: dict[str, list[str]], new_work: bool = False) -> list[FactChange]:
+def _left_facts(text: str, current: dict[str, list[str]]) -> list[FactChange]:
     """The current facts an utterance in which the model ended nothing says the speaker has left, by
     naming them as what a verb of parting is done with ("I quit my job at Tesco!" after "I'm a shift
     manager at Tesco": the model reads the exclamation as no change), or, where none is named, the job
@@ -359,10 +359,10 @@ def _left_facts(text: str, current: dict[str, list[str]], new_work: bool = False
                    for v in values if (found := _TOKEN.findall(v)) and found[-1].casefold() in heads]
         closed = [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in by_head[:len(by_head) == 1]]
     # "I quit my job!": what they left is their occupation (WordNet, its most frequent sense), whatever
-    # it was; "I got a new job!": the one they had is over, though the new one is not told yet (`new_work`:
-    # it is, "I started a new job at Spotify", and takes the old one's place itself); "I got laid off",
-    # "I lost my job": theirs ended
-    if not closed and (any((t.i in left_at or (not new_work and _new_to_the_speaker(t))) and t.pos_ == "NOUN"
+    # it was; "I got a new job!": the one they had is over, whether the new one is told or not (what it
+    # is told to be takes the old one's place in its field, decide(): "I got a new job! I'm a web designer
+    # now" ends the call centre they worked at); "I got laid off", "I lost my job": theirs ended
+    if not closed and (any((t.i in left_at or _new_to_the_speaker(t)) and t.pos_ == "NOUN"
                            and an_occupation(t.lemma_) for t in doc) or personal_facts.work_lost(doc)):
         return [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in work]
     return closed
@@ -379,7 +379,6 @@ def _new_to_the_speaker(noun) -> bool:  # noqa: ANN001 - a spaCy Token
         and any(c.dep_ == "nsubj" and "1" in c.morph.get("Person") and c.morph.get("Number") == ["Sing"] for c in verb.children)
 
 
-_WORK = {"current_company", "current_position"}
 
 
 def _said_not_left(text: str) -> bool:
@@ -495,8 +494,7 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     if not any(c.op == "close" for c in changes):
         # what the model ended nothing of, or ended in a field that holds nothing ("I quit my job" with
         # only a job title kept): what the parse reads as left
-        for change in _left_facts(text, current, new_work=any(c.field in _WORK and c.op != "close" for c in changes)
-                                  or bool(_WORK & set(extracted))):
+        for change in _left_facts(text, current):
             closing.setdefault(change.field, []).append(text.casefold())
             changes.append(change)
     # a close naming no value ends the one held when it is applied: in a field given a new value in the

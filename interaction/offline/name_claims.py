@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from interaction import cues
-from interaction.offline.name_reading import Candidate, default_reader, someone_else_before, weighed
+from interaction.offline.name_reading import Candidate, chat_words, default_reader, someone_else_before, weighed
 from interaction.offline.titles import title_before, without_titles
 
 _EXPLETIVE = {"it", "this"}
@@ -48,11 +48,15 @@ class NameClaim:
 
 
 def _words(token) -> list:  # noqa: ANN001 - a spaCy Token
-    """The name's words: the token and its compound parts, and theirs ("Robert Smith", "Joost van Dijk")."""
+    """The name's words: the token and its compound parts, and theirs ("Robert Smith", "Joost van Dijk"),
+    but for a chat word closing them, which the parser may take for the head ("i'm kofi haha")."""
     parts = [token]
     for part in parts:
         parts += [t for t in part.children if t.dep_ in {"compound", "flat"} and t.i < token.i]
-    return sorted(parts, key=lambda t: t.i)
+    words = sorted(parts, key=lambda t: t.i)
+    while len(words) > 1 and words[-1].lower_ in chat_words():
+        words.pop()
+    return words
 
 
 def _as_name(tokens, sentence: str) -> str | None:  # noqa: ANN001 - spaCy Tokens

@@ -171,7 +171,7 @@ def _strip_greeting(clause: str) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _chat_words() -> frozenset[str]:
+def chat_words() -> frozenset[str]:
     """Words VADER scores as feeling that are no English lemma ("lol", "haha", "lmao", "rofl"). Its
     lexicon is the project's sentiment dictionary (emotion_intensity.py); WordNet keeps out the names
     it scores ("Grace", "Joy", "Hope")."""
@@ -186,7 +186,7 @@ def _without_chat_words(clause: str) -> str:
     """The clause without the chat words that close it, and without a word of address after "here" or
     "again" ("Dorothy Brown here dear", "Shirley again love": a person, in one of WordNet's senses)."""
     words = clause.split()
-    while len(words) > 1 and words[-1].casefold().strip(".!") in _chat_words():
+    while len(words) > 1 and words[-1].casefold().strip(".!") in chat_words():
         words.pop()
     lexicon = load_wordnet()
     if len(words) > 2 and re.fullmatch(_TRAILING_WORD, words[-2], re.IGNORECASE) and words[-1].islower() \
@@ -623,7 +623,7 @@ def read_opening_name(text: str) -> str | None:
     if name is None or lexicon is None:
         return None
     words = name.split()
-    if any(w.casefold() in _chat_words() for w in words):
+    if any(w.casefold() in chat_words() for w in words):
         return None
     named = [not lexicon.knows(w) or lexicon.names_someone(w) or lexicon.capitalised_senses(w)[:1] == (True,)
              for w in words]

@@ -459,8 +459,11 @@ def _parting_verb(person):  # noqa: ANN001, ANN202 - a spaCy Token or None
     elif person.dep_ == "dobj":
         verb, speaker, together = head, subject_of(head), False
     elif person.dep_ in ("nsubj", "nsubjpass"):
-        # the speaker joined to the person, or to the name said beside them ("my partner Agata and I")
-        verb, speaker = head, next((c for c in person.subtree if c.dep_ == "conj" and first_person(c)), None)
+        # the speaker joined to the person, or to the name said beside them ("my partner Agata and I"), or
+        # a second subject of the same verb after the person's "and" ("Emma and I got divorced", parsed so)
+        verb, speaker = head, next((c for c in person.subtree if c.dep_ == "conj" and first_person(c)), None) or next(
+            (c for c in head.children if c.dep_ == person.dep_ and c.i > person.i and first_person(c)
+             and any(a.dep_ == "cc" for a in person.children)), None)
         together = True
     elif person.dep_ == "conj" and head.dep_ in ("nsubj", "nsubjpass"):
         verb, speaker, together = head.head, head, True

@@ -659,7 +659,12 @@ def _knows_the_speaker(verb: Any) -> bool:
     knowing or telling over "who I am" ("can you tell me who I am?")."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
-    if not any(c.dep_ == "nsubj" and c.lower_ in YOU for c in verb.children) or not _of_mind_or_talk(verb):
+    # ... or asked with "you" left out ("remember me?", "Hi Nadine, remember me?": the parser may take the
+    # name she is called by, set off by a comma, for the subject)
+    subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+    asked_of_her = any(c.lower_ in YOU for c in subjects) or verb.tag_ == "VB" and all(
+        c.pos_ == "PROPN" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].text == "," for c in subjects)
+    if not asked_of_her or not _of_mind_or_talk(verb):
         return False
     if any(c.dep_ == "ccomp" and _who_i_am(c) for c in verb.children):
         return True

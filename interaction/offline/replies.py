@@ -29,6 +29,7 @@ from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import request_content
 from interaction.names import confirmation_question
+from interaction.offline import personal_facts
 from interaction.offline.articles import with_article
 from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
@@ -220,9 +221,11 @@ def _yes_or_no(question: str, answer: str) -> str:
         doc = load_parser()(question)
     except ParserUnavailable:
         return answer
-    said = {w.casefold() for w in re.findall(r"\w+", answer)}
-    missing = [t for t in doc if t.pos_ in ("NOUN", "PROPN", "ADJ") and not t.is_stop
-               and not {t.lower_, t.lemma_.lower()} & said]
+    said = {w.casefold() for w in re.findall(r"\w+", answer)} | {t.lemma_.lower() for t in load_parser()(answer)}
+    # ... and what it asks done, or a state said by a participle ("am I retired?" over "you're a software
+    # developer", "am I still working?" over "you retired in June")
+    missing = [t for t in doc if t.pos_ in ("NOUN", "PROPN", "ADJ", "VERB")
+               and not t.is_stop and not {t.lower_, t.lemma_.lower()} & said]
     if not missing:
         return f"Yes — {answer[:1].lower()}{answer[1:]}"
     if any(t.pos_ == "PROPN" for t in missing):
@@ -290,9 +293,13 @@ def _ended_facts(r: ReplyInputs, memory: str) -> list[tuple[str, str]]:
     if r.profile is None:
         return []
     asked = {w.casefold() for w in re.findall(r"\w+", r.text)}
+    # its words, but for the article it was kept with ("a call centre" asked as "the call centre")
     return [(field, rec.value) for field in FIELDS_BY_NAME if not FIELDS_BY_NAME[field].multi
             for rec in r.profile.history(field) if not rec.current and says(memory, rec.value)
-            and {w.casefold() for w in re.findall(r"\w+", rec.value)} <= asked]
+            and {w.casefold() for w in re.findall(r"\w+", rec.value)} - _ARTICLES <= asked]
+
+
+_ARTICLES = frozenset({"a", "an", "the"})  # closed grammar
 
 
 def _no_longer(r: ReplyInputs, key: str) -> str | None:
@@ -391,6 +398,10 @@ def _recall(r: ReplyInputs) -> str:
                 # "do I have a girlfriend?" over "I live with my girlfriend Megan" after "megan and i broke
                 # up": the person it names they have left since
                 return f"Not any more — {said} {_capital(profile_wording.ended_words(r.profile, 'relations', left[0]))}."
+            if _parted_since(r.text, memories):
+                # "is Emma my wife?" over "I'm married to Emma", then "Emma and I got divorced": what was
+                # told since says they parted from the one asked of
+                return f"Not any more — {said}"
             verdict = whether_told(r.text, *holds, r.now)
             if (other := said_of_someone_else(r.text, holds[0])) is not None:
                 # asked of themselves, what was told of someone else ("am I retired?" over "my dad
@@ -461,6 +472,14 @@ def _denied_since(question: str, memories: list[RecalledMemory]) -> bool:
     undone ("my mum can't make Sunday, dinner is off" for "is my mother still coming on Sunday?"):
     no yes can be read off the first."""
     return any(denies_what_is_asked(question, later.text) for later in _told_after_the_first(memories))
+
+
+def _parted_since(question: str, memories: list[RecalledMemory]) -> bool:
+    """A memory told after the first tells the speaker left someone the question names by name (a word
+    it writes with a capital mid-sentence, which the memory may not have: "rhian and I split up")."""
+    names = frozenset(w.casefold() for w in re.findall(r"(?<=\w )[A-Z]\w+", question))
+    return bool(names) and any(name.casefold() in names for m in _told_after_the_first(memories)
+                               for name in personal_facts.ended_relations(m.text, names))
 
 
 def _told_after_the_first(memories: list[RecalledMemory]) -> list[RecalledMemory]:

@@ -772,7 +772,9 @@ def clause_text(pred) -> str:
         # an adverb between the subject and the verb colours the telling, not the fact ("I actually live")
         aside = {t.i for c in pred.children if c.dep_ == "advmod" and subject.i < c.i < pred.i for t in c.subtree}
         words = [t for t in words if t.i >= subject.left_edge.i and t.i not in aside]
-    while words and words[-1].is_punct:
+    # ... nor a conjunction left at its end by what it joined, which is a clause of its own ("I play tennis
+    # and paint watercolours", parsed with "paint watercolours" on the verb and the "and" on "tennis")
+    while words and (words[-1].is_punct or words[-1].dep_ == "cc"):
         words.pop()
     text = "".join(t.text_with_ws for t in words).strip()
     if subject is None and pred.dep_ == "conj":

@@ -232,11 +232,12 @@ def understand(text: str) -> TurnUnderstanding:
     memory_intent = classify(text).intent
     if memory_intent in RECALL_INTENTS and (
             (cues.is_about_nadine(text) and _nadine_is_the_topic(text)) or asks_if_known(text)
-            or asks_after_nobody(text)):
+            or asks_after_nobody(text)) or memory_intent == "remember" and asks_if_known(text):
         # "which lab built you?" asks her knowledge of herself, "do you remember me?" whether they have
-        # met: neither asks what the person told; "who painted the Mona Lisa?" names nothing of theirs,
-        # so whether they told it is the retrieval core's to find (own_life.py), and when it finds
-        # nothing the question is answered as any other, never as a memory they lack
+        # met ("remember me?" is no request to keep anything): neither asks what the person told; "who
+        # painted the Mona Lisa?" names nothing of theirs, so whether they told it is the retrieval
+        # core's to find (own_life.py), and when it finds nothing the question is answered as any
+        # other, never as a memory they lack
         memory_intent = "statement"
     return TurnUnderstanding(
         intent=intent, emotion=own, user_emotion=felt, memory_intent=memory_intent,

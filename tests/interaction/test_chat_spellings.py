@@ -67,3 +67,15 @@ def test_a_value_kept_in_a_chat_spelling_is_read_off_for_the_word_in_full(dm):  
     say(dm, "my bike shed pw is plum77")
     reply = say(dm, "what's my bike shed password?").reply
     assert "plum77" in reply and "don't think" not in reply, reply
+
+
+@pytest.mark.parametrize(("said", "job"), [("im a tram driver in leeds", "tram driver"),
+                                          ("ive been a florist for ten years", "florist")])
+def test_im_and_ive_typed_without_the_apostrophe_tell_what_i_am_and_have(dm, said, job):  # noqa: F811
+    """"im a bus driver in bristol" kept nothing and "what's my job?" was not remembered (tester39): spaCy
+    splits "im" as "I'm" but left "m" its own lemma, no "be"."""
+    from common.store import ProfileStore
+
+    uid = say(dm, "hiya im Tamsin").user_id
+    say(dm, said)
+    assert ProfileStore(dm.layout).load(uid).current_position == job

@@ -241,3 +241,17 @@ def test_a_topic_a_memory_names_deep_in_a_compound_is_offered(tmp_path, request_
     asked = say(dm, request_)
     assert asked.reply.startswith("Do you want me to forget") and "6614" in asked.reply, asked.reply
     assert say(dm, "no").intent == "forget_one_cancelled"
+
+
+@pytest.mark.parametrize("request_", ["Please forget everything about me.", "forget the allotment thing"])
+def test_a_yes_that_asks_to_keep_something_is_no_clear_yes_to_erasing(jonas, request_):
+    """"yes but keep the tournament date" to "Do you want me to forget everything ...?" ended the
+    conversation with a goodbye, and the reader takes it for a yes (tester39 r68; the tester's words): a
+    yes that also asks Nadine to keep something is asked about once more, and nothing goes."""
+    dm, _ = jonas
+    before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
+    assert "forget" in say(dm, request_).reply
+    again = say(dm, "yes but keep the tournament date")
+    assert again.intent in ("forget_request", "forget_one_asked_again") and "yes or no" in again.reply, again
+    say(dm, "no")
+    assert {needle: holding(dm, needle) for needle in before} == before

@@ -185,3 +185,15 @@ def test_work_and_place_said_in_the_sentence_that_gives_the_name_are_kept(said, 
 def test_a_name_beside_someone_of_theirs_is_not_the_speakers(said):
     """A name set beside a person word is the speaker's only when it is what the speaker says they are."""
     assert read_name_claim(said) is None
+
+
+@pytest.mark.parametrize(("said", "name"), [
+    # "Hi, my name is Charlotte, and I've been meaning to come and chat with you for ages because my
+    # friend told me about you." was answered as a question about Nadine's name (tester39 r43): what
+    # follows the name may speak of her, the name is still the speaker's
+    ("Hello, my name is Rosalind, and I've wanted to come and talk to you since my grandson told me about you.",
+     "Rosalind"),
+    ("Hi, I'm Ewan, and I've been so curious about you since my daughter mentioned you.", "Ewan"),
+])
+def test_a_name_given_before_talk_of_nadine_is_the_speakers(said, name):
+    assert extract_name(said) == name

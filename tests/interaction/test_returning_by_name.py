@@ -156,6 +156,10 @@ def test_names_others_use_are_read_off_the_parse(text, others):
     # the tagger files the "what" as the clause's attribute: what they felt, not who they are (tester29
     # aiko: "Of course I remember you, Aiko!")
     ("do you know what I was scared of last time?", False),
+    # "Hi Nadine, remember me? I'm Victor." was taken for a request to keep something ("Of course. What
+    # would you like me to remember?", tester39 r63): asked with "you" left out, her name set off before it
+    ("Morning Nadine, remember me?", True), ("know me?", True), ("Remember my locker code?", False),
+    ("remember me to your sister", False),
 ])
 def test_asking_whether_nadine_knows_the_speaker(text, asks):
     from interaction.offline.question_form import asks_if_known
@@ -383,3 +387,9 @@ def test_the_speakers_own_name_is_never_whom_they_call_he_or_she():
             TranscriptTurn("user", "Farid here, slept well finally.", datetime(2026, 11, 4, 11))]
     assert with_person_named("Where does he live?", said, speaker="Farid") == "Where does my brother Tariq live?"
     assert with_person_named("Where does he live?", said) == "Where does Farid live?"
+
+
+def test_someone_new_asking_to_be_remembered_in_few_words_is_told_they_have_not_met(dm):
+    """tester39 r63: "Hi Nadine, remember me? I'm Victor." got "Of course. What would you like me to remember?"."""
+    met = say(dm, "Morning Nadine, remember me? I'm Ludo.")
+    assert "met" in met.reply and "What would you like me to remember" not in met.reply, met.reply

@@ -374,6 +374,6 @@ def test_the_warm_up_reads_the_chat_words_that_a_casual_name_is_looked_up_in_off
     from interaction.agents import understand_agent
     from interaction.offline import name_reading
 
-    name_reading._chat_words.cache_clear()  # as a fresh process starts: every statement's clauses read them
+    name_reading.chat_words.cache_clear()  # as a fresh process starts: every statement's clauses read them
     understand_agent.warm_up().join()
-    assert name_reading._chat_words.cache_info().currsize == 1
+    assert name_reading.chat_words.cache_info().currsize == 1

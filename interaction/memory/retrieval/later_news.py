@@ -92,7 +92,9 @@ def updates(later: str, earlier: str, of_people: bool = True) -> bool:
         # Saturday repair is off"); a person's only where news of people counts
         subject = tok.head if tok.dep_ in ("appos", "compound") else tok
         verb = subject.head
-        if subject.dep_ in _SUBJECTS and tok.pos_ == "PROPN" and tok.lower_ in named and verb.pos_ in ("VERB", "AUX") \
+        # ... the name as written, whatever the tagger reads it as ("Whiskers died": a plural noun to it)
+        as_named = tok.lower_ in named and (tok.pos_ == "PROPN" or tok.text[:1].isupper())
+        if subject.dep_ in _SUBJECTS and as_named and verb.pos_ in ("VERB", "AUX") \
                 and wordnet.verb_lexical_file(verb.lemma_) in _OF_STATE and (of_people or not _a_person(tok, wordnet)):
             return True
     return False
