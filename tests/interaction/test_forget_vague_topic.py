@@ -45,6 +45,16 @@ def jonas(tmp_path):
     return dm, uid
 
 
+def someone_new(tmp_path, name: str) -> DialogueManager:  # noqa: ANN001 - pytest's tmp_path
+    """A person met just now, with real memory services and nothing told yet."""
+    layout, clock = layout_and_clock(tmp_path)
+    settings = make_settings(tmp_path)
+    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
+                         environ={})
+    meet(dm, name)
+    return dm
+
+
 def say(dm: DialogueManager, text: str):
     return dm.process_input(UserInput(text=text))
 
@@ -230,11 +240,7 @@ def test_a_topic_a_memory_names_deep_in_a_compound_is_offered(tmp_path, request_
     """"Forget the allotment stuff." found nothing to forget over "my allotment gate code is 6614"
     (my play): "allotment" says which gate, and the gate which code, so the memory names an allotment
     as much as "my cello exam" names a cello; a thing it does not name is still nothing to forget."""
-    layout, clock = layout_and_clock(tmp_path)
-    settings = make_settings(tmp_path)
-    dm = DialogueManager(settings, layout, clock, Outbox(), services=LocalMemoryServices(settings, layout, clock, bus=None),
-                         environ={})
-    meet(dm, "Bronwen")
+    dm = someone_new(tmp_path, "Bronwen")
     say(dm, "The padlock code on my allotment shed door is 6614.")
     say(dm, "My niece Ffion started at the bakery in town.")
     assert "nothing to forget" in say(dm, "forget the stuff about my caravan").reply
@@ -255,3 +261,14 @@ def test_a_yes_that_asks_to_keep_something_is_no_clear_yes_to_erasing(jonas, req
     assert again.intent in ("forget_request", "forget_one_asked_again") and "yes or no" in again.reply, again
     say(dm, "no")
     assert {needle: holding(dm, needle) for needle in before} == before
+
+
+def test_a_thing_of_someone_of_theirs_named_by_word_and_name_is_offered_by_the_word(tmp_path):
+    """"Forget my sister's birthday." found nothing over "Remember that my sister Amira's birthday is on 2
+    March." (tester39 r38): the parser reads "my sister, Amira's birthday"; the name owning the thing
+    set beside the person word is that person, not the thing."""
+    dm = someone_new(tmp_path, "Rashid")
+    say(dm, "Please remember that my nephew Idris's graduation is on the 9th of July.")
+    asked = say(dm, "Forget my nephew's graduation.")
+    assert asked.reply.startswith("Do you want me to forget") and "Idris" in asked.reply, asked.reply
+    assert say(dm, "no").intent == "forget_one_cancelled"

@@ -368,12 +368,23 @@ def _frames_a_topic(token, lexicon: WordNet | None) -> bool:
 def _partner(token):  # noqa: ANN202 - a spaCy Token or None
     """The noun or name that calls the same one `token` does: in apposition ("my brother Tomas",
     "Lena, my sister"), a kinship noun compounded onto a name ("my brother Luca's exam"), or a name the
-    parser hangs beside it as a second subject ("my cat Mila had kittens")."""
+    parser hangs beside it as a second subject ("my cat Mila had kittens"). An apposition that has a
+    name of its own as its possessor is that one's thing ("my sister Amira's birthday", parsed as "my
+    sister, Amira's birthday"): the name is the partner, not the thing."""
     if token.dep_ == "appos" and token.head.pos_ in _NOUNS:
-        return token.head
-    return next((c for c in token.children if c.pos_ in _NOUNS and (
-        c.dep_ == "appos" or (c.dep_ == "compound" and token.pos_ == "PROPN" and c.pos_ == "NOUN"))), None) \
-        or (name_beside(token) if token.pos_ == "NOUN" else None)
+        return None if _named_owner(token) is not None else token.head
+    if token.dep_ == "poss" and token.head.dep_ == "appos" and token.head.head.pos_ in _NOUNS:
+        return token.head.head
+    found = next((c for c in token.children if c.pos_ in _NOUNS and (
+        c.dep_ == "appos" or (c.dep_ == "compound" and token.pos_ == "PROPN" and c.pos_ == "NOUN"))), None)
+    if found is not None and found.dep_ == "appos" and (owner := _named_owner(found)) is not None:
+        return owner
+    return found or (name_beside(token) if token.pos_ == "NOUN" else None)
+
+
+def _named_owner(noun):  # noqa: ANN202 - a spaCy Token -> Token or None
+    """The proper name that is the noun's possessor ("Amira" of "Amira's birthday")."""
+    return next((c for c in noun.children if c.dep_ == "poss" and c.pos_ == "PROPN"), None)
 
 
 def _alias(token) -> str | None:
