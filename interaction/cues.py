@@ -119,13 +119,14 @@ def is_farewell(text: str) -> bool:
     said = sentences(text)
     # a turn that ends asking Nadine to keep something asks for what comes next, whatever its words read
     # as ("please remember my shift rota code: F7-NIGHT", "yes but keep the tournament date": no wish)
+    last = said[-1] if said else text
     if "farewell" not in turn_acts([text, *said[-1:]]):
-        return parting_wish(text) and classify(said[-1] if said else text).intent != "remember"
-    if classify(said[-1] if said else text).intent == "remember":
+        return parting_wish(text) and classify(last).intent != "remember"
+    if classify(last).intent == "remember":  # the classifier keeps its reading of a text: read once
         return False
     # a clause that names a thing it tells of is news, whatever the reader makes of it; a goodbye
     # beside it is read on its own ("Bye for now, my cat Tom says hi")
-    told = [c for c in clauses(said[-1] if said else text) if _names_a_thing_of_theirs(c)]
+    told = [c for c in clauses(last) if _names_a_thing_of_theirs(c)]
     return not told or "farewell" in turn_acts([c for c in clauses(text) if c not in told]) or parting_wish(text)
 
 

@@ -264,7 +264,7 @@ def names_an_occupation(phrase: str) -> bool:
     """The phrase is nearer an occupation than a trait ("a paramedic", not "a vegan"), by the profile
     reader's occupation score and threshold; False without the reader (rules only)."""
     reader = _READER.get()
-    return reader is not None and reader.occupation_score(phrase) >= reader.threshold
+    return reader is not None and reader.is_occupation({"current_position": phrase}) is True
 
 
 def extract_profile(text: str, loose_names: bool = False, name_asked: bool = False) -> MemoryUpdate:

@@ -379,8 +379,6 @@ def _new_to_the_speaker(noun) -> bool:  # noqa: ANN001 - a spaCy Token
         and any(c.dep_ == "nsubj" and "1" in c.morph.get("Person") and c.morph.get("Number") == ["Sing"] for c in verb.children)
 
 
-
-
 def _said_not_left(text: str) -> bool:
     """The utterance tells that the speaker has not left what a verb of parting names ("I didn't quit
     Halfords", "I haven't broken up with Marco"); its parse is the one its read-ahead made."""

@@ -19,7 +19,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from interaction import cues
-from interaction.offline.name_reading import Candidate, chat_words, default_reader, someone_else_before, weighed
+from interaction.offline.name_reading import (
+    Candidate,
+    chat_words,
+    default_reader,
+    someone_else_before,
+    weighed,
+)
 from interaction.offline.titles import title_before, without_titles
 
 _EXPLETIVE = {"it", "this"}

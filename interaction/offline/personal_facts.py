@@ -30,7 +30,14 @@ import unicodedata
 
 from interaction import cues
 from interaction.offline.grounding import Grounded, first_person
-from interaction.offline.parsing import ParserUnavailable, as_capitalised, load_parser, spliced, subject_joined_after, subject_of
+from interaction.offline.parsing import (
+    ParserUnavailable,
+    as_capitalised,
+    load_parser,
+    spliced,
+    subject_joined_after,
+    subject_of,
+)
 
 FIELDS = ("hometown", "location", "age", "relations")
 _NOT_PLACES = {"PERSON", "DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT", "NORP"}
@@ -384,7 +391,7 @@ def tells_leaving(text: str) -> bool:
     "I broke up with Marco", "I'm divorced now"), or lost their work ("I got laid off"): a fact of
     theirs may end. Typed without a capital, read as written with them ("tariq and i split up": the
     tagger reads a name by its capital)."""
-    if bool(things_left(as_capitalised(text))) or parted_as_a_state(text) is not None:
+    if things_left(as_capitalised(text)) or parted_as_a_state(text) is not None:
         return True
     try:
         return work_lost(load_parser()(text))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 from interaction import cues
@@ -470,21 +471,14 @@ def request_of_nadine(text: str) -> str | None:
     joke?" -> "tell you a joke"): a verb with no subject, or asked of "you" with a modal, not negated,
     whose objects are the speaker ("me", "us") and a thing to be given, sung or told; None for anything
     else ("tell me about Paris", "excuse me", "have a nice day")."""
-    nlp = _parser()
-    if nlp is None:
-        return None
     from interaction.memory_intent.phrasing import second_person
 
-    for s in cues.sentences(text):
-        for sent in nlp(s).sents:
-            asked = _given_to_the_speaker(sent, politely=True)
-            if asked is not None:
-                root, speaker = sent.root, asked[0]
-                # the speaker, one or several, is "you" to Nadine
-                words = ["me" if t in speaker else t.text for t in sent
-                         if not t.is_punct and t.dep_ != "intj" and t.i >= root.i]
-                words[0] = words[0].lower()  # mid-sentence in her reply: "I'm afraid I can't tell you ..."
-                return second_person(" ".join(words))
+    for sent, (speaker, _) in _bids_to_the_speaker(text):
+        # the speaker, one or several, is "you" to Nadine
+        words = ["me" if t in speaker else t.text for t in sent
+                 if not t.is_punct and t.dep_ != "intj" and t.i >= sent.root.i]
+        words[0] = words[0].lower()  # mid-sentence in her reply: "I'm afraid I can't tell you ..."
+        return second_person(" ".join(words))
     return None
 
 
@@ -492,31 +486,36 @@ def asks_back_their_own(text: str) -> bool:
     """A request that Nadine give or tell the speaker a thing of their own ("give me my locker code",
     "can you give me my gym PIN?"): it asks for what was kept, never to keep it. False without the
     parser."""
+    return any(c.dep_ == "poss" and "1" in c.morph.get("Person")
+               for _, (_, things) in _bids_to_the_speaker(text) for t in things for c in t.children)
+
+
+def _bids_to_the_speaker(text: str) -> Iterator[tuple[Any, tuple[list[Any], list[Any]]]]:
+    """Each parsed sentence of `text` that bids Nadine give, sing or tell the speaker a thing, bare or
+    asked of "you" with a modal, with (the speaker's words, the things); none without the parser."""
     nlp = _parser()
     if nlp is None:
-        return False
+        return
     for s in cues.sentences(text):
         for sent in nlp(s).sents:
-            asked = _given_to_the_speaker(sent, politely=True)
-            if asked is not None and any(c.dep_ == "poss" and "1" in c.morph.get("Person") for t in asked[1] for c in t.children):
-                return True
-    return False
+            if (asked := _given_to_the_speaker(sent)) is not None:
+                yield sent, asked
 
 
-def _given_to_the_speaker(sent: Any, politely: bool = False) -> tuple[list[Any], list[Any]] | None:
+def _given_to_the_speaker(sent: Any) -> tuple[list[Any], list[Any]] | None:
     """A sentence bidding Nadine give, sing or tell the speaker a thing: a verb not negated, with the
-    speaker ("me", "us") and a thing as its objects, said with no subject, or (`politely`) asked of
-    "you" with a modal ("can you give me ...?"); (the speaker's words, the things), else None."""
+    speaker ("me", "us") and a thing as its objects, said with no subject, or asked of "you" with a
+    modal ("can you give me ...?"); (the speaker's words, the things), else None."""
     root = sent.root
     subjects = [c for c in root.children if c.dep_ in _SUBJECTS]
     auxes = [c for c in root.children if c.dep_ == "aux"]
-    bid = not subjects and not auxes or politely and [s.lower_ for s in subjects] in (["you"], ["u"]) \
+    bid = not subjects and not auxes or [s.lower_ for s in subjects] in (["you"], ["u"]) \
         and all(a.tag_ == "MD" for a in auxes)
     if root.tag_ != "VB" or root.pos_ != "VERB" or not bid or any(c.dep_ == "neg" for c in root.children):
         return None
     kids = list(root.children)
     speaker = [c for c in kids if c.dep_ in ("dative", "dobj") and c.lower_ in ("me", "us")]
-    thing = [c for c in kids if c.dep_ == "dobj" and (c.pos_ == "NOUN" or politely and c.pos_ == "PROPN")]
+    thing = [c for c in kids if c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN")]
     return (speaker, thing) if speaker and thing else None
 
 
