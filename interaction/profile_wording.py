@@ -25,7 +25,7 @@ from datetime import datetime
 from common.store import UserProfile
 from common.store.facts import FactRecord, says, value_key
 from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
-from interaction.offline.articles import articled_in, said_as_a_state, said_with_verb, spoken
+from interaction.offline.articles import articled_in, said_as_a_state, said_with_verb, spoken, with_its_article
 from interaction.reported_speech import read_ahead, reported
 
 WORK_FIELDS = ("current_position", "current_company")
@@ -131,7 +131,12 @@ def phrases(told: Iterable[Told]) -> list[str]:
     job, absorbed = _job_with_its_place(told)
     read_ahead(t.clause for t in told if t.clause and t not in absorbed)
     out: list[str] = []
+    # a clause said within another of the same breath ("I'm working as a florist" in "I moved to Cork,
+    # where I'm working as a florist") is said once, in the one that holds it
     seen_clauses: set[str] = set()
+    words = {value_key(t.clause): set(re.findall(r"[\w']+", value_key(t.clause))) for t in told
+             if t.clause and t not in absorbed}
+    within = {k for k, have in words.items() if any(k != other and have <= more for other, more in words.items())}
     listed: dict[str, list[str]] = {}
     # a job said in its clause without its article is said back with it ("you work as a nurse in ...")
     jobs = {value_key(t.clause): t.value for t in told if t.field == "current_position" and t.clause and not t.with_verb}
@@ -142,7 +147,7 @@ def phrases(told: Iterable[Told]) -> list[str]:
             out.append(job)
         elif t.clause:
             key = value_key(t.clause)
-            if key not in seen_clauses:
+            if key not in seen_clauses and key not in within:
                 seen_clauses.add(key)
                 out.append(reported(articled_in(t.clause, jobs[key]) if key in jobs else t.clause))
         elif FIELDS_BY_NAME[t.field].multi and t.field != "relations":  # each person said on their own
@@ -312,6 +317,8 @@ def ended_words(profile: UserProfile | None, field: str, value: str) -> str:
         return f"you're no longer {value}"
     if field == "relations" and (held := relation_of(value)):
         return f"{held[0]} is no longer your {held[1]}"
+    if field == "current_company":
+        return FIELDS_BY_NAME[field].ended.format(with_its_article(said_in, value))
     return FIELDS_BY_NAME[field].ended.format(spoken(field, value))
 
 

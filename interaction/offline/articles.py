@@ -110,3 +110,12 @@ def spoken(field: str, value: str) -> str:
 def number_words(n: int) -> str:
     """A count as it is spoken ("three", "twenty-one")."""
     return str(_ENGINE.number_to_words(n))
+
+
+def with_its_article(clause: str | None, value: str) -> str:
+    """`value` with the article it was said with in `clause` ("a call centre", "the vet clinic"): a
+    place of work said by its kind is stored without one, as a job is; as it is when the clause said
+    none (a name: "Tesco") or is not known."""
+    found = re.search(r"\b(a|an|the)\s+" + re.escape(value) + r"(?!\w)", clause or "", re.IGNORECASE)
+    return f"{found.group(1).lower()} {value}" if found else value
+

@@ -51,6 +51,7 @@ MIN_CONFIDENCE = 0.6  # below this an operation changes nothing (dev: 26 of 29 a
 MIN_FIELD_CONFIDENCE = 0.6
 MATCH_SCORE = 80  # rapidfuzz score for "the value they close is this current fact"
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
+_WORK = ("current_company", "current_position")  # where and what: the two halves of one job
 
 
 @dataclass(frozen=True)
@@ -236,6 +237,44 @@ def _named(value: str | None, text: str, current: list[str]) -> list[str]:
     return (_matching(value, text, current) if value else []) or _matching(None, text, current)
 
 
+def _whole_phrase(value: str | None, sentence: str) -> str | None:
+    """The tagger's value span widened to the noun phrases (spaCy's noun chunks) it cuts into, without
+    their article or possessive: "a call" of "I work at a call centre" is "call centre". A span that
+    cuts into none stays as it is, and so does every span without the parser."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    at = sentence.find(value) if value else -1
+    if at < 0:
+        return value
+    try:
+        doc = load_parser()(sentence)
+    except ParserUnavailable:
+        return value
+    start, end = at, at + len(value)
+    for chunk in doc.noun_chunks:
+        if chunk.start_char < end and start < chunk.end_char:
+            words = [t for t in chunk if t.dep_ not in ("det", "poss")] or list(chunk)
+            start = words[0].idx if chunk.start_char <= start else start
+            end = max(end, chunk.end_char)
+    return sentence[start:end]
+
+
+def _names_a_thing(value: str | None, sentence: str) -> bool:
+    """The tagger's value span holds a noun or a name in the sentence's parse ("Tesco", "the library"),
+    not only a word said of the speaker ("redundant" of "I've been made redundant"); True without the
+    parser, as any span is then."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    at = sentence.find(value) if value else -1
+    if at < 0:
+        return bool(value)
+    try:
+        span = load_parser()(sentence).char_span(at, at + len(value), alignment_mode="expand")
+    except ParserUnavailable:
+        return True
+    return span is None or any(t.pos_ in ("NOUN", "PROPN") for t in span)
+
+
 def _closed_field(pred: Prediction, sentence: str, current: dict[str, list[str]]) -> str:
     """The field a close ends: the one holding the value it names, else the one the sentence suggests."""
     return _field_holding(pred.value, sentence, current) or pred.field
@@ -329,26 +368,32 @@ def _stopped_facts(sentence: str, current: dict[str, list[str]]) -> list[FactCha
             if f in FIELDS_BY_NAME for v in _matching(None, sentence, values)]
 
 
-def _left_facts(text: str, current: dict[str, list[str]]) -> list[FactChange]:
+def _left_facts(text: str, current: dict[str, list[str]]) -> tuple[list[FactChange], str]:
     """The current facts an utterance in which the model ended nothing says the speaker has left, by
     naming them as what a verb of parting is done with ("I quit my job at Tesco!" after "I'm a shift
     manager at Tesco": the model reads the exclamation as no change), or, where none is named, the job
     and workplace held when what they left is an occupation ("I quit my job!") or they lost their work
-    ("I got laid off"). Nothing else ends. The
-    utterance's parse is the one its read-ahead made."""
+    ("I got laid off"). Nothing else ends. Beside them, the words that said what ended (the phrases of
+    what was left, or the whole utterance where only a loss of work is told): a value they name is not
+    new, one said elsewhere in the breath may be ("I quit teaching and ... I'm now working as a barista").
+    The utterance's parse is the one its read-ahead made."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     named = [(f, v) for f, values in current.items() if f in FIELDS_BY_NAME and f != "relations"
              for v in _matching(None, text, values)]
-    work = [f for f in ("current_company", "current_position") if current.get(f)]
+    work = [f for f in _WORK if current.get(f)]
     if not named and not work:
-        return []
+        return [], ""
     try:
         doc = load_parser()(text)
     except ParserUnavailable:
-        return []
+        return [], ""
     left = personal_facts.things_left(text)
     words, left_at = {t.lower_ for t in left}, {t.i for t in left}
+
+    def phrase_of(nouns: list) -> str:  # noqa: ANN001 - spaCy Tokens
+        return " ".join(doc[t.left_edge.i:t.right_edge.i + 1].text for t in nouns).casefold()
+
     closed = [FactChange(field=f, op="close", value=v, confidence=MIN_CONFIDENCE) for f, v in named
               if any(w.casefold() in words for w in _TOKEN.findall(v))]
     if not closed:
@@ -358,14 +403,18 @@ def _left_facts(text: str, current: dict[str, list[str]]) -> list[FactChange]:
         by_head = [f for f, values in current.items() if f in FIELDS_BY_NAME and not FIELDS_BY_NAME[f].multi
                    for v in values if (found := _TOKEN.findall(v)) and found[-1].casefold() in heads]
         closed = [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in by_head[:len(by_head) == 1]]
+    if closed:
+        return closed, phrase_of(left)
     # "I quit my job!": what they left is their occupation (WordNet, its most frequent sense), whatever
     # it was; "I got a new job!": the one they had is over, whether the new one is told or not (what it
     # is told to be takes the old one's place in its field, decide(): "I got a new job! I'm a web designer
     # now" ends the call centre they worked at); "I got laid off", "I lost my job": theirs ended
-    if not closed and (any((t.i in left_at or _new_to_the_speaker(t)) and t.pos_ == "NOUN"
-                           and an_occupation(t.lemma_) for t in doc) or personal_facts.work_lost(doc)):
-        return [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in work]
-    return closed
+    occupations = [t for t in doc if (t.i in left_at or _new_to_the_speaker(t)) and t.pos_ == "NOUN"
+                   and an_occupation(t.lemma_)]
+    if occupations or personal_facts.work_lost(doc):
+        ended = [FactChange(field=f, op="close", confidence=MIN_CONFIDENCE) for f in work]
+        return ended, phrase_of(occupations) if occupations else text.casefold()
+    return [], ""
 
 
 def _new_to_the_speaker(noun) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -414,14 +463,20 @@ def _home_now(clause: str) -> str | None:
 
 
 def statement_clauses(text: str) -> list[str]:
-    """The clauses of the statements of `text`; their sentences are parsed in one batch (spaCy's
-    pipe gives the same parse as one call each, and is faster for two or three)."""
+    """The clauses of the statements of `text` (_clauses_in_statements)."""
+    return [c for _, c in _clauses_in_statements(text)]
+
+
+def _clauses_in_statements(text: str) -> list[tuple[str, str]]:
+    """(statement, clause) for the clauses of the statements of `text`; the statements are parsed in one
+    batch (spaCy's pipe gives the same parse as one call each, and is faster for two or three), and
+    what a clause's words are within the statement is read off the statement's parse."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     statements = [s for s in cues.sentences(text) if not cues.is_question(s)]
     with contextlib.suppress(ParserUnavailable):
         load_parser().pipe(statements)  # kept by the parser for clauses()
-    return [c for s in statements for c in clauses(s)]
+    return [(s, c) for s in statements for c in clauses(s)]
 
 
 def decide(text: str, extracted: dict, current: dict[str, list[str]],
@@ -432,7 +487,8 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     extracted = {k: _as_list(v) for k, v in extracted.items() if k in FIELDS_BY_NAME and _as_list(v)}
     changes: list[FactChange] = []
     closing: dict[str, list[str]] = {}  # field -> the clauses that ended one of its values
-    said = statement_clauses(text)
+    in_statements = _clauses_in_statements(text)
+    said = [c for _, c in in_statements]
     predicted = model.predict_each(said)
 
     def stopped(sentence: str) -> None:  # what the clause says has stopped, closed
@@ -444,7 +500,7 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     # at a bakery now"): the other is the new workplace, whatever its clause alone reads as
     ended_work = next((p for s, p in zip(said, predicted, strict=True) if p.op == "close" and p.op_p >= MIN_CONFIDENCE
                        and current.get("current_company") and _closed_field(p, s, current) == "current_company"), None)
-    for sentence, pred in zip(said, predicted, strict=True):
+    for (statement, sentence), pred in zip(in_statements, predicted, strict=True):
         if ended_work is not None and pred is not ended_work and (workplace := workplace_named(sentence)):
             changes.append(FactChange(field="current_company", op="supersede", value=workplace,
                                       confidence=round(ended_work.op_p, 3)))
@@ -469,18 +525,23 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
             named = _named(pred.value, sentence, have)
             if named:
                 changes += [FactChange(field=field, op="close", value=v, confidence=confidence) for v in named]
-            elif not FIELDS_BY_NAME[field].multi and have and not pred.value and pred.field_p >= MIN_FIELD_CONFIDENCE \
-                    and not _of_something_new(sentence):
-                # "I quit my job": the one current value ends; a field read unsure names nothing to end
-                # ("I'm divorced now" read as a close of the job, at 0.39)
-                changes.append(FactChange(field=field, op="close", value=None, confidence=confidence))
+                continue
+            # "I quit my job": the one current value ends; one job is told by where and what, so work ended
+            # in the half that holds nothing ends the other ("I've been made redundant" read as the end of
+            # a workplace, from a lecturer who never named one)
+            ended = field if have else next((f for f in _WORK if f != field and current.get(f)), None) if field in _WORK else None
+            # ... but a field read unsure names nothing to end ("I'm divorced now" read as a close of the job,
+            # at 0.39), nor does a clause that names something else or something new ("I left Tesco")
+            if ended is not None and not FIELDS_BY_NAME[field].multi and pred.field_p >= MIN_FIELD_CONFIDENCE \
+                    and not _names_a_thing(pred.value, statement) and not _of_something_new(sentence):
+                changes.append(FactChange(field=ended, op="close", value=None, confidence=confidence))
             continue
         if pred.field_p < MIN_FIELD_CONFIDENCE and not extracted.get(pred.field):
             # a new value of no field read surely: the clause may still say a fact of theirs stopped
             # ("actually I'm not a carpenter anymore", read as a new pastime at 0.49)
             stopped(sentence)
             continue
-        values = extracted.get(pred.field) or _as_list(pred.value)
+        values = extracted.get(pred.field) or _as_list(_whole_phrase(pred.value, statement))
         changes += [FactChange(field=pred.field, op=pred.op, value=v, confidence=confidence) for v in values]
     # the rank they were raised to ("I got promoted to head chef today!") is their job now, read off the
     # parse whatever the model made of the clause (no change, or part of the rank: "analyst")
@@ -492,8 +553,9 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
     if not any(c.op == "close" for c in changes):
         # what the model ended nothing of, or ended in a field that holds nothing ("I quit my job" with
         # only a job title kept): what the parse reads as left
-        for change in _left_facts(text, current):
-            closing.setdefault(change.field, []).append(text.casefold())
+        left, said_left = _left_facts(text, current)
+        for change in left:
+            closing.setdefault(change.field, []).append(said_left)
             changes.append(change)
     # a close naming no value ends the one held when it is applied: in a field given a new value in the
     # same breath ("I quit the hospital, I'm a school nurse at Greenfield primary now") the new one takes

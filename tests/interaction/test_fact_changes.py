@@ -16,6 +16,8 @@ from interaction.offline.fact_changes import FactChangeModel, decide, default_mo
 from interaction.offline.grounding import default_grounding
 from interaction.prompts import background
 from tests.interaction.test_dialogue_inprocess import Outbox
+from tests.interaction.test_memory_requests import maya  # noqa: F401 - a fixture
+from tests.interaction.test_memory_requests import say as say_to_maya
 from tests.interaction.test_returning_by_name import first_visit, people, say
 
 LEGACY = {"user_id": "250101_0001", "user_name": "Maya", "current_company": "CERN", "current_position": None,
@@ -225,3 +227,57 @@ def test_a_change_of_workplace_is_taken_in_and_answered(tmp_path):
     assert [(r.value, r.ended) for r in profile.history("current_company")] == [
         ("flower market", "superseded"), ("county hospital", None)]
     assert not profile.history("location")
+
+
+def test_a_job_left_and_another_taken_up_in_one_breath_keeps_the_new_one(tmp_path):
+    # only the words that name what was left are not new: the job told in the same breath is, as the
+    # reply already said
+    talk, layout = _dm(tmp_path)
+    first_visit(talk, "Hi, it's Saoirse.", "I'm a secondary school teacher in Hull.")
+    say(talk, "Hi, it's Saoirse.")
+    told = say(talk, "So, loads has happened: I quit teaching and moved to Perth, where I'm now working as a "
+                     "waiter while I work out what's next.").reply
+    assert "waiter" in told and "no longer work as a secondary school teacher" in told, told
+    reply = say(talk, "What's my job now?").reply
+    assert "waiter" in reply and "haven't told me" not in reply, reply
+    (uid,) = people(talk)
+    history = ProfileStore(layout).load(uid).history("current_position")
+    assert [r.value for r in history] == ["secondary school teacher", "waiter"] and history[0].ended and not history[1].ended
+
+
+def test_a_clause_said_within_another_of_the_same_breath_is_said_back_once(tmp_path):
+    talk, _ = _dm(tmp_path)
+    first_visit(talk, "Hi, it's Saoirse.", "I'm a nurse in Galway.")
+    say(talk, "Hi, it's Saoirse.")
+    reply = say(talk, "So, big change: I quit nursing and moved to Cork, where I'm now working as a florist "
+                      "while I think about what's next.").reply
+    assert reply.count("florist") == 1, reply
+
+
+def test_a_workplace_said_by_its_kind_is_kept_whole_and_said_back_with_its_article(tmp_path):
+    # the tagger's span may stop inside a noun phrase ("a sorting" of "a sorting office"): the value is
+    # the whole phrase, and said back as it was said
+    talk, layout = _dm(tmp_path)
+    first_visit(talk, "Hi, I'm Tadhg.", "I work at a sorting office, it's exhausting.")
+    say(talk, "Hi, I'm Tadhg.")
+    reply = say(talk, "I got a new job, I'm a postman now.").reply
+    assert "no longer work at a sorting office" in reply, reply
+    (uid,) = people(talk)
+    assert [r.value for r in ProfileStore(layout).load(uid).history("current_company")] == ["sorting office"]
+
+
+def test_work_ended_where_no_workplace_was_named_ends_the_job_held(maya):
+    # the model reads a lay-off as the end of a workplace; a pharmacist who named none still lost the job
+    dm, _, _, uid = maya
+    say_to_maya(dm, "I'm a pharmacist in Derby.")
+    say_to_maya(dm, "Rough week, I've been made redundant.")
+    reply = say_to_maya(dm, "Am I still a pharmacist?").reply
+    assert reply.startswith("Not any more"), reply
+    profile = ProfileStore(dm.layout).load(uid)
+    assert [r.ended for r in profile.history("current_position")] == ["closed"]
+    assert not profile.history("location")[0].ended  # the town is not the job
+
+
+def test_leaving_a_workplace_not_held_ends_no_job():
+    current = {"current_position": ["cashier"]}
+    assert not [c for c in decide("I left Tesco.", {}, current) if c.op == "close"]
