@@ -25,7 +25,13 @@ from datetime import datetime
 from common.store import UserProfile
 from common.store.facts import FactRecord, says, value_key
 from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
-from interaction.offline.articles import articled_in, said_as_a_state, said_with_verb, spoken, with_its_article
+from interaction.offline.articles import (
+    articled_in,
+    said_as_a_state,
+    said_with_verb,
+    spoken,
+    with_its_article,
+)
 from interaction.reported_speech import read_ahead, reported
 
 WORK_FIELDS = ("current_position", "current_company")

@@ -15,10 +15,12 @@ from interaction.dialogue import DialogueManager
 from interaction.offline.fact_changes import FactChangeModel, decide, default_model, load_examples, warm_up
 from interaction.offline.grounding import default_grounding
 from interaction.prompts import background
+from tests.interaction import test_memory_requests
 from tests.interaction.test_dialogue_inprocess import Outbox
-from tests.interaction.test_memory_requests import maya  # noqa: F401 - a fixture
 from tests.interaction.test_memory_requests import say as say_to_maya
 from tests.interaction.test_returning_by_name import first_visit, people, say
+
+maya = test_memory_requests.maya  # Maya, known by face, with real memory services
 
 LEGACY = {"user_id": "250101_0001", "user_name": "Maya", "current_company": "CERN", "current_position": None,
           "location": "Paris", "hobbies": ["tennis", "chess"], "interests": [], "face_image_path": None,
