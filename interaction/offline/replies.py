@@ -398,9 +398,10 @@ def _recall(r: ReplyInputs) -> str:
                 # "do I have a girlfriend?" over "I live with my girlfriend Megan" after "megan and i broke
                 # up": the person it names they have left since
                 return f"Not any more — {said} {_capital(profile_wording.ended_words(r.profile, 'relations', left[0]))}."
-            if _parted_since(r.text, memories):
-                # "is Emma my wife?" over "I'm married to Emma", then "Emma and I got divorced": what was
-                # told since says they parted from the one asked of
+            if _parted_from(r.text, memories):
+                # "is Emma my wife?" over "I'm married to Emma", then "Emma and I got divorced", or "is Dan
+                # still my boyfriend?" over "I broke up with my boyfriend Dan": what was told says they
+                # parted from the one asked of
                 return f"Not any more — {said}"
             verdict = whether_told(r.text, *holds, r.now)
             if (other := said_of_someone_else(r.text, holds[0])) is not None:
@@ -474,11 +475,12 @@ def _denied_since(question: str, memories: list[RecalledMemory]) -> bool:
     return any(denies_what_is_asked(question, later.text) for later in _told_after_the_first(memories))
 
 
-def _parted_since(question: str, memories: list[RecalledMemory]) -> bool:
-    """A memory told after the first tells the speaker left someone the question names by name (a word
-    it writes with a capital mid-sentence, which the memory may not have: "rhian and I split up")."""
+def _parted_from(question: str, memories: list[RecalledMemory]) -> bool:
+    """The first memory, or one told after it, tells the speaker left someone the question names by name
+    (a word it writes with a capital mid-sentence, which the memory may not have: "rhian and I split
+    up")."""
     names = frozenset(w.casefold() for w in re.findall(r"(?<=\w )[A-Z]\w+", question))
-    return bool(names) and any(name.casefold() in names for m in _told_after_the_first(memories)
+    return bool(names) and any(name.casefold() in names for m in [memories[0], *_told_after_the_first(memories)]
                                for name in personal_facts.ended_relations(m.text, names))
 
 

@@ -138,3 +138,20 @@ def test_whether_anything_was_to_be_done_is_answered_by_what_was(maya, told, ask
     later(dm, uid)
     reply = say(dm, asked).reply
     assert reply.startswith(first), reply
+
+
+def test_a_parting_from_someone_else_by_name_is_no_news_of_a_bond():
+    assert not updates("I split up with my girlfriend Nadia two years ago, no regrets.", "I'm married to Chloé, we live in Bath.")
+    assert updates("Chloé and I split up last month.", "I'm married to Chloé, we live in Bath.")
+    assert updates("We split up last month.", "I'm married to Chloé, we live in Bath.")
+
+
+def test_whether_someone_is_still_theirs_is_a_no_when_what_was_told_is_that_they_parted(maya):
+    dm, _, _, uid = maya
+    say(dm, "I'm married to Chloé, we live in Bath.")
+    say(dm, "I split up with my girlfriend Nadia two years ago, no regrets.")
+    later(dm, uid)
+    asked = say(dm, "Is Nadia still my girlfriend?").reply
+    assert asked.startswith("Not any more"), asked
+    wife = say(dm, "Who's my wife?").reply
+    assert "Chloé" in wife and "Nadia" not in wife, wife

@@ -54,6 +54,7 @@ def updates(later: str, earlier: str, of_people: bool = True) -> bool:
     "my brother"; not when `of_people` is False, but for one who does what `earlier` tells: a plan made
     with someone is not changed by news of them), or a new value of what `earlier` gives one of."""
     from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline import personal_facts
     from interaction.offline.parsing import ParserUnavailable, load_parser
     from interaction.offline.value_changes import changed_value
 
@@ -68,9 +69,13 @@ def updates(later: str, earlier: str, of_people: bool = True) -> bool:
     if wordnet is None:
         return False
     told = nlp(earlier)
-    if _a_bond_of_the_speaker(told, wordnet) and _the_speaker_parted(nlp(later), wordnet):
-        return True  # "we broke up" after "I just got engaged"
     named = {t.lower_ for t in told if t.pos_ == "PROPN"}
+    if _a_bond_of_the_speaker(told, wordnet) and _the_speaker_parted(nlp(later), wordnet):
+        # "we broke up" after "I just got engaged"; not a parting from someone else by name ("I broke up
+        # with my boyfriend Dan" is no news of "I'm married to Emma")
+        others = {w.casefold() for name in personal_facts.ended_relations(later) for w in name.split()}
+        if not (named and others and not named & others):
+            return True
     # the things it names: its nouns, and what stands where a noun does though tagged otherwise ("a stag do":
     # "do" an auxiliary to the small tagger)
     things = {t.lemma_.lower() for t in told if t.pos_ == "NOUN" or (
