@@ -67,6 +67,7 @@ _JOINED = {"conj", "parataxis"}  # a clause of its own beside the main one (a re
 _JOINING = {"to", "until", "till", "from", "for", "by", "into", "onto", "towards"}
 _SPAN_END = re.compile(r"\b(?:to|until|till)\b")  # where a "from" phrase's span ends
 _NUMBER = "number"  # WordNet's noun of what a numeral says
+_WORK = "job"  # WordNet's noun of what one does for work: what "what does Emma do?" asks for
 STANDS_FOR = {"time": "then", "place": "there"}  # the word said in the answer's place after it
 ANSWER_FIRST = " — "  # between the answer said first and the memory it comes from
 
@@ -322,8 +323,10 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         c.dep_ == "pobj" for c in t.children)), None)
     if word == "what" and stranded is not None:
         return "object", f"{stranded.head.lemma_.lower()} {stranded.lower_}"
+    if _work_asked(wh):
+        return "thing", _WORK
     if wh.dep_ in ("dobj", "pobj", "dative") and wh.head.lemma_ != "be":
-        # "what does my husband do?" asks for what is done, not for what a thing is; "what did my nan
+        # "what does my husband do on Saturdays?" asks for what is done, not for what a thing is; "what did my nan
         # teach me?": the tagger may call the "what" of a verb with two objects its dative
         return None
     # ... and so does a "what" the tagger hung on the "is" of a progressive ("what is my sister going to
@@ -344,6 +347,18 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
     if wh.dep_ == "det" and wh.head.i == noun.i and _a_location(noun.lemma_.lower()):
         return "place", None
     return "thing", lemma_meant(noun)
+
+
+def _work_asked(wh) -> bool:  # noqa: ANN001 - a spaCy Token
+    """"What does Emma do?", "what does your brother do?": the bare "do" of someone else, its object
+    the "what", asks what they do for work. With anything beside it ("on Saturdays", "after school")
+    it asks what they do then; of the speaker, their profile answers."""
+    from interaction.offline.grounding import first_person
+
+    verb = wh.head
+    subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    return wh.dep_ == "dobj" and verb.lemma_ == "do" and subject is not None and not first_person(subject) \
+        and subject.pos_ in ("NOUN", "PROPN") and all(c.dep_ in ("nsubj", "aux", "dobj", "punct") for c in verb.children)
 
 
 def _of_time(lemma: str) -> bool:
@@ -783,10 +798,8 @@ def _work_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found, 
 
     if asks != "thing" or not noun or not an_occupation(noun):
         return []
-    owners = {lemma_meant(c) for t in q if lemma_meant(t) == noun for c in t.children
-              if c.dep_ == "poss" and c.pos_ in ("NOUN", "PROPN")}
     out: list[tuple[Found, list]] = []
-    for subject in (t for t in m if t.dep_ in ("nsubj", "nsubjpass") and lemma_meant(t) in owners):
+    for subject in _workers(q, m, noun):
         verb = subject.head
         said = [c for c in verb.children if c.dep_ == "attr"] if verb.lemma_ == "be" else [
             g for c in verb.children if c.dep_ == "prep" and c.lower_ == "as" for g in c.children if g.dep_ == "pobj"]
@@ -794,6 +807,30 @@ def _work_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found, 
                  for w in said if w.pos_ == "NOUN"]
         out += [("thing", span) for span in spans if names_an_occupation(" ".join(t.text for t in span))]
     return out
+
+
+def _workers(q, m, noun: str) -> list:  # noqa: ANN001 - spaCy Docs -> Tokens
+    """The memory's subjects that are the one whose job is asked: its owner ("what's my wife's job?") or
+    whoever "what does X do?" asks of, by lemma, as the subject or the name said with it ("my wife
+    Sian is a paramedic" of Sian)."""
+    owners = {lemma_meant(c) for t in q if lemma_meant(t) == noun for c in t.children
+              if c.dep_ == "poss" and c.pos_ in ("NOUN", "PROPN")}
+    owners |= {lemma_meant(c) for t in q if t.dep_ == "dobj" and _work_asked(t) for c in t.head.children if c.dep_ == "nsubj"}
+    return [t for t in m if t.dep_ in ("nsubj", "nsubjpass") and (lemma_meant(t) in owners or any(
+        c.dep_ in ("appos", "compound") and lemma_meant(c) in owners for c in t.children))]
+
+
+def _tells_work_of(q, m, noun: str) -> bool:  # noqa: ANN001 - spaCy Docs
+    """The memory tells what the one whose job is asked does for work, by a verb of theirs whose noun
+    (WordNet's derived nouns) is the kind of thing a job is ("my brother works at a bank": "work"), though
+    no job is named to answer with."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and any(
+        a_kind_of(noun, derived) or derived == noun
+        for subject in _workers(q, m, noun) if subject.head.pos_ == "VERB"
+        for derived in wordnet.nouns_of_verb(subject.head.lemma_.lower()))
 
 
 def _owners(q, noun: str) -> set[str]:  # noqa: ANN001 - a spaCy Doc
@@ -921,6 +958,8 @@ def names_what_is_asked(question: str, memory: str) -> bool:
         owners = _owners(q, noun)
         named = any(t.dep_ == "compound" and lemma_meant(t) in owners for t in m)
     if asks == "thing" and not named and _named_in_its_place(q, m, asks):
+        return True
+    if asks == "thing" and noun == _WORK and _tells_work_of(q, m, noun):
         return True
     if asks in ("thing", "count"):
         return named

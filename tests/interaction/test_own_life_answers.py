@@ -1039,3 +1039,19 @@ def test_a_question_whether_is_no_yes_when_what_is_told_does_not_say_it(maya, to
     say(dm, told)
     reply = say(dm, asked).reply
     assert not reply.startswith("Yes"), reply
+
+
+@pytest.mark.parametrize(("told", "asked", "first"), [
+    # "What does Emma do?" a day after "Emma is a vet, she loves it." listed every memory (my play): the
+    # bare "do" of someone else asks for their job
+    ("Nkechi is a midwife, she loves it.", "What does Nkechi do?", "A midwife — "),
+    ("My husband Bryn is an electrician in Conwy.", "What does my husband do?", "An electrician in Conwy — "),
+    ("My husband Bryn is an electrician in Conwy.", "What does Bryn do?", "An electrician in Conwy — "),
+    # told by a verb whose noun is work, with no job to answer with: as told, never "you didn't tell me"
+    ("My brother works at a garage in Rhyl.", "What does my brother do?", "Earlier today you told me your brother works"),
+    # with anything beside the "do" it asks what they do then
+    ("My son Idris plays rugby on Saturdays.", "What does my son do on Saturdays?", "Earlier today you told me your son"),
+])
+def test_what_someone_else_does_asks_for_their_job(maya, told, asked, first):
+    reply = asked_a_day_later(maya, told, asked)
+    assert reply.startswith(first), reply
