@@ -142,6 +142,10 @@ def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
             u = u.model_copy(update={"memory_intent": classify(text).intent})
         u = apply_guards(u or offline.understand(text), text, ctx)
         messages = state.get("messages", [])
+        if u.intent == "end_conversation" and state.get("replies", 1) <= 1:
+            # the first words of a conversation take leave of nothing: they open it ("tomasz", a name the
+            # turn-act reader never saw, reads like a goodbye it never saw)
+            u = u.model_copy(update={"intent": "continue_conversation"})
         if (u.intent in ("continue_conversation", "first_greeting") and not identity.known and not pending
                 and ((asked_for_name(messages) and read_answered_name(text)) or (not messages and (
                     read_opening_name(text) or known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high))))):

@@ -87,3 +87,30 @@ def test_a_request_to_forget_in_words_of_going_waits_for_its_answer(said):
 ])
 def test_news_of_a_bad_night_is_no_farewell(said):
     assert turn_act(said) != "farewell" and not cues.is_unambiguous_farewell(said)
+
+
+@pytest.mark.parametrize("said", [
+    # "I passed my PhD defence today!!! Dr Mei now haha" and "im tired" got "Goodbye" and ended the visit,
+    # the news kept for nobody (tester42 s53, s52): a short cheer or mood after news is no leave-taking
+    "finished my last chemo session today. done!",
+    "im exhausted",
+    "I got the keys to my first flat today!! homeowner now lol",
+])
+def test_a_short_cheer_or_mood_is_no_farewell(said):
+    assert not cues.is_farewell(said)
+
+
+@pytest.mark.parametrize("said", ["Right, I'm off. Bye!", "gotta run, ttyl", "night night x"])
+def test_a_goodbye_is_still_a_farewell(said):
+    assert cues.is_farewell(said)
+
+
+def test_the_first_words_of_a_conversation_take_leave_of_nothing(tmp_path):
+    # a lone name opening a visit ("noura", "tomasz") read as a goodbye it had never seen (tester42 s05, s23)
+    from tests.interaction.test_fact_changes import _dm
+    from tests.interaction.test_returning_by_name import first_visit, say
+
+    talk, _ = _dm(tmp_path)
+    first_visit(talk, "Hi, I'm Zofia.", "I teach piano in Gdańsk.")
+    opened = say(talk, "zofia")
+    assert opened.intent != "end_conversation" and "Goodbye" not in opened.reply, opened.reply
