@@ -374,7 +374,7 @@ def denied_outright(question: str, memory: str) -> bool:
     smoke?", "I quit my job at the bank" for "do I still work at the bank?"), or its opposite ("I failed
     my driving test" for "did I pass it?"). False without the parser."""
     from interaction.memory.retrieval.lexicon import Relation, load_wordnet
-    from interaction.offline.parsing import ParserUnavailable, load_parser, subject_of
+    from interaction.offline.parsing import ParserUnavailable, load_parser, of_having, subject_of
 
     wordnet = load_wordnet()
     try:
@@ -416,7 +416,11 @@ def denied_outright(question: str, memory: str) -> bool:
         parting = f"{said.lemma_}_{particle}" if particle else said.lemma_
         if not negated and wordnet.parts_from_an_association(parting.lower()) and any(map(names_it, objects)):
             return True
-    return False
+    # ... or, said with no verb after what they have, none of the thing asked ("and no brothers" after "I
+    # have two sisters", for "do I have a brother?")
+    root = next((t for t in m if t.dep_ == "ROOT"), None)
+    return of_having(verb) and root is not None and root.pos_ == "NOUN" and names_it(lemma_meant(root)) \
+        and any(c.dep_ == "det" and c.lower_ == "no" for c in root.children)
 
 
 def derived_nouns(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc

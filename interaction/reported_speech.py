@@ -170,7 +170,7 @@ def reported(text: str, nlp=None, said: SaidDay | None = None) -> str:
             words[t.i] = _cased(t, _BE_FOR_YOU[low]) + t.whitespace_
         elif became == "I" and low in _BE_FOR_I:
             words[t.i] = _cased(t, _BE_FOR_I[low]) + t.whitespace_
-        if t.tag_ == "MD" and low in _BACKSHIFT and not _beside_a_number(t):
+        if t.tag_ == "MD" and low in _BACKSHIFT and not _beside_a_number(t) and t.ent_type_ != "DATE":
             # spaCy splits "won't" / "can't" as "wo" / "ca" + "n't"
             words[t.i] = _cased(t, _BACKSHIFT[low]) + t.whitespace_
         elif days_ago >= 1 and _felt_then(t):
@@ -350,7 +350,8 @@ def _cased(token, new: str) -> str:
 
 def _beside_a_number(t) -> bool:  # noqa: ANN001 - a spaCy Token
     """A word written next to a number ("3rd may", "may 3rd", "5 may") is part of a date, whatever the
-    tagger made of it: a modal never stands by a number with no verb of its own."""
+    tagger made of it: a modal never stands by a number with no verb of its own. (Further from it, "the
+    21st of may", the recogniser's date says so.)"""
     return any(0 <= i < len(t.doc) and t.doc[i].text[:1].isdigit() for i in (t.i - 1, t.i + 1))
 
 

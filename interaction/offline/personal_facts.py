@@ -421,8 +421,9 @@ def left_by_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token
 def work_lost(doc) -> bool:  # noqa: ANN001 - a spaCy Doc
     """The speaker tells they lost their work, as done and not negated: the one a verb of ending
     employment is done to (WordNet, any sense, with its particle: "I got laid off", "my boss sacked
-    me"), or the subject of losing an occupation ("I lost my job": the most frequent sense of "lose"
-    and of the object an occupation). False without WordNet."""
+    me"), the subject of losing an occupation ("I lost my job": the most frequent sense of "lose"
+    and of the object an occupation), or the one who left the place they held (_left_what_they_held).
+    False without WordNet."""
     from interaction.memory.retrieval.lexicon import load_wordnet
     from interaction.offline.parsing import told_as_past
     from interaction.offline.self_description import an_occupation
@@ -442,7 +443,20 @@ def work_lost(doc) -> bool:  # noqa: ANN001 - a spaCy Doc
         if subject is not None and first_person(subject) and wordnet.means_first(phrasal, "lose") and any(
                 c.dep_ == "dobj" and an_occupation(c.lemma_) for c in verb.children):
             return True
+        if subject is not None and _left_what_they_held(verb, subject, phrasal, wordnet):
+            return True
     return False
+
+
+def _left_what_they_held(verb, subject, phrasal: str, wordnet) -> bool:  # noqa: ANN001 - spaCy Tokens, the lexicon
+    """The speaker alone is the subject of a verb whose social sense is leaving an association
+    (WordNet: "retire", "resign", "step down"), said of nothing it is left for, with or from ("I retired
+    on Friday after 38 years", "I've resigned"): what they left is the place they held. Not a parting
+    from someone ("I broke up with Marco"), nor a move ("I retired to Spain")."""
+    return subject.lower_ == "i" and wordnet.verb_lexical_file(phrasal) == "verb.social" \
+        and wordnet.parts_from_an_association(phrasal) \
+        and not any(c.dep_ in ("dobj", "dative") or c.dep_ == "prep" and c.lower_ in ("to", "from", "with")
+                    for c in verb.children)
 
 
 def not_left_by_speaker(tok) -> bool:  # noqa: ANN001 - a spaCy Token

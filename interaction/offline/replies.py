@@ -293,10 +293,17 @@ def _ended_facts(r: ReplyInputs, memory: str) -> list[tuple[str, str]]:
     if r.profile is None:
         return []
     asked = {w.casefold() for w in re.findall(r"\w+", r.text)}
-    # its words, but for the article it was kept with ("a call centre" asked as "the call centre")
+    # by its words, but for the article it was kept with ("a call centre" asked as "the call centre"), or
+    # by a name said with it ("Kingsbridge" of "a maths teacher at Kingsbridge Academy")
     return [(field, rec.value) for field in FIELDS_BY_NAME if not FIELDS_BY_NAME[field].multi
             for rec in r.profile.history(field) if not rec.current and says(memory, rec.value)
-            and {w.casefold() for w in re.findall(r"\w+", rec.value)} - _ARTICLES <= asked]
+            and ({w.casefold() for w in re.findall(r"\w+", rec.value)} - _ARTICLES <= asked
+                 or _names_in(f"{rec.value} {rec.clause or ''}") & asked)]
+
+
+def _names_in(text: str) -> set[str]:
+    """The words written with a capital where no sentence starts, but "I" (casefolded)."""
+    return {w.casefold() for w in re.findall(r"(?<=\w )[A-Z]\w+|^[A-Z]\w+(?= [A-Z])", text)} - {"i"}
 
 
 _ARTICLES = frozenset({"a", "an", "the"})  # closed grammar

@@ -1055,3 +1055,29 @@ def test_a_question_whether_is_no_yes_when_what_is_told_does_not_say_it(maya, to
 def test_what_someone_else_does_asks_for_their_job(maya, told, asked, first):
     reply = asked_a_day_later(maya, told, asked)
     assert reply.startswith(first), reply
+
+
+def test_none_of_a_thing_said_after_what_they_have_is_a_no(maya):
+    # "do i have a brother?" a day after "i have two sisters, ..." and "and no brothers" got "Yes — yesterday
+    # you told me no brothers" (tester42 s34): said with no verb, "no" of the thing asked says none
+    dm, _, _, uid = maya
+    say(dm, "I've got two daughters, Nia and Cerys.")
+    say(dm, "and no sons")
+    later(dm, uid)
+    reply = say(dm, "Do I have a son?").reply
+    assert reply.startswith("No"), reply
+
+
+def test_retiring_ends_the_job_and_a_name_said_with_it_asks_whether_it_still_holds(maya):
+    # "I retired on friday after 38 years of teaching!" left the teacher at Kingsbridge Academy as the job,
+    # and "Do I still work at Kingsbridge?" got "I don't think you told me that" (tester42 s17): the
+    # speaker alone leaving, with nothing named, left the place they held
+    dm, _, _, uid = maya
+    say(dm, "I'm a geography teacher at Hollins Park School.")
+    later(dm, uid)
+    say(dm, "So that's me done, I retired on Thursday after 31 years!")
+    later(dm, uid)
+    job = say(dm, "What do I do for a living?").reply
+    assert not job.startswith("You're a geography teacher"), job
+    still = say(dm, "Do I still work at Hollins Park?").reply
+    assert still.startswith("Not any more"), still

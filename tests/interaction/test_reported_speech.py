@@ -402,3 +402,8 @@ def test_a_day_told_in_the_small_hours_is_named_as_that_night():
                        "2026-12-06T03:30:00", datetime(2026, 12, 9, 10, 0))
     reply = offline_reply(inputs)
     assert "when we met on the night of Saturday 5 December" in reply, reply
+
+
+def test_may_the_recogniser_reads_in_a_date_is_the_month():
+    # "my twins Arjun and Meera turn 10 on the 21st of may" was said back "... of might" (tester42 s26)
+    assert reported("my two boys turn 6 on the 14th of may") == "your two boys turn 6 on the 14th of may"

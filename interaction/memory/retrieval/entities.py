@@ -73,6 +73,9 @@ _SPEAKER_WORDS = {"i", "my", "mine", "me", "we", "our", "ours", "us", "myself", 
 LISTENER = "\u0001listener"
 _LISTENER_WORDS = {"you", "your", "yours", "yourself", "yourselves"}
 PEOPLE = (SPEAKER, LISTENER)
+# his / her / their / its: someone the text does not name, who is neither the speaker nor the listener
+# ("his birthday" of the eldest son is no answer to "when is my birthday?")
+SOMEONE = "\u0001someone"
 _NOUNS = {"NOUN", "PROPN"}
 _NOT_TOPICS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 _PHRASE_DEPS = {"compound"}  # "driving test", "bank job": part of what the head names
@@ -81,7 +84,7 @@ _PHRASE_DEPS = {"compound"}  # "driving test", "bank job": part of what the head
 @dataclass(frozen=True)
 class Mention:
     head: str  # the head phrase, lemmatised and lower-cased ("driving test"), or a name as written
-    possessor: str | None  # SPEAKER, LISTENER, a possessor's lemma, or None (unsaid, or a third person's pronoun)
+    possessor: str | None  # SPEAKER, LISTENER, SOMEONE (a third person's pronoun), a possessor's lemma, or None (unsaid)
     name: bool = False  # a proper name: agrees only with the same name
     owner: str | None = None  # without a possessor: the subject that got, lost or did it ("my brother's wife got a job")
     # the verb it is an argument of and how ("fix", "obj"; "cut", "on"): two texts naming two things
@@ -111,7 +114,8 @@ class Mention:
     @property
     def whose(self) -> tuple[str, ...]:
         """Every way the text calls whose it is (possessor or owner, and its alias)."""
-        said = self.possessor or self.owner
+        # "Luca passed his test": the one who did it is whose "his" is
+        said = self.owner if self.possessor == SOMEONE and self.owner else self.possessor or self.owner
         return () if said is None else (said,) if self.whose_alias is None else (said, self.whose_alias)
 
 
@@ -151,7 +155,7 @@ def _possessor(token) -> str | None:
                 return LISTENER
             if child.pos_ in _NOUNS:
                 return _name(child) if child.pos_ == "PROPN" else child.lemma_.lower()
-            return None  # his / her / their: whose is not resolved here
+            return SOMEONE  # his / her / their: someone else, whom the text does not resolve here
         if child.dep_ == "relcl" and any(g.dep_ in ("nsubj", "nsubjpass") and g.lower_ in _SPEAKER_WORDS
                                          for g in child.children):
             return SPEAKER  # "the trip I took"
@@ -456,7 +460,7 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
             # it is a mention of its own, whose the name is ("what did I say about my grandson?")
             name = token.head
             possessor = _possessor(name)
-            mention = Mention(token.lemma_.lower(), possessor, False, None if possessor is not None else _owner(name, lexicon),
+            mention = Mention(token.lemma_.lower(), possessor, False, _owner(name, lexicon) if possessor in (None, SOMEONE) else None,
                               _frame(name), _name(name).casefold(), _whose_alias(name))
             seen.setdefault((mention.head, mention.possessor), mention)
             continue
@@ -474,7 +478,7 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
             # a thing's thing says which one, as a compound does ("my van's alarm code" is my van alarm code)
             head, possessor = f"{thing.lemma_.lower()} {head}", _possessor(thing)
         mention = Mention(head, possessor, name,
-                          None if possessor is not None else _owner(token, lexicon), _frame(token), _alias(token),
+                          _owner(token, lexicon) if possessor in (None, SOMEONE) else None, _frame(token), _alias(token),
                           _whose_alias(token), topic=name or not _frames_a_topic(token, lexicon),
                           qualities=_qualities(token, lexicon),
                           which=any(c.dep_ == "det" and c.tag_ == "WDT" for c in token.children))
@@ -547,7 +551,7 @@ class EntityReader:
     def words(self, text: str) -> list[str]:
         """The phrases compare() embeds of `text`: what its mentions name (heads, owners, aliases)."""
         return [w for m in self.mentions(text) for w in (m.head, m.possessor, m.owner, m.whose_alias)
-                if w is not None and w != SPEAKER]
+                if w is not None and w not in (SPEAKER, SOMEONE)]
 
     def _remember(self, words: list[str]) -> None:
         """Embed the phrases not embedded yet (the embedder gives a phrase the same vector in any batch)."""
@@ -752,7 +756,7 @@ class EntityReader:
         owners = {m.head: m.possessor for m in mentions if m.possessor is not None}
         out = []
         for m in mentions:
-            through = owners.get(m.possessor) if m.possessor not in (None, *PEOPLE) else None
+            through = owners.get(m.possessor) if m.possessor not in (None, SOMEONE, *PEOPLE) else None
             if through is not None and m.whose_alias is None and not m.name \
                     and self.lexicon.lexical_file(m.possessor) not in (None, "noun.person"):
                 m = replace(m, whose_alias=through)
@@ -763,15 +767,19 @@ class EntityReader:
         """Whether two mentions belong to the same one, however each text calls them ("my brother
         Luca's exam" / "Luca passed his test"): True when some way agrees, None when either leaves it unsaid."""
         found = [self._same_possessor(a, b) for a in q.whose for b in m.whose]
-        if not found:
-            return None
-        return True if any(found) else False
+        if True in found:
+            return True
+        return False if False in found else None  # ... or when whose either is cannot be compared
 
     def _same_possessor(self, q: str | None, m: str | None) -> bool | None:
         """True / False when both are said; None when either is not (nothing to compare). People
         named by kinship words are the same when WordNet relates the words ("mum" / "mother"),
         others when close by cosine."""
         if q is None or m is None:
+            return None
+        if m == SOMEONE:  # someone the memory does not name: not the speaker or the listener, maybe anyone else
+            return False if q in PEOPLE else None
+        if q == SOMEONE:  # the question's "her" may be the one it is put to ("what did Mel paint for her ...?")
             return None
         if q == m:
             return True
@@ -818,7 +826,7 @@ class EntityReader:
             # the same thing with another owner, another thing of the same kind with the same owner,
             # or another thing in a frame said by name ("my neighbour's ..."): nearly everything a
             # person tells is "my" something, so only a sister word conflicts there
-            named_frame = q.possessor not in (None, *PEOPLE)
+            named_frame = q.possessor not in (None, SOMEONE, *PEOPLE)
             if any((r == AGREE and o is False) or (r == SISTER and o is not False and not q.name)
                    or (q.frame is not None and m.frame == q.frame and o is not False and not (q.which and m.name))
                    for r, o, m in zip(related[i], owners[i], told, strict=True)) or (named_frame and any(
