@@ -107,9 +107,11 @@ def warm_up() -> threading.Thread:
     reader of a name said casually, with WordNet's proper adjectives (150 ms), and the chat words every
     statement's clauses are looked up in for a casual name (VADER's lexicon less WordNet's words: 13 ms
     on the first turn that told something), the nouns WordNet derives from verbs and adjectives
-    (what a recall's entity reader and a yes/no answer read "I'm allergic" as: 60 ms), and every verb
+    (what a recall's entity reader and a yes/no answer read "I'm allergic" as: 60 ms), every verb
     synset with its senses (whether a statement's verb ends a relation, read of every statement that
-    tells a fact: 40-80 ms on the first)."""
+    tells a fact: 40-80 ms on the first), and every adjective synset with the ones WordNet sets beside
+    it as similar (whether a person word's adjective makes them no one of the speaker's now, "my old
+    dog": 150-300 ms on the first)."""
     def load() -> None:
         offline.user_emotion("I am glad to be here.")
         classify("I am glad to be here.")
@@ -122,6 +124,7 @@ def warm_up() -> threading.Thread:
             wordnet.nouns_of_verb("climb")
             wordnet.nouns_of_adjective("allergic")
             wordnet.parts_from_an_association("leave", between_the_two=True)
+            wordnet.may_mean("old", "dead")  # none of the adjective's senses is the other's: its similar ones are read
 
     thread = threading.Thread(target=load, name="understanding-warm-up", daemon=True)
     thread.start()

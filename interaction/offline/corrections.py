@@ -15,6 +15,7 @@ is no correction: the turn is read as any other.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from interaction import cues
@@ -287,7 +288,7 @@ def _reading(text: str, of_one_sentence: bool = False) -> tuple[list, list] | No
         return None
     readings = []
     for sentence in sentences:
-        for said in (sentence, _after_a_taking_back(sentence)):
+        for said in _said_in(sentence):
             doc = nlp(said) if said else None
             if doc is not None and (new := _new_value(doc, old := _negated(doc))) is not None:
                 readings.append((old, new))
@@ -295,15 +296,23 @@ def _reading(text: str, of_one_sentence: bool = False) -> tuple[list, list] | No
     return readings[0] if len(readings) == 1 else None
 
 
+def _said_in(sentence: str) -> Iterator[str | None]:
+    """The sentence, then what it says after a stretch taking back what was just said: the second is
+    only read when the whole sentence holds no correction (reading it runs the memory-intent classifier)."""
+    yield sentence
+    yield _after_a_taking_back(sentence)
+
+
 def _after_a_taking_back(sentence: str) -> str | None:
     """What a sentence says after a stretch that takes back what was just said and names nothing
     ("scratch that, it's Verdi": the request the memory classifier reads as pointing back, no value in
-    it); None for any other sentence."""
+    it); None for any other sentence. The stretch's parse is looked at before the classifier is run:
+    a stretch that names a value takes nothing back, whatever the classifier reads."""
     from interaction.memory_intent.phrasing import stretches
     from interaction.memory_intent.refers_back import refers_back
 
     parts = stretches(sentence)
-    if len(parts) < 2 or not refers_back(parts[0]) or any(t.ent_type_ or t.pos_ in {"PROPN", "NUM"} for t in _parser()(parts[0])):
+    if len(parts) < 2 or any(t.ent_type_ or t.pos_ in {"PROPN", "NUM"} for t in _parser()(parts[0])) or not refers_back(parts[0]):
         return None
     return sentence[sentence.find(parts[1]):]
 

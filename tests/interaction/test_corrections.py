@@ -175,3 +175,21 @@ def test_a_slip_put_right_in_the_same_turn_is_read_as_meant(said, meant):
     from interaction.offline.corrections import corrected_in_turn
 
     assert corrected_in_turn(said) == meant
+
+
+def test_a_stretch_that_names_a_value_is_not_read_for_a_taking_back(monkeypatch):
+    """"My daughter was born last night, I can't stop smiling": what opens it names a time, so it takes
+    nothing back, and the memory-intent classifier is not run on its tails (the reply waited for it);
+    a stretch that names nothing still is ("scratch that, it's Verdi")."""
+    from interaction.memory_intent import refers_back
+    from interaction.offline import corrections
+
+    asked: list[str] = []
+    real = refers_back.refers_back
+    monkeypatch.setattr(refers_back, "refers_back", lambda text: asked.append(text) or real(text))
+    earlier = ["My favourite composer is Puccini."]
+    assert read_correction("My daughter was born last night, I can't stop smiling!", earlier) is None
+    assert corrections._after_a_taking_back("Our dog Max died on Sunday, I miss him") is None
+    assert asked == []
+    found = read_correction("scratch that, it's Verdi", earlier)
+    assert asked == ["scratch that"] and found is not None and found.corrected == "My favourite composer is Verdi."

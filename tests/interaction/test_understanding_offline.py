@@ -377,3 +377,16 @@ def test_the_warm_up_reads_the_chat_words_that_a_casual_name_is_looked_up_in_off
     name_reading.chat_words.cache_clear()  # as a fresh process starts: every statement's clauses read them
     understand_agent.warm_up().join()
     assert name_reading.chat_words.cache_info().currsize == 1
+
+
+def test_the_warm_up_reads_every_adjective_synset_and_its_similar_ones_off_the_reply_path():
+    """Whether a person word's adjective makes them no one of the speaker's now ("my late husband", "my
+    old dog") is read of every statement that names one with an adjective."""
+    from interaction.agents import understand_agent
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    for loaded in ("_adjective_senses", "_adjective_fields", "_similar_adjectives"):
+        wordnet.__dict__.pop(loaded, None)
+    understand_agent.warm_up().join()
+    assert {"_adjective_senses", "_adjective_fields", "_similar_adjectives"} <= set(wordnet.__dict__)
