@@ -67,7 +67,7 @@ _JOINED = {"conj", "parataxis"}  # a clause of its own beside the main one (a re
 _JOINING = {"to", "until", "till", "from", "for", "by", "into", "onto", "towards"}
 _SPAN_END = re.compile(r"\b(?:to|until|till)\b")  # where a "from" phrase's span ends
 _NUMBER = "number"  # WordNet's noun of what a numeral says
-_WORK = "job"  # WordNet's noun of what one does for work: what "what does Emma do?" asks for
+_JOB = "job"  # WordNet's noun of what one does for work: what "what does Emma do?" asks for
 STANDS_FOR = {"time": "then", "place": "there"}  # the word said in the answer's place after it
 ANSWER_FIRST = " — "  # between the answer said first and the memory it comes from
 
@@ -324,7 +324,7 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
     if word == "what" and stranded is not None:
         return "object", f"{stranded.head.lemma_.lower()} {stranded.lower_}"
     if _work_asked(wh):
-        return "thing", _WORK
+        return "thing", _JOB
     if wh.dep_ in ("dobj", "pobj", "dative") and wh.head.lemma_ != "be":
         # "what does my husband do on Saturdays?" asks for what is done, not for what a thing is; "what did my nan
         # teach me?": the tagger may call the "what" of a verb with two objects its dative
@@ -959,7 +959,7 @@ def names_what_is_asked(question: str, memory: str) -> bool:
         named = any(t.dep_ == "compound" and lemma_meant(t) in owners for t in m)
     if asks == "thing" and not named and _named_in_its_place(q, m, asks):
         return True
-    if asks == "thing" and noun == _WORK and _tells_work_of(q, m, noun):
+    if asks == "thing" and noun == _JOB and _tells_work_of(q, m, noun):
         return True
     if asks in ("thing", "count"):
         return named

@@ -237,21 +237,29 @@ def _named(value: str | None, text: str, current: list[str]) -> list[str]:
     return (_matching(value, text, current) if value else []) or _matching(None, text, current)
 
 
-def _whole_phrase(value: str | None, sentence: str) -> str | None:
-    """The tagger's value span widened to the noun phrases (spaCy's noun chunks) it cuts into, without
-    their article or possessive: "a call" of "I work at a call centre" is "call centre". A span that
-    cuts into none stays as it is, and so does every span without the parser."""
+def _value_in(value: str | None, sentence: str):  # noqa: ANN202 - a spaCy Span or None
+    """The tagger's value span as a span of the sentence's parse (the statement's, parsed already);
+    None when the sentence does not hold it or spaCy cannot load."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     at = sentence.find(value) if value else -1
     if at < 0:
-        return value
+        return None
     try:
-        doc = load_parser()(sentence)
+        return load_parser()(sentence).char_span(at, at + len(value), alignment_mode="expand")
     except ParserUnavailable:
+        return None
+
+
+def _whole_phrase(value: str | None, sentence: str) -> str | None:
+    """The tagger's value span widened to the noun phrases (spaCy's noun chunks) it cuts into, without
+    their article or possessive: "a call" of "I work at a call centre" is "call centre". A span that
+    cuts into none stays as it is, and so does every span without the parser."""
+    span = _value_in(value, sentence)
+    if span is None:
         return value
-    start, end = at, at + len(value)
-    for chunk in doc.noun_chunks:
+    start, end = span.start_char, span.end_char
+    for chunk in span.doc.noun_chunks:
         if chunk.start_char < end and start < chunk.end_char:
             words = [t for t in chunk if t.dep_ not in ("det", "poss")] or list(chunk)
             start = words[0].idx if chunk.start_char <= start else start
@@ -261,18 +269,10 @@ def _whole_phrase(value: str | None, sentence: str) -> str | None:
 
 def _names_a_thing(value: str | None, sentence: str) -> bool:
     """The tagger's value span holds a noun or a name in the sentence's parse ("Tesco", "the library"),
-    not only a word said of the speaker ("redundant" of "I've been made redundant"); True without the
-    parser, as any span is then."""
-    from interaction.offline.self_description import ParserUnavailable, load_parser
-
-    at = sentence.find(value) if value else -1
-    if at < 0:
-        return bool(value)
-    try:
-        span = load_parser()(sentence).char_span(at, at + len(value), alignment_mode="expand")
-    except ParserUnavailable:
-        return True
-    return span is None or any(t.pos_ in ("NOUN", "PROPN") for t in span)
+    not only a word said of the speaker ("redundant" of "I've been made redundant"); any span does that
+    cannot be read so."""
+    span = _value_in(value, sentence)
+    return bool(value) if span is None else any(t.pos_ in ("NOUN", "PROPN") for t in span)
 
 
 def _closed_field(pred: Prediction, sentence: str, current: dict[str, list[str]]) -> str:
