@@ -298,12 +298,13 @@ def _ended_facts(r: ReplyInputs, memory: str) -> list[tuple[str, str]]:
     return [(field, rec.value) for field in FIELDS_BY_NAME if not FIELDS_BY_NAME[field].multi
             for rec in r.profile.history(field) if not rec.current and says(memory, rec.value)
             and ({w.casefold() for w in re.findall(r"\w+", rec.value)} - _ARTICLES <= asked
-                 or _names_in(f"{rec.value} {rec.clause or ''}") & asked)]
+                 or _names_in(rec.clause or "") & asked)]
 
 
-def _names_in(text: str) -> set[str]:
-    """The words written with a capital where no sentence starts, but "I" (casefolded)."""
-    return {w.casefold() for w in re.findall(r"(?<=\w )[A-Z]\w+|^[A-Z]\w+(?= [A-Z])", text)} - {"i"}
+def _names_in(text: str) -> frozenset[str]:
+    """The words written with a capital where no sentence starts (casefolded): the names it says, as
+    typed ("rhian and I split up" names none, which the memory may still have)."""
+    return frozenset(w.casefold() for w in re.findall(r"(?<=\w )[A-Z]\w+", text))
 
 
 _ARTICLES = frozenset({"a", "an", "the"})  # closed grammar
@@ -486,7 +487,7 @@ def _parted_from(question: str, memories: list[RecalledMemory]) -> bool:
     """The first memory, or one told after it, tells the speaker left someone the question names by name
     (a word it writes with a capital mid-sentence, which the memory may not have: "rhian and I split
     up")."""
-    names = frozenset(w.casefold() for w in re.findall(r"(?<=\w )[A-Z]\w+", question))
+    names = _names_in(question)
     return bool(names) and any(name.casefold() in names for m in [memories[0], *_told_after_the_first(memories)]
                                for name in personal_facts.ended_relations(m.text, names))
 
