@@ -182,8 +182,9 @@ def forget_question(name: str | None) -> str:
             "This cannot be undone. Please say yes or no.")
 
 
-FORGET_ASKED_AGAIN = ("Sorry, I'm not sure what you mean. Shall I erase everything I know about you? "
-                      "Please answer yes or no.")
+# the answer may have asked to keep a part ("yes but keep my mum's birthday"): say what can be done
+FORGET_ASKED_AGAIN = ("Sorry, I'm not sure what you mean. I can erase everything I know about you, or one "
+                      "thing you name. Shall I erase everything? Please answer yes or no.")
 FORGET_KEPT = "All right, I will keep our memories."
 
 

@@ -88,7 +88,28 @@ class ConfirmationReader:
             # wedding?" as no): only words said before the question count ("yes, could you?", "no, who's that?")
             said, _, asked = text.partition(",")
             answer = answer if asked and not cues.is_question(said) and self.read(said) == answer else "unclear"
+        if answer == "yes" and self._taken_back(text):
+            return "unclear"
         return answer
+
+    def _taken_back(self, text: str) -> bool:
+        """A yes said first and a no after it, in one breath ("yes but keep my mum's birthday", "yes but
+        not the birthday one"): the opening answer, up to the first verb or number (bare_answer's tags),
+        reads yes, and the rest, naming something, reads no on its own. The whole, read at once, can
+        still come out yes: its opening yes outweighs a tail the training replies rarely hold."""
+        doc = _parse(text)
+        if doc is None:
+            return False
+        opening = next((t.i for t in doc if t.pos_ in _TOLD_POS), len(doc))
+        # the rest must name something kept or done ("not the birthday one"), or a bare "not" after
+        # "sure, why" would take back "sure, why not"
+        splits = [(doc[:i].text, doc[i:].text.lstrip(" ,.;:-—!")) for i in range(1, min(opening + 1, len(doc)))
+                  if any(t.pos_ in _NAMING_POS for t in doc[i:])]
+        if not splits:
+            return False
+        probs = self.probabilities([x for pair in splits for x in pair])
+        return any(self.decide(probs[2 * k]) == "yes" and self.decide(probs[2 * k + 1]) == "no"
+                   for k in range(len(splits)))
 
 
 @functools.cache
@@ -125,16 +146,21 @@ def read_reply(deps: AgentDeps | None, question: str, reply: str) -> Answer:
 # a clause or a number tells something besides the answer: "yes, I went to the shops" is news, "yes
 # please" is not. Nouns do not (the small tagger reads "nope" as a name and "thanks" as a noun).
 _TOLD_POS = {"VERB", "NUM"}
+_NAMING_POS = {"NOUN", "PROPN", "VERB"}
+
+
+def _parse(text: str):
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return load_parser()(text)
+    except ParserUnavailable:
+        return None
 
 
 def bare_answer(text: str) -> bool:
     """`text` is only a yes or a no ("yes please", "sure", "nope"): the offline reader reads it as one,
     and spaCy's tagger finds no verb or number beside it; without the parser, never. The tags are read
     first: the turn's parse is there already, and a statement with a verb in it needs no model run."""
-    from interaction.offline.self_description import ParserUnavailable, load_parser
-
-    try:
-        doc = load_parser()(text)
-    except ParserUnavailable:
-        return False
-    return not any(t.pos_ in _TOLD_POS for t in doc) and read_offline(text) != "unclear"
+    doc = _parse(text)
+    return doc is not None and not any(t.pos_ in _TOLD_POS for t in doc) and read_offline(text) != "unclear"

@@ -73,9 +73,12 @@ def _of_having(verb: Any) -> bool:
 
 def _object(noun: Any) -> bool:
     # a noun phrase of time taken for an adverbial is the object only after its verb ("enjoy your
-    # weekend"); before it, it is something else ("no wait, keep it")
-    return noun.dep_ == "dobj" or (noun.dep_ == "npadvmod" and noun.i > noun.head.i
-                                   and any(c.dep_ in ("det", "poss") for c in noun.children))
+    # weekend"); before it, it is something else ("no wait, keep it"). A wish bids the listener spend
+    # their own time, or one both share ("the weekend"): a time someone else owns is no wish ("keep my
+    # mum's birthday" asks Nadine to hold on to a date)
+    return (noun.dep_ == "dobj" or (noun.dep_ == "npadvmod" and noun.i > noun.head.i
+                                    and any(c.dep_ in ("det", "poss") for c in noun.children))) \
+        and all(c.lower_ in _SECOND_PERSON for c in noun.children if c.dep_ == "poss")
 
 
 def _named_day(noun: Any) -> bool:

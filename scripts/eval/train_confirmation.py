@@ -15,7 +15,11 @@ straddle splits. Steps:
    same for P(no) and the dev replies labelled yes or unclear (MAX_FALSE_NO: a wrong no to "is your
    name ...?" makes a second person of someone known);
 5. accuracy, the false-yes rate, per-class precision / recall and calibration error on dev and on the
-   held-out test split (and on its written replies alone), printed as a table and one JSON line.
+   held-out test split (and on its written replies alone), printed as a table and one JSON line;
+6. the whole reader (ConfirmationReader.read: a yes asked as a question, or taken back after it, is
+   no yes) on dev and test, and on reservations.tsv beside this script: yeses said with a part to keep
+   or a condition ("yes but keep my mum's birthday"), all labelled unclear and never trained on (the
+   linear model, trained on them, let them pull a bare "yeah" below yes_above).
    --write stores weights.json.
 """
 
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+from pathlib import Path
 
 import numpy as np
 from sklearn.metrics import precision_recall_fscore_support
@@ -36,6 +41,7 @@ MAX_FALSE_YES = 0.01
 MAX_FALSE_NO = 0.01
 SPLITS = ("train", "dev", "test")
 COMPOSED = "c_"  # the group prefix of composed replies
+RESERVATIONS = Path(__file__).with_name("confirmation_reservations.tsv")
 
 
 def load() -> tuple[dict[str, Split], dict[str, np.ndarray]]:
@@ -71,6 +77,24 @@ def report(predicted: np.ndarray, labels: np.ndarray) -> dict:
     return out
 
 
+def whole_reader(reader: ConfirmationReader, data: dict[str, Split]) -> dict[str, dict]:
+    """What ConfirmationReader.read, which every confirmation calls, makes of dev, test and the
+    reservations: the yes replies it still reads as yes, and the others it reads as yes."""
+    with RESERVATIONS.open(encoding="utf-8") as f:
+        reservations = [row["text"] for row in csv.DictReader(f, delimiter="\t")]
+    splits = {**{s: (data[s].texts, data[s].labels) for s in ("dev", "test")},
+              "reservations": (reservations, np.full(len(reservations), ANSWERS.index("unclear")))}
+    out = {}
+    for name, (texts, labels) in splits.items():
+        said_yes = np.array([reader.read(text) == "yes" for text in texts])
+        yes = labels == ANSWERS.index("yes")
+        out[name] = {"yes_read_yes": {"kept": int((said_yes & yes).sum()), "n": int(yes.sum())},
+                     "false_yes": {"wrong": int((said_yes & ~yes).sum()), "n": int((~yes).sum())}}
+        if not yes.any():
+            del out[name]["yes_read_yes"]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="store interaction/confirmation/weights.json")
@@ -80,13 +104,19 @@ def main(argv: list[str] | None = None) -> int:
     fitted = fit(embedder, data, list(ANSWERS), clause_options=(False, True))
     yes_above = choose_yes_above(fitted.calibrated["dev"][:, 0], data["dev"].labels)
     no_above = choose_no_above(fitted.calibrated["dev"][:, 1], data["dev"].labels)
+    readers: list[ConfirmationReader] = []
+
+    def load_reader(path: Path) -> ConfirmationReader:
+        readers.append(ConfirmationReader(embedder, path))
+        return readers[-1]
+
     results, predicted = evaluate(WEIGHTS, {**fitted.weights, "yes_above": yes_above, "no_above": no_above},
-                                  lambda path: ConfirmationReader(embedder, path), data, fitted, list(ANSWERS),
-                                  report, args.write)
+                                  load_reader, data, fitted, list(ANSWERS), report, args.write)
     mine = written["test"]
     results["test_written"] = report(predicted["test"][mine], data["test"].labels[mine])
     for split in ("dev", "test"):
         results[split]["misread"] = misread(list(ANSWERS), data[split], predicted[split])
+    whole = whole_reader(readers[-1], data)
     sizes = {s: len(d.texts) for s, d in data.items()}
     w = fitted.weights
     print(f"replies per split {sizes}; chosen: clause_vectors={w.get('clause_vectors', False)} "
@@ -101,7 +131,10 @@ def main(argv: list[str] | None = None) -> int:
                  if "ece_calibrated" in r else f", yes recall {r['yes']['recall']:.3f}"))
         for line in r.get("misread", []):
             print(f"  {split} misread {line}")
-    print(json.dumps({"chosen": {"clause_vectors": w.get("clause_vectors", False), "lexical_weight": w["lexical_weight"],
+    for split, r in whole.items():
+        print(f"whole reader, {split}: " + ", ".join(f"{k} {v['wrong' if k == 'false_yes' else 'kept']}/{v['n']}"
+                                                     for k, v in r.items()))
+    print(json.dumps({"whole_reader": whole, "chosen": {"clause_vectors": w.get("clause_vectors", False), "lexical_weight": w["lexical_weight"],
                                  "C": w["C"], "temperature": w["temperature"],
                                  "yes_above": yes_above, "no_above": no_above}, "replies": sizes, **results}))
     return 0

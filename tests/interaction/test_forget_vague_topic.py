@@ -263,6 +263,22 @@ def test_a_yes_that_asks_to_keep_something_is_no_clear_yes_to_erasing(jonas, req
     assert {needle: holding(dm, needle) for needle in before} == before
 
 
+@pytest.mark.parametrize("answer", ["yes but keep my mum's birthday", "yes but not the birthday one",
+                                    "Sure, but don't delete the tournament date."])
+def test_a_yes_taken_back_in_the_same_breath_erases_nothing_and_ends_nothing(jonas, answer):
+    """"yes but keep my mum's birthday" to "forget everything?" ended the visit with a goodbye ("keep my
+    mum's birthday" read as a wish like "enjoy your birthday"), and "yes but not the birthday one" read
+    as a clear yes that erased everything: a yes with a no after it is asked about once more, the visit
+    goes on, and after a no nothing has gone."""
+    dm, _ = jonas
+    before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
+    assert "forget" in say(dm, "Please forget everything about me.").reply
+    again = say(dm, answer)
+    assert again.intent == "forget_request" and "yes or no" in again.reply, again
+    assert say(dm, "no").intent == "forget_cancelled"
+    assert {needle: holding(dm, needle) for needle in before} == before
+
+
 def test_a_thing_of_someone_of_theirs_named_by_word_and_name_is_offered_by_the_word(tmp_path):
     """"Forget my sister's birthday." found nothing over "Remember that my sister Amira's birthday is on 2
     March." (tester39 r38): the parser reads "my sister, Amira's birthday"; the name owning the thing

@@ -91,6 +91,13 @@ def test_a_time_said_or_a_one_told_of_is_no_parting_wish(said):
     assert not cues.is_farewell(said)
 
 
+@pytest.mark.parametrize("said", ["keep my mum's birthday", "Keep my wedding anniversary please."])
+def test_a_day_someone_else_owns_is_no_parting_wish(said):
+    """A wish bids the listener spend their own time or one both share ("enjoy your weekend"); "keep my
+    mum's birthday" asks Nadine to hold on to a date (it ended the visit with a goodbye)."""
+    assert not cues.is_farewell(said)
+
+
 @pytest.mark.parametrize("said", ["I'm really anxious about my citizenship interview next Tuesday.",
                                   "I'm so nervous about my piano exam on Saturday.",
                                   "I'm nervous about starting at the new school on Monday.",
