@@ -159,6 +159,21 @@ def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     return finite is None or finite.tag_ == "VBD" or finite.lemma_.lower() == "have"
 
 
+def told_as_present(clause: str) -> bool:
+    """The clause's main verb tells of now: a present form ("I work as a nurse", "I'm a nurse"), or a
+    participle in progress after a present "be" ("I'm retraining as a nurse"); never a past or a perfect
+    ("I got a job as a nurse", "I've started at the bakery")."""
+    try:
+        doc = load_parser()(clause)
+    except ParserUnavailable:
+        return False
+    root = next(iter(doc.sents)).root
+    auxiliaries = [a for a in root.children if a.dep_ in ("aux", "auxpass")]
+    if root.tag_ in ("VBZ", "VBP"):
+        return not auxiliaries
+    return root.tag_ == "VBG" and any(a.tag_ in ("VBZ", "VBP") and a.lemma_.lower() == "be" for a in auxiliaries)
+
+
 def an_aside(prep) -> bool:  # noqa: ANN001 - a spaCy Token
     """A prepositional phrase that is an adverb of the telling, not part of what is told ("by the
     way", "in fact"): WordNet knows its words as one entry, and no noun by them."""

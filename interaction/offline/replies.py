@@ -34,6 +34,7 @@ from interaction.offline.articles import with_article
 from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.offline.name_reading import asked_for_name, name_asked_enough
+from interaction.offline.parsing import told_as_present
 from interaction.offline.question_form import (
     asks_back_their_own,
     asks_her_memory,
@@ -274,11 +275,17 @@ def _answer_from_profile(r: ReplyInputs, key: str) -> str | None:
 
 def _held_instead(r: ReplyInputs, memory: str) -> str | None:
     """What the profile holds now in place of a fact that has ended, which the question names and the
-    memory tells ("you live in Bergen" for "do I live in Oslo?" over "I live in Oslo"); "" when nothing
-    has taken its place ("do I still work at Tesco?" after "I got laid off"); None when none has ended."""
+    memory tells, as a sentence ("Now you live in Bergen." for "do I live in Oslo?" over "I live in
+    Oslo"); "" when nothing has taken its place ("do I still work at Tesco?" after "I got laid off");
+    None when none has ended. A job told in the present is said in its own words: "I'm retraining as a
+    nurse" is not working as one."""
     ended = _ended_facts(r, memory)
     held = [h for field, _ in ended for h in profile_wording.current(r.profile, [field])]
-    return profile_wording.own_words(held[0]) if held else "" if ended else None
+    if not held:
+        return "" if ended else None
+    if held[0].field == "current_position" and held[0].clause and told_as_present(held[0].clause):
+        return _capital(profile_wording.phrases(held[:1])[0]) + "."
+    return f"Now {profile_wording.own_words(held[0])}."
 
 
 def _ended_asked(r: ReplyInputs, memory: str) -> str:
@@ -398,7 +405,7 @@ def _recall(r: ReplyInputs) -> str:
             if (now := _held_instead(r, holds[0])) is not None:
                 # "do I live in Oslo?" over "I live in Oslo" after "I moved to Bergen": the fact it asks
                 # about has ended, and the profile holds another in its place
-                return f"Not any more — {said} Now {now}." if now else \
+                return f"Not any more — {said} {now}" if now else \
                     f"Not any more — {said} {_capital(_ended_asked(r, holds[0]))}."
             left = [v for v in profile_wording.people_left_named_in(r.profile, r.text)
                     if says(holds[0], profile_wording.relation_of(v)[0])]

@@ -1081,3 +1081,17 @@ def test_retiring_ends_the_job_and_a_name_said_with_it_asks_whether_it_still_hol
     assert not job.startswith("You're a geography teacher"), job
     still = say(dm, "Do I still work at Hollins Park?").reply
     assert still.startswith("Not any more"), still
+
+
+def test_a_job_in_the_making_is_said_in_its_own_words_not_as_work(maya):
+    # "I handed in my notice and I'm retraining as a nurse", then "Am I still a dental hygienist?" got
+    # "Not any more — ... Now you work as a nurse" (my play): retraining is not working as one, so the
+    # job held now is said as it was told
+    dm, _, _, uid = maya
+    say(dm, "I work as a dental hygienist in Wrexham.")
+    later(dm, uid)
+    say(dm, "I handed in my notice and I'm retraining as a nurse.")
+    later(dm, uid)
+    still = say(dm, "Am I still a dental hygienist?").reply
+    assert still.startswith("Not any more") and still.endswith("You're retraining as a nurse."), still
+    assert "work as a nurse" not in still, still
