@@ -131,7 +131,7 @@ def answer_in(question: str, memory: str) -> Answer | None:
     nlp = _parser()
     if nlp is None or not question.strip() or not memory.strip():
         return None
-    q, m = nlp(question), nlp(as_capitalised(memory))
+    q, m = nlp(as_capitalised(question)), nlp(as_capitalised(memory))
     asked = _what_is_asked(q)
     if asked is None:
         return None

@@ -31,13 +31,21 @@ def with_it_named(question: str, said: list[TranscriptTurn], questions: list[Tra
     except ParserUnavailable:
         return question
     asked = nlp(question)
-    its = [t for t in asked if stands_in(t) and t.pos_ == "PRON"]
+    its = [t for t in asked if (stands_in(t) or _that_told(t, asked)) and t.pos_ == "PRON"]
     if len(its) != 1 or any(t.pos_ in _NAMING and t.lower_ not in TIME_UNITS for t in asked) or _judged(its[0]):
         return question
     phrase = _last_dated(nlp, said) or _last_asked_after(nlp, questions)
     if phrase is None:
         return question
     return _named(question, its[0], phrase)
+
+
+def _that_told(pronoun, asked) -> bool:  # noqa: ANN001 - a spaCy Token, a spaCy Doc
+    """"that" or "this" as the subject of a question asking when, where or whether ("when is that
+    again?", "is that still on?"): a thing said before. Asked by "what" or "who" ("what was that?",
+    "who's that?") it asks what was just said or who is seen."""
+    return pronoun.dep_ in _SUBJECTS and pronoun.morph.get("PronType") == ["Dem"] \
+        and pronoun.morph.get("Number") == ["Sing"] and not any(t.tag_ in ("WP", "WP$", "WDT") for t in asked)
 
 
 def _judged(it) -> bool:  # noqa: ANN001 - a spaCy Token

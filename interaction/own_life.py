@@ -161,16 +161,25 @@ def recall_own_life(deps: AgentDeps, state: dict) -> RecallReport | None:
 
 def _someone_told_of(question: str, report: RecallReport) -> bool:
     """The question names a person (the recogniser's, or a name it files as no place, people or
-    organisation) whom a memory of the report names too."""
+    organisation) whom a memory of the report names too; or says a word the memory writes as such a
+    name, however the question writes it ("what does clara do?", where the tagger reads a lowercase
+    name as a noun or an adjective, over "My best friend clara just got a job as a vet")."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
-        doc = load_parser()(question)
+        nlp = load_parser()
+        doc = nlp(question)
+        memories = [nlp(m.text) for m in report.memories]
     except ParserUnavailable:
         return False
     told = set(re.findall(r"\w+", " ".join(m.text for m in report.memories).casefold()))
-    return any((t.ent_type_ == "PERSON" or (t.pos_ == "PROPN" and t.ent_type_ not in ("GPE", "LOC", "NORP", "ORG", "FAC")))
-               and t.lower_ in told for t in doc)
+    names_told = {t.lower_ for memory in memories for t in memory if _a_persons_name(t)}
+    return any((_a_persons_name(t) and t.lower_ in told)
+               or (t.pos_ in ("NOUN", "PROPN", "ADJ") and t.lower_ in names_told) for t in doc)
+
+
+def _a_persons_name(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    return token.ent_type_ == "PERSON" or (token.pos_ == "PROPN" and token.ent_type_ not in ("GPE", "LOC", "NORP", "ORG", "FAC"))
 
 
 def question_meant(state: dict) -> str:

@@ -51,7 +51,10 @@ def _a_person_pronoun(token) -> bool:  # noqa: ANN001 - a spaCy Token
 
 
 def _a_person(token, lexicon) -> bool:  # noqa: ANN001 - a spaCy Token, a WordNet
-    return token.pos_ in _NAMING and (token.ent_type_ == "PERSON" or lexicon.kind_of_person(token.lemma_.lower()))
+    # the small recogniser files a name it does not know as an organisation at times ("What does Callum
+    # do?"); a name of no place may be the person a "he" or "she" stands for
+    return token.pos_ in _NAMING and (token.ent_type_ == "PERSON" or (token.pos_ == "PROPN" and token.ent_type_ == "ORG")
+                                      or lexicon.kind_of_person(token.lemma_.lower()))
 
 
 def _person_told_of(doc, lexicon, sex: str) -> str | None:  # noqa: ANN001 - a spaCy Doc, a WordNet

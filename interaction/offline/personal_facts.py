@@ -555,9 +555,10 @@ def asked_field(text: str) -> str | None:
     whose speaker is from somewhere ("where am I from?") asks the hometown, whose speaker lives
     somewhere ("wait where do i live") the home, how old the speaker is ("how old am I?") the age, and
     who a named person is or what one of their people is called ("who is Idris?", "what's my
-    partner's name?") the relations; None otherwise."""
+    partner's name?") the relations; None otherwise. Typed without capitals, a name is read as it
+    would be written ("who's clara?")."""
     try:
-        doc = load_parser()(text)
+        doc = load_parser()(as_capitalised(text))
     except ParserUnavailable:
         return None
     from interaction.offline.self_description import RESIDE

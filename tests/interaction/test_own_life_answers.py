@@ -1095,3 +1095,37 @@ def test_a_job_in_the_making_is_said_in_its_own_words_not_as_work(maya):
     still = say(dm, "Am I still a dental hygienist?").reply
     assert still.startswith("Not any more") and still.endswith("You're retraining as a nurse."), still
     assert "work as a nurse" not in still, still
+
+
+def test_follow_up_questions_typed_in_lowercase_find_whom_and_what_they_mean(maya):
+    # a day later, "what does clara do?", "where does he work?" (after "what does callum do?"), "when is
+    # that again?" and "who's clara?" all got "That's a good question" or another person's memory (my
+    # play): a lowercase name is a name where the memory writes it as one, "he" is the one the last
+    # question named though the recogniser filed the name as an organisation, and "that" asked when is
+    # the thing asked after just before
+    dm, _, _, uid = maya
+    say(dm, "My brother Callum is a paramedic in Glasgow.")
+    say(dm, "My best friend clara just got a job as a vet.")
+    say(dm, "My daughter's school play is on Friday the 11th.")
+    later(dm, uid)
+    clara = say(dm, "what does clara do?").reply
+    assert "vet" in clara and "good question" not in clara, clara
+    assert say(dm, "what does callum do?").reply.startswith("A paramedic"), "callum"
+    where = say(dm, "where does he work?").reply
+    assert where.startswith("In Glasgow") and "clara" not in where, where
+    say(dm, "when is the school play?")
+    again = say(dm, "when is that again?").reply
+    assert again.startswith("On Friday the 11th"), again
+    who = say(dm, "who's clara?").reply
+    assert "friend" in who and "good question" not in who, who
+
+
+@pytest.mark.parametrize("asked", ["what was that?", "who is that?", "is that right?"])
+def test_that_asked_what_or_who_or_judged_stands_for_nothing_told(asked):
+    from datetime import datetime
+
+    from interaction.dated_it import with_it_named
+    from interaction.memory.contracts import TranscriptTurn
+
+    before = [TranscriptTurn("user", "When is my daughter's school play?", datetime(2026, 11, 4, 15))]
+    assert with_it_named(asked, [], before) == asked
