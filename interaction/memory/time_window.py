@@ -195,7 +195,19 @@ def _a_thing(text: str, at: int, preposition: bool = False) -> bool:
     token = next((t for t in doc if t.idx == at), None)
     if token is None or (preposition and (token.i == 0 or doc[token.i - 1].tag_ != "IN")):
         return False
-    return token.dep_ in _THING_ROLES
+    return token.dep_ in _THING_ROLES or _named_by_a_noun(token)
+
+
+def _named_by_a_noun(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A part of the day named by the common noun before it, which is no time itself: an event
+    ("opening night", "quiz night", "the work lunch"), where "Friday night" or "tomorrow night" is a
+    time. The parser hangs such a noun on the word in more ways than one, so its place is read."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    before = token.doc[token.i - 1] if token.i > 0 else None
+    return wordnet is not None and before is not None and before.pos_ == "NOUN" \
+        and not wordnet.names_a_time(before.lemma_.lower())
 
 
 # a noun in one of these places is something the clause tells of, not a time it names

@@ -143,6 +143,18 @@ def test_a_meal_the_sentence_tells_of_is_no_time(text):
     assert parse_window(text, BEFORE_DAWN) is None
 
 
+@pytest.mark.parametrize("question", ["What did I tell you about opening night?", "what did I say about quiz night",
+                                      "What did I tell you about the work lunch?"])
+def test_a_part_of_the_day_named_by_a_noun_before_it_is_an_event_not_a_time(question):
+    """"opening night" was read as tonight, so the recall searched only today's evening and found
+    nothing of what was told yesterday (my play, asked at night); "Friday night" and "last night" are
+    still times."""
+    late = datetime(2026, 11, 30, 22, 30)
+    assert parse_window(question, late) is None
+    assert parse_window("What did I do on Friday night?", late) is not None
+    assert parse_window("What happened last night?", late) is not None
+
+
 @pytest.mark.parametrize("text", ["I'm meeting Sunil at lunch.", "We fly out tonight."])
 def test_a_meal_or_a_part_of_the_day_said_as_when_is_still_a_time(text):
     assert names_time_ahead(text, BEFORE_DAWN)
