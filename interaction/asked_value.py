@@ -382,6 +382,8 @@ def denied_outright(question: str, memory: str) -> bool:
     except ParserUnavailable:
         return False
     q, m = nlp(question), nlp(memory)
+    if wordnet is not None and _as_it_used_to_be(q, m):
+        return True
     verb = next((t for t in q if t.dep_ == "ROOT" and t.pos_ == "VERB"), None)
     subject = subject_of(verb) if verb is not None else None
     if subject is None or "1" not in subject.morph.get("Person") or wordnet is None:
@@ -421,6 +423,25 @@ def denied_outright(question: str, memory: str) -> bool:
     root = next((t for t in m if t.dep_ == "ROOT"), None)
     return of_having(verb) and root is not None and root.pos_ == "NOUN" and names_it(lemma_meant(root)) \
         and any(c.dep_ == "det" and c.lower_ == "no" for c in root.children)
+
+
+def _as_it_used_to_be(q, m) -> bool:  # noqa: ANN001 - spaCy Docs
+    """The memory tells, by "used to", what the speaker did or was ("I used to be a postman for forty
+    years"), and the question asks of now whether they still do or are what it names ("do I still work
+    as a postman?", "am I a postman?"): no. Asked of the past ("did I use to be a postman?"), not."""
+    from interaction.offline.grounding import first_person
+    from interaction.offline.parsing import subject_of
+
+    root = next((t for t in q if t.dep_ == "ROOT"), None)
+    if root is None or root.tag_ == "VBD" or any(c.dep_ == "aux" and c.tag_ == "VBD" for c in root.children):
+        return False
+    subject = subject_of(root)
+    asked = {lemma_meant(t) for t in q if t.pos_ == "NOUN"}
+    if subject is None or not first_person(subject) or not asked:
+        return False
+    return any(said.lemma_ == "use" and said.tag_ == "VBD" and any(c.dep_ == "xcomp" for c in said.children)
+               and (own := subject_of(said)) is not None and first_person(own)
+               and asked & {lemma_meant(t) for t in said.subtree if t.pos_ == "NOUN"} for said in m)
 
 
 def derived_nouns(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc

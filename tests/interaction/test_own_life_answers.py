@@ -631,6 +631,20 @@ def test_a_yes_or_no_question_about_the_speaker_is_answered_as_what_was_told_say
     assert reply.startswith(opens), reply
 
 
+@pytest.mark.parametrize(("told", "asked", "opens"), [
+    # "Do I still work as a postman?" over "I used to be a postman for forty years." got "I don't think you
+    # told me that — ..." (my play): what they used to do or be, asked of now, is a no
+    ("I used to be a postman for forty years.", "Do I still work as a postman?", "No — "),
+    ("I used to be a postman for forty years.", "Am I a postman?", "No — "),
+    ("I used to play bowls but my knees gave up.", "Do I play bowls?", "No — "),
+])
+def test_what_they_used_to_do_asked_of_now_is_a_no(maya, told, asked, opens):
+    dm, _, _, _ = maya
+    say(dm, told)
+    reply = say(dm, asked).reply
+    assert reply.startswith(opens), reply
+
+
 def test_to_read_as_an_infinitive_before_a_noun_is_a_place_and_a_verbs_stays_one():
     told = "The staff meeting moved to room 12 on Tuesday."
     found = answer_in("Where's the staff meeting?", told)
