@@ -85,9 +85,13 @@ class ConfirmationReader:
         answer = self.decide(self.probabilities([text])[0])
         if answer != "unclear" and cues.is_question(text):
             # a yes or a no is said, not asked ("you sure?" read as yes, "hang on, when is my sister's
-            # wedding?" as no): only words said before the question count ("yes, could you?", "no, who's that?")
+            # wedding?" as no): only words said before the question count ("yes, could you?", "no, who's
+            # that?"); a question after a yes that asks something of its own, by a verb or a thing it
+            # names, wants an answer before the yes is one ("hmm ok, and can you undo it later?")
             said, _, asked = text.partition(",")
             answer = answer if asked and not cues.is_question(said) and self.read(said) == answer else "unclear"
+            if answer == "yes" and _names_something(asked):
+                answer = "unclear"
         if answer == "yes" and self._taken_back(text):
             return "unclear"
         return answer
@@ -156,6 +160,13 @@ def _parse(text: str):
         return load_parser()(text)
     except ParserUnavailable:
         return None
+
+
+def _names_something(text: str) -> bool:
+    """A noun or a verb of its own, not a modal or "do" standing for the doing asked about ("could you?",
+    "can you do it now?")."""
+    doc = _parse(text)
+    return doc is not None and any(t.pos_ in _NAMING_POS and t.tag_ != "MD" and t.lemma_.lower() != "do" for t in doc)
 
 
 def bare_answer(text: str) -> bool:

@@ -264,12 +264,14 @@ def test_a_yes_that_asks_to_keep_something_is_no_clear_yes_to_erasing(jonas, req
 
 
 @pytest.mark.parametrize("answer", ["yes but keep my mum's birthday", "yes but not the birthday one",
-                                    "Sure, but don't delete the tournament date."])
+                                    "Sure, but don't delete the tournament date.",
+                                    "hmm ok, and can you undo it later?"])
 def test_a_yes_taken_back_in_the_same_breath_erases_nothing_and_ends_nothing(jonas, answer):
     """"yes but keep my mum's birthday" to "forget everything?" ended the visit with a goodbye ("keep my
     mum's birthday" read as a wish like "enjoy your birthday"), and "yes but not the birthday one" read
     as a clear yes that erased everything: a yes with a no after it is asked about once more, the visit
-    goes on, and after a no nothing has gone."""
+    goes on, and after a no nothing has gone. So is a yes followed by a question of its own, which wants
+    an answer first ("hmm ok, and can you undo it later?" erased everything, tester44)."""
     dm, _ = jonas
     before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
     assert "forget" in say(dm, "Please forget everything about me.").reply
