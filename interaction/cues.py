@@ -140,8 +140,19 @@ def _names_a_thing_of_theirs(clause: str) -> bool:
         doc = load_parser()(clause)
     except ParserUnavailable:
         return False
-    return any(t.dep_ == "appos" and t.pos_ == "PROPN" and t.head.dep_ in ("dobj", "nsubj", "nsubjpass", "pobj")
-               and t.head.pos_ == "NOUN" for t in doc)
+    return any(t.pos_ == "PROPN" and (noun := _named_beside(t)) is not None
+               and noun.dep_ in ("dobj", "nsubj", "nsubjpass", "pobj") and noun.pos_ == "NOUN" for t in doc)
+
+
+def _named_beside(name):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
+    """The noun a name is set beside: in apposition ("my dog Pip"), or by a participle of naming the
+    parser hangs on the noun ("a lizard called Boris": "Boris" the participle's predicate)."""
+    if name.dep_ == "appos":
+        return name.head
+    verb = name.head
+    if name.dep_ in ("oprd", "attr", "dobj") and verb.tag_ == "VBN" and verb.dep_ in ("acl", "amod"):
+        return verb.head
+    return None
 
 
 def is_unambiguous_farewell(text: str) -> bool:

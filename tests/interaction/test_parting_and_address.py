@@ -40,6 +40,17 @@ def test_a_parting_wish_is_a_goodbye_and_no_news(talk, wish):
     assert "happy for you" not in parting.reply and "welcome" not in parting.reply.lower()
 
 
+@pytest.mark.parametrize("told", ["I have a lizard called Boris", "We've got a tortoise named Boris."])
+def test_a_pet_named_by_a_participle_is_news_not_a_goodbye(talk, told):
+    """"I have a lizard called Boris" ended the visit with a goodbye, and what came after was kept for
+    nobody (tester44 zh02): a name set beside a noun by "called" or "named" is a thing told of."""
+    dm, _ = talk
+    say(dm, "Hi, I'm Leofric.")
+    turn = say(dm, told)
+    assert turn.intent != "end_conversation" and "Goodbye" not in turn.reply, turn.reply
+    assert say(dm, "I'm a librarian in Durham.").user_name == "Leofric"
+
+
 @pytest.mark.parametrize("change_of_mind", ["no wait, keep it", "No hang on, leave it."])
 def test_a_change_of_mind_after_a_forget_request_keeps_the_conversation_going(talk, change_of_mind):
     """"no wait" before a bidding is no time to spend well: the person is still talking, still known."""
