@@ -394,8 +394,15 @@ class NameReader:
         count, nor a name said alone, "Christian"), or as part of a date, time, number or amount that
         the speaker is not said to be ("it's March 13", "its sunday")."""
         if token.ent_type_ in _GROUP_ENTS:
-            return _speaker_is(token) and (self._wordnet is None or self._wordnet.knows(token.text))
+            # ... one WordNet lists first as one person, not a kind of them, is a name ("I'm Ignatius",
+            # "I'm Isolde": a saint, a heroine), however spaCy files it
+            return _speaker_is(token) and (self._wordnet is None or (
+                self._wordnet.knows(token.text) and not self._one_person(token.text)))
         return token.ent_type_ in _NOT_NAME_ENTS and not _speaker_is(token)
+
+    def _one_person(self, word: str) -> bool:
+        return self._wordnet is not None and self._wordnet.lexical_file(word) == "noun.person" \
+            and not self._wordnet.kind_of_person(word)
 
     def _kind_of_person(self, token) -> bool:  # noqa: ANN001 - a spaCy Token
         """A word WordNet knows first as a kind of person, said to be what the speaker is: in lower case, one it never writes with a capital ("im vegetarian", "i'm

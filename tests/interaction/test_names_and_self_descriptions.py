@@ -63,6 +63,15 @@ def test_a_name_wordnet_lists_for_one_person_is_a_name(said, name):
     assert extract_name(said) == name
 
 
+@pytest.mark.parametrize(("said", "name"), [("Hi, I'm Ignatius", "Ignatius"), ("Hi, I'm Isolde", "Isolde")])
+def test_a_name_of_one_person_the_recogniser_files_as_a_people_is_a_name(said, name):
+    """spaCy files "Ignatius" and "Isolde" as a people or faith (NORP), which a known English word of
+    that kind is no name ("I'm Catholic"); WordNet lists each as one person (a saint, a heroine), not a
+    kind of person, so each is a name ("Hi, I'm Ignatius" was asked "What's your name?", tester44 zh09)."""
+    assert extract_name(said) == name
+    assert extract_name("I'm Catholic") is None and extract_name("I'm Sikh") is None
+
+
 @pytest.mark.parametrize(("said", "name"), [
     # a title is no part of the name, whether the sentence splitter or the pattern met it first
     ("Good morning, I'm Dr. Olu Adeyemi and I work at the clinic.", "Olu Adeyemi"),
