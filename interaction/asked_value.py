@@ -95,7 +95,8 @@ def says_what_is_asked(question: str, memory: str, things_agree: bool = False) -
     held = {lemma_meant(t) for t in m} | {t.lower_ for t in m} | nouns
     for sent in q.sents:
         clause = _asked_clause(sent)
-        subject = {w.i for s in clause if s.dep_ in ("nsubj", "nsubjpass") for w in s.subtree}
+        predicate = _predicate_misread(sent)
+        subject = {w.i for s in clause if s.dep_ in ("nsubj", "nsubjpass") for w in s.subtree} - predicate
         # the verbs an indefinite pronoun is the object of ask whether anything was done, whatever it
         # was ("did I need to get anything from the pharmacy?" over "I have to pick up my prescription
         # from the pharmacy")
@@ -114,13 +115,24 @@ def says_what_is_asked(question: str, memory: str, things_agree: bool = False) -
         agreed = ("NOUN",) if any(t.pos_ in ("NOUN", "PROPN") for t in q) else ("NOUN", "VERB", "ADJ")
         # ... never what the subject is asked to be, which is said as such or not at all ("am I still a
         # teacher?" over "I quit teaching": the core agrees the teacher with the teaching)
-        kinds = {t.i for t in missing if t.pos_ in agreed and t.dep_ != "attr" and things_agree or t.pos_ in ("NOUN", "ADJ") and any(
+        kinds = {t.i for t in missing if t.pos_ in agreed and t.dep_ != "attr" and t.i not in predicate and things_agree
+                 or t.pos_ in ("NOUN", "ADJ") and any(
             _has_one_of(n, nouns) for n in ((t.lemma_.lower(),) if t.pos_ == "NOUN" else ()) + _nouns_of_adjective(t))}
         if any(t.i not in kinds and not (t.dep_ == "compound" and t.head.i in kinds) for t in missing):
             return False
         if _of_someone_else(clause, m):
             return False
     return True
+
+
+def _predicate_misread(sent) -> set[int]:  # noqa: ANN001 - a spaCy Span
+    """The words of what a "be" question asks its subject to be where the parser set them beside the
+    subject instead ("is Karim a teacher?": "teacher" in apposition to "Karim"): a "be" with no
+    attribute or complement of its own asks what the apposition says."""
+    root = sent.root
+    if root.lemma_ != "be" or any(c.dep_ in ("attr", "acomp") for c in root.children):
+        return set()
+    return {w.i for s in root.children if s.dep_ == "nsubj" for a in s.children if a.dep_ == "appos" for w in a.subtree}
 
 
 def _asked_clause(sent) -> list:  # noqa: ANN001 - a spaCy Span
@@ -367,6 +379,42 @@ def denies_what_is_asked(question: str, memory: str) -> bool:
                and any(c.dep_ in _STATES and c.lemma_.lower() not in said for c in t.head.children) for t in m)
 
 
+def told_as_wished(memory: str) -> bool:
+    """The memory tells what would be, not what is: a "would" under an "if" ("if I won the lottery I'd
+    sail to Greece"). False without the parser."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        m = load_parser()(memory)
+    except ParserUnavailable:
+        return False
+    return any(t.dep_ == "mark" and t.lower_ == "if" for t in m) and any(t.tag_ == "MD" and t.lemma_ == "would" for t in m)
+
+
+def still_to_come(question: str, memory: str, told_on: datetime | None, now: datetime) -> bool:
+    """The memory tells a doing still ahead, in progress toward a time not yet come ("next month I'm
+    running the Berlin marathon", "I'm getting a puppy this week"), and the question asks of now or
+    before ("have I run the marathon yet?", "do I have a dog?"), not of the plan ("am I running it?",
+    "will I get one?"). A state told with a time ("I have a dentist appointment on Tuesday") holds now.
+    False without the parser."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    if told_on is None:
+        return False
+    try:
+        nlp = load_parser()
+        q, m = nlp(question), nlp(memory)
+    except ParserUnavailable:
+        return False
+    root = next((t for t in q if t.dep_ == "ROOT"), None)
+    if root is None or root.tag_ == "VBG" or any(t.tag_ == "MD" for t in q):
+        return False
+    ahead = any(t.tag_ == "VBG" and any(a.dep_ == "aux" and a.lemma_ == "be" and a.tag_ in ("VBZ", "VBP") for a in t.children)
+                for t in m)
+    told = named_time(m, told_on) if ahead else None
+    return told is not None and not told.passed(now) and (told.at or told.end) > told_on
+
+
 def denied_outright(question: str, memory: str) -> bool:
     """The memory says no to a yes/no question about what the speaker does or has: it tells the same
     verb of them negated ("I don't have any kids" for "do I have children?"), or that they left what is
@@ -435,13 +483,20 @@ def _as_it_used_to_be(q, m) -> bool:  # noqa: ANN001 - spaCy Docs
     root = next((t for t in q if t.dep_ == "ROOT"), None)
     if root is None or root.tag_ == "VBD" or any(c.dep_ == "aux" and c.tag_ == "VBD" for c in root.children):
         return False
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
     subject = subject_of(root)
-    asked = {lemma_meant(t) for t in q if t.pos_ == "NOUN"}
+    # a doing asked of is asked by the nouns WordNet derives from it too ("am I still teaching?" of "a
+    # teacher")
+    asked = {w for t in q if t.pos_ in ("NOUN", "PROPN") for w in (lemma_meant(t), t.lower_)} | (
+        set(wordnet.nouns_of_verb(root.lemma_.lower())) if wordnet is not None and root.pos_ == "VERB" else set())
     if subject is None or not first_person(subject) or not asked:
         return False
-    return any(said.lemma_ == "use" and said.tag_ == "VBD" and any(c.dep_ == "xcomp" for c in said.children)
-               and (own := subject_of(said)) is not None and first_person(own)
-               and asked & {lemma_meant(t) for t in said.subtree if t.pos_ == "NOUN"} for said in m)
+    return any(said.lemma_ == "use" and said.tag_ == "VBD" and (own := subject_of(said)) is not None and first_person(own)
+               and asked & {w for done in said.children if done.dep_ == "xcomp"
+                            for t in done.subtree if t.pos_ in ("NOUN", "PROPN") for w in (lemma_meant(t), t.lower_)}
+               for said in m)
 
 
 def derived_nouns(doc) -> set[str]:  # noqa: ANN001 - a spaCy Doc

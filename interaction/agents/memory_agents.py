@@ -505,9 +505,12 @@ def retrieval_step(deps: AgentDeps, state: TurnState) -> dict:
     recall of that memory, ahead of the web search and the knowledge base (own_life.py); what Nadine sees now is not asked
     of memory."""
     plan = state.get("plan_steps") or []
-    sees = any(s.agent == "vision_agent" for s in plan)
-    own = None if sees else recall_own_life(deps, state)
-    from_memory = {"plan_steps": [s for s in plan if s.agent not in ("search_agent", "knowledge_rag_agent")]}
+    own = recall_own_life(deps, state)
+    # "am I running a marathon?" reads as what the camera shows, like "am I smiling?": what they told
+    # answers it when memory asserts an answer, and the view otherwise
+    sees = any(s.agent == "vision_agent" for s in plan) and (own is None or own.outcome != "asserted")
+    own = None if sees else own
+    from_memory = {"plan_steps": [s for s in plan if s.agent not in ("search_agent", "knowledge_rag_agent", "vision_agent")]}
     found = retrieve(deps, state) if own is None else None
     recalled = own if own is not None else found.recall if found is not None else None
     asserted = recalled is not None and recalled.outcome == "asserted"

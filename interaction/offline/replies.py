@@ -20,6 +20,8 @@ from interaction.asked_value import (
     denies_what_is_asked,
     said_of_someone_else,
     says_what_is_asked,
+    still_to_come,
+    told_as_wished,
     whether_told,
 )
 from interaction.clock_question import day_said, in_the_clocks_form
@@ -429,6 +431,12 @@ def _recall(r: ReplyInputs) -> str:
             if verdict is None and denied_outright(r.text, holds[0]):
                 # "do I smoke?" over "I quit smoking": what was told says no
                 return f"No — {said}"
+            if verdict != "no" and told_as_wished(holds[0]):
+                # "have I been to Greece?" over "if I won the lottery I'd sail to Greece": a wish
+                return f"I don't think so — {said}"
+            if verdict is None and still_to_come(r.text, holds[0], latest.told_on(), r.now):
+                # "have I run the marathon yet?" over "next month I'm running the Berlin marathon"
+                return f"Not yet — {said}"
             if verdict is None and not says_what_is_asked(r.text, holds[0], names_all_asked(memories[0])):
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
                 # married?" over her going to Australia): no yes, and what was told instead

@@ -1143,3 +1143,24 @@ def test_that_asked_what_or_who_or_judged_stands_for_nothing_told(asked):
 
     before = [TranscriptTurn("user", "When is my daughter's school play?", datetime(2026, 11, 4, 15))]
     assert with_it_named(asked, [], before) == asked
+
+
+@pytest.mark.parametrize(("told", "asked", "opens"), [
+    # a yes/no question got "Yes —" whatever the memory said of it (tester44 D1): a wish is no fact, a
+    # doing still ahead has not happened, another job is no yes, a doing asked by its doer's noun is
+    # what they used to be
+    ("If I won the lottery I'd buy a boat and sail to Greece.", "Have I been to Greece?", "I don't think so — "),
+    ("Next month I'm running the Berlin marathon.", "Have I run the marathon yet?", "Not yet — "),
+    ("I'm getting a new puppy this week, a beagle.", "Do I have a dog?", "Not yet — "),
+    ("My husband Karim works as a mechanic.", "Is Karim a teacher?", "I don't think you told me that — "),
+    ("I used to be a teacher, but last month I started a new job as a nurse.", "Am I still teaching?", "No — "),
+    # ... and what still holds is still a yes
+    ("Next month I'm running the Berlin marathon.", "Am I running a marathon?", "Yes — "),
+    ("I have a dentist appointment on Tuesday.", "Do I have a dentist appointment?", "Yes — "),
+    ("My husband Karim works as a mechanic.", "Is Karim a mechanic?", "Yes — "),
+])
+def test_a_yes_is_said_only_of_what_was_told_as_so(maya, told, asked, opens):
+    dm, _, _, _ = maya
+    say(dm, told)
+    reply = say(dm, asked).reply
+    assert reply.startswith(opens), reply
