@@ -168,6 +168,9 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # instead") is no answer to when it does
     if asks == "time":
         found_spans = [c for c in found_spans if not _negated(c[1][0])]
+    # a plan told as one that was ("I was going to Japan in April but the trip got cancelled, so I'm
+    # going to Portugal in May instead") answers only when nothing told as it is now does
+    found_spans = [c for c in found_spans if not _planned_before(c[1][0])] or found_spans
     if stranded is not None:
         # "where am I from?" is answered by where from, never by where one lives now ("I am from Osaka,
         # but now I live in Manchester"); where one goes to by a "to" phrase when one is said, else by
@@ -229,6 +232,15 @@ def _negated(token) -> bool:  # noqa: ANN001 - a spaCy Token
     from interaction.offline.parsing import verb_of
 
     return any(c.dep_ == "neg" for c in verb_of(token).children)
+
+
+def _planned_before(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The verb the word hangs on is in progress in the past ("I was going to Japan"): a plan as it
+    stood then."""
+    from interaction.offline.parsing import verb_of
+
+    verb = verb_of(token)
+    return verb.tag_ == "VBG" and any(a.dep_ == "aux" and a.lemma_ == "be" and a.tag_ == "VBD" for a in verb.children)
 
 
 def _said_of_named(token, named: set[str]) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -134,25 +134,14 @@ def _names_a_thing_of_theirs(clause: str) -> bool:
     """The clause names something it tells of, a name set beside a noun the verb is done with or by
     ("I have a parrot called Rico", "my dog Pip is a border collie"); "Bye, Nadine" names whom it is
     said to, on no verb."""
-    from interaction.offline.parsing import ParserUnavailable, load_parser
+    from interaction.offline.parsing import ParserUnavailable, load_parser, noun_named
 
     try:
         doc = load_parser()(clause)
     except ParserUnavailable:
         return False
-    return any(t.pos_ == "PROPN" and (noun := _named_beside(t)) is not None
+    return any(t.pos_ == "PROPN" and (noun := noun_named(t)) is not None
                and noun.dep_ in ("dobj", "nsubj", "nsubjpass", "pobj") and noun.pos_ == "NOUN" for t in doc)
-
-
-def _named_beside(name):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
-    """The noun a name is set beside: in apposition ("my dog Pip"), or by a participle of naming the
-    parser hangs on the noun ("a lizard called Boris": "Boris" the participle's predicate)."""
-    if name.dep_ == "appos":
-        return name.head
-    verb = name.head
-    if name.dep_ in ("oprd", "attr", "dobj") and verb.tag_ == "VBN" and verb.dep_ in ("acl", "amod"):
-        return verb.head
-    return None
 
 
 def is_unambiguous_farewell(text: str) -> bool:

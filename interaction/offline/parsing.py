@@ -195,6 +195,17 @@ def name_beside(noun):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
     return None
 
 
+def noun_named(name):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None
+    """The noun a name is set beside: in apposition ("my dog Pip"), or by a participle of naming the
+    parser hangs on the noun ("a lizard called Boris": "Boris" the participle's predicate)."""
+    if name.dep_ == "appos":
+        return name.head
+    verb = name.head
+    if name.dep_ in ("oprd", "attr", "dobj") and verb.tag_ == "VBN" and verb.dep_ in ("acl", "amod"):
+        return verb.head
+    return None
+
+
 def with_appositions(noun) -> str:  # noqa: ANN001 - a spaCy Token
     """The noun with the words before it and a name set right beside it ("my dog Pip"), never a
     clause or a list after it."""

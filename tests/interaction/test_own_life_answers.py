@@ -1164,3 +1164,28 @@ def test_a_yes_is_said_only_of_what_was_told_as_so(maya, told, asked, opens):
     say(dm, told)
     reply = say(dm, asked).reply
     assert reply.startswith(opens), reply
+
+
+@pytest.mark.parametrize(("told", "asked", "not_as_theirs"), [
+    # "when is my birthday?" got "On the 3rd of March — ... your mum's birthday is then" (tester44 zh05):
+    # "mum" is a flower first in WordNet, so "my mum's birthday" was read as the speaker's "mum
+    # birthday"; a thing of one of their people is that person's
+    ("my mum's birthday is on the 3rd of March", "when is my birthday?", "On the 3rd of March"),
+    # "what's my cat's name?" got "Tiger — ... your neighbour has a cat called Tiger" (zh06): the name of
+    # the neighbour's cat is the neighbour's, never a kind WordNet relates to "cat"
+    ("My neighbour has a cat called Tiger who keeps coming into my garden.", "What's my cat's name?", "Tiger"),
+])
+def test_a_thing_of_someone_of_theirs_is_never_answered_as_their_own(maya, told, asked, not_as_theirs):
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    reply = say(dm, asked).reply
+    assert not reply.startswith((not_as_theirs, "Yes")), reply
+
+
+def test_a_plan_told_as_one_that_was_gives_way_to_the_one_told_as_it_is(maya):
+    # "where am I travelling?" got "Japan — ..." over the trip called off in the same breath (tester44 zh08)
+    dm, _, _, _ = maya
+    say(dm, "I was going to Japan in April but the trip got cancelled, so I'm going to Portugal in May instead.")
+    reply = say(dm, "Where am I travelling?").reply
+    assert reply.startswith(("Portugal", "To Portugal")) and "Japan" not in reply, reply

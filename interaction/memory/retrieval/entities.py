@@ -61,7 +61,7 @@ from cachetools import LRUCache
 from interaction.memory.retrieval.lexicon import Relation, WordNet, load_wordnet
 from interaction.memory.retrieval.persons import Persons, read_persons
 from interaction.memory.time_window import a_length_of_time
-from interaction.offline.parsing import name_beside
+from interaction.offline.parsing import name_beside, noun_named
 from interaction.offline.question_form import sentence_asks
 
 log = logging.getLogger("nadine.memory.entities")
@@ -273,7 +273,13 @@ def _owning_thing(token, lexicon: WordNet | None):  # noqa: ANN202 - a spaCy Tok
     owner = next((c for c in token.children if c.dep_ == "poss" and c.pos_ == "NOUN"), None)
     if owner is None or lexicon is None:
         return None
-    return owner if lexicon.lexical_file(owner.lemma_.lower()) not in (None, "noun.person") else None
+    return None if _a_person_word(owner.lemma_.lower(), lexicon) else owner
+
+
+def _a_person_word(word: str, lexicon: WordNet) -> bool:
+    """WordNet does not know the word, or files it as a person by one of its two most frequent senses
+    ("mum" is a flower first, a mother second)."""
+    return lexicon.lexical_file(word) in (None, "noun.person") or lexicon.kind_of_person(word, senses=2)
 
 
 def _name(token) -> str:
@@ -470,7 +476,11 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
             continue
         name = _a_name(token) or (token.ent_type_ in ("PERSON", "GPE", "LOC", "ORG", "FAC", "NORP")
                                    and not _a_common_word(token, lexicon))
-        possessor = _possessor(token)
+        # a name set beside a noun is that thing's own name, whose the thing is ("a cat called Tiger" of
+        # the neighbour who has it), never a kind WordNet relates to another ("tiger" / "cat")
+        owned = noun_named(token) if name else None
+        owned = owned if owned is not None and owned.pos_ == "NOUN" else token
+        possessor = _possessor(owned)
         head = _name(token) if name else _head_phrase(token, lexicon)
         if not name and (last := _runs_on(token)) is not None:
             head = f"{head} {last.lemma_.lower()}"
@@ -478,7 +488,7 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
             # a thing's thing says which one, as a compound does ("my van's alarm code" is my van alarm code)
             head, possessor = f"{thing.lemma_.lower()} {head}", _possessor(thing)
         mention = Mention(head, possessor, name,
-                          _owner(token, lexicon) if possessor in (None, SOMEONE) else None, _frame(token), _alias(token),
+                          _owner(owned, lexicon) if possessor in (None, SOMEONE) else None, _frame(token), _alias(token),
                           _whose_alias(token), topic=name or not _frames_a_topic(token, lexicon),
                           qualities=_qualities(token, lexicon),
                           which=any(c.dep_ == "det" and c.tag_ == "WDT" for c in token.children))
@@ -758,7 +768,7 @@ class EntityReader:
         for m in mentions:
             through = owners.get(m.possessor) if m.possessor not in (None, SOMEONE, *PEOPLE) else None
             if through is not None and m.whose_alias is None and not m.name \
-                    and self.lexicon.lexical_file(m.possessor) not in (None, "noun.person"):
+                    and not _a_person_word(m.possessor, self.lexicon):
                 m = replace(m, whose_alias=through)
             out.append(m)
         return tuple(out)
