@@ -370,17 +370,21 @@ def _after_a_no_in_turn(doc) -> list[tuple[int, list, int | None]]:  # noqa: ANN
     adviser"): (the mark before them, the phrase's words, the mark after it or None). The phrase has no
     verb and no pronoun: "no, I love it" repairs nothing; nor do words read as no answer at all ("I am
     Ruth Baker, retired school teacher, 81 this year": "retired school teacher" is no repair)."""
+    # the turn's end closes a phrase as a mark does ("I live in Brighton, no wait, Hove actually")
     marks = [t.i for t in doc if t.is_punct]
+    ends = [*marks, len(doc)] if not doc[-1].is_punct else marks
     out = []
-    for k, start in enumerate(marks[:-1]):
-        for end in marks[k + 1:]:
+    for start in marks:
+        for end in (e for e in ends if e > start):
             value_start = max((m for m in marks if start < m < end), default=None)
             if value_start is None:
                 continue
             aside = [t for t in doc[start + 1:value_start] if not t.is_punct]
             value = list(doc[value_start + 1:end])
+            while value and value[-1].pos_ in ("ADV", "INTJ"):  # "Hove actually": said of the repair
+                value.pop()
             # the reply reader (a model run) only where the phrase could be a value put right
-            if aside and value and any(t.pos_ == "NOUN" for t in value) \
+            if aside and value and any(t.pos_ in ("NOUN", "PROPN") for t in value) \
                     and not any(t.pos_ in {"VERB", "AUX", "PRON"} for t in value) and _takes_back(aside):
                 out.append((start, value, end if end < len(doc) - 1 else None))
     return out

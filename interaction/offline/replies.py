@@ -33,6 +33,7 @@ from interaction.memory_intent.phrasing import request_content
 from interaction.names import confirmation_question
 from interaction.offline import personal_facts
 from interaction.offline.articles import with_article
+from interaction.offline.corrections import corrected_in_turn
 from interaction.offline.embedded_question import direct_question
 from interaction.offline.knowledge_rephrase import spoken_knowledge
 from interaction.offline.name_reading import asked_for_name, name_asked_enough
@@ -519,7 +520,8 @@ def _as_it_holds(memories: list[RecalledMemory]) -> tuple[str, datetime | None]:
     from interaction.offline.value_changes import changed_value
 
     first = memories[0]
-    text, on = first.text, first.told_on()
+    # a slip put right in the same breath holds as put right ("I live in Brighton, no wait, Hove")
+    text, on = corrected_in_turn(first.text) or first.text, first.told_on()
     for m in sorted(_told_after_the_first(memories), key=lambda m: m.occurred_at or ""):
         if (now := changed_value(m.text, text)) is not None:
             text, on = now, m.told_on()

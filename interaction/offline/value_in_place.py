@@ -30,7 +30,9 @@ def of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy
     elif kinds:
         spans = [(e.start, e.end) for e in doc.ents if e.label_ in kinds or {e.label_, *kinds} <= {"DATE", "ORDINAL"}
                  or {e.label_, *kinds} <= {"GPE", "LOC", "ORG", "FAC", "NORP"}]
-    elif all(t.pos_ in {"PROPN", "DET"} for t in value):
+    # ... a name the recogniser files as no kind it gave the earlier one ("Hove" as a work of art
+    # after "Brighton" as a town): the earlier proper name
+    if not spans and all(t.pos_ in {"PROPN", "DET"} for t in value):
         spans = [(c.start, c.end) for c in doc.noun_chunks if c.root.pos_ == "PROPN"]
     if not spans and all(t.like_num for t in value):
         spans = [(t.i, t.i + 1) for t in doc if t.like_num]

@@ -177,6 +177,19 @@ def test_a_slip_put_right_in_the_same_turn_is_read_as_meant(said, meant):
     assert corrected_in_turn(said) == meant
 
 
+@pytest.mark.parametrize(("said", "meant"), [
+    # "I live in Brighton, no wait, Hove actually" kept "Brighton, no wait" and "do I live in Brighton?"
+    # got "Yes" (tester44 zh04): the turn's end closes the phrase put right, a word said of the repair
+    # after it is no part of it, and a name the recogniser files as another kind replaces the name
+    ("I live in Brighton, no wait, Hove actually", "I live in Hove"),
+    ("I live in Brighton. No wait, Hove actually.", "I live in Hove"),
+])
+def test_a_name_put_right_at_the_end_of_the_turn_is_read_as_meant(said, meant):
+    from interaction.offline.corrections import corrected_in_turn
+
+    assert corrected_in_turn(said) == meant
+
+
 def test_a_stretch_that_names_a_value_is_not_read_for_a_taking_back(monkeypatch):
     """"My daughter was born last night, I can't stop smiling": what opens it names a time, so it takes
     nothing back, and the memory-intent classifier is not run on its tails (the reply waited for it);

@@ -1189,3 +1189,11 @@ def test_a_plan_told_as_one_that_was_gives_way_to_the_one_told_as_it_is(maya):
     say(dm, "I was going to Japan in April but the trip got cancelled, so I'm going to Portugal in May instead.")
     reply = say(dm, "Where am I travelling?").reply
     assert reply.startswith(("Portugal", "To Portugal")) and "Japan" not in reply, reply
+
+
+def test_a_place_put_right_in_the_same_breath_is_no_longer_where_they_live(maya):
+    # "do I live in Brighton?" got "Yes — ... you live in Brighton, no wait, Hove actually" (tester44 zh04)
+    dm, _, _, _ = maya
+    say(dm, "I live in Brighton, no wait, Hove actually")
+    assert say(dm, "Where do I live?").reply == "You live in Hove."
+    assert say(dm, "Do I live in Brighton?").reply.startswith("No"), "Brighton"
