@@ -110,18 +110,19 @@ def is_farewell(text: str) -> bool:
     """The turn takes leave, in whatever words or language ("right, I'm away", "hasta luego"), by the
     turn-act reader (turn_act/reader.py) of the whole turn or of its last sentence, where a goodbye
     closes what came before it ("Nice to catch up. Laters!"), not words of parting told of something
-    else ("we said goodbye at the station"); or it is a parting wish by its parse ("enjoy your holiday",
-    offline/wishes.py). A turn ending with a request to remember something takes no leave."""
+    else ("we said goodbye at the station"); or, by its parse (offline/wishes.py), it is a parting wish
+    ("enjoy your holiday") or says when the two will next meet ("see you Thursday then!"). A turn
+    ending with a request to remember something takes no leave."""
     from interaction.linear_text import clauses
     from interaction.memory_intent.classifier import classify
-    from interaction.offline.wishes import parting_wish  # spaCy loads on the first wish
+    from interaction.offline.wishes import parting_until, parting_wish  # spaCy loads on the first wish
 
     said = sentences(text)
     # a turn that ends asking Nadine to keep something asks for what comes next, whatever its words read
     # as ("please remember my shift rota code: F7-NIGHT", "yes but keep the tournament date": no wish)
     last = said[-1] if said else text
     if "farewell" not in turn_acts([text, *said[-1:]]):
-        return parting_wish(text) and classify(last).intent != "remember"
+        return (parting_wish(text) or parting_until(last)) and classify(last).intent != "remember"
     if classify(last).intent == "remember":  # the classifier keeps its reading of a text: read once
         return False
     # a clause that names a thing it tells of is news, whatever the reader makes of it; a goodbye

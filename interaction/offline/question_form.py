@@ -312,7 +312,10 @@ def _sentence_about_view(sentence: Any) -> bool:
         if token.lemma_ in _PERCEIVE and token.pos_ == "VERB" and token.dep_ in ("ROOT", "conj") and not _past(token):
             subjects = {c.lower_ for c in token.children if c.dep_ in _SUBJECTS}
             # Nadine seeing ("do you see"), an imperative ("look at me"), how the speaker looks ("how do I look");
-            # "remember I see the physio" is no question about the view
+            # "remember I see the physio" is no question about the view, nor is seeing Nadine herself
+            # ("see you Thursday then!": a goodbye)
+            if any(c.dep_ == "dobj" and c.lower_ in YOU for c in token.children):
+                continue
             if not subjects or subjects & {"you", "u"} or (token.lemma_ == "look" and subjects & {"i"}):
                 return True
         if _points(token) and not _past(token.head) and (sentence_asks(sentence) or _looked_at(token)):

@@ -59,6 +59,32 @@ def parting_wish(text: str) -> bool:
                for s in _parse(text))
 
 
+def parting_until(text: str) -> bool:
+    """A statement that says when the two will next meet, the speaker left unsaid ("see you Thursday
+    then!", "talk to you later", "speak to you tomorrow"): a verb with no subject, of seeing the listener
+    or of talking to them (WordNet's verbs of perception and of communication), the listener its one
+    object, and a time it says when. "Tell you what, ..." says no when; "thank you kindly" talks to
+    no one."""
+    return any(_imperative(s.root) and _meets_the_listener(s.root) and _says_when(s.root) for s in _parse(text))
+
+
+def _meets_the_listener(verb: Any) -> bool:
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    kind = wordnet.verb_lexical_file(verb.lemma_.lower()) if wordnet is not None else None
+    seen = [c for c in verb.children if c.dep_ in ("dobj", "ccomp", "xcomp")]
+    to = [g for c in verb.children if c.dep_ == "prep" and c.lower_ in ("to", "with") for g in c.children if g.dep_ == "pobj"]
+    listener = (kind == "verb.perception" and not to and seen) or (kind == "verb.communication" and not seen and to)
+    return bool(listener) and len(seen + to) == 1 and (seen + to)[0].lower_ in _SECOND_PERSON
+
+
+def _says_when(verb: Any) -> bool:
+    """An adverb ("soon", "later", "then") or a noun phrase of time ("Thursday", "next week") on the verb."""
+    return any((c.dep_ == "advmod" and c.pos_ == "ADV") or (c.dep_ == "npadvmod" and c.ent_type_ in ("DATE", "TIME"))
+               for c in verb.children)
+
+
 # having, enjoying or spending a time: the verbs a wish bids with ("have", "enjoy", "spend"), never one
 # of thinking, telling or doing to it ("forget the appointment date", "note the day", "erase the date")
 _OF_HAVING = {"verb.possession", "verb.emotion", "verb.stative"}

@@ -51,6 +51,16 @@ def test_a_pet_named_by_a_participle_is_news_not_a_goodbye(talk, told):
     assert say(dm, "I'm a librarian in Durham.").user_name == "Leofric"
 
 
+@pytest.mark.parametrize("goodbye", ["see you Thursday then!", "talk to you later", "speak to you tomorrow"])
+def test_saying_when_they_will_next_meet_is_a_goodbye_not_a_look(talk, goodbye):
+    """"see you Thursday then!" got "Sorry, I cannot see anything right now" (tester44): seeing the
+    listener at a time to come is a goodbye, never a request to look."""
+    dm, _ = talk
+    say(dm, "Hi, I'm Leofric.")
+    parting = say(dm, goodbye)
+    assert parting.intent == "end_conversation" and "see anything" not in parting.reply, parting.reply
+
+
 @pytest.mark.parametrize("change_of_mind", ["no wait, keep it", "No hang on, leave it."])
 def test_a_change_of_mind_after_a_forget_request_keeps_the_conversation_going(talk, change_of_mind):
     """"no wait" before a bidding is no time to spend well: the person is still talking, still known."""
