@@ -68,6 +68,14 @@ def met_before(state: TurnState) -> bool | None:
     return not (state.get("met_now") or (outcome is not None and outcome.kind in MEETS))
 
 
+def _taken_in_the_profile(state: TurnState, changed: str) -> bool:
+    """The new value is one the profile took this turn in place of another ("I've moved to Cardiff" over
+    "I live in Bristol with my two flatmates"): the reply says it as told now, never as the old
+    statement with the value swapped, which carries over what went with the old one (the flatmates)."""
+    return any(c.op == "supersede" and c.value and c.value.casefold() in changed.casefold()
+               for c in state.get("fact_changes") or [])
+
+
 def respond(deps: AgentDeps, state: TurnState) -> dict:
     """The reply (final_message), and whether it answered from the profile rather than from the turn's
     recall (answered_from_profile: the notes under it say so)."""
@@ -78,7 +86,7 @@ def respond(deps: AgentDeps, state: TurnState) -> dict:
         return _offline(r)  # the name now held, in so many words
     if (fixed := state.get("correction")) is not None:
         return {"final_message": correction_reply(fixed.corrected, r.addressed)}  # what is held now, in so many words
-    if (changed := state.get("changed_memory")) is not None:
+    if (changed := state.get("changed_memory")) is not None and not _taken_in_the_profile(state, changed):
         return {"final_message": change_reply(changed, r.addressed)}
     model = None if deps.turn_offline else deps.llm.for_agent(AGENT)
     if model is not None:

@@ -482,13 +482,14 @@ def _recall(r: ReplyInputs) -> str:
 
 def _news_since(memories: list[RecalledMemory]) -> bool:
     """News was told after the first memory of what it names (later_news.py), other than a new value in
-    place of its one (that is compared as it holds): whether the first still holds is theirs to say.
+    place of a thing's (that is compared as it holds; a new home or job is news, for what went with the
+    old one need not hold): whether the first still holds is theirs to say.
     The first being the latest news itself ("I got the job!" for "did I get the job?") answers."""
     from interaction.memory.retrieval.later_news import updates
-    from interaction.offline.value_changes import changed_value
+    from interaction.offline.value_changes import thing_value_change
 
     first = memories[0]
-    return any(updates(later.text, first.text) and changed_value(later.text, first.text) is None
+    return any(updates(later.text, first.text) and thing_value_change(later.text, first.text) is None
                for later in _told_after_the_first(memories))
 
 
@@ -517,14 +518,15 @@ def _as_it_holds(memories: list[RecalledMemory]) -> tuple[str, datetime | None]:
     """The first memory as the ones told after it changed its value ("is it still on the 14th?" over
     "my MRI scan is on the 14th", then "they moved my MRI scan to the 16th": the 16th), and the day
     the value it holds was told (a day of the month is read as of then)."""
-    from interaction.offline.value_changes import changed_value
+    from interaction.offline.value_changes import thing_value_change
 
     first = memories[0]
-    # a slip put right in the same breath holds as put right ("I live in Brighton, no wait, Hove")
+    # a slip put right in the same breath holds as put right ("I live in Brighton, no wait, Hove"); a new
+    # home or job is the profile's to say (_held_instead), never the old statement with its value swapped
     text, on = corrected_in_turn(first.text) or first.text, first.told_on()
     for m in sorted(_told_after_the_first(memories), key=lambda m: m.occurred_at or ""):
-        if (now := changed_value(m.text, text)) is not None:
-            text, on = now, m.told_on()
+        if (now := thing_value_change(m.text, text)) is not None:
+            text, on = now[0], m.told_on()
     return text, on
 
 

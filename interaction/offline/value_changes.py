@@ -40,6 +40,17 @@ def value_change(later: str, earlier: str) -> tuple[str, str] | None:
         nlp = load_parser()
     except ParserUnavailable:
         return None
+    return thing_value_change(later, earlier) or _field_changed(nlp(later), nlp(earlier))
+
+
+def thing_value_change(later: str, earlier: str) -> tuple[str, str] | None:
+    """As value_change, for a thing `earlier` names given a new value ("the garage moved my MOT to the
+    22nd"), not a profile field `later` supersedes ("I've moved to Cardiff" over "I live in Bristol
+    with my two flatmates", where what went with the old home need not go with the new)."""
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return None
     before = nlp(earlier)
     named = _named(before)
     said = {w for t in before for w in (t.lower_, t.lemma_.casefold())}
@@ -56,7 +67,7 @@ def value_change(later: str, earlier: str) -> tuple[str, str] | None:
         if span is None or before[span[0]:span[1]].text.casefold() == " ".join(t.text for t in value).casefold():
             continue
         return with_value(value, before, span)[:2]
-    return _field_changed(nlp(later), before)
+    return None
 
 
 def joins_things(text: str) -> bool:

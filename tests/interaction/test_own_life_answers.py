@@ -1197,3 +1197,16 @@ def test_a_place_put_right_in_the_same_breath_is_no_longer_where_they_live(maya)
     say(dm, "I live in Brighton, no wait, Hove actually")
     assert say(dm, "Where do I live?").reply == "You live in Hove."
     assert say(dm, "Do I live in Brighton?").reply.startswith("No"), "Brighton"
+
+
+def test_a_new_home_carries_nothing_over_from_the_old_one(maya):
+    # "Big news: I've moved to Cardiff! Got my own place now." got "So you live in Cardiff with your two
+    # flatmates now", and "do I still have flatmates?" got "Yes — ..." (tester44 zh07): what went with
+    # the old home is never said of the new one
+    dm, _, _, uid = maya
+    say(dm, "I live in Bristol with my two flatmates.")
+    later(dm, uid)
+    moved = say(dm, "Big news: I've moved to Cardiff! Got my own place now.").reply
+    assert "Cardiff" in moved and "flatmates" not in moved, moved
+    assert not say(dm, "Do I still have flatmates?").reply.startswith("Yes"), "flatmates"
+    assert say(dm, "Do I live in Bristol?").reply.startswith("Not any more"), "Bristol"
