@@ -828,8 +828,11 @@ def _workers(q, m, noun: str) -> list:  # noqa: ANN001 - spaCy Docs -> Tokens
     owners = {lemma_meant(c) for t in q if lemma_meant(t) == noun for c in t.children
               if c.dep_ == "poss" and c.pos_ in ("NOUN", "PROPN")}
     owners |= {lemma_meant(c) for t in q if t.dep_ == "dobj" and _work_asked(t) for c in t.head.children if c.dep_ == "nsubj"}
+    # ... or "she" or "he" after them ("my best friend is Anouk, she's a lawyer")
     return [t for t in m if t.dep_ in ("nsubj", "nsubjpass") and (lemma_meant(t) in owners or any(
-        c.dep_ in ("appos", "compound") and lemma_meant(c) in owners for c in t.children))]
+        c.dep_ in ("appos", "compound") and lemma_meant(c) in owners for c in t.children) or (
+        t.pos_ == "PRON" and t.morph.get("Gender") in (["Fem"], ["Masc"]) and t.morph.get("Number") == ["Sing"]
+        and any(lemma_meant(b) in owners for b in m[:t.i])))]
 
 
 def _tells_work_of(q, m, noun: str) -> bool:  # noqa: ANN001 - spaCy Docs

@@ -173,13 +173,27 @@ def _someone_told_of(question: str, report: RecallReport) -> bool:
     except ParserUnavailable:
         return False
     told = set(re.findall(r"\w+", " ".join(m.text for m in report.memories).casefold()))
-    names_told = {t.lower_ for memory in memories for t in memory if _a_persons_name(t)}
+    names_told = {t.lower_ for memory in memories for t in memory if _a_persons_name(t) or _said_to_be_someone(t)}
     return any((_a_persons_name(t) and t.lower_ in told)
                or (t.pos_ in ("NOUN", "PROPN", "ADJ") and t.lower_ in names_told) for t in doc)
 
 
 def _a_persons_name(token) -> bool:  # noqa: ANN001 - a spaCy Token
     return token.ent_type_ == "PERSON" or (token.pos_ == "PROPN" and token.ent_type_ not in ("GPE", "LOC", "NORP", "ORG", "FAC"))
+
+
+def _said_to_be_someone(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A proper noun the memory says is a person of theirs, whatever kind the recogniser gave it: the
+    name a person word is ("my best friend is Anouk": a town to the recogniser), or set beside one
+    ("my friend Anouk")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if token.pos_ != "PROPN" or wordnet is None:
+        return False
+    said_of = [c for c in token.head.children if c.dep_ == "nsubj"] if token.dep_ == "attr" and token.head.lemma_ == "be" \
+        else [token.head] if token.dep_ == "appos" else []
+    return any(wordnet.kind_of_person(w.lemma_.lower(), senses=2) for w in said_of)
 
 
 def question_meant(state: dict) -> str:

@@ -1210,3 +1210,14 @@ def test_a_new_home_carries_nothing_over_from_the_old_one(maya):
     assert "Cardiff" in moved and "flatmates" not in moved, moved
     assert not say(dm, "Do I still have flatmates?").reply.startswith("Yes"), "flatmates"
     assert say(dm, "Do I live in Bristol?").reply.startswith("Not any more"), "Bristol"
+
+
+def test_a_job_told_of_a_name_by_she_or_he_after_it_is_theirs(maya):
+    # "what does Anouk do?" got "That's a good question" over "my best friend is Anouk, she's a lawyer"
+    # (tester44 zh11): the recogniser filed Anouk as a town and an organisation, and the job was told of "she"
+    dm, _, _, uid = maya
+    say(dm, "my best friend is Anouk, she's a lawyer")
+    later(dm, uid)
+    for asked in ("What does Anouk do?", "What's Anouk's job?"):
+        reply = say(dm, asked).reply
+        assert reply.startswith("A lawyer"), reply
