@@ -40,8 +40,12 @@ def in_the_clocks_form(text: str) -> bool:
 
 def _opened_by_a_preposition(doc, spans: list[tuple[int, int]]) -> bool:  # noqa: ANN001 - a spaCy Doc
     """A preposition stands right before the question ("at what time is it?", "on what day is it to
-    be held?"): it asks when something happens, not what the clock says."""
-    return any(t.pos_ == "ADP" and t.i + 1 < len(doc) and any(doc[t.i + 1].idx == s for s, _ in spans) for t in doc)
+    be held?"), or is left standing after its verb ("what time is it at?", "what day's it on again?"): it
+    asks when something happens, not what the clock says."""
+    opened = any(t.pos_ == "ADP" and t.i + 1 < len(doc) and any(doc[t.i + 1].idx == s for s, _ in spans) for t in doc)
+    stranded = any(t.lower_ in ("at", "on") and t.head.lemma_ == "be" and not any(c.dep_ == "pobj" for c in t.children)
+                   and t.i > t.head.i for t in doc)
+    return opened or stranded
 
 
 def asks_the_clock(text: str) -> bool:

@@ -118,6 +118,13 @@ def test_a_question_the_clock_answers_names_nothing_but_the_day(text, clock):
     assert asks_the_clock(text) is clock
 
 
+@pytest.mark.parametrize("text", ["what time is it at?", "what time's it at again?", "what day is it on?"])
+def test_a_preposition_left_after_the_question_asks_when_something_happens(text):
+    """"what time is it at?" after "when's my dentist appointment?" got "It's 17:44" (tester44)."""
+    assert not asks_the_clock(text)
+    assert asks_the_clock("what time is it?")
+
+
 def test_the_date_of_a_day_named_is_no_recall_of_a_date_told(stranger):  # noqa: F811
     say(stranger, "Hello, I'm Gwendolyn.")
     say(stranger, "My dental check-up is on the 20th of March.")
