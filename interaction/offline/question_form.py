@@ -425,6 +425,8 @@ def _addressed(sentence: Any) -> bool:
     built you?"), not when it speaks of something else ("do you remember what's going on with work?")."""
     if not sentence_asks(sentence):
         return False
+    if _what_she_does_with_what_they_say(sentence):
+        return True
     topic = asked_about(sentence)
     if topic is not sentence:
         return not _first_person(topic) and any(t.lower_ in YOU + YOUR for t in topic)
@@ -446,6 +448,33 @@ def _addressed(sentence: Any) -> bool:
     # as the owner of what it asks after
     return not any(c.dep_ in _SUBJECTS for c in root.children) and any(
         (t.lower_ in YOU and t.pos_ == "PRON") or (t.lower_ in YOUR and t.dep_ == "poss") for t in sentence)
+
+
+def _what_she_does_with_what_they_say(sentence: Any) -> bool:
+    """A question of what Nadine does with what the speaker says ("do you record what I say?", "what do
+    you do with what I tell you?", "do you share what I tell you with anyone?"): "you" the subject of a
+    verb of no knowing or seeing (WordNet's verb.cognition and verb.perception: "do you remember what I
+    said?" asks her memory of it, "did you see what I did?" her eyes), the speaker only inside the
+    clause it is done with, never the one it is done for ("can you tell me what I said?")."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    root = sentence.root
+    wordnet = load_wordnet()
+    if wordnet is None or root.pos_ != "VERB" or wordnet.verb_lexical_file(root.lemma_) in ("verb.cognition", "verb.perception") \
+            or not any(c.dep_ == "nsubj" and c.lower_ in YOU for c in root.children):
+        return False
+    said = [t for c in root.children if c.dep_ in ("ccomp", "prep") for t in c.subtree if c.dep_ == "ccomp" or t.dep_ == "pcomp"]
+    inside = {w.i for t in said for w in t.subtree}
+    speaker = [t for t in sentence if "1" in t.morph.get("Person")]
+    return bool(speaker) and all(t.i in inside for t in speaker)
+
+
+def asks_what_she_does_with_it(text: str) -> bool:
+    """Some question of `text` asks what Nadine does with what the speaker says
+    (_what_she_does_with_what_they_say); without the parser, none."""
+    nlp = _parser()
+    return nlp is not None and any(sentence_asks(sent) and _what_she_does_with_what_they_say(sent)
+                                   for s in cues.sentences(text) for sent in nlp(s).sents)
 
 
 def _holds_a_thing_told(verb: Any) -> bool:

@@ -16,7 +16,7 @@ from interaction.offline import fact_changes, personal_facts
 from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped_model
 from interaction.offline.extract import extract_profile
 from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
-from interaction.offline.question_form import asks_after_nobody, asks_if_known
+from interaction.offline.question_form import asks_after_nobody, asks_if_known, asks_what_she_does_with_it
 from interaction.offline.wishes import parting_wish, wishes_a_season
 from interaction.turn_act.reader import turn_acts
 from interaction.turn_understanding import RECALL_INTENTS, Emotion, PlanStep, TurnUnderstanding
@@ -231,7 +231,8 @@ def understand(text: str) -> TurnUnderstanding:
         own = Emotion(label="happy", intensity=0.3)
     memory_intent = classify(text).intent
     if memory_intent in RECALL_INTENTS and (
-            (cues.is_about_nadine(text) and _nadine_is_the_topic(text)) or asks_if_known(text)
+            (cues.is_about_nadine(text) and (_nadine_is_the_topic(text) or asks_what_she_does_with_it(text)))
+            or asks_if_known(text)
             or asks_after_nobody(text)) or memory_intent == "remember" and asks_if_known(text):
         # "which lab built you?" asks her knowledge of herself, "do you remember me?" whether they have
         # met ("remember me?" is no request to keep anything): neither asks what the person told; "who

@@ -125,6 +125,25 @@ def test_a_preposition_left_after_the_question_asks_when_something_happens(text)
     assert asks_the_clock("what time is it?")
 
 
+@pytest.mark.parametrize(("text", "about_her"), [
+    # "do you record what I say?" got "I don't remember you telling me about that" (tester44 D13): what
+    # she does with what they say is about her; her memory of it, or telling it back, is not
+    ("do you record what I say?", True), ("what do you do with what I tell you?", True),
+    ("do you share what I tell you with anyone?", True),
+    ("do you remember what I said?", False), ("can you tell me what I said yesterday?", False),
+    ("did you see what I did?", False),
+])
+def test_what_she_does_with_what_they_say_is_a_question_about_her(text, about_her):
+    assert question_form.asks_what_she_does_with_it(text) is about_her
+    assert question_form.addresses_nadine(text) is about_her
+
+
+def test_a_question_of_what_she_keeps_is_answered_from_her_privacy_section(stranger):  # noqa: F811
+    say(stranger, "Hello, I'm Gwendolyn.")
+    turn = say(stranger, "do you record what I say?")
+    assert not turn.is_recall and "stay on the computer I run on" in turn.reply, turn.reply
+
+
 def test_the_date_of_a_day_named_is_no_recall_of_a_date_told(stranger):  # noqa: F811
     say(stranger, "Hello, I'm Gwendolyn.")
     say(stranger, "My dental check-up is on the 20th of March.")
