@@ -54,15 +54,22 @@ def _addressed(text: str) -> bool:
         nlp = load_parser()
     except ParserUnavailable:
         return True
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
     for doc in nlp.pipe(dict.fromkeys([text, text[:1].upper() + text[1:], as_capitalised(text), as_meant(text)])):
+        # a gerund under a preposition bids nothing ("cheers for having me"), nor does a verb of feeling
+        # ("love that for me", said of bad news): neither puts anything to the listener to keep
         verbs = [t for t in doc if t.pos_ == "VERB"]
+        bids = [t for t in verbs if not (t.tag_ == "VBG" and t.dep_ == "pcomp")
+                and not (wordnet is not None and wordnet.verb_lexical_file(t.lemma_.lower()) == "verb.emotion")]
         # words with no verb ("gate code 4471 pls") ask, unless a copula tells of a subject ("vet is tmrw
         # at 11"); the small tagger misreads typed requests ("remember pls" a present tense with "neg"
         # for its subject; "Nadine, don't forget" with Nadine the subject), so any base or present form counts
         told = any(t.dep_ in ("nsubj", "nsubjpass") and t.head.pos_ == "AUX" and t.lower_ not in YOU
                    and t.left_edge.i == t.sent.start for t in doc)  # the subject opens the sentence
         if (not verbs and not told) or any(t.tag_ in ("VB", "VBP") or not any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)
-                            or any(c.dep_ == "nsubj" and c.lower_ in YOU for c in t.children) for t in verbs):
+                            or any(c.dep_ == "nsubj" and c.lower_ in YOU for c in t.children) for t in bids):
             return True
     return False
 

@@ -190,3 +190,14 @@ def test_a_plea_not_to_pass_on_what_was_told_forgets_nothing(ines, plea):
     assert "I won't tell anyone" in asked.reply, asked.reply
     told = say(dm, "I also have a rabbit called Mochi.")
     assert "forget" not in told.reply, told.reply
+
+
+@pytest.mark.parametrize("text", ["cheers for having me", "my girlfriend dumped me by text. great. fantastic. love that for me."])
+def test_thanks_or_a_feeling_said_to_no_one_is_no_request_to_remember(text):
+    """"cheers for having me" got "I'll remember that for having you" and was kept as an explicit memory,
+    and so was bad news ended with "love that for me" (tester44 D10): a gerund under a preposition bids
+    nothing, nor does a verb of feeling."""
+    from interaction.memory_intent.not_keep import memory_intent
+
+    assert memory_intent(text) == "statement"
+    assert memory_intent("keep that for me") == "remember"
