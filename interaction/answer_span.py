@@ -33,6 +33,7 @@ from interaction.offline.parsing import (
     as_capitalised,
     hung_before_a_splice,
     name_beside,
+    of_having,
     stands_in,
     to_read_as_a_particle,
 )
@@ -842,10 +843,13 @@ def _tells_work_of(q, m, noun: str) -> bool:  # noqa: ANN001 - spaCy Docs
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     wordnet = load_wordnet()
-    return wordnet is not None and any(
-        a_kind_of(noun, derived) or derived == noun
-        for subject in _workers(q, m, noun) if subject.head.pos_ == "VERB"
-        for derived in wordnet.nouns_of_verb(subject.head.lemma_.lower()))
+    doings = [s.head for s in _workers(q, m, noun) if s.head.pos_ == "VERB"]
+    # ... or, asked "what does Ciaran do?", by what they do as a habit, a present doing of something
+    # ("my husband Ciaran drives a bus"), which is what the question asks in so many words
+    habit = any(t.dep_ == "dobj" and _work_asked(t) for t in q) and any(
+        d.tag_ in ("VBZ", "VBP") and not of_having(d) and any(c.dep_ == "dobj" for c in d.children) for d in doings)
+    return wordnet is not None and (habit or any(
+        a_kind_of(noun, derived) or derived == noun for d in doings for derived in wordnet.nouns_of_verb(d.lemma_.lower())))
 
 
 def _owners(q, noun: str) -> set[str]:  # noqa: ANN001 - a spaCy Doc

@@ -1221,3 +1221,13 @@ def test_a_job_told_of_a_name_by_she_or_he_after_it_is_theirs(maya):
     for asked in ("What does Anouk do?", "What's Anouk's job?"):
         reply = say(dm, asked).reply
         assert reply.startswith("A lawyer"), reply
+
+
+def test_what_someone_does_as_a_habit_answers_what_they_do(maya):
+    # "what does Ciaran do?" over "my husband Ciaran drives a bus" got "I don't think you told me that —
+    # ... drives a bus" (my play): what he does, in so many words, is what was asked
+    dm, _, _, uid = maya
+    say(dm, "my husband Ciaran drives a bus")
+    later(dm, uid)
+    reply = say(dm, "what does Ciaran do?").reply
+    assert "drives a bus" in reply and "don't think" not in reply, reply
