@@ -195,7 +195,8 @@ def _a_thing(text: str, at: int, preposition: bool = False) -> bool:
     token = next((t for t in doc if t.idx == at), None)
     if token is None or (preposition and (token.i == 0 or doc[token.i - 1].tag_ != "IN")):
         return False
-    return token.dep_ in _THING_ROLES or _named_by_a_noun(token)
+    # ... or what it is had for ("what did I have for lunch?": the meal, where "at lunch" is a time)
+    return token.dep_ in _THING_ROLES or _named_by_a_noun(token) or (token.dep_ == "pobj" and token.head.lower_ == "for")
 
 
 def _named_by_a_noun(token) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -342,7 +342,7 @@ def corrected_in_turn(text: str) -> str | None:
         if not before.strip():
             continue
         earlier = nlp(before)
-        span = of_kind(new, earlier) or _of_its_sense(new, earlier)
+        span = of_kind(new, earlier, any_name=True) or _of_its_sense(new, earlier)
         if span is None:
             continue
         corrected, _, _ = with_value(new, earlier, span)

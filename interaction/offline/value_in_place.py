@@ -14,11 +14,12 @@ def span_text(tokens) -> str:  # noqa: ANN001 - spaCy Tokens
     return "".join(t.text_with_ws for t in tokens).strip(" ,.;!") if tokens else ""
 
 
-def of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
+def of_kind(value: list, doc, any_name: bool = False) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy Tokens, a Doc
     """The one phrase of the earlier statement of the new value's kind: its entity type, else a proper
     noun for a proper noun, and a number for a number (the small tagger files a bare "73" as a date
     as often as a cardinal); a count for a count only (`a_count`), so that "the 3rd of February"
-    never takes the place of the PIN "4471", whatever entity type the tagger gave either."""
+    never takes the place of the PIN "4471", whatever entity type the tagger gave either; `any_name`: see
+    below."""
     kinds = {t.ent_type_ for t in value if t.ent_type_}
     spans: list[tuple[int, int]] = []
     told = [t for t in value if t.pos_ not in ("DET", "ADP") and not t.is_punct]
@@ -30,9 +31,11 @@ def of_kind(value: list, doc) -> tuple[int, int] | None:  # noqa: ANN001 - spaCy
     elif kinds:
         spans = [(e.start, e.end) for e in doc.ents if e.label_ in kinds or {e.label_, *kinds} <= {"DATE", "ORDINAL"}
                  or {e.label_, *kinds} <= {"GPE", "LOC", "ORG", "FAC", "NORP"}]
-    # ... a name the recogniser files as no kind it gave the earlier one ("Hove" as a work of art
-    # after "Brighton" as a town): the earlier proper name
-    if not spans and all(t.pos_ in {"PROPN", "DET"} for t in value):
+    # ... with `any_name`, a name the recogniser files as no kind it gave the earlier one ("Hove" as a
+    # work of art after "Brighton" as a town, put right in the same breath): the earlier proper name.
+    # Across turns a name of another kind is no repair ("Hi, it's Hildegard" a day after "my uncle
+    # Boris is visiting" introduces her)
+    if not spans and (any_name or not kinds) and all(t.pos_ in {"PROPN", "DET"} for t in value):
         spans = [(c.start, c.end) for c in doc.noun_chunks if c.root.pos_ == "PROPN"]
     if not spans and all(t.like_num for t in value):
         spans = [(t.i, t.i + 1) for t in doc if t.like_num]

@@ -190,6 +190,13 @@ def test_a_name_put_right_at_the_end_of_the_turn_is_read_as_meant(said, meant):
     assert corrected_in_turn(said) == meant
 
 
+def test_a_greeting_by_name_a_day_later_puts_no_name_right():
+    """"Hi, it's Hildegard" a day after "my uncle Boris is visiting next week" was read as putting Boris
+    right ("So your uncle Hildegard is visiting next week", replay45 s67): a name of another kind than
+    the earlier one is put in its place only within the turn that said both."""
+    assert read_correction("Hi, it's Hildegard", ["my uncle Boris is visiting next week"]) is None
+
+
 def test_a_stretch_that_names_a_value_is_not_read_for_a_taking_back(monkeypatch):
     """"My daughter was born last night, I can't stop smiling": what opens it names a time, so it takes
     nothing back, and the memory-intent classifier is not run on its tails (the reply waited for it);

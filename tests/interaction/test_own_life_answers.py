@@ -623,22 +623,25 @@ def test_when_a_thing_of_their_work_is_is_never_answered_by_the_work(maya):
     # r69): the opposite verb, as WordNet opposes them, told of the thing asked says no
     ("I failed my theory test on Monday, so annoying.", "Did I pass my theory test?", "No — "),
     ("We lost the quiz night by two points.", "Did we win the quiz night?", "No — "),
-])
-def test_a_yes_or_no_question_about_the_speaker_is_answered_as_what_was_told_says(maya, told, asked, opens):
-    dm, _, _, _ = maya
-    say(dm, told)
-    reply = say(dm, asked).reply
-    assert reply.startswith(opens), reply
-
-
-@pytest.mark.parametrize(("told", "asked", "opens"), [
     # "Do I still work as a postman?" over "I used to be a postman for forty years." got "I don't think you
     # told me that — ..." (my play): what they used to do or be, asked of now, is a no
     ("I used to be a postman for forty years.", "Do I still work as a postman?", "No — "),
     ("I used to be a postman for forty years.", "Am I a postman?", "No — "),
     ("I used to play bowls but my knees gave up.", "Do I play bowls?", "No — "),
+    # a yes/no question got "Yes —" whatever the memory said of it (tester44 D1): a wish is no fact, a
+    # doing still ahead has not happened, another job is no yes, a doing asked by its doer's noun is
+    # what they used to be
+    ("If I won the lottery I'd buy a boat and sail to Greece.", "Have I been to Greece?", "I don't think so — "),
+    ("Next month I'm running the Berlin marathon.", "Have I run the marathon yet?", "Not yet — "),
+    ("I'm getting a new puppy this week, a beagle.", "Do I have a dog?", "Not yet — "),
+    ("My husband Karim works as a mechanic.", "Is Karim a teacher?", "I don't think you told me that — "),
+    ("I used to be a teacher, but last month I started a new job as a nurse.", "Am I still teaching?", "No — "),
+    # ... and what still holds is still a yes
+    ("Next month I'm running the Berlin marathon.", "Am I running a marathon?", "Yes — "),
+    ("I have a dentist appointment on Tuesday.", "Do I have a dentist appointment?", "Yes — "),
+    ("My husband Karim works as a mechanic.", "Is Karim a mechanic?", "Yes — "),
 ])
-def test_what_they_used_to_do_asked_of_now_is_a_no(maya, told, asked, opens):
+def test_a_yes_or_no_question_about_the_speaker_is_answered_as_what_was_told_says(maya, told, asked, opens):
     dm, _, _, _ = maya
     say(dm, told)
     reply = say(dm, asked).reply
@@ -1145,27 +1148,6 @@ def test_that_asked_what_or_who_or_judged_stands_for_nothing_told(asked):
     assert with_it_named(asked, [], before) == asked
 
 
-@pytest.mark.parametrize(("told", "asked", "opens"), [
-    # a yes/no question got "Yes —" whatever the memory said of it (tester44 D1): a wish is no fact, a
-    # doing still ahead has not happened, another job is no yes, a doing asked by its doer's noun is
-    # what they used to be
-    ("If I won the lottery I'd buy a boat and sail to Greece.", "Have I been to Greece?", "I don't think so — "),
-    ("Next month I'm running the Berlin marathon.", "Have I run the marathon yet?", "Not yet — "),
-    ("I'm getting a new puppy this week, a beagle.", "Do I have a dog?", "Not yet — "),
-    ("My husband Karim works as a mechanic.", "Is Karim a teacher?", "I don't think you told me that — "),
-    ("I used to be a teacher, but last month I started a new job as a nurse.", "Am I still teaching?", "No — "),
-    # ... and what still holds is still a yes
-    ("Next month I'm running the Berlin marathon.", "Am I running a marathon?", "Yes — "),
-    ("I have a dentist appointment on Tuesday.", "Do I have a dentist appointment?", "Yes — "),
-    ("My husband Karim works as a mechanic.", "Is Karim a mechanic?", "Yes — "),
-])
-def test_a_yes_is_said_only_of_what_was_told_as_so(maya, told, asked, opens):
-    dm, _, _, _ = maya
-    say(dm, told)
-    reply = say(dm, asked).reply
-    assert reply.startswith(opens), reply
-
-
 @pytest.mark.parametrize(("told", "asked", "not_as_theirs"), [
     # "when is my birthday?" got "On the 3rd of March — ... your mum's birthday is then" (tester44 zh05):
     # "mum" is a flower first in WordNet, so "my mum's birthday" was read as the speaker's "mum
@@ -1212,22 +1194,18 @@ def test_a_new_home_carries_nothing_over_from_the_old_one(maya):
     assert say(dm, "Do I live in Bristol?").reply.startswith("Not any more"), "Bristol"
 
 
-def test_a_job_told_of_a_name_by_she_or_he_after_it_is_theirs(maya):
+@pytest.mark.parametrize(("told", "asked", "opens"), [
     # "what does Anouk do?" got "That's a good question" over "my best friend is Anouk, she's a lawyer"
     # (tester44 zh11): the recogniser filed Anouk as a town and an organisation, and the job was told of "she"
-    dm, _, _, uid = maya
-    say(dm, "my best friend is Anouk, she's a lawyer")
-    later(dm, uid)
-    for asked in ("What does Anouk do?", "What's Anouk's job?"):
-        reply = say(dm, asked).reply
-        assert reply.startswith("A lawyer"), reply
-
-
-def test_what_someone_does_as_a_habit_answers_what_they_do(maya):
+    ("my best friend is Anouk, she's a lawyer", "What does Anouk do?", "A lawyer — "),
+    ("my best friend is Anouk, she's a lawyer", "What's Anouk's job?", "A lawyer — "),
     # "what does Ciaran do?" over "my husband Ciaran drives a bus" got "I don't think you told me that —
     # ... drives a bus" (my play): what he does, in so many words, is what was asked
+    ("my husband Ciaran drives a bus", "what does Ciaran do?", "Earlier today you told me your husband Ciaran drives a bus"),
+])
+def test_what_someone_of_theirs_does_is_answered_from_what_was_told_of_them(maya, told, asked, opens):
     dm, _, _, uid = maya
-    say(dm, "my husband Ciaran drives a bus")
+    say(dm, told)
     later(dm, uid)
-    reply = say(dm, "what does Ciaran do?").reply
-    assert "drives a bus" in reply and "don't think" not in reply, reply
+    reply = say(dm, asked).reply
+    assert reply.startswith(opens), reply

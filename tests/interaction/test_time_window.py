@@ -144,7 +144,9 @@ def test_a_meal_the_sentence_tells_of_is_no_time(text):
 
 
 @pytest.mark.parametrize("question", ["What did I tell you about opening night?", "what did I say about quiz night",
-                                      "What did I tell you about the work lunch?"])
+                                      "What did I tell you about the work lunch?",
+                                      # the meal had, where "at lunch" is a time (replay45 s52)
+                                      "What did I have for lunch?"])
 def test_a_part_of_the_day_named_by_a_noun_before_it_is_an_event_not_a_time(question):
     """"opening night" was read as tonight, so the recall searched only today's evening and found
     nothing of what was told yesterday (my play, asked at night); "Friday night" and "last night" are
