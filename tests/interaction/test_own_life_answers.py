@@ -1158,10 +1158,7 @@ def test_that_asked_what_or_who_or_judged_stands_for_nothing_told(asked):
     ("My neighbour has a cat called Tiger who keeps coming into my garden.", "What's my cat's name?", "Tiger"),
 ])
 def test_a_thing_of_someone_of_theirs_is_never_answered_as_their_own(maya, told, asked, not_as_theirs):
-    dm, _, _, uid = maya
-    say(dm, told)
-    later(dm, uid)
-    reply = say(dm, asked).reply
+    reply = asked_a_day_later(maya, told, asked)
     assert not reply.startswith((not_as_theirs, "Yes")), reply
 
 
@@ -1204,8 +1201,5 @@ def test_a_new_home_carries_nothing_over_from_the_old_one(maya):
     ("my husband Ciaran drives a bus", "what does Ciaran do?", "Earlier today you told me your husband Ciaran drives a bus"),
 ])
 def test_what_someone_of_theirs_does_is_answered_from_what_was_told_of_them(maya, told, asked, opens):
-    dm, _, _, uid = maya
-    say(dm, told)
-    later(dm, uid)
-    reply = say(dm, asked).reply
+    reply = asked_a_day_later(maya, told, asked)
     assert reply.startswith(opens), reply
