@@ -39,7 +39,9 @@ fi
 PY="${NADINE_PYTHON:-python3.11}"
 command -v "$PY" >/dev/null 2>&1 || PY=python3
 STAMP="$VENV/.nadine-stamp"
-want="$(cat "$ROOT/pyproject.toml" "$ROOT/requirements-models.txt" | sha256sum | cut -c1-16)"
+# llama.cpp's build, whose flags are part of what a test install is (below)
+LLAMA_BUILD="portable-avx2-1"
+want="$( (cat "$ROOT/pyproject.toml" "$ROOT/requirements-models.txt"; echo "$LLAMA_BUILD") | sha256sum | cut -c1-16)"
 # the stamp is one line: the hash of the two files, then the purposes installed for them
 have=""
 if [ -f "$STAMP" ]; then
@@ -65,14 +67,21 @@ if ! installed run; then
 fi
 if [ "$PURPOSE" = test ]; then
   echo "[bootstrap] installing what the tests use into $VENV (test, eval and local-llm extras)" >&2
-  # PyPI has only llama-cpp-python's sdist: build its wheel once per machine (minutes) and keep it
-  WHEELS="${NADINE_WHEELHOUSE:-$HOME/.cache/nadine/wheels}"
+  # PyPI has only llama-cpp-python's sdist: build its wheel once per machine (minutes) and keep it.
+  # Built for AVX2, not for the machine it is built on: a native build uses every instruction the CPU
+  # lists (AVX-512, AMX), and a virtual machine that lists AMX without granting it faults on the
+  # first completion (the local server died with a general protection fault in libggml-cpu); pip's
+  # own cache keys a wheel built from an sdist by the sdist alone, whatever the flags, so it is not used
+  WHEELS="${NADINE_WHEELHOUSE:-$HOME/.cache/nadine/wheels}/$LLAMA_BUILD"
   mkdir -p "$WHEELS"
   if ! ls "$WHEELS"/llama_cpp_python-0.3.36-*.whl >/dev/null 2>&1; then
     echo "[bootstrap] building llama-cpp-python 0.3.36 once (about 6 minutes on 2 cores; kept in $WHEELS)" >&2
-    CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$VENV/bin/pip" wheel -q --disable-pip-version-check --no-deps \
+    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" \
+      CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$VENV/bin/pip" wheel --no-cache-dir -q --disable-pip-version-check --no-deps \
       -w "$WHEELS" "llama-cpp-python==0.3.36" >&2
   fi
+  # the same version built otherwise before is replaced, not kept
+  "${PIP[@]}" --force-reinstall --no-deps "$WHEELS"/llama_cpp_python-0.3.36-*.whl >&2
   PYTHONWARNINGS=ignore "${PIP[@]}" --find-links "$WHEELS" -e "$ROOT[test,eval,local-llm]" >&2
   echo "$want run test" > "$STAMP"
 fi
