@@ -72,7 +72,7 @@ if [ "$PURPOSE" = test ]; then
   # lists (AVX-512, AMX), and a virtual machine that lists AMX without granting it faults on the
   # first completion (the local server died with a general protection fault in libggml-cpu); pip's
   # own cache keys a wheel built from an sdist by the sdist alone, whatever the flags, so it is not used
-  WHEELS="${NADINE_WHEELHOUSE:-$HOME/.cache/nadine/wheels}/$LLAMA_BUILD"
+  WHEELS="${NADINE_WHEELHOUSE:-$HOME/.cache/nadine/wheels/$LLAMA_BUILD}"
   mkdir -p "$WHEELS"
   if ! ls "$WHEELS"/llama_cpp_python-0.3.36-*.whl >/dev/null 2>&1; then
     echo "[bootstrap] building llama-cpp-python 0.3.36 once (about 6 minutes on 2 cores; kept in $WHEELS)" >&2
@@ -80,8 +80,13 @@ if [ "$PURPOSE" = test ]; then
       CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$VENV/bin/pip" wheel --no-cache-dir -q --disable-pip-version-check --no-deps \
       -w "$WHEELS" "llama-cpp-python==0.3.36" >&2
   fi
-  # the same version built otherwise before is replaced, not kept
-  "${PIP[@]}" --force-reinstall --no-deps "$WHEELS"/llama_cpp_python-0.3.36-*.whl >&2
+  # the same version built otherwise before (a venv without this build's mark) is replaced, not kept
+  MARK="$VENV/.nadine-llama-build"
+  if ls "$VENV"/lib/python*/site-packages/llama_cpp_python-*.dist-info >/dev/null 2>&1 \
+      && [ "$(cat "$MARK" 2>/dev/null)" != "$LLAMA_BUILD" ]; then
+    "${PIP[@]}" --force-reinstall --no-deps "$WHEELS"/llama_cpp_python-0.3.36-*.whl >&2
+  fi
   PYTHONWARNINGS=ignore "${PIP[@]}" --find-links "$WHEELS" -e "$ROOT[test,eval,local-llm]" >&2
+  echo "$LLAMA_BUILD" > "$MARK"
   echo "$want run test" > "$STAMP"
 fi

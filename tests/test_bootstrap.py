@@ -74,3 +74,13 @@ def test_an_unknown_purpose_is_refused(venv):
     out = subprocess.run([str(BOOTSTRAP), "demo"], env=dict(os.environ, NADINE_VENV=str(venv / "venv")),
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "usage: scripts/bootstrap.sh [run|test]" in out.stderr
+
+
+def test_a_llama_cpp_built_otherwise_is_replaced_once_by_this_build(venv):
+    """A venv whose llama-cpp-python was built before this build's flags (natively: it crashed the local
+    server on a machine that lists AMX without granting it) gets the wheelhouse's in its place, once."""
+    (venv / "venv" / "lib" / "python3.11" / "site-packages" / "llama_cpp_python-0.3.36.dist-info").mkdir(parents=True)
+    calls = bootstrap(venv, "test")
+    assert any("--force-reinstall" in c and "llama_cpp_python-0.3.36" in c for c in calls), calls
+    (venv / "venv" / ".nadine-stamp").write_text("0123456789abcdef run test\n")  # installed again later
+    assert not any("--force-reinstall" in c for c in bootstrap(venv, "test"))
