@@ -32,6 +32,7 @@ from interaction.offline.chat_spelling import lemma_meant
 from interaction.offline.parsing import (
     as_capitalised,
     hung_before_a_splice,
+    intended_then,
     name_beside,
     of_having,
     stands_in,
@@ -170,8 +171,10 @@ def answer_in(question: str, memory: str) -> Answer | None:
     if asks == "time":
         found_spans = [c for c in found_spans if not _negated(c[1][0])]
     # a plan told as one that was ("I was going to Japan in April but the trip got cancelled, so I'm
-    # going to Portugal in May instead") answers only when nothing told as it is now does
-    found_spans = [c for c in found_spans if not _planned_before(c[1][0])] or found_spans
+    # going to Portugal in May instead", "I was meant to go to Lisbon but that's off now") answers only
+    # a question of the past ("where was I going?")
+    if not _asked_of_the_past(q):
+        found_spans = [c for c in found_spans if not intended_then(c[1][0])]
     if stranded is not None:
         # "where am I from?" is answered by where from, never by where one lives now ("I am from Osaka,
         # but now I live in Manchester"); where one goes to by a "to" phrase when one is said, else by
@@ -235,13 +238,8 @@ def _negated(token) -> bool:  # noqa: ANN001 - a spaCy Token
     return any(c.dep_ == "neg" for c in verb_of(token).children)
 
 
-def _planned_before(token) -> bool:  # noqa: ANN001 - a spaCy Token
-    """The verb the word hangs on is in progress in the past ("I was going to Japan"): a plan as it
-    stood then."""
-    from interaction.offline.parsing import verb_of
-
-    verb = verb_of(token)
-    return verb.tag_ == "VBG" and any(a.dep_ == "aux" and a.lemma_ == "be" and a.tag_ == "VBD" for a in verb.children)
+def _asked_of_the_past(q) -> bool:  # noqa: ANN001 - a spaCy Doc
+    return any(t.tag_ == "VBD" for t in q)
 
 
 def _said_of_named(token, named: set[str]) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -391,6 +391,24 @@ def told_as_wished(memory: str) -> bool:
     return any(t.dep_ == "mark" and t.lower_ == "if" for t in m) and any(t.tag_ == "MD" and t.lemma_ == "would" for t in m)
 
 
+def only_intended_then(question: str, memory: str) -> bool:
+    """What a question of now asks after ("are we still going to Lisbon?") the memory names only as a
+    plan as it stood before ("I was meant to go to Lisbon in March but that's off now":
+    parsing.intended_then). False without the parser."""
+    from interaction.offline.parsing import ParserUnavailable, intended_then, load_parser
+
+    try:
+        nlp = load_parser()
+        q, m = nlp(question), nlp(memory)
+    except ParserUnavailable:
+        return False
+    if any(t.tag_ == "VBD" for t in q):
+        return False
+    asked = {t.lower_ for t in q if t.pos_ in ("NOUN", "PROPN") and t.dep_ not in ("nsubj", "nsubjpass")}
+    said = [t for t in m if t.lower_ in asked]
+    return bool(said) and all(intended_then(t) for t in said)
+
+
 def still_to_come(question: str, memory: str, told_on: datetime | None, now: datetime) -> bool:
     """The memory tells a doing still ahead, in progress toward a time not yet come ("next month I'm
     running the Berlin marathon", "I'm getting a puppy this week"), and the question asks of now or

@@ -159,6 +159,18 @@ def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     return finite is None or finite.tag_ == "VBD" or finite.lemma_.lower() == "have"
 
 
+def intended_then(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The word is said of a plan as it stood in the past: its verb in progress after a past "be" ("I
+    was going to Japan"), or what a past "be" with a participle meant to be done ("I was meant to go
+    to Lisbon", "we were supposed to fly on Monday"). "I was born in Leeds" tells no plan."""
+    verb = verb_of(token)
+    if verb.tag_ == "VBG" and any(a.dep_ == "aux" and a.lemma_ == "be" and a.tag_ == "VBD" for a in verb.children):
+        return True
+    meant = verb.head if verb.dep_ == "xcomp" else None
+    return meant is not None and meant.tag_ == "VBN" and any(
+        a.dep_ in ("aux", "auxpass") and a.lemma_ == "be" and a.tag_ == "VBD" for a in meant.children)
+
+
 def told_as_present(clause: str) -> bool:
     """The clause's main verb tells of now: a present form ("I work as a nurse", "I'm a nurse"), or a
     participle in progress after a present "be" ("I'm retraining as a nurse"); never a past or a perfect

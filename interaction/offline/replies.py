@@ -18,6 +18,7 @@ from interaction.asked_value import (
     calls_off,
     denied_outright,
     denies_what_is_asked,
+    only_intended_then,
     said_of_someone_else,
     says_what_is_asked,
     still_to_come,
@@ -432,8 +433,9 @@ def _recall(r: ReplyInputs) -> str:
             if verdict is None and denied_outright(r.text, holds[0]):
                 # "do I smoke?" over "I quit smoking": what was told says no
                 return f"No — {said}"
-            if verdict != "no" and told_as_wished(holds[0]):
-                # "have I been to Greece?" over "if I won the lottery I'd sail to Greece": a wish
+            if verdict != "no" and (told_as_wished(holds[0]) or only_intended_then(r.text, holds[0])):
+                # "have I been to Greece?" over "if I won the lottery I'd sail to Greece": a wish; "are we
+                # still going to Lisbon?" over "I was meant to go to Lisbon but that's off now": a plan that was
                 return f"I don't think so — {said}"
             if verdict is None and still_to_come(r.text, holds[0], latest.told_on(), r.now):
                 # "have I run the marathon yet?" over "next month I'm running the Berlin marathon"

@@ -1170,6 +1170,15 @@ def test_a_plan_told_as_one_that_was_gives_way_to_the_one_told_as_it_is(maya):
     assert reply.startswith(("Portugal", "To Portugal")) and "Japan" not in reply, reply
 
 
+def test_a_place_meant_before_is_neither_the_answer_nor_a_yes(maya):
+    # "where are we going at Easter?" got "Lisbon — ..." and "are we still going to Lisbon?" got "Yes — ..."
+    # over "I was meant to go to Lisbon in March but that's off now, ..." (my play)
+    dm, _, _, _ = maya
+    say(dm, "I was meant to go to Lisbon in March but that's off now, we're doing Edinburgh at Easter instead")
+    assert not say(dm, "Where are we going at Easter?").reply.startswith(("Lisbon", "To Lisbon")), "Easter"
+    assert say(dm, "Are we still going to Lisbon?").reply.startswith("I don't think so"), "Lisbon"
+
+
 def test_a_place_put_right_in_the_same_breath_is_no_longer_where_they_live(maya):
     # "do I live in Brighton?" got "Yes — ... you live in Brighton, no wait, Hove actually" (tester44 zh04)
     dm, _, _, _ = maya
