@@ -31,6 +31,7 @@ from interaction.memory.retrieval.lexicon import a_kind_of
 from interaction.offline.chat_spelling import lemma_meant
 from interaction.offline.parsing import (
     as_capitalised,
+    asked_of_the_past,
     hung_before_a_splice,
     intended_then,
     name_beside,
@@ -173,7 +174,7 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # a plan told as one that was ("I was going to Japan in April but the trip got cancelled, so I'm
     # going to Portugal in May instead", "I was meant to go to Lisbon but that's off now") answers only
     # a question of the past ("where was I going?")
-    if not _asked_of_the_past(q):
+    if not asked_of_the_past(q):
         found_spans = [c for c in found_spans if not intended_then(c[1][0])]
     if stranded is not None:
         # "where am I from?" is answered by where from, never by where one lives now ("I am from Osaka,
@@ -236,10 +237,6 @@ def _negated(token) -> bool:  # noqa: ANN001 - a spaCy Token
     from interaction.offline.parsing import verb_of
 
     return any(c.dep_ == "neg" for c in verb_of(token).children)
-
-
-def _asked_of_the_past(q) -> bool:  # noqa: ANN001 - a spaCy Doc
-    return any(t.tag_ == "VBD" for t in q)
 
 
 def _said_of_named(token, named: set[str]) -> bool:  # noqa: ANN001 - a spaCy Token

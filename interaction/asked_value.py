@@ -395,14 +395,14 @@ def only_intended_then(question: str, memory: str) -> bool:
     """What a question of now asks after ("are we still going to Lisbon?") the memory names only as a
     plan as it stood before ("I was meant to go to Lisbon in March but that's off now":
     parsing.intended_then). False without the parser."""
-    from interaction.offline.parsing import ParserUnavailable, intended_then, load_parser
+    from interaction.offline.parsing import ParserUnavailable, asked_of_the_past, intended_then, load_parser
 
     try:
         nlp = load_parser()
         q, m = nlp(question), nlp(memory)
     except ParserUnavailable:
         return False
-    if any(t.tag_ == "VBD" for t in q):
+    if asked_of_the_past(q):
         return False
     asked = {t.lower_ for t in q if t.pos_ in ("NOUN", "PROPN") and t.dep_ not in ("nsubj", "nsubjpass")}
     said = [t for t in m if t.lower_ in asked]

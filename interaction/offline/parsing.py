@@ -159,6 +159,12 @@ def told_as_past(verb) -> bool:  # noqa: ANN001 - a spaCy Token
     return finite is None or finite.tag_ == "VBD" or finite.lemma_.lower() == "have"
 
 
+def asked_of_the_past(doc) -> bool:  # noqa: ANN001 - a spaCy Doc
+    """The question asks of a time gone by ("when did I get my keys?", "where was I going?"): its verb,
+    or the auxiliary on it, is past."""
+    return any(t.tag_ == "VBD" and t.pos_ in ("VERB", "AUX") for t in doc)
+
+
 def intended_then(token) -> bool:  # noqa: ANN001 - a spaCy Token
     """The word is said of a plan as it stood in the past: its verb in progress after a past "be" ("I
     was going to Japan"), or what a past "be" with a participle meant to be done ("I was meant to go

@@ -241,13 +241,12 @@ def _yes_or_no(question: str, answer: str) -> str:
 def _asked_of_the_past(question: str) -> bool:
     """The question asks when something was ("when did I get my keys?"): its verb, or the auxiliary on
     it, is past; the day it was told answers it. True without the parser."""
-    from interaction.offline.parsing import ParserUnavailable, load_parser
+    from interaction.offline.parsing import ParserUnavailable, asked_of_the_past, load_parser
 
     try:
-        doc = load_parser()(question)
+        return asked_of_the_past(load_parser()(question))
     except ParserUnavailable:
         return True
-    return any(t.tag_ == "VBD" and t.pos_ in ("VERB", "AUX") for t in doc)
 
 
 def _untold(r: ReplyInputs) -> str | None:

@@ -912,10 +912,16 @@ def test_a_memory_offered_for_a_question_whether_of_someone_else_is_said_as_thei
 
 def asked_a_day_later(maya, told: str, asked: str) -> str:  # noqa: ANN001 - the fixture
     """What was said on one visit, then the question on the next: its reply."""
+    return say(told_on_visits(maya, told), asked).reply
+
+
+def told_on_visits(maya, *visits: str):  # noqa: ANN001, ANN201 - the fixture, its DialogueManager
+    """Each of `visits` said on a visit of its own, the next visit begun: the DialogueManager."""
     dm, _, _, uid = maya
-    say(dm, told)
-    later(dm, uid)
-    return say(dm, asked).reply
+    for told in visits:
+        say(dm, told)
+        later(dm, uid)
+    return dm
 
 
 @pytest.mark.parametrize(("told", "asked", "first"), [
@@ -1089,11 +1095,8 @@ def test_retiring_ends_the_job_and_a_name_said_with_it_asks_whether_it_still_hol
     # "I retired on friday after 38 years of teaching!" left the teacher at Kingsbridge Academy as the job,
     # and "Do I still work at Kingsbridge?" got "I don't think you told me that" (tester42 s17): the
     # speaker alone leaving, with nothing named, left the place they held
-    dm, _, _, uid = maya
-    say(dm, "I'm a geography teacher at Hollins Park School.")
-    later(dm, uid)
-    say(dm, "So that's me done, I retired on Thursday after 31 years!")
-    later(dm, uid)
+    dm = told_on_visits(maya, "I'm a geography teacher at Hollins Park School.",
+                        "So that's me done, I retired on Thursday after 31 years!")
     job = say(dm, "What do I do for a living?").reply
     assert not job.startswith("You're a geography teacher"), job
     still = say(dm, "Do I still work at Hollins Park?").reply
@@ -1104,11 +1107,7 @@ def test_a_job_in_the_making_is_said_in_its_own_words_not_as_work(maya):
     # "I handed in my notice and I'm retraining as a nurse", then "Am I still a dental hygienist?" got
     # "Not any more — ... Now you work as a nurse" (my play): retraining is not working as one, so the
     # job held now is said as it was told
-    dm, _, _, uid = maya
-    say(dm, "I work as a dental hygienist in Wrexham.")
-    later(dm, uid)
-    say(dm, "I handed in my notice and I'm retraining as a nurse.")
-    later(dm, uid)
+    dm = told_on_visits(maya, "I work as a dental hygienist in Wrexham.", "I handed in my notice and I'm retraining as a nurse.")
     still = say(dm, "Am I still a dental hygienist?").reply
     assert still.startswith("Not any more") and still.endswith("You're retraining as a nurse."), still
     assert "work as a nurse" not in still, still
@@ -1191,9 +1190,7 @@ def test_a_new_home_carries_nothing_over_from_the_old_one(maya):
     # "Big news: I've moved to Cardiff! Got my own place now." got "So you live in Cardiff with your two
     # flatmates now", and "do I still have flatmates?" got "Yes — ..." (tester44 zh07): what went with
     # the old home is never said of the new one
-    dm, _, _, uid = maya
-    say(dm, "I live in Bristol with my two flatmates.")
-    later(dm, uid)
+    dm = told_on_visits(maya, "I live in Bristol with my two flatmates.")
     moved = say(dm, "Big news: I've moved to Cardiff! Got my own place now.").reply
     assert "Cardiff" in moved and "flatmates" not in moved, moved
     assert not say(dm, "Do I still have flatmates?").reply.startswith("Yes"), "flatmates"
