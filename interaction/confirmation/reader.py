@@ -29,6 +29,8 @@ from interaction import cues
 from interaction.linear_text import LinearTextModel
 
 if TYPE_CHECKING:
+    from spacy.tokens import Span
+
     from interaction.agents.context import AgentDeps
 
 log = logging.getLogger("nadine.interaction.confirmation")
@@ -92,28 +94,42 @@ class ConfirmationReader:
             answer = answer if asked and not cues.is_question(said) and self.read(said) == answer else "unclear"
             if answer == "yes" and _names_something(asked):
                 answer = "unclear"
-        if answer == "yes" and self._taken_back(text):
+        if answer == "yes" and self._held_back(text):
             return "unclear"
         return answer
 
-    def _taken_back(self, text: str) -> bool:
-        """A yes said first and a no after it, in one breath ("yes but keep my mum's birthday", "yes but
-        not the birthday one"): the opening answer, up to the first verb or number (bare_answer's tags),
-        reads yes, and the rest, naming something, reads no on its own. The whole, read at once, can
-        still come out yes: its opening yes outweighs a tail the training replies rarely hold."""
+    def _held_back(self, text: str) -> bool:
+        """A yes said with a part held back, in one breath: taken back after it ("yes but keep my mum's
+        birthday", "yes but not the birthday one": the rest, naming something, reads no on its own), or
+        narrowed to a part or a condition ("yes, apart from my son's birthday", "yes, but only the work
+        stuff", "just the last thing I said, yes", "fine, as long as you still know who I am": the part,
+        read on its own, is no yes). The whole, read at once, can still come out yes: its yes outweighs
+        a part the training replies rarely hold. A yes is read where the answer can end: within the
+        opening answer (up to the first verb or number, bare_answer's tags) and at a comma or a
+        conjunction."""
         doc = _parse(text)
-        if doc is None:
+        if doc is None or len(doc) < 2:
             return False
         opening = next((t.i for t in doc if t.pos_ in _TOLD_POS), len(doc))
-        # the rest must name something kept or done ("not the birthday one"), or a bare "not" after
-        # "sure, why" would take back "sure, why not"
-        splits = [(doc[:i].text, doc[i:].text.lstrip(" ,.;:-—!")) for i in range(1, min(opening + 1, len(doc)))
-                  if any(t.pos_ in _NAMING_POS for t in doc[i:])]
+        # (the yes, the rest, what the rest must read as on its own to hold the yes back)
+        splits: list[tuple[Span, Span, set[Answer]]] = []
+        for i in range(1, len(doc)):
+            head, tail = doc[:i], doc[i:]
+            if i <= opening and any(t.pos_ in _NAMING_POS for t in tail):
+                # naming something, or a bare "not" after "sure, why" would take back "sure, why not"
+                splits.append((head, tail, {"no"}))
+            if doc[i - 1].is_punct or doc[i].dep_ == "cc":
+                if _narrows(tail):
+                    splits.append((head, tail, {"no", "unclear"}))
+                if head.root.pos_ in _THING_POS and _narrows(head):
+                    # a part named first, the yes after it ("only the things about my ex, yes"); a no
+                    # first is a correction ("of course not, sorry, I mean yes")
+                    splits.append((tail, head, {"unclear"}))
         if not splits:
             return False
-        probs = self.probabilities([x for pair in splits for x in pair])
-        return any(self.decide(probs[2 * k]) == "yes" and self.decide(probs[2 * k + 1]) == "no"
-                   for k in range(len(splits)))
+        probs = self.probabilities([span.text.strip(" ,.;:-—!") for pair in splits for span in pair[:2]])
+        return any(self.decide(probs[2 * k]) == "yes" and self.decide(probs[2 * k + 1]) in holding
+                   for k, (_, _, holding) in enumerate(splits))
 
 
 @functools.cache
@@ -151,6 +167,7 @@ def read_reply(deps: AgentDeps | None, question: str, reply: str) -> Answer:
 # please" is not. Nouns do not (the small tagger reads "nope" as a name and "thanks" as a noun).
 _TOLD_POS = {"VERB", "NUM"}
 _NAMING_POS = {"NOUN", "PROPN", "VERB"}
+_THING_POS = {"NOUN", "PROPN"}
 
 
 def _parse(text: str):
@@ -160,6 +177,26 @@ def _parse(text: str):
         return load_parser()(text)
     except ParserUnavailable:
         return None
+
+
+def _narrows(span: Span) -> bool:
+    """`span` sets a part or a condition against what it follows or precedes, by its grammar: it opens
+    with a conjunction or a preposition before a thing it names ("but leave my son's things", "except
+    the travel plans", "apart from my son's birthday"; not "and forget it"), a thing in it has a focusing adverb before it
+    ("only the work stuff", "just the bit about my job"), or it holds a clause with a subordinating
+    mark ("as long as you remember I play chess"). An imperative that only says the yes again
+    ("delete the lot") does none of these."""
+    words = [t for t in span if not t.is_punct]
+    if not words:
+        return False
+    first = words[0]
+    opens_against = first.dep_ in ("cc", "prep") or any(c.dep_ == "prep" and c.i == first.i + 1 for c in first.children)
+    if opens_against and any(t.pos_ in _THING_POS for t in words[1:]):
+        return True
+    if any(t.pos_ in _THING_POS and span.start <= t.head.i < span.end
+           and any(c.dep_ == "advmod" and span.start <= c.i < t.i for c in t.children) for t in span):
+        return True
+    return any(t.dep_ == "advcl" and any(c.dep_ == "mark" for c in t.children) for t in span)
 
 
 def _names_something(text: str) -> bool:

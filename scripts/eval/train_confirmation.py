@@ -16,7 +16,7 @@ straddle splits. Steps:
    name ...?" makes a second person of someone known);
 5. accuracy, the false-yes rate, per-class precision / recall and calibration error on dev and on the
    held-out test split (and on its written replies alone), printed as a table and one JSON line;
-6. the whole reader (ConfirmationReader.read: a yes asked as a question, or taken back after it, is
+6. the whole reader (ConfirmationReader.read: a yes asked as a question, or taken back or narrowed, is
    no yes) on dev and test, and on reservations.tsv beside this script: yeses said with a part to keep
    or a condition ("yes but keep my mum's birthday"), all labelled unclear and never trained on (the
    linear model, trained on them, let them pull a bare "yeah" below yes_above).

@@ -281,6 +281,29 @@ def test_a_yes_taken_back_in_the_same_breath_erases_nothing_and_ends_nothing(jon
     assert {needle: holding(dm, needle) for needle in before} == before
 
 
+@pytest.mark.parametrize("answer", ["Yes, but only the work stuff.", "Go on, except the holiday plans.",
+                                    "Just the last thing I said, yes.", "Fine, as long as you still know who I am."])
+def test_a_yes_narrowed_to_a_part_or_a_condition_erases_nothing(jonas, answer):
+    """A yes kept to a part ("only the work stuff"), with a part left out ("except the holiday plans")
+    or on a condition ("as long as you still know who I am") erased everything: read whole, its yes
+    outweighed the part. It is asked about once more, and after a no nothing has gone."""
+    dm, _ = jonas
+    before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
+    assert "forget" in say(dm, "Please forget everything about me.").reply
+    again = say(dm, answer)
+    assert again.intent == "forget_request" and "yes or no" in again.reply, again
+    assert say(dm, "no").intent == "forget_cancelled"
+    assert {needle: holding(dm, needle) for needle in before} == before
+
+
+@pytest.mark.parametrize("answer", ["yes please, delete the lot", "Yes, go ahead."])
+def test_a_yes_that_says_the_request_again_erases(jonas, answer):
+    """A yes that only says the request again ("delete the lot") holds nothing back."""
+    dm, _ = jonas
+    assert "forget" in say(dm, "Please forget everything about me.").reply
+    assert say(dm, answer).intent == "forget_confirmed"
+
+
 def test_a_thing_of_someone_of_theirs_named_by_word_and_name_is_offered_by_the_word(tmp_path):
     """"Forget my sister's birthday." found nothing over "Remember that my sister Amira's birthday is on 2
     March." (tester39 r38): the parser reads "my sister, Amira's birthday"; the name owning the thing
