@@ -693,9 +693,11 @@ def _place(m, preps: set[str] = _PLACE_PREPS, named: frozenset[str] | set[str] =
         # preposition of a verb, the noun its object
         particle = to_read_as_a_particle(prep)
         head = prep.head.head if particle else prep.head
-        # ... or on a time said of the verb, where the parse may hang it ("every Tuesday evening at the church hall")
+        # ... or on a time said of the verb, where the parse may hang it ("every Tuesday evening at the church
+        # hall"), or on the verb's object, where it hangs the place of the doing ("I teach guitar at the
+        # community centre")
         on = head.pos_ in ("VERB", "AUX") or (head.pos_ == "NOUN" and head.lemma_.lower() in named) \
-            or (head.ent_type_ in _TIME_ENTS and head.head.pos_ in ("VERB", "AUX"))
+            or ((head.ent_type_ in _TIME_ENTS or head.dep_ == "dobj") and head.head.pos_ in ("VERB", "AUX"))
         if (prep.dep_ == "prep" or particle) and on and (
                 prep.lower_ in preps or prep.lower_ in _TOWARDS and _of_motion(head.lemma_.lower())):
             obj = prep.head if particle else next((c for c in prep.children if c.dep_ == "pobj"), None)

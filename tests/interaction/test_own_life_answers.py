@@ -1209,3 +1209,14 @@ def test_a_new_home_carries_nothing_over_from_the_old_one(maya):
 def test_what_someone_of_theirs_does_is_answered_from_what_was_told_of_them(maya, told, asked, opens):
     reply = asked_a_day_later(maya, told, asked)
     assert reply.startswith(opens), reply
+
+
+@pytest.mark.parametrize(("told", "asked", "first"), [
+    ("I teach guitar at the community centre on Saturdays.", "where do I teach?", "At the community centre"),
+    ("I walk the dogs at the shelter on Sundays.", "where do I walk the dogs?", "At the shelter"),
+])
+def test_a_place_the_parse_hangs_on_the_object_is_where_it_is_done(maya, told, asked, first):
+    """"where do I teach?" a day after "I teach guitar at the community centre on Saturdays" got "I
+    don't think you told me that": the small parser hangs the place on "guitar", the verb's object,
+    not on the verb, and a place was read only off a verb or a noun the question names."""
+    assert asked_a_day_later(maya, told, asked).startswith(first)
