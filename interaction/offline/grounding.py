@@ -49,7 +49,7 @@ log = logging.getLogger("nadine.interaction.grounding")
 # a possessed subject ("my N is ...") nearer the field's notion than PERSON_NOTION is the speaker's own
 PERSON_NOTION = "family member or friend"
 FIELD_NOTIONS = {
-    "current_company": "my employer, the company I work for", "current_position": "my job, my profession",
+    "current_company": "my employer, the company I work for", "current_position": "my job, my profession, what I do for a living",
     "location": "my home, the town I live in", "hobbies": "my hobby, my pastime", "interests": "my interest, my passion",
     "hometown": "where I come from, my hometown", "age": "my age, how old I am",
     "relations": "a person in my life, my family",

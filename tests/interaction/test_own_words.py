@@ -371,3 +371,16 @@ def test_a_fact_asked_to_be_remembered_in_this_conversation_is_found_and_forgott
     forget = say(dm, "Forget what I told you about my passport.")
     assert forget.reply.startswith("Do you want me to forget that your passport expires in March?"), forget.reply
     assert say(dm, "Yes.").intent == "forget_one_confirmed" and services.explicit.list(uid) == []
+
+
+@pytest.mark.parametrize("asked", ["what was it I do for a living again?", "what's my line of work?"])
+def test_a_job_asked_in_other_words_is_answered_from_the_profile(stranger, asked):
+    """"what was it I do for a living again?" a day after "i'm a pharmacist at the boots on the high
+    street in Kendal" got "I don't remember you telling me about that" (tester46 s01): the retrieval
+    core matches the question with the job's notion, which did not say what a job is in everyday words."""
+    for said in ("hiya, Priya here", "i'm a pharmacist at the boots on the high street in Kendal", "bye for now"):
+        say(stranger, said)
+    stranger.clock.advance(24)
+    say(stranger, "hi it's Priya again")
+    reply = say(stranger, asked).reply
+    assert "pharmacist" in reply, reply
