@@ -540,7 +540,8 @@ def retrieve(deps: AgentDeps, state: TurnState) -> RetrievalResult | None:
         state = {**state, "text": question_meant(state)}
     found = _long_term(deps, state)
     if not state.get("is_recall"):
-        return _not_against_the_news(_not_of_this_conversation(found, state.get("transcript") or []), state)
+        found = _not_of_this_conversation(found, state.get("transcript") or [])
+        return _not_against_the_news(_of_what_it_tells(deps, found, str(state.get("text", ""))), state)
     this_session = recall_this_session(deps, state)
     if this_session is None:
         if found is not None and found.recall is not None and found.recall.outcome == "asserted":
@@ -591,6 +592,22 @@ def _not_of_this_conversation(found: RetrievalResult | None, transcript: list[Tr
         return found
     said = {t.text.strip().casefold() for t in transcript if t.role == "user"}
     if scene.user_message.strip().casefold() not in said:
+        return found
+    return dataclasses.replace(found, scene=dataclasses.replace(scene, injected=False))
+
+
+def _of_what_it_tells(deps: AgentDeps, found: RetrievalResult | None, text: str) -> RetrievalResult | None:
+    """An ordinary turn's scene, when the turn names a thing the moment tells of, and nothing of it
+    conflicts: "the leeks at my allotment took all summer" brings back the leeks the flood ruined, but
+    a morning's run is another event than the marathon told last week ("I went for a run this morning,
+    just 5k" is no "That reminds me — ... the Lisbon marathon"), which only its verb names. Without
+    the entity reader, the similarity alone decides."""
+    scene = found.scene if found is not None else None
+    entities = getattr(getattr(deps.services, "core", None), "entities", None)
+    if scene is None or not scene.injected or not scene.user_message or entities is None:
+        return found
+    compared = entities.compare(text, scene.user_message)
+    if compared.told_of > 0 and not compared.conflict:
         return found
     return dataclasses.replace(found, scene=dataclasses.replace(scene, injected=False))
 

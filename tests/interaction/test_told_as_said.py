@@ -418,3 +418,18 @@ def test_an_earlier_turn_holding_nothing_of_what_is_asked_is_not_offered(maya):
     say(dm, "I'm staying at my friend Ada's flat this week.")
     turn = say(dm, "What's Ada's wifi password?")
     assert "do you mean" not in turn.reply and "staying" not in turn.reply, turn.reply
+
+
+@pytest.mark.parametrize(("moment", "said"), [
+    ("I ran the London marathon last sunday, I'm so proud of myself", "I went for a run this morning, it felt great"),
+])
+def test_an_event_of_the_same_kind_reminds_of_nothing_on_an_ordinary_turn(maya, moment, said):
+    """"I went for a run this morning, just 5k" a day after the Lisbon marathon was told got "That
+    reminds me — ... you ran the Lisbon marathon" (tester46 s12): another event of the same kind, which
+    only the moment's verb names, is not what the turn tells of."""
+    dm, _, services, uid = maya
+    write_scene(dm.layout, uid, moment, when=dm.clock.now(), seed=6)
+    services.scene_index.on_scene_stored(uid)
+    later(dm, uid)
+    turn = say(dm, said)
+    assert "That reminds me" not in turn.reply, turn.reply

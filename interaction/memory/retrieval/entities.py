@@ -110,6 +110,9 @@ class Mention:
     # which one of its kind the question asks ("which team do I support?"): a name in its place is
     # the answer, not another thing in the same frame
     which: bool = field(default=False, compare=False)
+    # brought in by an indefinite article ("I went for a run"): one of its kind the text tells of anew,
+    # not one told of before
+    new: bool = field(default=False, compare=False)
 
     @property
     def whose(self) -> tuple[str, ...]:
@@ -132,6 +135,10 @@ class Comparison:
     # the question asks of the speaker's own life and the memory speaks of its listener's alone
     # (persons.py): "what inspired my painting?" against "that painting is awesome! What inspired you?"
     to_listener: bool = False
+    # of the agreeing ones, those agreeing with a thing the memory tells of (not one it names in
+    # passing or an event its verb names) and not brought in anew ("a run" against "I ran the Lisbon
+    # marathon": a kind of it, but another one)
+    told_of: int = 0
 
     @property
     def conflict(self) -> bool:
@@ -491,7 +498,8 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
                           _owner(owned, lexicon) if possessor in (None, SOMEONE) else None, _frame(token), _alias(token),
                           _whose_alias(token), topic=name or not _frames_a_topic(token, lexicon),
                           qualities=_qualities(token, lexicon),
-                          which=any(c.dep_ == "det" and c.tag_ == "WDT" for c in token.children))
+                          which=any(c.dep_ == "det" and c.tag_ == "WDT" for c in token.children),
+                          new=any(c.dep_ == "det" and "Ind" in c.morph.get("Definite") for c in token.children))
         seen.setdefault((mention.head.casefold(), mention.possessor), mention)
         if not name:
             modifiers += _modifiers(token, mention)
@@ -851,7 +859,7 @@ class EntityReader:
         # a name of the question that nothing in the memory agrees with ("Japan" agrees with "Tokyo")
         missing = sum(q.name and not agrees[i] and not (related[i] == AGREE).any() for i, q in enumerate(asked))
         return Comparison(len(asked), agreeing, conflicting, float(heads.max(axis=1).mean()), missing, rivals,
-                          to_listener)
+                          to_listener, sum(a and not q.new for a, q in zip(agrees, asked, strict=True)))
 
 
 def build_reader(embed: Callable[[list[str]], np.ndarray], thresholds: Thresholds) -> EntityReader | None:
