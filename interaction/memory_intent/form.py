@@ -84,9 +84,24 @@ def has_form(intent: str, text: str) -> bool:
         return _addressed(text)
     if intent in FORGETS and pleads_not_to_tell(text):
         return False  # "please don't tell anyone about my therapy": kept between them, not forgotten
+    if intent in FORGETS and _on_their_asking(text):
+        return False  # "can you delete it all if I ask?" asks whether she would, not that she does
     if intent == "about_me" and _someone_does_to_them(text):
         return False  # "who supervises me?" asks who someone of theirs is, not what she knows of them
     return intent not in ASKED or asks_or_requests(text) is not False
+
+
+def _on_their_asking(text: str) -> bool:
+    """The request is what Nadine would do on a condition the speaker would meet
+    (question_form.on_their_condition: "can you delete it all if I ask?"); a condition of hers or of
+    the moment ("forget it if you can", "forget everything about me if that's ok") still asks."""
+    from interaction.offline.question_form import on_their_condition
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return any(on_their_condition(sent) for sent in load_parser()(text).sents)
+    except ParserUnavailable:
+        return False
 
 
 def _someone_does_to_them(text: str) -> bool:

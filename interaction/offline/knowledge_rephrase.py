@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 _SUBJECT = re.compile(r"\b(?:Nadine|She|she)\s+(\w+)")
 _IRREGULAR = {"is": "am", "has": "have", "does": "do", "was": "was"}
 
@@ -27,7 +29,26 @@ def first_person(text: str) -> str:
     text = re.sub(r"\bher\b(?=\s+(?:at|in|to|for|with|from|on|and|by)\b|[.,!?;]|$)", "me", text)
     text = re.sub(r"\bher\b", "my", text)
     text = _SUBJECT.sub(lambda m: "I " + _first_person_verb(m.group(1)), text)
+    text = _shared_subject_verbs(text)
     return re.sub(r"(^|[.!?]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+
+
+def _shared_subject_verbs(text: str) -> str:
+    """A verb that shares "I" with the one before it ("I ask first, and deletes nothing") in the first
+    person too, by spaCy's parse: a conjunct with no subject of its own; as it is without the parser."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return text
+
+    def of_mine(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+        return any(c.dep_ == "nsubj" and c.text == "I" for c in verb.children)
+
+    return "".join(_first_person_verb(t.text) + t.whitespace_ if t.tag_ == "VBZ" and t.dep_ == "conj"
+                   and not any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children) and of_mine(t.head)
+                   else t.text_with_ws for t in doc)
 
 
 def _body(chunk: str) -> str:
@@ -37,9 +58,30 @@ def _body(chunk: str) -> str:
     return " ".join(ln.strip("# ").strip() for ln in lines)
 
 
-def spoken_knowledge(knowledge: str, sentences: int = 2) -> str:
-    """The first (best-ranked) chunk's first sentences, in the first person. The knowledge base hands
-    over only chunks similar enough to the question, best first, so the first one answers it."""
+def spoken_knowledge(knowledge: str, question: str = "", sentences: int = 2) -> str:
+    """The first (best-ranked) chunk's first sentence, which says what the topic is, then those of its
+    other sentences closest to the question by the offline embedder ("can you delete it all if I
+    ask?" is answered by the privacy section's sentence on forgetting, not by the one after its
+    first), in the chunk's order, in the first person. The knowledge base hands over only chunks
+    similar enough to the question, best first, so the first one answers it. Without a question or
+    the embedder, its first sentences."""
     chunks = [c for c in knowledge.split("\n\n") if c.strip()]
     said = re.split(r"(?<=[.!?])\s+", _body(chunks[0]))
-    return first_person(" ".join(said[:sentences]))
+    chosen = list(range(min(sentences, len(said))))
+    if question.strip() and len(said) > sentences:
+        closest = _closest(question, said[1:], sentences - 1)
+        chosen = [0, *sorted(1 + i for i in closest)] if closest is not None else chosen
+    return first_person(" ".join(said[i] for i in chosen))
+
+
+def _closest(question: str, sentences: list[str], k: int) -> list[int] | None:
+    """The indices of the `k` sentences closest to `question`; None when the embedder cannot load."""
+    from common.embedding.base import EmbeddingFailed
+    from common.embedding.registry import offline_text_embedder
+    from common.vision.base import BackendUnavailable
+
+    try:
+        vectors = offline_text_embedder().embed([question, *sentences])
+    except (BackendUnavailable, EmbeddingFailed, OSError):
+        return None
+    return [int(i) for i in np.argsort(-(vectors[1:] @ vectors[0]))[:k]]

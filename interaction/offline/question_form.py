@@ -425,7 +425,7 @@ def _addressed(sentence: Any) -> bool:
     built you?"), not when it speaks of something else ("do you remember what's going on with work?")."""
     if not sentence_asks(sentence):
         return False
-    if _what_she_does_with_what_they_say(sentence):
+    if _what_she_does_with_what_they_say(sentence) or on_their_condition(sentence):
         return True
     topic = asked_about(sentence)
     if topic is not sentence:
@@ -467,6 +467,16 @@ def _what_she_does_with_what_they_say(sentence: Any) -> bool:
     inside = {w.i for t in said for w in t.subtree}
     speaker = [t for t in sentence if "1" in t.morph.get("Person")]
     return bool(speaker) and all(t.i in inside for t in speaker)
+
+
+def on_their_condition(sentence: Any) -> bool:
+    """What Nadine would do if the speaker did something: "you" the subject of the main verb, and under
+    it a clause with a subordinating mark whose subject is the speaker ("can you delete it all if I
+    ask?", "would you forget it if I wanted you to?"): a question about her, not a request."""
+    root = sentence.root
+    return any(c.dep_ == "nsubj" and c.lower_ in YOU for c in root.children) and any(
+        c.dep_ == "advcl" and any(m.dep_ == "mark" for m in c.children)
+        and any(s.dep_ == "nsubj" and "1" in s.morph.get("Person") for s in c.children) for c in root.children)
 
 
 def asks_what_she_does_with_it(text: str) -> bool:

@@ -720,7 +720,7 @@ def composed_reply(r: ReplyInputs) -> Composed:
         if tool_result:
             parts.append(_quote(tool_result, 300))
     if r.knowledge:
-        parts.append(spoken_knowledge(r.knowledge))
+        parts.append(spoken_knowledge(r.knowledge, r.text))
     if not parts:
         named = named_feeling(r.user_emotion)
         template = _EMPATHY[named] if named else None

@@ -160,3 +160,22 @@ def test_having_the_time_asks_the_clock(text):
     reply = offline_reply(ReplyInputs(text=text, intent="continue_conversation", is_recall=False,
                                       now=datetime(2026, 3, 4, 16, 5), language="en-US", user_emotion=Emotion()))
     assert "16:05" in reply, reply
+
+
+@pytest.mark.parametrize("asked", ["can you delete it all if I ask?", "Could you wipe everything if I asked you to?"])
+def test_what_she_would_do_if_asked_is_a_question_about_her_not_a_request(stranger, asked):  # noqa: F811
+    """"can you delete it all if I ask?" was taken for "forget everything about me": Nadine asked "Do you
+    want me to forget everything ...?", and the news told next went unheard as an unclear answer
+    (tester46 s13). What she would do on the speaker's asking is answered from her privacy section,
+    by its sentence on forgetting; nothing waits for a yes."""
+    say(stranger, "Hello, I'm Olusegun.")
+    turn = say(stranger, asked)
+    assert turn.memory_intent not in ("forget_me", "forget_one") and "yes or no" not in turn.reply, turn.reply
+    assert "forget" in turn.reply and "clear yes" in turn.reply, turn.reply
+    assert "I'll remember that you're a bus driver" in say(stranger, "I'm a bus driver in Peckham.").reply
+
+
+def test_a_request_on_a_condition_of_the_moment_still_asks(stranger):  # noqa: F811
+    say(stranger, "Hello, I'm Olusegun.")
+    say(stranger, "I'm a bus driver in Peckham.")
+    assert "yes or no" in say(stranger, "forget everything about me if that's ok").reply
