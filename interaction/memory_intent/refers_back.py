@@ -17,6 +17,7 @@ from __future__ import annotations
 from interaction.memory_intent.phrasing import CONTENT_POS, opening_bidding, request_content
 
 _NAMING = CONTENT_POS - {"VERB", "AUX"}
+_TIMES = {"DATE", "TIME"}
 _SUBJECTS = ("nsubj", "nsubjpass")
 _DEMONSTRATIVES = ("that", "this")
 _OF_TALK = ("noun.quantity", "noun.relation", "noun.communication")  # a bit, a part, a sentence of what was said
@@ -43,12 +44,19 @@ def refers_back(text: str) -> bool:
     start = whole.rfind(content) if content else -1
     parsed = [t for t in doc if start <= t.idx < start + len(content)] if start >= 0 else list(nlp(content))
     pointed = {t.lower_ for t in doc if _points_back(t) or _what_was_said(t)}
-    if any(t.pos_ in _NAMING and not t.is_stop and not _acts_as_verb(t) and t.lower_ not in pointed for t in parsed):
+    if any((t.pos_ in _NAMING or _a_name(t)) and not t.is_stop and not _acts_as_verb(t) and t.lower_ not in pointed
+           for t in parsed):
         return False
     # a verb left is the request's own (bidding, or "you" its subject) or the person's saying ("what I said");
     # a doing of the person's own names what it asks about ("forget where I live")
     return all(_own(t, "2") or (_own(t, "1") and _saying(t)) or not any(c.dep_ in _SUBJECTS for c in t.children)
                for t in parsed if _acts_as_verb(t) and not t.is_stop)
+
+
+def _a_name(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A name the recogniser marks, whatever its tag ("forget about Femke": the small tagger knows no
+    Femke and tags it an adverb); a time is no thing of its own ("what I said yesterday")."""
+    return bool(token.ent_type_) and token.ent_type_ not in _TIMES and token.text[:1].isupper()
 
 
 def _acts_as_verb(token) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -199,3 +199,13 @@ def test_a_change_of_mind_after_a_no_is_about_what_was_declined(ines):
     assert say(dm, "yes").intent == "forget_one_confirmed"
     back(dm, uid)
     assert holding(dm, b"ballet") == [] and holding(dm, b"9035")
+
+
+@pytest.mark.parametrize(("said", "back"), [("forget about Femke", False), ("forget about Femke, she's not in my life anymore", False),
+                                            ("forget about it", True), ("forget what I said yesterday", False)])
+def test_a_name_the_tagger_does_not_know_is_something_of_its_own(said, back):
+    """"forget about Femke, she's not in my life anymore" was read as taking back the last turn, and,
+    with nothing said before it in that visit, asked nothing: Femke was met with "I'm sorry to hear
+    that" and the breakup recalled (tester46 s38). The small tagger tags "Femke" an adverb; the
+    recogniser marks it a name."""
+    assert refers_back(said) is back
