@@ -244,7 +244,8 @@ class FactGrounding:
                 if p.new and any(c.dep_ == "neg" or c.tag_ == "MD" for c in node.children):
                     return None
                 # a verb sharing the subject ("I left Ikea and started at Volvo") is its own clause
-                own = below if below is not None and below.dep_ == "conj" and below.pos_ in ("VERB", "AUX") else node
+                own = below if below is not None and below.dep_ == "conj" and (
+                    below.pos_ in ("VERB", "AUX") or verb_read_as_a_noun(below)) else node
                 return own if self._is_speaker(subject, p.field) else None
             if node.head.i == node.i:
                 # a clause without a subject ("Moved to Lyon last month."): only the speaker is meant,
@@ -258,6 +259,14 @@ class FactGrounding:
         owner = next((c for c in subject.children if c.dep_ == "poss"), None)
         return owner is not None and first_person(owner) and not _a_person(subject.lemma_) \
             and self.is_own(subject.lemma_, field)
+
+
+def verb_read_as_a_noun(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A bare noun the parser joined to a verb, with a phrase of its own under it and no article or
+    owner: a verb sharing that verb's subject ("I live in Bath and work at the museum", "work" tagged a
+    noun), not a thing ("I play tennis and golf at the club": "golf" is joined to "tennis")."""
+    return tok.pos_ == "NOUN" and tok.dep_ == "conj" and tok.head.pos_ in ("VERB", "AUX") \
+        and any(c.dep_ == "prep" for c in tok.children) and not any(c.dep_ in ("det", "poss") for c in tok.children)
 
 
 def _raised(span) -> bool:  # noqa: ANN001 - a spaCy Span

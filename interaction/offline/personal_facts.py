@@ -124,13 +124,17 @@ def _grounded(field: str, doc, start: int, end: int, home: bool = False, value: 
 def _clause_of(tok) -> str | None:  # noqa: ANN001
     """The clause a value was said in: its verb's (self_description.clause_text); None for a verbless
     fragment (no subject to say back in the second person) or a clause too long to be said back."""
-    from interaction.offline.grounding import MAX_CLAUSE_WORDS
+    from interaction.offline.grounding import MAX_CLAUSE_WORDS, verb_read_as_a_noun
     from interaction.offline.self_description import clause_text
 
     node = tok
-    while node.pos_ not in _VERBS and node.dep_ != "ROOT":
+    while node.pos_ not in _VERBS and node.dep_ != "ROOT" and not verb_read_as_a_noun(node):
         node = node.head
-    if node.pos_ not in _VERBS or subject_of(node) is None:
+    if verb_read_as_a_noun(node):
+        # its subject is the verb's it is joined to ("I live in Bath and work at the museum as a guide")
+        if subject_of(node.head) is None:
+            return None
+    elif node.pos_ not in _VERBS or subject_of(node) is None:
         return None
     text = clause_text(node)
     return text if len(text.split()) <= MAX_CLAUSE_WORDS else None

@@ -384,3 +384,14 @@ def test_a_job_asked_in_other_words_is_answered_from_the_profile(stranger, asked
     say(stranger, "hi it's Priya again")
     reply = say(stranger, asked).reply
     assert "pharmacist" in reply, reply
+
+
+def test_a_second_verb_the_parser_reads_as_a_noun_is_a_clause_of_its_own(stranger):
+    """"i live in Bath and work at the Roman baths museum as a guide" kept the job with the clause "i
+    live in Bath", so "where do I work?" got "You live in Bath." (tester46 s28): the small parser tags
+    "work" a noun joined to "live"; it is a verb sharing its subject, and its own clause."""
+    say(stranger, "hello, my name is Eleanor")
+    told = say(stranger, "i live in Bath and work at the Roman baths museum as a guide").reply
+    assert "guide" in told and "Bath" in told, told
+    reply = say(stranger, "where do I work?").reply
+    assert "Roman baths museum" in reply and "live" not in reply, reply
