@@ -94,7 +94,7 @@ class ConfirmationReader:
             answer = answer if asked and not cues.is_question(said) and self.read(said) == answer else "unclear"
             if answer == "yes" and _names_something(asked):
                 answer = "unclear"
-        if answer == "yes" and self._held_back(text):
+        if answer == "yes" and (self._held_back(text) or _of_the_listeners_feeling(text)):
             return "unclear"
         return answer
 
@@ -197,6 +197,19 @@ def _narrows(span: Span) -> bool:
            and any(c.dep_ == "advmod" and span.start <= c.i < t.i for c in t.children) for t in span):
         return True
     return any(t.dep_ == "advcl" and any(c.dep_ == "mark" for c in t.children) for t in span)
+
+
+def _of_the_listeners_feeling(text: str) -> bool:
+    """The reply tells what Nadine would feel ("haha you would love that", "you wish"): "you" the
+    subject of a verb of feeling (WordNet's verb.emotion), a taunt and no consent; the speaker's own
+    ("I'd like that") is one."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.question_form import YOU
+
+    doc, wordnet = _parse(text), load_wordnet()
+    return doc is not None and wordnet is not None and any(
+        t.pos_ == "VERB" and wordnet.verb_lexical_file(t.lemma_.lower()) == "verb.emotion"
+        and any(c.dep_ == "nsubj" and c.lower_ in YOU for c in t.children) for t in doc)
 
 
 def _names_something(text: str) -> bool:

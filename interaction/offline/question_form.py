@@ -103,6 +103,10 @@ def _inverted(tokens: list[Any], i: int) -> bool:
     if not (aux.pos_ == "AUX" or aux.tag_ == "MD"):
         return False
     head = aux.head if aux.dep_ in ("aux", "auxpass", "neg") else aux
+    if head.pos_ in ("NOUN", "PROPN", "PRON"):
+        # an auxiliary only of a verb: "did" hung on a noun is the verb of a statement without its
+        # subject ("did some shopping after", "some" taken for the subject)
+        return False
     # ... or of its complement, which the parser may give the subject of a participle ("Am I
     # divorced?": "I" the passive subject of "divorced")
     subjects = [c for t in (head, *(c for c in head.children if c.dep_ == "acomp")) for c in t.children
@@ -129,7 +133,25 @@ def _asks_by_form(span: Any) -> bool:
     if not tokens:
         return False
     i = _clause_start(tokens)
-    return _wh_asks(tokens, i) if tokens[i].tag_ in WH_TAGS else _inverted(tokens, i)
+    return (_wh_asks(tokens, i) if tokens[i].tag_ in WH_TAGS else _inverted(tokens, i)) or _tag_asks(tokens)
+
+
+def _tag_asks(tokens: list[Any]) -> bool:
+    """A statement with a question tagged on its end: an auxiliary and a pronoun after the main verb,
+    the auxiliary negated or set off by a comma ("you'd like that wouldn't you", "you went, did you"),
+    which asks to be confirmed; "so do I" agrees and asks nothing."""
+    if len(tokens) < 3 or tokens[-1].pos_ != "PRON":
+        return False
+    k = len(tokens) - 2
+    negated = tokens[k].dep_ == "neg"
+    k -= negated
+    aux = tokens[k]
+    if k < 1 or not (aux.pos_ in ("AUX", "VERB") or aux.tag_ == "MD") or any(c.i > aux.i and c.i != tokens[-1].i
+                                                                              and c.dep_ != "neg" for c in aux.children):
+        return False
+    told = any(t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)
+               for t in tokens[:k])
+    return told and (negated or aux.nbor(-1).text == ",")
 
 
 # knowing or perceiving: what "you know?", "you see?", "you understand?" appeal to
@@ -169,6 +191,20 @@ def asks_question(text: str) -> bool | None:
     # tagged the root of a statement ("is my mum having an operation" read as told news)
     return any(sentence_asks(sent) for s in cues.sentences(text)
                for written in dict.fromkeys((s, s[:1].upper() + s[1:])) for sent in nlp(written).sents)
+
+
+def asks_by_a_wh_word(text: str) -> bool:
+    """Some sentence of `text` is a question its clause opens with a wh-word ("which subject?", "where
+    does she live?"); without the parser, none."""
+    nlp = _parser()
+    if nlp is None:
+        return False
+    for s in cues.sentences(text):
+        for sent in nlp(s[:1].upper() + s[1:]).sents:
+            tokens = _words(sent)
+            if tokens and sentence_asks(sent) and tokens[_clause_start(tokens)].tag_ in WH_TAGS:
+                return True
+    return False
 
 
 def asks_why(text: str) -> bool:

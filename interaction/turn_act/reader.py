@@ -69,7 +69,12 @@ class TurnActReader:
         return self._model.texts_read(texts)
 
     def read(self, texts: list[str]) -> list[Act]:
-        return [self.decide(p) for p in self.probabilities(texts)] if texts else []
+        """Each text's act; a question asked by a wh-word ("which subject?") asks for something, and
+        declines nothing (the words of "change the subject" are no refusal there)."""
+        from interaction.offline.question_form import asks_by_a_wh_word
+
+        acts = [self.decide(p) for p in self.probabilities(texts)] if texts else []
+        return [OTHER if act == "decline" and asks_by_a_wh_word(text) else act for act, text in zip(acts, texts, strict=True)]
 
 
 @functools.cache

@@ -142,6 +142,13 @@ def test_a_question_without_its_mark_is_a_question(said):
     assert cues.is_question(said)
 
 
+@pytest.mark.parametrize("said", ["did some shopping after", "did a lot of walking today", "Did some gardening."])
+def test_a_statement_without_its_subject_that_opens_with_did_is_a_statement(said):
+    """"did some shopping after" got "That's a good question. I'm afraid I don't know the answer."
+    (tester46 s24): the parser took "some" for the subject of an auxiliary hung on "shopping"."""
+    assert not cues.is_question(said)
+
+
 @pytest.mark.parametrize("said", [
     "where I grew up the winters were long", "what a day", "when I'm bored I bake bread",
     "what I need is a holiday", "what makes me laugh is my cat", "I forgot my keys again", "Then I went home.",

@@ -313,3 +313,17 @@ def test_a_thing_of_someone_of_theirs_named_by_word_and_name_is_offered_by_the_w
     asked = say(dm, "Forget my nephew's graduation.")
     assert asked.reply.startswith("Do you want me to forget") and "Idris" in asked.reply, asked.reply
     assert say(dm, "no").intent == "forget_one_cancelled"
+
+
+@pytest.mark.parametrize("answer", ["haha you'd like that wouldn't you", "you'd like that, wouldn't you", "you wish",
+                                    "haha you would love that"])
+def test_a_taunt_of_what_nadine_would_like_erases_nothing(jonas, answer):
+    """"haha you'd like that wouldn't you" to "forget everything about you?" erased everything (tester46
+    s30): a question tagged on a statement asks, and what Nadine would feel is no consent."""
+    dm, _ = jonas
+    before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
+    assert "forget" in say(dm, "Please forget everything about me.").reply
+    again = say(dm, answer)
+    assert again.intent == "forget_request" and "yes or no" in again.reply, again
+    assert say(dm, "no").intent == "forget_cancelled"
+    assert {needle: holding(dm, needle) for needle in before} == before

@@ -114,3 +114,12 @@ def test_the_first_words_of_a_conversation_take_leave_of_nothing(tmp_path):
     first_visit(talk, "Hi, I'm Zofia.", "I teach piano in Gdańsk.")
     opened = say(talk, "zofia")
     assert opened.intent != "end_conversation" and "Goodbye" not in opened.reply, opened.reply
+
+
+@pytest.mark.parametrize(("said", "act"), [("which subject?", "other"), ("Which subject is it in?", "other"),
+                                           ("Shall we change the subject?", "decline")])
+def test_a_question_asked_by_a_wh_word_declines_nothing(said, act):
+    """"which subject?", asked after "my son Mateo has his GCSE maths exam on the 20th of may", got "Of
+    course, Dolores, we don't have to talk about it" (tester46 s26): its words are those of "change the
+    subject", but a wh-question asks for something."""
+    assert turn_act(said) == act
