@@ -809,12 +809,12 @@ def _work_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found, 
     if asks != "thing" or not noun or not an_occupation(noun):
         return []
     out: list[tuple[Found, list]] = []
-    for subject in _workers(q, m, noun):
-        verb = subject.head
+    for verb in _said_of(_workers(q, m, noun)):
         said = [c for c in verb.children if c.dep_ == "attr"] if verb.lemma_ == "be" else [
             g for c in verb.children if c.dep_ == "prep" and c.lower_ == "as" for g in c.children if g.dep_ == "pobj"]
+        # a noun, or a word with an article the small tagger calls an adjective ("is a paramedic")
         spans = [sorted((t for t in w.subtree if t.dep_ not in ("relcl", "punct")), key=lambda t: t.i)
-                 for w in said if w.pos_ == "NOUN"]
+                 for w in said if w.pos_ == "NOUN" or any(c.dep_ == "det" for c in w.children)]
         out += [("thing", span) for span in spans if names_an_occupation(" ".join(t.text for t in span))]
     return out
 
@@ -833,6 +833,14 @@ def _workers(q, m, noun: str) -> list:  # noqa: ANN001 - spaCy Docs -> Tokens
         and any(lemma_meant(b) in owners for b in m[:t.i])))]
 
 
+def _said_of(subjects: list) -> list:
+    """The verbs the subjects are said to do or be, with those that share their subject ("lives in
+    Houston and works for NASA")."""
+    heads = [s.head for s in subjects]
+    return [v for h in heads for v in (h, *(c for c in h.children if c.dep_ == "conj" and not any(
+        g.dep_ in ("nsubj", "nsubjpass") for g in c.children)))]
+
+
 def _tells_work_of(q, m, noun: str) -> bool:  # noqa: ANN001 - spaCy Docs
     """The memory tells what the one whose job is asked does for work, by a verb of theirs whose noun
     (WordNet's derived nouns) is the kind of thing a job is ("my brother works at a bank": "work"), though
@@ -840,7 +848,7 @@ def _tells_work_of(q, m, noun: str) -> bool:  # noqa: ANN001 - spaCy Docs
     from interaction.memory.retrieval.lexicon import load_wordnet
 
     wordnet = load_wordnet()
-    doings = [s.head for s in _workers(q, m, noun) if s.head.pos_ == "VERB"]
+    doings = [v for v in _said_of(_workers(q, m, noun)) if v.pos_ == "VERB"]
     # ... or, asked "what does Ciaran do?", by what they do as a habit, a present doing of something
     # ("my husband Ciaran drives a bus"), which is what the question asks in so many words
     habit = any(t.dep_ == "dobj" and _work_asked(t) for t in q) and any(

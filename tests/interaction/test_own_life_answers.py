@@ -1220,3 +1220,17 @@ def test_a_place_the_parse_hangs_on_the_object_is_where_it_is_done(maya, told, a
     don't think you told me that": the small parser hangs the place on "guitar", the verb's object,
     not on the verb, and a place was read only off a verb or a noun the question names."""
     assert asked_a_day_later(maya, told, asked).startswith(first)
+
+
+@pytest.mark.parametrize(("told", "asked", "opens"), [
+    ("my wife Carys is a paramedic", "what's my wife's job?", "A paramedic — "),
+    ("my partner Jordan is non-binary and works as a barista", "what does Jordan do?", "A barista — "),
+    ("my twin sister Kemi lives in Houston and works for NASA", "what does Kemi do?", "Earlier today you told me"),
+])
+def test_a_job_told_by_a_tagged_adjective_or_a_second_verb_is_no_doubt(maya, told, asked, opens):
+    """"what's my wife's job?" over "my wife Carys is a paramedic" got "I don't think you told me that —
+    ... Carys is a paramedic", and so did "what does Kemi do?" over "... lives in Houston and works for
+    NASA" (tester46 s57, s133, s69): the small tagger calls "paramedic" an adjective, and the work was
+    said by a verb sharing the subject of another."""
+    reply = asked_a_day_later(maya, told, asked)
+    assert reply.startswith(opens), reply
