@@ -626,6 +626,8 @@ def _verb_asks(verb: Any) -> bool:
     """The verb's own clause is a question: a wh-word on it (or on one of its arguments: "which day
     is it") that has a clause of its own, or an auxiliary before its subject."""
     children = list(verb.children)
+    if any(c.tag_ == "TO" for c in children):
+        return False  # an infinitive's wh-word asks nothing of the listener ("I don't know what to say")
     subject = next((c for c in children if c.dep_ in _SUBJECTS), None)
     if subject is not None and any(c.dep_ in ("aux", "auxpass") and c.i < subject.i for c in children):
         return True

@@ -201,3 +201,13 @@ def test_thanks_or_a_feeling_said_to_no_one_is_no_request_to_remember(text):
 
     assert memory_intent(text) == "statement"
     assert memory_intent("keep that for me") == "remember"
+
+
+@pytest.mark.parametrize("text", ["we lost the baby. I don't know what to say",
+                                  "I didn't get the promotion. I don't know what to do now"])
+def test_not_knowing_what_to_do_asks_nothing_of_memory(text):
+    """"we lost the baby. I don't know what to say" was read as a recall and answered "Of course —
+    yesterday you told me you're expecting a baby girl in april" (tester46 s138, s140): an
+    infinitive's wh-word ("what to say") asks nothing of the listener."""
+    assert asks_or_requests(text) is False
+    assert classify(text).intent == "statement"
