@@ -58,7 +58,9 @@ def whether_told(question: str, memory: str, told_on: datetime | None, now: date
     except ParserUnavailable:
         return None
     q, m = nlp(question), nlp(memory)
-    subject = {t.i for s in q if s.dep_ in ("nsubj", "nsubjpass") for t in s.subtree}
+    # a place said of the subject is who it is ("is my friend from Paris coming?"), unless the place is
+    # all a copula says of it: the parser hangs "in Doha" of "is Cian in Doha?" on "Cian"
+    subject = {t.i for s in q if s.dep_ in ("nsubj", "nsubjpass") and not _only_predicate(s) for t in s.subtree}
     verdicts: list[Verdict] = []
     for ent in [*q.ents, *days_alone(q)]:
         if _a_date(ent, now) and not _when_told(ent):
@@ -73,6 +75,13 @@ def whether_told(question: str, memory: str, told_on: datetime | None, now: date
     if not verdicts:
         return None
     return "no" if "no" in verdicts else "unsure" if "unsure" in verdicts else "yes"
+
+
+def _only_predicate(subject) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The subject's verb is a copula that says nothing else of it (no attribute, complement or phrase
+    of its own), so what hangs on the subject is what the copula says."""
+    verb = subject.head
+    return verb.lemma_ == "be" and not any(c.dep_ in ("attr", "acomp", "prep", "xcomp", "ccomp") for c in verb.children)
 
 
 def says_what_is_asked(question: str, memory: str, things_agree: bool = False) -> bool:

@@ -1234,3 +1234,12 @@ def test_a_job_told_by_a_tagged_adjective_or_a_second_verb_is_no_doubt(maya, tol
     said by a verb sharing the subject of another."""
     reply = asked_a_day_later(maya, told, asked)
     assert reply.startswith(opens), reply
+
+
+@pytest.mark.parametrize(("asked", "opens"), [("is Cian in Doha?", "No — "), ("is Cian in Dubai?", "Yes — ")])
+def test_a_place_the_parse_hangs_on_the_subject_of_a_bare_copula_is_what_is_asked(maya, asked, opens):
+    """"is Cian in Doha?" over "my husband Cian is away with work in Dubai" got "Yes — ..." (tester46
+    s71): the parser hangs "in Doha" on "Cian", and a place said of the subject was read as who it is
+    ("my friend from Paris"); here it is all the copula says."""
+    reply = asked_a_day_later(maya, "my husband Cian is away with work in Dubai", asked)
+    assert reply.startswith(opens), reply
