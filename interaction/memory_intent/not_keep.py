@@ -27,6 +27,7 @@ _PAST = {"VBD", "VBN"}
 _CLAUSES = {"ccomp", "xcomp"}
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _OBJECTS = {"dobj", "dative"}
+_JOINED = {"conj", "cc", "parataxis", "advcl", "punct", "ccomp"}  # clauses beside a verb's own
 
 
 def _addressed(verb: Any) -> bool:
@@ -56,10 +57,15 @@ def _the_persons_doing(verb: Any) -> bool:
     return False
 
 
-def _without_negation(verb: Any) -> str:
-    """The verb's sentence with its negation and the "do" that carries it taken out."""
+def _without_negation(verb: Any, own_clause: bool = False) -> str:
+    """The verb's sentence, or with `own_clause` its own clause (without the clauses joined to it or set
+    beside it: "this is between us, don't keep it: I've got an interview", "don't remember this but I
+    cried at a film"), with its negation and the "do" that carries it taken out."""
     dropped = {c.i for c in verb.children if c.dep_ == "neg" or (c.dep_ == "aux" and c.lemma_ == "do")}
-    return "".join(t.text_with_ws for t in verb.doc if t.i not in dropped).strip()
+    if own_clause:
+        dropped |= {t.i for c in verb.children if c.dep_ in _JOINED for t in c.subtree}
+    kept = verb.subtree if own_clause else verb.doc
+    return "".join(t.text_with_ws for t in kept if t.i not in dropped).strip(" ,.;:-")
 
 
 def _negated_requests(text: str) -> list[Any]:
@@ -72,7 +78,7 @@ def _negated_requests(text: str) -> list[Any]:
         return []
     return [verb for doc in nlp.pipe(cues.sentences(text)) for verb in doc
             if any(c.dep_ == "neg" for c in verb.children) and _addressed(verb) and not _the_persons_doing(verb)
-            and classify(_without_negation(verb)).intent == "remember"]
+            and any(classify(_without_negation(verb, own)).intent == "remember" for own in (False, True))]
 
 
 def not_keep_intent(text: str) -> str | None:

@@ -74,3 +74,12 @@ def test_a_thing_asked_not_to_be_remembered_is_asked_about_and_forgotten(maya): 
     assert "58" in asked and asked != NOT_KEPT, asked
     say(dm, "yes")
     assert not services.explicit.list(uid)
+
+
+@pytest.mark.parametrize("text", ["don't remember this but I cried at a film last night",
+                                  "please don't remember this but I snapped at my mum today"])
+def test_a_negated_request_with_its_news_joined_to_it_asks_not_to_keep(text):
+    """"don't remember this but I cried at a film last night" was kept as a moment, and its turn,
+    transcript and summary quoted it (tester46 s50): the request was read with the news joined to it,
+    which the classifier reads as news; its own clause asks to remember once its negation is gone."""
+    assert memory_intent(text) == "not_keep"
