@@ -332,8 +332,9 @@ def calls_off(about: str, memory: str) -> bool:
         return False
     about_doc = nlp(about)
     asked = {lemma_meant(t) for t in about_doc if not t.is_stop and t.pos_ in ("NOUN", "PROPN")}
-    # ... or a kind of what its verb does, as WordNet derives nouns from the verb's most frequent sense
-    # ("the trip is cancelled" after "we're going to Hawaii": a trip is a kind of travel); never the
+    # ... or what its verb does, or a kind of it, as WordNet derives nouns from the verb's most frequent
+    # sense ("we called off the engagement" for "am I engaged?"; "the trip is cancelled" after "we're
+    # going to Hawaii": a trip is a kind of travel); never the
     # "going" of a future ("I'm going to bake")
     done = {n for t in about_doc if t.pos_ == "VERB" and not any(c.dep_ == "xcomp" for c in t.children)
             for n in lexicon.nouns_of_verb(t.lemma_.lower(), of_its_sense=True)}
@@ -342,7 +343,7 @@ def calls_off(about: str, memory: str) -> bool:
         # a name the tagger took for an adjective too ("the Menorca holiday")
         if t.dep_ not in ("dobj", "nsubjpass", "nsubj") or not (asked & {
                 lemma_meant(t), *(lemma_meant(w) for w in t.lefts if w.dep_ in ("compound", "amod"))}
-                or t.pos_ == "NOUN" and any(a_kind_of(lemma_meant(t), n) for n in done)):
+                or t.pos_ == "NOUN" and (lemma_meant(t) in done or any(a_kind_of(lemma_meant(t), n) for n in done))):
             continue
         verb = t.head
         if t.dep_ == "nsubj":

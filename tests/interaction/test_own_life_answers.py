@@ -1243,3 +1243,13 @@ def test_a_place_the_parse_hangs_on_the_subject_of_a_bare_copula_is_what_is_aske
     ("my friend from Paris"); here it is all the copula says."""
     reply = asked_a_day_later(maya, "my husband Cian is away with work in Dubai", asked)
     assert reply.startswith(opens), reply
+
+
+def test_an_engagement_called_off_is_no_yes_to_being_engaged(maya):
+    """"am I engaged?" after "we called off the engagement. I'm gutted" got "Yes — ... you called off
+    the engagement" (tester46 s113): what was called off is the noun WordNet derives from the verb
+    asked ("engagement" of "engage"), not only a kind of it."""
+    dm = told_on_visits(maya, "I got engaged last night!!! Tom proposed on the beach")
+    say(dm, "we called off the engagement. I'm gutted")
+    reply = say(dm, "am I engaged?").reply
+    assert reply.startswith("No — "), reply
