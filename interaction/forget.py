@@ -120,6 +120,8 @@ def forget_one_memory(
         texts += [r.clause for r in told if r.clause]
         turn_ids += [r.source.turn_id for r in told if r.source.turn_id]
         removed["facts"] = profiles.forget_fact(msg.user_id, field, value, now)
+        for part_field, part in _parts_of_the_job(profile, field, told):
+            removed["facts"] += profiles.forget_fact(msg.user_id, part_field, part, now)
     deleted = []
     if msg.kind in ("explicit_memory", "episode") and text_memory is not None:
         gone = text_memory.forget_document(msg.user_id, msg.memory_id)
@@ -142,6 +144,19 @@ def forget_one_memory(
     removed.update(forget_words(layout, msg.user_id, forgotten, text_memory, summarize, chroma_embedded, deleted,
                                 now if msg.kind != "fact" else None))
     return removed, forgotten
+
+
+def _parts_of_the_job(profile, field: str, told: list) -> list[tuple[str, str]]:  # noqa: ANN001 - a UserProfile
+    """A forgotten job's employer and workplace told in the same clause ("i'm a chemist at a paint
+    factory in Malmö"): parts of the job, forgotten with it, so "what's my job?" is never answered
+    "You work in Malmö"; any other fact its turns told stays."""
+    from interaction.profile_wording import WORK_FIELDS
+
+    clauses = {r.clause for r in told if r.clause}
+    if profile is None or field not in WORK_FIELDS or not clauses:
+        return []
+    return [(f, r.value) for f in (*WORK_FIELDS, "location") if f != field for r in profile.history(f)
+            if r.clause in clauses and (f != "location" or r.home is False)]
 
 
 def forget_words(

@@ -327,3 +327,20 @@ def test_a_taunt_of_what_nadine_would_like_erases_nothing(jonas, answer):
     assert again.intent == "forget_request" and "yes or no" in again.reply, again
     assert say(dm, "no").intent == "forget_cancelled"
     assert {needle: holding(dm, needle) for needle in before} == before
+
+
+def test_a_forgotten_job_takes_its_employer_and_workplace_told_with_it(tmp_path):
+    """After "forget my job" and a yes, "what's my job?" got "You work in Malmö." (tester46 s43): the
+    job went, but the paint factory and Malmö, told in the same clause as parts of it, stayed as work
+    facts. A fact the turn told apart from the job stays."""
+    from common.store import ProfileStore
+
+    dm = someone_new(tmp_path, "Ingrid")
+    say(dm, "i'm a chemist at a paint factory in Malmö")
+    say(dm, "I live in Lund with my partner.")
+    assert say(dm, "forget my job").reply.startswith("Do you want me to forget")
+    assert say(dm, "yes").intent == "forget_one_confirmed"
+    reply = say(dm, "what's my job?").reply
+    assert "Malmö" not in reply and "chemist" not in reply and "factory" not in reply, reply
+    profile = ProfileStore(dm.layout).load(dm.session.identity.user_id)
+    assert "Malmö" not in str(profile.facts) and "paint factory" not in str(profile.facts) and "Lund" in str(profile.facts)
