@@ -709,7 +709,11 @@ def _sentence_asks_of_memory(sentence: Any) -> bool:
     wh = [t for t in sentence if t.tag_ in WH_TAGS]
     # a question whose wh-words are all bare asks about nothing: "guess what?", "do you know what?" open news
     asks = sentence_asks(sentence) and not (wh and all(asks_nothing(w) for w in wh))
-    return asks or not verbs or any(_verb_asks(v) or _requests_something(v) for v in verbs)
+    # words without a verb ask for a thing they name ("gate code pls", which the small tagger reads as
+    # names); a greeting with a name in it ("hi Nikolai again") names none
+    greets = any(t.pos_ == "INTJ" for t in sentence)
+    names_a_thing = any(t.pos_ in ("NOUN", "NUM") or (t.pos_ == "PROPN" and not greets) for t in sentence)
+    return asks or (not verbs and names_a_thing) or any(_verb_asks(v) or _requests_something(v) for v in verbs)
 
 
 def asks_or_requests(text: str) -> bool | None:

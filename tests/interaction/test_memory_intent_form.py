@@ -211,3 +211,12 @@ def test_not_knowing_what_to_do_asks_nothing_of_memory(text):
     infinitive's wh-word ("what to say") asks nothing of the listener."""
     assert asks_or_requests(text) is False
     assert classify(text).intent == "statement"
+
+
+@pytest.mark.parametrize("text", ["hi Nikolai again", "Hello again, Marguerite!"])
+def test_a_greeting_with_a_name_in_it_asks_nothing_of_memory(text):
+    """"hi Nikolai again" was read as a recall, and answered "I'm not sure — do you mean that ... you
+    live in Tromsø ...?" (tester46 s99): words without a verb ask for a thing they name ("gate code
+    pls"), and a greeting names none."""
+    assert asks_or_requests(text) is False
+    assert classify(text).intent == "statement"
