@@ -752,6 +752,11 @@ def clause_text(pred) -> str:
     joined = _object_joined_to_the_verb(pred, objects)
     own = {t.i for c in pred.children if c.dep_ in _OWN_CLAUSE and c not in joined
            and not (c.dep_ == "cc" and any(c.i == j.i - 1 for j in joined)) for t in c.subtree}
+    # ... and a clause set under it with a subject of its own other than the speaker, which tells
+    # something else ("I'm a taxi driver so this is a disaster"; "... when I was 20" stays)
+    own |= {t.i for c in pred.children if c.dep_ == "advcl" and c.i > pred.i and any(m.dep_ == "mark" for m in c.children)
+            and any(g.dep_ in ("nsubj", "nsubjpass") and "1" not in g.morph.get("Person") for g in c.children)
+            for t in c.subtree}
     subject = subject_of(pred)
     if subject is not None:
         # an afterthought the parser hangs on the subject, said after the verb ("I work as a vet in

@@ -395,3 +395,12 @@ def test_a_second_verb_the_parser_reads_as_a_noun_is_a_clause_of_its_own(strange
     assert "guide" in told and "Bath" in told, told
     reply = say(stranger, "where do I work?").reply
     assert "Roman baths museum" in reply and "live" not in reply, reply
+
+
+def test_a_clause_of_something_else_set_under_the_fact_is_not_said_back(stranger):
+    """"I'm a taxi driver so this is a disaster" was said back and kept as "you're a taxi driver so this
+    is a disaster" (tester46 s68): a clause set under the fact's verb with a subject of its own, not
+    the speaker, tells something else; one of the speaker's ("when I was 20") stays."""
+    say(stranger, "hi I'm Dave")
+    assert say(stranger, "I'm a taxi driver so this is a disaster").reply == "I'll remember that you're a taxi driver."
+    assert "when you were 20" in say(stranger, "I moved to Leeds when I was 20").reply
