@@ -59,18 +59,19 @@ def _body(chunk: str) -> str:
 
 
 def spoken_knowledge(knowledge: str, question: str = "", sentences: int = 2) -> str:
-    """The first (best-ranked) chunk's first sentence, which says what the topic is, then those of its
-    other sentences closest to the question by the offline embedder ("can you delete it all if I
-    ask?" is answered by the privacy section's sentence on forgetting, not by the one after its
-    first), in the chunk's order, in the first person. The knowledge base hands over only chunks
+    """The first (best-ranked) chunk's first sentences, in the first person, and after them the one of
+    its other sentences closest to the question by the offline embedder when it is closer than all of
+    them but the first, which says what the topic is ("can you delete it all if I ask?" is answered
+    by the privacy section's sentence on forgetting too). The knowledge base hands over only chunks
     similar enough to the question, best first, so the first one answers it. Without a question or
     the embedder, its first sentences."""
     chunks = [c for c in knowledge.split("\n\n") if c.strip()]
     said = re.split(r"(?<=[.!?])\s+", _body(chunks[0]))
     chosen = list(range(min(sentences, len(said))))
     if question.strip() and len(said) > sentences:
-        closest = _closest(question, said[1:], sentences - 1)
-        chosen = [0, *sorted(1 + i for i in closest)] if closest is not None else chosen
+        ranked = _closest(question, said[1:], len(said) - 1)
+        if ranked is not None and ranked[0] + 1 >= sentences:
+            chosen.append(ranked[0] + 1)
     return first_person(" ".join(said[i] for i in chosen))
 
 

@@ -179,3 +179,11 @@ def test_a_request_on_a_condition_of_the_moment_still_asks(stranger):  # noqa: F
     say(stranger, "Hello, I'm Olusegun.")
     say(stranger, "I'm a bus driver in Peckham.")
     assert "yes or no" in say(stranger, "forget everything about me if that's ok").reply
+
+
+def test_what_another_told_her_is_answered_with_that_she_does_not_pass_it_on(stranger):  # noqa: F811
+    """"what did the last person tell you?" lost "I do not tell one person what another told me" when the
+    spoken knowledge took the sentence closest to the question in its place (replay47 s127b): the
+    chunk's first sentences are said, and the closest other one after them."""
+    say(stranger, "Hello, I'm Olusegun.")
+    assert "I do not tell one person what another told me" in say(stranger, "what did the last person tell you?").reply
