@@ -17,9 +17,10 @@ Step = Literal["act", "ask_again", "keep", "moved_on"]
 
 
 def asks_of_its_own(reply: str) -> bool:
-    """A question that names something of its own ("do you remember where I volunteer?"), not one
-    about Nadine's question ("why?", "hmm, what do you mean?", "are you sure?"): a noun in spaCy's
-    parse; without the parser, never."""
+    """A question that names something of its own ("do you remember where I volunteer?") or asks what
+    she holds of them ("what do you know about me?"), not one about Nadine's question ("why?", "hmm,
+    what do you mean?", "are you sure?"): a noun in spaCy's parse, or the memory intent; without the
+    parser, never."""
     from interaction.offline.name_reading import exclamation
     from interaction.offline.parsing import stands_in
     from interaction.offline.self_description import ParserUnavailable, load_parser
@@ -33,7 +34,12 @@ def asks_of_its_own(reply: str) -> bool:
     # a sound set off before the question ("Hmm, what do you mean?", "Erm, are you sure?") names nothing,
     # however the tagger files it, nor does a pro-form ("which one do you mean?")
     start = 1 if len(doc) > 1 and doc[1].text == "," and exclamation(doc[0].text) else 0
-    return any(t.pos_ in ("NOUN", "PROPN") and not stands_in(t) for t in doc[start:])
+    if any(t.pos_ in ("NOUN", "PROPN") and not stands_in(t) for t in doc[start:]):
+        return True
+    # ... or one that asks what she holds of them ("what do you know about me?"), by the memory intent
+    from interaction.memory_intent.classifier import classify
+
+    return classify(reply).intent in ("recall", "about_me")
 
 
 def next_step(answer: Answer, asked_again: bool, reply: str = "", forgetting: bool = False) -> Step:

@@ -344,3 +344,18 @@ def test_a_forgotten_job_takes_its_employer_and_workplace_told_with_it(tmp_path)
     assert "Malmö" not in reply and "chemist" not in reply and "factory" not in reply, reply
     profile = ProfileStore(dm.layout).load(dm.session.identity.user_id)
     assert "Malmö" not in str(profile.facts) and "paint factory" not in str(profile.facts) and "Lund" in str(profile.facts)
+
+
+def test_what_she_knows_asked_instead_of_an_answer_is_answered_and_erases_nothing(jonas):
+    """"what do you know about me?" asked while "forget everything about you?" waited was taken as a
+    second unclear answer: "All right, I will keep our memories.", and the question went unanswered
+    (tester46 s74, s75; replay47 s30, s60). A question of their own is answered as any turn, and
+    nothing goes."""
+    dm, _ = jonas
+    before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
+    assert "forget" in say(dm, "Please forget everything about me.").reply
+    answered = say(dm, "what do you know about me?")
+    assert answered.intent not in ("forget_confirmed", "forget_request", "forget_cancelled"), answered
+    assert "Jonas" in answered.reply, answered.reply
+    assert say(dm, "yes").intent != "forget_confirmed"
+    assert {needle: holding(dm, needle) for needle in before} == before
