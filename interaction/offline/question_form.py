@@ -193,31 +193,30 @@ def asks_question(text: str) -> bool | None:
                for written in dict.fromkeys((s, s[:1].upper() + s[1:])) for sent in nlp(written).sents)
 
 
+def _written_sentences(text: str) -> Iterator[Any]:
+    """The parsed sentences of `text`, each opened with a capital as it would be written; none without
+    the parser."""
+    nlp = _parser()
+    if nlp is None:
+        return
+    for s in cues.sentences(text):
+        yield from nlp(s[:1].upper() + s[1:]).sents
+
+
 def asks_by_a_wh_word(text: str) -> bool:
     """Some sentence of `text` is a question its clause opens with a wh-word ("which subject?", "where
     does she live?"); without the parser, none."""
-    nlp = _parser()
-    if nlp is None:
-        return False
-    for s in cues.sentences(text):
-        for sent in nlp(s[:1].upper() + s[1:]).sents:
-            tokens = _words(sent)
-            if tokens and sentence_asks(sent) and tokens[_clause_start(tokens)].tag_ in WH_TAGS:
-                return True
-    return False
+    return any((tokens := _words(sent)) and sentence_asks(sent) and tokens[_clause_start(tokens)].tag_ in WH_TAGS
+               for sent in _written_sentences(text))
 
 
 def asks_why(text: str) -> bool:
     """Some sentence of `text` asks for a reason: a question whose interrogative word is "why" ("why
     do you ask?", "why do you want to know?"), or "why" said alone; without the parser, no."""
-    nlp = _parser()
-    if nlp is None:
-        return False
-    for s in cues.sentences(text):
-        for sent in nlp(s[:1].upper() + s[1:]).sents:
-            words = _words(sent)
-            if any(t.lower_ == "why" and t.tag_ == "WRB" for t in words) and (len(words) == 1 or sentence_asks(sent)):
-                return True
+    for sent in _written_sentences(text):
+        words = _words(sent)
+        if any(t.lower_ == "why" and t.tag_ == "WRB" for t in words) and (len(words) == 1 or sentence_asks(sent)):
+            return True
     return False
 
 

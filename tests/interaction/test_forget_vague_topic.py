@@ -263,6 +263,17 @@ def test_a_yes_that_asks_to_keep_something_is_no_clear_yes_to_erasing(jonas, req
     assert {needle: holding(dm, needle) for needle in before} == before
 
 
+def asked_once_more_then_kept(jonas, answer: str) -> None:  # noqa: ANN001 - the fixture
+    """"forget everything about me", then `answer`: asked once more; after a no, nothing has gone."""
+    dm, _ = jonas
+    before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
+    assert "forget" in say(dm, "Please forget everything about me.").reply
+    again = say(dm, answer)
+    assert again.intent == "forget_request" and "yes or no" in again.reply, again
+    assert say(dm, "no").intent == "forget_cancelled"
+    assert {needle: holding(dm, needle) for needle in before} == before
+
+
 @pytest.mark.parametrize("answer", ["yes but keep my mum's birthday", "yes but not the birthday one",
                                     "Sure, but don't delete the tournament date.",
                                     "hmm ok, and can you undo it later?"])
@@ -272,13 +283,7 @@ def test_a_yes_taken_back_in_the_same_breath_erases_nothing_and_ends_nothing(jon
     as a clear yes that erased everything: a yes with a no after it is asked about once more, the visit
     goes on, and after a no nothing has gone. So is a yes followed by a question of its own, which wants
     an answer first ("hmm ok, and can you undo it later?" erased everything, tester44)."""
-    dm, _ = jonas
-    before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
-    assert "forget" in say(dm, "Please forget everything about me.").reply
-    again = say(dm, answer)
-    assert again.intent == "forget_request" and "yes or no" in again.reply, again
-    assert say(dm, "no").intent == "forget_cancelled"
-    assert {needle: holding(dm, needle) for needle in before} == before
+    asked_once_more_then_kept(jonas, answer)
 
 
 @pytest.mark.parametrize("answer", ["Yes, but only the work stuff.", "Go on, except the holiday plans.",
@@ -287,13 +292,7 @@ def test_a_yes_narrowed_to_a_part_or_a_condition_erases_nothing(jonas, answer):
     """A yes kept to a part ("only the work stuff"), with a part left out ("except the holiday plans")
     or on a condition ("as long as you still know who I am") erased everything: read whole, its yes
     outweighed the part. It is asked about once more, and after a no nothing has gone."""
-    dm, _ = jonas
-    before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
-    assert "forget" in say(dm, "Please forget everything about me.").reply
-    again = say(dm, answer)
-    assert again.intent == "forget_request" and "yes or no" in again.reply, again
-    assert say(dm, "no").intent == "forget_cancelled"
-    assert {needle: holding(dm, needle) for needle in before} == before
+    asked_once_more_then_kept(jonas, answer)
 
 
 @pytest.mark.parametrize("answer", ["yes please, delete the lot", "Yes, go ahead."])
@@ -320,13 +319,7 @@ def test_a_thing_of_someone_of_theirs_named_by_word_and_name_is_offered_by_the_w
 def test_a_taunt_of_what_nadine_would_like_erases_nothing(jonas, answer):
     """"haha you'd like that wouldn't you" to "forget everything about you?" erased everything (tester46
     s30): a question tagged on a statement asks, and what Nadine would feel is no consent."""
-    dm, _ = jonas
-    before = {needle: holding(dm, needle) for needle in (b"tomatoes", b"Vienna", b"animal shelter")}
-    assert "forget" in say(dm, "Please forget everything about me.").reply
-    again = say(dm, answer)
-    assert again.intent == "forget_request" and "yes or no" in again.reply, again
-    assert say(dm, "no").intent == "forget_cancelled"
-    assert {needle: holding(dm, needle) for needle in before} == before
+    asked_once_more_then_kept(jonas, answer)
 
 
 def test_a_forgotten_job_takes_its_employer_and_workplace_told_with_it(tmp_path):
