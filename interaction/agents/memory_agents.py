@@ -435,7 +435,10 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
         # a person of theirs by the speaker's own name is no one of theirs ("my colleague Lars wants to
         # say hi, Lars just took the keyboard, I'm Lars": the one before him told of him)
         held = relation_of(g.value) if g.field == "relations" else None
-        if not any(o.field == g.field and (same_value(o.value, g.value) or not FIELDS_BY_NAME[g.field].multi)
+        # (a home said beside a workplace's town is still their home: "I work at a theatre in Bristol
+        # and live in Clifton")
+        if not any(o.field == g.field and (same_value(o.value, g.value) or not FIELDS_BY_NAME[g.field].multi
+                                           and not (g.home and o.home is False))
                    for o in grounded) and not is_name(held[0] if held else g.value, names):
             changes.append(FactChange(field=g.field, op="set", value=g.value, **g.words.model_dump()))
             grounded.append(g)

@@ -404,3 +404,14 @@ def test_a_clause_of_something_else_set_under_the_fact_is_not_said_back(stranger
     say(stranger, "hi I'm Dave")
     assert say(stranger, "I'm a taxi driver so this is a disaster").reply == "I'll remember that you're a taxi driver."
     assert "when you were 20" in say(stranger, "I moved to Leeds when I was 20").reply
+
+
+def test_a_home_told_after_a_workplace_town_in_one_breath_is_kept(stranger):
+    """"I work as a sound engineer at a theatre in Bristol and live in Clifton" kept no home, and
+    "where do I live?" got "You haven't told me where you live yet" (my play): the workplace's town,
+    found first, held the single place a turn may set."""
+    say(stranger, "hello there, I'm Rosalind")
+    told = say(stranger, "I work as a sound engineer at a theatre in Bristol and live in Clifton").reply
+    assert "Clifton" in told and "Bristol" in told, told
+    assert say(stranger, "where do I live?").reply == "You live in Clifton."
+    assert "Bristol" in say(stranger, "where do I work?").reply
