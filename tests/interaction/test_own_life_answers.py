@@ -948,6 +948,10 @@ def told_on_visits(maya, *visits: str):  # noqa: ANN001, ANN201 - the fixture, i
     # "Am I married?" over "And my partner Diane and I got married on Saturday!" was "No, that was your
     # partner Diane" (tester39 r15): one of several said together is the speaker
     ("And my fiancé Rob and I got married on Saturday!", "Am I married?", "Yes — "),
+    # "where do I teach?" over "I teach guitar at the community centre on Saturdays" got "I don't think
+    # you told me that" (my play): the small parser hangs the place on the verb's object
+    ("I teach guitar at the community centre on Saturdays.", "where do I teach?", "At the community centre"),
+    ("I walk the dogs at the shelter on Sundays.", "where do I walk the dogs?", "At the shelter"),
 ])
 def test_a_thing_asked_by_its_kind_a_doing_or_a_state_is_answered_from_what_was_told(maya, told, asked, first):
     reply = asked_a_day_later(maya, told, asked)
@@ -1205,33 +1209,14 @@ def test_a_new_home_carries_nothing_over_from_the_old_one(maya):
     # "what does Ciaran do?" over "my husband Ciaran drives a bus" got "I don't think you told me that —
     # ... drives a bus" (my play): what he does, in so many words, is what was asked
     ("my husband Ciaran drives a bus", "what does Ciaran do?", "Earlier today you told me your husband Ciaran drives a bus"),
-])
-def test_what_someone_of_theirs_does_is_answered_from_what_was_told_of_them(maya, told, asked, opens):
-    reply = asked_a_day_later(maya, told, asked)
-    assert reply.startswith(opens), reply
-
-
-@pytest.mark.parametrize(("told", "asked", "first"), [
-    ("I teach guitar at the community centre on Saturdays.", "where do I teach?", "At the community centre"),
-    ("I walk the dogs at the shelter on Sundays.", "where do I walk the dogs?", "At the shelter"),
-])
-def test_a_place_the_parse_hangs_on_the_object_is_where_it_is_done(maya, told, asked, first):
-    """"where do I teach?" a day after "I teach guitar at the community centre on Saturdays" got "I
-    don't think you told me that": the small parser hangs the place on "guitar", the verb's object,
-    not on the verb, and a place was read only off a verb or a noun the question names."""
-    assert asked_a_day_later(maya, told, asked).startswith(first)
-
-
-@pytest.mark.parametrize(("told", "asked", "opens"), [
+    # "what's my wife's job?" over "my wife Carys is a paramedic" got "I don't think you told me that —
+    # ..." (tester46 s57, s133, s69): the small tagger calls "paramedic" an adjective, and work may be
+    # said by a verb sharing the subject of another
     ("my wife Carys is a paramedic", "what's my wife's job?", "A paramedic — "),
     ("my partner Jordan is non-binary and works as a barista", "what does Jordan do?", "A barista — "),
     ("my twin sister Kemi lives in Houston and works for NASA", "what does Kemi do?", "Earlier today you told me"),
 ])
-def test_a_job_told_by_a_tagged_adjective_or_a_second_verb_is_no_doubt(maya, told, asked, opens):
-    """"what's my wife's job?" over "my wife Carys is a paramedic" got "I don't think you told me that —
-    ... Carys is a paramedic", and so did "what does Kemi do?" over "... lives in Houston and works for
-    NASA" (tester46 s57, s133, s69): the small tagger calls "paramedic" an adjective, and the work was
-    said by a verb sharing the subject of another."""
+def test_what_someone_of_theirs_does_is_answered_from_what_was_told_of_them(maya, told, asked, opens):
     reply = asked_a_day_later(maya, told, asked)
     assert reply.startswith(opens), reply
 
