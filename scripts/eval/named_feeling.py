@@ -120,6 +120,16 @@ def reply_signs(rows: list[Judged]) -> list[str]:
     return [sign_of(named_feeling(user_emotion(r.text))) for r in rows]
 
 
+def reply_signs_with_news(rows: list[Judged]) -> list[str]:
+    """The sign the whole reply takes: the feeling it names, else the kind of news it says the turn
+    told ("That doesn't sound easy", replies.news_sign), which a listener hears as a feeling too."""
+    from interaction.offline.replies import named_feeling, news_sign
+    from interaction.offline.understand_rules import user_emotion
+
+    return [sign if (sign := sign_of(named_feeling(user_emotion(r.text)))) != "none" else news_sign(r.text) or "none"
+            for r in rows]
+
+
 def report(rows: list[Judged], signs: Callable[[list[Judged]], list[str]] = reply_signs,
            apart: dict[str, list[Judged]] | None = None) -> dict:
     """The judge's dev and test splits, then those of each set reported apart ("news dev", "news test", ...)."""
@@ -140,8 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="one JSON line instead of the tables")
     parser.add_argument("--errors", action="store_true", help="list every turn the reply gets wrong")
+    parser.add_argument("--with-news", action="store_true",
+                        help="judge the reply's sign with the kind of news it says when it names no feeling")
     args = parser.parse_args(argv)
-    result = report(load(), apart=load_apart())
+    result = report(load(), reply_signs_with_news if args.with_news else reply_signs, apart=load_apart())
     if args.json:
         print(json.dumps(result))
         return 0
