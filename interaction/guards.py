@@ -46,7 +46,7 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
     # the understanding's memory intent stands as given (a model's, else the classifier's); a model
     # that only answered is_recall means recall
     memory_intent = u.memory_intent or ("recall" if u.is_recall else "statement")
-    if memory_intent in ("remember", "statement") and (negated := not_keep_intent(text)) is not None:
+    if memory_intent in ("remember", "statement", "not_keep") and (negated := not_keep_intent(text)) is not None:
         # a model, like the classifier, may read "please don't remember that" by its words as a remember
         # request: asked not to keep it, nothing of the turn is kept ("don't remember my blood type
         # anymore" asks to forget what she holds)

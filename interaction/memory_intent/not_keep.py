@@ -21,8 +21,9 @@ from interaction.memory_intent.verb_frames import mood
 
 NOT_KEEP = "not_keep"
 # what a turn may be read as before it is checked for a negated request: a "don't remember that" reads
-# as a remember request to the classifier, which sees its words more than its negation
-_CHECKED = ("remember", "statement")
+# as a remember request to the classifier, which sees its words more than its negation, and one the
+# classifier reads as not to keep may name a thing she holds ("do not remember my previous PIN")
+_CHECKED = ("remember", "statement", NOT_KEEP)
 _PAST = {"VBD", "VBN"}
 _CLAUSES = {"ccomp", "xcomp"}
 _SUBJECTS = {"nsubj", "nsubjpass"}
@@ -68,27 +69,47 @@ def _without_negation(verb: Any, own_clause: bool = False) -> str:
     return "".join(t.text_with_ws for t in kept if t.i not in dropped).strip(" ,.;:-")
 
 
-def _negated_requests(text: str) -> list[Any]:
-    """The verbs of `text` that ask Nadine not to keep something."""
+def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
+    """The negated verbs of `text` addressed to Nadine, those of them that ask her not to keep
+    something, and whether one of them is remembering's opposite (WordNet's antonym: "don't forget
+    that the plumber comes on Thursday" asks to keep it, whatever the rest of its words are near)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
         nlp = load_parser()
     except ParserUnavailable:
-        return []
-    return [verb for doc in nlp.pipe(cues.sentences(text)) for verb in doc
-            if any(c.dep_ == "neg" for c in verb.children) and _addressed(verb) and not _the_persons_doing(verb)
-            and any(classify(_without_negation(verb, own)).intent == "remember" for own in (False, True))]
+        return [], [], False
+    wordnet = load_wordnet()
+    negated, asked, forbids_forgetting = [], [], False
+    for doc in nlp.pipe(cues.sentences(text)):
+        for verb in doc:
+            if not (any(c.dep_ == "neg" for c in verb.children) and _addressed(verb) and not _the_persons_doing(verb)):
+                continue
+            negated.append(verb)
+            if wordnet is not None and "remember" in wordnet.verb_antonyms(verb.lemma_):
+                forbids_forgetting = True
+            elif any(classify(_without_negation(verb, own)).intent == "remember" for own in (False, True)):
+                asked.append(verb)
+    return negated, asked, forbids_forgetting
 
 
 def not_keep_intent(text: str) -> str | None:
-    """not_keep when `text` asks Nadine not to keep what it says; forget_one when what it asks her not to
-    remember is a thing it names ("don't remember my blood type anymore") and it tells nothing besides;
-    None when it asks neither."""
-    verbs = _negated_requests(text)
-    if not verbs:
-        return None
-    if len(cues.sentences(text)) == 1 and all(_names_a_thing_held(v) for v in verbs):
+    """not_keep when `text` asks Nadine not to keep what it says (a negated request to keep, or what the
+    reader of such pleas takes the whole turn for: "no need to remember this but ...", "dont log it");
+    forget_one when what it asks her not to remember is a thing it names ("don't remember my blood type
+    anymore") and it tells nothing besides; remember when all it asks is not to forget; None when it
+    asks neither."""
+    from interaction.memory_intent.not_keep_reader import asks_not_to_keep
+
+    negated, asked, forbids_forgetting = _negated_requests(text)
+    if not asked:
+        if forbids_forgetting:
+            return "remember"
+        if not asks_not_to_keep(text):
+            return None
+        asked = negated
+    if asked and len(cues.sentences(text)) == 1 and all(_names_a_thing_held(v) for v in asked):
         return "forget_one"
     return NOT_KEEP
 
@@ -96,8 +117,10 @@ def not_keep_intent(text: str) -> str | None:
 def _names_a_thing_held(verb: Any) -> bool:
     """What Nadine is asked not to remember is a thing by its noun ("don't remember my blood type
     anymore"), not the words around the request ("don't remember this", "don't write that down"): a
-    thing she may hold from before, so the request is to forget it."""
-    return any(c.dep_ in _OBJECTS and c.pos_ in ("NOUN", "PROPN") and not c.is_stop for c in verb.children)
+    thing she may hold from before, so the request is to forget it; not one an indefinite article brings
+    in anew ("don't make a note of this")."""
+    return any(c.dep_ in _OBJECTS and c.pos_ in ("NOUN", "PROPN") and not c.is_stop
+               and not any(d.dep_ == "det" and "Ind" in d.morph.get("Definite") for d in c.children) for c in verb.children)
 
 
 def memory_intent(text: str) -> str:

@@ -83,3 +83,35 @@ def test_a_negated_request_with_its_news_joined_to_it_asks_not_to_keep(text):
     transcript and summary quoted it (tester46 s50): the request was read with the news joined to it,
     which the classifier reads as news; its own clause asks to remember once its negation is gone."""
     assert memory_intent(text) == "not_keep"
+
+
+@pytest.mark.parametrize("text", [
+    "this is just between us, don't keep it: I've got a job interview with a rival firm",
+    "dont log it, but the bank turned down our mortgage",
+    "the bank turned down our mortgage. not one for your memory",
+])
+def test_a_plea_too_short_for_the_intent_classifier_is_read_whole(text):
+    """"this is just between us, don't keep it: ..." was kept and recalled the next day (tester46 s123):
+    "keep it" without its negation is too few words for the intent classifier to read as a request, and
+    "not one for your memory" negates no verb. The reader of such pleas takes the whole turn."""
+    assert memory_intent(text) == "not_keep"
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    ("Don't forget to ring the garage about the van.", "remember"),  # remembering's opposite, negated
+    ("Don't tell my wife, but I bought a boat.", "statement"),  # a secret told, not a plea to keep nothing
+    ("Don't make a note of this, I'm applying to Google.", "not_keep"),  # "a note" is no thing she holds
+])
+def test_a_negated_verb_beside_news_is_read_by_what_it_negates(text, intent):
+    assert memory_intent(text) == intent
+
+
+def test_news_told_with_a_plea_the_parse_misses_is_kept_nowhere(maya):  # noqa: F811
+    dm, out, services, uid = maya
+    asked = say(dm, "this is just between us, don't keep it: I've got a job interview with a rival firm")
+    assert asked.reply == NOT_KEPT and affect_of(out, asked).suppress_storage
+    assert "interview" not in say(dm, "What do you know about me?").reply
+    dm.close_session("test")
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    assert not [d for d in all_documents(dm, uid) if "interview" in d]
+    assert "rival" not in say(dm, "do I have an interview?").reply
