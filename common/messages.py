@@ -355,7 +355,7 @@ class MemoryAction(Message):
     """What a memory request did besides the moment decision (the notes under a reply say it):
     an explicit memory kept or not, a memory a forget request named (asked about) or none."""
 
-    outcome: Literal["kept", "not_kept", "forget_asked", "nothing_to_forget"]
+    outcome: Literal["kept", "not_kept", "forget_asked", "nothing_to_forget", "forget_narrowed"]
     kind: str | None = None  # explicit_memory, moment, turn (said in an earlier conversation), this_session
     text: str | None = None
     p_told: float | None = None  # how surely the memory a forget request named is the one meant

@@ -10,12 +10,14 @@ from collections.abc import Sequence
 from common.messages import RecallReport, SceneStored, StorageDecision, TurnResult
 
 QUOTE_CHARS = 160
+_NARROWED = "[forget] nothing asked or forgotten: the request keeps something out, and one request forgets all or one thing"
 # privacy turns answered outside the turn graph: TurnResult.intent says what happened
 PRIVACY_NOTES = {
     "forget_request": "[forget me] asked for a clear yes before forgetting everything about this person",
     "forget_confirmed": "[forgotten] everything about this person, in every process",
     "forget_cancelled": "[forget me] cancelled: every memory kept",
     "forget_nobody_known": "[forget me] nothing forgotten: nobody is known by face or name yet (their name first)",
+    "forget_narrowed": _NARROWED,
     "forget_one_confirmed": "[forgotten] that memory, everywhere it was held",
     "forget_one_failed": "[forget] failed: the memory is still held (see logs/interaction.log)",
     "forget_one_cancelled": "[forget] cancelled: the memory is kept",
@@ -26,6 +28,14 @@ PRIVACY_NOTES = {
 def _quote(text: str | None) -> str:
     text = " ".join((text or "").split())
     return f"\"{text[:QUOTE_CHARS]}{'...' if len(text) > QUOTE_CHARS else ''}\""
+
+
+def _against(p: float | None, line: float | None) -> str:
+    """The best p_told beside the line a rule other than the probability decided against: said as it
+    stands to it, since the rule, not the line, decided ("0.817 at or above 0.687" for a memory that
+    holds no answer)."""
+    p, line = p or 0.0, line or 0.0
+    return f"best p_told {p:.3f} {'below' if p < line else 'at or above'} {line:.3f}"
 
 
 def recall_note(report: RecallReport) -> list[str]:
@@ -40,16 +50,16 @@ def recall_note(report: RecallReport) -> list[str]:
         head = f"[recall] {verb[report.outcome]}: what was told takes place on the day asked (the question names nothing else)"
     elif report.decided_by == "agreement":
         head = (f"[recall] asserted{window}: the memory agrees with everything the question names and is "
-                f"the closest (best p_told {report.p_told or 0.0:.3f} below {report.assert_above or 0.0:.3f})")
+                f"the closest ({_against(report.p_told, report.assert_above)})")
     elif report.decided_by == "margin":
         head = (f"[recall] asked about{window}: the closest memory stands out from the others by its dense cosine "
-                f"(best p_told {report.p_told or 0.0:.3f} below {report.abstain_below or 0.0:.3f})")
+                f"({_against(report.p_told, report.abstain_below)})")
     elif report.decided_by == "no_answer":
         head = (f"[recall] abstained{window}: the closest memory holds no answer of what the question asks for "
-                f"(best p_told {report.p_told or 0.0:.3f} below {report.abstain_below or 0.0:.3f})")
+                f"({_against(report.p_told, report.abstain_below)})")
     elif report.decided_by == "window":
         head = (f"[recall] asked about{window}: the one memory of that time that agrees with everything the "
-                f"question names (best p_told {report.p_told or 0.0:.3f} below {report.abstain_below or 0.0:.3f})")
+                f"question names ({_against(report.p_told, report.abstain_below)})")
     elif report.decided_by == "probability" and report.p_told is not None:
         p, hi, lo = report.p_told, report.assert_above, report.abstain_below
         bound = (f">= {hi:.3f}" if report.outcome == "asserted" else f"< {lo:.3f}" if report.outcome == "abstained"
@@ -102,6 +112,8 @@ def _action_note(result: TurnResult) -> list[str]:
         sure = f" (p_told {action.p_told:.3f})" if action.p_told is not None else ""
         what = _FORGET_KINDS.get(action.kind or "", "memory")
         return [f"[forget] asked for a yes before forgetting the {what} {_quote(action.text)}{sure}"]
+    if action.outcome == "forget_narrowed":
+        return [_NARROWED]
     return ["[forget] no memory matches the request: nothing to forget"]
 
 

@@ -187,6 +187,42 @@ FORGET_REQUEST = re.compile(
 )
 
 
+# the prepositions of exclusion (a closed class of English grammar): "everything except my name"
+_EXCLUDING = {("except",), ("excepting",), ("besides",), ("apart", "from"), ("aside", "from"), ("other", "than"),
+              ("save", "for")}
+_EVERYTHING = {"everything", "all", "anything"}
+
+
+def excepted(text: str) -> str | None:
+    """What a request to forget keeps out of it ("forget everything except my gate code" -> "your gate
+    code"), read from the parse: the object of a preposition of exclusion, or what "but" joins to
+    "everything" ("everything but my name"); None when it keeps nothing out, or without the parser."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+    from interaction.reported_speech import second_person
+
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return None
+    for t in doc:
+        two = tuple(w.lower_ for w in doc[t.i:t.i + 2])
+        width = 1 if two[:1] in _EXCLUDING or (t.lower_ == "but" and t.i > 0 and doc[t.i - 1].lower_ in _EVERYTHING) \
+            else 2 if two in _EXCLUDING else 0
+        start = t.i + width
+        # the phrase kept out: the first word after the preposition that hangs on a word before it
+        root = next((w for w in doc[start:] if w.head.i < start and w.pos_ in ("NOUN", "PROPN", "PRON")), None)
+        if width and root is not None:
+            return second_person(" ".join(w.text for w in root.subtree if w.i >= start))
+    return None
+
+
+def forget_narrowed(kept: str, name: str | None) -> str:
+    """The answer to a request to forget all but something: one request forgets everything or one
+    thing, so nothing is asked and nothing goes until they say which."""
+    return (f"I can't forget everything but {kept}{', ' + name if name else ''}: I can forget everything I know "
+            "about you, or one thing you name. Which would you like me to forget?")
+
+
 # who is not known may still have memories under a name not said yet: "nothing stored" would be untrue
 WHOSE_UNKNOWN = "I don't know who you are yet, so I can't tell which memories are yours."
 NOTHING_STORED = f"{WHOSE_UNKNOWN} Tell me your name, then ask me again and I'll forget everything about you."
@@ -208,7 +244,7 @@ class PrivacyTurn:
     """A turn of the spoken forget flow, answered outside the dialogue graph."""
 
     reply: str
-    intent: str  # forget_request | forget_confirmed | forget_cancelled | forget_nobody_known
+    intent: str  # forget_request | forget_confirmed | forget_cancelled | forget_nobody_known | forget_narrowed
     forget_user_id: str | None = None
 
 
@@ -237,6 +273,8 @@ class ForgetConversation:
             return PrivacyTurn(FORGET_KEPT, "forget_cancelled")
         if not FORGET_REQUEST.search(text):
             return None
+        if user_id is not None and (kept := excepted(text)) is not None:
+            return PrivacyTurn(forget_narrowed(kept, name), "forget_narrowed")
         return self.ask(user_id, name)
 
     def waiting_for(self, user_id: str | None) -> bool:

@@ -29,6 +29,8 @@ from interaction.forget import (
     NOTHING_STORED,
     WHOSE_UNKNOWN,
     PrivacyTurn,
+    excepted,
+    forget_narrowed,
     forget_one_memory,
     forget_question,
     forget_words,
@@ -158,6 +160,10 @@ def handle(deps: AgentDeps, state: dict) -> dict:
         if held is not None:  # kept for them once they say who they are (dialogue.py)
             return {"final_message": HELD, "held_memory": held}
         return {"final_message": UNKNOWN_SPEAKER[intent]}
+    if intent in FORGET_INTENTS and (kept := excepted(state["text"])) is not None:
+        # "forget everything except the gate code": neither everything nor the gate code is asked about
+        return {"final_message": forget_narrowed(kept, identity.name),
+                "memory_action": MemoryAction(outcome="forget_narrowed")}
     if intent == "forget_me":  # the understanding heard a "forget me" the privacy gate's phrases did not
         return {"final_message": forget_question(identity.name), "forget_me_asked": True}
     if intent == "remember":

@@ -26,6 +26,14 @@ def test_a_reply_from_the_recall_keeps_the_recall_note():
     assert notes[0].startswith("[recall] abstained") and not any("[profile]" in n for n in notes), notes
 
 
+def test_a_rule_that_decided_against_the_line_says_where_the_probability_stands():
+    """"abstained: the closest memory holds no answer ... (best p_told 0.817 below 0.687)" (tester59
+    s107): the rule decided, and the note said the probability was below a line it was above."""
+    report = RecallReport(outcome="abstained", decided_by="no_answer", p_told=0.817, abstain_below=0.687)
+    note = turn_notes(_turn(recall=report), NOT_STORED)[0]
+    assert "best p_told 0.817 at or above 0.687" in note and "below" not in note, note
+
+
 def test_asked_their_job_after_telling_it_the_turn_says_it_came_from_the_profile(stranger):  # noqa: F811
     say(stranger, "Hi there, I'm Oluwaseun.")
     say(stranger, "I work as a clockmaker in Bristol.")
