@@ -859,10 +859,17 @@ def _tells_work_of(q, m, noun: str) -> bool:  # noqa: ANN001 - spaCy Docs
 
 def _owners(q, noun: str) -> set[str]:  # noqa: ANN001 - a spaCy Doc
     """What the question's asked noun belongs to, by lemma: its compound's modifiers and what it is
-    "for" or "of" ("my locker number", "the number for my locker": "locker")."""
+    "for" or "of" ("my locker number", "the number for my locker": "locker"), or what it is said to
+    work on as its verb's subject ("what number opens the gate?", "which number gets me through the
+    gate?": "gate")."""
+    def worked_on(verb) -> list:  # noqa: ANN001 - a spaCy Token
+        return [*(c for c in verb.children if c.dep_ == "dobj"),
+                *(g for c in verb.children if c.dep_ == "prep" for g in c.children if g.dep_ == "pobj")]
+
     return {lemma_meant(c) for t in q if lemma_meant(t) == noun for c in [
         *(c for c in t.children if c.dep_ == "compound"),
-        *(g for c in t.children if c.dep_ == "prep" and c.lower_ in ("for", "of") for g in c.children if g.dep_ == "pobj")]}
+        *(g for c in t.children if c.dep_ == "prep" and c.lower_ in ("for", "of") for g in c.children if g.dep_ == "pobj"),
+        *(worked_on(t.head) if t.dep_ == "nsubj" and t.head.pos_ == "VERB" else ())]}
 
 
 # what the person said or asked to keep, in their words: a summary or what Nadine saw is not searched

@@ -85,6 +85,9 @@ def test_another_owner_or_another_head_in_a_named_frame_conflicts_and_a_hypernym
     # "how is my dad?" got the mother's cancer asserted (tester29 mike): sisters two steps apart in
     # WordNet, close by cosine (0.75), are still two people
     ("How is my dad getting on?", "My mom started chemo on Monday."),
+    # "what code unlocks my phone?" got the gate code asserted: a thing asked by what it works on is
+    # that thing's, as "the code for my phone" is
+    ("What code unlocks my phone?", "Please remember my gate code is 1985."),
 ])
 def test_a_sister_word_of_the_same_owner_or_the_same_thing_of_a_sister_owner_conflicts(told, question, said):
     """Sister words are as close as synonyms to a sentence embedding ("daughter"-"son" 0.52 against
@@ -100,6 +103,12 @@ def test_a_part_of_the_speakers_thing_is_the_speakers_own(told, question, said):
     """"my car's MOT" is the speaker's MOT: whose a thing's part is goes through the thing."""
     compared = told.core.entities.compare(question, said)
     assert not compared.conflict and compared.agreeing == compared.asked, compared
+
+
+def test_what_a_thing_asked_works_on_says_which_one_and_owns_nothing(told):
+    """"what number opens the gate?" read the gate as the number's, another owner than the speaker's
+    gate of "my gate code": it says which number, as "the number for the gate" does."""
+    assert not told.core.entities.compare("What number opens the gate?", "Please remember my gate code is 1985.").conflict
 
 
 def test_a_name_the_parser_hangs_beside_its_noun_is_the_nouns(told):

@@ -27,6 +27,8 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     ("And what was the number for my locker?", "my locker code at the swimming pool is 4471", "4471"),
     ("What's my locker number?", "my locker code at the swimming pool is 4471", "4471"),
     ("What's the number for my shed?", "the code for my allotment shed is 3090", "3090"),
+    # ... or by what it works on ("what number opens the gate?" got "That's a good question")
+    ("What number opens the gate?", "remember my gate code is 1985", "1985"),
     ("what's the wifi password?", "We changed the wifi password, it's now heron-41.", "heron-41"),
     ("How long is the flight?", "My flight to Oslo has two stops.", None),
     # a time of day in digits is no number to the tagger: its form says it is one ("My ferry leaves at

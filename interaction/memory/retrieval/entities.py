@@ -194,6 +194,8 @@ def _owner(token, lexicon: WordNet | None = None) -> str | None:
                     return SPEAKER
                 if child.lower_ in _LISTENER_WORDS:
                     return None if _knows_or_tells(token.head, lexicon) else LISTENER
+                if _worked_on(child) is not None:  # "what code unlocks my phone?": which one, not whose
+                    return None
                 return child.lemma_.lower() if child.pos_ == "NOUN" else child.text if child.pos_ == "PROPN" else None
     clause = next((t for t in token.ancestors if t.pos_ in ("VERB", "AUX")), None)
     if clause is not None and not _knows_or_tells(clause, lexicon) and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in _LISTENER_WORDS
@@ -263,15 +265,27 @@ def _of_which(token, lexicon: WordNet | None):  # noqa: ANN202 - a spaCy Token o
     garage door", "the code of my bike lock"); None where WordNet is not loaded, or where either is a
     person, whose "of" says whose, not which ("the mother of my friend", "the present for my aunt")."""
     prep = next((c for c in token.rights if c.dep_ == "prep"), None)
-    if lexicon is None or prep is None or prep.lower_ not in _OF_WHICH:
+    asked = _worked_on(token)
+    if lexicon is None or (asked is None and (prep is None or prep.lower_ not in _OF_WHICH)):
         return None
     head = token.lemma_.lower()
-    if lexicon.lexical_file(head) == "noun.person" or (prep.lower_ == "of" and _COUNTING & set(lexicon.lexical_files(head))):
+    if lexicon.lexical_file(head) == "noun.person" or (
+            asked is None and prep.lower_ == "of" and _COUNTING & set(lexicon.lexical_files(head))):
         return None
-    of = next((c for c in prep.children if c.dep_ == "pobj"), None)
+    of = asked if asked is not None else next((c for c in prep.children if c.dep_ == "pobj"), None)
     if of is None or of.pos_ != "NOUN" or of.is_stop or of.ent_type_ in _NOT_TOPICS:
         return None
     return of if lexicon.lexical_file(of.lemma_.lower()) not in (None, "noun.person") else None
+
+
+def _worked_on(token):  # noqa: ANN202 - a spaCy Token or None
+    """What a thing asked by "which" or "what" is said to work on ("what code unlocks my phone?",
+    "which key opens the shed?": the phone, the shed): the object of the verb it is the subject of,
+    which says which one it is as "the code for my phone" does."""
+    if token.dep_ != "nsubj" or token.head.pos_ != "VERB" or not any(
+            c.dep_ == "det" and c.tag_ in ("WDT", "WP") for c in token.children):
+        return None
+    return next((c for c in token.head.children if c.dep_ == "dobj"), None)
 
 
 def _owning_thing(token, lexicon: WordNet | None):  # noqa: ANN202 - a spaCy Token or None
