@@ -316,7 +316,10 @@ def home(profile: UserProfile | None) -> Told | None:
 
 def ended_words(profile: UserProfile | None, field: str, value: str) -> str:
     """A fact that stopped, as Nadine says it: "you no longer live in Oslo", "you no longer drive a tram"."""
-    said_in = next((r.clause for r in (profile.history(field) if profile else []) if value_key(r.value) == value_key(value)), None)
+    held = next((r for r in (profile.history(field) if profile else []) if value_key(r.value) == value_key(value)), None)
+    said_in = held.clause if held is not None else None
+    if field == "location" and held is not None and held.home is False:
+        return f"you no longer work in {spoken(field, value)}"  # the town of a workplace left, no home
     if field == "current_position" and said_with_verb(value, said_in):
         return f"you no longer {value}"
     if field == "current_position" and said_as_a_state(value):

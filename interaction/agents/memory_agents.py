@@ -123,6 +123,7 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
     if profile is not None and identity.user_id:
         changes += jobs_ending_with_their_employer(profile, update, changes, cues.told_part(text))
         changes += jobs_left_by_their_place(profile, cues.told_part(text), changes)
+        changes += workplace_towns_left(profile, cues.told_part(text), changes)
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
     applied: list[FactChange] = []
     if identity.user_id and not update.user_name:  # before the keeper's merge, so records keep the turn id
@@ -367,6 +368,17 @@ def jobs_left_by_their_place(profile: UserProfile, text: str, changes: list[Fact
               for t in personal_facts.things_left(text) if t.pos_ == "NOUN"]
     return [FactChange(field="current_position", op="close", value=r.value) for r in held
             if any(says(r.clause, place) and not says(r.value, place) for place in places)]
+
+
+def workplace_towns_left(profile: UserProfile, text: str, changes: list[FactChange]) -> list[FactChange]:
+    """The town a workplace was told in ("I work at a bookshop in Porto": Porto, said as no home) ends
+    when the speaker tells they left that workplace ("ok I quit the bookshop, now I'm a barista" was
+    answered "You work at a bookshop in Porto"), unless the turn places them anew itself."""
+    if any(c.field == "location" for c in changes):
+        return []
+    left = [t.text for t in personal_facts.things_left(text) if t.pos_ == "NOUN"]
+    return [FactChange(field="location", op="close", value=r.value) for r in profile.history("location")
+            if r.current and r.home is False and r.clause and any(says(r.clause, place) for place in left)]
 
 
 def jobs_ending_with_their_employer(profile: UserProfile, update: MemoryUpdate, changes: list[FactChange],

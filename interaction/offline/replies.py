@@ -325,7 +325,8 @@ def _no_longer(r: ReplyInputs, key: str) -> str | None:
     held ("I moved away from Cardiff", then "where do I live?" was answered "In Cardiff"); None when
     none has ended."""
     told = [(rec, f) for f in (profile_wording.WORK_FIELDS if key == "work" else (key,)) for rec in r.profile.history(f)]
-    ended = latest_ended([rec for rec, _ in told])
+    # a town said as where their work was is no home they had ("I work at a bookshop in Porto")
+    ended = latest_ended([rec for rec, f in told if not (f == "location" and key == "location" and rec.home is False)])
     if ended is None:
         return None
     field = next(f for rec, f in told if rec is ended)
@@ -583,6 +584,12 @@ def news_sign(text: str) -> str | None:
     return sign if p[CLASSES.index(sign)] >= 0.5 else None
 
 
+def _declines_after_news(text: str) -> bool:
+    """The turn tells something, then declines to talk about it in a sentence of its own."""
+    said = cues.sentences(text)
+    return len(said) > 1 and turn_act(said[-1]) == "decline"
+
+
 def _goes_on_about_the_news(r: ReplyInputs) -> str | None:
     """The sign of the news the person told in their turn before (the feeling its understanding
     names, else news_sign), when this one goes on about it: its subject is a personal pronoun of the
@@ -729,6 +736,13 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append("Lovely! What's your name?")  # "may I ask your name?" answered "ya": it is still to come
         elif act == "decline":  # asked to leave a topic, she lets it go rather than asking after it
             parts.append(f"Of course{hi}, we don't have to talk about it.")
+        elif _declines_after_news(r.text):
+            # "the engagement is off. I don't want to talk about it": the news is answered, never asked after
+            from interaction.offline.understand_rules import PLEASANT
+
+            sorry = named not in PLEASANT if named else news_sign(cues.sentences(r.text)[0]) == "negative"
+            opening = "I'm sorry to hear that" if sorry else "Of course"
+            parts.append(f"{opening}{hi}. We don't have to talk about it.")
         elif act == "backchannel":  # "mhm", "fair enough": heard, and the turn handed back without a question
             parts.append(_ACKNOWLEDGED.format(hi=hi))
         elif only_thanks(r.text):  # the warmth of a thanks is for Nadine, not news to be happy about

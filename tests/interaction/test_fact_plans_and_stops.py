@@ -332,6 +332,21 @@ def test_a_job_ends_when_the_place_it_was_told_at_is_left(maya, left, ends):  # 
     assert work.startswith("You haven't told me") is ends, work
 
 
+@pytest.mark.parametrize("left", ["ok I quit the bookshop, now I'm a barista", "I quit the bookshop last week."])
+def test_the_town_of_a_workplace_told_without_a_job_ends_when_the_workplace_is_left(maya, left):  # noqa: F811
+    """"ok I quit the bookshop, now I'm a barista" after "I work at a bookshop in Porto" (which keeps
+    Porto as the workplace's town and no employer) got "You're a barista. You work at a bookshop in
+    Porto." (tester59 s36); its end is said as work's, and it was never where they live."""
+    dm, _, _, _ = maya
+    say(dm, "I work at a bookshop in Porto.", user_emotion=CALM)
+    ended = say(dm, left, user_emotion=CALM).reply
+    assert "live" not in ended, ended
+    job = say(dm, "What's my job?").reply
+    assert "You work at a bookshop" not in job and "you work at a bookshop in Porto." not in job, job
+    home = say(dm, "Where do I live?").reply
+    assert not home.startswith(("You live", "Before")), home
+
+
 def test_a_job_left_ends_with_its_town_and_is_said_as_ended(maya):  # noqa: F811
     """"I quit my job at Tesco yesterday!" left "You work in Norwich." (tester27 hannah: the job's town);
     "I quit my job at the council last week." changed nothing at all where only a job title was held

@@ -9,6 +9,7 @@ import pytest
 from interaction import cues
 from interaction.memory.told import is_told
 from interaction.turn_act.reader import turn_act
+from tests.interaction.test_memory_requests import maya  # noqa: F401 - a fixture
 
 
 @pytest.mark.parametrize("said", [
@@ -123,3 +124,18 @@ def test_a_question_asked_by_a_wh_word_declines_nothing(said, act):
     course, Dolores, we don't have to talk about it" (tester46 s26): its words are those of "change the
     subject", but a wh-question asks for something."""
     assert turn_act(said) == act
+
+
+@pytest.mark.parametrize(("news", "sorry"), [("my dog died yesterday. i don't want to talk about it", True),
+                                             ("the engagement is off. I don't want to talk about it", None)])
+def test_news_followed_by_a_declined_topic_is_answered_and_never_asked_after(maya, news, sorry):  # noqa: F811
+    """"the engagement is off. I don't want to talk about it" got "That doesn't sound easy, Laila. Tell
+    me more about it, if you like." (tester59 s83): the last sentence declines what the first told.
+    The news is what is kept; nothing of it is asked after."""
+    from tests.interaction.test_memory_requests import say
+
+    dm, _, _, _ = maya
+    turn = say(dm, news)
+    assert "We don't have to talk about it" in turn.reply and "Tell me more" not in turn.reply, turn.reply
+    assert sorry is None or turn.reply.startswith("I'm sorry"), turn.reply
+    assert turn.memory_intent != "not_keep"
