@@ -498,7 +498,13 @@ def _what_she_does_with_what_they_say(sentence: Any) -> bool:
     if wordnet is None or root.pos_ != "VERB" or wordnet.verb_lexical_file(root.lemma_) in ("verb.cognition", "verb.perception") \
             or not any(c.dep_ == "nsubj" and c.lower_ in YOU for c in root.children):
         return False
-    said = [t for c in root.children if c.dep_ in ("ccomp", "prep") for t in c.subtree if c.dep_ == "ccomp" or t.dep_ == "pcomp"]
+    said = [t for c in root.children if c.dep_ in ("ccomp", "prep") for t in c.subtree if c.dep_ == "ccomp" or t.dep_ == "pcomp"
+            # ... or a thing described by their saying it ("what do you do with the stuff I tell you?")
+            or t.dep_ == "pobj" and any(r.dep_ == "relcl" for r in t.children)]
+    if any(c.dep_ == "aux" and c.lemma_ == "do" for c in root.children) and not of_having(root):
+        # what she is asked to do habitually with a thing of theirs ("do you record my voice?", "do you
+        # save photos of me?"); "can you call my mum?" asks her to do it
+        said += [c for c in root.children if c.dep_ == "dobj"]
     inside = {w.i for t in said for w in t.subtree}
     speaker = [t for t in sentence if "1" in t.morph.get("Person")]
     return bool(speaker) and all(t.i in inside for t in speaker)
@@ -704,6 +710,8 @@ def _requests_something(verb: Any) -> bool:
 
 
 def _sentence_asks_of_memory(sentence: Any) -> bool:
+    from interaction.offline.extract import extract_name  # the name reader parses with this module
+
     verbs = _verbs(sentence)
     wh = [t for t in sentence if t.tag_ in WH_TAGS]
     # a question whose wh-words are all bare asks about nothing: "guess what?", "do you know what?" open news
@@ -711,7 +719,10 @@ def _sentence_asks_of_memory(sentence: Any) -> bool:
     # words without a verb ask for a thing they name ("gate code pls", which the small tagger reads as
     # names); a greeting with a name in it ("hi Nikolai again") names none
     greets = any(t.pos_ == "INTJ" for t in sentence)
-    names_a_thing = any(t.pos_ in ("NOUN", "NUM") or (t.pos_ == "PROPN" and not greets) for t in sentence)
+    # ... nor does the name the speaker gives as their own ("Gunnar again", "Magda here")
+    own_name = (extract_name(sentence.text, loose=True) or "").casefold().split()
+    names_a_thing = any(t.pos_ in ("NOUN", "NUM") or (t.pos_ == "PROPN" and not greets and t.lower_ not in own_name)
+                        for t in sentence)
     return asks or (not verbs and names_a_thing) or any(_verb_asks(v) or _requests_something(v) for v in verbs)
 
 

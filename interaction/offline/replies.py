@@ -584,6 +584,21 @@ def news_sign(text: str) -> str | None:
     return sign if p[CLASSES.index(sign)] >= 0.5 else None
 
 
+def _says_their_name_again(text: str, name: str) -> bool:
+    """The turn only gives the name of the one already talking ("Gunnar again", "Magda here"): the
+    name reader's, with no verb beside it."""
+    from interaction.offline.extract import extract_name
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    said = extract_name(text, loose=True)
+    if said is None or said.casefold() != name.casefold():
+        return False
+    try:
+        return not any(t.pos_ in ("VERB", "AUX") for t in load_parser()(text))
+    except ParserUnavailable:
+        return False
+
+
 def _declines_after_news(text: str) -> bool:
     """The turn tells something, then declines to talk about it in a sentence of its own."""
     said = cues.sentences(text)
@@ -743,6 +758,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
             sorry = named not in PLEASANT if named else news_sign(cues.sentences(r.text)[0]) == "negative"
             opening = "I'm sorry to hear that" if sorry else "Of course"
             parts.append(f"{opening}{hi}. We don't have to talk about it.")
+        elif r.name and _says_their_name_again(r.text, r.name):  # "Gunnar again" from Gunnar, still talking
+            parts.append(f"Hello again{hi}!")
         elif act == "backchannel":  # "mhm", "fair enough": heard, and the turn handed back without a question
             parts.append(_ACKNOWLEDGED.format(hi=hi))
         elif only_thanks(r.text):  # the warmth of a thanks is for Nadine, not news to be happy about

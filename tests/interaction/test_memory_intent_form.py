@@ -12,6 +12,7 @@ from interaction.memory_intent.refers_back import refers_back
 from interaction.offline.question_form import asks_or_requests
 from tests.interaction import test_forget_said_just_now
 from tests.interaction.test_forget_said_just_now import back, holding, kept_as_moment, say
+from tests.interaction.test_memory_requests import maya  # noqa: F401 - a fixture
 
 ines = test_forget_said_just_now.ines  # the fixture: Ines, met by name, with the real memory services
 
@@ -220,3 +221,17 @@ def test_a_greeting_with_a_name_in_it_asks_nothing_of_memory(text):
     pls"), and a greeting names none."""
     assert asks_or_requests(text) is False
     assert classify(text).intent == "statement"
+
+
+@pytest.mark.parametrize(("text", "asks"), [("Gunnar again", False), ("Paolo again!", False), ("Magda here", False),
+                                            ("gate code pls", True), ("bike lock code", True)])
+def test_the_speakers_own_name_said_again_asks_nothing_of_memory(text, asks):
+    """"Gunnar again" got "I'm sorry Gunnar, I don't remember you telling me about that." (tester59 s09,
+    s11, s15, s31, s48): the name the speaker gives as their own is no thing asked for."""
+    assert asks_or_requests(text) is asks
+    assert (classify(text).intent == "statement") is not asks
+
+
+def test_the_speakers_own_name_said_again_is_greeted(maya):  # noqa: F811
+    dm, _, _, _ = maya
+    assert say(dm, "Maya again").reply == "Hello again, Maya!"

@@ -132,6 +132,12 @@ def test_a_preposition_left_after_the_question_asks_when_something_happens(text)
     ("do you share what I tell you with anyone?", True),
     ("do you remember what I said?", False), ("can you tell me what I said yesterday?", False),
     ("did you see what I did?", False),
+    # "what do you do with the stuff I tell you?", "do you record my voice?" got the same (tester59 s12,
+    # s108): what they say as a thing described by their saying it, and a thing of theirs she is asked
+    # whether she does it to; "can you call my mum?" asks her to do it, "do you have my number?" whether
+    # she holds what they told
+    ("what do you do with the stuff I tell you?", True), ("do you record my voice?", True),
+    ("do you save photos of me?", True), ("can you call my mum?", False), ("do you have my number?", False),
 ])
 def test_what_she_does_with_what_they_say_is_a_question_about_her(text, about_her):
     assert question_form.asks_what_she_does_with_it(text) is about_her
