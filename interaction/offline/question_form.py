@@ -710,7 +710,7 @@ def _requests_something(verb: Any) -> bool:
 
 
 def _sentence_asks_of_memory(sentence: Any) -> bool:
-    from interaction.offline.extract import extract_name  # the name reader parses with this module
+    from interaction.offline.name_reading import read_casual_name  # it parses with this module
 
     verbs = _verbs(sentence)
     wh = [t for t in sentence if t.tag_ in WH_TAGS]
@@ -720,7 +720,7 @@ def _sentence_asks_of_memory(sentence: Any) -> bool:
     # names); a greeting with a name in it ("hi Nikolai again") names none
     greets = any(t.pos_ == "INTJ" for t in sentence)
     # ... nor does the name the speaker gives as their own ("Gunnar again", "Magda here")
-    own_name = (extract_name(sentence.text, loose=True) or "").casefold().split()
+    own_name = (read_casual_name(sentence.text, loose=True) or "").casefold().split()
     names_a_thing = any(t.pos_ in ("NOUN", "NUM") or (t.pos_ == "PROPN" and not greets and t.lower_ not in own_name)
                         for t in sentence)
     return asks or (not verbs and names_a_thing) or any(_verb_asks(v) or _requests_something(v) for v in verbs)
