@@ -63,8 +63,12 @@ def _without_negation(verb: Any, own_clause: bool = False) -> str:
     beside it: "this is between us, don't keep it: I've got an interview", "don't remember this but I
     cried at a film"), with its negation and the "do" that carries it taken out."""
     dropped = {c.i for c in verb.children if c.dep_ == "neg" or (c.dep_ == "aux" and c.lemma_ == "do")}
+    return _clause_text(verb, dropped, own_clause)
+
+
+def _clause_text(verb: Any, dropped: set[int], own_clause: bool = True) -> str:
     if own_clause:
-        dropped |= {t.i for c in verb.children if c.dep_ in _JOINED for t in c.subtree}
+        dropped = dropped | {t.i for c in verb.children if c.dep_ in _JOINED for t in c.subtree}
     kept = verb.subtree if own_clause else verb.doc
     return "".join(t.text_with_ws for t in kept if t.i not in dropped).strip(" ,.;:-")
 
@@ -74,6 +78,7 @@ def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
     something, and whether one of them is remembering's opposite (WordNet's antonym: "don't forget
     that the plumber comes on Thursday" asks to keep it, whatever the rest of its words are near)."""
     from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.memory_intent.not_keep_reader import asks_not_to_keep
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
@@ -89,7 +94,11 @@ def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
             negated.append(verb)
             if wordnet is not None and "remember" in wordnet.verb_antonyms(verb.lemma_):
                 forbids_forgetting = True
-            elif any(classify(_without_negation(verb, own)).intent == "remember" for own in (False, True)):
+            elif any(classify(_without_negation(verb, own)).intent == "remember" for own in (False, True)) \
+                    or (not _tells_someone(verb, wordnet) and asks_not_to_keep(_clause_text(verb, set()))):
+                # ... or the plea's own clause, negation and all, reads as one to the reader of such pleas
+                # ("dont save it": "save it" is too few words for the intent classifier to read as a request);
+                # one not to tell someone ("don't tell anyone yet, but ...") keeps it between them instead
                 asked.append(verb)
     return negated, asked, forbids_forgetting
 
@@ -112,6 +121,23 @@ def not_keep_intent(text: str) -> str | None:
     if asked and len(cues.sentences(text)) == 1 and all(_names_a_thing_held(v) for v in asked):
         return "forget_one"
     return NOT_KEEP
+
+
+# the pronouns that stand for people (a closed class of English grammar)
+_PEOPLE_PRONOUNS = frozenset({"anyone", "anybody", "everyone", "everybody", "someone", "somebody", "nobody",
+                              "him", "her", "them", "us"})
+
+
+def _tells_someone(verb: Any, wordnet: Any) -> bool:
+    """The verb has someone it would be done to: a dative, or an object or a "to" phrase that is a person
+    ("don't tell anyone", "don't mention it to my sister"), by the pronoun or by WordNet."""
+    def person(t: Any) -> bool:
+        return t.lower_ in _PEOPLE_PRONOUNS or (wordnet is not None and t.pos_ in ("NOUN", "PROPN")
+                                                and (t.pos_ == "PROPN" or wordnet.kind_of_person(t.lemma_.lower())))
+
+    to = [g for c in verb.children if c.dep_ == "prep" and c.lower_ == "to" for g in c.children if g.dep_ == "pobj"]
+    return any(c.dep_ == "dative" for c in verb.children) or any(
+        person(t) for t in [*(c for c in verb.children if c.dep_ == "dobj"), *to])
 
 
 def _names_a_thing_held(verb: Any) -> bool:

@@ -89,6 +89,8 @@ def test_a_negated_request_with_its_news_joined_to_it_asks_not_to_keep(text):
     "this is just between us, don't keep it: I've got a job interview with a rival firm",
     "dont log it, but the bank turned down our mortgage",
     "the bank turned down our mortgage. not one for your memory",
+    # the plea's own clause read by the reader, where the whole turn's news outweighs it (my play)
+    "nobody needs to know this, dont save it: I've been turning down work because my hands shake",
 ])
 def test_a_plea_too_short_for_the_intent_classifier_is_read_whole(text):
     """"this is just between us, don't keep it: ..." was kept and recalled the next day (tester46 s123):
