@@ -319,7 +319,10 @@ def ended_words(profile: UserProfile | None, field: str, value: str) -> str:
     held = next((r for r in (profile.history(field) if profile else []) if value_key(r.value) == value_key(value)), None)
     said_in = held.clause if held is not None else None
     if field == "location" and held is not None and held.home is False:
-        return f"you no longer work in {spoken(field, value)}"  # the town of a workplace left, no home
+        # the town of a workplace left, no home: the work it was told with ended ("you no longer work at
+        # a bookshop in Porto"), not the town
+        told = reported(held.clause or "")
+        return f"you no longer {told[4:]}" if told.startswith("you ") else f"you no longer work in {spoken(field, value)}"
     if field == "current_position" and said_with_verb(value, said_in):
         return f"you no longer {value}"
     if field == "current_position" and said_as_a_state(value):

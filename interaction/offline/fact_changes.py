@@ -216,11 +216,28 @@ def warm_up() -> threading.Thread:
 
 
 def _matching(value: str | None, text: str, current: list[str]) -> list[str]:
-    """The current values a close names (by its value span, else by appearing in the sentence)."""
+    """The current values a close names (by its value span, else by appearing in the sentence, as
+    written or by the lemmas of its own words: "I stopped repairing pianos" names "repair pianos for a
+    living")."""
     if value:
         return [c for c in current if fuzz.ratio(value.casefold(), c.casefold()) >= MATCH_SCORE
                 or fuzz.token_set_ratio(value.casefold(), c.casefold()) >= 95]
-    return [c for c in current if fuzz.partial_ratio(c.casefold(), text.casefold()) >= 95]
+    return [c for c in current if fuzz.partial_ratio(c.casefold(), text.casefold()) >= 95 or _said_by_lemma(c, text)]
+
+
+def _said_by_lemma(value: str, text: str) -> bool:
+    """The content words of the value's own clause (not those of its phrases: "for a living"), two at
+    least, are all among the sentence's lemmas; never without the parser."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return False
+    root = next(iter(nlp(value).sents)).root
+    phrases = {t.i for c in root.children if c.dep_ == "prep" for t in c.subtree}
+    own = {t.lemma_.casefold() for t in root.subtree if t.i not in phrases and t.pos_ in ("NOUN", "VERB", "PROPN") and not t.is_stop}
+    return len(own) >= 2 and own <= {t.lemma_.casefold() for t in nlp(text)}
 
 
 def _field_holding(value: str | None, text: str, current: dict[str, list[str]]) -> str | None:
@@ -524,7 +541,11 @@ def decide(text: str, extracted: dict, current: dict[str, list[str]],
                 continue  # "I didn't quit Halfords": near leaving in its embedding, told as still there
             named = _named(pred.value, sentence, have)
             if named:
-                changes += [FactChange(field=field, op="close", value=v, confidence=confidence) for v in named]
+                # a value named by its lemmas alone ("I stopped repairing pianos") is not in the words the
+                # grounding looks for: a field of one value ends its current one
+                changes += [FactChange(field=field, op="close", value=None if (
+                    not FIELDS_BY_NAME[field].multi and fuzz.partial_ratio(v.casefold(), sentence.casefold()) < 95
+                    and not pred.value) else v, confidence=confidence) for v in named]
                 continue
             # "I quit my job": the one current value ends; one job is told by where and what, so work ended
             # in the half that holds nothing ends the other ("I've been made redundant" read as the end of

@@ -685,7 +685,10 @@ def _read_doing(pred, found: dict[str, str]) -> None:
     words |= {c.i for c in pred.children if c.dep_ == "cc" and any(c.i == t.i - 1 for t in
                                                                    _object_joined_to_the_verb(pred, objects))}
     doc = pred.doc
-    found["current_position"] = " ".join(doc[i].text for i in sorted(words)).replace(" - ", "-")
+    # a comma the parser hangs in the object's subtree ("I repair pianos for a living, mostly ...") is
+    # no part of the job
+    found["current_position"] = " ".join(doc[i].text for i in sorted(words)
+                                         if not doc[i].is_punct or doc[i].text == "-").replace(" - ", "-")
     found[_DOING] = clause_text(pred)
     inner = [(t.lower_, obj) for o in objects for t in o.subtree if t.dep_ == "prep" and t.lower_ != "of"
              for obj in t.children if obj.dep_ == "pobj"]  # "a team of engineers at Ericsson"

@@ -33,6 +33,9 @@ JOBS = [
     ("I repair pianos for a living.", "repair pianos", "you repair pianos for a living"),
     ("I drive an ambulance in Glasgow.", "drive an ambulance", "you drive an ambulance in Glasgow"),
     ("We run a bed and breakfast in Cornwall.", "run a bed and breakfast", "you run a bed and breakfast in Cornwall"),
+    # the comma the parser hangs in the object's subtree is no part of the job ("repair pianos ," was said
+    # back as "you no longer repair pianos ,."; my play)
+    ("I tune pianos for a living, mostly in Sligo", "tune pianos", "you tune pianos for a living, mostly in Sligo"),
 ]
 NOT_JOBS = ["I drive a blue Volvo.", "I play squash on Tuesdays.", "I walk my neighbour's dog at weekends."]
 
