@@ -43,6 +43,7 @@ from interaction.memory.retrieval.decision import standing_out
 from interaction.memory.told import is_told, what_it_tells
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.named_value import with_named_value
+from interaction.memory_intent.not_keep import tells_beside_the_plea
 from interaction.memory_intent.phrasing import (
     names_something,
     only_announces,
@@ -75,6 +76,10 @@ FORGET_INTENTS = ("forget_one", "forget_me")
 NOT_TOLD = (*FORGET_INTENTS, "not_keep")
 NOT_KEPT = "All right — I won't keep that."
 NOT_KEPT_REASON = "asked not to keep it"
+# a plea that tells nothing and points back at nothing is about what is still to come ("please don't save
+# anything I say today"), which no turn can promise: said so, rather than "I won't keep that"
+NOT_KEPT_AHEAD = ("I can't leave out what you haven't told me yet. Say \"don't keep this\" in the message "
+                  "itself, and I won't keep that message.")
 HELD = "I don't know who you are yet, so I'll keep that for you once you tell me. What's your name?"
 # each request of someone not known yet answered as what it asked: "what do you know about me?" and
 # "forget what I said about ..." are no request to forget everything (nor is a forgotten person, whose
@@ -151,7 +156,10 @@ def handle(deps: AgentDeps, state: dict) -> dict:
     if intent == "not_keep":  # whoever asks: nothing of the turn is kept (dialogue.py)
         not_kept = {"final_message": NOT_KEPT, "memory_action": MemoryAction(outcome="not_kept", reason=NOT_KEPT_REASON)}
         # in a turn of its own ("don't remember that") it means what they said just before: that goes too
-        said = just_said(state) if identity.known and refers_back(state["text"]) else None
+        back = refers_back(state["text"])
+        if not back and not tells_beside_the_plea(state["text"]):
+            return {**not_kept, "final_message": NOT_KEPT_AHEAD}
+        said = just_said(state) if identity.known and back else None
         return {**not_kept, "take_back": said} if said is not None else not_kept
     if intent == "remember" and asks_if_kept(state["text"]):
         return {"final_message": whether_kept(deps, state)}

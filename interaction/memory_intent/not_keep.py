@@ -140,6 +140,26 @@ def _tells_someone(verb: Any, wordnet: Any) -> bool:
         person(t) for t in [*(c for c in verb.children if c.dep_ == "dobj"), *to])
 
 
+def tells_beside_the_plea(text: str) -> bool:
+    """Something of the turn besides its pleas not to keep has a verb with a subject of its own (the news
+    the plea is about: "Between you and me, I'm leaving my job. Please don't write that down."); not a
+    plea alone ("please don't save anything I say today, ok?"). True when no plea is found by its verb
+    (a plea read whole, "... not one for your memory"), or without the parser."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    negated, _, _ = _negated_requests(text)
+    if not negated:
+        return True
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return True
+    plea = {(v.doc.text, t.i) for v in negated for t in v.subtree
+            if not any(a.dep_ in _JOINED and a.head == v for a in [t, *t.ancestors] if a.i != v.i)}
+    return any((doc.text, t.i) not in plea and t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJECTS for c in t.children)
+               for doc in nlp.pipe(cues.sentences(text)) for t in doc)
+
+
 def _names_a_thing_held(verb: Any) -> bool:
     """What Nadine is asked not to remember is a thing by its noun ("don't remember my blood type
     anymore"), not the words around the request ("don't remember this", "don't write that down"): a

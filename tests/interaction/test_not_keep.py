@@ -117,3 +117,14 @@ def test_news_told_with_a_plea_the_parse_misses_is_kept_nowhere(maya):  # noqa: 
     dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
     assert not [d for d in all_documents(dm, uid) if "interview" in d]
     assert "rival" not in say(dm, "do I have an interview?").reply
+
+
+def test_a_plea_for_what_is_still_to_come_promises_nothing(maya):  # noqa: F811
+    """"please don't save anything I say today, ok?" got "All right — I won't keep that." and the fight
+    told next was kept and recalled the next day (replay59 s66): a plea that tells nothing and points
+    back at nothing is about turns to come, which no turn can promise."""
+    from interaction.memory_requests import NOT_KEPT_AHEAD
+
+    dm, _, _, _ = maya
+    assert say(dm, "please don't save anything I say today, ok?").reply == NOT_KEPT_AHEAD
+    assert say(dm, "Please don't write that down.").reply == NOT_KEPT  # what was said just before
