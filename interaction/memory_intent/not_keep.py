@@ -4,8 +4,10 @@ that down", "you don't need to remember this".
 Read from spaCy's parse and the memory-intent classifier, never from a phrase list: some sentence
 holds a verb that is negated and addressed to Nadine (an imperative, or "you" its subject) and that
 the classifier reads as a request to remember once the negation is taken out ("please remember that
-one", "write that down"). "Don't forget that my dentist is on Friday" is no such turn: without its
-negation it asks to forget. "I don't remember that one" is not addressed to her. Nor is a negation on
+one", "write that down"), or whose own clause, negation and all, the reader of such pleas
+(not_keep_reader.py) takes for one ("dont save it"); or a turn that reader takes whole for one ("no need
+to remember this but ..."). "Don't forget that my dentist is on Friday" is no such turn: WordNet gives
+"forget" as remembering's opposite, so its negation asks to keep. "I don't remember that one" is not addressed to her. Nor is a negation on
 what she would let the person do ("don't let me forget", "never allow me to forget"): the clause it
 governs has the person doing it, so it bids about the person's own mind, and the classifier's reading
 of the whole turn stands ("my locker code is 4471, don't let me forget" asks her to keep it).
