@@ -17,6 +17,7 @@ from interaction.memory import told
 from interaction.memory.contracts import MemoryServices
 from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.memory_intent import classifier as memory_intent
+from interaction.memory_intent import not_keep_reader
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.misspelt import as_meant
 from interaction.memory_intent.phrasing import stretches
@@ -93,7 +94,8 @@ def _read_ahead(text: str, services: MemoryServices | None = None) -> None:
         # the turn-act reader reads the turn, its sentences, the felt parts and each sentence's clauses (told.py)
         acts = turn_act.texts_read(list(dict.fromkeys([text, *sentences, *parts, *(c for s in sentences for c in clauses(s))])))
         offline_text_embedder().embed(list(dict.fromkeys([
-            text, *sentences, *parts, *acts, *memory_intent.texts_read(text), *fact_changes.statement_clauses(text),
+            text, *sentences, *parts, *acts, *memory_intent.texts_read(text), *not_keep_reader.texts_read(text),
+            *fact_changes.statement_clauses(text),
             *texts_ahead(text),
             *(services.texts_ahead(text) if services is not None else [])])))
 
@@ -119,6 +121,7 @@ def warm_up() -> threading.Thread:
         cues.is_about_view("what am I learning?")  # a progressive asked about: its verb's domain
         name_reading.default_reader()
         turn_act.default_reader()
+        not_keep_reader.default_reader()
         name_reading.candidates("I am glad to be here.", loose=False)
         if (wordnet := load_wordnet()) is not None:
             wordnet.nouns_of_verb("climb")

@@ -79,3 +79,9 @@ def asks_not_to_keep(text: str) -> bool:
     said = cues.sentences(text)
     told = [s for s, act in zip(said, turn_acts(said), strict=True) if act != "decline"] if len(said) > 1 else said
     return bool(told) and reader.reads_as_first(" ".join(told))
+
+
+def texts_read(text: str) -> list[str]:
+    """The texts whose vectors reading `text` whole takes, to embed them ahead with the turn's other texts."""
+    reader = default_reader()
+    return reader.texts_read([text]) if reader is not None else []
