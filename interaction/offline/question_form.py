@@ -719,10 +719,11 @@ def _sentence_asks_of_memory(sentence: Any) -> bool:
     # words without a verb ask for a thing they name ("gate code pls", which the small tagger reads as
     # names); a greeting with a name in it ("hi Nikolai again") names none
     greets = any(t.pos_ == "INTJ" for t in sentence)
-    # ... nor does the name the speaker gives as their own ("Gunnar again", "Magda here")
-    own_name = (read_casual_name(sentence.text, loose=True) or "").casefold().split()
-    names_a_thing = any(t.pos_ in ("NOUN", "NUM") or (t.pos_ == "PROPN" and not greets and t.lower_ not in own_name)
-                        for t in sentence)
+    names = [t.lower_ for t in sentence if t.pos_ == "PROPN" and not greets]
+    # ... nor does the name the speaker gives as their own ("Gunnar again", "Magda here"), read only where
+    # it could decide: words without a verb that name nothing else
+    names_a_thing = any(t.pos_ in ("NOUN", "NUM") for t in sentence) or bool(names) and not verbs and not set(names) <= set(
+        (read_casual_name(sentence.text, loose=True) or "").casefold().split())
     return asks or (not verbs and names_a_thing) or any(_verb_asks(v) or _requests_something(v) for v in verbs)
 
 
