@@ -27,6 +27,7 @@ from common.store.facts import FactRecord, says, value_key
 from common.store.profile_fields import FIELDS_BY_NAME, PROFILE_FIELDS
 from interaction.offline.articles import (
     articled_in,
+    in_the_progressive,
     said_as_a_state,
     said_with_verb,
     spoken,
@@ -63,7 +64,7 @@ def own_words(t: Told) -> str:
     """One fact by its field's words, as Nadine says it ("you work as a nurse", "you drive a tram",
     "you work in Zurich" for a job's place)."""
     if t.field == "current_position" and t.with_verb:
-        return f"you {t.value}"
+        return f"you're {t.value}" if in_the_progressive(t.value) else f"you {t.value}"
     if t.field == "current_position" and said_as_a_state(t.value):
         return f"you're {t.value}"  # "you're retired", never "you work as retired"
     if t.field == "relations":
@@ -223,11 +224,19 @@ def current(profile: UserProfile | None, fields: Iterable[str] | None = None,
             continue  # ... told in its clause, or in the turn that told the job ("Kemal here, taxi driver in Bristol")
         if name in wanted and r.current:
             usable = r.clause and value_key(r.clause) not in stale and not any(
-                says(r.clause, v) and value_key(v) not in held for v in ended_values) \
+                says(r.clause, _said_by(v)) and value_key(v) not in held for v in ended_values) \
                 and _names_only_kept(r.clause, kept_from[value_key(r.clause)])
             value = aged(r.value, r.valid_from, now) if name == "age" else r.value
             out.append(_told(name, value, r.clause if usable and value == r.value else None, r.home, r.clause))
     return out
+
+
+def _said_by(value: str) -> str:
+    """The words a value is said by in a clause: a person of theirs by their name ("Erik" for "Erik
+    (partner)"), so a partner they broke up with is not said back as one in the clause of another fact
+    ("I run a bakery with my partner Erik")."""
+    held = relation_of(value)
+    return held[0] if held else value
 
 
 def _told_in(record: FactRecord) -> str | None:
@@ -324,7 +333,7 @@ def ended_words(profile: UserProfile | None, field: str, value: str) -> str:
         told = reported(held.clause or "")
         return f"you no longer {told[4:]}" if told.startswith("you ") else f"you no longer work in {spoken(field, value)}"
     if field == "current_position" and said_with_verb(value, said_in):
-        return f"you no longer {value}"
+        return f"you're no longer {value}" if in_the_progressive(value) else f"you no longer {value}"
     if field == "current_position" and said_as_a_state(value):
         return f"you're no longer {value}"
     if field == "relations" and (held := relation_of(value)):

@@ -82,7 +82,15 @@ def said_with_verb(value: str, clause: str | None) -> bool:
     if not clause or nlp is None:
         return False
     first = value.split()[0].casefold() if value.split() else ""
-    return any(t.lower_ == first and t.pos_ == "VERB" and t.tag_ in {"VB", "VBP", "VBZ"} for t in nlp(clause))
+    return any(t.lower_ == first and t.pos_ == "VERB" and t.tag_ in {"VB", "VBP", "VBZ", "VBG"} for t in nlp(clause))
+
+
+def in_the_progressive(value: str) -> bool:
+    """A job said with a verb in its "-ing" form ("studying law", as "I'm studying law" tells it): said
+    back with "you're", never as "you studying law"."""
+    nlp = _parser()
+    doc = nlp(value) if nlp is not None and value.strip() else None
+    return doc is not None and doc[0].tag_ == "VBG"
 
 
 def articled_in(clause: str, job: str) -> str:

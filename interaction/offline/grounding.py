@@ -469,15 +469,19 @@ def said_as_home(span) -> bool:  # noqa: ANN001 - a spaCy Span
     in a flat in Porto", "we moved to Cardiff") or being there or from there ("I'm from Porto"), not
     the place of a job or a workplace ("I'm a nurse in Porto", "I work at a law firm in Porto", "I
     drive a tram in Zurich")."""
-    from interaction.offline.self_description import RESIDE
+    from interaction.offline.self_description import RESIDE, homes_told_beside
 
-    node, through_noun = span.root, False
+    node, through_noun, path = span.root, False, set()
     while node.head.i != node.i and node.head.pos_ not in {"VERB", "AUX"}:
         node = node.head
         through_noun = through_noun or node.pos_ in {"NOUN", "PROPN"}
+        path.add(node.i)
     verb = node.head
     lemma = verb.lemma_.lower()
-    return lemma in RESIDE or (lemma == "be" and not through_noun)
+    # ... or the town of a home taken in a clause joined to a move ("I'm moving again, got a flat in Sopot")
+    return lemma in RESIDE or (lemma == "be" and not through_noun) or (
+        verb.head.lemma_.lower() in RESIDE
+        and any(home.i in path or home.head.i == verb.i for home in homes_told_beside(verb.head)))
 
 
 @functools.cache

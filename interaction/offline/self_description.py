@@ -51,6 +51,7 @@ _KIN = frozenset({"relative"})  # WordNet's kind a kin word is of
 RESIDE = {"live", "reside", "base", "move", "relocate", "stay"}  # predicates of where one lives
 _STILL_TRUE_IN_PAST = {"move", "relocate", "retire"}  # a past change of state that still holds
 _PLACE_ENTS = {"GPE", "LOC"}
+_HOMES = frozenset({"dwelling", "housing"})  # WordNet's kinds a home is of
 _ORG_ENTS = {"ORG", "FAC"}
 _AGE_ENTS = {"DATE", "TIME", "QUANTITY", "CARDINAL"}  # how old someone is, never what they do
 _WHEN = {"DATE", "TIME"}
@@ -325,6 +326,20 @@ def _preps(tok):
             yield next(m.lower_ for m in prep.children if m.dep_ == "mark"), prep
 
 
+def homes_told_beside(pred):  # noqa: ANN001, ANN202 - spaCy Tokens
+    """The objects of the clauses joined to a predicate, sharing its subject, that are a home by
+    WordNet (a kind of dwelling or housing in any sense: "flat" is first a tyre): "got a flat in
+    Sopot" beside "I'm moving"."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if wordnet is None:
+        return
+    for clause in pred.children:
+        if clause.dep_ in {"conj", "dep", "advcl"} and not any(c.dep_ in _SUBJECTS for c in clause.children):
+            yield from (o for o in clause.children if o.dep_ == "dobj" and wordnet.kind_of(o.lemma_.lower(), _HOMES))
+
+
 def _place_within(obj, found: dict[str, str]) -> None:
     """"at a hotel in Dubai", "at Charite in Berlin": the place hangs under the workplace."""
     for prep, inner in _preps(obj):
@@ -472,6 +487,14 @@ def _read_clause(pred, found: dict[str, str]) -> None:
                 _place_within(obj, found)
                 if "location" in found:
                     found["_residence"] = "1"
+        if "location" not in found:
+            # a move said with no place of its own takes the town of the home a clause joined to it
+            # tells of ("I'm moving again, got a flat in Sopot")
+            for home in homes_told_beside(pred):
+                _place_within(home, found)  # "got a flat in Sopot", or on the verb as the parse may hang it
+                _place_within(home.head, found)
+                if "location" in found:
+                    found["_residence"] = "1"
         return
     if (job := _job_taken(pred)) is not None:
         # "I just started a job as a data analyst at a bank in Kano": what the job is as is the position
@@ -495,7 +518,7 @@ def _read_clause(pred, found: dict[str, str]) -> None:
         found.setdefault("current_position", "retired")
         return
     if lemma != "be":
-        if pred.pos_ == "VERB" and pred.tag_ in _PRESENT and "current_position" not in found:
+        if pred.pos_ == "VERB" and (pred.tag_ in _PRESENT or _present_progressive(pred)) and "current_position" not in found:
             _read_doing(pred, found)
         return
     _read_what_is([c for c in _predicate_nouns(pred) if c.dep_ in ("attr", "appos", "acomp")], found)
@@ -701,6 +724,12 @@ def _read_doing(pred, found: dict[str, str]) -> None:
 
 
 
+def _present_progressive(pred) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A present participle with "am / is / are" ("I'm teaching music at the college now"): what
+    they do these days, as the present tense says it."""
+    return pred.tag_ == "VBG" and any(c.dep_ == "aux" and c.tag_ in _PRESENT for c in pred.children)
+
+
 def _not_owned(pred, objects: list) -> bool:  # noqa: ANN001 - a spaCy Token
     """"Have" tells a job only as having a business: an object that is a made place or an organisation
     ("a bakery", "a small firm", WordNet's noun.artifact / noun.group); having an appointment, a cold or
@@ -782,13 +811,24 @@ def clause_text(pred) -> str:
         words = [t for t in words if t.i >= subject.left_edge.i and t.i not in aside]
     # ... nor a conjunction left at its end by what it joined, which is a clause of its own ("I play tennis
     # and paint watercolours", parsed with "paint watercolours" on the verb and the "and" on "tennis")
-    while words and (words[-1].is_punct or words[-1].dep_ == "cc"):
+    while words and (words[-1].is_punct or words[-1].dep_ == "cc" or _chat_noise(words[-1])):
         words.pop()
     text = "".join(t.text_with_ws for t in words).strip()
     if subject is None and pred.dep_ == "conj":
         shared = next((c for c in pred.head.children if c.dep_ in _SUBJECTS), None)
         text = f"{shared.text} {text}" if shared is not None else text
     return text
+
+
+def _chat_noise(word) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A word typed at the end of a message that is no English word WordNet knows and that the parser
+    hangs on nothing it tells ("..., still unpacking boxes lol", "haha"): said back, it would be quoted
+    as part of the fact."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return (word.dep_ in {"dep", "intj"} and word.is_alpha and word.is_lower
+            and wordnet is not None and not wordnet.knows(word.lower_))
 
 
 def _without_clauses_under(pred, clause: str) -> str:  # noqa: ANN001 - a spaCy Token

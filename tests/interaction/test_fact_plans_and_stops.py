@@ -539,3 +539,45 @@ def test_a_workplace_left_and_a_new_one_told_in_one_breath_leaves_the_new_one_he
                              {"current_position": ["librarian"], "current_company": ["city library"]})
     ops = [(c.field, c.op, c.value) for c in changes if c.field == "current_company"]
     assert ops == [("current_company", "supersede", "Hillside primary")], ops
+
+
+@pytest.mark.parametrize("sentence", [
+    # "actually i'm moving again, got a flat in Sopot, way closer to the beach" changed nothing and the
+    # old town was said as home the next turn (tester59 s01)
+    "actually i'm moving again, got a flat in Aarhus, way closer to the beach",
+    "We're moving, found a cottage in Aarhus.",
+])
+def test_a_move_told_by_the_home_taken_beside_it_is_one(sentence):
+    update, _, heard = _decided(sentence, {"location": ["Leeds"]})
+    assert update.location == "Aarhus" and heard["Aarhus"].home, (update, heard)
+
+
+def test_a_partner_left_is_not_said_back_in_the_clause_of_another_fact(maya):  # noqa: F811
+    # "You run a small bakery in Malmö with your partner Erik." the day after "Erik and I broke up"
+    # (tester59 s15)
+    dm = maya[0]
+    say(dm, "I run a small bakery in Ystad with my partner Jonas.")
+    say(dm, "Jonas and I broke up. he's keeping the bakery")
+    reply = say(dm, "What do I do for work?").reply
+    assert "bakery in Ystad" in reply and "Jonas" not in reply, reply
+
+
+@pytest.mark.parametrize(("sentence", "job"), [
+    # a job said in the present progressive was no job at all ("I'm teaching music at the college now"
+    # changed nothing; my play): it is kept as said
+    ("I'm studying law at Trinity these days.", "studying law"),
+])
+def test_a_job_said_in_the_progressive_is_kept_as_said(sentence, job):
+    update, _, _ = _decided(sentence, {})
+    assert update.current_position == job, update
+
+
+@pytest.mark.parametrize(("said", "clause"), [
+    # "I'll remember that you moved to Gdansk last month, still unpacking boxes lol." (tester59 s01)
+    ("i moved to Tartu last month, still unpacking boxes lol", "i moved to Tartu last month, still unpacking boxes"),
+])
+def test_chat_noise_at_the_end_stays_out_of_the_clause_said_back(said, clause):
+    from interaction.offline.self_description import clause_text, load_parser
+
+    doc = load_parser()(said)
+    assert clause_text(next(t for t in doc if t.dep_ == "ROOT")) == clause
