@@ -574,13 +574,15 @@ def news_sign(text: str) -> str | None:
     present with no event told ("I'm feeling a bit low"): no news, and its words, not the polarity,
     say which way it goes (understand_rules.feeling_is_the_news)."""
     from interaction.offline.feeling_polarity import CLASSES, shipped_polarity
-    from interaction.offline.understand_rules import feeling_is_the_news
+    from interaction.offline.understand_rules import feeling_is_the_news, praise_of_unwelcome_news_in
 
     model = shipped_polarity()
     if model is None or cues.is_question(text) or not is_told(text) or feeling_is_the_news(text):
         return None
     p = model.probabilities([text])[0]
     sign = max(("positive", "negative"), key=lambda c: p[CLASSES.index(c)])
+    if sign == "positive" and (praised := praise_of_unwelcome_news_in(text, model)) is not None:
+        return "negative" if praised else None  # praise said of news that is not good: irony
     return sign if p[CLASSES.index(sign)] >= 0.5 else None
 
 

@@ -15,7 +15,7 @@ from interaction.memory_intent.classifier import classify
 from interaction.offline import fact_changes, personal_facts
 from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped_model
 from interaction.offline.extract import extract_profile
-from interaction.offline.feeling_polarity import PolarityModel, shipped_polarity
+from interaction.offline.feeling_polarity import CLASSES, PolarityModel, shipped_polarity
 from interaction.offline.question_form import asks_after_nobody, asks_if_known, asks_what_she_does_with_it
 from interaction.offline.wishes import parting_wish, wishes_a_season
 from interaction.turn_act.reader import turn_acts
@@ -168,7 +168,62 @@ def read_emotion(text: str, model: EmotionIntensityModel | None, polarity: Polar
             # "My wife passed away in March. The service was beautiful.": the good thing is said of the
             # loss told before it, which is what the reply answers; a joy would answer the wrong news
             label = feeling_of_sign(bad, "negative")
+        elif label in PLEASANT and (praised := praise_of_unwelcome_news(parts, readings, polarity)) is not None:
+            label = feeling_of_sign(praised, "negative") if praised else "neutral"
     return Emotion(label=label, intensity=readings[best].intensity)
+
+
+def praise_of_unwelcome_news(parts: dict[str, str], readings: dict, polarity: PolarityModel) -> str | None:
+    """Whether the turn's pleasant words only praise news that is not pleasant ("oh great, my car broke
+    down again. just fantastic.", "my landlord is raising the rent. love that for me"): every felt
+    clause read as pleasant is an evaluation that tells nothing of its own (an_evaluation_only), and
+    the most felt clause that tells something leans unpleasant. Then the praise is irony, said of that
+    news: the clause when its polarity is surely unpleasant, "" when it only leans so (no feeling to
+    name); None when the turn's pleasure is its own ("I passed! amazing")."""
+    # a sentence is read by its clauses, which hold the praise and the news apart
+    leaves = [p for p in parts if not any(q != p and q in p for q in parts) and readings[p].rated >= polarity.felt]
+    if not leaves:
+        return None
+    signs = dict(zip(leaves, polarity.probabilities(leaves), strict=True))
+    praise = [p for p in leaves if polarity.named(signs[p]) == "positive"]
+    told = [p for p in leaves if not an_evaluation_only(p)]
+    if not praise or not told or not all(an_evaluation_only(p) for p in praise):
+        return None
+    news = max(told, key=lambda p: readings[p].intensity)
+    negative, positive = signs[news][CLASSES.index("negative")], signs[news][CLASSES.index("positive")]
+    if negative <= positive:
+        return None
+    return news if polarity.named(signs[news]) == "negative" else ""
+
+
+def praise_of_unwelcome_news_in(text: str, polarity: PolarityModel) -> str | None:
+    """praise_of_unwelcome_news for a whole turn, read by the shipped intensity model (None without it)."""
+    model = shipped_model()
+    parts = felt_parts(text)
+    if model is None or not parts:
+        return None
+    return praise_of_unwelcome_news(parts, dict(zip(parts, model.read(list(parts)), strict=True)), polarity)
+
+
+def an_evaluation_only(clause: str) -> bool:
+    """The clause judges without telling anything: no thing named in it but a time ("best day ever",
+    "just fantastic", "oh great") and no subject of its own, or only that of a free relative ("just
+    what I wanted"), or an object that points back ("love that for me"), by spaCy's parse; False
+    without the parser."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(clause)
+    except ParserUnavailable:
+        return False
+    wordnet = load_wordnet()
+    if any(t.pos_ in ("NOUN", "PROPN") and not (wordnet is not None and wordnet.names_a_time(t.lemma_.lower()))
+           for t in doc):
+        return False
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    return root is not None and (not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
+                                 or any(c.tag_ in ("WP", "WDT") for c in root.children))
 
 
 def _bad_news_before(parts: dict[str, str], readings: dict, sentence: str, polarity: PolarityModel) -> str | None:

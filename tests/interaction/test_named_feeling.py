@@ -209,3 +209,22 @@ def test_a_good_thing_told_after_a_loss_in_the_same_turn_is_never_joy(said):
 
 def test_a_good_thing_told_after_a_loss_in_the_same_turn_is_answered_as_the_loss():
     assert sign("My brother Callum passed away in June. The funeral was beautiful, so many friends came.") == "negative"
+
+
+@pytest.mark.parametrize("said", [
+    # "oh great, my car broke down again on the motorway. just fantastic." got "That's wonderful, Fatima!
+    # I'm really happy for you." (tester59 s08, s50): praise that tells nothing, said of bad news, is irony
+    "oh lovely, my flat flooded again overnight. just brilliant.",
+    "great, the bank lost my paperwork. love that for me",
+])
+def test_praise_said_only_of_bad_news_is_never_joy(said):
+    assert sign(said) != "positive" and news_sign(said) != "positive", said
+
+
+@pytest.mark.parametrize("said", [
+    "my daughter got into medical school! amazing",
+    "I was so nervous but I passed! amazing",
+    "My mum was ill last year but she's fully recovered now, we're so happy",
+])
+def test_praise_of_good_news_told_beside_a_worry_is_still_joy(said):
+    assert sign(said) == "positive", said
