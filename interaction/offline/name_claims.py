@@ -26,6 +26,7 @@ from interaction.offline.name_reading import (
     someone_else_before,
     weighed,
 )
+from interaction.offline.parsing import an_aside
 from interaction.offline.titles import title_before, without_titles
 
 _EXPLETIVE = {"it", "this"}
@@ -171,8 +172,8 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
         another = _another_of_the_name(token)
         what = _who_they_say_they_are(token)
         if not misread and not another and what is None and (
-                token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE for c in token.children)):
-            continue  # a name stands bare: "a postman", "a Leo", "my friend" are no names
+                token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE and not an_aside(c) for c in token.children)):
+            continue  # a name stands bare: "a postman", "a Leo", "my friend" are no names ("Kasia for short" is)
         verb = token.head if what is None or token.dep_ == "attr" else what.head
         qualified = expletive = False
         hearsay = False
@@ -216,6 +217,15 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
         corrects = not request and bool(disowned if expletive else asides or qualified or disowned)
         yield (NameClaim(name, request, corrects=corrects and not hearsay, disowned=disowned, hearsay=hearsay,
                          another=another, qualified=qualified), it_at)
+        if not request and not hearsay and not another:
+            # a name set beside the one they say is theirs ("it's Agnieszka, Aga for short", "I'm
+            # Katarzyna, Kasia"): another name of theirs, which others call them by
+            # (set off by a comma, which the parser may read as a conjunct: "I'm Aleksandra, Ola for short")
+            joined = any(c.dep_ == "cc" for c in token.children)
+            for beside in (c for c in token.children if c.pos_ == "PROPN" and (
+                    c.dep_ == "appos" or c.dep_ == "conj" and not joined)):
+                if (also := _as_name(_words(beside), sentence)) is not None:
+                    yield NameClaim(also, False, corrects=False, hearsay=True), None
 
 
 def _who_they_say_they_are(token):  # noqa: ANN001, ANN202 - a spaCy Token -> Token or None

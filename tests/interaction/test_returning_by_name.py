@@ -393,3 +393,16 @@ def test_someone_new_asking_to_be_remembered_in_few_words_is_told_they_have_not_
     """tester39 r63: "Hi Nadine, remember me? I'm Victor." got "Of course. What would you like me to remember?"."""
     met = say(dm, "Morning Nadine, remember me? I'm Ludo.")
     assert "met" in met.reply and "What would you like me to remember" not in met.reply, met.reply
+
+
+@pytest.mark.parametrize(("text", "name", "others"), [
+    # "hi! it's Agnieszka, Aga for short" and, the next day, "Aga here" was met as a stranger (tester59 s51, s99)
+    ("hi! it's Wiktoria, Wika for short", "Wiktoria", ["Wika"]),
+    ("I'm Aleksandra, Ola for short.", "Aleksandra", ["Ola"]),
+    ("I'm Lena, a nurse from Graz.", "Lena", []),  # what she is, no name
+])
+def test_a_name_set_beside_the_one_given_is_another_of_theirs(text, name, others):
+    from interaction.offline.name_claims import names_others_use, read_name_claim
+
+    claim = read_name_claim(text)
+    assert claim is not None and claim.name == name and names_others_use(text) == others, (claim, text)
