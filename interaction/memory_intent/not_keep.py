@@ -97,10 +97,12 @@ def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
             if wordnet is not None and "remember" in wordnet.verb_antonyms(verb.lemma_):
                 forbids_forgetting = True
             elif any(classify(_without_negation(verb, own)).intent == "remember" for own in (False, True)) \
-                    or (not _tells_someone(verb, wordnet) and asks_not_to_keep(_clause_text(verb, set()))):
+                    or (not _tells_someone(verb, wordnet) and _done_to_something(verb)
+                        and asks_not_to_keep(_clause_text(verb, set()))):
                 # ... or the plea's own clause, negation and all, reads as one to the reader of such pleas
                 # ("dont save it": "save it" is too few words for the intent classifier to read as a request);
-                # one not to tell someone ("don't tell anyone yet, but ...") keeps it between them instead
+                # one not to tell someone ("don't tell anyone yet, but ...") keeps it between them instead,
+                # and one done to nothing is no keeping ("don't laugh, but ...", "don't panic")
                 asked.append(verb)
     return negated, asked, forbids_forgetting
 
@@ -140,6 +142,12 @@ def _tells_someone(verb: Any, wordnet: Any) -> bool:
     to = [g for c in verb.children if c.dep_ == "prep" and c.lower_ == "to" for g in c.children if g.dep_ == "pobj"]
     return any(c.dep_ == "dative" for c in verb.children) or any(
         person(t) for t in [*(c for c in verb.children if c.dep_ == "dobj"), *to])
+
+
+def _done_to_something(verb: Any) -> bool:
+    """The verb has an object, with its particle or not ("save it", "write that down"): keeping is done
+    to what is kept."""
+    return any(c.dep_ in ("dobj", "dative") for c in verb.children)
 
 
 def tells_beside_the_plea(text: str) -> bool:

@@ -128,3 +128,13 @@ def test_a_plea_for_what_is_still_to_come_promises_nothing(maya):  # noqa: F811
     dm, _, _, _ = maya
     assert say(dm, "please don't save anything I say today, ok?").reply == NOT_KEPT_AHEAD
     assert say(dm, "Please don't write that down.").reply == NOT_KEPT  # what was said just before
+
+
+@pytest.mark.parametrize("text", [
+    # "don't laugh, but I've started taking ballet classes at 45" got "All right — I won't keep that."
+    "don't laugh, but I've joined a roller derby team at 52",
+    pytest.param("don't panic, but I crashed the car this morning", marks=pytest.mark.xfail(
+        strict=True, reason="the reader of whole pleas takes the turn for one (P(not_keep) above its line)")),
+])
+def test_a_negated_aside_done_to_nothing_is_no_plea_not_to_keep(text):
+    assert memory_intent(text) != "not_keep", text
