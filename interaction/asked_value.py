@@ -668,7 +668,10 @@ def _same_place(asked, m) -> Verdict:  # noqa: ANN001 - a spaCy Span and Doc
     if asked.text.lower() in m.text.lower():
         return "yes"
     wordnet = load_wordnet()
-    if wordnet is not None and any(wordnet.relation(asked.root.lemma_.lower(), p.root.lemma_.lower())[0]
-                                   in (Relation.SAME, Relation.BROADER, Relation.NARROWER) for p in places):
-        return "yes"
-    return "no"
+    related = {wordnet.relation(asked.root.lemma_.lower(), p.root.lemma_.lower())[0] for p in places} \
+        if wordnet is not None else set()
+    if related & {Relation.SAME, Relation.BROADER}:
+        return "yes"  # "am I in Spain?" over Madrid
+    # a place within one told ("did I go to Osaka?" over a trip to Japan) may or may not have been where
+    # they were: what was told says neither
+    return "unsure" if Relation.NARROWER in related else "no"

@@ -400,7 +400,10 @@ def _elided_subject(first) -> str:  # noqa: ANN001 - a spaCy Token
     speaker's ("got 2 kids, Tom and Ellie", "went to Lisbon last week": "you got 2 kids", "you went
     to Lisbon"); a participle without its auxiliary dropped "have" with the subject ("been so busy":
     "you've been so busy", "been volunteering since June": "you've been volunteering"). A past "be"
-    would need its person too ("was so tired"), and is left as said."""
+    would need its person too ("was so tired"), and is left as said. Adverbs before the verb go with it
+    ("just got back from Japan": "you just got back")."""
+    while first.dep_ == "advmod" and first.head.i > first.i and first.i + 1 < len(first.doc):
+        first = first.doc[first.i + 1]
     verb = first.head if first.dep_ in ("aux", "auxpass") else first
     if verb.dep_ != "ROOT" or first.tag_ not in ("VBD", "VBN") or (first.lemma_ == "be" and first.tag_ == "VBD") \
             or any(c.dep_ in _SUBJECTS or (c.dep_ in ("aux", "auxpass") and c.i < first.i) for c in verb.children):

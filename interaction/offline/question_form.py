@@ -280,6 +280,17 @@ def asks_her_memory(text: str) -> bool:
                for s in cues.sentences(text) if cues.is_question(s) for sent in nlp(s).sents)
 
 
+def asks_what_was_told(text: str) -> bool:
+    """No question of `text` asks of the life told by a verb of its own ("how long was I there?"): each
+    asks of the telling or of her memory, whoever its subject, by a main verb of knowing or telling
+    ("what did I tell you about space?", "do you remember my news?"), or by none ("what about Anna?")."""
+    nlp = _parser()
+    if nlp is None:
+        return True
+    return not any(sent.root.pos_ in ("VERB", "AUX") and (sent.root.lemma_ == "be" or not _of_mind_or_talk(sent.root))
+                   for s in cues.sentences(text) if cues.is_question(s) for sent in nlp(s).sents)
+
+
 def tagged_question(statement: str, tag: str) -> bool:
     """`tag`, said after the last comma of a statement, is a question tagged onto it ("we bought a
     house, can you believe it?", "... on the 9th of June, ok?"), so what was told is the statement.

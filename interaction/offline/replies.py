@@ -43,6 +43,7 @@ from interaction.offline.question_form import (
     asks_back_their_own,
     asks_her_memory,
     asks_if_known,
+    asks_what_was_told,
     asks_whether,
     asks_why,
     pleads_not_to_tell,
@@ -458,8 +459,8 @@ def _recall(r: ReplyInputs) -> str:
             # and the day it was told is no answer to when it will be; a day told but not given as the
             # answer (news since called it off) is said as told
             return f"I don't think you told me the date — {said}"
-        if r.own_life:
-            return _capital(said)
+        if r.own_life or not asks_what_was_told(r.text):
+            return _capital(said)  # "how long was I there?" asks of their life, not whether she remembers
         return ("I remember — " if any(news_sign(m.text) == "negative" for m in memories) else "Of course — ") + said
     if r.recall and r.recall.outcome == "offered" and memories:
         m = memories[0]

@@ -155,3 +155,14 @@ def test_whether_someone_is_still_theirs_is_a_no_when_what_was_told_is_that_they
     assert asked.startswith("Not any more"), asked
     wife = say(dm, "Who's my wife?").reply
     assert "Chloé" in wife and "Nadia" not in wife, wife
+
+
+@pytest.mark.parametrize(("question", "memory", "verdict"), [
+    # "did I go to Osaka?" over two weeks in Kyoto and Tokyo got "Yes — ..." (tester59 s78): a place
+    # within the one told may or may not have been where they were
+    ("Did I go to Venice?", "back from Italy, ten days in Rome and Florence", "unsure"),
+    ("Did I go to Rome?", "back from Italy, ten days in Rome and Florence", "yes"),
+    ("Did I go to Barcelona?", "back from Italy, ten days in Rome and Florence", "no"),
+])
+def test_a_place_asked_is_told_by_itself_or_a_place_within_it(question, memory, verdict):
+    assert whether_told(question, memory, TOLD, NOW) == verdict

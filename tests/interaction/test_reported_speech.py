@@ -407,3 +407,29 @@ def test_a_day_told_in_the_small_hours_is_named_as_that_night():
 def test_may_the_recogniser_reads_in_a_date_is_the_month():
     # "my twins Arjun and Meera turn 10 on the 21st of may" was said back "... of might" (tester42 s26)
     assert reported("my two boys turn 6 on the 14th of may") == "your two boys turn 6 on the 14th of may"
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    # "yesterday you told me just got back from Japan" (tester59 s78): the adverbs before a verb whose
+    # subject was left unsaid go with the verb
+    ("just got back from Lima, best trip ever", "you just got back from Lima, best trip ever"),
+    ("finally moved to Cork last week", "you finally moved to Cork last week"),
+])
+def test_a_sentence_opening_with_adverbs_before_its_verb_gets_its_subject(said, expected):
+    assert reported(said) == expected
+
+
+def test_a_question_of_their_life_is_answered_plainly_and_one_of_her_memory_of_course():
+    # "how long was I there?" got "Of course — yesterday you told me ..." (tester59 s78): "of course"
+    # answers whether she remembers, not a question about their life
+    memory = RecalledMemory(kind="turn", memory_id="t1", text="Back from Lima, two weeks there.",
+                            occurred_at="2026-06-14T10:00:00")
+
+    def reply(text: str) -> str:
+        return offline_reply(ReplyInputs(text=text, intent="continue_conversation", is_recall=True,
+                                         now=datetime(2026, 6, 15, 18, 0), language="en-US",
+                                         user_emotion=Emotion(label="neutral", intensity=0.0),
+                                         recall=RecallReport(outcome="asserted", memories=[memory])))
+
+    assert reply("How long was I away?").startswith("Yesterday you told me")
+    assert reply("Do you remember my trip?").startswith("Of course — yesterday you told me")
