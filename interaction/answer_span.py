@@ -71,6 +71,7 @@ _JOINING = {"to", "until", "till", "from", "for", "by", "into", "onto", "towards
 _SPAN_END = re.compile(r"\b(?:to|until|till)\b")  # where a "from" phrase's span ends
 _NUMBER = "number"  # WordNet's noun of what a numeral says
 _JOB = "job"  # WordNet's noun of what one does for work: what "what does Emma do?" asks for
+_KINDS = frozenset({"kind"})  # WordNet's noun a breed, a make or a type is a kind of
 STANDS_FOR = {"time": "then", "place": "there"}  # the word said in the answer's place after it
 ANSWER_FIRST = " — "  # between the answer said first and the memory it comes from
 
@@ -155,7 +156,8 @@ def answer_in(question: str, memory: str) -> Answer | None:
     candidates = [("person", span) for _, span in _name_of(m, theirs)] if theirs is not None else \
         _candidates(m, asks, noun, stranded, things)
     found_spans = sorted(candidates or _number_of_its_owner(q, m, asks, noun)
-                         or _work_of_its_owner(q, m, asks, noun) or _named_in_its_place(q, m, asks),
+                         or _work_of_its_owner(q, m, asks, noun) or _kind_of_its_owner(q, m, asks, noun)
+                         or _named_in_its_place(q, m, asks),
                          key=lambda c: (-len(named & _clause_lemmas(c[1][0])), not _said_of_named(c[1][0], named)))
     # and never from a clause about something else when one is about it: "where do I work?" over "I work
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
@@ -819,6 +821,46 @@ def _work_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found, 
     return out
 
 
+def _kind_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found, list]]:  # noqa: ANN001 - spaCy Docs
+    """The kind the memory names of what the question asks the kind of ("what breed is my dog?" over
+    "my dog Rex is a border collie", "what kind of car do I drive?"): when the asked noun is a kind by
+    WordNet (a breed, a make, a type), each noun phrase of the memory that is a kind of a thing the
+    question names besides it; nothing for any other question."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    if asks != "thing" or not noun or wordnet is None or not wordnet.kind_of(noun, _KINDS, senses=2):
+        return []
+    from interaction.offline.grounding import first_person
+
+    owners = {lemma_meant(t) for t in q if t.pos_ == "NOUN" and lemma_meant(t) != noun}
+
+    def theirs(t) -> bool:  # noqa: ANN001 - a spaCy Token
+        # said to be what the thing asked of is ("my dog Rex is a border collie"), or the speaker's own
+        # ("my labrador", "we got a beagle"), never someone else's ("my neighbour has a beagle")
+        subject = next((c for c in t.head.children if c.dep_ == "nsubj"), None) if t.dep_ == "attr" else None
+        whose = next((c for c in subject.children if c.dep_ == "poss"), None) if subject is not None else None
+        if whose is not None and not first_person(whose) and lemma_meant(whose) not in owners:
+            return False  # "my sister's dog is a poodle" is no answer about "my dog"
+        # (the parse may hang the kind before a name on the verb beside it: "my cat Pippin is ...")
+        before = subject.doc[subject.i - 1] if subject is not None and subject.i > 0 else None
+        beside = [before] if before is not None and before.pos_ == "NOUN" and before.head.i == subject.head.i else []
+        return (subject is not None and any(lemma_meant(w) in owners for w in (subject, *beside, *(
+            c for c in subject.children if c.dep_ in ("appos", "compound"))))) or any(
+            c.dep_ == "poss" and first_person(c) for c in t.children) or (t.dep_ == "dobj" and any(
+                c.dep_ == "nsubj" and first_person(c) for c in t.head.children))
+
+    out: list[tuple[Found, list]] = []
+    for t in m:
+        if t.pos_ != "NOUN" or t.dep_ == "compound" or not theirs(t):
+            continue
+        words = sorted([t, *(c for c in t.lefts if c.dep_ in ("compound", "amod"))], key=lambda w: w.i)
+        phrase = " ".join(w.lower_ for w in words if w.dep_ == "compound" or w is t)
+        if any(o != lemma_meant(t) and (a_kind_of(phrase, o) or a_kind_of(lemma_meant(t), o)) for o in owners):
+            out.append(("thing", words))
+    return out
+
+
 def _workers(q, m, noun: str) -> list:  # noqa: ANN001 - spaCy Docs -> Tokens
     """The memory's subjects that are the one whose job is asked: its owner ("what's my wife's job?") or
     whoever "what does X do?" asks of, by lemma, as the subject or the name said with it ("my wife
@@ -991,6 +1033,8 @@ def names_what_is_asked(question: str, memory: str) -> bool:
     if asks == "thing" and not named and _named_in_its_place(q, m, asks):
         return True
     if asks == "thing" and noun == _JOB and _tells_work_of(q, m, noun):
+        return True
+    if _kind_of_its_owner(q, m, asks, noun):
         return True
     if asks in ("thing", "count"):
         return named

@@ -54,20 +54,29 @@ def _a_person(token, lexicon) -> bool:  # noqa: ANN001 - a spaCy Token, a WordNe
     # the small recogniser files a name it does not know as an organisation at times ("What does Callum
     # do?"); a name of no place may be the person a "he" or "she" stands for
     return token.pos_ in _NAMING and (token.ent_type_ == "PERSON" or (token.pos_ == "PROPN" and token.ent_type_ == "ORG")
-                                      or lexicon.kind_of_person(token.lemma_.lower()))
+                                      or lexicon.kind_of_person(token.lemma_.lower(), senses=2))  # "mum" is a flower first
 
 
 def _person_told_of(doc, lexicon, sex: str) -> str | None:  # noqa: ANN001 - a spaCy Doc, a WordNet
-    """The words naming the subject of the statement's first clause when it is a person not of the
-    other sex (WordNet's gloss: "my sister" is no "he"; a name may be either), with the name set beside
+    """The words naming the subject of the statement's first clause (or the one person it names) when it
+    is a person not of the other sex (WordNet's gloss: "my sister" is no "he"; a name may be either), with the name set beside
     it ("my sister Asha"), the capital of a sentence's "My" or "The" taken off; None otherwise."""
-    root = next(iter(doc.sents)).root
-    subject = next((t for t in root.children if t.dep_ in _SUBJECTS), None)
+    def naming(head) -> list:  # noqa: ANN001 - a spaCy Token
+        # "my sister Asha" is parsed either way round: the name beside the kind of person, or the kind
+        # a compound of the name
+        return [head, *(c for c in head.children if c.dep_ in ("appos", "compound"))]
+
+    sentence = next(iter(doc.sents))
+    subject = next((t for t in sentence.root.children if t.dep_ in _SUBJECTS), None)
+    if subject is None or not any(_a_person(t, lexicon) for t in naming(subject)):
+        # ... or, with no person its subject, the one person of theirs or by name it names ("what's
+        # happening with my mum?", "I had lunch with my sister"; "I'm training as a vet" names none)
+        people = [t for t in sentence if _a_person(t, lexicon) and t.dep_ not in ("appos", "compound")
+                  and (t.pos_ == "PROPN" or any(c.dep_ == "poss" for c in t.children))]
+        subject = people[0] if len(people) == 1 else None
     if subject is None:
         return None
-    # "my sister Asha" is parsed either way round: the name beside the kind of person, or the kind
-    # a compound of the name
-    named = [subject, *(c for c in subject.children if c.dep_ in ("appos", "compound"))]
+    named = naming(subject)
     if not any(_a_person(t, lexicon) for t in named) or any(lexicon.sex_of(t.lemma_.lower()) not in (None, sex) for t in named if t.pos_ == "NOUN"):
         return None
     first = subject.left_edge

@@ -413,8 +413,8 @@ def _fits(field: str, span, new: bool) -> bool:  # noqa: ANN001
             return not new or "PERSON" not in labels
         return prep in _EMPLOYER_PREPS and not ("PERSON" in labels and _addressed_as_a_person(span[0]))
     if field == "location":
-        if prep is None:
-            return not labels & {"PERSON", "ORG"}
+        if prep is None:  # with no preposition to say so, a place by its name ("'s neighbour" is none)
+            return not labels & {"PERSON", "ORG"} and (bool(labels & _PLACE_ENTS) or root.pos_ == "PROPN")
         if prep == "from":
             return not new  # where they came from is not where they live now
         return prep in _PLACE_PREPS or (prep in _EMPLOYER_PREPS and bool(labels & _PLACE_ENTS))

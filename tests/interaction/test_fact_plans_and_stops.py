@@ -581,3 +581,10 @@ def test_chat_noise_at_the_end_stays_out_of_the_clause_said_back(said, clause):
 
     doc = load_parser()(said)
     assert clause_text(next(t for t in doc if t.dep_ == "ROOT")) == clause
+
+
+def test_a_place_said_with_no_preposition_is_one_by_its_name():
+    # "Hi Nadine, I'm Bruno, Odile's neighbour." kept the home "'s neighbour" (the fact-change model's
+    # value, no place by any label or name)
+    update, _, _ = _decided("Hi Nadine, I'm Kofi, Ama's neighbour.", {})
+    assert update.location is None, update

@@ -1240,3 +1240,16 @@ def test_an_engagement_called_off_is_no_yes_to_being_engaged(maya):
     say(dm, "we called off the engagement. I'm gutted")
     reply = say(dm, "am I engaged?").reply
     assert reply.startswith("No — "), reply
+
+
+@pytest.mark.parametrize(("question", "memory", "answer"), [
+    # "what breed is my dog?" over "my dog Rex is a border collie" got "I don't think you told me that —
+    # ... your dog Rex is a border collie" (my play): the kind asked for is a kind of the thing asked of
+    ("What breed is my cat?", "My cat Pippin is a siamese.", "siamese"),
+    ("What breed is my dog?", "We adopted a whippet from the shelter.", "whippet"),
+    ("What breed is my dog?", "My brother's dog is a whippet.", None),  # someone else's
+    ("What breed is my dog?", "The neighbours have a whippet.", None),
+])
+def test_the_kind_asked_for_is_the_kind_told_of_the_thing_asked_of(question, memory, answer):
+    found = answer_in(question, memory)
+    assert (memory[found.start:found.end] if found else None) == answer

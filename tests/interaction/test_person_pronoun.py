@@ -46,3 +46,19 @@ def test_he_is_the_person_the_question_before_named(dm):  # noqa: F811
     assert "Derby" in say(dm, "Where is my godson starting his apprenticeship?").reply
     reply = say(dm, "When does he start?").reply
     assert reply.startswith("In January"), reply
+
+
+
+@pytest.mark.parametrize(("told", "asked", "then", "first"), [
+    # "what's happening with my mum?" then "how old will she be?" got "That's a good question" (tester59
+    # s16): the person named in a question's phrase, not its subject, is the one "she" stands for
+    ("My mum is moving to Lagos in March, she wants to be near her sisters.", "Any news about my mum?",
+     "When is she moving?", "In March"),
+    ("My grandad is having his knee operation in Leeds on Friday.", "What's going on with my grandad?",
+     "Where is he having it?", "In Leeds"),
+])
+def test_a_pronoun_is_the_one_person_a_question_before_asked_after(dm, told, asked, then, first):  # noqa: F811
+    for text in ("Hello, I'm Marguerite Okafor.", told, "The weather has been dreadful.", asked):
+        say(dm, text)
+    reply = say(dm, then).reply
+    assert reply.startswith(first), reply

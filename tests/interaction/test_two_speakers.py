@@ -161,7 +161,7 @@ def test_each_person_keeps_only_their_own_part_of_the_conversation(dm, play):
     assert kinds(dm, odile).count("episode") == 1 and kinds(dm, bruno).count("episode") == 1
     store = ProfileStore(dm.layout)
     her_profile, his_profile = store.load(odile), store.load(bruno)
-    assert "organ" in str(his_profile.current_position or "") and not her_profile.current_position
+    assert "organ" in str(his_profile.current_position or "") and "organ" not in str(her_profile.current_position or "")
     owners = moment_owners(dm)
     assert owners[HER_NEWS] == odile and owners[HIS_BEES] == bruno and owners[HIS_JOB] == bruno
 
