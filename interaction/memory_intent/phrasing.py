@@ -158,11 +158,25 @@ def opening_bidding(text: str) -> str | None:
     if len(parts) < 2:
         return None
     try:
-        root = next(iter(load_parser()(parts[0]).sents)).root
-    except (ParserUnavailable, StopIteration):
+        docs = list(load_parser().pipe(parts))
+    except ParserUnavailable:
         return None
-    return parts[0] if bids(root) and any((a_clause_of_its_own(p) or a_clause_of_its_own(p, speaker=True))
-                                          and not cues.is_question(p) for p in parts[1:]) else None
+    # ... after words that say nothing with a verb ("thanks. can you forget that now, I found the car")
+    first = next((i for i, d in enumerate(docs) if any(t.pos_ in ("VERB", "AUX") for t in d)), None)
+    if first is None or first == len(parts) - 1:
+        return None
+    root = next(iter(docs[first].sents)).root
+    return parts[first] if (bids(root) or _asked_of_you(root)) and any(
+        (a_clause_of_its_own(p) or a_clause_of_its_own(p, speaker=True)) and not cues.is_question(p)
+        for p in parts[first + 1:]) else None
+
+
+def _asked_of_you(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A bid put as a question of what the listener can do ("can you forget that now", "could you
+    delete it"): "you" the verb's subject, a modal before it, no negation."""
+    return verb.tag_ == "VB" and any(c.dep_ == "nsubj" and c.lower_ == "you" for c in verb.children) and any(
+        c.dep_ == "aux" and c.tag_ == "MD" and c.i < verb.i for c in verb.children) and not any(
+        c.dep_ == "neg" for c in verb.children)
 
 
 def request_topics(text: str) -> list[str]:
@@ -187,7 +201,9 @@ def request_topics(text: str) -> list[str]:
         return [content]
     chunks = [c for c in doc.noun_chunks if c.root.pos_ != "PRON"]
     if not chunks:
-        return [content]
+        # a doing the request's preposition governs is its topic ("what I told you about coming out")
+        doings = [" ".join(t.text for t in c.subtree) for c in doc if c.dep_ == "pcomp" and c.pos_ == "VERB"]
+        return list(dict.fromkeys([*doings, content]))
     topics = [" ".join(c.text for c in chunks)]
     inner = " ".join(c.text for c in chunks if c.root.dep_ == "pobj")
     if inner and inner != topics[0]:

@@ -49,7 +49,9 @@ def refers_back(text: str) -> bool:
         return False
     # a verb left is the request's own (bidding, or "you" its subject) or the person's saying ("what I said");
     # a doing of the person's own names what it asks about ("forget where I live")
-    return all(_own(t, "2") or (_own(t, "1") and _saying(t)) or not any(c.dep_ in _SUBJECTS for c in t.children)
+    # ... and a doing a preposition governs names what was told of it ("what I told you about coming out")
+    return all(_own(t, "2") or (_own(t, "1") and _saying(t))
+               or not (any(c.dep_ in _SUBJECTS for c in t.children) or t.dep_ == "pcomp")
                for t in parsed if _acts_as_verb(t) and not t.is_stop)
 
 

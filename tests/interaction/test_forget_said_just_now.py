@@ -209,3 +209,44 @@ def test_a_name_the_tagger_does_not_know_is_something_of_its_own(said, back):
     that" and the breakup recalled (tester46 s38). The small tagger tags "Femke" an adverb; the
     recogniser marks it a name."""
     assert refers_back(said) is back
+
+
+@pytest.mark.parametrize("request_", [
+    # "thanks. can you forget that now, i found the car" found nothing to forget (tester60 s32): a
+    # thanks before the request, and a reason after it, leave the request about what was said back
+    "thanks. can you forget that now, I've written it down",
+    "could you forget that please, I've written it down",
+])
+def test_a_request_with_thanks_before_and_a_reason_after_is_about_the_memory_said_back(ines, request_):
+    dm, uid = ines
+    say(dm, SUNFLOWERS)
+    say(dm, "Please remember my bike lock code is 9035.")
+    assert "9035" in say(dm, "What's my bike lock code?").reply
+    asked = say(dm, request_)
+    assert asked.reply.startswith("Do you want me to forget") and "9035" in asked.reply, asked.reply
+    assert say(dm, "yes").intent == "forget_one_confirmed"
+    back(dm, uid)
+    assert holding(dm, b"9035") == [] and holding(dm, b"sunflowers")
+
+
+@pytest.mark.parametrize(("said", "back"), [
+    # "please don't keep what I told you about coming out. forget it" was read as taking back nothing
+    # and answered "we don't have to talk about it" (tester60 s63): a doing the request's preposition
+    # governs is what it is about
+    ("please don't keep what I told you about coming out", False),
+    ("forget what I said about moving abroad", False),
+    ("forget what I just said", True),
+])
+def test_a_doing_named_after_a_preposition_is_something_of_its_own(said, back):
+    assert refers_back(said) is back
+
+
+def test_a_request_about_a_doing_offers_what_was_told_of_it(ines):
+    dm, uid = ines
+    say(dm, SUNFLOWERS)
+    say(dm, "I finally came out to my grandparents last weekend.")
+    back(dm, uid)
+    asked = say(dm, "please don't keep what I told you about coming out. forget it")
+    assert asked.reply.startswith("Do you want me to forget") and "grandparents" in asked.reply, asked.reply
+    assert say(dm, "yes").intent == "forget_one_confirmed"
+    assert holding(dm, b"grandparents") == [] and holding(dm, b"sunflowers")
