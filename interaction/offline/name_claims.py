@@ -266,7 +266,10 @@ def _another_of_the_name(token) -> bool:  # noqa: ANN001 - a spaCy Token
     "same" ("another" is "an other"), and nothing else before it."""
     from interaction.memory.retrieval.lexicon import load_wordnet
 
-    if token.dep_ not in _NAME_TOKEN_DEPS or token.pos_ != "PROPN":
+    # (said again after the name given, the parser may hang it on the verb: "I'm Steve too, different Steve")
+    # (a name the tagger does not know may be tagged a noun: capitalised inside the sentence, it is the name)
+    if token.dep_ not in (*_NAME_TOKEN_DEPS, "appos", "npadvmod", "conj", "dep") or not (
+            token.pos_ == "PROPN" or (token.pos_ == "NOUN" and token.text[:1].isupper() and token.i > 0)):
         return False
     # the small parser may make "other" part of the name ("the other Sam": a compound)
     said = [c for c in token.children if c.dep_ in _NOT_BARE or c.dep_ == "compound" and c.pos_ == "ADJ"]
@@ -294,9 +297,15 @@ def _claims(text: str) -> Iterator[NameClaim]:
             continue
         # a title is no part of a name, so the parse reads the name without it ("be called Dr. Okafor")
         bare = without_titles(sentence)
-        for claim, at in _claims_in(nlp(bare), bare):
+        found = list(_claims_in(nlp(bare), bare))
+        # a name said again as someone else of it makes the one given someone else of it too ("I'm
+        # Steve too, different Steve")
+        others = {c.name.casefold() for c, _ in found if c.another}
+        for claim, at in found:
             if at is not None and someone_else_before(f"{before} {bare[:at]}"):
                 continue  # "it's Tomas" of the son just spoken of
+            if claim.name.casefold() in others:
+                claim = replace(claim, another=True, corrects=False)
             yield replace(claim, title=title_before(sentence, claim.name)) if claim.request else claim
 
 

@@ -545,3 +545,19 @@ def test_the_keyboard_handed_back_is_the_first_speaker_again(dm):
     assert back.user_name == "Hiro", back.reply
     assert "212" not in say(dm, "What's my gym locker?").reply
     assert people(dm) == ["Hiro", "Mei"]
+
+
+@pytest.mark.parametrize("other_says", [
+    # "hi, I'm Steve too, different Steve" got "Welcome back, Steve!" and the first Steve's divorce
+    # (tester60 x02, H): the name said again as someone else of it makes the one given someone else's
+    "hi, I'm Ilse too, different Ilse",
+    "Hello, I'm Ilse as well, another Ilse",
+])
+def test_a_name_given_then_said_again_as_someone_else_of_it_is_someone_new(dm, other_says):
+    first = say(dm, "Hi, I'm Ilse.")
+    say(dm, "Please remember that my bike lock code is 3390.")
+    say(dm, "Bye now.")
+    speaking = say(dm, other_says)
+    assert speaking.user_id not in (None, first.user_id), speaking.reply
+    asked = say(dm, "What's my bike lock code?")
+    assert "3390" not in asked.reply, asked.reply
