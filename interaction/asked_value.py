@@ -158,6 +158,7 @@ def said_of_someone_else(question: str, memory: str) -> str | None:
     """Who the memory says a yes/no question's doing or state of ("am I retired?" over "my dad retired
     last month": "my dad"), when it says it only of someone else, named by a noun (a pronoun names no
     one to say back); None otherwise."""
+    from interaction.offline.grounding import first_person
     from interaction.offline.parsing import ParserUnavailable, load_parser, with_appositions
 
     try:
@@ -167,7 +168,7 @@ def said_of_someone_else(question: str, memory: str) -> str | None:
     q, m = nlp(question), nlp(memory)
     clauses = [_asked_clause(sent) for sent in q.sents]
     others = {s.i: s for clause in clauses for s in [*_of_someone_else(clause, m), *_placed_someone_else(clause, m)]}
-    named = [_person_meant(s) for s in others.values()]
+    named = [s if first_person(s) else _person_meant(s) for s in others.values()]
     return with_appositions(named[0]) if len(named) == 1 and named[0] is not None else None
 
 
@@ -229,6 +230,8 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
     # whom each is said of, by a noun; one said of by a pronoun that names no one before it may be the
     # one asked of ("he's a firefighter" for "is my husband a firefighter?")
     told_of = [s if s is None or first_person(s) else _person_meant(s) for s in subjects]
+    if said and told_of and all(s is not None and first_person(s) for s in told_of):
+        return told_of  # "is my son allergic to peanuts?" over "I'm allergic to peanuts": the speaker
     return told_of if said and all(s is not None for s in told_of) and not any(
         first_person(s) or _the_same_one(asked_of, s) for s in told_of) else []
 

@@ -1253,3 +1253,17 @@ def test_an_engagement_called_off_is_no_yes_to_being_engaged(maya):
 def test_the_kind_asked_for_is_the_kind_told_of_the_thing_asked_of(question, memory, answer):
     found = answer_in(question, memory)
     assert (memory[found.start:found.end] if found else None) == answer
+
+
+@pytest.mark.parametrize(("told", "asked"), [
+    # "is my son allergic to peanuts?" over "I'm allergic to peanuts, remember that please" got "Yes —
+    # ..." (tester60 s12, H): asked of someone of theirs, what was told of the speaker is no yes
+    ("I'm allergic to sesame, so I check every label.", "Is my daughter allergic to sesame?"),
+    ("I work as a paramedic in Leith.", "Is my husband a paramedic?"),
+])
+def test_asked_of_someone_of_theirs_what_was_told_of_the_speaker_is_said_to_be_theirs(maya, told, asked):
+    dm, _, _, uid = maya
+    say(dm, told)
+    later(dm, uid)
+    reply = say(dm, asked).reply
+    assert reply.startswith("No, that was you — "), reply
