@@ -610,8 +610,8 @@ def _declines_after_news(text: str) -> bool:
 
 def _goes_on_about_the_news(r: ReplyInputs) -> str | None:
     """The sign of the news the person told in their turn before (the feeling its understanding
-    names, else news_sign), when this one goes on about it: its subject is a personal pronoun of the
-    third person by spaCy's morphology ("He was 18.", "She'd been with us since she was a puppy"), or
+    names, else news_sign), when this one goes on about it: its subject, or a person it names, is a
+    personal pronoun of the third person by spaCy's morphology ("He was 18.", "I had her since I was a kid"), or
     a thing set by the definite article ("The funeral was beautiful."), someone or something already
     spoken of."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
@@ -625,10 +625,14 @@ def _goes_on_about_the_news(r: ReplyInputs) -> str | None:
         doc = load_parser()(r.text)
     except ParserUnavailable:
         return None
-    # the subject of the clause it opens with ("The funeral was lovely, lots of people came.")
+    # the subject of the clause it opens with ("The funeral was lovely, lots of people came."), or
+    # someone already spoken of by a pronoun wherever it stands ("i had her since i was a kid")
     subject = next((t for t in doc if t.dep_ in ("nsubj", "nsubjpass")), None)
-    if subject is None or not (subject.morph.get("PronType") == ["Prs"] and subject.morph.get("Person") == ["3"]
-                               or any(d.dep_ == "det" and d.morph.get("Definite") == ["Def"] for d in subject.children)):
+    spoken_of = any(t.morph.get("PronType") == ["Prs"] and t.morph.get("Person") == ["3"] and t.lower_ != "it"
+                    for t in doc)
+    if not spoken_of and (subject is None or not (
+            subject.morph.get("PronType") == ["Prs"] and subject.morph.get("Person") == ["3"]
+            or any(d.dep_ == "det" and d.morph.get("Definite") == ["Def"] for d in subject.children))):
         return None
     felt = named_feeling(user_emotion(before))
     return news_sign(before) if felt is None else "positive" if felt in PLEASANT else "negative"
@@ -795,7 +799,10 @@ def composed_reply(r: ReplyInputs) -> Composed:
         elif plan := _a_plan_told(r, hi):  # a plan told calmly: when it falls, so a misread day shows
             parts.append(plan)
         elif sign := news_sign(r.text):  # news told calmly: its kind is said, no feeling is named
-            parts.append(_NEWS[sign].format(hi=hi))
+            # ... unless it goes on about bad news told just before ("i had her since i was a kid" after
+            # the cat died): that is what it is about, never good news
+            going_on = _goes_on_about_the_news(r) if sign == "positive" else None
+            parts.append((_GOING_ON["negative"] if going_on == "negative" else _NEWS[sign]).format(hi=hi))
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:
             # worth keeping, but its feeling unsure: thank them rather than guess how it felt (said back
             # whole, a messy message comes out garbled: "your bday is march 13 not march 3, your bad")

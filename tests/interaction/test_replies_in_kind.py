@@ -182,3 +182,14 @@ def test_a_detail_said_of_good_news_or_of_a_plain_fact_keeps_theirs():
     assert _after("My daughter just had a baby boy!", "He weighs seven pounds.").startswith("How lovely"), \
         _after("My daughter just had a baby boy!", "He weighs seven pounds.")
     assert _after("I work at the library.", "It opens at nine.") == "I see. Tell me more!"
+
+
+@pytest.mark.parametrize(("before", "said"), [
+    # "i had her since i was a kid" after "my cat Pepper died this morning" got "That sounds like good
+    # news" (tester60 s05, H): the one spoken of by a pronoun, wherever it stands, is the sad news's
+    ("Our dog Bramble died last night, she was fourteen.", "we got her when I was still at school"),
+    ("My grandad passed away on Friday.", "I used to visit him every Sunday after church"),
+])
+def test_a_memory_of_someone_just_lost_is_never_good_news(before, said):
+    reply = _after(before, said)
+    assert "good news" not in reply and "happy for you" not in reply and "wonderful" not in reply, reply
