@@ -103,12 +103,16 @@ def left_named_in(profile: UserProfile | None, question: str) -> list[str]:
 
 def people_left_named_in(profile: UserProfile | None, question: str) -> list[str]:
     """The relations values ("Marco (boyfriend)") of left_named_in."""
+    return [t.value for t in named_in([Told("relations", v) for v in people_left(profile)], question)]
+
+
+def people_left(profile: UserProfile | None) -> list[str]:
+    """The relations values of the people they told they have left, whose place no one holds now."""
     if profile is None:
         return []
     now = {relation_of(r.value)[1] for r in profile.history("relations") if r.current and relation_of(r.value)}
-    left = [Told("relations", r.value) for r in profile.history("relations")
+    return [r.value for r in profile.history("relations")
             if not r.current and (held := relation_of(r.value)) and held[1] not in now]
-    return [t.value for t in named_in(left, question)]
 
 
 def _lemmas(text: str) -> set[str]:

@@ -418,6 +418,12 @@ def _recall(r: ReplyInputs) -> str:
                 # "do I have a girlfriend?" over "I live with my girlfriend Megan" after "megan and i broke
                 # up": the person it names they have left since
                 return f"Not any more — {said} {_capital(profile_wording.ended_words(r.profile, 'relations', left[0]))}."
+            gone = [v for v in profile_wording.people_left(r.profile) if says(holds[0], profile_wording.relation_of(v)[0])]
+            if gone and not left:
+                # "am I still going to Lisbon?" over "my girlfriend Lena and I are going to Lisbon in June"
+                # after "lena and i broke up": what was told holds someone they have left since, so it
+                # is said as told, with the parting, never a yes
+                return f"{_capital(said)} Since then, you told me {profile_wording.ended_words(r.profile, 'relations', gone[0])}."
             if _parted_from(r.text, memories):
                 # "is Emma my wife?" over "I'm married to Emma", then "Emma and I got divorced", or "is Dan
                 # still my boyfriend?" over "I broke up with my boyfriend Dan": what was told says they

@@ -114,3 +114,13 @@ def test_a_partner_named_in_lower_case_is_left_as_one_named_with_a_capital():
 
     assert ended_relations("priya and i split up last night, i'm gutted. i moved to Leeds", frozenset({"priya"})) == ["Priya"]
     assert ended_relations("had lunch with priya today", frozenset({"priya"})) == []
+
+
+def test_a_plan_with_someone_left_since_is_said_as_told_never_yes(maya):  # noqa: F811
+    # "am i still going to lisbon?" got "Yes — ... your girlfriend Lena and you are going to Lisbon in
+    # June" the day after "lena and i broke up" (tester60 s04, H)
+    dm = maya[0]
+    say(dm, "My boyfriend Tiago and I are going to Crete in July.")
+    say(dm, "Tiago and I broke up last night.")
+    reply = say(dm, "Am I still going to Crete?").reply
+    assert not reply.startswith("Yes") and "Tiago is no longer your boyfriend" in reply, reply
