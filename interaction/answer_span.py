@@ -945,7 +945,8 @@ def answered(question: str, report: RecallReport | None) -> Answered | None:
     if report is None or report.outcome != "asserted" or not report.memories:
         return None
     # "remember when we first ...?", "what do I have on today?" name no slot: what was told is the answer
-    if report.decided_by in ("memorable", "planned"):
+    # ("who am I meeting on Thursday?" asks a person of the day's plan)
+    if report.decided_by == "memorable" or (report.decided_by == "planned" and slot_asked(question) is None):
         return None
     best = report.memories[0]
     found = answer_in(question, best.text) if best.kind in _SAID_KINDS else None

@@ -30,7 +30,7 @@ from interaction.answer_span import holds_no_answer
 from interaction.clock_question import asks_the_clock
 from interaction.dated_it import with_frame_asked, with_it_named
 from interaction.memory.retrieval.core import Judged, RecallDecision
-from interaction.memory_requests import fact_statements, said_earlier
+from interaction.memory_requests import answered_from_memory, fact_statements, said_earlier
 from interaction.offline.articles import with_article
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
 from interaction.offline.parsing import of_having, with_appositions
@@ -207,7 +207,38 @@ def question_meant(state: dict) -> str:
     identity: Identity | None = state.get("identity")
     relations = [t.value for t in current(identity.profile if identity else None, ["relations"])]
     asked = with_frame_asked(with_it_named(up_to_the_question(state["text"]), said, spoken), spoken)
+    asked = with_question_before(asked, state)
     return with_relations_named(with_person_named(asked, spoken, identity.name if identity else None), relations)
+
+
+def with_question_before(question: str, state: dict) -> str:
+    """A question of a wh-word alone ("When?", "where exactly?") right after a question Nadine answered
+    from memory asks that memory for another thing: it is read with the question before it after it
+    ("When? Who's visiting me?"), which finds the same memory while its own wh-word says what is asked
+    for; unchanged otherwise."""
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    before = answered_from_memory(state)
+    if before is None or not cues.is_question(question):
+        return question
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return question
+
+    def wh_alone(text: str) -> bool:
+        words = [t for t in nlp(text) if not t.is_punct]
+        return any(t.tag_.startswith("W") for t in words) and all(t.tag_.startswith("W") or t.pos_ == "ADV" for t in words)
+
+    if not wh_alone(question):
+        return question
+    # a run of them ("When?" then "where?") goes back to the question that named its thing
+    asked = [t for t in (state.get("transcript") or [])[:-1] if t.role == "user" and cues.is_question(t.text)]
+    while asked and asked[-1] is not before:
+        asked.pop()
+    while asked and wh_alone(asked[-1].text):
+        asked.pop()
+    return f"{question.strip()} {asked[-1].text.strip()}" if asked else question
 
 
 def up_to_the_question(text: str) -> str:
