@@ -193,10 +193,23 @@ def known_name_in_greeting(text: str, known: dict[str, str], high: float) -> str
         return None
     for sentence in cues.sentences(text):
         for word in re.findall(r"[^\W\d_][\w'\-]*", sentence)[1:]:
-            found = next((n for n in names if word[:1].isupper() and name_similarity(word, given_name(n)) >= high), None)
+            # typed in lower case, only a word that is no English word but a noun is read as the name
+            # ("hi it's seb", "hi amir"; "hi, will you ..." names no Will): then asked about, never taken
+            if not (word[:1].isupper() or _perhaps_a_name(word)):
+                continue
+            found = next((n for n in names if name_similarity(word.capitalize(), given_name(n)) >= high), None)
             if found is not None:
                 return found
     return None
+
+
+def _perhaps_a_name(word: str) -> bool:
+    """WordNet knows the word as no verb, adjective or adverb: unknown to it, or a noun only; False
+    without WordNet."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and (not wordnet.knows(word) or wordnet.only_a_noun(word))
 
 
 def confirmation_question(confirmation: NameConfirmation) -> str:

@@ -406,3 +406,18 @@ def test_a_name_set_beside_the_one_given_is_another_of_theirs(text, name, others
 
     claim = read_name_claim(text)
     assert claim is not None and claim.name == name and names_others_use(text) == others, (claim, text)
+
+
+@pytest.mark.parametrize(("name", "greeting"), [
+    # "hi it's seb" and "hi amir" from Seb and Amir got "Hello! I'm Nadine. What's your name?" (tester60
+    # s91, s93): a known name typed in lower case, no verb, adjective or adverb to WordNet, is asked about
+    ("Nina", "hi it's nina"),
+    ("Amir", "hey amir here again"),
+])
+def test_a_known_name_typed_in_lower_case_in_a_greeting_is_asked_about(dm, name, greeting):
+    uid = first_visit(dm, f"Hello, I'm {name}.", "Please remember that my gym locker is 118.")
+    met = say(dm, greeting)
+    if met.reply == f"Sorry, just to be sure: is your name {name}?":
+        met = say(dm, "yes")
+    assert met.reply.startswith(f"Welcome back, {name}") and met.user_id == uid, met.reply
+    assert "118" in say(dm, "What's my gym locker?").reply

@@ -119,6 +119,12 @@ class WordNet:
         keys = {key, key.replace("-", "_")}  # WordNet writes some compounds with a hyphen, some with "_"
         return bool(keys & self._other_lemmas)
 
+    def only_a_noun(self, word: str) -> bool:
+        """WordNet has the word as a noun and as no verb, adjective or adverb ("amir", "seb"; not
+        "will", "mark", "rose")."""
+        key = "_".join(word.casefold().split())
+        return bool(self.senses(key)) and key not in self._other_lemmas
+
     @functools.cached_property
     def words(self) -> tuple[str, ...]:
         """Every one-word lemma (nouns, verbs, adjectives, adverbs), sorted: the English a misspelt
