@@ -311,8 +311,11 @@ def _claims(text: str) -> Iterator[NameClaim]:
 
 def read_name_claim(text: str) -> NameClaim | None:
     """The name the speaker asks to be called or says is theirs, and how; None when the turn gives no
-    name in these forms (or spaCy cannot load)."""
-    return next(_claims(text), None)
+    name in these forms (or spaCy cannot load). Asked to be called by one in a sentence of its own
+    after giving their name ("I'm Sofia. Call me Sofi."), the request is the claim, as it is in one
+    sentence."""
+    claims = list(_claims(text))
+    return next((c for c in claims if c.request), claims[0] if claims else None)
 
 
 def names_others_use(text: str) -> list[str]:

@@ -421,3 +421,13 @@ def test_a_known_name_typed_in_lower_case_in_a_greeting_is_asked_about(dm, name,
         met = say(dm, "yes")
     assert met.reply.startswith(f"Welcome back, {name}") and met.user_id == uid, met.reply
     assert "118" in say(dm, "What's my gym locker?").reply
+
+
+def test_asked_to_be_called_otherwise_in_a_sentence_of_its_own_is_as_in_one(dm):
+    # "hi! I'm Sofia. call me Sofi" got "Nice to meet you, Sofia!" and, the next day, "hey it's Sofi"
+    # was asked "is your name Sofia?" (tester60 s06)
+    met = say(dm, "hi! I'm Wilhelmina. call me Mina")
+    assert met.reply.startswith("Nice to meet you, Mina"), met.reply
+    uid = first_visit(dm, "Please remember that my gym locker is 118.")
+    back = say(dm, "hey it's Mina")
+    assert back.reply.startswith("Welcome back, Mina") and back.user_id == uid, back.reply
