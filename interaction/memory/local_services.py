@@ -204,7 +204,11 @@ class LocalMemoryServices:
         # what takes place on a day is what every memory says of it, with this conversation's news: a
         # plan told before and moved or called off now ("book club moved to Saturday") is off its day
         everything = [*((p, v) for p, v in live if p is not of_kinds), *([(stored, vector)] if stored is not None else [])]
-        return self.core.planned(query, now, everything) or self.core.verify(query, live, windows.resolve(query, now, sessions))
+        window = windows.resolve(query, now, sessions)
+        # ... and a question that names only a time asks what was told then ("do you remember what
+        # happened yesterday?"), as a recall does
+        by_time = self.core.of_its_time(query, now, live, window) if window is not None else None
+        return by_time or self.core.planned(query, now, everything) or self.core.verify(query, live, window)
 
     def read_ahead(self, said: str) -> None:
         if not is_told(said):

@@ -16,8 +16,8 @@ from interaction.offline.understand_rules import plan_for
 from interaction.own_life import asks_about_own_life
 from interaction.reply_inputs import ReplyInputs
 from interaction.turn_understanding import Emotion
-from tests.interaction.test_memory_requests import say
-from tests.interaction.test_own_words import stranger  # noqa: F401 - a fixture
+from tests.interaction.test_memory_requests import maya, say  # noqa: F401 - a fixture
+from tests.interaction.test_own_words import later, stranger  # noqa: F401 - a fixture
 
 KNOWLEDGE = "knowledge_rag_agent"
 
@@ -193,3 +193,14 @@ def test_what_another_told_her_is_answered_with_that_she_does_not_pass_it_on(str
     chunk's first sentences are said, and the closest other one after them."""
     say(stranger, "Hello, I'm Olusegun.")
     assert "I do not tell one person what another told me" in say(stranger, "what did the last person tell you?").reply
+
+
+def test_asked_what_happened_on_a_day_she_says_what_was_told_then(maya):  # noqa: F811
+    # "do you remember what happened yesterday?" the day after the cat died got "I'm not sure — do you
+    # mean ...?" (tester60 s05): a question that names only a time asks what was told then
+    dm, _, _, uid = maya
+    say(dm, "Our budgie Kiwi flew out of the window this morning, we never found him.")
+    dm.clock.advance(24)
+    later(dm, uid)
+    reply = say(dm, "do you remember what happened yesterday?").reply
+    assert reply.startswith("Yesterday you told me") and "Kiwi" in reply, reply

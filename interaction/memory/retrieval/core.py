@@ -179,10 +179,18 @@ class RetrievalCore:
         if not live:
             return RecallDecision(None)
         window = windows.resolve(query, now, [p for p, _ in live])
+        return self.of_its_time(query, now, live, window) or self.planned(query, now, live) \
+            or self.verify(query, live, window, chooser)
+
+    def of_its_time(self, query: str, now: datetime, live: list[tuple[CandidatePool, np.ndarray]],
+                    window: Window | None) -> RecallDecision | None:
+        """What was told in the time a question names when it names no topic ("what did I tell you
+        yesterday?", "do you remember what happened yesterday?"; _memorable), or in the event it names;
+        None for a question that names a topic."""
         if (window is not None and window.names_event) or (
                 self.generic is not None and self.generic.is_generic(without(query, window.expression if window else None))):
             return self._memorable(query, now, live, window)
-        return self.planned(query, now, live) or self.verify(query, live, window, chooser)
+        return None
 
     def planned(self, query: str, now: datetime, pools: list[tuple[CandidatePool, np.ndarray]]) -> RecallDecision | None:
         """What the memories say takes place in the window of a question that names nothing but a day
