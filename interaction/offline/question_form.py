@@ -287,8 +287,13 @@ def asks_what_was_told(text: str) -> bool:
     nlp = _parser()
     if nlp is None:
         return True
-    return not any(sent.root.pos_ in ("VERB", "AUX") and (sent.root.lemma_ == "be" or not _of_mind_or_talk(sent.root))
-                   for s in cues.sentences(text) if cues.is_question(s) for sent in nlp(s).sents)
+
+    def of_their_life(root: Any) -> bool:
+        # ... or of what she shared with them ("how did we meet?"), which she remembers as they do
+        shared = any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in ("we", *YOU) for c in root.children)
+        return root.pos_ in ("VERB", "AUX") and not shared and (root.lemma_ == "be" or not _of_mind_or_talk(root))
+
+    return not any(of_their_life(sent.root) for s in cues.sentences(text) if cues.is_question(s) for sent in nlp(s).sents)
 
 
 def tagged_question(statement: str, tag: str) -> bool:
