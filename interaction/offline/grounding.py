@@ -479,9 +479,9 @@ def said_as_home(span) -> bool:  # noqa: ANN001 - a spaCy Span
     verb = node.head
     lemma = verb.lemma_.lower()
     # ... or the town of a home taken in a clause joined to a move ("I'm moving again, got a flat in Sopot")
-    return lemma in RESIDE or (lemma == "be" and not through_noun) or (
-        verb.head.lemma_.lower() in RESIDE
-        and any(home.i in path or home.head.i == verb.i for home in homes_told_beside(verb.head)))
+    moves = [m for m in (verb.head, *verb.children) if m.i != verb.i and m.lemma_.lower() in RESIDE]
+    return lemma in RESIDE or (lemma == "be" and not through_noun) or any(
+        home.i in path or home.head.i == verb.i for move in moves for home in homes_told_beside(move))
 
 
 @functools.cache

@@ -52,6 +52,7 @@ RESIDE = {"live", "reside", "base", "move", "relocate", "stay"}  # predicates of
 _STILL_TRUE_IN_PAST = {"move", "relocate", "retire"}  # a past change of state that still holds
 _PLACE_ENTS = {"GPE", "LOC"}
 _HOMES = frozenset({"dwelling", "housing"})  # WordNet's kinds a home is of
+_JOINED_CLAUSE = {"conj", "dep", "advcl"}  # a clause said beside another in one breath
 _ORG_ENTS = {"ORG", "FAC"}
 _AGE_ENTS = {"DATE", "TIME", "QUANTITY", "CARDINAL"}  # how old someone is, never what they do
 _WHEN = {"DATE", "TIME"}
@@ -335,8 +336,11 @@ def homes_told_beside(pred):  # noqa: ANN001, ANN202 - spaCy Tokens
     wordnet = load_wordnet()
     if wordnet is None:
         return
-    for clause in pred.children:
-        if clause.dep_ in {"conj", "dep", "advcl"} and not any(c.dep_ in _SUBJECTS for c in clause.children):
+    joined = [c for c in pred.children if c.dep_ in _JOINED_CLAUSE]
+    if pred.dep_ in _JOINED_CLAUSE:  # the parse may hang the move on the clause of the home instead
+        joined.append(pred.head)
+    for clause in joined:
+        if not any(c.dep_ in _SUBJECTS for c in clause.children):
             yield from (o for o in clause.children if o.dep_ == "dobj" and wordnet.kind_of(o.lemma_.lower(), _HOMES))
 
 
