@@ -444,13 +444,14 @@ def _recall(r: ReplyInputs) -> str:
                 # "have I been to Greece?" over "if I won the lottery I'd sail to Greece": a wish; "are we
                 # still going to Lisbon?" over "I was meant to go to Lisbon but that's off now": a plan that was
                 return f"I don't think so — {said}"
-            if verdict is None and still_to_come(r.text, holds[0], latest.told_on(), r.now):
-                # "have I run the marathon yet?" over "next month I'm running the Berlin marathon"
-                return f"Not yet — {said}"
             if verdict is None and not says_what_is_asked(r.text, holds[0], names_all_asked(memories[0])):
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
                 # married?" over her going to Australia): no yes, and what was told instead
                 return f"I don't think you told me that — {said}"
+            if verdict is None and still_to_come(r.text, holds[0], latest.told_on(), r.now):
+                # "have I run the marathon yet?" over "next month I'm running the Berlin marathon"; what
+                # it asks is said first (a plumber is nothing the wedding still to come says of Hana)
+                return f"Not yet — {said}"
             if verdict != "no" and (denies_what_is_asked(r.text, holds[0]) or _denied_since(r.text, memories)):
                 # "can he eat spinach?" over "he must not eat too much spinach", "is my mother still coming
                 # on Sunday?" over "my mum can't make Sunday": as told, whatever day it names

@@ -1284,3 +1284,13 @@ def test_a_wh_word_alone_asks_the_memory_just_said_back_for_another_thing(maya):
     assert say(dm, "where exactly?").reply.startswith("At the bowling alley")
     reply = say(dm, "When?").reply
     assert reply.startswith("On Thursday at 7"), reply
+
+
+def test_what_a_plan_still_to_come_does_not_say_is_never_not_yet(maya):
+    # "is Hana a plumber?" over "my sister Hana is getting married in May" got "Not yet — ..." (my play):
+    # whether the memory says what is asked comes before whether it is still to come
+    dm, _, _, uid = maya
+    say(dm, "my sister Hana is getting married in May, I'm giving a speech")
+    later(dm, uid)
+    reply = say(dm, "is Hana a plumber?").reply
+    assert not reply.startswith("Not yet") and not reply.startswith("Yes"), reply
