@@ -46,6 +46,7 @@ from interaction.memory_intent.named_value import with_named_value
 from interaction.memory_intent.not_keep import tells_beside_the_plea
 from interaction.memory_intent.phrasing import (
     names_something,
+    names_their_own_name,
     only_announces,
     request_content,
     request_topics,
@@ -501,11 +502,17 @@ def takes_back_nothing(state: dict) -> bool:
     just said"), when nothing was told, declined or said back just before it: it can mean nothing, so
     it asks nothing."""
     return (state.get("memory_intent") == "forget_one" and refers_back(state["text"]) and just_said(state) is None
-            and declined(state) is None and answered_from_memory(state) is None)
+            and declined(state) is None and answered_from_memory(state) is None
+            and not names_their_own_name(state["text"]))  # "my name" is a word of talk to WordNet, and theirs
 
 
 def forget_one_request(deps: AgentDeps, state: dict) -> dict:
     identity: Identity = state["identity"]
+    if identity.known and names_their_own_name(state["text"]):
+        # their name is who they are to her, no memory: forgetting it is forgetting them, which asks
+        # for its own clear request (a memory offered in its place was erased on a yes)
+        return {"final_message": "I keep your name so that I know who you are, so I can't forget it and still "
+                                 "remember you. If you want me to forget you altogether, say \"forget everything about me\"."}
     if refers_back(state["text"]):
         candidate = declined(state) or just_said(state)
         if candidate is None and (asked := answered_from_memory(state)) is not None:

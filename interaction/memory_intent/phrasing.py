@@ -213,6 +213,20 @@ def request_topics(text: str) -> list[str]:
     return list(dict.fromkeys(topics))
 
 
+def names_their_own_name(text: str) -> bool:
+    """The request names the speaker's own name ("forget my name"), the name of their profile, by the
+    parse: the noun "name" owned by the first person. False without the parser."""
+    from interaction.offline.grounding import first_person
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(" ".join((opening_bidding(text) or text).split()))
+    except ParserUnavailable:
+        return False
+    return any(t.lemma_.lower() == "name" and t.pos_ == "NOUN" and any(
+        c.dep_ == "poss" and first_person(c) for c in t.children) for t in doc)
+
+
 def topics_by_their_modifiers(text: str) -> list[str]:
     """The nouns a forget request's noun phrases are compounded with, said alone ("forget the bike
     thing" -> "bike"): what the request names when the phrase's own head says little ("thing", "stuff")

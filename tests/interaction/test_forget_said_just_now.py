@@ -250,3 +250,17 @@ def test_a_request_about_a_doing_offers_what_was_told_of_it(ines):
     assert asked.reply.startswith("Do you want me to forget") and "grandparents" in asked.reply, asked.reply
     assert say(dm, "yes").intent == "forget_one_confirmed"
     assert holding(dm, b"grandparents") == [] and holding(dm, b"sunflowers")
+
+
+@pytest.mark.parametrize("request_", ["forget my name", "please forget my name, I don't like it"])
+def test_a_request_to_forget_their_name_offers_nothing_in_its_place(ines, request_):
+    # "forget my name" got "I'm sorry to hear that", and, another time, offered the parking spot told
+    # before, which a yes erased (tester60 s87, my play): their name is who they are, no memory
+    dm, uid = ines
+    say(dm, "Please remember my bike lock code is 9035.")
+    back(dm, uid)
+    asked = say(dm, request_)
+    assert "forget everything about me" in asked.reply and "9035" not in asked.reply, asked.reply
+    say(dm, "yes")
+    assert "9035" in say(dm, "What's my bike lock code?").reply
+    assert ProfileStore(dm.layout).load(uid).user_name == "Ines"
