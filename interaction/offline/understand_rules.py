@@ -186,8 +186,9 @@ def praise_of_unwelcome_news(parts: dict[str, str], readings: dict, polarity: Po
         return None
     signs = dict(zip(leaves, polarity.probabilities(leaves), strict=True))
     praise = [p for p in leaves if polarity.named(signs[p]) == "positive"]
-    told = [p for p in leaves if not an_evaluation_only(p)]
-    if not praise or not told or not all(an_evaluation_only(p) for p in praise):
+    judging = {p: an_evaluation_only(p) for p in leaves}
+    told = [p for p in leaves if not judging[p]]
+    if not praise or not told or not all(judging[p] for p in praise):
         return None
     news = max(told, key=lambda p: readings[p].intensity)
     negative, positive = signs[news][CLASSES.index("negative")], signs[news][CLASSES.index("positive")]
