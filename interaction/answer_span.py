@@ -44,8 +44,8 @@ from interaction.told_time import DIGITAL_CLOCK, how_long_asked, told_in
 
 log = logging.getLogger("nadine.interaction.answer_span")
 
-Asks = Literal["time", "place", "person", "thing", "name", "count", "object"]
-Found = Literal["time", "place", "person", "thing", "value", "name"]  # value: what the memory says the thing is ("... is 5512")
+Asks = Literal["time", "place", "person", "thing", "name", "count", "object", "length"]
+Found = Literal["time", "place", "person", "thing", "value", "name", "length"]  # value: what the memory says the thing is ("... is 5512")
 _WH_TAGS = {"WRB", "WP", "WDT", "WP$"}
 # nouns that make "what / which N" ask for a time: the units of the calendar and the clock (closed grammar)
 _TIME_NOUNS = {"time", "day", "date", "month", "year", "hour", "week", "weekday", "evening", "morning", "night"}
@@ -67,6 +67,7 @@ _AT = {"on", "at", "in"}
 # what hangs on a sentence's main verb as a clause or a word of its own: beside the answer unless it holds it
 _BESIDE = {"ccomp", "parataxis", "conj", "cc", "intj"}
 _JOINED = {"conj", "parataxis"}  # a clause of its own beside the main one (a reported one, ccomp, is not)
+_TOLD_OF = {"nsubj", "nsubjpass", "dobj", "attr", "poss"}  # whom a sentence tells of: what a later "she" may stand for
 _JOINING = {"to", "until", "till", "from", "for", "by", "into", "onto", "towards"}
 _SPAN_END = re.compile(r"\b(?:to|until|till)\b")  # where a "from" phrase's span ends
 _NUMBER = "number"  # WordNet's noun of what a numeral says
@@ -166,6 +167,10 @@ def answer_in(question: str, memory: str) -> Answer | None:
     # name is Mila")
     about = max((len(named & _clause_lemmas(t)) for t in m if t.sent.root.pos_ in ("VERB", "AUX")), default=0)
     found_spans = [c for c in found_spans if asks == "name" or len(named & _clause_lemmas(c[1][0])) >= about]
+    # how long something lasts is said of it: "how long is my flight?" is no question of "staying for
+    # two weeks"
+    if asks == "length" and named:
+        found_spans = [c for c in found_spans if named & _clause_lemmas(c[1][0])]
     # what is asked of the speaker is never answered by what someone else does ("where do I work?" over
     # "my brother works at Airbus in Toulouse")
     found_spans = [c for c in found_spans if not _done_by_another(q, c[1][0])]
@@ -263,12 +268,16 @@ def _telling(span: list, beside_deps: set[str] = _BESIDE) -> tuple[tuple[int, in
     while (joined := next((c for c in clause.children if c.dep_ in _JOINED
                            and answer <= {t.i for t in c.subtree}), None)) is not None:
         clause = joined
-    if any(c.dep_ in ("nsubj", "nsubjpass") and c.morph.get("PronType") == ["Prs"] and c.morph.get("Person") == ["3"]
-           for c in clause.children):
+    pronoun = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass") and c.morph.get("PronType") == ["Prs"]
+                    and c.morph.get("Person") == ["3"]), None)
+    if pronoun is not None:
         # "..., she's flying in from Delhi": the clause names its subject only by a pronoun, so the
-        # sentence that names who it is tells it whole
+        # sentence that names who it is tells it whole, or with the sentence before when it names no
+        # one before the pronoun ("My boyfriend's name is Anselm. he's a glassblower")
         sentence = span[0].sent
-        return ((sentence.start_char, sentence.end_char),)
+        named = any(t.pos_ in ("NOUN", "PROPN") for t in span[0].doc[sentence.start:pronoun.i])
+        before = span[0].doc[sentence.start - 1].sent if sentence.start > 0 and not named else sentence
+        return ((before.start_char, sentence.end_char),)
     if any(c.dep_ in ("nsubj", "nsubjpass") and _said_of_by_pronoun(c) for c in clause.children):
         # "a new puppy! her name is Mila": whose it is was said in the sentence before
         sentence = span[0].sent
@@ -301,7 +310,18 @@ def _clause_lemmas(tok) -> set[str]:  # noqa: ANN001 - a spaCy Token
                                          and not hung_before_a_splice(tok, head)):
         head = head.head
     joined = {t.i for c in head.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX") for t in c.subtree}
-    return {t.lemma_.lower() for t in head.subtree if t.i not in joined}
+    # a clause whose subject is a "she" of a sentence after the first is about what the sentences before
+    # told of ("I adopted a dog. She is a greyhound.")
+    meant = [t for c in head.children if c.dep_ in ("nsubj", "nsubjpass") and _a_pronoun_of_one_before(c)
+             for t in head.doc[:head.sent.start] if t.pos_ in ("NOUN", "PROPN") and t.dep_ in _TOLD_OF]
+    return {t.lemma_.lower() for t in head.subtree if t.i not in joined} | {t.lemma_.lower() for t in meant}
+
+
+def _a_pronoun_of_one_before(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A third-person "he", "she", "it" or "they" in a sentence after the memory's first: whom a sentence
+    before told of."""
+    return (token.pos_ == "PRON" and token.morph.get("Person") == ["3"] and token.morph.get("PronType") == ["Prs"]
+            and token.sent.start > 0)
 
 
 def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spaCy Doc
@@ -320,6 +340,8 @@ def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spa
         return "person", verb.lemma_.lower() if verb.pos_ == "VERB" and verb.lemma_ != "be" else None
     if word == "how" and how_long_asked(q.text) is not None:
         return "time", None  # "how many days until the christening?": when it is, counted from now
+    if word == "how" and wh.head.lower_ == "long":
+        return "length", None  # "how long am I staying?": a stretch of time ("for two weeks")
     if word == "how" and wh.head.tag_ == "JJ" and wh.head.dep_ == "amod" and wh.head.head.pos_ == "NOUN" \
             and wh.head.lemma_.lower() in _COUNTING:
         return "count", wh.head.head.lemma_.lower()  # "how many kittens ...?": the number the memory gives them
@@ -529,6 +551,11 @@ def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
         return _name_of(m, noun or "")
     if asks == "time":
         return [("time", span) for span in _time(m)]
+    if asks == "length":
+        # (read without the preposition that joins it to its verb, "for two weeks", unless that makes
+        # it a point in time: "in two weeks")
+        return [("length", span) for span in _time_phrases(m) if _a_length([t for t in span if t.pos_ != "ADP"])
+                and _a_length(span, roots_only=False)]
     if asks == "place":
         return [("place", span) for span in _place(m, _PLACE_PREPS | {stranded} if stranded else _PLACE_PREPS, named)]
     if asks == "person":
@@ -611,7 +638,14 @@ def _clock_times(m) -> list[list]:  # noqa: ANN001
 def _time(m) -> list[list]:  # noqa: ANN001
     """Date and time phrases, those next to each other joined: "on Thursday at six", "30th November"
     (an ordinal counts beside a date), each with what its head governs after it ("the 22nd of
-    Feburary": the tagger knows no misspelt month, the parse still hangs it on the day)."""
+    Feburary": the tagger knows no misspelt month, the parse still hangs it on the day); no stretch
+    of time ("for two weeks")."""
+    return [p for p in _time_phrases(m) if (any(t.ent_type_ in _TIME_ENTS or _a_day(t) for t in p) and not _a_length(p))
+            or p in _clock_times(m) or p in _times_a_time_is(m)[1]]
+
+
+def _time_phrases(m) -> list[list]:  # noqa: ANN001
+    """Every phrase of time, points and stretches, joined as `_time` says."""
     pieces = [_with_preposition(_with_what_it_governs(list(e))) for e in m.ents if e.label_ in _TIME_ENTS]
     pieces += _clock_times(m) + [_with_preposition(_with_what_it_governs(list(e))) for e in m.ents if e.label_ == "ORDINAL"]
     # an ordinal the recogniser missed ("moved to the 22nd, same time": a noun to the tagger)
@@ -634,8 +668,7 @@ def _time(m) -> list[list]:  # noqa: ANN001
             joined[-1] = sorted({t.i: t for t in [*joined[-1], *piece]}.values(), key=lambda t: t.i)
         else:
             joined.append(piece)
-    return [p for p in joined if (any(t.ent_type_ in _TIME_ENTS or _a_day(t) for t in p) and not _a_length(p))
-            or p in _clock_times(m) or p in valued]
+    return joined
 
 
 def _times_a_time_is(m) -> tuple[set[int], list[list]]:  # noqa: ANN001 - a spaCy Doc
@@ -657,10 +690,11 @@ def _times_a_time_is(m) -> tuple[set[int], list[list]]:  # noqa: ANN001 - a spaC
     return subjects, valued
 
 
-def _a_length(piece: list) -> bool:
+def _a_length(piece: list, roots_only: bool = True) -> bool:
     """A stretch of time, not a time: a count of its units that names no point in time ("after waiting
-    two years", "for three weeks"; "in two years" and "two years ago" do)."""
-    roots = [t for t in piece if not any(t.head.i == o.i for o in piece) or t.head.i == t.i]
+    two years", "for three weeks"; "in two years" and "two years ago" do). `roots_only`: the count is
+    the piece's root, else anywhere in it."""
+    roots = [t for t in piece if not roots_only or not any(t.head.i == o.i for o in piece) or t.head.i == t.i]
     told = " ".join(t.text for t in piece)
     return any(r.tag_ == "NNS" and any(c.like_num for c in r.children) for r in roots) \
         and told_in(told, datetime(2000, 1, 1)) is None
@@ -845,8 +879,9 @@ def _kind_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found, 
         # (the parse may hang the kind before a name on the verb beside it: "my cat Pippin is ...")
         before = subject.doc[subject.i - 1] if subject is not None and subject.i > 0 else None
         beside = [before] if before is not None and before.pos_ == "NOUN" and before.head.i == subject.head.i else []
-        return (subject is not None and any(lemma_meant(w) in owners for w in (subject, *beside, *(
-            c for c in subject.children if c.dep_ in ("appos", "compound"))))) or any(
+        return (subject is not None and (any(lemma_meant(w) in owners for w in (subject, *beside, *(
+            c for c in subject.children if c.dep_ in ("appos", "compound")))) or any(
+                theirs(r) for r in _said_on_by_pronoun(subject, owners)))) or any(
             c.dep_ == "poss" and first_person(c) for c in t.children) or (t.dep_ == "dobj" and any(
                 c.dep_ == "nsubj" and first_person(c) for c in t.head.children))
 
@@ -858,7 +893,22 @@ def _kind_of_its_owner(q, m, asks: Asks, noun: str | None) -> list[tuple[Found, 
         phrase = " ".join(w.lower_ for w in words if w.dep_ == "compound" or w is t)
         if any(o != lemma_meant(t) and (a_kind_of(phrase, o) or a_kind_of(lemma_meant(t), o)) for o in owners):
             out.append(("thing", words))
-    return out
+    # what the thing is said to be ("..., he's a border collie") is its kind, never the word it was
+    # named by when it came ("I got a puppy": a puppy is a dog by WordNet, by its age)
+    said_to_be = [found for found in out if found[1][-1].dep_ == "attr"]
+    return said_to_be or out
+
+
+def _said_on_by_pronoun(subject, owners: set[str]) -> list:  # noqa: ANN001 - a spaCy Token -> Tokens
+    """What a third-person "he", "she" or "it" subject of a sentence after the memory's first stands for:
+    the last noun of the sentences before that is one of `owners` or a kind of one ("I got a puppy
+    last week! he's a border collie" of "dog"); nothing for any other subject."""
+
+    if not _a_pronoun_of_one_before(subject):
+        return []
+    before = [t for t in subject.doc[:subject.sent.start] if t.pos_ == "NOUN"
+              and any(lemma_meant(t) == o or a_kind_of(lemma_meant(t), o) for o in owners)]
+    return before[-1:]
 
 
 def _workers(q, m, noun: str) -> list:  # noqa: ANN001 - spaCy Docs -> Tokens
@@ -869,8 +919,10 @@ def _workers(q, m, noun: str) -> list:  # noqa: ANN001 - spaCy Docs -> Tokens
               if c.dep_ == "poss" and c.pos_ in ("NOUN", "PROPN")}
     owners |= {lemma_meant(c) for t in q if t.dep_ == "dobj" and _work_asked(t) for c in t.head.children if c.dep_ == "nsubj"}
     # ... or "she" or "he" after them ("my best friend is Anouk, she's a lawyer")
+    # (the parse may hang the kind of person before a name on the verb: "my boyfriend Kristoff is ...")
     return [t for t in m if t.dep_ in ("nsubj", "nsubjpass") and (lemma_meant(t) in owners or any(
         c.dep_ in ("appos", "compound") and lemma_meant(c) in owners for c in t.children) or (
+        t.i > 0 and m[t.i - 1].pos_ == "NOUN" and m[t.i - 1].head.i == t.head.i and lemma_meant(m[t.i - 1]) in owners) or (
         t.pos_ == "PRON" and t.morph.get("Gender") in (["Fem"], ["Masc"]) and t.morph.get("Number") == ["Sing"]
         and any(lemma_meant(b) in owners for b in m[:t.i])))]
 
@@ -1023,6 +1075,8 @@ def names_what_is_asked(question: str, memory: str) -> bool:
     if asked is None:
         return False
     asks, noun = asked
+    if asks == "length":  # a stretch of time names what is asked only when said of it
+        return answer_in(question, memory) is not None
     q, m = nlp(question), nlp(as_capitalised(memory))
     named = any(word == noun or a_kind_of(word, noun or "") for word in memory_nouns(m))
     # a number asked for ("what's my locker number?", "my PIN": a kind of one) is named by a numeral

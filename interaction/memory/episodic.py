@@ -37,6 +37,7 @@ from interaction.memory.chroma_store import collection_name, open_collection
 from interaction.memory.contracts import EpisodicSave, MemoryHit, TranscriptTurn
 from interaction.memory.documents import SESSION_PARTS, Deleted, forget_document
 from interaction.memory.forgotten import Forgotten, forgotten_turns
+from interaction.memory.said_before import said_with, turn_leant_on
 
 log = logging.getLogger("nadine.memory.episodic")
 
@@ -133,10 +134,11 @@ class EpisodicMemory:
             # code? It's 8462." kept as "my bike lock code is 8462"), or said again in it
             if (turn.turn_id and turn.turn_id in kept_from) or any(e in turn.text.casefold() for e in explicit):
                 continue
+            quote = self._quote(transcript, i, set(range(len(transcript))))
             ids.append(f"{session}_turn{i:04d}")
-            texts.append(self._with_context(transcript, i))
+            texts.append(self._with_context(transcript, i, quote))
             metas.append({**base, **_when(turn.at), "memory_type": "turn", "kind": "turn", "turn_index": i,
-                          "speaker": user_name, "quote": turn.text, "turn_id": turn.turn_id or "",
+                          "speaker": user_name, "quote": quote, "turn_id": turn.turn_id or "",
                           "answers_question": turn.answers_question, "farewell": turn.farewell})
         with self._lock:
             collection = self._collection(user_id, create=True)
@@ -157,13 +159,20 @@ class EpisodicMemory:
         texts = [d.casefold() for d in got["documents"] or [] if d and d.strip()]
         return texts, {str(m.get("source_turn")) for m in got["metadatas"] or [] if m and m.get("source_turn")}
 
-    def _with_context(self, transcript: list[TranscriptTurn], i: int) -> str:
-        """The turn after the turns just before it ("Nadine: ..." then the turn as said): an answer
+    def _with_context(self, transcript: list[TranscriptTurn], i: int, quote: str) -> str:
+        """The turn as quoted after the turns just before it ("Nadine: ..." then the turn): an answer
         such as "yes, last Sunday" means little without the question it answers. The person's own
         words carry no name label (the speaker is in the metadata; a replayed transcript such as
         LoCoMo's already names its speakers in the text)."""
-        lines = transcript[max(0, i - self._context_turns): i + 1]
-        return "\n".join(t.text if t.role == "user" else f"Nadine: {t.text}" for t in lines)
+        lines = transcript[max(0, i - self._context_turns): i]
+        return "\n".join([*(t.text if t.role == "user" else f"Nadine: {t.text}" for t in lines), quote])
+
+    @staticmethod
+    def _quote(transcript: list[TranscriptTurn], i: int, kept: set[int]) -> str:
+        """What turn `i` is quoted as: with the statement before it that its pronoun points back to
+        (said_before.py) while that one is `kept`."""
+        before = turn_leant_on(transcript, i)
+        return said_with(transcript[before].text, transcript[i].text) if before in kept else transcript[i].text
 
     def documents(self, user_id: str) -> tuple[list[str], list[str], list[dict], list] | None:
         """Every document of the user's collection with its stored embedding (the retrieval core's
@@ -375,8 +384,9 @@ class EpisodicMemory:
                 change.old.append(doc.doc_id)
                 continue
             now = left.index(index)
-            meta = {**doc.meta, "turn_index": now, "quote": kept[now].text}
-            text = self._with_context(kept, now)
+            quote = self._quote(edited, index, set(left))
+            meta = {**doc.meta, "turn_index": now, "quote": quote}
+            text = self._with_context(kept, now, quote)
             if text != doc.text:
                 change.replace(doc, text, meta, tag)
             elif now != index:

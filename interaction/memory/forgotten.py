@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from interaction import cues
 from interaction.answer_span import ANSWER_FIRST, STANDS_FOR
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory_intent.phrasing import second_person
@@ -34,6 +35,9 @@ class Forgotten:
     phrases: tuple[str, ...]  # normalised by words()
     turn_ids: frozenset[str] = frozenset()
     memory_ids: frozenset[str] = frozenset()  # the memory's own id (scene, explicit memory, turn document)
+    # a memory of several sentences may be several turns kept as one ("I got a puppy last week! his name
+    # is Bolt", said_before.py): a turn that is the whole of some of its sentences holds part of it
+    sentence_runs: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, texts: Iterable[str | None], turn_ids: Iterable[str | None] = (),
@@ -42,6 +46,7 @@ class Forgotten:
         word by word) and as a recall does (reported speech); `memory_ids`: what a reply that said it
         back names it by (TranscriptTurn.drew_on)."""
         forms: dict[str, None] = {}
+        runs: set[str] = set()
         for text in texts:
             base = (text or "").strip().rstrip(" .!?")
             if base:
@@ -49,7 +54,9 @@ class Forgotten:
                 for form in (base, second_person(base), second_person(clock_written(base)), reported(base)):
                     if normal := words(form):
                         forms[normal] = None
-        return cls(tuple(forms), frozenset(i for i in turn_ids if i), frozenset(i for i in memory_ids if i))
+                runs |= _sentence_runs(base)
+        return cls(tuple(forms), frozenset(i for i in turn_ids if i), frozenset(i for i in memory_ids if i),
+                   frozenset(runs))
 
     def __bool__(self) -> bool:
         return bool(self.phrases or self.turn_ids or self.memory_ids)
@@ -61,7 +68,7 @@ class Forgotten:
             if said and any(said == p or (len(p.split()) >= MIN_PHRASE_WORDS and f" {p} " in padded)
                             for p in self.phrases):
                 return True
-        return False
+        return words(text) in self.sentence_runs
 
     def holds(self, turn: TranscriptTurn) -> bool:
         """The turn said it: it is the turn it came from, its words hold it, or it is a reply that
@@ -69,6 +76,15 @@ class Forgotten:
         "the day before" for "yesterday", one clause of it)."""
         return ((turn.turn_id is not None and turn.turn_id in self.turn_ids)
                 or bool(turn.drew_on & (self.turn_ids | self.memory_ids)) or self.said_in(turn.text))
+
+
+def _sentence_runs(text: str) -> set[str]:
+    """The words of each run of whole sentences of a text of several, but the whole, of at least
+    MIN_PHRASE_WORDS words: what a turn kept as part of it said."""
+    sentences = cues.sentences(text)
+    runs = (" ".join(sentences[i:j]) for i in range(len(sentences)) for j in range(i + 1, len(sentences) + 1)
+            if j - i < len(sentences))
+    return {normal for run in runs if len((normal := words(run)).split()) >= MIN_PHRASE_WORDS}
 
 
 def _with_the_answer_in_place(text: str) -> list[str]:

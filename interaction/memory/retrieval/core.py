@@ -16,6 +16,7 @@ says she does not remember.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -348,7 +349,23 @@ def _distinct(judged: list[Judged]) -> list[Judged]:
             out.append(j)
         elif j.candidate.kind in SCENE_KINDS and out[kept[key]].candidate.kind not in SCENE_KINDS:
             out[kept[key]] = j
-    return out
+    return _told_whole(out)
+
+
+_WHOLE_TURNS = {"turn", "this_session"}
+
+
+def _told_whole(judged: list[Judged]) -> list[Judged]:
+    """A turn kept with the statement before it that it speaks of by a pronoun (said_before.py) holds
+    that statement whole: it stands in its place, once, so a reply never says the statement twice."""
+    said = [" ".join(re.findall(r"\w+", j.candidate.quote.casefold())) for j in judged]
+
+    def holder(i: int) -> int:
+        return next((k for k, j in enumerate(judged) if k != i and j.candidate.kind in _WHOLE_TURNS
+                     and len(said[k]) > len(said[i]) and said[i] and f" {said[i]} " in f" {said[k]} "), i)
+
+    held = list(dict.fromkeys(holder(i) for i in range(len(judged))))
+    return [judged[k] for k in held]
 
 
 def _alone_in_window(shortlist: list[Judged]) -> int | None:
