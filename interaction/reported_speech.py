@@ -26,7 +26,7 @@ import functools
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 
 from common.clock import spoken_day
 from interaction.memory.retrieval.lexicon import load_wordnet
@@ -44,7 +44,7 @@ from interaction.offline.parsing import (
     verb_of,
 )
 from interaction.offline.question_form import bare_wh, forbids, tagged_question
-from interaction.told_time import ORDINAL_DAY
+from interaction.told_time import ORDINAL_DAY, WEEKDAYS, named_time
 
 log = logging.getLogger("nadine.reported_speech")
 
@@ -64,7 +64,6 @@ _DAY_WORDS = {"today": "that day", "tonight": "that night", "yesterday": "the da
               "tomorrow": "the day after"}
 _DAY_OFFSETS = {"today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1}
 _PARTS_OF_DAY = {"morning", "afternoon", "evening", "night", "week", "weekend"}
-_WEEKDAYS = {name.lower(): number for number, name in enumerate(calendar.day_name)}
 # a day of the week after one of these is the one to come whatever the verb's tense ("moved to Friday")
 _PRONOUN_TAGS = {"PRP", "PRP$"}
 # nouns of telling and thinking ("story", "news", "fact"): words that frame what is told, not what it is
@@ -273,7 +272,7 @@ def _a_weekday_alone(doc, token) -> bool:  # noqa: ANN001 - spaCy Doc, Token
     # no date ("on Sundays" is plural)
     if comes_round(token):
         return False
-    return token.lower_ in _WEEKDAYS and token.ent_type_ == "DATE" \
+    return token.lower_ in WEEKDAYS and token.ent_type_ == "DATE" \
         and not any(t.like_num or t.ent_type_ == "ORDINAL" or ORDINAL_DAY.fullmatch(t.text) for t in after
                     if t.ent_type_ in ("DATE", "ORDINAL") or t.head.ent_type_ == "DATE" or t.lower_ == "the"
                     or ORDINAL_DAY.fullmatch(t.text))  # "Thursday the 10th": the tagger may leave "10th" out
@@ -308,13 +307,17 @@ def _name_the_date(doc, day, words: list[str], said: SaidDay, near: bool = False
     head = verb_of(day)
     past = modifier == "last" or behind_telling(day) or (modifier is None and not ahead_of_telling(day)
                                                          and told_as_past(head))
-    weekday, said_on = _WEEKDAYS[day.lower_], said.on.weekday()
+    weekday, said_on = WEEKDAYS[day.lower_], said.on.weekday()
     if past:
         # a day of its own week told in the past is that very day unless "last" says the week before:
         # "got a gig on Saturday" told on a Saturday is that Saturday, whatever "got" tells
         meant = said.on - timedelta(days=(said_on - weekday) % 7 or (7 if modifier == "last" else 0))
     else:
         meant = said.on + timedelta(days=(weekday - said_on) % 7 or (0 if modifier == "this" else 7))
+        # ... or the one of the week the clause names ("my shift next week starts Tuesday")
+        week = named_time(doc, datetime.combine(said.on, time()))
+        if week is not None and week.a_day and week.start.weekday() == weekday and week.start.date() > said.on:
+            meant = week.start.date()
     month = "" if meant.month == said.today.month else f" of {meant:%B}"
     if before is not None and modifier is not None:
         words[before.i] = ""

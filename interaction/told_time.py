@@ -40,6 +40,7 @@ _ACU = parsedatetime.pdtContext
 OF_A_DAY = _ACU.ACU_DAY | _ACU.ACU_HALFDAY | _ACU.ACU_HOUR | _ACU.ACU_MIN
 _OF_THE_CLOCK = _ACU.ACU_HOUR | _ACU.ACU_MIN
 _WEEKDAY = re.compile(r"\b(?:" + "|".join(calendar.day_name) + r")\b,?", re.IGNORECASE)
+WEEKDAYS = {name.lower(): number for number, name in enumerate(calendar.day_name)}
 _MONTH = re.compile(r"\b(?:" + "|".join(calendar.month_name[1:]) + r")\b", re.IGNORECASE)
 DAY_OF_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b")
 _HH, _MM = r"(?:[01]?\d|2[0-3])", r"[0-5]\d"  # an hour and its minutes, in digits
@@ -92,6 +93,8 @@ def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a s
                                        behind_telling(e) or (_in_the_past(doc, e) and not ahead_of_telling(e)))
                              for e in dates)
                  if t is not None), None)
+    if told is not None and not told.a_day:
+        told = _its_weekday(told, dates) or told
     if told is None or not told.a_day:
         return told
     clock = next((p for p, c, *_ in (_parsed(e.text, told.start) for e in doc.ents if e.label_ == "TIME")
@@ -100,6 +103,21 @@ def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a s
         hour, minute = _HOUR_WITH_H.fullmatch(hours[0].text).groups()
         clock = told.start.replace(hour=int(hour), minute=int(minute or 0))
     return ToldTime(told.start, told.end, clock) if clock is not None else told
+
+
+def _its_weekday(week: ToldTime, dates: list) -> ToldTime | None:  # noqa: ANN001 - spaCy Spans
+    """The day of a week told (the first of `dates`) that a day of the week said in the same clause
+    names ("my shift next week starts Tuesday", "on Tuesday next week"; not "I was off last week, back
+    on Monday"); None when none is said, or the window is no week."""
+    from interaction.offline.parsing import verb_of
+
+    if week.end - week.start > timedelta(days=7) or not dates:
+        return None
+    clause = verb_of(dates[0].root if hasattr(dates[0], "root") else dates[0])
+    named = next((WEEKDAYS[t.lower_] for e in dates for t in e if t.lower_ in WEEKDAYS and verb_of(t) == clause), None)
+    day = next((week.start + timedelta(days=d) for d in range((week.end - week.start).days)
+                if (week.start + timedelta(days=d)).weekday() == named), None) if named is not None else None
+    return _the_day(day.date()) if day is not None else None
 
 
 def _in_the_past(doc, time) -> bool:  # noqa: ANN001 - a spaCy Doc, and a Span or Token in it

@@ -11,6 +11,7 @@ fields ("do you know where I live?").
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import threading
@@ -26,6 +27,7 @@ from interaction.offline.name_reading import (
     someone_else_before,
     weighed_not_given,
 )
+from interaction.offline.parsing import ParserUnavailable, load_parser
 from interaction.offline.titles import without_titles
 from interaction.profiles import MemoryUpdate
 
@@ -144,6 +146,7 @@ def _given_name(text: str, loose: bool = False, asked: bool = False) -> str | No
         said.append(sentence)
         if sentence.rstrip().endswith("?"):
             continue
+        sentence = _without_adverbs_after_name_is(sentence)
         # a sentence about Nadine up to the name says none of the speaker's ("you're like my aunt, it's
         # Mabel"); what follows it may ("my name is Charlotte, and my friend told me about you")
         for pattern in _NAME_ALWAYS:
@@ -169,6 +172,26 @@ def _given_name(text: str, loose: bool = False, asked: bool = False) -> str | No
     return read_casual_name(text, loose) or (answered if answered and read_offline(answered) == "unclear" else None)
 
 
+
+
+_NAME_IS = re.compile(r"\bname(?:'s| is)\s+", _I)
+
+
+def _without_adverbs_after_name_is(sentence: str) -> str:
+    """The sentence without the adverbs the tagger reads between "my name is" and the name ("my name is
+    actually Siobhan", "honestly just Bob"): no part of the name. Unchanged without the parser."""
+    found = _NAME_IS.search(sentence)
+    if found is None:
+        return sentence
+    try:
+        doc = load_parser()(sentence)
+    except ParserUnavailable:
+        return sentence
+    after = [t for t in doc if t.idx >= found.end()]
+    adverbs = list(itertools.takewhile(lambda t: t.pos_ == "ADV", after))
+    if not adverbs or len(adverbs) == len(after):
+        return sentence
+    return sentence[:found.end()] + sentence[after[len(adverbs)].idx:]
 
 
 def _title(name: str) -> str:

@@ -1,0 +1,19 @@
+""""so my name is actually Siobhan but everyone calls me Shiv" made her "Actually" for the whole
+conversation: an adverb the tagger reads between "my name is" and the name is no part of it."""
+
+from __future__ import annotations
+
+import pytest
+
+from interaction.offline.extract import extract_name
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("so my name is actually Siobhan but everyone calls me Shiv", "Siobhan"),
+    ("my name is honestly just Bob", "Bob"),
+    ("well, my name's really Teodora Vasquez", "Teodora Vasquez"),
+    # a name the tagger reads as a name stays whole
+    ("My name is Early Smith", "Early Smith"),
+])
+def test_the_name_said_after_an_adverb(text, name):
+    assert extract_name(text) == name
