@@ -34,7 +34,7 @@ def with_it_named(question: str, said: list[TranscriptTurn], questions: list[Tra
     its = [t for t in asked if (stands_in(t) or _that_told(t, asked)) and t.pos_ == "PRON"]
     if len(its) != 1 or any(t.pos_ in _NAMING and t.lower_ not in TIME_UNITS for t in asked) or _judged(its[0]):
         return question
-    phrase = _last_dated(nlp, said) or _last_asked_after(nlp, questions)
+    phrase = _last_dated(nlp, said) or last_asked_after(nlp, questions)
     if phrase is None:
         return question
     return _named(question, its[0], phrase)
@@ -54,7 +54,7 @@ def _judged(it) -> bool:  # noqa: ANN001 - a spaCy Token
     return it.dep_ == "nsubj" and any(c.dep_ == "acomp" and c.tag_ in ("JJ", "JJR", "JJS") for c in it.head.children)
 
 
-def _last_asked_after(nlp, turns: list[TranscriptTurn]) -> str | None:  # noqa: ANN001 - a spaCy pipeline
+def last_asked_after(nlp, turns: list[TranscriptTurn]) -> str | None:  # noqa: ANN001 - a spaCy pipeline
     """The subject phrase of the latest question of `turns`, when it names a thing ("my cardiology
     appointment" of "When is my cardiology appointment?")."""
     found = _last_question_subject(nlp, turns)

@@ -26,9 +26,9 @@ from common.store.facts import says
 from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues
 from interaction.agents.context import AgentDeps
-from interaction.answer_span import holds_no_answer
+from interaction.answer_span import ANSWER_FIRST, holds_no_answer
 from interaction.clock_question import asks_the_clock
-from interaction.dated_it import with_frame_asked, with_it_named
+from interaction.dated_it import last_asked_after, with_frame_asked, with_it_named
 from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import answered_from_memory, fact_statements, said_earlier
 from interaction.offline.articles import with_article
@@ -212,10 +212,11 @@ def question_meant(state: dict) -> str:
 
 
 def with_question_before(question: str, state: dict) -> str:
-    """A question of a wh-word alone ("When?", "where exactly?") right after a question Nadine answered
-    from memory asks that memory for another thing: it is read with the question before it after it
-    ("When? Who's visiting me?"), which finds the same memory while its own wh-word says what is asked
-    for; unchanged otherwise."""
+    """A question of a wh-word alone ("When?", "where exactly?"), or one that names what it asks of only
+    by a pronoun ("How old is he?", "what breed is she?"), right after a question Nadine answered from
+    memory asks that memory for another thing: it is read with the question before it after it ("When?
+    Who's visiting me?"), which finds the same memory while its own wh-word says what is asked for;
+    unchanged otherwise."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     before = answered_from_memory(state)
@@ -230,15 +231,46 @@ def with_question_before(question: str, state: dict) -> str:
         words = [t for t in nlp(text) if not t.is_punct]
         return any(t.tag_.startswith("W") for t in words) and all(t.tag_.startswith("W") or t.pos_ == "ADV" for t in words)
 
-    if not wh_alone(question):
+    def of_one_before(text: str) -> bool:
+        # a noun the wh-word asks which of is what is asked for, not what it is asked of ("what breed")
+        words = list(nlp(text))
+        return any(t.tag_.startswith("W") for t in words) and not any(
+            t.pos_ in ("NOUN", "PROPN") and not any(c.tag_.startswith("W") for c in t.children) for t in words) \
+            and any(t.pos_ == "PRON" and t.morph.get("Person") == ["3"] and t.morph.get("PronType") == ["Prs"] for t in words)
+
+    if not wh_alone(question) and not of_one_before(question):
         return question
     # a run of them ("When?" then "where?") goes back to the question that named its thing
-    asked = [t for t in (state.get("transcript") or [])[:-1] if t.role == "user" and cues.is_question(t.text)]
-    while asked and asked[-1] is not before:
+    transcript = (state.get("transcript") or [])[:-1]
+    asked = [i for i, t in enumerate(transcript) if t.role == "user" and cues.is_question(t.text)]
+    while asked and transcript[asked[-1]] is not before:
         asked.pop()
-    while asked and wh_alone(asked[-1].text):
+    while asked and (wh_alone(transcript[asked[-1]].text) or of_one_before(transcript[asked[-1]].text)):
         asked.pop()
-    return f"{question.strip()} {asked[-1].text.strip()}" if asked else question
+    if not asked:
+        return question
+    named = transcript[asked[-1]]
+    if not wh_alone(question):
+        # "What breed is she?" after "what's my dog called?": the pronoun is the thing that asked after,
+        # or the one its answer named ("Bence — ..." to "who is coming for the summer?")
+        pronoun = next(t for t in nlp(question) if t.pos_ == "PRON" and t.morph.get("Person") == ["3"]
+                       and t.morph.get("PronType") == ["Prs"])
+        reply = transcript[asked[-1] + 1].text if asked[-1] + 1 < len(transcript) else ""
+        phrase = last_asked_after(nlp, [named]) or _whom_it_answered(nlp, named.text, reply)
+        if phrase is not None:
+            said_as = phrase[:1].upper() + phrase[1:] if pronoun.is_sent_start else phrase[:1].lower() + phrase[1:]
+            said_as += "'s" if pronoun.morph.get("Poss") == ["Yes"] else ""
+            return question[:pronoun.idx] + said_as + question[pronoun.idx + len(pronoun.text):]
+    return f"{question.strip()} {named.text.strip()}"
+
+
+def _whom_it_answered(nlp, question: str, reply: str) -> str | None:  # noqa: ANN001 - a spaCy pipeline
+    """Whom a reply said first as the answer to a question asking who ("who is coming for the summer?"
+    / "Bence — yesterday you told me ..."); None for any other question or reply."""
+    first, dash, _ = reply.partition(ANSWER_FIRST)
+    if not dash or not first.strip() or not any(t.tag_ == "WP" and t.lower_ in ("who", "whom") for t in nlp(question)):
+        return None
+    return first.strip()
 
 
 def up_to_the_question(text: str) -> str:

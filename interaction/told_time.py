@@ -106,15 +106,18 @@ def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a s
 
 
 def _its_weekday(week: ToldTime, dates: list) -> ToldTime | None:  # noqa: ANN001 - spaCy Spans
-    """The day of a week told (the first of `dates`) that a day of the week said in the same clause
-    names ("my shift next week starts Tuesday", "on Tuesday next week"; not "I was off last week, back
-    on Monday"); None when none is said, or the window is no week."""
+    """The day of a week told (the first of `dates`) that the one day of the week said in the same
+    clause names ("my shift next week starts Tuesday", "on Tuesday next week"); None when none or
+    several are said, or the window is no week."""
     from interaction.offline.parsing import verb_of
 
     if week.end - week.start > timedelta(days=7) or not dates:
         return None
     clause = verb_of(dates[0].root if hasattr(dates[0], "root") else dates[0])
-    named = next((WEEKDAYS[t.lower_] for e in dates for t in e if t.lower_ in WEEKDAYS and verb_of(t) == clause), None)
+    # one day of the week: of two ("the physio on Tuesday and the dentist on Thursday") the week is all
+    # that is said of both
+    days = {WEEKDAYS[t.lower_] for e in dates for t in e if t.lower_ in WEEKDAYS and verb_of(t) == clause}
+    named = days.pop() if len(days) == 1 else None
     day = next((week.start + timedelta(days=d) for d in range((week.end - week.start).days)
                 if (week.start + timedelta(days=d)).weekday() == named), None) if named is not None else None
     return _the_day(day.date()) if day is not None else None

@@ -47,11 +47,8 @@ def test_a_job_told_of_him_in_the_next_turn_answers_what_the_boyfriend_does(maya
 
 def test_forgetting_the_puppy_takes_both_turns_and_leaves_the_rest(maya):
     dm, _, _, uid = maya
-    for said in ("We picked up a puppy from a farm near Ghent on Sunday!", "his name is Pip, he's a whippet",
-                 "I've also started learning the cello."):
-        say(dm, said)
-    later(dm, uid)
-    asked = say(dm, "Please forget what I told you about the puppy.").reply
+    asked = told_then_asked(dm, uid, ["We picked up a puppy from a farm near Ghent on Sunday!", "his name is Pip, he's a whippet",
+                                      "I've also started learning the cello."], "Please forget what I told you about the puppy.")
     assert "Pip" in asked and "Ghent" in asked, asked
     say(dm, "yes")
     later(dm, uid)

@@ -30,3 +30,8 @@ def test_the_memory_said_back_names_the_day_of_that_week():
     text = "my shift next week starts Tuesday at 7am"
     said = dates_named(text, SaidDay(on=MONDAY.date(), today=date(2026, 12, 8)), 0, len(text))
     assert "Tuesday the 15th" in said, said
+
+
+def test_two_days_of_the_week_leave_the_week():
+    told = told_in("Two visits next week: the physio on Tuesday and the dentist on Thursday.", MONDAY, spoken=False)
+    assert told is not None and not told.a_day and told.start.date() == date(2026, 12, 14)
