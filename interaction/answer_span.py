@@ -159,7 +159,8 @@ def answer_in(question: str, memory: str) -> Answer | None:
     found_spans = sorted(candidates or _number_of_its_owner(q, m, asks, noun)
                          or _work_of_its_owner(q, m, asks, noun) or _kind_of_its_owner(q, m, asks, noun)
                          or _named_in_its_place(q, m, asks),
-                         key=lambda c: (-len(named & _clause_lemmas(c[1][0])), not _said_of_named(c[1][0], named)))
+                         key=lambda c: (-len(named & _clause_lemmas(c[1][0])), not _said_of_named(c[1][0], named),
+                                        _done_by_someone_else(q, c[1][0])))
     # and never from a clause about something else when one is about it: "where do I work?" over "I work
     # as a piano tuner and I live in Haarlem" has no place of work to answer with
     # ("... due in april!! first baby": a sentence with no verb tells nothing about what it names)
@@ -239,6 +240,18 @@ def _done_by_another(q, token) -> bool:  # noqa: ANN001 - a spaCy Doc and Token
     return verb.lemma_.lower() == asked.lemma_.lower() and doer is not None and "1" not in doer.morph.get("Person")
 
 
+def _done_by_someone_else(q, token) -> bool:  # noqa: ANN001 - a spaCy Doc and Token
+    """The question asks what the speaker does ("when do I have the kids?") and the answer's clause has
+    a subject of its own that is not the speaker ("the kids are staying with her during the week", not
+    "I get them on weekends"): of two clauses about what is asked, the speaker's own answers first."""
+    from interaction.offline.parsing import subject_of, verb_of
+
+    asked = next((t for t in q if t.dep_ == "ROOT" and t.pos_ in ("VERB", "AUX")), None)
+    asker = subject_of(asked) if asked is not None else None
+    doer = subject_of(verb_of(token))
+    return asker is not None and "1" in asker.morph.get("Person") and doer is not None and "1" not in doer.morph.get("Person")
+
+
 def _negated(token) -> bool:  # noqa: ANN001 - a spaCy Token
     """The verb the word hangs on is negated ("can't come on Sunday")."""
     from interaction.offline.parsing import verb_of
@@ -268,12 +281,12 @@ def _telling(span: list, beside_deps: set[str] = _BESIDE) -> tuple[tuple[int, in
     while (joined := next((c for c in clause.children if c.dep_ in _JOINED
                            and answer <= {t.i for t in c.subtree}), None)) is not None:
         clause = joined
-    pronoun = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass") and c.morph.get("PronType") == ["Prs"]
+    pronoun = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass", "dobj") and c.morph.get("PronType") == ["Prs"]
                     and c.morph.get("Person") == ["3"]), None)
     if pronoun is not None:
-        # "..., she's flying in from Delhi": the clause names its subject only by a pronoun, so the
-        # sentence that names who it is tells it whole, or with the sentence before when it names no
-        # one before the pronoun ("My boyfriend's name is Anselm. he's a glassblower")
+        # "..., she's flying in from Delhi": the clause names its subject (or object) only by a pronoun,
+        # so the sentence that names who it is tells it whole, or with the sentence before when it names
+        # no one before the pronoun ("My boyfriend's name is Anselm. he's a glassblower")
         sentence = span[0].sent
         named = any(t.pos_ in ("NOUN", "PROPN") for t in span[0].doc[sentence.start:pronoun.i])
         before = span[0].doc[sentence.start - 1].sent if sentence.start > 0 and not named else sentence
@@ -310,9 +323,9 @@ def _clause_lemmas(tok) -> set[str]:  # noqa: ANN001 - a spaCy Token
                                          and not hung_before_a_splice(tok, head)):
         head = head.head
     joined = {t.i for c in head.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX") for t in c.subtree}
-    # a clause whose subject is a "she" of a sentence after the first is about what the sentences before
-    # told of ("I adopted a dog. She is a greyhound.")
-    meant = [t for c in head.children if c.dep_ in ("nsubj", "nsubjpass") and _a_pronoun_of_one_before(c)
+    # a clause whose subject or object is a "she" or "them" of a sentence after the first is about what the
+    # sentences before told of ("I adopted a dog. She is a greyhound.", "... I get them on weekends.")
+    meant = [t for c in head.subtree if c.dep_ in ("nsubj", "nsubjpass", "dobj") and _a_pronoun_of_one_before(c)
              for t in head.doc[:head.sent.start] if t.pos_ in ("NOUN", "PROPN") and t.dep_ in _TOLD_OF]
     return {t.lemma_.lower() for t in head.subtree if t.i not in joined} | {t.lemma_.lower() for t in meant}
 
@@ -640,8 +653,15 @@ def _time(m) -> list[list]:  # noqa: ANN001
     (an ordinal counts beside a date), each with what its head governs after it ("the 22nd of
     Feburary": the tagger knows no misspelt month, the parse still hangs it on the day); no stretch
     of time ("for two weeks")."""
-    return [p for p in _time_phrases(m) if (any(t.ent_type_ in _TIME_ENTS or _a_day(t) for t in p) and not _a_length(p))
-            or p in _clock_times(m) or p in _times_a_time_is(m)[1]]
+    return [p for p in _time_phrases(m) if (any(t.ent_type_ in _TIME_ENTS or _a_day(t) or _said_as_a_time(t) for t in p)
+                                            and not _a_length(p)) or p in _clock_times(m) or p in _times_a_time_is(m)[1]]
+
+
+def _said_as_a_time(t) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A noun whose most frequent sense is a time, no date to the recogniser, said after "on", "at",
+    "in" or "during" ("I get them on weekends")."""
+    return t.pos_ == "NOUN" and not t.ent_type_ and t.dep_ == "pobj" and t.head.lower_ in (*_AT, "during") \
+        and _of_time(t.lemma_.lower())
 
 
 def _time_phrases(m) -> list[list]:  # noqa: ANN001
@@ -650,6 +670,9 @@ def _time_phrases(m) -> list[list]:  # noqa: ANN001
     pieces += _clock_times(m) + [_with_preposition(_with_what_it_governs(list(e))) for e in m.ents if e.label_ == "ORDINAL"]
     # an ordinal the recogniser missed ("moved to the 22nd, same time": a noun to the tagger)
     pieces += [_with_preposition([t]) for t in m if not t.ent_type_ and _ORDINAL.fullmatch(t.lower_)]
+    # a noun of time the recogniser left out, said as when ("on weekends", "at lunchtime")
+    pieces += [_with_preposition(sorted([t, *(c for c in t.lefts if c.dep_ in ("det", "amod"))], key=lambda w: w.i))
+               for t in m if _said_as_a_time(t)]
     # the day's number a month is "of" ("on 2 of August": the recogniser reads the month alone)
     pieces = [[*_with_preposition([p[0].head]), *p] if p[0].lower_ == "of" and p[0].head.like_num
               and p[0].head.i == p[0].i - 1 else p for p in pieces]

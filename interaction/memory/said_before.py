@@ -17,10 +17,10 @@ _NAMING = {"NOUN", "PROPN"}
 
 
 def leans_on_the_turn_before(text: str) -> bool:
-    """The first sentence of `text` speaks of a third person or thing by a pronoun ("he", "her", "its")
-    before it names anyone or anything; False without the parser. A "they" is most often no one told
-    of ("they reset the locker code"), and an "it" that stands for nothing ("it's raining") is the
-    parser's expletive where it knows one."""
+    """The first sentence of `text` speaks of a third person or thing by a pronoun ("he", "her", "its",
+    "them") before it names anyone or anything; False without the parser. A "they" its subject is most
+    often no one told of ("they reset the locker code"), and an "it" that stands for nothing ("it's
+    raining") is the parser's expletive where it knows one."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     try:
@@ -31,7 +31,8 @@ def leans_on_the_turn_before(text: str) -> bool:
         if token.pos_ in _NAMING:
             return False
         if (token.pos_ == "PRON" and token.dep_ != "expl" and token.morph.get("Person") == ["3"]
-                and token.morph.get("PronType") == ["Prs"] and token.morph.get("Number") == ["Sing"]):
+                and token.morph.get("PronType") == ["Prs"]
+                and (token.morph.get("Number") == ["Sing"] or token.dep_ not in ("nsubj", "nsubjpass"))):
             return True
     return False
 

@@ -114,3 +114,13 @@ def test_a_forgotten_memory_of_two_turns_holds_each_turn_and_no_shorter_sentence
     # a sentence of fewer than three words is no turn of its own to take ("I won!")
     assert not forgotten.holds(TranscriptTurn("user", "Wow!", AT))
     assert not forgotten.holds(TranscriptTurn("user", "We picked up a puppy near Ghent and a kitten", AT))
+
+
+def test_a_turn_that_speaks_of_them_answers_when_the_speaker_has_the_kids(maya):
+    """"When do I have the kids?" over "The kids are staying with her during the week." / "I get them on
+    weekends." got "During the week" (tester61 s74): "them" is the kids, "on weekends" a time the
+    recogniser marks no date, and of two clauses about the kids the speaker's own answers."""
+    dm, _, _, uid = maya
+    reply = told_then_asked(dm, uid, ["The twins live with their dad during term time.", "I have them in the holidays."],
+                            "When do I have the twins?")
+    assert reply.startswith("In the holidays — ") and "twins" in reply, reply
