@@ -39,13 +39,15 @@ def leans_on_the_turn_before(text: str) -> bool:
 
 def turn_leant_on(transcript: list[TranscriptTurn], i: int) -> int | None:
     """The index of the person's statement that turn `i` of `transcript` leans on: their turn just before
-    it, when that one told something and turn `i` speaks of its one by a pronoun; None otherwise."""
+    it, when both tell something (a question, "got it?", is no memory to keep with it) and turn `i`
+    speaks of the other's one by a pronoun; None otherwise."""
     from interaction.memory.told import is_told
 
     before = next((j for j in range(i - 1, -1, -1) if transcript[j].role == "user"), None)
     if before is None or not transcript[i].tells or not transcript[before].tells:
         return None
-    if not leans_on_the_turn_before(transcript[i].text) or not is_told(transcript[before].text):
+    if not leans_on_the_turn_before(transcript[i].text) or not is_told(transcript[i].text) \
+            or not is_told(transcript[before].text):
         return None
     return before
 

@@ -124,3 +124,10 @@ def test_a_turn_that_speaks_of_them_answers_when_the_speaker_has_the_kids(maya):
     reply = told_then_asked(dm, uid, ["The twins live with their dad during term time.", "I have them in the holidays."],
                             "When do I have the twins?")
     assert reply.startswith("In the holidays — ") and "twins" in reply, reply
+
+
+def test_a_question_leaning_on_a_statement_is_kept_with_nothing():
+    """"got it?" after "remember the alarm code is 0000 no wait it's 5562" was kept with it as a turn of
+    its own, a question made a memory: only a turn that tells something leans on the one before."""
+    said = turns(("user", "I got a puppy last week!"), ("nadine", "How lovely!"), ("user", "got it?"))
+    assert turn_leant_on(said, 2) is None
