@@ -20,6 +20,7 @@ from interaction.offline.parsing import without_politeness
 MAX_PREAMBLE_WORDS = 10  # requests open with a few words ("could you please remember that")
 REQUESTS = ("remember", "forget_one", "forget_me")
 CONTENT_POS = {"NOUN", "PROPN", "NUM", "VERB", "ADJ"}  # Universal Dependencies' open classes, less adverbs
+_COLON = re.compile(r"(?<=\w):\s+(?=\w)")  # not a clock's ("at 7:30")
 _LEADING = re.compile(r"^(?:that|this)\b[\s:,-]*|^[\s:,;.!-]+", re.IGNORECASE)  # "... remember that: X" -> "X"
 
 
@@ -29,12 +30,16 @@ def request_content(
     """The part of `text` that is not the memory request itself (the intents `asking`: by default
     remember / forget; ("recall",) gives a recall question's topic); the whole text when the
     classifier is unavailable or every tail still asks."""
+    from interaction.offline.name_reading import CLAUSE_BREAK
+
     classifier = classifier or default_classifier()
     text = " ".join(text.split())
     if classifier is None or not text:
         return text
     asks = [classifier.classes.index(i) for i in asking]
-    parts = cues.sentences(text)
+    # what a colon opens is said apart from a request that only announces it ("remember something: my
+    # PIN is 2244"), never from one that names what it keeps ("remember my nephews' birthdays: May 2")
+    parts = [part for sentence in cues.sentences(text) for part in _announced(sentence) if part.strip()]
     if len(parts) == 1:
         told = _told_beside_request(text, classifier, asks)
         return _without_tag_question(_tidy(told or _content_of(text, classifier, asks) or text), text)
@@ -55,7 +60,10 @@ def request_content(
     # keep a number for me?", "remember something for me"): something not yet said, an indefinite thing,
     # which is what the sentences after it say, not the news told before it ("I teach yoga in Cork.
     # Could you hold on to something for me? The alarm code is 6620.")
-    announces = len(own.split()) > 2 and only_announces(own)
+    # (or ends so, what it says before the announcement being its own: "I'm Nadia, and I need you to
+    # remember something: my PIN is 2244")
+    announces = len(own.split()) > 2 and (only_announces(own) or (
+        main < len(parts) - 1 and only_announces(CLAUSE_BREAK.split(own)[-1])))
     # ... nor when it names nothing but what was said beside it ("... is 4471. Please keep that safe for
     # me.": "safe for me" is how it is to be kept, not what)
     points_back = len(own.split()) > 2 and keeps_what_is_said_beside(parts[main])
@@ -65,6 +73,22 @@ def request_content(
     content = [own] if len(own.split()) > 2 and not announces and not cut_short and not points_back else []
     content += [_tidy(p) for p in others]
     return " ".join(c if c.endswith(".") else c + "." for c in content).rstrip(".") if content else own
+
+
+def _announced(sentence: str) -> list[str]:
+    """The sentence in two at its colon when the last thing named before the colon is a pro-form or an
+    indefinite thing still to be said ("remember something for me:", "keep this:", "Remember:"); else
+    whole."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    pieces = _COLON.split(sentence, maxsplit=1)
+    if len(pieces) < 2:
+        return [sentence]
+    try:
+        chunks = list(load_parser()(pieces[0]).noun_chunks)
+    except ParserUnavailable:
+        return [sentence]
+    return pieces if not chunks or _pro_form_or_indefinite(chunks[-1].root) else [sentence]
 
 
 def _of_the_listener(text: str) -> bool:
