@@ -577,7 +577,7 @@ def _forget_memory(deps: AgentDeps, candidate: ForgetCandidate, session: Session
         removed = forget_words(deps.layout, candidate.user_id, forgotten, services, summary, embedded,
                                now=deps.clock.now() if candidate.kind == "turn" else None)
         # what was kept of this conversation's turn: the moment perception kept of it, what it asked to remember
-        for kept in _kept_from(deps, candidate.user_id, forgotten.turn_ids, ("moment", "explicit_memory")):
+        for kept in _kept_from(deps, candidate.user_id, forgotten.turn_ids, ("moment", "explicit_memory"), forgotten):
             also, _ = forget_one_memory(deps.layout, kept, deps.clock.now(), services, summary, embedded)
             for k, n in also.items():
                 removed[k] = removed.get(k, 0) + n
@@ -599,12 +599,17 @@ def _forget_memory(deps: AgentDeps, candidate: ForgetCandidate, session: Session
     return any(removed.get(k) for k in ("scene_files", "text_memories", "session_documents", "facts"))
 
 
-def _kept_from(deps: AgentDeps, user_id: str, turn_ids: frozenset[str], kinds: tuple[str, ...]) -> list[ForgetMemory]:
-    """The memories kept of the person's turns `turn_ids` (a moment's turn_id, an explicit memory's source_turn)."""
+def _kept_from(deps: AgentDeps, user_id: str, turn_ids: frozenset[str], kinds: tuple[str, ...],
+               forgotten: Forgotten | None = None) -> list[ForgetMemory]:
+    """The memories kept of the person's turns `turn_ids` (a moment's turn_id, an explicit memory's
+    source_turn); and the moments whose words hold the `forgotten` memory as a turn's would (a moment
+    kept of a turn a forgotten memory was kept with: "we got a kitten" of "we got a kitten. her name is
+    Mgla", said_before.py)."""
     kept = []
-    if "moment" in kinds and turn_ids:
+    if "moment" in kinds and (turn_ids or forgotten):
         kept += [ForgetMemory(user_id=user_id, kind="moment", memory_id=m.scene_id)
-                 for m in SceneStore(deps.layout).list(user_id) if m.scene_type == "moment" and m.turn_id in turn_ids]
+                 for m in SceneStore(deps.layout).list(user_id) if m.scene_type == "moment" and (
+                     m.turn_id in turn_ids or (forgotten is not None and forgotten.said_in(m.user_message or "")))]
     if "explicit_memory" in kinds and turn_ids and deps.services is not None:
         kept += [ForgetMemory(user_id=user_id, kind="explicit_memory", memory_id=k.memory_id)
                  for k in deps.services.explicit.list(user_id) if k.source_turn in turn_ids]

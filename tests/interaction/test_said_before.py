@@ -15,6 +15,7 @@ from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.forgotten import Forgotten
 from interaction.memory.said_before import leans_on_the_turn_before, turn_leant_on
 from tests.interaction import test_memory_requests
+from tests.interaction.memory_fixtures import write_scene
 from tests.interaction.test_memory_requests import say
 from tests.interaction.test_own_words import later
 
@@ -131,3 +132,18 @@ def test_a_question_leaning_on_a_statement_is_kept_with_nothing():
     its own, a question made a memory: only a turn that tells something leans on the one before."""
     said = turns(("user", "I got a puppy last week!"), ("nadine", "How lovely!"), ("user", "got it?"))
     assert turn_leant_on(said, 2) is None
+
+
+def test_forgetting_the_kitten_takes_the_moment_kept_of_the_turn_leant_on(maya):
+    """Without a camera the turn "we just got a kitten ..." is kept as a moment of its own too; forgetting
+    what was told about the kitten (the turn kept with "her name is Mgla") left that moment, and "what's
+    my kitten called?" still quoted it (my play on d5931c6)."""
+    dm, _, _, uid = maya
+    told = say(dm, "We just got a kitten from my cousin, she's a tiny grey thing.")
+    write_scene(dm.layout, uid, told.text, when=dm.clock.now(), user_name="Maya", turn_id=told.turn_id)
+    dm.deps.services.on_scenes_changed(uid)
+    asked = told_then_asked(dm, uid, ["her name is Mgla, it means fog in Polish"], "Forget what I told you about the kitten.")
+    assert "Mgla" in asked and "grey" in asked, asked
+    say(dm, "yes")
+    later(dm, uid)
+    assert [str(f) for f in dm.layout.root.rglob("*") if f.is_file() and b"grey thing" in f.read_bytes()] == []
