@@ -170,8 +170,8 @@ def answer_in(question: str, memory: str) -> Answer | None:
     found_spans = [c for c in found_spans if asks == "name" or len(named & _clause_lemmas(c[1][0])) >= about]
     # how long something lasts is said of it: "how long is my flight?" is no question of "staying for
     # two weeks"
-    if asks == "length" and named:
-        found_spans = [c for c in found_spans if named & _clause_lemmas(c[1][0])]
+    if asks == "length" and things:  # (a verb asked, "married", the tagger may read as an adjective told)
+        found_spans = [c for c in found_spans if things & _clause_lemmas(c[1][0])]
     # what is asked of the speaker is never answered by what someone else does ("where do I work?" over
     # "my brother works at Airbus in Toulouse")
     found_spans = [c for c in found_spans if not _done_by_another(q, c[1][0])]
@@ -237,7 +237,9 @@ def _done_by_another(q, token) -> bool:  # noqa: ANN001 - a spaCy Doc and Token
         return False
     verb = verb_of(token)
     doer = subject_of(verb)
-    return verb.lemma_.lower() == asked.lemma_.lower() and doer is not None and "1" not in doer.morph.get("Person")
+    # "my wife Edna and I have been married 68 years": the speaker is one of its doers
+    doers = [doer, *(c for c in doer.children if c.dep_ == "conj")] if doer is not None else []
+    return verb.lemma_.lower() == asked.lemma_.lower() and bool(doers) and not any("1" in d.morph.get("Person") for d in doers)
 
 
 def _done_by_someone_else(q, token) -> bool:  # noqa: ANN001 - a spaCy Doc and Token

@@ -40,6 +40,7 @@ from interaction.memory.contracts import EpisodicSave, ExplicitMemoryStore, Tran
 from interaction.memory.forgotten import Forgotten
 from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory.retrieval.decision import standing_out
+from interaction.memory.said_before import quoted
 from interaction.memory.told import is_told, what_it_tells
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.named_value import with_named_value
@@ -131,8 +132,9 @@ def said_earlier(transcript: list[TranscriptTurn]) -> list[TranscriptTurn]:
     (interaction/memory/told.py, as for the long-term memories), nor a request to remember, whose
     content is an explicit memory of its own (forgetting the turn instead would leave the memory), nor
     an answer to a question Nadine put ("No, actually, keep it.")."""
-    return [t for t in transcript[:-1] if t.tells and is_told(t.text)
-            and classify(t.text).intent != "remember"]
+    # a turn that speaks of someone by a pronoun is quoted with the statement before it (said_before.py)
+    return [replace(t, text=quoted(transcript, i)) for i, t in enumerate(transcript[:-1])
+            if t.tells and is_told(t.text) and classify(t.text).intent != "remember"]
 
 
 def recall_this_session(deps: AgentDeps, state: dict) -> RecallReport | None:

@@ -37,7 +37,7 @@ from interaction.memory.chroma_store import collection_name, open_collection
 from interaction.memory.contracts import EpisodicSave, MemoryHit, TranscriptTurn
 from interaction.memory.documents import SESSION_PARTS, Deleted, forget_document
 from interaction.memory.forgotten import Forgotten, forgotten_turns
-from interaction.memory.said_before import said_with, turn_leant_on
+from interaction.memory.said_before import quoted
 
 log = logging.getLogger("nadine.memory.episodic")
 
@@ -134,7 +134,7 @@ class EpisodicMemory:
             # code? It's 8462." kept as "my bike lock code is 8462"), or said again in it
             if (turn.turn_id and turn.turn_id in kept_from) or any(e in turn.text.casefold() for e in explicit):
                 continue
-            quote = self._quote(transcript, i, set(range(len(transcript))))
+            quote = quoted(transcript, i)
             ids.append(f"{session}_turn{i:04d}")
             texts.append(self._with_context(transcript, i, quote))
             metas.append({**base, **_when(turn.at), "memory_type": "turn", "kind": "turn", "turn_index": i,
@@ -167,12 +167,6 @@ class EpisodicMemory:
         lines = transcript[max(0, i - self._context_turns): i]
         return "\n".join([*(t.text if t.role == "user" else f"Nadine: {t.text}" for t in lines), quote])
 
-    @staticmethod
-    def _quote(transcript: list[TranscriptTurn], i: int, kept: set[int]) -> str:
-        """What turn `i` is quoted as: with the statement before it that its pronoun points back to
-        (said_before.py) while that one is `kept`."""
-        before = turn_leant_on(transcript, i)
-        return said_with(transcript[before].text, transcript[i].text) if before in kept else transcript[i].text
 
     def documents(self, user_id: str) -> tuple[list[str], list[str], list[dict], list] | None:
         """Every document of the user's collection with its stored embedding (the retrieval core's
@@ -384,7 +378,7 @@ class EpisodicMemory:
                 change.old.append(doc.doc_id)
                 continue
             now = left.index(index)
-            quote = self._quote(edited, index, set(left))
+            quote = quoted(edited, index, set(left))
             meta = {**doc.meta, "turn_index": now, "quote": quote}
             text = self._with_context(kept, now, quote)
             if text != doc.text:

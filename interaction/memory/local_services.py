@@ -47,7 +47,6 @@ from interaction.memory.retrieval.generic import GenericQuestions
 from interaction.memory.retrieval.spelling import mend, words_of
 from interaction.memory.retrieval.text_pool import TextPools
 from interaction.memory.retrieval.verifier import build_verifier
-from interaction.memory.said_before import quoted_with_what_they_lean_on
 from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
 from interaction.memory.told import is_told
 from interaction.memory_intent.misspelt import memories_as_meant
@@ -182,10 +181,9 @@ class LocalMemoryServices:
         pools: list[CandidatePool] = []
         stored = self.text_pools.pool(user_id) if is_valid_user_id(user_id) else None
         moments = self._moment_pool(user_id) if "moment" in kinds and stored is not None else None
-        quotes = quoted_with_what_they_lean_on(said)
-        items = [Candidate(kind="this_session", memory_id=str(i), text=meant, quote=quote,
+        items = [Candidate(kind="this_session", memory_id=str(i), text=meant, quote=t.text,
                            occurred_ts=t.at.timestamp(), group="this_session")
-                 for i, (t, quote, meant) in enumerate(zip(said, quotes, memories_as_meant(quotes), strict=True))]
+                 for i, (t, meant) in enumerate(zip(said, memories_as_meant([t.text for t in said]), strict=True))]
         if items:
             pools.append(CandidatePool(items, self.offline.embed([c.text for c in items]), self.offline.name))
         stored_kinds = sorted(kinds & STORED_TEXT_KINDS)

@@ -19,8 +19,7 @@ _NAMING = {"NOUN", "PROPN"}
 def leans_on_the_turn_before(text: str) -> bool:
     """The first sentence of `text` speaks of a third person or thing by a pronoun ("he", "her", "its",
     "them") before it names anyone or anything; False without the parser. A "they" its subject is most
-    often no one told of ("they reset the locker code"), and an "it" that stands for nothing ("it's
-    raining") is the parser's expletive where it knows one."""
+    often no one told of ("they reset the locker code"), and so is an "it" ("it's been a rough year")."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     try:
@@ -30,11 +29,17 @@ def leans_on_the_turn_before(text: str) -> bool:
     for token in next(iter(doc.sents), []):
         if token.pos_ in _NAMING:
             return False
-        if (token.pos_ == "PRON" and token.dep_ != "expl" and token.morph.get("Person") == ["3"]
-                and token.morph.get("PronType") == ["Prs"]
+        if (token.pos_ == "PRON" and token.morph.get("Person") == ["3"] and token.morph.get("PronType") == ["Prs"]
+                and not _of_nothing_told(token)
                 and (token.morph.get("Number") == ["Sing"] or token.dep_ not in ("nsubj", "nsubjpass"))):
             return True
     return False
+
+
+def _of_nothing_told(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """An "it" that is no possessor: most often it stands for the time or the weather ("it's been a rough
+    year", "it's raining"), which the parser does not tell from a thing's "it"."""
+    return token.lower_ == "it" or token.dep_ == "expl"
 
 
 def turn_leant_on(transcript: list[TranscriptTurn], i: int) -> int | None:
@@ -53,13 +58,20 @@ def turn_leant_on(transcript: list[TranscriptTurn], i: int) -> int | None:
 
 
 def said_with(before: str, text: str) -> str:
-    """The two statements as one memory, the first ending its sentence."""
-    before = before.rstrip()
+    """The two statements as one memory, the first ending its sentence: of a request to remember, what
+    it asked to keep ("remember that my daughter's birthday is on the 3rd" then "her name is
+    Margaret": "my daughter's birthday is on the 3rd. her name is Margaret"), never the asking."""
+    from interaction.memory_intent.classifier import classify
+    from interaction.memory_intent.phrasing import request_content
+
+    before = (request_content(before) if classify(before).intent == "remember" else before).rstrip()
     return f"{before} {text}" if before.endswith((".", "!", "?", "…")) else f"{before}. {text}"
 
 
-def quoted_with_what_they_lean_on(said: list[TranscriptTurn]) -> list[str]:
-    """Each of `said` (the person's statements, in order) as its memory is quoted: joined with the one
-    before it where it speaks of that one's by a pronoun."""
-    return [said_with(said[k - 1].text, t.text) if k and leans_on_the_turn_before(t.text) else t.text
-            for k, t in enumerate(said)]
+def quoted(transcript: list[TranscriptTurn], i: int, kept: set[int] | None = None) -> str:
+    """What turn `i` of `transcript` is quoted as: with the statement before it that its pronoun points
+    back to (while that one is `kept`: every turn when None)."""
+    before = turn_leant_on(transcript, i)
+    if before is None or (kept is not None and before not in kept):
+        return transcript[i].text
+    return said_with(transcript[before].text, transcript[i].text)

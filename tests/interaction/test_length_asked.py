@@ -37,3 +37,10 @@ def test_a_stay_told_one_day_is_answered_the_next(maya):
     assert reply.startswith("For ten days — "), reply
     reply = say(dm, "How long is my flight?").reply
     assert not reply.startswith("For ten days") and reply.startswith("I don't think you told me"), reply
+
+
+def test_how_long_the_speaker_has_been_married_with_someone():
+    """"my wife Edna and I have been married 68 years": the speaker is one of the doers (replay61 s94)."""
+    memory = "my husband Piotr and I have been married 41 years"
+    found = answer_in("How long have I been married?", memory)
+    assert found is not None and found.words(memory) == "41 years"

@@ -70,6 +70,8 @@ def test_forgetting_the_puppy_takes_both_turns_and_leaves_the_rest(maya):
     ("Bolt is a border collie", False),
     ("That was fun", False),  # a demonstrative stands for the talk, not a person or a thing
     ("They reset the locker code, the new one is 9020.", False),  # "they": most often no one told of
+    ("It's been a rough year, the drought killed half my flock.", False),  # and so is "it" (the year)
+    ("I get them on weekends.", True),
 ])
 def test_a_turn_leans_on_the_one_before_when_a_pronoun_comes_before_any_name(text, leans):
     assert leans_on_the_turn_before(text) is leans
@@ -147,3 +149,13 @@ def test_forgetting_the_kitten_takes_the_moment_kept_of_the_turn_leant_on(maya):
     say(dm, "yes")
     later(dm, uid)
     assert [str(f) for f in dm.layout.root.rglob("*") if f.is_file() and b"grey thing" in f.read_bytes()] == []
+
+
+def test_a_request_to_remember_leant_on_is_quoted_by_what_it_keeps(maya):
+    """"her name is Margaret" after "Remember that my daughter's birthday is on the 3rd of August." was
+    quoted "you told me remember that ..." (replay61, 9 replies): the request is quoted by what it keeps,
+    and the name answers."""
+    dm, _, _, uid = maya
+    reply = told_then_asked(dm, uid, ["Remember that my son's birthday is on the 9th of October.", "his name is Elias"],
+                            "What's my son called?")
+    assert reply.startswith("Elias — ") and "remember" not in reply, reply
