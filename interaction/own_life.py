@@ -212,11 +212,12 @@ def question_meant(state: dict) -> str:
 
 
 def with_question_before(question: str, state: dict) -> str:
-    """A question of a wh-word alone ("When?", "where exactly?"), or one that names what it asks of only
-    by a pronoun ("How old is he?", "what breed is she?"), right after a question Nadine answered from
-    memory asks that memory for another thing: it is read with the question before it after it ("When?
-    Who's visiting me?"), which finds the same memory while its own wh-word says what is asked for;
-    unchanged otherwise."""
+    """A question of a wh-word alone ("When?", "where exactly?") right after a question Nadine answered
+    from memory asks that memory for another thing: it is read with the question before it after it
+    ("When? Who's visiting me?"), which finds the same memory while its own wh-word says what is asked
+    for. One that names what it asks of only by a pronoun ("How old is he?", "what breed is she?") is
+    read with the pronoun as what that question asked after, or whom its answer named. Unchanged
+    otherwise."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     before = answered_from_memory(state)
@@ -261,6 +262,7 @@ def with_question_before(question: str, state: dict) -> str:
             said_as = phrase[:1].upper() + phrase[1:] if pronoun.is_sent_start else phrase[:1].lower() + phrase[1:]
             said_as += "'s" if pronoun.morph.get("Poss") == ["Yes"] else ""
             return question[:pronoun.idx] + said_as + question[pronoun.idx + len(pronoun.text):]
+        return question  # whom it means is for the readers of pronouns (person_pronoun.py)
     return f"{question.strip()} {named.text.strip()}"
 
 

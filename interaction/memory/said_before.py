@@ -74,4 +74,6 @@ def quoted(transcript: list[TranscriptTurn], i: int, kept: set[int] | None = Non
     before = turn_leant_on(transcript, i)
     if before is None or (kept is not None and before not in kept):
         return transcript[i].text
-    return said_with(transcript[before].text, transcript[i].text)
+    # ... itself quoted with the one it leans on: "his name is Walter. He has dementia." then "I visit
+    # him every Wednesday" are one memory with what named him
+    return said_with(quoted(transcript, before, kept), transcript[i].text)

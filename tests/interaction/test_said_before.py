@@ -159,3 +159,12 @@ def test_a_request_to_remember_leant_on_is_quoted_by_what_it_keeps(maya):
     reply = told_then_asked(dm, uid, ["Remember that my son's birthday is on the 9th of October.", "his name is Elias"],
                             "What's my son called?")
     assert reply.startswith("Elias — ") and "remember" not in reply, reply
+
+
+def test_a_chain_of_turns_leaning_on_each_other_is_one_memory_said_once(maya):
+    """"His name is Walter. He has dementia." then "I visit him every Wednesday." were two memories
+    sharing a sentence, and a recall said it twice (replay61 s26): each is quoted with all it leans on."""
+    dm, _, _, uid = maya
+    reply = told_then_asked(dm, uid, ["My brother Anton moved into a care home in May.", "He has Parkinson's now.",
+                                      "I visit him every Sunday."], "Do you remember what I told you about my brother?")
+    assert reply.count("Parkinson's") == 1 and "Sunday" in reply, reply

@@ -360,9 +360,10 @@ def _told_whole(judged: list[Judged]) -> list[Judged]:
     that statement whole: it stands in its place, once, so a reply never says the statement twice."""
     said = [" ".join(re.findall(r"\w+", j.candidate.quote.casefold())) for j in judged]
 
-    def holder(i: int) -> int:
-        return next((k for k, j in enumerate(judged) if k != i and j.candidate.kind in _WHOLE_TURNS
-                     and len(said[k]) > len(said[i]) and said[i] and f" {said[i]} " in f" {said[k]} "), i)
+    def holder(i: int) -> int:  # the longest that holds it: a chain of them is one memory
+        holders = [k for k, j in enumerate(judged) if k != i and j.candidate.kind in _WHOLE_TURNS
+                   and len(said[k]) > len(said[i]) and said[i] and f" {said[i]} " in f" {said[k]} "]
+        return max(holders, key=lambda k: len(said[k]), default=i)
 
     held = list(dict.fromkeys(holder(i) for i in range(len(judged))))
     return [judged[k] for k in held]
