@@ -318,6 +318,11 @@ def _name_the_date(doc, day, words: list[str], said: SaidDay, near: bool = False
         week = named_time(doc, datetime.combine(said.on, time()))
         if week is not None and week.a_day and week.start.weekday() == weekday and week.start.date() > said.on:
             meant = week.start.date()
+            # the date said names the week: "on Saturday the 19th at 6pm", not "... the 19th next week ..."
+            for told_week in (e for e in doc.ents if e.label_ == "DATE" and e.root.lower_ == "week"):
+                for t in told_week:
+                    if t.i != day.i:
+                        words[t.i] = ""
     month = "" if meant.month == said.today.month else f" of {meant:%B}"
     if before is not None and modifier is not None:
         words[before.i] = ""

@@ -32,6 +32,14 @@ def test_the_memory_said_back_names_the_day_of_that_week():
     assert "Tuesday the 15th" in said, said
 
 
+@pytest.mark.parametrize("text", ["my recital is on Saturday next week at 6pm", "my recital is next week on Saturday at 6pm"])
+def test_the_date_said_back_stands_for_the_week_told(text):
+    """"I'll remember that your recital is on Saturday the 19th next week at 6pm" (my play): once the
+    day's date is said, the week told beside it is not said again."""
+    said = dates_named(text, SaidDay(on=MONDAY.date(), today=date(2026, 12, 8)), 0, len(text))
+    assert "Saturday the 19th" in said and "week" not in said, said
+
+
 def test_two_days_of_the_week_leave_the_week():
     told = told_in("Two visits next week: the physio on Tuesday and the dentist on Thursday.", MONDAY, spoken=False)
     assert told is not None and not told.a_day and told.start.date() == date(2026, 12, 14)
