@@ -37,6 +37,7 @@ from interaction.offline.parsing import (
     name_beside,
     of_having,
     stands_in,
+    third_person,
     to_read_as_a_particle,
 )
 from interaction.reported_speech import dates_named, reported, said_day
@@ -226,14 +227,22 @@ def _a_preposition(tok) -> bool:  # noqa: ANN001 - a spaCy Token
     return tok.pos_ == "ADP" or tok.dep_ == "prep" or to_read_as_a_particle(tok)
 
 
+def _asked_of_the_speaker(q, pos: tuple[str, ...] = ("VERB",)):  # noqa: ANN001, ANN202 - a spaCy Doc -> Token
+    """The question's main verb when its subject is the speaker ("where do I work?"), else None."""
+    from interaction.offline.parsing import subject_of
+
+    asked = next((t for t in q if t.dep_ == "ROOT" and t.pos_ in pos), None)
+    asker = subject_of(asked) if asked is not None else None
+    return asked if asker is not None and "1" in asker.morph.get("Person") else None
+
+
 def _done_by_another(q, token) -> bool:  # noqa: ANN001 - a spaCy Doc and Token
     """The question asks what the speaker does ("where do I work?") and the answer's word hangs on the
     same verb done by someone else ("my brother works at Airbus")."""
     from interaction.offline.parsing import subject_of, verb_of
 
-    asked = next((t for t in q if t.dep_ == "ROOT" and t.pos_ == "VERB"), None)
-    asker = subject_of(asked) if asked is not None else None
-    if asker is None or "1" not in asker.morph.get("Person"):
+    asked = _asked_of_the_speaker(q)
+    if asked is None:
         return False
     verb = verb_of(token)
     doer = subject_of(verb)
@@ -248,10 +257,8 @@ def _done_by_someone_else(q, token) -> bool:  # noqa: ANN001 - a spaCy Doc and T
     "I get them on weekends"): of two clauses about what is asked, the speaker's own answers first."""
     from interaction.offline.parsing import subject_of, verb_of
 
-    asked = next((t for t in q if t.dep_ == "ROOT" and t.pos_ in ("VERB", "AUX")), None)
-    asker = subject_of(asked) if asked is not None else None
     doer = subject_of(verb_of(token))
-    return asker is not None and "1" in asker.morph.get("Person") and doer is not None and "1" not in doer.morph.get("Person")
+    return _asked_of_the_speaker(q, ("VERB", "AUX")) is not None and doer is not None and "1" not in doer.morph.get("Person")
 
 
 def _negated(token) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -283,8 +290,7 @@ def _telling(span: list, beside_deps: set[str] = _BESIDE) -> tuple[tuple[int, in
     while (joined := next((c for c in clause.children if c.dep_ in _JOINED
                            and answer <= {t.i for t in c.subtree}), None)) is not None:
         clause = joined
-    pronoun = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass", "dobj") and c.morph.get("PronType") == ["Prs"]
-                    and c.morph.get("Person") == ["3"]), None)
+    pronoun = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass", "dobj") and third_person(c)), None)
     if pronoun is not None:
         # "..., she's flying in from Delhi": the clause names its subject (or object) only by a pronoun,
         # so the sentence that names who it is tells it whole, or with the sentence before when it names
@@ -335,8 +341,7 @@ def _clause_lemmas(tok) -> set[str]:  # noqa: ANN001 - a spaCy Token
 def _a_pronoun_of_one_before(token) -> bool:  # noqa: ANN001 - a spaCy Token
     """A third-person "he", "she", "it" or "they" in a sentence after the memory's first: whom a sentence
     before told of."""
-    return (token.pos_ == "PRON" and token.morph.get("Person") == ["3"] and token.morph.get("PronType") == ["Prs"]
-            and token.sent.start > 0)
+    return third_person(token) and token.sent.start > 0
 
 
 def _what_is_asked(q) -> tuple[Asks, str | None] | None:  # noqa: ANN001 - a spaCy Doc
@@ -928,7 +933,6 @@ def _said_on_by_pronoun(subject, owners: set[str]) -> list:  # noqa: ANN001 - a 
     """What a third-person "he", "she" or "it" subject of a sentence after the memory's first stands for:
     the last noun of the sentences before that is one of `owners` or a kind of one ("I got a puppy
     last week! he's a border collie" of "dog"); nothing for any other subject."""
-
     if not _a_pronoun_of_one_before(subject):
         return []
     before = [t for t in subject.doc[:subject.sent.start] if t.pos_ == "NOUN"

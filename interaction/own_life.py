@@ -218,7 +218,7 @@ def with_question_before(question: str, state: dict) -> str:
     for. One that names what it asks of only by a pronoun ("How old is he?", "what breed is she?") is
     read with the pronoun as what that question asked after, or whom its answer named. Unchanged
     otherwise."""
-    from interaction.offline.parsing import ParserUnavailable, load_parser
+    from interaction.offline.parsing import ParserUnavailable, load_parser, third_person
 
     before = answered_from_memory(state)
     if before is None or not cues.is_question(question):
@@ -237,7 +237,7 @@ def with_question_before(question: str, state: dict) -> str:
         words = list(nlp(text))
         return any(t.tag_.startswith("W") for t in words) and not any(
             t.pos_ in ("NOUN", "PROPN") and not any(c.tag_.startswith("W") for c in t.children) for t in words) \
-            and any(t.pos_ == "PRON" and t.morph.get("Person") == ["3"] and t.morph.get("PronType") == ["Prs"] for t in words)
+            and any(third_person(t) for t in words)
 
     if not wh_alone(question) and not of_one_before(question):
         return question
@@ -254,8 +254,7 @@ def with_question_before(question: str, state: dict) -> str:
     if not wh_alone(question):
         # "What breed is she?" after "what's my dog called?": the pronoun is the thing that asked after,
         # or the one its answer named ("Bence — ..." to "who is coming for the summer?")
-        pronoun = next(t for t in nlp(question) if t.pos_ == "PRON" and t.morph.get("Person") == ["3"]
-                       and t.morph.get("PronType") == ["Prs"])
+        pronoun = next(t for t in nlp(question) if third_person(t))
         reply = transcript[asked[-1] + 1].text if asked[-1] + 1 < len(transcript) else ""
         phrase = last_asked_after(nlp, [named]) or _whom_it_answered(nlp, named.text, reply)
         if phrase is not None:

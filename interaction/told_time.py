@@ -113,14 +113,14 @@ def _its_weekday(week: ToldTime, dates: list) -> ToldTime | None:  # noqa: ANN00
 
     if week.end - week.start > timedelta(days=7) or not dates:
         return None
-    clause = verb_of(dates[0].root if hasattr(dates[0], "root") else dates[0])
+    clause = verb_of(dates[0].root)
     # one day of the week: of two ("the physio on Tuesday and the dentist on Thursday") the week is all
     # that is said of both
     days = {WEEKDAYS[t.lower_] for e in dates for t in e if t.lower_ in WEEKDAYS and verb_of(t) == clause}
-    named = days.pop() if len(days) == 1 else None
-    day = next((week.start + timedelta(days=d) for d in range((week.end - week.start).days)
-                if (week.start + timedelta(days=d)).weekday() == named), None) if named is not None else None
-    return _the_day(day.date()) if day is not None else None
+    if len(days) != 1:
+        return None
+    day = week.start + timedelta(days=(days.pop() - week.start.weekday()) % 7)
+    return _the_day(day.date()) if day < week.end else None
 
 
 def _in_the_past(doc, time) -> bool:  # noqa: ANN001 - a spaCy Doc, and a Span or Token in it

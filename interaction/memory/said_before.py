@@ -20,7 +20,7 @@ def leans_on_the_turn_before(text: str) -> bool:
     """The first sentence of `text` speaks of a third person or thing by a pronoun ("he", "her", "its",
     "them") before it names anyone or anything; False without the parser. A "they" its subject is most
     often no one told of ("they reset the locker code"), and so is an "it" ("it's been a rough year")."""
-    from interaction.offline.parsing import ParserUnavailable, load_parser
+    from interaction.offline.parsing import ParserUnavailable, load_parser, third_person
 
     try:
         doc = load_parser()(text)
@@ -29,8 +29,7 @@ def leans_on_the_turn_before(text: str) -> bool:
     for token in next(iter(doc.sents), []):
         if token.pos_ in _NAMING:
             return False
-        if (token.pos_ == "PRON" and token.morph.get("Person") == ["3"] and token.morph.get("PronType") == ["Prs"]
-                and not _of_nothing_told(token)
+        if (third_person(token) and not _of_nothing_told(token)
                 and (token.morph.get("Number") == ["Sing"] or token.dep_ not in ("nsubj", "nsubjpass"))):
             return True
     return False

@@ -60,6 +60,11 @@ class CachedParser:
 SUBJECTS = {"nsubj", "nsubjpass"}
 
 
+def third_person(token) -> bool:  # noqa: ANN001 - a spaCy Token
+    """A personal pronoun of the third person ("he", "her", "its", "them"), by spaCy's morphology."""
+    return token.pos_ == "PRON" and token.morph.get("Person") == ["3"] and token.morph.get("PronType") == ["Prs"]
+
+
 def subject_of(pred) -> Any:  # noqa: ANN001 - a spaCy Token
     """The subject of a predicate, or None. A sentence of two clauses joined by a comma alone ("Name's
     Ruairi, I drive a bus") is parsed with both subjects on the second verb: the nearest to it is its
