@@ -16,6 +16,7 @@ says she does not remember.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -357,9 +358,9 @@ _WHOLE_TURNS = {"turn", "this_session"}
 def _told_whole(judged: list[Judged]) -> list[Judged]:
     """A turn kept with the statement before it that it speaks of by a pronoun (said_before.py) holds
     that statement whole: it stands in its place, once, so a reply never says the statement twice."""
-    from interaction.memory.forgotten import words
-
-    said = [words(j.candidate.quote) for j in judged]
+    # (the words as forgotten.words reads them; that module reads memories through this one, so it is not
+    # imported here)
+    said = [" ".join(re.findall(r"\w+", j.candidate.quote.casefold())) for j in judged]
 
     def holder(i: int) -> int:  # the longest that holds it: a chain of them is one memory
         holders = [k for k, j in enumerate(judged) if k != i and j.candidate.kind in _WHOLE_TURNS
