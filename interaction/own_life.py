@@ -257,12 +257,23 @@ def with_question_before(question: str, state: dict) -> str:
         pronoun = next(t for t in nlp(question) if third_person(t))
         reply = transcript[asked[-1] + 1].text if asked[-1] + 1 < len(transcript) else ""
         phrase = last_asked_after(nlp, [named]) or _whom_it_answered(nlp, named.text, reply)
+        if phrase is not None and pronoun.morph.get("Gender"):
+            phrase = _possessor(nlp, phrase)
         if phrase is not None:
             said_as = phrase[:1].upper() + phrase[1:] if pronoun.is_sent_start else phrase[:1].lower() + phrase[1:]
             said_as += "'s" if pronoun.morph.get("Poss") == ["Yes"] else ""
             return question[:pronoun.idx] + said_as + question[pronoun.idx + len(pronoun.text):]
         return question  # whom it means is for the readers of pronouns (person_pronoun.py)
     return f"{question.strip()} {named.text.strip()}"
+
+
+def _possessor(nlp, phrase: str) -> str:  # noqa: ANN001 - a spaCy pipeline
+    """Who or what a phrase's head belongs to, when a noun says so ("my dog" of "my dog's name"): what
+    "she" or "he" stands for, the head being a thing of theirs; the phrase itself otherwise."""
+    doc = nlp(phrase)
+    head = next((t for t in doc if t.dep_ == "ROOT"), None)
+    owner = next((c for c in head.children if c.dep_ == "poss" and c.pos_ in ("NOUN", "PROPN")), None) if head else None
+    return phrase if owner is None else doc[owner.left_edge.i:owner.i + 1].text
 
 
 def _whom_it_answered(nlp, question: str, reply: str) -> str | None:  # noqa: ANN001 - a spaCy pipeline

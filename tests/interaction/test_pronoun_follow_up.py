@@ -32,3 +32,15 @@ def test_how_old_he_is_is_asked_of_whom_the_answer_named(maya):
     assert told_then_asked(dm, uid, told, "Who is coming over Easter?").startswith("Teodor — ")
     reply = say(dm, "How old is he?").reply
     assert "nine" in reply and "kittens" not in reply, reply
+
+
+
+def test_she_after_a_question_of_her_name_is_the_one_named_not_the_name(maya):
+    dm, _, _, uid = maya
+    told = ["We took in a retired racing greyhound last spring.", "Her name is Clementine.",
+            "She's frightened of thunder and hides in the bath."]
+    assert told_then_asked(dm, uid, told, "What's my dog's name?").startswith("Clementine — ")
+    # "she" is the dog the name belongs to: asked of the name, the answer was the name again
+    for asked, value in (("What breed is she?", "greyhound"), ("What is she frightened of?", "thunder")):
+        reply = say(dm, asked).reply
+        assert value in reply.casefold() and not reply.startswith("Clementine"), reply
