@@ -4,6 +4,7 @@ the model's prompt gives too), and with no memory the reply says so."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -582,12 +583,20 @@ def news_sign(text: str) -> str | None:
     present with no event told ("I'm feeling a bit low"): no news, and its words, not the polarity,
     say which way it goes (understand_rules.feeling_is_the_news)."""
     from interaction.offline.feeling_polarity import CLASSES, shipped_polarity
-    from interaction.offline.understand_rules import feeling_is_the_news, praise_of_unwelcome_news_in
+    from interaction.offline.understand_rules import (
+        feeling_is_the_news,
+        felt_parts,
+        praise_of_unwelcome_news_in,
+    )
 
     model = shipped_polarity()
     if model is None or cues.is_question(text) or not is_told(text) or feeling_is_the_news(text):
         return None
-    p = model.probabilities([text])[0]
+    # the greetings and introductions in it are politeness, no news ("Good afternoon, I'm Bernadette.")
+    told = " ".join(dict.fromkeys(felt_parts(text).values()))
+    if not told:
+        return None
+    p = model.probabilities([told])[0]
     sign = max(("positive", "negative"), key=lambda c: p[CLASSES.index(c)])
     if sign == "positive" and (praised := praise_of_unwelcome_news_in(text, model)) is not None:
         return "negative" if praised else None  # praise said of news that is not good: irony
@@ -622,11 +631,8 @@ def _goes_on_about_the_news(r: ReplyInputs) -> str | None:
     a thing set by the definite article ("The funeral was beautiful."), someone or something already
     spoken of."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
-    from interaction.offline.understand_rules import PLEASANT, user_emotion
 
-    # the history may already end with this turn
-    before = next((text for role, text in reversed(r.history) if role == "user" and text != r.text), None)
-    if before is None:
+    if _told_before(r) is None:
         return None
     try:
         doc = load_parser()(r.text)
@@ -641,8 +647,42 @@ def _goes_on_about_the_news(r: ReplyInputs) -> str | None:
             subject.morph.get("PronType") == ["Prs"] and subject.morph.get("Person") == ["3"]
             or any(d.dep_ == "det" and d.morph.get("Definite") == ["Def"] for d in subject.children))):
         return None
-    felt = named_feeling(user_emotion(before))
-    return news_sign(before) if felt is None else "positive" if felt in PLEASANT else "negative"
+    return _sign_told_before(r)
+
+
+def _told_before(r: ReplyInputs) -> str | None:
+    """The person's turn before this one, if any."""
+    # the history may already end with this turn
+    return next((text for role, text in reversed(r.history) if role == "user" and text != r.text), None)
+
+
+@functools.lru_cache(maxsize=32)  # a turn asks it of the one before up to three times
+def _sign_of(text: str) -> str | None:
+    """"positive" or "negative": the feeling the understanding of a turn names, else its news_sign."""
+    from interaction.offline.understand_rules import user_emotion
+
+    return _sign_of_feeling(named_feeling(user_emotion(text))) or news_sign(text)
+
+
+def _sign_of_feeling(felt: str | None) -> str | None:
+    """"positive" for a pleasant feeling named, "negative" for another, None for none."""
+    from interaction.offline.understand_rules import PLEASANT
+
+    return None if felt is None else "positive" if felt in PLEASANT else "negative"
+
+
+def _sign_told_before(r: ReplyInputs) -> str | None:
+    """The sign of the news the person told in their turn before this one, or None."""
+    before = _told_before(r)
+    return None if before is None else _sign_of(before)
+
+
+def _against_the_news_before(r: ReplyInputs, sign: str | None) -> bool:
+    """The turn is read the other way from the news told just before it ("sorry" for "we've been
+    trying for two years" after "I just found out I'm pregnant!!"; "wonderful" for "I have to retake it
+    in August" after the failed exam): the sign is in doubt, so no feeling is named, and the turn is
+    answered for what it says."""
+    return sign is not None and _sign_told_before(r) not in (None, sign)
 
 
 def named_feeling(felt: Emotion) -> str | None:
@@ -737,6 +777,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
     if parts and r.intent in ("first_greeting", "update_user_info"):
         # "pleased to meet you :)" reads as joy, but is no news to be happy about
         news = named_feeling(r.user_emotion) if r.user_emotion.intensity >= _NEWS_INTENSITY and is_told(r.text) else None
+        if news and _against_the_news_before(r, _sign_of_feeling(news)):
+            news = None
         return Composed(" ".join([*parts, _EMPATHY[news].format(hi="")] if news else parts))
     answer = _profile_answer(r)
     if answer:
@@ -758,7 +800,15 @@ def composed_reply(r: ReplyInputs) -> Composed:
     if r.knowledge:
         parts.append(spoken_knowledge(r.knowledge, r.text))
     if not parts:
+        from interaction.offline.understand_rules import PLEASANT
+
         named = named_feeling(r.user_emotion)
+        # a good thing in bad news ("The funeral was beautiful." after a death): glad of it, never "happy
+        # for you"
+        glad = named == "happy" and _goes_on_about_the_news(r) == "negative"
+        felt_sign = _sign_of_feeling(named)
+        if _against_the_news_before(r, felt_sign):
+            named = None
         template = _EMPATHY[named] if named else None
         act = turn_act(r.text)
         if r.profile is None and asked_for_name(r.history) and bare_answer(r.text) and read_offline(r.text) == "yes":
@@ -767,8 +817,6 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append(f"Of course{hi}, we don't have to talk about it.")
         elif _declines_after_news(r.text):
             # "the engagement is off. I don't want to talk about it": the news is answered, never asked after
-            from interaction.offline.understand_rules import PLEASANT
-
             sorry = named not in PLEASANT if named else news_sign(cues.sentences(r.text)[0]) == "negative"
             opening = "I'm sorry to hear that" if sorry else "Of course"
             parts.append(f"{opening}{hi}. We don't have to talk about it.")
@@ -780,9 +828,7 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append(f"You're welcome{hi}! I'm glad we talked.")
         elif wishes_the_listener(r.text):  # a wish for her, not news of theirs to be happy about
             parts.append(f"Thank you{hi}, that's kind of you!")
-        elif named == "happy" and _goes_on_about_the_news(r) == "negative":
-            # a good thing in bad news ("The funeral was beautiful." after a death): glad of it, never
-            # "happy for you"
+        elif glad:
             parts.append(f"I'm glad to hear that{hi}.")
         elif secret := _between_us(r.text, hi):
             # her memories open to the one who told them, and to no one else: said first, then how it felt
@@ -805,16 +851,15 @@ def composed_reply(r: ReplyInputs) -> Composed:
             parts.append(_ACKNOWLEDGED.format(hi=hi))
         elif plan := _a_plan_told(r, hi):  # a plan told calmly: when it falls, so a misread day shows
             parts.append(plan)
-        elif sign := news_sign(r.text):  # news told calmly: its kind is said, no feeling is named
-            # ... unless it goes on about bad news told just before ("i had her since i was a kid" after
-            # the cat died): that is what it is about, never good news
-            going_on = _goes_on_about_the_news(r) if sign == "positive" else None
-            parts.append((_GOING_ON["negative"] if going_on == "negative" else _NEWS[sign]).format(hi=hi))
+        elif (sign := felt_sign or news_sign(r.text)) and not _against_the_news_before(r, sign):
+            parts.append(_NEWS[sign].format(hi=hi))  # news told calmly: its kind is said, no feeling is named
         elif r.user_emotion.intensity >= _NEWS_INTENSITY:
             # worth keeping, but its feeling unsure: thank them rather than guess how it felt (said back
             # whole, a messy message comes out garbled: "your bday is march 13 not march 3, your bad")
             parts.append(f"Thank you for telling me{hi}.")
-        elif going_on := _goes_on_about_the_news(r):
+        elif (going_on := _goes_on_about_the_news(r)) and (going_on == "negative" or sign in (None, going_on)):
+            # a detail of the news before keeps its tone, unless it is read the other way: bad news is
+            # gone on about whatever a detail seems ("i had her since i was a kid" after the cat died)
             parts.append(_GOING_ON[going_on].format(hi=hi))
         elif is_told(r.text) and (thing := thing_told(r.text)) is not None:
             # a thing of theirs told of plainly: named back, so they hear what was taken in

@@ -14,7 +14,7 @@ import pytest
 from common.messages import RecalledMemory, RecallReport
 from interaction import cues
 from interaction.memory.told import is_told
-from interaction.offline.replies import offline_reply
+from interaction.offline.replies import news_sign, offline_reply
 from interaction.offline.understand_rules import understand, user_emotion
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import reported
@@ -193,3 +193,38 @@ def test_a_detail_said_of_good_news_or_of_a_plain_fact_keeps_theirs():
 def test_a_memory_of_someone_just_lost_is_never_good_news(before, said):
     reply = _after(before, said)
     assert "good news" not in reply and "happy for you" not in reply and "wonderful" not in reply, reply
+
+
+@pytest.mark.parametrize(("before", "said"), [
+    # "me and my husband Tom have been trying for two years" right after "i just found out im pregnant!!"
+    # got "I'm sorry to hear that" (tester61 s52, H): read the other way from the news it goes on
+    # about, its sign is in doubt
+    ("I passed my driving test this morning!!", "I failed it three times before"),
+    ("My son got into Oxford!", "he was rejected last year"),
+    # "so no marathon this year i guess. great." after a hurt ankle got "That's wonderful" (tester60 s41)
+    ("I tore a muscle in my calf, the physio says no football till spring", "so no cup final for me. brilliant."),
+])
+def test_a_turn_read_the_other_way_from_the_news_just_before_names_no_feeling(before, said):
+    reply = _after(before, said)
+    assert not any(w in reply for w in ("sorry", "wonderful", "happy for you", "good news", "How lovely")), reply
+
+
+def test_a_turn_of_the_same_sign_as_the_news_before_keeps_its_feeling():
+    assert "sorry" in _after("My cat was hit by a car last night.", "The vet couldn't save her, she died this morning.")
+
+
+def test_news_run_on_from_a_greeting_without_a_comma_is_answered_with_its_feeling():
+    # "hi nadine im Ellie and i just found out im pregnant!!" got only "Nice to meet you, Ellie!": the
+    # whole sentence was read as a greeting, politeness
+    said = "hey nadine im Joss and i just got engaged to my girlfriend!!"
+    assert user_emotion(said).label == "happy", user_emotion(said)
+
+
+def test_a_greeting_and_an_introduction_give_the_news_after_them_no_sign():
+    # "Good afternoon, I'm Bernadette. I'm 82 and I live alone since my husband went into a care home."
+    # then "His name is Walter. He has dementia." got "How lovely, Bernadette! Tell me more." (tester61
+    # s26, H): the greeting's warmth made the turn before good news
+    before = "Hello there, I'm Mavis. I'm 80 and my husband moved into a care home in March."
+    assert news_sign(before) != "positive"
+    reply = _after(before, "His name is Albert. He has Alzheimer's.")
+    assert "lovely" not in reply.casefold() and "good news" not in reply, reply
