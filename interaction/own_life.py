@@ -221,7 +221,8 @@ def with_question_before(question: str, state: dict) -> str:
     from interaction.offline.parsing import ParserUnavailable, load_parser, third_person
 
     before = answered_from_memory(state)
-    if before is None or not cues.is_question(question):
+    # "what time is it?" asks the clock, whatever was asked before it
+    if before is None or not cues.is_question(question) or asks_the_clock(question):
         return question
     try:
         nlp = load_parser()

@@ -12,33 +12,7 @@ between is no statement a pronoun can point back to, and nothing further back is
 from __future__ import annotations
 
 from interaction.memory.contracts import TranscriptTurn
-
-_NAMING = {"NOUN", "PROPN"}
-
-
-def leans_on_the_turn_before(text: str) -> bool:
-    """The first sentence of `text` speaks of a third person or thing by a pronoun ("he", "her", "its",
-    "them") before it names anyone or anything; False without the parser. A "they" its subject is most
-    often no one told of ("they reset the locker code"), and so is an "it" ("it's been a rough year")."""
-    from interaction.offline.parsing import ParserUnavailable, load_parser, third_person
-
-    try:
-        doc = load_parser()(text)
-    except ParserUnavailable:
-        return False
-    for token in next(iter(doc.sents), []):
-        if token.pos_ in _NAMING:
-            return False
-        if (third_person(token) and not _of_nothing_told(token)
-                and (token.morph.get("Number") == ["Sing"] or token.dep_ not in ("nsubj", "nsubjpass"))):
-            return True
-    return False
-
-
-def _of_nothing_told(token) -> bool:  # noqa: ANN001 - a spaCy Token
-    """An "it" that is no possessor: most often it stands for the time or the weather ("it's been a rough
-    year", "it's raining"), which the parser does not tell from a thing's "it"."""
-    return token.lower_ == "it" or token.dep_ == "expl"
+from interaction.offline.parsing import leans_on_the_turn_before
 
 
 def turn_leant_on(transcript: list[TranscriptTurn], i: int) -> int | None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from interaction import cues
 from interaction.memory_intent.classifier import MemoryIntentClassifier, default_classifier
-from interaction.offline.parsing import without_politeness
+from interaction.offline.parsing import leans_on_the_turn_before, without_politeness
 
 MAX_PREAMBLE_WORDS = 10  # requests open with a few words ("could you please remember that")
 REQUESTS = ("remember", "forget_one", "forget_me")
@@ -39,7 +39,12 @@ def request_content(
     asks = [classifier.classes.index(i) for i in asking]
     # what a colon opens is said apart from a request that only announces it ("remember something: my
     # PIN is 2244"), never from one that names what it keeps ("remember my nephews' birthdays: May 2")
-    parts = [part for sentence in cues.sentences(text) for part in _announced(sentence) if part.strip()]
+    parts: list[str] = []
+    announcing: set[int] = set()  # the parts that end in what a colon opens: no content of their own
+    for sentence in cues.sentences(text):
+        pieces = [part for part in _announced(sentence) if part.strip()]
+        announcing |= {len(parts)} if len(pieces) > 1 else set()
+        parts += pieces
     if len(parts) == 1:
         told = _told_beside_request(text, classifier, asks)
         return _without_tag_question(_tidy(told or _content_of(text, classifier, asks) or text), text)
@@ -68,8 +73,15 @@ def request_content(
     # me.": "safe for me" is how it is to be kept, not what)
     points_back = len(own.split()) > 2 and keeps_what_is_said_beside(parts[main])
     first = main + 1 if announces and main < len(parts) - 1 else 0
-    others = [p for i, p in enumerate(parts) if i != main and i >= first
-              and (len(own.split()) <= 2 or points_back or asked[i] < 0.5)]
+    # ... nor is a part that announces what its colon opens ("I'm Henrik and this is important: remember
+    # that ...")
+    # ... nor what is said before a request that says what it keeps: it keeps that and what follows to
+    # complete it ("Hi, I'm Keiko. Remember that my client meeting is on Monday at 10." kept "... Hi,
+    # I'm Keiko"), and the statement just before it only when it speaks of that one by a pronoun ("My
+    # son's name is Kai. Remember that his birthday is on the 5th.")
+    leans = leans_on_the_turn_before(own)
+    others = [p for i, p in enumerate(parts) if i != main and i >= first and i not in announcing
+              and (len(own.split()) <= 2 or points_back or (asked[i] < 0.5 and (i > main or (leans and i == main - 1))))]
     content = [own] if len(own.split()) > 2 and not announces and not cut_short and not points_back else []
     content += [_tidy(p) for p in others]
     return " ".join(c if c.endswith(".") else c + "." for c in content).rstrip(".") if content else own

@@ -44,3 +44,12 @@ def test_she_after_a_question_of_her_name_is_the_one_named_not_the_name(maya):
     for asked, value in (("What breed is she?", "greyhound"), ("What is she frightened of?", "thunder")):
         reply = say(dm, asked).reply
         assert value in reply.casefold() and not reply.startswith("Clementine"), reply
+
+
+def test_what_time_it_is_asked_after_an_answer_from_memory_asks_the_clock(maya):
+    dm, _, _, uid = maya
+    told = ["Please remember that my dentist appointment is on Friday at 3pm."]
+    assert "3pm" in told_then_asked(dm, uid, told, "When is my dentist appointment?")
+    # "it" was read as the appointment asked after: "On Friday the ... at 3pm — ..." (my replay of tester61 s75)
+    reply = say(dm, "what time is it?").reply
+    assert reply.startswith("It's ") and "dentist" not in reply, reply

@@ -19,6 +19,11 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     ("I'm Colm and I need you to remember something: the spare key is under the blue pot.",
      "the spare key is under the blue pot"),
     ("keep this for me: the boiler engineer's number is 0161 496 0000", "the boiler engineer's number is 0161 496 0000"),
+    # an announcement before the colon is no content of its own, nor what is said beside it ("I'm
+    # Henrik and this is important: remember that ..." kept "... twice a day. I'm Henrik and this is
+    # important", said back "you're Henrik and this is important.": my replay of tester61 s78)
+    ("I'm Orla and this is urgent: remember that my daughter's inhaler is the blue one.",
+     "my daughter's inhaler is the blue one"),
     # a clock's colon is no break
     ("please remember that my ferry leaves at 6:45", "my ferry leaves at 6:45"),
 ])
@@ -31,3 +36,16 @@ def test_the_pin_told_after_the_colon_is_recalled(maya):
     reply = told_then_asked(dm, uid, ["Maya here, and I need you to remember something: my bike lock code is 7730."],
                             "What's my bike lock code?")
     assert "7730" in reply, reply
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    # "Hi, I'm Keiko. Remember that my client meeting is on Monday at 10 in Shibuya." kept "... Hi, I'm
+    # Keiko" and said back "... Hi, you're Keiko." (my replay of tester61 s75)
+    ("Morning! I'm Bruno. Please remember that my allotment plot is number 17.", "my allotment plot is number 17"),
+    ("I run the bakery on Mill Lane. Remember that the flour delivery comes on Tuesdays.",
+     "the flour delivery comes on Tuesdays"),
+    # ... but the statement a pronoun of the request points back to goes with it
+    ("My niece is called Bea. Please remember that her recital is on the 9th.", "her recital is on the 9th. My niece is called Bea"),
+])
+def test_what_is_said_before_a_request_that_names_its_content_is_not_kept_with_it(text, kept):
+    assert request_content(text).casefold() == kept.casefold()

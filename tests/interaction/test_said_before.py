@@ -13,7 +13,8 @@ import pytest
 from interaction.answer_span import answer_in
 from interaction.memory.contracts import TranscriptTurn
 from interaction.memory.forgotten import Forgotten
-from interaction.memory.said_before import leans_on_the_turn_before, turn_leant_on
+from interaction.memory.said_before import turn_leant_on
+from interaction.offline.parsing import leans_on_the_turn_before
 from tests.interaction import test_memory_requests
 from tests.interaction.memory_fixtures import write_scene
 from tests.interaction.test_memory_requests import say
