@@ -193,6 +193,14 @@ class DialogueManager:
         if away is not None and (self.clock.now() - away).total_seconds() >= self.settings.interaction.presence_grace_s:
             self.close_session("nobody in view")
 
+    def _end_conversation_after_silence(self) -> None:
+        """The last turn lies silence_ends_conversation_s back on the shared clock: that conversation
+        ended without a goodbye, and is closed as a goodbye closes it before this turn is read."""
+        said = self.session.transcript
+        silence = self.settings.interaction.silence_ends_conversation_s
+        if said and (self.clock.now() - said[-1].at).total_seconds() >= silence:
+            self._end_conversation(None)
+
     def tick(self) -> None:
         """Called every second or so: a session whose person did not come back ends on time."""
         self._end_session_if_gone()
@@ -296,6 +304,7 @@ class DialogueManager:
         if self.study is not None:
             self.study.turn_started(self._turn_id, text, start)
         self._end_session_if_gone()
+        self._end_conversation_after_silence()
         s = self.session
         s.away_since = None  # whoever talks is here
         if not text:

@@ -36,6 +36,7 @@ ENV_KEYS: dict[str, str] = {
     "NADINE_CHROMA_PORT": "interaction.chroma.port",
     "NADINE_CHROMA_SERVER_PATH": "interaction.chroma.server_persist_dir",
     "NADINE_PRESENCE_GRACE_S": "interaction.presence_grace_s",
+    "NADINE_SILENCE_ENDS_CONVERSATION_S": "interaction.silence_ends_conversation_s",
     "NADINE_TTS": "control.tts.provider",
     "NADINE_ROBOT_DRIVER": "control.driver.kind",
     "NADINE_SERIAL_PORT": "control.driver.serial_port",

@@ -259,6 +259,10 @@ class InteractionSettings(Section):
     vision_capture_timeout_s: float = Field(3.0, gt=0)
     presence_grace_s: float = Field(
         30.0, ge=0, description="NADINE_PRESENCE_GRACE_S; out of view for less than this and back: same session")
+    # set by hand, not fitted: a chat has no face to leave the view, and a person who comes back the next
+    # day without having said goodbye begins another conversation, not a turn of yesterday's
+    silence_ends_conversation_s: float = Field(
+        1800.0, gt=0, description="NADINE_SILENCE_ENDS_CONVERSATION_S; a turn after this long without one (shared clock) begins a new conversation")
     knowledge_thresholds: dict[str, float] = Field(
         {"minilm_onnx": 0.339}, description="per text embedder: a knowledge chunk less similar to the question "
         "is no answer (python -m scripts.eval.knowledge_relevance --write); an embedder without one answers "

@@ -1,0 +1,28 @@
+"""A chat has no face to leave the view: a person who comes back the next day without having said
+goodbye began another conversation. Before, the next day's turns went on yesterday's: "hey its zara"
+was kept with the last thing told the day before ("... shes ignoring me now :(. hey its zara"), and the
+recall said "earlier today" of yesterday (tester62 s15, s72)."""
+
+from __future__ import annotations
+
+from tests.interaction import test_memory_requests
+from tests.interaction.test_memory_requests import say
+
+maya = test_memory_requests.maya  # Maya, known by face, with real memory services
+
+
+def test_a_turn_after_a_night_of_silence_begins_a_new_conversation(maya):
+    dm, _, _, _ = maya
+    say(dm, "Our neighbour's goat got into the garden and ate all my roses.")
+    dm.clock.advance(20)  # no goodbye: the next morning
+    reply = say(dm, "What did I tell you about the goat?").reply
+    assert "yesterday" in reply and "earlier today" not in reply, reply
+    assert [t.text for t in dm.session.transcript if t.role == "user"] == ["What did I tell you about the goat?"]
+
+
+def test_a_pause_shorter_than_the_silence_line_is_the_same_conversation(maya):
+    dm, _, _, _ = maya
+    say(dm, "Our neighbour's goat got into the garden and ate all my roses.")
+    dm.clock.advance(0.25)
+    say(dm, "I had grown them for ten years.")
+    assert len([t for t in dm.session.transcript if t.role == "user"]) == 2
