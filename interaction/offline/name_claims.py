@@ -174,6 +174,9 @@ def _claims_in(doc, sentence: str) -> Iterator[tuple[NameClaim, int | None]]:  #
         if not misread and not another and what is None and (
                 token.dep_ not in _NAME_TOKEN_DEPS or any(c.dep_ in _NOT_BARE and not an_aside(c) for c in token.children)):
             continue  # a name stands bare: "a postman", "a Leo", "my friend" are no names ("Kasia for short" is)
+        after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+        if token.dep_ == "acomp" and after is not None and after.tag_ in ("JJ", "VBG", "VBN"):
+            continue  # how the speaker is, said by the word after it: "im lowkey terrified" names nobody Lowkey
         verb = token.head if what is None or token.dep_ == "attr" else what.head
         qualified = expletive = False
         hearsay = False

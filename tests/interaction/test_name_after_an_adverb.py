@@ -17,3 +17,13 @@ from interaction.offline.extract import extract_name
 ])
 def test_the_name_said_after_an_adverb(text, name):
     assert extract_name(text) == name
+
+
+@pytest.mark.parametrize("said", [
+    # "my exam results come out tomorrow at 9am, im lowkey terrified" got "Nice to meet you, Lowkey!",
+    # and Dev's worry went to a new person of that name (tester62 s57)
+    "the interview is at ten tomorrow, im lowkey terrified",
+    "im lowkey obsessed with this song",
+])
+def test_a_word_before_how_the_speaker_feels_is_no_name(said):
+    assert extract_name(said, loose=True) is None
