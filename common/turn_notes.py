@@ -16,7 +16,8 @@ PRIVACY_NOTES = {
     "forget_request": "[forget me] asked for a clear yes before forgetting everything about this person",
     "forget_confirmed": "[forgotten] everything about this person, in every process",
     "forget_cancelled": "[forget me] cancelled: every memory kept",
-    "forget_nobody_known": "[forget me] nothing forgotten: nobody is known by face or name yet (their name first)",
+    "forget_nobody_known": "[forget me] nothing forgotten: nobody is known by face or name yet (their name first); "
+                           "what this conversation held for them is dropped",
     "forget_narrowed": _NARROWED,
     "forget_one_confirmed": "[forgotten] that memory, everywhere it was held",
     "forget_one_failed": "[forget] failed: the memory is still held (see logs/interaction.log)",

@@ -369,6 +369,8 @@ class DialogueManager:
         """"Forget me" and its confirmation (interaction/forget.py), the answer to "Do you want me to
         forget that ...?" (interaction/memory_requests.py), and empty input, answered outside the graph
         and never stored; the erase itself comes back as forget_user, like any other."""
+        if turn.intent == "forget_nobody_known":
+            self.session.forget_what_was_told()
         if text:
             self.session.transcript.append(TranscriptTurn("user", text, self.clock.now(), answers_question=answers))
         result = {"text": text, "final_message": turn.reply, "intent": turn.intent, "is_recall": False,

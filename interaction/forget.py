@@ -225,7 +225,8 @@ def forget_narrowed(kept: str, name: str | None) -> str:
 
 # who is not known may still have memories under a name not said yet: "nothing stored" would be untrue
 WHOSE_UNKNOWN = "I don't know who you are yet, so I can't tell which memories are yours."
-NOTHING_STORED = f"{WHOSE_UNKNOWN} Tell me your name, then ask me again and I'll forget everything about you."
+NOTHING_STORED = (f"{WHOSE_UNKNOWN} I won't keep anything you've told me in this conversation. Tell me your "
+                  "name, then ask me again, and I'll forget what you told me before as well.")
 
 
 def forget_question(name: str | None) -> str:

@@ -55,6 +55,16 @@ class Session:
         self.history += [("user", user_text), ("nadine", reply.text)]
         del self.history[:-limit]
 
+    def forget_what_was_told(self) -> None:
+        """Someone not known yet asked to be forgotten: nothing of theirs is stored, and nothing this
+        conversation held for them (what waits for their name, the turns the episode would keep) is
+        kept for whoever they turn out to be."""
+        self.held_memories.clear()
+        self.pending_facts.clear()
+        self.pending_wording.clear()
+        self.transcript.clear()
+        self.history.clear()
+
     def forget(self, forgotten: Forgotten) -> list[TranscriptTurn]:
         """A memory was forgotten: no turn of this session that holds it is kept, nor the reply to such
         a turn (nor summarised into the episode at the end). Returns the turns taken out."""

@@ -415,3 +415,16 @@ def test_a_home_told_after_a_workplace_town_in_one_breath_is_kept(stranger):
     assert "Clifton" in told and "Bristol" in told, told
     assert say(stranger, "where do I live?").reply == "You live in Clifton."
     assert "Bristol" in say(stranger, "where do I work?").reply
+
+
+def test_what_someone_not_known_yet_told_is_not_kept_once_they_ask_to_be_forgotten(stranger):
+    # "forget everything about me" before a name, then the name: the discord username held for them
+    # was stored under it (tester62 s87)
+    say(stranger, "remember my allotment key code is 5521")
+    say(stranger, "and the plot inspection is on the 3rd")
+    turn = say(stranger, "forget everything about me")
+    assert turn.intent == "forget_nobody_known" and "won't keep anything" in turn.reply
+    say(stranger, "My name is Priya Nair.")
+    for asked in ("what's my allotment key code?", "when is the plot inspection?"):
+        reply = say(stranger, asked).reply
+        assert "5521" not in reply and "3rd" not in reply, reply
