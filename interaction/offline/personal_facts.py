@@ -521,7 +521,8 @@ def _name_of(tok):  # noqa: ANN001, ANN202 - a spaCy Token or None
     named = named or [o for c in tok.children if c.dep_ == "acl" for o in c.children if o.dep_ == "oprd" and _a_name(o)]
     if not named and tok.dep_ == "compound" and _a_name(tok.head):
         named = [tok.head]  # the parser may hang the person word on the name: "my aunt Marguerite"
-    if not named and tok.dep_ in ("nsubj", "nsubjpass") and not any(c.dep_ == "neg" for c in tok.head.children):
+    # ... not when the verb has an object, which the name is said of: "my friends call me Segun" names me
+    if not named and tok.dep_ in ("nsubj", "nsubjpass") and not any(c.dep_ in ("neg", "dobj") for c in tok.head.children):
         named = [c for c in tok.head.children if c.dep_ in _NAMED_AS and _a_name(c)]
     after = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
     if not named and after is not None and after.head.i == tok.head.i and after.i != tok.head.i and _a_name(after):

@@ -41,6 +41,10 @@ maya = test_memory_requests.maya  # Maya, known by face, with real memory servic
     ("where am I from?", set()),
     ("My train leaves at 9", set()),
     ("my neighbour is a plumber", set()),
+    # what others call the speaker names the speaker ("My name is Olusegun but my friends call me Segun."
+    # kept "your friend is Segun": tester62 s73)
+    ("My name is Babajide but my mates call me Jide.", set()),
+    ("everyone at work calls me Bex", set()),
     # being back (home) somewhere is living there again; back from a place is a trip ended
     ("we are back in Kilkenny these days", {("location", "Kilkenny")}),
     ("I'm back home in Tartu", {("location", "Tartu")}),
