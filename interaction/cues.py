@@ -155,6 +155,15 @@ def is_greeting(text: str) -> bool:
     return bool(GREETING.search(text))
 
 
+def after_greeting(text: str) -> str:
+    """`text` without the greeting it opens with and the name of whom it greets ("Hi Nadine, my dog
+    died" -> "my dog died"); unchanged without one."""
+    from interaction.speaker_labels import NADINE_LABEL
+
+    rest = GREETING.sub("", text).lstrip()
+    return text if rest == text else re.sub(rf"^(?:{NADINE_LABEL}\b)?\W*", "", rest, flags=re.I)
+
+
 def is_about_nadine(text: str) -> bool:
     """A question about Nadine herself: one of ABOUT_NADINE's, or one whose subject is "you" ("what
     can you do?", "where were you built?"), which her knowledge answers when it holds the answer.

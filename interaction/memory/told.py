@@ -163,10 +163,7 @@ def what_it_tells(text: str) -> str:
     for sentence in cues.sentences(text):
         if not _sentence_tells(sentence):
             continue
-        rest = cues.GREETING.sub("", sentence).lstrip()
-        if rest != sentence:  # the words after the greeting: whom it greets, then the news
-            rest = re.sub(rf"^(?:{NADINE_LABEL}\b)?\W*", "", rest, flags=re.I)
-        kept.append(_without_introduction(rest) or sentence)
+        kept.append(_without_introduction(cues.after_greeting(sentence)) or sentence)
     return " ".join(kept) or text
 
 

@@ -141,10 +141,6 @@ def _only_introduces(part: str) -> bool:
     return reader is not None and any(reader.is_name(c) for c in found)
 
 
-# the greeting a part opens with, and Nadine's name said to her after it
-_GREETING_OPENING = re.compile(rf"(?:{cues.GREETING.pattern})\W*(?:nadine\b\W*)?", cues.GREETING.flags)
-
-
 def candidate_parts(text: str) -> dict[str, str]:
     """The sentences that may say a feeling and their clauses of two words or more, before the
     greetings, goodbyes and wishes among them are left out (felt_parts)."""
@@ -152,7 +148,7 @@ def candidate_parts(text: str) -> dict[str, str]:
     parts = {part: s for s in felt for part in (s, *(c for c in clauses(s) if len(c.split()) >= 2))}
     # a greeting run on into news with no comma ("hi nadine im Ellie and i just found out im pregnant!!")
     # is politeness only in its opening words: what follows them is read as a clause of its own
-    after_greeting = {_GREETING_OPENING.sub("", part): s for part, s in parts.items()
+    after_greeting = {cues.after_greeting(part): s for part, s in parts.items()
                       if cues.is_greeting(part) and len(clauses(part)) == 1}
     return parts | {rest: s for rest, s in after_greeting.items() if len(rest.split()) >= 2 and rest not in parts}
 
