@@ -195,11 +195,16 @@ class DialogueManager:
 
     def _end_conversation_after_silence(self) -> None:
         """The last turn lies silence_ends_conversation_s back on the shared clock: that conversation
-        ended without a goodbye, and is closed as a goodbye closes it before this turn is read."""
-        said = self.session.transcript
+        ended without a goodbye, and is closed as a goodbye closes it before this turn is read. Nobody
+        said they were leaving, so whoever was talking is still who talks (in a chat no face tells
+        otherwise), in a conversation of its own."""
+        s = self.session
         silence = self.settings.interaction.silence_ends_conversation_s
-        if said and (self.clock.now() - said[-1].at).total_seconds() >= silence:
+        if s.transcript and (self.clock.now() - s.transcript[-1].at).total_seconds() >= silence:
             self._end_conversation(None)
+            if s.identity.known:
+                self.session = Session(identity=s.identity, face_seen=s.face_seen, ignored_face_id=s.ignored_face_id,
+                                       greeted_user_id=s.greeted_user_id)
 
     def tick(self) -> None:
         """Called every second or so: a session whose person did not come back ends on time."""

@@ -297,6 +297,13 @@ def told_in(text: str, told_on: datetime | None, spoken: bool = True) -> ToldTim
 # the words that set a time against now in "how long until ...?", "how many days since ...?",
 # "how long ago ...?" (closed grammar): without one, "how long is my flight?" asks its length
 _FROM_NOW = {"until", "till", "til", "before", "since", "ago", "away", "left"}
+_BACK_FROM_NOW = {"since", "ago"}  # how long a thing done lies back ("how long since I saw her?")
+
+
+def asks_how_long_back(question: str) -> bool:
+    """A how-long question counts back from now to a thing done ("since", "ago"): a day still to
+    come does not answer it."""
+    return bool(how_long_asked(question)) and any(w in _BACK_FROM_NOW for w in re.findall(r"[a-z]+", question.lower()))
 
 
 def how_long_asked(question: str) -> str | None:

@@ -58,7 +58,7 @@ from interaction.own_life import asks_after_own, thing_asked, thing_told
 from interaction.reply_inputs import ReplyInputs
 from interaction.reported_speech import reported, said_day, told_back
 from interaction.session_gist import gist
-from interaction.told_time import from_now, how_long_asked, it_is, time_until, told_in
+from interaction.told_time import asks_how_long_back, from_now, how_long_asked, it_is, time_until, told_in
 from interaction.turn_act.reader import turn_act
 from interaction.turn_understanding import Emotion
 
@@ -392,7 +392,10 @@ def _recall(r: ReplyInputs) -> str:
                 return _capital(said)
             return f"I don't think you told me that — {said}"
         told = told_in(memories[0].text, memories[0].told_on())
-        if (unit := how_long_asked(r.text)) is not None and told is not None:
+        # ... a day still to come never answers how long ago something was ("how long since I've seen
+        # her?" over "she arrives on the 22nd. I haven't seen her in four years" got "Fourteen days")
+        if (unit := how_long_asked(r.text)) is not None and told is not None \
+                and (told.passed(r.now) or not asks_how_long_back(r.text)):
             # "how many days until my ferry?": counted from the clock to the day the memory names; a day
             # it cannot name (a month, a week) leaves what was told to answer
             length = time_until(told, r.now, unit)

@@ -5,10 +5,11 @@ recall said "earlier today" of yesterday (tester62 s15, s72)."""
 
 from __future__ import annotations
 
-from tests.interaction import test_memory_requests
+from tests.interaction import test_memory_requests, test_own_words
 from tests.interaction.test_memory_requests import say
 
 maya = test_memory_requests.maya  # Maya, known by face, with real memory services
+stranger = test_own_words.stranger  # nobody in view: a chat without a camera
 
 
 def test_a_turn_after_a_night_of_silence_begins_a_new_conversation(maya):
@@ -26,3 +27,15 @@ def test_a_pause_shorter_than_the_silence_line_is_the_same_conversation(maya):
     dm.clock.advance(0.25)
     say(dm, "I had grown them for ten years.")
     assert len([t for t in dm.session.transcript if t.role == "user"]) == 2
+
+
+def test_in_a_chat_who_was_talking_before_the_silence_is_still_who_talks(stranger):
+    # ended as a goodbye ends it, "hey its zara" the next day was asked "is your name Zara?" and every
+    # question after it waited for a yes (replay of tester62: 13 scripts)
+    say(stranger, "Hi, I'm Inge Berg. I breed Icelandic horses.")
+    said = stranger.session.identity.user_id
+    stranger.clock.advance(20)
+    turn = say(stranger, "hey its inge")
+    assert "just to be sure" not in turn.reply and stranger.session.identity.user_id == said, turn.reply
+    assert not stranger.session.met_now
+    assert [t.text for t in stranger.session.transcript if t.role == "user"] == ["hey its inge"]

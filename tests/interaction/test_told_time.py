@@ -269,3 +269,13 @@ def test_a_day_of_may_is_read_with_its_month():
     assert told is not None and told.start == datetime(2027, 5, 7)
     found = answer_in("When are the glaziers coming?", "the glaziers come on the 7th of May")
     assert found is not None and found.words("the glaziers come on the 7th of May") == "on the 7th of May"
+
+
+def test_how_long_since_is_never_counted_to_a_day_still_to_come(maya):
+    # "How long since I've seen her?" over "she arrives on the 22nd. I haven't seen her in four years."
+    # got "Fourteen days — ..." (tester62 s73, H): the days to her arrival
+    dm, _, _, _ = maya
+    say(dm, "My brother is flying in from Accra on the 13th of November. I haven't seen him in six years.")
+    reply = say(dm, "How long since I last saw my brother?").reply
+    assert "Nine days" not in reply and "nine days" not in reply, reply
+    assert say(dm, "How many days until my brother flies in?").reply.startswith("Nine days — ")
