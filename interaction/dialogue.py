@@ -11,6 +11,7 @@ import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import replace
+from datetime import datetime
 from typing import Any, Protocol
 
 from common import topics as t
@@ -143,6 +144,7 @@ class DialogueManager:
         self._turn_text, self._turn_start = "", 0.0
         self._greets = False
         self._unfinished = 0  # utterances handed to control whose end_speak has not come back
+        self._last_turn_at: datetime | None = None  # the shared clock's time of the last turn
 
     # --- perception events ---------------------------------------------------------------------
 
@@ -198,9 +200,14 @@ class DialogueManager:
         ended without a goodbye, and is closed as a goodbye closes it before this turn is read. Nobody
         said they were leaving, so whoever was talking is still who talks (in a chat no face tells
         otherwise), in a conversation of its own."""
-        s = self.session
-        silence = self.settings.interaction.silence_ends_conversation_s
-        if s.transcript and (self.clock.now() - s.transcript[-1].at).total_seconds() >= silence:
+        s, now = self.session, self.clock.now()
+        last, self._last_turn_at = self._last_turn_at, now
+        if last is None or (now - last).total_seconds() < self.settings.interaction.silence_ends_conversation_s:
+            return
+        # a "forget ...?" left unanswered is answered by no word of the next day's ("yes, hello!")
+        self.forgetting.withdraw()
+        self.forgetting_one.withdraw()
+        if s.transcript:
             self._end_conversation(None)
             if s.identity.known:
                 self.session = Session(identity=s.identity, face_seen=s.face_seen, ignored_face_id=s.ignored_face_id,

@@ -282,6 +282,10 @@ class ForgetConversation:
         """The question was put to this person and is not answered yet."""
         return self._pending is not None and self._pending == user_id
 
+    def withdraw(self) -> None:
+        """The conversation the question was put in is over: no later words answer it."""
+        self._pending = None
+
     def ask(self, user_id: str | None, name: str | None) -> PrivacyTurn:
         """Put the question (also when the turn's understanding, not the phrase above, heard "forget me")."""
         if user_id is None:

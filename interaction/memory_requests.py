@@ -655,6 +655,10 @@ class ForgetOneConversation:
         """The question was put to this person and is not answered yet."""
         return self._pending is not None and self._pending.user_id == user_id
 
+    def withdraw(self) -> None:
+        """The conversation the question was put in is over: no later words answer it."""
+        self._pending = self._declined_now = None
+
     def next_turn(self) -> None:
         """A turn of the person's begins: what they said no to on the turn before is `declined` for it."""
         self.declined, self._declined_now = self._declined_now, None

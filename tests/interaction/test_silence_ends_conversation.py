@@ -39,3 +39,12 @@ def test_in_a_chat_who_was_talking_before_the_silence_is_still_who_talks(strange
     assert "just to be sure" not in turn.reply and stranger.session.identity.user_id == said, turn.reply
     assert not stranger.session.met_now
     assert [t.text for t in stranger.session.transcript if t.role == "user"] == ["hey its inge"]
+
+
+
+def test_a_forget_question_left_unanswered_is_answered_by_nothing_said_the_next_day(maya):
+    dm, _, _, uid = maya
+    assert "Please say yes or no" in say(dm, "please forget everything about me").reply
+    dm.clock.advance(20)
+    turn = say(dm, "yes")  # the next day's first word, to whatever she says next
+    assert turn.intent != "forget_confirmed" and uid in dm.store.user_ids(), turn.reply
