@@ -772,7 +772,8 @@ def _knows_the_speaker(verb: Any) -> bool:
     # ... or asked with "you" left out ("remember me?", "Hi Nadine, remember me?": the parser may take the
     # name she is called by, set off by a comma, for the subject)
     subjects = [c for c in verb.children if c.dep_ == "nsubj"]
-    asked_of_her = any(c.lower_ in YOU for c in subjects) or verb.tag_ == "VB" and all(
+    # (the question's own verb: "to pick me up" of "Is the General coming to pick me up?" has no subject either)
+    asked_of_her = any(c.lower_ in YOU for c in subjects) or verb.tag_ == "VB" and verb.dep_ == "ROOT" and all(
         c.pos_ == "PROPN" and c.i + 1 < len(c.doc) and c.doc[c.i + 1].text == "," for c in subjects)
     if not asked_of_her or not _of_mind_or_talk(verb):
         return False

@@ -160,6 +160,9 @@ def test_names_others_use_are_read_off_the_parse(text, others):
     # would you like me to remember?", tester39 r63): asked with "you" left out, her name set off before it
     ("Morning Nadine, remember me?", True), ("know me?", True), ("Remember my locker code?", False),
     ("remember me to your sister", False),
+    # a verb with no subject of its own inside the question is no question to her ("Is the General
+    # coming to pick me up?" got "Of course I remember you, Colonel!": tester62 s51)
+    ("Is my neighbour coming to pick me up tomorrow?", False), ("Who is going to drive me home?", False),
 ])
 def test_asking_whether_nadine_knows_the_speaker(text, asks):
     from interaction.offline.question_form import asks_if_known
