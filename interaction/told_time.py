@@ -301,9 +301,9 @@ _BACK_FROM_NOW = {"since", "ago"}  # how long a thing done lies back ("how long 
 
 
 def asks_how_long_back(question: str) -> bool:
-    """A how-long question counts back from now to a thing done ("since", "ago"): a day still to
-    come does not answer it."""
-    return bool(how_long_asked(question)) and any(w in _BACK_FROM_NOW for w in re.findall(r"[a-z]+", question.lower()))
+    """A how-long question (how_long_asked) counts back from now to a thing done ("since", "ago"): a
+    day still to come does not answer it."""
+    return any(w in _BACK_FROM_NOW for w in re.findall(r"[a-z]+", question.lower()))
 
 
 def how_long_asked(question: str) -> str | None:

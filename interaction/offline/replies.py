@@ -596,12 +596,12 @@ def news_sign(text: str) -> str | None:
     if model is None or cues.is_question(text) or not is_told(text) or feeling_is_the_news(text):
         return None
     # the greetings and introductions in it are politeness, no news ("Good afternoon, I'm Bernadette.")
-    told = " ".join(dict.fromkeys(felt_parts(text).values()))
-    if not told:
+    parts = felt_parts(text)
+    if not parts:
         return None
-    p = model.probabilities([told])[0]
+    p = model.probabilities([" ".join(dict.fromkeys(parts.values()))])[0]
     sign = max(("positive", "negative"), key=lambda c: p[CLASSES.index(c)])
-    if sign == "positive" and (praised := praise_of_unwelcome_news_in(text, model)) is not None:
+    if sign == "positive" and (praised := praise_of_unwelcome_news_in(parts, model)) is not None:
         return "negative" if praised else None  # praise said of news that is not good: irony
     return sign if p[CLASSES.index(sign)] >= 0.5 else None
 
@@ -633,6 +633,7 @@ def _goes_on_about_the_news(r: ReplyInputs) -> str | None:
     personal pronoun of the third person by spaCy's morphology ("He was 18.", "I had her since I was a kid"), or
     a thing set by the definite article ("The funeral was beautiful."), someone or something already
     spoken of."""
+    from interaction.offline.parsing import third_person
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     if _told_before(r) is None:
@@ -644,11 +645,9 @@ def _goes_on_about_the_news(r: ReplyInputs) -> str | None:
     # the subject of the clause it opens with ("The funeral was lovely, lots of people came."), or
     # someone already spoken of by a pronoun wherever it stands ("i had her since i was a kid")
     subject = next((t for t in doc if t.dep_ in ("nsubj", "nsubjpass")), None)
-    spoken_of = any(t.morph.get("PronType") == ["Prs"] and t.morph.get("Person") == ["3"] and t.lower_ != "it"
-                    for t in doc)
+    spoken_of = any(third_person(t) and t.lower_ != "it" for t in doc)
     if not spoken_of and (subject is None or not (
-            subject.morph.get("PronType") == ["Prs"] and subject.morph.get("Person") == ["3"]
-            or any(d.dep_ == "det" and d.morph.get("Definite") == ["Def"] for d in subject.children))):
+            third_person(subject) or any(d.dep_ == "det" and d.morph.get("Definite") == ["Def"] for d in subject.children))):
         return None
     return _sign_told_before(r)
 

@@ -202,10 +202,10 @@ def praise_of_unwelcome_news(parts: dict[str, str], readings: dict, polarity: Po
     return news if polarity.named(signs[news]) == "negative" else ""
 
 
-def praise_of_unwelcome_news_in(text: str, polarity: PolarityModel) -> str | None:
-    """praise_of_unwelcome_news for a whole turn, read by the shipped intensity model (None without it)."""
+def praise_of_unwelcome_news_in(parts: dict[str, str], polarity: PolarityModel) -> str | None:
+    """praise_of_unwelcome_news for a turn's felt parts (felt_parts), read by the shipped intensity
+    model (None without it)."""
     model = shipped_model()
-    parts = felt_parts(text)
     if model is None or not parts:
         return None
     return praise_of_unwelcome_news(parts, dict(zip(parts, model.read(list(parts)), strict=True)), polarity)
