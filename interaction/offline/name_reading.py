@@ -63,7 +63,7 @@ _GROUP_ENTS = {"NORP", "LANGUAGE"}
 _TRAILING_WORD = r"(?:again|here|now)"
 _TRAILING = rf"(?:\s+{_TRAILING_WORD})*"
 _WORD = r"([^\W\d_][\w'\-]*)"
-_SAYS_WHO = re.compile(rf"^(?:it'?s|it is|i'?m|i am|this is){_TRAILING}\s+({_WORD[1:-1]}(?:\s+(?!{_TRAILING_WORD}\b){_WORD[1:-1]})?){_TRAILING}$",
+_SAYS_WHO = re.compile(rf"^(?:it'?s|it is|i'?m|i am|this is|(?:my\s+)?name'?s){_TRAILING}\s+({_WORD[1:-1]}(?:\s+(?!{_TRAILING_WORD}\b){_WORD[1:-1]})?){_TRAILING}$",
                        re.IGNORECASE)  # a first name, and a surname maybe ("hey im Peter Novak")
 # a first name and a surname may stand in the slot too ("Aisha Mwangi here", "Bob speaking")
 _HERE = re.compile(rf"^({_WORD[1:-1]}(?:\s+{_WORD[1:-1]})?)\s+(?:here(?:\s+again)?|speaking)$", re.IGNORECASE)
@@ -82,6 +82,9 @@ _ONLY_TRAILING = re.compile(rf"^{_TRAILING_WORD}$", re.IGNORECASE)
 _CASUAL = [(re.compile(r"\bits\b(?=\s+\w+\W*$)", re.IGNORECASE), "it's"), (re.compile(r"\bim\b", re.IGNORECASE), "I'm"),
            (re.compile(r"\bi\b"), "I")]
 CLAUSE_BREAK = re.compile(r"\s*[,;:]\s*|\s+[-–—]\s+")  # between the stretches of a sentence a clause is
+# where the speaker goes on to say more of themselves with no comma before it ("im Bella im 13", "hi im
+# bella and im 13"): a name slot closes there as it closes at a comma
+_GOES_ON = re.compile(r"\s+(?:and\s+)?(?=(?:i'?m|i am|i)\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -238,9 +241,10 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
             bare = _without_chat_words(_strip_greeting(clause))
             # "it's me, Anna Smith": the clause after the speaker points at themselves says who that is
             after_me = loose and k > 0 and bool(_ME.match(_strip_greeting(clauses[k - 1])))
+            closed = _GOES_ON.split(bare, maxsplit=1)[0]
             for pattern in (_SAYS_WHO, _HERE, _MYSELF,
                             *((_AGAIN,) if loose and (greeted or bare == clause or after_me) else ())):
-                match = pattern.match(bare)
+                match = pattern.match(bare) or (pattern.match(closed) if pattern is not _AGAIN else None)
                 if match and pattern is _SAYS_WHO and bare[:1].casefold() in "it" and someone_else_before(
                         " ".join([*sentences[:i], *clauses[:k]])):
                     break  # "it's Tomas" of the son just spoken of

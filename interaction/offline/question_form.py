@@ -133,7 +133,10 @@ def _asks_by_form(span: Any) -> bool:
     if not tokens:
         return False
     i = _clause_start(tokens)
-    return (_wh_asks(tokens, i) if tokens[i].tag_ in WH_TAGS else _inverted(tokens, i)) or _tag_asks(tokens)
+    # a wh-word in "-ever" opens no question, only a free relative or a shrug ("whatever.", "whatever
+    # happens, ..."): with no question mark it asks nothing
+    asking_word = tokens[i].tag_ in WH_TAGS and not tokens[i].lower_.endswith("ever")
+    return (_wh_asks(tokens, i) if asking_word else _inverted(tokens, i)) or _tag_asks(tokens)
 
 
 def _tag_asks(tokens: list[Any]) -> bool:

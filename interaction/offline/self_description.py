@@ -547,11 +547,20 @@ def _read_what_is(said, found: dict[str, str]) -> None:  # noqa: ANN001 - spaCy 
                 del found["current_position"]
         elif child.dep_ == "acomp" and child.pos_ in {"ADJ", "VERB"} and not said_as_measure(child) \
                 and not any(c.dep_ in ("advmod", "xcomp", "ccomp") or _said_of(c) for c in child.children) \
-                and not _of_a_people(child) and not _a_person_not_at_work(child):
+                and not _of_a_people(child) and not _a_person_not_at_work(child) and not _only_a_thing(child):
             # "I'm retired", "I'm self-employed"; "I am eighty-four years old" is an age, a state said
             # by degree ("I'm so relieved", "really exhausted") is a feeling, and one said of something
             # ("terrible at remembering names", "keen to help") is how the speaker is with it
             found.setdefault("current_position", _phrase(child).lower())
+
+
+def _only_a_thing(word) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The tagger's adjective is a word WordNet knows, but never as an adjective: its guess on a
+    lower-case name ("im oscar": an award to WordNet) says nothing of what the speaker is."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    wordnet = load_wordnet()
+    return wordnet is not None and wordnet.knows(word.lower_) and not wordnet.is_adjective(word.lower_)
 
 
 def _worked_as(obj, found: dict[str, str]) -> None:  # noqa: ANN001 - a spaCy Token

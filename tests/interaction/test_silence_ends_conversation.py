@@ -48,3 +48,15 @@ def test_a_forget_question_left_unanswered_is_answered_by_nothing_said_the_next_
     dm.clock.advance(20)
     turn = say(dm, "yes")  # the next day's first word, to whatever she says next
     assert turn.intent != "forget_confirmed" and uid in dm.store.user_ids(), turn.reply
+
+
+def test_a_plain_statement_told_the_day_before_is_recalled_when_asked_with_do_you_remember(stranger):
+    # "What am I building, do you remember?" the next day got "I don't remember you telling me": the
+    # listener's remembering was read as something the question asks of, which the memory never names
+    # (tester62 s25)
+    say(stranger, "Hello robot! I'm Benedikt.")
+    say(stranger, "I do woodworking in my spare time, I am building a rocking chair for my grandson.")
+    stranger.clock.advance(20)
+    say(stranger, "Hello, Benedikt again.")
+    reply = say(stranger, "What am I building, do you remember?").reply
+    assert "rocking chair" in reply and "yesterday" in reply and "not sure" not in reply, reply

@@ -527,8 +527,10 @@ def read_mentions(doc, lexicon: WordNet | None = None) -> tuple[Mention, ...]:
 
 def _doings_asked(doc, lexicon: WordNet | None) -> list[Mention]:  # noqa: ANN001 - a spaCy Doc
     """A question that names no thing asks of a thing done ("where did I park?"): the events its verbs
-    name, each asked about as the same event (a memory's "I parked on level 3" names parking)."""
-    return [m for token in doc for m in _events(token, lexicon, asked=True)]
+    name, each asked about as the same event (a memory's "I parked on level 3" names parking); not the
+    listener's knowing or telling the question is put in ("what am I building, do you remember?")."""
+    return [m for token in doc if not (_knows_or_tells(token, lexicon) and _doer(token)[0] == LISTENER)
+            for m in _events(token, lexicon, asked=True)]
 
 
 @dataclass(frozen=True)

@@ -242,6 +242,10 @@ class WordNet:
             return None
         return next((v for v in (key[:-1], key[:-2], key[:-3] + "y") if v in self._first_verb_senses), None)
 
+    def is_adjective(self, word: str) -> bool:
+        """WordNet knows the word as an adjective, or as the "-ed" participle of a verb it knows."""
+        return word.casefold() in self._adjective_senses or self.verb_of_participle(word) is not None
+
     def mostly_a_noun(self, lemma: str) -> bool:
         """The word is tagged a noun far more often than a verb in the sense-tagged texts WordNet
         counts ("room" 129 times to 1, "head" 254 to 55; "study", 131 to 125, is both)."""
