@@ -44,7 +44,7 @@ from interaction.memory.retrieval.core import SCENE_KINDS, RecallDecision, Retri
 from interaction.memory.retrieval.decision import Chooser
 from interaction.memory.retrieval.entities import Thresholds, build_reader
 from interaction.memory.retrieval.generic import GenericQuestions
-from interaction.memory.retrieval.spelling import mend, words_of
+from interaction.memory.retrieval.spelling import mend, names_as_told, words_of
 from interaction.memory.retrieval.text_pool import TextPools
 from interaction.memory.retrieval.verifier import build_verifier
 from interaction.memory.scene_index import SceneIndex, SceneScores, as_visual_memory
@@ -152,6 +152,7 @@ class LocalMemoryServices:
             pool, embedder = scenes
             same = text_vector is not None and embedder.name == text.embedder
             pools.append((pool, text_vector if same else embedder.embed([query])[0]))
+        query = _as_written(query, [pool for pool, _ in pools])
         decision = self.core.decide(query, self.clock.now(), pools, chooser)
         report = decision.report()
         if holds_no_answer(query, report):
@@ -192,6 +193,7 @@ class LocalMemoryServices:
             pools.append(of_kinds)
         if moments is not None:
             pools.append(moments)
+        query = _as_written(query, pools)
         if spelling is not None:
             lexicon = self.core.entities.lexicon if self.core.entities is not None else None
             query = mend(query, words_of(c.quote for pool in pools for c in pool.items), lexicon, spelling)
@@ -331,4 +333,11 @@ class LocalMemoryServices:
         log.info("forgot %s in interaction memory: %s", user_id, removed)
         return removed
 
+
+def _as_written(query: str, pools: list[CandidatePool]) -> str:
+    """The question as it would be written, which the parser reads best: a name the memories spell with
+    a capital written with it (names_as_told), and its question mark, typed without it ("how many
+    babies did nibbles have": "nibbles" then reads as the object of "did", not the subject of "have")."""
+    query = names_as_told(query, (c.quote for pool in pools for c in pool.items))
+    return f"{query.rstrip()}?" if cues.is_question(query) and not query.rstrip().endswith("?") else query
 

@@ -244,18 +244,21 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
             closed = _GOES_ON.split(bare, maxsplit=1)[0]
             for pattern in (_SAYS_WHO, _HERE, _MYSELF,
                             *((_AGAIN,) if loose and (greeted or bare == clause or after_me) else ())):
-                match = pattern.match(bare) or (pattern.match(closed) if pattern is not _AGAIN else None)
+                match = pattern.match(bare)
+                said_in = clause
+                if not match and pattern is not _AGAIN and (match := pattern.match(closed)):
+                    said_in = closed  # the name's clause ends where the speaker goes on
                 if match and pattern is _SAYS_WHO and bare[:1].casefold() in "it" and someone_else_before(
                         " ".join([*sentences[:i], *clauses[:k]])):
                     break  # "it's Tomas" of the son just spoken of
                 if match:
                     word = match.group(1)
-                    found.append(Candidate(word, clause, pattern is _HERE or _proper(word, body)))
+                    found.append(Candidate(word, said_in, pattern is _HERE or _proper(word, body)))
                     if pattern is _SAYS_WHO and _afterthought(word.split()[1:]):
                         # "im ava btw", "I'm Kate x": a lower-case word no lexicon knows after a given name is
                         # chat, not a surname; the given name alone is read when the two are no name together
                         first = word.split()[0]
-                        found.append(Candidate(first, clause, _proper(first, body)))
+                        found.append(Candidate(first, said_in, _proper(first, body)))
                     break
             else:
                 # "Hi, Tomas." as "Hi. Tomas." (and "Hello, Fatima Al-Sayed."): the name alone right after a

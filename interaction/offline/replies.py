@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from common.messages import RecalledMemory
@@ -29,6 +29,7 @@ from interaction.asked_value import (
 from interaction.clock_question import day_said, in_the_clocks_form
 from interaction.confirmation.reader import bare_answer, read_offline
 from interaction.memory.retrieval.core import names_all_asked
+from interaction.memory.retrieval.spelling import names_as_told
 from interaction.memory.told import is_told, only_thanks
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.phrasing import request_content
@@ -356,6 +357,9 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
 
 def _recall(r: ReplyInputs) -> str:
     memories = r.recall.memories if r.recall else []
+    # the question read with the names its memories spell with a capital ("did nibbles have babies?" is
+    # of Nibbles, not of someone else than the hamster who had them)
+    r = replace(r, text=names_as_told(r.text, (m.text for m in memories)))
     # the answer first, then where it comes from; a count of days to it is counted from the whole told
     if r.answer is not None and how_long_asked(r.text) is None:
         m, day = r.answer.memory, _relative_day(r.answer.memory.occurred_at, r.now)

@@ -113,6 +113,9 @@ class Mention:
     # brought in by an indefinite article ("I went for a run"): one of its kind the text tells of anew,
     # not one told of before
     new: bool = field(default=False, compare=False)
+    # a doing asked of whoever did it ("who died?", "who got married?"): the same event told of anyone
+    # is what is asked about
+    whoever: bool = field(default=False, compare=False)
 
     @property
     def whose(self) -> tuple[str, ...]:
@@ -362,9 +365,11 @@ def _events(token, lexicon: WordNet | None, asked: bool = False) -> list[Mention
     else:
         return []
     doer, alias = _doer(token)
+    whoever = asked and any(c.dep_ in ("nsubj", "nsubjpass") and c.tag_ == "WP" for c in token.children)
     # the gerund said as it is ("I go running") is that noun in the sense the person meant, as a
     # compound's modifier is: a kind of what is asked ("do I do any sport?"), not only the same
-    return [Mention(noun, None, False, doer, whose_alias=alias, topic=asked, event=noun != token.lower_ or asked)
+    return [Mention(noun, None, False, doer, whose_alias=alias, topic=asked, event=noun != token.lower_ or asked,
+                    whoever=whoever)
             for noun in nouns if lexicon.lexical_file(noun) != "noun.person"]
 
 
@@ -843,9 +848,9 @@ class EntityReader:
         heads, related = self._relate(list(asked), list(told))
         # an agreeing head must belong to the same person (said, or the subject that has it)
         owners = [[self._same_owner(q, m) for m in told] for q in asked]
-        agreed = [[r == AGREE and (o is True or o is None and (m.topic or self._speakers_or_no_ones(m)))
-                   for r, o, m in zip(related[i], owners[i], told, strict=True)] for i in range(len(asked))]
-        agrees = [any(a and m.topic for a, m in zip(agreed[i], told, strict=True)) for i in range(len(asked))]
+        agreed = [[r == AGREE and (o is True or o is None and (m.topic or q.whoever or self._speakers_or_no_ones(m)))
+                   for r, o, m in zip(related[i], owners[i], told, strict=True)] for i, q in enumerate(asked)]
+        agrees = [any(a and (m.topic or q.whoever) for a, m in zip(agreed[i], told, strict=True)) for i, q in enumerate(asked)]
         by_head = {q.head.casefold(): i for i, q in enumerate(asked)}
         # "my brother Tomas" is one person: the memory naming Tomas is about the brother asked about;
         # not the other way round, a memory of "my brother" need not be of Tomas (nor one of a

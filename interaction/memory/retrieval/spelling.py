@@ -36,6 +36,25 @@ def words_of(texts: Iterable[str]) -> set[str]:
     return words | set(stems(sorted(words)))
 
 
+def names_as_told(query: str, quotes: Iterable[str]) -> str:
+    """`query` with each word typed in lower case that the memories write only with a capital inside a
+    sentence, as a name ("how many babies did nibbles have" over "my hamster Nibbles had babies"),
+    written so: the parser reads "nibbles" typed so as a plural noun, and the question then asks of
+    something no memory names."""
+    capitalised: set[str] = set()
+    lower: set[str] = set()
+    for quote in quotes:
+        for word in _WORD.finditer(quote):
+            said = word.group()
+            opens = not quote[:word.start()].strip() or quote[:word.start()].rstrip()[-1] in ".!?\"'"
+            if said.islower():
+                lower.add(said)
+            elif said[:1].isupper() and said[1:].islower() and not opens:
+                capitalised.add(said)
+    names = {w.casefold(): w for w in capitalised if w.casefold() not in lower}
+    return _WORD.sub(lambda m: names.get(m.group(), m.group()), query) if names else query
+
+
 def mend(query: str, vocabulary: set[str], lexicon: WordNet | None, min_similarity: float) -> str:
     """`query` with each word WordNet does not know and `vocabulary` lacks replaced by the nearest
     vocabulary word, else the nearest English lemma, at least `min_similarity` alike; unchanged
