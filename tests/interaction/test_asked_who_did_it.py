@@ -5,24 +5,17 @@ asks about, not a thing of nobody's that the gran's death could not be (tester62
 from __future__ import annotations
 
 from tests.interaction import test_own_words
-from tests.interaction.test_memory_requests import say
+from tests.interaction.test_silence_ends_conversation import asked_the_next_day
 
 stranger = test_own_words.stranger  # nobody in view: a chat without a camera
 
 
 def test_who_did_it_is_answered_by_the_event_told_of_someone(stranger):
-    say(stranger, "im Ash")
-    say(stranger, "my gran died on saturday")
-    stranger.clock.advance(20)
-    say(stranger, "its Ash")
-    reply = say(stranger, "who died").reply
+    reply = asked_the_next_day(stranger, ["im Ash", "my gran died on saturday"], "its Ash", "who died")
     assert reply.startswith("Your gran"), reply
 
 
 def test_who_did_it_is_not_answered_by_another_event(stranger):
-    say(stranger, "im Ash")
-    say(stranger, "my gran's funeral is next wednesday at 11")
-    stranger.clock.advance(20)
-    say(stranger, "its Ash")
-    reply = say(stranger, "who got married?").reply
+    reply = asked_the_next_day(stranger, ["im Ash", "my gran's funeral is next wednesday at 11"], "its Ash",
+                               "who got married?")
     assert "funeral" not in reply, reply

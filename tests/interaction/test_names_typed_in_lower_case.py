@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from interaction.memory.retrieval.spelling import names_as_told
 from tests.interaction import test_own_words
-from tests.interaction.test_memory_requests import say
+from tests.interaction.test_silence_ends_conversation import asked_the_next_day
 
 stranger = test_own_words.stranger  # nobody in view: a chat without a camera
 
@@ -22,9 +22,6 @@ def test_a_word_the_memories_write_only_as_a_name_is_read_as_that_name():
 
 
 def test_a_yes_no_question_of_a_name_typed_in_lower_case_is_answered_yes(stranger):
-    say(stranger, "Hi, I'm Tess.")
-    say(stranger, "my hamster Nibbles had babies, she is so tired")
-    stranger.clock.advance(20)
-    say(stranger, "hi its tess")
-    reply = say(stranger, "did nibbles have babies").reply
+    reply = asked_the_next_day(stranger, ["Hi, I'm Tess.", "my hamster Nibbles had babies, she is so tired"],
+                               "hi its tess", "did nibbles have babies")
     assert reply.startswith("Yes"), reply

@@ -50,13 +50,20 @@ def test_a_forget_question_left_unanswered_is_answered_by_nothing_said_the_next_
     assert turn.intent != "forget_confirmed" and uid in dm.store.user_ids(), turn.reply
 
 
+def asked_the_next_day(dm, told: list[str], back: str, question: str) -> str:  # noqa: ANN001 - a DialogueManager
+    """The reply to `question`, asked the day after `told` was said, once they are `back`."""
+    for said in told:
+        say(dm, said)
+    dm.clock.advance(20)
+    say(dm, back)
+    return say(dm, question).reply
+
+
 def test_a_plain_statement_told_the_day_before_is_recalled_when_asked_with_do_you_remember(stranger):
     # "What am I building, do you remember?" the next day got "I don't remember you telling me": the
     # listener's remembering was read as something the question asks of, which the memory never names
     # (tester62 s25)
-    say(stranger, "Hello robot! I'm Benedikt.")
-    say(stranger, "I do woodworking in my spare time, I am building a rocking chair for my grandson.")
-    stranger.clock.advance(20)
-    say(stranger, "Hello, Benedikt again.")
-    reply = say(stranger, "What am I building, do you remember?").reply
+    reply = asked_the_next_day(stranger, ["Hello robot! I'm Benedikt.", "I do woodworking in my spare time, I am "
+                                          "building a rocking chair for my grandson."],
+                               "Hello, Benedikt again.", "What am I building, do you remember?")
     assert "rocking chair" in reply and "yesterday" in reply and "not sure" not in reply, reply
