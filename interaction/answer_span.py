@@ -1070,10 +1070,17 @@ def _names_as_much(question: str, best: str, later: str) -> bool:
     nlp = _parser()
     if nlp is None:
         return True
-    asked = {lemma_meant(t) for t in nlp(question) if t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ") and not t.is_stop}
+    question_doc = nlp(question)
+    asked = {lemma_meant(t) for t in question_doc if t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ") and not t.is_stop}
     def lemmas(text: str) -> set[str]:
         return {lemma_meant(t) for t in nlp(as_capitalised(text))}
-    return asked & lemmas(best) <= lemmas(later)
+    held = lemmas(later)
+    told = nlp(as_capitalised(later))
+    if not any(t.pos_ == "PROPN" for t in told) and any(
+            t.morph.get("Person") == ["3"] and t.morph.get("Gender") in (["Fem"], ["Masc"]) for t in told):
+        # "she leaves on the 23rd now" names no one but by "she": the person the question names
+        held |= {lemma_meant(t) for t in question_doc if t.pos_ == "PROPN"}
+    return asked & lemmas(best) <= held
 
 
 def _same_kind(a: Found, b: Found) -> bool:

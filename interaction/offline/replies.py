@@ -368,7 +368,9 @@ def _recall(r: ReplyInputs) -> str:
             so = "you asked me to remember it" if m.kind == "explicit_memory" else "you told me so"
             return f"{_capital(reported(m.text, said=said))} — {so} {day}."
         first = r.answer.said_first(r.now)
-        if r.answer.answer.asks == "time" and (told := told_in(m.text, m.told_on())) is not None \
+        # the day the answer names, not another the memory tells ("I am quite sad today. ... She leaves
+        # on the 19th of December": today has gone by, the 19th has not)
+        if r.answer.answer.asks == "time" and (told := told_in(r.answer.answer.words(m.text), m.told_on())) is not None \
                 and told.passed(r.now) and (when := from_now(told, r.now)) is not None:
             # a day that has gone by since it was told is said as gone ("It was on Monday the 9th at ten,
             # yesterday"), never as if it were still to come
