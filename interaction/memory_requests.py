@@ -499,6 +499,22 @@ def answered_from_memory(state: dict) -> TranscriptTurn | None:
     return before[-2]
 
 
+def memories_said_back(deps: AgentDeps, user_id: str, asked: TranscriptTurn, state: dict) -> ForgetCandidate | None:
+    """The memories Nadine's reply to `asked` said back, when that question names no topic of its own
+    ("do you remember what I told you yesterday?" / "forget all that"): each one she drew on, offered
+    together, the closest first; None when none is held any more."""
+    before = (state.get("transcript") or [])[:-1]
+    decided = deps.services.about(user_id, asked.text, said_earlier(before), FORGETTABLE) if deps.services else None
+    drew_on = before[-1].drew_on if before else frozenset()
+    said = [j for j in (decided.considered if decided is not None else [])
+            if j.candidate.kind in FORGETTABLE and j.candidate.memory_id.split("~")[0] in drew_on]
+    if not said:
+        return None
+    each = [ForgetCandidate(user_id, j.candidate.kind, j.candidate.memory_id, j.candidate.quote, j.probability)  # type: ignore[arg-type]
+            for j in said]
+    return replace(each[0], also=tuple(each[1:MAX_LISTED]))
+
+
 def takes_back_nothing(state: dict) -> bool:
     """A request to forget what was just said, in a turn of its own ("scratch that", "forget what I
     just said"), when nothing was told, declined or said back just before it: it can mean nothing, so
@@ -520,7 +536,7 @@ def forget_one_request(deps: AgentDeps, state: dict) -> dict:
         if candidate is None and (asked := answered_from_memory(state)) is not None:
             # the memory the question asked about, as a request naming the same would find it
             candidate = find_forget_candidate(deps, identity.user_id or "", asked.text, state.get("transcript") or [],
-                                              identity.profile)
+                                              identity.profile) or memories_said_back(deps, identity.user_id or "", asked, state)
     else:
         candidate = find_forget_candidate(deps, identity.user_id or "", state["text"], state.get("transcript") or [],
                                           identity.profile)
