@@ -50,6 +50,9 @@ DIGITAL_CLOCK = re.compile(rf"{_HH}:{_MM}")
 HOUR_AT = re.compile(rf"{_HH}(?:[.:]{_MM})?(?:[ap]\.?m\.?)?", re.IGNORECASE)
 # the hour of the clock as much of Europe writes it ("at 18h", "at 19h30"): after "at", never a length
 _HOUR_WITH_H = re.compile(rf"({_HH})h({_MM})?", re.IGNORECASE)
+# a time of day said on a twelve-hour face with nothing for its half of the day ("4:15", "at 4"): a
+# morning's hour in digits with no leading zero, no "am" / "pm" and no part of the day said with it
+_TWELVE_HOUR_CLOCK = re.compile(rf"(?:at\s+)?(?:1[01]|[1-9])(?:[.:]{_MM})?", re.IGNORECASE)
 ORDINAL_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")  # a day of the month said alone: "the 21st"
 _YEAR = re.compile(r"\b\d{4}\b")
 _calendars = threading.local()
@@ -73,13 +76,17 @@ class ToldTime:
     start: datetime
     end: datetime
     at: datetime | None = None
+    # the clock said without its half of the day ("at 4:15"): the afternoon's may be meant, so the time
+    # has gone by only once that has too
+    either_half: bool = False
 
     @property
     def a_day(self) -> bool:
         return self.end - self.start <= timedelta(days=1)
 
     def passed(self, now: datetime) -> bool:
-        return (self.at or self.end) <= now
+        at = self.at + timedelta(hours=12) if self.at is not None and self.either_half else self.at
+        return (at or self.end) <= now
 
 
 def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a spaCy Doc
@@ -97,12 +104,14 @@ def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a s
         told = _its_weekday(told, dates) or told
     if told is None or not told.a_day:
         return told
-    clock = next((p for p, c, *_ in (_parsed(e.text, told.start) for e in doc.ents if e.label_ == "TIME")
-                  if c is not None and c.accuracy & _OF_THE_CLOCK), None)
+    clock, said = next(((p, e.text) for e in doc.ents if e.label_ == "TIME"
+                        for p, c, *_ in [_parsed(e.text, told.start)] if c is not None and c.accuracy & _OF_THE_CLOCK),
+                       (None, ""))
     if clock is None and hours:
         hour, minute = _HOUR_WITH_H.fullmatch(hours[0].text).groups()
         clock = told.start.replace(hour=int(hour), minute=int(minute or 0))
-    return ToldTime(told.start, told.end, clock) if clock is not None else told
+    either = clock is not None and clock.hour < 12 and bool(_TWELVE_HOUR_CLOCK.fullmatch(said.strip()))
+    return ToldTime(told.start, told.end, clock, either) if clock is not None else told
 
 
 def _its_weekday(week: ToldTime, dates: list) -> ToldTime | None:  # noqa: ANN001 - spaCy Spans
