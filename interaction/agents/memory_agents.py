@@ -40,7 +40,7 @@ from interaction.offline.name_claims import (
     names_others_use,
     read_name_claim,
 )
-from interaction.offline.name_reading import asked_for_name, read_opening_name
+from interaction.offline.name_reading import asked_for_name, introduces_only, read_opening_name
 from interaction.offline.self_description import another_workplace, place_of_work
 from interaction.offline.value_changes import tells_a_change, value_change
 from interaction.own_life import (
@@ -426,7 +426,8 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
     names = (update.user_name, known_name, extract_name(text))
     text = cues.told_part(text)
     update, kept = grounded_update(text, update, names, now)
-    decided = fact_changes.decide(text, update.facts(), current)
+    # a turn that only says who the speaker is ("hey its Dev") changes no fact, whatever the model reads
+    decided = [] if introduces_only(text) else fact_changes.decide(text, update.facts(), current)
     valued = [c for c in decided if c.value]
     found = dict(zip(map(id, valued), ground(
         text, [Proposal(c.field, c.value or "", c.op != "close") for c in valued], names, kept, now), strict=True))

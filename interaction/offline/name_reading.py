@@ -647,6 +647,14 @@ def read_opening_name(text: str) -> str | None:
     return name if all(named) or full_name else None
 
 
+def introduces_only(part: str) -> bool:
+    """The clause says only who the speaker is ("Linda here", "Priya again", "it's Tomasz"): a name
+    the casual reader takes, standing in the whole clause."""
+    found = [c for c in candidates(part, loose=True) if c.clause.strip(" .!") == part.strip(" .!")]
+    reader = default_reader() if found else None
+    return reader is not None and any(reader.is_name(c) for c in found)
+
+
 def read_casual_name(text: str, loose: bool = False) -> str | None:
     """The name of a casual introduction in `text`; `loose`: the speaker has no name yet, so a word
     alone after a greeting counts too."""

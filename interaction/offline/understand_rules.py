@@ -16,6 +16,7 @@ from interaction.offline import fact_changes, personal_facts
 from interaction.offline.emotion_intensity import EmotionIntensityModel, shipped_model
 from interaction.offline.extract import extract_profile
 from interaction.offline.feeling_polarity import CLASSES, PolarityModel, shipped_polarity
+from interaction.offline.name_reading import introduces_only
 from interaction.offline.question_form import asks_after_nobody, asks_if_known, asks_what_she_does_with_it
 from interaction.offline.wishes import parting_wish, wishes_a_season
 from interaction.turn_act.reader import turn_acts
@@ -121,7 +122,7 @@ def felt_parts(text: str) -> dict[str, str]:
     wishes = {s for s in parts.values() if parting_wish(s) or wishes_a_season(s)}
     acts = dict(zip(parts, turn_acts(list(parts)), strict=True))
     polite = {part for part, s in parts.items()
-              if cues.is_greeting(part) or acts[part] == "farewell" or s in wishes or _only_introduces(part)}
+              if cues.is_greeting(part) or acts[part] == "farewell" or s in wishes or introduces_only(part)}
     # a sentence all of whose clauses are politeness is politeness too ("Linda here, hello love!")
     clauses_of: dict[str, list[str]] = {}
     for part, s in parts.items():
@@ -129,16 +130,6 @@ def felt_parts(text: str) -> dict[str, str]:
             clauses_of.setdefault(s, []).append(part)
     polite |= {s for s, clauses in clauses_of.items() if all(c in polite for c in clauses)}
     return {part: s for part, s in parts.items() if part not in polite}
-
-
-def _only_introduces(part: str) -> bool:
-    """The clause says only who the speaker is ("Linda here", "Priya again", "it's Tomasz"): a name
-    the casual reader takes, standing in the whole clause."""
-    from interaction.offline.name_reading import candidates, default_reader
-
-    found = [c for c in candidates(part, loose=True) if c.clause.strip(" .!") == part.strip(" .!")]
-    reader = default_reader() if found else None
-    return reader is not None and any(reader.is_name(c) for c in found)
 
 
 def candidate_parts(text: str) -> dict[str, str]:
