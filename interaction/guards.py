@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from interaction import cues
 from interaction.clock_question import asks_the_clock
-from interaction.memory_intent.not_keep import not_keep_intent
+from interaction.memory_intent.not_keep import bids_not_to_keep, not_keep_intent
 from interaction.memory_requests import FORGET_INTENTS
 from interaction.offline.extract import extract_name
 from interaction.offline.question_form import asks_back_their_own
@@ -46,7 +46,8 @@ def apply_guards(u: TurnUnderstanding, text: str, ctx: GuardContext) -> TurnUnde
     # the understanding's memory intent stands as given (a model's, else the classifier's); a model
     # that only answered is_recall means recall
     memory_intent = u.memory_intent or ("recall" if u.is_recall else "statement")
-    if memory_intent in ("remember", "statement", "not_keep") and (negated := not_keep_intent(text)) is not None:
+    if (memory_intent in ("remember", "statement", "not_keep") or memory_intent == "recall" and bids_not_to_keep(text)) \
+            and (negated := not_keep_intent(text)) is not None:
         # a model, like the classifier, may read "please don't remember that" by its words as a remember
         # request: asked not to keep it, nothing of the turn is kept ("don't remember my blood type
         # anymore" asks to forget what she holds)

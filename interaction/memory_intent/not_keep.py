@@ -107,6 +107,12 @@ def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
     return negated, asked, forbids_forgetting
 
 
+def bids_not_to_keep(text: str) -> bool:
+    """Some verb of `text` bids Nadine not to keep something ("..., so don't keep this, okay?"): said
+    with a question mark, it asks to be obeyed, not what was kept."""
+    return bool(_negated_requests(text)[1])
+
+
 def not_keep_intent(text: str) -> str | None:
     """not_keep when `text` asks Nadine not to keep what it says (a negated request to keep, or what the
     reader of such pleas takes the whole turn for: "no need to remember this but ...", "dont log it");
