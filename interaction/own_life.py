@@ -93,8 +93,9 @@ def asks_about_own_life(text: str) -> bool:
         if not to_nadine and any(tok.pos_ in _NAMING or (tok.dep_ in ("nsubj", "nsubjpass") and tok.pos_ not in ("PRON", "DET"))
                                  for tok in topic):
             return True
-        # someone asked after as the one who does something ("who's getting married?"): a person they told of
-        if not to_nadine and any(tok.lower_ == "who" and tok.dep_ in ("nsubj", "nsubjpass") and tok.head.pos_ == "VERB"
+        # someone or something asked after as what does or undergoes something ("who's getting married?",
+        # "what got stolen?"): a person or a thing they told of
+        if not to_nadine and any(tok.tag_ == "WP" and tok.dep_ in ("nsubj", "nsubjpass") and tok.head.pos_ == "VERB"
                                  for tok in topic):
             return True
     return False

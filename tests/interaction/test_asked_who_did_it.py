@@ -19,3 +19,16 @@ def test_who_did_it_is_not_answered_by_another_event(stranger):
     reply = asked_the_next_day(stranger, ["im Ash", "my gran's funeral is next wednesday at 11"], "its Ash",
                                "who got married?")
     assert "funeral" not in reply, reply
+
+
+def test_what_underwent_it_is_answered_by_the_thing_told_of(stranger):
+    # "what got stolen?" got "That's a good question" over "my camera got stolen from my car" (tester63 s82)
+    reply = asked_the_next_day(stranger, ["hi, Iris here.", "my camera got stolen from my car. 4000 dollars of gear gone"],
+                               "iris here", "what got stolen?")
+    assert "camera" in reply, reply
+
+
+def test_a_question_of_the_world_is_not_answered_from_a_memory_that_names_its_thing(stranger):
+    reply = asked_the_next_day(stranger, ["hi, Iris here.", "I baked sourdough bread yesterday, it came out great"],
+                               "iris here", "what makes bread rise?")
+    assert "sourdough" not in reply, reply
