@@ -166,7 +166,22 @@ def read_emotion(text: str, model: EmotionIntensityModel | None, polarity: Polar
             label = feeling_of_sign(bad, "negative")
         elif label in PLEASANT and (praised := praise_of_unwelcome_news(parts, readings, polarity)) is not None:
             label = feeling_of_sign(praised, "negative") if praised else "neutral"
+        elif label in PLEASANT and _surer_bad_news_beside(parts, readings, said, polarity):
+            # "My startup just ran out of money. We're shutting down next month.": the pleasant reading is
+            # less sure than the unpleasant news told beside it, so no feeling is named
+            label = "neutral"
     return Emotion(label=label, intensity=readings[best].intensity)
+
+
+def _surer_bad_news_beside(parts: dict[str, str], readings: dict, said: str, polarity: PolarityModel) -> bool:
+    """Another felt sentence of the turn reads unpleasant above its line and more surely than `said`
+    reads pleasant."""
+    others = [s for s in dict.fromkeys(parts.values()) if s != said and readings[s].rated >= polarity.felt]
+    if not others:
+        return False
+    pleasant = polarity.probabilities([said])[0][CLASSES.index("positive")]
+    unpleasant = [p[CLASSES.index("negative")] for p in polarity.probabilities(others) if polarity.named(p) == "negative"]
+    return any(u > pleasant for u in unpleasant)
 
 
 def praise_of_unwelcome_news(parts: dict[str, str], readings: dict, polarity: PolarityModel) -> str | None:
