@@ -9,7 +9,6 @@ from interaction import cues
 from interaction.memory.retrieval.entities import LISTENER, read_mentions
 from interaction.memory.retrieval.lexicon import load_wordnet
 from interaction.offline.parsing import load_parser
-from interaction.offline.understand_rules import PLEASANT
 
 
 @pytest.mark.parametrize("said", ["whatever.", "Whatever", "whatever happens, I'll be there", "Whenever."])
@@ -27,10 +26,3 @@ def test_the_listeners_remembering_is_no_doing_asked_about():
     assert [m.head for m in mentions] == ["building"]
     assert all(m.owner != LISTENER for m in mentions)
 
-
-def test_pleasure_less_sure_than_the_bad_news_beside_it_is_not_named():
-    # "My startup just ran out of money. We're shutting down next month." got "That's wonderful, Kofi!"
-    # (tester63 s22): the first sentence leans pleasant, less surely than the second reads unpleasant
-    from interaction.offline.understand_rules import user_emotion
-
-    assert user_emotion("My startup just ran out of money. We're shutting down next month.").label not in PLEASANT
