@@ -206,8 +206,18 @@ def answer_in(question: str, memory: str) -> Answer | None:
                 and not (found == "place" and first.pos_ == "ADV")
             # a name stands in the subject of what it tells ("my wife Claire says ..."): what is said after stays
             beside = _BESIDE - {"ccomp"} if asks == "name" else _BESIDE
-            return Answer(found, first.idx, span[-1].idx + len(span[-1].text), replaceable, _telling(span, beside))
+            return Answer(found, first.idx, _word_end(span[-1]), replaceable, _telling(span, beside))
     return None
+
+
+def _word_end(token) -> int:  # noqa: ANN001 - a spaCy Token
+    """Where the word the token ends in ends as written: a word joined by hyphens ("my mother-in-law")
+    is one word, however the tokenizer splits it."""
+    doc, k = token.doc, token.i
+    while k + 2 < len(doc) and not doc[k].whitespace_ and doc[k + 1].text == "-" and not doc[k + 1].whitespace_ \
+            and doc[k + 2].is_alpha:
+        k += 2
+    return doc[k].idx + len(doc[k].text)
 
 
 def _person_word_asked(q) -> str | None:  # noqa: ANN001 - a spaCy Doc

@@ -446,6 +446,30 @@ def still_to_come(question: str, memory: str, told_on: datetime | None, now: dat
     return told is not None and not told.passed(now) and (told.at or told.end) > told_on
 
 
+# the negative quantifiers of English grammar, which say of no one what the verb tells
+_NO_ONE = frozenset({"nobody", "nothing", "none", "noone"})
+
+
+def _done_to_no_one(q, m, wordnet) -> bool:  # noqa: ANN001 - spaCy Docs, a WordNet
+    """The question asks whether anyone or anything did or underwent something ("was anyone hurt?",
+    "did anybody get hurt?": an indefinite pronoun its subject) and the memory says no one did, by the
+    same doing ("Nobody hurt, thank God.", "No one was injured.")."""
+    def doing(verb) -> set[str]:  # noqa: ANN001 - a spaCy Token
+        lemma = verb.lemma_.lower()
+        return {lemma, *wordnet.nouns_of_verb(lemma)}
+
+    def by_no_one(subject) -> bool:  # noqa: ANN001 - a spaCy Token
+        return subject.lower_ in _NO_ONE or any(c.dep_ == "det" and c.lower_ == "no" for c in subject.children)
+
+    subjects = ("nsubj", "nsubjpass")
+    asked = [t.head for t in q if t.dep_ in (*subjects, "acl") and t.pos_ == "PRON"
+             and "Ind" in t.morph.get("PronType") and t.head.pos_ == "VERB"]
+    asked += [t for t in q if t.dep_ == "acl" and t.pos_ == "VERB" and t.head.pos_ == "PRON"
+              and "Ind" in t.head.morph.get("PronType")]  # "was anyone hurt": the participle hangs on "anyone"
+    told = [t.head for t in m if t.dep_ in subjects and by_no_one(t) and t.head.pos_ == "VERB"]
+    return any(doing(a) & doing(b) for a in asked for b in told)
+
+
 def denied_outright(question: str, memory: str) -> bool:
     """The memory says no to a yes/no question about what the speaker does or has: it tells the same
     verb of them negated ("I don't have any kids" for "do I have children?"), or that they left what is
@@ -461,7 +485,7 @@ def denied_outright(question: str, memory: str) -> bool:
     except ParserUnavailable:
         return False
     q, m = nlp(question), nlp(memory)
-    if wordnet is not None and _as_it_used_to_be(q, m):
+    if wordnet is not None and (_as_it_used_to_be(q, m) or _done_to_no_one(q, m, wordnet)):
         return True
     verb = next((t for t in q if t.dep_ == "ROOT" and t.pos_ == "VERB"), None)
     subject = subject_of(verb) if verb is not None else None

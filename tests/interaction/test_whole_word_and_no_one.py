@@ -1,0 +1,29 @@
+"""Two answers that said the opposite of the memory: "Who arrives on the 20th?" over "my mother-in-law
+arrives on the 20th" got "Your mother —" (the tokenizer splits the hyphenated word), and "Was anyone hurt
+in the accident?" over "Nobody hurt, thank God." got "Yes —" (tester63 s70, s78)."""
+
+from __future__ import annotations
+
+import pytest
+
+from interaction.answer_span import answer_in
+from interaction.asked_value import denied_outright
+
+
+def test_a_hyphenated_word_is_answered_whole():
+    memory = "Also, my mother-in-law arrives on the 20th. Wonderful. Just wonderful."
+    found = answer_in("Who arrives on the 20th?", memory)
+    assert found is not None and found.words(memory) == "my mother-in-law"
+
+
+@pytest.mark.parametrize(("question", "memory"), [
+    ("Was anyone hurt in the accident?", "Had a small accident on the highway yesterday. Nobody hurt, thank God."),
+    ("Did anybody get hurt?", "Had a small accident on the highway yesterday. Nobody hurt, thank God."),
+    ("Was anyone injured?", "No one was injured."),
+])
+def test_whether_anyone_did_it_is_denied_by_no_one_doing_it(question, memory):
+    assert denied_outright(question, memory)
+
+
+def test_no_one_doing_another_thing_denies_nothing():
+    assert not denied_outright("Was anyone arrested?", "Nobody hurt, thank God.")
