@@ -25,3 +25,10 @@ def test_a_new_day_told_of_her_by_she_answers_after_the_old_one(stranger):
     say(stranger, "Actually, she changed her flight, she leaves on the 23rd now.")
     reply = say(stranger, "When is Astrid leaving?").reply
     assert reply.startswith("On the 23rd"), reply
+
+
+def test_a_day_gone_by_is_read_in_the_tense_of_its_sentence(stranger):
+    # read alone, "on the 2nd" is the 2nd to come: the sentence's past says it has gone by
+    reply = asked_the_next_day(stranger, ["omg hiii im Priya!!!", "my audition was on the 2nd and they called me today"],
+                               "priya again heyy", "when was my audition")
+    assert reply.startswith("It was on the 2nd"), reply
