@@ -253,7 +253,10 @@ def _runs_on(token):  # noqa: ANN202 - a spaCy Token or None
     return after if token.pos_ == after.pos_ == "NOUN" else None
 
 
-_OF_WHICH = {"of", "for", "to"}
+_OF_WHICH = {"of", "for", "to", "in"}
+# what a field of knowledge or of skill is to WordNet (its most frequent sense's lexicographer file):
+# "in" says which one of those ("an exam in biology", "a course in French")
+_FIELDS = frozenset({"noun.cognition", "noun.communication", "noun.act"})
 # what a word names when it names a thing one can point at (WordNet's lexicographer files of its most
 # frequent noun sense): such an adjective says which one ("the front door"), others only describe it
 _THING_FILES = frozenset({"noun.artifact", "noun.location", "noun.object", "noun.body", "noun.substance",
@@ -278,7 +281,10 @@ def _of_which(token, lexicon: WordNet | None):  # noqa: ANN202 - a spaCy Token o
     of = asked if asked is not None else next((c for c in prep.children if c.dep_ == "pobj"), None)
     if of is None or of.pos_ != "NOUN" or of.is_stop or of.ent_type_ in _NOT_TOPICS:
         return None
-    return of if lexicon.lexical_file(of.lemma_.lower()) not in (None, "noun.person") else None
+    kind = lexicon.lexical_file(of.lemma_.lower())
+    if asked is None and prep.lower_ == "in" and kind not in _FIELDS:
+        return None  # "in" says which one only of a field ("an exam in biology"), never of where or when
+    return of if kind not in (None, "noun.person") else None
 
 
 def _worked_on(token):  # noqa: ANN202 - a spaCy Token or None
