@@ -95,8 +95,21 @@ class ConfirmationReader:
             if answer == "yes" and _names_something(asked):
                 answer = "unclear"
         if answer == "yes" and (self._held_back(text) or _of_the_listeners_feeling(text)):
-            return "unclear"
+            # ... but a yes followed by bidding it done holds nothing back ("yes please forget")
+            return "yes" if self._yes_then_bidden(text) else "unclear"
         return answer
+
+    def _yes_then_bidden(self, text: str) -> bool:
+        """A yes said first, then the one verb bidding what was asked, done to nothing but a pronoun
+        ("yes please forget", "yes, delete"): the bidding repeats the yes."""
+        doc = _parse(text)
+        verbs = [t for t in doc if t.pos_ == "VERB"] if doc is not None else []
+        if len(verbs) != 1 or verbs[0].i == 0 or verbs[0].dep_ != "ROOT":
+            return False
+        verb = verbs[0]
+        said = doc[:verb.i].text
+        return self.decide(self.probabilities([said])[0]) == "yes" and not any(
+            t.dep_ == "neg" or (t.i > verb.i and t.pos_ not in ("PRON", "PUNCT", "INTJ")) for t in doc)
 
     def _held_back(self, text: str) -> bool:
         """A yes said with a part held back, in one breath: taken back after it ("yes but keep my mum's
