@@ -33,6 +33,7 @@ from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import answered_from_memory, fact_statements, said_earlier
 from interaction.offline.articles import with_article
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
+from interaction.offline.name_reading import greets_or_introduces_only
 from interaction.offline.parsing import of_having, with_appositions
 from interaction.offline.personal_facts import asked_field
 from interaction.offline.question_form import (
@@ -293,7 +294,12 @@ def up_to_the_question(text: str) -> str:
     name it ("I told you about Ana's wedding. When is it?")."""
     sentences = cues.sentences(text)
     last = max((i for i, s in enumerate(sentences) if cues.is_question(s)), default=None)
-    return text if last is None or last == len(sentences) - 1 else " ".join(sentences[:last + 1])
+    if last is None:
+        return text
+    # ... but a greeting or an introduction before it names nothing asked ("wren here. do you remember
+    # what i told you about juno?": Wren is who asks, and no memory of Juno names her)
+    first = next((i for i, s in enumerate(sentences[:last]) if not greets_or_introduces_only(s)), last)
+    return text if first == 0 and last == len(sentences) - 1 else " ".join(sentences[first:last + 1])
 
 
 def _only_near(decided: RecallDecision) -> bool:

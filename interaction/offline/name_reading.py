@@ -655,6 +655,13 @@ def introduces_only(part: str) -> bool:
     return reader is not None and any(reader.is_name(c) for c in found)
 
 
+def greets_or_introduces_only(sentence: str) -> bool:
+    """Each clause of the sentence greets or only says who the speaker is ("Hi Nadine!", "wren here.",
+    "Hello, it's Tomasz.")."""
+    clauses = [c for c in CLAUSE_BREAK.split(sentence.strip(" .!")) if c.strip()]
+    return bool(clauses) and all((_greets(c) and not _strip_greeting(c)) or introduces_only(c) for c in clauses)
+
+
 def read_casual_name(text: str, loose: bool = False) -> str | None:
     """The name of a casual introduction in `text`; `loose`: the speaker has no name yet, so a word
     alone after a greeting counts too."""
