@@ -152,6 +152,7 @@ def _changes(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (Tokens, Tokens
     wordnet = load_wordnet()
     if wordnet is None:
         return
+    yield from _now_values(doc)
     for verb in doc:
         if verb.pos_ != "VERB" or (wordnet.verb_lexical_file(verb.lemma_) not in _OF_CHANGE
                                    and not wordnet.does_anew(verb.lemma_)) or _asked(verb):
@@ -168,6 +169,29 @@ def _changes(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (Tokens, Tokens
         said_after = _value_said_after(verb) if things and not found else None
         if said_after is not None:
             yield things, said_after
+
+
+def _now_values(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (Tokens, Tokens)
+    """A value said to hold now or instead, by "be" ("the appointment is now on the 20th"; "they
+    cancelled it. It's now next Monday at 9.", an "it" standing for what a sentence before it did
+    something to: alone, "it's now 5 o'clock" tells the time): its subject, and the value's words."""
+    for be in (t for t in doc if t.lemma_ == "be" and t.dep_ not in ("aux", "auxpass")):
+        subjects = [c for c in be.children if c.dep_ == "nsubj"]
+        if len(subjects) != 1 or _asked(be) or not any(c.dep_ == "advmod" and c.lower_ in _REPLACING for c in be.children):
+            continue
+        subject = subjects[0]
+        if subject.pos_ == "PRON" and not (stands_in(subject) and any(
+                t.lower_ == "it" and t.dep_ in ("dobj", "nsubjpass") and t.sent.start < be.sent.start for t in doc)):
+            continue
+        if subject.pos_ not in ("NOUN", "PROPN", "PRON"):
+            continue
+        # what "be" says after its subject, the adverb of replacing left out: the value whole ("next
+        # Monday at 9", which the parse hangs on "be" in pieces)
+        value = [t for t in be.subtree if t.i > be.i and not t.is_punct and t.i not in {c.i for c in subject.subtree}
+                 and not (t.dep_ == "advmod" and t.head.i == be.i and t.lower_ in _REPLACING)]
+        value = value[1:] if value and value[0].pos_ == "ADP" and value[0].lower_ in ("on", "at", "in") else value
+        if value and holds_a_value(value):
+            yield [subject], value
 
 
 def _value_said_after(verb) -> list | None:  # noqa: ANN001 - a spaCy Token
