@@ -676,9 +676,10 @@ def _time(m) -> list[list]:  # noqa: ANN001
 
 def _said_as_a_time(t) -> bool:  # noqa: ANN001 - a spaCy Token
     """A noun whose most frequent sense is a time, no date to the recogniser, said after "on", "at",
-    "in" or "during" ("I get them on weekends")."""
-    return t.pos_ == "NOUN" and not t.ent_type_ and t.dep_ == "pobj" and t.head.lower_ in (*_AT, "during") \
-        and _of_time(t.lemma_.lower())
+    "in" or "during" ("I get them on weekends"), or said as when, with no preposition ("a gig at the
+    Blue Room next Saturday": the parse hangs the day on the room)."""
+    return t.pos_ in ("NOUN", "PROPN") and not t.ent_type_ and (
+        t.dep_ == "pobj" and t.head.lower_ in (*_AT, "during") or t.dep_ == "npadvmod") and _of_time(t.lemma_.lower())
 
 
 def _time_phrases(m) -> list[list]:  # noqa: ANN001

@@ -56,9 +56,29 @@ def _judged(it) -> bool:  # noqa: ANN001 - a spaCy Token
 
 def last_asked_after(nlp, turns: list[TranscriptTurn]) -> str | None:  # noqa: ANN001 - a spaCy pipeline
     """The subject phrase of the latest question of `turns`, when it names a thing ("my cardiology
-    appointment" of "When is my cardiology appointment?")."""
+    appointment" of "When is my cardiology appointment?"); else the thing the speaker's own verb of it
+    asks which ("my tattoo" of "what tattoo did i get", "my restaurant" of "what kind of restaurant i
+    have?")."""
+    from interaction import cues
+
     found = _last_question_subject(nlp, turns)
-    return found[0][found[1]:found[2]] if found is not None else None
+    if found is not None:
+        return found[0][found[1]:found[2]]
+    question = next((t for t in reversed(list(turns)) if t.role == "user" and cues.is_question(t.text)), None)
+    return _own_thing_asked(nlp(question.text)) if question is not None else None
+
+
+def _own_thing_asked(doc) -> str | None:  # noqa: ANN001 - a spaCy Doc
+    """"my <thing>" for the object a wh-word asks which of, of a verb whose subject is the speaker ("what
+    tattoo did i get": the tattoo; "what kind of restaurant i have?": the restaurant)."""
+    for obj in (t for t in doc if t.dep_ == "dobj" and t.pos_ == "NOUN"):
+        if not any(c.dep_ == "nsubj" and c.lower_ == "i" for c in obj.head.children) \
+                or not any(c.tag_ in ("WDT", "WP") for c in (obj, *obj.children)):
+            continue
+        kinds = [g for c in obj.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children if g.dep_ == "pobj"]
+        thing = kinds[0] if kinds and kinds[0].pos_ == "NOUN" else obj
+        return "my " + " ".join(t.lower_ for t in (*(c for c in thing.lefts if c.dep_ == "compound"), thing))
+    return None
 
 
 def _last_question_subject(nlp, turns: list[TranscriptTurn]) -> tuple[str, int, int] | None:  # noqa: ANN001

@@ -1,0 +1,27 @@
+"""Follow-up questions after an answer from memory got "That's a good question. I'm afraid I don't know
+the answer.": "when is it?" after "where's the gig?" (a day said with no preposition, "a gig at the Blue
+Room next Saturday", was no time to the answer reader), and "where is it?" after "what kind of
+restaurant i have?" (the thing asked which of, an object, was not what "it" stands for) (tester63 s47,
+s57)."""
+
+from __future__ import annotations
+
+from interaction.answer_span import answer_in
+from tests.interaction import test_own_words
+from tests.interaction.test_memory_requests import say
+from tests.interaction.test_silence_ends_conversation import asked_the_next_day
+
+stranger = test_own_words.stranger  # nobody in view: a chat without a camera
+
+
+def test_a_day_said_as_when_without_a_preposition_answers_when():
+    memory = "my band got booked for a gig at the Blue Room next Saturday!!!"
+    found = answer_in("when is the gig?", memory)
+    assert found is not None and found.words(memory) == "next Saturday"
+
+
+def test_it_after_a_question_of_which_thing_of_theirs_is_that_thing(stranger):
+    told = ["hello i am Nguyen, call me Minh", "i open my own pho restaurant last month in Houston"]
+    asked_the_next_day(stranger, told, "hi it is Minh", "what kind of restaurant i have?")
+    reply = say(stranger, "where is it?").reply
+    assert reply.startswith("In Houston"), reply
