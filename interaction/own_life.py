@@ -299,7 +299,12 @@ def up_to_the_question(text: str) -> str:
     # ... but a greeting or an introduction before it names nothing asked ("wren here. do you remember
     # what i told you about juno?": Wren is who asks, and no memory of Juno names her)
     first = next((i for i, s in enumerate(sentences[:last]) if not greets_or_introduces_only(s)), last)
-    return text if first == 0 and last == len(sentences) - 1 else " ".join(sentences[first:last + 1])
+    asked = sentences[first:last + 1]
+    # ... or a clause of it ("hi its hope, do you remember what my ex did?")
+    opening = re.match(r"^(.*?),\s*(?=\S)", asked[0])
+    if opening is not None and greets_or_introduces_only(opening.group(1)) and cues.is_question(asked[0][opening.end():]):
+        asked[0] = asked[0][opening.end():]
+    return " ".join(asked) if asked != sentences else text
 
 
 def _only_near(decided: RecallDecision) -> bool:

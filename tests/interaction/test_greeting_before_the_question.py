@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from interaction.offline.name_reading import greets_or_introduces_only
+from interaction.own_life import up_to_the_question
 from tests.interaction import test_own_words
 from tests.interaction.test_silence_ends_conversation import asked_the_next_day
 
@@ -26,3 +27,12 @@ def test_an_introduction_before_the_question_is_not_asked_about(stranger):
 ])
 def test_a_sentence_that_only_greets_or_introduces(said, only):
     assert greets_or_introduces_only(said) is only
+
+
+@pytest.mark.parametrize(("said", "asked"), [
+    ("hey its Zeke, when is my gig?", "when is my gig?"),
+    ("Hi Nadine, what did I tell you about Juno?", "what did I tell you about Juno?"),
+    ("my dog, what is he called?", "my dog, what is he called?"),
+])
+def test_a_greeting_clause_before_the_question_is_left_out(said, asked):
+    assert up_to_the_question(said) == asked
