@@ -470,6 +470,34 @@ def _done_to_no_one(q, m, wordnet) -> bool:  # noqa: ANN001 - spaCy Docs, a Word
     return any(doing(a) & doing(b) for a in asked for b in told)
 
 
+def someone_asked_of_is_untold(question: str, memory: str) -> bool:
+    """A yes/no question whether anyone did or was something ("was anyone else in the car with Felix?":
+    an indefinite pronoun of a person, "-one" or "-body", its subject) over a memory that tells of no
+    person but those the question names, their own words for them ("my grandson Felix") and the speaker:
+    no one else is told of, so nothing says yes. False without the parser."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.parsing import ParserUnavailable, load_parser
+
+    wordnet = load_wordnet()
+    try:
+        nlp = load_parser()
+    except ParserUnavailable:
+        return False
+    q, m = nlp(question), nlp(memory)
+    if wordnet is None or not any(t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON" and t.morph.get("PronType") == ["Ind"]
+                                  and t.lower_.endswith(("one", "body")) for t in q):
+        return False
+    named = {t.lower_ for t in q if t.pos_ == "PROPN"}
+
+    def a_person(t) -> bool:  # noqa: ANN001 - a spaCy Token
+        return t.ent_type_ == "PERSON" or t.pos_ == "PROPN" or (t.pos_ == "NOUN" and wordnet.kind_of_person(t.lemma_.lower()))
+
+    def of_the_named(t) -> bool:  # noqa: ANN001 - a spaCy Token
+        return t.lower_ in named or any(w.lower_ in named for w in (t.head, *t.children) if w.dep_ in ("appos", "compound")
+                                         or t.dep_ in ("appos", "compound"))
+    return not any(a_person(t) and not of_the_named(t) for t in m)
+
+
 def denied_outright(question: str, memory: str) -> bool:
     """The memory says no to a yes/no question about what the speaker does or has: it tells the same
     verb of them negated ("I don't have any kids" for "do I have children?"), or that they left what is

@@ -22,6 +22,7 @@ from interaction.asked_value import (
     only_intended_then,
     said_of_someone_else,
     says_what_is_asked,
+    someone_asked_of_is_untold,
     still_to_come,
     told_as_wished,
     whether_told,
@@ -466,7 +467,8 @@ def _recall(r: ReplyInputs) -> str:
                 # "have I been to Greece?" over "if I won the lottery I'd sail to Greece": a wish; "are we
                 # still going to Lisbon?" over "I was meant to go to Lisbon but that's off now": a plan that was
                 return f"I don't think so — {said}"
-            if verdict is None and not says_what_is_asked(r.text, holds[0], names_all_asked(memories[0])):
+            if verdict is None and (not says_what_is_asked(r.text, holds[0], names_all_asked(memories[0]))
+                                    or someone_asked_of_is_untold(r.text, holds[0])):
                 # no value to compare, and the memory does not say what is asked ("is my daughter getting
                 # married?" over her going to Australia): no yes, and what was told instead
                 return f"I don't think you told me that — {said}"

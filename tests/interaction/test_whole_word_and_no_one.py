@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from interaction.answer_span import answer_in
-from interaction.asked_value import denied_outright
+from interaction.asked_value import denied_outright, someone_asked_of_is_untold
 
 
 def test_a_hyphenated_word_is_answered_whole():
@@ -27,3 +27,12 @@ def test_whether_anyone_did_it_is_denied_by_no_one_doing_it(question, memory):
 
 def test_no_one_doing_another_thing_denies_nothing():
     assert not denied_outright("Was anyone arrested?", "Nobody hurt, thank God.")
+
+
+def test_whether_anyone_else_was_there_is_untold_when_no_one_else_is_told_of():
+    # "Was anyone else in the car with Felix?" over "My grandson Felix passed his driving test" got "Yes —"
+    # (own play as Ottilie)
+    memory = "My grandson Felix passed his driving test this morning, first try!"
+    assert someone_asked_of_is_untold("Was anyone else in the car with Felix?", memory)
+    assert not someone_asked_of_is_untold("Was anyone else in the car with Felix?", "Felix drove his friend Tom to the coast")
+    assert not someone_asked_of_is_untold("Was anything stolen?", "my camera got stolen")
