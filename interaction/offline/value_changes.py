@@ -176,10 +176,12 @@ def _now_values(doc):  # noqa: ANN001, ANN202 - a spaCy Doc; yields (Tokens, Tok
     cancelled it. It's now next Monday at 9.", an "it" standing for what a sentence before it did
     something to: alone, "it's now 5 o'clock" tells the time): its subject, and the value's words."""
     for be in (t for t in doc if t.lemma_ == "be" and t.dep_ not in ("aux", "auxpass")):
-        subjects = [c for c in be.children if c.dep_ == "nsubj"]
-        if len(subjects) != 1 or _asked(be) or not any(c.dep_ == "advmod" and c.lower_ in _REPLACING for c in be.children):
+        # the subject right before "be" (the small parser may file a clause before it as a second one:
+        # "the hospital rang, the operation is now on the 22nd")
+        subjects = [c for c in be.children if c.dep_ == "nsubj" and c.i < be.i]
+        if not subjects or _asked(be) or not any(c.dep_ == "advmod" and c.lower_ in _REPLACING for c in be.children):
             continue
-        subject = subjects[0]
+        subject = subjects[-1]
         if subject.pos_ == "PRON" and not (stands_in(subject) and any(
                 t.lower_ == "it" and t.dep_ in ("dobj", "nsubjpass") and t.sent.start < be.sent.start for t in doc)):
             continue

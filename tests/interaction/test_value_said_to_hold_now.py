@@ -34,3 +34,11 @@ def test_a_new_time_said_after_what_was_done_to_it_answers_after(stranger):
                        "Chloe here.", "When is my dentist appointment?")
     assert "Monday at 9" in say(stranger, "Actually they cancelled it. It's now next Monday at 9.").reply
     assert say(stranger, "When is it now?").reply.startswith("Next Monday at 9")
+
+
+def test_a_clause_before_the_value_said_to_hold_now_is_no_subject_of_it():
+    # "Actually the hospital rang, the operation is now on the 22nd." took no change: the parser filed
+    # "rang" as a second subject of "is" (own play as Ottilie)
+    found = value_change("Actually the hospital rang, the operation is now on the 22nd.",
+                         "my hip operation is scheduled for the 18th at 8 in the morning")
+    assert found is not None and found[0] == "my hip operation is scheduled for the 22nd at 8 in the morning"
