@@ -470,11 +470,8 @@ def _done_to_no_one(q, m, wordnet) -> bool:  # noqa: ANN001 - spaCy Docs, a Word
     return any(doing(a) & doing(b) for a in asked for b in told)
 
 
-def someone_asked_of_is_untold(question: str, memory: str) -> bool:
-    """A yes/no question whether anyone did or was something ("was anyone else in the car with Felix?":
-    an indefinite pronoun of a person, "-one" or "-body", its subject) over a memory that tells of no
-    person but those the question names, their own words for them ("my grandson Felix") and the speaker:
-    no one else is told of, so nothing says yes. False without the parser."""
+def _parsed_with_wordnet(question: str, memory: str):  # noqa: ANN202 - (Doc, Doc, WordNet) or None
+    """The question's and the memory's parses, and WordNet; None when either cannot load."""
     from interaction.memory.retrieval.lexicon import load_wordnet
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
@@ -482,10 +479,21 @@ def someone_asked_of_is_untold(question: str, memory: str) -> bool:
     try:
         nlp = load_parser()
     except ParserUnavailable:
+        return None
+    return (nlp(question), nlp(memory), wordnet) if wordnet is not None else None
+
+
+def someone_asked_of_is_untold(question: str, memory: str) -> bool:
+    """A yes/no question whether anyone did or was something ("was anyone else in the car with Felix?":
+    an indefinite pronoun of a person, "-one" or "-body", its subject) over a memory that tells of no
+    person but those the question names, their own words for them ("my grandson Felix") and the speaker:
+    no one else is told of, so nothing says yes. False without the parser."""
+    parsed = _parsed_with_wordnet(question, memory)
+    if parsed is None:
         return False
-    q, m = nlp(question), nlp(memory)
-    if wordnet is None or not any(t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON" and t.morph.get("PronType") == ["Ind"]
-                                  and t.lower_.endswith(("one", "body")) for t in q):
+    q, m, wordnet = parsed
+    if not any(t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON" and t.morph.get("PronType") == ["Ind"]
+               and t.lower_.endswith(("one", "body")) for t in q):
         return False
     named = {t.lower_ for t in q if t.pos_ == "PROPN"}
 
@@ -504,20 +512,18 @@ def denied_outright(question: str, memory: str) -> bool:
     asked, by a verb of parting (WordNet) done to it or to the doing itself ("I quit smoking" for "do I
     smoke?", "I quit my job at the bank" for "do I still work at the bank?"), or its opposite ("I failed
     my driving test" for "did I pass it?"). False without the parser."""
-    from interaction.memory.retrieval.lexicon import Relation, load_wordnet
-    from interaction.offline.parsing import ParserUnavailable, load_parser, of_having, subject_of
+    from interaction.memory.retrieval.lexicon import Relation
+    from interaction.offline.parsing import of_having, subject_of
 
-    wordnet = load_wordnet()
-    try:
-        nlp = load_parser()
-    except ParserUnavailable:
+    parsed = _parsed_with_wordnet(question, memory)
+    if parsed is None:
         return False
-    q, m = nlp(question), nlp(memory)
-    if wordnet is not None and (_as_it_used_to_be(q, m) or _done_to_no_one(q, m, wordnet)):
+    q, m, wordnet = parsed
+    if _as_it_used_to_be(q, m) or _done_to_no_one(q, m, wordnet):
         return True
     verb = next((t for t in q if t.dep_ == "ROOT" and t.pos_ == "VERB"), None)
     subject = subject_of(verb) if verb is not None else None
-    if subject is None or "1" not in subject.morph.get("Person") or wordnet is None:
+    if subject is None or "1" not in subject.morph.get("Person"):
         return False
     things = {lemma_meant(t) for t in q if t.pos_ == "NOUN" and t.dep_ in ("dobj", "pobj")}
     doings = {verb.lemma_.lower(), *wordnet.nouns_of_verb(verb.lemma_.lower())}
