@@ -196,7 +196,9 @@ def _named(text: str, it, phrase: str) -> str:  # noqa: ANN001 - a spaCy Token
     first = phrase[:1].upper() if it.is_sent_start else phrase[:1].lower()
     end = it.idx + len(it.text)
     after = it.nbor(1) if it.i + 1 < len(it.doc) else None
-    if after is not None and after.idx == end and after.lemma_ == "be" and after.lower_ in ("'s", "\u2019s"):
-        # "It's now Monday" said as "my appointment is now Monday": "'s" after a noun reads as whose
+    if after is not None and after.idx == end and after.lemma_ == "be" and after.dep_ not in ("aux", "auxpass") \
+            and after.lower_ in ("'s", "\u2019s"):
+        # "It's now Monday" said as "my appointment is now Monday": the copula's "'s" after a noun reads
+        # as whose ("it's been cancelled" keeps its "'s", the auxiliary "has")
         return text[:it.idx] + first + phrase[1:] + " is" + text[end + len(after.text):]
     return text[:it.idx] + first + phrase[1:] + text[end:]
