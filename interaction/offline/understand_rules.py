@@ -141,7 +141,23 @@ def candidate_parts(text: str) -> dict[str, str]:
     # is politeness only in its opening words: what follows them is read as a clause of its own
     after_greeting = {cues.after_greeting(part): s for part, s in parts.items()
                       if cues.is_greeting(part) and len(clauses(part)) == 1}
-    return parts | {rest: s for rest, s in after_greeting.items() if len(rest.split()) >= 2 and rest not in parts}
+    parts |= {rest: s for rest, s in after_greeting.items() if len(rest.split()) >= 2 and rest not in parts}
+    # a chat word between two stretches parts them as a comma would ("failed my driving test again lol
+    # great day": the news, and what is said of it)
+    return parts | {piece: s for s in felt for piece in _parted_by_chat_words(s) if piece not in parts}
+
+
+def _parted_by_chat_words(sentence: str) -> list[str]:
+    """The stretches of two words or more that a chat word ("lol", "haha") stands between; none
+    without one."""
+    from interaction.offline.name_reading import chat_words
+
+    words = sentence.split()
+    cuts = [i for i, w in enumerate(words) if 0 < i < len(words) - 1 and w.casefold().strip(".!,?") in chat_words()]
+    if not cuts:
+        return []
+    stretches = [words[a + 1:b] for a, b in zip([-1, *cuts], [*cuts, len(words)], strict=True)]
+    return [" ".join(w) for w in stretches if len(w) >= 2]
 
 
 def read_emotion(text: str, model: EmotionIntensityModel | None, polarity: PolarityModel | None = None) -> Emotion:
