@@ -99,9 +99,9 @@ _RECALLING = ("verb.cognition", "verb.communication")
 
 
 def _of_the_past(query: str, expression: str, verbless: str | None = "told") -> str | None:
-    """Whose time the window is: "told" when it belongs to a verb of remembering or telling ("what
-    did I tell you on Tuesday?", "what do you remember from last week?", by its most frequent WordNet
-    sense), "happened" when the question speaks in the past tense of something else ("was my dentist
+    """Whose time the window is: "told" when it belongs to a verb of telling or to the listener's verb
+    of remembering ("what did I tell you on Tuesday?", "what do you remember from last week?", by its
+    most frequent WordNet sense), "happened" when the question speaks in the past tense of something else ("was my dentist
     appointment yesterday?"); None when said of a present or a future ("who is coming on Tuesday?",
     "what's happening in June?"): it is when the thing told happens, which the memory's words hold,
     not when it was told. A time on no verb ("anything on Friday?") is `verbless`'s. Without the parser,
@@ -120,7 +120,11 @@ def _of_the_past(query: str, expression: str, verbless: str | None = "told") -> 
     if verb is None or verb.pos_ not in ("VERB", "AUX"):
         return verbless
     wordnet = load_wordnet()
-    if wordnet is None or wordnet.verb_lexical_file(verb.lemma_) in _RECALLING:
+    # knowing is the listener's recalling ("what do you remember from last week?"); the speaker's own
+    # knowing or studying is a doing of theirs ("what do I study in the evening?")
+    kind = wordnet.verb_lexical_file(verb.lemma_) if wordnet is not None else None
+    listeners = any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == "you" for c in verb.children)
+    if wordnet is None or kind == "verb.communication" or (kind == "verb.cognition" and listeners):
         return "told"
     # a participle is past by its auxiliary: "what have I got on Monday?" asks what they have
     return "happened" if any(t.tag_ in _PAST_TAGS and t.pos_ in ("VERB", "AUX") and told_as_past(t) for t in doc) else None
