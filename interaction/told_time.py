@@ -89,12 +89,15 @@ class ToldTime:
         return (at or self.end) <= now
 
 
-def named_time(doc, told_on: datetime) -> ToldTime | None:  # noqa: ANN001 - a spaCy Doc
-    """When what `doc` tells takes place, read as of `told_on`; None when it names no date."""
+def named_time(doc, told_on: datetime, within: tuple[int, int] | None = None) -> ToldTime | None:  # noqa: ANN001 - a spaCy Doc
+    """When what `doc` tells takes place, read as of `told_on`; None when it names no date. `within`:
+    only a date said in that character span counts (the answer a question asked for)."""
     hours = [t for t in doc if _HOUR_WITH_H.fullmatch(t.text) and t.i > 0 and doc[t.i - 1].lower_ == "at"]
     # a day that comes round ("every Tuesday", "the last Sunday of every month") names no date
     dates = [e for e in doc.ents if e.label_ == "DATE" and not _a_length(e) and not any(t in hours for t in e)
              and not any(_WEEKDAY.fullmatch(t.text) and comes_round(t) for t in e)] + days_alone(doc)
+    if within is not None:
+        dates = [e for e in dates if e.start_char < within[1] and within[0] < e.end_char]
     # a chat spelling as the word it stands for ("tmrw")
     told = next((t for t in (_resolved(spelled_out(e.text), told_on,
                                        behind_telling(e) or (_in_the_past(doc, e) and not ahead_of_telling(e)))
@@ -289,16 +292,17 @@ def as_spoken(told_on: datetime) -> datetime:
     return told_on - DAY_TURNS if spoken_day(told_on) != told_on.date() else told_on
 
 
-def told_in(text: str, told_on: datetime | None, spoken: bool = True) -> ToldTime | None:
+def told_in(text: str, told_on: datetime | None, spoken: bool = True, within: tuple[int, int] | None = None
+            ) -> ToldTime | None:
     """When what `text` tells takes place (named_time), read from its words, its days counted from
-    the spoken day (as_spoken; `spoken` False: from the calendar's, as a clock question asks); None
-    without the parser."""
+    the spoken day (as_spoken; `spoken` False: from the calendar's, as a clock question asks); only
+    a date said within that character span when `within` is given; None without the parser."""
     from interaction.offline.parsing import ParserUnavailable, load_parser
 
     if told_on is None:
         return None
     try:
-        return named_time(load_parser()(text), as_spoken(told_on) if spoken else told_on)
+        return named_time(load_parser()(text), as_spoken(told_on) if spoken else told_on, within)
     except ParserUnavailable:
         return None
 

@@ -356,17 +356,6 @@ def _said(m: RecalledMemory, r: ReplyInputs) -> str:
     return f"{_relative_day(m.occurred_at, r.now)} {told_back(m.kind, text, said_day(m.occurred_at, r.now))}"
 
 
-def _sentence_at(text: str, at: int) -> str:
-    """The sentence of `text` that the character at `at` is in."""
-    start = 0
-    for sentence in cues.sentences(text):
-        start = text.find(sentence, start)
-        if start <= at < start + len(sentence):
-            return sentence
-        start += len(sentence)
-    return text
-
-
 def _recall(r: ReplyInputs) -> str:
     memories = r.recall.memories if r.recall else []
     # the question read with the names its memories spell with a capital ("did nibbles have babies?" is
@@ -380,10 +369,11 @@ def _recall(r: ReplyInputs) -> str:
             so = "you asked me to remember it" if m.kind == "explicit_memory" else "you told me so"
             return f"{_capital(reported(m.text, said=said))} — {so} {day}."
         first = r.answer.said_first(r.now)
-        # the day of the sentence the answer is in, not another the memory tells ("I am quite sad today.
-        # ... She leaves on the 19th of December": today has gone by, the 19th has not); read in its
-        # sentence, whose tense says which 2nd "on the 2nd" is
-        if r.answer.answer.asks == "time" and (told := told_in(_sentence_at(m.text, r.answer.answer.start), m.told_on())) is not None \
+        # the day the answer names, not another the memory tells ("I am quite sad today. ... She leaves
+        # on the 19th of December": today has gone by, the 19th has not; "my last day ... is the 31st":
+        # "last day" is no date); read in the memory, whose tense says which 2nd "on the 2nd" is
+        if r.answer.answer.asks == "time" and (told := told_in(m.text, m.told_on(), within=(
+                r.answer.answer.start, r.answer.answer.end))) is not None \
                 and told.passed(r.now) and (when := from_now(told, r.now)) is not None:
             # a day that has gone by since it was told is said as gone ("It was on Monday the 9th at ten,
             # yesterday"), never as if it were still to come

@@ -32,3 +32,11 @@ def test_a_day_gone_by_is_read_in_the_tense_of_its_sentence(stranger):
     reply = asked_the_next_day(stranger, ["omg hiii im Priya!!!", "my audition was on the 2nd and they called me today"],
                                "priya again heyy", "when was my audition")
     assert reply.startswith("It was on the 2nd"), reply
+
+
+def test_a_day_the_answer_does_not_name_is_not_its_day(stranger):
+    # "my last day at the office is the 31st": "last day" is a date to the recogniser, yesterday's, so
+    # "When's my last day?" got "It was the 31st, two days ago" (final replay of tester63: s22/7)
+    reply = asked_the_next_day(stranger, ["Yo Nadine. Kofi here.", "Remember that my last day at the office is the 31st."],
+                               "Kofi again.", "When's my last day?")
+    assert "31st" in reply and not reply.startswith("It was"), reply
