@@ -5,6 +5,10 @@ the first sentence leans pleasant, less surely than the second reads unpleasant,
 from __future__ import annotations
 
 from interaction.offline.understand_rules import PLEASANT, user_emotion
+from tests.interaction import test_own_words
+from tests.interaction.test_memory_requests import say
+
+stranger = test_own_words.stranger  # nobody in view: a chat without a camera
 
 
 def test_pleasure_less_sure_than_the_bad_news_beside_it_is_not_named():
@@ -20,3 +24,11 @@ def test_a_chat_word_parts_the_news_from_what_is_said_of_it():
     # whole, the praise outweighed the news it mocks
     assert user_emotion("failed my driving test again lol great day").label not in PLEASANT
     assert user_emotion("passed my driving test lol so happy").label in PLEASANT
+
+
+def test_news_with_a_sentence_of_surely_bad_news_is_not_called_good(stranger):
+    # no feeling named, the news' sign still read the whole as good: "That sounds like good news, Kofi!"
+    # (final replay of tester63: s22/2)
+    say(stranger, "Yo Nadine. Kofi here.")
+    reply = say(stranger, "My startup just ran out of money. We're shutting down next month.").reply
+    assert "good news" not in reply and "wonderful" not in reply, reply
