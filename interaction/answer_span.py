@@ -1085,8 +1085,8 @@ def _names_as_much(question: str, best: str, later: str) -> bool:
     asked = {lemma_meant(t) for t in question_doc if t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ") and not t.is_stop}
     def lemmas(text: str) -> set[str]:
         return {lemma_meant(t) for t in nlp(as_capitalised(text))}
-    held = lemmas(later)
     told = nlp(as_capitalised(later))
+    held = {lemma_meant(t) for t in told}
     if not any(t.pos_ == "PROPN" for t in told) and any(
             t.morph.get("Person") == ["3"] and t.morph.get("Gender") in (["Fem"], ["Masc"]) for t in told):
         # "she leaves on the 23rd now" names no one but by "she": the person the question names

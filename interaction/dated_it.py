@@ -71,8 +71,10 @@ def last_asked_after(nlp, turns: list[TranscriptTurn]) -> str | None:  # noqa: A
 def _own_thing_asked(doc) -> str | None:  # noqa: ANN001 - a spaCy Doc
     """"my <thing>" for the object a wh-word asks which of, of a verb whose subject is the speaker ("what
     tattoo did i get": the tattoo; "what kind of restaurant i have?": the restaurant)."""
+    from interaction.offline.grounding import first_person
+
     for obj in (t for t in doc if t.dep_ == "dobj" and t.pos_ == "NOUN"):
-        if not any(c.dep_ == "nsubj" and c.lower_ == "i" for c in obj.head.children) \
+        if not any(c.dep_ == "nsubj" and first_person(c) and c.morph.get("Number") == ["Sing"] for c in obj.head.children) \
                 or not any(c.tag_ in ("WDT", "WP") for c in (obj, *obj.children)):
             continue
         kinds = [g for c in obj.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children if g.dep_ == "pobj"]

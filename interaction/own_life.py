@@ -33,7 +33,7 @@ from interaction.memory.retrieval.core import Judged, RecallDecision
 from interaction.memory_requests import answered_from_memory, fact_statements, said_earlier
 from interaction.offline.articles import with_article
 from interaction.offline.grounding import FIELD_NOTIONS, first_person
-from interaction.offline.name_reading import greets_or_introduces_only
+from interaction.offline.name_reading import CLAUSE_BREAK, greets_or_introduces_only
 from interaction.offline.parsing import of_having, with_appositions
 from interaction.offline.personal_facts import asked_field
 from interaction.offline.question_form import (
@@ -301,9 +301,9 @@ def up_to_the_question(text: str) -> str:
     first = next((i for i, s in enumerate(sentences[:last]) if not greets_or_introduces_only(s)), last)
     asked = sentences[first:last + 1]
     # ... or a clause of it ("hi its hope, do you remember what my ex did?")
-    opening = re.match(r"^(.*?),\s*(?=\S)", asked[0])
-    if opening is not None and greets_or_introduces_only(opening.group(1)) and cues.is_question(asked[0][opening.end():]):
-        asked[0] = asked[0][opening.end():]
+    opening, *rest = CLAUSE_BREAK.split(asked[0], maxsplit=1)
+    if rest and rest[0] and greets_or_introduces_only(opening) and cues.is_question(rest[0]):
+        asked[0] = rest[0]
     return " ".join(asked) if asked != sentences else text
 
 

@@ -600,6 +600,7 @@ def news_sign(text: str) -> str | None:
         feeling_is_the_news,
         felt_parts,
         praise_of_unwelcome_news_in,
+        surer_bad_news,
     )
 
     model = shipped_polarity()
@@ -613,7 +614,7 @@ def news_sign(text: str) -> str | None:
     sign = max(("positive", "negative"), key=lambda c: p[CLASSES.index(c)])
     if sign == "positive" and (praised := praise_of_unwelcome_news_in(parts, model)) is not None:
         return "negative" if praised else None  # praise said of news that is not good: irony
-    if sign == "positive" and any(model.named(q) == "negative" for q in model.probabilities(list(dict.fromkeys(parts.values())))):
+    if sign == "positive" and surer_bad_news(list(dict.fromkeys(parts.values())), p[CLASSES.index(sign)], model):
         return None  # a sentence of it is surely bad news ("... We're shutting down next month."): no sign
     return sign if p[CLASSES.index(sign)] >= 0.5 else None
 

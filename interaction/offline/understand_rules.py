@@ -193,11 +193,16 @@ def _surer_bad_news_beside(parts: dict[str, str], readings: dict, said: str, pol
     """Another felt sentence of the turn reads unpleasant above its line and more surely than `said`
     reads pleasant."""
     others = [s for s in dict.fromkeys(parts.values()) if s != said and readings[s].rated >= polarity.felt]
-    if not others:
+    return surer_bad_news(others, polarity.probabilities([said])[0][CLASSES.index("positive")], polarity)
+
+
+def surer_bad_news(sentences: list[str], pleasant: float, polarity: PolarityModel) -> bool:
+    """Some sentence reads unpleasant above its line and more surely than `pleasant`, the probability
+    the good reading has: the news holds bad news no good reading outweighs."""
+    if not sentences:
         return False
-    pleasant = polarity.probabilities([said])[0][CLASSES.index("positive")]
-    unpleasant = [p[CLASSES.index("negative")] for p in polarity.probabilities(others) if polarity.named(p) == "negative"]
-    return any(u > pleasant for u in unpleasant)
+    return any(polarity.named(p) == "negative" and p[CLASSES.index("negative")] > pleasant
+               for p in polarity.probabilities(sentences))
 
 
 def praise_of_unwelcome_news(parts: dict[str, str], readings: dict, polarity: PolarityModel) -> str | None:

@@ -44,15 +44,27 @@ def names_as_told(query: str, quotes: Iterable[str]) -> str:
     capitalised: set[str] = set()
     lower: set[str] = set()
     for quote in quotes:
-        for word in _WORD.finditer(quote):
-            said = word.group()
-            opens = not quote[:word.start()].strip() or quote[:word.start()].rstrip()[-1] in ".!?\"'"
-            if said.islower():
-                lower.add(said)
-            elif said[:1].isupper() and said[1:].islower() and not opens:
-                capitalised.add(said)
+        named, plain = _words_by_case(quote)
+        capitalised |= named
+        lower |= plain
     names = {w.casefold(): w for w in capitalised if w.casefold() not in lower}
     return _WORD.sub(lambda m: names.get(m.group(), m.group()), query) if names else query
+
+
+@functools.lru_cache(maxsize=4096)
+def _words_by_case(quote: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(the words `quote` writes with a capital where no sentence opens, the words it writes in lower
+    case): read once per memory, as every recall over it asks again."""
+    named, plain = set(), set()
+    for word in _WORD.finditer(quote):
+        said, j = word.group(), word.start() - 1
+        while j >= 0 and quote[j].isspace():
+            j -= 1
+        if said.islower():
+            plain.add(said)
+        elif said[:1].isupper() and said[1:].islower() and j >= 0 and quote[j] not in ".!?\"'":
+            named.add(said)
+    return frozenset(named), frozenset(plain)
 
 
 def mend(query: str, vocabulary: set[str], lexicon: WordNet | None, min_similarity: float) -> str:
