@@ -728,6 +728,20 @@ def _requests_something(verb: Any) -> bool:
                for c in verb.children)
 
 
+def _verb_taken_for_a_noun(root: Any) -> bool:
+    """The small tagger's noun is the sentence's verb: it has a subject ("my car insurance renews on
+    March 3rd"), or it is a plural after the noun it would tell of and WordNet has its lemma as a verb
+    and as no noun ("my lease renews in May": "renew" is no noun)."""
+    from interaction.memory.retrieval.lexicon import load_wordnet
+
+    if any(c.dep_ in _SUBJECTS - {"expl"} for c in root.children):
+        return True
+    wordnet = load_wordnet()
+    return root.tag_ == "NNS" and any(c.i < root.i and c.pos_ in ("NOUN", "PROPN") for c in root.children) \
+        and wordnet is not None and not wordnet.senses(root.lemma_.casefold()) \
+        and wordnet.verb_lexical_file(root.lemma_) is not None
+
+
 def _sentence_asks_of_memory(sentence: Any) -> bool:
     from interaction.offline.name_reading import read_casual_name  # it parses with this module
 
@@ -743,7 +757,7 @@ def _sentence_asks_of_memory(sentence: Any) -> bool:
     # it could decide: words without a verb that name nothing else
     names_a_thing = any(t.pos_ in ("NOUN", "NUM") for t in sentence) or bool(names) and not verbs and not set(names) <= set(
         (read_casual_name(sentence.text, loose=True) or "").casefold().split())
-    return asks or (not verbs and names_a_thing) or any(_verb_asks(v) or _requests_something(v) for v in verbs)
+    return asks or (not verbs and names_a_thing and not _verb_taken_for_a_noun(sentence.root)) or any(_verb_asks(v) or _requests_something(v) for v in verbs)
 
 
 def asks_or_requests(text: str) -> bool | None:

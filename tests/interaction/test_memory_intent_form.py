@@ -235,3 +235,13 @@ def test_the_speakers_own_name_said_again_asks_nothing_of_memory(text, asks):
 def test_the_speakers_own_name_said_again_is_greeted(maya):  # noqa: F811
     dm, _, _, _ = maya
     assert say(dm, "Maya again").reply == "Hello again, Maya!"
+
+
+@pytest.mark.parametrize(("text", "asks"), [("my car insurance renews on March 3rd", False),
+                                            ("my lease renews in May", False), ("my wifi password", True)])
+def test_news_whose_verb_the_tagger_takes_for_a_noun_asks_nothing(text, asks):
+    """"my car insurance renews on March 3rd" got "I'm sorry, I don't remember you telling me about that":
+    the small tagger reads "renews" as a plural noun, and words without a verb ask for what they name.
+    A noun with a subject, or a plural after its noun that WordNet has only as a verb, is the verb."""
+    assert asks_or_requests(text) is asks
+    assert (classify(text).intent == "statement") is not asks
