@@ -254,7 +254,22 @@ def _an_age(tok) -> bool:  # noqa: ANN001
     return tok.like_num and tok.ent_type_ in _COUNTS and tok.text.isdigit() and 0 < int(tok.text) <= OLDEST
 
 
+def _ends_the_speakers_be(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The number comes right after the speaker's "be" and ends its clause ("hiya im Wren and im 34"):
+    the small parser, given "im" typed for "I'm", hangs it on nothing ("punct"), but the words say it
+    as "I'm 34" says it."""
+    doc = tok.doc
+    after = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+    if tok.i < 2 or not tok.text.isdigit() or not 0 < int(tok.text) <= OLDEST \
+            or (after is not None and not (after.is_punct or after.dep_ == "cc")):
+        return False
+    be, subject = doc[tok.i - 1], doc[tok.i - 2]
+    return be.lemma_ == "be" and be.tag_ == "VBP" and subject.lower_ == "i"  # now: "I was 12" is no age
+
+
 def _age(tok) -> list[Grounded]:  # noqa: ANN001
+    if _ends_the_speakers_be(tok):
+        return [_grounded("age", tok.doc, tok.i, tok.i + 1)]
     if not _an_age(tok):
         return []
     if _listed_age(tok) or _beside_a_name(tok):

@@ -217,3 +217,11 @@ def test_a_home_said_with_a_person_of_theirs_is_said_back_once(maya):
 ])
 def test_a_person_the_speaker_says_they_have_is_theirs(text, facts):
     assert {(g.field, g.value) for g in read(text)} == facts
+
+
+@pytest.mark.parametrize(("text", "age"), [("hiya im Wren and im 34", "34"), ("hiya im Wren and im 34!", "34"),
+                                           ("I was 12.", None), ("im 3 days into my new job", None)])
+def test_an_age_after_im_typed_without_its_apostrophe_is_read_though_the_parse_hangs_it_on_nothing(text, age):
+    """"hiya im Wren and im 34" kept no age: the small parser, given "im", attaches "34" as punctuation or
+    a date. A number right after the speaker's present "be", ending its clause, is their age."""
+    assert [g.value for g in read(text) if g.field == "age"] == ([age] if age else [])
