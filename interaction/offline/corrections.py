@@ -232,6 +232,18 @@ def _frame(token) -> str | None:  # noqa: ANN001 - a spaCy Token
     return None
 
 
+def _frames(token) -> list[str]:  # noqa: ANN001 - a spaCy Token
+    """The lemmas of the verbs the token's statement holds it under, nearest first ("visit" and "come"
+    for "the 14th" in "she is coming to visit me on the 14th": "she comes on the 16th, not the 14th"
+    says it again)."""
+    out = []
+    while token.head.i != token.i:
+        token = token.head
+        if token.pos_ in {"VERB", "AUX"}:
+            out.append(token.lemma_)
+    return out or [None]
+
+
 def _names_the_same(new, old) -> bool:  # noqa: ANN001 - spaCy Tokens
     """"my daughter is Chloe, not Zoe" puts right "my daughter Zoe just got engaged" and "my son is
     called Theo": the new value is what the subject of "is" is called, and the old one stood beside a
@@ -457,7 +469,7 @@ def read_correction(text: str, earlier: list[str]) -> Correction | None:
                 return None  # what was told last holds a value, of another kind: nothing else is "it"
             continue
         said_again = _form(new[0].doc, old) == "restated" or _said_again(new[0].doc) is not None
-        if said_again and _frame(new[0]) != _frame(before[span[0]]) and not _names_the_same(new[0], before[span[0]]):
+        if said_again and _frame(new[0]) not in _frames(before[span[0]]) and not _names_the_same(new[0], before[span[0]]):
             continue  # "I prefer tea, not coffee" puts nothing right of "I drink coffee every morning"
         if not topic <= {t.lemma_.casefold() for t in before}:
             continue  # "... for the kiln" puts right only what was said of the kiln

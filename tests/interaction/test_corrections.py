@@ -70,6 +70,10 @@ from interaction.offline.corrections import read_correction  # noqa: E402
     ("Sorry, I made a mistake - it's the 23rd of June, not the 21st.", "The boiler service is on 21 June at 10am.",
      "The boiler service is on the 23rd of June at 10am."),
     ("I checked, it's 1720, not 1270.", "the storage unit code is 1270", "the storage unit code is 1720"),
+    # said again with a verb the earlier statement holds its value under, not the nearest one ("visit")
+    ("Sorry, I make mistake, she come on the 16th, not 14th.",
+     "My sister name is Agnieszka, she is coming to visit me on the 14th.",
+     "My sister name is Agnieszka, she is coming to visit me on the 16th."),
 ])
 def test_a_correction_puts_the_new_value_in_the_earlier_statement(text, earlier, corrected):
     found = read_correction(text, [earlier])
