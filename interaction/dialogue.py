@@ -454,7 +454,8 @@ class DialogueManager:
             outcome = self.keeper.resolve_confirmation(s.identity, conf, affirmative=answer == "yes", stated_name=stated)
         self._apply(outcome)
         held = conf.held_question
-        waited = held is not None and outcome.kind not in ("confirm", "unsettled") and not asks_of_its_own(text)
+        waited = held is not None and outcome.kind not in ("confirm", "unsettled", "not_their_name") \
+            and not asks_of_its_own(text)
         return outcome.kind, held if waited and held is not None else text, news
 
     def _greets_as_someone_else(self, text: str, stated: str, conf: NameConfirmation) -> bool:
@@ -492,7 +493,7 @@ class DialogueManager:
         s.confirmation = outcome.confirmation if outcome.kind == "confirm" else None
         if s.confirmation is not None and asked is None:
             s.confirmation_turn_id = self._turn_id
-        if outcome.kind in ("pending", "unsettled"):
+        if outcome.kind in ("pending", "unsettled", "not_their_name"):
             s.pending_facts.update(outcome.learned)
             s.pending_wording.update(outcome.wording)
         elif outcome.kind != "none":

@@ -100,8 +100,9 @@ MEETS = ("new", "conflict_new")  # the outcomes that make the speaker someone me
 class ProfileOutcome:
     # renamed: the known speaker's own profile now holds the name they gave; kept: they declined to be
     # someone else and stay who they were; unsettled: no clear answer to "is your name ...?", so nobody
-    # is linked and nobody new is made; shared_name: the same, for a name several people go by
-    kind: Literal["updated", "linked", "new", "conflict_new", "renamed", "kept", "unsettled", "shared_name",
+    # is linked and nobody new is made; shared_name: the same, for a name several people go by;
+    # not_their_name: a "no" to a word asked about as their name that nobody known goes by
+    kind: Literal["updated", "linked", "new", "conflict_new", "renamed", "kept", "unsettled", "shared_name", "not_their_name",
                   "confirm", "pending", "none"]
     identity: Identity
     confirmation: NameConfirmation | None = None
@@ -280,7 +281,7 @@ class ProfileKeeper:
         if conf.on_no == "rename" and identity.known:
             return self._rename(identity, conf.given_name, conf.pending_fields)
         if conf.on_no == "nobody":
-            return ProfileOutcome("unsettled", identity)
+            return ProfileOutcome("unsettled" if any(conf.similar_ids) else "not_their_name", identity)
         # the last candidate was declined: the name they gave first is their own
         return self._create(identity, conf.given_name, conf.pending_fields)
 

@@ -40,7 +40,12 @@ from interaction.offline.name_claims import (
     names_others_use,
     read_name_claim,
 )
-from interaction.offline.name_reading import asked_for_name, introduces_only, read_opening_name
+from interaction.offline.name_reading import (
+    asked_for_name,
+    introduces_only,
+    perhaps_the_name_asked,
+    read_opening_name,
+)
 from interaction.offline.self_description import another_workplace, place_of_work
 from interaction.offline.value_changes import tells_a_change, value_change
 from interaction.own_life import (
@@ -130,16 +135,19 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         _, applied = deps.keeper.store.apply(identity.user_id, changes, deps.clock.now(), source)
     carried = state.get("pending_facts") or {}
     wording = {**(state.get("pending_wording") or {}), **heard_wording(heard)}
-    guessed = None if update.user_name or identity.known or state.get("messages") else (
-        read_opening_name(text) or known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high))
+    messages = state.get("messages") or []
+    guessed = None if update.user_name or identity.known else (
+        read_opening_name(text) or known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high)
+        if not messages else perhaps_the_name_asked(text) if asked_for_name(messages) else None)
     if guessed is not None and _a_full_name_of_no_one(guessed, text, deps.keeper):
         # "Good afternoon. Harold Finch, pleased to make your acquaintance.": a given name and a surname,
         # each typed with its capital, that nobody known goes by, is plainly their name (asked about, a
         # turn of news instead of a yes lost all they told)
         update, guessed = update.model_copy(update={"user_name": guessed}), None
     if guessed is not None:
-        # a word alone opening the conversation ("Dave."), or a known name in a greeting said in words
-        # not read ("Hola, soy Lucía"), unasked: likely their name, so asked about
+        # a word alone opening the conversation ("Dave."), a known name in a greeting said in words not
+        # read ("Hola, soy Lucía"), unasked, or an English word answering her question for the name
+        # ("Earl"): likely their name, so asked about
         outcome = deps.keeper.ask_name(identity, guessed, {**carried, **update.facts()})
     else:
         outcome = deps.keeper.save_user_info(identity, update, carried, wording, renames=renames,

@@ -26,7 +26,7 @@ from interaction.prompts import (
 from interaction.reply_inputs import ReplyInputs
 from interaction.state import TurnState
 
-NAME_SETTLED = ("renamed", "kept", "unsettled", "shared_name")  # the reply says which name is held now: never left to a model
+NAME_SETTLED = ("renamed", "kept", "unsettled", "shared_name", "not_their_name")  # the reply says which name is held now: never left to a model
 
 log = logging.getLogger("nadine.interaction.response")
 

@@ -25,7 +25,12 @@ from interaction.names import known_name_in_greeting
 from interaction.offline import fact_changes, name_reading
 from interaction.offline import understand_rules as offline
 from interaction.offline.extract import texts_ahead
-from interaction.offline.name_reading import asked_for_name, read_answered_name, read_opening_name
+from interaction.offline.name_reading import (
+    asked_for_name,
+    perhaps_the_name_asked,
+    read_answered_name,
+    read_opening_name,
+)
 from interaction.offline.self_description import ParserUnavailable, load_parser
 from interaction.prompts import UNDERSTAND_SYSTEM, history_text
 from interaction.state import TurnState
@@ -153,7 +158,8 @@ def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
             # turn-act reader never saw, reads like a goodbye it never saw)
             u = u.model_copy(update={"intent": "continue_conversation"})
         if (u.intent in ("continue_conversation", "first_greeting") and not identity.known and not pending
-                and ((asked_for_name(messages) and read_answered_name(text)) or (not messages and (
+                and ((asked_for_name(messages) and (read_answered_name(text) or perhaps_the_name_asked(text)))
+                     or (not messages and (
                     read_opening_name(text) or known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high))))):
             # "Pierre" to "What's your name?", or "Dave." or "Hola, soy Lucía" as the first words of a conversation
             u = u.model_copy(update={"intent": "update_user_info"})

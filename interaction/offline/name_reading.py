@@ -607,9 +607,21 @@ def read_answered_name(text: str) -> str | None:
     Amara."), the whole turn or what opens it, its first sentence or that sentence's first clause,
     with more said after ("Tom. I live in Leeds.", "Priya, 29, nurse."): one or two words, each read
     as a name by the checks of a casual introduction."""
+    for answer, words in _answers_of_a_name(text):
+        reader = default_reader()
+        # the question says a name is coming: the answer is marked as one as a capital would mark it
+        if reader is not None and reader.is_name(Candidate(" ".join(words), answer, proper=True)):
+            return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in words)
+    return None
+
+
+def _answers_of_a_name(text: str) -> list[tuple[str, list[str]]]:
+    """What of the turn may be a name given as an answer, and its words: the whole turn or what opens
+    it, one or two words; never a question back or thanks."""
     bare = _strip_greeting(text.strip()).strip(" .!")
     first = (cues.sentences(bare) or [""])[0].strip(" .!")
     asked = cues.is_question(text)
+    out = []
     for answer in dict.fromkeys((bare, first, CLAUSE_BREAK.split(first)[0])):
         words = answer.split()
         if not 1 <= len(words) <= 2 or not all(re.fullmatch(_WORD, w) for w in words):
@@ -618,10 +630,27 @@ def read_answered_name(text: str) -> str | None:
             continue  # a question back ("¿dónde trabajo?"), not a name said unsure of the spelling ("Siobhan?")
         if cues.THANKS.match(answer):
             continue  # "thanks!" for her promise to keep something thanks her, and names no one
-        reader = default_reader()
-        # the question says a name is coming: the answer is marked as one as a capital would mark it
-        if reader is not None and reader.is_name(Candidate(" ".join(words), answer, proper=True)):
-            return " ".join(w if not w.islower() else w[:1].upper() + w[1:] for w in words)
+        out.append((answer, words))
+    return out
+
+
+def perhaps_the_name_asked(text: str) -> str | None:
+    """The answer to Nadine's question for the name that the reader takes for no name but that may be
+    one, to be asked about and never taken: the whole turn, one or two words each typed with its
+    capital ("Earl", "Clement", "Rocky": English words too), none a chat word, a greeting or a sound, and
+    no yes or no (the confirmation reader), question or goodbye."""
+    from interaction.confirmation import read_offline
+
+    if cues.is_question(text) or cues.is_unambiguous_farewell(text):
+        return None
+    whole = text.strip(" .!")
+    for answer, words in _answers_of_a_name(text):
+        if answer != whole or not all(w[:1].isupper() for w in words):
+            continue
+        if any(w.casefold() in chat_words() or _greets(w) or _unvoiced(w) for w in words):
+            continue
+        if read_offline(answer) == "unclear" and read_answered_name(text) is None:
+            return answer
     return None
 
 

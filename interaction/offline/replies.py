@@ -758,6 +758,8 @@ def composed_reply(r: ReplyInputs) -> Composed:
         parts.append(f"Of course! From now on I'll call you {r.addressed}.")
     elif kind == "kept" and r.name:
         parts.append(f"All right, I'll go on calling you {r.name}.")
+    elif kind == "not_their_name":  # "Busy" to "What's your name?" was not it: asked again, told of nobody
+        return Composed("Sorry, I got that wrong. What's your name?")
     elif kind == "unsettled":  # nobody's memories open to an unclear answer, and nobody new is made of one
         return Composed("All right, I won't guess who you are, so I can't look into anything you told me "
                         "before. Just tell me your full name whenever you like.")

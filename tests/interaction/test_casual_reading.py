@@ -311,6 +311,30 @@ def test_a_name_opening_the_answer_to_nadines_question_is_the_name_and_the_rest_
         assert kept in said.reply, said.reply
 
 
+@pytest.mark.parametrize(("answer", "yes", "name"), [("Earl", "yes", "Earl"), ("Clement", "yeah thats me", "Clement"),
+                                             ("Rocky", "no", None), ("Tired.", "no", None)])
+def test_an_english_word_answering_nadines_question_for_a_name_is_asked_about(tmp_path, answer, yes, name):
+    """"Earl", "Clement" or "Rocky" to "What's your name?" got "I see. Tell me more!": the reader takes a
+    word English knows for no name. Typed with its capital as the whole answer, it is asked about: a yes
+    makes the person of that name, a no makes nobody and asks for the name again."""
+    dm, store = _chat(tmp_path)
+    dm.process_input(UserInput(text="hi"))
+    asked = dm.process_input(UserInput(text=answer))
+    assert asked.reply == f"Sorry, just to be sure: is your name {answer.strip('.')}?", asked.reply
+    assert store.user_ids() == {}
+    said = dm.process_input(UserInput(text=yes))
+    assert said.user_name == name and sorted(store.user_ids().values()) == ([name] if name else []), said.reply
+    assert said.reply == (f"Nice to meet you, {name}!" if name else "Sorry, I got that wrong. What's your name?")
+
+
+@pytest.mark.parametrize("answer", ["busy", "Nope", "Thanks!"])
+def test_a_word_typed_without_a_capital_or_a_no_answering_the_question_for_a_name_is_not_asked_about(tmp_path, answer):
+    dm, store = _chat(tmp_path)
+    dm.process_input(UserInput(text="hi"))
+    said = dm.process_input(UserInput(text=answer))
+    assert "is your name" not in said.reply and store.user_ids() == {}, said.reply
+
+
 @pytest.mark.parametrize("why", ["Why do you want to know?", "Hmm, why?"])
 def test_asked_why_she_wants_the_name_she_says_why_and_asks_again(tmp_path, why):
     dm, store = _chat(tmp_path)
