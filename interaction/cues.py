@@ -95,7 +95,7 @@ THANKS = re.compile(r"^\W*(?:(?:oh|well|ok(?:ay)?)\W+)?(?:thank(?:s|\s+you)|many
 # small talk that asks after Nadine herself, answered as a person would, never looked up; whatever
 # leads up to it and is set off before it ("Hello!", "never mind that,", "Anyway,") leaves it the question
 # asking after her: "how are you?" and its like
-ASKING_AFTER_HER = (r"(?:how are you(?: doing| today| feeling| this (?:morning|afternoon|evening))?|how(?:'s| is) it going|"
+ASKING_AFTER_HER = (r"(?:how are you(?: doing| feeling)?(?: today| tonight| this (?:morning|afternoon|evening))?|how(?:'s| is) it going|"
                     r"how have you been|how are things|how's your day(?: going)?)")
 HOW_ARE_YOU = re.compile(rf"^\W*(?:[^?]*?[,!.;]\s*)?(?:and\s+|so\s+)?{ASKING_AFTER_HER}(?:,? nadine)?\W*$", _I)
 # what day it is or what time it is, asked in any tense or embedded ("what day was it yesterday?", "do you know

@@ -798,8 +798,9 @@ def _knows_the_speaker(verb: Any) -> bool:
         return True
     wordnet = load_wordnet()
     knowing = wordnet is None or wordnet.verb_lexical_file(verb.lemma_) == "verb.cognition"
+    # ... and nothing else: "could you remind me when I see Dr. Patel?" asks for what they told
     return knowing and any(c.dep_ == "dobj" and c.lower_ in ("me", "myself") for c in verb.children) \
-        and not any(c.dep_ in ("ccomp", "xcomp", "prep") for c in verb.children)
+        and not any(c.dep_ in ("ccomp", "xcomp", "prep", "advcl") for c in verb.children)
 
 
 def asks_if_known(text: str) -> bool:

@@ -628,8 +628,9 @@ def _says_their_name_again(text: str, name: str) -> bool:
     said = extract_name(text, loose=True)
     if said is None or said.casefold() != name.casefold():
         return False
+    named = set(said.casefold().split())  # the tagger may take a name typed in lower case for a verb ("becca")
     try:
-        return not any(t.pos_ in ("VERB", "AUX") for t in load_parser()(text))
+        return not any(t.pos_ in ("VERB", "AUX") and t.lower_ not in named for t in load_parser()(text))
     except ParserUnavailable:
         return False
 
@@ -790,7 +791,10 @@ def composed_reply(r: ReplyInputs) -> Composed:
         return Composed("So that I can recognise you and remember what you tell me when we meet again. "
                         "What's your name?")
     if asks_if_known(r.text):  # whether they have met is known, never looked up
-        return Composed(" ".join([*parts, _whether_met(r.met_before, hi)]))
+        met = _whether_met(r.met_before, hi)
+        # the greeting's "What's your name?" is asked once, after saying they have not met
+        said = [p.removesuffix(" What's your name?") if met.endswith("What's your name?") else p for p in parts]
+        return Composed(" ".join([*said, met]))
     if parts and r.intent in ("first_greeting", "update_user_info"):
         # "pleased to meet you :)" reads as joy, but is no news to be happy about
         news = named_feeling(r.user_emotion) if r.user_emotion.intensity >= _NEWS_INTENSITY and is_told(r.text) else None

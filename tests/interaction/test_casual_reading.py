@@ -265,7 +265,8 @@ def test_who_introduces_themselves_with_a_word_of_parting_is_arriving(said, inte
 
 
 @pytest.mark.parametrize("said", ["How are you today?", "how's it going", "Hi Nadine! How are you doing?",
-                                  "oh forget that, how are you today?", "Right then, how have you been?"])
+                                  "oh forget that, how are you today?", "Right then, how have you been?",
+                                  "How are you doing today?", "how are you feeling this morning?"])
 def test_how_are_you_is_answered_as_a_person_would(tmp_path, said):
     dm, _ = _chat(tmp_path)
     dm.process_input(UserInput(text="Hi, I'm Oskar."))
@@ -333,6 +334,21 @@ def test_a_word_typed_without_a_capital_or_a_no_answering_the_question_for_a_nam
     dm.process_input(UserInput(text="hi"))
     said = dm.process_input(UserInput(text=answer))
     assert "is your name" not in said.reply and store.user_ids() == {}, said.reply
+
+
+def test_a_stranger_asking_to_be_remembered_in_a_greeting_is_asked_the_name_once(tmp_path):
+    """"Hey, remember me? The one with the road trip." got "Hello! I'm Nadine. What's your name? I don't
+    think we've met yet. What's your name?" (tester64 s3)."""
+    dm, _ = _chat(tmp_path)
+    reply = dm.process_input(UserInput(text="Hey, remember me? The one with the road trip.")).reply
+    assert reply.count("What's your name?") == 1 and "met" in reply, reply
+
+
+def test_the_speakers_own_name_typed_in_lower_case_is_greeted(tmp_path):
+    """"becca again" got "I see, Becca. Tell me more!": the tagger takes "becca" for a verb (tester64 s27)."""
+    dm, _ = _chat(tmp_path)
+    dm.process_input(UserInput(text="hey its Becca"))
+    assert dm.process_input(UserInput(text="becca again")).reply == "Hello again, Becca!"
 
 
 @pytest.mark.parametrize("why", ["Why do you want to know?", "Hmm, why?"])

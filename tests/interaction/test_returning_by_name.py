@@ -163,6 +163,8 @@ def test_names_others_use_are_read_off_the_parse(text, others):
     # a verb with no subject of its own inside the question is no question to her ("Is the General
     # coming to pick me up?" got "Of course I remember you, Colonel!": tester62 s51)
     ("Is my neighbour coming to pick me up tomorrow?", False), ("Who is going to drive me home?", False),
+    # a clause of what they told ("Of course I remember you, Harold!": tester64 s12)
+    ("Could you remind me when I see Dr. Patel?", False),
 ])
 def test_asking_whether_nadine_knows_the_speaker(text, asks):
     from interaction.offline.question_form import asks_if_known
