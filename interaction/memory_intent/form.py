@@ -61,8 +61,11 @@ def _addressed(text: str) -> bool:
         # a gerund under a preposition bids nothing ("cheers for having me"), nor does a verb of feeling
         # ("love that for me", said of bad news): neither puts anything to the listener to keep
         verbs = [t for t in doc if t.pos_ == "VERB"]
+        # nor does an infinitive of someone else's wish or need ("my doctor wants me to come back on the
+        # 9th"), unless "you" is the one it asks of ("I need you to remember that ...")
         bids = [t for t in verbs if not (t.tag_ == "VBG" and t.dep_ == "pcomp")
-                and not (wordnet is not None and wordnet.verb_lexical_file(t.lemma_.lower()) == "verb.emotion")]
+                and not (wordnet is not None and wordnet.verb_lexical_file(t.lemma_.lower()) == "verb.emotion")
+                and not _anothers_infinitive(t)]
         # words with no verb ("gate code 4471 pls") ask, unless a copula tells of a subject ("vet is tmrw
         # at 11"); the small tagger misreads typed requests ("remember pls" a present tense with "neg"
         # for its subject; "Nadine, don't forget" with Nadine the subject), so any base or present form counts
@@ -72,6 +75,13 @@ def _addressed(text: str) -> bool:
                             or any(c.dep_ == "nsubj" and c.lower_ in YOU for c in t.children) for t in bids):
             return True
     return False
+
+
+def _anothers_infinitive(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    from interaction.offline.question_form import YOU
+
+    return any(c.tag_ == "TO" and c.dep_ == "aux" for c in verb.children) and not any(
+        c.lower_ in YOU for c in [*verb.children, *verb.head.children] if c.dep_ in ("nsubj", "dobj"))
 
 
 def has_form(intent: str, text: str) -> bool:

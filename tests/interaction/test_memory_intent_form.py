@@ -153,6 +153,10 @@ def test_news_told_in_confidence_is_read_from_the_plea_before_it(text, confided)
     ("I need you to remember that my aunt is in Galway.", True),
     # no verb but a copula, whose subject opens the sentence: news ("tmrw" reads near a request)
     ("vet is tmrw at 11 for my cat", False),
+    # an infinitive of someone else's wish asks nothing of her ("I'll remember that back on Thursday the 9th
+    # at 2:30 for your blood pressure": tester64 s12); one asked of "you" does
+    ("My doctor, Dr. Patel, wants me to come back on Thursday the 9th at half past two for my blood pressure.", False),
+    ("I want you to keep this: my code is 1234", True),
     ("Memorise this please: my neighbour's number is 0791 223 448.", True),
 ])
 def test_a_request_to_remember_is_put_to_the_listener(text, put_to_her):
@@ -245,3 +249,4 @@ def test_news_whose_verb_the_tagger_takes_for_a_noun_asks_nothing(text, asks):
     A noun with a subject, or a plural after its noun that WordNet has only as a verb, is the verb."""
     assert asks_or_requests(text) is asks
     assert (classify(text).intent == "statement") is not asks
+
