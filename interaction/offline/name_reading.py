@@ -226,6 +226,26 @@ def someone_else_before(words: str) -> bool:
         for t in doc)
 
 
+_SAYS_WHO_WITHIN = re.compile(r"\b(?:it'?s|it is|i'?m|i am|this is)\b", re.IGNORECASE)
+
+
+def _after_an_aside(clause: str) -> str | None:
+    """The clause from the speaker's "I'm" or "it's" on, when only words of the telling come before it
+    ("so im Fatima and ...", "well, it's Tom": parsing.opening_aside); None otherwise, and without the
+    parser."""
+    found = _SAYS_WHO_WITHIN.search(clause)
+    if found is None or found.start() == 0:
+        return None
+    from interaction.offline.parsing import ParserUnavailable, load_parser, opening_aside
+
+    try:
+        doc = load_parser()(clause)
+    except ParserUnavailable:
+        return None
+    before = [t for t in doc if t.idx < found.start()]
+    return clause[found.start():] if before and all(opening_aside(t) for t in before) else None
+
+
 def candidates(text: str, loose: bool) -> list[Candidate]:
     """The words standing where a name would, in the order said."""
     found: list[Candidate] = []
@@ -239,6 +259,7 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
         clauses = stretches[i]
         for k, clause in enumerate(clauses):
             bare = _without_chat_words(_strip_greeting(clause))
+            bare = _after_an_aside(bare) or bare
             # "it's me, Anna Smith": the clause after the speaker points at themselves says who that is
             after_me = loose and k > 0 and bool(_ME.match(_strip_greeting(clauses[k - 1])))
             closed = _GOES_ON.split(bare, maxsplit=1)[0]

@@ -31,3 +31,15 @@ def test_what_the_speaker_is_before_more_of_them_is_no_name(said):
 def test_a_word_known_only_as_a_thing_is_no_state_of_the_speaker():
     assert extract_profile("im oscar and im turning 7").current_position is None
     assert extract_profile("I'm retired").current_position == "retired"
+
+
+@pytest.mark.parametrize(("said", "name"), [
+    ("heyy so im Fatima and i just wanna say today was soooo long", "Fatima"),
+    ("well, it's Tom", "Tom"), ("anyway its Rosa", "Rosa"),
+    ("so im tired", None), ("my friend said im crazy", None), ("honestly im done", None),
+])
+def test_a_name_after_words_of_the_telling_is_read(said, name):
+    """"heyy so im Fatima and i just wanna say ..." was asked "What's your name?" and all she told was
+    kept for nobody (tester64 s23): words that only open the telling ("so", "well,", "anyway") stand
+    before the slot."""
+    assert extract_name(said, loose=True) == name
