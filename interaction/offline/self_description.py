@@ -708,9 +708,10 @@ def _read_doing(pred, found: dict[str, str]) -> None:
     preps = [c for c in pred.children if c.dep_ == "prep"]
     if not objects and not preps or _not_owned(pred, objects):
         return
-    if of_feeling(pred) or any(an_occupation(o.lemma_) for o in objects):
+    sought = [o for p in preps for o in p.children if o.dep_ == "pobj"]
+    if of_feeling(pred) or any(an_occupation(o.lemma_) for o in [*objects, *sought]):
         # what they want or love is no job they do ("I want a job as a nurse"), nor is what they do with
-        # a job ("I need a new job")
+        # a job ("I need a new job") or for one ("I'm applying for a job in New York")
         return
     words = {pred.i} | {c.i for c in pred.children if c.dep_ == "prt"}
     if not objects and preps[0].i == pred.i + 1 and preps[0].lower_ not in _EMPLOYER_OR_PLACE_PREPS:

@@ -31,6 +31,8 @@ def test_the_job_told_is_kept_not_the_words_beside_it(sentence, job):
     "I'm hopeless at remembering birthdays.",
     "I have a dentist appointment on the 4th of March.",
     "I'm Kit, Dana's lodger.",
+    # seeking a job is no job done: "you work as applying" replaced a photographer (tester64 s35)
+    "I have a secret: I'm applying for a job in New York and my boss doesn't know",
 ])
 def test_no_job_is_read_and_the_known_one_stays(sentence):
     position, changes = _read(sentence, RETIRED)
