@@ -140,7 +140,9 @@ def _in_the_past(doc, time) -> bool:  # noqa: ANN001 - a spaCy Doc, and a Span o
     appointment is now on the 28th" tells the 28th to come); a time in no clause of its own, by
     any verb of the sentence."""
     verb = getattr(time, "root", time)
-    while verb.pos_ not in ("VERB", "AUX") or verb.dep_ in ("aux", "auxpass"):
+    # a participle that only names a thing ("a new medicine called metformin on Monday") has no tense:
+    # the clause's is its noun's verb's
+    while verb.pos_ not in ("VERB", "AUX") or verb.dep_ in ("aux", "auxpass") or (verb.dep_ == "acl" and verb.tag_ == "VBN"):
         if verb.head.i == verb.i:
             return any(told_as_past(t) for t in doc if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"))
         verb = verb.head

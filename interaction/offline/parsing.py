@@ -294,10 +294,12 @@ def to_read_as_a_particle(tok) -> bool:  # noqa: ANN001 - a spaCy Token
 
 def comes_round(day) -> bool:  # noqa: ANN001 - a spaCy Token
     """A day of the week said as one that comes round, naming no single date: with "every" or "each"
-    ("every Tuesday morning"), on a plural ("Wednesday evenings"), or as one of a month's ("the first
-    Saturday of the month", "the last Sunday of every month")."""
+    ("every Tuesday morning"), on a plural ("Wednesday evenings"), as one of a month's ("the first
+    Saturday of the month", "the last Sunday of every month"), or as any one of them ("a meeting at 4:45
+    on a Friday")."""
     phrase = day.head if day.dep_ == "compound" else day
-    return any(c.dep_ == "det" and c.lower_ in DISTRIBUTIVE for c in phrase.children) or phrase.tag_ == "NNS" \
+    return any(c.dep_ == "det" and c.lower_ in (*DISTRIBUTIVE, "a", "an") for c in phrase.children) \
+        or phrase.tag_ == "NNS" \
         or any(c.dep_ == "prep" and c.lower_ == "of" for c in day.children)
 
 

@@ -128,6 +128,10 @@ def test_a_part_of_today_asked_is_the_clocks_day_not_the_machines(memory, verdic
     # moved to a day the parse hangs on the words after it (tester: "It was the 12th, twenty-four days ago")
     ("The physio moved to the 16th, same time.", datetime(2026, 3, 16)),
     ("They pushed the fitting back to the 9th, same place.", datetime(2026, 3, 9)),
+    # a participle that only names a thing has no tense of its own (tester64 s55: "starting a new medicine
+    # called metformin on Monday", told on a Monday, was "Monday the 7th, yesterday" the next day)
+    ("I'm starting a new medicine called metformin on Monday.", datetime(2026, 3, 9)),
+    ("We went to a bar called Joe's on Friday.", datetime(2026, 2, 27)),
 ])
 def test_a_told_day_falls_by_its_tense_and_where_it_was_moved_to(memory, day):
     told = named_time(load_parser()(memory), TOLD)  # Monday 2 March
@@ -279,3 +283,9 @@ def test_how_long_since_is_never_counted_to_a_day_still_to_come(maya):
     reply = say(dm, "How long since I last saw my brother?").reply
     assert "Nine days" not in reply and "nine days" not in reply, reply
     assert say(dm, "How many days until my brother flies in?").reply.startswith("Nine days — ")
+
+
+def test_a_day_of_the_week_said_as_any_one_of_them_names_no_date():
+    """"a meeting at 4:45 on a Friday" was said back "on a Friday the 4th" (tester64 s29)."""
+    said = "my manager Greg scheduled a meeting at 4:45 on a Friday just to tell us the project is cancelled"
+    assert named_time(load_parser()(said), TOLD) is None
