@@ -333,19 +333,23 @@ def _said_of_by_pronoun(noun) -> bool:  # noqa: ANN001 - a spaCy Token
 
 
 def _clause_lemmas(tok) -> set[str]:  # noqa: ANN001 - a spaCy Token
-    """The lemmas of the clause a word stands in: the nearest verb above it with a subject (or the
-    root), without the clauses joined to it by "and"."""
+    """The lemmas of the clause a word stands in: the nearest verb above it with a subject, or joined
+    by "and" to one whose subject it shares ("end" of "we'll start in Tokyo and end in Kyoto"), or the
+    root; without the clauses joined to it by "and"."""
     head = tok
-    while head.head.i != head.i and not (head.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass")
-                                                                           for c in head.children)
-                                         and not hung_before_a_splice(tok, head)):
+    while head.head.i != head.i and not (head.pos_ in ("VERB", "AUX") and (
+            any(c.dep_ in ("nsubj", "nsubjpass") for c in head.children)
+            or head.dep_ == "conj" and head.head.pos_ in ("VERB", "AUX")) and not hung_before_a_splice(tok, head)):
         head = head.head
     joined = {t.i for c in head.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX") for t in c.subtree}
+    # ... whose shared subject is its own too ("Jordan" of "works as a barista" in "Jordan is ... and works as ...")
+    shared = [t for s in head.head.children if head.dep_ == "conj" and s.dep_ in ("nsubj", "nsubjpass")
+              for t in s.subtree] if not any(c.dep_ in ("nsubj", "nsubjpass") for c in head.children) else []
     # a clause whose subject or object is a "she" or "them" of a sentence after the first is about what the
     # sentences before told of ("I adopted a dog. She is a greyhound.", "... I get them on weekends.")
     meant = [t for c in head.subtree if c.dep_ in ("nsubj", "nsubjpass", "dobj") and _a_pronoun_of_one_before(c)
              for t in head.doc[:head.sent.start] if t.pos_ in ("NOUN", "PROPN") and t.dep_ in _TOLD_OF]
-    return {t.lemma_.lower() for t in head.subtree if t.i not in joined} | {t.lemma_.lower() for t in meant}
+    return {t.lemma_.lower() for t in [*head.subtree, *shared] if t.i not in joined} | {t.lemma_.lower() for t in meant}
 
 
 def _a_pronoun_of_one_before(token) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -670,8 +674,17 @@ def _time(m) -> list[list]:  # noqa: ANN001
     (an ordinal counts beside a date), each with what its head governs after it ("the 22nd of
     Feburary": the tagger knows no misspelt month, the parse still hangs it on the day); no stretch
     of time ("for two weeks")."""
-    return [p for p in _time_phrases(m) if (any(t.ent_type_ in _TIME_ENTS or _a_day(t) or _said_as_a_time(t) for t in p)
-                                            and not _a_length(p)) or p in _clock_times(m) or p in _times_a_time_is(m)[1]]
+    return [p for p in _time_phrases(m, points=True) if (any(t.ent_type_ in _TIME_ENTS or _a_day(t) or _said_as_a_time(t)
+                                                             for t in p) and not _a_length(p))
+            or p in _clock_times(m) or p in _times_a_time_is(m)[1]]
+
+
+def _a_things_length(piece: list) -> bool:
+    """A time that only says how long the thing it is said of lasts ("for a three-week trip", "a two-day
+    course"): it modifies a noun that is no time."""
+    return any(t.dep_ in ("compound", "amod") and t.ent_type_ in _TIME_ENTS and t.head.pos_ == "NOUN"
+               and not t.head.ent_type_ and not _of_time(t.head.lemma_.lower())
+               and t.head.lemma_.lower() not in _TIME_NOUNS for t in piece)
 
 
 def _said_as_a_time(t) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -682,8 +695,9 @@ def _said_as_a_time(t) -> bool:  # noqa: ANN001 - a spaCy Token
         t.dep_ == "pobj" and t.head.lower_ in (*_AT, "during") or t.dep_ == "npadvmod") and _of_time(t.lemma_.lower())
 
 
-def _time_phrases(m) -> list[list]:  # noqa: ANN001
-    """Every phrase of time, points and stretches, joined as `_time` says."""
+def _time_phrases(m, points: bool = False) -> list[list]:  # noqa: ANN001
+    """Every phrase of time, points and stretches, joined as `_time` says; `points`: without the times
+    that only say how long a thing lasts (`_a_things_length`), which name no point in time."""
     pieces = [_with_preposition(_with_what_it_governs(list(e))) for e in m.ents if e.label_ in _TIME_ENTS]
     pieces += _clock_times(m) + [_with_preposition(_with_what_it_governs(list(e))) for e in m.ents if e.label_ == "ORDINAL"]
     # an ordinal the recogniser missed ("moved to the 22nd, same time": a noun to the tagger)
@@ -701,7 +715,7 @@ def _time_phrases(m) -> list[list]:  # noqa: ANN001
               else p for p in pieces]
     # a time noun a copula gives its time is what is asked of, never an answer ("visiting hours")
     subjects, valued = _times_a_time_is(m)
-    pieces = [p for p in pieces if not any(t.i in subjects for t in p)] + valued
+    pieces = [p for p in pieces if not any(t.i in subjects for t in p) and not (points and _a_things_length(p))] + valued
     pieces.sort(key=lambda p: p[0].i)
     joined: list[list] = []
     for piece in pieces:
