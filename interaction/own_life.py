@@ -27,6 +27,7 @@ from common.store.profile_fields import FIELDS_BY_NAME
 from interaction import cues
 from interaction.agents.context import AgentDeps
 from interaction.answer_span import ANSWER_FIRST, holds_no_answer
+from interaction.asked_value import said_of_someone_else
 from interaction.clock_question import asks_the_clock
 from interaction.dated_it import last_asked_after, with_frame_asked, with_it_named
 from interaction.memory.retrieval.core import Judged, RecallDecision
@@ -370,7 +371,9 @@ def profile_field_asked(deps: AgentDeps, state: dict) -> str | None:
         return None
     if decided is None or decided.outcome != "asserted" or decided.named is None:
         return None
-    told = facts[int(decided.named.candidate.memory_id)][1]
+    turn, told = facts[int(decided.named.candidate.memory_id)]
+    if said_of_someone_else(state["text"], turn.text) is not None:
+        return None  # "is my husband a paramedic?" over "I work as a paramedic": the recall says whose it was
     if told.field == "relations" and asked_field(state["text"]) != "relations":
         # "where does Amara work?" names the fiancée, but asks what they told of her, not who she is
         return None
