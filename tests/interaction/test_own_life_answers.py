@@ -1249,6 +1249,12 @@ def test_an_engagement_called_off_is_no_yes_to_being_engaged(maya):
     ("What breed is my dog?", "We adopted a whippet from the shelter.", "whippet"),
     ("What breed is my dog?", "My brother's dog is a whippet.", None),  # someone else's
     ("What breed is my dog?", "The neighbours have a whippet.", None),
+    # a time said of how long a thing lasts names no day ("A three-week trip —": tester64 s65)
+    ("When do we leave for Japan?", "my husband and I leave for a three-week trip to Japan on April 10th", "on April 10th"),
+    ("When is my course?", "I have a two-day course on the 3rd", "on the 3rd"),
+    # a verb joined by "and" to one whose subject it shares is a clause of its own ("In Tokyo": s65)
+    ("Where do we end?", "we'll start in Tokyo and end in Kyoto", "in Kyoto"),
+    ("Where do we start?", "we'll start in Tokyo and end in Kyoto", "in Tokyo"),
 ])
 def test_the_kind_asked_for_is_the_kind_told_of_the_thing_asked_of(question, memory, answer):
     found = answer_in(question, memory)
