@@ -296,9 +296,11 @@ def _telling(span: list, beside_deps: set[str] = _BESIDE) -> tuple[tuple[int, in
     I work in Braga" after "I live in Porto")."""
     answer = {t.i for t in span}
     clause = span[0].sent.root
-    # the answer in a clause joined to another ("..., and my son works in Voss"): that clause tells it
-    while (joined := next((c for c in clause.children if c.dep_ in _JOINED
-                           and answer <= {t.i for t in c.subtree}), None)) is not None:
+    # the answer in a clause joined to another ("..., and my son works in Voss"): that clause tells it,
+    # when it says its own subject ("we'll fly to Vienna and then drive to Graz" is told whole)
+    while (joined := next((c for c in clause.children if c.dep_ in _JOINED and answer <= {t.i for t in c.subtree}
+                           and (c.pos_ not in ("VERB", "AUX") or any(d.dep_ in ("nsubj", "nsubjpass", "expl")
+                                                                     for d in c.children))), None)) is not None:
         clause = joined
     pronoun = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass", "dobj") and third_person(c)), None)
     if pronoun is not None:

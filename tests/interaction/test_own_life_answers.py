@@ -1300,3 +1300,13 @@ def test_what_a_plan_still_to_come_does_not_say_is_never_not_yet(maya):
     later(dm, uid)
     reply = say(dm, "is Hana a plumber?").reply
     assert not reply.startswith("Not yet") and not reply.startswith("Yes"), reply
+
+
+def test_a_clause_that_shares_its_subject_is_said_back_with_it(maya):
+    """"where do we drive to?" over "we'll fly to Vienna and then drive to Graz" was said back "you told
+    me then drive to Graz": a joined clause with no subject of its own is told with the one it shares."""
+    dm, _, _, uid = maya
+    say(dm, "we'll fly to Vienna and then drive to Graz")
+    later(dm, uid)
+    reply = say(dm, "where do we drive to?").reply
+    assert reply.startswith("Graz") and "told me then" not in reply and "Vienna" in reply, reply
