@@ -31,7 +31,7 @@ from interaction.offline.corrections import (
     read_correction,
     says_a_correction,
 )
-from interaction.offline.extract import extract_name, extract_profile
+from interaction.offline.extract import extract_name, extract_profile, perhaps_the_name_asked
 from interaction.offline.first_meeting import says_never_met
 from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update, is_name
 from interaction.offline.name_claims import (
@@ -43,7 +43,6 @@ from interaction.offline.name_claims import (
 from interaction.offline.name_reading import (
     asked_for_name,
     introduces_only,
-    perhaps_the_name_asked,
     read_opening_name,
 )
 from interaction.offline.self_description import another_workplace, place_of_work

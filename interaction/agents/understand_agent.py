@@ -24,10 +24,9 @@ from interaction.memory_intent.phrasing import stretches
 from interaction.names import known_name_in_greeting
 from interaction.offline import fact_changes, name_reading
 from interaction.offline import understand_rules as offline
-from interaction.offline.extract import texts_ahead
+from interaction.offline.extract import perhaps_the_name_asked, texts_ahead
 from interaction.offline.name_reading import (
     asked_for_name,
-    perhaps_the_name_asked,
     read_answered_name,
     read_opening_name,
 )

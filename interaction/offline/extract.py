@@ -26,6 +26,7 @@ from interaction.offline.name_reading import (
     read_opening_name,
     someone_else_before,
     weighed_not_given,
+    word_answering_for_a_name,
 )
 from interaction.offline.parsing import ParserUnavailable, load_parser
 from interaction.offline.titles import without_titles
@@ -347,3 +348,10 @@ def answer_name(text: str) -> str | None:
                 and not cues.is_unambiguous_farewell(bare) and read_answered_name(bare):
             return _title(bare)
     return None
+
+
+def perhaps_the_name_asked(text: str) -> str | None:
+    """A word answering Nadine's question for the name that may be one (name_reading.word_answering_for_a_name:
+    "Earl"), and no yes or no by the confirmation reader: to be asked about, never taken."""
+    word = word_answering_for_a_name(text)
+    return word if word is not None and read_offline(word) == "unclear" else None

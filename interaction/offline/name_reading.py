@@ -655,13 +655,11 @@ def _answers_of_a_name(text: str) -> list[tuple[str, list[str]]]:
     return out
 
 
-def perhaps_the_name_asked(text: str) -> str | None:
+def word_answering_for_a_name(text: str) -> str | None:
     """The answer to Nadine's question for the name that the reader takes for no name but that may be
-    one, to be asked about and never taken: the whole turn, one or two words each typed with its
-    capital ("Earl", "Clement", "Rocky": English words too), none a chat word, a greeting or a sound, and
-    no yes or no (the confirmation reader), question or goodbye."""
-    from interaction.confirmation import read_offline
-
+    one: the whole turn, one or two words each typed with its capital ("Earl", "Clement", "Rocky":
+    English words too), none a chat word, a greeting or a sound, and no question or goodbye
+    (extract.perhaps_the_name_asked leaves out a yes or a no)."""
     if cues.is_question(text) or cues.is_unambiguous_farewell(text):
         return None
     whole = text.strip(" .!")
@@ -670,7 +668,7 @@ def perhaps_the_name_asked(text: str) -> str | None:
             continue
         if any(w.casefold() in chat_words() or _greets(w) or _unvoiced(w) for w in words):
             continue
-        if read_offline(answer) == "unclear" and read_answered_name(text) is None:
+        if read_answered_name(text) is None:
             return answer
     return None
 
