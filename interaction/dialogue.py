@@ -79,7 +79,7 @@ from interaction.names import (
 from interaction.offline.extract import answer_name
 from interaction.offline.wishes import wishes_the_listener
 from interaction.own_life import asks_after_their_past
-from interaction.profiles import MEETS, Identity, ProfileKeeper, ProfileOutcome
+from interaction.profiles import MEETS, UNSETTLED, Identity, ProfileKeeper, ProfileOutcome
 from interaction.search import WebSearch
 from interaction.session import Session
 from interaction.state import TurnState
@@ -454,8 +454,7 @@ class DialogueManager:
             outcome = self.keeper.resolve_confirmation(s.identity, conf, affirmative=answer == "yes", stated_name=stated)
         self._apply(outcome)
         held = conf.held_question
-        waited = held is not None and outcome.kind not in ("confirm", "unsettled", "not_their_name") \
-            and not asks_of_its_own(text)
+        waited = held is not None and outcome.kind not in ("confirm", *UNSETTLED) and not asks_of_its_own(text)
         return outcome.kind, held if waited and held is not None else text, news
 
     def _greets_as_someone_else(self, text: str, stated: str, conf: NameConfirmation) -> bool:
@@ -493,7 +492,7 @@ class DialogueManager:
         s.confirmation = outcome.confirmation if outcome.kind == "confirm" else None
         if s.confirmation is not None and asked is None:
             s.confirmation_turn_id = self._turn_id
-        if outcome.kind in ("pending", "unsettled", "not_their_name"):
+        if outcome.kind in ("pending", *UNSETTLED):
             s.pending_facts.update(outcome.learned)
             s.pending_wording.update(outcome.wording)
         elif outcome.kind != "none":

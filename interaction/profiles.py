@@ -94,6 +94,7 @@ class Identity:
 
 
 MEETS = ("new", "conflict_new")  # the outcomes that make the speaker someone met for the first time
+UNSETTLED = ("unsettled", "not_their_name")  # no name taken: who they are is still to be told
 
 
 @dataclass

@@ -22,7 +22,7 @@ from interaction.memory.contracts import RetrievalResult, TranscriptTurn
 from interaction.memory.retrieval.model_chooser import ModelChooser
 from interaction.memory_intent.phrasing import request_content
 from interaction.memory_requests import recall_this_session, said_earlier, told_since
-from interaction.names import known_name_in_greeting, match_name, name_similarity, part_of
+from interaction.names import match_name, name_similarity, part_of
 from interaction.offline import fact_changes, personal_facts
 from interaction.offline.corrections import (
     Correction,
@@ -31,7 +31,7 @@ from interaction.offline.corrections import (
     read_correction,
     says_a_correction,
 )
-from interaction.offline.extract import extract_name, extract_profile, perhaps_the_name_asked
+from interaction.offline.extract import extract_name, extract_profile, name_to_ask_about
 from interaction.offline.first_meeting import says_never_met
 from interaction.offline.grounding import Grounded, Proposal, coordinated, ground, grounded_update, is_name
 from interaction.offline.name_claims import (
@@ -43,7 +43,6 @@ from interaction.offline.name_claims import (
 from interaction.offline.name_reading import (
     asked_for_name,
     introduces_only,
-    read_opening_name,
 )
 from interaction.offline.self_description import another_workplace, place_of_work
 from interaction.offline.value_changes import tells_a_change, value_change
@@ -134,10 +133,8 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         _, applied = deps.keeper.store.apply(identity.user_id, changes, deps.clock.now(), source)
     carried = state.get("pending_facts") or {}
     wording = {**(state.get("pending_wording") or {}), **heard_wording(heard)}
-    messages = state.get("messages") or []
-    guessed = None if update.user_name or identity.known else (
-        read_opening_name(text) or known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high)
-        if not messages else perhaps_the_name_asked(text) if asked_for_name(messages) else None)
+    guessed = None if update.user_name or identity.known else name_to_ask_about(
+        text, state.get("messages") or [], deps.keeper.store.user_ids(), deps.keeper.high)
     if guessed is not None and _a_full_name_of_no_one(guessed, text, deps.keeper):
         # "Good afternoon. Harold Finch, pleased to make your acquaintance.": a given name and a surname,
         # each typed with its capital, that nobody known goes by, is plainly their name (asked about, a

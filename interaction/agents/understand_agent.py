@@ -21,14 +21,12 @@ from interaction.memory_intent import not_keep_reader
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.misspelt import as_meant
 from interaction.memory_intent.phrasing import stretches
-from interaction.names import known_name_in_greeting
 from interaction.offline import fact_changes, name_reading
 from interaction.offline import understand_rules as offline
-from interaction.offline.extract import perhaps_the_name_asked, texts_ahead
+from interaction.offline.extract import name_to_ask_about, texts_ahead
 from interaction.offline.name_reading import (
     asked_for_name,
     read_answered_name,
-    read_opening_name,
 )
 from interaction.offline.self_description import ParserUnavailable, load_parser
 from interaction.prompts import UNDERSTAND_SYSTEM, history_text
@@ -157,10 +155,10 @@ def understand(deps: AgentDeps, state: TurnState) -> TurnUnderstanding:
             # turn-act reader never saw, reads like a goodbye it never saw)
             u = u.model_copy(update={"intent": "continue_conversation"})
         if (u.intent in ("continue_conversation", "first_greeting") and not identity.known and not pending
-                and ((asked_for_name(messages) and (read_answered_name(text) or perhaps_the_name_asked(text)))
-                     or (not messages and (
-                    read_opening_name(text) or known_name_in_greeting(text, deps.keeper.store.user_ids(), deps.keeper.high))))):
-            # "Pierre" to "What's your name?", or "Dave." or "Hola, soy Lucía" as the first words of a conversation
+                and ((asked_for_name(messages) and read_answered_name(text))
+                     or name_to_ask_about(text, messages, deps.keeper.store.user_ids(), deps.keeper.high))):
+            # "Pierre" to "What's your name?"; "Earl" to it, or "Dave." or "Hola, soy Lucía" as the first
+            # words of a conversation, asked about
             u = u.model_copy(update={"intent": "update_user_info"})
     except Exception:  # the turn must still be answered
         log.exception("understanding failed; answering with a single safe response step")

@@ -225,11 +225,7 @@ def _date_before(doc, neg: int, old: list) -> list | None:  # noqa: ANN001 - a s
 def _frame(token) -> str | None:  # noqa: ANN001 - a spaCy Token
     """The lemma of the verb whose statement holds `token` ("lives" for "Leeds" in "my sister lives in
     Leeds"), None when it hangs from none."""
-    while token.head.i != token.i:
-        token = token.head
-        if token.pos_ in {"VERB", "AUX"}:
-            return token.lemma_
-    return None
+    return _frames(token)[0]
 
 
 def _frames(token) -> list[str]:  # noqa: ANN001 - a spaCy Token

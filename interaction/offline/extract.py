@@ -18,8 +18,10 @@ import threading
 
 from interaction import cues
 from interaction.confirmation import read_offline
+from interaction.names import known_name_in_greeting
 from interaction.offline.name_claims import read_name_claim
 from interaction.offline.name_reading import (
+    asked_for_name,
     names_no_one,
     read_answered_name,
     read_casual_name,
@@ -350,8 +352,13 @@ def answer_name(text: str) -> str | None:
     return None
 
 
-def perhaps_the_name_asked(text: str) -> str | None:
-    """A word answering Nadine's question for the name that may be one (name_reading.word_answering_for_a_name:
-    "Earl"), and no yes or no by the confirmation reader: to be asked about, never taken."""
-    word = word_answering_for_a_name(text)
+def name_to_ask_about(text: str, history: list[tuple[str, str]], known: dict[str, str], high: float) -> str | None:
+    """A word that is likely the nameless speaker's name, not said plainly as one, to be asked about
+    ("is your name ...?") and never taken: said alone as the first words of a conversation ("Dave."), a
+    known name ({user_id: name}) in a greeting said in words not read ("Hola, soy Lucía"), or an English
+    word answering Nadine's question for the name ("Earl": name_reading.word_answering_for_a_name), no
+    yes or no to the confirmation reader."""
+    if not history:
+        return read_opening_name(text) or known_name_in_greeting(text, known, high)
+    word = word_answering_for_a_name(text) if asked_for_name(history) else None
     return word if word is not None and read_offline(word) == "unclear" else None

@@ -158,6 +158,11 @@ def _verbs(words: list[str]) -> bool:
         return True
 
 
+def _where_says_who(words: list[str]) -> int | None:
+    """The index of the word, after the first, from which the speaker says who they are ("im", "it's")."""
+    return next((i for i in range(1, len(words)) if _SAYS_WHO_OPENS.match(" ".join(words[i:]))), None)
+
+
 def _strip_greeting(clause: str) -> str:
     """The clause after its greetings ("yo whats up", "hi there"), or after the sounds before a
     speaker says who they are ("ayy its jayden", "hiii im zoe"), and without the signs that close it
@@ -167,7 +172,7 @@ def _strip_greeting(clause: str) -> str:
     if rest != clause:
         rest = _GREETING_ASKED.sub("", rest)
     words = rest.split()
-    opens = next((i for i in range(1, len(words)) if _SAYS_WHO_OPENS.match(" ".join(words[i:]))), None)
+    opens = _where_says_who(words)
     if opens is not None and all(exclamation(w) for w in words[:opens]) and not _verbs(words[:opens]):
         rest = " ".join(words[opens:])
     return re.sub(r"[^\w]+$", "", rest).strip()
@@ -226,24 +231,25 @@ def someone_else_before(words: str) -> bool:
         for t in doc)
 
 
-_SAYS_WHO_WITHIN = re.compile(r"\b(?:it'?s|it is|i'?m|i am|this is)\b", re.IGNORECASE)
-
-
-def _after_an_aside(clause: str) -> str | None:
+def _after_an_aside(clause: str, sentence: str) -> str | None:
     """The clause from the speaker's "I'm" or "it's" on, when only words of the telling come before it
-    ("so im Fatima and ...", "well, it's Tom": parsing.opening_aside); None otherwise, and without the
-    parser."""
-    found = _SAYS_WHO_WITHIN.search(clause)
-    if found is None or found.start() == 0:
+    ("so im Fatima and ...", "well, it's Tom": parsing.opening_aside), read in the parse of the
+    sentence it is part of (parsed with the turn, not again); None otherwise, and without the parser."""
+    starts = [m.start() for m in re.finditer(r"\S+", clause)]
+    opens = _where_says_who(clause.split())
+    at = sentence.find(clause)
+    if opens is None or at < 0:
         return None
     from interaction.offline.parsing import ParserUnavailable, load_parser, opening_aside
 
     try:
-        doc = load_parser()(clause)
+        doc = load_parser()(sentence)
     except ParserUnavailable:
         return None
-    before = [t for t in doc if t.idx < found.start()]
-    return clause[found.start():] if before and all(opening_aside(t) for t in before) else None
+    before = [t for t in doc if at <= t.idx < at + starts[opens]]
+    # ... or the conjunction that opens the very clause they say it in ("so" of "heyy so im Fatima")
+    return clause[starts[opens]:] if before and all(opening_aside(t) or (t.dep_ == "mark" and t.head.idx >= at + starts[opens])
+                                                     for t in before) else None
 
 
 def candidates(text: str, loose: bool) -> list[Candidate]:
@@ -259,7 +265,7 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
         clauses = stretches[i]
         for k, clause in enumerate(clauses):
             bare = _without_chat_words(_strip_greeting(clause))
-            bare = _after_an_aside(bare) or bare
+            bare = _after_an_aside(bare, sentence) or bare
             # "it's me, Anna Smith": the clause after the speaker points at themselves says who that is
             after_me = loose and k > 0 and bool(_ME.match(_strip_greeting(clauses[k - 1])))
             closed = _GOES_ON.split(bare, maxsplit=1)[0]
@@ -660,17 +666,12 @@ def word_answering_for_a_name(text: str) -> str | None:
     one: the whole turn, one or two words each typed with its capital ("Earl", "Clement", "Rocky":
     English words too), none a chat word, a greeting or a sound, and no question or goodbye
     (extract.perhaps_the_name_asked leaves out a yes or a no)."""
-    if cues.is_question(text) or cues.is_unambiguous_farewell(text):
+    if cues.is_question(text) or cues.is_unambiguous_farewell(text) or read_answered_name(text) is not None:
         return None
     whole = text.strip(" .!")
-    for answer, words in _answers_of_a_name(text):
-        if answer != whole or not all(w[:1].isupper() for w in words):
-            continue
-        if any(w.casefold() in chat_words() or _greets(w) or _unvoiced(w) for w in words):
-            continue
-        if read_answered_name(text) is None:
-            return answer
-    return None
+    return next((answer for answer, words in _answers_of_a_name(text) if answer == whole
+                 and all(w[:1].isupper() for w in words)
+                 and not any(w.casefold() in chat_words() or _greets(w) or _unvoiced(w) for w in words)), None)
 
 
 def read_opening_name(text: str) -> str | None:

@@ -251,7 +251,11 @@ def _unknown_noun(tok) -> bool:  # noqa: ANN001 - a spaCy Token
 
 
 def _an_age(tok) -> bool:  # noqa: ANN001
-    return tok.like_num and tok.ent_type_ in _COUNTS and tok.text.isdigit() and 0 < int(tok.text) <= OLDEST
+    return tok.like_num and tok.ent_type_ in _COUNTS and _years_of_a_life(tok)
+
+
+def _years_of_a_life(tok) -> bool:  # noqa: ANN001 - a spaCy Token
+    return tok.text.isdigit() and 0 < int(tok.text) <= OLDEST
 
 
 def _ends_the_speakers_be(tok) -> bool:  # noqa: ANN001 - a spaCy Token
@@ -260,8 +264,7 @@ def _ends_the_speakers_be(tok) -> bool:  # noqa: ANN001 - a spaCy Token
     as "I'm 34" says it."""
     doc = tok.doc
     after = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
-    if tok.i < 2 or not tok.text.isdigit() or not 0 < int(tok.text) <= OLDEST \
-            or (after is not None and not (after.is_punct or after.dep_ == "cc")):
+    if tok.i < 2 or not _years_of_a_life(tok) or (after is not None and not (after.is_punct or after.dep_ == "cc")):
         return False
     be, subject = doc[tok.i - 1], doc[tok.i - 2]
     return be.lemma_ == "be" and be.tag_ == "VBP" and subject.lower_ == "i"  # now: "I was 12" is no age

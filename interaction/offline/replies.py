@@ -772,7 +772,9 @@ def composed_reply(r: ReplyInputs) -> Composed:
     elif r.intent == "first_greeting" or cues.is_greeting(r.text):
         # "Hello Nadine, how are you?" asks after her too
         well = " I'm very well, thank you." if cues.HOW_ARE_YOU.search(r.text) else ""
-        parts.append(f"Hello {r.addressed}, it's nice to see you!{well}" if r.addressed else f"Hello!{well} I'm Nadine. What's your name?")
+        # asked whether she knows them, she asks the name once, after saying they have not met
+        ask = "" if r.met_before is None and asks_if_known(r.text) else " What's your name?"
+        parts.append(f"Hello {r.addressed}, it's nice to see you!{well}" if r.addressed else f"Hello!{well} I'm Nadine.{ask}")
     # learned: what the profile now holds from this turn (or, before a name, what waits for one), as said
     learned = {k: v for k, v in (r.outcome.learned if r.outcome else {}).items() if k in FIELDS_BY_NAME}
     ended = [profile_wording.ended_words(r.profile, c.field, c.value) for c in r.fact_changes if c.op == "close" and c.value]
@@ -791,10 +793,7 @@ def composed_reply(r: ReplyInputs) -> Composed:
         return Composed("So that I can recognise you and remember what you tell me when we meet again. "
                         "What's your name?")
     if asks_if_known(r.text):  # whether they have met is known, never looked up
-        met = _whether_met(r.met_before, hi)
-        # the greeting's "What's your name?" is asked once, after saying they have not met
-        said = [p.removesuffix(" What's your name?") if met.endswith("What's your name?") else p for p in parts]
-        return Composed(" ".join([*said, met]))
+        return Composed(" ".join([*parts, _whether_met(r.met_before, hi)]))
     if parts and r.intent in ("first_greeting", "update_user_info"):
         # "pleased to meet you :)" reads as joy, but is no news to be happy about
         news = named_feeling(r.user_emotion) if r.user_emotion.intensity >= _NEWS_INTENSITY and is_told(r.text) else None
