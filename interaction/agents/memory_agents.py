@@ -432,6 +432,13 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
     update, kept = grounded_update(text, update, names, now)
     # a turn that only says who the speaker is ("hey its Dev") changes no fact, whatever the model reads
     decided = [] if introduces_only(text) else fact_changes.decide(text, update.facts(), current)
+    # a person of theirs named in the turn is nobody's workplace, home or pastime ("I run a bakery with
+    # my partner Jonas": the tagger may mark "Jonas" as where they work)
+    read_off_the_parse = personal_facts.read(text)
+    told_people = {held[0].casefold() for v in [*update.relations, *(g.value for g in read_off_the_parse
+                                                                     if g.field == "relations")]
+                   if (held := relation_of(v))}
+    decided = [c for c in decided if c.field == "relations" or not c.value or c.value.casefold() not in told_people]
     valued = [c for c in decided if c.value]
     found = dict(zip(map(id, valued), ground(
         text, [Proposal(c.field, c.value or "", c.op != "close") for c in valued], names, kept, now), strict=True))
@@ -448,7 +455,7 @@ def decide_facts(text: str, update: MemoryUpdate, current: dict[str, list[str]],
     grounded = [*kept, *(g for g in found.values() if g is not None)]
     # where they are from, their home said in other ways, their age and their people by name: read off
     # the parse as said of the speaker (personal_facts.py), each a fact of its own
-    for g in personal_facts.read(text):
+    for g in read_off_the_parse:
         # a person of theirs by the speaker's own name is no one of theirs ("my colleague Lars wants to
         # say hi, Lars just took the keyboard, I'm Lars": the one before him told of him)
         held = relation_of(g.value) if g.field == "relations" else None
