@@ -28,11 +28,14 @@ from interaction.memory.retrieval.lexical import stems
 from interaction.memory.retrieval.lexicon import WordNet
 
 _WORD = re.compile(r"(?<![\w'\u2019])[^\W\d_]+(?![\w'\u2019])")
+# a word before a possessive's apostrophe ("Layla" of "Layla's", "James" of "James'"), not a contraction's
+_POSSESSOR = re.compile(r"(?<![\w'\u2019])([^\W\d_]+)['\u2019]s?(?![\w'\u2019])")
 
 
 def words_of(texts: Iterable[str]) -> set[str]:
-    """The words of `texts`, casefolded, with their stems."""
-    words = {w.casefold() for text in texts for w in _WORD.findall(text)}
+    """The words of `texts`, casefolded, possessors among them (a name the memories hold only as
+    "Layla's" is a word the person used, not a misspelling), with their stems."""
+    words = {w.casefold() for text in texts for pattern in (_WORD, _POSSESSOR) for w in pattern.findall(text)}
     return words | set(stems(sorted(words)))
 
 
