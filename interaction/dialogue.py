@@ -59,6 +59,7 @@ from interaction.memory.contracts import MemoryServices, TranscriptTurn
 from interaction.memory.told import is_told, only_thanks
 from interaction.memory_requests import (
     FORGET_INTENTS,
+    KEEPING_NOTHING_REASON,
     NOT_KEPT_REASON,
     NOT_TOLD,
     ForgetCandidate,
@@ -277,6 +278,7 @@ class DialogueManager:
         s.history.clear()
         s.transcript.clear()
         s.held_memories.clear()  # asked by someone who left without a name: kept for nobody
+        s.keeping_nothing = False  # the next conversation keeps as usual
         if not s.identity.known:
             # ... and so is what they told of themselves: never the next person's who gives a name
             s.pending_facts.clear()
@@ -343,7 +345,7 @@ class DialogueManager:
             "pending_facts": dict(s.pending_facts), "pending_wording": dict(s.pending_wording),
             "greeted_user_id": s.greeted_user_id, "pins": pins, "met_now": s.met_now,
             "language": self.language, "replies": s.replies + 1,  # this turn's reply included
-            "declined_forget": self.forgetting_one.declined,
+            "declined_forget": self.forgetting_one.declined, "keeping_nothing": s.keeping_nothing,
         }
         try:
             result = self.graph.run(state, lambda ready: self._speak(text, ready, start))
@@ -357,7 +359,10 @@ class DialogueManager:
             self._speak(text, result, start)
         turn = self._finish(text, result)
         s = self.session  # a name said this turn may have begun another speaker's part
-        if result.get("memory_intent") in NOT_TOLD:  # a request to forget, or not to keep, is not something told
+        s.keeping_nothing = s.keeping_nothing or bool(result.get("keep_nothing"))
+        if s.keeping_nothing and result.get("memory_intent") not in (*NOT_TOLD, "remember"):
+            s.drop_last_exchange()  # nor is what is told after "don't keep anything more", for the episode
+        elif result.get("memory_intent") in NOT_TOLD:  # a request to forget, or not to keep, is not something told
             s.drop_last_exchange()
             if result.get("take_back") is not None:  # "don't remember that": what they said just before goes too
                 self._take_back(result["take_back"])
@@ -623,7 +628,8 @@ class DialogueManager:
         # request to forget is not one either, nor what the person asked not to be kept; a request to
         # remember is kept as the explicit memory it asks for, never twice (this is said before the
         # request is handled: whether it was kept is the memory action's to say)
-        why = suppressed or ("a request to forget" if u.memory_intent in FORGET_INTENTS
+        why = suppressed or (KEEPING_NOTHING_REASON if self.session.keeping_nothing and u.memory_intent != "remember"
+                             else "a request to forget" if u.memory_intent in FORGET_INTENTS
                              else NOT_KEPT_REASON if u.memory_intent == "not_keep"
                              else "a request to remember" if u.memory_intent == "remember"
                              else "a recall question"
@@ -679,8 +685,9 @@ class DialogueManager:
             log.warning("runtime language not persisted: %s", exc)
 
     def forget_session(self) -> None:
-        """The current user asked to be forgotten: drop the session without saving an episode."""
-        self.session = Session()
+        """The current user asked to be forgotten: drop the session without saving an episode, and keep
+        nothing more of the conversation (what they tell next is not kept for whoever they say they are)."""
+        self.session = Session(keeping_nothing=True)
 
     def shutdown(self) -> None:
         self.close_session("shutdown")

@@ -79,9 +79,9 @@ NOT_TOLD = (*FORGET_INTENTS, "not_keep")
 NOT_KEPT = "All right — I won't keep that."
 NOT_KEPT_REASON = "asked not to keep it"
 # a plea that tells nothing and points back at nothing is about what is still to come ("please don't save
-# anything I say today"), which no turn can promise: said so, rather than "I won't keep that"
-NOT_KEPT_AHEAD = ("I can't leave out what you haven't told me yet. Say \"don't keep this\" in the message "
-                  "itself, and I won't keep that message.")
+# anything I say today"): nothing more of the conversation is kept (dialogue.py)
+KEEPING_NOTHING = "All right — I won't keep anything more of this conversation."
+KEEPING_NOTHING_REASON = "asked to keep nothing more of this conversation"
 HELD = "I don't know who you are yet, so I'll keep that for you once you tell me. What's your name?"
 # each request of someone not known yet answered as what it asked: "what do you know about me?" and
 # "forget what I said about ..." are no request to forget everything (nor is a forgotten person, whose
@@ -161,7 +161,7 @@ def handle(deps: AgentDeps, state: dict) -> dict:
         # in a turn of its own ("don't remember that") it means what they said just before: that goes too
         back = refers_back(state["text"])
         if not back and not tells_beside_the_plea(state["text"]):
-            return {**not_kept, "final_message": NOT_KEPT_AHEAD}
+            return {**not_kept, "final_message": KEEPING_NOTHING, "keep_nothing": True}
         said = just_said(state) if identity.known and back else None
         return {**not_kept, "take_back": said} if said is not None else not_kept
     if intent == "remember" and asks_if_kept(state["text"]):

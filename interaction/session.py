@@ -47,6 +47,9 @@ class Session:
     # the person was met for the first time in this conversation (their profile was made in it)
     met_now: bool = False
     held_memories: list[HeldMemory] = field(default_factory=list)
+    # asked to keep nothing more of this conversation, or forgotten in it: no later turn is kept, but
+    # what the person asks to be remembered in so many words
+    keeping_nothing: bool = False
 
     def record_exchange(self, user_text: str, reply: TranscriptTurn, limit: int) -> None:
         """The user's words are already in the transcript (the graph summarises it); add the reply."""
@@ -58,12 +61,13 @@ class Session:
     def forget_what_was_told(self) -> None:
         """Someone not known yet asked to be forgotten: nothing of theirs is stored, and nothing this
         conversation held for them (what waits for their name, the turns the episode would keep) is
-        kept for whoever they turn out to be."""
+        kept for whoever they turn out to be, nor what the rest of the conversation tells."""
         self.held_memories.clear()
         self.pending_facts.clear()
         self.pending_wording.clear()
         self.transcript.clear()
         self.history.clear()
+        self.keeping_nothing = True
 
     def forget(self, forgotten: Forgotten) -> list[TranscriptTurn]:
         """A memory was forgotten: no turn of this session that holds it is kept, nor the reply to such

@@ -40,6 +40,8 @@ class TurnState(TypedDict, total=False):
     # ("No." ... "Actually yes, forget it.")
     declined_forget: Any
     take_back: Any  # memory_requests.ForgetCandidate: the statement a "don't remember that" takes back
+    keep_nothing: bool  # asked to keep nothing more of this conversation: the DM keeps no later turn
+    keeping_nothing: bool  # ... asked so earlier in it: what the turn tells of the person is not kept
     drew_on: frozenset[str]  # what the reply said back besides the turn's retrieval (said_back.py)
     forget_me_asked: bool  # the understanding heard "forget me": the DM now awaits the yes
     memory_action: Any  # common.messages.MemoryAction: what a memory request did (TurnResult)

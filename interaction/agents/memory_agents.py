@@ -127,6 +127,9 @@ def update_profile(deps: AgentDeps, state: TurnState) -> dict:
         changes += jobs_ending_with_their_employer(profile, update, changes, cues.told_part(text))
         changes += jobs_left_by_their_place(profile, cues.told_part(text), changes)
         changes += workplace_towns_left(profile, cues.told_part(text), changes)
+    if state.get("keeping_nothing"):
+        # asked to keep nothing more of this conversation: who they are is still heard, what they tell is not
+        update, changes, heard = MemoryUpdate(**update.model_dump(include={"user_name", "other_names", "addressed_as"})), [], {}
     source = FactSource(turn_id=state.get("turn_id"), date=deps.clock.now().isoformat(timespec="seconds"))
     applied: list[FactChange] = []
     if identity.user_id and not update.user_name:  # before the keeper's merge, so records keep the turn id

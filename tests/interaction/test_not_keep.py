@@ -119,15 +119,49 @@ def test_news_told_with_a_plea_the_parse_misses_is_kept_nowhere(maya):  # noqa: 
     assert "rival" not in say(dm, "do I have an interview?").reply
 
 
-def test_a_plea_for_what_is_still_to_come_promises_nothing(maya):  # noqa: F811
+def test_a_plea_for_what_is_still_to_come_keeps_nothing_more_of_the_conversation(maya):  # noqa: F811
     """"please don't save anything I say today, ok?" got "All right — I won't keep that." and the fight
-    told next was kept and recalled the next day (replay59 s66): a plea that tells nothing and points
-    back at nothing is about turns to come, which no turn can promise."""
-    from interaction.memory_requests import NOT_KEPT_AHEAD
+    told next was kept and recalled the next day (replay59 s66); "I can't leave out what you haven't told
+    me yet" kept the job told next (tester64a s50): a plea that tells nothing and points back at nothing
+    is about the turns to come, and none of them is kept until the conversation ends."""
+    from interaction.memory_requests import KEEPING_NOTHING
 
-    dm, _, _, _ = maya
-    assert say(dm, "please don't save anything I say today, ok?").reply == NOT_KEPT_AHEAD
-    assert say(dm, "Please don't write that down.").reply == NOT_KEPT  # what was said just before
+    dm, out, services, uid = maya
+    say(dm, "I took up rock climbing at the indoor wall last month.")
+    assert say(dm, "please don't save anything I say today, ok?").reply == KEEPING_NOTHING
+    told = say(dm, "I had a huge fight with my brother Tobias about the inheritance.")
+    assert "remember" not in told.reply
+    assert affect_of(out, told).suppress_storage
+    work = say(dm, "I work at the warehouse on night shifts.")
+    assert "remember" not in work.reply and affect_of(out, work).suppress_storage
+    about = say(dm, "What do you know about me?").reply
+    assert "warehouse" not in about and "Tobias" not in about
+    profile = ProfileStore(dm.layout).load(uid)
+    assert "warehouse" not in str(profile.facts) and "Tobias" not in str(profile.facts)
+    asked = say(dm, "Please remember that my dentist appointment is on the 3rd of May.")  # asked plainly
+    assert asked.memory_action is not None and asked.memory_action.outcome == "kept", asked.reply
+
+    dm.close_session("test")  # the next conversation keeps as before
+    dm.on_user_detected(UserDetected(user_name="Maya", confidence=90.0, user_id=uid))
+    documents = all_documents(dm, uid)
+    assert not [d for d in documents if "Tobias" in d or "warehouse" in d]
+    assert any("rock climbing" in d for d in documents) and any("dentist" in d for d in documents)
+    later = say(dm, "My niece is visiting from Lisbon next week.")
+    assert not affect_of(out, later).suppress_storage
+    assert say(dm, "Please don't write that down.").reply == NOT_KEPT
+
+
+def test_after_being_forgotten_nothing_more_of_the_conversation_is_kept(maya):  # noqa: F811
+    """"I don't want you saving anything about me." / "Do you want me to forget everything ...?" / "yes",
+    then "I work at the warehouse on night shifts" got "I'd like to remember that ... May I ask your
+    name?" (my play of tester64a s50)."""
+    dm, out, _, _ = maya
+    say(dm, "Please erase all my data.")
+    say(dm, "Yes, do it.")
+    dm.forget_session()  # what the process does once the erase comes back (interaction/__main__.py)
+    told = say(dm, "I work at the warehouse on night shifts.")
+    assert "remember" not in told.reply and affect_of(out, told).suppress_storage
+    assert not dm.session.transcript and not dm.session.pending_facts
 
 
 @pytest.mark.parametrize("text", [
