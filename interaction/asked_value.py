@@ -213,10 +213,10 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
     if asked_of is None or not first_person(asked_of) and asked_of.pos_ not in ("NOUN", "PROPN"):
         return []
     # ... or what they are asked to be ("am I a surgeon?" over "he works as a surgeon there"), or where
-    # ("in hospital", not when); never "have", which the thing had has too ("do I have a son?" over "my
-    # son Youssef has his exams")
+    # ("in hospital", not when), or how old; never "have", which the thing had has too ("do I have a son?"
+    # over "my son Youssef has his exams")
     said = [m for t in clause if (t.pos_ in ("VERB", "ADJ") and t.dep_ != "aux" and not of_having(t)
-                                  or t.dep_ == "attr" and t.pos_ == "NOUN" or _a_state_where(t))
+                                  or t.dep_ == "attr" and t.pos_ == "NOUN" or _an_age(t, asked_of) or _a_state_where(t))
             for m in memory if _the_same_word(m, t)]
     # ... but what they are asked to have, where the memory has someone have it ("do I have a dentist
     # appointment on Monday?" over "my friend Yaw has a dentist appointment on Monday")
@@ -230,10 +230,21 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
     # whom each is said of, by a noun; one said of by a pronoun that names no one before it may be the
     # one asked of ("he's a firefighter" for "is my husband a firefighter?")
     told_of = [s if s is None or first_person(s) else _person_meant(s) for s in subjects]
-    if said and told_of and all(s is not None and first_person(s) for s in told_of):
-        return told_of  # "is my son allergic to peanuts?" over "I'm allergic to peanuts": the speaker
+    if said and told_of and all(s is not None and first_person(s) for s in told_of) and not any(
+            m.pos_ == "NOUN" and m.lemma_ == asked_of.lemma_ or m.pos_ == "PROPN" and m.lower_ == asked_of.lower_
+            for m in memory):
+        # "is my son allergic to peanuts?" over "I'm allergic to peanuts": the speaker; but not where the
+        # memory names the one asked of beside them ("I'm moving to Oslo with my brother")
+        return told_of
     return told_of if said and all(s is not None for s in told_of) and not any(
         first_person(s) or _the_same_one(asked_of, s) for s in told_of) else []
+
+
+def _an_age(t, asked_of) -> bool:  # noqa: ANN001 - spaCy Tokens
+    """A number said as what someone is ("I'm 71"; "is my daughter 71?", which the parser reads as a
+    number of daughters), not a count of things they have."""
+    return t.pos_ == "NUM" and (t.dep_ in ("attr", "acomp") or t.dep_ == "nummod" and t.head == asked_of
+                                and asked_of.head.lemma_ == "be")
 
 
 def _the_same_word(said, asked) -> bool:  # noqa: ANN001 - spaCy Tokens

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from interaction.answer_span import answer_in
-from interaction.asked_value import denied_outright, someone_asked_of_is_untold
+from interaction.asked_value import denied_outright, said_of_someone_else, someone_asked_of_is_untold
+from tests.interaction.test_memory_requests import maya  # noqa: F401 - a fixture
 
 
 def test_a_hyphenated_word_is_answered_whole():
@@ -36,3 +37,27 @@ def test_whether_anyone_else_was_there_is_untold_when_no_one_else_is_told_of():
     assert someone_asked_of_is_untold("Was anyone else in the car with Felix?", memory)
     assert not someone_asked_of_is_untold("Was anyone else in the car with Felix?", "Felix drove his friend Tom to the coast")
     assert not someone_asked_of_is_untold("Was anything stolen?", "my camera got stolen")
+
+
+@pytest.mark.parametrize(("question", "memory", "untold"), [
+    # "Is my daughter 71?" over "I'm 71" got "Yes — earlier today you told me you're 71." (my play as Clement)
+    ("Is my daughter 71?", "I'm 71", True),
+    ("Is my husband a nurse?", "I work as a nurse at St Mary's.", True),
+    ("Does Priya live in Leeds?", "I live in Leeds with my two cats.", True),
+    ("Is my daughter a nurse?", "my daughter Mia works as a nurse", False),
+    ("Is Mia a nurse?", "my daughter Mia works as a nurse in Leeds", False),
+    ("Am I 71?", "I'm 71", False),
+    ("Is my brother moving to Oslo?", "I'm moving to Oslo with my brother next month", False),
+])
+def test_someone_else_asked_of_is_untold_when_the_memory_tells_only_of_the_speaker(question, memory, untold):
+    assert (said_of_someone_else(question, memory) == "I") is untold
+
+
+def test_a_question_whether_of_someone_else_is_no_yes_from_what_the_speaker_told_of_themselves(maya):  # noqa: F811
+    from tests.interaction.test_memory_requests import say
+
+    dm = maya[0]
+    say(dm, "I'm 71 and I live in Leeds.")
+    for question in ("Is my daughter 71?", "Does my daughter live in Leeds?"):
+        reply = say(dm, question).reply
+        assert reply.startswith("No, that was you"), (question, reply)
