@@ -60,6 +60,8 @@ _VALUE_DEPS = {"attr", "acomp", "oprd"}
 # the words of a clock time besides its numbers ("at half past seven", "at a quarter to six"): closed grammar
 _MERIDIEM = {"am", "pm", "a.m.", "p.m."}
 _CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", *_MERIDIEM}
+# a name asked of a pronoun ("her name"): of whoever the memory names
+ANYONE_NAMED = "\x01anyone named"
 _NAMING = {"call", "name"}  # "what is my daughter called?", "a dog called Biscuit": closed grammar
 _COUNTING = {"many", "much"}  # "how many kittens", "how much rent": a number asked for (closed grammar)
 # prepositions of a point in time or space: the phrase can stand as "then" / "there" ("lands on
@@ -481,6 +483,11 @@ def _name_asked_of(q) -> str | None:  # noqa: ANN001 - a spaCy Doc
             before = q[tok.i - 1] if tok.i > 0 else None
             if owner is None and before is not None and before.pos_ == "NOUN":
                 owner = before  # "what is my sisters name": the possessive typed without its apostrophe
+            if owner is not None and owner.pos_ == "PROPN":
+                # "my daughter Zoe's name" (a pronoun read as whom it stands for): the name of the daughter
+                owner = next((c for c in owner.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"), owner)
+            if owner is None and _said_of_by_pronoun(tok):
+                return ANYONE_NAMED  # "what's her name again?": whom "her" stands for, the memory says
             if owner is not None:
                 from interaction.memory.retrieval.lexicon import load_wordnet
 
@@ -583,6 +590,11 @@ def _of_change(verb) -> bool:  # noqa: ANN001 - a spaCy Token
 
 def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
                 stranded: str | None = None, named: frozenset[str] | set[str] = frozenset()) -> list[tuple[Found, list]]:
+    if asks == "name" and noun == ANYONE_NAMED:
+        # the one name the memory gives anyone or anything ("my daughter Zoe"); of two, whose "her" means
+        # is not read off the words
+        found = [c for t in m if t.pos_ == "NOUN" for c in _name_of(m, t.lemma_.lower())]
+        return found if len({" ".join(w.text for w in span) for _, span in found}) == 1 else []
     if asks == "name":
         return _name_of(m, noun or "")
     if asks == "time":

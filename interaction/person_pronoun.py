@@ -91,7 +91,8 @@ def with_relations_named(question: str, relations: list[str]) -> str:
     """`question` with the name set beside each person of the speaker's it names by how they are theirs
     ("is my son alright?" -> "is my son Peter alright?"), when the profile's `relations` ("Peter (son)")
     hold exactly one person so related; so the retrieval core matches it with what was told of them by
-    name ("Peter is in hospital"). Unchanged where the name is said already, or without the parser."""
+    name ("Peter is in hospital"). Unchanged where the name is said already or is what is asked ("what's
+    my son's name?"), or without the parser."""
     from interaction.offline.grounding import first_person
     from interaction.offline.parsing import ParserUnavailable, load_parser
     from interaction.profile_wording import relation_of
@@ -111,7 +112,8 @@ def with_relations_named(question: str, relations: list[str]) -> str:
     for tok in asked:
         names = named.get(tok.lemma_.lower()) or named.get(tok.lower_) or []
         if (tok.pos_ == "NOUN" and len(names) == 1 and names[0].split()[0].casefold() not in said
-                and any(c.dep_ == "poss" and first_person(c) for c in tok.children)):
+                and any(c.dep_ == "poss" and first_person(c) for c in tok.children)
+                and not (tok.dep_ == "poss" and tok.head.lemma_.lower() == "name")):  # "my daughter's name": asked
             end = tok.idx + len(tok.text)
             out += [question[at:end], f" {names[0]}"]
             at = end

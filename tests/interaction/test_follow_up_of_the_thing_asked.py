@@ -25,3 +25,19 @@ def test_it_after_a_question_of_which_thing_of_theirs_is_that_thing(stranger):
     asked_the_next_day(stranger, told, "hi it is Minh", "what kind of restaurant i have?")
     reply = say(stranger, "where is it?").reply
     assert reply.startswith("In Houston"), reply
+
+
+def test_her_name_after_an_answer_about_one_person_is_that_persons_name(stranger):
+    """"and what's her name again?" after the daughter's wedding was said back got "I don't think you
+    told me that" while the memory named her (my play): a name asked of "her" is the name the memory
+    gives the one person it names."""
+    memory = "My daughter Zoe is getting married on the 14th of June in Porto."
+    for question in ("what's her name again?", "what was her name?"):
+        found = answer_in(question, memory)
+        assert found is not None and found.words(memory) == "Zoe", question
+    # two people named: whose name "her" means is not read off the words
+    assert answer_in("what's her name?", "my sister Ana and my cousin Rita came over") is None
+    told = ["hi I'm Ilse", "My daughter Zoe is getting married on the 14th of June in Porto."]
+    asked_the_next_day(stranger, told, "Ilse here", "what did I tell you about my daughter?")
+    reply = say(stranger, "and what's her name again?").reply
+    assert reply.startswith("Zoe"), reply
