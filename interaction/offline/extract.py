@@ -27,6 +27,7 @@ from interaction.offline.name_reading import (
     read_casual_name,
     read_opening_name,
     someone_else_before,
+    told_before_asking,
     weighed_not_given,
     word_answering_for_a_name,
 )
@@ -147,8 +148,8 @@ def _given_name(text: str, loose: bool = False, asked: bool = False) -> str | No
     for sentence in cues.sentences(text):
         before = " ".join(said)
         said.append(sentence)
-        if sentence.rstrip().endswith("?"):
-            continue
+        if sentence.rstrip().endswith("?") and (sentence := told_before_asking(sentence)) is None:
+            continue  # a question names no one as the speaker, but what a sentence tells before asking may
         sentence = _without_adverbs_after_name_is(sentence)
         # a sentence about Nadine up to the name says none of the speaker's ("you're like my aunt, it's
         # Mabel"); what follows it may ("my name is Charlotte, and my friend told me about you")

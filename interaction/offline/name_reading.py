@@ -87,6 +87,19 @@ CLAUSE_BREAK = re.compile(r"\s*[,;:]\s*|\s+[-–—]\s+")  # between the stretch
 _GOES_ON = re.compile(r"\s+(?:and\s+)?(?=(?:i'?m|i am|i)\b)", re.IGNORECASE)
 
 
+def told_before_asking(sentence: str) -> str | None:
+    """What a sentence that ends in a question tells before the clause that asks ("hey, tomasz here,
+    remember me?": "hey, tomasz here"), when that clause is a question of its own and what comes before
+    it is none; None for any other sentence ("is it Tomasz?", "Tomasz, are you there?" asks whole)."""
+    if not sentence.rstrip().endswith("?"):
+        return None
+    breaks = list(CLAUSE_BREAK.finditer(sentence))
+    if not breaks:
+        return None
+    told, asked = sentence[:breaks[-1].start()].strip(), sentence[breaks[-1].end():]
+    return told if len(told.split()) > 1 and cues.is_question(asked) and not cues.is_question(told) else None
+
+
 @dataclass(frozen=True)
 class Candidate:
     word: str
@@ -256,10 +269,12 @@ def candidates(text: str, loose: bool) -> list[Candidate]:
     """The words standing where a name would, in the order said."""
     found: list[Candidate] = []
     sentences = cues.sentences(text)
+    # a question names no one as the speaker, but what a sentence tells before asking may
+    told = [told_before_asking(s) if s.rstrip().endswith("?") else s for s in sentences]
     greeted = any(_greets(c) for s in sentences for c in CLAUSE_BREAK.split(s))
-    stretches = [_joined_trailing(CLAUSE_BREAK.split(s.strip(" .!"))) for s in sentences]
-    for i, sentence in enumerate(sentences):
-        if sentence.rstrip().endswith("?"):
+    stretches = [_joined_trailing(CLAUSE_BREAK.split(s.strip(" .!"))) if s is not None else [] for s in told]
+    for i, sentence in enumerate(told):
+        if sentence is None:
             continue
         body = sentence.strip(" .!")
         clauses = stretches[i]

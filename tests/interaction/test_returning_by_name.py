@@ -436,3 +436,24 @@ def test_asked_to_be_called_otherwise_in_a_sentence_of_its_own_is_as_in_one(dm):
     uid = first_visit(dm, "Please remember that my gym locker is 118.")
     back = say(dm, "hey it's Mina")
     assert back.reply.startswith("Welcome back, Mina") and back.user_id == uid, back.reply
+
+
+@pytest.mark.parametrize("text", ["hey, tomasz here, remember me?", "hi, it's Tomasz, remember me?",
+                                  "Tomasz again, do you remember me?"])
+def test_a_name_said_before_the_question_whether_she_remembers_them_is_read(dm, text):
+    """"hey, tomasz here, remember me?" got "I don't know who you are yet, so I'll keep that for you once
+    you tell me. What's your name?" (my play): the name stood in a sentence that ends with a question."""
+    from interaction.offline.extract import extract_name
+
+    assert extract_name(text, loose=True) == "Tomasz"
+    first_visit(dm, "Hi I'm Tomasz Nowak", "I work as a tram driver in Gdansk.")
+    asked = say(dm, text)
+    assert asked.extra["pending_confirmation"] and "Tomasz Nowak" in asked.reply, asked.reply
+    assert "keep that" not in asked.reply
+
+
+@pytest.mark.parametrize("text", ["Is it Tomasz?", "Do you know Tomasz, my brother?", "Tomasz, are you there?"])
+def test_a_name_asked_about_is_no_name_given(text):
+    from interaction.offline.extract import extract_name
+
+    assert extract_name(text, loose=True) is None
