@@ -62,7 +62,9 @@ _MERIDIEM = {"am", "pm", "a.m.", "p.m."}
 _CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", *_MERIDIEM}
 # a name asked of a pronoun ("her name"): of whoever the memory names
 ANYONE_NAMED = "\x01anyone named"
-_NAMING = {"call", "name"}  # "what is my daughter called?", "a dog called Biscuit": closed grammar
+_NAMING = {"call", "name"}
+# verbs of any doing: "what did she do?", "what happened?", "what has he got?" ask no thing a verb was done to
+_ANY_DOING = {"do", "be", "have", "happen", "get", "go"}  # "what is my daughter called?", "a dog called Biscuit": closed grammar
 _COUNTING = {"many", "much"}  # "how many kittens", "how much rent": a number asked for (closed grammar)
 # prepositions of a point in time or space: the phrase can stand as "then" / "there" ("lands on
 # Thursday" -> "lands then"); "moved to Friday" cannot
@@ -142,7 +144,7 @@ def answer_in(question: str, memory: str) -> Answer | None:
     q, m = nlp(as_capitalised(question)), nlp(as_capitalised(memory))
     asked = _what_is_asked(q)
     if asked is None:
-        return None
+        return _done_in(q, m)
     asks, noun = asked
     said = {t.lower_ for t in q if not t.is_punct}
     named = {t.lemma_.lower() for t in q if t.pos_ in ("NOUN", "PROPN", "VERB") and not t.is_stop}
@@ -209,6 +211,40 @@ def answer_in(question: str, memory: str) -> Answer | None:
             # a name stands in the subject of what it tells ("my wife Claire says ..."): what is said after stays
             beside = _BESIDE - {"ccomp"} if asks == "name" else _BESIDE
             return Answer(found, first.idx, _word_end(span[-1]), replaceable, _telling(span, beside))
+    return None
+
+
+def _done_in(q, m) -> Answer | None:  # noqa: ANN001 - spaCy Docs
+    """What a "what" question asks a verb was done to or by ("what is Amy expecting?", "what broke?"):
+    the object or subject the memory gives the same verb, not negated, done by the one the question
+    names ("my daughter Amy is expecting twins": "twins"; "the boiler broke again": "the boiler"). None
+    for the verbs of any doing ("what did she do?", "what happened?") and for what was said to Nadine
+    ("what did I tell you?")."""
+    from interaction.offline.grounding import first_person
+    from interaction.offline.parsing import subject_of
+
+    wh = next((t for t in q if t.lower_ == "what" and t.dep_ in ("dobj", "nsubj", "attr")), None)
+    # the tagger may hang the "what" on the "is" of a progressive as a second subject ("what is Amy
+    # expecting?"): it is the object of the verb that has a subject of its own
+    verb = (wh.head.head if wh.head.dep_ == "aux" else wh.head) if wh is not None else None
+    if wh is not None and wh.dep_ == "attr" and verb is wh.head:
+        return None  # "what is it?": what a thing is, not what was done
+    if verb is None or verb.pos_ != "VERB" or verb.lemma_ in _ANY_DOING or any(c.lower_ in ("you", "u") for c in verb.children):
+        return None
+    role = "dobj" if wh.dep_ == "dobj" or any(c.dep_ == "nsubj" and c.i != wh.i for c in verb.children) else "nsubj"
+    asker = subject_of(verb) if role == "dobj" else None
+    asked_of = {t.lemma_.lower() for t in asker.subtree if t.pos_ in ("NOUN", "PROPN")} if asker is not None else set()
+    for told in (t for t in m if t.pos_ == "VERB" and lemma_meant(t) == lemma_meant(verb) and not _negated(t)):
+        doer = subject_of(told)
+        if role == "dobj" and not (doer is not None and (
+                first_person(doer) and asker is not None and first_person(asker)
+                or asked_of & {t.lemma_.lower() for t in doer.subtree})):
+            continue
+        thing = next((c for c in told.children if c.dep_ == role
+                      and c.pos_ in ("NOUN", "PROPN")), None)
+        if thing is not None:
+            span = [t for t in thing.subtree if t.i <= thing.i and t.dep_ != "poss"]
+            return Answer("thing", span[0].idx, _word_end(span[-1]), False, _telling(span))
     return None
 
 

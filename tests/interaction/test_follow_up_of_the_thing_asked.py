@@ -41,3 +41,17 @@ def test_her_name_after_an_answer_about_one_person_is_that_persons_name(stranger
     asked_the_next_day(stranger, told, "Ilse here", "what did I tell you about my daughter?")
     reply = say(stranger, "and what's her name again?").reply
     assert reply.startswith("Zoe"), reply
+
+
+def test_what_a_verb_was_done_to_or_by_is_answered_by_the_memory_that_tells_the_same_verb():
+    """"what is Amy expecting?" and "what broke?" over "my daughter Amy is expecting twins in April. Also
+    the boiler broke again." got the whole memory and no answer (my play as Ruth)."""
+    memory = "Big week: my son Ben got into Oxford, and my daughter Amy is expecting twins in April. Also the boiler broke again."
+    for question, answer in (("what is Amy expecting?", "twins"), ("what is my daughter expecting?", "twins"),
+                             ("what broke?", "the boiler")):
+        found = answer_in(question, memory)
+        assert found is not None and found.words(memory) == answer, question
+    # another doer's object is no answer, nor is one told negated, nor what was said to Nadine
+    assert answer_in("what is my sister expecting?", memory) is None
+    assert answer_in("what did I fix?", "I didn't fix the boiler") is None
+    assert answer_in("what did I tell you?", "I told you my boiler broke") is None
