@@ -179,10 +179,18 @@ def tells_beside_the_plea(text: str) -> bool:
 def _names_a_thing_held(verb: Any) -> bool:
     """What Nadine is asked not to remember is a thing by its noun ("don't remember my blood type
     anymore"), not the words around the request ("don't remember this", "don't write that down"): a
-    thing she may hold from before, so the request is to forget it; not one an indefinite article brings
-    in anew ("don't make a note of this")."""
-    return any(c.dep_ in _OBJECTS and c.pos_ in ("NOUN", "PROPN") and not c.is_stop
-               and not any(d.dep_ == "det" and "Ind" in d.morph.get("Definite") for d in c.children) for c in verb.children)
+    thing she may hold from before, so the request is to forget it, as is one the object is about
+    ("don't remember anything about Kevin"); not one an indefinite article brings in anew ("don't make a
+    note of this")."""
+    return any(c.dep_ in _OBJECTS and (c.pos_ in ("NOUN", "PROPN") and not c.is_stop and not any(
+        d.dep_ == "det" and "Ind" in d.morph.get("Definite") for d in c.children) or _about_a_thing(c)) for c in verb.children)
+
+
+def _about_a_thing(word: Any) -> bool:
+    """The object says what it is about by a noun or a name ("anything about Kevin", "nothing about my
+    health"): that thing, held from before, is what is not to be kept."""
+    return any(p.dep_ == "prep" and p.lower_ == "about" and any(o.dep_ == "pobj" and o.pos_ in ("NOUN", "PROPN")
+                                                                for o in p.children) for p in word.children)
 
 
 def memory_intent(text: str) -> str:

@@ -50,7 +50,7 @@ def refers_back(text: str) -> bool:
     # a verb left is the request's own (bidding, or "you" its subject) or the person's saying ("what I said");
     # a doing of the person's own names what it asks about ("forget where I live")
     # ... and a doing a preposition governs names what was told of it ("what I told you about coming out")
-    return all(_own(t, "2") or (_own(t, "1") and _saying(t))
+    return all(_own(t, "2") or (_own(t, "1") and _saying(t) and _said_already(t))
                or not (any(c.dep_ in _SUBJECTS for c in t.children) or t.dep_ == "pcomp")
                for t in parsed if _acts_as_verb(t) and not t.is_stop)
 
@@ -105,6 +105,13 @@ def _what_was_said(noun) -> bool:  # noqa: ANN001 - a spaCy Token
 
 def _own(verb, person: str) -> bool:  # noqa: ANN001 - a spaCy Token
     return any(c.dep_ in _SUBJECTS and c.morph.get("Person") == [person] for c in verb.children)
+
+
+def _said_already(verb) -> bool:  # noqa: ANN001 - a spaCy Token
+    """The saying is past ("what I told you", "what I've just said"), not what is still to be said
+    ("anything I tell you from now on")."""
+    return verb.tag_ in ("VBD", "VBN") or any(c.dep_ == "aux" and c.tag_ in ("VBD", "VBZ", "VBP") and c.lemma_ == "have"
+                                             for c in verb.children)
 
 
 def _saying(verb) -> bool:  # noqa: ANN001 - a spaCy Token

@@ -172,3 +172,19 @@ def test_after_being_forgotten_nothing_more_of_the_conversation_is_kept(maya):  
 ])
 def test_a_negated_aside_done_to_nothing_is_no_plea_not_to_keep(text):
     assert memory_intent(text) != "not_keep", text
+
+
+@pytest.mark.parametrize(("text", "intent", "back"), [
+    # "from now on please don't remember anything I tell you" got "All right — I won't keep that." and the
+    # news told after it was recited the next day (tester65 s40): what is still to be told is no turn before
+    ("from now on please don't remember anything I tell you", "not_keep", False),
+    ("please don't keep what I told you", "forget_one", True),
+    # "please don't remember anything about Kevin" got "I won't keep anything more of this conversation" and
+    # Kevin was kept (tester65 s46): it names what not to keep, which may be held already
+    ("please don't remember anything about Kevin", "forget_one", False),
+])
+def test_a_plea_says_by_its_tense_and_its_topic_what_it_is_about(text, intent, back):
+    from interaction.memory_intent.refers_back import refers_back
+
+    assert memory_intent(text) == intent
+    assert refers_back(text) is back
