@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Literal
 
 from common.messages import RecalledMemory, RecallReport
-from interaction.asked_value import memory_nouns
+from interaction.asked_value import memory_nouns, the_same_one
 from interaction.memory.retrieval.later_news import updates
 from interaction.memory.retrieval.lexicon import a_kind_of
 from interaction.offline.chat_spelling import lemma_meant
@@ -144,7 +144,7 @@ def answer_in(question: str, memory: str) -> Answer | None:
     q, m = nlp(as_capitalised(question)), nlp(as_capitalised(memory))
     asked = _what_is_asked(q)
     if asked is None:
-        return _done_in(q, m)
+        return _done_in(q, m) or _age_in(q, m)
     asks, noun = asked
     said = {t.lower_ for t in q if not t.is_punct}
     named = {t.lemma_.lower() for t in q if t.pos_ in ("NOUN", "PROPN", "VERB") and not t.is_stop}
@@ -245,6 +245,24 @@ def _done_in(q, m) -> Answer | None:  # noqa: ANN001 - spaCy Docs
         if thing is not None:
             span = [t for t in thing.subtree if t.i <= thing.i and t.dep_ != "poss"]
             return Answer("thing", span[0].idx, _word_end(span[-1]), False, _telling(span))
+    return None
+
+
+def _age_in(q, m) -> Answer | None:  # noqa: ANN001 - spaCy Docs
+    """How old someone is ("how old is my mum?"): the number the memory says the same one is ("my
+    mother is 79"; WordNet's same person: "mum" is a "mother"), or the speaker is ("I'm 45")."""
+    from interaction.offline.grounding import first_person
+    from interaction.offline.parsing import subject_of
+
+    old = next((t for t in q if t.lemma_ == "old" and any(c.lower_ == "how" for c in t.children)), None)
+    asked_of = subject_of(old.head) if old is not None else None
+    if asked_of is None:
+        return None
+    for age in (t for t in m if t.pos_ == "NUM" and t.dep_ in ("attr", "acomp")):
+        told_of = subject_of(age.head)
+        if told_of is not None and (first_person(told_of) if first_person(asked_of)
+                                    else not first_person(told_of) and the_same_one(asked_of, told_of)):
+            return Answer("thing", age.idx, _word_end(age), False, _telling([age]))
     return None
 
 

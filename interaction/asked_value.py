@@ -237,7 +237,7 @@ def _of_someone_else(clause: list, memory) -> list:  # noqa: ANN001 - spaCy Toke
         # memory names the one asked of beside them ("I'm moving to Oslo with my brother")
         return told_of
     return told_of if said and all(s is not None for s in told_of) and not any(
-        first_person(s) or _the_same_one(asked_of, s) for s in told_of) else []
+        first_person(s) or the_same_one(asked_of, s) for s in told_of) else []
 
 
 def _an_age(t, asked_of) -> bool:  # noqa: ANN001 - spaCy Tokens
@@ -270,7 +270,7 @@ def _a_state_where(token) -> bool:  # noqa: ANN001 - a spaCy Token
         and prep.dep_ == "prep" and on.lemma_ == "be"
 
 
-def _the_same_one(asked, told) -> bool:  # noqa: ANN001 - spaCy Tokens
+def the_same_one(asked, told) -> bool:  # noqa: ANN001 - spaCy Tokens
     """The memory's subject names the one the question asks of: by the same word, one WordNet has as
     the same, a kind of it or a whole of it ("gran" for "grandma", "sibling" for "my brother Osei"), or
     by a name both give; of the same one where both say whose ("my friend" is not "my mum's friend").
@@ -292,7 +292,7 @@ def _the_same_one(asked, told) -> bool:  # noqa: ANN001 - spaCy Tokens
     owner, told_owner = _owner(asked), _owner(told)
     if owner is None or told_owner is None or first_person(owner) and first_person(told_owner):
         return True
-    return not first_person(owner) and not first_person(told_owner) and _the_same_one(owner, told_owner)
+    return not first_person(owner) and not first_person(told_owner) and the_same_one(owner, told_owner)
 
 
 def _word_of(noun) -> str:  # noqa: ANN001 - a spaCy Token

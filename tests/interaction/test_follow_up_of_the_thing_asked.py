@@ -55,3 +55,15 @@ def test_what_a_verb_was_done_to_or_by_is_answered_by_the_memory_that_tells_the_
     assert answer_in("what is my sister expecting?", memory) is None
     assert answer_in("what did I fix?", "I didn't fix the boiler") is None
     assert answer_in("what did I tell you?", "I told you my boiler broke") is None
+
+
+def test_how_old_someone_is_is_the_age_the_memory_gives_them():
+    """"How old is my mum?" over "My mother is 79 and lives in Glasgow." got the whole memory, or the
+    speaker's own age (tester65 s21/8)."""
+    memory = "My mother is 79 and lives in Glasgow."
+    for question in ("How old is my mum?", "how old is my mother now?"):
+        found = answer_in(question, memory)
+        assert found is not None and found.words(memory) == "79", question
+    assert answer_in("How old is my dad?", memory) is None
+    assert answer_in("How old is my mum?", "I'm 45 and my mum lives in Glasgow") is None
+    assert answer_in("how old am I?", "I'm 45, my mother is 79").words("I'm 45, my mother is 79") == "45"

@@ -61,3 +61,15 @@ def test_a_question_whether_of_someone_else_is_no_yes_from_what_the_speaker_told
     for question in ("Is my daughter 71?", "Does my daughter live in Leeds?"):
         reply = say(dm, question).reply
         assert reply.startswith("No, that was you"), (question, reply)
+
+
+def test_a_question_of_another_persons_age_is_not_answered_with_the_speakers(maya):  # noqa: F811
+    """"How old is my mum?" got "You're 45." (tester65 s21/8)."""
+    from tests.interaction.test_memory_requests import say
+
+    dm = maya[0]
+    say(dm, "I'm 45 and I work as a dental nurse.")
+    for question in ("How old is my mum?", "What's my husband's job?"):
+        reply = say(dm, question).reply
+        assert "45" not in reply and "dental" not in reply.split("—")[0], (question, reply)
+    assert "45" in say(dm, "How old am I?").reply
