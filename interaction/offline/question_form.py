@@ -804,9 +804,14 @@ def _knows_the_speaker(verb: Any) -> bool:
 
 
 def asks_if_known(text: str) -> bool:
-    """A question whether Nadine knows who the speaker is: answered from whether they have met, never
-    looked up; without the parser, never."""
+    """A question whether Nadine knows who the speaker is, alone or after what the sentence tells first
+    ("hi, it's Odile, remember me?"): answered from whether they have met, never looked up; without the
+    parser, never."""
+    from interaction.offline.name_reading import told_before_asking
+
     nlp = _parser()
     if nlp is None:
         return False
-    return any(_knows_the_speaker(t) for s in cues.sentences(text) if cues.is_question(s) for t in nlp(s))
+    questions = [s for s in cues.sentences(text) if cues.is_question(s)]
+    asked = [s[len(told):].lstrip(" ,;:-\u2013\u2014") for s in questions if (told := told_before_asking(s))]
+    return any(_knows_the_speaker(t) for s in [*questions, *asked] for t in nlp(s))

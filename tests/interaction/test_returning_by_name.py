@@ -457,3 +457,12 @@ def test_a_name_asked_about_is_no_name_given(text):
     from interaction.offline.extract import extract_name
 
     assert extract_name(text, loose=True) is None
+
+
+def test_someone_known_by_their_one_name_asking_whether_she_remembers_them_is_greeted(dm):
+    """"hi, it's Odile, remember me?" from Odile got "I'll remember that it's Odile." (my play): the
+    question whether she knows them was read as a request to keep the words before it."""
+    first_visit(dm, "hey, im Odile, i teach piano in Lyon")
+    asked = say(dm, "hi, it's Odile, remember me?")
+    assert "remember that" not in asked.reply and "Odile" in asked.reply, asked.reply
+    assert asked.memory_action is None or asked.memory_action.outcome != "kept", asked.memory_action
