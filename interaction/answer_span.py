@@ -61,10 +61,11 @@ _VALUE_DEPS = {"attr", "acomp", "oprd"}
 _MERIDIEM = {"am", "pm", "a.m.", "p.m."}
 _CLOCK_WORDS = {"half", "quarter", "past", "to", "a", "o'clock", *_MERIDIEM}
 # a name asked of a pronoun ("her name"): of whoever the memory names
-ANYONE_NAMED = "\x01anyone named"
-_NAMING = {"call", "name"}
-# verbs of any doing: "what did she do?", "what happened?", "what has he got?" ask no thing a verb was done to
-_ANY_DOING = {"do", "be", "have", "happen", "get", "go"}  # "what is my daughter called?", "a dog called Biscuit": closed grammar
+_ANYONE_NAMED = "\x01anyone named"
+_NAMING = {"call", "name"}  # "what is my daughter called?", "a dog called Biscuit": closed grammar
+# the light verbs, of any doing ("what did she do?", "what happened?", "what has he got?"): closed grammar,
+# they ask no thing a verb was done to
+_ANY_DOING = {"do", "be", "have", "happen", "get", "go"}
 _COUNTING = {"many", "much"}  # "how many kittens", "how much rent": a number asked for (closed grammar)
 # prepositions of a point in time or space: the phrase can stand as "then" / "there" ("lands on
 # Thursday" -> "lands then"); "moved to Friday" cannot
@@ -541,7 +542,7 @@ def _name_asked_of(q) -> str | None:  # noqa: ANN001 - a spaCy Doc
                 # "my daughter Zoe's name" (a pronoun read as whom it stands for): the name of the daughter
                 owner = next((c for c in owner.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"), owner)
             if owner is None and _said_of_by_pronoun(tok):
-                return ANYONE_NAMED  # "what's her name again?": whom "her" stands for, the memory says
+                return _ANYONE_NAMED  # "what's her name again?": whom "her" stands for, the memory says
             if owner is not None:
                 from interaction.memory.retrieval.lexicon import load_wordnet
 
@@ -644,7 +645,7 @@ def _of_change(verb) -> bool:  # noqa: ANN001 - a spaCy Token
 
 def _candidates(m, asks: Asks, noun: str | None,  # noqa: ANN001 - a spaCy Doc
                 stranded: str | None = None, named: frozenset[str] | set[str] = frozenset()) -> list[tuple[Found, list]]:
-    if asks == "name" and noun == ANYONE_NAMED:
+    if asks == "name" and noun == _ANYONE_NAMED:
         # the one name the memory gives anyone or anything ("my daughter Zoe"); of two, whose "her" means
         # is not read off the words
         found = [c for t in m if t.pos_ == "NOUN" for c in _name_of(m, t.lemma_.lower())]

@@ -87,17 +87,23 @@ CLAUSE_BREAK = re.compile(r"\s*[,;:]\s*|\s+[-–—]\s+")  # between the stretch
 _GOES_ON = re.compile(r"\s+(?:and\s+)?(?=(?:i'?m|i am|i)\b)", re.IGNORECASE)
 
 
-def told_before_asking(sentence: str) -> str | None:
-    """What a sentence that ends in a question tells before the clause that asks ("hey, tomasz here,
-    remember me?": "hey, tomasz here"), when that clause is a question of its own and what comes before
-    it is none; None for any other sentence ("is it Tomasz?", "Tomasz, are you there?" asks whole)."""
+def told_then_asked(sentence: str) -> tuple[str, str] | None:
+    """(what a sentence that ends in a question tells, the clause that asks) ("hey, tomasz here, remember
+    me?": "hey, tomasz here", "remember me?"), when that clause is a question of its own and what comes
+    before it is none; None for any other sentence ("is it Tomasz?", "Tomasz, are you there?" asks whole)."""
     if not sentence.rstrip().endswith("?"):
         return None
     breaks = list(CLAUSE_BREAK.finditer(sentence))
     if not breaks:
         return None
     told, asked = sentence[:breaks[-1].start()].strip(), sentence[breaks[-1].end():]
-    return told if len(told.split()) > 1 and cues.is_question(asked) and not cues.is_question(told) else None
+    return (told, asked) if len(told.split()) > 1 and cues.is_question(asked) and not cues.is_question(told) else None
+
+
+def told_before_asking(sentence: str) -> str | None:
+    """What a sentence that ends in a question tells before the clause that asks (told_then_asked)."""
+    parts = told_then_asked(sentence)
+    return parts[0] if parts is not None else None
 
 
 @dataclass(frozen=True)

@@ -807,11 +807,11 @@ def asks_if_known(text: str) -> bool:
     """A question whether Nadine knows who the speaker is, alone or after what the sentence tells first
     ("hi, it's Odile, remember me?"): answered from whether they have met, never looked up; without the
     parser, never."""
-    from interaction.offline.name_reading import told_before_asking
+    from interaction.offline.name_reading import told_then_asked
 
     nlp = _parser()
     if nlp is None:
         return False
     questions = [s for s in cues.sentences(text) if cues.is_question(s)]
-    asked = [s[len(told):].lstrip(" ,;:-\u2013\u2014") for s in questions if (told := told_before_asking(s))]
+    asked = [parts[1] for s in questions if (parts := told_then_asked(s)) is not None]
     return any(_knows_the_speaker(t) for s in [*questions, *asked] for t in nlp(s))
