@@ -158,12 +158,13 @@ def handle(deps: AgentDeps, state: dict) -> dict:
     identity: Identity = state["identity"]
     if intent == "not_keep":  # whoever asks: nothing of the turn is kept (dialogue.py)
         not_kept = {"final_message": NOT_KEPT, "memory_action": MemoryAction(outcome="not_kept", reason=NOT_KEPT_REASON)}
-        # in a turn of its own ("don't remember that") it means what they said just before: that goes too
-        back = refers_back(state["text"])
-        if not back and not tells_beside_the_plea(state["text"]):
+        # in a turn of its own ("don't remember that") it means what they said just before: that goes too;
+        # with nothing told before it ("I'd rather you didn't remember any of this" after a greeting), or
+        # pointing at nothing before it, it is about the turns still to come
+        said = just_said(state) if refers_back(state["text"]) else None
+        if said is None and not tells_beside_the_plea(state["text"]):
             return {**not_kept, "final_message": KEEPING_NOTHING, "keep_nothing": True}
-        said = just_said(state) if identity.known and back else None
-        return {**not_kept, "take_back": said} if said is not None else not_kept
+        return {**not_kept, "take_back": said} if said is not None and identity.known else not_kept
     if intent == "remember" and asks_if_kept(state["text"]):
         return {"final_message": whether_kept(deps, state)}
     if not identity.known:

@@ -36,13 +36,22 @@ _JOINED = {"conj", "cc", "parataxis", "advcl", "punct", "ccomp"}  # clauses besi
 def _addressed(verb: Any) -> bool:
     """An imperative, or "you" the subject of a present clause ("you don't need to ..."; "you didn't
     remember my birthday" tells what she did)."""
-    past = verb.tag_ in _PAST or any(c.dep_ in ("aux", "auxpass") and c.tag_ in _PAST for c in verb.children)
+    past = (verb.tag_ in _PAST or any(c.dep_ in ("aux", "auxpass") and c.tag_ in _PAST for c in verb.children)) \
+        and not _wished(verb)
     # "don't" before a bare verb without a subject bids, wherever the parser hangs it ("Please don't
     # remember this: I failed ..." makes it a complement of "failed")
     bare_negated = verb.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children) \
         and any(c.dep_ == "aux" and c.lemma_ == "do" for c in verb.children)
     return mood(verb) == "bid" or bare_negated or (not past and any(c.dep_ == "nsubj" and c.lower_ in ("you", "u")
                                                                     for c in verb.children))
+
+
+def _wished(verb: Any) -> bool:
+    """The verb's clause is the complement of a modal ("I'd rather you didn't remember any of this", "I
+    would prefer you didn't keep it"): its past tense is the irrealis of a wish, not a report of what
+    was done."""
+    head = verb.head
+    return verb.dep_ == "ccomp" and (head.tag_ == "MD" or any(c.dep_ == "aux" and c.tag_ == "MD" for c in head.children))
 
 
 def _the_persons_doing(verb: Any) -> bool:
@@ -94,9 +103,13 @@ def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
             if not (any(c.dep_ == "neg" for c in verb.children) and _addressed(verb) and not _the_persons_doing(verb)):
                 continue
             negated.append(verb)
-            if wordnet is not None and "remember" in wordnet.verb_antonyms(verb.lemma_):
+            # remembering's opposite negated asks to keep; remembering itself negated as a bid ("please don't
+            # remember anything else I tell you today") asks not to, whatever the classifier makes of its
+            # object; one a modal negates says what cannot be ("cant remember what that film was called")
+            opposite = wordnet.verb_antonyms(verb.lemma_) if wordnet is not None else frozenset()
+            if "remember" in opposite:
                 forbids_forgetting = True
-            elif any(classify(_without_negation(verb, own)).intent == "remember" for own in (False, True)) \
+            elif ("forget" in opposite and not any(c.dep_ == "aux" and c.tag_ == "MD" for c in verb.children)) or any(classify(_without_negation(verb, own)).intent == "remember" for own in (False, True)) \
                     or (not _tells_someone(verb, wordnet) and _done_to_something(verb)
                         and asks_not_to_keep(_clause_text(verb, set()))):
                 # ... or the plea's own clause, negation and all, reads as one to the reader of such pleas
@@ -159,21 +172,35 @@ def _done_to_something(verb: Any) -> bool:
 def tells_beside_the_plea(text: str) -> bool:
     """Something of the turn besides its pleas not to keep has a verb with a subject of its own (the news
     the plea is about: "Between you and me, I'm leaving my job. Please don't write that down."); not a
-    plea alone ("please don't save anything I say today, ok?"). True when no plea is found by its verb
-    (a plea read whole, "... not one for your memory"), or without the parser."""
+    plea alone ("please don't save anything I say today, ok?"), nor a question beside it. A plea read
+    whole ("... not one for your memory") has news beside it when some verb has a subject news is told
+    of. True without the parser."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
-    negated, _, _ = _negated_requests(text)
-    if not negated:
-        return True
     try:
         nlp = load_parser()
     except ParserUnavailable:
         return True
-    plea = {(v.doc.text, t.i) for v in negated for t in v.subtree
-            if not any(a.dep_ in _JOINED and a.head == v for a in [t, *t.ancestors] if a.i != v.i)}
+    negated, _, _ = _negated_requests(text)
+    if not negated:  # a plea read whole: news beside it has someone or something it is told of
+        return any(t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJECTS and _told_of(c) for c in t.children)
+                   for doc in nlp.pipe(s for s in cues.sentences(text) if not cues.is_question(s)) for t in doc)
+    # a plea said as a wish ("I'd rather you didn't ...") is the whole sentence that wishes it
+    plea = set()
+    for verb in negated:
+        top = verb.head if _wished(verb) else verb
+        plea |= {(verb.doc.text, t.i) for t in top.subtree if not any(
+            a.dep_ in _JOINED and a.head in (top, verb) and a.i != verb.i for a in [t, *t.ancestors] if a.i != top.i)}
+    # a question beside the plea tells nothing ("Can we keep everything from now on between us? Don't save it.")
     return any((doc.text, t.i) not in plea and t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJECTS for c in t.children)
-               for doc in nlp.pipe(cues.sentences(text)) for t in doc)
+               for doc in nlp.pipe(s for s in cues.sentences(text) if not cues.is_question(s)) for t in doc)
+
+
+def _told_of(subject: Any) -> bool:
+    """A subject news is told of: someone by a personal pronoun ("I", "we", "it"), or a word of content
+    ("my mum", "Paul"); not a quantifier or a demonstrative that stands for the talk ("none of this goes
+    into your memory", "that's not one for your records")."""
+    return "Prs" in subject.morph.get("PronType") or not subject.is_stop
 
 
 def _names_a_thing_held(verb: Any) -> bool:

@@ -188,3 +188,28 @@ def test_a_plea_says_by_its_tense_and_its_topic_what_it_is_about(text, intent, b
 
     assert memory_intent(text) == intent
     assert refers_back(text) is back
+
+
+@pytest.mark.parametrize("plea", [
+    pytest.param("off the record from now on", marks=pytest.mark.xfail(  # tester65 s02, s30: the arrest told next was recited
+        strict=True, reason="the plea reader gives it P 0.38 and no verb of it is negated: read as chat")),
+    "I'd rather you didn't remember any of this.",  # tester65 s03, s27: "we don't have to talk about it"
+    "Please don't remember anything else I tell you today.",  # tester65 s43
+    "Can we keep everything from now on between us? Don't save it.",  # tester65 s51: this turn only
+    # in words none of the plea reader's labelled rows hold
+    "From here on, none of this goes into your memory, okay?",
+    pytest.param("whatever comes next, leave it out of your records pls", marks=pytest.mark.xfail(
+        strict=True, reason="read as a request to forget one thing, by the memory-intent classifier")),
+])
+def test_a_plea_for_the_rest_of_the_conversation_keeps_nothing_told_after_it(maya, plea):  # noqa: F811
+    """The plea opens the conversation: with nothing said before it to take back, what it is about is
+    what comes after it."""
+    from interaction.memory_requests import KEEPING_NOTHING
+
+    dm, out, _, uid = maya
+    assert say(dm, plea).reply == KEEPING_NOTHING
+    told = say(dm, "My brother Sami was sent to prison last month.")
+    assert "remember" not in told.reply and affect_of(out, told).suppress_storage
+    dm.close_session("test")
+    assert not [d for d in all_documents(dm, uid) if "Sami" in d or "record" in d]
+    assert "Sami" not in str(ProfileStore(dm.layout).load(uid).facts)
