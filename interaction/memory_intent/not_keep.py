@@ -19,7 +19,7 @@ from typing import Any
 
 from interaction import cues
 from interaction.memory_intent.classifier import classify
-from interaction.memory_intent.verb_frames import mood
+from interaction.memory_intent.verb_frames import mood, needed_by_no_one
 
 NOT_KEEP = "not_keep"
 # what a turn may be read as before it is checked for a negated request: a "don't remember that" reads
@@ -74,6 +74,8 @@ def _without_negation(verb: Any, own_clause: bool = False) -> str:
     beside it: "this is between us, don't keep it: I've got an interview", "don't remember this but I
     cried at a film"), with its negation and the "do" that carries it taken out."""
     dropped = {c.i for c in verb.children if c.dep_ == "neg" or (c.dep_ == "aux" and c.lemma_ == "do")}
+    if needed_by_no_one(verb):
+        dropped |= {c.i for c in verb.head.children if c.dep_ == "det"}
     return _clause_text(verb, dropped, own_clause)
 
 
@@ -100,7 +102,8 @@ def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
     negated, asked, forbids_forgetting = [], [], False
     for doc in nlp.pipe(cues.sentences(text)):
         for verb in doc:
-            if not (any(c.dep_ == "neg" for c in verb.children) and _addressed(verb) and not _the_persons_doing(verb)):
+            if not ((any(c.dep_ == "neg" for c in verb.children) and _addressed(verb) or needed_by_no_one(verb))
+                    and not _the_persons_doing(verb)):
                 continue
             negated.append(verb)
             # remembering's opposite negated asks to keep; remembering itself negated as a bid ("please don't

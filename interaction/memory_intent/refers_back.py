@@ -15,6 +15,7 @@ down" holds what it asks about in its own turn.
 from __future__ import annotations
 
 from interaction.memory_intent.phrasing import CONTENT_POS, opening_bidding, request_content
+from interaction.memory_intent.verb_frames import needed_by_no_one
 
 _NAMING = CONTENT_POS - {"VERB", "AUX"}
 _TIMES = {"DATE", "TIME"}
@@ -46,6 +47,9 @@ def refers_back(text: str) -> bool:
     start = whole.rfind(content) if content else -1
     parsed = [t for t in doc if start <= t.idx < start + len(content)] if start >= 0 else list(nlp(content))
     pointed = {t.lower_ for t in doc if _points_back(t) or _what_was_said(t)}
+    if denied := [v for v in doc if needed_by_no_one(v)]:
+        # "no need to remember that": what the denied doing is done to is the request's content
+        parsed = [t for v in denied for t in v.subtree if t.i != v.i and t.dep_ not in ("aux", "mark", *_SUBJECTS)]
     if any((t.pos_ in _NAMING or _a_name(t)) and not t.is_stop and not _acts_as_verb(t) and t.lower_ not in pointed
            for t in parsed):
         return False

@@ -40,6 +40,19 @@ def mood(verb: Any) -> str:
     return "tell"
 
 
+def needed_by_no_one(verb: Any) -> bool:
+    """An infinitive that a noun the determiner "no" negates governs, the noun said without anyone
+    having it ("no need to log it", "No need for you to remember this", "there's no need to write that
+    down"; not "I have no time to read it"), the infinitive with no subject or "you": the doing is
+    denied to the one addressed, as by "you don't need to"."""
+    noun = verb.head
+    return verb.dep_ in ("acl", "advcl", "relcl") and noun.pos_ == "NOUN" \
+        and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) \
+        and any(c.dep_ == "det" and c.lower_ == "no" for c in noun.children) \
+        and (noun.dep_ == "ROOT" or not any(c.dep_ in ("nsubj", "nsubjpass") for c in noun.head.children)) \
+        and all(c.lower_ in ("you", "u") for c in verb.children if c.dep_ in _SUBJECTS)
+
+
 def _verb_tokens(verb: Any) -> list[str]:
     lemma = verb.lemma_.lower()
     polarity = "not" if any(c.dep_ in _NEGATIONS for c in verb.children) else "yes"

@@ -213,3 +213,25 @@ def test_a_plea_for_the_rest_of_the_conversation_keeps_nothing_told_after_it(may
     dm.close_session("test")
     assert not [d for d in all_documents(dm, uid) if "Sami" in d or "record" in d]
     assert "Sami" not in str(ProfileStore(dm.layout).load(uid).facts)
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    # "No need for you to remember this." got "I'll remember that no need for." and was recited as something
+    # asked to be remembered (my play): the need a "no" denies is the hearer's, as in "you don't need to"
+    ("No need for you to remember this.", "not_keep"),
+    ("Got a parking fine in town. no need to save that one", "not_keep"),
+    ("There's no need to write any of this down.", "not_keep"),
+    ("I have no time to read that book.", "statement"),  # the person has no time: no plea
+])
+def test_a_need_denied_by_no_is_a_plea_not_to_keep(text, intent):
+    assert memory_intent(text) == intent
+
+
+def test_no_need_to_remember_what_was_just_said_takes_it_back(maya):  # noqa: F811
+    dm, out, _, uid = maya
+    say(dm, "My blood test came back bad, the doctor wants to see me on Friday.")
+    asked = say(dm, "No need for you to remember this.")
+    assert asked.reply == NOT_KEPT and asked.memory_action.outcome == "not_kept"
+    assert "blood" not in say(dm, "What do you know about me?").reply
+    dm.close_session("test")
+    assert not [d for d in all_documents(dm, uid) if "blood" in d or "need" in d]
