@@ -68,8 +68,8 @@ def _words(token) -> list:  # noqa: ANN001 - a spaCy Token
 
 def _as_name(tokens, sentence: str) -> str | None:  # noqa: ANN001 - spaCy Tokens
     reader = default_reader()
-    if reader is None or not tokens:
-        return None
+    if reader is None or not tokens or all(t.lower_ in chat_words() for t in tokens):
+        return None  # "i'm a vet nurse lol": the chat word the parser hangs as the name is none
     # a word typed in lower case inside a name that the parser still takes as part of it is a particle
     # of the surname ("Bram de Wit", "Ana da Silva"), kept as typed
     particles = {t.i for t in tokens[1:-1] if t.is_lower and t.pos_ == "PROPN"}
@@ -78,6 +78,8 @@ def _as_name(tokens, sentence: str) -> str | None:  # noqa: ANN001 - spaCy Token
         return None
     # as written between its first and last word ("Dee-Dee", "Mary Ann")
     said = tokens[0].doc.text[tokens[0].idx:tokens[-1].idx + len(tokens[-1].text)]
+    if said.endswith(".") and len(tokens[-1].text) > 2:
+        said = said[:-1]  # the tokenizer keeps a sentence's full stop on what it knows as an abbreviation ("I'm Mo.")
     kept = {t.text for t in tokens if t.i in particles}
     return " ".join(w if not w.islower() or w in kept else w[:1].upper() + w[1:] for w in said.split())
 

@@ -462,3 +462,13 @@ def test_sounds_and_a_greeting_asked_before_who_they_are(said, name):
 ])
 def test_where_they_are_going_is_for_no_camera(said):
     assert not cues.is_about_view(said)
+
+
+@pytest.mark.parametrize(("said", "name"), [
+    # "also i'm a vet nurse lol" named the speaker "Lol" (tester65 s48): a chat word alone is no name
+    ("also i'm a vet nurse lol", None), ("I'm Mo lol", "Mo"), ("im a chef lmao", None),
+    # "Hi, I'm Mo." kept "Mo." (tester65 s53): the tokenizer reads it as the state's abbreviation
+    ("Hi, I'm Mo.", "Mo"), ("I'm Ga.", "Ga"),
+])
+def test_a_chat_word_is_no_name_and_a_name_ends_before_its_full_stop(said, name):
+    assert extract_name(said, loose=True) == name
