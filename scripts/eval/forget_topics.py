@@ -6,7 +6,8 @@ Nadine in one conversation (greetings, questions and requests among it, as said)
 requests naming a topic vaguely, misspelt or not at all ("forget the doctor thing", "forget what I
 said about my parnets devorced", "forget what I told you about my cat" after the dog), each with the
 memory meant or none, and the other memories that restate the same thing ("also": a correction of
-it), which are to be offered with it. An extra is any other memory offered with the one meant that
+it) or that a general topic names as much ("my health": a diagnosis and an inhaler), which are to be
+offered with it. An extra is any other memory offered with the one meant that
 is not one of those. Each person's conversation is played in process (the real dialogue manager,
 Chroma, the retrieval core), saved, and the requests are matched on the next visit by
 interaction.memory_requests.forget_matches. The people are split dev / test by a hash of their
