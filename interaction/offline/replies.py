@@ -88,6 +88,9 @@ _ACKNOWLEDGED = "All right{hi}."
 # storage threshold, where a moment becomes worth keeping. A greeting's politeness ("good morning")
 # stays below it.
 _NEWS_INTENSITY = 0.5
+# how likely news must be good or bad for the reply to say it is ("That sounds like good news"):
+# chosen on the reply-feeling judge's dev splits (scripts/eval/news_line.py)
+NEWS_LINES = {"positive": 0.55, "negative": 0.55}
 # "where did I live before?": the latest value that ended, from the fact history
 _ASKS_BEFORE = [
     (re.compile(r"\bwhere (?:did|have) i (?:use to |used to )?(?:work|been working)\b|"
@@ -590,11 +593,18 @@ def _a_plan_told(r: ReplyInputs, hi: str) -> str | None:
 
 
 def news_sign(text: str) -> str | None:
-    """"positive" or "negative" when the calibrated polarity finds what the person tells more likely
-    good (or bad) than not, though too faint to name a feeling ("We finally got the keys to our new
-    flat."); None for a plain fact, a question, or without the model, and for a feeling said in the
-    present with no event told ("I'm feeling a bit low"): no news, and its words, not the polarity,
-    say which way it goes (understand_rules.feeling_is_the_news)."""
+    """"positive" or "negative" when the calibrated polarity finds what the person tells good (or bad)
+    at least as likely as its line (news_reading), though too faint to name a feeling ("We finally got
+    the keys to our new flat.")."""
+    read = news_reading(text)
+    return read[0] if read is not None and read[1] >= NEWS_LINES[read[0]] else None
+
+
+def news_reading(text: str) -> tuple[str, float] | None:
+    """The likelier of "positive" and "negative" for what the person tells, with its probability;
+    None for a plain fact, a question, or without the model, and for a feeling said in the present
+    with no event told ("I'm feeling a bit low"): no news, and its words, not the polarity, say which
+    way it goes (understand_rules.feeling_is_the_news)."""
     from interaction.offline.feeling_polarity import CLASSES, shipped_polarity
     from interaction.offline.understand_rules import (
         feeling_is_the_news,
@@ -613,10 +623,10 @@ def news_sign(text: str) -> str | None:
     p = model.probabilities([" ".join(dict.fromkeys(parts.values()))])[0]
     sign = max(("positive", "negative"), key=lambda c: p[CLASSES.index(c)])
     if sign == "positive" and (praised := praise_of_unwelcome_news_in(parts, model)) is not None:
-        return "negative" if praised else None  # praise said of news that is not good: irony
+        return ("negative", 1.0) if praised else None  # praise said of news that is not good: irony
     if sign == "positive" and surer_bad_news(list(dict.fromkeys(parts.values())), p[CLASSES.index(sign)], model):
         return None  # a sentence of it is surely bad news ("... We're shutting down next month."): no sign
-    return sign if p[CLASSES.index(sign)] >= 0.5 else None
+    return sign, float(p[CLASSES.index(sign)])
 
 
 def _says_their_name_again(text: str, name: str) -> bool:
