@@ -208,6 +208,7 @@ class DialogueManager:
         # a "forget ...?" left unanswered is answered by no word of the next day's ("yes, hello!")
         self.forgetting.withdraw()
         self.forgetting_one.withdraw()
+        s.keeping_nothing = False  # a plea for the rest of that conversation (or being forgotten) ended with it
         if s.transcript:
             self._end_conversation(None)
             if s.identity.known:
@@ -687,7 +688,8 @@ class DialogueManager:
     def forget_session(self) -> None:
         """The current user asked to be forgotten: drop the session without saving an episode, and keep
         nothing more of the conversation (what they tell next is not kept for whoever they say they are)."""
-        self.session = Session(keeping_nothing=True)
+        # the conversation goes on with nobody known ("bye" next takes leave, as it would have)
+        self.session = Session(keeping_nothing=True, replies=self.session.replies)
 
     def shutdown(self) -> None:
         self.close_session("shutdown")

@@ -235,3 +235,21 @@ def test_no_need_to_remember_what_was_just_said_takes_it_back(maya):  # noqa: F8
     assert "blood" not in say(dm, "What do you know about me?").reply
     dm.close_session("test")
     assert not [d for d in all_documents(dm, uid) if "blood" in d or "need" in d]
+
+
+@pytest.mark.parametrize("leaves", ["bye", None])  # a goodbye, or a day of silence
+def test_the_conversation_after_being_forgotten_is_kept_as_usual(maya, leaves):  # noqa: F811
+    """After "forget everything about me" / "yes", "bye" got "All right." (the first words of a new
+    session take leave of nothing) and, the conversation never closed, the rabbit told the next day was
+    kept nowhere and not known the day after (tester66 s43)."""
+    dm, out, _, _ = maya
+    say(dm, "Please erase all my data.")
+    say(dm, "Yes, do it.")
+    dm.forget_session()
+    if leaves is not None:
+        assert "Goodbye" in say(dm, leaves).reply
+    dm.clock.advance(24)
+    say(dm, "Hi, it's Yasmin.")
+    told = say(dm, "I've just adopted a rabbit called Pudding.")
+    assert not affect_of(out, told).suppress_storage
+    assert "Pudding" in say(dm, "What's my rabbit called?").reply
