@@ -44,7 +44,7 @@ from interaction.memory.said_before import quoted
 from interaction.memory.told import is_told, what_it_tells
 from interaction.memory_intent.classifier import classify
 from interaction.memory_intent.named_value import with_named_value
-from interaction.memory_intent.not_keep import tells_beside_the_plea
+from interaction.memory_intent.not_keep import points_before_the_turn, tells_beside_the_plea
 from interaction.memory_intent.phrasing import (
     names_something,
     names_their_own_name,
@@ -161,7 +161,7 @@ def handle(deps: AgentDeps, state: dict) -> dict:
         # in a turn of its own ("don't remember that") it means what they said just before: that goes too;
         # with nothing told before it ("I'd rather you didn't remember any of this" after a greeting), or
         # pointing at nothing before it, it is about the turns still to come
-        said = just_said(state) if refers_back(state["text"]) else None
+        said = just_said(state) if refers_back(state["text"]) or points_before_the_turn(state["text"]) else None
         if said is None and not tells_beside_the_plea(state["text"]):
             return {**not_kept, "final_message": KEEPING_NOTHING, "keep_nothing": True}
         return {**not_kept, "take_back": said} if said is not None and identity.known else not_kept

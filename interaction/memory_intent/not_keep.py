@@ -82,8 +82,10 @@ def _without_negation(verb: Any, own_clause: bool = False) -> str:
 def _clause_text(verb: Any, dropped: set[int], own_clause: bool = True) -> str:
     if own_clause:
         dropped = dropped | {t.i for c in verb.children if c.dep_ in _JOINED for t in c.subtree}
-    kept = verb.subtree if own_clause else verb.doc
-    return "".join(t.text_with_ws for t in kept if t.i not in dropped).strip(" ,.;:-")
+    kept = [t for t in (verb.subtree if own_clause else verb.doc) if t.i not in dropped]
+    # words either side of a dropped one stay apart ("Oh, don't ..." without its comma is "Oh don't ...")
+    return "".join(t.text + (t.whitespace_ or (" " if after.i != t.i + 1 else ""))
+                   for t, after in zip(kept, [*kept[1:], kept[-1]], strict=True)).strip(" ,.;:-") if kept else ""
 
 
 def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
@@ -197,6 +199,24 @@ def tells_beside_the_plea(text: str) -> bool:
     # a question beside the plea tells nothing ("Can we keep everything from now on between us? Don't save it.")
     return any((doc.text, t.i) not in plea and t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJECTS for c in t.children)
                for doc in nlp.pipe(s for s in cues.sentences(text) if not cues.is_question(s)) for t in doc)
+
+
+def points_before_the_turn(text: str) -> bool:
+    """A plea whose object points back ("that", "it") said before anything the turn tells ("Oh, don't
+    write that down, she hasn't told anyone."): what it points at was said before the turn, and what
+    follows it says why."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    negated, _, _ = _negated_requests(text)
+    if not negated or not any(c.dep_ in _OBJECTS and c.lower_ in ("that", "it") for c in negated[0].children):
+        return False
+    plea, said = negated[0], cues.sentences(text)
+    try:
+        before = [t for doc in load_parser().pipe(said[:said.index(plea.doc.text)]) for t in doc]
+    except (ParserUnavailable, ValueError):
+        return False
+    return not any(t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJECTS for c in t.children)
+                   for t in [*before, *plea.doc[:plea.i]])
 
 
 def _told_of(subject: Any) -> bool:

@@ -253,3 +253,15 @@ def test_the_conversation_after_being_forgotten_is_kept_as_usual(maya, leaves): 
     told = say(dm, "I've just adopted a rabbit called Pudding.")
     assert not affect_of(out, told).suppress_storage
     assert "Pudding" in say(dm, "What's my rabbit called?").reply
+
+
+def test_a_plea_with_a_reason_beside_it_takes_back_what_was_just_said(maya):  # noqa: F811
+    """"Oh, don't write that down, she hasn't told anyone." got "Tell me more!" and the sister's
+    pregnancy was recited the next day (tester66 s45): the plea's own clause was read as "Ohdon't write
+    that down", the comma after "Oh" dropped with the words around it."""
+    dm, _, _, uid = maya
+    say(dm, "My sister Jane is pregnant with her third.")
+    asked = say(dm, "Oh, don't write that down, she hasn't told anyone.")
+    assert asked.memory_intent == "not_keep", asked.reply
+    dm.close_session("test")
+    assert not [d for d in all_documents(dm, uid) if "pregnant" in d]
