@@ -243,7 +243,22 @@ def _about_a_thing(word: Any) -> bool:
                                                                 for o in p.children) for p in word.children)
 
 
+def _negated(text: str) -> bool:
+    """Some word of the turn is negated (spaCy's "neg": "don't", "never", "not")."""
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        return any(t.dep_ == "neg" for doc in load_parser().pipe(cues.sentences(text)) for t in doc)
+    except ParserUnavailable:
+        return False
+
+
 def memory_intent(text: str) -> str:
     """The classifier's memory intent of `text`, or what a request not to keep asks (not_keep_intent)."""
     intent = classify(text).intent
+    if intent == "forget_one" and _negated(text):
+        # a negated request to keep reads to the classifier much as one to forget ("for the rest of this
+        # chat please don't store anything"); a request to forget negates nothing, and is never checked
+        # by the reader of whole pleas, which would take forgetting for one
+        return not_keep_intent(text) or intent
     return (not_keep_intent(text) or intent) if intent in _CHECKED else intent

@@ -265,3 +265,14 @@ def test_a_plea_with_a_reason_beside_it_takes_back_what_was_just_said(maya):  # 
     assert asked.memory_intent == "not_keep", asked.reply
     dm.close_session("test")
     assert not [d for d in all_documents(dm, uid) if "pregnant" in d]
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    # "for the rest of this chat please don't store anything" got "nothing to forget" and the news told
+    # next was recited the next day (tester66 s38): the classifier's forget_one is checked for a plea too
+    ("for the rest of this chat please don't store anything", "not_keep"),
+    ("please don't remember my blood type anymore", "forget_one"),
+    ("forget what I said about my old address", "forget_one"),
+])
+def test_a_negated_plea_the_classifier_reads_as_forgetting_is_a_plea(text, intent):
+    assert memory_intent(text) == intent
