@@ -10,6 +10,7 @@ from typing import Literal
 from rapidfuzz import fuzz
 
 from interaction import cues
+from interaction.offline.name_reading import candidates
 
 # what a "no" (or no clear yes) to "is your name ...?" leaves: a new person under the given name (nobody
 # was known yet: the reference's rotation), the known speaker as they were, the known speaker
@@ -191,11 +192,13 @@ def known_name_in_greeting(text: str, known: dict[str, str], high: float) -> str
         return next((n for n in names if name_similarity(alone.capitalize(), given_name(n)) >= high), None)
     if not cues.GREETING.match(text):
         return None
+    # the word where a casual introduction says who speaks ("hi it's hope", "rob here"), whatever else it is
+    said_as_who = {c.word.casefold() for c in candidates(text, loose=True)}
     for sentence in cues.sentences(text):
         for word in re.findall(r"[^\W\d_][\w'\-]*", sentence)[1:]:
-            # typed in lower case, only a word that is no English word but a noun is read as the name
-            # ("hi it's seb", "hi amir"; "hi, will you ..." names no Will): then asked about, never taken
-            if not (word[:1].isupper() or _perhaps_a_name(word)):
+            # typed in lower case elsewhere, only a word that is no English word but a noun is read as the
+            # name ("hi amir"; "hi, will you ..." names no Will): then asked about, never taken
+            if not (word[:1].isupper() or word.casefold() in said_as_who or _perhaps_a_name(word)):
                 continue
             found = next((n for n in names if name_similarity(word.capitalize(), given_name(n)) >= high), None)
             if found is not None:

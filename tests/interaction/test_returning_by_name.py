@@ -466,3 +466,21 @@ def test_someone_known_by_their_one_name_asking_whether_she_remembers_them_is_gr
     asked = say(dm, "hi, it's Odile, remember me?")
     assert "remember that" not in asked.reply and "Odile" in asked.reply, asked.reply
     assert asked.memory_action is None or asked.memory_action.outcome != "kept", asked.memory_action
+
+
+@pytest.mark.parametrize(("name", "back"), [
+    # "hi it's hope" got "What's your name?" and her mum's age was not known (tester66 s14): a known name
+    # typed in lower case where an introduction says who is speaking is asked about, though it is a word too
+    ("Hope", "hi it's hope"), ("Rob", "hiya, rob here"), ("Sunny", "hi im sunny again"),
+])
+def test_a_known_name_that_is_also_a_word_typed_in_lower_case_is_asked_about(dm, name, back):
+    known = first_visit(dm, f"Hello, my name is {name}.", "My mum Deborah is 51, she's a postwoman.")
+    asked = say(dm, back)
+    assert asked.extra["pending_confirmation"] and name in asked.reply, asked.reply
+    assert say(dm, "yes").user_id == known
+    assert "51" in say(dm, "how old is my mum?").reply
+
+
+def test_a_word_of_the_greeting_that_is_a_known_name_is_not_taken_for_one(dm):
+    first_visit(dm, "Hello, my name is Hope.")
+    assert not say(dm, "hi, hope you're well").extra["pending_confirmation"]
