@@ -277,7 +277,8 @@ def _phrase(head) -> str:
                 tokens.append(child)
                 tokens.extend(t for t in obj.doc[obj.left_edge.i:obj.i + 1])
     tokens = sorted(set(tokens), key=lambda t: t.i)
-    tokens = [t for t in tokens if t.dep_ not in {"det", "poss"}]
+    # a chat word the parser made the phrase's head ("a dentist lol") is no part of it
+    tokens = [t for t in tokens if t.dep_ not in {"det", "poss"} and not _chat_noise(t, anywhere=True)]
     return " ".join(t.text for t in tokens).replace(" - ", "-").strip()
 
 
@@ -825,8 +826,11 @@ def clause_text(pred) -> str:
         words = [t for t in words if t.i >= subject.left_edge.i and t.i not in aside]
     # ... nor a conjunction left at its end by what it joined, which is a clause of its own ("I play tennis
     # and paint watercolours", parsed with "paint watercolours" on the verb and the "and" on "tennis")
-    while words and (words[-1].is_punct or words[-1].dep_ == "cc" or _chat_noise(words[-1])):
+    while words and (words[-1].is_punct or words[-1].dep_ == "cc" or _chat_noise(words[-1])
+                     or _chat_noise(words[-1], anywhere=True)):
         words.pop()
+    while words and words[0].is_punct:  # the comma before a verb that shares the subject said before it
+        words.pop(0)
     text = "".join(t.text_with_ws for t in words).strip()
     if subject is None and pred.dep_ == "conj":
         shared = next((c for c in pred.head.children if c.dep_ in _SUBJECTS), None)
@@ -834,13 +838,16 @@ def clause_text(pred) -> str:
     return text
 
 
-def _chat_noise(word) -> bool:  # noqa: ANN001 - a spaCy Token
+def _chat_noise(word, anywhere: bool = False) -> bool:  # noqa: ANN001 - a spaCy Token
     """A word typed at the end of a message that is no English word WordNet knows and that the parser
     hangs on nothing it tells ("..., still unpacking boxes lol", "haha"): said back, it would be quoted
-    as part of the fact."""
+    as part of the fact; `anywhere` in the parse, one of the chat words VADER scores ("a dentist lol")."""
     from interaction.memory.retrieval.lexicon import load_wordnet
+    from interaction.offline.name_reading import chat_words
 
     wordnet = load_wordnet()
+    if anywhere:
+        return word.is_lower and word.lower_ in chat_words()
     return (word.dep_ in {"dep", "intj"} and word.is_alpha and word.is_lower
             and wordnet is not None and not wordnet.knows(word.lower_))
 

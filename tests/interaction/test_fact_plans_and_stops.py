@@ -602,3 +602,15 @@ def test_a_place_said_with_no_preposition_is_one_by_its_name():
     # value, no place by any label or name)
     update, _, _ = _decided("Hi Nadine, I'm Kofi, Ama's neighbour.", {})
     assert update.location is None, update
+
+
+def test_a_chat_word_is_no_part_of_a_job_and_a_shared_subject_takes_no_comma():
+    """"im a dentist lol, live in Leicester" got "I'll remember that you're a dentist lol and you , live
+    in Leicester" (tester66 s16): the chat word the parser made the head of the phrase was kept in the
+    job, and the comma before the second verb was kept after the subject it shares."""
+    update, _, _ = _decided("im a dentist lol, live in Leicester", {})
+    assert update.current_position == "dentist", update
+    from interaction.offline.self_description import clause_text, load_parser
+
+    doc = load_parser()("im a dentist lol, live in Leicester")
+    assert clause_text(next(t for t in doc if t.lemma_ == "live")) == "i live in Leicester"
