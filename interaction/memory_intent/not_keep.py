@@ -19,6 +19,7 @@ from typing import Any
 
 from interaction import cues
 from interaction.memory_intent.classifier import classify
+from interaction.memory_intent.refers_back import lasts_from_a_point_on
 from interaction.memory_intent.verb_frames import mood, needed_by_no_one
 
 NOT_KEEP = "not_keep"
@@ -178,8 +179,8 @@ def tells_beside_the_plea(text: str) -> bool:
     """Something of the turn besides its pleas not to keep has a verb with a subject of its own (the news
     the plea is about: "Between you and me, I'm leaving my job. Please don't write that down."); not a
     plea alone ("please don't save anything I say today, ok?"), nor a question beside it. A plea read
-    whole ("... not one for your memory") has news beside it when some verb has a subject news is told
-    of. True without the parser."""
+    whole ("... not one for your memory") is about its own turn unless it lasts from a point on and
+    no verb has a subject news is told of. True without the parser."""
     from interaction.offline.self_description import ParserUnavailable, load_parser
 
     try:
@@ -187,9 +188,13 @@ def tells_beside_the_plea(text: str) -> bool:
     except ParserUnavailable:
         return True
     negated, _, _ = _negated_requests(text)
-    if not negated:  # a plea read whole: news beside it has someone or something it is told of
-        return any(t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJECTS and _told_of(c) for c in t.children)
-                   for doc in nlp.pipe(s for s in cues.sentences(text) if not cues.is_question(s)) for t in doc)
+    if not negated:
+        # a plea read whole, by the reader of such pleas alone, is taken for one about its own turn
+        # ("Watch this space." reads to it as one), but for one bounded from a point on that tells
+        # nothing beside: news told with it has someone or something it is told of
+        return not lasts_from_a_point_on(text) or any(
+            t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJECTS and _told_of(c) for c in t.children)
+            for doc in nlp.pipe(s for s in cues.sentences(text) if not cues.is_question(s)) for t in doc)
     # a plea said as a wish ("I'd rather you didn't ...") is the whole sentence that wishes it
     plea = set()
     for verb in negated:

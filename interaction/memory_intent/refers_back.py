@@ -39,7 +39,7 @@ def refers_back(text: str) -> bool:
     # noun with it ("kitten I told you about" tags "kitten" an adverb) or its demonstrative ("forget
     # that last bit" -> "last bit"); a request that opens the turn and then says why ("forget my pension
     # number, I shouldn't have told you that") is read alone
-    if any(_from_a_point_on(t) for t in nlp(text)):
+    if lasts_from_a_point_on(text):
         return False
     whole = " ".join((opening_bidding(text) or text).split())
     content = request_content(whole)
@@ -61,13 +61,19 @@ def refers_back(text: str) -> bool:
                for t in parsed if _acts_as_verb(t) and not t.is_stop)
 
 
-def _from_a_point_on(token) -> bool:  # noqa: ANN001 - a spaCy Token
+def lasts_from_a_point_on(text: str) -> bool:
     """A "from" that opens a span the adverb "on" leaves open ("from now on", "from here on", "from this
     point on"): what it is said of lasts from then, so a request it bounds is about what is still to
     be said, whatever its pronoun points at ("... from now on between us? Don't save it.")."""
-    return token.lower_ == "from" and token.dep_ == "prep" and any(
+    from interaction.offline.self_description import ParserUnavailable, load_parser
+
+    try:
+        doc = load_parser()(text)
+    except ParserUnavailable:
+        return False
+    return any(token.lower_ == "from" and token.dep_ == "prep" and any(
         t.lower_ in ("on", "onward", "onwards") and not any(c.dep_ == "pobj" for c in t.children)
-        for t in token.doc[token.i + 2:token.i + 5])
+        for t in doc[token.i + 2:token.i + 5]) for token in doc)
 
 
 def _a_name(token) -> bool:  # noqa: ANN001 - a spaCy Token
