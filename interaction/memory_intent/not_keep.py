@@ -15,6 +15,8 @@ of the whole turn stands ("my locker code is 4471, don't let me forget" asks her
 
 from __future__ import annotations
 
+import functools
+import itertools
 from typing import Any
 
 from interaction import cues
@@ -84,12 +86,15 @@ def _clause_text(verb: Any, dropped: set[int], own_clause: bool = True) -> str:
     if own_clause:
         dropped = dropped | {t.i for c in verb.children if c.dep_ in _JOINED for t in c.subtree}
     kept = [t for t in (verb.subtree if own_clause else verb.doc) if t.i not in dropped]
-    # words either side of a dropped one stay apart ("Oh, don't ..." without its comma is "Oh don't ...")
-    return "".join(t.text + (t.whitespace_ or (" " if after.i != t.i + 1 else ""))
-                   for t, after in zip(kept, [*kept[1:], kept[-1]], strict=True)).strip(" ,.;:-") if kept else ""
+    text = kept[0].text if kept else ""
+    for before, t in itertools.pairwise(kept):
+        # words either side of a dropped one stay apart ("Oh, don't ..." without its comma: "Oh don't ...")
+        text += (before.whitespace_ or (" " if t.i != before.i + 1 else "")) + t.text
+    return text.strip(" ,.;:-")
 
 
-def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
+@functools.lru_cache(maxsize=64)  # a plea's turn is read for it by its intent, its scope and what it tells beside
+def _negated_requests(text: str) -> tuple[tuple[Any, ...], tuple[Any, ...], bool]:
     """The negated verbs of `text` addressed to Nadine, those of them that ask her not to keep
     something, and whether one of them is remembering's opposite (WordNet's antonym: "don't forget
     that the plumber comes on Thursday" asks to keep it, whatever the rest of its words are near)."""
@@ -100,7 +105,7 @@ def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
     try:
         nlp = load_parser()
     except ParserUnavailable:
-        return [], [], False
+        return (), (), False
     wordnet = load_wordnet()
     negated, asked, forbids_forgetting = [], [], False
     for doc in nlp.pipe(cues.sentences(text)):
@@ -109,13 +114,11 @@ def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
                     and not _the_persons_doing(verb)):
                 continue
             negated.append(verb)
-            # remembering's opposite negated asks to keep; remembering itself negated as a bid ("please don't
-            # remember anything else I tell you today") asks not to, whatever the classifier makes of its
-            # object; one a modal negates says what cannot be ("cant remember what that film was called")
             opposite = wordnet.verb_antonyms(verb.lemma_) if wordnet is not None else frozenset()
-            if "remember" in opposite:
+            if "remember" in opposite:  # remembering's opposite negated asks to keep
                 forbids_forgetting = True
-            elif ("forget" in opposite and not any(c.dep_ == "aux" and c.tag_ == "MD" for c in verb.children)) or any(classify(_without_negation(verb, own)).intent == "remember" for own in (False, True)) \
+            elif _remembering_bid(verb, opposite) \
+                    or any(classify(_without_negation(verb, own)).intent == "remember" for own in (False, True)) \
                     or (not _tells_someone(verb, wordnet) and _done_to_something(verb)
                         and asks_not_to_keep(_clause_text(verb, set()))):
                 # ... or the plea's own clause, negation and all, reads as one to the reader of such pleas
@@ -123,7 +126,14 @@ def _negated_requests(text: str) -> tuple[list[Any], list[Any], bool]:
                 # one not to tell someone ("don't tell anyone yet, but ...") keeps it between them instead,
                 # and one done to nothing is no keeping ("don't laugh, but ...", "don't panic")
                 asked.append(verb)
-    return negated, asked, forbids_forgetting
+    return tuple(negated), tuple(asked), forbids_forgetting
+
+
+def _remembering_bid(verb: Any, opposite: frozenset[str]) -> bool:
+    """Remembering itself (WordNet gives "forget" as its opposite), negated as a bid ("please don't
+    remember anything else I tell you today"): a plea, whatever the classifier makes of its object; one
+    a modal negates says what cannot be ("cant remember what that film was called")."""
+    return "forget" in opposite and not any(c.dep_ == "aux" and c.tag_ == "MD" for c in verb.children)
 
 
 def bids_not_to_keep(text: str) -> bool:
